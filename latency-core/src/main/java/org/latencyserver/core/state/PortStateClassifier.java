@@ -1,0 +1,60 @@
+package org.latencyserver.core.state;
+
+/**
+ * Classifies a switch port utilisation into {@link PortState}, with hysteresis on the NORMAL /
+ * LOADED boundary.
+ *
+ * <p>The thesis's state changes (section 4.2.4): crossing 90 % either way, and any change while
+ * above 90 %. Utilisations are rounded to whole percent, so a change above 90 % is a change of at
+ * least one point. Hysteresis: from NORMAL the port becomes LOADED only at
+ * {@code u >= 90.5 + band/2}; from LOADED it returns to NORMAL only below {@code 90.5 − band/2}.
+ * While the band holds a port LOADED below 91 %, its state reads LOADED 91 %, the lowest loaded
+ * value (the IDL has no loaded state below 91).
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class PortStateClassifier {
+
+    private final double boundaryPercent;
+    private final double halfBand;
+
+    /**
+     * @param loadedAbovePercent    the threshold, thesis 90
+     * @param hysteresisBandPercent total band width, {@code >= 0} and below 10 points
+     */
+    public PortStateClassifier(final int loadedAbovePercent, final double hysteresisBandPercent) {
+        if (loadedAbovePercent != 90) {
+            // The IDL's port_state encodes LOADED as 91..100: the threshold is part of the contract.
+            throw new IllegalArgumentException("the port threshold is fixed at 90 % by the IDL encoding, was " + loadedAbovePercent);
+        }
+        if (!(hysteresisBandPercent >= 0 && hysteresisBandPercent < 10)) {
+            throw new IllegalArgumentException("port hysteresis band must be 0..10 points, was " + hysteresisBandPercent);
+        }
+        this.boundaryPercent = loadedAbovePercent + 0.5;
+        this.halfBand = hysteresisBandPercent / 2.0;
+    }
+
+    /** The thesis threshold with a 1-point band. */
+    public static PortStateClassifier withDefaults() {
+        return new PortStateClassifier(90, 1.0);
+    }
+
+    /**
+     * @param utilisationPercent 0..100
+     * @param current            the state now (UNKNOWN or null when there is none)
+     * @return the new state
+     * @throws IllegalArgumentException when the utilisation is NaN or outside 0..100
+     */
+    public PortState classify(final double utilisationPercent, final PortState current) {
+        if (!(utilisationPercent >= 0.0 && utilisationPercent <= 100.0)) {
+            throw new IllegalArgumentException("port utilisation must be 0..100 %, was " + utilisationPercent);
+        }
+        final boolean wasLoaded = current != null && current.isLoaded();
+        final boolean wasKnown = current != null && current.kind() != PortState.Kind.UNKNOWN;
+        final double threshold = !wasKnown ? boundaryPercent : wasLoaded ? boundaryPercent - halfBand : boundaryPercent + halfBand;
+        if (utilisationPercent < threshold) {
+            return PortState.NORMAL;
+        }
+        return PortState.loaded(Math.max(91, (int) Math.round(utilisationPercent)));
+    }
+}
