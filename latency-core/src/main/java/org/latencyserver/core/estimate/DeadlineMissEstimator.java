@@ -1,0 +1,59 @@
+package org.latencyserver.core.estimate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.stats.ProportionConfidence;
+
+/**
+ * P(latency > deadline) from a histogram, with the Wilson interval (the thesis's Eq. 3 would
+ * collapse to a point for the small miss rates that matter).
+ *
+ * <p>Conservative by construction: a bin that the deadline falls inside cannot be split, so its
+ * samples count as misses, and so do samples above the last edge; the notes say when either
+ * happened. Stateless and thread-safe.
+ */
+public final class DeadlineMissEstimator {
+
+    private DeadlineMissEstimator() {
+    }
+
+    /**
+     * @param histogram      a non-empty histogram
+     * @param deadlineMillis the deadline, ms, finite and {@code > 0}
+     * @return the miss probability and its interval
+     * @throws IllegalArgumentException when the deadline is not finite and positive
+     * @throws EstimateRefusedException when the histogram is empty
+     */
+    public static DeadlineMiss estimate(final LatencyHistogram histogram, final double deadlineMillis)
+        throws EstimateRefusedException {
+        if (!(deadlineMillis > 0) || Double.isInfinite(deadlineMillis)) {
+            throw new IllegalArgumentException("deadline must be finite and > 0 ms, was " + deadlineMillis);
+        }
+        if (histogram.isEmpty()) {
+            throw new EstimateRefusedException("no samples: no deadline-miss probability");
+        }
+        final long deadlineNanos = (long) Math.floor(deadlineMillis * 1e6);
+        final long n = histogram.totalCount();
+        final long met = histogram.countAtOrBelow(deadlineNanos);
+        final long missed = n - met;
+        final List<String> notes = new ArrayList<>();
+        for (int bin = 0; bin < histogram.binCount(); bin++) {
+            if (histogram.lowerEdgeNanos(bin) < deadlineNanos && deadlineNanos < histogram.upperEdgeNanos(bin)) {
+                if (histogram.count(bin) > 0) {
+                    notes.add(String.format(Locale.ROOT,
+                        "the deadline falls inside the bin (%.3f, %.3f] ms; its %d samples are counted as misses (conservative)",
+                        histogram.lowerEdgeNanos(bin) / 1e6, histogram.upperEdgeNanos(bin) / 1e6, histogram.count(bin)));
+                }
+                break;
+            }
+        }
+        if (histogram.overflowCount() > 0) {
+            notes.add(histogram.overflowCount() + " samples above the last edge are counted as misses");
+        }
+        notes.add(missed + " of " + n + " samples above the deadline");
+        return new DeadlineMiss(deadlineMillis, (double) missed / n,
+            ProportionConfidence.wilson(missed, n, Estimate.CONFIDENCE_LEVEL), notes);
+    }
+}

@@ -1,0 +1,15 @@
+package org.latencyserver.core.estimate;
+
+/**
+ * No honest estimate can be given, and the message says why — a missing profile cell, a profile
+ * without histograms for a bound, an unknown CPU state. The server shows the reason instead of a
+ * made-up number.
+ */
+public class EstimateRefusedException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    /** @param reason why, in words an operator can act on */
+    public EstimateRefusedException(final String reason) {
+        super(reason);
+    }
+}

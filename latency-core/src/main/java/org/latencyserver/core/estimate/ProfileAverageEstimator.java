@@ -1,0 +1,127 @@
+package org.latencyserver.core.estimate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.latencyserver.core.port.PortContribution;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileCell;
+import org.latencyserver.core.size.LatencySizeModel;
+import org.latencyserver.core.size.SizeEstimate;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.PortState;
+import org.latencyserver.core.stats.ConfidenceInterval;
+import org.latencyserver.core.stats.MeanConfidence;
+
+/**
+ * QoS 1: the mean round trip from a profile (thesis section 4.2.4).
+ *
+ * <p>The profile cell for the connection's CPU state pair (either order: a round trip is
+ * symmetric) and message size gives the mean; when the switch port is above 90 % the profile's
+ * port model adds its contribution (the thesis assumes the two add up). The 95 % interval is the
+ * thesis's Eq. 1 with the cell's standard deviation, or the profile's stated assumption (thesis:
+ * s = 5 ms) — said in the notes — and the cell's n. The port contribution is a model, not a
+ * sample, so it shifts the interval without widening it.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ProfileAverageEstimator {
+
+    private ProfileAverageEstimator() {
+    }
+
+    /**
+     * @param profile          the profile
+     * @param load             the connection's load state; both CPU states must be known
+     * @param messageSizeBytes a size the profile holds
+     * @return the estimate
+     * @throws EstimateRefusedException when a CPU state is unknown, the profile has no cell for the
+     *                                  size, or no standard deviation is known or assumed
+     */
+    public static Estimate estimate(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
+        throws EstimateRefusedException {
+        requireKnownCpu(load);
+        final ProfileCell cell = profile.cell(load.cpu(), messageSizeBytes).orElseThrow(() -> new EstimateRefusedException(
+            "profile " + profile.name() + " has no cell for " + load.cpu().canonical().thesisLabel() + " at "
+                + messageSizeBytes + " B; it holds sizes " + profile.messageSizesBytes()));
+        final List<String> notes = new ArrayList<>();
+        final double stdDevMillis = stdDevMillis(profile, cell, notes);
+        final String basis = "profile " + profile.name() + ", cell " + cell.label();
+        return withPort(profile, load, messageSizeBytes, cell.meanMillis(),
+            MeanConfidence.normal(cell.meanMillis(), stdDevMillis, cell.sampleCount(), Estimate.CONFIDENCE_LEVEL),
+            basis, notes, false);
+    }
+
+    /**
+     * The QoS 1 estimate for any message size: a profiled size reads its cell; another size is
+     * read off the least-squares latency-vs-size line of the CPU pair's cells, marked interpolated
+     * (or extrapolated, beyond the profiled sizes), with the fit's 95 % interval.
+     *
+     * @param profile          the profile
+     * @param load             the connection's load state; both CPU states must be known
+     * @param messageSizeBytes {@code >= 1}
+     * @return the estimate
+     * @throws EstimateRefusedException as {@link #estimate}, or when too few sizes are profiled to fit
+     */
+    public static Estimate estimateForSize(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
+        throws EstimateRefusedException {
+        if (messageSizeBytes < 1) {
+            throw new EstimateRefusedException("message size must be >= 1 byte, was " + messageSizeBytes);
+        }
+        requireKnownCpu(load);
+        if (profile.cell(load.cpu(), messageSizeBytes).isPresent()) {
+            return estimate(profile, load, messageSizeBytes);
+        }
+        final LatencySizeModel model;
+        try {
+            model = LatencySizeModel.fit(profile, load.cpu());
+        } catch (IllegalArgumentException e) {
+            throw new EstimateRefusedException("profile " + profile.name() + ": " + e.getMessage());
+        }
+        final SizeEstimate sized = model.estimate(messageSizeBytes);
+        if (!(sized.meanMillis() > 0)) {
+            throw new EstimateRefusedException("the latency-vs-size line (" + model + ") gives no positive latency at "
+                + messageSizeBytes + " B");
+        }
+        final List<String> notes = new ArrayList<>();
+        notes.add(sized.label());
+        return withPort(profile, load, messageSizeBytes, sized.meanMillis(), sized.interval(),
+            "profile " + profile.name() + ", " + load.cpu().canonical().thesisLabel() + ", " + model, notes, true);
+    }
+
+    private static Estimate withPort(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes,
+                                     final double meanMillis, final ConfidenceInterval cpuInterval, final String basis,
+                                     final List<String> notes, final boolean interpolated) {
+        double added = 0.0;
+        if (load.port().isLoaded()) {
+            final PortContribution port = profile.portModel().contribution(load.port().utilisationPercent(), messageSizeBytes);
+            added = port.millis();
+            notes.add(String.format(Locale.ROOT, "port contribution %.3f ms added (%s)", added, port.basis()));
+        } else if (load.port().kind() == PortState.Kind.UNKNOWN) {
+            notes.add("switch port state unknown: no port contribution added");
+        }
+        final ConfidenceInterval interval = new ConfidenceInterval(cpuInterval.lower() + added, cpuInterval.upper() + added,
+            cpuInterval.confidenceLevel(), cpuInterval.method());
+        return new Estimate(1, EstimateKind.AVERAGE, meanMillis + added, 0.0, interval, List.of(), basis, notes, interpolated);
+    }
+
+    private static double stdDevMillis(final Profile profile, final ProfileCell cell, final List<String> notes)
+        throws EstimateRefusedException {
+        if (cell.stdDevMillis() != null) {
+            return cell.stdDevMillis();
+        }
+        if (profile.assumptions() != null && profile.assumptions().assumedStdDevMillis() != null) {
+            notes.add(String.format(Locale.ROOT, "assumed standard deviation %s ms (%s)",
+                profile.assumptions().assumedStdDevMillis(), "the profile's stated assumption; thesis section 4.2.4 uses s = 5 ms"));
+            return profile.assumptions().assumedStdDevMillis();
+        }
+        throw new EstimateRefusedException("profile " + profile.name() + " gives no standard deviation for cell "
+            + cell.label() + " and assumes none: no honest confidence interval");
+    }
+
+    static void requireKnownCpu(final ConnectionLoadState load) throws EstimateRefusedException {
+        if (!load.cpu().isKnown()) {
+            throw new EstimateRefusedException("CPU state unknown (" + load.cpu() + "): no estimate until both workstations report");
+        }
+    }
+}
