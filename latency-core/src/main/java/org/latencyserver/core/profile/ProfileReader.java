@@ -187,22 +187,16 @@ final class ProfileReader {
             fault("cells", "a profile needs at least one cell");
             return cells;
         }
+        // Keys of every cell whose CPU pair and size could be read, faulty or not: a cell with a bad
+        // count is a bad cell, not a missing one.
         final Map<String, Integer> seen = new HashMap<>();
-        for (int i = 0; i < node.size(); i++) {
-            final ProfileCell cell = cell(node.get(i), i);
-            if (cell == null) {
-                continue;
-            }
-            final String key = cell.label();
-            final Integer first = seen.putIfAbsent(key, i);
-            if (first != null) {
-                fault("cells[" + i + "] (" + key + ")", "duplicate cell: cells[" + first + "] is the same CPU pair and size");
-                continue;
-            }
-            cells.add(cell);
-        }
         final Set<Integer> sizes = new TreeSet<>();
-        cells.forEach(cell -> sizes.add(cell.messageSizeBytes()));
+        for (int i = 0; i < node.size(); i++) {
+            final ProfileCell cell = cell(node.get(i), i, seen, sizes);
+            if (cell != null) {
+                cells.add(cell);
+            }
+        }
         for (final int size : sizes) {
             for (final CpuStatePair pair : CpuStatePair.PROFILED_PAIRS) {
                 if (!seen.containsKey(pair.thesisLabel() + ", " + size + " B")) {
@@ -214,7 +208,7 @@ final class ProfileReader {
         return cells;
     }
 
-    private ProfileCell cell(final JsonNode node, final int index) {
+    private ProfileCell cell(final JsonNode node, final int index, final Map<String, Integer> seen, final Set<Integer> sizes) {
         String where = "cells[" + index + "]";
         if (!node.isObject()) {
             fault(where, "expected an object, found " + kind(node));
@@ -224,7 +218,13 @@ final class ProfileReader {
         final CpuStatePair pair = cpuPair(node, where);
         final Long size = integer(node, where, "message_size_bytes", 1, Integer.MAX_VALUE);
         if (pair != null && size != null) {
-            where = where + " (" + pair.canonical().thesisLabel() + ", " + size + " B)";
+            final String key = pair.canonical().thesisLabel() + ", " + size + " B";
+            where = where + " (" + key + ")";
+            sizes.add(size.intValue());
+            final Integer first = seen.putIfAbsent(key, index);
+            if (first != null) {
+                fault(where, "duplicate cell: cells[" + first + "] is the same CPU pair and size");
+            }
         }
         knownFields(node, where, CELL_FIELDS);
         final Long n = integer(node, where, "n", 1, Long.MAX_VALUE);
