@@ -80,7 +80,7 @@ public final class ProfileJson {
             final String where = e.getLocation() == null ? "JSON"
                 : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             throw new ProfileValidationException(List.of(new ProfileFault(sourceName, where,
-                "malformed or truncated JSON: " + e.getOriginalMessage())));
+                "malformed or truncated JSON: " + withoutSourceDescription(e.getOriginalMessage()))));
         }
         if (root == null || root.isMissingNode()) {
             throw new ProfileValidationException(List.of(new ProfileFault(sourceName, "file", "is empty")));
@@ -185,6 +185,11 @@ public final class ProfileJson {
         }
     }
 
+
+    /** Jackson names its input "[Source: REDACTED ...; line: 1, column: 1]"; keep only the position. */
+    private static String withoutSourceDescription(final String message) {
+        return message == null ? "" : message.replaceAll("\\[Source: .*?; line: (\\d+), column: (\\d+)\\]", "line $1, column $2");
+    }
 
     private static void putIfPresent(final ObjectNode node, final String field, final String value) {
         if (value != null) {

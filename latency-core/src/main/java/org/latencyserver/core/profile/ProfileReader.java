@@ -394,7 +394,8 @@ final class ProfileReader {
         }
         final long v = value.longValue();
         if (v < minimum || v > maximum) {
-            fault(path(where, name), "must be " + minimum + ".." + maximum + ", was " + v);
+            fault(path(where, name), (maximum >= Integer.MAX_VALUE ? "must be >= " + minimum : "must be " + minimum + ".." + maximum)
+                + ", was " + v);
             return null;
         }
         return v;

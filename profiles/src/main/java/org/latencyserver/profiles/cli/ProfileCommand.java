@@ -1,0 +1,91 @@
+package org.latencyserver.profiles.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileFault;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileValidationException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * The planner's {@code profile} commands of {@code ./latency}.
+ *
+ * <p>Exit codes: 0 all files good, 1 a file has faults, 2 the command line was wrong.
+ */
+@Command(name = "profile", mixinStandardHelpOptions = true, version = "latency profile 0.1.0",
+    description = "Check and manage a priori latency profiles.",
+    subcommands = {ProfileCommand.Validate.class})
+public final class ProfileCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+
+    /** {@code profile validate FILE...}: one summary line per good file, or every fault. */
+    @Command(name = "validate", mixinStandardHelpOptions = true, version = "latency profile validate 0.1.0",
+        description = {"Validate profile files: one summary line per good file (exit 0),",
+            "or every fault as 'file: location: reason' on standard error (exit 1)."})
+    static final class Validate implements Callable<Integer> {
+
+        @Spec
+        private CommandSpec spec;
+
+        @Parameters(arity = "1..*", paramLabel = "FILE", description = "Profile JSON files.")
+        private List<Path> files;
+
+        @Override
+        public Integer call() {
+            final PrintWriter out = spec.commandLine().getOut();
+            final PrintWriter err = spec.commandLine().getErr();
+            int exitCode = 0;
+            for (final Path file : files) {
+                try {
+                    out.println("OK " + file + ": " + summary(ProfileJson.read(file)));
+                } catch (ProfileValidationException e) {
+                    exitCode = 1;
+                    for (final ProfileFault fault : e.faults()) {
+                        err.println(fault);
+                    }
+                    err.println("REFUSED " + file + ": " + e.faults().size() + (e.faults().size() == 1 ? " fault" : " faults"));
+                }
+            }
+            out.flush();
+            err.flush();
+            return exitCode;
+        }
+    }
+
+    /**
+     * @param profile a valid profile
+     * @return e.g. {@code thesis-tac4-corba, TAC-4 CORBA, 48 cells (6 CPU pairs x 8 sizes), ...}
+     */
+    static String summary(final Profile profile) {
+        final int sizes = profile.messageSizesBytes().size();
+        final long withHistograms = profile.cells().stream().filter(c -> c.hasHistogram()).count();
+        final String histograms = withHistograms == 0 ? "histograms: none (QoS 2 unavailable)"
+            : withHistograms == profile.cells().size() ? "histograms: all cells"
+            : String.format(Locale.ROOT, "histograms: %d of %d cells", withHistograms, profile.cells().size());
+        return String.format(Locale.ROOT, "%s, %s %s, %d cells (%d CPU pairs x %d sizes, %d-%d B), %s, port model: %s, source: %s",
+            profile.name(), profile.workstationType(), profile.layer(), profile.cells().size(),
+            profile.cells().size() / sizes, sizes, profile.messageSizesBytes().first(), profile.messageSizesBytes().last(),
+            histograms, profile.portModel().kind(), profile.provenance().source());
+    }
+
+    /** @return a command line with this command, for {@code main} and tests */
+    public static CommandLine commandLine() {
+        return new CommandLine(new ProfileCommand());
+    }
+}
