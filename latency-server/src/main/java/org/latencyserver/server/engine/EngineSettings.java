@@ -1,0 +1,35 @@
+package org.latencyserver.server.engine;
+
+import org.latencyserver.core.state.CpuThresholds;
+
+/**
+ * The update engine's tunables, from the configuration.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param cpuThresholds              CPU bands and hysteresis
+ * @param portHysteresisBandPercent  band around the 90 % port threshold, points
+ * @param roundTripsPerMeasurement   round trips a measurement request asks for, {@code >= 1}
+ * @param measurementTimeoutNanos    after this a request is re-issued with a new ticket, {@code > 0}
+ * @param minMeasurementIntervalNanos minimum time between two requests of one connection, {@code >= 0}
+ * @param maxConcurrentMeasurements  open requests across all connections, {@code >= 1}; more wait
+ */
+public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisBandPercent, int roundTripsPerMeasurement,
+                             long measurementTimeoutNanos, long minMeasurementIntervalNanos, int maxConcurrentMeasurements) {
+
+    /** Thesis thresholds with default bands, 1000 round trips, 30 s timeout, 5 s interval, 2 at a time. */
+    public static final EngineSettings DEFAULT = new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000,
+        30_000_000_000L, 5_000_000_000L, 2);
+
+    /**
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public EngineSettings {
+        if (roundTripsPerMeasurement < 1 || measurementTimeoutNanos <= 0 || minMeasurementIntervalNanos < 0
+            || maxConcurrentMeasurements < 1) {
+            throw new IllegalArgumentException("bad engine settings: round trips " + roundTripsPerMeasurement
+                + ", timeout " + measurementTimeoutNanos + " ns, interval " + minMeasurementIntervalNanos
+                + " ns, concurrent " + maxConcurrentMeasurements);
+        }
+    }
+}

@@ -1,0 +1,373 @@
+package org.latencyserver.server.engine;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
+import org.latencyserver.core.estimate.Estimate;
+import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.estimate.EstimateRefusedException;
+import org.latencyserver.core.estimate.MeasuredAverageEstimator;
+import org.latencyserver.core.estimate.MeasuredBoundEstimator;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.estimate.ProfileAverageEstimator;
+import org.latencyserver.core.estimate.ProfileBoundEstimator;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStateClassifier;
+import org.latencyserver.core.state.CpuStatePair;
+import org.latencyserver.core.state.MeasurementSchedule;
+import org.latencyserver.core.state.PortState;
+import org.latencyserver.core.state.PortStateClassifier;
+import org.latencyserver.core.stats.ConfidenceInterval;
+import org.latencyserver.server.table.Calibration;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.PendingMeasurement;
+
+/**
+ * The update engine: the one owner of the connection table's state (thesis section 4.2.4, phase
+ * 2, done continuously). It classifies MIB values, recomputes QoS 1/2 estimates on every state
+ * change, opens measurement requests for QoS 3/4 (deferring, never dropping, those due sooner
+ * than the minimum interval or beyond the concurrency budget), re-issues timed-out requests with
+ * a new ticket, accepts a result only with its open ticket, and keeps calibration.
+ *
+ * <p>Thread-safety: not thread-safe, by design. Every method runs on the update thread (see
+ * {@link EngineLoop}); other threads send it work through the loop and read the published rows.
+ * Time is passed in ({@code nowNanos} from a monotonic clock); wall-clock milliseconds, used only
+ * for display, come from the injected supplier.
+ */
+public final class UpdateEngine {
+
+    private final ConnectionTable table;
+    private volatile Map<String, Profile> profilesByName;
+    private final EngineSettings settings;
+    private final CpuStateClassifier cpuClassifier;
+    private final PortStateClassifier portClassifier;
+    private final MeasurementSchedule schedule;
+    private final LongSupplier ticketSource;
+    private final LongSupplier epochMillis;
+    private final List<EngineListener> listeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param table          the table this engine owns
+     * @param profilesByName the profiles known at start-up
+     * @param settings       thresholds, budgets, time-outs
+     * @param ticketSource   unguessable non-zero tickets (a SecureRandom in production)
+     * @param epochMillis    wall clock, for display only
+     */
+    public UpdateEngine(final ConnectionTable table, final Map<String, Profile> profilesByName, final EngineSettings settings,
+                        final LongSupplier ticketSource, final LongSupplier epochMillis) {
+        this.table = table;
+        this.profilesByName = Map.copyOf(profilesByName);
+        this.settings = settings;
+        this.cpuClassifier = new CpuStateClassifier(settings.cpuThresholds());
+        this.portClassifier = new PortStateClassifier(90, settings.portHysteresisBandPercent());
+        this.schedule = new MeasurementSchedule(settings.minMeasurementIntervalNanos());
+        this.ticketSource = ticketSource;
+        this.epochMillis = epochMillis;
+    }
+
+    /** @param listener told of every change, on the update thread */
+    public void addListener(final EngineListener listener) {
+        listeners.add(listener);
+    }
+
+    /** @return the table (readers may use it from any thread) */
+    public ConnectionTable table() {
+        return table;
+    }
+
+    /** @return the profiles now in use, an immutable map safe to read from any thread */
+    public Map<String, Profile> profiles() {
+        return profilesByName;
+    }
+
+    /**
+     * New MIB values for a connection (from {@code PutMibUpdates} or the SNMP poller). A value of
+     * −1 means unknown: the end becomes UNKNOWN and the served estimate is kept but marked stale.
+     *
+     * @param indexRef the connection
+     * @param reading  the values
+     * @param nowNanos monotonic time
+     * @return false when no connection has this {@code index_ref}
+     */
+    public boolean applyMib(final short indexRef, final MibReading reading, final long nowNanos) {
+        final ConnectionRow row = table.row(indexRef);
+        if (row == null) {
+            return false;
+        }
+        final CpuState client = reading.clientCpuPercent() < 0 ? CpuState.UNKNOWN
+            : cpuClassifier.classify(reading.clientCpuPercent(), row.load().cpu().client());
+        final CpuState peer = reading.peerCpuPercent() < 0 ? CpuState.UNKNOWN
+            : cpuClassifier.classify(reading.peerCpuPercent(), row.load().cpu().peer());
+        final PortState port = reading.portPercent() < 0 ? PortState.UNKNOWN
+            : portClassifier.classify(reading.portPercent(), row.load().port());
+        final ConnectionLoadState load = new ConnectionLoadState(new CpuStatePair(client, peer), port);
+        ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleReason(staleReason(reading));
+        if (load.isStateChangeFrom(row.load())) {
+            next = onStateChange(next, nowNanos);
+        }
+        publish(row, next);
+        return true;
+    }
+
+    private static String staleReason(final MibReading reading) {
+        if (reading.clientCpuPercent() < 0 && reading.peerCpuPercent() < 0) {
+            return "CPU utilisation of both workstations unknown";
+        }
+        if (reading.clientCpuPercent() < 0) {
+            return "client workstation CPU utilisation unknown";
+        }
+        if (reading.peerCpuPercent() < 0) {
+            return "peer workstation CPU utilisation unknown";
+        }
+        return null;
+    }
+
+    private ConnectionRow onStateChange(final ConnectionRow row, final long nowNanos) {
+        if (!row.load().isKnown()) {
+            // Keep the last good estimate; the stale reason says why it may no longer hold.
+            return row;
+        }
+        if (!row.spec().isMeasured()) {
+            return recomputeFromProfile(row);
+        }
+        // QoS 3/4: any open request measured the old state; replace it.
+        return requestMeasurement(row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos()),
+            nowNanos);
+    }
+
+    private ConnectionRow recomputeFromProfile(final ConnectionRow row) {
+        final Profile profile = profilesByName.get(row.spec().profileName());
+        if (profile == null) {
+            return row.withEstimate(row.estimate(), "profile '" + row.spec().profileName() + "' is not loaded");
+        }
+        try {
+            final Estimate estimate = row.spec().qos() == 1
+                ? ProfileAverageEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes())
+                : ProfileBoundEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes(), row.spec().boundPercent());
+            return row.withEstimate(estimate, null);
+        } catch (EstimateRefusedException e) {
+            return row.withEstimate(null, e.getMessage());
+        }
+    }
+
+    private ConnectionRow requestMeasurement(final ConnectionRow row, final long nowNanos) {
+        final MeasurementSchedule.Decision decision = schedule.decide(nowNanos, row.lastMeasurementStartNanos());
+        if (!decision.measureNow() || openRequests() >= settings.maxConcurrentMeasurements()) {
+            final long due = decision.measureNow() ? nowNanos : decision.notBeforeNanos();
+            return row.withMeasurementRequest(null, due, row.lastMeasurementStartNanos());
+        }
+        return openRequest(row, nowNanos, 1);
+    }
+
+    private ConnectionRow openRequest(final ConnectionRow row, final long nowNanos, final int attempt) {
+        final long nowMillis = epochMillis.getAsLong();
+        final long timeoutMillis = settings.measurementTimeoutNanos() / 1_000_000L;
+        final PendingMeasurement request = new PendingMeasurement(nextTicket(), settings.roundTripsPerMeasurement(),
+            nowNanos, nowNanos + settings.measurementTimeoutNanos(), nowMillis, nowMillis + timeoutMillis, attempt);
+        return row.withMeasurementRequest(request, ConnectionRow.NOT_DUE, nowNanos);
+    }
+
+    private long nextTicket() {
+        long ticket;
+        do {
+            ticket = ticketSource.getAsLong();
+        } while (ticket == 0);
+        return ticket;
+    }
+
+    private int openRequests() {
+        int open = 0;
+        for (final ConnectionRow row : table.rows()) {
+            if (row.pending() != null) {
+                open++;
+            }
+        }
+        return open;
+    }
+
+    /**
+     * The periodic duty: re-issue requests past their deadline (with a new ticket), and open
+     * deferred requests whose time has come and for which the budget has room.
+     *
+     * @param nowNanos monotonic time
+     * @return how many rows changed
+     */
+    public int tick(final long nowNanos) {
+        int changed = 0;
+        for (final ConnectionRow row : table.rows()) {
+            if (row.pending() != null && nowNanos - row.pending().deadlineNanos() > 0) {
+                publish(row, openRequest(row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos()),
+                    nowNanos, row.pending().attempt() + 1));
+                changed++;
+            } else if (row.pending() == null && row.measurementDueNanos() != ConnectionRow.NOT_DUE
+                && nowNanos - row.measurementDueNanos() >= 0 && openRequests() < settings.maxConcurrentMeasurements()) {
+                publish(row, openRequest(row, nowNanos, 1));
+                changed++;
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * A measured result with its ticket (the extended {@code submit_measurement}).
+     *
+     * @param indexRef    the connection
+     * @param ticket      the ticket of the request it answers
+     * @param measurement the round trips
+     * @param agent       who measured, for the basis
+     * @param nowNanos    monotonic time
+     * @return accepted, or why not
+     */
+    public SubmitOutcome submitMeasurement(final short indexRef, final long ticket, final Measurement measurement,
+                                           final String agent, final long nowNanos) {
+        final ConnectionRow row = table.row(indexRef);
+        if (row == null) {
+            return new SubmitOutcome(SubmitOutcome.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
+        }
+        final String refusal = checkTicket(row, ticket, nowNanos);
+        if (refusal != null) {
+            return SubmitOutcome.refused(refusal);
+        }
+        final String basis = String.format(Locale.ROOT, "measurement ticket %d by %s, %s", ticket, agent,
+            row.load().cpu().thesisLabel());
+        Estimate estimate;
+        String reason = null;
+        try {
+            estimate = row.spec().qos() == 3 ? MeasuredAverageEstimator.estimate(measurement, basis)
+                : MeasuredBoundEstimator.estimate(measurement, row.spec().boundPercent(), basis);
+        } catch (EstimateRefusedException e) {
+            estimate = null;
+            reason = e.getMessage();
+        }
+        final Calibration calibration = calibrate(row, measurement);
+        publish(row, row.withMeasurement(measurement, calibration).withEstimate(estimate, reason));
+        return SubmitOutcome.ACCEPTED;
+    }
+
+    /**
+     * The thesis's {@code UpdateResponse}: a client agent reports its own mean or bound and interval.
+     * It carries no ticket, so it is accepted only while a request is open for the connection.
+     *
+     * @param indexRef       the connection
+     * @param latencyAvgMillis   measured mean (QoS 3)
+     * @param latencyBoundMillis measured bound (QoS 4)
+     * @param upper          upper end of the agent's interval (ms for QoS 3, percent for QoS 4)
+     * @param lower          lower end
+     * @param dataProvided   the thesis's {@code latency_data_provided}, must be 1
+     * @param nowNanos       monotonic time
+     * @return accepted, or why not
+     */
+    public SubmitOutcome submitThesisResponse(final short indexRef, final float latencyAvgMillis, final float latencyBoundMillis,
+                                              final float upper, final float lower, final short dataProvided, final long nowNanos) {
+        final ConnectionRow row = table.row(indexRef);
+        if (row == null) {
+            return new SubmitOutcome(SubmitOutcome.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
+        }
+        if (row.pending() == null) {
+            return SubmitOutcome.refused("no measurement is pending for connection " + indexRef
+                + (row.spec().isMeasured() ? "" : " (it is QoS " + row.spec().qos() + ", never measured)"));
+        }
+        if (nowNanos - row.pending().deadlineNanos() > 0) {
+            return SubmitOutcome.refused("the request for connection " + indexRef + " expired; it will be re-issued");
+        }
+        if (dataProvided != 1) {
+            return SubmitOutcome.refused("latency_data_provided is " + dataProvided + ", not 1");
+        }
+        final boolean bound = row.spec().qos() == 4;
+        final float value = bound ? latencyBoundMillis : latencyAvgMillis;
+        final double scale = bound ? 100.0 : 1.0;
+        if (!(value > 0) || Float.isInfinite(value) || !(lower <= upper) || !Float.isFinite(lower) || !Float.isFinite(upper)
+            || (bound && (lower < 0 || upper > 100))) {
+            return SubmitOutcome.refused(String.format(Locale.ROOT,
+                "implausible result for QoS %d: value %s ms, interval [%s, %s]", row.spec().qos(), value, lower, upper));
+        }
+        final ConfidenceInterval interval = new ConfidenceInterval(lower / scale, upper / scale, Estimate.CONFIDENCE_LEVEL,
+            "reported by the client agent (thesis UpdateResponse)");
+        final Estimate estimate = new Estimate(row.spec().qos(), bound ? EstimateKind.BOUND : EstimateKind.AVERAGE, value,
+            bound ? row.spec().boundPercent() : 0.0, interval, List.of(), "thesis UpdateResponse", List.of(), false);
+        publish(row, row.withMeasurement(row.measurement(), row.calibration()).withEstimate(estimate, null));
+        return SubmitOutcome.ACCEPTED;
+    }
+
+    private static String checkTicket(final ConnectionRow row, final long ticket, final long nowNanos) {
+        final short indexRef = row.spec().indexRef();
+        if (row.pending() == null) {
+            return "no measurement is pending for connection " + indexRef + " (ticket " + ticket + " is not open)";
+        }
+        if (row.pending().ticket() != ticket) {
+            return "ticket " + ticket + " is not the open ticket of connection " + indexRef
+                + " (forged, or superseded by a newer request)";
+        }
+        if (nowNanos - row.pending().deadlineNanos() > 0) {
+            return "ticket " + ticket + " of connection " + indexRef + " is late: its deadline passed; the request is re-issued";
+        }
+        return null;
+    }
+
+    /** The new measurement tests the estimate served before it, if any. */
+    private static Calibration calibrate(final ConnectionRow row, final Measurement measurement) {
+        final Estimate served = row.estimate();
+        if (served == null) {
+            return row.calibration();
+        }
+        if (served.kind() == EstimateKind.BOUND) {
+            final long servedNanos = Math.round(served.valueMillis() * 1e6);
+            final double share = (double) measurement.histogram().countAtOrBelow(servedNanos) / measurement.sampleCount();
+            double measuredBound = Double.NaN;
+            try {
+                measuredBound = measurement.histogram().boundAt(served.boundPercent()).boundMillis();
+            } catch (IllegalStateException beyond) {
+                // The bound lies above the histogram: the served bound certainly did not hold.
+            }
+            return row.calibration().record(Double.NaN, measurement.meanMillis(), served.valueMillis(),
+                Double.isNaN(measuredBound) ? served.valueMillis() : measuredBound, share >= served.boundPercent() / 100.0);
+        }
+        return row.calibration().record(served.valueMillis(), measurement.meanMillis(), Double.NaN, Double.NaN, false);
+    }
+
+    /**
+     * Swaps a profile in (new or replacing one of the same name) and recomputes the QoS 1/2
+     * connections that use it.
+     *
+     * @param profile a validated profile
+     * @return how many connections were recomputed
+     */
+    public int swapProfile(final Profile profile) {
+        final java.util.HashMap<String, Profile> next = new java.util.HashMap<>(profilesByName);
+        next.put(profile.name(), profile);
+        profilesByName = Map.copyOf(next);
+        int recomputed = 0;
+        for (final ConnectionRow row : table.rows()) {
+            if (!row.spec().isMeasured() && profile.name().equals(row.spec().profileName()) && row.load().isKnown()) {
+                publish(row, recomputeFromProfile(row));
+                recomputed++;
+            }
+        }
+        return recomputed;
+    }
+
+    private void publish(final ConnectionRow before, final ConnectionRow after) {
+        final ConnectionRow stamped = after.version() == before.version() ? nextVersion(after) : after;
+        table.publish(stamped);
+        final boolean newRequest = stamped.pending() != null
+            && (before.pending() == null || before.pending().ticket() != stamped.pending().ticket());
+        for (final EngineListener listener : listeners) {
+            listener.rowChanged(before, stamped);
+            if (newRequest) {
+                listener.measurementRequested(stamped);
+            }
+        }
+    }
+
+    private ConnectionRow nextVersion(final ConnectionRow row) {
+        return new ConnectionRow(row.spec(), row.latest(), row.previous(), row.load(), row.estimate(), row.unavailableReason(),
+            row.staleReason(), row.pending(), row.measurementDueNanos(), row.lastMeasurementStartNanos(), row.measurement(),
+            row.calibration(), row.version() + 1, epochMillis.getAsLong());
+    }
+}

@@ -1,0 +1,129 @@
+package org.latencyserver.server.table;
+
+import org.latencyserver.core.estimate.Estimate;
+import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.state.ConnectionLoadState;
+
+/**
+ * One row of the connection table: everything the server knows about a connection at one
+ * instant — the thesis's {@code TableRow} and what the extended interface adds.
+ *
+ * <p>Rows are immutable snapshots. Only the update thread makes new ones (with the {@code with…}
+ * methods) and publishes them in the {@link ConnectionTable}; every other thread reads whichever
+ * row is published, without locks, and always sees a consistent whole.
+ *
+ * @param spec                    the connection's configuration
+ * @param latest                  the latest SNMP values
+ * @param previous                the values before those
+ * @param load                    the classified load state
+ * @param estimate                the estimate served, or null when none can be
+ * @param unavailableReason       why no estimate (or why the last one could not be refreshed), or null
+ * @param staleReason             why the served estimate may no longer hold (an input stopped), or null
+ * @param pending                 the open measurement request (QoS 3, 4), or null
+ * @param measurementDueNanos     when a deferred measurement may open, or {@link #NOT_DUE}
+ * @param lastMeasurementStartNanos when the last measurement request opened, or {@link #NOT_DUE}
+ * @param measurement             the last accepted measurement, or null
+ * @param calibration             how well served estimates held against later measurements
+ * @param version                 increases by one with every published change
+ * @param changedEpochMillis      wall-clock time of the last change
+ */
+public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading previous, ConnectionLoadState load,
+                            Estimate estimate, String unavailableReason, String staleReason, PendingMeasurement pending,
+                            long measurementDueNanos, long lastMeasurementStartNanos, Measurement measurement,
+                            Calibration calibration, long version, long changedEpochMillis) {
+
+    /** Marks "no time": no measurement due, or none started yet. */
+    public static final long NOT_DUE = Long.MIN_VALUE;
+
+    /**
+     * @param spec      the connection
+     * @param nowMillis wall-clock time of creation
+     * @return the row of a connection nothing is known about yet
+     */
+    public static ConnectionRow initial(final ConnectionSpec spec, final long nowMillis) {
+        return new ConnectionRow(spec, MibReading.NONE, MibReading.NONE, ConnectionLoadState.UNKNOWN, null,
+            "no load state yet: waiting for the first MIB values", null, null, NOT_DUE, NOT_DUE, null,
+            Calibration.NONE, 0, nowMillis);
+    }
+
+    /** @return true while a QoS 3/4 measurement is awaited: the thesis's {@code update_required_flag} */
+    public boolean updateRequired() {
+        return spec.isMeasured() && (pending != null || measurementDueNanos != NOT_DUE);
+    }
+
+    /** @return true when an estimate is served: the thesis's {@code server_acknowledges_client} */
+    public boolean acknowledged() {
+        return estimate != null;
+    }
+
+    /** @return the estimate in ms as the thesis's float, 0 when none */
+    public float latencyEstimateMillis() {
+        return estimate == null ? 0f : (float) estimate.valueMillis();
+    }
+
+    /** @return upper end of the 95 % interval: ms for a mean, percent for a bound; 0 when none */
+    public float upperBoundEstimate() {
+        return estimate == null ? 0f : (float) (estimate.interval().upper() * intervalScale());
+    }
+
+    /** @return lower end of the 95 % interval: ms for a mean, percent for a bound; 0 when none */
+    public float lowerBoundEstimate() {
+        return estimate == null ? 0f : (float) (estimate.interval().lower() * intervalScale());
+    }
+
+    private double intervalScale() {
+        return estimate.kind() == EstimateKind.BOUND ? 100.0 : 1.0;
+    }
+
+    /**
+     * @param reading   new SNMP values (the current ones become the previous)
+     * @param newLoad   their classification
+     * @param nowMillis wall-clock time
+     * @return the changed row
+     */
+    public ConnectionRow withMib(final MibReading reading, final ConnectionLoadState newLoad, final long nowMillis) {
+        return new ConnectionRow(spec, reading, latest, newLoad, estimate, unavailableReason, staleReason, pending,
+            measurementDueNanos, lastMeasurementStartNanos, measurement, calibration, version + 1, nowMillis);
+    }
+
+    /**
+     * @param newEstimate the estimate to serve, or null
+     * @param reason      why there is none (or why it could not be refreshed), or null
+     * @return the changed row
+     */
+    public ConnectionRow withEstimate(final Estimate newEstimate, final String reason) {
+        return new ConnectionRow(spec, latest, previous, load, newEstimate, reason, staleReason, pending,
+            measurementDueNanos, lastMeasurementStartNanos, measurement, calibration, version, changedEpochMillis);
+    }
+
+    /**
+     * @param reason why the served estimate may be stale, or null when it is not
+     * @return the changed row
+     */
+    public ConnectionRow withStaleReason(final String reason) {
+        return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, reason, pending,
+            measurementDueNanos, lastMeasurementStartNanos, measurement, calibration, version, changedEpochMillis);
+    }
+
+    /**
+     * @param request      the open request, or null
+     * @param dueNanos     a deferred request's earliest start, or {@link #NOT_DUE}
+     * @param startedNanos when the last request opened, or {@link #NOT_DUE}
+     * @return the changed row
+     */
+    public ConnectionRow withMeasurementRequest(final PendingMeasurement request, final long dueNanos, final long startedNanos) {
+        return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, request,
+            dueNanos, startedNanos, measurement, calibration, version, changedEpochMillis);
+    }
+
+    /**
+     * @param accepted       the accepted measurement
+     * @param newCalibration calibration including the test of the estimate served before
+     * @return the changed row, with no request open
+     */
+    public ConnectionRow withMeasurement(final Measurement accepted, final Calibration newCalibration) {
+        return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, null,
+            NOT_DUE, lastMeasurementStartNanos, accepted, newCalibration, version, changedEpochMillis);
+    }
+}

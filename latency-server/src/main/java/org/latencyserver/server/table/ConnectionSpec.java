@@ -1,0 +1,60 @@
+package org.latencyserver.server.table;
+
+/**
+ * What the configuration says about one connection; fixed for the server's lifetime (the thesis:
+ * "the QoS … can not be altered during run-time").
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param indexRef                the thesis's {@code index_ref}, 1..32767
+ * @param clientNodeName          the client workstation's configured name
+ * @param clientNodeId            its {@code client_node}
+ * @param clientWorkstationCode   its type's IDL code (3 TAC-3, 4 TAC-4, 5+ others)
+ * @param peerNodeName            the peer workstation's configured name
+ * @param peerNodeId              its {@code peer_node}
+ * @param peerWorkstationCode     its type's IDL code
+ * @param linkName                the switch port between them, or null when none is observed
+ * @param messageSizeBytes        1..32767
+ * @param qos                     1..4
+ * @param boundPercent            for QoS 2 and 4, in (0, 100]; 0 otherwise
+ * @param profileName             for QoS 1 and 2 (and for sizes/percentiles), or null
+ */
+public record ConnectionSpec(short indexRef, String clientNodeName, short clientNodeId, short clientWorkstationCode,
+                             String peerNodeName, short peerNodeId, short peerWorkstationCode, String linkName,
+                             int messageSizeBytes, int qos, double boundPercent, String profileName) {
+
+    /**
+     * @throws IllegalArgumentException when a value is out of range
+     */
+    public ConnectionSpec {
+        if (indexRef < 1) {
+            throw new IllegalArgumentException("index_ref must be 1..32767, was " + indexRef);
+        }
+        if (qos < 1 || qos > 4) {
+            throw new IllegalArgumentException("connection " + indexRef + ": QoS must be 1..4, was " + qos);
+        }
+        if (messageSizeBytes < 1 || messageSizeBytes > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("connection " + indexRef + ": message size must be 1..32767 B, was " + messageSizeBytes);
+        }
+        if (isBound(qos) ? !(boundPercent > 0 && boundPercent <= 100) : boundPercent != 0) {
+            throw new IllegalArgumentException("connection " + indexRef + ": QoS " + qos + " with bound " + boundPercent + " %");
+        }
+        if (qos <= 2 && profileName == null) {
+            throw new IllegalArgumentException("connection " + indexRef + ": QoS " + qos + " needs a profile");
+        }
+    }
+
+    /** @return true for QoS 3 and 4, which are measured on state changes */
+    public boolean isMeasured() {
+        return qos >= 3;
+    }
+
+    /** @return true for QoS 2 and 4, which serve a bound */
+    public boolean isBound() {
+        return isBound(qos);
+    }
+
+    private static boolean isBound(final int qos) {
+        return qos == 2 || qos == 4;
+    }
+}

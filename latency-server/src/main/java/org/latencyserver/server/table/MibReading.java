@@ -1,0 +1,32 @@
+package org.latencyserver.server.table;
+
+/**
+ * One set of SNMP values for a connection, as the thesis's {@code TableRow} keeps them: whole
+ * percents, {@code -1} where no value has arrived.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param clientCpuPercent client workstation CPU utilisation, 0..100 or −1
+ * @param peerCpuPercent   peer workstation CPU utilisation, 0..100 or −1
+ * @param portPercent      switch port utilisation, 0..100 or −1
+ */
+public record MibReading(short clientCpuPercent, short peerCpuPercent, short portPercent) {
+
+    /** No values yet. */
+    public static final MibReading NONE = new MibReading((short) -1, (short) -1, (short) -1);
+
+    /**
+     * @throws IllegalArgumentException naming the value outside −1..100
+     */
+    public MibReading {
+        check("client CPU", clientCpuPercent);
+        check("peer CPU", peerCpuPercent);
+        check("port", portPercent);
+    }
+
+    private static void check(final String what, final short percent) {
+        if (percent < -1 || percent > 100) {
+            throw new IllegalArgumentException(what + " utilisation must be 0..100 % (or -1 for unknown), was " + percent);
+        }
+    }
+}

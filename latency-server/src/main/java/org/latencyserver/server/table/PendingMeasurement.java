@@ -1,0 +1,20 @@
+package org.latencyserver.server.table;
+
+/**
+ * An open measurement request of a QoS 3/4 connection. Only a result carrying {@code ticket}
+ * and arriving before {@code deadlineNanos} is accepted; after that the request is re-issued with
+ * a new ticket.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param ticket              random, unguessable, never 0
+ * @param roundTrips          how many round trips to measure
+ * @param issuedNanos         monotonic time of issue
+ * @param deadlineNanos       monotonic time after which the result is refused
+ * @param issuedEpochMillis   wall-clock time of issue, for display
+ * @param deadlineEpochMillis wall-clock deadline, for the agents
+ * @param attempt             1 for the first issue, 2.. after time-outs
+ */
+public record PendingMeasurement(long ticket, int roundTrips, long issuedNanos, long deadlineNanos,
+                                 long issuedEpochMillis, long deadlineEpochMillis, int attempt) {
+}

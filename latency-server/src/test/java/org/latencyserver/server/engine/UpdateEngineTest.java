@@ -1,0 +1,209 @@
+package org.latencyserver.server.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.commons.math3.distribution.NormalDistribution;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.MibReading;
+
+/** The engine on its own, with a controlled clock: no threads, no CORBA. */
+class UpdateEngineTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+    private static final double Z = new NormalDistribution().inverseCumulativeProbability(0.975);
+
+    private UpdateEngine engine;
+    private final AtomicLong tickets = new AtomicLong(1000);
+    private final List<ConnectionRow> requested = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        final Profile tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
+        final List<ConnectionRow> rows = List.of(
+            ConnectionRow.initial(spec(1, 1, 0, "thesis-tac4-corba"), 0),
+            ConnectionRow.initial(spec(2, 2, 96, "thesis-tac4-corba"), 0),
+            ConnectionRow.initial(spec(3, 3, 0, null), 0),
+            ConnectionRow.initial(spec(4, 4, 96, null), 0));
+        engine = new UpdateEngine(new ConnectionTable(rows), Map.of(tac4.name(), tac4),
+            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 5 * SECOND, 2),
+            tickets::incrementAndGet, () -> 42L);
+        engine.addListener(new EngineListener() {
+            @Override
+            public void measurementRequested(final ConnectionRow row) {
+                requested.add(row);
+            }
+        });
+    }
+
+    private static ConnectionSpec spec(final int indexRef, final int qos, final double bound, final String profile) {
+        return new ConnectionSpec((short) indexRef, "ws1", (short) 1, (short) 4, "ws2", (short) 2, (short) 4, "port-a",
+            256, qos, bound, profile);
+    }
+
+    private static MibReading mib(final int client, final int peer, final int port) {
+        return new MibReading((short) client, (short) peer, (short) port);
+    }
+
+    private ConnectionRow row(final int indexRef) {
+        return engine.table().row((short) indexRef);
+    }
+
+    @Test
+    void qos1RecomputesFromTheProfileOnEachStateChangeAndKeepsPreviousValues() {
+        assertTrue(engine.applyMib((short) 1, mib(10, 80, 50), 0));
+        ConnectionRow row = row(1);
+        assertEquals(2.386, row.estimate().valueMillis(), 1e-12, "Appendix A TAC-4 256 B 0-33/67-100");
+        assertEquals((float) (2.386 + Z * 0.05), row.upperBoundEstimate(), 1e-6);
+        assertEquals(13, row.load().cpu().code());
+        assertEquals(0, row.load().port().code());
+        assertFalse(row.updateRequired());
+        engine.applyMib((short) 1, mib(10, 80, 95), SECOND);
+        row = row(1);
+        assertEquals(2.386 + 1.0 / (1 - 0.4), row.estimate().valueMillis(), 1e-9, "port at 95 % adds 1.667 ms");
+        assertEquals(95, row.load().port().code());
+        assertEquals(mib(10, 80, 50), row.previous());
+        assertEquals(mib(10, 80, 95), row.latest());
+    }
+
+    @Test
+    void qos2OnAProfileWithoutHistogramsServesNothingAndSaysWhy() {
+        engine.applyMib((short) 2, mib(10, 10, 10), 0);
+        assertFalse(row(2).acknowledged());
+        assertTrue(row(2).unavailableReason().contains("no latency histograms"), row(2).unavailableReason());
+    }
+
+    @Test
+    void unknownInputKeepsTheLastEstimateButMarksItStale() {
+        engine.applyMib((short) 1, mib(10, 10, 10), 0);
+        final double served = row(1).estimate().valueMillis();
+        engine.applyMib((short) 1, mib(-1, 10, 10), SECOND);
+        assertEquals(served, row(1).estimate().valueMillis());
+        assertEquals(CpuState.UNKNOWN, row(1).load().cpu().client());
+        assertEquals("client workstation CPU utilisation unknown", row(1).staleReason());
+        engine.applyMib((short) 1, mib(12, 10, 10), 2 * SECOND);
+        assertNull(row(1).staleReason(), "recovers by itself");
+    }
+
+    @Test
+    void qos3RaisesTheFlagAndAcceptsOnlyTheOpenTicket() {
+        engine.applyMib((short) 3, mib(50, 50, 10), 0);
+        ConnectionRow row = row(3);
+        assertTrue(row.updateRequired());
+        assertNotNull(row.pending());
+        assertEquals(1, requested.size());
+        final long ticket = row.pending().ticket();
+        final Measurement measurement = measurement(1000, 1.46, 1.6);
+        final SubmitOutcome forged = engine.submitMeasurement((short) 3, ticket + 1, measurement, "test", SECOND);
+        assertFalse(forged.accepted());
+        assertTrue(forged.reason().contains("not the open ticket"), forged.reason());
+        assertTrue(row(3).updateRequired(), "a forged result changes nothing");
+        assertTrue(engine.submitMeasurement((short) 3, ticket, measurement, "test", SECOND).accepted());
+        row = row(3);
+        assertFalse(row.updateRequired());
+        assertEquals(EstimateKind.AVERAGE, row.estimate().kind());
+        assertEquals(1.46, row.estimate().valueMillis());
+        assertEquals(1.46 - Z * 1.6 / Math.sqrt(1000), row.estimate().interval().lower(), 1e-12);
+        final SubmitOutcome again = engine.submitMeasurement((short) 3, ticket, measurement, "test", 2 * SECOND);
+        assertFalse(again.accepted(), "a ticket is good once");
+    }
+
+    @Test
+    void lateResultIsRefusedAndTheTimedOutRequestIsReissuedWithANewTicket() {
+        engine.applyMib((short) 4, mib(80, 80, 10), 0);
+        final long first = row(4).pending().ticket();
+        assertEquals(0, engine.tick(29 * SECOND));
+        final SubmitOutcome late = engine.submitMeasurement((short) 4, first, measurement(100, 2, 1), "test", 31 * SECOND);
+        assertTrue(late.reason().contains("late"), late.reason());
+        assertEquals(1, engine.tick(31 * SECOND));
+        final long second = row(4).pending().ticket();
+        assertNotEquals(first, second);
+        assertEquals(2, row(4).pending().attempt());
+        assertTrue(row(4).updateRequired());
+        assertEquals(2, requested.size());
+        assertTrue(engine.submitMeasurement((short) 4, second, measurement(100, 2, 1), "test", 32 * SECOND).accepted());
+        assertEquals(EstimateKind.BOUND, row(4).estimate().kind());
+        assertEquals(96.0, row(4).estimate().boundPercent());
+    }
+
+    @Test
+    void aMeasurementDueTooSoonIsCoalescedNotDropped() {
+        engine.applyMib((short) 3, mib(10, 10, 10), 0);
+        final long ticket = row(3).pending().ticket();
+        engine.submitMeasurement((short) 3, ticket, measurement(1000, 1.2, 0.3), "test", SECOND);
+        // Three changes within the 5 s minimum interval: one deferred request.
+        engine.applyMib((short) 3, mib(50, 10, 10), 2 * SECOND);
+        engine.applyMib((short) 3, mib(80, 10, 10), 3 * SECOND);
+        engine.applyMib((short) 3, mib(50, 50, 10), 4 * SECOND);
+        assertNull(row(3).pending());
+        assertTrue(row(3).updateRequired(), "still flagged: a measurement is due");
+        assertEquals(0, engine.tick(4_900 * MS));
+        assertEquals(1, engine.tick(5 * SECOND));
+        assertNotNull(row(3).pending());
+        assertEquals(2, requested.size(), "one request for the first state, one for the last");
+    }
+
+    @Test
+    void thesisUpdateResponseIsAcceptedOnlyWhileAMeasurementIsPending() {
+        final SubmitOutcome notPending = engine.submitThesisResponse((short) 3, 1.5f, 0f, 1.6f, 1.4f, (short) 1, 0);
+        assertTrue(notPending.reason().contains("no measurement is pending"), notPending.reason());
+        engine.applyMib((short) 3, mib(10, 10, 10), 0);
+        assertTrue(engine.submitThesisResponse((short) 3, 1.46f, 0f, 1.56f, 1.36f, (short) 1, SECOND).accepted());
+        assertEquals(1.46f, row(3).latencyEstimateMillis());
+        assertEquals(1.36f, row(3).lowerBoundEstimate(), 1e-6);
+        assertFalse(row(3).updateRequired());
+        engine.applyMib((short) 4, mib(10, 10, 10), 0);
+        final SubmitOutcome nonsense = engine.submitThesisResponse((short) 4, 0f, -5f, 98f, 97f, (short) 1, SECOND);
+        assertFalse(nonsense.accepted());
+        assertEquals(SubmitOutcome.Kind.UNKNOWN_CONNECTION,
+            engine.submitThesisResponse((short) 99, 1f, 1f, 1f, 1f, (short) 1, 0).kind());
+    }
+
+    @Test
+    void eachMeasurementTestsTheEstimateServedBeforeIt() {
+        engine.applyMib((short) 3, mib(10, 10, 10), 0);
+        engine.submitMeasurement((short) 3, row(3).pending().ticket(), measurement(1000, 1.5, 0.3), "test", SECOND);
+        engine.applyMib((short) 3, mib(80, 10, 10), 10 * SECOND);
+        engine.submitMeasurement((short) 3, row(3).pending().ticket(), measurement(1000, 2.0, 0.3), "test", 11 * SECOND);
+        assertEquals(1, row(3).calibration().averageChecks());
+        assertEquals(-0.5, row(3).calibration().lastErrorMillis(), 1e-12, "served 1.5 ms, measured 2.0 ms");
+        assertEquals(0.5, row(3).calibration().meanAbsErrorMillis(), 1e-12);
+    }
+
+    @Test
+    void openRequestsRespectTheConcurrencyBudget() {
+        // Budget 2: connections 3 and 4 open; a third measured connection would wait (here: 3 re-asks after 4).
+        engine.applyMib((short) 3, mib(10, 10, 10), 0);
+        engine.applyMib((short) 4, mib(10, 10, 10), 0);
+        assertNotNull(row(3).pending());
+        assertNotNull(row(4).pending());
+        assertEquals(2, requested.size());
+    }
+
+    /** n round trips in 1 ms bins, all within 0..3 ms; mean and sd as given. */
+    private static Measurement measurement(final int n, final double meanMillis, final double stdDevMillis) {
+        final long[] counts = {n / 2, n - n / 2 - n / 10, n / 10};
+        return new Measurement(LatencyHistogram.uniform(MS, counts, 0), n, meanMillis, stdDevMillis, 2.9);
+    }
+}
