@@ -1,0 +1,22 @@
+package org.latencyserver.server.config;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The configuration was refused; {@link #faults()} lists every fault, one per line in the message. */
+public class ConfigurationException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final transient List<ConfigurationFault> faults;
+
+    /** @param faults every fault found, at least one */
+    public ConfigurationException(final List<ConfigurationFault> faults) {
+        super(faults.stream().map(ConfigurationFault::toString).collect(Collectors.joining(System.lineSeparator())));
+        this.faults = List.copyOf(faults);
+    }
+
+    /** @return the faults, in file order */
+    public List<ConfigurationFault> faults() {
+        return faults;
+    }
+}

@@ -1,0 +1,392 @@
+package org.latencyserver.server.corba;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import org.latencyserver.core.estimate.DeadlineMissEstimator;
+import org.latencyserver.core.estimate.EstimateRefusedException;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.estimate.PercentileEstimator;
+import org.latencyserver.core.estimate.ProfileAverageEstimator;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileCell;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileValidationException;
+import org.latencyserver.idl.LatservPackage.IdlBaselineMeasurements;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
+import org.latencyserver.idl.LatservPackage.TableRow;
+import org.latencyserver.idl.latency.Calibration;
+import org.latencyserver.idl.latency.ConnectionInfo;
+import org.latencyserver.idl.latency.DeadlineMiss;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateListener;
+import org.latencyserver.idl.latency.EstimateUnavailable;
+import org.latencyserver.idl.latency.InvalidArgument;
+import org.latencyserver.idl.latency.LatencyServiceOperations;
+import org.latencyserver.idl.latency.MeasuredResult;
+import org.latencyserver.idl.latency.MeasurementListener;
+import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.OperationDisabled;
+import org.latencyserver.idl.latency.ProfileRejected;
+import org.latencyserver.idl.latency.ProfileSummary;
+import org.latencyserver.idl.latency.ResultRefused;
+import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.server.engine.EngineListener;
+import org.latencyserver.server.engine.EngineLoop;
+import org.latencyserver.server.engine.SubmitOutcome;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.MibReading;
+import org.omg.CORBA.BAD_PARAM;
+import org.omg.CORBA.CompletionStatus;
+import org.omg.CORBA.NO_PERMISSION;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The CORBA face of the server: the thesis's {@code Latserv} operations with their semantics,
+ * and the extended {@code LatencyService}.
+ *
+ * <p>Reads ({@code RequestStatus}, {@code RequestTableStatus}, the extended getters) take the
+ * published row of the {@link ConnectionTable}: no locks, no waiting on the update thread.
+ * Writes ({@code PutMibUpdates}, results, profile loads) are handed to the update thread and
+ * answered when it has applied them, so a caller that reads after writing sees its write.
+ *
+ * <p>Bad input is refused with a reason: IDL exceptions in the extended interface; in the thesis's
+ * operations, which declare none, a CORBA {@code BAD_PARAM} (the reason is also logged, since
+ * system exceptions carry no text to the client).
+ *
+ * <p>Thread-safe: called on the ORB's request threads.
+ */
+public final class LatencyServiceServant implements LatencyServiceOperations, EngineListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LatencyServiceServant.class);
+    private static final long UPDATE_TIMEOUT_MILLIS = 5_000;
+
+    private final EngineLoop loop;
+    private final ConnectionTable table;
+    private final LongSupplier epochMillis;
+    private final boolean operatorCallsEnabled;
+    private final boolean plannerCallsEnabled;
+    private final SubscriptionHub<Estimate> estimateSubscribers = new SubscriptionHub<>(1);
+    private final SubscriptionHub<MeasurementRequest> measurementSubscribers = new SubscriptionHub<>(1_000_000_000L);
+
+    /**
+     * @param loop                 the update thread
+     * @param epochMillis          wall clock for timestamps
+     * @param operatorCallsEnabled false switches off {@code PutMibUpdates}
+     * @param plannerCallsEnabled  false switches off {@code load_profile}
+     */
+    public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final boolean operatorCallsEnabled,
+                                 final boolean plannerCallsEnabled) {
+        this.loop = loop;
+        this.table = loop.engine().table();
+        this.epochMillis = epochMillis;
+        this.operatorCallsEnabled = operatorCallsEnabled;
+        this.plannerCallsEnabled = plannerCallsEnabled;
+    }
+
+    // ---- Latserv (thesis) ----------------------------------------------------------------------
+
+    @Override
+    public IdlStatusToClient RequestStatus(final short clientRef) {
+        final ConnectionRow row = table.row(clientRef);
+        return row == null ? IdlConversions.unknownStatus(clientRef) : IdlConversions.status(row);
+    }
+
+    @Override
+    public void UpdateResponse(final IdlBaselineMeasurements baseline, final short clientRef) {
+        if (baseline == null || baseline.index_ref != clientRef) {
+            throw badParam("UpdateResponse: baseline_status.index_ref " + (baseline == null ? "missing" : baseline.index_ref)
+                + " does not match client_ref " + clientRef);
+        }
+        final SubmitOutcome outcome = loop.call(now -> loop.engine().submitThesisResponse(clientRef, baseline.latency_avg,
+            baseline.latency_bound, baseline.upper_bound_estimate, baseline.lower_bound_estimate,
+            baseline.latency_data_provided, now), UPDATE_TIMEOUT_MILLIS);
+        if (!outcome.accepted()) {
+            throw badParam("UpdateResponse for connection " + clientRef + " refused: " + outcome.reason());
+        }
+    }
+
+    @Override
+    public void PutMibUpdates(final IdlMibUpdates updates, final short clientRef) {
+        if (!operatorCallsEnabled) {
+            throw new NO_PERMISSION("PutMibUpdates is switched off in this server's configuration", 0, CompletionStatus.COMPLETED_NO);
+        }
+        if (updates == null || updates.index_ref != clientRef) {
+            throw badParam("PutMibUpdates: mib_updates.index_ref " + (updates == null ? "missing" : updates.index_ref)
+                + " does not match client_ref " + clientRef);
+        }
+        final MibReading reading;
+        try {
+            reading = new MibReading(updates.latest_client_mib_cpu, updates.latest_peer_mib_cpu, updates.latest_mib_port);
+        } catch (IllegalArgumentException e) {
+            throw badParam("PutMibUpdates for connection " + clientRef + ": " + e.getMessage());
+        }
+        final boolean known = loop.call(now -> loop.engine().applyMib(clientRef, reading, now), UPDATE_TIMEOUT_MILLIS);
+        if (!known) {
+            throw badParam("PutMibUpdates: no connection " + clientRef);
+        }
+    }
+
+    @Override
+    public TableRow RequestTableStatus(final short clientRef) {
+        final ConnectionRow row = table.row(clientRef);
+        return row == null ? IdlConversions.unknownTableRow(clientRef) : IdlConversions.tableRow(row);
+    }
+
+    // ---- LatencyService (extended) -------------------------------------------------------------
+
+    @Override
+    public ConnectionInfo[] list_connections() {
+        final List<ConnectionRow> rows = table.rows();
+        final ConnectionInfo[] infos = new ConnectionInfo[rows.size()];
+        for (int i = 0; i < infos.length; i++) {
+            infos[i] = IdlConversions.connectionInfo(rows.get(i));
+        }
+        return infos;
+    }
+
+    @Override
+    public Estimate current_estimate(final short indexRef) throws UnknownConnection, EstimateUnavailable {
+        final ConnectionRow row = row(indexRef);
+        if (row.estimate() == null) {
+            throw new EstimateUnavailable(indexRef, Objects.requireNonNullElse(row.unavailableReason(), "no estimate yet"));
+        }
+        return IdlConversions.estimate(row, row.estimate(), row.changedEpochMillis());
+    }
+
+    @Override
+    public Estimate estimate_at_percentile(final short indexRef, final double percentile)
+        throws UnknownConnection, InvalidArgument, EstimateUnavailable {
+        final ConnectionRow row = row(indexRef);
+        if (!(percentile > 0 && percentile <= 100)) {
+            throw new InvalidArgument("percentile must be in (0, 100], was " + percentile);
+        }
+        final Source source = histogramOf(row);
+        try {
+            return IdlConversions.estimate(row, PercentileEstimator.atPercentile(row.spec().qos(), source.histogram,
+                percentile, source.basis), epochMillis.getAsLong());
+        } catch (EstimateRefusedException e) {
+            throw new EstimateUnavailable(indexRef, e.getMessage());
+        }
+    }
+
+    @Override
+    public DeadlineMiss deadline_miss_probability(final short indexRef, final double deadlineMillis)
+        throws UnknownConnection, InvalidArgument, EstimateUnavailable {
+        final ConnectionRow row = row(indexRef);
+        if (!(deadlineMillis > 0) || Double.isInfinite(deadlineMillis)) {
+            throw new InvalidArgument("deadline must be finite and > 0 ms, was " + deadlineMillis);
+        }
+        final Source source = histogramOf(row);
+        try {
+            final org.latencyserver.core.estimate.DeadlineMiss miss = DeadlineMissEstimator.estimate(source.histogram, deadlineMillis);
+            final List<String> notes = new ArrayList<>(miss.notes());
+            notes.add("from " + source.basis);
+            return new DeadlineMiss(indexRef, deadlineMillis, miss.missProbability(),
+                IdlConversions.interval(miss.interval(), "probability", 1.0), notes.toArray(new String[0]));
+        } catch (EstimateRefusedException e) {
+            throw new EstimateUnavailable(indexRef, e.getMessage());
+        }
+    }
+
+    @Override
+    public Estimate estimate_for_size(final short indexRef, final int messageSizeBytes)
+        throws UnknownConnection, InvalidArgument, EstimateUnavailable {
+        final ConnectionRow row = row(indexRef);
+        if (messageSizeBytes < 1) {
+            throw new InvalidArgument("message size must be >= 1 byte, was " + messageSizeBytes);
+        }
+        final Profile profile = profileOf(row);
+        try {
+            return IdlConversions.estimate(row, ProfileAverageEstimator.estimateForSize(profile, row.load(), messageSizeBytes),
+                epochMillis.getAsLong());
+        } catch (EstimateRefusedException e) {
+            throw new EstimateUnavailable(indexRef, e.getMessage());
+        }
+    }
+
+    @Override
+    public long subscribe(final EstimateListener listener, final short[] indexRefs) throws UnknownConnection, InvalidArgument {
+        if (listener == null) {
+            throw new InvalidArgument("listener is nil");
+        }
+        final long id = estimateSubscribers.subscribe(known(indexRefs), listener::estimate_changed);
+        LOG.info("estimate subscriber {} for connections {}", id, indexRefs.length == 0 ? "all" : java.util.Arrays.toString(indexRefs));
+        return id;
+    }
+
+    @Override
+    public void unsubscribe(final long subscriptionId) {
+        if (!estimateSubscribers.unsubscribe(subscriptionId)) {
+            measurementSubscribers.unsubscribe(subscriptionId);
+        }
+    }
+
+    @Override
+    public long subscribe_measurements(final MeasurementListener listener, final short[] indexRefs)
+        throws UnknownConnection, InvalidArgument {
+        if (listener == null) {
+            throw new InvalidArgument("listener is nil");
+        }
+        return measurementSubscribers.subscribe(known(indexRefs), listener::measurement_requested);
+    }
+
+    @Override
+    public MeasurementRequest[] pending_measurements() {
+        final List<MeasurementRequest> requests = new ArrayList<>();
+        for (final ConnectionRow row : table.rows()) {
+            if (row.pending() != null) {
+                requests.add(IdlConversions.request(row, row.spec().peerNodeName()));
+            }
+        }
+        return requests.toArray(new MeasurementRequest[0]);
+    }
+
+    @Override
+    public void submit_measurement(final MeasuredResult result) throws UnknownConnection, ResultRefused {
+        if (result == null) {
+            throw new ResultRefused((short) 0, 0, "result is missing");
+        }
+        final Measurement measurement;
+        try {
+            measurement = new Measurement(IdlConversions.histogram(result.histogram), result.sample_count, result.mean_ms,
+                result.std_dev_ms, result.max_ms);
+        } catch (IllegalArgumentException e) {
+            throw new ResultRefused(result.index_ref, result.ticket, "bad measurement: " + e.getMessage());
+        }
+        final String agent = result.agent == null || result.agent.isBlank() ? "unnamed agent" : result.agent;
+        final SubmitOutcome outcome = loop.call(now -> loop.engine().submitMeasurement(result.index_ref, result.ticket,
+            measurement, agent, now), UPDATE_TIMEOUT_MILLIS);
+        switch (outcome.kind()) {
+            case ACCEPTED:
+                return;
+            case UNKNOWN_CONNECTION:
+                throw new UnknownConnection(result.index_ref, outcome.reason());
+            default:
+                LOG.warn("result for connection {} refused: {}", result.index_ref, outcome.reason());
+                throw new ResultRefused(result.index_ref, result.ticket, outcome.reason());
+        }
+    }
+
+    @Override
+    public ProfileSummary load_profile(final String profileJson, final String sourceName)
+        throws ProfileRejected, OperationDisabled {
+        if (!plannerCallsEnabled) {
+            throw new OperationDisabled("load_profile", "planner calls are switched off in this server's configuration");
+        }
+        final String source = sourceName == null || sourceName.isBlank() ? "profile from load_profile" : sourceName;
+        final Profile profile;
+        try {
+            profile = ProfileJson.parse(profileJson == null ? "" : profileJson, source);
+        } catch (ProfileValidationException e) {
+            throw new ProfileRejected(source + " refused; the server keeps the profile it had",
+                e.faults().stream().map(Object::toString).toArray(String[]::new));
+        }
+        final int recomputed = loop.call(now -> loop.engine().swapProfile(profile), UPDATE_TIMEOUT_MILLIS);
+        LOG.info("profile {} loaded from {}; {} connections recomputed", profile.name(), source, recomputed);
+        return IdlConversions.profileSummary(profile);
+    }
+
+    @Override
+    public ProfileSummary[] list_profiles() {
+        return loop.engine().profiles().values().stream().sorted((a, b) -> a.name().compareTo(b.name()))
+            .map(IdlConversions::profileSummary).toArray(ProfileSummary[]::new);
+    }
+
+    @Override
+    public Calibration calibration(final short indexRef) throws UnknownConnection {
+        return IdlConversions.calibration(row(indexRef));
+    }
+
+    // ---- engine events (update thread; must not block) -----------------------------------------
+
+    @Override
+    public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
+        if (after.estimate() != null && (!Objects.equals(before.estimate(), after.estimate())
+            || before.updateRequired() != after.updateRequired()
+            || !Objects.equals(before.staleReason(), after.staleReason()))) {
+            estimateSubscribers.publish(after.spec().indexRef(),
+                IdlConversions.estimate(after, after.estimate(), after.changedEpochMillis()));
+        }
+    }
+
+    @Override
+    public void measurementRequested(final ConnectionRow row) {
+        measurementSubscribers.publish(row.spec().indexRef(), IdlConversions.request(row, row.spec().peerNodeName()));
+    }
+
+    /** Stops delivery to every subscriber. */
+    public void close() {
+        estimateSubscribers.closeAll();
+        measurementSubscribers.closeAll();
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private ConnectionRow row(final short indexRef) throws UnknownConnection {
+        final ConnectionRow row = table.row(indexRef);
+        if (row == null) {
+            throw new UnknownConnection(indexRef, "no connection " + indexRef + " is configured");
+        }
+        return row;
+    }
+
+    private Set<Short> known(final short[] indexRefs) throws UnknownConnection {
+        final Set<Short> refs = new HashSet<>();
+        for (final short indexRef : indexRefs == null ? new short[0] : indexRefs) {
+            row(indexRef);
+            refs.add(indexRef);
+        }
+        return refs;
+    }
+
+    private Profile profileOf(final ConnectionRow row) throws EstimateUnavailable {
+        if (row.spec().profileName() == null) {
+            throw new EstimateUnavailable(row.spec().indexRef(), "connection " + row.spec().indexRef() + " (QoS "
+                + row.spec().qos() + ") has no profile configured");
+        }
+        final Profile profile = loop.engine().profiles().get(row.spec().profileName());
+        if (profile == null) {
+            throw new EstimateUnavailable(row.spec().indexRef(), "profile '" + row.spec().profileName() + "' is not loaded");
+        }
+        return profile;
+    }
+
+    private record Source(LatencyHistogram histogram, String basis) {
+    }
+
+    /** The histogram behind the connection's estimate: the measurement's (QoS 3/4) or the profile cell's. */
+    private Source histogramOf(final ConnectionRow row) throws EstimateUnavailable {
+        final short indexRef = row.spec().indexRef();
+        if (row.spec().isMeasured()) {
+            if (row.measurement() == null) {
+                throw new EstimateUnavailable(indexRef, "connection " + indexRef + " has not been measured yet");
+            }
+            return new Source(row.measurement().histogram(), "the last measurement of connection " + indexRef);
+        }
+        if (!row.load().isKnown()) {
+            throw new EstimateUnavailable(indexRef, "CPU state unknown: no profile cell applies");
+        }
+        final Profile profile = profileOf(row);
+        final ProfileCell cell = profile.cell(row.load().cpu(), row.spec().messageSizeBytes()).orElseThrow(() ->
+            new EstimateUnavailable(indexRef, "profile " + profile.name() + " has no cell for " + row.load().cpu().thesisLabel()
+                + " at " + row.spec().messageSizeBytes() + " B"));
+        if (!cell.hasHistogram()) {
+            throw new EstimateUnavailable(indexRef, "profile " + profile.name()
+                + " has no latency histograms (thesis Appendix A gives only averages and maxima)");
+        }
+        return new Source(cell.histogram(), "profile " + profile.name() + ", cell " + cell.label());
+    }
+
+    private static BAD_PARAM badParam(final String reason) {
+        LOG.warn(reason);
+        return new BAD_PARAM(reason, 0, CompletionStatus.COMPLETED_NO);
+    }
+}

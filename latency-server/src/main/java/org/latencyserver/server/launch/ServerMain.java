@@ -1,0 +1,118 @@
+package org.latencyserver.server.launch;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.latencyserver.idl.latency.LatencyServicePOATie;
+import org.latencyserver.server.config.ConfigurationException;
+import org.latencyserver.server.config.ConfigurationLoader;
+import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.corba.LatencyServiceServant;
+import org.latencyserver.server.engine.EngineLoop;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTable;
+import org.omg.CORBA.ORB;
+import org.omg.CosNaming.NameComponent;
+import org.omg.CosNaming.NamingContextExt;
+import org.omg.CosNaming.NamingContextExtHelper;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./latency server}: loads the configuration, starts the update thread and serves
+ * {@code Latserv} / {@code LatencyService} over JacORB; writes its IOR to a file and, when a
+ * naming service is given, registers under the configured name.
+ *
+ * <p>Exit codes: 0 after a clean stop, 1 a bad configuration (every fault printed), 2 usage.
+ */
+@Command(name = "server", mixinStandardHelpOptions = true, version = "latency server 0.1.0",
+    description = "Run the Latency Server.")
+public final class ServerMain implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The YAML configuration.")
+    private Path config;
+
+    @Option(names = "--ior-file", paramLabel = "PATH", description = "Write the server's IOR here (default: latency-server.ior).")
+    private Path iorFile = Path.of("latency-server.ior");
+
+    @Option(names = "--naming", paramLabel = "REF",
+        description = "Register in this naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
+    private String naming;
+
+    @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    private String host = "127.0.0.1";
+
+    @Option(names = "--port", description = "Port to listen on; 0 for any free port (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    /**
+     * @param args command line
+     */
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new ServerMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        final ServerConfiguration configuration;
+        try {
+            configuration = ConfigurationLoader.load(config);
+        } catch (ConfigurationException e) {
+            System.err.println("latency server: the configuration is refused:");
+            System.err.println(e.getMessage());
+            return 1;
+        }
+        final List<ConnectionRow> rows = new ArrayList<>();
+        final long now = System.currentTimeMillis();
+        for (final ConnectionSpec spec : configuration.connections()) {
+            rows.add(ConnectionRow.initial(spec, now));
+        }
+        final SecureRandom random = new SecureRandom();
+        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), configuration.profiles(),
+            configuration.engine(), random::nextLong, System::currentTimeMillis);
+        final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
+        final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
+            configuration.operatorCallsEnabled(), configuration.plannerCallsEnabled());
+        engine.addListener(servant);
+        loop.start();
+
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, port, 2_000));
+        final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+        rootPoa.the_POAManager().activate();
+        final org.omg.CORBA.Object reference = rootPoa.servant_to_reference(new LatencyServicePOATie(servant));
+        final String ior = orb.object_to_string(reference);
+        OrbSupport.writeIor(iorFile, ior);
+        if (naming != null) {
+            final NamingContextExt context = NamingContextExtHelper.narrow(orb.string_to_object(naming));
+            final NameComponent[] name = context.to_name(configuration.serverName());
+            context.rebind(name, reference);
+            LOG.info("registered as '{}' in {}", configuration.serverName(), naming);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("stopping");
+            servant.close();
+            loop.close();
+            orb.shutdown(false);
+            stopped.countDown();
+        }, "latency-shutdown"));
+        LOG.info("Latency Server '{}' serving {} connections ({} profiles) on {}; IOR in {}", configuration.serverName(),
+            rows.size(), configuration.profiles().size(), host, iorFile.toAbsolutePath());
+        orb.run();
+        stopped.await();
+        return 0;
+    }
+}

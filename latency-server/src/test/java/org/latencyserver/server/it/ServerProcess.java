@@ -1,0 +1,74 @@
+package org.latencyserver.server.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Latency Server in its own JVM, started from the test classpath, as an operator would start it
+ * with {@code ./latency server}. Its output goes to a log file that failures quote.
+ */
+final class ServerProcess implements AutoCloseable {
+
+    private final Process process;
+    private final Path log;
+    private final Path iorFile;
+
+    private ServerProcess(final Process process, final Path log, final Path iorFile) {
+        this.process = process;
+        this.log = log;
+        this.iorFile = iorFile;
+    }
+
+    static ServerProcess start(final Path config, final Path directory) throws IOException, InterruptedException {
+        final Path ior = directory.resolve("server.ior");
+        final Path log = directory.resolve("server.log");
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"),
+            "org.latencyserver.server.launch.ServerMain",
+            "--config", config.toString(), "--ior-file", ior.toString()));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final ServerProcess server = new ServerProcess(process, log, ior);
+        server.awaitIor(Duration.ofSeconds(60));
+        return server;
+    }
+
+    private void awaitIor(final Duration timeout) throws IOException, InterruptedException {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(iorFile) && Files.readString(iorFile).startsWith("IOR:")) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the server exited with " + process.exitValue() + ":\n" + log());
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("no IOR within " + timeout + ":\n" + log());
+    }
+
+    String ior() throws IOException {
+        return Files.readString(iorFile).trim();
+    }
+
+    String log() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "(no log)";
+    }
+
+    Process process() {
+        return process;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
