@@ -31,7 +31,7 @@ public final class ConfigurationLoader {
 
     private static final Set<String> TOP = Set.of("server", "thresholds", "measurement", "profiles", "nodes", "links",
         "connections");
-    private static final Set<String> SERVER = Set.of("name", "operator_calls_enabled", "planner_calls_enabled");
+    private static final Set<String> SERVER = Set.of("name", "state_file", "operator_calls_enabled", "planner_calls_enabled");
     private static final Set<String> THRESHOLDS = Set.of("cpu_low_upper_percent", "cpu_medium_upper_percent",
         "cpu_hysteresis_band_percent", "port_hysteresis_band_percent");
     private static final Set<String> MEASUREMENT = Set.of("round_trips", "timeout_millis", "min_interval_millis",
@@ -84,6 +84,9 @@ public final class ConfigurationLoader {
         knownKeys(root, "", TOP);
         final YamlNode server = optionalMap(root, "", "server");
         final String name = server == null ? "LatencyServer" : string(server, "server", "name", "LatencyServer");
+        final String defaultState = file.getFileName().toString().replaceFirst("\\.ya?ml$", "") + ".state.json";
+        final Path stateFile = file.toAbsolutePath().getParent()
+            .resolve(server == null ? defaultState : string(server, "server", "state_file", defaultState)).normalize();
         final boolean operatorCalls = server == null || bool(server, "server", "operator_calls_enabled", true);
         final boolean plannerCalls = server == null || bool(server, "server", "planner_calls_enabled", true);
         if (server != null) {
@@ -98,7 +101,7 @@ public final class ConfigurationLoader {
             faults.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
             throw new ConfigurationException(faults);
         }
-        return new ServerConfiguration(file, name, operatorCalls, plannerCalls, engine, Map.copyOf(profiles),
+        return new ServerConfiguration(file, name, stateFile, operatorCalls, plannerCalls, engine, Map.copyOf(profiles),
             List.copyOf(nodes.values()), List.copyOf(links), List.copyOf(connections));
     }
 

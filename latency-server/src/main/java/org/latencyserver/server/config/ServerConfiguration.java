@@ -16,6 +16,7 @@ import org.latencyserver.server.table.ConnectionSpec;
  *
  * @param file                 where it was read from
  * @param serverName           the name registered in the naming service
+ * @param stateFile            where the table is saved across restarts
  * @param operatorCallsEnabled whether {@code PutMibUpdates} is accepted
  * @param plannerCallsEnabled  whether {@code load_profile} is accepted
  * @param engine               thresholds, hysteresis, measurement settings
@@ -24,7 +25,7 @@ import org.latencyserver.server.table.ConnectionSpec;
  * @param links                names of the switch ports
  * @param connections          the connections, in file order
  */
-public record ServerConfiguration(Path file, String serverName, boolean operatorCallsEnabled, boolean plannerCallsEnabled,
+public record ServerConfiguration(Path file, String serverName, Path stateFile, boolean operatorCallsEnabled, boolean plannerCallsEnabled,
                                   EngineSettings engine, Map<String, Profile> profiles, List<NodeConfig> nodes,
                                   List<String> links, List<ConnectionSpec> connections) {
 }

@@ -332,6 +332,42 @@ public final class UpdateEngine {
     }
 
     /**
+     * Restores a connection saved before a restart: its MIB values (classified afresh, without
+     * hysteresis history), the estimate it served, its last measurement and calibration. A QoS 3/4
+     * connection that was waiting for a measurement asks again: the old ticket died with the old
+     * process.
+     *
+     * @param indexRef          the connection
+     * @param latest            saved latest values
+     * @param previous          saved previous values
+     * @param estimate          the estimate served, or null
+     * @param unavailableReason why none, or null
+     * @param measurementWanted whether a measurement was awaited
+     * @param measurement       the last measurement, or null
+     * @param calibration       the calibration so far
+     * @param nowNanos          monotonic time
+     */
+    public void restore(final short indexRef, final MibReading latest, final MibReading previous, final Estimate estimate,
+                        final String unavailableReason, final boolean measurementWanted, final Measurement measurement,
+                        final Calibration calibration, final long nowNanos) {
+        final ConnectionRow row = table.row(indexRef);
+        if (row == null) {
+            return;
+        }
+        final CpuState client = latest.clientCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.clientCpuPercent());
+        final CpuState peer = latest.peerCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.peerCpuPercent());
+        final PortState port = latest.portPercent() < 0 ? PortState.UNKNOWN : portClassifier.classify(latest.portPercent(), null);
+        ConnectionRow restored = new ConnectionRow(row.spec(), latest, previous,
+            new ConnectionLoadState(new CpuStatePair(client, peer), port), estimate, unavailableReason, staleReason(latest),
+            null, ConnectionRow.NOT_DUE, ConnectionRow.NOT_DUE, measurement, calibration, row.version() + 1,
+            epochMillis.getAsLong());
+        if (row.spec().isMeasured() && measurementWanted && restored.load().isKnown()) {
+            restored = requestMeasurement(restored, nowNanos);
+        }
+        publish(row, restored);
+    }
+
+    /**
      * Swaps a profile in (new or replacing one of the same name) and recomputes the QoS 1/2
      * connections that use it.
      *

@@ -13,6 +13,7 @@ import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.corba.LatencyServiceServant;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.persistence.StateStore;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
@@ -84,6 +85,10 @@ public final class ServerMain implements Callable<Integer> {
         final SecureRandom random = new SecureRandom();
         final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), configuration.profiles(),
             configuration.engine(), random::nextLong, System::currentTimeMillis);
+        final StateStore store = new StateStore(configuration.stateFile(), engine.table());
+        store.restoreInto(engine, System.nanoTime());
+        engine.addListener(store);
+        store.start(100);
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
             configuration.operatorCallsEnabled(), configuration.plannerCallsEnabled());
@@ -106,6 +111,7 @@ public final class ServerMain implements Callable<Integer> {
             LOG.info("stopping");
             servant.close();
             loop.close();
+            store.close();
             orb.shutdown(false);
             stopped.countDown();
         }, "latency-shutdown"));

@@ -24,15 +24,22 @@ final class ServerProcess implements AutoCloseable {
         this.iorFile = iorFile;
     }
 
+    /** Kills the process as {@code kill -9} would: no shutdown hooks, no last save. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
     static ServerProcess start(final Path config, final Path directory) throws IOException, InterruptedException {
         final Path ior = directory.resolve("server.ior");
         final Path log = directory.resolve("server.log");
+        Files.deleteIfExists(ior); // a previous run's IOR must not be mistaken for this one's
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"),
             "org.latencyserver.server.launch.ServerMain",
             "--config", config.toString(), "--ior-file", ior.toString()));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         final ServerProcess server = new ServerProcess(process, log, ior);
         server.awaitIor(Duration.ofSeconds(60));
         return server;

@@ -1,0 +1,175 @@
+package org.latencyserver.server.persistence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.latencyserver.server.engine.EngineListener;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the connection table on disk so that a restarted server serves what it served before:
+ * MIB values, estimates, measured histograms and calibration.
+ *
+ * <p>Writing: every change marks the table dirty (on the update thread, which never waits); a
+ * writer thread saves the published rows at most every {@code flushIntervalMillis}, to a temporary
+ * file that is forced to disk and then renamed over the old one — a crash, even {@code kill -9},
+ * leaves either the old or the new file, never half of one.
+ *
+ * <p>Reading: a file that cannot be parsed or fails a check is moved aside (named with the time),
+ * the fault is logged with its place, and the server starts from its configuration alone.
+ *
+ * <p>Thread-safety: {@link #rowChanged} from the update thread; the writer runs on its own thread
+ * and reads only immutable published rows.
+ */
+public final class StateStore implements EngineListener, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StateStore.class);
+
+    private final Path file;
+    private final ConnectionTable table;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final AtomicBoolean dirty = new AtomicBoolean();
+    private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread thread = new Thread(r, "latency-state-writer");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /**
+     * @param file  the state file
+     * @param table the table to save
+     */
+    public StateStore(final Path file, final ConnectionTable table) {
+        this.file = file.toAbsolutePath();
+        this.table = table;
+    }
+
+    /**
+     * Restores what the file holds into the engine (before serving starts). Saved connections that
+     * no longer match the configuration (gone, or another QoS or size) are skipped with a log line.
+     *
+     * @param engine   the engine to restore into
+     * @param nowNanos monotonic time
+     * @return how many connections were restored
+     */
+    public int restoreInto(final UpdateEngine engine, final long nowNanos) {
+        if (!Files.exists(file)) {
+            LOG.info("no saved state at {}: starting from the configuration", file);
+            return 0;
+        }
+        final Map<Short, StateCodec.SavedConnection> saved;
+        try {
+            final JsonNode root = mapper.readTree(file.toFile());
+            if (root == null) {
+                throw new IllegalArgumentException("the file is empty");
+            }
+            saved = StateCodec.decode(root);
+        } catch (IOException | RuntimeException e) {
+            setAside(e.getMessage());
+            return 0;
+        }
+        int restored = 0;
+        for (final StateCodec.SavedConnection s : saved.values()) {
+            final ConnectionRow row = table.row(s.indexRef());
+            if (row == null || row.spec().qos() != s.qos() || row.spec().messageSizeBytes() != s.messageSizeBytes()) {
+                LOG.warn("saved state of connection {} does not match the configuration any more; not restored", s.indexRef());
+                continue;
+            }
+            engine.restore(s.indexRef(), s.latest(), s.previous(), s.estimate(), s.unavailableReason(), s.measurementWanted(),
+                s.measurement(), s.calibration(), nowNanos);
+            restored++;
+        }
+        LOG.info("restored {} connections from {}", restored, file);
+        return restored;
+    }
+
+    private void setAside(final String reason) {
+        final Path aside = file.resolveSibling(file.getFileName() + ".corrupt-" + Instant.now().toString().replace(':', '-'));
+        try {
+            Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+            LOG.error("saved state {} is damaged ({}); moved to {}; starting from the configuration", file, reason, aside);
+        } catch (IOException e) {
+            LOG.error("saved state {} is damaged ({}) and could not be moved aside ({}); starting from the configuration",
+                file, reason, e.getMessage());
+        }
+    }
+
+    /**
+     * Starts the writer.
+     *
+     * @param flushIntervalMillis at most this often, {@code >= 1}
+     */
+    public void start(final long flushIntervalMillis) {
+        writer.scheduleWithFixedDelay(this::flushIfDirty, flushIntervalMillis, flushIntervalMillis, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
+        dirty.set(true);
+    }
+
+    private void flushIfDirty() {
+        if (dirty.getAndSet(false)) {
+            try {
+                write();
+            } catch (IOException | RuntimeException e) {
+                dirty.set(true);
+                LOG.error("could not save the state to {}: {}; will retry", file, e.toString());
+            }
+        }
+    }
+
+    /**
+     * Saves the table now.
+     *
+     * @throws IOException when the file cannot be written; the previous file is then intact
+     */
+    public void write() throws IOException {
+        final byte[] bytes = mapper.writerWithDefaultPrettyPrinter()
+            .writeValueAsBytes(StateCodec.encode(mapper, table.rows(), System.currentTimeMillis()));
+        Files.createDirectories(file.getParent());
+        final Path temporary = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+                channel.force(true);
+            }
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    /** Stops the writer after a last save. */
+    @Override
+    public void close() {
+        writer.shutdown();
+        try {
+            writer.awaitTermination(2, TimeUnit.SECONDS);
+            if (dirty.getAndSet(false)) {
+                write();
+            }
+        } catch (IOException | InterruptedException e) {
+            LOG.error("last save of the state failed: {}", e.toString());
+        }
+    }
+}

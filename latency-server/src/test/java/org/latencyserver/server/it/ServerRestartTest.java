@@ -1,0 +1,139 @@
+package org.latencyserver.server.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.Latserv;
+import org.latencyserver.idl.LatservHelper;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
+import org.latencyserver.idl.LatservPackage.TableRow;
+import org.latencyserver.idl.latency.HistogramBins;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.idl.latency.MeasuredResult;
+import org.latencyserver.idl.latency.MeasurementRequest;
+import org.omg.CORBA.ORB;
+
+/** Kill -9 the server and start it again: what it served before, it serves again. */
+class ServerRestartTest {
+
+    @TempDir
+    static Path directory;
+    private static Path config;
+    private static ORB orb;
+
+    @BeforeAll
+    static void writeConfiguration() throws Exception {
+        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
+        config = directory.resolve("testbed.yaml");
+        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml"))
+            .replace("../profiles/", profiles + "/").replace("min_interval_millis: 5000", "min_interval_millis: 0"));
+        final Properties properties = new Properties();
+        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        orb = ORB.init(new String[0], properties);
+    }
+
+    @AfterAll
+    static void stopOrb() {
+        orb.shutdown(false);
+    }
+
+    @Test
+    void estimatesServedBeforeAKillAreServedAgainAfterARestart() throws Exception {
+        final IdlStatusToClient[] before = new IdlStatusToClient[7];
+        final TableRow tableBefore;
+        try (ServerProcess server = ServerProcess.start(config, directory)) {
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(server.ior()));
+            final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
+            push(latserv, 1, 10, 80, 50);
+            push(latserv, 2, 20, 20, 40);
+            push(latserv, 2, 50, 90, 96);
+            push(latserv, 4, 50, 50, 10);
+            final MeasurementRequest request = Stream.of(service.pending_measurements())
+                .filter(r -> r.index_ref == 4).findFirst().orElseThrow();
+            service.submit_measurement(new MeasuredResult((short) 4, request.ticket,
+                new HistogramBins(new long[] {1_000_000, 2_000_000}, new long[] {700, 300}, 0), 1000, 1.21, 0.4, 1.98, 20, 0, "test"));
+            push(latserv, 6, 80, 80, 10); // QoS 4 left waiting for a measurement
+            for (final int ref : new int[] {1, 2, 4, 6}) {
+                before[ref] = latserv.RequestStatus((short) ref);
+            }
+            tableBefore = latserv.RequestTableStatus((short) 2);
+            awaitSaved();
+            server.kill();
+        }
+        try (ServerProcess restarted = ServerProcess.start(config, directory)) {
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(restarted.ior()));
+            for (final int ref : new int[] {1, 2, 4}) {
+                final IdlStatusToClient after = latserv.RequestStatus((short) ref);
+                assertEquals(1, after.server_acknowledges_client, "connection " + ref + "\n" + restarted.log());
+                assertEquals(before[ref].latency_estimate, after.latency_estimate, "connection " + ref);
+                assertEquals(before[ref].lower_bound_estimate, after.lower_bound_estimate, "connection " + ref);
+                assertEquals(before[ref].upper_bound_estimate, after.upper_bound_estimate, "connection " + ref);
+                assertEquals(0, after.update_required_flag);
+            }
+            final TableRow tableAfter = latserv.RequestTableStatus((short) 2);
+            assertEquals(tableBefore.latest_mib_port, tableAfter.latest_mib_port);
+            assertEquals(tableBefore.previous_mib_port, tableAfter.previous_mib_port);
+            assertEquals(tableBefore.cpu_state, tableAfter.cpu_state);
+            assertEquals(tableBefore.port_state, tableAfter.port_state);
+            assertEquals(1, latserv.RequestStatus((short) 6).update_required_flag, "the awaited measurement is re-issued");
+            assertEquals(1, latserv.RequestTableStatus((short) 4).latency_data_provided, "the measured histogram survived");
+        }
+    }
+
+    @Test
+    void aDamagedStateFileIsSetAsideAndTheServerStartsFromItsConfiguration() throws Exception {
+        final Path damagedDirectory = Files.createDirectories(directory.resolve("damaged"));
+        final Path damagedConfig = damagedDirectory.resolve("testbed.yaml");
+        Files.copy(config, damagedConfig);
+        Files.writeString(damagedDirectory.resolve("thesis-testbed.state.json"), "{\"format\": \"latency-server-state/1\", \"conn");
+        try (ServerProcess server = ServerProcess.start(damagedConfig, damagedDirectory)) {
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(server.ior()));
+            assertEquals(0, latserv.RequestStatus((short) 1).server_acknowledges_client, "nothing restored");
+            push(latserv, 1, 10, 10, 10);
+            assertEquals(1, latserv.RequestStatus((short) 1).server_acknowledges_client, "and it serves");
+            try (Stream<Path> files = Files.list(damagedDirectory)) {
+                assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("thesis-testbed.state.json.corrupt-")));
+            }
+            assertTrue(server.log().contains("is damaged"), server.log());
+        }
+    }
+
+    private static void push(final Latserv latserv, final int ref, final int client, final int peer, final int port) {
+        latserv.PutMibUpdates(new IdlMibUpdates((short) ref, (short) client, (short) peer, (short) port), (short) ref);
+    }
+
+    /** Waits until the state file holds connection 4's estimate and connection 6's awaited measurement. */
+    private static void awaitSaved() throws Exception {
+        final Path state = directory.resolve("thesis-testbed.state.json");
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(state)) {
+                final JsonNode root = new ObjectMapper().readTree(state.toFile());
+                boolean measured = false;
+                boolean awaited = false;
+                for (final JsonNode c : root.path("connections")) {
+                    measured |= c.path("index_ref").asInt() == 4 && c.has("estimate");
+                    awaited |= c.path("index_ref").asInt() == 6 && c.path("measurement_wanted").asBoolean();
+                }
+                if (measured && awaited) {
+                    return;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the state was not saved within 10 s");
+    }
+}
