@@ -39,6 +39,7 @@ import org.latencyserver.idl.latency.UnknownConnection;
 import org.latencyserver.server.engine.EngineListener;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.SubmitOutcome;
+import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
@@ -73,6 +74,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     private final LongSupplier epochMillis;
     private final boolean operatorCallsEnabled;
     private final boolean plannerCallsEnabled;
+    private final ServerMetrics metrics;
     private final SubscriptionHub<Estimate> estimateSubscribers = new SubscriptionHub<>(1);
     private final SubscriptionHub<MeasurementRequest> measurementSubscribers = new SubscriptionHub<>(1_000_000_000L);
 
@@ -81,9 +83,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
      * @param epochMillis          wall clock for timestamps
      * @param operatorCallsEnabled false switches off {@code PutMibUpdates}
      * @param plannerCallsEnabled  false switches off {@code load_profile}
+     * @param metrics              where calls and refusals are counted
      */
     public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final boolean operatorCallsEnabled,
-                                 final boolean plannerCallsEnabled) {
+                                 final boolean plannerCallsEnabled, final ServerMetrics metrics) {
+        this.metrics = metrics;
         this.loop = loop;
         this.table = loop.engine().table();
         this.epochMillis = epochMillis;
@@ -95,12 +99,14 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public IdlStatusToClient RequestStatus(final short clientRef) {
+        metrics.requestStatusCalled();
         final ConnectionRow row = table.row(clientRef);
         return row == null ? IdlConversions.unknownStatus(clientRef) : IdlConversions.status(row);
     }
 
     @Override
     public void UpdateResponse(final IdlBaselineMeasurements baseline, final short clientRef) {
+        metrics.called("UpdateResponse");
         if (baseline == null || baseline.index_ref != clientRef) {
             throw badParam("UpdateResponse: baseline_status.index_ref " + (baseline == null ? "missing" : baseline.index_ref)
                 + " does not match client_ref " + clientRef);
@@ -115,6 +121,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public void PutMibUpdates(final IdlMibUpdates updates, final short clientRef) {
+        metrics.called("PutMibUpdates");
         if (!operatorCallsEnabled) {
             throw new NO_PERMISSION("PutMibUpdates is switched off in this server's configuration", 0, CompletionStatus.COMPLETED_NO);
         }
@@ -136,6 +143,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public TableRow RequestTableStatus(final short clientRef) {
+        metrics.called("RequestTableStatus");
         final ConnectionRow row = table.row(clientRef);
         return row == null ? IdlConversions.unknownTableRow(clientRef) : IdlConversions.tableRow(row);
     }
@@ -144,6 +152,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public ConnectionInfo[] list_connections() {
+        metrics.called("list_connections");
         final List<ConnectionRow> rows = table.rows();
         final ConnectionInfo[] infos = new ConnectionInfo[rows.size()];
         for (int i = 0; i < infos.length; i++) {
@@ -154,6 +163,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public Estimate current_estimate(final short indexRef) throws UnknownConnection, EstimateUnavailable {
+        metrics.called("current_estimate");
         final ConnectionRow row = row(indexRef);
         if (row.estimate() == null) {
             throw new EstimateUnavailable(indexRef, Objects.requireNonNullElse(row.unavailableReason(), "no estimate yet"));
@@ -164,6 +174,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public Estimate estimate_at_percentile(final short indexRef, final double percentile)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
+        metrics.called("estimate_at_percentile");
         final ConnectionRow row = row(indexRef);
         if (!(percentile > 0 && percentile <= 100)) {
             throw new InvalidArgument("percentile must be in (0, 100], was " + percentile);
@@ -180,6 +191,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public DeadlineMiss deadline_miss_probability(final short indexRef, final double deadlineMillis)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
+        metrics.called("deadline_miss_probability");
         final ConnectionRow row = row(indexRef);
         if (!(deadlineMillis > 0) || Double.isInfinite(deadlineMillis)) {
             throw new InvalidArgument("deadline must be finite and > 0 ms, was " + deadlineMillis);
@@ -199,6 +211,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public Estimate estimate_for_size(final short indexRef, final int messageSizeBytes)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
+        metrics.called("estimate_for_size");
         final ConnectionRow row = row(indexRef);
         if (messageSizeBytes < 1) {
             throw new InvalidArgument("message size must be >= 1 byte, was " + messageSizeBytes);
@@ -214,6 +227,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public long subscribe(final EstimateListener listener, final short[] indexRefs) throws UnknownConnection, InvalidArgument {
+        metrics.called("subscribe");
         if (listener == null) {
             throw new InvalidArgument("listener is nil");
         }
@@ -224,6 +238,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public void unsubscribe(final long subscriptionId) {
+        metrics.called("unsubscribe");
         if (!estimateSubscribers.unsubscribe(subscriptionId)) {
             measurementSubscribers.unsubscribe(subscriptionId);
         }
@@ -232,6 +247,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public long subscribe_measurements(final MeasurementListener listener, final short[] indexRefs)
         throws UnknownConnection, InvalidArgument {
+        metrics.called("subscribe_measurements");
         if (listener == null) {
             throw new InvalidArgument("listener is nil");
         }
@@ -240,6 +256,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public MeasurementRequest[] pending_measurements() {
+        metrics.called("pending_measurements");
         final List<MeasurementRequest> requests = new ArrayList<>();
         for (final ConnectionRow row : table.rows()) {
             if (row.pending() != null) {
@@ -251,6 +268,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public void submit_measurement(final MeasuredResult result) throws UnknownConnection, ResultRefused {
+        metrics.called("submit_measurement");
         if (result == null) {
             throw new ResultRefused((short) 0, 0, "result is missing");
         }
@@ -271,6 +289,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
                 throw new UnknownConnection(result.index_ref, outcome.reason());
             default:
                 LOG.warn("result for connection {} refused: {}", result.index_ref, outcome.reason());
+                metrics.refused("submit_measurement");
                 throw new ResultRefused(result.index_ref, result.ticket, outcome.reason());
         }
     }
@@ -278,6 +297,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public ProfileSummary load_profile(final String profileJson, final String sourceName)
         throws ProfileRejected, OperationDisabled {
+        metrics.called("load_profile");
         if (!plannerCallsEnabled) {
             throw new OperationDisabled("load_profile", "planner calls are switched off in this server's configuration");
         }
@@ -296,12 +316,14 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public ProfileSummary[] list_profiles() {
+        metrics.called("list_profiles");
         return loop.engine().profiles().values().stream().sorted((a, b) -> a.name().compareTo(b.name()))
             .map(IdlConversions::profileSummary).toArray(ProfileSummary[]::new);
     }
 
     @Override
     public Calibration calibration(final short indexRef) throws UnknownConnection {
+        metrics.called("calibration");
         return IdlConversions.calibration(row(indexRef));
     }
 
@@ -385,8 +407,9 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         return new Source(cell.histogram(), "profile " + profile.name() + ", cell " + cell.label());
     }
 
-    private static BAD_PARAM badParam(final String reason) {
+    private BAD_PARAM badParam(final String reason) {
         LOG.warn(reason);
+        metrics.refused(reason.substring(0, Math.max(0, reason.indexOf(' '))).replace(":", ""));
         return new BAD_PARAM(reason, 0, CompletionStatus.COMPLETED_NO);
     }
 }

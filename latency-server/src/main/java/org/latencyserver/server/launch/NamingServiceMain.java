@@ -23,6 +23,10 @@ public final class NamingServiceMain implements Callable<Integer> {
     @Option(names = "--ior-file", paramLabel = "PATH", description = "Also write the naming service's IOR here.")
     private Path iorFile;
 
+    @Option(names = "--db-dir", paramLabel = "DIR",
+        description = "Where the name server keeps its bindings across restarts (default: ${DEFAULT-VALUE}).")
+    private Path dbDirectory = Path.of(System.getProperty("java.io.tmpdir"), "latency-naming");
+
     /**
      * @param args command line
      */
@@ -41,6 +45,13 @@ public final class NamingServiceMain implements Callable<Integer> {
         System.setProperty("OAPort", Integer.toString(port));
         System.setProperty("jacorb.naming.print_ior", "off");
         System.setProperty("jacorb.log.default.verbosity", "1");
+        try {
+            java.nio.file.Files.createDirectories(dbDirectory);
+        } catch (java.io.IOException e) {
+            System.err.println("latency naming-service: cannot create " + dbDirectory + ": " + e.getMessage());
+            return 1;
+        }
+        System.setProperty("jacorb.naming.db_dir", dbDirectory.toAbsolutePath().toString());
         if (iorFile != null) {
             System.setProperty("jacorb.naming.ior_filename", iorFile.toAbsolutePath().toString());
         }

@@ -13,6 +13,7 @@ import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.corba.LatencyServiceServant;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.persistence.StateStore;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -55,6 +56,10 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     private String host = "127.0.0.1";
 
+    @Option(names = "--metrics-port",
+        description = "Prometheus metrics on --host at this port; 0 for any free port, -1 for none (default: ${DEFAULT-VALUE}).")
+    private int metricsPort = 9464;
+
     @Option(names = "--port", description = "Port to listen on; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int port;
 
@@ -90,8 +95,13 @@ public final class ServerMain implements Callable<Integer> {
         engine.addListener(store);
         store.start(100);
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
+        final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
         final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
-            configuration.operatorCallsEnabled(), configuration.plannerCallsEnabled());
+            configuration.operatorCallsEnabled(), configuration.plannerCallsEnabled(), metrics);
+        if (metricsPort >= 0) {
+            final int bound = metrics.serve(host, metricsPort);
+            LOG.info("metrics at http://{}:{}/metrics", host, bound);
+        }
         engine.addListener(servant);
         loop.start();
 
@@ -112,6 +122,7 @@ public final class ServerMain implements Callable<Integer> {
             servant.close();
             loop.close();
             store.close();
+            metrics.close();
             orb.shutdown(false);
             stopped.countDown();
         }, "latency-shutdown"));

@@ -210,6 +210,21 @@ class LatencyServerProcessTest {
         service.unsubscribe(id);
     }
 
+    @Test
+    void metricsShowEstimatesStatesAndCallCountsInThePrometheusTextFormat() throws Exception {
+        push(1, 50, 50, 10);
+        latserv.RequestStatus((short) 1);
+        final java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.metricsUrl())).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        final String body = response.body();
+        assertTrue(body.contains("latency_server_estimate_milliseconds{index_ref=\"1\",kind=\"average\",qos=\"1\"} 2.846"), body);
+        assertTrue(body.contains("latency_server_cpu_state{index_ref=\"1\"} 22"), body);
+        assertTrue(body.matches("(?s).*latency_server_calls_total\\{operation=\"RequestStatus\"\\} [1-9].*"), body);
+        assertTrue(body.matches("(?s).*latency_server_calls_total\\{operation=\"PutMibUpdates\"\\} [1-9].*"), body);
+    }
+
     private static MeasurementRequest pendingFor(final int indexRef) {
         final List<MeasurementRequest> pending = List.of(service.pending_measurements());
         return pending.stream().filter(r -> r.index_ref == indexRef).findFirst()

@@ -36,8 +36,10 @@ final class ServerProcess implements AutoCloseable {
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"),
+            // The server logs as in production (INFO), not as the tests do.
+            "-Dlogback.configurationFile=logback.xml",
             "org.latencyserver.server.launch.ServerMain",
-            "--config", config.toString(), "--ior-file", ior.toString()));
+            "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0"));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         final ServerProcess server = new ServerProcess(process, log, ior);
@@ -65,6 +67,15 @@ final class ServerProcess implements AutoCloseable {
 
     String log() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "(no log)";
+    }
+
+    /** @return the metrics URL the server logged */
+    String metricsUrl() throws IOException {
+        final java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("metrics at (http://\\S+)").matcher(log());
+        if (!matcher.find()) {
+            throw new IllegalStateException("the server logged no metrics URL:\n" + log());
+        }
+        return matcher.group(1);
     }
 
     Process process() {

@@ -1,0 +1,128 @@
+package org.latencyserver.server.metrics;
+
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.util.function.LongSupplier;
+import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionTable;
+
+/**
+ * The server's metrics in the Prometheus text format, served on loopback: per connection the
+ * estimate, its interval, load state, pending and stale flags and calibration (read from the
+ * published rows at scrape time, so nothing is duplicated or kept in step); call, refusal and
+ * update-error counts.
+ *
+ * <p>Thread-safe: counters are lock-free adders; the gauges read immutable published rows.
+ */
+public final class ServerMetrics implements AutoCloseable {
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Counter calls;
+    private final Counter refusals;
+    /** Pre-resolved: {@code RequestStatus} is the hot path, so no label lookup per call. */
+    private final CounterDataPoint requestStatusCalls;
+    private HTTPServer server;
+
+    /**
+     * @param table        the connection table
+     * @param updateErrors count of failed update commands
+     */
+    public ServerMetrics(final ConnectionTable table, final LongSupplier updateErrors) {
+        calls = Counter.builder().name("latency_server_calls_total").help("CORBA calls served, by operation")
+            .labelNames("operation").register(registry);
+        refusals = Counter.builder().name("latency_server_refusals_total")
+            .help("calls refused with a reason (bad values, unknown connections, forged or late tickets), by operation")
+            .labelNames("operation").register(registry);
+        requestStatusCalls = calls.labelValues("RequestStatus");
+        CounterWithCallback.builder().name("latency_server_update_errors_total")
+            .help("update commands that failed; the table kept its last good state")
+            .callback(cb -> cb.call(updateErrors.getAsLong())).register(registry);
+        GaugeWithCallback.builder().name("latency_server_estimate_milliseconds")
+            .help("the estimate served: a mean (QoS 1, 3) or a bound (QoS 2, 4)").labelNames("index_ref", "qos", "kind")
+            .callback(cb -> {
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.estimate() != null) {
+                        cb.call(row.estimate().valueMillis(), ref(row), Integer.toString(row.spec().qos()),
+                            row.estimate().kind().name().toLowerCase(java.util.Locale.ROOT));
+                    }
+                }
+            }).register(registry);
+        GaugeWithCallback.builder().name("latency_server_estimate_interval")
+            .help("95 % confidence interval of the estimate: ms around a mean, percent of latencies at or below a bound")
+            .labelNames("index_ref", "end", "unit").callback(cb -> {
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.estimate() != null) {
+                        final String unit = row.estimate().kind() == EstimateKind.BOUND ? "percent" : "ms";
+                        cb.call(row.lowerBoundEstimate(), ref(row), "lower", unit);
+                        cb.call(row.upperBoundEstimate(), ref(row), "upper", unit);
+                    }
+                }
+            }).register(registry);
+        GaugeWithCallback.builder().name("latency_server_cpu_state")
+            .help("CPU state code: 10 * client + peer, 1 LOW, 2 MEDIUM, 3 HIGH; 0 unknown").labelNames("index_ref")
+            .callback(cb -> table.rows().forEach(row -> cb.call(row.load().cpu().code(), ref(row)))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_port_state")
+            .help("port state code: 0 NORMAL, 91..100 LOADED at that percent, -1 unknown").labelNames("index_ref")
+            .callback(cb -> table.rows().forEach(row -> cb.call(row.load().port().code(), ref(row)))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_update_required")
+            .help("1 while a measurement is awaited (QoS 3, 4)").labelNames("index_ref")
+            .callback(cb -> table.rows().forEach(row -> cb.call(row.updateRequired() ? 1 : 0, ref(row)))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_stale")
+            .help("1 when an input stopped and the served estimate may no longer hold").labelNames("index_ref")
+            .callback(cb -> table.rows().forEach(row -> cb.call(row.staleReason() != null ? 1 : 0, ref(row)))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_pending_measurements")
+            .help("measurement requests open now").callback(cb -> cb.call(
+                table.rows().stream().filter(row -> row.pending() != null).count())).register(registry);
+        GaugeWithCallback.builder().name("latency_server_calibration_bound_held_ratio")
+            .help("share of measurements in which the bound served before them held").labelNames("index_ref")
+            .callback(cb -> table.rows().stream().filter(row -> row.calibration().boundChecks() > 0)
+                .forEach(row -> cb.call(row.calibration().boundHeldFraction(), ref(row)))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_calibration_mean_abs_error_milliseconds")
+            .help("mean |served mean - measured mean| over the measurements that tested a served mean").labelNames("index_ref")
+            .callback(cb -> table.rows().stream().filter(row -> row.calibration().averageChecks() > 0)
+                .forEach(row -> cb.call(row.calibration().meanAbsErrorMillis(), ref(row)))).register(registry);
+    }
+
+    private static String ref(final ConnectionRow row) {
+        return Short.toString(row.spec().indexRef());
+    }
+
+    /** Counts one {@code RequestStatus}; lock-free, allocation-free. */
+    public void requestStatusCalled() {
+        requestStatusCalls.inc();
+    }
+
+    /** @param operation an operation name; counts one call */
+    public void called(final String operation) {
+        calls.labelValues(operation).inc();
+    }
+
+    /** @param operation an operation name; counts one refusal */
+    public void refused(final String operation) {
+        refusals.labelValues(operation).inc();
+    }
+
+    /**
+     * @param host address to listen on
+     * @param port port; 0 for any free port
+     * @return the port listened on
+     * @throws IOException when the port cannot be bound
+     */
+    public int serve(final String host, final int port) throws IOException {
+        server = HTTPServer.builder().hostname(host).port(port).registry(registry).buildAndStart();
+        return server.getPort();
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+    }
+}
