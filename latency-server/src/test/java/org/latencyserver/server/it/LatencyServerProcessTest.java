@@ -225,6 +225,46 @@ class LatencyServerProcessTest {
         assertTrue(body.matches("(?s).*latency_server_calls_total\\{operation=\"PutMibUpdates\"\\} [1-9].*"), body);
     }
 
+    @Test
+    void aKilledSubscriberIsDroppedWhileOthersAndRequestStatusCarryOn() throws Exception {
+        final Path marker = directory.resolve("subscribed");
+        final Path iorFile = directory.resolve("server.ior");
+        final Process doomed = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), SubscriberMain.class.getName(), iorFile.toString(), marker.toString())
+            .redirectErrorStream(true).redirectOutput(directory.resolve("subscriber.log").toFile()).start();
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!Files.exists(marker) && doomed.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertTrue(Files.exists(marker), "the subscriber process did not subscribe");
+        doomed.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // kill -9
+
+        final BlockingQueue<Estimate> received = new LinkedBlockingQueue<>();
+        final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+        poa.the_POAManager().activate();
+        final EstimateListenerOperations listener = received::add;
+        final org.omg.CORBA.Object reference = poa.servant_to_reference(new EstimateListenerPOATie(listener));
+        final Thread orbThread = new Thread(orb::run, "client-orb-2");
+        orbThread.setDaemon(true);
+        orbThread.start();
+        push(2, 50, 50, 10);
+        final long id = service.subscribe(org.latencyserver.idl.latency.EstimateListenerHelper.narrow(reference), new short[] {2});
+        final int[][] loads = {{10, 10}, {50, 10}, {80, 10}, {80, 80}};
+        for (final int[] load : loads) {
+            push(2, load[0], load[1], 10);
+            assertEquals(1, latserv.RequestStatus((short) 2).server_acknowledges_client, "RequestStatus answers meanwhile");
+        }
+        for (int i = 0; i < loads.length; i++) {
+            assertTrue(received.poll(10, TimeUnit.SECONDS) != null, "the live subscriber missed change " + i);
+        }
+        final long dropDeadline = System.nanoTime() + 15_000_000_000L;
+        while (!server.log().contains("dropping subscriber") && System.nanoTime() < dropDeadline) {
+            Thread.sleep(100);
+        }
+        assertTrue(server.log().contains("dropping subscriber"), server.log());
+        service.unsubscribe(id);
+    }
+
     private static MeasurementRequest pendingFor(final int indexRef) {
         final List<MeasurementRequest> pending = List.of(service.pending_measurements());
         return pending.stream().filter(r -> r.index_ref == indexRef).findFirst()
