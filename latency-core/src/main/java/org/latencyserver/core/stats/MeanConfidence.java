@@ -7,11 +7,19 @@ import org.apache.commons.math3.distribution.TDistribution;
  *
  * <p>{@link #normal} is the thesis's Equation 1, {@code x̄ ± z·s/√n}, used for QoS 1 and 3 (with n
  * = 10,000 and 1,000 samples the normal approximation is sound). {@link #studentT} is offered for
- * small samples, where Student's t widens the interval honestly.
+ * small samples, where Student's t widens the interval honestly. {@code z} is the exact normal
+ * quantile (1.959964 at 95 %), not the thesis's rounded 1.96.
  *
- * <p>Stateless and thread-safe. The interval has the unit of {@code mean} and {@code stdDev}.
+ * <p>Units: the interval has the unit of {@code mean} and {@code stdDev} (the thesis: ms).
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class MeanConfidence {
+
+    /** The {@link ConfidenceInterval#method()} of {@link #normal}. */
+    public static final String NORMAL_METHOD = "normal (thesis Eq. 1)";
+    /** The {@link ConfidenceInterval#method()} of {@link #studentT}. */
+    public static final String STUDENT_T_METHOD = "Student's t";
 
     private MeanConfidence() {
     }
@@ -20,32 +28,66 @@ public final class MeanConfidence {
      * Thesis Equation 1.
      *
      * @param mean            sample mean, finite
-     * @param stdDev          sample standard deviation, finite and {@code >= 0}
+     * @param stdDev          sample standard deviation, finite and {@code >= 0}, same unit as the mean
      * @param n               number of samples, {@code >= 1}
-     * @param confidenceLevel in (0, 1)
-     * @return {@code [mean - z·s/√n, mean + z·s/√n]}, method {@code "normal (thesis Eq. 1)"}
+     * @param confidenceLevel in (0, 1), e.g. 0.95
+     * @return {@code [mean - z·s/√n, mean + z·s/√n]}, method {@value #NORMAL_METHOD}
+     * @throws IllegalArgumentException when an argument is out of range
      */
     public static ConfidenceInterval normal(final double mean, final double stdDev, final long n, final double confidenceLevel) {
         requireArguments(mean, stdDev, n, 1);
         final double halfWidth = NormalQuantile.zTwoSided(confidenceLevel) * stdDev / Math.sqrt(n);
-        return new ConfidenceInterval(mean - halfWidth, mean + halfWidth, confidenceLevel, "normal (thesis Eq. 1)");
+        return new ConfidenceInterval(mean - halfWidth, mean + halfWidth, confidenceLevel, NORMAL_METHOD);
+    }
+
+    /**
+     * Thesis Equation 1 from sample moments.
+     *
+     * @param moments         at least 2 samples (one sample has no standard deviation)
+     * @param confidenceLevel in (0, 1)
+     * @return as {@link #normal(double, double, long, double)}
+     * @throws IllegalArgumentException when there are fewer than 2 samples or the level is out of range
+     */
+    public static ConfidenceInterval normal(final SampleMoments moments, final double confidenceLevel) {
+        requireTwo(moments);
+        return normal(moments.mean(), moments.sampleStdDev(), moments.count(), confidenceLevel);
     }
 
     /**
      * Student's t interval, {@code x̄ ± t(n-1)·s/√n}.
      *
      * @param mean            sample mean, finite
-     * @param stdDev          sample standard deviation, finite and {@code >= 0}
+     * @param stdDev          sample standard deviation, finite and {@code >= 0}, same unit as the mean
      * @param n               number of samples, {@code >= 2}
      * @param confidenceLevel in (0, 1)
-     * @return the interval, method {@code "Student's t"}
+     * @return the interval, method {@value #STUDENT_T_METHOD}
+     * @throws IllegalArgumentException when an argument is out of range
      */
     public static ConfidenceInterval studentT(final double mean, final double stdDev, final long n, final double confidenceLevel) {
         requireArguments(mean, stdDev, n, 2);
         NormalQuantile.requireLevel(confidenceLevel);
         final double t = new TDistribution(null, n - 1.0).inverseCumulativeProbability(0.5 + confidenceLevel / 2.0);
         final double halfWidth = t * stdDev / Math.sqrt(n);
-        return new ConfidenceInterval(mean - halfWidth, mean + halfWidth, confidenceLevel, "Student's t");
+        return new ConfidenceInterval(mean - halfWidth, mean + halfWidth, confidenceLevel, STUDENT_T_METHOD);
+    }
+
+    /**
+     * Student's t interval from sample moments.
+     *
+     * @param moments         at least 2 samples
+     * @param confidenceLevel in (0, 1)
+     * @return as {@link #studentT(double, double, long, double)}
+     * @throws IllegalArgumentException when there are fewer than 2 samples or the level is out of range
+     */
+    public static ConfidenceInterval studentT(final SampleMoments moments, final double confidenceLevel) {
+        requireTwo(moments);
+        return studentT(moments.mean(), moments.sampleStdDev(), moments.count(), confidenceLevel);
+    }
+
+    private static void requireTwo(final SampleMoments moments) {
+        if (moments.count() < 2) {
+            throw new IllegalArgumentException("need at least 2 samples for a standard deviation, had " + moments.count());
+        }
     }
 
     private static void requireArguments(final double mean, final double stdDev, final long n, final long minimumN) {

@@ -7,9 +7,16 @@ package org.latencyserver.core.stats;
  * collapses to a point when p is 0 or 1 and undercovers near them; {@link #wilson} (the Wilson
  * score interval) stays honest there and is offered beside it.
  *
- * <p>Stateless and thread-safe. Intervals are proportions in [0, 1].
+ * <p>Units: counts of samples in, proportions in [0, 1] out (multiply by 100 for percent).
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class ProportionConfidence {
+
+    /** The {@link ConfidenceInterval#method()} of {@link #wald}. */
+    public static final String WALD_METHOD = "normal approximation (thesis Eq. 3)";
+    /** The {@link ConfidenceInterval#method()} of {@link #wilson}. */
+    public static final String WILSON_METHOD = "Wilson score";
 
     private ProportionConfidence() {
     }
@@ -20,14 +27,15 @@ public final class ProportionConfidence {
      * @param successes       samples with the attribute, {@code 0 <= successes <= n}
      * @param n               samples, {@code >= 1}
      * @param confidenceLevel in (0, 1)
-     * @return the interval clamped to [0, 1], method {@code "normal approximation (thesis Eq. 3)"}
+     * @return the interval clamped to [0, 1], method {@value #WALD_METHOD}; {@code [p, p]} when p is 0 or 1
+     * @throws IllegalArgumentException when an argument is out of range
      */
     public static ConfidenceInterval wald(final long successes, final long n, final double confidenceLevel) {
         requireCounts(successes, n);
         final double p = (double) successes / n;
         final double halfWidth = NormalQuantile.zTwoSided(confidenceLevel) * Math.sqrt(p * (1.0 - p) / n);
         return new ConfidenceInterval(Math.max(0.0, p - halfWidth), Math.min(1.0, p + halfWidth), confidenceLevel,
-            "normal approximation (thesis Eq. 3)");
+            WALD_METHOD);
     }
 
     /**
@@ -37,7 +45,9 @@ public final class ProportionConfidence {
      * @param successes       samples with the attribute, {@code 0 <= successes <= n}
      * @param n               samples, {@code >= 1}
      * @param confidenceLevel in (0, 1)
-     * @return the interval, within [0, 1], method {@code "Wilson score"}
+     * @return the interval, within [0, 1], method {@value #WILSON_METHOD}; its lower end stays
+     *         below 1 even when every sample succeeded
+     * @throws IllegalArgumentException when an argument is out of range
      */
     public static ConfidenceInterval wilson(final long successes, final long n, final double confidenceLevel) {
         requireCounts(successes, n);
@@ -48,7 +58,7 @@ public final class ProportionConfidence {
         final double centre = (p + z2 / (2.0 * n)) / denominator;
         final double halfWidth = z * Math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * (double) n)) / denominator;
         return new ConfidenceInterval(Math.max(0.0, centre - halfWidth), Math.min(1.0, centre + halfWidth),
-            confidenceLevel, "Wilson score");
+            confidenceLevel, WILSON_METHOD);
     }
 
     private static void requireCounts(final long successes, final long n) {
