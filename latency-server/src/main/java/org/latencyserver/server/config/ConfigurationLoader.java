@@ -3,57 +3,64 @@ package org.latencyserver.server.config;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
-import org.latencyserver.core.state.CpuThresholds;
-import org.latencyserver.server.engine.EngineSettings;
-import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.core.state.WorkstationType;
 
 /**
- * Reads and validates the server's YAML configuration. Every fault is reported — file, line,
- * column, key path and the bad value — and nothing starts until there is none. Unknown keys are
- * faults (a typo must not silently become a default), with the closest known key suggested.
+ * Reads and validates the server's YAML configuration file, and loads the profiles it lists.
  *
- * <p>One instance reads one file; not thread-safe.
+ * <p>Every fault is reported, all at once, each with the file, line, column, key path and the
+ * bad value (a secret's value excepted), and nothing is returned until there is none. Unknown
+ * keys are faults — a typo must not silently become a default — with the closest known key
+ * suggested. The keys and their defaults are listed in this package's documentation.
+ *
+ * <p>One instance reads one file; {@link #load} is safe to call from any thread.
  */
 public final class ConfigurationLoader {
 
     private static final Set<String> TOP = Set.of("server", "thresholds", "measurement", "profiles", "nodes", "links",
         "connections");
-    private static final Set<String> SERVER = Set.of("name", "state_file", "operator_calls_enabled", "planner_calls_enabled");
+    private static final Set<String> SERVER = Set.of("name", "poll_interval_millis", "unknown_after_missed_polls",
+        "state_file", "metrics", "operator_calls_enabled", "planner_calls_enabled");
+    private static final Set<String> METRICS = Set.of("address", "port");
     private static final Set<String> THRESHOLDS = Set.of("cpu_low_upper_percent", "cpu_medium_upper_percent",
-        "cpu_hysteresis_band_percent", "port_hysteresis_band_percent");
-    private static final Set<String> MEASUREMENT = Set.of("round_trips", "timeout_millis", "min_interval_millis",
-        "max_concurrent_measurements");
-    private static final Set<String> NODE = Set.of("name", "node_id", "workstation_type", "mib_source");
-    private static final Set<String> LINK = Set.of("name", "mib_source");
-    private static final Set<String> CONNECTION = Set.of("index_ref", "client", "peer", "link", "message_size_bytes", "qos",
-        "profile", "bound_percent");
+        "cpu_hysteresis_band_percent", "port_loaded_above_percent", "port_hysteresis_band_percent");
+    private static final Set<String> MEASUREMENT = Set.of("round_trips", "warmup_round_trips", "timeout_millis",
+        "min_interval_millis", "budget_round_trips_per_second", "max_concurrent_measurements");
+    private static final Set<String> NODE = Set.of("name", "node_id", "workstation_type", "mib_source", "snmp");
+    private static final Set<String> LINK = Set.of("name", "mib_source", "snmp");
 
     private final Path file;
-    private final String fileName;
-    private final List<ConfigurationFault> faults = new ArrayList<>();
+    private final Path directory;
+    private final FaultCollector faults;
+    private final SnmpBlockReader snmpReader;
 
     private ConfigurationLoader(final Path file) {
-        this.file = file;
-        this.fileName = file.toString();
+        this.file = file.toAbsolutePath().normalize();
+        this.directory = this.file.getParent();
+        this.faults = new FaultCollector(file.toString());
+        this.snmpReader = new SnmpBlockReader(faults);
     }
 
     /**
-     * @param file the YAML configuration; profile paths in it are relative to its directory
+     * Reads, validates and resolves a configuration file.
+     *
+     * @param file the YAML file; {@code profiles} and {@code server.state_file} in it are relative
+     *             to its directory
      * @return the validated configuration, with its profiles loaded
-     * @throws ConfigurationException with every fault
+     * @throws ConfigurationException with every fault found: unreadable or malformed file,
+     *                                unknown keys, bad values, broken references, refused profiles
      */
     public static ServerConfiguration load(final Path file) throws ConfigurationException {
         return new ConfigurationLoader(file).load();
@@ -63,419 +70,294 @@ public final class ConfigurationLoader {
         final String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ConfigurationException(List.of(new ConfigurationFault(fileName, 0, 0, "file", "cannot be read: " + e)));
+        } catch (IOException | RuntimeException e) {
+            faults.add(0, 0, "file", "cannot be read: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            throw new ConfigurationException(faults.inFileOrder());
         }
         final YamlNode root;
         try {
-            root = YamlNode.parse(text);
-        } catch (IOException e) {
-            final int line = e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe && jpe.getLocation() != null
-                ? jpe.getLocation().getLineNr() : 0;
-            final String message = e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe
-                ? jpe.getOriginalMessage() : e.getMessage();
-            throw new ConfigurationException(List.of(new ConfigurationFault(fileName, line, 0, "file",
-                "malformed YAML: " + message.lines().findFirst().orElse(message))));
+            root = YamlNode.parse(text, faults);
+        } catch (YamlSyntaxException e) {
+            faults.add(e.line(), e.column(), "file", "malformed YAML: " + e.getMessage());
+            throw new ConfigurationException(faults.inFileOrder());
         }
         if (root.kind() != YamlNode.Kind.MAP) {
-            throw new ConfigurationException(List.of(new ConfigurationFault(fileName, root.line(), root.column(), "file",
-                "expected a mapping with keys " + new TreeSet<>(TOP))));
+            faults.at(root, "file", (root.kind() == YamlNode.Kind.NULL ? "the file is empty" : "expected a mapping, was "
+                + root.describe()) + "; a configuration has the sections " + String.join(", ", TOP.stream().sorted().toList()));
+            throw new ConfigurationException(faults.inFileOrder());
         }
-        knownKeys(root, "", TOP);
-        final YamlNode server = optionalMap(root, "", "server");
-        final String name = server == null ? "LatencyServer" : string(server, "server", "name", "LatencyServer");
-        final String defaultState = file.getFileName().toString().replaceFirst("\\.ya?ml$", "") + ".state.json";
-        final Path stateFile = file.toAbsolutePath().getParent()
-            .resolve(server == null ? defaultState : string(server, "server", "state_file", defaultState)).normalize();
-        final boolean operatorCalls = server == null || bool(server, "server", "operator_calls_enabled", true);
-        final boolean plannerCalls = server == null || bool(server, "server", "planner_calls_enabled", true);
-        if (server != null) {
-            knownKeys(server, "server", SERVER);
-        }
-        final EngineSettings engine = engineSettings(root);
-        final Map<String, Profile> profiles = profiles(root);
-        final Map<String, NodeConfig> nodes = nodes(root);
-        final List<String> links = links(root);
-        final List<ConnectionSpec> connections = connections(root, nodes, links, profiles);
+        final Section top = new Section(root, "", faults);
+        top.allowOnly(TOP, elsewhereForTop());
+
+        final ServerSettings server = server(top.section("server"));
+        final Thresholds thresholds = thresholds(top.section("thresholds"), top);
+        final MeasurementSettings measurement = measurement(top.section("measurement"));
+        final ProfileSet profiles = profiles(top);
+        final NodeSet nodes = nodes(top);
+        final LinkSet links = links(top);
+        final List<ConnectionConfig> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
+
         if (!faults.isEmpty()) {
-            faults.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
-            throw new ConfigurationException(faults);
+            throw new ConfigurationException(faults.inFileOrder());
         }
-        return new ServerConfiguration(file, name, stateFile, operatorCalls, plannerCalls, engine, Map.copyOf(profiles),
-            List.copyOf(nodes.values()), List.copyOf(links), List.copyOf(connections));
+        return new ServerConfiguration(file, server, thresholds, measurement, profiles.byName(), List.copyOf(nodes.valid().values()),
+            List.copyOf(links.valid().values()), connections);
     }
 
-    private EngineSettings engineSettings(final YamlNode root) {
-        final YamlNode thresholds = optionalMap(root, "", "thresholds");
-        final YamlNode measurement = optionalMap(root, "", "measurement");
-        if (thresholds != null) {
-            knownKeys(thresholds, "thresholds", THRESHOLDS);
+    /** Keys of the sections, for a key written at the top level by mistake. */
+    private static Map<String, String> elsewhereForTop() {
+        final Map<String, String> elsewhere = new HashMap<>();
+        SERVER.forEach(key -> elsewhere.put(key, "it belongs under server:"));
+        THRESHOLDS.forEach(key -> elsewhere.put(key, "it belongs under thresholds:"));
+        MEASUREMENT.forEach(key -> elsewhere.put(key, "it belongs under measurement:"));
+        return elsewhere;
+    }
+
+    // ---- server -------------------------------------------------------------------------------
+
+    private ServerSettings server(final Section server) {
+        final String defaultStateFile = file.getFileName().toString().replaceFirst("\\.ya?ml$", "")
+            + ServerSettings.DEFAULT_STATE_FILE_SUFFIX;
+        if (server == null) {
+            return new ServerSettings(ServerSettings.DEFAULT_NAME, ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
+                ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, directory.resolve(defaultStateFile).normalize(),
+                ServerSettings.Metrics.DEFAULT, true, true);
         }
-        if (measurement != null) {
-            knownKeys(measurement, "measurement", MEASUREMENT);
+        server.allowOnly(SERVER);
+        final String name = server.text("name", ServerSettings.DEFAULT_NAME);
+        final Long poll = server.integer("poll_interval_millis", ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS, 10, 3_600_000);
+        final Long missed = server.integer("unknown_after_missed_polls",
+            (long) ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, 1, 1000);
+        final Path stateFile = relativePath(server, "state_file", defaultStateFile);
+        final ServerSettings.Metrics metrics = metrics(server.section("metrics"));
+        final boolean operatorCalls = server.bool("operator_calls_enabled", true);
+        final boolean plannerCalls = server.bool("planner_calls_enabled", true);
+        if (poll == null || missed == null || stateFile == null || metrics == null) {
+            return null;
         }
-        final EngineSettings d = EngineSettings.DEFAULT;
-        final double low = number(thresholds, "thresholds", "cpu_low_upper_percent", 33, 0, 99);
-        final double medium = number(thresholds, "thresholds", "cpu_medium_upper_percent", 66, 1, 99);
-        final double cpuBand = number(thresholds, "thresholds", "cpu_hysteresis_band_percent", 2, 0, 30);
-        final double portBand = number(thresholds, "thresholds", "port_hysteresis_band_percent", 1, 0, 9.99);
-        CpuThresholds cpu = CpuThresholds.DEFAULT;
+        return new ServerSettings(name, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
+    }
+
+    private ServerSettings.Metrics metrics(final Section metrics) {
+        if (metrics == null) {
+            return ServerSettings.Metrics.DEFAULT;
+        }
+        metrics.allowOnly(METRICS);
+        final String address = metrics.text("address", ServerSettings.Metrics.DEFAULT_ADDRESS);
+        if (address.chars().anyMatch(Character::isWhitespace)) {
+            metrics.fault("address", "expected an IP address or host name, was '" + address + "'");
+            return null;
+        }
+        final Long port = metrics.integer("port", (long) ServerSettings.Metrics.DEFAULT_PORT, 0, 65_535);
+        return port == null ? null : new ServerSettings.Metrics(address, port.intValue());
+    }
+
+    private Path relativePath(final Section section, final String key, final String fallback) {
+        final String text = section.text(key, fallback);
         try {
-            cpu = new CpuThresholds(low, medium, cpuBand);
-        } catch (IllegalArgumentException e) {
-            fault(thresholds == null ? root : thresholds, "thresholds", e.getMessage());
+            return directory.resolve(text).normalize();
+        } catch (InvalidPathException e) {
+            section.fault(key, "not a valid path: '" + text + "' (" + e.getReason() + ")");
+            return null;
         }
-        final long roundTrips = integer(measurement, "measurement", "round_trips", d.roundTripsPerMeasurement(), 1, 10_000_000);
-        final long timeoutMillis = integer(measurement, "measurement", "timeout_millis", 30_000, 1, 86_400_000);
-        final long intervalMillis = integer(measurement, "measurement", "min_interval_millis", 5_000, 0, 86_400_000);
-        final long concurrent = integer(measurement, "measurement", "max_concurrent_measurements", 2, 1, 10_000);
-        return new EngineSettings(cpu, portBand, (int) roundTrips, timeoutMillis * 1_000_000L, intervalMillis * 1_000_000L,
-            (int) concurrent);
     }
 
-    private Map<String, Profile> profiles(final YamlNode root) {
-        final Map<String, Profile> profiles = new LinkedHashMap<>();
-        final YamlNode list = optionalList(root, "", "profiles");
-        if (list == null) {
-            return profiles;
+    // ---- thresholds and measurement -------------------------------------------------------------
+
+    private Thresholds thresholds(final Section section, final Section top) {
+        if (section == null) {
+            return Thresholds.DEFAULT;
         }
-        final Path directory = file.toAbsolutePath().getParent();
-        for (int i = 0; i < list.items().size(); i++) {
-            final YamlNode item = list.items().get(i);
+        section.allowOnly(THRESHOLDS);
+        final int before = faults.count();
+        final Thresholds d = Thresholds.DEFAULT;
+        final Long low = section.integer("cpu_low_upper_percent", (long) d.cpuLowUpperPercent(), 0, 98);
+        final Long medium = section.integer("cpu_medium_upper_percent", (long) d.cpuMediumUpperPercent(), 1, 99);
+        final Double cpuBand = section.decimal("cpu_hysteresis_band_percent", d.cpuHysteresisBandPercent(), 0, false, 100);
+        final Long portThreshold = section.integer("port_loaded_above_percent", (long) d.portLoadedAbovePercent(), 0, 100);
+        final Double portBand = section.decimal("port_hysteresis_band_percent", d.portHysteresisBandPercent(), 0, false, 100);
+        if (low != null && medium != null && low >= medium) {
+            section.fault(section.has("cpu_low_upper_percent") ? "cpu_low_upper_percent" : "cpu_medium_upper_percent",
+                "cpu_low_upper_percent (" + low + ") must be below cpu_medium_upper_percent (" + medium + ")");
+        } else if (low != null && medium != null && cpuBand != null) {
+            final double narrowest = Thresholds.narrowestCpuBandPercent(low.intValue(), medium.intValue());
+            if (!(cpuBand < narrowest)) {
+                section.fault("cpu_hysteresis_band_percent", (section.has("cpu_hysteresis_band_percent") ? "" : "the default ")
+                    + "band " + plain(cpuBand) + " must be narrower than the narrowest CPU band, " + plain(narrowest)
+                    + " points (LOW 0-" + low + ", MEDIUM " + (low + 1) + "-" + medium + ", HIGH " + (medium + 1) + "-100)");
+            }
+        }
+        if (portThreshold != null && portThreshold != 90) {
+            section.fault("port_loaded_above_percent", "is fixed at 90 by the IDL's port_state encoding (LOADED is 91..100), was "
+                + portThreshold);
+        }
+        if (portBand != null && !(portBand < 10)) {
+            section.fault("port_hysteresis_band_percent", "must be below 10 points, the width of the LOADED range 91..100, was "
+                + plain(portBand));
+        }
+        if (faults.count() != before) {
+            return null;
+        }
+        return new Thresholds(low.intValue(), medium.intValue(), cpuBand, portThreshold.intValue(), portBand);
+    }
+
+    private MeasurementSettings measurement(final Section section) {
+        if (section == null) {
+            return MeasurementSettings.DEFAULT;
+        }
+        section.allowOnly(MEASUREMENT);
+        final MeasurementSettings d = MeasurementSettings.DEFAULT;
+        final Long roundTrips = section.integer("round_trips", (long) d.roundTrips(), 1, 10_000_000);
+        final Long warmup = section.integer("warmup_round_trips", (long) d.warmupRoundTrips(), 0, 1_000_000);
+        final Long timeout = section.integer("timeout_millis", d.timeoutMillis(), 1, 86_400_000);
+        final Long interval = section.integer("min_interval_millis", d.minIntervalMillis(), 0, 86_400_000);
+        final Long budget = section.integer("budget_round_trips_per_second", (long) d.budgetRoundTripsPerSecond(), 1, 10_000_000);
+        final Long concurrent = section.integer("max_concurrent_measurements", (long) d.maxConcurrentMeasurements(), 1, 10_000);
+        if (roundTrips == null || warmup == null || timeout == null || interval == null || budget == null || concurrent == null) {
+            return null;
+        }
+        return new MeasurementSettings(roundTrips.intValue(), warmup.intValue(), timeout, interval, budget.intValue(),
+            concurrent.intValue());
+    }
+
+    // ---- profiles -----------------------------------------------------------------------------
+
+    /** The loaded profiles, and how many files were refused (so that a reference to one is not also "unknown"). */
+    record ProfileSet(Map<String, Profile> byName, int refusedFiles) {
+    }
+
+    private ProfileSet profiles(final Section top) {
+        final Map<String, Profile> profiles = new LinkedHashMap<>();
+        final Map<String, String> firstSeen = new HashMap<>();
+        final List<YamlNode> items = top.list("profiles");
+        int refused = 0;
+        for (int i = 0; i < items.size(); i++) {
+            final YamlNode item = items.get(i);
             final String path = "profiles[" + i + "]";
-            if (item.kind() != YamlNode.Kind.SCALAR) {
-                fault(item, path, "expected a profile file path");
+            if (item.kind() != YamlNode.Kind.SCALAR || item.text().isBlank()) {
+                if (item.kind() != YamlNode.Kind.INVALID) {
+                    faults.at(item, path, "expected a profile file path, was " + item.describe());
+                }
+                continue;
+            }
+            final Path profileFile;
+            try {
+                profileFile = directory.resolve(item.text()).normalize();
+            } catch (InvalidPathException e) {
+                faults.at(item, path, "not a valid path: '" + item.text() + "' (" + e.getReason() + ")");
                 continue;
             }
             try {
-                final Profile profile = ProfileJson.read(directory.resolve(item.text()).normalize());
-                if (profiles.putIfAbsent(profile.name(), profile) != null) {
-                    fault(item, path, "a second profile named '" + profile.name() + "'");
+                final Profile profile = ProfileJson.read(profileFile);
+                final String first = firstSeen.putIfAbsent(profile.name(), path + " (line " + item.line() + ")");
+                if (first != null) {
+                    faults.at(item, path, "'" + item.text() + "' is a second profile named '" + profile.name()
+                        + "', after " + first);
+                } else {
+                    profiles.put(profile.name(), profile);
                 }
             } catch (ProfileValidationException e) {
-                for (final ProfileFault profileFault : e.faults()) {
-                    fault(item, path, "profile refused: " + profileFault);
+                refused++;
+                for (final ProfileFault fault : e.faults()) {
+                    faults.at(item, path, "profile refused: " + fault);
                 }
             }
         }
-        return profiles;
+        return new ProfileSet(profiles, refused);
     }
 
-    private Map<String, NodeConfig> nodes(final YamlNode root) {
-        final Map<String, NodeConfig> nodes = new LinkedHashMap<>();
-        final YamlNode list = optionalList(root, "", "nodes");
-        if (list == null) {
-            fault(root, "nodes", "missing: the workstations the connections join");
-            return nodes;
-        }
-        final Map<String, Short> typeCodes = new HashMap<>(Map.of("TAC-3", (short) 3, "TAC-4", (short) 4));
-        final Map<Long, String> ids = new HashMap<>();
-        for (int i = 0; i < list.items().size(); i++) {
-            final String path = "nodes[" + i + "]";
-            final YamlNode node = itemMap(list.items().get(i), path);
-            if (node == null) {
-                continue;
-            }
-            knownKeys(node, path, NODE);
-            final String name = requiredString(node, path, "name");
-            final long id = requiredInteger(node, path, "node_id", 1, Short.MAX_VALUE);
-            final String type = requiredString(node, path, "workstation_type");
-            mibSource(node, path);
-            if (name == null || id < 0 || type == null) {
-                continue;
-            }
-            final String other = ids.putIfAbsent(id, name);
-            if (other != null) {
-                fault(node.fields().get("node_id"), path + ".node_id", "node_id " + id + " is already used by node '" + other + "'");
-            }
-            final short code = typeCodes.computeIfAbsent(type, t -> (short) (typeCodes.values().stream()
-                .mapToInt(Short::intValue).max().orElse(4) + 1));
-            if (nodes.putIfAbsent(name, new NodeConfig(name, (short) id, type, code)) != null) {
-                fault(node.fields().get("name"), path + ".name", "a second node named '" + name + "'");
-            }
-        }
-        return nodes;
+    // ---- nodes and links ----------------------------------------------------------------------
+
+    /**
+     * The nodes: every declared name (so that a reference to a faulty node is not also reported
+     * as unknown) and the nodes that passed every check.
+     */
+    record NodeSet(Set<String> declared, Map<String, NodeConfig> valid) {
     }
 
-    private List<String> links(final YamlNode root) {
-        final List<String> links = new ArrayList<>();
-        final YamlNode list = optionalList(root, "", "links");
-        if (list == null) {
-            return links;
-        }
-        for (int i = 0; i < list.items().size(); i++) {
-            final String path = "links[" + i + "]";
-            final YamlNode link = itemMap(list.items().get(i), path);
-            if (link == null) {
-                continue;
-            }
-            knownKeys(link, path, LINK);
-            final String name = requiredString(link, path, "name");
-            mibSource(link, path);
-            if (name != null && links.contains(name)) {
-                fault(link.fields().get("name"), path + ".name", "a second link named '" + name + "'");
-            } else if (name != null) {
-                links.add(name);
-            }
-        }
-        return links;
+    /** The links, as {@link NodeSet}. */
+    record LinkSet(Set<String> declared, Map<String, LinkConfig> valid) {
     }
 
-    private void mibSource(final YamlNode node, final String path) {
-        final String source = string(node, path, "mib_source", "push");
-        if (!"push".equals(source)) {
-            fault(node.fields().get("mib_source"), path + ".mib_source", "'" + source
-                + "' is not supported by this version; use 'push' (values arrive through PutMibUpdates)");
-        }
-    }
-
-    private List<ConnectionSpec> connections(final YamlNode root, final Map<String, NodeConfig> nodes, final List<String> links,
-                                             final Map<String, Profile> profiles) {
-        final List<ConnectionSpec> connections = new ArrayList<>();
-        final YamlNode list = optionalList(root, "", "connections");
-        if (list == null) {
-            fault(root, "connections", "missing: a server without connections serves nothing");
-            return connections;
-        }
-        final Map<Long, Integer> indexRefs = new HashMap<>();
-        for (int i = 0; i < list.items().size(); i++) {
-            final String path = "connections[" + i + "]";
-            final YamlNode c = itemMap(list.items().get(i), path);
-            if (c == null) {
-                continue;
-            }
-            final int before = faults.size();
-            knownKeys(c, path, CONNECTION);
-            final long indexRef = requiredInteger(c, path, "index_ref", 1, Short.MAX_VALUE);
-            if (indexRef > 0) {
-                final Integer first = indexRefs.putIfAbsent(indexRef, i);
+    private NodeSet nodes(final Section top) {
+        final Set<String> declared = new LinkedHashSet<>();
+        final Map<String, NodeConfig> valid = new LinkedHashMap<>();
+        top.require("nodes", "nodes, the workstations the connections join");
+        final Map<String, WorkstationType> types = new HashMap<>(Map.of("TAC-3", WorkstationType.TAC_3, "TAC-4",
+            WorkstationType.TAC_4));
+        final Map<String, String> nameSeen = new HashMap<>();
+        final Map<Long, String> idSeen = new HashMap<>();
+        final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.NODE);
+        for (final Section node : top.sections("nodes")) {
+            final int before = faults.count();
+            node.allowOnly(NODE, elsewhere);
+            final String name = node.requiredText("name", "name, which connections use to refer to the node");
+            final Long id = node.requiredInteger("node_id", 1, Short.MAX_VALUE,
+                "node_id, the IDL's client_node/peer_node number, 1..32767");
+            final String typeName = node.requiredText("workstation_type", "workstation_type, e.g. TAC-4, as profiles name it");
+            final MibSource source = node.choice("mib_source", MibSource.PUSH, SnmpBlockReader.MIB_SOURCES);
+            final SnmpBlockReader.Result snmp = snmpReader.read(node, source, SnmpBlockReader.Owner.NODE);
+            if (name != null) {
+                final String first = nameSeen.putIfAbsent(name, node.path() + " (line " + node.node().line() + ")");
                 if (first != null) {
-                    fault(c.fields().get("index_ref"), path + ".index_ref", "index_ref " + indexRef
-                        + " is already used by connections[" + first + "]");
+                    node.fault("name", "a second node named '" + name + "', after " + first);
+                }
+                declared.add(name);
+            }
+            if (id != null) {
+                final String first = idSeen.putIfAbsent(id, node.path() + " (line " + node.node().line() + ")");
+                if (first != null) {
+                    node.fault("node_id", "node_id " + id + " is already used by " + first);
                 }
             }
-            final NodeConfig client = nodeRef(c, path, "client", nodes);
-            final NodeConfig peer = nodeRef(c, path, "peer", nodes);
-            if (client != null && client.equals(peer)) {
-                fault(c.fields().get("peer"), path + ".peer", "client and peer are the same node '" + client.name() + "'");
+            WorkstationType type = null;
+            if (typeName != null) {
+                // TAC-3 and TAC-4 keep the thesis's codes; other types are numbered from 5 in order of appearance.
+                type = types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
             }
-            final String link = string(c, path, "link", null);
-            if (link != null && !links.contains(link)) {
-                fault(c.fields().get("link"), path + ".link", "unknown link '" + link + "'; links: " + links);
-            }
-            final long size = requiredInteger(c, path, "message_size_bytes", 1, Short.MAX_VALUE);
-            final long qos = requiredInteger(c, path, "qos", 1, 4);
-            final YamlNode boundNode = c.fields().get("bound_percent");
-            double bound = 0;
-            if ((qos == 2 || qos == 4) && boundNode == null) {
-                fault(c, path, "QoS " + qos + " serves a bound: bound_percent is required");
-            } else if ((qos == 1 || qos == 3) && boundNode != null) {
-                fault(boundNode, path + ".bound_percent", "QoS " + qos + " serves a mean: bound_percent does not apply");
-            } else if (boundNode != null) {
-                bound = number(c, path, "bound_percent", 0, 0.0001, 100);
-            }
-            final String profileName = string(c, path, "profile", null);
-            if (profileName != null && !profiles.containsKey(profileName)) {
-                fault(c.fields().get("profile"), path + ".profile", "unknown profile '" + profileName + "'; loaded: "
-                    + new TreeSet<>(profiles.keySet()));
-            } else if (profileName == null && (qos == 1 || qos == 2)) {
-                fault(c, path, "QoS " + qos + " is served from a profile: profile is required");
-            } else if (profileName != null && client != null && !profiles.get(profileName).workstationType().equals(client.workstationType())) {
-                fault(c.fields().get("profile"), path + ".profile", "profile '" + profileName + "' is for "
-                    + profiles.get(profileName).workstationType() + " workstations, but client '" + client.name() + "' is a "
-                    + client.workstationType());
-            }
-            if (faults.size() == before) {
-                connections.add(new ConnectionSpec((short) indexRef, client.name(), client.nodeId(), client.workstationTypeCode(),
-                    peer.name(), peer.nodeId(), peer.workstationTypeCode(), link, (int) size, (int) qos, bound, profileName));
+            if (faults.count() == before) {
+                valid.put(name, new NodeConfig(name, id.shortValue(), type, source, snmp.access()));
             }
         }
-        return connections;
+        return new NodeSet(declared, valid);
     }
 
-    private NodeConfig nodeRef(final YamlNode c, final String path, final String key, final Map<String, NodeConfig> nodes) {
-        final String name = requiredString(c, path, key);
-        if (name == null) {
-            return null;
-        }
-        final NodeConfig node = nodes.get(name);
-        if (node == null) {
-            fault(c.fields().get(key), path + "." + key, "unknown node '" + name + "'; nodes: " + nodes.keySet());
-        }
-        return node;
+    private static int nextCode(final Map<String, WorkstationType> types) {
+        return types.values().stream().mapToInt(WorkstationType::code).max().orElse(4) + 1;
     }
 
-    // ---- typed access, each reporting its own fault ------------------------------------------
-
-    private void knownKeys(final YamlNode map, final String path, final Set<String> known) {
-        for (final String key : map.fields().keySet()) {
-            if (!known.contains(key)) {
-                final int[] at = map.keyLocation(key);
-                final String suggestion = closest(key, known);
-                faults.add(new ConfigurationFault(fileName, at[0], at[1], join(path, key), "unknown key '" + key + "'"
-                    + (suggestion == null ? "; known keys: " + new TreeSet<>(known) : " - did you mean '" + suggestion + "'?")));
+    private LinkSet links(final Section top) {
+        final Set<String> declared = new LinkedHashSet<>();
+        final Map<String, LinkConfig> valid = new LinkedHashMap<>();
+        final Map<String, String> nameSeen = new HashMap<>();
+        final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.LINK);
+        for (final Section link : top.sections("links")) {
+            final int before = faults.count();
+            link.allowOnly(LINK, elsewhere);
+            final String name = link.requiredText("name", "name, which connections use to refer to the link");
+            final MibSource source = link.choice("mib_source", MibSource.PUSH, SnmpBlockReader.MIB_SOURCES);
+            final SnmpBlockReader.Result snmp = snmpReader.read(link, source, SnmpBlockReader.Owner.LINK);
+            if (name != null) {
+                final String first = nameSeen.putIfAbsent(name, link.path() + " (line " + link.node().line() + ")");
+                if (first != null) {
+                    link.fault("name", "a second link named '" + name + "', after " + first);
+                }
+                declared.add(name);
+            }
+            if (faults.count() == before) {
+                valid.put(name, new LinkConfig(name, source, snmp.access(), snmp.ifIndex(), snmp.speedMbps()));
             }
         }
+        return new LinkSet(declared, valid);
     }
 
-    private static String closest(final String key, final Set<String> known) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (final String candidate : known) {
-            final int distance = editDistance(key, candidate);
-            if (distance < bestDistance) {
-                bestDistance = distance;
-                best = candidate;
-            }
-        }
-        return bestDistance <= Math.max(2, key.length() / 4) ? best : null;
+    private static Map<String, String> snmpKeysBelongInBlock(final SnmpBlockReader.Owner owner) {
+        final Map<String, String> elsewhere = new HashMap<>();
+        SnmpBlockReader.keys(owner).forEach(key -> elsewhere.put(key, "it belongs in the snmp block"));
+        return elsewhere;
     }
 
-    private static int editDistance(final String a, final String b) {
-        final int[] previous = new int[b.length() + 1];
-        final int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                final int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
-            }
-            System.arraycopy(current, 0, previous, 0, current.length);
-        }
-        return previous[b.length()];
-    }
-
-    private YamlNode optionalMap(final YamlNode parent, final String path, final String key) {
-        final YamlNode node = parent.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL) {
-            return null;
-        }
-        if (node.kind() != YamlNode.Kind.MAP) {
-            fault(node, join(path, key), "expected a mapping");
-            return null;
-        }
-        return node;
-    }
-
-    private YamlNode optionalList(final YamlNode parent, final String path, final String key) {
-        final YamlNode node = parent.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL) {
-            return null;
-        }
-        if (node.kind() != YamlNode.Kind.LIST) {
-            fault(node, join(path, key), "expected a list");
-            return null;
-        }
-        return node;
-    }
-
-    private YamlNode itemMap(final YamlNode item, final String path) {
-        if (item.kind() != YamlNode.Kind.MAP) {
-            fault(item, path, "expected a mapping");
-            return null;
-        }
-        return item;
-    }
-
-    private String string(final YamlNode map, final String path, final String key, final String fallback) {
-        final YamlNode node = map == null ? null : map.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL) {
-            return fallback;
-        }
-        if (node.kind() != YamlNode.Kind.SCALAR || node.text().isBlank()) {
-            fault(node, join(path, key), "expected a non-empty text");
-            return fallback;
-        }
-        return node.text();
-    }
-
-    private String requiredString(final YamlNode map, final String path, final String key) {
-        if (!map.fields().containsKey(key)) {
-            fault(map, join(path, key), "missing required key '" + key + "'");
-            return null;
-        }
-        return string(map, path, key, null);
-    }
-
-    private boolean bool(final YamlNode map, final String path, final String key, final boolean fallback) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null) {
-            return fallback;
-        }
-        if (!node.isBoolean()) {
-            fault(node, join(path, key), "expected true or false, was '" + node.text() + "'");
-            return fallback;
-        }
-        return Boolean.parseBoolean(node.text());
-    }
-
-    private double number(final YamlNode map, final String path, final String key, final double fallback,
-                          final double minimum, final double maximum) {
-        final YamlNode node = map == null ? null : map.fields().get(key);
-        if (node == null) {
-            return fallback;
-        }
-        if (!node.isNumber()) {
-            fault(node, join(path, key), "expected a number, was '" + node.text() + "'");
-            return fallback;
-        }
-        final double value = Double.parseDouble(node.text());
-        if (!(value >= minimum && value <= maximum)) {
-            fault(node, join(path, key), String.format(Locale.ROOT, "must be %s..%s, was %s", trim(minimum), trim(maximum), node.text()));
-            return fallback;
-        }
-        return value;
-    }
-
-    private long integer(final YamlNode map, final String path, final String key, final long fallback,
-                         final long minimum, final long maximum) {
-        final YamlNode node = map == null ? null : map.fields().get(key);
-        if (node == null) {
-            return fallback;
-        }
-        return checkedInteger(node, join(path, key), minimum, maximum, fallback);
-    }
-
-    private long requiredInteger(final YamlNode map, final String path, final String key, final long minimum, final long maximum) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null) {
-            fault(map, join(path, key), "missing required key '" + key + "'");
-            return -1;
-        }
-        return checkedInteger(node, join(path, key), minimum, maximum, -1);
-    }
-
-    private long checkedInteger(final YamlNode node, final String path, final long minimum, final long maximum, final long fallback) {
-        if (!node.isInteger()) {
-            fault(node, path, "expected a whole number, was '" + node.text() + "'");
-            return fallback;
-        }
-        final long value;
-        try {
-            value = Long.parseLong(node.text());
-        } catch (NumberFormatException e) {
-            fault(node, path, "number out of range: " + node.text());
-            return fallback;
-        }
-        if (value < minimum || value > maximum) {
-            fault(node, path, "must be " + minimum + ".." + maximum + ", was " + value);
-            return fallback;
-        }
-        return value;
-    }
-
-    private void fault(final YamlNode at, final String path, final String reason) {
-        faults.add(new ConfigurationFault(fileName, at.line(), at.column(), path, reason));
-    }
-
-    private static String join(final String path, final String key) {
-        return path.isEmpty() ? key : path + "." + key;
-    }
-
-    private static String trim(final double value) {
+    private static String plain(final double value) {
         return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 }

@@ -1,31 +1,64 @@
 package org.latencyserver.server.config;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.engine.EngineSettings;
 import org.latencyserver.server.table.ConnectionSpec;
 
 /**
- * The validated configuration of a server: what {@link ConfigurationLoader} makes of one YAML
- * file. The file's format is documented in {@code docs/operator-guide.md} and by
- * {@code examples/thesis-testbed.yaml}.
+ * The validated configuration of a server: what {@link ConfigurationLoader#load} makes of one YAML
+ * file. Every key of the file is described in this package's documentation
+ * ({@code package-info.java}) and shown in {@code examples/thesis-testbed.yaml}.
  *
  * <p>Immutable and thread-safe.
  *
- * @param file                 where it was read from
- * @param serverName           the name registered in the naming service
- * @param stateFile            where the table is saved across restarts
- * @param operatorCallsEnabled whether {@code PutMibUpdates} is accepted
- * @param plannerCallsEnabled  whether {@code load_profile} is accepted
- * @param engine               thresholds, hysteresis, measurement settings
- * @param profiles             loaded profiles by name
- * @param nodes                the workstations
- * @param links                names of the switch ports
- * @param connections          the connections, in file order
+ * @param file              the file it was read from, absolute
+ * @param server            the {@code server:} section
+ * @param thresholds        the {@code thresholds:} section
+ * @param measurement       the {@code measurement:} section
+ * @param profiles          the profiles listed under {@code profiles:}, loaded and validated, by
+ *                          name, in file order
+ * @param nodes             the workstations, in file order
+ * @param links             the switch ports, in file order
+ * @param connectionConfigs the connections, in file order
  */
-public record ServerConfiguration(Path file, String serverName, Path stateFile, boolean operatorCallsEnabled, boolean plannerCallsEnabled,
-                                  EngineSettings engine, Map<String, Profile> profiles, List<NodeConfig> nodes,
-                                  List<String> links, List<ConnectionSpec> connections) {
+public record ServerConfiguration(Path file, ServerSettings server, Thresholds thresholds, MeasurementSettings measurement,
+                                  Map<String, Profile> profiles, List<NodeConfig> nodes, List<LinkConfig> links,
+                                  List<ConnectionConfig> connectionConfigs) {
+
+    /**
+     * Copies the collections; the profile map keeps its order.
+     */
+    public ServerConfiguration {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(thresholds, "thresholds");
+        Objects.requireNonNull(measurement, "measurement");
+        profiles = Collections.unmodifiableMap(new LinkedHashMap<>(profiles));
+        nodes = List.copyOf(nodes);
+        links = List.copyOf(links);
+        connectionConfigs = List.copyOf(connectionConfigs);
+    }
+
+    /** @return the connections as the connection table takes them, in file order */
+    public List<ConnectionSpec> connectionSpecs() {
+        return connectionConfigs.stream().map(ConnectionConfig::toSpec).toList();
+    }
+
+    /** @return the update engine's settings: thresholds, bands and the measurement rules */
+    public EngineSettings engine() {
+        return new EngineSettings(thresholds.cpuThresholds(), thresholds.portHysteresisBandPercent(), measurement.roundTrips(),
+            measurement.timeoutMillis() * 1_000_000L, measurement.minIntervalMillis() * 1_000_000L,
+            measurement.maxConcurrentMeasurements());
+    }
+
+
+
+
+
 }

@@ -9,7 +9,9 @@ import java.util.concurrent.CountDownLatch;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.server.config.ConfigurationException;
 import org.latencyserver.server.config.ConfigurationLoader;
+import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.config.ServerSettings;
 import org.latencyserver.server.corba.LatencyServiceServant;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.UpdateEngine;
@@ -57,8 +59,8 @@ public final class ServerMain implements Callable<Integer> {
     private String host = "127.0.0.1";
 
     @Option(names = "--metrics-port",
-        description = "Prometheus metrics on --host at this port; 0 for any free port, -1 for none (default: ${DEFAULT-VALUE}).")
-    private int metricsPort = 9464;
+        description = "Prometheus metrics at this port, overriding the configuration's server.metrics; 0 for any free port, -1 for none.")
+    private Integer metricsPort;
 
     @Option(names = "--port", description = "Port to listen on; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int port;
@@ -82,25 +84,37 @@ public final class ServerMain implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 1;
         }
+        final List<String> polled = new ArrayList<>();
+        configuration.nodes().stream().filter(n -> n.mibSource() == MibSource.SNMP).forEach(n -> polled.add("node " + n.name()));
+        configuration.links().stream().filter(l -> l.mibSource() == MibSource.SNMP).forEach(l -> polled.add("link " + l.name()));
+        if (!polled.isEmpty()) {
+            // Accepting them would leave their connections silently without load states.
+            System.err.println("latency server: mib_source: snmp is configured for " + String.join(", ", polled)
+                + ", but this version has no SNMP poller yet; use mib_source: push (values through PutMibUpdates)");
+            return 1;
+        }
         final List<ConnectionRow> rows = new ArrayList<>();
         final long now = System.currentTimeMillis();
-        for (final ConnectionSpec spec : configuration.connections()) {
+        for (final ConnectionSpec spec : configuration.connectionSpecs()) {
             rows.add(ConnectionRow.initial(spec, now));
         }
         final SecureRandom random = new SecureRandom();
         final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), configuration.profiles(),
             configuration.engine(), random::nextLong, System::currentTimeMillis);
-        final StateStore store = new StateStore(configuration.stateFile(), engine.table());
+        final StateStore store = new StateStore(configuration.server().stateFile(), engine.table());
         store.restoreInto(engine, System.nanoTime());
         engine.addListener(store);
         store.start(100);
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
         final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
-            configuration.operatorCallsEnabled(), configuration.plannerCallsEnabled(), metrics);
-        if (metricsPort >= 0) {
-            final int bound = metrics.serve(host, metricsPort);
-            LOG.info("metrics at http://{}:{}/metrics", host, bound);
+            configuration.server().operatorCallsEnabled(), configuration.server().plannerCallsEnabled(), metrics);
+        final ServerSettings.Metrics configured = configuration.server().metrics();
+        final String metricsHost = metricsPort == null ? configured.address() : host;
+        final int metricsListenPort = metricsPort == null ? (configured.enabled() ? configured.port() : -1) : metricsPort;
+        if (metricsListenPort >= 0) {
+            final int bound = metrics.serve(metricsHost, metricsListenPort);
+            LOG.info("metrics at http://{}:{}/metrics", metricsHost, bound);
         }
         engine.addListener(servant);
         loop.start();
@@ -113,9 +127,9 @@ public final class ServerMain implements Callable<Integer> {
         OrbSupport.writeIor(iorFile, ior);
         if (naming != null) {
             final NamingContextExt context = NamingContextExtHelper.narrow(orb.string_to_object(naming));
-            final NameComponent[] name = context.to_name(configuration.serverName());
+            final NameComponent[] name = context.to_name(configuration.server().name());
             context.rebind(name, reference);
-            LOG.info("registered as '{}' in {}", configuration.serverName(), naming);
+            LOG.info("registered as '{}' in {}", configuration.server().name(), naming);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("stopping");
@@ -126,7 +140,7 @@ public final class ServerMain implements Callable<Integer> {
             orb.shutdown(false);
             stopped.countDown();
         }, "latency-shutdown"));
-        LOG.info("Latency Server '{}' serving {} connections ({} profiles) on {}; IOR in {}", configuration.serverName(),
+        LOG.info("Latency Server '{}' serving {} connections ({} profiles) on {}; IOR in {}", configuration.server().name(),
             rows.size(), configuration.profiles().size(), host, iorFile.toAbsolutePath());
         orb.run();
         stopped.await();

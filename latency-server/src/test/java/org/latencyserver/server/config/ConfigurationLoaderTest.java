@@ -1,118 +1,324 @@
 package org.latencyserver.server.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.config.ConfigFixture.BASE;
+import static org.latencyserver.server.config.ConfigFixture.edit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.server.table.ConnectionSpec;
 
 class ConfigurationLoaderTest {
 
+    private static final Path EXAMPLE = Path.of("../examples/thesis-testbed.yaml");
+
     @TempDir
     Path directory;
 
-    private Path write(final String yaml) throws Exception {
-        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final Path file = directory.resolve("server.yaml");
-        Files.writeString(file, yaml.replace("PROFILES", profiles.toString()));
-        return file;
-    }
-
-    private static final String MINIMAL = String.join("\n",
-        "profiles:",
-        "  - PROFILES/thesis-tac4-corba.json",
-        "nodes:",
-        "  - { name: a, node_id: 1, workstation_type: TAC-4 }",
-        "  - { name: b, node_id: 2, workstation_type: TAC-4 }",
-        "connections:",
-        "  - { index_ref: 1, client: a, peer: b, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
-        "");
-
-    private List<ConfigurationFault> faults(final String yaml) throws Exception {
-        final Path file = write(yaml);
-        final ConfigurationException error = assertThrows(ConfigurationException.class, () -> ConfigurationLoader.load(file));
-        error.faults().forEach(f -> assertEquals(file.toString(), f.file()));
-        return error.faults();
-    }
-
     @Test
-    void theShippedThesisTestbedLoads() throws Exception {
-        final ServerConfiguration configuration = ConfigurationLoader.load(Path.of("../examples/thesis-testbed.yaml"));
-        assertEquals(List.of(1, 2, 4, 5, 6), configuration.connections().stream().map(c -> (int) c.indexRef()).toList());
-        assertEquals(List.of(1, 1, 3, 3, 4), configuration.connections().stream().map(ConnectionSpec::qos).toList());
-        final ConnectionSpec six = configuration.connections().get(4);
+    void theShippedThesisTestbedLoadsWithItsNodesLinkAndFiveConnections() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(EXAMPLE);
+
+        assertEquals(List.of("thesis-tac4-corba", "thesis-tac3-corba"), List.copyOf(configuration.profiles().keySet()));
+        assertEquals("TAC-4", configuration.profiles().get("thesis-tac4-corba").workstationType());
+        assertEquals(List.of("ws1", "ws2", "ws3", "ws4"), configuration.nodes().stream().map(NodeConfig::name).toList());
+        assertEquals(List.of(4, 4, 3, 3), configuration.nodes().stream().map(n -> n.workstationType().code()).toList());
+        assertTrue(configuration.nodes().stream().allMatch(n -> n.mibSource() == MibSource.PUSH && n.snmp() == null));
+        assertEquals(List.of("atm-port"), configuration.links().stream().map(LinkConfig::name).toList());
+
+        final List<ConnectionConfig> connections = configuration.connectionConfigs();
+        assertEquals(List.of(1, 2, 4, 5, 6), connections.stream().map(c -> (int) c.indexRef()).toList(),
+            "connection 3 waits for a measured profile");
+        assertEquals(List.of(1, 1, 3, 3, 4), connections.stream().map(ConnectionConfig::qos).toList());
+
+        final ConnectionConfig one = connections.get(0);
+        assertEquals("ws1", one.client().name());
+        assertEquals("ws2", one.peer().name());
+        assertEquals("TAC-4", one.client().workstationType().name());
+        assertEquals(256, one.messageSizeBytes());
+        assertEquals("thesis-tac4-corba", one.profileName());
+        assertEquals("atm-port", one.link().name());
+        assertEquals(0.0, one.boundPercent());
+
+        final ConnectionConfig two = connections.get(1);
+        assertEquals("TAC-3", two.client().workstationType().name());
+        assertEquals("TAC-3", two.peer().workstationType().name());
+        assertEquals(1024, two.messageSizeBytes());
+        assertEquals("thesis-tac3-corba", two.profileName());
+
+        final ConnectionConfig six = connections.get(4);
         assertEquals(96.0, six.boundPercent());
-        assertEquals(3, configuration.connections().get(1).clientWorkstationCode(), "TAC-3");
-        assertEquals(1000, configuration.engine().roundTripsPerMeasurement());
-        assertTrue(configuration.stateFile().endsWith("examples/thesis-testbed.state.json"));
-    }
+        assertNull(six.profileName());
 
-    @Test
-    void absentSectionsTakeTheirDefaults() throws Exception {
-        final ServerConfiguration configuration = ConfigurationLoader.load(write(MINIMAL));
-        assertEquals("LatencyServer", configuration.serverName());
-        assertEquals(33, configuration.engine().cpuThresholds().lowUpperPercent());
-        assertEquals(2, configuration.engine().cpuThresholds().hysteresisBandPercent());
+        final ConnectionSpec twoSpec = configuration.connectionSpecs().get(1);
+        assertEquals(3, twoSpec.clientWorkstationCode());
+        assertEquals(3, twoSpec.clientNodeId());
+        assertEquals(4, twoSpec.peerNodeId());
+
+        assertEquals(EXAMPLE.toAbsolutePath().normalize().resolveSibling("thesis-testbed.state.json"),
+            configuration.server().stateFile());
+        assertEquals(new ServerSettings.Metrics("127.0.0.1", 9464), configuration.server().metrics());
         assertEquals(30_000_000_000L, configuration.engine().measurementTimeoutNanos());
-        assertTrue(configuration.operatorCallsEnabled());
-        assertTrue(configuration.stateFile().endsWith("server.state.json"));
+        assertEquals(1000, configuration.engine().roundTripsPerMeasurement());
     }
 
     @Test
-    void unknownKeyIsAFaultWithItsLineAndASuggestion() throws Exception {
-        final List<ConfigurationFault> faults = faults("measurement:\n  round_trip: 500\n" + MINIMAL);
-        assertEquals(1, faults.size(), faults.toString());
-        final ConfigurationFault fault = faults.get(0);
-        assertEquals(2, fault.line());
-        assertEquals("measurement.round_trip", fault.path());
-        assertEquals("unknown key 'round_trip' - did you mean 'round_trips'?", fault.reason());
+    void absentKeysTakeTheDefaultsTheDocumentationPromises() throws Exception {
+        final Path file = ConfigFixture.write(directory, "minimal.yaml", edit(BASE, "server:\n  name: LatencyServer\n", ""));
+        final ServerConfiguration configuration = ConfigurationLoader.load(file);
+
+        final ServerSettings server = configuration.server();
+        assertEquals("LatencyServer", server.name());
+        assertEquals(100, server.pollIntervalMillis(), "10 Hz");
+        assertEquals(5, server.unknownAfterMissedPolls());
+        assertEquals(directory.resolve("minimal.state.json").toAbsolutePath().normalize(), server.stateFile());
+        assertEquals("127.0.0.1", server.metrics().address());
+        assertEquals(9464, server.metrics().port());
+        assertTrue(server.operatorCallsEnabled());
+        assertTrue(server.plannerCallsEnabled());
+
+        final Thresholds thresholds = configuration.thresholds();
+        assertEquals(33, thresholds.cpuLowUpperPercent());
+        assertEquals(66, thresholds.cpuMediumUpperPercent());
+        assertEquals(2.0, thresholds.cpuHysteresisBandPercent());
+        assertEquals(90, thresholds.portLoadedAbovePercent());
+        assertEquals(1.0, thresholds.portHysteresisBandPercent());
+
+        final MeasurementSettings measurement = configuration.measurement();
+        assertEquals(1000, measurement.roundTrips());
+        assertEquals(20, measurement.warmupRoundTrips());
+        assertEquals(30_000, measurement.timeoutMillis());
+        assertEquals(5_000, measurement.minIntervalMillis());
+        assertEquals(20_000, measurement.budgetRoundTripsPerSecond());
+        assertEquals(2, measurement.maxConcurrentMeasurements());
+
+        assertTrue(configuration.profiles().isEmpty());
+        final NodeConfig ws1 = configuration.nodes().get(0);
+        assertEquals(MibSource.PUSH, ws1.mibSource());
+        assertNull(ws1.snmp());
+        assertEquals(MibSource.PUSH, configuration.links().get(0).mibSource());
+        assertEquals(5_000_000_000L, configuration.engine().minMeasurementIntervalNanos());
+        assertEquals(2, configuration.engine().maxConcurrentMeasurements());
     }
 
     @Test
-    void badValuesAreNamedWithLinePathAndValue() throws Exception {
-        final List<ConfigurationFault> faults = faults(MINIMAL.replace("qos: 1, profile: thesis-tac4-corba", "qos: 7")
-            + "  - { index_ref: 1, client: a, peer: c, message_size_bytes: 99999, qos: 4 }\n");
-        final List<String> rendered = faults.stream().map(ConfigurationFault::toString).toList();
-        assertTrue(rendered.stream().anyMatch(f -> f.contains(":7:") && f.contains("connections[0].qos: must be 1..4, was 7")), rendered.toString());
-        assertTrue(rendered.stream().anyMatch(f -> f.contains(":8:") && f.contains("connections[1].index_ref: index_ref 1 is already used by connections[0]")), rendered.toString());
-        assertTrue(rendered.stream().anyMatch(f -> f.contains("connections[1].peer: unknown node 'c'")), rendered.toString());
-        assertTrue(rendered.stream().anyMatch(f -> f.contains("connections[1].message_size_bytes: must be 1..32767, was 99999")), rendered.toString());
-        assertTrue(rendered.stream().anyMatch(f -> f.contains("QoS 4 serves a bound: bound_percent is required")), rendered.toString());
+    void givenValuesReplaceTheDefaultsAndTheStateFileIsRelativeToTheConfiguration() throws Exception {
+        final String yaml = edit(BASE, "  name: LatencyServer", String.join("\n",
+            "  name: Partition-7",
+            "  poll_interval_millis: 250",
+            "  unknown_after_missed_polls: 12",
+            "  state_file: ../state/p7.json",
+            "  metrics: { port: 0 }",
+            "  operator_calls_enabled: false",
+            "  planner_calls_enabled: no",
+            "thresholds:",
+            "  cpu_low_upper_percent: 40",
+            "  cpu_medium_upper_percent: 80",
+            "  cpu_hysteresis_band_percent: 0",
+            "  port_hysteresis_band_percent: 2.5",
+            "measurement:",
+            "  round_trips: 10_000",
+            "  warmup_round_trips: 0",
+            "  timeout_millis: 1500",
+            "  min_interval_millis: 0",
+            "  budget_round_trips_per_second: 500",
+            "  max_concurrent_measurements: 8"));
+        Files.createDirectories(directory.resolve("conf"));
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "conf/server.yml", yaml));
+
+        assertEquals(new ServerSettings("Partition-7", 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
+            new ServerSettings.Metrics("127.0.0.1", 0), false, false), configuration.server());
+        assertFalse(configuration.server().metrics().enabled());
+        assertEquals(new Thresholds(40, 80, 0, 90, 2.5), configuration.thresholds());
+        assertEquals(new MeasurementSettings(10_000, 0, 1500, 0, 500, 8), configuration.measurement());
+        assertEquals(40.5, configuration.engine().cpuThresholds().lowMediumBoundaryPercent());
+        assertEquals(1_500_000_000L, configuration.engine().measurementTimeoutNanos());
     }
 
     @Test
-    void aProfileForAnotherWorkstationTypeIsRefused() throws Exception {
-        final List<ConfigurationFault> faults = faults(MINIMAL.replace("workstation_type: TAC-4 }\n  - { name: b", "workstation_type: TAC-3 }\n  - { name: b"));
-        assertTrue(faults.get(0).reason().contains("is for TAC-4 workstations, but client 'a' is a TAC-3"), faults.toString());
+    void workstationTypesOtherThanTheThesisTwoAreNumberedFromFiveInOrderOfAppearance() throws Exception {
+        final String yaml = String.join("\n",
+            "nodes:",
+            "  - { name: a, node_id: 1, workstation_type: TAC-4 }",
+            "  - { name: b, node_id: 2, workstation_type: Sun-Ultra }",
+            "  - { name: c, node_id: 3, workstation_type: TAC-3 }",
+            "  - { name: d, node_id: 4, workstation_type: HP-9000 }",
+            "  - { name: e, node_id: 5, workstation_type: Sun-Ultra }",
+            "connections: []",
+            "");
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "types.yaml", yaml));
+        assertEquals(List.of(4, 5, 3, 6, 5), configuration.nodes().stream().map(n -> n.workstationType().code()).toList());
+        assertTrue(configuration.connectionConfigs().isEmpty());
     }
 
     @Test
-    void aBadProfileFileIsReportedWithItsOwnFault() throws Exception {
-        Files.writeString(directory.resolve("broken.json"), "{\"format\": \"latency-profile/1\"");
-        final List<ConfigurationFault> faults = faults(MINIMAL.replace("  - PROFILES/thesis-tac4-corba.json",
-            "  - PROFILES/thesis-tac4-corba.json\n  - broken.json"));
-        assertTrue(faults.stream().anyMatch(f -> f.line() == 3 && f.reason().startsWith("profile refused:")
-            && f.reason().contains("malformed or truncated JSON")), faults.toString());
+    void severalFaultsAreReportedTogetherInFileOrderOnePerLineOfTheMessage() throws Exception {
+        final String yaml = edit(BASE,
+            "    node_id: 2", "    node_id: 0",                     // line 8
+            "  name: LatencyServer", "  name: LatencyServer\n  pol_interval_millis: 50", // line 3 (shifts the rest by one)
+            "    client: ws1", "    client: nobody",              // line 15
+            "    qos: 3", "    qos: 9");                          // line 19
+        final Path file = ConfigFixture.write(directory, "many.yaml", yaml);
+        final ConfigurationException error = ConfigFixture.refused(file);
+        final List<ConfigurationFault> faults = error.faults();
+
+        assertEquals(List.of(3, 9, 15, 19), faults.stream().map(ConfigurationFault::line).toList(), faults::toString);
+        assertEquals(List.of("server.pol_interval_millis", "nodes[1].node_id", "connections[0].client", "connections[0].qos"),
+            faults.stream().map(ConfigurationFault::path).toList());
+        final List<String> lines = error.getMessage().lines().toList();
+        assertEquals(faults.size(), lines.size());
+        final Pattern form = Pattern.compile(Pattern.quote(file.toString()) + ":\\d+:\\d+: [a-z_\\[\\]0-9.]+: .+");
+        for (int i = 0; i < lines.size(); i++) {
+            assertTrue(form.matcher(lines.get(i)).matches(), lines.get(i));
+            assertEquals(faults.get(i).toString(), lines.get(i));
+        }
+        assertTrue(lines.get(1).startsWith(file + ":9:14: nodes[1].node_id: must be 1..32767, was 0"), lines.get(1));
     }
 
     @Test
-    void malformedYamlIsReportedWithItsLine() throws Exception {
-        final List<ConfigurationFault> faults = faults("nodes:\n  - { name: a, node_id: 1\nconnections: []\n");
-        assertEquals(1, faults.size());
-        assertTrue(faults.get(0).reason().startsWith("malformed YAML"), faults.get(0).reason());
-        assertTrue(faults.get(0).line() >= 2, faults.toString());
+    void anUnknownKeyIsRefusedWithTheClosestKnownKeySuggested() throws Exception {
+        final String yaml = edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  pol_interval_millis: 50");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "typo.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals(3, faults.get(0).line());
+        assertEquals(3, faults.get(0).column());
+        assertEquals("server.pol_interval_millis", faults.get(0).path());
+        assertEquals("unknown key 'pol_interval_millis' - did you mean 'poll_interval_millis'?", faults.get(0).reason());
     }
 
     @Test
-    void secretsAndUnsupportedSourcesAreNotSilentlyAccepted() throws Exception {
-        final List<ConfigurationFault> faults = faults(MINIMAL.replace("workstation_type: TAC-4 }\n  - { name: b",
-            "workstation_type: TAC-4, mib_source: snmp, community: public }\n  - { name: b"));
-        assertTrue(faults.stream().anyMatch(f -> f.path().equals("nodes[0].community") && f.reason().startsWith("unknown key")), faults.toString());
-        assertTrue(faults.stream().anyMatch(f -> f.path().equals("nodes[0].mib_source")), faults.toString());
+    void anUnknownKeyFarFromEveryKnownOneListsTheKeysAllowedThere() throws Exception {
+        final String yaml = edit(BASE, "    qos: 3", "    qos: 3\n    colour: blue");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "far.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals("connections[0].colour", faults.get(0).path());
+        assertEquals("unknown key 'colour'; the keys here are bound_percent, client, index_ref, link, message_size_bytes, "
+            + "peer, profile, qos", faults.get(0).reason());
+    }
+
+    @Test
+    void anInlineSecretIsRefusedWithoutRepeatingItAnywhere() throws Exception {
+        final String secret = "s3cret-community-7741";
+        final String yaml = edit(BASE, "    node_id: 1\n    workstation_type: TAC-4", String.join("\n",
+            "    node_id: 1",
+            "    workstation_type: TAC-4",
+            "    mib_source: snmp",
+            "    snmp:",
+            "      address: udp:127.0.0.1/161",
+            "      version: v2c",
+            "      community_env: LATSERV_COMMUNITY",
+            "      community: " + secret,
+            "      auth_password: " + secret + "-too"));
+        final ConfigurationException error = ConfigFixture.refused(ConfigFixture.write(directory, "secret.yaml", yaml));
+        assertEquals(List.of("nodes[0].snmp.community", "nodes[0].snmp.auth_password"),
+            error.faults().stream().map(ConfigurationFault::path).toList());
+        assertEquals(List.of(12, 13), error.faults().stream().map(ConfigurationFault::line).toList());
+        assertTrue(error.faults().get(0).reason().startsWith("put secrets in the environment: use community_env"),
+            error.faults().get(0)::toString);
+        assertTrue(error.faults().get(1).reason().startsWith("put secrets in the environment: use auth_password_env"),
+            error.faults().get(1)::toString);
+        assertFalse(error.getMessage().contains("s3cret"), error.getMessage());
+    }
+
+    @Test
+    void anEnvironmentVariableNameThatLooksLikeASecretIsRefusedWithoutRepeatingIt() throws Exception {
+        final String yaml = edit(BASE, "    node_id: 1\n    workstation_type: TAC-4", String.join("\n",
+            "    node_id: 1",
+            "    workstation_type: TAC-4",
+            "    mib_source: snmp",
+            "    snmp: { address: udp:127.0.0.1/161, version: v2c, community_env: \"pa55 w0rd!\" }"));
+        final ConfigurationException error = ConfigFixture.refused(ConfigFixture.write(directory, "env.yaml", yaml));
+        assertEquals(1, error.faults().size(), error::getMessage);
+        assertEquals("nodes[0].snmp.community_env", error.faults().get(0).path());
+        assertEquals(8, error.faults().get(0).line());
+        assertFalse(error.getMessage().contains("pa55"), error.getMessage());
+    }
+
+    @Test
+    void badIndentationIsReportedAsMalformedYamlAtItsLine() throws Exception {
+        final String yaml = edit(BASE, "    node_id: 2", "   node_id: 2");     // line 8: one space short
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "indent.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals(8, faults.get(0).line(), faults::toString);
+        assertEquals("file", faults.get(0).path());
+        assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
+    }
+
+    @Test
+    void aTabUsedForIndentationIsReportedAtTheTabNotAtThePreviousLine() throws Exception {
+        final String yaml = edit(BASE, "    qos: 3", "\tqos: 3");            // line 18
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "tab.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals(18, faults.get(0).line(), faults::toString);
+        assertEquals(1, faults.get(0).column(), faults::toString);
+        assertTrue(faults.get(0).reason().contains("TAB"), faults.get(0)::toString);
+    }
+
+    @Test
+    void anUnclosedFlowMappingIsReportedAsMalformedYamlNearItsEnd() throws Exception {
+        final String yaml = "nodes:\n  - { name: a, node_id: 1\nconnections: []\n";
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "flow.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals(3, faults.get(0).line(), faults::toString);
+        assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
+        assertTrue(faults.get(0).reason().contains("line 2"), "names where the mapping began: " + faults.get(0));
+    }
+
+    @Test
+    void anEmptyFileIsRefusedWithTheSectionsItNeeds() throws Exception {
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "empty.yaml", "# nothing\n"))
+            .faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals(0, faults.get(0).line());
+        assertTrue(faults.get(0).reason().startsWith("the file is empty"), faults.get(0)::toString);
+        assertTrue(faults.get(0).reason().contains("connections"), faults.get(0)::toString);
+    }
+
+    @Test
+    void aMissingFileIsRefusedNamingIt() {
+        final Path missing = directory.resolve("absent.yaml");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(missing).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals(0, faults.get(0).line());
+        assertTrue(faults.get(0).reason().startsWith("cannot be read: NoSuchFileException"), faults.get(0)::toString);
+    }
+
+    @Test
+    void missingNodesAndConnectionsSectionsAreBothReported() throws Exception {
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "bare.yaml",
+            "server:\n  name: X\n")).faults();
+        assertEquals(List.of("nodes", "connections"), faults.stream().map(ConfigurationFault::path).toList());
+        assertTrue(faults.stream().allMatch(f -> f.line() == 1 && f.reason().startsWith("missing: ")), faults::toString);
+    }
+
+    @Test
+    void aConnectionBecomesTheSpecTheConnectionTableTakes() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "spec.yaml",
+            edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 99.5")));
+        final ConnectionSpec spec = configuration.connectionSpecs().get(0);
+        assertEquals(new ConnectionSpec((short) 1, "ws1", (short) 1, (short) 4, "ws2", (short) 2, (short) 4, "port-a", 256, 4,
+            99.5, null), spec);
+    }
+
+    @Test
+    void aBoundOfExactlyOneHundredPercentIsTheClosedEndOfTheRangeAndAccepted() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "hundred.yaml",
+            edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 100")));
+        assertEquals(100.0, configuration.connectionConfigs().get(0).boundPercent());
+    }
+
+    @Test
+    void numbersWithDigitGroupingAndExponentsAreReadAsWritten() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "numbers.yaml",
+            "measurement:\n  round_trips: 1e4\n  timeout_millis: 2_500\n" + BASE));
+        assertEquals(10_000, configuration.measurement().roundTrips());
+        assertEquals(2_500, configuration.measurement().timeoutMillis());
     }
 }

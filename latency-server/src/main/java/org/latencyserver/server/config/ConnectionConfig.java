@@ -1,0 +1,65 @@
+package org.latencyserver.server.config;
+
+import java.util.Objects;
+import org.latencyserver.server.table.ConnectionSpec;
+
+/**
+ * A connection of the configuration (an item of {@code connections:}): the message path from a
+ * client workstation to a peer workstation for one message size, with its QoS level.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param indexRef         the thesis's {@code index_ref}, 1..32767, unique; {@code index_ref}, required
+ * @param client           the client workstation; {@code client}, a node name, required
+ * @param peer             the peer workstation, not the client; {@code peer}, a node name, required
+ * @param link             the switch port between them; {@code link}, a link name, optional — null
+ *                         means no port is observed and the port state is always NORMAL
+ * @param messageSizeBytes 1..32767 (the IDL's short); {@code message_size_bytes}, required
+ * @param qos              1 profile average, 2 profile bound, 3 measured average, 4 measured bound;
+ *                         {@code qos}, required
+ * @param boundPercent     for QoS 2 and 4 the share of messages the bound covers, in (0, 100];
+ *                         {@code bound_percent}, required for them and refused for QoS 1 and 3,
+ *                         whose value here is 0
+ * @param profileName      the profile QoS 1 and 2 are served from (required for them, optional
+ *                         for 3 and 4); it must be for the client's workstation type; null when none
+ */
+public record ConnectionConfig(short indexRef, NodeConfig client, NodeConfig peer, LinkConfig link, int messageSizeBytes,
+                               int qos, double boundPercent, String profileName) {
+
+    /**
+     * @throws IllegalArgumentException when a value is out of range (the loader reports these as
+     *                                  faults before ever building a record)
+     */
+    public ConnectionConfig {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(peer, "peer");
+        if (client.name().equals(peer.name())) {
+            throw new IllegalArgumentException("connection " + indexRef + ": client and peer are both " + client.name());
+        }
+        // The remaining range checks are ConnectionSpec's: one rule, one place.
+        spec(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName);
+    }
+
+    /** @return whether the bound is served (QoS 2 and 4) */
+    public boolean servesBound() {
+        return qos == 2 || qos == 4;
+    }
+
+    /** @return whether the connection is measured on state changes (QoS 3 and 4) */
+    public boolean isMeasured() {
+        return qos >= 3;
+    }
+
+    /** @return the connection as the connection table takes it */
+    public ConnectionSpec toSpec() {
+        return spec(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName);
+    }
+
+    private static ConnectionSpec spec(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
+                                       final int messageSizeBytes, final int qos, final double boundPercent,
+                                       final String profileName) {
+        return new ConnectionSpec(indexRef, client.name(), client.nodeId(), (short) client.workstationType().code(),
+            peer.name(), peer.nodeId(), (short) peer.workstationType().code(), link == null ? null : link.name(),
+            messageSizeBytes, qos, boundPercent, profileName);
+    }
+}

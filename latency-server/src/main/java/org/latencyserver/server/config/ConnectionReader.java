@@ -1,0 +1,146 @@
+package org.latencyserver.server.config;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.latencyserver.core.profile.Profile;
+
+/**
+ * Reads the {@code connections:} list and checks each connection against the nodes, links and
+ * profiles: references resolve, client and peer differ, {@code index_ref} is unique, the bound
+ * is given exactly for QoS 2 and 4, QoS 1 and 2 have a profile for the client's workstation type,
+ * and QoS 2's profile has histograms to take a bound from.
+ *
+ * <p>Not thread-safe: one loader, one thread.
+ */
+final class ConnectionReader {
+
+    private static final Set<String> CONNECTION = Set.of("index_ref", "client", "peer", "link", "message_size_bytes", "qos",
+        "profile", "bound_percent");
+
+    private final FaultCollector faults;
+    private final ConfigurationLoader.NodeSet nodes;
+    private final ConfigurationLoader.LinkSet links;
+    private final ConfigurationLoader.ProfileSet profiles;
+
+    ConnectionReader(final FaultCollector faults, final ConfigurationLoader.NodeSet nodes, final ConfigurationLoader.LinkSet links,
+                     final ConfigurationLoader.ProfileSet profiles) {
+        this.faults = faults;
+        this.nodes = nodes;
+        this.links = links;
+        this.profiles = profiles;
+    }
+
+    /** @return the connections that passed every check, in file order */
+    List<ConnectionConfig> read(final Section top) {
+        top.require("connections", "connections, the message paths the server estimates (an empty list is written [])");
+        final List<ConnectionConfig> connections = new ArrayList<>();
+        final Map<Long, String> indexSeen = new HashMap<>();
+        for (final Section c : top.sections("connections")) {
+            final int before = faults.count();
+            c.allowOnly(CONNECTION);
+            final Long indexRef = c.requiredInteger("index_ref", 1, Short.MAX_VALUE,
+                "index_ref, the connection's number in the IDL, 1..32767");
+            if (indexRef != null) {
+                final String first = indexSeen.putIfAbsent(indexRef, c.path() + " (line " + c.node().line() + ")");
+                if (first != null) {
+                    c.fault("index_ref", "index_ref " + indexRef + " is already used by " + first);
+                }
+            }
+            final NodeConfig client = node(c, "client");
+            final NodeConfig peer = node(c, "peer");
+            if (c.has("client") && c.has("peer") && c.text("client", "").equals(c.text("peer", null))) {
+                c.fault("peer", "client and peer are both '" + c.text("peer", "") + "': a connection joins two different workstations");
+            }
+            final LinkConfig link = link(c);
+            final Long size = c.requiredInteger("message_size_bytes", 1, Short.MAX_VALUE,
+                "message_size_bytes, 1..32767 (the IDL's short)");
+            final Long qos = c.requiredInteger("qos", 1, 4, "qos, 1..4");
+            final double bound = bound(c, qos);
+            final String profile = profile(c, qos, client);
+            // A node or link with faults of its own is not built; its connections cannot be either.
+            final boolean partsBuilt = client != null && peer != null && (link != null || !c.has("link"));
+            if (faults.count() == before && partsBuilt) {
+                connections.add(new ConnectionConfig(indexRef.shortValue(), client, peer, link, size.intValue(), qos.intValue(),
+                    bound, profile));
+            }
+        }
+        return connections;
+    }
+
+    private NodeConfig node(final Section c, final String key) {
+        final String name = c.requiredText(key, key + ", the name of a node");
+        if (name == null) {
+            return null;
+        }
+        if (!nodes.declared().contains(name)) {
+            c.fault(key, "unknown node '" + name + "'; " + (nodes.declared().isEmpty() ? "there are no nodes"
+                : "the nodes are " + String.join(", ", nodes.declared())));
+        }
+        return nodes.valid().get(name);
+    }
+
+    private LinkConfig link(final Section c) {
+        final String name = c.text("link", null);
+        if (name == null) {
+            return null;
+        }
+        if (!links.declared().contains(name)) {
+            c.fault("link", "unknown link '" + name + "'; " + (links.declared().isEmpty() ? "there are no links"
+                : "the links are " + String.join(", ", links.declared())));
+        }
+        return links.valid().get(name);
+    }
+
+    private double bound(final Section c, final Long qos) {
+        final boolean servesBound = qos != null && (qos == 2 || qos == 4);
+        if (qos != null && !servesBound) {
+            if (c.value("bound_percent") != null) {
+                c.fault("bound_percent", "QoS " + qos + " serves an average, not a bound: remove bound_percent (was "
+                    + c.value("bound_percent").describe() + "), or use QoS " + (qos + 1));
+            }
+            return 0;
+        }
+        if (servesBound && !c.require("bound_percent", "QoS " + qos + " serves a bound, so bound_percent is required: "
+            + "the share of messages the bound covers, in (0, 100], e.g. 96")) {
+            return 0;
+        }
+        final Double bound = c.decimal("bound_percent", 0.0, 0, true, 100);
+        return bound == null ? 0 : bound;
+    }
+
+    private String profile(final Section c, final Long qos, final NodeConfig client) {
+        final boolean fromProfile = qos != null && qos <= 2;
+        if (fromProfile && !c.require("profile", "QoS " + qos + " is served from a profile, so profile is required; "
+            + loadedProfiles())) {
+            return null;
+        }
+        final String name = c.text("profile", null);
+        if (name == null) {
+            return null;
+        }
+        final Profile profile = profiles.byName().get(name);
+        if (profile == null) {
+            c.fault("profile", "unknown profile '" + name + "'; " + loadedProfiles()
+                + (profiles.refusedFiles() > 0 ? " (" + profiles.refusedFiles() + " profile file(s) were refused, see above)" : ""));
+            return name;
+        }
+        if (client != null && !profile.workstationType().equals(client.workstationType().name())) {
+            c.fault("profile", "profile '" + name + "' is for " + profile.workstationType() + " workstations, but client '"
+                + client.name() + "' is a " + client.workstationType().name()
+                + ": a connection's profile must be for its client's workstation type");
+        }
+        if (qos != null && qos == 2 && !profile.hasHistograms()) {
+            c.fault("profile", "QoS 2 takes its bound from the profile's histograms, but profile '" + name
+                + "' has none in some cells (means and maxima only): use a measured profile, or QoS 4");
+        }
+        return name;
+    }
+
+    private String loadedProfiles() {
+        return profiles.byName().isEmpty() ? "no profiles are loaded (list their files under profiles:)"
+            : "the loaded profiles are " + String.join(", ", profiles.byName().keySet());
+    }
+}

@@ -1,0 +1,132 @@
+package org.latencyserver.server.config;
+
+import java.util.Objects;
+
+/**
+ * How to reach the SNMP agent of a node or link (its {@code snmp:} block). Secrets are never held
+ * here, only the names of the environment variables that hold them, so this record can be logged.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param address          the agent, in SNMP4J's form {@code udp:HOST/PORT} or {@code tcp:HOST/PORT},
+ *                         e.g. {@code udp:127.0.0.1/16101}; {@code address}, required
+ * @param version          {@code version}: {@code v2c} or {@code v3}, required
+ * @param communityEnv     v2c: the environment variable holding the community; {@code community_env},
+ *                         required for v2c; null for v3
+ * @param user             v3: the USM user name; {@code user}, required for v3; null for v2c
+ * @param authProtocol     v3: {@code auth_protocol}, {@code SHA} or {@code SHA256}, default SHA; null for v2c
+ * @param authPasswordEnv  v3: the environment variable holding the authentication passphrase;
+ *                         {@code auth_password_env}, required for v3; null for v2c
+ * @param privProtocol     v3: {@code priv_protocol}, {@code AES} (128) or {@code AES256}, default AES; null for v2c
+ * @param privPasswordEnv  v3: the environment variable holding the privacy passphrase;
+ *                         {@code priv_password_env}, required for v3 (authPriv only); null for v2c
+ * @param cpuSource        nodes: {@code cpu_source}, default {@code ucd-raw}; null for links
+ * @param timeoutMillis    one request's timeout, 1..60,000 ms; {@code timeout_millis}, default {@value #DEFAULT_TIMEOUT_MILLIS}
+ * @param retries          retries after a timeout, 0..10; {@code retries}, default {@value #DEFAULT_RETRIES}
+ */
+public record SnmpAccess(String address, Version version, String communityEnv, String user, AuthProtocol authProtocol,
+                         String authPasswordEnv, PrivProtocol privProtocol, String privPasswordEnv, CpuSource cpuSource,
+                         long timeoutMillis, int retries) {
+
+    /** Default request timeout. */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 300;
+    /** Default retries. */
+    public static final int DEFAULT_RETRIES = 0;
+
+    /**
+     * @throws IllegalArgumentException when the version's required fields are missing or the other
+     *                                  version's are present, or a number is out of range
+     */
+    public SnmpAccess {
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(version, "version");
+        if (version == Version.V2C && (communityEnv == null || user != null || authProtocol != null
+            || authPasswordEnv != null || privProtocol != null || privPasswordEnv != null)) {
+            throw new IllegalArgumentException("SNMP v2c needs community_env and nothing of v3");
+        }
+        if (version == Version.V3 && (communityEnv != null || user == null || authProtocol == null
+            || authPasswordEnv == null || privProtocol == null || privPasswordEnv == null)) {
+            throw new IllegalArgumentException("SNMP v3 needs user, auth and priv (authPriv), and no community");
+        }
+        if (timeoutMillis < 1 || timeoutMillis > 60_000 || retries < 0 || retries > 10) {
+            throw new IllegalArgumentException("SNMP timeout must be 1..60000 ms and retries 0..10, was "
+                + timeoutMillis + " ms, " + retries);
+        }
+    }
+
+    /** SNMP protocol version. */
+    public enum Version {
+        /** community-based v2c ({@code v2c}) */
+        V2C("v2c"),
+        /** user-based v3 with authentication and privacy ({@code v3}) */
+        V3("v3");
+
+        private final String configName;
+
+        Version(final String configName) {
+            this.configName = configName;
+        }
+
+        /** @return the word used in the configuration file */
+        public String configName() {
+            return configName;
+        }
+    }
+
+    /** SNMPv3 authentication protocol. */
+    public enum AuthProtocol {
+        /** HMAC-SHA-96 ({@code SHA}) */
+        SHA("SHA"),
+        /** HMAC-SHA-256 ({@code SHA256}) */
+        SHA256("SHA256");
+
+        private final String configName;
+
+        AuthProtocol(final String configName) {
+            this.configName = configName;
+        }
+
+        /** @return the word used in the configuration file */
+        public String configName() {
+            return configName;
+        }
+    }
+
+    /** SNMPv3 privacy (encryption) protocol. */
+    public enum PrivProtocol {
+        /** AES-128 ({@code AES}) */
+        AES("AES"),
+        /** AES-256 ({@code AES256}) */
+        AES256("AES256");
+
+        private final String configName;
+
+        PrivProtocol(final String configName) {
+            this.configName = configName;
+        }
+
+        /** @return the word used in the configuration file */
+        public String configName() {
+            return configName;
+        }
+    }
+
+    /** Where a node's CPU utilisation is read (BRIEF §5). */
+    public enum CpuSource {
+        /** UCD-SNMP-MIB raw CPU tick counters (ssCpuRaw*, .1.3.6.1.4.1.2021.11.50–), as a delta over the poll interval ({@code ucd-raw}) */
+        UCD_RAW("ucd-raw"),
+        /** HOST-RESOURCES-MIB hrProcessorLoad, averaged over the processors ({@code hr-processor-load}) */
+        HR_PROCESSOR_LOAD("hr-processor-load");
+
+        private final String configName;
+
+        CpuSource(final String configName) {
+            this.configName = configName;
+        }
+
+        /** @return the word used in the configuration file */
+        public String configName() {
+            return configName;
+        }
+    }
+}

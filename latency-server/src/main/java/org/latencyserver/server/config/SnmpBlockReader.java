@@ -1,0 +1,165 @@
+package org.latencyserver.server.config;
+
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads and checks the {@code snmp:} block of a node or link against its {@code mib_source}.
+ *
+ * <p>Stateless apart from the fault collector it reports to; not thread-safe.
+ */
+final class SnmpBlockReader {
+
+    /** What the block belongs to: the keys differ. */
+    enum Owner { NODE, LINK }
+
+    private static final List<String> COMMON = List.of("address", "version", "community_env", "user", "auth_protocol",
+        "auth_password_env", "priv_protocol", "priv_password_env", "timeout_millis", "retries");
+    private static final Set<String> V3_ONLY = Set.of("user", "auth_protocol", "auth_password_env", "priv_protocol",
+        "priv_password_env");
+    private static final Pattern ADDRESS = Pattern.compile("(udp|tcp):(\\S+)/([0-9]{1,5})");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    static final Map<String, MibSource> MIB_SOURCES = Map.of("push", MibSource.PUSH, "snmp", MibSource.SNMP);
+    private static final Map<String, SnmpAccess.Version> VERSIONS = Map.of("v2c", SnmpAccess.Version.V2C,
+        "v3", SnmpAccess.Version.V3);
+    private static final Map<String, SnmpAccess.AuthProtocol> AUTH = Map.of("sha", SnmpAccess.AuthProtocol.SHA,
+        "sha256", SnmpAccess.AuthProtocol.SHA256);
+    private static final Map<String, SnmpAccess.PrivProtocol> PRIV = Map.of("aes", SnmpAccess.PrivProtocol.AES,
+        "aes256", SnmpAccess.PrivProtocol.AES256);
+    private static final Map<String, SnmpAccess.CpuSource> CPU = Map.of("ucd-raw", SnmpAccess.CpuSource.UCD_RAW,
+        "hr-processor-load", SnmpAccess.CpuSource.HR_PROCESSOR_LOAD);
+
+    /** The keys of a node's or link's snmp block. */
+    static Set<String> keys(final Owner owner) {
+        final Set<String> keys = new LinkedHashSet<>(COMMON);
+        if (owner == Owner.NODE) {
+            keys.add("cpu_source");
+        } else {
+            keys.add("if_index");
+            keys.add("speed_mbps");
+        }
+        return keys;
+    }
+
+    private final FaultCollector faults;
+
+    SnmpBlockReader(final FaultCollector faults) {
+        this.faults = faults;
+    }
+
+    /**
+     * The result of reading a block: the access, and for links the port's ifIndex and speed.
+     *
+     * @param access    null when there is none or it has faults
+     * @param ifIndex   links: the port, 0 when absent or bad
+     * @param speedMbps links: the configured speed, 0 for ifHighSpeed
+     */
+    record Result(SnmpAccess access, int ifIndex, long speedMbps) {
+        static final Result NONE = new Result(null, 0, 0);
+    }
+
+    /**
+     * @param owner  the node or link section holding {@code mib_source} and perhaps {@code snmp}
+     * @param source its MIB source, null when that was bad (already reported)
+     * @param kind   node or link
+     * @return the access; {@link Result#NONE} for a pushed owner or on faults
+     */
+    Result read(final Section owner, final MibSource source, final Owner kind) {
+        final Section block = owner.section("snmp");
+        if (source == MibSource.PUSH && owner.has("snmp")) {
+            owner.fault("snmp", "mib_source is push" + (owner.has("mib_source") ? "" : " (the default)")
+                + ", so this snmp block would be unused: remove it, or set mib_source: snmp");
+            return Result.NONE;
+        }
+        if (source == MibSource.SNMP && block == null) {
+            if (!owner.has("snmp")) {
+                owner.fault("mib_source", "mib_source is 'snmp', but there is no snmp block saying how to reach the agent");
+            }
+            return Result.NONE;
+        }
+        if (block == null) {
+            return Result.NONE;
+        }
+        final int before = faults.count();
+        final Map<String, String> elsewhere = new HashMap<>();
+        if (kind == Owner.NODE) {
+            elsewhere.put("if_index", "it applies to a link's snmp block (the switch port)");
+            elsewhere.put("speed_mbps", "it applies to a link's snmp block (the switch port)");
+        } else {
+            elsewhere.put("cpu_source", "it applies to a node's snmp block (a workstation's CPU)");
+        }
+        block.allowOnly(keys(kind), elsewhere);
+
+        final String address = block.requiredText("address", "the agent's address, e.g. udp:127.0.0.1/161");
+        if (address != null) {
+            checkAddress(block, address);
+        }
+        final SnmpAccess.Version version = block.require("version", "version, v2c or v3")
+            ? block.choice("version", null, VERSIONS) : null;
+        String communityEnv = null;
+        String user = null;
+        SnmpAccess.AuthProtocol auth = null;
+        String authEnv = null;
+        SnmpAccess.PrivProtocol priv = null;
+        String privEnv = null;
+        if (version == SnmpAccess.Version.V2C) {
+            for (final String key : V3_ONLY) {
+                if (block.value(key) != null) {
+                    block.fault(key, "SNMP v2c has no '" + key + "': remove it, or set version: v3");
+                }
+            }
+            communityEnv = envName(block, "community_env", "SNMP v2c needs community_env, the environment variable that holds the community");
+        } else if (version == SnmpAccess.Version.V3) {
+            if (block.value("community_env") != null) {
+                block.fault("community_env", "SNMP v3 uses no community: remove community_env, or set version: v2c");
+            }
+            user = block.requiredText("user", "SNMP v3 needs user, the USM user name");
+            auth = block.choice("auth_protocol", SnmpAccess.AuthProtocol.SHA, AUTH);
+            authEnv = envName(block, "auth_password_env", "SNMP v3 needs auth_password_env, the environment variable that holds "
+                + "the authentication passphrase (authPriv)");
+            priv = block.choice("priv_protocol", SnmpAccess.PrivProtocol.AES, PRIV);
+            privEnv = envName(block, "priv_password_env", "SNMP v3 needs priv_password_env, the environment variable that holds "
+                + "the privacy passphrase (authPriv)");
+        }
+        final SnmpAccess.CpuSource cpu = kind == Owner.NODE ? block.choice("cpu_source", SnmpAccess.CpuSource.UCD_RAW, CPU) : null;
+        final Long timeout = block.integer("timeout_millis", SnmpAccess.DEFAULT_TIMEOUT_MILLIS, 1, 60_000);
+        final Long retries = block.integer("retries", (long) SnmpAccess.DEFAULT_RETRIES, 0, 10);
+        Long ifIndex = 0L;
+        Long speed = 0L;
+        if (kind == Owner.LINK) {
+            ifIndex = block.requiredInteger("if_index", 1, Integer.MAX_VALUE, "if_index, the switch port's IF-MIB ifIndex");
+            speed = block.integer("speed_mbps", 0L, 1, 10_000_000);
+        }
+        if (faults.count() != before || version == null) {
+            return Result.NONE;
+        }
+        return new Result(new SnmpAccess(address, version, communityEnv, user, auth, authEnv, priv, privEnv, cpu, timeout,
+            retries.intValue()), ifIndex.intValue(), speed);
+    }
+
+    private void checkAddress(final Section block, final String address) {
+        final Matcher matcher = ADDRESS.matcher(address);
+        final int port = matcher.matches() ? Integer.parseInt(matcher.group(3)) : -1;
+        if (port < 1 || port > 65_535) {
+            block.fault("address", "expected udp:HOST/PORT or tcp:HOST/PORT with a port 1..65535 (e.g. udp:127.0.0.1/161), was '"
+                + address + "'");
+        }
+    }
+
+    private String envName(final Section block, final String key, final String what) {
+        final String name = block.requiredText(key, what);
+        if (name != null && !ENV_NAME.matcher(name).matches()) {
+            // Not echoed: a value that is no variable name may be the secret itself.
+            block.fault(key, "must be the name of an environment variable (letters, digits and _, not starting with a digit); "
+                + "the value is not repeated here in case it is the secret itself");
+            return null;
+        }
+        return name;
+    }
+}

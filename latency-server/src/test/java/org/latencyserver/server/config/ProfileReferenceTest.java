@@ -1,0 +1,152 @@
+package org.latencyserver.server.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.config.ConfigFixture.BASE;
+import static org.latencyserver.server.config.ConfigFixture.edit;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.port.ThesisQueuePortModel;
+import org.latencyserver.core.profile.Layer;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileCell;
+import org.latencyserver.core.profile.ProfileFault;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileValidationException;
+import org.latencyserver.core.profile.Provenance;
+import org.latencyserver.core.state.CpuStatePair;
+
+/** Profiles listed in the configuration: loading, refusal, and the checks connections make against them. */
+class ProfileReferenceTest {
+
+    private static final Path SHIPPED = Path.of("../profiles").toAbsolutePath().normalize();
+
+    @TempDir
+    Path directory;
+
+    /** BASE with a profiles section first (lines 1..1+n) and connection 1 at the given QoS with a profile. */
+    private static String withProfiles(final String connection, final String... files) {
+        return "profiles:\n" + String.join("\n", List.of(files).stream().map(f -> "  - " + f).toList()) + "\n"
+            + edit(BASE, "    qos: 3", connection);
+    }
+
+    private Path copyShipped(final String name) throws Exception {
+        return Files.copy(SHIPPED.resolve(name), directory.resolve(name));
+    }
+
+    @Test
+    void profilesAreFoundRelativeToTheConfigurationFile() throws Exception {
+        copyShipped("thesis-tac4-corba.json");
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "server.yaml",
+            withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json")));
+        assertEquals("TAC-4", configuration.profiles().get("thesis-tac4-corba").workstationType());
+        assertEquals("thesis-tac4-corba", configuration.connectionConfigs().get(0).profileName());
+    }
+
+    @Test
+    void aProfileForAnotherWorkstationTypeThanTheClientsIsRefused() throws Exception {
+        copyShipped("thesis-tac3-corba.json");
+        final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac3-corba # <-", "thesis-tac3-corba.json");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals("connections[0].profile", faults.get(0).path());
+        assertEquals(ConfigFixture.markedLine(yaml), faults.get(0).line());
+        assertEquals("profile 'thesis-tac3-corba' is for TAC-3 workstations, but client 'ws1' is a TAC-4: a connection's profile "
+            + "must be for its client's workstation type", faults.get(0).reason());
+    }
+
+    @Test
+    void qos2OnAProfileWithoutHistogramsIsRefused() throws Exception {
+        copyShipped("thesis-tac4-corba.json");
+        final String yaml = withProfiles("    qos: 2\n    bound_percent: 96\n    profile: thesis-tac4-corba # <-",
+            "thesis-tac4-corba.json");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals(ConfigFixture.markedLine(yaml), faults.get(0).line());
+        assertTrue(faults.get(0).reason().startsWith("QoS 2 takes its bound from the profile's histograms, but profile "
+            + "'thesis-tac4-corba' has none"), faults.get(0)::toString);
+    }
+
+    @Test
+    void qos2OnAProfileWithHistogramsIsAccepted() throws Exception {
+        ProfileJson.write(histogramProfile("measured-tac4", "TAC-4"), directory.resolve("measured.json"));
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "server.yaml",
+            withProfiles("    qos: 2\n    bound_percent: 96\n    profile: measured-tac4", "measured.json")));
+        final ConnectionConfig connection = configuration.connectionConfigs().get(0);
+        assertEquals(2, connection.qos());
+        assertEquals(96.0, connection.boundPercent());
+        assertTrue(configuration.profiles().get("measured-tac4").hasHistograms());
+    }
+
+    @Test
+    void aRefusedProfileIsReportedAtItsListEntryWithEachOfTheProfilesOwnFaults() throws Exception {
+        copyShipped("thesis-tac4-corba.json");
+        final Path broken = directory.resolve("broken.json");
+        Files.writeString(broken, Files.readString(directory.resolve("thesis-tac4-corba.json"))
+            .replace("\"name\" : \"thesis-tac4-corba\"", "\"name\" : \"broken\"")
+            .replaceFirst("\"mean_ms\" : [0-9.]+", "\"mean_ms\" : -1")
+            .replace("\"layer\" : \"CORBA\"", "\"layer\" : \"SMOKE-SIGNALS\""));
+        final List<ProfileFault> ownFaults = assertThrows(ProfileValidationException.class, () -> ProfileJson.read(broken))
+            .faults();
+        final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json",
+            "broken.json # <-");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+
+        assertEquals(ownFaults.size(), faults.size(), faults::toString);
+        assertTrue(ownFaults.size() >= 2, "both planted faults are the profile's own: " + ownFaults);
+        for (int i = 0; i < faults.size(); i++) {
+            assertEquals("profiles[1]", faults.get(i).path());
+            assertEquals(3, faults.get(i).line());
+            assertEquals(5, faults.get(i).column());
+            assertEquals("profile refused: " + ownFaults.get(i), faults.get(i).reason());
+        }
+    }
+
+    @Test
+    void aReferenceToARefusedProfileSaysSoInsteadOfOnlyUnknown() throws Exception {
+        Files.writeString(directory.resolve("truncated.json"), "{\"format\": \"latency-profile/1\"");
+        final String yaml = withProfiles("    qos: 1\n    profile: truncated", "truncated.json");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        final ConfigurationFault reference = faults.stream().filter(f -> f.path().equals("connections[0].profile")).findFirst()
+            .orElseThrow(() -> new AssertionError(faults.toString()));
+        assertTrue(reference.reason().contains("unknown profile 'truncated'"), reference::toString);
+        assertTrue(reference.reason().contains("1 profile file(s) were refused"), reference::toString);
+        assertTrue(faults.get(0).reason().startsWith("profile refused: "), faults.get(0)::toString);
+    }
+
+    @Test
+    void twoFilesHoldingOneProfileNameAreRefusedAtTheSecond() throws Exception {
+        copyShipped("thesis-tac4-corba.json");
+        Files.copy(directory.resolve("thesis-tac4-corba.json"), directory.resolve("copy.json"));
+        final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json", "copy.json");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals("profiles[1]", faults.get(0).path());
+        assertEquals(3, faults.get(0).line());
+        assertEquals("'copy.json' is a second profile named 'thesis-tac4-corba', after profiles[0] (line 2)",
+            faults.get(0).reason());
+    }
+
+    /** A small measured-style profile: one size, all six pairs, each with a 10-bin histogram of 100 samples. */
+    private static Profile histogramProfile(final String name, final String workstationType) {
+        final List<ProfileCell> cells = new ArrayList<>();
+        for (final CpuStatePair pair : CpuStatePair.PROFILED_PAIRS) {
+            final long[] edges = new long[10];
+            final long[] counts = new long[10];
+            for (int i = 0; i < 10; i++) {
+                edges[i] = (i + 1) * 1_000_000L;
+                counts[i] = 10;
+            }
+            cells.add(new ProfileCell(pair, 256, 100, 5.5, 2.9, 10.0, LatencyHistogram.of(edges, counts, 0)));
+        }
+        return new Profile(name, workstationType, Layer.CORBA, new Provenance("test fixture", null, null, null, null, null),
+            null, ThesisQueuePortModel.INSTANCE, cells);
+    }
+}

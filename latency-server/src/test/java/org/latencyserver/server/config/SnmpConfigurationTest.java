@@ -1,0 +1,129 @@
+package org.latencyserver.server.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.config.ConfigFixture.BASE;
+import static org.latencyserver.server.config.ConfigFixture.edit;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SnmpConfigurationTest {
+
+    @TempDir
+    Path directory;
+
+    private static final String WS1 = "    node_id: 1\n    workstation_type: TAC-4";
+    private static final String WS2 = "    node_id: 2\n    workstation_type: TAC-4";
+
+    private ServerConfiguration load(final String yaml) throws Exception {
+        return ConfigurationLoader.load(ConfigFixture.write(directory, "snmp.yaml", yaml));
+    }
+
+    @Test
+    void aV3NodeKeepsEveryGivenSettingAndNoSecret() throws Exception {
+        final ServerConfiguration configuration = load(edit(BASE, WS1, String.join("\n", WS1,
+            "    mib_source: snmp",
+            "    snmp:",
+            "      address: udp:10.0.0.7/16101",
+            "      version: v3",
+            "      user: latserv",
+            "      auth_protocol: SHA256",
+            "      auth_password_env: LATSERV_AUTH",
+            "      priv_protocol: AES256",
+            "      priv_password_env: LATSERV_PRIV",
+            "      cpu_source: hr-processor-load",
+            "      timeout_millis: 750",
+            "      retries: 2")));
+        final NodeConfig ws1 = configuration.nodes().get(0);
+        assertEquals(MibSource.SNMP, ws1.mibSource());
+        assertEquals(new SnmpAccess("udp:10.0.0.7/16101", SnmpAccess.Version.V3, null, "latserv", SnmpAccess.AuthProtocol.SHA256,
+            "LATSERV_AUTH", SnmpAccess.PrivProtocol.AES256, "LATSERV_PRIV", SnmpAccess.CpuSource.HR_PROCESSOR_LOAD, 750, 2),
+            ws1.snmp());
+        assertEquals(MibSource.PUSH, configuration.nodes().get(1).mibSource());
+    }
+
+    @Test
+    void aV3NodeWithoutOptionalKeysGetsShaAesUcdRawCountersAndTheDefaultTimeout() throws Exception {
+        final ServerConfiguration configuration = load(edit(BASE, WS1, String.join("\n", WS1,
+            "    mib_source: snmp",
+            "    snmp: { address: tcp:agent.example/161, version: v3, user: u, auth_password_env: A, priv_password_env: P }")));
+        final SnmpAccess snmp = configuration.nodes().get(0).snmp();
+        assertEquals(SnmpAccess.AuthProtocol.SHA, snmp.authProtocol());
+        assertEquals(SnmpAccess.PrivProtocol.AES, snmp.privProtocol());
+        assertEquals(SnmpAccess.CpuSource.UCD_RAW, snmp.cpuSource());
+        assertEquals(300, snmp.timeoutMillis());
+        assertEquals(0, snmp.retries());
+    }
+
+    @Test
+    void aV2cNodeNamesTheVariableHoldingItsCommunity() throws Exception {
+        final ServerConfiguration configuration = load(edit(BASE, WS2, String.join("\n", WS2,
+            "    mib_source: snmp",
+            "    snmp: { address: udp:127.0.0.1/16102, version: v2c, community_env: LATSERV_COMMUNITY }")));
+        final SnmpAccess snmp = configuration.nodes().get(1).snmp();
+        assertEquals(SnmpAccess.Version.V2C, snmp.version());
+        assertEquals("LATSERV_COMMUNITY", snmp.communityEnv());
+        assertNull(snmp.user());
+        assertNull(snmp.authProtocol());
+    }
+
+    @Test
+    void aPolledLinkKeepsItsInterfaceAndReadsTheSpeedFromTheAgentUnlessGiven() throws Exception {
+        final ServerConfiguration configuration = load(edit(BASE, "links:\n  - name: port-a", String.join("\n",
+            "links:",
+            "  - name: port-a",
+            "    mib_source: snmp",
+            "    snmp: { address: udp:127.0.0.1/16103, version: v2c, community_env: C, if_index: 3 }",
+            "  - name: port-b",
+            "    mib_source: snmp",
+            "    snmp: { address: udp:127.0.0.1/16103, version: v2c, community_env: C, if_index: 4, speed_mbps: 155 }")));
+        final LinkConfig a = configuration.links().get(0);
+        final LinkConfig b = configuration.links().get(1);
+        assertEquals(3, a.ifIndex());
+        assertTrue(a.speedFromAgent());
+        assertNull(a.snmp().cpuSource());
+        assertEquals(4, b.ifIndex());
+        assertEquals(155, b.speedMbps());
+        assertEquals("port-a", configuration.connectionConfigs().get(0).link().name());
+    }
+
+    @Test
+    void aV3BlockMissingUserAndBothPassphrasesReportsEachAtTheBlock() throws Exception {
+        final String yaml = edit(BASE, WS1, String.join("\n", WS1,
+            "    mib_source: snmp",
+            "    snmp:",
+            "      address: udp:127.0.0.1/161",        // line 9: a block mapping is located at its first key
+            "      version: v3"));
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v3.yaml", yaml)).faults();
+        assertEquals(List.of("nodes[0].snmp.user", "nodes[0].snmp.auth_password_env", "nodes[0].snmp.priv_password_env"),
+            faults.stream().map(ConfigurationFault::path).toList());
+        assertTrue(faults.stream().allMatch(f -> f.line() == 9 && f.column() == 7), faults::toString);
+    }
+
+    @Test
+    void aCommunityInAV3BlockIsRefusedAsTheWrongVersion() throws Exception {
+        final String yaml = edit(BASE, WS1, String.join("\n", WS1,
+            "    mib_source: snmp",
+            "    snmp: { address: udp:127.0.0.1/161, version: v3, user: u, auth_password_env: A, priv_password_env: P,"
+                + " community_env: C }"));
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v3c.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals("nodes[0].snmp.community_env", faults.get(0).path());
+        assertTrue(faults.get(0).reason().startsWith("SNMP v3 uses no community"), faults.get(0)::toString);
+    }
+
+    @Test
+    void anUnknownVersionIsRefusedWithTheChoices() throws Exception {
+        final String yaml = edit(BASE, WS1, String.join("\n", WS1,
+            "    mib_source: snmp",
+            "    snmp: { address: udp:127.0.0.1/161, version: v1, community_env: C }"));
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v1.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals("nodes[0].snmp.version", faults.get(0).path());
+        assertEquals("must be one of v2c | v3, was 'v1'", faults.get(0).reason());
+    }
+}
