@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.histogram.ThesisExample;
 import org.latencyserver.core.port.ThesisQueuePortModel;
 import org.latencyserver.core.profile.Layer;
 import org.latencyserver.core.profile.Profile;
@@ -220,18 +221,7 @@ class EstimatorsTest {
 
     /** A profile whose every cell carries the histogram of the thesis's worked example. */
     private static Profile histogramProfile() {
-        final long[] counts = new long[100];
-        counts[0] = 20_000;
-        counts[1] = 30_000;
-        counts[2] = 20_000;
-        counts[3] = 10_000;
-        counts[4] = 8_000;
-        counts[5] = 4_500;
-        counts[6] = 1_179;
-        counts[7] = 3_000;
-        counts[10] = 2_321;
-        counts[40] = 1_000;
-        final LatencyHistogram histogram = LatencyHistogram.uniform(MS, counts, 0);
+        final LatencyHistogram histogram = ThesisExample.figure322();
         final List<ProfileCell> cells = new ArrayList<>();
         for (final CpuStatePair pair : CpuStatePair.PROFILED_PAIRS) {
             cells.add(new ProfileCell(pair, 256, 100_000, 2.5, 3.0, 41.0, histogram));

@@ -3,13 +3,18 @@ package org.latencyserver.core.profile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.port.MeasuredTablePortModel;
@@ -122,17 +127,20 @@ class ProfileJsonTest {
             .replaceFirst("\"max_ms\": 2.9,", "\"max_ms\": 2.9, \"maxx_ms\": 3,"));
         assertEquals(2, faults.size(), faults.toString());
         assertEquals("colour", faults.get(0).location());
-        assertTrue(faults.get(0).reason().startsWith("unknown field 'colour'"), faults.get(0).reason());
+        assertEquals("unknown field 'colour'; expected one of [assumptions, cells, format, layer, name, port_model, "
+            + "provenance, units, workstation_type]", faults.get(0).reason());
         assertEquals("cells[0] (0-33/0-33, 256 B).maxx_ms", faults.get(1).location());
+        assertTrue(faults.get(1).reason().startsWith("unknown field 'maxx_ms'; expected one of [cpu, "), faults.get(1).reason());
     }
 
     @Test
     void wrongUnitsAreRefusedNamingTheUnitFoundAndExpected() {
         final ProfileFault fault = onlyFault(valid().replace("\"latency\": \"ms\"", "\"latency\": \"us\""));
         assertEquals("units.latency", fault.location());
-        assertTrue(fault.reason().contains("'us'") && fault.reason().contains("'ms'"), fault.reason());
+        assertEquals("unit 'us' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'", fault.reason());
         final ProfileFault edges = onlyFault(valid().replace("\"histogram_edges\": \"ns\"", "\"histogram_edges\": \"ms\""));
         assertEquals("units.histogram_edges", edges.location());
+        assertEquals("unit 'ms' is not supported; histogram edges are in 'ns'", edges.reason());
     }
 
     @Test
@@ -170,14 +178,21 @@ class ProfileJsonTest {
     void duplicateCellIsRefused() {
         final String json = valid().replace("\"cpu\": [\"0-33\", \"34-66\"]", "\"cpu\": [\"0-33\", \"0-33\"]");
         final List<ProfileFault> faults = faultsOf(json);
-        assertTrue(faults.stream().anyMatch(f -> f.reason().startsWith("duplicate cell: cells[0]")), faults.toString());
+        assertEquals(2, faults.size(), faults.toString());
+        assertEquals("cells[1] (0-33/0-33, 256 B)", faults.get(0).location());
+        assertEquals("duplicate cell: cells[0] is the same CPU pair and size", faults.get(0).reason());
+        assertEquals("cells", faults.get(1).location(), "and the pair it displaced is now missing");
+        assertEquals("missing cell 0-33/34-66 at 256 B (every message size needs all six CPU state pairs)", faults.get(1).reason());
     }
 
     @Test
     void unreadableFileIsAFaultToo(@TempDir final Path directory) {
         final ProfileValidationException error = assertThrows(ProfileValidationException.class,
             () -> ProfileJson.read(directory.resolve("absent.json")));
-        assertTrue(error.faults().get(0).reason().startsWith("cannot be read"), error.getMessage());
+        assertEquals(1, error.faults().size(), error.getMessage());
+        assertEquals(directory.resolve("absent.json").toString(), error.faults().get(0).file());
+        assertEquals("file", error.faults().get(0).location());
+        assertTrue(error.faults().get(0).reason().startsWith("cannot be read: NoSuchFileException"), error.getMessage());
     }
 
     @Test
@@ -190,5 +205,202 @@ class ProfileJsonTest {
         try (var listing = Files.list(directory)) {
             assertEquals(List.of(file), listing.toList());
         }
+    }
+
+    /** The first cell's location as every fault in it is reported. */
+    private static final String CELL0 = "cells[0] (0-33/0-33, 256 B)";
+
+    @Test
+    void missingRequiredCellFieldIsNamed() {
+        final ProfileFault fault = onlyFault(valid().replaceFirst("\"n\": 10, ", ""));
+        assertEquals(CELL0 + ".n", fault.location());
+        assertEquals("missing required field 'n'", fault.reason());
+    }
+
+    @Test
+    void missingRequiredTopLevelFieldIsNamed() {
+        final ProfileFault fault = onlyFault(valid().replace("  \"provenance\": {\"source\": \"test\", \"orb\": \"JacORB 3.9\"},\n", ""));
+        assertEquals("provenance", fault.location());
+        assertEquals("missing required field 'provenance'", fault.reason());
+    }
+
+    @Test
+    void requiredFieldGivenAsNullIsAWrongType() {
+        final ProfileFault fault = onlyFault(valid().replaceFirst("\"n\": 10,", "\"n\": null,"));
+        assertEquals(CELL0 + ".n", fault.location());
+        assertEquals("expected a whole number, found null", fault.reason());
+    }
+
+    @Test
+    void wrongTypeIsNamedWithTheValueFound() {
+        final ProfileFault count = onlyFault(valid().replaceFirst("\"n\": 10,", "\"n\": \"ten\","));
+        assertEquals(CELL0 + ".n", count.location());
+        assertEquals("expected a whole number, found string \"ten\"", count.reason());
+        final ProfileFault layer = onlyFault(valid().replace("\"layer\": \"CORBA\"", "\"layer\": 3"));
+        assertEquals("layer", layer.location());
+        assertEquals("expected a non-empty string, found number 3", layer.reason());
+        final ProfileFault units = onlyFault(valid().replace("\"units\": {\"latency\": \"ms\", \"histogram_edges\": \"ns\"}",
+            "\"units\": [\"ms\", \"ns\"]"));
+        assertEquals("units", units.location());
+        assertEquals("expected an object, found array", units.reason());
+        final ProfileFault fraction = onlyFault(valid().replaceFirst("\"n\": 10,", "\"n\": 10.5,"));
+        assertEquals(CELL0 + ".n", fraction.location());
+        assertEquals("expected a whole number, found number 10.5", fraction.reason());
+    }
+
+    @ParameterizedTest(name = "{0}: {1} -> {3}")
+    @CsvSource(delimiter = '|', value = {
+        "mean_ms    | NaN       | \"mean_ms\": 1.5    | must be a finite number, was NaN",
+        "max_ms     | Infinity  | \"max_ms\": 2.9     | must be a finite number, was Infinity",
+        "std_dev_ms | -Infinity | \"std_dev_ms\": 0.4 | must be a finite number, was -Infinity",
+        "mean_ms    | -1.5      | \"mean_ms\": 1.5    | must be > 0, was -1.5",
+        "mean_ms    | 0         | \"mean_ms\": 1.5    | must be > 0, was 0.0",
+        "std_dev_ms | -0.4      | \"std_dev_ms\": 0.4 | must be >= 0, was -0.4",
+        "n          | 0         | \"n\": 10           | must be >= 1, was 0",
+        "n          | -10       | \"n\": 10           | must be >= 1, was -10",
+        "message_size_bytes | 0 | \"message_size_bytes\": 256 | must be >= 1, was 0"})
+    void numberOutOfRangeIsNamedWithTheBadValue(final String field, final String bad, final String original,
+                                                final String reason) {
+        final List<ProfileFault> faults = faultsOf(valid().replaceFirst(original, "\"" + field + "\": " + bad));
+        // The size is part of the cell's key: without it the cell is named by index only.
+        final String location = "message_size_bytes".equals(field) ? "cells[0]." + field : CELL0 + "." + field;
+        assertEquals(location, faults.get(0).location());
+        assertEquals(reason, faults.get(0).reason());
+        assertEquals("message_size_bytes".equals(field) ? 2 : 1, faults.size(), faults.toString());
+    }
+
+    @Test
+    void zeroStandardDeviationIsAllowedAndNullMeansNotPublished() throws Exception {
+        final Profile zero = ProfileJson.parse(valid().replaceFirst("\"std_dev_ms\": 0.4", "\"std_dev_ms\": 0"), "x");
+        assertEquals(0.0, zero.cells().get(0).stdDevMillis());
+        final Profile none = ProfileJson.parse(valid().replaceFirst("\"std_dev_ms\": 0.4", "\"std_dev_ms\": null"), "x");
+        assertNull(none.cells().get(0).stdDevMillis());
+    }
+
+    @Test
+    void maximumBelowTheMeanIsRefused() {
+        final ProfileFault fault = onlyFault(valid().replaceFirst("\"max_ms\": 2.9", "\"max_ms\": 1.2"));
+        assertEquals(CELL0 + ".max_ms", fault.location());
+        assertEquals("maximum 1.2 ms is below the mean 1.5 ms", fault.reason());
+    }
+
+    @Test
+    void equalEdgesAreOutOfOrderToo() {
+        final ProfileFault fault = onlyFault(valid().replaceFirst("\\[1000000, 2000000, 3000000\\]", "[1000000, 2000000, 2000000]"));
+        assertEquals(CELL0 + ".histogram.upper_edges_ns[2]", fault.location());
+        assertEquals("bins out of order: edge 2000000 ns is not above the previous edge 2000000 ns", fault.reason());
+    }
+
+    @Test
+    void zeroEdgeIsRefused() {
+        final ProfileFault fault = onlyFault(valid().replaceFirst("\\[1000000, 2000000, 3000000\\]", "[0, 2000000, 3000000]"));
+        assertEquals(CELL0 + ".histogram.upper_edges_ns[0]", fault.location());
+        assertEquals("edge must be >= 1 ns, was 0", fault.reason());
+    }
+
+    @Test
+    void countsAndEdgesOfDifferentLengthAreRefused() {
+        final ProfileFault fault = onlyFault(valid().replaceFirst("\"counts\": \\[4, 5, 1\\]", "\"counts\": [4, 6]"));
+        assertEquals(CELL0 + ".histogram", fault.location());
+        assertEquals("upper_edges_ns has 3 entries but counts has 2", fault.reason());
+    }
+
+    @Test
+    void overflowCountsTowardsTheTotal() throws Exception {
+        final Profile profile = ProfileJson.parse(valid().replaceFirst("\"counts\": \\[4, 5, 1\\], \"overflow\": 0",
+            "\"counts\": [4, 5, 0], \"overflow\": 1"), "x");
+        assertEquals(1, profile.cells().get(0).histogram().overflowCount());
+        final ProfileFault fault = onlyFault(valid().replaceFirst("\"overflow\": 0", "\"overflow\": 2"));
+        assertEquals(CELL0 + ".histogram", fault.location());
+        assertEquals("counts plus overflow add up to 12 samples, but n is 10", fault.reason());
+    }
+
+    @Test
+    void unknownCpuLabelIsNamedAndItsCellCountsAsMissing() {
+        final List<ProfileFault> faults = faultsOf(valid().replaceFirst("\"cpu\": \\[\"0-33\", \"0-33\"\\]", "\"cpu\": [\"0-33\", \"0-30\"]"));
+        assertEquals(2, faults.size(), faults.toString());
+        assertEquals("cells[0].cpu[1]", faults.get(0).location());
+        assertEquals("unknown CPU state '0-30'; expected 0-33, 34-66 or 67-100", faults.get(0).reason());
+        assertEquals("missing cell 0-33/0-33 at 256 B (every message size needs all six CPU state pairs)", faults.get(1).reason());
+    }
+
+    @Test
+    void receiverSenderOrderThatDuplicatesACellIsADuplicate() {
+        final List<ProfileFault> faults = faultsOf(valid().replace("\"cpu\": [\"0-33\", \"34-66\"]", "\"cpu\": [\"67-100\", \"0-33\"]"));
+        assertEquals("cells[2] (0-33/67-100, 256 B)", faults.get(0).location());
+        assertEquals("duplicate cell: cells[1] is the same CPU pair and size", faults.get(0).reason());
+    }
+
+    @Test
+    void unknownFormatVersionIsRefused() {
+        final ProfileFault fault = onlyFault(valid().replace("latency-profile/1", "latency-profile/2"));
+        assertEquals("format", fault.location());
+        assertEquals("unknown format 'latency-profile/2'; this reader understands 'latency-profile/1'", fault.reason());
+    }
+
+    @Test
+    void unknownLayerAndPortModelAreRefused() {
+        final List<ProfileFault> faults = faultsOf(valid().replace("\"layer\": \"CORBA\"", "\"layer\": \"corba\"")
+            .replace("\"kind\": \"thesis-queue\"", "\"kind\": \"m/m/1\""));
+        assertEquals(2, faults.size(), faults.toString());
+        assertEquals(new ProfileFault(FILE, "layer", "unknown layer 'corba'; expected CORBA, TCP or UDP"), faults.get(0));
+        assertEquals(new ProfileFault(FILE, "port_model.kind", "unknown port model 'm/m/1'; expected thesis-queue or measured-table"),
+            faults.get(1));
+    }
+
+    @Test
+    void malformedJsonIsReportedAtItsLineAndColumn() {
+        // Line 3 holds the stray comma; Jackson's column is 1-based and points at the offending character.
+        final String json = "{\n  \"format\": \"latency-profile/1\",\n  \"name\": ,\n}\n";
+        final ProfileFault fault = onlyFault(json);
+        final int column = "  \"name\": ,".indexOf(',') + 1;
+        assertEquals("line 3, column " + column, fault.location());
+        assertTrue(fault.reason().startsWith("malformed or truncated JSON: Unexpected character (','"), fault.reason());
+    }
+
+    @Test
+    void truncatedFileIsReportedAtItsEnd() {
+        final String json = valid();
+        final String truncated = json.substring(0, json.indexOf("\"cells\""));
+        final ProfileFault fault = onlyFault(truncated);
+        final long lines = truncated.chars().filter(c -> c == '\n').count() + 1;
+        assertTrue(fault.location().startsWith("line " + lines + ", column "), fault.location() + " in " + lines + " lines");
+        assertTrue(fault.reason().startsWith("malformed or truncated JSON: Unexpected end-of-input"), fault.reason());
+    }
+
+    @Test
+    void textAfterTheProfileIsMalformed() {
+        final ProfileFault fault = onlyFault(valid() + "{}\n");
+        assertTrue(fault.location().matches("line \\d+, column \\d+"), fault.location());
+        assertTrue(fault.reason().startsWith("malformed or truncated JSON: Trailing token"), fault.reason());
+    }
+
+    @Test
+    void repeatedKeyIsMalformed() {
+        final ProfileFault fault = onlyFault(valid().replace("\"name\": \"lab\",", "\"name\": \"lab\", \"name\": \"lab2\","));
+        assertEquals("line 3, column " + ("  \"name\": \"lab\", \"name\"".length()), fault.location());
+        assertTrue(fault.reason().contains("Duplicate field 'name'"), fault.reason());
+    }
+
+    @Test
+    void exceptionMessageListsEveryFaultOnItsOwnLine() {
+        final ProfileValidationException error = assertThrows(ProfileValidationException.class, () -> ProfileJson.parse(
+            valid().replace("\"layer\": \"CORBA\"", "\"layer\": \"ATM\"").replaceFirst("\"mean_ms\": 1.5", "\"mean_ms\": -1"), FILE));
+        assertEquals(List.of(
+                "bad.json: layer: unknown layer 'ATM'; expected CORBA, TCP or UDP",
+                "bad.json: " + CELL0 + ".mean_ms: must be > 0, was -1.0"),
+            List.of(error.getMessage().split(System.lineSeparator())));
+    }
+
+    @Test
+    void newFileIsReadableByOthersAndAnExistingFileKeepsItsPermissions(@TempDir final Path directory) throws Exception {
+        assumeTrue(directory.getFileSystem().supportedFileAttributeViews().contains("posix"));
+        final Profile profile = ProfileJson.parse(valid(), "valid.json");
+        final Path file = directory.resolve("lab.json");
+        ProfileJson.write(profile, file);
+        assertEquals(PosixFilePermissions.fromString("rw-r--r--"), Files.getPosixFilePermissions(file));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw----"));
+        ProfileJson.write(profile, file);
+        assertEquals(PosixFilePermissions.fromString("rw-rw----"), Files.getPosixFilePermissions(file));
     }
 }
