@@ -265,6 +265,27 @@ class LatencyServerProcessTest {
         service.unsubscribe(id);
     }
 
+    @Test
+    void aBadProfileIsRefusedWithEveryFaultAndTheOldOneKeepsServing() throws Exception {
+        push(1, 10, 10, 10);
+        final float served = latserv.RequestStatus((short) 1).latency_estimate;
+        final String good = Files.readString(Path.of("../profiles/thesis-tac4-corba.json"));
+        final org.latencyserver.idl.latency.ProfileRejected rejected = assertThrows(
+            org.latencyserver.idl.latency.ProfileRejected.class,
+            () -> service.load_profile(good.replace("\"mean_ms\" : 1.365", "\"mean_ms\" : -1").replace("\"layer\" : \"CORBA\"",
+                "\"layer\" : \"X\""), "broken-upload.json"));
+        assertEquals(2, rejected.faults.length, String.join("\n", rejected.faults));
+        assertTrue(rejected.faults[0].startsWith("broken-upload.json: layer:"), rejected.faults[0]);
+        assertEquals(served, latserv.RequestStatus((short) 1).latency_estimate, "the old profile still serves");
+        // A corrected profile is swapped in atomically and the QoS 1 connections recompute at once.
+        final org.latencyserver.idl.latency.ProfileSummary summary = service.load_profile(
+            good.replace("\"mean_ms\" : 1.365", "\"mean_ms\" : 1.5"), "corrected.json");
+        assertEquals("thesis-tac4-corba", summary.name);
+        assertEquals(1.5f, latserv.RequestStatus((short) 1).latency_estimate);
+        assertTrue(List.of(service.list_profiles()).stream().anyMatch(p -> p.name.equals("thesis-tac3-corba")));
+        service.load_profile(good, "restored.json");
+    }
+
     private static MeasurementRequest pendingFor(final int indexRef) {
         final List<MeasurementRequest> pending = List.of(service.pending_measurements());
         return pending.stream().filter(r -> r.index_ref == indexRef).findFirst()
