@@ -3,6 +3,7 @@ package org.latencyserver.core.profile;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -14,8 +15,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.port.MeasuredTablePortModel;
 
@@ -42,6 +47,8 @@ public final class ProfileJson {
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
         .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+        // A second document or stray text after the profile is a damaged file, not something to ignore.
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         // NaN and Infinity parse, so that validation can name the field instead of a parse error.
         .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
         .enable(SerializationFeature.INDENT_OUTPUT)
@@ -166,7 +173,9 @@ public final class ProfileJson {
     }
 
     /**
-     * Writes atomically: a temporary file beside {@code file}, then a rename over it.
+     * Writes atomically: a temporary file beside {@code file}, then a rename over it. The file
+     * keeps the permissions it had; a new file is readable by everyone ({@code rw-r--r--}), since
+     * a profile is shared data and the server may run as another user.
      *
      * @param profile the profile
      * @param file    where to write
@@ -179,10 +188,22 @@ public final class ProfileJson {
         final Path temporary = Files.createTempFile(directory, "." + absolute.getFileName(), ".tmp");
         try {
             Files.writeString(temporary, toJson(profile), StandardCharsets.UTF_8);
+            keepPermissions(absolute, temporary);
             Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(temporary);
         }
+    }
+
+    /** A temporary file is created owner-only; give it the target's permissions instead. */
+    private static void keepPermissions(final Path target, final Path temporary) throws IOException {
+        final PosixFileAttributeView view = Files.getFileAttributeView(temporary, PosixFileAttributeView.class);
+        if (view == null) {
+            return;
+        }
+        final Set<PosixFilePermission> permissions = Files.exists(target)
+            ? Files.getPosixFilePermissions(target) : PosixFilePermissions.fromString("rw-r--r--");
+        view.setPermissions(permissions);
     }
 
 

@@ -43,7 +43,7 @@ final class ProfileReader {
 
     Profile read(final JsonNode root) {
         if (!root.isObject()) {
-            fault("$", "a profile is a JSON object, found " + kind(root));
+            fault("$", "a profile is a JSON object, found " + found(root));
             return null;
         }
         knownFields(root, "", TOP_FIELDS);
@@ -155,7 +155,7 @@ final class ProfileReader {
             final String where = "port_model.rows[" + i + "]";
             final JsonNode row = rows.get(i);
             if (!row.isObject()) {
-                fault(where, "expected an object, found " + kind(row));
+                fault(where, "expected an object, found " + found(row));
                 continue;
             }
             knownFields(row, where, PORT_ROW_FIELDS);
@@ -211,7 +211,7 @@ final class ProfileReader {
     private ProfileCell cell(final JsonNode node, final int index, final Map<String, Integer> seen, final Set<Integer> sizes) {
         String where = "cells[" + index + "]";
         if (!node.isObject()) {
-            fault(where, "expected an object, found " + kind(node));
+            fault(where, "expected an object, found " + found(node));
             return null;
         }
         final int before = faults.size();
@@ -254,7 +254,7 @@ final class ProfileReader {
         for (int i = 0; i < 2; i++) {
             final JsonNode label = cpu.get(i);
             if (!label.isTextual()) {
-                fault(where + ".cpu[" + i + "]", "expected a CPU state such as \"0-33\", found " + kind(label));
+                fault(where + ".cpu[" + i + "]", "expected a CPU state such as \"0-33\", found " + found(label));
                 continue;
             }
             final String text = label.textValue();
@@ -301,12 +301,20 @@ final class ProfileReader {
         }
         final long[] countValues = new long[counts.size()];
         long total = overflow;
+        boolean totalOverflows = false;
         for (int i = 0; i < counts.size(); i++) {
             final Long count = element(counts.get(i), where + ".counts[" + i + "]", 0);
             if (count != null) {
                 countValues[i] = count;
-                total += count;
+                try {
+                    total = Math.addExact(total, count);
+                } catch (ArithmeticException e) {
+                    totalOverflows = true;
+                }
             }
+        }
+        if (totalOverflows) {
+            fault(where + ".counts", "counts plus overflow add up to more than " + Long.MAX_VALUE + " samples");
         }
         if (faults.size() > before) {
             return null;
@@ -320,7 +328,7 @@ final class ProfileReader {
 
     private Long element(final JsonNode value, final String where, final long minimum) {
         if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            fault(where, "expected a whole number, found " + kind(value) + " " + value);
+            fault(where, "expected a whole number, found " + found(value));
             return null;
         }
         if (value.longValue() < minimum) {
@@ -359,7 +367,7 @@ final class ProfileReader {
             return null;
         }
         if (!value.isTextual() || value.textValue().isBlank()) {
-            fault(path(where, name), "expected a non-empty string, found " + kind(value) + " " + value);
+            fault(path(where, name), "expected a non-empty string, found " + found(value));
             return null;
         }
         return value.textValue();
@@ -368,7 +376,7 @@ final class ProfileReader {
     private JsonNode object(final JsonNode node, final String where, final String name, final boolean required) {
         final JsonNode value = field(node, where, name, required);
         if (value != null && !value.isObject()) {
-            fault(path(where, name), "expected an object, found " + kind(value));
+            fault(path(where, name), "expected an object, found " + found(value));
             return null;
         }
         return value;
@@ -377,7 +385,7 @@ final class ProfileReader {
     private JsonNode array(final JsonNode node, final String where, final String name, final boolean required) {
         final JsonNode value = field(node, where, name, required);
         if (value != null && !value.isArray()) {
-            fault(path(where, name), "expected an array, found " + kind(value));
+            fault(path(where, name), "expected an array, found " + found(value));
             return null;
         }
         return value;
@@ -389,7 +397,7 @@ final class ProfileReader {
             return null;
         }
         if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            fault(path(where, name), "expected a whole number, found " + kind(value) + " " + value);
+            fault(path(where, name), "expected a whole number, found " + found(value));
             return null;
         }
         final long v = value.longValue();
@@ -409,7 +417,7 @@ final class ProfileReader {
             return null;
         }
         if (!value.isNumber()) {
-            fault(path(where, name), "expected a number, found " + kind(value) + " " + value);
+            fault(path(where, name), "expected a number, found " + found(value));
             return null;
         }
         final double v = value.doubleValue();
@@ -432,7 +440,13 @@ final class ProfileReader {
         return where.isEmpty() ? name : where + "." + name;
     }
 
-    private static String kind(final JsonNode node) {
-        return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    /** What was found instead, with the value itself for a scalar: {@code string "ten"}, {@code null}, {@code array}. */
+    private static String found(final JsonNode node) {
+        final String kind = node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        if (node.isNull() || node.isContainerNode() || node.isMissingNode()) {
+            return kind;
+        }
+        final String value = node.toString();
+        return kind + " " + (value.length() > 60 ? value.substring(0, 57) + "..." : value);
     }
 }

@@ -378,7 +378,8 @@ class ProfileJsonTest {
     @Test
     void repeatedKeyIsMalformed() {
         final ProfileFault fault = onlyFault(valid().replace("\"name\": \"lab\",", "\"name\": \"lab\", \"name\": \"lab2\","));
-        assertEquals("line 3, column " + ("  \"name\": \"lab\", \"name\"".length()), fault.location());
+        // Jackson notices the repeat once it has read the key: the column just after its closing quote.
+        assertEquals("line 3, column " + ("  \"name\": \"lab\", \"name\"".length() + 1), fault.location());
         assertTrue(fault.reason().contains("Duplicate field 'name'"), fault.reason());
     }
 
@@ -402,5 +403,17 @@ class ProfileJsonTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw----"));
         ProfileJson.write(profile, file);
         assertEquals(PosixFilePermissions.fromString("rw-rw----"), Files.getPosixFilePermissions(file));
+    }
+
+    @Test
+    void measuredPortTableRowsAreCheckedFieldByField() {
+        final List<ProfileFault> faults = faultsOf(valid().replace("\"port_model\": {\"kind\": \"thesis-queue\"}",
+            "\"port_model\": {\"kind\": \"measured-table\", \"rows\": ["
+                + "{\"message_size_bytes\": 1024, \"port_load_percent\": 0, \"avg_round_trip_us\": 968},"
+                + "{\"message_size_bytes\": 1024, \"port_load_percent\": 120, \"avg_round_trip_us\": -1339}]}"));
+        assertEquals(List.of(
+                new ProfileFault(FILE, "port_model.rows[1].port_load_percent", "must be 0..100, was 120"),
+                new ProfileFault(FILE, "port_model.rows[1].avg_round_trip_us", "must be > 0, was -1339.0")),
+            faults);
     }
 }

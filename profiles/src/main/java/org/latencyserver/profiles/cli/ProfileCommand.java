@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
@@ -16,9 +17,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * The planner's {@code profile} commands of {@code ./latency}.
+ * The planner's {@code profile} command of {@code ./latency}: a picocli top-level command whose
+ * subcommands do the work ({@code validate} now; {@code diff}, {@code load} and {@code measure}
+ * join it later). Run it with {@link ProfileMain}, or in-process with
+ * {@code new CommandLine(new ProfileCommand()).execute(args)}.
  *
  * <p>Exit codes: 0 all files good, 1 a file has faults, 2 the command line was wrong.
+ * One instance serves one command line; not thread-safe.
  */
 @Command(name = "profile", mixinStandardHelpOptions = true, version = "latency profile 0.1.0",
     description = "Check and manage a priori latency profiles.",
@@ -28,6 +33,11 @@ public final class ProfileCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /**
+     * Without a subcommand there is nothing to do: print the usage to standard error.
+     *
+     * @return 2, the usage-error exit code
+     */
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
@@ -36,8 +46,11 @@ public final class ProfileCommand implements Callable<Integer> {
 
     /** {@code profile validate FILE...}: one summary line per good file, or every fault. */
     @Command(name = "validate", mixinStandardHelpOptions = true, version = "latency profile validate 0.1.0",
-        description = {"Validate profile files: one summary line per good file (exit 0),",
-            "or every fault as 'file: location: reason' on standard error (exit 1)."})
+        description = {"Check profile files and report every fault.",
+            "A good file: one summary line on standard output.",
+            "A bad or unreadable file: every fault on standard error, one per line,",
+            "as 'file: location: reason'.",
+            "Exit code: 0 when every file is good, 1 otherwise, 2 for a usage error."})
     static final class Validate implements Callable<Integer> {
 
         @Spec
@@ -69,19 +82,20 @@ public final class ProfileCommand implements Callable<Integer> {
     }
 
     /**
-     * @param profile a valid profile
-     * @return e.g. {@code thesis-tac4-corba, TAC-4 CORBA, 48 cells (6 CPU pairs x 8 sizes), ...}
+     * @param profile a valid profile (so every size has all six CPU pairs)
+     * @return e.g. {@code thesis-tac4-corba, TAC-4 CORBA, 48 cells (6 CPU pairs x 8 sizes),
+     *         histograms: none (QoS 2 unavailable), source: thesis Appendix A}
      */
     static String summary(final Profile profile) {
         final int sizes = profile.messageSizesBytes().size();
-        final long withHistograms = profile.cells().stream().filter(c -> c.hasHistogram()).count();
+        final long withHistograms = profile.cells().stream().filter(ProfileCell::hasHistogram).count();
         final String histograms = withHistograms == 0 ? "histograms: none (QoS 2 unavailable)"
             : withHistograms == profile.cells().size() ? "histograms: all cells"
-            : String.format(Locale.ROOT, "histograms: %d of %d cells", withHistograms, profile.cells().size());
-        return String.format(Locale.ROOT, "%s, %s %s, %d cells (%d CPU pairs x %d sizes, %d-%d B), %s, port model: %s, source: %s",
+            : String.format(Locale.ROOT, "histograms: %d of %d cells (QoS 2 only where present)", withHistograms,
+                profile.cells().size());
+        return String.format(Locale.ROOT, "%s, %s %s, %d cells (%d CPU pairs x %d sizes), %s, source: %s",
             profile.name(), profile.workstationType(), profile.layer(), profile.cells().size(),
-            profile.cells().size() / sizes, sizes, profile.messageSizesBytes().first(), profile.messageSizesBytes().last(),
-            histograms, profile.portModel().kind(), profile.provenance().source());
+            profile.cells().size() / sizes, sizes, histograms, profile.provenance().source());
     }
 
     /** @return a command line with this command, for {@code main} and tests */

@@ -1,6 +1,8 @@
 package org.latencyserver.profiles.cli;
 
-/** Entry point of {@code ./latency profile ...}. */
+import picocli.CommandLine;
+
+/** Entry point of {@code ./latency profile ...}: runs {@link ProfileCommand} and exits with its code. */
 public final class ProfileMain {
 
     private ProfileMain() {
@@ -10,6 +12,6 @@ public final class ProfileMain {
      * @param args the arguments after {@code profile}, e.g. {@code validate FILE}
      */
     public static void main(final String[] args) {
-        System.exit(ProfileCommand.commandLine().execute(args));
+        System.exit(new CommandLine(new ProfileCommand()).execute(args));
     }
 }

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -27,9 +28,8 @@ class ProfileCommandTest {
     void goodFileGivesOneSummaryLineAndExitZero() {
         final int exit = run("validate", "thesis-tac4-corba.json");
         assertEquals(0, exit, err.toString());
-        assertEquals("OK thesis-tac4-corba.json: thesis-tac4-corba, TAC-4 CORBA, 48 cells (6 CPU pairs x 8 sizes, 64-8192 B), "
-            + "histograms: none (QoS 2 unavailable), port model: thesis-queue, "
-            + "source: thesis Appendix A (R. Pallack, 1997, 'Latency Server', sections 3.2-3.3)",
+        assertEquals("OK thesis-tac4-corba.json: thesis-tac4-corba, TAC-4 CORBA, 48 cells (6 CPU pairs x 8 sizes), "
+            + "histograms: none (QoS 2 unavailable), source: thesis Appendix A",
             out.toString().strip());
         assertEquals("", err.toString());
     }
@@ -39,15 +39,43 @@ class ProfileCommandTest {
         final Path bad = directory.resolve("bad.json");
         Files.writeString(bad, Files.readString(Path.of("thesis-tac4-corba.json"))
             .replace("\"mean_ms\" : 1.164", "\"mean_ms\" : -1.164")
-            .replace("\"layer\" : \"CORBA\"", "\"layer\" : \"SCTP\""));
+            .replace("\"latency\" : \"ms\"", "\"latency\" : \"us\"")
+            .replace("\"layer\" : \"CORBA\"", "\"layer\" : \"SCTP\", \"colour\" : \"blue\""));
         final int exit = run("validate", bad.toString(), "thesis-tac3-tcp.json");
         assertEquals(1, exit);
-        final String[] lines = err.toString().strip().split("\\R");
-        assertEquals(3, lines.length, err.toString());
-        assertEquals(bad + ": layer: unknown layer 'SCTP'; expected CORBA, TCP or UDP", lines[0]);
-        assertEquals(bad + ": cells[0] (0-33/0-33, 64 B).mean_ms: must be > 0, was -1.164", lines[1]);
-        assertEquals("REFUSED " + bad + ": 2 faults", lines[2]);
-        assertTrue(out.toString().startsWith("OK thesis-tac3-tcp.json"), "the good file is still checked");
+        assertEquals(List.of(
+                bad + ": colour: unknown field 'colour'; expected one of [assumptions, cells, format, layer, name, "
+                    + "port_model, provenance, units, workstation_type]",
+                bad + ": layer: unknown layer 'SCTP'; expected CORBA, TCP or UDP",
+                bad + ": units.latency: unit 'us' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'",
+                bad + ": cells[0] (0-33/0-33, 64 B).mean_ms: must be > 0, was -1.164",
+                "REFUSED " + bad + ": 4 faults"),
+            List.of(err.toString().strip().split("\\R")));
+        assertEquals("OK thesis-tac3-tcp.json: thesis-tac3-tcp, TAC-3 TCP, 48 cells (6 CPU pairs x 8 sizes), "
+            + "histograms: none (QoS 2 unavailable), source: thesis Appendix A", out.toString().strip(),
+            "the good file after the bad one is still checked");
+    }
+
+    @Test
+    void truncatedFileIsReportedAtItsLineAndColumn(@TempDir final Path directory) throws Exception {
+        final Path cut = directory.resolve("cut.json");
+        final String good = Files.readString(Path.of("thesis-tac4-corba.json"));
+        Files.writeString(cut, good.substring(0, good.indexOf("\"cells\"")));
+        assertEquals(1, run("validate", cut.toString()));
+        final String line = err.toString().strip().split("\\R")[0];
+        assertTrue(line.matches(java.util.regex.Pattern.quote(cut.toString())
+            + ": line \\d+, column \\d+: malformed or truncated JSON: Unexpected end-of-input.*"), line);
+    }
+
+    @Test
+    void helpListsTheValidateSubcommand() {
+        assertEquals(0, run("--help"));
+        assertTrue(out.toString().contains("Usage: profile"), out.toString());
+        assertTrue(out.toString().contains("validate"), out.toString());
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("validate", "--help"));
+        assertTrue(out.toString().contains("Usage: profile validate"), out.toString());
+        assertTrue(out.toString().contains("FILE..."), out.toString());
     }
 
     @Test
