@@ -1,0 +1,69 @@
+package org.latencyserver.emulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EmulatorMainTest {
+    @TempDir
+    Path dir;
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private Run run(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = EmulatorMain.execute(args, env, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private Path scenario(String text) throws Exception {
+        Path file = dir.resolve("s.yaml");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void itRefusesToStartWithoutACommunityAndSaysWhichVariableToSet() throws Exception {
+        Path file = scenario("nodes: [ { name: ws1, port: 0 } ]\nsteps: [ { cpu: { ws1: 5 } } ]\n");
+        Run r = run(Map.of(), "--scenario", file.toString(), "--duration", "1");
+        assertEquals(1, r.exitCode());
+        assertTrue(r.err().contains("LATSERV_COMMUNITY"), r.err());
+    }
+
+    @Test
+    void aBadScenarioStopsItWithTheFileLineAndValue() throws Exception {
+        Path file = scenario("nodes: [ { name: ws1, port: 0 } ]\nsteps: [ { cpu: { ws1: 500 } } ]\n");
+        Run r = run(Map.of("LATSERV_COMMUNITY", "c"), "--scenario", file.toString());
+        assertEquals(1, r.exitCode());
+        assertTrue(r.err().contains(file + ":2:") && r.err().contains("'500'"), r.err());
+    }
+
+    @Test
+    void itRunsForTheGivenDurationAndPrintsEachAgentsPort() throws Exception {
+        Path file = scenario("step_seconds: 0.2\nnodes: [ { name: ws1, port: 0 } ]\n"
+                + "steps: [ { cpu: { ws1: 5 } }, { cpu: { ws1: 60 } } ]\n");
+        long start = System.nanoTime();
+        Run r = run(Map.of("LATSERV_COMMUNITY", "c"), "--scenario", file.toString(), "--duration", "1");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().matches("(?s).*agent ws1 udp:127\\.0\\.0\\.1:[1-9][0-9]*\n.*"), r.out());
+        assertTrue(r.out().contains("cpu ws1=60%"), r.out());
+        assertTrue(seconds >= 0.9, "stopped after " + seconds + " s");
+    }
+
+    @Test
+    void helpExitsZeroAndNamesTheOptions() {
+        Run r = run(Map.of(), "--help");
+        assertEquals(0, r.exitCode());
+        assertTrue(r.out().contains("--scenario") && r.out().contains("--push-to"), r.out());
+    }
+}
