@@ -7,6 +7,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -14,13 +15,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The update thread: it alone touches the {@link UpdateEngine}. Other threads (CORBA servant
- * threads, SNMP callbacks) hand it commands through {@link #call}; between commands it runs the
- * engine's periodic duty every {@code tickIntervalNanos}.
+ * threads, SNMP callbacks) hand it commands through {@link #call} (waiting for the result) or
+ * {@link #post} (not waiting); between commands it runs the engine's periodic duty every
+ * {@code tickIntervalNanos}.
  *
  * <p>Like an agent's duty cycle: a failing command is logged and counted, and the loop carries on
  * with the last good table.
  *
- * <p>Thread-safety: {@link #call} may be used from any thread; {@link #start}/{@link #close} once.
+ * <p>Thread-safety: {@link #call} and {@link #post} may be used from any thread; {@link #start}/{@link #close} once.
  */
 public final class EngineLoop implements AutoCloseable {
 
@@ -84,6 +86,21 @@ public final class EngineLoop implements AutoCloseable {
         } catch (TimeoutException e) {
             throw new IllegalStateException("the update thread did not answer within " + timeoutMillis + " ms", e);
         }
+    }
+
+    /**
+     * Queues {@code command} for the update thread and returns at once (for producers that must
+     * never wait, such as the SNMP poller). A failing command is logged and counted like any other.
+     *
+     * @param command work on the engine; gets the monotonic time of its run
+     * @return false when the loop is stopped and the command was dropped
+     */
+    public boolean post(final Consumer<Long> command) {
+        if (!running) {
+            return false;
+        }
+        commands.add(() -> command.accept(nanoClock.getAsLong()));
+        return true;
     }
 
     /** @return the engine; read-only use from other threads (table, profiles) */

@@ -9,7 +9,6 @@ import java.util.concurrent.CountDownLatch;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.server.config.ConfigurationException;
 import org.latencyserver.server.config.ConfigurationLoader;
-import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.config.ServerSettings;
 import org.latencyserver.server.corba.LatencyServiceServant;
@@ -17,6 +16,8 @@ import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.persistence.StateStore;
+import org.latencyserver.server.snmp.EngineFeed;
+import org.latencyserver.server.snmp.SnmpPoller;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
@@ -35,7 +36,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./latency server}: loads the configuration, starts the update thread and serves
  * {@code Latserv} / {@code LatencyService} over JacORB; writes its IOR to a file and, when a
- * naming service is given, registers under the configured name.
+ * naming service is given, registers under the configured name. When any workstation or switch
+ * port has {@code mib_source: snmp} it starts the SNMP poller ({@code org.latencyserver.server.snmp}),
+ * whose secrets come from the environment variables the configuration names.
  *
  * <p>Exit codes: 0 after a clean stop, 1 a bad configuration (every fault printed), 2 usage.
  */
@@ -84,15 +87,6 @@ public final class ServerMain implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 1;
         }
-        final List<String> polled = new ArrayList<>();
-        configuration.nodes().stream().filter(n -> n.mibSource() == MibSource.SNMP).forEach(n -> polled.add("node " + n.name()));
-        configuration.links().stream().filter(l -> l.mibSource() == MibSource.SNMP).forEach(l -> polled.add("link " + l.name()));
-        if (!polled.isEmpty()) {
-            // Accepting them would leave their connections silently without load states.
-            System.err.println("latency server: mib_source: snmp is configured for " + String.join(", ", polled)
-                + ", but this version has no SNMP poller yet; use mib_source: push (values through PutMibUpdates)");
-            return 1;
-        }
         final List<ConnectionRow> rows = new ArrayList<>();
         final long now = System.currentTimeMillis();
         for (final ConnectionSpec spec : configuration.connectionSpecs()) {
@@ -118,6 +112,19 @@ public final class ServerMain implements Callable<Integer> {
         }
         engine.addListener(servant);
         loop.start();
+        final SnmpPoller poller;
+        try {
+            poller = SnmpPoller.polls(configuration) ? SnmpPoller.forConfiguration(configuration, new EngineFeed(loop)) : null;
+        } catch (IllegalArgumentException e) {
+            System.err.println("latency server: the SNMP poller cannot start: " + e.getMessage());
+            loop.close();
+            store.close();
+            metrics.close();
+            return 1;
+        }
+        if (poller != null) {
+            poller.start();
+        }
 
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, port, 2_000));
         final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
@@ -134,6 +141,9 @@ public final class ServerMain implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("stopping");
             servant.close();
+            if (poller != null) {
+                poller.close();
+            }
             loop.close();
             store.close();
             metrics.close();

@@ -1,0 +1,70 @@
+package org.latencyserver.server.snmp;
+
+/**
+ * A workstation's CPU utilisation from successive {@link CpuTicks} readings: the non-idle share
+ * of the ticks counted since the baseline, in percent.
+ *
+ * <p>net-snmp refreshes the raw counters only every few seconds, so most polls at 10 Hz see the
+ * same values. Such a reading keeps the last utilisation and leaves the baseline where it was; the
+ * next changed reading is then measured over the whole refresh period. An all-zero reading (the
+ * agent has not read the kernel yet) is ignored. {@link #restart} drops the baseline after the
+ * agent restarted, so the first reading afterwards is a new baseline and never a spike.
+ *
+ * <p>ssCpuRawKernel is a subset of ssCpuRawSystem on Linux, so it is not added again; wait and
+ * interrupt ticks count as busy.
+ *
+ * <p>Not thread-safe: one poller thread (or a lock) at a time.
+ */
+public final class CpuUtilisation {
+
+    private CpuTicks baseline;
+    private int lastPercent = -1;
+
+    /**
+     * Takes a reading.
+     *
+     * @param ticks the counters just read
+     * @return the utilisation now, 0..100, or −1 while no two different readings were seen
+     */
+    public int update(final CpuTicks ticks) {
+        if (ticks.allZero()) {
+            return lastPercent;
+        }
+        if (baseline == null) {
+            baseline = ticks;
+            return lastPercent;
+        }
+        if (ticks.sameAs(baseline)) {
+            return lastPercent;
+        }
+        final long idle = CounterDelta.of(baseline.idleTicks(), ticks.idleTicks(), 32);
+        final long busy = CounterDelta.of(baseline.userTicks(), ticks.userTicks(), 32)
+            + CounterDelta.of(baseline.niceTicks(), ticks.niceTicks(), 32)
+            + CounterDelta.of(baseline.systemTicks(), ticks.systemTicks(), 32)
+            + CounterDelta.of(baseline.waitTicks(), ticks.waitTicks(), 32)
+            + CounterDelta.of(baseline.interruptTicks(), ticks.interruptTicks(), 32);
+        baseline = ticks;
+        final long total = idle + busy;
+        if (total <= 0) {
+            return lastPercent;
+        }
+        lastPercent = (int) Math.round(100.0 * busy / total);
+        return lastPercent;
+    }
+
+    /** Forgets the baseline (the agent restarted); the last utilisation is kept. */
+    public void restart() {
+        baseline = null;
+    }
+
+    /** Forgets baseline and last value (the source was UNKNOWN: its old value says nothing any more). */
+    public void forget() {
+        baseline = null;
+        lastPercent = -1;
+    }
+
+    /** @return the last utilisation, 0..100, or −1 when none yet */
+    public int lastPercent() {
+        return lastPercent;
+    }
+}

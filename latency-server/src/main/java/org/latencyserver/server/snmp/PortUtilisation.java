@@ -1,0 +1,100 @@
+package org.latencyserver.server.snmp;
+
+/**
+ * A switch port's utilisation from successive IF-MIB octet counter readings: the busier direction's
+ * bits per second over the port speed, in percent, clamped to 0..100.
+ *
+ * <p>Agents cache interface counters for a while (net-snmp for a few seconds), so a reading with
+ * both counters unchanged keeps the last utilisation and the baseline, and the next changed reading
+ * is measured over the whole period — unless the counters have stood still for longer than
+ * {@code idleAfterNanos}, when the port is taken to be idle (0 %).
+ *
+ * <p>Not thread-safe: one poller thread (or a lock) at a time.
+ */
+public final class PortUtilisation {
+
+    private final long idleAfterNanos;
+    private boolean haveBaseline;
+    private long baseInOctets;
+    private long baseOutOctets;
+    private long baseNanos;
+    private int lastPercent = -1;
+
+    /**
+     * @param idleAfterNanos how long unchanged counters are read as "cached" before the port counts as idle, > 0
+     */
+    public PortUtilisation(final long idleAfterNanos) {
+        if (idleAfterNanos <= 0) {
+            throw new IllegalArgumentException("idle time must be > 0 ns, was " + idleAfterNanos);
+        }
+        this.idleAfterNanos = idleAfterNanos;
+    }
+
+    /**
+     * Takes a reading.
+     *
+     * @param inOctets    ifHCInOctets (or ifInOctets), unsigned value in a long
+     * @param outOctets   ifHCOutOctets (or ifOutOctets), same form and width
+     * @param counterBits 64 for ifHC*, 32 for the old Counter32 objects
+     * @param speedMbps   the port speed, Mbit/s, > 0
+     * @param nowNanos    monotonic time of the reading
+     * @return the utilisation now, 0..100, or −1 while no two readings were seen
+     * @throws IllegalArgumentException when the speed is not positive
+     */
+    public int update(final long inOctets, final long outOctets, final int counterBits, final long speedMbps,
+                      final long nowNanos) {
+        if (speedMbps <= 0) {
+            throw new IllegalArgumentException("port speed must be > 0 Mbit/s, was " + speedMbps);
+        }
+        if (!haveBaseline) {
+            setBaseline(inOctets, outOctets, nowNanos);
+            return lastPercent;
+        }
+        final long elapsedNanos = nowNanos - baseNanos;
+        if (inOctets == baseInOctets && outOctets == baseOutOctets) {
+            if (elapsedNanos > idleAfterNanos) {
+                lastPercent = 0;
+                baseNanos = nowNanos;
+            }
+            return lastPercent;
+        }
+        if (elapsedNanos <= 0) {
+            return lastPercent;
+        }
+        final long inDelta = CounterDelta.of(baseInOctets, inOctets, counterBits);
+        final long outDelta = CounterDelta.of(baseOutOctets, outOctets, counterBits);
+        final double octets = Math.max(unsigned(inDelta), unsigned(outDelta));
+        final double bitsPerSecond = octets * 8.0 * 1e9 / elapsedNanos;
+        final double percent = 100.0 * bitsPerSecond / (speedMbps * 1e6);
+        lastPercent = (int) Math.max(0, Math.min(100, Math.round(percent)));
+        setBaseline(inOctets, outOctets, nowNanos);
+        return lastPercent;
+    }
+
+    private static double unsigned(final long value) {
+        return value >= 0 ? value : value + 0x1p64;
+    }
+
+    private void setBaseline(final long inOctets, final long outOctets, final long nowNanos) {
+        haveBaseline = true;
+        baseInOctets = inOctets;
+        baseOutOctets = outOctets;
+        baseNanos = nowNanos;
+    }
+
+    /** Forgets the baseline (the agent restarted); the last utilisation is kept. */
+    public void restart() {
+        haveBaseline = false;
+    }
+
+    /** Forgets baseline and last value (the source was UNKNOWN: its old value says nothing any more). */
+    public void forget() {
+        haveBaseline = false;
+        lastPercent = -1;
+    }
+
+    /** @return the last utilisation, 0..100, or −1 when none yet */
+    public int lastPercent() {
+        return lastPercent;
+    }
+}

@@ -1,0 +1,267 @@
+package org.latencyserver.server.snmp;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.latencyserver.server.config.ConnectionConfig;
+import org.latencyserver.server.config.LinkConfig;
+import org.latencyserver.server.config.MibSource;
+import org.latencyserver.server.config.NodeConfig;
+import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.config.SnmpAccess;
+import org.snmp4j.MessageDispatcherImpl;
+import org.snmp4j.PDU;
+import org.snmp4j.Snmp;
+import org.snmp4j.Target;
+import org.snmp4j.event.ResponseEvent;
+import org.snmp4j.event.ResponseListener;
+import org.snmp4j.mp.MPv2c;
+import org.snmp4j.mp.MPv3;
+import org.snmp4j.security.AuthHMAC192SHA256;
+import org.snmp4j.security.AuthSHA;
+import org.snmp4j.security.PrivAES128;
+import org.snmp4j.security.PrivAES256;
+import org.snmp4j.security.SecurityProtocols;
+import org.snmp4j.security.USM;
+import org.snmp4j.smi.OctetString;
+import org.snmp4j.transport.DefaultUdpTransportMapping;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SNMP poller (BRIEF §5): every {@code pollIntervalMillis} it sends one asynchronous request to
+ * each polled workstation and switch port over a single SNMP4J session, and hands the connections'
+ * changed values to a {@link MibSink}.
+ *
+ * <p>Each source has at most one request in flight, with its own configured timeout and retries,
+ * so a slow or dead agent only skips its own polls and never delays the others. A source whose
+ * answers are missing or unusable for {@code unknownAfterMissedPolls} polls in a row becomes
+ * UNKNOWN (its value −1, the reason logged once) and is known again at its next good answer.
+ *
+ * <p>Values are delivered on change only (a connection's polled values are compared with what
+ * was last delivered), so a quiet network costs the update thread nothing. A value is delivered at
+ * most one poll interval after its answer arrived.
+ *
+ * <p>Thread-safety: {@link #start} and {@link #close} once each, from one thread; the rest runs on
+ * the poller's own scheduler thread and SNMP4J's threads.
+ */
+public final class SnmpPoller implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SnmpPoller.class);
+
+    private final long pollIntervalMillis;
+    private final MibSink sink;
+    private final LongSupplier nanoClock;
+    private final Snmp snmp;
+    private final Map<String, PolledSource> nodes = new LinkedHashMap<>();
+    private final Map<String, PolledSource> links = new LinkedHashMap<>();
+    private final List<Wiring> connections = new ArrayList<>();
+    private final Map<Short, PolledValues> delivered = new HashMap<>();
+    private final ScheduledExecutorService scheduler;
+
+    /** A connection and its polled sources (null where that end is pushed). */
+    private record Wiring(short indexRef, PolledSource client, PolledSource peer, PolledSource port) {
+    }
+
+    /**
+     * Builds the poller; nothing is sent before {@link #start}.
+     *
+     * @param nodes                   the configured workstations; those with {@code mib_source: snmp} are polled
+     * @param links                   the configured switch ports; those with {@code mib_source: snmp} are polled
+     * @param connectionConfigs       the connections; those with at least one polled end are fed
+     * @param pollIntervalMillis      poll period, ≥ 1 ms
+     * @param unknownAfterMissedPolls misses in a row that make a source UNKNOWN, ≥ 1
+     * @param environment             looks up the environment variables holding the SNMP secrets
+     * @param sink                    where changed values go
+     * @param nanoClock               monotonic time, e.g. {@code System::nanoTime}
+     * @throws IOException              when the UDP socket cannot be opened
+     * @throws IllegalArgumentException when an address is unsupported or a secret's variable is unset
+     */
+    public SnmpPoller(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionConfig> connectionConfigs,
+                      final long pollIntervalMillis, final int unknownAfterMissedPolls,
+                      final Function<String, String> environment, final MibSink sink, final LongSupplier nanoClock)
+        throws IOException {
+        if (pollIntervalMillis < 1) {
+            throw new IllegalArgumentException("poll interval must be >= 1 ms, was " + pollIntervalMillis);
+        }
+        this.pollIntervalMillis = pollIntervalMillis;
+        this.sink = sink;
+        this.nanoClock = nanoClock;
+        final SecurityProtocols protocols = new SecurityProtocols(SecurityProtocols.SecurityProtocolSet.maxCompatibility);
+        protocols.addAuthenticationProtocol(new AuthSHA());
+        protocols.addAuthenticationProtocol(new AuthHMAC192SHA256());
+        protocols.addPrivacyProtocol(new PrivAES128());
+        protocols.addPrivacyProtocol(new PrivAES256());
+        final USM usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
+        final MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
+        dispatcher.addMessageProcessingModel(new MPv2c());
+        dispatcher.addMessageProcessingModel(new MPv3(usm));
+        for (final NodeConfig node : nodes) {
+            if (node.mibSource() == MibSource.SNMP) {
+                final Target<?> target = SnmpTargets.target(node.snmp(), environment, usm);
+                final String label = "node " + node.name();
+                this.nodes.put(node.name(), node.snmp().cpuSource() == SnmpAccess.CpuSource.HR_PROCESSOR_LOAD
+                    ? new HrProcessorLoadSource(label, target, unknownAfterMissedPolls)
+                    : new UcdCpuSource(label, target, unknownAfterMissedPolls));
+            }
+        }
+        for (final LinkConfig link : links) {
+            if (link.mibSource() == MibSource.SNMP) {
+                this.links.put(link.name(), new LinkSource("link " + link.name(), SnmpTargets.target(link.snmp(), environment, usm),
+                    unknownAfterMissedPolls, link.ifIndex(), link.speedMbps()));
+            }
+        }
+        for (final ConnectionConfig connection : connectionConfigs) {
+            final Wiring wiring = new Wiring(connection.indexRef(), this.nodes.get(connection.client().name()),
+                this.nodes.get(connection.peer().name()), connection.link() == null ? null : this.links.get(connection.link().name()));
+            if (wiring.client() != null || wiring.peer() != null || wiring.port() != null) {
+                connections.add(wiring);
+            }
+        }
+        this.snmp = new Snmp(dispatcher, new DefaultUdpTransportMapping());
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            final Thread thread = new Thread(runnable, "snmp-poller");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * The poller for a configuration, with secrets from the process environment.
+     *
+     * @param configuration the server's configuration
+     * @param sink          where changed values go
+     * @return the poller, not yet started
+     * @throws IOException              when the UDP socket cannot be opened
+     * @throws IllegalArgumentException when an address is unsupported or a secret's variable is unset
+     */
+    public static SnmpPoller forConfiguration(final ServerConfiguration configuration, final MibSink sink) throws IOException {
+        return new SnmpPoller(configuration.nodes(), configuration.links(), configuration.connectionConfigs(),
+            configuration.server().pollIntervalMillis(), configuration.server().unknownAfterMissedPolls(), System::getenv, sink,
+            System::nanoTime);
+    }
+
+    /**
+     * @param configuration a server's configuration
+     * @return whether any workstation or switch port in it is polled ({@code mib_source: snmp})
+     */
+    public static boolean polls(final ServerConfiguration configuration) {
+        return configuration.nodes().stream().anyMatch(n -> n.mibSource() == MibSource.SNMP)
+            || configuration.links().stream().anyMatch(l -> l.mibSource() == MibSource.SNMP);
+    }
+
+    /** @return how many workstations and switch ports are polled */
+    public int sourceCount() {
+        return nodes.size() + links.size();
+    }
+
+    /**
+     * Opens the socket and starts polling.
+     *
+     * @throws IOException when the socket cannot listen
+     */
+    public void start() throws IOException {
+        snmp.listen();
+        scheduler.scheduleAtFixedRate(this::pollSafely, 0, pollIntervalMillis, TimeUnit.MILLISECONDS);
+        LOG.info("SNMP poller: {} workstations, {} switch ports, {} connections, every {} ms", nodes.size(), links.size(),
+            connections.size(), pollIntervalMillis);
+    }
+
+    private void pollSafely() {
+        try {
+            deliverChanges();
+            for (final PolledSource source : nodes.values()) {
+                send(source);
+            }
+            for (final PolledSource source : links.values()) {
+                send(source);
+            }
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again; the poller must go on.
+            LOG.error("SNMP poll failed; polling goes on", e);
+        }
+    }
+
+    private void deliverChanges() {
+        for (final Wiring wiring : connections) {
+            if (!delivered.containsKey(wiring.indexRef()) && !settled(wiring)) {
+                // Nothing read yet: leave the row as it is (fresh, or restored from the state file)
+                // until a value arrives or a source turns out UNKNOWN.
+                continue;
+            }
+            final PolledValues values = valuesOf(wiring);
+            if (!values.equals(delivered.get(wiring.indexRef()))) {
+                delivered.put(wiring.indexRef(), values);
+                sink.polled(values);
+            }
+        }
+    }
+
+    private static boolean settled(final Wiring wiring) {
+        return wiring.client() != null && wiring.client().settled() || wiring.peer() != null && wiring.peer().settled()
+            || wiring.port() != null && wiring.port().settled();
+    }
+
+    private static PolledValues valuesOf(final Wiring wiring) {
+        return new PolledValues(wiring.indexRef(), wiring.client() != null, percent(wiring.client()), wiring.peer() != null,
+            percent(wiring.peer()), wiring.port() != null, percent(wiring.port()));
+    }
+
+    private static short percent(final PolledSource source) {
+        return (short) (source == null ? -1 : source.percent());
+    }
+
+    private void send(final PolledSource source) {
+        if (!source.inFlight().compareAndSet(false, true)) {
+            // Its previous request has not timed out yet: that one will count the miss.
+            return;
+        }
+        final PDU request = source.request();
+        final ResponseListener listener = new ResponseListener() {
+            @Override
+            public <A extends org.snmp4j.smi.Address> void onResponse(final ResponseEvent<A> event) {
+                // SNMP4J keeps an asynchronous request registered until it is cancelled.
+                ((Snmp) event.getSource()).cancel(event.getRequest(), this);
+                try {
+                    if (event.getError() != null) {
+                        source.miss("request failed: " + event.getError().getMessage());
+                    } else {
+                        source.accept(event.getResponse(), nanoClock.getAsLong());
+                    }
+                } catch (RuntimeException e) {
+                    source.miss("unreadable answer: " + e);
+                } finally {
+                    source.inFlight().set(false);
+                }
+            }
+        };
+        try {
+            snmp.send(request, source.target(), null, listener);
+        } catch (IOException | RuntimeException e) {
+            source.miss("could not send: " + e.getMessage());
+            source.inFlight().set(false);
+        }
+    }
+
+    /** Stops polling and closes the socket. */
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(2, TimeUnit.SECONDS);
+            snmp.close();
+        } catch (IOException e) {
+            LOG.warn("closing the SNMP session: {}", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

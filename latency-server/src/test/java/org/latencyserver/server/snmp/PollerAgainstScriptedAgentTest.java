@@ -1,0 +1,309 @@
+package org.latencyserver.server.snmp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.server.config.ConnectionConfig;
+import org.latencyserver.server.config.LinkConfig;
+import org.latencyserver.server.config.MibSource;
+import org.latencyserver.server.config.NodeConfig;
+import org.latencyserver.server.config.SnmpAccess;
+import org.snmp4j.smi.Counter32;
+import org.snmp4j.smi.Counter64;
+import org.snmp4j.smi.OID;
+import org.snmp4j.smi.OctetString;
+import org.snmp4j.smi.TimeTicks;
+import org.snmp4j.smi.Variable;
+
+/**
+ * The poller against in-test SNMP agents on loopback that answer from a script: misses of every kind
+ * make a source UNKNOWN, and it recovers by itself; a silent agent does not slow the others.
+ */
+class PollerAgainstScriptedAgentTest {
+
+    private static final String COMMUNITY_ENV = "TEST_COMMUNITY";
+    private static final String COMMUNITY = "s3cret-test";
+    private static final long POLL_MILLIS = 40;
+    private static final int UNKNOWN_AFTER = 3;
+    private static final OID UPTIME = new OID("1.3.6.1.2.1.1.3.0");
+    private static final OID USER = new OID("1.3.6.1.4.1.2021.11.50.0");
+    private static final OID NICE = new OID("1.3.6.1.4.1.2021.11.51.0");
+    private static final OID SYSTEM = new OID("1.3.6.1.4.1.2021.11.52.0");
+    private static final OID IDLE = new OID("1.3.6.1.4.1.2021.11.53.0");
+    private static final OID IN = new OID("1.3.6.1.2.1.31.1.1.1.6.3");
+    private static final OID OUT = new OID("1.3.6.1.2.1.31.1.1.1.10.3");
+    private static final OID HIGH_SPEED = new OID("1.3.6.1.2.1.31.1.1.1.15.3");
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    private final List<PolledValues> delivered = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (final AutoCloseable c : closing) {
+            c.close();
+        }
+    }
+
+    /** CPU counters that move 3 busy ticks per idle tick at every request (75 %), from a base. */
+    private static final class BusyCpu {
+        private final AtomicLong polls = new AtomicLong();
+        private volatile long base;
+        private volatile long uptimeBase = 100_000;
+
+        Variable value(final OID oid) {
+            if (oid.equals(UPTIME)) {
+                return new TimeTicks(uptimeBase + polls.get());
+            }
+            if (oid.equals(USER)) {
+                return counter32(base + 3 * polls.incrementAndGet());
+            }
+            if (oid.equals(NICE) || oid.equals(SYSTEM)) {
+                return counter32(base);
+            }
+            if (oid.equals(IDLE)) {
+                return counter32(base + polls.get());
+            }
+            return null;
+        }
+    }
+
+    /** A Counter32 holds its value modulo 2^32. */
+    private static Counter32 counter32(final long value) {
+        return new Counter32(value & 0xFFFF_FFFFL);
+    }
+
+    private ScriptedAgent agent() throws Exception {
+        final ScriptedAgent agent = new ScriptedAgent(COMMUNITY);
+        closing.add(0, agent);
+        return agent;
+    }
+
+    private static SnmpAccess v2c(final ScriptedAgent agent, final SnmpAccess.CpuSource cpu, final long timeoutMillis) {
+        return new SnmpAccess(agent.address(), SnmpAccess.Version.V2C, COMMUNITY_ENV, null, null, null, null, null, cpu,
+            timeoutMillis, 0);
+    }
+
+    private SnmpPoller start(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionConfig> connections)
+        throws Exception {
+        final SnmpPoller poller = new SnmpPoller(nodes, links, connections, POLL_MILLIS, UNKNOWN_AFTER,
+            name -> COMMUNITY_ENV.equals(name) ? COMMUNITY : null, delivered::add, System::nanoTime);
+        closing.add(0, poller);
+        poller.start();
+        return poller;
+    }
+
+    private PolledValues await(final String what, final Predicate<PolledValues> condition, final long timeoutMillis)
+        throws InterruptedException {
+        final long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (System.nanoTime() < deadline) {
+            final PolledValues last = delivered.isEmpty() ? null : delivered.get(delivered.size() - 1);
+            if (last != null && condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("not seen within " + timeoutMillis + " ms: " + what + "; delivered " + delivered);
+    }
+
+    @Test
+    void aPolledClientIsReadThenUnknownAfterMissesOfEveryKindAndRecoversByItself() throws Exception {
+        final ScriptedAgent agent = agent();
+        final BusyCpu cpu = new BusyCpu();
+        cpu.base = 5_000;
+        agent.script(cpu::value);
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 100));
+        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        start(List.of(client, peer), List.of(),
+            List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+
+        PolledValues values = await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
+        assertEquals(7, values.indexRef());
+        assertTrue(values.clientPolled() && !values.peerPolled() && !values.portPolled(), values.toString());
+
+        // noSuchInstance for a required counter
+        agent.script(oid -> oid.equals(IDLE) ? null : cpu.value(oid));
+        await("client unknown after noSuchInstance", v -> v.clientCpuPercent() == -1, 3000);
+        agent.script(cpu::value);
+        await("client recovered", v -> v.clientCpuPercent() == 75, 3000);
+
+        // a string where a counter belongs
+        agent.script(oid -> oid.equals(USER) ? new OctetString("garbage") : cpu.value(oid));
+        await("client unknown after garbage", v -> v.clientCpuPercent() == -1, 3000);
+        agent.script(cpu::value);
+        await("client recovered", v -> v.clientCpuPercent() == 75, 3000);
+
+        // silence: timeouts
+        agent.silent(true);
+        await("client unknown after timeouts", v -> v.clientCpuPercent() == -1, 3000);
+        agent.silent(false);
+        await("client recovered", v -> v.clientCpuPercent() == 75, 3000);
+    }
+
+    @Test
+    void fewerMissesThanTheLimitKeepTheLastValue() throws Exception {
+        final ScriptedAgent agent = agent();
+        final BusyCpu cpu = new BusyCpu();
+        agent.script(cpu::value);
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 1000));
+        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+        await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
+        // One request with a long timeout is in flight at a time: two missed answers are two misses, fewer than 3.
+        final int before = agent.requests();
+        agent.silent(true);
+        Thread.sleep(1500);
+        agent.silent(false);
+        // The second unanswered request times out about 2 s after the silence began; then polling resumes.
+        Thread.sleep(1500);
+        assertTrue(agent.requests() > before, "polling resumed");
+        assertFalse(delivered.stream().anyMatch(v -> v.clientCpuPercent() == -1), "never unknown: " + delivered);
+    }
+
+    @Test
+    void anAgentRestartWithCountersStartingOverGivesNoSpikeAndTheUtilisationGoesOn() throws Exception {
+        final ScriptedAgent agent = agent();
+        final BusyCpu cpu = new BusyCpu();
+        cpu.base = 3_000_000_000L;
+        agent.script(cpu::value);
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 200));
+        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+        await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
+        final int deliveredBefore = delivered.size();
+        // Restart: uptime and all counters start over near 0 (the user counter would read as a huge wrap).
+        cpu.uptimeBase = 0;
+        cpu.base = 0;
+        cpu.polls.set(0);
+        Thread.sleep(20 * POLL_MILLIS);
+        assertEquals(deliveredBefore, delivered.size(), "nothing changed, no spike: " + delivered);
+    }
+
+    @Test
+    void aPolledPortIsReadAgainstItsSpeedAndTheCountersMayBeCounter64() throws Exception {
+        final ScriptedAgent agent = agent();
+        final long startNanos = System.nanoTime();
+        // 1,000,000 octets/s in = 8 Mbit/s, out half of it; ifHighSpeed 16 Mbit/s: 50 %.
+        agent.script(oid -> {
+            final long octets = (System.nanoTime() - startNanos) / 1000;
+            if (oid.equals(UPTIME)) {
+                return new TimeTicks(octets / 10_000);
+            }
+            if (oid.equals(IN)) {
+                return new Counter64(-1_000_000L + octets); // wraps past 2^64 after a second
+            }
+            if (oid.equals(OUT)) {
+                return new Counter64(octets / 2);
+            }
+            return oid.equals(HIGH_SPEED) ? new org.snmp4j.smi.Gauge32(16) : null;
+        });
+        final NodeConfig a = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.PUSH, null);
+        final NodeConfig b = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        final LinkConfig link = new LinkConfig("port-3", MibSource.SNMP, v2c(agent, null, 200), 3, 0);
+        start(List.of(a, b), List.of(link), List.of(new ConnectionConfig((short) 9, a, b, link, 256, 3, 0, null)));
+        final PolledValues values = await("port near 50 %", v -> v.portPercent() >= 40 && v.portPercent() <= 60, 3000);
+        assertTrue(values.portPolled() && !values.clientPolled() && !values.peerPolled(), values.toString());
+        Thread.sleep(1500);
+        final PolledValues after = delivered.get(delivered.size() - 1);
+        assertTrue(after.portPercent() >= 40 && after.portPercent() <= 60, "after the Counter64 wrap still near 50 %: " + delivered);
+    }
+
+    @Test
+    void aSilentAgentWithALongTimeoutDoesNotSlowThePollingOfTheOthers() throws Exception {
+        final ScriptedAgent dead = agent();
+        dead.silent(true);
+        final ScriptedAgent alive = agent();
+        alive.script(new BusyCpu()::value);
+        final NodeConfig slow = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(dead, SnmpAccess.CpuSource.UCD_RAW, 5000));
+        final NodeConfig fast = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(alive, SnmpAccess.CpuSource.UCD_RAW, 5000));
+        start(List.of(slow, fast), List.of(), List.of(new ConnectionConfig((short) 7, slow, fast, null, 256, 3, 0, null)));
+        Thread.sleep(1000);
+        // 1000 ms / 40 ms = 25 polls; allow for a loaded machine.
+        assertTrue(alive.requests() >= 12, "the live agent was asked " + alive.requests() + " times in 1 s");
+    }
+
+    @Test
+    void aMissingSecretVariableIsRefusedNamingIt() throws Exception {
+        final ScriptedAgent agent = agent();
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 100));
+        final IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> new SnmpPoller(List.of(client), List.of(), List.of(), POLL_MILLIS, UNKNOWN_AFTER, name -> null,
+                delivered::add, System::nanoTime));
+        assertTrue(e.getMessage().contains(COMMUNITY_ENV), e.getMessage());
+    }
+
+    @Test
+    void theWrongCommunityIsNeverAnsweredSoTheSourceBecomesUnknownFromTheStart() throws Exception {
+        final ScriptedAgent agent = agent();
+        agent.script(ScriptedAgent.of(Map.of()));
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 50));
+        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        final SnmpPoller poller = new SnmpPoller(List.of(client, peer), List.of(),
+            List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)), POLL_MILLIS, UNKNOWN_AFTER,
+            name -> "public", delivered::add, System::nanoTime);
+        closing.add(0, poller);
+        poller.start();
+        // Never answered from the start: UNKNOWN is delivered, so a row restored with old values is marked stale.
+        final PolledValues values = await("client unknown", v -> v.clientCpuPercent() == -1, 3000);
+        assertEquals(1, delivered.size(), "delivered once: " + delivered);
+        assertTrue(values.clientPolled(), values.toString());
+        assertEquals(0, agent.requests(), "the agent ignored the wrong community");
+    }
+
+    @Test
+    void hrProcessorLoadIsAveragedOverTheProcessorsAndAnAgentWithoutItIsUnknown() throws Exception {
+        final ScriptedAgent agent = agent();
+        final String load = "1.3.6.1.2.1.25.3.3.1.2.";
+        final java.util.TreeMap<OID, Variable> table = new java.util.TreeMap<>();
+        table.put(UPTIME, new TimeTicks(500));
+        table.put(new OID(load + "196608"), new org.snmp4j.smi.Integer32(30));
+        table.put(new OID(load + "196609"), new org.snmp4j.smi.Integer32(50));
+        table.put(new OID("1.3.6.1.2.1.25.3.4.1.1.1"), new org.snmp4j.smi.Integer32(7)); // the next column
+        agent.walkable(table);
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, SnmpAccess.CpuSource.HR_PROCESSOR_LOAD, 100));
+        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+        await("the mean of 30 % and 50 %", v -> v.clientCpuPercent() == 40, 3000);
+        // As net-snmp answered here: no hrProcessorLoad rows at all.
+        table.remove(new OID(load + "196608"));
+        table.remove(new OID(load + "196609"));
+        agent.walkable(table);
+        await("unknown without hrProcessorLoad rows", v -> v.clientCpuPercent() == -1, 3000);
+    }
+
+    @Test
+    void cpuCounter32sWrappingWhilePolledKeepTheUtilisationSteady() throws Exception {
+        final ScriptedAgent agent = agent();
+        final BusyCpu cpu = new BusyCpu();
+        // The user counter passes 2^32 after 10 requests, the idle counter after 30.
+        cpu.base = 0x1_0000_0000L - 30;
+        agent.script(cpu::value);
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 200));
+        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+        await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
+        while (cpu.polls.get() < 40) {
+            Thread.sleep(POLL_MILLIS);
+        }
+        assertEquals(List.of((short) 75), delivered.stream().map(PolledValues::clientCpuPercent).distinct().toList(),
+            "only 75 % across both wraps");
+    }
+}
