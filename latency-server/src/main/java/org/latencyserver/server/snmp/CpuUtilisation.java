@@ -17,6 +17,9 @@ package org.latencyserver.server.snmp;
  */
 public final class CpuUtilisation {
 
+    /** Fewest ticks (1/100 s of one CPU each) a utilisation is computed over: 1-point resolution. */
+    static final long MIN_TICKS = 100;
+
     private CpuTicks baseline;
     private int lastPercent = -1;
 
@@ -43,11 +46,14 @@ public final class CpuUtilisation {
             + CounterDelta.of(baseline.systemTicks(), ticks.systemTicks(), 32)
             + CounterDelta.of(baseline.waitTicks(), ticks.waitTicks(), 32)
             + CounterDelta.of(baseline.interruptTicks(), ticks.interruptTicks(), 32);
-        baseline = ticks;
         final long total = idle + busy;
-        if (total <= 0) {
+        if (total < MIN_TICKS) {
+            // Too few ticks for a percent to mean anything (at 10 Hz, 2 cores x 100 Hz give 20 ticks:
+            // 5-point steps that would flap a state at its boundary). Keep the baseline; measure
+            // over the longer period once enough ticks have passed.
             return lastPercent;
         }
+        baseline = ticks;
         lastPercent = (int) Math.round(100.0 * busy / total);
         return lastPercent;
     }

@@ -13,6 +13,9 @@ package org.latencyserver.server.snmp;
  */
 public final class PortUtilisation {
 
+    /** Shortest period a rate is computed over, ns. */
+    static final long MIN_WINDOW_NANOS = 1_000_000_000L;
+
     private final long idleAfterNanos;
     private boolean haveBaseline;
     private long baseInOctets;
@@ -58,7 +61,10 @@ public final class PortUtilisation {
             }
             return lastPercent;
         }
-        if (elapsedNanos <= 0) {
+        if (elapsedNanos < MIN_WINDOW_NANOS) {
+            // Over one 100 ms poll a few ms of jitter between the agent's counting and our clock
+            // is several percent (92 % read as 90 %), and above 90 % every change is a new state.
+            // Keep the baseline: a rate over at least a second is stable to well under a point.
             return lastPercent;
         }
         final long inDelta = CounterDelta.of(baseInOctets, inOctets, counterBits);
