@@ -98,7 +98,7 @@ class ShippedProfilesTest {
                 cell.maxMillis(), LatencyHistogram.uniform(1_000_000, counts, 1)));
         }
         final Profile measured = new Profile("lab", "x86", Layer.TCP, new Provenance("test", null, null, null, "2024-05-01", null),
-            null, MeasuredTablePortModel.thesisTable3621(), cells);
+            null, MeasuredTablePortModel.thesisTable3_6_2_1(), cells);
         final String json = ProfileJson.toJson(measured);
         assertEquals(measured, ProfileJson.parse(json, "lab.json"));
         final Set<ValidationMessage> messages = schema().validate(new ObjectMapper().readTree(json));

@@ -1,5 +1,7 @@
 package org.latencyserver.core.estimate;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,8 +22,8 @@ public final class DeadlineMissEstimator {
     }
 
     /**
-     * @param histogram      a non-empty histogram
-     * @param deadlineMillis the deadline, ms, finite and {@code > 0}
+     * @param histogram      a non-empty histogram of round trips, ns
+     * @param deadlineMillis the deadline, ms, finite and {@code > 0}; a latency equal to it is met
      * @return the miss probability and its interval
      * @throws IllegalArgumentException when the deadline is not finite and positive
      * @throws EstimateRefusedException when the histogram is empty
@@ -34,7 +36,7 @@ public final class DeadlineMissEstimator {
         if (histogram.isEmpty()) {
             throw new EstimateRefusedException("no samples: no deadline-miss probability");
         }
-        final long deadlineNanos = (long) Math.floor(deadlineMillis * 1e6);
+        final long deadlineNanos = deadlineNanos(deadlineMillis);
         final long n = histogram.totalCount();
         final long met = histogram.countAtOrBelow(deadlineNanos);
         final long missed = n - met;
@@ -55,5 +57,16 @@ public final class DeadlineMissEstimator {
         notes.add(missed + " of " + n + " samples above the deadline");
         return new DeadlineMiss(deadlineMillis, (double) missed / n,
             ProportionConfidence.wilson(missed, n, Estimate.CONFIDENCE_LEVEL), notes);
+    }
+
+    /**
+     * The deadline in whole ns, rounded down, from its decimal form: 1.001 ms is 1,001,000 ns, where
+     * {@code 1.001 * 1e6} in binary floating point is 1,000,999.999… and would floor one ns short
+     * (counting the bin ending at 1.001 ms as a miss for no reason).
+     */
+    private static long deadlineNanos(final double deadlineMillis) {
+        final BigDecimal nanos = new BigDecimal(Double.toString(deadlineMillis)).movePointRight(6)
+            .setScale(0, RoundingMode.FLOOR);
+        return nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : nanos.longValueExact();
     }
 }

@@ -55,7 +55,8 @@ public final class ProfileAverageEstimator {
     /**
      * The QoS 1 estimate for any message size: a profiled size reads its cell; another size is
      * read off the least-squares latency-vs-size line of the CPU pair's cells, marked interpolated
-     * (or extrapolated, beyond the profiled sizes), with the fit's 95 % interval.
+     * (or extrapolated, beyond the profiled sizes) in the notes with the fit's R², with the fit's 95 %
+     * prediction interval (see {@link LatencySizeModel}).
      *
      * @param profile          the profile
      * @param load             the connection's load state; both CPU states must be known
@@ -78,7 +79,7 @@ public final class ProfileAverageEstimator {
         } catch (IllegalArgumentException e) {
             throw new EstimateRefusedException("profile " + profile.name() + ": " + e.getMessage());
         }
-        final SizeEstimate sized = model.estimate(messageSizeBytes);
+        final SizeEstimate sized = model.estimateMillis(messageSizeBytes);
         if (!(sized.meanMillis() > 0)) {
             throw new EstimateRefusedException("the latency-vs-size line (" + model + ") gives no positive latency at "
                 + messageSizeBytes + " B");
@@ -96,7 +97,9 @@ public final class ProfileAverageEstimator {
         if (load.port().isLoaded()) {
             final PortContribution port = profile.portModel().contribution(load.port().utilisationPercent(), messageSizeBytes);
             added = port.millis();
-            notes.add(String.format(Locale.ROOT, "port contribution %.3f ms added (%s)", added, port.basis()));
+            notes.add(String.format(Locale.ROOT, "port contribution %.3f ms (%s)", added, port.basis()));
+            notes.add("CPU and port effects assumed to add up (thesis section 4.2.3, constraint 4): "
+                + "no profile measured a loaded port and loaded CPUs together");
         } else if (load.port().kind() == PortState.Kind.UNKNOWN) {
             notes.add("switch port state unknown: no port contribution added");
         }
@@ -111,8 +114,8 @@ public final class ProfileAverageEstimator {
             return cell.stdDevMillis();
         }
         if (profile.assumptions() != null && profile.assumptions().assumedStdDevMillis() != null) {
-            notes.add(String.format(Locale.ROOT, "assumed standard deviation %s ms (%s)",
-                profile.assumptions().assumedStdDevMillis(), "the profile's stated assumption; thesis section 4.2.4 uses s = 5 ms"));
+            notes.add(String.format(Locale.ROOT, "assumed standard deviation %s ms (the profile's assumption: the cell "
+                + "publishes none; thesis section 4.2.4 assumes s = 5 ms)", profile.assumptions().assumedStdDevMillis()));
             return profile.assumptions().assumedStdDevMillis();
         }
         throw new EstimateRefusedException("profile " + profile.name() + " gives no standard deviation for cell "

@@ -25,9 +25,13 @@ public record ConnectionLoadState(CpuStatePair cpu, PortState port) {
     }
 
     /**
-     * @param previous the state before
-     * @return true when this state differs from {@code previous} in either CPU state or the port
-     *         state (including any change of a loaded port's utilisation)
+     * Whether going from {@code previous} to this state is a state change in the sense of thesis
+     * section 4.2.4: a different CPU state at either end (in order: (LOW, HIGH) to (HIGH, LOW) is a
+     * change, the client and the peer swapped loads), the port crossing 90 % either way, or any
+     * change of a loaded port's utilisation; also a change to or from UNKNOWN.
+     *
+     * @param previous the state before; null (no state before) counts as a change
+     * @return true when this state differs from {@code previous}
      */
     public boolean isStateChangeFrom(final ConnectionLoadState previous) {
         return !equals(previous);

@@ -8,7 +8,9 @@ package org.latencyserver.core.state;
  * only left once the utilisation is clear of the boundary by half the band: from LOW, MEDIUM needs
  * {@code u >= 33.5 + band/2}; from MEDIUM, LOW needs {@code u < 33.5 − band/2}. A clear jump
  * still changes the state at once, across two bands if need be (LOW at 80 % → HIGH). With no
- * current state (UNKNOWN) the plain bands apply.
+ * current state (UNKNOWN) the plain bands apply. With the default thresholds (boundaries 33.5 and
+ * 66.5 %, band 2 points): from LOW, MEDIUM needs {@code u >= 34.5}; from MEDIUM, LOW needs
+ * {@code u < 32.5} and HIGH {@code u >= 67.5}; from HIGH, MEDIUM needs {@code u < 65.5}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -17,8 +19,14 @@ public final class CpuStateClassifier {
     private final CpuThresholds thresholds;
     private final double halfBand;
 
-    /** @param thresholds the bands and the hysteresis band */
+    /**
+     * @param thresholds the bands and the hysteresis band
+     * @throws NullPointerException when {@code thresholds} is null
+     */
     public CpuStateClassifier(final CpuThresholds thresholds) {
+        if (thresholds == null) {
+            throw new NullPointerException("CPU thresholds must not be null");
+        }
         this.thresholds = thresholds;
         this.halfBand = thresholds.hysteresisBandPercent() / 2.0;
     }
@@ -28,9 +36,15 @@ public final class CpuStateClassifier {
         return thresholds;
     }
 
+    /** @return a classifier with the thesis's bands and the default 2-point band */
+    public static CpuStateClassifier withDefaults() {
+        return new CpuStateClassifier(CpuThresholds.DEFAULT);
+    }
+
     /**
-     * @param utilisationPercent 0..100
+     * @param utilisationPercent CPU utilisation, percent, 0..100
      * @return the band, without hysteresis
+     * @throws IllegalArgumentException when the utilisation is NaN or outside 0..100
      */
     public CpuState classifyPlain(final double utilisationPercent) {
         requireUtilisation(utilisationPercent);
@@ -41,7 +55,7 @@ public final class CpuStateClassifier {
     }
 
     /**
-     * @param utilisationPercent 0..100
+     * @param utilisationPercent CPU utilisation, percent, 0..100
      * @param current            the state now (UNKNOWN or null when there is none)
      * @return the new state, which is {@code current} unless the utilisation is clear of the band
      * @throws IllegalArgumentException when the utilisation is NaN or outside 0..100

@@ -15,12 +15,18 @@ package org.latencyserver.core.state;
  */
 public final class PortStateClassifier {
 
+    /** The thesis's threshold: the port is LOADED above it, percent. */
+    public static final int LOADED_ABOVE_PERCENT = 90;
+    /** The default hysteresis band around the threshold, percentage points. */
+    public static final double DEFAULT_HYSTERESIS_BAND_PERCENT = 1.0;
+
     private final double boundaryPercent;
     private final double halfBand;
 
     /**
-     * @param loadedAbovePercent    the threshold, thesis 90
-     * @param hysteresisBandPercent total band width, {@code >= 0} and below 10 points
+     * @param loadedAbovePercent    the threshold, must be 90 (the IDL encodes LOADED as 91..100)
+     * @param hysteresisBandPercent total band width, percentage points, {@code >= 0} and below 10
+     * @throws IllegalArgumentException naming the bad value
      */
     public PortStateClassifier(final int loadedAbovePercent, final double hysteresisBandPercent) {
         if (loadedAbovePercent != 90) {
@@ -34,15 +40,23 @@ public final class PortStateClassifier {
         this.halfBand = hysteresisBandPercent / 2.0;
     }
 
-    /** The thesis threshold with a 1-point band. */
+    /**
+     * @param hysteresisBandPercent total band width, percentage points, {@code >= 0} and below 10
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public PortStateClassifier(final double hysteresisBandPercent) {
+        this(LOADED_ABOVE_PERCENT, hysteresisBandPercent);
+    }
+
+    /** @return the thesis threshold (90 %) with the default 1-point band */
     public static PortStateClassifier withDefaults() {
-        return new PortStateClassifier(90, 1.0);
+        return new PortStateClassifier(LOADED_ABOVE_PERCENT, DEFAULT_HYSTERESIS_BAND_PERCENT);
     }
 
     /**
-     * @param utilisationPercent 0..100
-     * @param current            the state now (UNKNOWN or null when there is none)
-     * @return the new state
+     * @param utilisationPercent port utilisation, percent, 0..100
+     * @param current            the state now (UNKNOWN or null when there is none: plain threshold 90.5)
+     * @return the new state: NORMAL, or LOADED at the utilisation rounded to whole percent (at least 91)
      * @throws IllegalArgumentException when the utilisation is NaN or outside 0..100
      */
     public PortState classify(final double utilisationPercent, final PortState current) {

@@ -3,12 +3,13 @@ package org.latencyserver.core.state;
 /**
  * A kind of workstation, as profiles and the IDL name it. The thesis's two types keep codes 3
  * and 4 ({@code client_workstation_type}, {@code peer_workstation_type}); other types get codes
- * from 5 up, assigned by the server's configuration. Code 0 means not known.
+ * from 5 up, assigned by the server's configuration. Code 0 is reserved on the wire for "not
+ * known" and is not a valid type code here.
  *
  * <p>Immutable and thread-safe.
  *
  * @param name e.g. {@code "TAC-4"}, as profiles write it
- * @param code the IDL code, {@code >= 1}
+ * @param code the IDL code (an IDL {@code short}), 1..32767
  */
 public record WorkstationType(String name, int code) {
 

@@ -77,7 +77,7 @@ class ProfileJsonTest {
     void measuredPortTableRoundTrips() throws Exception {
         final Profile base = ProfileJson.parse(valid(), "valid.json");
         final Profile withTable = new Profile(base.name(), base.workstationType(), base.layer(), base.provenance(),
-            base.assumptions(), MeasuredTablePortModel.thesisTable3621(), base.cells());
+            base.assumptions(), MeasuredTablePortModel.thesisTable3_6_2_1(), base.cells());
         assertEquals(withTable, ProfileJson.parse(ProfileJson.toJson(withTable), "table.json"));
     }
 
