@@ -66,6 +66,10 @@ public final class SnmpPoller implements AutoCloseable {
     private final List<Wiring> connections = new ArrayList<>();
     private final Map<Short, PolledValues> delivered = new HashMap<>();
     private final ScheduledExecutorService scheduler;
+    /** Requests sent, answers received, and polls skipped because the previous one was still out. */
+    private final java.util.concurrent.atomic.LongAdder requestsSent = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder answersReceived = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder pollsSkipped = new java.util.concurrent.atomic.LongAdder();
 
     /** A connection and its polled sources (null where that end is pushed). */
     private record Wiring(short indexRef, PolledSource client, PolledSource peer, PolledSource port) {
@@ -222,6 +226,7 @@ public final class SnmpPoller implements AutoCloseable {
     private void send(final PolledSource source) {
         if (!source.inFlight().compareAndSet(false, true)) {
             // Its previous request has not timed out yet: that one will count the miss.
+            pollsSkipped.increment();
             return;
         }
         final PDU request = source.request();
@@ -234,6 +239,9 @@ public final class SnmpPoller implements AutoCloseable {
                     if (event.getError() != null) {
                         source.miss("request failed: " + event.getError().getMessage());
                     } else {
+                        if (event.getResponse() != null) {
+                            answersReceived.increment();
+                        }
                         source.accept(event.getResponse(), nanoClock.getAsLong());
                     }
                 } catch (RuntimeException e) {
@@ -244,11 +252,27 @@ public final class SnmpPoller implements AutoCloseable {
             }
         };
         try {
+            requestsSent.increment();
             snmp.send(request, source.target(), null, listener);
         } catch (IOException | RuntimeException e) {
             source.miss("could not send: " + e.getMessage());
             source.inFlight().set(false);
         }
+    }
+
+    /** @return SNMP requests sent since start (thread-safe) */
+    public long requestsSent() {
+        return requestsSent.sum();
+    }
+
+    /** @return answers received since start, good or bad (thread-safe) */
+    public long answersReceived() {
+        return answersReceived.sum();
+    }
+
+    /** @return polls not sent because the source's previous request was still outstanding (thread-safe) */
+    public long pollsSkipped() {
+        return pollsSkipped.sum();
     }
 
     /** Stops polling and closes the socket. */
