@@ -228,12 +228,8 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public long subscribe(final EstimateListener listener, final short[] indexRefs) throws UnknownConnection, InvalidArgument {
         metrics.called("subscribe");
-        if (listener == null) {
-            throw new InvalidArgument("listener is nil");
-        }
-        final long id = estimateSubscribers.subscribe(known(indexRefs), listener::estimate_changed);
-        LOG.info("estimate subscriber {} for connections {}", id, indexRefs.length == 0 ? "all" : java.util.Arrays.toString(indexRefs));
-        return id;
+        return subscribeTo(estimateSubscribers, "estimate", listener, indexRefs,
+            listener == null ? null : listener::estimate_changed);
     }
 
     @Override
@@ -248,10 +244,20 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public long subscribe_measurements(final MeasurementListener listener, final short[] indexRefs)
         throws UnknownConnection, InvalidArgument {
         metrics.called("subscribe_measurements");
+        return subscribeTo(measurementSubscribers, "measurement", listener, indexRefs,
+            listener == null ? null : listener::measurement_requested);
+    }
+
+    private <E> long subscribeTo(final SubscriptionHub<E> hub, final String kind, final Object listener,
+                                 final short[] indexRefs, final java.util.function.Consumer<E> delivery)
+        throws UnknownConnection, InvalidArgument {
         if (listener == null) {
-            throw new InvalidArgument("listener is nil");
+            throw new InvalidArgument(kind + " listener is nil");
         }
-        return measurementSubscribers.subscribe(known(indexRefs), listener::measurement_requested);
+        final Set<Short> refs = known(indexRefs);
+        final long id = hub.subscribe(refs, delivery);
+        LOG.info("{} subscriber {} for connections {}", kind, id, refs.isEmpty() ? "all" : refs);
+        return id;
     }
 
     @Override
