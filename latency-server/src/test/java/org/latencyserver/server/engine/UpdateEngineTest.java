@@ -192,13 +192,23 @@ class UpdateEngineTest {
     }
 
     @Test
-    void openRequestsRespectTheConcurrencyBudget() {
-        // Budget 2: connections 3 and 4 open; a third measured connection would wait (here: 3 re-asks after 4).
-        engine.applyMib((short) 3, mib(10, 10, 10), 0);
-        engine.applyMib((short) 4, mib(10, 10, 10), 0);
-        assertNotNull(row(3).pending());
-        assertNotNull(row(4).pending());
-        assertEquals(2, requested.size());
+    void aRequestBeyondTheConcurrencyBudgetWaitsForASlotAndIsNotDropped() throws Exception {
+        final Profile tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
+        final UpdateEngine oneAtATime = new UpdateEngine(new ConnectionTable(List.of(
+            ConnectionRow.initial(spec(3, 3, 0, null), 0), ConnectionRow.initial(spec(4, 4, 96, null), 0))),
+            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 1),
+            tickets::incrementAndGet, () -> 42L);
+        oneAtATime.applyMib((short) 3, mib(10, 10, 10), 0);
+        oneAtATime.applyMib((short) 4, mib(10, 10, 10), 0);
+        final ConnectionRow three = oneAtATime.table().row((short) 3);
+        assertNotNull(three.pending());
+        assertNull(oneAtATime.table().row((short) 4).pending(), "the budget of one is taken");
+        assertTrue(oneAtATime.table().row((short) 4).updateRequired(), "but the request is due, not dropped");
+        assertEquals(0, oneAtATime.tick(SECOND), "no slot while connection 3 is measured");
+        assertTrue(oneAtATime.submitMeasurement((short) 3, three.pending().ticket(), measurement(1000, 1.2, 0.3), "test",
+            2 * SECOND).accepted());
+        assertEquals(1, oneAtATime.tick(2 * SECOND));
+        assertNotNull(oneAtATime.table().row((short) 4).pending());
     }
 
     /** n round trips in 1 ms bins, all within 0..3 ms; mean and sd as given. */
