@@ -6,7 +6,7 @@ import org.latencyserver.idl.LatservPackage.IdlBaselineMeasurements;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.LatservPackage.TableRow;
-import org.latencyserver.server.launch.OrbSupport;
+import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;

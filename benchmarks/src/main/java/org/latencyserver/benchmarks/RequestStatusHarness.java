@@ -12,7 +12,7 @@ import org.HdrHistogram.Histogram;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
-import org.latencyserver.server.launch.OrbSupport;
+import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
 /**

@@ -115,6 +115,16 @@ final class IdlConversions {
     /**
      * @throws IllegalArgumentException naming what is wrong with the bins
      */
+    static HistogramBins bins(final LatencyHistogram histogram) {
+        final long[] edges = new long[histogram.binCount()];
+        final long[] counts = new long[histogram.binCount()];
+        for (int bin = 0; bin < edges.length; bin++) {
+            edges[bin] = histogram.upperEdgeNanos(bin);
+            counts[bin] = histogram.count(bin);
+        }
+        return new HistogramBins(edges, counts, histogram.overflowCount());
+    }
+
     static LatencyHistogram histogram(final HistogramBins bins) {
         if (bins.upper_edges_ns == null || bins.counts == null) {
             throw new IllegalArgumentException("histogram has no edges or counts");

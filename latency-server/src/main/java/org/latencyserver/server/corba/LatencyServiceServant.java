@@ -26,6 +26,7 @@ import org.latencyserver.idl.latency.DeadlineMiss;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateListener;
 import org.latencyserver.idl.latency.EstimateUnavailable;
+import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.InvalidArgument;
 import org.latencyserver.idl.latency.LatencyServiceOperations;
 import org.latencyserver.idl.latency.MeasuredResult;
@@ -331,6 +332,12 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public Calibration calibration(final short indexRef) throws UnknownConnection {
         metrics.called("calibration");
         return IdlConversions.calibration(row(indexRef));
+    }
+
+    @Override
+    public HistogramBins current_histogram(final short indexRef) throws UnknownConnection, EstimateUnavailable {
+        metrics.called("current_histogram");
+        return IdlConversions.bins(histogramOf(row(indexRef)).histogram());
     }
 
     // ---- engine events (update thread; must not block) -----------------------------------------

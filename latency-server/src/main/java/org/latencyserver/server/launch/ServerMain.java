@@ -1,6 +1,7 @@
 package org.latencyserver.server.launch;
 
 import java.nio.file.Path;
+import org.latencyserver.orb.OrbSupport;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;

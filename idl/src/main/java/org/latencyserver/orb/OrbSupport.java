@@ -1,4 +1,4 @@
-package org.latencyserver.server.launch;
+package org.latencyserver.orb;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,131 @@
+package org.latencyserver.orb;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.SystemException;
+import org.omg.CosNaming.NamingContextExt;
+import org.omg.CosNaming.NamingContextExtHelper;
+import org.omg.CosNaming.NamingContextPackage.CannotProceed;
+import org.omg.CosNaming.NamingContextPackage.InvalidName;
+import org.omg.CosNaming.NamingContextPackage.NotFound;
+
+/**
+ * Turns what a user types after {@code --server} or {@code --peer} into an object reference.
+ *
+ * <p>Accepted forms, tried in this order:
+ * <ul>
+ *   <li>a stringified reference: {@code IOR:…}, {@code corbaloc:…}, {@code corbaname:…};</li>
+ *   <li>a file holding one (as {@code ./latency server} writes with {@code --ior-file});</li>
+ *   <li>otherwise a name in the naming service given as {@code naming} (e.g. {@code LatencyServer}
+ *       or {@code peers/ws2}).</li>
+ * </ul>
+ * Every failure is a {@link ReferenceException} that says which form was tried and why it failed.
+ * Resolving does not contact the object itself; the first call does.
+ */
+public final class References {
+
+    private References() {
+    }
+
+    /**
+     * @param orb    the ORB
+     * @param text   the reference as typed
+     * @param naming the naming service's reference (corbaloc/IOR), or null when there is none
+     * @return the object reference, not narrowed
+     * @throws ReferenceException when the text is no reference, the file cannot be read, or the
+     *                            name is not bound
+     */
+    public static org.omg.CORBA.Object resolve(final ORB orb, final String text, final String naming) {
+        if (text == null || text.isBlank()) {
+            throw new ReferenceException("an empty reference was given");
+        }
+        final String trimmed = text.trim();
+        if (isStringified(trimmed)) {
+            try {
+                return orb.string_to_object(trimmed);
+            } catch (SystemException e) {
+                throw new ReferenceException("'" + abbreviate(trimmed) + "' is not a valid reference: " + e);
+            }
+        }
+        final Path file = Path.of(trimmed);
+        if (Files.isRegularFile(file)) {
+            final String content;
+            try {
+                content = Files.readString(file).trim();
+            } catch (IOException e) {
+                throw new ReferenceException("cannot read the reference file " + file + ": " + e.getMessage());
+            }
+            if (!isStringified(content)) {
+                throw new ReferenceException("the file " + file + " holds no IOR:, corbaloc: or corbaname: reference");
+            }
+            return resolve(orb, content, naming);
+        }
+        if (naming == null) {
+            throw new ReferenceException("'" + trimmed + "' is neither a reference nor an existing file, and no naming "
+                + "service was given to look it up in (--naming corbaloc::HOST:2809/NameService)");
+        }
+        try {
+            return namingContext(orb, naming).resolve_str(trimmed);
+        } catch (NotFound e) {
+            throw new ReferenceException("'" + trimmed + "' is not bound in the naming service " + naming);
+        } catch (InvalidName | CannotProceed e) {
+            throw new ReferenceException("'" + trimmed + "' cannot be looked up in " + naming + ": " + e);
+        } catch (SystemException e) {
+            throw new ReferenceException("the naming service " + naming + " cannot be reached: " + e);
+        }
+    }
+
+    /**
+     * Binds (or rebinds) a name, creating the intermediate contexts of a compound name such as
+     * {@code peers/ws2}.
+     *
+     * @param orb       the ORB
+     * @param naming    the naming service's reference
+     * @param name      the name, components separated by {@code /}
+     * @param reference what to bind
+     * @throws ReferenceException when the naming service cannot be reached or refuses the name
+     */
+    public static void bind(final ORB orb, final String naming, final String name, final org.omg.CORBA.Object reference) {
+        try {
+            final NamingContextExt root = namingContext(orb, naming);
+            final org.omg.CosNaming.NameComponent[] components = root.to_name(name);
+            org.omg.CosNaming.NamingContext context = root;
+            for (int i = 0; i < components.length - 1; i++) {
+                final org.omg.CosNaming.NameComponent[] step = {components[i]};
+                try {
+                    context = org.omg.CosNaming.NamingContextHelper.narrow(context.resolve(step));
+                } catch (NotFound e) {
+                    context = context.bind_new_context(step);
+                }
+            }
+            context.rebind(new org.omg.CosNaming.NameComponent[] {components[components.length - 1]}, reference);
+        } catch (org.omg.CORBA.UserException e) {
+            throw new ReferenceException("cannot bind '" + name + "' in " + naming + ": " + e);
+        } catch (SystemException e) {
+            throw new ReferenceException("the naming service " + naming + " cannot be reached: " + e);
+        }
+    }
+
+    private static NamingContextExt namingContext(final ORB orb, final String naming) {
+        return NamingContextExtHelper.narrow(orb.string_to_object(naming));
+    }
+
+    private static boolean isStringified(final String text) {
+        return text.startsWith("IOR:") || text.startsWith("corbaloc:") || text.startsWith("corbaname:");
+    }
+
+    private static String abbreviate(final String text) {
+        return text.length() <= 60 ? text : text.substring(0, 57) + "...";
+    }
+
+    /** A reference that could not be resolved; the message says what was tried and why it failed. */
+    public static final class ReferenceException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ReferenceException(final String message) {
+            super(message);
+        }
+    }
+}
