@@ -1,0 +1,65 @@
+package org.latencyserver.agent.measure;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * Times round trips: a discarded warm-up, then the recorded run into an HdrHistogram in
+ * nanoseconds, optionally stopped early by an {@link AdaptiveTarget}.
+ *
+ * <p>The timing loop allocates nothing: the histogram is sized up front (1 ns to 60 s, three
+ * significant digits, so recording never resizes), the running mean and variance are primitive
+ * (Welford's update, exact and stable), and the round trip is a pre-built object. What the ORB
+ * allocates while marshalling is the transport's and is part of what is measured, as in the
+ * thesis. Not thread-safe: one loop runs on one thread.
+ */
+public final class RoundTripLoop {
+
+    /** Longest round trip kept exactly; slower ones are recorded as this (and show as the max). */
+    static final long HIGHEST_TRACKABLE_NANOS = 60_000_000_000L;
+
+    private final GcPauseMeter gcPauses = new GcPauseMeter();
+
+    /**
+     * @param roundTrip        the round trip to time
+     * @param warmupRoundTrips run first and discarded (JIT, connection set-up; the thesis saw its
+     *                         first two samples at 200 ms)
+     * @param roundTrips       how many to record at most (&ge; 1)
+     * @param adaptive         stop once its CI target is reached; null for a fixed run
+     * @return the recorded run
+     * @throws Exception whatever the round trip throws; nothing partial is returned
+     */
+    public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
+                         final AdaptiveTarget adaptive) throws Exception {
+        if (roundTrips < 1) {
+            throw new IllegalArgumentException("round trips must be >= 1, was " + roundTrips);
+        }
+        if (warmupRoundTrips < 0) {
+            throw new IllegalArgumentException("warm-up round trips must be >= 0, was " + warmupRoundTrips);
+        }
+        for (int i = 0; i < warmupRoundTrips; i++) {
+            roundTrip.once();
+        }
+        final Histogram histogram = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
+        final long gcBeforeNanos = gcPauses.totalCollectionNanos();
+        long count = 0;
+        double mean = 0;
+        double sumSquares = 0; // Welford's M2: sum of squared deviations from the running mean
+        final int checkEvery = adaptive == null ? Integer.MAX_VALUE : adaptive.checkEveryRoundTrips();
+        while (count < roundTrips) {
+            final long startNanos = System.nanoTime();
+            roundTrip.once();
+            final long rttNanos = Math.max(1, System.nanoTime() - startNanos);
+            histogram.recordValue(Math.min(rttNanos, HIGHEST_TRACKABLE_NANOS));
+            count++;
+            final double delta = rttNanos - mean;
+            mean += delta / count;
+            sumSquares += delta * (rttNanos - mean);
+            if (count % checkEvery == 0 && adaptive.reached(count, sumSquares / (count - 1))) {
+                break;
+            }
+        }
+        final long gcOverlapNanos = gcPauses.totalCollectionNanos() - gcBeforeNanos;
+        final double stdDev = count > 1 ? Math.sqrt(sumSquares / (count - 1)) : 0;
+        return new RunResult(histogram, count, warmupRoundTrips, roundTrips - count, gcOverlapNanos, mean, stdDev);
+    }
+}

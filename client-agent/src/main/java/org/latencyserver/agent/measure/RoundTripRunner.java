@@ -1,0 +1,34 @@
+package org.latencyserver.agent.measure;
+
+import org.latencyserver.idl.latency.EchoPeer;
+
+/**
+ * Measures CORBA round trips of one message size to one peer agent: the unit of work of a QoS 3/4
+ * measurement and of a profile cell. Not thread-safe; one runner per measuring thread.
+ */
+public final class RoundTripRunner {
+
+    private final RoundTrip roundTrip;
+    private final RoundTripLoop loop = new RoundTripLoop();
+
+    /**
+     * @param peer             the peer agent's echo object
+     * @param messageSizeBytes the message size, bytes
+     * @throws IllegalStateException when the peer does not echo what it is sent
+     * @throws org.omg.CORBA.SystemException when the peer cannot be reached
+     */
+    public RoundTripRunner(final EchoPeer peer, final int messageSizeBytes) {
+        this.roundTrip = CorbaRoundTrips.to(peer, messageSizeBytes);
+    }
+
+    /**
+     * @param warmupRoundTrips run first and discarded
+     * @param roundTrips       to record at most
+     * @param adaptiveOrNull   stop early once this CI target is met; null for exactly {@code roundTrips}
+     * @return the run
+     * @throws Exception when a round trip fails (CORBA system exceptions: the peer is gone or hung)
+     */
+    public RunResult run(final int warmupRoundTrips, final int roundTrips, final AdaptiveTarget adaptiveOrNull) throws Exception {
+        return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull);
+    }
+}

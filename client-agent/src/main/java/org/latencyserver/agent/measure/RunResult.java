@@ -1,0 +1,42 @@
+package org.latencyserver.agent.measure;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * The outcome of one run of round trips.
+ *
+ * <p>The histogram holds round-trip times in nanoseconds; the warm-up round trips are not in it.
+ *
+ * @param histogramNanos      the recorded round-trip times, ns
+ * @param recordedRoundTrips  how many are in the histogram
+ * @param warmupRoundTrips    how many were run first and discarded
+ * @param savedRoundTrips     how many of the requested round trips adaptive sampling did not
+ *                            need (0 for a fixed run)
+ * @param gcPauseOverlapNanos time this JVM's collectors reported during the recorded round trips;
+ *                            non-zero means some round trips include a pause of the measurer itself
+ * @param meanNanos           exact mean of the recorded values (not from the histogram's buckets)
+ * @param stdDevNanos         exact sample standard deviation (n − 1), 0 for one value
+ */
+public record RunResult(Histogram histogramNanos, long recordedRoundTrips, int warmupRoundTrips, long savedRoundTrips,
+                        long gcPauseOverlapNanos, double meanNanos, double stdDevNanos) {
+
+    /** @return the mean round trip, ms */
+    public double meanMillis() {
+        return meanNanos / 1e6;
+    }
+
+    /** @return the sample standard deviation, ms */
+    public double stdDevMillis() {
+        return stdDevNanos / 1e6;
+    }
+
+    /** @return the largest recorded round trip, ms (HdrHistogram's value at that precision) */
+    public double maxMillis() {
+        return histogramNanos.getMaxValue() / 1e6;
+    }
+
+    /** @return the half-width of the 95 % CI of the mean (thesis Eq. 1), ms */
+    public double halfWidthMillis() {
+        return recordedRoundTrips < 2 ? Double.NaN : AdaptiveTarget.Z95 * stdDevMillis() / Math.sqrt(recordedRoundTrips);
+    }
+}
