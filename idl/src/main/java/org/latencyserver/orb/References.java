@@ -124,7 +124,8 @@ public final class References {
     public static final class ReferenceException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        ReferenceException(final String message) {
+        /** @param message what was tried and why it failed */
+        public ReferenceException(final String message) {
             super(message);
         }
     }

@@ -54,7 +54,7 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
     public EngineSettings engine() {
         return new EngineSettings(thresholds.cpuThresholds(), thresholds.portHysteresisBandPercent(), measurement.roundTrips(),
             measurement.timeoutMillis() * 1_000_000L, measurement.minIntervalMillis() * 1_000_000L,
-            measurement.maxConcurrentMeasurements());
+            measurement.maxConcurrentMeasurements(), measurement.warmupRoundTrips(), measurement.budgetRoundTripsPerSecond());
     }
 
 

@@ -93,11 +93,11 @@ final class IdlConversions {
             interval.confidenceLevel(), unit, interval.method());
     }
 
-    static MeasurementRequest request(final ConnectionRow row, final String peerReference) {
+    static MeasurementRequest request(final ConnectionRow row, final String peerReference, final int warmupRoundTrips) {
         final PendingMeasurement pending = row.pending();
         final ConnectionSpec spec = row.spec();
         return new MeasurementRequest(spec.indexRef(), pending.ticket(), spec.clientNodeName(), spec.peerNodeName(),
-            peerReference, spec.messageSizeBytes(), pending.roundTrips(), pending.issuedEpochMillis(),
+            peerReference, spec.messageSizeBytes(), pending.roundTrips(), warmupRoundTrips, pending.issuedEpochMillis(),
             pending.deadlineEpochMillis());
     }
 

@@ -267,7 +267,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         final List<MeasurementRequest> requests = new ArrayList<>();
         for (final ConnectionRow row : table.rows()) {
             if (row.pending() != null) {
-                requests.add(IdlConversions.request(row, row.spec().peerNodeName()));
+                requests.add(IdlConversions.request(row, row.spec().peerNodeName(), loop.engine().settings().warmupRoundTrips()));
             }
         }
         return requests.toArray(new MeasurementRequest[0]);
@@ -354,7 +354,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public void measurementRequested(final ConnectionRow row) {
-        measurementSubscribers.publish(row.spec().indexRef(), IdlConversions.request(row, row.spec().peerNodeName()));
+        measurementSubscribers.publish(row.spec().indexRef(), IdlConversions.request(row, row.spec().peerNodeName(), loop.engine().settings().warmupRoundTrips()));
     }
 
     /** Stops delivery to every subscriber. */

@@ -13,23 +13,30 @@ import org.latencyserver.core.state.CpuThresholds;
  * @param measurementTimeoutNanos    after this a request is re-issued with a new ticket, {@code > 0}
  * @param minMeasurementIntervalNanos minimum time between two requests of one connection, {@code >= 0}
  * @param maxConcurrentMeasurements  open requests across all connections, {@code >= 1}; more wait
+ * @param warmupRoundTrips           round trips an agent runs and discards before recording, {@code >= 0}
+ * @param budgetRoundTripsPerSecond  round trips per second all requests together may ask for, {@code >= 1}
  */
 public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisBandPercent, int roundTripsPerMeasurement,
-                             long measurementTimeoutNanos, long minMeasurementIntervalNanos, int maxConcurrentMeasurements) {
+                             long measurementTimeoutNanos, long minMeasurementIntervalNanos, int maxConcurrentMeasurements,
+                             int warmupRoundTrips, long budgetRoundTripsPerSecond) {
 
-    /** Thesis thresholds with default bands, 1000 round trips, 30 s timeout, 5 s interval, 2 at a time. */
+    /**
+     * Thesis thresholds with default bands, 1000 round trips (20 warm-up), 30 s timeout, 5 s
+     * interval, 2 at a time, 20,000 round trips/s.
+     */
     public static final EngineSettings DEFAULT = new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000,
-        30_000_000_000L, 5_000_000_000L, 2);
+        30_000_000_000L, 5_000_000_000L, 2, 20, 20_000);
 
     /**
      * @throws IllegalArgumentException naming the bad value
      */
     public EngineSettings {
         if (roundTripsPerMeasurement < 1 || measurementTimeoutNanos <= 0 || minMeasurementIntervalNanos < 0
-            || maxConcurrentMeasurements < 1) {
+            || maxConcurrentMeasurements < 1 || warmupRoundTrips < 0 || budgetRoundTripsPerSecond < 1) {
             throw new IllegalArgumentException("bad engine settings: round trips " + roundTripsPerMeasurement
                 + ", timeout " + measurementTimeoutNanos + " ns, interval " + minMeasurementIntervalNanos
-                + " ns, concurrent " + maxConcurrentMeasurements);
+                + " ns, concurrent " + maxConcurrentMeasurements + ", warm-up " + warmupRoundTrips + ", budget "
+                + budgetRoundTripsPerSecond + " round trips/s");
         }
     }
 }

@@ -45,6 +45,7 @@ public final class UpdateEngine {
     private final ConnectionTable table;
     private volatile Map<String, Profile> profilesByName;
     private final EngineSettings settings;
+    private final RoundTripBudget budget;
     private final CpuStateClassifier cpuClassifier;
     private final PortStateClassifier portClassifier;
     private final MeasurementSchedule schedule;
@@ -67,6 +68,7 @@ public final class UpdateEngine {
         this.cpuClassifier = new CpuStateClassifier(settings.cpuThresholds());
         this.portClassifier = new PortStateClassifier(90, settings.portHysteresisBandPercent());
         this.schedule = new MeasurementSchedule(settings.minMeasurementIntervalNanos());
+        this.budget = new RoundTripBudget(settings.budgetRoundTripsPerSecond(), settings.roundTripsPerMeasurement());
         this.ticketSource = ticketSource;
         this.epochMillis = epochMillis;
     }
@@ -158,7 +160,7 @@ public final class UpdateEngine {
 
     private ConnectionRow requestMeasurement(final ConnectionRow row, final long nowNanos) {
         final MeasurementSchedule.Decision decision = schedule.decide(nowNanos, row.lastMeasurementStartNanos());
-        if (!decision.measureNow() || openRequests() >= settings.maxConcurrentMeasurements()) {
+        if (!decision.measureNow() || !mayOpen(nowNanos)) {
             final long due = decision.measureNow() ? nowNanos : decision.notBeforeNanos();
             return row.withMeasurementRequest(null, due, row.lastMeasurementStartNanos());
         }
@@ -179,6 +181,17 @@ public final class UpdateEngine {
             ticket = ticketSource.getAsLong();
         } while (ticket == 0);
         return ticket;
+    }
+
+    /** Room for one more request: under the concurrency limit, and the round trips fit the budget (taken if so). */
+    private boolean mayOpen(final long nowNanos) {
+        return openRequests() < settings.maxConcurrentMeasurements()
+            && budget.tryTake(settings.roundTripsPerMeasurement(), nowNanos);
+    }
+
+    /** @return the engine's settings */
+    public EngineSettings settings() {
+        return settings;
     }
 
     private int openRequests() {
@@ -206,7 +219,7 @@ public final class UpdateEngine {
                     nowNanos, row.pending().attempt() + 1));
                 changed++;
             } else if (row.pending() == null && row.measurementDueNanos() != ConnectionRow.NOT_DUE
-                && nowNanos - row.measurementDueNanos() >= 0 && openRequests() < settings.maxConcurrentMeasurements()) {
+                && nowNanos - row.measurementDueNanos() >= 0 && mayOpen(nowNanos)) {
                 publish(row, openRequest(row, nowNanos, 1));
                 changed++;
             }

@@ -47,7 +47,7 @@ class UpdateEngineTest {
             ConnectionRow.initial(spec(3, 3, 0, null), 0),
             ConnectionRow.initial(spec(4, 4, 96, null), 0));
         engine = new UpdateEngine(new ConnectionTable(rows), Map.of(tac4.name(), tac4),
-            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 5 * SECOND, 2),
+            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 5 * SECOND, 2, 20, 20_000),
             tickets::incrementAndGet, () -> 42L);
         engine.addListener(new EngineListener() {
             @Override
@@ -196,7 +196,7 @@ class UpdateEngineTest {
         final Profile tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
         final UpdateEngine oneAtATime = new UpdateEngine(new ConnectionTable(List.of(
             ConnectionRow.initial(spec(3, 3, 0, null), 0), ConnectionRow.initial(spec(4, 4, 96, null), 0))),
-            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 1),
+            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 1, 20, 20_000),
             tickets::incrementAndGet, () -> 42L);
         oneAtATime.applyMib((short) 3, mib(10, 10, 10), 0);
         oneAtATime.applyMib((short) 4, mib(10, 10, 10), 0);

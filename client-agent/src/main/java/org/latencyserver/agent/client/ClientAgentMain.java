@@ -1,0 +1,127 @@
+package org.latencyserver.agent.client;
+
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.latencyserver.agent.measure.AdaptiveTarget;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.idl.latency.MeasurementListener;
+import org.latencyserver.idl.latency.MeasurementListenerHelper;
+import org.latencyserver.idl.latency.MeasurementListenerPOA;
+import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.References;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./latency client-agent}: measures QoS 3/4 connections for the Latency Server. See
+ * {@link MeasurementAgent} for what it does and how it survives failures.
+ *
+ * <p>Prints one line starting {@code client-agent ready} on standard output once it runs. Exit
+ * codes: 0 after a clean stop, 1 when it cannot start, 2 usage.
+ */
+@Command(name = "client-agent", mixinStandardHelpOptions = true, version = "latency client-agent 0.1.0",
+    description = "Measure round trips for the Latency Server's QoS 3 and 4 connections.")
+public final class ClientAgentMain implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClientAgentMain.class);
+
+    @Option(names = "--server", required = true, paramLabel = "REF",
+        description = "The Latency Server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming.")
+    private String serverReference;
+
+    @Option(names = "--naming", paramLabel = "REF",
+        description = "Naming service (corbaloc::127.0.0.1:2809/NameService): resolves --server by name and peers as peers/NODE.")
+    private String naming;
+
+    @Option(names = "--node", paramLabel = "NODE", split = ",",
+        description = "Measure only connections whose client is this node (repeatable); default: every connection.")
+    private List<String> nodes = List.of();
+
+    @Option(names = "--peer", paramLabel = "NODE=REF",
+        description = "The peer agent of a peer node: its IOR file, IOR or corbaloc (repeatable); otherwise peers/NODE in the naming service.")
+    private Map<String, String> peerReferences = new LinkedHashMap<>();
+
+    @Option(names = "--poll-millis", description = "Also poll open requests this often, ms (default: ${DEFAULT-VALUE}, the thesis's 5 s).")
+    private long pollIntervalMillis = 5_000;
+
+    @Option(names = "--adaptive-half-width-ms", paramLabel = "MS",
+        description = "Adaptive sampling: stop once the 95 % CI half-width of the mean is at most this (thesis Eq. 2).")
+    private Double adaptiveHalfWidthMillis;
+
+    @Option(names = "--name", description = "This agent's name in the server's log (default: client-agent@HOST/PID).")
+    private String agentName;
+
+    @Option(names = "--host", description = "Address for the callback object (default: ${DEFAULT-VALUE}).")
+    private String host = "127.0.0.1";
+
+    @Option(names = "--call-timeout-millis", description = "A call (round trip, submit) unanswered this long fails (default: ${DEFAULT-VALUE}).")
+    private long callTimeoutMillis = 10_000;
+
+    /**
+     * @param args command line
+     */
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new ClientAgentMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        final AdaptiveTarget adaptive = adaptiveHalfWidthMillis == null ? null : AdaptiveTarget.halfWidth(adaptiveHalfWidthMillis);
+        final String name = agentName != null ? agentName : "client-agent@" + ManagementFactory.getRuntimeMXBean().getName();
+        final AgentSettings settings = new AgentSettings(name, Set.copyOf(nodes), pollIntervalMillis, adaptive);
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, 0, callTimeoutMillis));
+        final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+        rootPoa.the_POAManager().activate();
+        final ServerConnection server = new ServerConnection(() ->
+            LatencyServiceHelper.narrow(References.resolve(orb, serverReference, naming)));
+        final PeerDirectory peers = new PeerDirectory(orb, peerReferences, naming);
+        final Forwarder forwarder = new Forwarder();
+        final MeasurementListener listener = MeasurementListenerHelper.narrow(rootPoa.servant_to_reference(forwarder));
+        final MeasurementAgent agent = new MeasurementAgent(server, peers, settings, listener, System::currentTimeMillis);
+        forwarder.agent = agent;
+        final CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("client agent stopping");
+            try {
+                agent.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            orb.shutdown(false);
+            stopped.countDown();
+        }, "client-agent-shutdown"));
+        agent.start();
+        System.out.println("client-agent ready: " + name + " measures for "
+            + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
+            + (adaptive == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms"));
+        System.out.flush();
+        orb.run();
+        stopped.await();
+        return 0;
+    }
+
+    /** The callback servant: pushed requests go to the agent. */
+    private static final class Forwarder extends MeasurementListenerPOA {
+        private volatile MeasurementAgent agent;
+
+        @Override
+        public void measurement_requested(final MeasurementRequest requested) {
+            final MeasurementAgent target = agent;
+            if (target != null) {
+                target.offer(requested);
+            }
+        }
+    }
+}
