@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.latencyserver.agent.measure.DeadlineExceededException;
 import org.latencyserver.agent.measure.RoundTripRunner;
 import org.latencyserver.agent.measure.RunResult;
 import org.latencyserver.core.histogram.LatencyHistogram;
@@ -157,13 +158,19 @@ public final class MeasurementAgent implements AutoCloseable {
     private void measure(final MeasurementRequest request) {
         final String what = String.format(Locale.ROOT, "connection %d ticket %d (%s -> %s, %d B)", request.index_ref,
             request.ticket, request.client_node_name, request.peer_node_name, request.message_size_bytes);
+        if (epochMillis.getAsLong() >= request.deadline_epoch_millis) {
+            LOG.warn("{}: expired while waiting behind other measurements; the server re-issues it", what);
+            return;
+        }
         LOG.info("{}: measuring {} round trips after {} warm-up", what, request.round_trips, request.warmup_round_trips);
         final Backoff backoff = new Backoff(500, 5_000);
         while (running && epochMillis.getAsLong() < request.deadline_epoch_millis) {
             final RunResult result;
             try {
                 final RoundTripRunner runner = new RoundTripRunner(peers.peer(request.peer_node_name), request.message_size_bytes);
-                result = runner.run(request.warmup_round_trips, request.round_trips, settings.adaptive());
+                final long deadlineNanos = System.nanoTime()
+                    + (request.deadline_epoch_millis - epochMillis.getAsLong()) * 1_000_000L;
+                result = runner.run(request.warmup_round_trips, request.round_trips, settings.adaptive(), deadlineNanos);
             } catch (SystemException | References.ReferenceException | IllegalStateException e) {
                 peers.forget(request.peer_node_name);
                 final long delayMillis = backoff.nextDelayMillis();
@@ -171,6 +178,9 @@ public final class MeasurementAgent implements AutoCloseable {
                     describe(e), delayMillis, (request.deadline_epoch_millis - epochMillis.getAsLong()) / 1000);
                 sleep(delayMillis);
                 continue;
+            } catch (DeadlineExceededException e) {
+                LOG.warn("{}: abandoned: {}; the server re-issues it with a new ticket", what, e.getMessage());
+                return;
             } catch (Exception e) {
                 LOG.error("{}: measurement failed: {}", what, describe(e));
                 return;

@@ -30,6 +30,18 @@ public final class RoundTripLoop {
      */
     public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
                          final AdaptiveTarget adaptive) throws Exception {
+        return run(roundTrip, warmupRoundTrips, roundTrips, adaptive, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #run(RoundTrip, int, int, AdaptiveTarget)}, abandoned when a deadline passes: a
+     * result the server would refuse as late is not worth finishing.
+     *
+     * @param deadlineNanos {@link System#nanoTime()} after which the run stops; {@link Long#MAX_VALUE} for none
+     * @throws DeadlineExceededException when the deadline passes first (checked every 256 round trips)
+     */
+    public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
+                         final AdaptiveTarget adaptive, final long deadlineNanos) throws Exception {
         if (roundTrips < 1) {
             throw new IllegalArgumentException("round trips must be >= 1, was " + roundTrips);
         }
@@ -56,6 +68,9 @@ public final class RoundTripLoop {
             sumSquares += delta * (rttNanos - mean);
             if (count % checkEvery == 0 && adaptive.reached(count, sumSquares / (count - 1))) {
                 break;
+            }
+            if ((count & 0xFF) == 0 && deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+                throw new DeadlineExceededException(count, roundTrips);
             }
         }
         final long gcOverlapNanos = gcPauses.totalCollectionNanos() - gcBeforeNanos;

@@ -31,4 +31,16 @@ public final class RoundTripRunner {
     public RunResult run(final int warmupRoundTrips, final int roundTrips, final AdaptiveTarget adaptiveOrNull) throws Exception {
         return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull);
     }
+
+    /**
+     * @param deadlineNanos {@link System#nanoTime()} after which the run is abandoned
+     * @return the run
+     * @throws DeadlineExceededException when the deadline passes first
+     * @throws Exception                 when a round trip fails
+     * @see #run(int, int, AdaptiveTarget)
+     */
+    public RunResult run(final int warmupRoundTrips, final int roundTrips, final AdaptiveTarget adaptiveOrNull,
+                         final long deadlineNanos) throws Exception {
+        return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull, deadlineNanos);
+    }
 }

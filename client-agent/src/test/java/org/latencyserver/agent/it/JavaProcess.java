@@ -1,0 +1,89 @@
+package org.latencyserver.agent.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One of the system's processes (server, peer agent, client agent) in its own JVM, started from
+ * the test classpath as {@code ./latency …} would start it, its output in a log file that failures
+ * quote.
+ */
+final class JavaProcess implements AutoCloseable {
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private JavaProcess(final String name, final Process process, final Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    static JavaProcess start(final String name, final Path directory, final String mainClass, final String... args)
+        throws IOException {
+        final Path log = directory.resolve(name + ".log");
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"),
+            "-Dlogback.configurationFile=logback.xml", mainClass));
+        command.addAll(List.of(args));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new JavaProcess(name, process, log);
+    }
+
+    /**
+     * @return the first match of the pattern in the log, waiting for it
+     * @throws IllegalStateException when it does not appear in time or the process exits first
+     */
+    Matcher awaitLog(final String regex, final Duration timeout) throws IOException, InterruptedException {
+        return awaitLog(regex, 0, timeout);
+    }
+
+    /** As {@link #awaitLog(String, Duration)}, looking only after the first {@code fromChar} characters. */
+    Matcher awaitLog(final String regex, final int fromChar, final Duration timeout) throws IOException, InterruptedException {
+        final Pattern pattern = Pattern.compile(regex);
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            final String text = log();
+            final Matcher matcher = pattern.matcher(text);
+            if (matcher.find(Math.min(fromChar, text.length()))) {
+                return matcher;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + " before logging /" + regex + "/:\n" + text);
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException(name + " did not log /" + regex + "/ within " + timeout + ":\n" + log());
+    }
+
+    String log() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "(no log)";
+    }
+
+    /** Kills it as {@code kill -9} would: no shutdown hooks. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
