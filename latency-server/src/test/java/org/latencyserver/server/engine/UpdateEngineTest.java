@@ -211,6 +211,30 @@ class UpdateEngineTest {
         assertNotNull(oneAtATime.table().row((short) 4).pending());
     }
 
+    @Test
+    void requestsBeyondTheRoundTripBudgetPerSecondWaitForTheBudgetToRefill() {
+        // 1000 round trips per request, 1500 per second: the first request fits, the second must
+        // wait until 500 more have accrued (1/3 s), however many slots are free.
+        final Profile tac4;
+        try {
+            tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        final UpdateEngine budgeted = new UpdateEngine(new ConnectionTable(List.of(
+            ConnectionRow.initial(spec(3, 3, 0, null), 0), ConnectionRow.initial(spec(4, 4, 96, null), 0))),
+            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 1_500),
+            tickets::incrementAndGet, () -> 42L);
+        budgeted.applyMib((short) 3, mib(10, 10, 10), 0);
+        budgeted.applyMib((short) 4, mib(10, 10, 10), 0);
+        assertNotNull(budgeted.table().row((short) 3).pending());
+        assertNull(budgeted.table().row((short) 4).pending(), "1500 - 1000 leaves too little for a second request");
+        assertTrue(budgeted.table().row((short) 4).updateRequired(), "it waits, it is not dropped");
+        assertEquals(0, budgeted.tick(300 * MS), "450 accrued by 0.3 s: still short of 500");
+        assertEquals(1, budgeted.tick(340 * MS), "510 accrued by 0.34 s");
+        assertNotNull(budgeted.table().row((short) 4).pending());
+    }
+
     /** n round trips in 1 ms bins, all within 0..3 ms; mean and sd as given. */
     private static Measurement measurement(final int n, final double meanMillis, final double stdDevMillis) {
         final long[] counts = {n / 2, n - n / 2 - n / 10, n / 10};

@@ -1,0 +1,98 @@
+package org.latencyserver.agent.measure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The timing loop on round trips of known cost (a busy wait), so what it counts, discards and
+ * stops on can be checked exactly.
+ */
+class RoundTripLoopTest {
+
+    private static final class CountingRoundTrip implements RoundTrip {
+        int calls;
+        final long spinNanos;
+
+        CountingRoundTrip(final long spinNanos) {
+            this.spinNanos = spinNanos;
+        }
+
+        @Override
+        public void once() {
+            calls++;
+            final long end = System.nanoTime() + spinNanos;
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    @Test
+    void warmupRoundTripsRunButAreNotRecorded() throws Exception {
+        final CountingRoundTrip roundTrip = new CountingRoundTrip(1_000);
+        final RunResult result = new RoundTripLoop().run(roundTrip, 25, 100, null);
+        assertEquals(125, roundTrip.calls);
+        assertEquals(100, result.recordedRoundTrips());
+        assertEquals(100, result.histogramNanos().getTotalCount());
+        assertEquals(25, result.warmupRoundTrips());
+        assertEquals(0, result.savedRoundTrips());
+    }
+
+    @Test
+    void everyRecordedRoundTripTakesAtLeastItsBusyWaitAndTheMeanIsExact() throws Exception {
+        final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(200_000), 0, 50, null);
+        assertTrue(result.histogramNanos().getMinValue() >= 200_000, "min " + result.histogramNanos().getMinValue());
+        assertTrue(result.meanMillis() >= 0.2, "mean " + result.meanMillis());
+        // The exact mean lies within the histogram's resolution (3 digits) of HdrHistogram's mean.
+        assertEquals(result.histogramNanos().getMean(), result.meanNanos(), result.meanNanos() * 2e-3);
+    }
+
+    @Test
+    void adaptiveSamplingStopsOnceTheIntervalIsNarrowEnoughAndReportsTheSavedRoundTrips() throws Exception {
+        // A steady round trip of ~50 us has a tiny spread: a 1 ms half-width is met at the first check.
+        final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(50_000), 0, 10_000,
+            new AdaptiveTarget(1.0, 100, 50));
+        assertEquals(100, result.recordedRoundTrips());
+        assertEquals(9_900, result.savedRoundTrips());
+        assertTrue(result.halfWidthMillis() <= 1.0);
+    }
+
+    @Test
+    void anUnreachableTargetRunsEveryRoundTrip() throws Exception {
+        final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(1_000), 0, 300,
+            new AdaptiveTarget(1e-9, 100, 50));
+        assertEquals(300, result.recordedRoundTrips());
+        assertEquals(0, result.savedRoundTrips());
+    }
+
+    @Test
+    void aRunPastItsDeadlineIsAbandonedNotReturnedHalfDone() {
+        final CountingRoundTrip roundTrip = new CountingRoundTrip(100_000);
+        final long deadlineNanos = System.nanoTime() + 30_000_000L; // ~300 of the 10,000 fit
+        final DeadlineExceededException error = assertThrows(DeadlineExceededException.class,
+            () -> new RoundTripLoop().run(roundTrip, 0, 10_000, null, deadlineNanos));
+        assertTrue(error.getMessage().contains("of 10000 round trips"), error.getMessage());
+        assertTrue(roundTrip.calls < 10_000);
+    }
+
+    @Test
+    void aFailingRoundTripFailsTheRun() {
+        final RoundTrip failing = () -> {
+            LockSupport.parkNanos(1_000);
+            throw new java.io.IOException("peer gone");
+        };
+        assertThrows(java.io.IOException.class, () -> new RoundTripLoop().run(failing, 0, 10, null));
+    }
+
+    @Test
+    void adaptiveTargetsRefuseNonsense() {
+        assertThrows(IllegalArgumentException.class, () -> new AdaptiveTarget(0, 100, 50));
+        assertThrows(IllegalArgumentException.class, () -> new AdaptiveTarget(Double.NaN, 100, 50));
+        assertThrows(IllegalArgumentException.class, () -> new AdaptiveTarget(0.1, 10, 50));
+        assertThrows(IllegalArgumentException.class, () -> new AdaptiveTarget(0.1, 100, 0));
+    }
+}
