@@ -1,0 +1,230 @@
+package org.latencyserver.demo;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./latency demo}: the whole system on loopback in one command (BRIEF §9). Starts a naming
+ * service, the snmp-emulator walking {@code examples/demo/demo-scenario.yaml}, the Latency Server
+ * polling it over SNMP with a connection of each QoS level ({@code examples/demo/demo.yaml}), a peer
+ * agent and a client agent pinned to cores 1 and 0 with real load following the scenario, and the
+ * status console; prints where to look; and on Ctrl-C or after {@code --duration} stops everything
+ * it started, descendants included.
+ *
+ * <p>Exit codes: 0 after a clean stop, 1 when a part failed (which, and its log, printed), 2 usage.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, version = "latency demo 0.1.0",
+    description = "Run the whole Latency Server system on loopback: naming service, SNMP emulator, server, agents, console.")
+public final class DemoMain implements Callable<Integer> {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final Pattern STEP = Pattern.compile("(?m)^step (\\d+)/\\d+ ");
+
+    @Option(names = "--duration", paramLabel = "SECONDS", description = "Stop after this many seconds (default: run until Ctrl-C).")
+    private Long durationSeconds;
+
+    @Option(names = "--console-port", description = "The console's web port on 127.0.0.1 (default: ${DEFAULT-VALUE}; 0 = any free port).")
+    private int consolePort = 8470;
+
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "Logs, IORs and state of this run (default: .latency/demo).")
+    private Path workDirectory;
+
+    @Option(names = "--no-load", description = "Do not drive real CPU load on the pinned cores (the SNMP values still follow the scenario).")
+    private boolean noLoad;
+
+    private final List<ChildProcess> started = new ArrayList<>();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private LoadDrivers loadDrivers;
+    private final PrintStream out = System.out;
+
+    /**
+     * @param args command line
+     */
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new DemoMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
+        final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();
+        Files.createDirectories(work);
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
+        try {
+            run(root, work);
+            return 0;
+        } catch (DemoException e) {
+            System.err.println("latency demo: " + e.getMessage());
+            return 1;
+        } finally {
+            stopAll();
+        }
+    }
+
+    private void run(final Path root, final Path work) throws Exception {
+        final String community = HexFormat.of().formatHex(SecureRandom.getInstanceStrong().generateSeed(8));
+        final Map<String, String> snmpEnvironment = Map.of("LATSERV_COMMUNITY", community);
+        final Path scenario = root.resolve("examples/demo/demo-scenario.yaml");
+        final Path config = work.resolve("demo.yaml");
+        Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
+            .replace("../../profiles/", root.resolve("profiles") + "/"));
+        Files.deleteIfExists(work.resolve("demo.state.json"));
+        final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
+
+        out.println("latency demo: starting on loopback; logs in " + work);
+        final int namingPort = freePort();
+        final String naming = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
+        start("naming-service", java(root, "latency-server", "org.latencyserver.server.launch.NamingServiceMain",
+            "--port", Integer.toString(namingPort), "--db-dir", work.resolve("naming").toString()), Map.of(), work)
+            .awaitOutput("naming service at", READY_TIMEOUT);
+        final ChildProcess emulator = start("snmp-emulator", java(root, "snmp-emulator", "org.latencyserver.emulator.EmulatorMain",
+            "--scenario", scenario.toString()), snmpEnvironment, work);
+        emulator.awaitOutput("scenario .* steps", READY_TIMEOUT);
+        final ChildProcess server = start("server", java(root, "latency-server", "org.latencyserver.server.launch.ServerMain",
+            "--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--naming", naming,
+            "--metrics-port", "0"), snmpEnvironment, work);
+        server.awaitOutput("serving \\d+ connections", READY_TIMEOUT);
+        final Matcher metrics = Pattern.compile("metrics at (http://\\S+)").matcher(server.log());
+        start("peer-agent", pin(pinned, 1, java(root, "peer-agent", "org.latencyserver.peer.PeerAgentMain", "--name", "lab2",
+            "--naming", naming, "--ior-file", work.resolve("peer-lab2.ior").toString(), "--tcp-port", "0", "--udp-port", "0")),
+            Map.of(), work).awaitOutput("peer-agent lab2 ready", READY_TIMEOUT);
+        start("client-agent", pin(pinned, 0, java(root, "client-agent", "org.latencyserver.agent.client.ClientAgentMain",
+            "--server", "LatencyServer", "--naming", naming, "--node", "lab1", "--name", "demo-agent-lab1")), Map.of(), work)
+            .awaitOutput("client-agent ready", READY_TIMEOUT);
+        final ChildProcess console = start("console", java(root, "status-console", "org.latencyserver.console.ConsoleMain",
+            "--server", "LatencyServer", "--naming", naming, "--http-port", Integer.toString(consolePort)), Map.of(), work);
+        final String consoleUrl = console.awaitOutput("console at (http://\\S+)", READY_TIMEOUT).group(1);
+
+        final boolean load = !noLoad && pinned && LoadDrivers.available();
+        if (load) {
+            loadDrivers = new LoadDrivers(Map.of("lab1", 0, "lab2", 1), work);
+        }
+        banner(consoleUrl, naming, metrics.find() ? metrics.group(1) : null, work, load, pinned);
+        follow(emulator, ScenarioLoad.cpuPercentPerStep(scenario, List.of("lab1", "lab2")));
+    }
+
+    /** Until the end: drive the load of each scenario step and watch that every part is still running. */
+    private void follow(final ChildProcess emulator, final List<Map<String, Integer>> loadPerStep) throws Exception {
+        final long endNanos = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + durationSeconds * 1_000_000_000L;
+        int lastStep = -1;
+        while (System.nanoTime() - endNanos < 0 && !stopped.get()) {
+            for (final ChildProcess child : started) {
+                if (!child.isAlive() && !stopped.get()) {
+                    throw new DemoException(child.name() + " stopped unexpectedly; its log " + child.logFile() + " ends:\n"
+                        + ChildProcess.tail(child.log(), 15));
+                }
+            }
+            final Matcher step = STEP.matcher(emulator.log());
+            int current = lastStep;
+            while (step.find()) {
+                current = Integer.parseInt(step.group(1)) - 1;
+            }
+            if (current != lastStep && current >= 0 && current < loadPerStep.size()) {
+                lastStep = current;
+                if (loadDrivers != null) {
+                    for (final Map.Entry<String, Integer> level : loadPerStep.get(current).entrySet()) {
+                        loadDrivers.drive(level.getKey(), level.getValue());
+                    }
+                }
+            }
+            Thread.sleep(200);
+        }
+        out.println("latency demo: " + (durationSeconds == null ? "stopping" : "--duration " + durationSeconds + " s reached; stopping"));
+    }
+
+    private void banner(final String consoleUrl, final String naming, final String metricsUrl, final Path work,
+                        final boolean load, final boolean pinned) {
+        out.println();
+        out.println("  Latency Server demo is running.");
+        out.println();
+        out.println("  Console:        " + consoleUrl);
+        out.println("  Naming service: " + naming + "  (the server is 'LatencyServer', the peer agent 'peers/lab2')");
+        if (metricsUrl != null) {
+            out.println("  Metrics:        " + metricsUrl);
+        }
+        out.println("  Terminal view:  ./latency console --naming " + naming + " --server LatencyServer --watch");
+        out.println();
+        out.println("  What to look at: every 12 s the emulated workstations change load (examples/demo/demo-scenario.yaml).");
+        out.println("  - connection 1 (QoS 1) takes its average from the thesis's Appendix A for each CPU state pair;");
+        out.println("  - connection 2 (QoS 2) its 96 % bound from the histograms measured on this kind of machine;");
+        out.println("  - connections 3 and 4 (QoS 3, 4) show 'measurement pending' at each change until the client");
+        out.println("    agent has measured 1000 round trips to the peer agent, then the measured average / 96 % bound;");
+        out.println("  - at step 7 the switch port goes above 90 %: the port state turns LOADED and QoS 1 adds the queue model;");
+        out.println("  - click a row for its latency histogram and estimate timeline; calibration shows how served estimates held.");
+        if (load) {
+            out.println("  Real load follows the scenario: lab1 (client agent) on core 0, lab2 (peer agent) on core 1.");
+        } else {
+            out.println("  Real CPU load is off (" + (!pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed")
+                + "); the SNMP values still follow the scenario.");
+        }
+        out.println();
+        out.println("  Stop with Ctrl-C" + (durationSeconds == null ? "." : " (or wait " + durationSeconds + " s)."));
+        out.println();
+        out.flush();
+    }
+
+    private ChildProcess start(final String name, final List<String> command, final Map<String, String> environment,
+                               final Path work) throws IOException {
+        final ChildProcess child = ChildProcess.start(name, command, environment, work);
+        started.add(child);
+        return child;
+    }
+
+    private static List<String> java(final Path root, final String module, final String mainClass, final String... args) {
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", root.resolve(module).resolve("target/classes") + ":" + root.resolve(module).resolve("target/lib") + "/*",
+            mainClass));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    private static List<String> pin(final boolean pinned, final int core, final List<String> command) {
+        if (!pinned) {
+            return command;
+        }
+        final List<String> wrapped = new ArrayList<>(List.of("/usr/bin/taskset", "-c", Integer.toString(core)));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Stops everything started, newest first; safe to call twice (end of run and shutdown hook). */
+    private void stopAll() {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (loadDrivers != null) {
+                loadDrivers.stopAll();
+            }
+            for (int i = started.size() - 1; i >= 0; i--) {
+                started.get(i).stop(Duration.ofSeconds(10));
+            }
+            out.println("latency demo: stopped " + started.size() + " processes; nothing left running");
+            out.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
