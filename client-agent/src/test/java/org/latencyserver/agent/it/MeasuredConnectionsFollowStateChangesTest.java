@@ -173,6 +173,24 @@ class MeasuredConnectionsFollowStateChangesTest {
         assertEquals((double) bound.bound_held_count / bound.measurements_checked, bound.bound_held_fraction, 1e-9);
     }
 
+    @Test
+    void thesisVerificationTest5TheQos4BoundDoesNotDecreaseWithTheBoundPercentage() throws Exception {
+        testbed.push(10, 10, 20);
+        testbed.push(80, 10, 20);
+        awaitMeasured((short) 6);
+        double previousMillis = 0;
+        final StringBuilder bounds = new StringBuilder();
+        for (final double percent : new double[] {50, 75, 90, 93, 95, 96, 97, 98, 99, 99.9, 100}) {
+            final Estimate estimate = testbed.service.estimate_at_percentile((short) 6, percent);
+            bounds.append(String.format(Locale.ROOT, " %s%%=%.4f", percent, estimate.value_ms));
+            assertTrue(estimate.value_ms >= previousMillis, "bounds must not decrease:" + bounds);
+            assertEquals(EstimateKind.BOUND, estimate.kind);
+            previousMillis = estimate.value_ms;
+        }
+        assertEquals(testbed.service.current_estimate((short) 6).value_ms,
+            testbed.service.estimate_at_percentile((short) 6, 96).value_ms, 1e-12, "the served QoS 4 bound is the 96 % one");
+    }
+
     /** Waits for the connection's measured estimate of the state just pushed (flag back to 0). */
     private static Estimate awaitMeasured(final short indexRef) throws Exception {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
