@@ -223,7 +223,11 @@ public final class MeasurementAgent implements AutoCloseable {
                 sleep(delayMillis);
             }
         }
-        LOG.warn("{}: the result could not be submitted before the deadline; the server re-issues the request", what);
+        if (running) {
+            LOG.warn("{}: the result could not be submitted before the deadline; the server re-issues the request", what);
+        } else {
+            LOG.info("{}: stopping before the result was submitted; the server re-issues the request", what);
+        }
     }
 
     private static HistogramBins bins(final RunResult run) {
