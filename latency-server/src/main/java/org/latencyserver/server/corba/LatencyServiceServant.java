@@ -76,6 +76,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     private final boolean operatorCallsEnabled;
     private final boolean plannerCallsEnabled;
     private final ServerMetrics metrics;
+    private final ProfileKeeper profileKeeper;
     private final SubscriptionHub<Estimate> estimateSubscribers = new SubscriptionHub<>(1);
     private final SubscriptionHub<MeasurementRequest> measurementSubscribers = new SubscriptionHub<>(1_000_000_000L);
 
@@ -85,15 +86,27 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
      * @param operatorCallsEnabled false switches off {@code PutMibUpdates}
      * @param plannerCallsEnabled  false switches off {@code load_profile}
      * @param metrics              where calls and refusals are counted
+     * @param profileKeeper        keeps a profile loaded by {@code load_profile} for the next start
      */
     public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final boolean operatorCallsEnabled,
-                                 final boolean plannerCallsEnabled, final ServerMetrics metrics) {
+                                 final boolean plannerCallsEnabled, final ServerMetrics metrics, final ProfileKeeper profileKeeper) {
         this.metrics = metrics;
+        this.profileKeeper = profileKeeper;
         this.loop = loop;
         this.table = loop.engine().table();
         this.epochMillis = epochMillis;
         this.operatorCallsEnabled = operatorCallsEnabled;
         this.plannerCallsEnabled = plannerCallsEnabled;
+    }
+
+    /** Keeps a loaded profile across restarts (see {@code persistence.LoadedProfiles}). */
+    @FunctionalInterface
+    public interface ProfileKeeper {
+        /**
+         * @param profile a profile that was just swapped in
+         * @throws java.io.IOException when it cannot be kept; it serves until the next restart regardless
+         */
+        void keep(Profile profile) throws java.io.IOException;
     }
 
     // ---- Latserv (thesis) ----------------------------------------------------------------------
@@ -318,6 +331,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         }
         final int recomputed = loop.call(now -> loop.engine().swapProfile(profile), UPDATE_TIMEOUT_MILLIS);
         LOG.info("profile {} loaded from {}; {} connections recomputed", profile.name(), source, recomputed);
+        try {
+            profileKeeper.keep(profile);
+        } catch (java.io.IOException e) {
+            LOG.error("profile {} serves now but could not be kept for a restart: {}", profile.name(), e.getMessage());
+        }
         return IdlConversions.profileSummary(profile);
     }
 

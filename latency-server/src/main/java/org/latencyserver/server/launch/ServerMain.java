@@ -16,6 +16,7 @@ import org.latencyserver.server.corba.LatencyServiceServant;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.metrics.ServerMetrics;
+import org.latencyserver.server.persistence.LoadedProfiles;
 import org.latencyserver.server.persistence.StateStore;
 import org.latencyserver.server.snmp.EngineFeed;
 import org.latencyserver.server.snmp.SnmpPoller;
@@ -94,7 +95,11 @@ public final class ServerMain implements Callable<Integer> {
             rows.add(ConnectionRow.initial(spec, now));
         }
         final SecureRandom random = new SecureRandom();
-        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), configuration.profiles(),
+        // Profiles a planner loaded before a restart win over the configured files of the same name.
+        final LoadedProfiles loadedProfiles = new LoadedProfiles(configuration.server().stateFile());
+        final java.util.Map<String, org.latencyserver.core.profile.Profile> profiles = new java.util.HashMap<>(configuration.profiles());
+        profiles.putAll(loadedProfiles.restore());
+        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), java.util.Map.copyOf(profiles),
             configuration.engine(), random::nextLong, System::currentTimeMillis);
         final StateStore store = new StateStore(configuration.server().stateFile(), engine.table());
         store.restoreInto(engine, System.nanoTime());
@@ -103,7 +108,8 @@ public final class ServerMain implements Callable<Integer> {
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
         final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
-            configuration.server().operatorCallsEnabled(), configuration.server().plannerCallsEnabled(), metrics);
+            configuration.server().operatorCallsEnabled(), configuration.server().plannerCallsEnabled(), metrics,
+            loadedProfiles::save);
         final ServerSettings.Metrics configured = configuration.server().metrics();
         final String metricsHost = metricsPort == null ? configured.address() : host;
         final int metricsListenPort = metricsPort == null ? (configured.enabled() ? configured.port() : -1) : metricsPort;

@@ -94,6 +94,26 @@ class ServerRestartTest {
     }
 
     @Test
+    void aProfileLoadedByAPlannerServesAgainAfterARestart() throws Exception {
+        final Path plannerDirectory = Files.createDirectories(directory.resolve("planner"));
+        final Path plannerConfig = plannerDirectory.resolve("testbed.yaml");
+        Files.copy(config, plannerConfig);
+        final String configured = Files.readString(Path.of("../profiles/thesis-tac4-corba.json"));
+        try (ServerProcess server = ServerProcess.start(plannerConfig, plannerDirectory)) {
+            final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
+            service.load_profile(configured.replace("\"mean_ms\" : 1.365", "\"mean_ms\" : 1.5"), "remeasured.json");
+            server.kill(); // kill -9 right after the load: it was kept before the call returned
+        }
+        try (ServerProcess restarted = ServerProcess.start(plannerConfig, plannerDirectory)) {
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(restarted.ior()));
+            push(latserv, 1, 10, 10, 10);
+            assertEquals(1.5f, latserv.RequestStatus((short) 1).latency_estimate,
+                "the loaded profile, not the configured file, serves after the restart\n" + restarted.log());
+            assertTrue(restarted.log().contains("profile thesis-tac4-corba restored from"), restarted.log());
+        }
+    }
+
+    @Test
     void aDamagedStateFileIsSetAsideAndTheServerStartsFromItsConfiguration() throws Exception {
         final Path damagedDirectory = Files.createDirectories(directory.resolve("damaged"));
         final Path damagedConfig = damagedDirectory.resolve("testbed.yaml");

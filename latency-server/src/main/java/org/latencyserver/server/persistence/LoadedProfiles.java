@@ -1,0 +1,92 @@
+package org.latencyserver.server.persistence;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.channels.FileChannel;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileValidationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Profiles a planner loaded into the running server ({@code profile load}), kept beside the state
+ * file so that a restart serves them again instead of falling back to the configured files.
+ *
+ * <p>Each is stored as {@code <state_file>.profiles/<name>.json}, written to a temporary file,
+ * forced and renamed, so a crash leaves the old or the new file, never half of one. On start each
+ * is validated again; one that no longer validates is moved aside ({@code .refused-<time>}),
+ * logged with its faults, and the configured profile of that name serves. Called from the
+ * ORB thread that completed a load (after the swap) and from start-up; not concurrently.
+ */
+public final class LoadedProfiles {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoadedProfiles.class);
+
+    private final Path directory;
+
+    /** @param stateFile the server's state file; the profiles live in a directory beside it */
+    public LoadedProfiles(final Path stateFile) {
+        final Path absolute = stateFile.toAbsolutePath();
+        this.directory = absolute.resolveSibling(absolute.getFileName() + ".profiles");
+    }
+
+    /** @return where loaded profiles are kept */
+    public Path directory() {
+        return directory;
+    }
+
+    /**
+     * Keeps a profile that was just loaded.
+     *
+     * @param profile the validated profile
+     * @throws IOException when it cannot be written (the profile still serves until a restart)
+     */
+    public void save(final Profile profile) throws IOException {
+        Files.createDirectories(directory);
+        final Path target = directory.resolve(fileName(profile.name()));
+        final Path temporary = Files.createTempFile(directory, ".loading-", ".json");
+        Files.writeString(temporary, ProfileJson.toJson(profile), StandardCharsets.UTF_8);
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * @return the kept profiles by name, each validated again; none when there are none
+     */
+    public Map<String, Profile> restore() {
+        final Map<String, Profile> restored = new LinkedHashMap<>();
+        if (!Files.isDirectory(directory)) {
+            return restored;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.json")) {
+            for (final Path file : files) {
+                try {
+                    final Profile profile = ProfileJson.read(file);
+                    restored.put(profile.name(), profile);
+                    LOG.info("profile {} restored from {} (loaded by a planner before the restart)", profile.name(), file);
+                } catch (ProfileValidationException e) {
+                    final Path aside = file.resolveSibling(file.getFileName() + ".refused-" + System.currentTimeMillis());
+                    Files.move(file, aside);
+                    LOG.error("the loaded profile {} no longer validates and was moved to {}: {}", file, aside, e.getMessage());
+                }
+            }
+        } catch (IOException e) {
+            LOG.error("cannot read the loaded profiles in {}: {}; serving the configured profiles", directory, e.getMessage());
+        }
+        return restored;
+    }
+
+    private static String fileName(final String profileName) {
+        return profileName.replaceAll("[^A-Za-z0-9._-]", "_") + ".json";
+    }
+}
