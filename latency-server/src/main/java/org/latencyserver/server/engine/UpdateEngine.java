@@ -118,16 +118,22 @@ public final class UpdateEngine {
     }
 
     private static String staleReason(final MibReading reading) {
+        final String cpu;
         if (reading.clientCpuPercent() < 0 && reading.peerCpuPercent() < 0) {
-            return "CPU utilisation of both workstations unknown";
+            cpu = "CPU utilisation of both workstations unknown";
+        } else if (reading.clientCpuPercent() < 0) {
+            cpu = "client workstation CPU utilisation unknown";
+        } else if (reading.peerCpuPercent() < 0) {
+            cpu = "peer workstation CPU utilisation unknown";
+        } else {
+            cpu = null;
         }
-        if (reading.clientCpuPercent() < 0) {
-            return "client workstation CPU utilisation unknown";
+        // An unknown port may hide a load above 90 %, whose contribution the estimate then lacks.
+        final String port = reading.portPercent() < 0 ? "switch port utilisation unknown" : null;
+        if (cpu != null && port != null) {
+            return cpu + "; " + port;
         }
-        if (reading.peerCpuPercent() < 0) {
-            return "peer workstation CPU utilisation unknown";
-        }
-        return null;
+        return cpu != null ? cpu : port;
     }
 
     private ConnectionRow onStateChange(final ConnectionRow row, final long nowNanos) {

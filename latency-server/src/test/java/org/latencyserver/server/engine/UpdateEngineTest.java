@@ -235,6 +235,19 @@ class UpdateEngineTest {
         assertNotNull(budgeted.table().row((short) 4).pending());
     }
 
+    @Test
+    void anUnknownPortMarksTheEstimateStaleWithItsReasonAndAKnownOneClearsIt() {
+        engine.applyMib((short) 1, mib(10, 10, 50), 0);
+        assertNull(row(1).staleReason());
+        engine.applyMib((short) 1, mib(10, 10, -1), 0);
+        assertEquals("switch port utilisation unknown", row(1).staleReason());
+        assertEquals(1.365, row(1).estimate().valueMillis(), 1e-12, "the last good estimate is kept");
+        engine.applyMib((short) 1, mib(10, -1, -1), 0);
+        assertEquals("peer workstation CPU utilisation unknown; switch port utilisation unknown", row(1).staleReason());
+        engine.applyMib((short) 1, mib(10, 10, 50), 0);
+        assertNull(row(1).staleReason());
+    }
+
     /** n round trips in 1 ms bins, all within 0..3 ms; mean and sd as given. */
     private static Measurement measurement(final int n, final double meanMillis, final double stdDevMillis) {
         final long[] counts = {n / 2, n - n / 2 - n / 10, n / 10};

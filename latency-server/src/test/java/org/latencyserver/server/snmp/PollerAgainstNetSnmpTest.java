@@ -175,7 +175,7 @@ class PollerAgainstNetSnmpTest {
         final ConnectionRow down = awaitRow("client, peer and port UNKNOWN and the estimate stale after the agent stopped",
             r -> r.load().cpu().client() == CpuState.UNKNOWN && r.load().cpu().peer() == CpuState.UNKNOWN
                 && r.latest().portPercent() == -1, 10);
-        assertEquals("CPU utilisation of both workstations unknown", down.staleReason());
+        assertEquals("CPU utilisation of both workstations unknown; switch port utilisation unknown", down.staleReason());
 
         snmpd = startSnmpd(config);
         awaitRow("client known again after the agent restarted", r -> r.load().cpu().client().isKnown()
