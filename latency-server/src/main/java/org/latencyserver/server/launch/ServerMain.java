@@ -130,6 +130,7 @@ public final class ServerMain implements Callable<Integer> {
             return 1;
         }
         if (poller != null) {
+            metrics.registerSnmpPoller(poller::requestsSent, poller::answersReceived, poller::pollsSkipped);
             poller.start();
         }
 

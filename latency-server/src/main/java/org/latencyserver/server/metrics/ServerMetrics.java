@@ -109,6 +109,22 @@ public final class ServerMetrics implements AutoCloseable {
     }
 
     /**
+     * Adds the SNMP poller's counters: requests sent, answers received, and polls skipped because
+     * an agent had not answered the previous one (a slow or dead agent shows here first).
+     *
+     * @param requests answers and skipped read at scrape time from the poller's lock-free counters
+     */
+    public void registerSnmpPoller(final LongSupplier requests, final LongSupplier answers, final LongSupplier skipped) {
+        CounterWithCallback.builder().name("latency_server_snmp_requests_total").help("SNMP GET requests sent by the poller")
+            .callback(cb -> cb.call(requests.getAsLong())).register(registry);
+        CounterWithCallback.builder().name("latency_server_snmp_answers_total").help("SNMP answers received by the poller")
+            .callback(cb -> cb.call(answers.getAsLong())).register(registry);
+        CounterWithCallback.builder().name("latency_server_snmp_polls_skipped_total")
+            .help("polls skipped because the agent had not yet answered the previous one")
+            .callback(cb -> cb.call(skipped.getAsLong())).register(registry);
+    }
+
+    /**
      * @param host address to listen on
      * @param port port; 0 for any free port
      * @return the port listened on

@@ -92,6 +92,15 @@ class ServerPollsSnmpProcessTest {
                     }
                 }
                 assertEquals(20, clientCpu, () -> "the polled 20 % in the saved table; server log: " + log());
+                final java.util.regex.Matcher url = java.util.regex.Pattern.compile("metrics at (http://\\S+)").matcher(log());
+                assertTrue(url.find(), this::log);
+                final String metrics = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(url.group(1))).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+                final java.util.regex.Matcher answers = java.util.regex.Pattern.compile("(?m)^latency_server_snmp_answers_total (\\S+)")
+                    .matcher(metrics);
+                assertTrue(answers.find() && Double.parseDouble(answers.group(1)) >= 2, "SNMP answers counted:\n" + metrics);
+                assertTrue(metrics.contains("latency_server_snmp_polls_skipped_total"), metrics);
             } finally {
                 process.destroy();
                 process.waitFor(10, TimeUnit.SECONDS);
