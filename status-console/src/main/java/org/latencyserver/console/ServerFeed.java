@@ -1,0 +1,287 @@
+package org.latencyserver.console;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.latencyserver.console.ConsoleSnapshot.CalibrationView;
+import org.latencyserver.console.ConsoleSnapshot.ConnectionView;
+import org.latencyserver.console.ConsoleSnapshot.EstimateView;
+import org.latencyserver.console.ConsoleSnapshot.HistogramView;
+import org.latencyserver.console.ConsoleSnapshot.Mib;
+import org.latencyserver.console.ConsoleSnapshot.Pending;
+import org.latencyserver.console.ConsoleSnapshot.TimelinePoint;
+import org.latencyserver.idl.LatservPackage.TableRow;
+import org.latencyserver.idl.latency.Calibration;
+import org.latencyserver.idl.latency.ConfidenceInterval;
+import org.latencyserver.idl.latency.ConnectionInfo;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateKind;
+import org.latencyserver.idl.latency.EstimateListener;
+import org.latencyserver.idl.latency.EstimateUnavailable;
+import org.latencyserver.idl.latency.HistogramBins;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.orb.References;
+import org.omg.CORBA.SystemException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the console's picture of the server current: reads the whole table every refresh period,
+ * and at once when the server pushes an estimate change (the subscription wakes the refresh), so
+ * the page follows a state change within milliseconds while pending ages and MIB values stay
+ * current.
+ *
+ * <p>Threads: one refresh thread does every CORBA call and owns the timelines; readers take the
+ * latest {@link ConsoleSnapshot} from an atomic reference. If the server stops answering, the last
+ * good connections stay on show with "unreachable since", and the feed looks the server up again
+ * with back-off and re-subscribes.
+ */
+final class ServerFeed implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerFeed.class);
+    private static final int TIMELINE_POINTS = 600;
+
+    private final String serverName;
+    private final Supplier<LatencyService> resolver;
+    private final EstimateListener listener;
+    private final long refreshMillis;
+    private final LongSupplier epochMillis;
+    private final AtomicReference<ConsoleSnapshot> latest;
+    private final List<Consumer<ConsoleSnapshot>> observers = new CopyOnWriteArrayList<>();
+    private final Semaphore wake = new Semaphore(0);
+    private final Map<Integer, Deque<TimelinePoint>> timelines = new HashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private LatencyService service;
+    private boolean subscribed;
+    private long backoffMillis = 500;
+
+    /**
+     * @param serverName    as the user gave it, for display
+     * @param resolver      resolves and narrows the server (again after a failure)
+     * @param listener      the console's own callback object; its servant calls {@link #poke()}
+     * @param refreshMillis the refresh period
+     * @param epochMillis   the wall clock
+     */
+    ServerFeed(final String serverName, final Supplier<LatencyService> resolver, final EstimateListener listener,
+               final long refreshMillis, final LongSupplier epochMillis) {
+        this.serverName = serverName;
+        this.resolver = resolver;
+        this.listener = listener;
+        this.refreshMillis = refreshMillis;
+        this.epochMillis = epochMillis;
+        this.latest = new AtomicReference<>(ConsoleSnapshot.empty(serverName));
+        this.thread = new Thread(this::loop, "console-refresh");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** @return the latest snapshot; never null */
+    ConsoleSnapshot snapshot() {
+        return latest.get();
+    }
+
+    /** Each new snapshot is handed to the observer, on the refresh thread; it must not block. */
+    void observe(final Consumer<ConsoleSnapshot> observer) {
+        observers.add(observer);
+    }
+
+    /** Refresh now: the server pushed a change. Thread-safe; called on ORB threads. */
+    void poke() {
+        wake.release();
+    }
+
+    /**
+     * Refreshes once on the caller's thread (for {@code --once}).
+     *
+     * @return the snapshot
+     */
+    ConsoleSnapshot refreshOnce() {
+        refresh(false);
+        return latest.get();
+    }
+
+    private void loop() {
+        while (running) {
+            final boolean ok = refresh(true);
+            final long waitMillis = ok ? refreshMillis : backoffMillis;
+            try {
+                if (wake.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
+                    wake.drainPermits(); // several pushes at once: one refresh serves them all
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private boolean refresh(final boolean subscribe) {
+        final long nowMillis = epochMillis.getAsLong();
+        final ConsoleSnapshot previous = latest.get();
+        try {
+            if (service == null) {
+                service = resolver.get();
+            }
+            if (subscribe && !subscribed) {
+                service.subscribe(listener, new short[0]);
+                subscribed = true;
+            }
+            final List<ConnectionView> views = new ArrayList<>();
+            final Map<Integer, MeasurementRequest> pending = new HashMap<>();
+            for (final MeasurementRequest request : service.pending_measurements()) {
+                pending.put((int) request.index_ref, request);
+            }
+            String problem = "";
+            for (final ConnectionInfo info : service.list_connections()) {
+                TableRow row = null;
+                try {
+                    row = service.RequestTableStatus(info.index_ref);
+                } catch (org.omg.CORBA.BAD_PARAM | org.omg.CORBA.NO_PERMISSION e) {
+                    problem = "RequestTableStatus is switched off on this server (operator calls disabled): MIB values not shown";
+                }
+                views.add(view(info, row, pending.get((int) info.index_ref), nowMillis));
+            }
+            if (!previous.reachable() && previous.updatedEpochMillis() > 0) {
+                LOG.info("the server {} answers again", serverName);
+            }
+            backoffMillis = 500;
+            publish(new ConsoleSnapshot(serverName, true, problem, 0, nowMillis, List.copyOf(views)));
+            return true;
+        } catch (SystemException | References.ReferenceException e) {
+            service = null;
+            subscribed = false;
+            final long since = previous.reachable() || previous.unreachableSinceEpochMillis() == 0 ? nowMillis
+                : previous.unreachableSinceEpochMillis();
+            if (previous.reachable() || previous.updatedEpochMillis() == 0) {
+                LOG.warn("the server {} cannot be reached: {}; retrying with back-off", serverName, describe(e));
+            }
+            backoffMillis = Math.min(10_000, backoffMillis * 2);
+            publish(new ConsoleSnapshot(serverName, false, "server unreachable: " + describe(e), since, nowMillis,
+                previous.connections()));
+            return false;
+        } catch (org.latencyserver.idl.latency.InvalidArgument e) {
+            LOG.error("the server refused the subscription: {}", e.reason);
+            return false;
+        } catch (UnknownConnection e) {
+            LOG.error("the server refused the subscription: {}", e.reason);
+            return false;
+        }
+    }
+
+    private void publish(final ConsoleSnapshot snapshot) {
+        latest.set(snapshot);
+        for (final Consumer<ConsoleSnapshot> observer : observers) {
+            observer.accept(snapshot);
+        }
+    }
+
+    private ConnectionView view(final ConnectionInfo info, final TableRow row, final MeasurementRequest request,
+                                final long nowMillis) {
+        final short indexRef = info.index_ref;
+        EstimateView estimate = null;
+        String unavailable = "";
+        try {
+            estimate = estimate(service.current_estimate(indexRef));
+        } catch (EstimateUnavailable e) {
+            unavailable = e.reason;
+        } catch (UnknownConnection e) {
+            unavailable = e.reason;
+        }
+        CalibrationView calibration = null;
+        try {
+            final Calibration c = service.calibration(indexRef);
+            calibration = new CalibrationView(c.measurements_checked, c.bound_held_count, c.bound_held_fraction,
+                c.mean_abs_error_ms, c.mean_signed_error_ms, c.last_error_ms);
+        } catch (UnknownConnection | org.omg.CORBA.BAD_PARAM | org.omg.CORBA.NO_PERMISSION e) {
+            calibration = null;
+        }
+        HistogramView histogram = null;
+        String histogramUnavailable = "";
+        try {
+            histogram = histogram(service.current_histogram(indexRef));
+        } catch (EstimateUnavailable e) {
+            histogramUnavailable = e.reason;
+        } catch (UnknownConnection e) {
+            histogramUnavailable = e.reason;
+        }
+        final Mib mib = row == null ? new Mib(-1, -1, -1, -1, -1, -1) : new Mib(row.latest_client_mib_cpu,
+            row.latest_peer_mib_cpu, row.latest_mib_port, row.previous_client_mib_cpu, row.previous_peer_mib_cpu,
+            row.previous_mib_port);
+        final Pending pending = request == null ? null : new Pending(request.ticket, request.issued_epoch_millis,
+            Math.max(0, nowMillis - request.issued_epoch_millis), request.round_trips);
+        return new ConnectionView(indexRef, info.client_node_name, info.peer_node_name, info.client_workstation_type,
+            info.peer_workstation_type, info.message_size_bytes, info.quality, Words.qos(info.quality, info.bound_percent),
+            info.bound_percent, info.profile_name, info.cpu_state, Words.cpuState(info.cpu_state), info.port_state,
+            Words.portState(info.port_state), mib,
+            Words.hysteresis(info.cpu_state, mib.clientCpu(), mib.peerCpu(), info.port_state, mib.port()),
+            row == null ? -1 : row.server_acknowledges_client, row == null ? -1 : row.update_required_flag,
+            row == null ? -1 : row.latency_data_provided, row == null ? 0 : row.latency_avg, row == null ? 0 : row.latency_bound,
+            estimate, unavailable, pending, info.stale, info.stale_reason, calibration, histogram, histogramUnavailable,
+            timeline(indexRef, estimate));
+    }
+
+    private List<TimelinePoint> timeline(final int indexRef, final EstimateView estimate) {
+        final Deque<TimelinePoint> points = timelines.computeIfAbsent(indexRef, k -> new ArrayDeque<>());
+        if (estimate != null) {
+            final TimelinePoint last = points.peekLast();
+            if (last == null || last.epochMillis() != estimate.computedEpochMillis() || last.valueMillis() != estimate.valueMillis()) {
+                points.addLast(new TimelinePoint(estimate.computedEpochMillis(), estimate.valueMillis(), estimate.lower(),
+                    estimate.upper(), estimate.unit()));
+                if (points.size() > TIMELINE_POINTS) {
+                    points.removeFirst();
+                }
+            }
+        }
+        return List.copyOf(points);
+    }
+
+    private static EstimateView estimate(final Estimate e) {
+        final List<String> alternatives = new ArrayList<>();
+        for (final ConfidenceInterval alternative : e.alternatives) {
+            alternatives.add(String.format(java.util.Locale.ROOT, "%s: %.4f–%.4f %s", alternative.method, alternative.lower,
+                alternative.upper, alternative.unit));
+        }
+        return new EstimateView(e.kind == EstimateKind.BOUND ? "BOUND" : "AVERAGE", e.value_ms, e.bound_percent,
+            e.interval.lower, e.interval.upper, e.interval.unit, e.interval.method, List.copyOf(alternatives), e.basis,
+            List.of(e.notes), e.update_pending, e.interpolated, e.computed_epoch_millis);
+    }
+
+    private static HistogramView histogram(final HistogramBins bins) {
+        final double[] edges = new double[bins.upper_edges_ns.length];
+        long total = bins.overflow;
+        for (int i = 0; i < edges.length; i++) {
+            edges[i] = bins.upper_edges_ns[i] / 1e6;
+            total += bins.counts[i];
+        }
+        return new HistogramView(edges, bins.counts.clone(), bins.overflow, total);
+    }
+
+    private static String describe(final Exception e) {
+        if (e instanceof SystemException) {
+            return e.getClass().getSimpleName();
+        }
+        return e.getMessage();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        thread.interrupt();
+        thread.join(5_000);
+    }
+}

@@ -1,0 +1,68 @@
+package org.latencyserver.console;
+
+import java.util.Locale;
+import org.latencyserver.console.ConsoleSnapshot.ConnectionView;
+import org.latencyserver.console.ConsoleSnapshot.EstimateView;
+
+/** The console's table as fixed-width text, for {@code --once} and {@code --watch}. */
+final class TerminalTable {
+
+    private TerminalTable() {
+    }
+
+    static String render(final ConsoleSnapshot snapshot, final long nowMillis) {
+        final StringBuilder text = new StringBuilder();
+        text.append("Latency Server ").append(snapshot.server());
+        if (!snapshot.reachable()) {
+            text.append("  -- ").append(snapshot.problem());
+            if (snapshot.unreachableSinceEpochMillis() > 0) {
+                text.append(String.format(Locale.ROOT, " (for %d s; last good data below)",
+                    (nowMillis - snapshot.unreachableSinceEpochMillis()) / 1000));
+            }
+        } else if (!snapshot.problem().isEmpty()) {
+            text.append("  -- ").append(snapshot.problem());
+        }
+        text.append('\n');
+        text.append(String.format(Locale.ROOT, "%3s  %-15s %6s %-4s %-14s %-12s %-11s %-38s %s%n", "ref", "client -> peer",
+            "size B", "QoS", "CPU", "port", "MIB c/p/port", "estimate (95 % CI)", "flags"));
+        for (final ConnectionView c : snapshot.connections()) {
+            text.append(String.format(Locale.ROOT, "%3d  %-15s %6d %-4s %-14s %-12s %-11s %-38s %s%n", c.indexRef(),
+                c.client() + " -> " + c.peer(), c.messageSizeBytes(), qos(c), c.cpuStateText(), c.portStateText(),
+                c.mib().clientCpu() + "/" + c.mib().peerCpu() + "/" + c.mib().port(), estimate(c), flags(c)));
+        }
+        return text.toString();
+    }
+
+    private static String qos(final ConnectionView c) {
+        return c.qos() == 2 || c.qos() == 4 ? c.qos() + "@" + (int) Math.round(c.boundPercent()) : Integer.toString(c.qos());
+    }
+
+    static String estimate(final ConnectionView c) {
+        final EstimateView e = c.estimate();
+        if (e == null) {
+            final String reason = c.estimateUnavailable();
+            return "none: " + (reason.length() > 32 ? reason.substring(0, 31) + "…" : reason);
+        }
+        if ("BOUND".equals(e.kind())) {
+            return String.format(Locale.ROOT, "%.3f ms @%s [%.2f-%.2f %%]", e.valueMillis(), Words.percent(e.boundPercent())
+                .replace(" ", ""), e.lower(), e.upper());
+        }
+        return String.format(Locale.ROOT, "%.3f ms [%.3f-%.3f]", e.valueMillis(), e.lower(), e.upper());
+    }
+
+    private static String flags(final ConnectionView c) {
+        final StringBuilder flags = new StringBuilder();
+        if (c.pending() != null) {
+            flags.append(String.format(Locale.ROOT, "measurement pending (%d s) ", c.pending().ageMillis() / 1000));
+        } else if (c.updateRequired() == 1) {
+            flags.append("measurement due ");
+        }
+        if (c.stale()) {
+            flags.append("STALE: ").append(c.staleReason()).append(' ');
+        }
+        if (!c.hysteresis().isEmpty()) {
+            flags.append('(').append(c.hysteresis()).append(')');
+        }
+        return flags.toString().trim();
+    }
+}
