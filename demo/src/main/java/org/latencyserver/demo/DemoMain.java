@@ -85,6 +85,8 @@ public final class DemoMain implements Callable<Integer> {
         Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
             .replace("../../profiles/", root.resolve("profiles") + "/"));
         Files.deleteIfExists(work.resolve("demo.state.json"));
+        deleteTree(work.resolve("naming")); // a fresh naming service: an old run's bindings point at dead objects
+        deleteTree(work.resolve("demo.state.json.profiles"));
         final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
 
         out.println("latency demo: starting on loopback; logs in " + work);
@@ -201,6 +203,17 @@ public final class DemoMain implements Callable<Integer> {
         final List<String> wrapped = new ArrayList<>(List.of("/usr/bin/taskset", "-c", Integer.toString(core)));
         wrapped.addAll(command);
         return wrapped;
+    }
+
+    private static void deleteTree(final Path directory) throws IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
+            for (final Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     private static int freePort() throws IOException {

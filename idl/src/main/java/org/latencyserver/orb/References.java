@@ -95,7 +95,16 @@ public final class References {
             for (int i = 0; i < components.length - 1; i++) {
                 final org.omg.CosNaming.NameComponent[] step = {components[i]};
                 try {
-                    context = org.omg.CosNaming.NamingContextHelper.narrow(context.resolve(step));
+                    final org.omg.CosNaming.NamingContext existing = org.omg.CosNaming.NamingContextHelper.narrow(context.resolve(step));
+                    if (isGone(existing)) {
+                        // A context left over from an earlier naming-service process (its database
+                        // survived, its objects did not): replace it.
+                        final org.omg.CosNaming.NamingContext fresh = context.new_context();
+                        context.rebind_context(step, fresh);
+                        context = fresh;
+                    } else {
+                        context = existing;
+                    }
                 } catch (NotFound e) {
                     context = context.bind_new_context(step);
                 }
@@ -105,6 +114,14 @@ public final class References {
             throw new ReferenceException("cannot bind '" + name + "' in " + naming + ": " + e);
         } catch (SystemException e) {
             throw new ReferenceException("the naming service " + naming + " cannot be reached: " + e);
+        }
+    }
+
+    private static boolean isGone(final org.omg.CORBA.Object object) {
+        try {
+            return object._non_existent();
+        } catch (SystemException e) {
+            return true;
         }
     }
 
