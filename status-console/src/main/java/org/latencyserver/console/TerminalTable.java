@@ -40,8 +40,7 @@ final class TerminalTable {
     static String estimate(final ConnectionView c) {
         final EstimateView e = c.estimate();
         if (e == null) {
-            final String reason = c.estimateUnavailable();
-            return "none: " + (reason.length() > 32 ? reason.substring(0, 31) + "…" : reason);
+            return "none (reason under flags)";
         }
         if ("BOUND".equals(e.kind())) {
             return String.format(Locale.ROOT, "%.3f ms @%s [%.2f-%.2f %%]", e.valueMillis(), Words.percent(e.boundPercent())
@@ -52,6 +51,9 @@ final class TerminalTable {
 
     private static String flags(final ConnectionView c) {
         final StringBuilder flags = new StringBuilder();
+        if (c.estimate() == null) {
+            flags.append("no estimate: ").append(c.estimateUnavailable()).append("; ");
+        }
         if (c.pending() != null) {
             flags.append(String.format(Locale.ROOT, "measurement pending (%d s) ", c.pending().ageMillis() / 1000));
         } else if (c.updateRequired() == 1) {

@@ -164,7 +164,11 @@ public final class UpdateEngine {
         }
     }
 
-    private ConnectionRow requestMeasurement(final ConnectionRow row, final long nowNanos) {
+    private ConnectionRow requestMeasurement(final ConnectionRow measured, final long nowNanos) {
+        // Before the first result there is nothing to serve; say what is awaited, not "no load state".
+        final ConnectionRow row = measured.estimate() != null ? measured : measured.withEstimate(null,
+            "connection " + measured.spec().indexRef() + " has not been measured yet: a measurement of "
+                + measured.load().cpu().thesisLabel() + " is requested");
         final MeasurementSchedule.Decision decision = schedule.decide(nowNanos, row.lastMeasurementStartNanos());
         if (!decision.measureNow() || !mayOpen(nowNanos)) {
             final long due = decision.measureNow() ? nowNanos : decision.notBeforeNanos();

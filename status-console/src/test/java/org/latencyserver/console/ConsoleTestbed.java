@@ -1,0 +1,144 @@
+package org.latencyserver.console;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.latencyserver.idl.Latserv;
+import org.latencyserver.idl.LatservHelper;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.idl.latency.HistogramBins;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.idl.latency.MeasuredResult;
+import org.latencyserver.idl.latency.MeasurementRequest;
+import org.omg.CORBA.ORB;
+
+/**
+ * The thesis testbed's server in its own JVM ({@code examples/thesis-testbed.yaml}: QoS 1 on
+ * connections 1 and 2, QoS 3 on 4 and 5, QoS 4 on 6), a client ORB to drive it as the SNMP
+ * emulator and an agent would, and a way to start the console as a user does.
+ */
+final class ConsoleTestbed implements AutoCloseable {
+
+    final Path directory;
+    final Process server;
+    final ORB orb;
+    final Latserv latserv;
+    final LatencyService service;
+    final Path iorFile;
+    private final List<Process> consoles = new ArrayList<>();
+
+    ConsoleTestbed(final Path directory) throws Exception {
+        this.directory = directory;
+        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
+        final Path config = directory.resolve("testbed.yaml");
+        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml"))
+            .replace("../profiles/", profiles + "/").replace("min_interval_millis: 5000", "min_interval_millis: 0"));
+        iorFile = directory.resolve("server.ior");
+        server = java("server", "org.latencyserver.server.launch.ServerMain", "--config", config.toString(),
+            "--ior-file", iorFile.toString(), "--metrics-port", "-1");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(iorFile) && Files.readString(iorFile).startsWith("IOR:"))) {
+            if (!server.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException("the server did not start:\n" + log("server") + errors("server"));
+            }
+            Thread.sleep(100);
+        }
+        final Properties properties = new Properties();
+        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        properties.setProperty("jacorb.log.default.verbosity", "1");
+        orb = ORB.init(new String[0], properties);
+        final String ior = Files.readString(iorFile).trim();
+        latserv = LatservHelper.narrow(orb.string_to_object(ior));
+        service = LatencyServiceHelper.narrow(orb.string_to_object(ior));
+    }
+
+    /** Pushes the same MIB values to every connection, as the emulator does. */
+    void push(final int clientCpuPercent, final int peerCpuPercent, final int portPercent) {
+        for (final short indexRef : new short[] {1, 2, 4, 5, 6}) {
+            latserv.PutMibUpdates(new IdlMibUpdates(indexRef, (short) clientCpuPercent, (short) peerCpuPercent,
+                (short) portPercent), indexRef);
+        }
+    }
+
+    /** Answers the connection's open request as an agent would: 1000 round trips around 1.2 ms. */
+    void measure(final int indexRef) throws Exception {
+        final MeasurementRequest request = Stream.of(service.pending_measurements()).filter(r -> r.index_ref == indexRef)
+            .findFirst().orElseThrow(() -> new AssertionError("no open request for connection " + indexRef));
+        service.submit_measurement(new MeasuredResult((short) indexRef, request.ticket,
+            new HistogramBins(new long[] {800_000, 1_000_000, 1_200_000, 1_400_000, 2_000_000, 5_000_000},
+                new long[] {50, 200, 400, 250, 80, 20}, 0), 1000, 1.21, 0.42, 4.8, 20, 0, "console test"));
+    }
+
+    /** A console of this testbed's server. */
+    Process console(final String name, final String... args) throws IOException {
+        final List<String> all = new ArrayList<>(List.of("--server", iorFile.toString()));
+        all.addAll(List.of(args));
+        return consoleWith(name, all.toArray(String[]::new));
+    }
+
+    /** A console with exactly these arguments. */
+    Process consoleWith(final String name, final String... args) throws IOException {
+        final Process process = java(name, "org.latencyserver.console.ConsoleMain", args);
+        consoles.add(process);
+        return process;
+    }
+
+    /** @return the URL the console printed when it started listening */
+    String awaitConsoleUrl(final Process console, final String name) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        final Pattern url = Pattern.compile("console at (http://\\S+)");
+        while (System.nanoTime() < deadline) {
+            final Matcher matcher = url.matcher(log(name));
+            if (matcher.find()) {
+                return matcher.group(1);
+            }
+            if (!console.isAlive()) {
+                throw new IllegalStateException("the console exited:\n" + log(name));
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the console printed no URL:\n" + log(name));
+    }
+
+    String errors(final String name) throws IOException {
+        final Path file = directory.resolve(name + ".err");
+        return Files.exists(file) ? Files.readString(file) : "";
+    }
+
+    String log(final String name) throws IOException {
+        final Path file = directory.resolve(name + ".log");
+        return Files.exists(file) ? Files.readString(file) : "";
+    }
+
+    private Process java(final String name, final String mainClass, final String... args) throws IOException {
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), "-Dlogback.configurationFile=logback.xml",
+            // The test classpath holds every module's logback.xml; logback would report that on stdout.
+            "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener", mainClass));
+        command.addAll(List.of(args));
+        // Standard output alone in NAME.log (what a script reads); standard error in NAME.err.
+        return new ProcessBuilder(command)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve(name + ".log").toFile()))
+            .redirectError(ProcessBuilder.Redirect.appendTo(directory.resolve(name + ".err").toFile())).start();
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (final Process console : consoles) {
+            console.destroy();
+            console.waitFor(10, TimeUnit.SECONDS);
+        }
+        orb.shutdown(false);
+        server.destroy();
+        server.waitFor(10, TimeUnit.SECONDS);
+    }
+}
