@@ -71,8 +71,15 @@ final class ConsoleTestbed implements AutoCloseable {
 
     /** Answers the connection's open request as an agent would: 1000 round trips around 1.2 ms. */
     void measure(final int indexRef) throws Exception {
-        final MeasurementRequest request = Stream.of(service.pending_measurements()).filter(r -> r.index_ref == indexRef)
-            .findFirst().orElseThrow(() -> new AssertionError("no open request for connection " + indexRef));
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        MeasurementRequest request = null;
+        while (request == null && System.nanoTime() < deadline) {
+            request = Stream.of(service.pending_measurements()).filter(r -> r.index_ref == indexRef).findFirst().orElse(null);
+            Thread.sleep(request == null ? 50 : 0);
+        }
+        if (request == null) {
+            throw new AssertionError("no open request for connection " + indexRef);
+        }
         service.submit_measurement(new MeasuredResult((short) indexRef, request.ticket,
             new HistogramBins(new long[] {800_000, 1_000_000, 1_200_000, 1_400_000, 2_000_000, 5_000_000},
                 new long[] {50, 200, 400, 250, 80, 20}, 0), 1000, 1.21, 0.42, 4.8, 20, 0, "console test"));

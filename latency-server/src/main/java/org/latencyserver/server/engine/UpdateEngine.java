@@ -170,7 +170,7 @@ public final class UpdateEngine {
             "connection " + measured.spec().indexRef() + " has not been measured yet: a measurement of "
                 + measured.load().cpu().thesisLabel() + " is requested");
         final MeasurementSchedule.Decision decision = schedule.decide(nowNanos, row.lastMeasurementStartNanos());
-        if (!decision.measureNow() || !mayOpen(nowNanos)) {
+        if (!decision.measureNow() || !mayOpen(row.spec().indexRef(), nowNanos)) {
             final long due = decision.measureNow() ? nowNanos : decision.notBeforeNanos();
             return row.withMeasurementRequest(null, due, row.lastMeasurementStartNanos());
         }
@@ -194,8 +194,8 @@ public final class UpdateEngine {
     }
 
     /** Room for one more request: under the concurrency limit, and the round trips fit the budget (taken if so). */
-    private boolean mayOpen(final long nowNanos) {
-        return openRequests() < settings.maxConcurrentMeasurements()
+    private boolean mayOpen(final short indexRef, final long nowNanos) {
+        return openRequestsOtherThan(indexRef) < settings.maxConcurrentMeasurements()
             && budget.tryTake(settings.roundTripsPerMeasurement(), nowNanos);
     }
 
@@ -204,10 +204,11 @@ public final class UpdateEngine {
         return settings;
     }
 
-    private int openRequests() {
+    /** Open requests of other rows: a row's own request, about to be replaced, does not take a slot. */
+    private int openRequestsOtherThan(final short indexRef) {
         int open = 0;
         for (final ConnectionRow row : table.rows()) {
-            if (row.pending() != null) {
+            if (row.pending() != null && row.spec().indexRef() != indexRef) {
                 open++;
             }
         }
@@ -229,7 +230,7 @@ public final class UpdateEngine {
                     nowNanos, row.pending().attempt() + 1));
                 changed++;
             } else if (row.pending() == null && row.measurementDueNanos() != ConnectionRow.NOT_DUE
-                && nowNanos - row.measurementDueNanos() >= 0 && mayOpen(nowNanos)) {
+                && nowNanos - row.measurementDueNanos() >= 0 && mayOpen(row.spec().indexRef(), nowNanos)) {
                 publish(row, openRequest(row, nowNanos, 1));
                 changed++;
             }

@@ -248,6 +248,25 @@ class UpdateEngineTest {
         assertNull(row(1).staleReason());
     }
 
+    @Test
+    void aStateChangeReplacesTheConnectionsOwnOpenRequestWithoutWaitingForItsSlot() {
+        final Profile tac4;
+        try {
+            tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        final UpdateEngine oneAtATime = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec(3, 3, 0, null), 0))),
+            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 1, 20, 20_000),
+            tickets::incrementAndGet, () -> 42L);
+        oneAtATime.applyMib((short) 3, mib(10, 10, 10), 0);
+        final long first = oneAtATime.table().row((short) 3).pending().ticket();
+        oneAtATime.applyMib((short) 3, mib(80, 10, 10), SECOND);
+        final ConnectionRow row = oneAtATime.table().row((short) 3);
+        assertNotNull(row.pending(), "the new state's request opens at once in the slot the old one held");
+        assertTrue(row.pending().ticket() != first, "with a new ticket: a result for the old state is refused");
+    }
+
     /** n round trips in 1 ms bins, all within 0..3 ms; mean and sd as given. */
     private static Measurement measurement(final int n, final double meanMillis, final double stdDevMillis) {
         final long[] counts = {n / 2, n - n / 2 - n / 10, n / 10};
