@@ -18,8 +18,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The planner's {@code profile} command of {@code ./latency}: a picocli top-level command whose
- * subcommands do the work ({@code validate} now; {@code diff}, {@code load} and {@code measure}
- * join it later). Run it with {@link ProfileMain}, or in-process with
+ * subcommands do the work ({@code validate}, {@code diff}; {@code measure} and {@code load}, which
+ * need the measuring agent and CORBA, are {@code org.latencyserver.agent.profiler.ProfilerMain}). Run it with {@link ProfileMain}, or in-process with
  * {@code new CommandLine(new ProfileCommand()).execute(args)}.
  *
  * <p>Exit codes: 0 all files good, 1 a file has faults, 2 the command line was wrong.
@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "profile", mixinStandardHelpOptions = true, version = "latency profile 0.1.0",
     description = "Check and manage a priori latency profiles.",
-    subcommands = {ProfileCommand.Validate.class})
+    subcommands = {ProfileCommand.Validate.class, ProfileDiff.class})
 public final class ProfileCommand implements Callable<Integer> {
 
     @Spec
