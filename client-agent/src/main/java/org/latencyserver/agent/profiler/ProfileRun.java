@@ -1,0 +1,261 @@
+package org.latencyserver.agent.profiler;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.latencyserver.agent.load.CoreUtilisation;
+import org.latencyserver.agent.load.LoadDriver;
+import org.latencyserver.agent.measure.RoundTripRunner;
+import org.latencyserver.agent.measure.RunResult;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.port.ThesisQueuePortModel;
+import org.latencyserver.core.profile.Layer;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileCell;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.Provenance;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStateClassifier;
+import org.latencyserver.core.state.CpuStatePair;
+import org.latencyserver.idl.latency.EchoPeer;
+
+/**
+ * One profiling run: for each CPU state pair, drive each side's core to the pair's utilisation,
+ * check that it got there, and measure every message size; then write the profile.
+ *
+ * <p>Load is set per side as {@code target − baseline}, the baseline being what the round trips
+ * themselves cost each core (measured first, without drivers), so the achieved utilisation — what
+ * the state is about — lands in the target band. It is checked over a window of continuous round
+ * trips before and after the pair's sizes; a pair whose achieved load missed its state on either
+ * check is retried once with the drivers corrected by the miss, and otherwise refused: its cells
+ * are not recorded and the profile is not written (the cells done are kept for {@code --resume}).
+ *
+ * <p>Runs on one thread; not thread-safe.
+ */
+final class ProfileRun {
+
+    /** Targets per state, percent of one core: the middle of the thesis's LOW and HIGH bands, and MEDIUM. */
+    static final Map<CpuState, Integer> TARGET_PERCENT = Map.of(CpuState.LOW, 15, CpuState.MEDIUM, 50, CpuState.HIGH, 85);
+    static final List<CpuStatePair> PAIRS = List.of(
+        new CpuStatePair(CpuState.LOW, CpuState.LOW), new CpuStatePair(CpuState.LOW, CpuState.MEDIUM),
+        new CpuStatePair(CpuState.LOW, CpuState.HIGH), new CpuStatePair(CpuState.MEDIUM, CpuState.MEDIUM),
+        new CpuStatePair(CpuState.MEDIUM, CpuState.HIGH), new CpuStatePair(CpuState.HIGH, CpuState.HIGH));
+
+    private static final long CHECK_WINDOW_MILLIS = 1_500;
+
+    private final ProfileSettings settings;
+    private final EchoPeer peer;
+    private final PrintStream progress;
+    private final CpuStateClassifier classifier = CpuStateClassifier.withDefaults();
+    private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final Map<String, CellResult> done = new LinkedHashMap<>();
+    private final List<String> refused = new ArrayList<>();
+    private double baselineClientPercent;
+    private double baselinePeerPercent;
+
+    ProfileRun(final ProfileSettings settings, final EchoPeer peer, final PrintStream progress) {
+        this.settings = settings;
+        this.peer = peer;
+        this.progress = progress;
+    }
+
+    /**
+     * @return 0 when the profile was written; 1 when cells were refused (the partial file keeps the rest)
+     */
+    int run() throws Exception {
+        if (settings.resume() && Files.exists(settings.partialFile())) {
+            for (final CellResult cell : json.readValue(settings.partialFile().toFile(), CellResult[].class)) {
+                done.put(key(cell.pair(), cell.messageSizeBytes()), cell);
+            }
+            progress.printf(Locale.ROOT, "resuming: %d cells already measured in %s%n", done.size(), settings.partialFile());
+        }
+        measureBaseline();
+        final int total = settings.pairs().size() * settings.sizesBytes().size();
+        final long startNanos = System.nanoTime();
+        int measuredNow = 0;
+        try (LoadDriver client = new LoadDriver(settings.clientCore()); LoadDriver peerLoad = new LoadDriver(settings.peerCore())) {
+            for (final CpuStatePair pair : settings.pairs()) {
+                if (settings.sizesBytes().stream().allMatch(size -> done.containsKey(key(pair.toString(), size)))) {
+                    continue;
+                }
+                final int measured = measurePair(pair, client, peerLoad, total, startNanos, measuredNow);
+                measuredNow += measured;
+            }
+        }
+        progress.println();
+        if (!refused.isEmpty()) {
+            progress.println("REFUSED: the achieved load missed its state, so these were not recorded:");
+            refused.forEach(line -> progress.println("  " + line));
+            progress.println("The cells that were measured are kept in " + settings.partialFile() + "; run again with --resume.");
+            return 1;
+        }
+        final Profile profile = profile();
+        ProfileJson.write(profile, settings.out());
+        Files.deleteIfExists(settings.partialFile());
+        progress.printf(Locale.ROOT, "wrote %s: %d cells, measured in %.0f s%n", settings.out(), profile.cells().size(),
+            (System.nanoTime() - startNanos) / 1e9);
+        return 0;
+    }
+
+    private void measureBaseline() throws Exception {
+        final RoundTripRunner runner = new RoundTripRunner(peer, 256);
+        runner.run(settings.warmupRoundTrips(), 1, null);
+        final double[] achieved = checkWindow(runner);
+        baselineClientPercent = achieved[0];
+        baselinePeerPercent = achieved[1];
+        progress.printf(Locale.ROOT, "baseline: round trips alone keep the client core at %.0f %% and the peer core at %.0f %%%n",
+            baselineClientPercent, baselinePeerPercent);
+    }
+
+    private int measurePair(final CpuStatePair pair, final LoadDriver client, final LoadDriver peerLoad, final int total,
+                            final long startNanos, final int measuredBefore) throws Exception {
+        int clientDrive = drive(pair.client(), baselineClientPercent);
+        int peerDrive = drive(pair.peer(), baselinePeerPercent);
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            client.drive(clientDrive);
+            peerLoad.drive(peerDrive);
+            Thread.sleep(1_000); // the drivers reach their duty cycle
+            final RoundTripRunner probe = new RoundTripRunner(peer, 256);
+            final double[] before = checkWindow(probe);
+            final String missBefore = miss(pair, before);
+            if (missBefore == null) {
+                final Map<String, CellResult> cells = new LinkedHashMap<>();
+                int measured = 0;
+                for (final int size : settings.sizesBytes()) {
+                    if (done.containsKey(key(pair.toString(), size))) {
+                        continue;
+                    }
+                    final RunResult run = new RoundTripRunner(peer, size).run(settings.warmupRoundTrips(), settings.roundTrips(), null);
+                    cells.put(key(pair.toString(), size), cell(pair, size, run, before));
+                    measured++;
+                    progressLine(pair, size, done.size() + cells.size(), total, startNanos, measuredBefore + measured);
+                }
+                final double[] after = checkWindow(probe);
+                final String missAfter = miss(pair, after);
+                if (missAfter == null) {
+                    done.putAll(cells);
+                    savePartial();
+                    return measured;
+                }
+                progress.printf(Locale.ROOT, "%n%s: after its sizes the load read %s; measuring the pair again%n", pair, missAfter);
+                clientDrive = corrected(clientDrive, after[0], pair.client());
+                peerDrive = corrected(peerDrive, after[1], pair.peer());
+            } else {
+                progress.printf(Locale.ROOT, "%n%s: the load read %s; correcting the drivers and trying again%n", pair, missBefore);
+                clientDrive = corrected(clientDrive, before[0], pair.client());
+                peerDrive = corrected(peerDrive, before[1], pair.peer());
+            }
+        }
+        refused.add(String.format(Locale.ROOT, "%s (every size): the achieved load missed %s twice", pair, pair));
+        return 0;
+    }
+
+    private static int drive(final CpuState state, final double baselinePercent) {
+        return (int) Math.max(0, Math.min(100, Math.round(TARGET_PERCENT.get(state) - baselinePercent)));
+    }
+
+    private static int corrected(final int drivePercent, final double achievedPercent, final CpuState state) {
+        return (int) Math.max(0, Math.min(100, Math.round(drivePercent + TARGET_PERCENT.get(state) - achievedPercent)));
+    }
+
+    /** @return null when both sides are in their state's band, else what they read */
+    private String miss(final CpuStatePair pair, final double[] achieved) {
+        final CpuState client = classifier.classifyPlain(achieved[0]);
+        final CpuState peerState = classifier.classifyPlain(achieved[1]);
+        if (client == pair.client() && peerState == pair.peer()) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "client %.0f %% (%s), peer %.0f %% (%s)", achieved[0], client, achieved[1], peerState);
+    }
+
+    /** Continuous 256 B round trips for the window, as a measurement runs: each side's utilisation. */
+    private double[] checkWindow(final RoundTripRunner runner) throws Exception {
+        final CoreUtilisation start = CoreUtilisation.read();
+        final long endNanos = System.nanoTime() + CHECK_WINDOW_MILLIS * 1_000_000L;
+        while (System.nanoTime() < endNanos) {
+            runner.run(0, 200, null);
+        }
+        final CoreUtilisation end = CoreUtilisation.read();
+        return new double[] {end.percentSince(start, settings.clientCore()), end.percentSince(start, settings.peerCore())};
+    }
+
+    private static CellResult cell(final CpuStatePair pair, final int size, final RunResult run, final double[] achieved) {
+        final LatencyHistogram histogram = LatencyHistogram.fromHdr(run.histogramNanos());
+        final long[] edges = new long[histogram.binCount()];
+        final long[] counts = new long[histogram.binCount()];
+        for (int bin = 0; bin < edges.length; bin++) {
+            edges[bin] = histogram.upperEdgeNanos(bin);
+            counts[bin] = histogram.count(bin);
+        }
+        return new CellResult(pair.toString(), size, run.recordedRoundTrips(), run.meanMillis(), run.stdDevMillis(),
+            Math.max(run.maxMillis(), run.meanMillis()), edges, counts, achieved[0], achieved[1], run.gcPauseOverlapNanos());
+    }
+
+    private void savePartial() throws IOException {
+        final Path partial = settings.partialFile();
+        final Path temporary = partial.resolveSibling(partial.getFileName() + ".tmp");
+        json.writeValue(temporary.toFile(), done.values());
+        Files.move(temporary, partial, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private void progressLine(final CpuStatePair pair, final int size, final int cellsDone, final int total, final long startNanos,
+                              final int measuredNow) {
+        final int width = 30;
+        final int filled = (int) ((long) width * cellsDone / total);
+        final double elapsedSeconds = (System.nanoTime() - startNanos) / 1e9;
+        final double etaSeconds = measuredNow == 0 ? 0 : elapsedSeconds / measuredNow * (total - cellsDone);
+        progress.printf(Locale.ROOT, "\r[%s%s] %2d/%d cells  %-13s %5d B  ETA %3.0f s ", "#".repeat(filled), ".".repeat(width - filled),
+            cellsDone, total, pair, size, etaSeconds);
+        progress.flush();
+    }
+
+    private Profile profile() {
+        final List<ProfileCell> cells = new ArrayList<>();
+        final StringBuilder achieved = new StringBuilder();
+        for (final CellResult cell : done.values()) {
+            final String[] states = cell.pair().split("/");
+            final CpuStatePair pair = new CpuStatePair(CpuState.valueOf(states[0]), CpuState.valueOf(states[1]));
+            cells.add(new ProfileCell(pair, cell.messageSizeBytes(), cell.sampleCount(), cell.meanMillis(), cell.stdDevMillis(),
+                cell.maxMillis(), LatencyHistogram.of(cell.upperEdgesNanos(), cell.counts(), 0)));
+            if (cell.messageSizeBytes() == settings.sizesBytes().get(0)) {
+                achieved.append(String.format(Locale.ROOT, "%s %.0f/%.0f %%; ", cell.pair(), cell.clientPercent(), cell.peerPercent()));
+            }
+        }
+        final String method = String.format(Locale.ROOT,
+            "latency profile measure: %d round trips per cell after %d discarded warm-up, timed with System.nanoTime() into an "
+                + "HdrHistogram (ns, 3 significant digits; histogram bins are its non-empty buckets); CORBA round trips through the "
+                + "thesis's fm1 fixed arrays (octet sequences for other sizes) to a peer agent; the two workstations emulated on one "
+                + "machine by pinning the client side (this profiler and its load driver) to core %d and the peer side (the peer "
+                + "agent and its load driver) to core %d with taskset; load drivers stress-ng --cpu-load, set to target minus what "
+                + "the round trips cost alone (baseline client %.0f %%, peer %.0f %%), targets LOW %d %%, MEDIUM %d %%, HIGH %d %%; "
+                + "achieved utilisation per core read from /proc/stat over 1.5 s of continuous round trips before and after each "
+                + "pair's sizes, both within the state's band (client/peer before: %s)",
+            settings.roundTrips(), settings.warmupRoundTrips(), settings.clientCore(), settings.peerCore(), baselineClientPercent,
+            baselinePeerPercent, TARGET_PERCENT.get(CpuState.LOW), TARGET_PERCENT.get(CpuState.MEDIUM),
+            TARGET_PERCENT.get(CpuState.HIGH), achieved.toString().trim());
+        final Provenance provenance = new Provenance("latency profile measure", MachineFacts.hardware(), "JacORB 3.9 on Java "
+            + System.getProperty("java.version"), MachineFacts.operatingSystem(), LocalDate.now().toString(), method);
+        return new Profile(settings.name(), settings.workstationType(), Layer.CORBA, provenance, null,
+            ThesisQueuePortModel.INSTANCE, cells);
+    }
+
+    private static String key(final String pair, final int size) {
+        return pair + "@" + size;
+    }
+
+    @Override
+    public String toString() {
+        return "ProfileRun" + Arrays.asList(settings.out(), done.size());
+    }
+}

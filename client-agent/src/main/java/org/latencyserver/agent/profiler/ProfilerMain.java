@@ -1,0 +1,219 @@
+package org.latencyserver.agent.profiler;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.latencyserver.agent.load.CoreUtilisation;
+import org.latencyserver.agent.load.LoadDriver;
+import org.latencyserver.core.profile.ProfileFault;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileValidationException;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStatePair;
+import org.latencyserver.idl.latency.EchoPeer;
+import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.idl.latency.OperationDisabled;
+import org.latencyserver.idl.latency.ProfileRejected;
+import org.latencyserver.idl.latency.ProfileSummary;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.References;
+import org.omg.CORBA.ORB;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code ./latency profile measure} and {@code ./latency profile load}: the planner's commands that
+ * need round trips or the running server ({@code validate} and {@code diff} are the profiles
+ * module's).
+ */
+@Command(name = "profile", mixinStandardHelpOptions = true, version = "latency profile 0.1.0",
+    subcommands = {ProfilerMain.Measure.class, ProfilerMain.Load.class},
+    description = "Measure a profile on this machine, or load one into a running server.")
+public final class ProfilerMain implements Callable<Integer> {
+
+    /**
+     * @param args command line
+     */
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new ProfilerMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        new CommandLine(this).usage(System.err);
+        return 2;
+    }
+
+    /** {@code profile measure}: see {@link ProfileRun}. */
+    @Command(name = "measure", mixinStandardHelpOptions = true,
+        description = {"Measure a latency profile with histograms on this machine: for each CPU state pair, drive",
+            "both sides' cores to the pair's load, check it, and measure every message size.",
+            "The two workstations are emulated by pinning each side to its own core (needs taskset, stress-ng, 2 cores).",
+            "Exit: 0 written, 1 cells refused (partial kept for --resume) or cannot run, 2 usage."})
+    static final class Measure implements Callable<Integer> {
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "The profile to write.")
+        Path out;
+
+        @Option(names = "--name", description = "The profile's name (default: the file name without .json).")
+        String name;
+
+        @Option(names = "--workstation-type", description = "The workstation type it describes (default: ${DEFAULT-VALUE}).")
+        String workstationType = "LOCAL-2CORE";
+
+        @Option(names = "--sizes", split = ",", description = "Message sizes, bytes (default: the thesis's eight, 64..8192).")
+        List<Integer> sizes = List.of(64, 128, 256, 512, 1024, 2048, 4096, 8192);
+
+        @Option(names = "--pairs", split = ",", paramLabel = "PAIR",
+            description = "CPU state pairs, e.g. LOW/LOW,LOW/HIGH (default: all six).")
+        List<String> pairs = List.of();
+
+        @Option(names = "--round-trips", description = "Round trips per cell (default: ${DEFAULT-VALUE}).")
+        int roundTrips = 1000;
+
+        @Option(names = "--warmup", description = "Discarded round trips before each cell (default: ${DEFAULT-VALUE}).")
+        int warmup = 200;
+
+        @Option(names = "--client-core", description = "Core of the client side (default: ${DEFAULT-VALUE}).")
+        int clientCore;
+
+        @Option(names = "--peer-core", description = "Core of the peer side (default: ${DEFAULT-VALUE}).")
+        int peerCore = 1;
+
+        @Option(names = "--resume", description = "Keep the cells an interrupted run measured (FILE.partial.json).")
+        boolean resume;
+
+        @Override
+        public Integer call() throws Exception {
+            final String problem = cannotRun();
+            if (problem != null) {
+                System.err.println("latency profile measure: " + problem);
+                return 1;
+            }
+            final List<CpuStatePair> chosen = new ArrayList<>();
+            for (final String pair : pairs) {
+                final String[] states = pair.toUpperCase(java.util.Locale.ROOT).split("/");
+                try {
+                    chosen.add(new CpuStatePair(CpuState.valueOf(states[0]), CpuState.valueOf(states[1])).canonical());
+                } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+                    System.err.println("latency profile measure: --pairs: '" + pair + "' is not a pair like LOW/HIGH");
+                    return 2;
+                }
+            }
+            final String profileName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
+            final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName, workstationType,
+                sizes.stream().sorted().toList(), chosen.isEmpty() ? ProfileRun.PAIRS : chosen, roundTrips, warmup, clientCore,
+                peerCore, resume);
+            pinSelf(clientCore);
+            final Path directory = Files.createTempDirectory("profile-measure");
+            final Path peerIor = directory.resolve("peer.ior");
+            final Process peer = new ProcessBuilder("/usr/bin/taskset", "-c", Integer.toString(peerCore),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+                "org.latencyserver.peer.PeerAgentMain", "--name", "profiled-peer", "--ior-file", peerIor.toString())
+                .redirectErrorStream(true).redirectOutput(directory.resolve("peer.log").toFile()).start();
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
+            try {
+                awaitFile(peerIor, peer, Duration.ofSeconds(60));
+                final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(Files.readString(peerIor).trim()));
+                return new ProfileRun(settings, echo, System.err).run();
+            } finally {
+                orb.shutdown(false);
+                peer.destroy();
+                peer.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+
+        private String cannotRun() throws IOException {
+            if (!Files.isExecutable(Path.of("/usr/bin/taskset"))) {
+                return "taskset is needed to pin each side to its core (Debian: util-linux)";
+            }
+            if (!LoadDriver.available()) {
+                return "stress-ng is needed to drive the load (Debian: apt-get install stress-ng)";
+            }
+            final int cores = CoreUtilisation.read().coreCount();
+            if (clientCore == peerCore || clientCore < 0 || peerCore < 0 || clientCore >= cores || peerCore >= cores) {
+                return "--client-core and --peer-core must be two different cores of the " + cores + " here";
+            }
+            return null;
+        }
+
+        /** Pins every thread of this JVM to the client core: the client side is this process. */
+        private static void pinSelf(final int core) throws IOException, InterruptedException {
+            final Process taskset = new ProcessBuilder("/usr/bin/taskset", "-a", "-p", "-c", Integer.toString(core),
+                Long.toString(ProcessHandle.current().pid())).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+            if (taskset.waitFor() != 0) {
+                throw new IOException("taskset could not pin the profiler to core " + core);
+            }
+        }
+
+        private static void awaitFile(final Path file, final Process process, final Duration timeout) throws Exception {
+            final long deadline = System.nanoTime() + timeout.toNanos();
+            while (!(Files.exists(file) && Files.readString(file).startsWith("IOR:"))) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    throw new IOException("the peer agent did not start");
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** {@code profile load FILE --server REF}: validate here, then swap it into the running server. */
+    @Command(name = "load", mixinStandardHelpOptions = true,
+        description = {"Validate a profile and load it into a running server, which swaps it in atomically.",
+            "A bad file is refused with every fault; the server keeps the profile it had.",
+            "Exit: 0 loaded, 1 refused or the server cannot be reached, 2 usage."})
+    static final class Load implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE", description = "The profile JSON file.")
+        Path file;
+
+        @Option(names = "--server", required = true, paramLabel = "REF",
+            description = "The server: its IOR file, an IOR/corbaloc, or its name with --naming.")
+        String server;
+
+        @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
+        String naming;
+
+        @Override
+        public Integer call() throws Exception {
+            try {
+                ProfileJson.read(file);
+            } catch (ProfileValidationException e) {
+                e.faults().stream().map(ProfileFault::toString).forEach(System.err::println);
+                System.err.println("REFUSED " + file + " (checked here; nothing was sent to the server)");
+                return 1;
+            }
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
+            try {
+                final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, server, naming));
+                final ProfileSummary summary = service.load_profile(Files.readString(file), file.getFileName().toString());
+                System.out.printf(java.util.Locale.ROOT, "LOADED %s: %s, %s %s, %d cells, histograms: %s, source: %s%n", file,
+                    summary.name, summary.workstation_type, summary.layer, summary.cell_count, summary.has_histograms ? "yes" : "no",
+                    summary.source);
+                return 0;
+            } catch (ProfileRejected e) {
+                for (final String fault : e.faults) {
+                    System.err.println(fault);
+                }
+                System.err.println("REFUSED by the server: " + e.reason);
+                return 1;
+            } catch (OperationDisabled e) {
+                System.err.println("REFUSED: " + e.reason);
+                return 1;
+            } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
+                System.err.println("latency profile load: the server cannot be reached: " + e.getMessage());
+                return 1;
+            } finally {
+                orb.shutdown(false);
+            }
+        }
+    }
+}
