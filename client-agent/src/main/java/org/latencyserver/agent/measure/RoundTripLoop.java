@@ -42,6 +42,19 @@ public final class RoundTripLoop {
      */
     public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
                          final AdaptiveTarget adaptive, final long deadlineNanos) throws Exception {
+        return run(roundTrip, warmupRoundTrips, roundTrips, adaptive, deadlineNanos, 0);
+    }
+
+    /**
+     * As {@link #run(RoundTrip, int, int, AdaptiveTarget, long)}, one round trip started every
+     * {@code intervalNanos} at most (the pause is not timed): a paced run loads the two sides as an
+     * application sending that many messages per second would, where back-to-back round trips
+     * would keep both cores half busy by themselves (the profiler's LOW state could not be reached).
+     *
+     * @param intervalNanos minimum time from one round trip's start to the next; 0 for back to back
+     */
+    public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
+                         final AdaptiveTarget adaptive, final long deadlineNanos, final long intervalNanos) throws Exception {
         if (roundTrips < 1) {
             throw new IllegalArgumentException("round trips must be >= 1, was " + roundTrips);
         }
@@ -71,6 +84,13 @@ public final class RoundTripLoop {
             }
             if ((count & 0xFF) == 0 && deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
                 throw new DeadlineExceededException(count, roundTrips);
+            }
+            if (intervalNanos > 0) {
+                final long nextStartNanos = startNanos + intervalNanos;
+                long waitNanos;
+                while ((waitNanos = nextStartNanos - System.nanoTime()) > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(waitNanos);
+                }
             }
         }
         final long gcOverlapNanos = gcPauses.totalCollectionNanos() - gcBeforeNanos;

@@ -43,4 +43,14 @@ public final class RoundTripRunner {
                          final long deadlineNanos) throws Exception {
         return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull, deadlineNanos);
     }
+
+    /**
+     * @param intervalNanos minimum time between round-trip starts (paced, as an application's message
+     *                      rate); 0 for back to back
+     * @return the run
+     * @throws Exception when a round trip fails
+     */
+    public RunResult runPaced(final int warmupRoundTrips, final int roundTrips, final long intervalNanos) throws Exception {
+        return loop.run(roundTrip, warmupRoundTrips, roundTrips, null, Long.MAX_VALUE, intervalNanos);
+    }
 }

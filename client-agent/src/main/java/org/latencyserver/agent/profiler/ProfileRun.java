@@ -38,7 +38,7 @@ import org.latencyserver.idl.latency.EchoPeer;
  * themselves cost each core (measured first, without drivers), so the achieved utilisation — what
  * the state is about — lands in the target band. It is checked over a window of continuous round
  * trips before and after the pair's sizes; a pair whose achieved load missed its state on either
- * check is retried once with the drivers corrected by the miss, and otherwise refused: its cells
+ * check is retried with the drivers corrected by the miss, up to three times, and otherwise refused: its cells
  * are not recorded and the profile is not written (the cells done are kept for {@code --resume}).
  *
  * <p>Runs on one thread; not thread-safe.
@@ -53,6 +53,8 @@ final class ProfileRun {
         new CpuStatePair(CpuState.MEDIUM, CpuState.HIGH), new CpuStatePair(CpuState.HIGH, CpuState.HIGH));
 
     private static final long CHECK_WINDOW_MILLIS = 1_500;
+    /** Tries per pair: the drivers are corrected by each miss (stress-ng's duty cycle is not exact). */
+    private static final int ATTEMPTS = 3;
 
     private final ProfileSettings settings;
     private final EchoPeer peer;
@@ -110,7 +112,9 @@ final class ProfileRun {
 
     private void measureBaseline() throws Exception {
         final RoundTripRunner runner = new RoundTripRunner(peer, 256);
-        runner.run(settings.warmupRoundTrips(), 1, null);
+        // Compile first: a baseline taken while the JIT works would read too high, and every
+        // driver set against it too low.
+        runner.run(3_000, 1, null);
         final double[] achieved = checkWindow(runner);
         baselineClientPercent = achieved[0];
         baselinePeerPercent = achieved[1];
@@ -122,7 +126,7 @@ final class ProfileRun {
                             final long startNanos, final int measuredBefore) throws Exception {
         int clientDrive = drive(pair.client(), baselineClientPercent);
         int peerDrive = drive(pair.peer(), baselinePeerPercent);
-        for (int attempt = 1; attempt <= 2; attempt++) {
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             client.drive(clientDrive);
             peerLoad.drive(peerDrive);
             Thread.sleep(1_000); // the drivers reach their duty cycle
@@ -136,7 +140,8 @@ final class ProfileRun {
                     if (done.containsKey(key(pair.toString(), size))) {
                         continue;
                     }
-                    final RunResult run = new RoundTripRunner(peer, size).run(settings.warmupRoundTrips(), settings.roundTrips(), null);
+                    final RunResult run = new RoundTripRunner(peer, size).runPaced(settings.warmupRoundTrips(), settings.roundTrips(),
+                        settings.intervalMicros() * 1_000L);
                     cells.put(key(pair.toString(), size), cell(pair, size, run, before));
                     measured++;
                     progressLine(pair, size, done.size() + cells.size(), total, startNanos, measuredBefore + measured);
@@ -157,7 +162,7 @@ final class ProfileRun {
                 peerDrive = corrected(peerDrive, before[1], pair.peer());
             }
         }
-        refused.add(String.format(Locale.ROOT, "%s (every size): the achieved load missed %s twice", pair, pair));
+        refused.add(String.format(Locale.ROOT, "%s (every size): the achieved load missed %s %d times", pair, pair, ATTEMPTS));
         return 0;
     }
 
@@ -184,7 +189,7 @@ final class ProfileRun {
         final CoreUtilisation start = CoreUtilisation.read();
         final long endNanos = System.nanoTime() + CHECK_WINDOW_MILLIS * 1_000_000L;
         while (System.nanoTime() < endNanos) {
-            runner.run(0, 200, null);
+            runner.runPaced(0, 200, settings.intervalMicros() * 1_000L);
         }
         final CoreUtilisation end = CoreUtilisation.read();
         return new double[] {end.percentSince(start, settings.clientCore()), end.percentSince(start, settings.peerCore())};
@@ -233,7 +238,7 @@ final class ProfileRun {
             }
         }
         final String method = String.format(Locale.ROOT,
-            "latency profile measure: %d round trips per cell after %d discarded warm-up, timed with System.nanoTime() into an "
+            "latency profile measure: %d round trips per cell, one started every %d us at most, after %d discarded warm-up, timed with System.nanoTime() into an "
                 + "HdrHistogram (ns, 3 significant digits; histogram bins are its non-empty buckets); CORBA round trips through the "
                 + "thesis's fm1 fixed arrays (octet sequences for other sizes) to a peer agent; the two workstations emulated on one "
                 + "machine by pinning the client side (this profiler and its load driver) to core %d and the peer side (the peer "
@@ -241,7 +246,7 @@ final class ProfileRun {
                 + "the round trips cost alone (baseline client %.0f %%, peer %.0f %%), targets LOW %d %%, MEDIUM %d %%, HIGH %d %%; "
                 + "achieved utilisation per core read from /proc/stat over 1.5 s of continuous round trips before and after each "
                 + "pair's sizes, both within the state's band (client/peer before: %s)",
-            settings.roundTrips(), settings.warmupRoundTrips(), settings.clientCore(), settings.peerCore(), baselineClientPercent,
+            settings.roundTrips(), settings.intervalMicros(), settings.warmupRoundTrips(), settings.clientCore(), settings.peerCore(), baselineClientPercent,
             baselinePeerPercent, TARGET_PERCENT.get(CpuState.LOW), TARGET_PERCENT.get(CpuState.MEDIUM),
             TARGET_PERCENT.get(CpuState.HIGH), achieved.toString().trim());
         final Provenance provenance = new Provenance("latency profile measure", MachineFacts.hardware(), "JacORB 3.9 on Java "

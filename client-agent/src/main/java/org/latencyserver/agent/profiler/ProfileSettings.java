@@ -17,9 +17,10 @@ import org.latencyserver.core.state.CpuStatePair;
  * @param clientCore       the core of the client side
  * @param peerCore         the core of the peer side
  * @param resume           continue from the partial file
+ * @param intervalMicros   one round trip started every this many µs at most (the message rate)
  */
 record ProfileSettings(Path out, String name, String workstationType, List<Integer> sizesBytes, List<CpuStatePair> pairs,
-                       int roundTrips, int warmupRoundTrips, int clientCore, int peerCore, boolean resume) {
+                       int roundTrips, int warmupRoundTrips, int clientCore, int peerCore, boolean resume, int intervalMicros) {
 
     /** @return where finished cells are kept until the profile is written */
     Path partialFile() {

@@ -91,6 +91,10 @@ public final class ProfilerMain implements Callable<Integer> {
         @Option(names = "--resume", description = "Keep the cells an interrupted run measured (FILE.partial.json).")
         boolean resume;
 
+        @Option(names = "--interval-micros", description = {"Start one round trip every this many us at most (default: ${DEFAULT-VALUE}):",
+            "back-to-back round trips would keep both cores about half busy by themselves."})
+        int intervalMicros = 2000;
+
         @Override
         public Integer call() throws Exception {
             final String problem = cannotRun();
@@ -111,7 +115,7 @@ public final class ProfilerMain implements Callable<Integer> {
             final String profileName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
             final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName, workstationType,
                 sizes.stream().sorted().toList(), chosen.isEmpty() ? ProfileRun.PAIRS : chosen, roundTrips, warmup, clientCore,
-                peerCore, resume);
+                peerCore, resume, intervalMicros);
             pinSelf(clientCore);
             final Path directory = Files.createTempDirectory("profile-measure");
             final Path peerIor = directory.resolve("peer.ior");
