@@ -36,7 +36,11 @@ class ConsoleOnceTest {
             assertTrue(line(output, 5).contains("measurement pending ("), "QoS 3 awaiting its agent: " + line(output, 5));
             assertTrue(line(output, 6).contains(" 4@96 ") && line(output, 6).contains("no estimate: connection 6 has not been measured yet"),
                 line(output, 6));
-            assertEquals(7, output.lines().count(), "a title, the header and five connections:\n" + output);
+            final Estimate qos2 = testbed.service.current_estimate((short) 3);
+            assertTrue(line(output, 3).matches(".*lab1 -> lab2 +256 2@96 .*"), line(output, 3));
+            assertTrue(line(output, 3).contains(String.format(Locale.ROOT, "%.3f ms @96%% [%.2f-%.2f %%]", qos2.value_ms,
+                qos2.interval.lower, qos2.interval.upper)), "the bound from the measured profile's histogram: " + line(output, 3));
+            assertEquals(8, output.lines().count(), "a title, the header and six connections:\n" + output);
         }
     }
 

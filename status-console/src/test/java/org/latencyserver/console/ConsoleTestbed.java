@@ -22,7 +22,7 @@ import org.omg.CORBA.ORB;
 
 /**
  * The thesis testbed's server in its own JVM ({@code examples/thesis-testbed.yaml}: QoS 1 on
- * connections 1 and 2, QoS 3 on 4 and 5, QoS 4 on 6), a client ORB to drive it as the SNMP
+ * connections 1 and 2, QoS 2 on 3, QoS 3 on 4 and 5, QoS 4 on 6), a client ORB to drive it as the SNMP
  * emulator and an agent would, and a way to start the console as a user does.
  */
 final class ConsoleTestbed implements AutoCloseable {
@@ -63,7 +63,7 @@ final class ConsoleTestbed implements AutoCloseable {
 
     /** Pushes the same MIB values to every connection, as the emulator does. */
     void push(final int clientCpuPercent, final int peerCpuPercent, final int portPercent) {
-        for (final short indexRef : new short[] {1, 2, 4, 5, 6}) {
+        for (final short indexRef : new short[] {1, 2, 3, 4, 5, 6}) {
             latserv.PutMibUpdates(new IdlMibUpdates(indexRef, (short) clientCpuPercent, (short) peerCpuPercent,
                 (short) portPercent), indexRef);
         }

@@ -23,20 +23,23 @@ class ConfigurationLoaderTest {
     Path directory;
 
     @Test
-    void theShippedThesisTestbedLoadsWithItsNodesLinkAndFiveConnections() throws Exception {
+    void theShippedThesisTestbedLoadsWithItsNodesLinkAndSixConnections() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(EXAMPLE);
 
-        assertEquals(List.of("thesis-tac4-corba", "thesis-tac3-corba"), List.copyOf(configuration.profiles().keySet()));
+        assertEquals(List.of("thesis-tac4-corba", "thesis-tac3-corba", "measured-loopback-jacorb"),
+            List.copyOf(configuration.profiles().keySet()));
         assertEquals("TAC-4", configuration.profiles().get("thesis-tac4-corba").workstationType());
-        assertEquals(List.of("ws1", "ws2", "ws3", "ws4"), configuration.nodes().stream().map(NodeConfig::name).toList());
-        assertEquals(List.of(4, 4, 3, 3), configuration.nodes().stream().map(n -> n.workstationType().code()).toList());
+        assertEquals(List.of("ws1", "ws2", "ws3", "ws4", "lab1", "lab2"), configuration.nodes().stream().map(NodeConfig::name).toList());
+        assertEquals(List.of(4, 4, 3, 3, 5, 5), configuration.nodes().stream().map(n -> n.workstationType().code()).toList(),
+            "LOCAL-2CORE, the first type beyond the thesis's, is 5");
         assertTrue(configuration.nodes().stream().allMatch(n -> n.mibSource() == MibSource.PUSH && n.snmp() == null));
         assertEquals(List.of("atm-port"), configuration.links().stream().map(LinkConfig::name).toList());
 
         final List<ConnectionConfig> connections = configuration.connectionConfigs();
-        assertEquals(List.of(1, 2, 4, 5, 6), connections.stream().map(c -> (int) c.indexRef()).toList(),
-            "connection 3 waits for a measured profile");
-        assertEquals(List.of(1, 1, 3, 3, 4), connections.stream().map(ConnectionConfig::qos).toList());
+        assertEquals(List.of(1, 2, 3, 4, 5, 6), connections.stream().map(c -> (int) c.indexRef()).toList());
+        assertEquals(List.of(1, 1, 2, 3, 3, 4), connections.stream().map(ConnectionConfig::qos).toList());
+        assertEquals("measured-loopback-jacorb", connections.get(2).profileName());
+        assertEquals(96.0, connections.get(2).boundPercent());
 
         final ConnectionConfig one = connections.get(0);
         assertEquals("ws1", one.client().name());
@@ -53,7 +56,7 @@ class ConfigurationLoaderTest {
         assertEquals(1024, two.messageSizeBytes());
         assertEquals("thesis-tac3-corba", two.profileName());
 
-        final ConnectionConfig six = connections.get(4);
+        final ConnectionConfig six = connections.get(5);
         assertEquals(96.0, six.boundPercent());
         assertNull(six.profileName());
 
