@@ -14,14 +14,21 @@ import org.latencyserver.agent.measure.AdaptiveTarget;
  * @param pollIntervalMillis how often the open requests are also polled (the thesis's 5 s; the
  *                           fallback when a pushed request was lost), {@code >= 100}
  * @param adaptive           stop a run early once this CI target is met; null for the full count
+ * @param intervalNanos      start one round trip every this many ns at most; 0 back to back. A
+ *                           profile measured paced (as {@code profile measure} does) is compared
+ *                           with measurements paced alike
  */
-public record AgentSettings(String agentName, Set<String> clientNodes, long pollIntervalMillis, AdaptiveTarget adaptive) {
+public record AgentSettings(String agentName, Set<String> clientNodes, long pollIntervalMillis, AdaptiveTarget adaptive,
+                            long intervalNanos) {
 
     /**
      * @throws IllegalArgumentException on a poll interval below 100 ms
      */
     public AgentSettings {
         clientNodes = Set.copyOf(clientNodes);
+        if (intervalNanos < 0) {
+            throw new IllegalArgumentException("the round-trip interval must be >= 0, was " + intervalNanos + " ns");
+        }
         if (pollIntervalMillis < 100) {
             throw new IllegalArgumentException("the poll interval must be >= 100 ms, was " + pollIntervalMillis);
         }

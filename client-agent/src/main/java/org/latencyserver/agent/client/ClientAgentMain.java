@@ -60,6 +60,10 @@ public final class ClientAgentMain implements Callable<Integer> {
         description = "Adaptive sampling: stop once the 95 % CI half-width of the mean is at most this (thesis Eq. 2).")
     private Double adaptiveHalfWidthMillis;
 
+    @Option(names = "--interval-micros", description = {"Start one round trip every this many us at most (default: ${DEFAULT-VALUE},",
+        "back to back, as the thesis's agents). Pace as the profile was measured (profile measure: 2000) to compare with it."})
+    private long intervalMicros;
+
     @Option(names = "--name", description = "This agent's name in the server's log (default: client-agent@HOST/PID).")
     private String agentName;
 
@@ -80,7 +84,7 @@ public final class ClientAgentMain implements Callable<Integer> {
     public Integer call() throws Exception {
         final AdaptiveTarget adaptive = adaptiveHalfWidthMillis == null ? null : AdaptiveTarget.halfWidth(adaptiveHalfWidthMillis);
         final String name = agentName != null ? agentName : "client-agent@" + ManagementFactory.getRuntimeMXBean().getName();
-        final AgentSettings settings = new AgentSettings(name, Set.copyOf(nodes), pollIntervalMillis, adaptive);
+        final AgentSettings settings = new AgentSettings(name, Set.copyOf(nodes), pollIntervalMillis, adaptive, intervalMicros * 1_000L);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, 0, callTimeoutMillis));
         final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         rootPoa.the_POAManager().activate();

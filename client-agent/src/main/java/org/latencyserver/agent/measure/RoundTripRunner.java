@@ -53,4 +53,16 @@ public final class RoundTripRunner {
     public RunResult runPaced(final int warmupRoundTrips, final int roundTrips, final long intervalNanos) throws Exception {
         return loop.run(roundTrip, warmupRoundTrips, roundTrips, null, Long.MAX_VALUE, intervalNanos);
     }
+
+    /**
+     * Everything at once: adaptive stop, deadline and pacing.
+     *
+     * @return the run
+     * @throws DeadlineExceededException when the deadline passes first
+     * @throws Exception                 when a round trip fails
+     */
+    public RunResult run(final int warmupRoundTrips, final int roundTrips, final AdaptiveTarget adaptiveOrNull,
+                         final long deadlineNanos, final long intervalNanos) throws Exception {
+        return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull, deadlineNanos, intervalNanos);
+    }
 }

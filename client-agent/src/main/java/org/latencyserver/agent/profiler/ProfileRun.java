@@ -73,7 +73,8 @@ final class ProfileRun {
     }
 
     /**
-     * @return 0 when the profile was written; 1 when cells were refused (the partial file keeps the rest)
+     * @return 0 when the profile was written, or the chosen pairs were measured and kept for a later
+     *         {@code --resume}; 1 when cells were refused (the partial file keeps the rest)
      */
     int run() throws Exception {
         if (settings.resume() && Files.exists(settings.partialFile())) {
@@ -101,6 +102,14 @@ final class ProfileRun {
             refused.forEach(line -> progress.println("  " + line));
             progress.println("The cells that were measured are kept in " + settings.partialFile() + "; run again with --resume.");
             return 1;
+        }
+        final long missing = PAIRS.stream().flatMap(pair -> settings.sizesBytes().stream().map(size -> key(pair.toString(), size)))
+            .filter(k -> !done.containsKey(k)).count();
+        if (missing > 0) {
+            progress.printf(Locale.ROOT, "%d cells measured and kept in %s; a profile needs all six CPU state pairs of every size,"
+                + " so it is written when the other %d are measured (run again with --resume)%n", done.size(),
+                settings.partialFile(), missing);
+            return 0;
         }
         final Profile profile = profile();
         ProfileJson.write(profile, settings.out());
