@@ -1,0 +1,171 @@
+package org.latencyserver.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateUnavailable;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.orb.References;
+import org.omg.CORBA.ORB;
+
+/**
+ * {@code ./latency demo --duration …} as a user runs it, from the repository's launcher (the build
+ * is the one Maven has just made, so the launcher is told not to rebuild): every QoS level serves an
+ * estimate, a scenario state change reaches the console, and when the time is up the demo exits 0
+ * leaving no process running and no port bound.
+ */
+class DemoEndToEndTest {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final int[] EMULATOR_UDP_PORTS = {16301, 16302, 16303, 16304, 16310};
+
+    @TempDir
+    Path work;
+
+    @Test
+    void theDemoServesAllFourQosLevelsPushesAStateChangeToTheConsoleAndLeavesNothingRunning() throws Exception {
+        final Path output = work.resolve("demo.out");
+        final ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("latency").toString(), "demo", "--duration", "100",
+            "--work-dir", work.resolve("run").toString(), "--console-port", "0")
+            .redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().put("LATENCY_NO_BUILD", "1");
+        final Process demo = builder.start();
+        final List<ProcessHandle> children = new ArrayList<>();
+        ORB orb = null;
+        try {
+            final String banner = await(output, "Stop with Ctrl-C", demo, 180);
+            final String consoleUrl = group(banner, "Console:\\s+(http://\\S+)");
+            final String naming = group(banner, "Naming service:\\s+(\\S+)");
+            children.addAll(demo.descendants().toList());
+            assertTrue(children.size() >= 6, "naming, emulator, server, agents, console (and load drivers): " + children.size());
+
+            orb = ORB.init(new String[0], orbProperties());
+            final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, "LatencyServer", naming));
+            final Map<Integer, Estimate> estimates = awaitEstimates(service, 90);
+            assertEquals(1, estimates.get(1).quality);
+            assertEquals(2, estimates.get(2).quality);
+            assertEquals(3, estimates.get(3).quality);
+            assertEquals(4, estimates.get(4).quality);
+            assertTrue(estimates.get(3).basis.contains("measurement ticket"), estimates.get(3).basis);
+            assertTrue(estimates.get(4).basis.contains("measurement ticket"), estimates.get(4).basis);
+
+            // A state change of the scenario (every 12 s) reaches the console's data.
+            final String first = snapshot(consoleUrl);
+            final short cpuStateBefore = service.RequestTableStatus((short) 1).cpu_state;
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+            String later = first;
+            while (System.nanoTime() < deadline && service.RequestTableStatus((short) 1).cpu_state == cpuStateBefore) {
+                Thread.sleep(500);
+            }
+            final short cpuStateAfter = service.RequestTableStatus((short) 1).cpu_state;
+            assertTrue(cpuStateAfter != cpuStateBefore, "the scenario changed connection 1's CPU state");
+            final long consoleDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < consoleDeadline && !ConsoleSnapshot.cpuStateOf(later, 1).equals(Integer.toString(cpuStateAfter))) {
+                Thread.sleep(250);
+                later = snapshot(consoleUrl);
+            }
+            assertEquals(Integer.toString(cpuStateAfter), ConsoleSnapshot.cpuStateOf(later, 1),
+                "the console shows the new state; before: " + ConsoleSnapshot.cpuStateOf(first, 1));
+        } finally {
+            if (orb != null) {
+                orb.shutdown(false);
+            }
+            assertTrue(demo.waitFor(200, TimeUnit.SECONDS), "the demo stops by itself after --duration:\n" + Files.readString(output));
+        }
+        assertEquals(0, demo.exitValue(), Files.readString(output));
+        assertTrue(Files.readString(output).contains("nothing left running"), Files.readString(output));
+        for (final ProcessHandle child : children) {
+            assertTrue(!child.isAlive(), "still running after the demo: " + child.info().commandLine().orElse("pid " + child.pid()));
+        }
+        for (final int port : EMULATOR_UDP_PORTS) {
+            try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))) {
+                assertTrue(socket.isBound());
+            }
+        }
+        final String text = Files.readString(output);
+        final int consolePort = Integer.parseInt(group(text, "Console:\\s+http://[^:]+:(\\d+)"));
+        final int namingPort = Integer.parseInt(group(text, "Naming service:\\s+corbaloc::[^:]+:(\\d+)"));
+        for (final int port : new int[] {consolePort, namingPort}) {
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                assertTrue(socket.isBound(), "port " + port + " is free again");
+            }
+        }
+    }
+
+    private static Map<Integer, Estimate> awaitEstimates(final LatencyService service, final int seconds) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        final Map<Integer, Estimate> estimates = new HashMap<>();
+        final Map<Integer, String> reasons = new HashMap<>();
+        while (System.nanoTime() < deadline && estimates.size() < 4) {
+            for (short indexRef = 1; indexRef <= 4; indexRef++) {
+                try {
+                    estimates.put((int) indexRef, service.current_estimate(indexRef));
+                } catch (EstimateUnavailable e) {
+                    reasons.put((int) indexRef, e.reason);
+                }
+            }
+            Thread.sleep(500);
+        }
+        assertEquals(4, estimates.size(), "estimates for every QoS level; missing: " + reasons);
+        return estimates;
+    }
+
+    private static String snapshot(final String consoleUrl) throws IOException, InterruptedException {
+        final HttpResponse<String> response = HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create(consoleUrl).resolve("/api/snapshot")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return response.body();
+    }
+
+    private static String await(final Path output, final String text, final Process process, final int seconds) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            final String content = Files.exists(output) ? Files.readString(output) : "";
+            if (content.contains(text)) {
+                return content;
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("the demo exited with " + process.exitValue() + ":\n" + content);
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the demo did not print '" + text + "' within " + seconds + " s:\n" + Files.readString(output));
+    }
+
+    private static String group(final String text, final String regex) {
+        final Matcher matcher = Pattern.compile(regex).matcher(text);
+        assertTrue(matcher.find(), "/" + regex + "/ in:\n" + text);
+        return matcher.group(1);
+    }
+
+    private static Properties orbProperties() {
+        final Properties properties = new Properties();
+        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        properties.setProperty("jacorb.log.default.verbosity", "1");
+        return properties;
+    }
+}
