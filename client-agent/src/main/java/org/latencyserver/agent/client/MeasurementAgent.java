@@ -249,13 +249,7 @@ public final class MeasurementAgent implements AutoCloseable {
 
     private static HistogramBins bins(final RunResult run) {
         final LatencyHistogram histogram = LatencyHistogram.fromHdr(run.histogramNanos());
-        final long[] edges = new long[histogram.binCount()];
-        final long[] counts = new long[histogram.binCount()];
-        for (int bin = 0; bin < edges.length; bin++) {
-            edges[bin] = histogram.upperEdgeNanos(bin);
-            counts[bin] = histogram.count(bin);
-        }
-        return new HistogramBins(edges, counts, histogram.overflowCount());
+        return new HistogramBins(histogram.upperEdgesNanos(), histogram.counts(), histogram.overflowCount());
     }
 
     private static String describe(final Exception e) {

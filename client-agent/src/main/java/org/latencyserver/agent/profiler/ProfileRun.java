@@ -206,14 +206,8 @@ final class ProfileRun {
 
     private static CellResult cell(final CpuStatePair pair, final int size, final RunResult run, final double[] achieved) {
         final LatencyHistogram histogram = LatencyHistogram.fromHdr(run.histogramNanos());
-        final long[] edges = new long[histogram.binCount()];
-        final long[] counts = new long[histogram.binCount()];
-        for (int bin = 0; bin < edges.length; bin++) {
-            edges[bin] = histogram.upperEdgeNanos(bin);
-            counts[bin] = histogram.count(bin);
-        }
         return new CellResult(pair.toString(), size, run.recordedRoundTrips(), run.meanMillis(), run.stdDevMillis(),
-            Math.max(run.maxMillis(), run.meanMillis()), edges, counts, achieved[0], achieved[1], run.gcPauseOverlapNanos());
+            Math.max(run.maxMillis(), run.meanMillis()), histogram.upperEdgesNanos(), histogram.counts(), achieved[0], achieved[1], run.gcPauseOverlapNanos());
     }
 
     private void savePartial() throws IOException {

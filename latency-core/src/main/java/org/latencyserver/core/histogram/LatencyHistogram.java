@@ -292,6 +292,16 @@ public final class LatencyHistogram {
         return upperEdgesNanos[upperEdgesNanos.length - 1];
     }
 
+    /** @return a copy of the bins' upper edges, ns, ascending (for export: IDL, JSON) */
+    public long[] upperEdgesNanos() {
+        return upperEdgesNanos.clone();
+    }
+
+    /** @return a copy of the bins' counts, in edge order (for export: IDL, JSON) */
+    public long[] counts() {
+        return counts.clone();
+    }
+
     /**
      * @param bin 0 .. {@code binCount() - 1}
      * @return samples in the bin, {@code >= 0}

@@ -154,4 +154,17 @@ class LatencyHistogramConstructionTest {
         assertEquals(0.25, new BoundResult(MS, 1, 4, 20).proportionAtOrBelow());
         assertEquals(1.5, new BoundResult(1_500_000L, 1, 4, 20).boundMillis());
     }
+
+    @Test
+    void exportedEdgesAndCountsAreCopiesInEdgeOrder() {
+        final LatencyHistogram histogram = LatencyHistogram.of(new long[] {1_000, 2_000, 5_000}, new long[] {3, 0, 7}, 2);
+        final long[] edges = histogram.upperEdgesNanos();
+        final long[] counts = histogram.counts();
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {1_000, 2_000, 5_000}, edges);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {3, 0, 7}, counts);
+        edges[0] = 99;
+        counts[2] = 99;
+        org.junit.jupiter.api.Assertions.assertEquals(1_000, histogram.upperEdgeNanos(0), "the histogram stays immutable");
+        org.junit.jupiter.api.Assertions.assertEquals(7, histogram.count(2));
+    }
 }

@@ -116,13 +116,7 @@ final class IdlConversions {
      * @throws IllegalArgumentException naming what is wrong with the bins
      */
     static HistogramBins bins(final LatencyHistogram histogram) {
-        final long[] edges = new long[histogram.binCount()];
-        final long[] counts = new long[histogram.binCount()];
-        for (int bin = 0; bin < edges.length; bin++) {
-            edges[bin] = histogram.upperEdgeNanos(bin);
-            counts[bin] = histogram.count(bin);
-        }
-        return new HistogramBins(edges, counts, histogram.overflowCount());
+        return new HistogramBins(histogram.upperEdgesNanos(), histogram.counts(), histogram.overflowCount());
     }
 
     static LatencyHistogram histogram(final HistogramBins bins) {
