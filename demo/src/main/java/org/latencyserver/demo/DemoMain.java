@@ -106,11 +106,15 @@ public final class DemoMain implements Callable<Integer> {
         start("peer-agent", pin(pinned, 1, java(root, "peer-agent", "org.latencyserver.peer.PeerAgentMain", "--name", "lab2",
             "--naming", naming, "--ior-file", work.resolve("peer-lab2.ior").toString(), "--tcp-port", "0", "--udp-port", "0")),
             Map.of(), work).awaitOutput("peer-agent lab2 ready", READY_TIMEOUT);
-        start("client-agent", pin(pinned, 0, java(root, "client-agent", "org.latencyserver.agent.client.ClientAgentMain",
+        final List<String> agent = java(root, "client-agent", "org.latencyserver.agent.client.ClientAgentMain",
             "--server", "LatencyServer", "--naming", naming, "--node", "lab1", "--name", "demo-agent-lab1",
             // paced as the shipped profile was measured, so QoS 3/4 compare with QoS 1/2 on it
-            "--interval-micros", "2000")), Map.of(), work)
-            .awaitOutput("client-agent ready", READY_TIMEOUT);
+            "--interval-micros", "2000");
+        if (pinned) {
+            // pinned once started, as the profiler pins itself: a JVM started pinned sizes itself as a uniprocessor
+            agent.addAll(List.of("--pin-core", "0"));
+        }
+        start("client-agent", agent, Map.of(), work).awaitOutput("client-agent ready", READY_TIMEOUT);
         final ChildProcess console = start("console", java(root, "status-console", "org.latencyserver.console.ConsoleMain",
             "--server", "LatencyServer", "--naming", naming, "--http-port", Integer.toString(consolePort)), Map.of(), work);
         final String consoleUrl = console.awaitOutput("console at (http://\\S+)", READY_TIMEOUT).group(1);

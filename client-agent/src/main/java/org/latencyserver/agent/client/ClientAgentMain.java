@@ -1,5 +1,6 @@
 package org.latencyserver.agent.client;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.measure.AdaptiveTarget;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasurementListener;
@@ -64,6 +66,10 @@ public final class ClientAgentMain implements Callable<Integer> {
         "back to back, as the thesis's agents). Pace as the profile was measured (profile measure: 2000) to compare with it."})
     private long intervalMicros;
 
+    @Option(names = "--pin-core", paramLabel = "CORE", description = {"Pin this agent to one core once started, as the profiler pins",
+        "itself: emulates a workstation on one core of a shared machine (needs taskset)."})
+    private Integer pinCore;
+
     @Option(names = "--name", description = "This agent's name in the server's log (default: client-agent@HOST/PID).")
     private String agentName;
 
@@ -82,6 +88,14 @@ public final class ClientAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (pinCore != null) {
+            try {
+                CorePinning.pinThisProcess(pinCore);
+            } catch (IOException e) {
+                System.err.println("client-agent: --pin-core " + pinCore + ": " + e.getMessage());
+                return 1;
+            }
+        }
         final AdaptiveTarget adaptive = adaptiveHalfWidthMillis == null ? null : AdaptiveTarget.halfWidth(adaptiveHalfWidthMillis);
         final String name = agentName != null ? agentName : "client-agent@" + ManagementFactory.getRuntimeMXBean().getName();
         final AgentSettings settings = new AgentSettings(name, Set.copyOf(nodes), pollIntervalMillis, adaptive, intervalMicros * 1_000L);
@@ -109,6 +123,7 @@ public final class ClientAgentMain implements Callable<Integer> {
         agent.start();
         System.out.println("client-agent ready: " + name + " measures for "
             + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
+            + (pinCore == null ? "" : ", pinned to core " + pinCore)
             + (adaptive == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms"));
         System.out.flush();
         orb.run();

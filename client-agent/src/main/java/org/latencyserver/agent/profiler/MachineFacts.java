@@ -3,6 +3,7 @@ package org.latencyserver.agent.profiler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** What a profile's provenance says about the machine it was measured on. */
 final class MachineFacts {
@@ -12,13 +13,17 @@ final class MachineFacts {
 
     static String hardware() {
         String model = "unknown CPU";
+        // The machine's cores, not this JVM's: the profiler has pinned itself to one by now.
+        long cores = Runtime.getRuntime().availableProcessors();
         try {
-            model = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+            final List<String> cpuinfo = Files.readAllLines(Path.of("/proc/cpuinfo"));
+            model = cpuinfo.stream().filter(l -> l.startsWith("model name"))
                 .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(model);
+            cores = Math.max(1, cpuinfo.stream().filter(l -> l.startsWith("processor")).count());
         } catch (IOException e) {
             // keep "unknown CPU": provenance is descriptive, not load-bearing
         }
-        return model + ", " + Runtime.getRuntime().availableProcessors() + " cores; both workstations on this one machine, "
+        return model + ", " + cores + " cores; both workstations on this one machine, "
             + "over loopback (no physical network)";
     }
 

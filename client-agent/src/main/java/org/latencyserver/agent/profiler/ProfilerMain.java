@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
 import org.latencyserver.core.profile.ProfileFault;
@@ -116,7 +117,8 @@ public final class ProfilerMain implements Callable<Integer> {
             final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName, workstationType,
                 sizes.stream().sorted().toList(), chosen.isEmpty() ? ProfileRun.PAIRS : chosen, roundTrips, warmup, clientCore,
                 peerCore, resume, intervalMicros);
-            pinSelf(clientCore);
+            // The client side is this process.
+            CorePinning.pinThisProcess(clientCore);
             final Path directory = Files.createTempDirectory("profile-measure");
             final Path peerIor = directory.resolve("peer.ior");
             final Process peer = new ProcessBuilder("/usr/bin/taskset", "-c", Integer.toString(peerCore),
@@ -147,16 +149,6 @@ public final class ProfilerMain implements Callable<Integer> {
                 return "--client-core and --peer-core must be two different cores of the " + cores + " here";
             }
             return null;
-        }
-
-        /** Pins every thread of this JVM to the client core: the client side is this process. */
-        private static void pinSelf(final int core) throws IOException, InterruptedException {
-            final Process taskset = new ProcessBuilder("/usr/bin/taskset", "-a", "-p", "-c", Integer.toString(core),
-                Long.toString(ProcessHandle.current().pid())).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-            if (taskset.waitFor() != 0) {
-                throw new IOException("taskset could not pin the profiler to core " + core);
-            }
         }
 
         private static void awaitFile(final Path file, final Process process, final Duration timeout) throws Exception {

@@ -29,8 +29,20 @@ final class JavaProcess implements AutoCloseable {
 
     static JavaProcess start(final String name, final Path directory, final String mainClass, final String... args)
         throws IOException {
+        return start(List.of(), name, directory, mainClass, args);
+    }
+
+    /** Starts it under {@code taskset -c CORE}, as the profiler starts its peer agent. */
+    static JavaProcess startPinned(final int core, final String name, final Path directory, final String mainClass,
+                                   final String... args) throws IOException {
+        return start(List.of("/usr/bin/taskset", "-c", Integer.toString(core)), name, directory, mainClass, args);
+    }
+
+    private static JavaProcess start(final List<String> prefix, final String name, final Path directory, final String mainClass,
+                                     final String... args) throws IOException {
         final Path log = directory.resolve(name + ".log");
-        final List<String> command = new ArrayList<>(List.of(
+        final List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"),
             "-Dlogback.configurationFile=logback.xml", mainClass));
@@ -73,6 +85,14 @@ final class JavaProcess implements AutoCloseable {
     /** Kills it as {@code kill -9} would: no shutdown hooks. */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** @return its exit code, waiting for it to exit */
+    int waitFor(final Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(name + " did not exit within " + timeout);
+        }
+        return process.exitValue();
     }
 
     boolean isAlive() {

@@ -1,0 +1,236 @@
+package org.latencyserver.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.agent.load.CorePinning;
+import org.latencyserver.agent.load.CoreUtilisation;
+import org.latencyserver.agent.load.LoadDriver;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStateClassifier;
+import org.latencyserver.idl.Latserv;
+import org.latencyserver.idl.LatservHelper;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.idl.LatservPackage.TableRow;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.omg.CORBA.ORB;
+
+/**
+ * Thesis verification test 4 (§4.3): "for QoS 3 the Latency Server provided latency estimates that
+ * were consistent with the QoS 1 estimates … for all the CPU states", with the port below 90 %.
+ *
+ * <p>QoS 1 comes from a profile the profiler measures on this machine at the start of the test
+ * ({@code profile measure --sizes 256}, as a planner would), QoS 3 from a client agent measuring
+ * under the same load, set up as the profiler set up its run: the client agent pinned to core 0 once
+ * started ({@code --pin-core}), the peer agent started pinned to core 1, round trips paced one per
+ * 2 ms, and each core driven to its state by a pinned load driver set to target minus what the
+ * round trips cost alone. The achieved utilisation of each core is read from /proc/stat over the
+ * measurement itself; a measurement whose load missed its state is not compared but repeated with
+ * the drivers corrected, as the profiler repeats a pair.
+ *
+ * <p>Why a fresh profile and not the shipped one: this shared machine drifts from day to day by
+ * more than the difference under test (on 2026-11-23 every 256 B cell read 21–46 % below the
+ * shipped profile of the day before; {@code docs/benchmarks.md}). "Consistent", as in the thesis,
+ * is a tolerance and not a CI test: the measured mean lies within a factor of two of the profile's
+ * mean for the same state; the printed report gives the ratios (0.69–1.27 in two runs on
+ * 2026-11-23). Measurements made the way the profile was not (from a JVM started pinned, or back
+ * to back) read 0.4–2.3 times the profile's mean here, so the tolerance catches the worst of that
+ * and not all of it.
+ */
+class ThesisVerificationFourTest {
+
+    private static final String PROFILE = "fresh-loopback";
+    private static final int CLIENT_CORE = 0;
+    private static final int PEER_CORE = 1;
+    /** Utilisation aimed at per state, as the profiler's targets: LOW, MEDIUM, HIGH. */
+    private static final int[] TARGET_PERCENT = {15, 50, 85};
+    private static final CpuState[] STATES = {CpuState.LOW, CpuState.MEDIUM, CpuState.HIGH};
+    private static final int PORT_NORMAL_PERCENT = 20;
+    /** Pushed only to make the server ask for another measurement (the state changes); never compared. */
+    private static final int PORT_LOADED_PERCENT = 95;
+    private static final int ATTEMPTS = 3;
+
+    private final CpuStateClassifier classifier = CpuStateClassifier.withDefaults();
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void qos3MeasuredUnderEachCpuStatePairIsConsistentWithQos1FromTheMeasuredProfile() throws Exception {
+        assertTrue(CorePinning.available() && LoadDriver.available(), "taskset and stress-ng pin and drive the load (.ci/run installs them)");
+        assertTrue(CoreUtilisation.read().coreCount() >= 2, "the two workstations are emulated on two cores");
+        final Path profile = measureProfile();
+        final Path config = directory.resolve("verification4.yaml");
+        Files.writeString(config, String.join("\n",
+            "server:",
+            "  name: Verification4",
+            "  state_file: " + directory.resolve("state.json"),
+            "  metrics: { address: 127.0.0.1, port: 0 }",
+            "thresholds:",
+            "  cpu_hysteresis_band_percent: 0",
+            "  port_hysteresis_band_percent: 0",
+            "measurement:",
+            "  round_trips: 1000",
+            "  warmup_round_trips: 200",
+            "  timeout_millis: 60000",
+            "  min_interval_millis: 0",
+            "profiles:",
+            "  - " + profile,
+            "nodes:",
+            "  - { name: lab1, node_id: 5, workstation_type: LOCAL-2CORE, mib_source: push }",
+            "  - { name: lab2, node_id: 6, workstation_type: LOCAL-2CORE, mib_source: push }",
+            "links:",
+            "  - { name: lab-port, mib_source: push }",
+            "connections:",
+            "  - { index_ref: 1, client: lab1, peer: lab2, link: lab-port, message_size_bytes: 256, qos: 1, profile: " + PROFILE + " }",
+            "  - { index_ref: 3, client: lab1, peer: lab2, link: lab-port, message_size_bytes: 256, qos: 3 }",
+            ""));
+        final Path serverIor = directory.resolve("server.ior");
+        final Path peerIor = directory.resolve("peer.ior");
+        final List<String> report = new ArrayList<>();
+        final ORB orb = orb();
+        try (JavaProcess server = JavaProcess.start("server", directory, "org.latencyserver.server.launch.ServerMain",
+                 "--config", config.toString(), "--ior-file", serverIor.toString(), "--metrics-port", "-1");
+             LoadDriver clientLoad = new LoadDriver(CLIENT_CORE);
+             LoadDriver peerLoad = new LoadDriver(PEER_CORE)) {
+            server.awaitLog("serving 2 connections", Duration.ofSeconds(60));
+            try (JavaProcess peer = JavaProcess.startPinned(PEER_CORE, "peer", directory, "org.latencyserver.peer.PeerAgentMain",
+                     "--name", "lab2", "--ior-file", peerIor.toString());
+                 JavaProcess agent = startAgent(peer, serverIor, peerIor)) {
+                final String ior = Files.readString(serverIor).trim();
+                final Bench bench = new Bench(LatservHelper.narrow(orb.string_to_object(ior)),
+                    LatencyServiceHelper.narrow(orb.string_to_object(ior)));
+                // The agent's first measurement compiles its round-trip path; the second, without
+                // drivers, is what the paced round trips cost each core alone.
+                bench.measure(TARGET_PERCENT[0], TARGET_PERCENT[0], PORT_LOADED_PERCENT);
+                final double[] baseline = bench.measure(TARGET_PERCENT[2], TARGET_PERCENT[2], PORT_LOADED_PERCENT);
+                report.add(String.format(Locale.ROOT, "baseline: client core %.0f %%, peer core %.0f %%", baseline[0], baseline[1]));
+                for (int client = 0; client < 3; client++) {
+                    for (int peerState = client; peerState < 3; peerState++) {
+                        report.add(verifyPair(bench, client, peerState, baseline, clientLoad, peerLoad));
+                    }
+                }
+            }
+        } finally {
+            orb.shutdown(false);
+            System.out.println("Thesis verification test 4 (QoS 3 measured vs QoS 1 from " + PROFILE + ", 256 B):\n  "
+                + String.join("\n  ", report));
+        }
+        assertEquals(7, report.size());
+    }
+
+    private String verifyPair(final Bench bench, final int client, final int peer, final double[] baseline, final LoadDriver clientLoad,
+                              final LoadDriver peerLoad) throws Exception {
+        final String pair = STATES[client] + "/" + STATES[peer];
+        int clientDrive = clamp(TARGET_PERCENT[client] - baseline[0]);
+        int peerDrive = clamp(TARGET_PERCENT[peer] - baseline[1]);
+        final List<String> misses = new ArrayList<>();
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            clientLoad.drive(clientDrive);
+            peerLoad.drive(peerDrive);
+            if (attempt == 1) {
+                Thread.sleep(1_000); // the drivers reach their duty cycle
+            } else {
+                // The same CPU state pair again is no state change: a loaded port makes one (and
+                // gives the drivers time to settle); its measurement is not compared.
+                bench.measure(TARGET_PERCENT[client], TARGET_PERCENT[peer], PORT_LOADED_PERCENT);
+            }
+            final double[] achieved = bench.measure(TARGET_PERCENT[client], TARGET_PERCENT[peer], PORT_NORMAL_PERCENT);
+            final CpuState clientState = classifier.classifyPlain(achieved[0]);
+            final CpuState peerState = classifier.classifyPlain(achieved[1]);
+            if (clientState == STATES[client] && peerState == STATES[peer]) {
+                final Estimate qos1 = bench.service.current_estimate((short) 1);
+                final Estimate qos3 = bench.service.current_estimate((short) 3);
+                final String line = String.format(Locale.ROOT,
+                    "%-13s load %2.0f/%2.0f %%  QoS 1 (profile) %.3f ms [%.3f, %.3f]  QoS 3 (measured) %.3f ms [%.3f, %.3f]  ratio %.2f%s",
+                    pair, achieved[0], achieved[1], qos1.value_ms, qos1.interval.lower, qos1.interval.upper, qos3.value_ms,
+                    qos3.interval.lower, qos3.interval.upper, qos3.value_ms / qos1.value_ms,
+                    misses.isEmpty() ? "" : "  (after " + String.join("; ", misses) + ")");
+                assertTrue(qos3.value_ms >= qos1.value_ms / 2 && qos3.value_ms <= qos1.value_ms * 2,
+                    "QoS 3 is not within a factor of two of QoS 1: " + line);
+                return line;
+            }
+            misses.add(String.format(Locale.ROOT, "load %.0f/%.0f %% missed", achieved[0], achieved[1]));
+            clientDrive = clamp(clientDrive + TARGET_PERCENT[client] - achieved[0]);
+            peerDrive = clamp(peerDrive + TARGET_PERCENT[peer] - achieved[1]);
+        }
+        throw new AssertionError(pair + ": the achieved load missed its state " + ATTEMPTS + " times: " + misses);
+    }
+
+    /** Runs the profiler for the 256 B cells of all six CPU state pairs, as a planner would. */
+    private Path measureProfile() throws Exception {
+        final Path profile = directory.resolve(PROFILE + ".json");
+        try (JavaProcess profiler = JavaProcess.start("profiler", directory, "org.latencyserver.agent.profiler.ProfilerMain", "measure",
+                 "--sizes", "256", "--round-trips", "1000", "--workstation-type", "LOCAL-2CORE", "--name", PROFILE,
+                 "--out", profile.toString())) {
+            profiler.awaitLog("wrote .*: 6 cells", Duration.ofSeconds(240));
+            assertEquals(0, profiler.waitFor(Duration.ofSeconds(30)), "profile measure exits 0 once written");
+        }
+        return profile;
+    }
+
+    private static int clamp(final double percent) {
+        return (int) Math.max(0, Math.min(100, Math.round(percent)));
+    }
+
+    private JavaProcess startAgent(final JavaProcess peer, final Path serverIor, final Path peerIor) throws Exception {
+        peer.awaitLog("peer-agent lab2 ready", Duration.ofSeconds(30));
+        final JavaProcess agent = JavaProcess.start("agent", directory, "org.latencyserver.agent.client.ClientAgentMain",
+            "--server", serverIor.toString(), "--peer", "lab2=" + peerIor, "--poll-millis", "1000",
+            "--pin-core", Integer.toString(CLIENT_CORE), "--interval-micros", "2000");
+        agent.awaitLog("subscribed to measurement requests", Duration.ofSeconds(30));
+        return agent;
+    }
+
+    private static ORB orb() {
+        final Properties properties = new Properties();
+        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        properties.setProperty("OAIAddr", "127.0.0.1");
+        properties.setProperty("jacorb.log.default.verbosity", "1");
+        return ORB.init(new String[0], properties);
+    }
+
+    /** The server as the thesis's emulator and an application see it. */
+    private record Bench(Latserv latserv, LatencyService service) {
+
+        /**
+         * Pushes MIB values for both connections and waits until the QoS 3 connection has been
+         * measured in the state they make.
+         *
+         * @return each core's utilisation over the measurement, percent: client, peer
+         */
+        double[] measure(final int clientCpuPercent, final int peerCpuPercent, final int portPercent) throws Exception {
+            final CoreUtilisation start = CoreUtilisation.read();
+            for (final short indexRef : new short[] {1, 3}) {
+                latserv.PutMibUpdates(new IdlMibUpdates(indexRef, (short) clientCpuPercent, (short) peerCpuPercent, (short) portPercent),
+                    indexRef);
+            }
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            TableRow row = latserv.RequestTableStatus((short) 3);
+            while (!(row.latest_client_mib_cpu == clientCpuPercent && row.latest_peer_mib_cpu == peerCpuPercent
+                && row.latest_mib_port == portPercent && row.update_required_flag == 0)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no measurement within 90 s of pushing " + clientCpuPercent + "/" + peerCpuPercent
+                        + " % CPU, port " + portPercent + " %: flag " + row.update_required_flag);
+                }
+                Thread.sleep(50);
+                row = latserv.RequestTableStatus((short) 3);
+            }
+            final CoreUtilisation end = CoreUtilisation.read();
+            return new double[] {end.percentSince(start, CLIENT_CORE), end.percentSince(start, PEER_CORE)};
+        }
+    }
+}
