@@ -7,7 +7,9 @@ import org.latencyserver.core.stats.MeanConfidence;
 
 /**
  * QoS 3: the mean of a fresh measurement, with the thesis's Eq. 1 interval from the measured
- * standard deviation (Student's t beside it, which matters only for small runs).
+ * standard deviation (Student's t beside it, which matters only for small runs, and, when the
+ * agent gave batch means, the batch-means interval, which allows for round trips correlated in
+ * time and is the one to trust on a shared machine).
  *
  * <p>Stateless and thread-safe.
  */
@@ -28,6 +30,10 @@ public final class MeasuredAverageEstimator {
         final List<ConfidenceInterval> alternatives = new ArrayList<>();
         if (n >= 2) {
             alternatives.add(MeanConfidence.studentT(measurement.meanMillis(), measurement.stdDevMillis(), n,
+                Estimate.CONFIDENCE_LEVEL));
+        }
+        if (!measurement.batchMeansMillis().isEmpty()) {
+            alternatives.add(MeanConfidence.batchMeans(measurement.meanMillis(), measurement.batchMeansMillis(),
                 Estimate.CONFIDENCE_LEVEL));
         }
         return new Estimate(3, EstimateKind.AVERAGE, measurement.meanMillis(), 0.0, interval, alternatives, basis,

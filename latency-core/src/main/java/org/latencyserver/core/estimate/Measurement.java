@@ -1,5 +1,6 @@
 package org.latencyserver.core.estimate;
 
+import java.util.List;
 import org.latencyserver.core.histogram.LatencyHistogram;
 
 /**
@@ -13,9 +14,19 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * @param meanMillis   exact mean, ms, {@code > 0}
  * @param stdDevMillis exact sample standard deviation, ms, {@code >= 0} (0 for a single sample)
  * @param maxMillis    longest round trip, ms, {@code >= meanMillis}
+ * @param batchMeansMillis means of consecutive equal batches of the round trips, in order, ms:
+ *                     empty when the agent gave none, else at least 2, each in {@code (0, maxMillis]};
+ *                     they allow an interval for round trips correlated in time
+ *                     ({@link org.latencyserver.core.stats.MeanConfidence#batchMeans})
  */
 public record Measurement(LatencyHistogram histogram, long sampleCount, double meanMillis, double stdDevMillis,
-                          double maxMillis) {
+                          double maxMillis, List<Double> batchMeansMillis) {
+
+    /** A measurement without batch means. */
+    public Measurement(final LatencyHistogram histogram, final long sampleCount, final double meanMillis, final double stdDevMillis,
+                       final double maxMillis) {
+        this(histogram, sampleCount, meanMillis, stdDevMillis, maxMillis, List.of());
+    }
 
     /**
      * @throws IllegalArgumentException naming the inconsistent value
@@ -36,6 +47,17 @@ public record Measurement(LatencyHistogram histogram, long sampleCount, double m
         }
         if (!(maxMillis >= meanMillis) || Double.isInfinite(maxMillis)) {
             throw new IllegalArgumentException("maximum " + maxMillis + " ms must be finite and >= the mean " + meanMillis + " ms");
+        }
+        batchMeansMillis = List.copyOf(batchMeansMillis == null ? List.of() : batchMeansMillis);
+        if (batchMeansMillis.size() == 1 || batchMeansMillis.size() > sampleCount) {
+            throw new IllegalArgumentException("batch means must be none or 2.." + sampleCount + ", were " + batchMeansMillis.size());
+        }
+        for (int i = 0; i < batchMeansMillis.size(); i++) {
+            final double batchMean = batchMeansMillis.get(i);
+            if (!(batchMean > 0 && batchMean <= maxMillis)) {
+                throw new IllegalArgumentException("batch mean " + (i + 1) + " must be > 0 and <= the maximum " + maxMillis
+                    + " ms, was " + batchMean);
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Random;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.distribution.NormalDistribution;
@@ -30,6 +31,18 @@ class MeasuredEstimatorsTest {
         final double t = new TDistribution(999).inverseCumulativeProbability(0.975);
         assertEquals(1.46 + t * 1.6 / Math.sqrt(1000), estimate.alternatives().get(0).upper(), 1e-12);
         assertEquals("ticket 7", estimate.basis());
+    }
+
+    @Test
+    void qos3OffersTheBatchMeansIntervalWhenTheAgentGaveBatchMeans() {
+        final LatencyHistogram histogram = LatencyHistogram.uniform(MS, new long[] {600, 400}, 0);
+        final Measurement withBatches = new Measurement(histogram, 1000, 1.46, 1.6, 1.99, List.of(1.2, 1.3, 1.6, 1.74));
+        final Estimate estimate = MeasuredAverageEstimator.estimate(withBatches, "ticket 8");
+        assertEquals(2, estimate.alternatives().size());
+        final var batches = estimate.alternatives().get(1);
+        assertTrue(batches.method().startsWith("batch means (4 batches"), batches.method());
+        assertTrue(batches.contains(1.46) && batches.halfWidth() > estimate.interval().halfWidth(), batches.toString());
+        assertEquals(1, MeasuredAverageEstimator.estimate(new Measurement(histogram, 1000, 1.46, 1.6, 1.99), "t").alternatives().size());
     }
 
     private static Measurement randomMeasurement(final Random random) {
@@ -83,5 +96,9 @@ class MeasuredEstimatorsTest {
         assertThrows(IllegalArgumentException.class, () -> new Measurement(histogram, 10, 0.5, Double.NaN, 0.9));
         assertThrows(IllegalArgumentException.class, () -> new Measurement(histogram, 10, 0.5, 0.1, 0.4));
         assertThrows(IllegalArgumentException.class, () -> new Measurement(null, 10, 0.5, 0.1, 0.9));
+        assertThrows(IllegalArgumentException.class, () -> new Measurement(histogram, 10, 0.5, 0.1, 0.9, List.of(0.5)));
+        final IllegalArgumentException batch = assertThrows(IllegalArgumentException.class,
+            () -> new Measurement(histogram, 10, 0.5, 0.1, 0.9, List.of(0.4, 1.5)));
+        assertTrue(batch.getMessage().contains("batch mean 2"), batch.getMessage());
     }
 }

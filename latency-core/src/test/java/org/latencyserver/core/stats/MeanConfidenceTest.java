@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
@@ -25,6 +27,42 @@ class MeanConfidenceTest {
         assertEquals("normal (thesis Eq. 1)", ci.method());
         final double z99 = new NormalDistribution().inverseCumulativeProbability(0.995);
         assertEquals(z99 * 2.0 / Math.sqrt(37), MeanConfidence.normal(0, 2.0, 37, 0.99).halfWidth(), 1e-12);
+    }
+
+    @Test
+    void batchMeansIntervalIsStudentsTOverTheBatchMeansCentredOnTheRunsMean() {
+        // Four batches of 1, 2, 3, 4 ms: standard deviation sqrt(5/3), t(3) at 97.5 % = 3.182446
+        final ConfidenceInterval ci = MeanConfidence.batchMeans(2.6, List.of(1.0, 2.0, 3.0, 4.0), 0.95);
+        final double halfWidth = 3.182446305284263 * Math.sqrt(5.0 / 3.0) / 2.0;
+        assertEquals(2.6 - halfWidth, ci.lower(), 1e-9);
+        assertEquals(2.6 + halfWidth, ci.upper(), 1e-9);
+        assertEquals("batch means (4 batches of consecutive round trips)", ci.method());
+    }
+
+    @Test
+    void batchMeansIntervalIsWiderThanEquationOneWhenConsecutiveRoundTripsAreCorrelated() {
+        // 1000 round trips: 500 at 0.2 ms, then a busy spell of 500 at 0.6 ms. Eq. 1 treats them as
+        // independent draws; the batches see that the run's halves disagree.
+        final double[] millis = new double[1000];
+        final List<Double> batchMeans = new ArrayList<>();
+        for (int i = 0; i < millis.length; i++) {
+            millis[i] = i < 500 ? 0.2 : 0.6;
+        }
+        for (int b = 0; b < 20; b++) {
+            batchMeans.add(b < 10 ? 0.2 : 0.6);
+        }
+        final SampleMoments run = SampleMoments.of(millis);
+        final ConfidenceInterval eq1 = MeanConfidence.normal(run, 0.95);
+        final ConfidenceInterval batches = MeanConfidence.batchMeans(run.mean(), batchMeans, 0.95);
+        assertTrue(batches.halfWidth() > 4 * eq1.halfWidth(), eq1 + " vs " + batches);
+    }
+
+    @Test
+    void batchMeansNeedTwoFiniteBatches() {
+        assertThrows(IllegalArgumentException.class, () -> MeanConfidence.batchMeans(1.0, List.of(1.0), 0.95));
+        final IllegalArgumentException nan = assertThrows(IllegalArgumentException.class,
+            () -> MeanConfidence.batchMeans(1.0, List.of(1.0, Double.NaN), 0.95));
+        assertTrue(nan.getMessage().contains("NaN"), nan.getMessage());
     }
 
     @Test
