@@ -82,7 +82,8 @@ final class ConsoleTestbed implements AutoCloseable {
         }
         service.submit_measurement(new MeasuredResult((short) indexRef, request.ticket,
             new HistogramBins(new long[] {800_000, 1_000_000, 1_200_000, 1_400_000, 2_000_000, 5_000_000},
-                new long[] {50, 200, 400, 250, 80, 20}, 0), 1000, 1.21, 0.42, 4.8, 20, 0, "console test"));
+                new long[] {50, 200, 400, 250, 80, 20}, 0), 1000, 1.21, 0.42, 4.8, 20, 0, "console test",
+            new double[] {1.1, 1.3, 1.2, 1.24}));
     }
 
     /** A console of this testbed's server. */

@@ -216,7 +216,8 @@ public final class MeasurementAgent implements AutoCloseable {
                 run.recordedRoundTrips() + run.savedRoundTrips())
             : settings.agentName();
         final MeasuredResult result = new MeasuredResult(request.index_ref, request.ticket, bins(run), run.recordedRoundTrips(),
-            run.meanMillis(), run.stdDevMillis(), run.maxMillis(), run.warmupRoundTrips(), run.gcPauseOverlapNanos(), agent);
+            run.meanMillis(), run.stdDevMillis(), run.maxMillis(), run.warmupRoundTrips(), run.gcPauseOverlapNanos(), agent,
+            run.batchMeansMillis());
         final Backoff backoff = new Backoff(500, 5_000);
         while (running && epochMillis.getAsLong() < request.deadline_epoch_millis) {
             try {

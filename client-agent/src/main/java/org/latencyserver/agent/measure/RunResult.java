@@ -16,9 +16,20 @@ import org.HdrHistogram.Histogram;
  *                            non-zero means some round trips include a pause of the measurer itself
  * @param meanNanos           exact mean of the recorded values (not from the histogram's buckets)
  * @param stdDevNanos         exact sample standard deviation (n − 1), 0 for one value
+ * @param batchMeansNanos     means of the run's consecutive equal batches, in order, ns (at least 2,
+ *                            or none when the run was too short); not to be modified
  */
 public record RunResult(Histogram histogramNanos, long recordedRoundTrips, int warmupRoundTrips, long savedRoundTrips,
-                        long gcPauseOverlapNanos, double meanNanos, double stdDevNanos) {
+                        long gcPauseOverlapNanos, double meanNanos, double stdDevNanos, double[] batchMeansNanos) {
+
+    /** @return a copy of {@link #batchMeansNanos()} in ms */
+    public double[] batchMeansMillis() {
+        final double[] millis = new double[batchMeansNanos.length];
+        for (int i = 0; i < millis.length; i++) {
+            millis[i] = batchMeansNanos[i] / 1e6;
+        }
+        return millis;
+    }
 
     /** @return the mean round trip, ms */
     public double meanMillis() {

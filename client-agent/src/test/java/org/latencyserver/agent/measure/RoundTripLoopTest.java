@@ -52,6 +52,29 @@ class RoundTripLoopTest {
     }
 
     @Test
+    void aRunIsCutIntoTwentyConsecutiveBatchesWhoseMeansAverageToTheRunsMean() throws Exception {
+        final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(20_000), 0, 100, null);
+        final double[] batchMeansNanos = result.batchMeansNanos();
+        assertEquals(20, batchMeansNanos.length);
+        double sum = 0;
+        for (final double batchMean : batchMeansNanos) {
+            assertTrue(batchMean >= 20_000, "a batch of round trips of at least 20 us has a mean of " + batchMean + " ns");
+            sum += batchMean;
+        }
+        // equal batches of 5 that cover the run: the mean of their means is the run's mean
+        assertEquals(result.meanNanos(), sum / 20, result.meanNanos() * 1e-9);
+        assertEquals(batchMeansNanos[3] / 1e6, result.batchMeansMillis()[3], 1e-15);
+    }
+
+    @Test
+    void aRunStoppedBeforeTwoBatchesWereCompleteHasNoBatchMeans() throws Exception {
+        // batches are sized for 10,000 round trips (500 each); adaptive sampling stops at 100
+        final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(50_000), 0, 10_000, new AdaptiveTarget(1.0, 100, 50));
+        assertEquals(100, result.recordedRoundTrips());
+        assertEquals(0, result.batchMeansNanos().length);
+    }
+
+    @Test
     void adaptiveSamplingStopsOnceTheIntervalIsNarrowEnoughAndReportsTheSavedRoundTrips() throws Exception {
         // A steady round trip of ~50 us has a tiny spread: a 1 ms half-width is met at the first check.
         final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(50_000), 0, 10_000,

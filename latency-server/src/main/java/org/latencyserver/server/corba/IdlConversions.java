@@ -1,5 +1,7 @@
 package org.latencyserver.server.corba;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
@@ -124,6 +126,17 @@ final class IdlConversions {
             throw new IllegalArgumentException("histogram has no edges or counts");
         }
         return LatencyHistogram.of(bins.upper_edges_ns, bins.counts, bins.overflow);
+    }
+
+    /** @return the values as a list; none for a sequence an older agent did not send (null) */
+    static List<Double> doubles(final double[] values) {
+        final List<Double> list = new ArrayList<>(values == null ? 0 : values.length);
+        if (values != null) {
+            for (final double value : values) {
+                list.add(value);
+            }
+        }
+        return list;
     }
 
 

@@ -295,7 +295,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         final Measurement measurement;
         try {
             measurement = new Measurement(IdlConversions.histogram(result.histogram), result.sample_count, result.mean_ms,
-                result.std_dev_ms, result.max_ms);
+                result.std_dev_ms, result.max_ms, IdlConversions.doubles(result.batch_means_ms));
         } catch (IllegalArgumentException e) {
             throw new ResultRefused(result.index_ref, result.ticket, "bad measurement: " + e.getMessage());
         }

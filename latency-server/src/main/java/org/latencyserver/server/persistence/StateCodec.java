@@ -63,6 +63,8 @@ final class StateCodec {
                 node.put("mean_ms", m.meanMillis());
                 node.put("std_dev_ms", m.stdDevMillis());
                 node.put("max_ms", m.maxMillis());
+                final ArrayNode batchMeans = node.putArray("batch_means_ms");
+                m.batchMeansMillis().forEach(batchMeans::add);
                 final ObjectNode histogram = node.putObject("histogram");
                 final ArrayNode edges = histogram.putArray("upper_edges_ns");
                 final ArrayNode counts = histogram.putArray("counts");
@@ -183,7 +185,26 @@ final class StateCodec {
         final long[] edges = longs(histogram.path("upper_edges_ns"));
         final long[] counts = longs(histogram.path("counts"));
         return new Measurement(LatencyHistogram.of(edges, counts, histogram.path("overflow").asLong()),
-            node.path("n").asLong(), number(node, "mean_ms"), number(node, "std_dev_ms"), number(node, "max_ms"));
+            node.path("n").asLong(), number(node, "mean_ms"), number(node, "std_dev_ms"), number(node, "max_ms"),
+            batchMeans(node.path("batch_means_ms")));
+    }
+
+    /** A state file written before batch means were kept has none: an empty list. */
+    private static List<Double> batchMeans(final JsonNode array) {
+        final List<Double> values = new ArrayList<>();
+        if (array.isMissingNode()) {
+            return values;
+        }
+        if (!array.isArray()) {
+            throw new IllegalArgumentException("batch_means_ms: expected an array of numbers");
+        }
+        for (final JsonNode value : array) {
+            if (!value.isNumber()) {
+                throw new IllegalArgumentException("batch_means_ms: expected numbers, found " + value);
+            }
+            values.add(value.asDouble());
+        }
+        return values;
     }
 
     private static long[] longs(final JsonNode array) {

@@ -154,6 +154,27 @@ class LatencyServerProcessTest {
     }
 
     @Test
+    void qos3OffersABatchMeansIntervalFromTheAgentsBatchesAndRefusesImpossibleOnesKeepingTheRequestOpen() throws Exception {
+        push(4, 20, 90, 10);
+        final MeasurementRequest request = pendingFor(4);
+        final MeasuredResult impossible = result(4, request.ticket, 1.3);
+        impossible.batch_means_ms = new double[] {1.2, 3.5}; // above the run's 2.9 ms maximum
+        final ResultRefused refused = assertThrows(ResultRefused.class, () -> service.submit_measurement(impossible));
+        assertTrue(refused.reason.contains("batch mean 2"), refused.reason);
+        assertEquals(1, latserv.RequestStatus((short) 4).update_required_flag);
+        final MeasuredResult batched = result(4, request.ticket, 1.3);
+        batched.batch_means_ms = new double[] {1.0, 1.1, 1.5, 1.6};
+        service.submit_measurement(batched);
+        final Estimate estimate = service.current_estimate((short) 4);
+        final var batchMeans = java.util.Arrays.stream(estimate.alternatives).filter(a -> a.method.startsWith("batch means"))
+            .findFirst().orElseThrow(() -> new AssertionError("no batch-means interval among the alternatives"));
+        assertEquals("ms", batchMeans.unit);
+        assertTrue(batchMeans.lower < 1.3 && batchMeans.upper > 1.3, batchMeans.lower + ".." + batchMeans.upper);
+        // four batches that disagree this much make a wider interval than Eq. 1 from s = 0.6 ms over 1000
+        assertTrue(batchMeans.upper - batchMeans.lower > estimate.interval.upper - estimate.interval.lower);
+    }
+
+    @Test
     void aLateResultIsRefusedAndTheRequestIsReissuedWithANewTicket() throws Exception {
         push(6, 80, 80, 10);
         final MeasurementRequest first = pendingFor(6);
@@ -295,6 +316,6 @@ class LatencyServerProcessTest {
     /** 1000 round trips: 500 in (0, 1] ms, 460 in (1, 2], 40 in (2, 3]. */
     private static MeasuredResult result(final int indexRef, final long ticket, final double meanMillis) {
         final HistogramBins bins = new HistogramBins(new long[] {1_000_000, 2_000_000, 3_000_000}, new long[] {500, 460, 40}, 0);
-        return new MeasuredResult((short) indexRef, ticket, bins, 1000, meanMillis, 0.6, 2.9, 20, 0, "test agent");
+        return new MeasuredResult((short) indexRef, ticket, bins, 1000, meanMillis, 0.6, 2.9, 20, 0, "test agent", new double[0]);
     }
 }

@@ -64,7 +64,8 @@ class ServerRestartTest {
             final MeasurementRequest request = Stream.of(service.pending_measurements())
                 .filter(r -> r.index_ref == 4).findFirst().orElseThrow();
             service.submit_measurement(new MeasuredResult((short) 4, request.ticket,
-                new HistogramBins(new long[] {1_000_000, 2_000_000}, new long[] {700, 300}, 0), 1000, 1.21, 0.4, 1.98, 20, 0, "test"));
+                new HistogramBins(new long[] {1_000_000, 2_000_000}, new long[] {700, 300}, 0), 1000, 1.21, 0.4, 1.98, 20, 0, "test",
+                new double[] {1.1, 1.3, 1.2, 1.24}));
             push(latserv, 6, 80, 80, 10); // QoS 4 left waiting for a measurement
             for (final int ref : new int[] {1, 2, 4, 6}) {
                 before[ref] = latserv.RequestStatus((short) ref);
@@ -90,6 +91,11 @@ class ServerRestartTest {
             assertEquals(tableBefore.port_state, tableAfter.port_state);
             assertEquals(1, latserv.RequestStatus((short) 6).update_required_flag, "the awaited measurement is re-issued");
             assertEquals(1, latserv.RequestTableStatus((short) 4).latency_data_provided, "the measured histogram survived");
+            final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(restarted.ior()));
+            assertTrue(Stream.of(service.current_estimate((short) 4).alternatives).anyMatch(a -> a.method.startsWith("batch means (4")),
+                "the batch-means interval survived");
+            final JsonNode saved = new ObjectMapper().readTree(directory.resolve("thesis-testbed.state.json").toFile());
+            assertTrue(saved.toString().contains("\"batch_means_ms\":[1.1,1.3,1.2,1.24]"), "the batch means are kept with the measurement");
         }
     }
 
