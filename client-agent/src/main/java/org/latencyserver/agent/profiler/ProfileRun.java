@@ -153,7 +153,7 @@ final class ProfileRun {
                         settings.intervalMicros() * 1_000L);
                     cells.put(key(pair.toString(), size), cell(pair, size, run, before));
                     measured++;
-                    progressLine(pair, size, done.size() + cells.size(), total, startNanos, measuredBefore + measured);
+                    progressLine(pair, size, doneAmongChosen() + cells.size(), total, startNanos, measuredBefore + measured);
                 }
                 final double[] after = checkWindow(probe);
                 final String missAfter = miss(pair, after);
@@ -208,6 +208,17 @@ final class ProfileRun {
         final LatencyHistogram histogram = LatencyHistogram.fromHdr(run.histogramNanos());
         return new CellResult(pair.toString(), size, run.recordedRoundTrips(), run.meanMillis(), run.stdDevMillis(),
             Math.max(run.maxMillis(), run.meanMillis()), histogram.upperEdgesNanos(), histogram.counts(), achieved[0], achieved[1], run.gcPauseOverlapNanos());
+    }
+
+    /** Cells of this run's pairs already measured (a resumed file may hold other pairs' too). */
+    private int doneAmongChosen() {
+        int count = 0;
+        for (final CpuStatePair pair : settings.pairs()) {
+            for (final int size : settings.sizesBytes()) {
+                count += done.containsKey(key(pair.toString(), size)) ? 1 : 0;
+            }
+        }
+        return count;
     }
 
     private void savePartial() throws IOException {

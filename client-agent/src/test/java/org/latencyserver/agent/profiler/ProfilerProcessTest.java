@@ -29,7 +29,7 @@ class ProfilerProcessTest {
     Path directory;
 
     @Test
-    void aProfileMeasuredInTwoResumedRunsValidatesWithHistogramsAndProvenance() throws Exception {
+    void aProfileMeasuredInThreeResumedRunsValidatesWithHistogramsAndProvenance() throws Exception {
         final Path out = directory.resolve("small.json");
         final Result first = measure("--out", out.toString(), "--sizes", "64,512", "--round-trips", "100", "--warmup", "50",
             "--pairs", "LOW/LOW,LOW/MEDIUM,LOW/HIGH");
@@ -39,10 +39,17 @@ class ProfilerProcessTest {
         final JsonNode partial = new ObjectMapper().readTree(directory.resolve("small.json.partial.json").toFile());
         final double lowLowMean = meanOf(partial, "LOW/LOW", 64);
 
+        // one more pair on its own: its progress counts only its own cells, not the resumed file's
+        final Result one = measure("--out", out.toString(), "--sizes", "64,512", "--round-trips", "100", "--warmup", "50",
+            "--resume", "--pairs", "MEDIUM/MEDIUM");
+        assertEquals(0, one.exit, one.output);
+        assertTrue(one.output.contains("2/2 cells  MEDIUM/MEDIUM"), one.output);
+        assertTrue(one.output.contains("8 cells measured and kept in"), one.output);
+
         final Result second = measure("--out", out.toString(), "--sizes", "64,512", "--round-trips", "100", "--warmup", "50",
             "--resume");
         assertEquals(0, second.exit, second.output);
-        assertTrue(second.output.contains("resuming: 6 cells already measured"), second.output);
+        assertTrue(second.output.contains("resuming: 8 cells already measured"), second.output);
         final Profile profile = ProfileJson.read(out); // validates: every fault would throw
         assertEquals(12, profile.cells().size());
         assertTrue(profile.cells().stream().allMatch(ProfileCell::hasHistogram));
