@@ -44,12 +44,14 @@ import org.omg.CORBA.ORB;
  *
  * <p>Why a fresh profile and not the shipped one: this shared machine drifts from day to day by
  * more than the difference under test (on 2026-11-23 every 256 B cell read 21–46 % below the
- * shipped profile of the day before; {@code docs/benchmarks.md}). "Consistent", as in the thesis,
- * is a tolerance and not a CI test: the measured mean lies within a factor of two of the profile's
- * mean for the same state; the printed report gives the ratios (0.69–1.27 in two runs on
- * 2026-11-23). Measurements made the way the profile was not (from a JVM started pinned, or back
- * to back) read 0.4–2.3 times the profile's mean here, so the tolerance catches the worst of that
- * and not all of it.
+ * shipped profile of the day before; {@code docs/benchmarks.md}), and within a minute by up to 2×
+ * ({@code RunToRunDriftHarness}). "Consistent", as in the thesis, is therefore a tolerance and not
+ * a CI test, in two parts: the geometric mean of the six ratios QoS 3 / QoS 1 lies within 1.5× of
+ * 1 (a systematic difference between the agent's path and the profiler's), and each pair's ratio
+ * within 2.5× (a gross error in one state). Seen on 2026-11-23: ratios 0.69–1.85, geometric means
+ * 0.96–1.16 in three runs. Measurements made the way the profile was not read 1.3–2.3 times it
+ * (agent JVM started pinned) or 0.56–0.73 times it (a profiler JVM started fresh for each pair
+ * against a long-running agent), which the geometric mean catches.
  */
 class ThesisVerificationFourTest {
 
@@ -65,6 +67,8 @@ class ThesisVerificationFourTest {
     private static final int ATTEMPTS = 3;
 
     private final CpuStateClassifier classifier = CpuStateClassifier.withDefaults();
+    /** ln(QoS 3 / QoS 1) per pair compared. */
+    private final List<Double> logRatios = new ArrayList<>();
 
     @TempDir
     Path directory;
@@ -124,13 +128,17 @@ class ThesisVerificationFourTest {
                         report.add(verifyPair(bench, client, peerState, baseline, clientLoad, peerLoad));
                     }
                 }
+                final double geometricMeanRatio = Math.exp(logRatios.stream().mapToDouble(Double::doubleValue).average().orElseThrow());
+                report.add(String.format(Locale.ROOT, "geometric mean of the ratios QoS 3 / QoS 1: %.2f", geometricMeanRatio));
+                assertTrue(geometricMeanRatio >= 1 / 1.5 && geometricMeanRatio <= 1.5,
+                    "QoS 3 differs from QoS 1 systematically: " + String.join("\n", report));
             }
         } finally {
             orb.shutdown(false);
             System.out.println("Thesis verification test 4 (QoS 3 measured vs QoS 1 from " + PROFILE + ", 256 B):\n  "
                 + String.join("\n  ", report));
         }
-        assertEquals(7, report.size());
+        assertEquals(8, report.size(), "every CPU state pair was compared");
     }
 
     private String verifyPair(final Bench bench, final int client, final int peer, final double[] baseline, final LoadDriver clientLoad,
@@ -165,8 +173,9 @@ class ThesisVerificationFourTest {
                     qos3.interval.lower, qos3.interval.upper, batches.lower, batches.upper, qos3.value_ms / qos1.value_ms,
                     misses.isEmpty() ? "" : "  (after " + String.join("; ", misses) + ")");
                 assertTrue(batches.lower < qos3.value_ms && qos3.value_ms < batches.upper, line);
-                assertTrue(qos3.value_ms >= qos1.value_ms / 2 && qos3.value_ms <= qos1.value_ms * 2,
-                    "QoS 3 is not within a factor of two of QoS 1: " + line);
+                final double ratio = qos3.value_ms / qos1.value_ms;
+                assertTrue(ratio >= 1 / 2.5 && ratio <= 2.5, "QoS 3 is not within 2.5 times QoS 1: " + line);
+                logRatios.add(Math.log(ratio));
                 return line;
             }
             misses.add(String.format(Locale.ROOT, "load %.0f/%.0f %% missed", achieved[0], achieved[1]));
