@@ -32,6 +32,8 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param peer              peer node name
      * @param clientType        client workstation type code (3 TAC-3, 4 TAC-4, 5+ configured)
      * @param peerType          peer workstation type code
+     * @param clientTypeName    client workstation type, e.g. "TAC-4" or a configured type's name
+     * @param peerTypeName      peer workstation type
      * @param messageSizeBytes  message size
      * @param qos               1..4
      * @param qosText           what the QoS level serves, in words
@@ -59,7 +61,8 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param histogramUnavailable why there is none
      * @param timeline          the estimate over time, oldest first
      */
-    public record ConnectionView(int indexRef, String client, String peer, int clientType, int peerType, int messageSizeBytes,
+    public record ConnectionView(int indexRef, String client, String peer, int clientType, int peerType, String clientTypeName,
+                                 String peerTypeName, int messageSizeBytes,
                                  int qos, String qosText, double boundPercent, String profile, int cpuState, String cpuStateText,
                                  int portState, String portStateText, Mib mib, String hysteresis, int acknowledged,
                                  int updateRequired, int dataProvided, double latencyAvgMillis, double latencyBoundMillis,

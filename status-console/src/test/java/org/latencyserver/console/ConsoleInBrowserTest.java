@@ -49,6 +49,9 @@ class ConsoleInBrowserTest {
                 wait.until(b -> b.findElements(By.cssSelector("#connections tbody tr")).size() == 6);
                 assertEquals(List.of("1", "2", "3", "4", "5", "6"), ((JavascriptExecutor) browser).executeScript(
                     "return [...document.querySelectorAll('#connections tbody tr')].map(r => r.dataset.indexRef);"));
+                assertTrue(text(browser, "tr[data-index-ref='3'] td.nodes").endsWith("LOCAL-2CORE → LOCAL-2CORE"),
+                    "a configured workstation type by its name: " + text(browser, "tr[data-index-ref='3'] td.nodes"));
+                assertTrue(text(browser, "tr[data-index-ref='1'] td.nodes").endsWith("TAC-4 → TAC-4"));
                 final String before = estimateOf(browser, 1);
                 assertTrue(before.startsWith("1.365 ms"), "thesis Appendix A, TAC-4 256 B LOW/LOW: " + before);
 

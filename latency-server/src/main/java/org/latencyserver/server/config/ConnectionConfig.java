@@ -58,8 +58,8 @@ public record ConnectionConfig(short indexRef, NodeConfig client, NodeConfig pee
     private static ConnectionSpec spec(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
                                        final int messageSizeBytes, final int qos, final double boundPercent,
                                        final String profileName) {
-        return new ConnectionSpec(indexRef, client.name(), client.nodeId(), (short) client.workstationType().code(),
-            peer.name(), peer.nodeId(), (short) peer.workstationType().code(), link == null ? null : link.name(),
+        return new ConnectionSpec(indexRef, client.name(), client.nodeId(), client.workstationType(),
+            peer.name(), peer.nodeId(), peer.workstationType(), link == null ? null : link.name(),
             messageSizeBytes, qos, boundPercent, profileName);
     }
 }

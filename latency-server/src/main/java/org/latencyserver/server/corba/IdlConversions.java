@@ -68,7 +68,8 @@ final class IdlConversions {
         return new ConnectionInfo(spec.indexRef(), spec.clientNodeName(), spec.peerNodeName(), spec.clientWorkstationCode(),
             spec.peerWorkstationCode(), spec.messageSizeBytes(), (short) spec.qos(), spec.boundPercent(),
             spec.profileName() == null ? "" : spec.profileName(), (short) row.load().cpu().code(),
-            (short) row.load().port().code(), row.staleReason() != null, nullToEmpty(row.staleReason()));
+            (short) row.load().port().code(), row.staleReason() != null, nullToEmpty(row.staleReason()),
+            spec.clientWorkstationType().name(), spec.peerWorkstationType().name());
     }
 
     static Estimate estimate(final ConnectionRow row, final org.latencyserver.core.estimate.Estimate estimate,

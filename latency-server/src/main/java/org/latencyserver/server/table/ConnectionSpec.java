@@ -1,5 +1,7 @@
 package org.latencyserver.server.table;
 
+import org.latencyserver.core.state.WorkstationType;
+
 /**
  * What the configuration says about one connection; fixed for the server's lifetime (the thesis:
  * "the QoS … can not be altered during run-time").
@@ -9,18 +11,18 @@ package org.latencyserver.server.table;
  * @param indexRef                the thesis's {@code index_ref}, 1..32767
  * @param clientNodeName          the client workstation's configured name
  * @param clientNodeId            its {@code client_node}
- * @param clientWorkstationCode   its type's IDL code (3 TAC-3, 4 TAC-4, 5+ others)
+ * @param clientWorkstationType   its type: name and IDL code (3 TAC-3, 4 TAC-4, 5+ others)
  * @param peerNodeName            the peer workstation's configured name
  * @param peerNodeId              its {@code peer_node}
- * @param peerWorkstationCode     its type's IDL code
+ * @param peerWorkstationType     its type
  * @param linkName                the switch port between them, or null when none is observed
  * @param messageSizeBytes        1..32767
  * @param qos                     1..4
  * @param boundPercent            for QoS 2 and 4, in (0, 100]; 0 otherwise
  * @param profileName             for QoS 1 and 2 (and for sizes/percentiles), or null
  */
-public record ConnectionSpec(short indexRef, String clientNodeName, short clientNodeId, short clientWorkstationCode,
-                             String peerNodeName, short peerNodeId, short peerWorkstationCode, String linkName,
+public record ConnectionSpec(short indexRef, String clientNodeName, short clientNodeId, WorkstationType clientWorkstationType,
+                             String peerNodeName, short peerNodeId, WorkstationType peerWorkstationType, String linkName,
                              int messageSizeBytes, int qos, double boundPercent, String profileName) {
 
     /**
@@ -29,6 +31,9 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
     public ConnectionSpec {
         if (indexRef < 1) {
             throw new IllegalArgumentException("index_ref must be 1..32767, was " + indexRef);
+        }
+        if (clientWorkstationType == null || peerWorkstationType == null) {
+            throw new IllegalArgumentException("connection " + indexRef + ": both workstation types are needed");
         }
         if (qos < 1 || qos > 4) {
             throw new IllegalArgumentException("connection " + indexRef + ": QoS must be 1..4, was " + qos);
@@ -42,6 +47,16 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
         if (qos <= 2 && profileName == null) {
             throw new IllegalArgumentException("connection " + indexRef + ": QoS " + qos + " needs a profile");
         }
+    }
+
+    /** @return the client workstation type's IDL code */
+    public short clientWorkstationCode() {
+        return (short) clientWorkstationType.code();
+    }
+
+    /** @return the peer workstation type's IDL code */
+    public short peerWorkstationCode() {
+        return (short) peerWorkstationType.code();
     }
 
     /** @return true for QoS 3 and 4, which are measured on state changes */

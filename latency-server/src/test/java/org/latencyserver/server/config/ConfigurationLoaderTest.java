@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.table.ConnectionSpec;
 
 class ConfigurationLoaderTest {
@@ -306,7 +307,7 @@ class ConfigurationLoaderTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "spec.yaml",
             edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 99.5")));
         final ConnectionSpec spec = configuration.connectionSpecs().get(0);
-        assertEquals(new ConnectionSpec((short) 1, "ws1", (short) 1, (short) 4, "ws2", (short) 2, (short) 4, "port-a", 256, 4,
+        assertEquals(new ConnectionSpec((short) 1, "ws1", (short) 1, WorkstationType.TAC_4, "ws2", (short) 2, WorkstationType.TAC_4, "port-a", 256, 4,
             99.5, null), spec);
     }
 

@@ -22,6 +22,7 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
@@ -58,7 +59,7 @@ class UpdateEngineTest {
     }
 
     private static ConnectionSpec spec(final int indexRef, final int qos, final double bound, final String profile) {
-        return new ConnectionSpec((short) indexRef, "ws1", (short) 1, (short) 4, "ws2", (short) 2, (short) 4, "port-a",
+        return new ConnectionSpec((short) indexRef, "ws1", (short) 1, WorkstationType.TAC_4, "ws2", (short) 2, WorkstationType.TAC_4, "port-a",
             256, qos, bound, profile);
     }
 
