@@ -27,20 +27,20 @@ import org.omg.CORBA.ORB;
  *
  * <p>The samples are kept in an array allocated before the runs; the loop allocates nothing.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.RunToRunDriftHarness [SIZE_BYTES] [RUNS] [ROUND_TRIPS] [INTERVAL_MICROS]}
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.RunToRunDriftHarness [SIZE_BYTES] [RUNS] [ROUND_TRIPS] [INTERVAL_MICROS] [JIT_WARMUP_ROUND_TRIPS]}
  */
 public final class RunToRunDriftHarness {
 
     private static final int BATCHES = 20;
     private static final int WARMUP_ROUND_TRIPS = 200;
-    private static final int JIT_WARMUP_ROUND_TRIPS = 3_000;
 
     private RunToRunDriftHarness() {
     }
 
     /**
      * @param args message size (default 256 B), runs (default 20), round trips per run (default
-     *             1000), pacing interval in microseconds (default 2000, as the profiler)
+     *             1000), pacing interval in microseconds (default 2000, as the profiler), unrecorded
+     *             round trips first, back to back (default 3000, as the agent's JIT warm-up)
      * @throws Exception when a process or call fails
      */
     public static void main(final String[] args) throws Exception {
@@ -48,6 +48,7 @@ public final class RunToRunDriftHarness {
         final int runs = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         final int roundTrips = args.length > 2 ? Integer.parseInt(args[2]) : 1_000;
         final long intervalNanos = (args.length > 3 ? Long.parseLong(args[3]) : 2_000) * 1_000L;
+        final int jitWarmupRoundTrips = args.length > 4 ? Integer.parseInt(args[4]) : 3_000;
         if (runs < 2 || roundTrips < BATCHES * 2) {
             throw new IllegalArgumentException("need at least 2 runs of at least " + BATCHES * 2 + " round trips");
         }
@@ -74,7 +75,7 @@ public final class RunToRunDriftHarness {
             }
             final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(Files.readString(peerIor).trim()));
             final RoundTrip roundTrip = CorbaRoundTrips.to(echo, sizeBytes);
-            for (int i = 0; i < JIT_WARMUP_ROUND_TRIPS; i++) {
+            for (int i = 0; i < jitWarmupRoundTrips; i++) {
                 roundTrip.once();
             }
             report(roundTrip, sizeBytes, runs, roundTrips, intervalNanos, pinned);

@@ -17,9 +17,11 @@ import org.latencyserver.agent.measure.AdaptiveTarget;
  * @param intervalNanos      start one round trip every this many ns at most; 0 back to back. A
  *                           profile measured paced (as {@code profile measure} does) is compared
  *                           with measurements paced alike
+ * @param jitWarmupNanos     unrecorded round trips back to back before a path's first
+ *                           measurements, ns in all ({@code >= 0}; at least 3000 round trips are run anyway)
  */
 public record AgentSettings(String agentName, Set<String> clientNodes, long pollIntervalMillis, AdaptiveTarget adaptive,
-                            long intervalNanos) {
+                            long intervalNanos, long jitWarmupNanos) {
 
     /**
      * @throws IllegalArgumentException on a poll interval below 100 ms
@@ -28,6 +30,9 @@ public record AgentSettings(String agentName, Set<String> clientNodes, long poll
         clientNodes = Set.copyOf(clientNodes);
         if (intervalNanos < 0) {
             throw new IllegalArgumentException("the round-trip interval must be >= 0, was " + intervalNanos + " ns");
+        }
+        if (jitWarmupNanos < 0) {
+            throw new IllegalArgumentException("the JIT warm-up must be >= 0, was " + jitWarmupNanos + " ns");
         }
         if (pollIntervalMillis < 100) {
             throw new IllegalArgumentException("the poll interval must be >= 100 ms, was " + pollIntervalMillis);

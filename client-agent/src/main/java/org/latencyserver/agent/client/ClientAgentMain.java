@@ -70,6 +70,10 @@ public final class ClientAgentMain implements Callable<Integer> {
         "itself: emulates a workstation on one core of a shared machine (needs taskset)."})
     private Integer pinCore;
 
+    @Option(names = "--jit-warmup-seconds", paramLabel = "S", description = {"Before a path's first measurements, run unrecorded round",
+        "trips back to back this long in all (default: ${DEFAULT-VALUE}, as profile measure): a fresh pair of JVMs reads slow at first."})
+    private int jitWarmupSeconds = 15;
+
     @Option(names = "--name", description = "This agent's name in the server's log (default: client-agent@HOST/PID).")
     private String agentName;
 
@@ -98,7 +102,8 @@ public final class ClientAgentMain implements Callable<Integer> {
         }
         final AdaptiveTarget adaptive = adaptiveHalfWidthMillis == null ? null : AdaptiveTarget.halfWidth(adaptiveHalfWidthMillis);
         final String name = agentName != null ? agentName : "client-agent@" + ManagementFactory.getRuntimeMXBean().getName();
-        final AgentSettings settings = new AgentSettings(name, Set.copyOf(nodes), pollIntervalMillis, adaptive, intervalMicros * 1_000L);
+        final AgentSettings settings = new AgentSettings(name, Set.copyOf(nodes), pollIntervalMillis, adaptive, intervalMicros * 1_000L,
+            jitWarmupSeconds * 1_000_000_000L);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, 0, callTimeoutMillis));
         final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         rootPoa.the_POAManager().activate();

@@ -1,5 +1,6 @@
 package org.latencyserver.agent.client;
 
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -49,9 +50,11 @@ public final class MeasurementAgent implements AutoCloseable {
     private final BlockingQueue<MeasurementRequest> queue = new LinkedBlockingQueue<>();
     /** Tickets taken, with their deadlines (epoch ms), so a request polled again is not measured twice. */
     private final Map<Long, Long> takenTickets = new ConcurrentHashMap<>();
-    /** Paths (peer and size) this JVM has warmed up; measuring thread only. */
-    private final java.util.Set<String> warmedPaths = new java.util.HashSet<>();
+    /** Warm-up time spent per path (peer and size) in this JVM, ns; measuring thread only. */
+    private final Map<String, Long> warmedNanosByPath = new HashMap<>();
     private static final int JIT_WARMUP_ROUND_TRIPS = 3_000;
+    /** Kept free before a request's deadline for the run itself, beyond its estimated duration. */
+    private static final long DEADLINE_MARGIN_NANOS = 2_000_000_000L;
     private final Thread control;
     private final Thread measuring;
     private volatile boolean running = true;
@@ -171,9 +174,9 @@ public final class MeasurementAgent implements AutoCloseable {
             final RunResult result;
             try {
                 final RoundTripRunner runner = new RoundTripRunner(peers.peer(request.peer_node_name), request.message_size_bytes);
-                warmUpOnce(runner, request.peer_node_name + "@" + request.message_size_bytes);
                 final long deadlineNanos = System.nanoTime()
                     + (request.deadline_epoch_millis - epochMillis.getAsLong()) * 1_000_000L;
+                warmUp(runner, request, deadlineNanos);
                 result = runner.run(request.warmup_round_trips, request.round_trips, settings.adaptive(), deadlineNanos,
                     settings.intervalNanos());
             } catch (SystemException | References.ReferenceException | IllegalStateException e) {
@@ -199,15 +202,35 @@ public final class MeasurementAgent implements AutoCloseable {
     }
 
     /**
-     * The first measurement of a path in this JVM runs the round trip a few thousand times first:
-     * the request's warm-up (a few hundred) covers the connection, not the JIT, and an interpreted
-     * ORB path would read several times slower than the path really is.
+     * Before the first measurements of a path in this JVM, unrecorded round trips back to back:
+     * the request's warm-up (a few hundred) covers the connection, not the JIT, and a fresh pair
+     * of JVMs read paced round trips 1.3-1.5 times slower for its first 10-15 s here, even after
+     * 30,000 round trips ({@code RunToRunDriftHarness}). The profiler warms alike, so the two
+     * compare. At least {@value #JIT_WARMUP_ROUND_TRIPS} round trips, then up to the configured
+     * time in all; never so long that the run would miss the request's deadline (the rest of the
+     * warm-up then precedes the path's next measurement).
      */
-    private void warmUpOnce(final RoundTripRunner runner, final String path) throws Exception {
-        if (warmedPaths.add(path)) {
-            runner.run(JIT_WARMUP_ROUND_TRIPS, 1, null);
-            LOG.info("warmed up {} with {} round trips (compiled before the first measurement)", path, JIT_WARMUP_ROUND_TRIPS);
+    private void warmUp(final RoundTripRunner runner, final MeasurementRequest request, final long deadlineNanos) throws Exception {
+        final String path = request.peer_node_name + "@" + request.message_size_bytes;
+        final long spentNanos = warmedNanosByPath.getOrDefault(path, -1L);
+        if (spentNanos >= settings.jitWarmupNanos()) {
+            return;
         }
+        final long startNanos = System.nanoTime();
+        if (spentNanos < 0) {
+            runner.run(JIT_WARMUP_ROUND_TRIPS, 1, null);
+        }
+        final long runNanos = (long) (request.warmup_round_trips + request.round_trips) * Math.max(settings.intervalNanos(), 300_000L);
+        final long endNanos = Math.min(startNanos + settings.jitWarmupNanos() - Math.max(0, spentNanos),
+            deadlineNanos - runNanos - DEADLINE_MARGIN_NANOS);
+        while (System.nanoTime() - endNanos < 0) {
+            runner.run(1_000, 1, null);
+        }
+        final long nowNanos = System.nanoTime();
+        final long totalNanos = Math.max(0, spentNanos) + (nowNanos - startNanos);
+        warmedNanosByPath.put(path, totalNanos);
+        LOG.info(String.format(Locale.ROOT, "warmed up %s: %.1f s of round trips back to back (of %.0f s)", path, totalNanos / 1e9,
+            settings.jitWarmupNanos() / 1e9));
     }
 
     private void submit(final String what, final MeasurementRequest request, final RunResult run) {

@@ -121,9 +121,16 @@ final class ProfileRun {
 
     private void measureBaseline() throws Exception {
         final RoundTripRunner runner = new RoundTripRunner(peer, 256);
-        // Compile first: a baseline taken while the JIT works would read too high, and every
-        // driver set against it too low.
+        // Warm both JVMs first. A baseline taken while the JIT works would read too high, and
+        // every driver set against it too low; and a fresh pair of JVMs (this one and the peer
+        // agent's) measured paced round trips 1.3-1.5 times slower for its first 10-15 s here,
+        // even after 30,000 round trips (RunToRunDriftHarness with its JIT warm-up argument).
+        progress.printf(Locale.ROOT, "warming up: round trips back to back for %d s%n", settings.jitWarmupSeconds());
+        final long warmUntilNanos = System.nanoTime() + settings.jitWarmupSeconds() * 1_000_000_000L;
         runner.run(3_000, 1, null);
+        while (System.nanoTime() - warmUntilNanos < 0) {
+            runner.run(1_000, 1, null);
+        }
         final double[] achieved = checkWindow(runner);
         baselineClientPercent = achieved[0];
         baselinePeerPercent = achieved[1];
@@ -252,7 +259,8 @@ final class ProfileRun {
             }
         }
         final String method = String.format(Locale.ROOT,
-            "latency profile measure: %d round trips per cell, one started every %d us at most, after %d discarded warm-up, timed with System.nanoTime() into an "
+            "latency profile measure: %d round trips per cell, one started every %d us at most, after %d discarded warm-up (and %d s of"
+                + " back-to-back round trips before the first cell), timed with System.nanoTime() into an "
                 + "HdrHistogram (ns, 3 significant digits; histogram bins are its non-empty buckets); CORBA round trips through the "
                 + "thesis's fm1 fixed arrays (octet sequences for other sizes) to a peer agent; the two workstations emulated on one "
                 + "machine by pinning the client side (this profiler and its load driver) to core %d and the peer side (the peer "
@@ -260,7 +268,7 @@ final class ProfileRun {
                 + "the round trips cost alone (baseline client %.0f %%, peer %.0f %%), targets LOW %d %%, MEDIUM %d %%, HIGH %d %%; "
                 + "achieved utilisation per core read from /proc/stat over 1.5 s of continuous round trips before and after each "
                 + "pair's sizes, both within the state's band (client/peer before: %s)",
-            settings.roundTrips(), settings.intervalMicros(), settings.warmupRoundTrips(), settings.clientCore(), settings.peerCore(), baselineClientPercent,
+            settings.roundTrips(), settings.intervalMicros(), settings.warmupRoundTrips(), settings.jitWarmupSeconds(), settings.clientCore(), settings.peerCore(), baselineClientPercent,
             baselinePeerPercent, TARGET_PERCENT.get(CpuState.LOW), TARGET_PERCENT.get(CpuState.MEDIUM),
             TARGET_PERCENT.get(CpuState.HIGH), achieved.toString().trim());
         final Provenance provenance = new Provenance("latency profile measure", MachineFacts.hardware(), "JacORB 3.9 on Java "

@@ -18,9 +18,11 @@ import org.latencyserver.core.state.CpuStatePair;
  * @param peerCore         the core of the peer side
  * @param resume           continue from the partial file
  * @param intervalMicros   one round trip started every this many µs at most (the message rate)
+ * @param jitWarmupSeconds back-to-back round trips, unrecorded, before anything is measured
  */
 record ProfileSettings(Path out, String name, String workstationType, List<Integer> sizesBytes, List<CpuStatePair> pairs,
-                       int roundTrips, int warmupRoundTrips, int clientCore, int peerCore, boolean resume, int intervalMicros) {
+                       int roundTrips, int warmupRoundTrips, int clientCore, int peerCore, boolean resume, int intervalMicros,
+                       int jitWarmupSeconds) {
 
     /** @return where finished cells are kept until the profile is written */
     Path partialFile() {

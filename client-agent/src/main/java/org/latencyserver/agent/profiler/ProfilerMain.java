@@ -96,6 +96,10 @@ public final class ProfilerMain implements Callable<Integer> {
             "back-to-back round trips would keep both cores about half busy by themselves."})
         int intervalMicros = 2000;
 
+        @Option(names = "--jit-warmup-seconds", description = {"Run unrecorded round trips back to back this long first (default:",
+            "${DEFAULT-VALUE}): a fresh pair of JVMs reads up to 1.5 times slower for its first 10-15 s."})
+        int jitWarmupSeconds = 15;
+
         @Override
         public Integer call() throws Exception {
             final String problem = cannotRun();
@@ -116,7 +120,7 @@ public final class ProfilerMain implements Callable<Integer> {
             final String profileName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
             final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName, workstationType,
                 sizes.stream().sorted().toList(), chosen.isEmpty() ? ProfileRun.PAIRS : chosen, roundTrips, warmup, clientCore,
-                peerCore, resume, intervalMicros);
+                peerCore, resume, intervalMicros, jitWarmupSeconds);
             // The client side is this process.
             CorePinning.pinThisProcess(clientCore);
             final Path directory = Files.createTempDirectory("profile-measure");
