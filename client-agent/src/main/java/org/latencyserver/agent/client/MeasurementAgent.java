@@ -1,8 +1,10 @@
 package org.latencyserver.agent.client;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -50,8 +52,10 @@ public final class MeasurementAgent implements AutoCloseable {
     private final BlockingQueue<MeasurementRequest> queue = new LinkedBlockingQueue<>();
     /** Tickets taken, with their deadlines (epoch ms), so a request polled again is not measured twice. */
     private final Map<Long, Long> takenTickets = new ConcurrentHashMap<>();
-    /** Warm-up time spent per path (peer and size) in this JVM, ns; measuring thread only. */
-    private final Map<String, Long> warmedNanosByPath = new HashMap<>();
+    /** Warm-up time spent per peer in this JVM, ns; measuring thread only. */
+    private final Map<String, Long> warmedNanosByPeer = new HashMap<>();
+    /** Paths (peer and size) whose round trip has run its first few thousand times; measuring thread only. */
+    private final Set<String> warmedPaths = new HashSet<>();
     private static final int JIT_WARMUP_ROUND_TRIPS = 3_000;
     /** Kept free before a request's deadline for the run itself, beyond its estimated duration. */
     private static final long DEADLINE_MARGIN_NANOS = 2_000_000_000L;
@@ -176,7 +180,10 @@ public final class MeasurementAgent implements AutoCloseable {
                 final RoundTripRunner runner = new RoundTripRunner(peers.peer(request.peer_node_name), request.message_size_bytes);
                 final long deadlineNanos = System.nanoTime()
                     + (request.deadline_epoch_millis - epochMillis.getAsLong()) * 1_000_000L;
-                warmUp(runner, request, deadlineNanos);
+                if (warmUp(runner, request, deadlineNanos) && !stillOpen(request)) {
+                    LOG.info("{}: superseded while the path warmed up (the state changed again); not measured", what);
+                    return;
+                }
                 result = runner.run(request.warmup_round_trips, request.round_trips, settings.adaptive(), deadlineNanos,
                     settings.intervalNanos());
             } catch (SystemException | References.ReferenceException | IllegalStateException e) {
@@ -202,35 +209,56 @@ public final class MeasurementAgent implements AutoCloseable {
     }
 
     /**
-     * Before the first measurements of a path in this JVM, unrecorded round trips back to back:
+     * Before the first measurements of a peer in this JVM, unrecorded round trips back to back:
      * the request's warm-up (a few hundred) covers the connection, not the JIT, and a fresh pair
      * of JVMs read paced round trips 1.3-1.5 times slower for its first 10-15 s here, even after
      * 30,000 round trips ({@code RunToRunDriftHarness}). The profiler warms alike, so the two
-     * compare. At least {@value #JIT_WARMUP_ROUND_TRIPS} round trips, then up to the configured
-     * time in all; never so long that the run would miss the request's deadline (the rest of the
-     * warm-up then precedes the path's next measurement).
+     * compare. Each new path (peer and size) gets {@value #JIT_WARMUP_ROUND_TRIPS} round trips;
+     * each peer the configured time in all, never so long that the run would miss the request's
+     * deadline (what is left then precedes the peer's next measurement).
+     *
+     * @return whether it warmed anything (the request may have been superseded meanwhile)
      */
-    private void warmUp(final RoundTripRunner runner, final MeasurementRequest request, final long deadlineNanos) throws Exception {
+    private boolean warmUp(final RoundTripRunner runner, final MeasurementRequest request, final long deadlineNanos)
+        throws Exception {
         final String path = request.peer_node_name + "@" + request.message_size_bytes;
-        final long spentNanos = warmedNanosByPath.getOrDefault(path, -1L);
-        if (spentNanos >= settings.jitWarmupNanos()) {
-            return;
-        }
-        final long startNanos = System.nanoTime();
-        if (spentNanos < 0) {
+        final boolean newPath = warmedPaths.add(path);
+        if (newPath) {
             runner.run(JIT_WARMUP_ROUND_TRIPS, 1, null);
         }
-        final long runNanos = (long) (request.warmup_round_trips + request.round_trips) * Math.max(settings.intervalNanos(), 300_000L);
-        final long endNanos = Math.min(startNanos + settings.jitWarmupNanos() - Math.max(0, spentNanos),
-            deadlineNanos - runNanos - DEADLINE_MARGIN_NANOS);
+        final long spentNanos = warmedNanosByPeer.getOrDefault(request.peer_node_name, 0L);
+        if (spentNanos >= settings.jitWarmupNanos()) {
+            return newPath;
+        }
+        final long startNanos = System.nanoTime();
+        // Twice the paced duration: a loaded path's round trips may each take longer than the interval.
+        final long runNanos = 2L * (request.warmup_round_trips + request.round_trips) * Math.max(settings.intervalNanos(), 300_000L);
+        final long goalNanos = startNanos + settings.jitWarmupNanos() - spentNanos;
+        final long latestNanos = deadlineNanos - runNanos - DEADLINE_MARGIN_NANOS;
+        final long endNanos = Math.min(goalNanos, latestNanos);
         while (System.nanoTime() - endNanos < 0) {
             runner.run(1_000, 1, null);
         }
-        final long nowNanos = System.nanoTime();
-        final long totalNanos = Math.max(0, spentNanos) + (nowNanos - startNanos);
-        warmedNanosByPath.put(path, totalNanos);
-        LOG.info(String.format(Locale.ROOT, "warmed up %s: %.1f s of round trips back to back (of %.0f s)", path, totalNanos / 1e9,
-            settings.jitWarmupNanos() / 1e9));
+        final long totalNanos = goalNanos - latestNanos <= 0 ? settings.jitWarmupNanos() : spentNanos + System.nanoTime() - startNanos;
+        warmedNanosByPeer.put(request.peer_node_name, totalNanos);
+        LOG.info(String.format(Locale.ROOT, "warmed up round trips to %s: %.1f s back to back of %.0f s%s", request.peer_node_name,
+            Math.min(totalNanos, settings.jitWarmupNanos()) / 1e9, settings.jitWarmupNanos() / 1e9,
+            totalNanos < settings.jitWarmupNanos() ? " (the rest before its next measurement: this request's deadline is near)" : ""));
+        return true;
+    }
+
+    /** @return whether the server still waits for this ticket; true when it cannot be asked (the submit will tell) */
+    private boolean stillOpen(final MeasurementRequest request) {
+        try {
+            for (final MeasurementRequest open : server.get().pending_measurements()) {
+                if (open.ticket == request.ticket) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (RuntimeException e) {
+            return true;
+        }
     }
 
     private void submit(final String what, final MeasurementRequest request, final RunResult run) {
