@@ -102,6 +102,13 @@ public final class ProfilerMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            final Path outDirectory = out.toAbsolutePath().getParent();
+            if (!Files.isDirectory(outDirectory) || !Files.isWritable(outDirectory)) {
+                // said before any round trip: otherwise the first pair's work would be lost
+                System.err.println("latency profile measure: --out " + out + ": the directory " + outDirectory
+                    + (Files.isDirectory(outDirectory) ? " is not writable" : " does not exist"));
+                return 2;
+            }
             final String problem = cannotRun();
             if (problem != null) {
                 System.err.println("latency profile measure: " + problem);

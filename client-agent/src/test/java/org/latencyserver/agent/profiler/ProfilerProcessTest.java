@@ -92,6 +92,15 @@ class ProfilerProcessTest {
         throw new AssertionError("no " + pair + " " + size + " B cell in " + partial);
     }
 
+    @Test
+    void anOutputDirectoryThatDoesNotExistIsRefusedBeforeAnythingIsMeasured() throws Exception {
+        final Path out = directory.resolve("no-such-directory/profile.json");
+        final Result result = measure("--out", out.toString(), "--sizes", "64");
+        assertEquals(2, result.exit, result.output);
+        assertTrue(result.output.contains("no-such-directory does not exist"), result.output);
+        assertFalse(result.output.contains("warming up"), "refused before the warm-up: " + result.output);
+    }
+
     private record Result(int exit, String output) {
     }
 
