@@ -223,11 +223,11 @@ public final class MeasurementAgent implements AutoCloseable {
         throws Exception {
         final String path = request.peer_node_name + "@" + request.message_size_bytes;
         final boolean newPath = warmedPaths.add(path);
-        if (newPath) {
-            runner.run(JIT_WARMUP_ROUND_TRIPS, 1, null);
-        }
         final long spentNanos = warmedNanosByPeer.getOrDefault(request.peer_node_name, 0L);
         if (spentNanos >= settings.jitWarmupNanos()) {
+            if (newPath) {
+                runner.warmUntil(JIT_WARMUP_ROUND_TRIPS, System.nanoTime()); // the count alone
+            }
             return newPath;
         }
         final long startNanos = System.nanoTime();
@@ -235,11 +235,9 @@ public final class MeasurementAgent implements AutoCloseable {
         final long runNanos = 2L * (request.warmup_round_trips + request.round_trips) * Math.max(settings.intervalNanos(), 300_000L);
         final long goalNanos = startNanos + settings.jitWarmupNanos() - spentNanos;
         final long latestNanos = deadlineNanos - runNanos - DEADLINE_MARGIN_NANOS;
-        final long endNanos = Math.min(goalNanos, latestNanos);
-        while (System.nanoTime() - endNanos < 0) {
-            runner.run(1_000, 1, null);
-        }
-        final long totalNanos = goalNanos - latestNanos <= 0 ? settings.jitWarmupNanos() : spentNanos + System.nanoTime() - startNanos;
+        final boolean goalReachable = goalNanos - latestNanos <= 0;
+        runner.warmUntil(newPath ? JIT_WARMUP_ROUND_TRIPS : 0, goalReachable ? goalNanos : latestNanos);
+        final long totalNanos = goalReachable ? settings.jitWarmupNanos() : spentNanos + System.nanoTime() - startNanos;
         warmedNanosByPeer.put(request.peer_node_name, totalNanos);
         LOG.info(String.format(Locale.ROOT, "warmed up round trips to %s: %.1f s back to back of %.0f s%s", request.peer_node_name,
             Math.min(totalNanos, settings.jitWarmupNanos()) / 1e9, settings.jitWarmupNanos() / 1e9,

@@ -27,6 +27,23 @@ public final class RoundTripLoop {
     private final GcPauseMeter gcPauses = new GcPauseMeter();
 
     /**
+     * Unrecorded round trips back to back, at least {@code minRoundTrips} and then until
+     * {@code endNanos}: nothing is timed or kept.
+     *
+     * @param endNanos {@link System#nanoTime()} until which to go on
+     * @return the round trips run
+     * @throws Exception whatever the round trip throws
+     */
+    static long warmUntil(final RoundTrip roundTrip, final int minRoundTrips, final long endNanos) throws Exception {
+        long count = 0;
+        while (count < minRoundTrips || System.nanoTime() - endNanos < 0) {
+            roundTrip.once();
+            count++;
+        }
+        return count;
+    }
+
+    /**
      * @param roundTrip        the round trip to time
      * @param warmupRoundTrips run first and discarded (JIT, connection set-up; the thesis saw its
      *                         first two samples at 200 ms)

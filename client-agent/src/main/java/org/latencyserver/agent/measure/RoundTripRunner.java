@@ -22,6 +22,20 @@ public final class RoundTripRunner {
     }
 
     /**
+     * Warms the path: unrecorded round trips back to back, at least {@code minRoundTrips} and then
+     * until {@code endNanos}. Nothing is timed or kept (a fresh pair of JVMs reads slow for its
+     * first 10-15 s, so the profiler and the agent warm by time, not by count).
+     *
+     * @param minRoundTrips at least this many, whatever the time
+     * @param endNanos      {@link System#nanoTime()} until which to go on
+     * @return the round trips run
+     * @throws Exception when a round trip fails
+     */
+    public long warmUntil(final int minRoundTrips, final long endNanos) throws Exception {
+        return RoundTripLoop.warmUntil(roundTrip, minRoundTrips, endNanos);
+    }
+
+    /**
      * @param warmupRoundTrips run first and discarded
      * @param roundTrips       to record at most
      * @param adaptiveOrNull   stop early once this CI target is met; null for exactly {@code roundTrips}

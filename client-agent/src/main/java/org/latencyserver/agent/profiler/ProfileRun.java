@@ -126,11 +126,7 @@ final class ProfileRun {
         // agent's) measured paced round trips 1.3-1.5 times slower for its first 10-15 s here,
         // even after 30,000 round trips (RunToRunDriftHarness with its JIT warm-up argument).
         progress.printf(Locale.ROOT, "warming up: round trips back to back for %d s%n", settings.jitWarmupSeconds());
-        final long warmUntilNanos = System.nanoTime() + settings.jitWarmupSeconds() * 1_000_000_000L;
-        runner.run(3_000, 1, null);
-        while (System.nanoTime() - warmUntilNanos < 0) {
-            runner.run(1_000, 1, null);
-        }
+        runner.warmUntil(3_000, System.nanoTime() + settings.jitWarmupSeconds() * 1_000_000_000L);
         final double[] achieved = checkWindow(runner);
         baselineClientPercent = achieved[0];
         baselinePeerPercent = achieved[1];

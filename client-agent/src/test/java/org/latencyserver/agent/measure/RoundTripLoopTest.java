@@ -52,6 +52,18 @@ class RoundTripLoopTest {
     }
 
     @Test
+    void warmingRunsAtLeastTheMinimumAndThenUntilTheEndTime() throws Exception {
+        final CountingRoundTrip roundTrip = new CountingRoundTrip(1_000);
+        assertEquals(300, RoundTripLoop.warmUntil(roundTrip, 300, System.nanoTime()), "an end already past: just the minimum");
+        assertEquals(300, roundTrip.calls);
+        final long endNanos = System.nanoTime() + 20_000_000L;
+        final long count = RoundTripLoop.warmUntil(roundTrip, 0, endNanos);
+        assertTrue(System.nanoTime() - endNanos >= 0, "went on until the end time");
+        assertEquals(300 + count, roundTrip.calls);
+        assertTrue(count >= 1, "20 ms of 1 us round trips");
+    }
+
+    @Test
     void aRunIsCutIntoTwentyConsecutiveBatchesWhoseMeansAverageToTheRunsMean() throws Exception {
         final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(20_000), 0, 100, null);
         final double[] batchMeansNanos = result.batchMeansNanos();
