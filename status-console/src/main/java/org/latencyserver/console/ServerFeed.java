@@ -225,8 +225,8 @@ final class ServerFeed implements AutoCloseable {
         final Pending pending = request == null ? null : new Pending(request.ticket, request.issued_epoch_millis,
             Math.max(0, nowMillis - request.issued_epoch_millis), request.round_trips);
         return new ConnectionView(indexRef, info.client_node_name, info.peer_node_name, info.client_workstation_type,
-            info.peer_workstation_type, Words.workstationType(info.client_workstation_type, info.client_workstation_type_name),
-            Words.workstationType(info.peer_workstation_type, info.peer_workstation_type_name), info.message_size_bytes, info.quality, Words.qos(info.quality, info.bound_percent),
+            info.peer_workstation_type, info.client_workstation_type_name,
+            info.peer_workstation_type_name, info.message_size_bytes, info.quality, Words.qos(info.quality, info.bound_percent),
             info.bound_percent, info.profile_name, info.cpu_state, Words.cpuState(info.cpu_state), info.port_state,
             Words.portState(info.port_state), mib,
             Words.hysteresis(info.cpu_state, mib.clientCpu(), mib.peerCpu(), info.port_state, mib.port()),

@@ -30,14 +30,6 @@ final class Words {
         return code == 0 ? "NORMAL" : "LOADED " + code + " %";
     }
 
-    /** @return the name the server gave, else the thesis's name for its two codes, else the code */
-    static String workstationType(final int code, final String name) {
-        if (name != null && !name.isBlank()) {
-            return name;
-        }
-        return code == 3 ? "TAC-3" : code == 4 ? "TAC-4" : "type " + code;
-    }
-
     static String qos(final int qos, final double boundPercent) {
         return switch (qos) {
             case 1 -> "QoS 1: average from the profile";

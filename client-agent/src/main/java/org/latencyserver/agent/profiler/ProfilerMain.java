@@ -149,7 +149,7 @@ public final class ProfilerMain implements Callable<Integer> {
         }
 
         private String cannotRun() throws IOException {
-            if (!Files.isExecutable(Path.of("/usr/bin/taskset"))) {
+            if (!CorePinning.available()) {
                 return "taskset is needed to pin each side to its core (Debian: util-linux)";
             }
             if (!LoadDriver.available()) {

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -27,6 +26,7 @@ import org.latencyserver.idl.latency.ConfidenceInterval;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
 /**
@@ -106,7 +106,7 @@ class ThesisVerificationFourTest {
         final Path serverIor = directory.resolve("server.ior");
         final Path peerIor = directory.resolve("peer.ior");
         final List<String> report = new ArrayList<>();
-        final ORB orb = orb();
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
         try (JavaProcess server = JavaProcess.start("server", directory, "org.latencyserver.server.launch.ServerMain",
                  "--config", config.toString(), "--ior-file", serverIor.toString(), "--metrics-port", "-1");
              LoadDriver clientLoad = new LoadDriver(CLIENT_CORE);
@@ -210,14 +210,6 @@ class ThesisVerificationFourTest {
         return agent;
     }
 
-    private static ORB orb() {
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("OAIAddr", "127.0.0.1");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        return ORB.init(new String[0], properties);
-    }
 
     /** The server as the thesis's emulator and an application see it. */
     private record Bench(Latserv latserv, LatencyService service) {
