@@ -1,0 +1,114 @@
+package org.latencyserver.core.calibration;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.latencyserver.core.estimate.Estimate;
+import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.histogram.BoundBeyondHistogramException;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.stats.ConfidenceInterval;
+
+/**
+ * Turns the thesis's estimate into the one served for the messages that follow (BRIEF §11), from
+ * what was learned in the load state:
+ * <ul>
+ * <li>a bound is read from the same histogram at the {@linkplain AdaptiveQuantileLevel adaptive
+ *     level} instead of the nominal one; its interval is the observed coverage (over blocks) once
+ *     {@value #MIN_BLOCKS_FOR_OBSERVED_INTERVAL} blocks were seen;</li>
+ * <li>a mean is multiplied by the {@linkplain MeanCorrection learned factor}; its interval is the
+ *     predictive interval of the next window's mean once enough windows were seen.</li>
+ * </ul>
+ * The thesis's own interval stays among the alternatives, labelled. Stateless and thread-safe.
+ */
+public final class EstimateCorrection {
+
+    /** Blocks of round trips before the observed coverage interval replaces the thesis's. */
+    public static final int MIN_BLOCKS_FOR_OBSERVED_INTERVAL = 20;
+
+    private EstimateCorrection() {
+    }
+
+    /**
+     * The result of a correction.
+     *
+     * @param estimate    what to serve
+     * @param description how it was corrected, for clients ({@code Estimate.correction} in the IDL)
+     */
+    public record Corrected(Estimate estimate, String description) {
+    }
+
+    /**
+     * @param thesis    the thesis's estimate
+     * @param reference the histogram the thesis's bound was read from; null for a mean, or when a
+     *                  bound has no histogram (then the bound is not corrected)
+     * @param knowledge what was learned in the estimate's load state
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge) {
+        return thesis.kind() == EstimateKind.BOUND ? bound(thesis, reference, knowledge) : mean(thesis, knowledge);
+    }
+
+    private static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge) {
+        final AdaptiveQuantileLevel level = knowledge.level();
+        if (level == null || reference == null) {
+            return new Corrected(thesis, "");
+        }
+        final double levelPercent = level.servedPercent();
+        double valueMillis;
+        final List<String> notes = new ArrayList<>(thesis.notes());
+        try {
+            valueMillis = reference.boundAt(levelPercent).boundMillis();
+        } catch (BoundBeyondHistogramException | IllegalArgumentException e) {
+            valueMillis = reference.lastEdgeNanos() / 1e6;
+            notes.add("the corrected level lies beyond the histogram; its last edge is served");
+        }
+        final ConfidenceInterval observed = knowledge.coverage().blocks() >= MIN_BLOCKS_FOR_OBSERVED_INTERVAL
+            ? knowledge.coverage().interval(Estimate.CONFIDENCE_LEVEL) : null;
+        final List<ConfidenceInterval> alternatives = new ArrayList<>();
+        alternatives.add(relabel(thesis.interval(), "thesis, of the uncorrected bound " + millis(thesis.valueMillis())));
+        alternatives.addAll(thesis.alternatives());
+        final String description = String.format(Locale.ROOT,
+            "adaptive conformal: read at %.2f %% (nominal %s %%) after %d round trips followed served bounds in this state",
+            levelPercent, plain(thesis.boundPercent()), knowledge.coverage().roundTrips());
+        notes.add(description + "; thesis value " + millis(thesis.valueMillis()));
+        return new Corrected(new Estimate(thesis.qos(), EstimateKind.BOUND, valueMillis, thesis.boundPercent(),
+            observed != null ? observed : thesis.interval(), alternatives, thesis.basis(), notes, thesis.interpolated()),
+            description);
+    }
+
+    private static Corrected mean(final Estimate thesis, final StateKnowledge knowledge) {
+        final MeanCorrection correction = knowledge.meanCorrection();
+        if (correction.windows() == 0) {
+            return new Corrected(thesis, "");
+        }
+        final double valueMillis = thesis.valueMillis() * correction.factor();
+        final ConfidenceInterval predictive = correction.predictiveInterval(valueMillis, Estimate.CONFIDENCE_LEVEL);
+        final ConfidenceInterval interval = predictive != null ? predictive : new ConfidenceInterval(
+            thesis.interval().lower() * correction.factor(), thesis.interval().upper() * correction.factor(),
+            thesis.interval().confidenceLevel(), thesis.interval().method() + ", scaled by the correction");
+        final List<ConfidenceInterval> alternatives = new ArrayList<>();
+        alternatives.add(relabel(thesis.interval(), "thesis, of the uncorrected mean " + millis(thesis.valueMillis())));
+        alternatives.addAll(thesis.alternatives());
+        final String description = String.format(Locale.ROOT,
+            "learned factor %.3f from %d windows of round trips that followed served means in this state",
+            correction.factor(), correction.windows());
+        final List<String> notes = new ArrayList<>(thesis.notes());
+        notes.add(description + "; thesis value " + millis(thesis.valueMillis()));
+        return new Corrected(new Estimate(thesis.qos(), EstimateKind.AVERAGE, valueMillis, 0.0, interval, alternatives,
+            thesis.basis(), notes, thesis.interpolated()), description);
+    }
+
+    private static ConfidenceInterval relabel(final ConfidenceInterval interval, final String what) {
+        return new ConfidenceInterval(interval.lower(), interval.upper(), interval.confidenceLevel(),
+            interval.method() + " (" + what + ")");
+    }
+
+    private static String millis(final double valueMillis) {
+        return String.format(Locale.ROOT, "%.4f ms", valueMillis);
+    }
+
+    private static String plain(final double percent) {
+        return java.math.BigDecimal.valueOf(percent).stripTrailingZeros().toPlainString();
+    }
+}
