@@ -51,7 +51,7 @@ public final class EstimateCorrection {
 
     private static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge) {
         final AdaptiveQuantileLevel level = knowledge.level();
-        if (level == null || reference == null) {
+        if (level == null || reference == null || knowledge.coverage().blocks() == 0) {
             return new Corrected(thesis, "");
         }
         final double levelPercent = level.servedPercent();

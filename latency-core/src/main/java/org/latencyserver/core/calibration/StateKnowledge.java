@@ -65,8 +65,20 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
      * @return the knowledge after it
      */
     public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe) {
-        final AdaptiveQuantileLevel nextLevel = level == null ? null : level.observe(roundTrips, roundTrips - hits);
-        final DriftDetector nextDrift = fromProbe && level != null
+        return observeBound(roundTrips, hits, fromProbe, true);
+    }
+
+    /**
+     * As {@link #observeBound(long, long, boolean)}; with {@code adapt} false the block is only
+     * counted (the bound served came from elsewhere, e.g. a profile fallback, and says nothing of
+     * the level at which this state's own histogram should be read).
+     *
+     * @param adapt whether the level and the drift test learn from it
+     * @return the knowledge after it
+     */
+    public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt) {
+        final AdaptiveQuantileLevel nextLevel = level == null || !adapt ? level : level.observe(roundTrips, roundTrips - hits);
+        final DriftDetector nextDrift = fromProbe && adapt && level != null
             ? drift.observeMisses(roundTrips, roundTrips - hits, level.targetMissFraction()) : drift;
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, nextLevel, meanCorrection,
             coverage.add(roundTrips, hits), meanErrors, nextDrift, driftAlarms, probeWindows + (fromProbe ? 1 : 0));
@@ -87,10 +99,25 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     public StateKnowledge observeMean(final double thesisMeanMillis, final double servedMeanMillis, final double servedLowerMillis,
                                       final double servedUpperMillis, final double windowMeanMillis, final long windowRoundTrips,
                                       final boolean fromProbe) {
+        return observeMean(thesisMeanMillis, servedMeanMillis, servedLowerMillis, servedUpperMillis, windowMeanMillis,
+            windowRoundTrips, fromProbe, true);
+    }
+
+    /**
+     * As {@link #observeMean(double, double, double, double, double, long, boolean)}; with {@code adapt}
+     * false the window is only counted, the correction and the drift test do not learn from it.
+     *
+     * @param adapt whether the correction and the drift test learn from it
+     * @return the knowledge after it
+     */
+    public StateKnowledge observeMean(final double thesisMeanMillis, final double servedMeanMillis, final double servedLowerMillis,
+                                      final double servedUpperMillis, final double windowMeanMillis, final long windowRoundTrips,
+                                      final boolean fromProbe, final boolean adapt) {
         final double scale = robustLogScale();
-        final DriftDetector nextDrift = fromProbe ? drift.observeMean(Math.log(windowMeanMillis / servedMeanMillis), scale) : drift;
+        final DriftDetector nextDrift = fromProbe && adapt
+            ? drift.observeMean(Math.log(windowMeanMillis / servedMeanMillis), scale) : drift;
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, level,
-            meanCorrection.observe(thesisMeanMillis, servedMeanMillis, windowMeanMillis, windowRoundTrips),
+            adapt ? meanCorrection.observe(thesisMeanMillis, servedMeanMillis, windowMeanMillis, windowRoundTrips) : meanCorrection,
             coverage, meanErrors.add(servedMeanMillis, servedLowerMillis, servedUpperMillis, windowMeanMillis), nextDrift,
             driftAlarms, probeWindows + (fromProbe ? 1 : 0));
     }

@@ -55,6 +55,19 @@ public record CpuStatePair(CpuState client, CpuState peer) {
         return isKnown() ? 10 * client.code() + peer.code() : 0;
     }
 
+    /**
+     * @param code an IDL encoding {@code 10 * client + peer} with both known
+     * @return the pair
+     * @throws IllegalArgumentException when the code is not such an encoding
+     */
+    public static CpuStatePair fromCode(final int code) {
+        final CpuStatePair pair = new CpuStatePair(CpuState.fromCode(code / 10), CpuState.fromCode(code % 10));
+        if (code < 11 || code > 33 || !pair.isKnown()) {
+            throw new IllegalArgumentException("unknown CPU state pair code " + code + "; expected 10 * client + peer, each 1..3");
+        }
+        return pair;
+    }
+
     /** @return e.g. {@code "0-33/67-100"}, the thesis's way of writing a pair. */
     public String thesisLabel() {
         return client.thesisLabel() + "/" + peer.thesisLabel();

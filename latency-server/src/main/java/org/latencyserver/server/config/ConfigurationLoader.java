@@ -37,7 +37,7 @@ public final class ConfigurationLoader {
     private static final Set<String> THRESHOLDS = Set.of("cpu_low_upper_percent", "cpu_medium_upper_percent",
         "cpu_hysteresis_band_percent", "port_loaded_above_percent", "port_hysteresis_band_percent");
     private static final Set<String> MEASUREMENT = Set.of("round_trips", "warmup_round_trips", "timeout_millis",
-        "min_interval_millis", "budget_round_trips_per_second", "max_concurrent_measurements");
+        "min_interval_millis", "budget_round_trips_per_second", "max_concurrent_measurements", "dwell_millis");
     private static final Set<String> NODE = Set.of("name", "node_id", "workstation_type", "mib_source", "snmp");
     private static final Set<String> LINK = Set.of("name", "mib_source", "snmp");
 
@@ -96,6 +96,13 @@ public final class ConfigurationLoader {
         final NodeSet nodes = nodes(top);
         final LinkSet links = links(top);
         final List<ConnectionConfig> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
+        final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionConfig::probeRatePerSecond).sum();
+        if (measurement != null && probeRoundTripsPerSecond > measurement.budgetRoundTripsPerSecond() / 2.0) {
+            top.fault("connections", String.format(java.util.Locale.ROOT,
+                "the connections' probes take %.1f round trips/s, more than half of measurement.budget_round_trips_per_second"
+                    + " (%d): lower probe_rate_per_second or raise the budget", probeRoundTripsPerSecond,
+                measurement.budgetRoundTripsPerSecond()));
+        }
 
         if (!faults.isEmpty()) {
             throw new ConfigurationException(faults.inFileOrder());
@@ -213,11 +220,13 @@ public final class ConfigurationLoader {
         final Long interval = section.integer("min_interval_millis", d.minIntervalMillis(), 0, 86_400_000);
         final Long budget = section.integer("budget_round_trips_per_second", (long) d.budgetRoundTripsPerSecond(), 1, 10_000_000);
         final Long concurrent = section.integer("max_concurrent_measurements", (long) d.maxConcurrentMeasurements(), 1, 10_000);
-        if (roundTrips == null || warmup == null || timeout == null || interval == null || budget == null || concurrent == null) {
+        final Long dwell = section.integer("dwell_millis", MeasurementSettings.DWELL_FROM_POLL_INTERVAL, 0, 86_400_000);
+        if (roundTrips == null || warmup == null || timeout == null || interval == null || budget == null || concurrent == null
+            || dwell == null) {
             return null;
         }
         return new MeasurementSettings(roundTrips.intValue(), warmup.intValue(), timeout, interval, budget.intValue(),
-            concurrent.intValue());
+            concurrent.intValue(), dwell);
     }
 
     // ---- profiles -----------------------------------------------------------------------------

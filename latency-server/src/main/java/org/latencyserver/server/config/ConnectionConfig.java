@@ -1,6 +1,7 @@
 package org.latencyserver.server.config;
 
 import java.util.Objects;
+import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
 
 /**
@@ -21,10 +22,25 @@ import org.latencyserver.server.table.ConnectionSpec;
  *                         {@code bound_percent}, required for them and refused for QoS 1 and 3,
  *                         whose value here is 0
  * @param profileName      the profile QoS 1 and 2 are served from (required for them, optional
- *                         for 3 and 4); it must be for the client's workstation type; null when none
+ *                         for 3 and 4, whose fallback it is in a load state never measured); it must be for
+ *                         the client's workstation type; null when none
+ * @param calibration      {@code calibration}: {@code adaptive} (default) serves values corrected so they hold
+ *                         for the messages that follow; {@code thesis} serves the thesis's values unchanged
+ * @param probeRatePerSecond {@code probe_rate_per_second}: light continuous probing of the path by its
+ *                         client agent, round trips/s, 0..1000, default {@value #DEFAULT_PROBE_RATE_PER_SECOND}; 0 = off
  */
 public record ConnectionConfig(short indexRef, NodeConfig client, NodeConfig peer, LinkConfig link, int messageSizeBytes,
-                               int qos, double boundPercent, String profileName) {
+                               int qos, double boundPercent, String profileName, CalibrationMode calibration,
+                               double probeRatePerSecond) {
+
+    /** Probe round trips per second when the configuration does not say. */
+    public static final double DEFAULT_PROBE_RATE_PER_SECOND = 4.0;
+
+    /** A connection with the thesis's semantics and no probing. */
+    public ConnectionConfig(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
+                            final int messageSizeBytes, final int qos, final double boundPercent, final String profileName) {
+        this(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName, CalibrationMode.THESIS, 0.0);
+    }
 
     /**
      * @throws IllegalArgumentException when a value is out of range (the loader reports these as
@@ -37,7 +53,7 @@ public record ConnectionConfig(short indexRef, NodeConfig client, NodeConfig pee
             throw new IllegalArgumentException("connection " + indexRef + ": client and peer are both " + client.name());
         }
         // The remaining range checks are ConnectionSpec's: one rule, one place.
-        spec(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName);
+        spec(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond);
     }
 
     /** @return whether the bound is served (QoS 2 and 4) */
@@ -52,14 +68,16 @@ public record ConnectionConfig(short indexRef, NodeConfig client, NodeConfig pee
 
     /** @return the connection as the connection table takes it */
     public ConnectionSpec toSpec() {
-        return spec(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName);
+        return spec(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName, calibration,
+            probeRatePerSecond);
     }
 
     private static ConnectionSpec spec(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
                                        final int messageSizeBytes, final int qos, final double boundPercent,
-                                       final String profileName) {
+                                       final String profileName, final CalibrationMode calibration,
+                                       final double probeRatePerSecond) {
         return new ConnectionSpec(indexRef, client.name(), client.nodeId(), client.workstationType(),
             peer.name(), peer.nodeId(), peer.workstationType(), link == null ? null : link.name(),
-            messageSizeBytes, qos, boundPercent, profileName);
+            messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond);
     }
 }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.core.profile.Profile;
 
 /**
@@ -18,7 +19,8 @@ import org.latencyserver.core.profile.Profile;
 final class ConnectionReader {
 
     private static final Set<String> CONNECTION = Set.of("index_ref", "client", "peer", "link", "message_size_bytes", "qos",
-        "profile", "bound_percent");
+        "profile", "bound_percent",
+        "calibration", "probe_rate_per_second");
 
     private final FaultCollector faults;
     private final ConfigurationLoader.NodeSet nodes;
@@ -60,14 +62,29 @@ final class ConnectionReader {
             final Long qos = c.requiredInteger("qos", 1, 4, "qos, 1..4");
             final double bound = bound(c, qos);
             final String profile = profile(c, qos, client);
+            final CalibrationMode calibration = calibration(c);
+            final Double probeRate = c.decimal("probe_rate_per_second", ConnectionConfig.DEFAULT_PROBE_RATE_PER_SECOND, 0, false,
+                1000);
             // A node or link with faults of its own is not built; its connections cannot be either.
             final boolean partsBuilt = client != null && peer != null && (link != null || !c.has("link"));
             if (faults.count() == before && partsBuilt) {
                 connections.add(new ConnectionConfig(indexRef.shortValue(), client, peer, link, size.intValue(), qos.intValue(),
-                    bound, profile));
+                    bound, profile, calibration, probeRate));
             }
         }
         return connections;
+    }
+
+    private CalibrationMode calibration(final Section c) {
+        final String mode = c.text("calibration", CalibrationMode.ADAPTIVE.configName());
+        for (final CalibrationMode known : CalibrationMode.values()) {
+            if (known.configName().equals(mode)) {
+                return known;
+            }
+        }
+        c.fault("calibration", "must be 'adaptive' (serve values corrected so they hold for the messages that follow) "
+            + "or 'thesis' (serve the thesis's values unchanged), was '" + mode + "'");
+        return null;
     }
 
     private NodeConfig node(final Section c, final String key) {

@@ -19,12 +19,29 @@ package org.latencyserver.server.config;
  *                                  1..10,000,000; {@code budget_round_trips_per_second}, default 20000
  * @param maxConcurrentMeasurements measurements open at once across all connections, 1..10,000;
  *                                  {@code max_concurrent_measurements}, default 2
+ * @param dwellMillis               how long a new load state must hold before a QoS 3/4 connection with
+ *                                  {@code calibration: adaptive} opens its measurement, so that a transient
+ *                                  state (one poll of a mixed state while both CPUs change) spends none;
+ *                                  0..86,400,000 ms; {@code dwell_millis}, default {@link #DWELL_FROM_POLL_INTERVAL}:
+ *                                  twice the poll interval (one poll past the rate window of one poll)
  */
 public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long timeoutMillis, long minIntervalMillis,
-                                  int budgetRoundTripsPerSecond, int maxConcurrentMeasurements) {
+                                  int budgetRoundTripsPerSecond, int maxConcurrentMeasurements, long dwellMillis) {
+
+    /** Dwell not configured: twice the poll interval. */
+    public static final long DWELL_FROM_POLL_INTERVAL = -1;
 
     /** The defaults listed above. */
-    public static final MeasurementSettings DEFAULT = new MeasurementSettings(1000, 20, 30_000, 5_000, 20_000, 2);
+    public static final MeasurementSettings DEFAULT = new MeasurementSettings(1000, 20, 30_000, 5_000, 20_000, 2,
+        DWELL_FROM_POLL_INTERVAL);
+
+    /** Settings with the default dwell. */
+    public MeasurementSettings(final int roundTrips, final int warmupRoundTrips, final long timeoutMillis,
+                               final long minIntervalMillis, final int budgetRoundTripsPerSecond,
+                               final int maxConcurrentMeasurements) {
+        this(roundTrips, warmupRoundTrips, timeoutMillis, minIntervalMillis, budgetRoundTripsPerSecond,
+            maxConcurrentMeasurements, DWELL_FROM_POLL_INTERVAL);
+    }
 
     /**
      * @throws IllegalArgumentException when a value is outside its documented range
@@ -36,6 +53,17 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
         check("min_interval_millis", minIntervalMillis, 0, 86_400_000);
         check("budget_round_trips_per_second", budgetRoundTripsPerSecond, 1, 10_000_000);
         check("max_concurrent_measurements", maxConcurrentMeasurements, 1, 10_000);
+        if (dwellMillis != DWELL_FROM_POLL_INTERVAL) {
+            check("dwell_millis", dwellMillis, 0, 86_400_000);
+        }
+    }
+
+    /**
+     * @param pollIntervalMillis the server's poll interval
+     * @return the dwell in ms: the configured one, or twice the poll interval
+     */
+    public long dwellMillis(final long pollIntervalMillis) {
+        return dwellMillis == DWELL_FROM_POLL_INTERVAL ? 2 * pollIntervalMillis : dwellMillis;
     }
 
     private static void check(final String key, final long value, final long minimum, final long maximum) {

@@ -54,7 +54,14 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
     public EngineSettings engine() {
         return new EngineSettings(thresholds.cpuThresholds(), thresholds.portHysteresisBandPercent(), measurement.roundTrips(),
             measurement.timeoutMillis() * 1_000_000L, measurement.minIntervalMillis() * 1_000_000L,
-            measurement.maxConcurrentMeasurements(), measurement.warmupRoundTrips(), measurement.budgetRoundTripsPerSecond());
+            measurement.maxConcurrentMeasurements(), measurement.warmupRoundTrips(),
+            Math.max(1, measurement.budgetRoundTripsPerSecond() - (long) Math.ceil(probeRoundTripsPerSecond())),
+            measurement.dwellMillis(server.pollIntervalMillis()) * 1_000_000L);
+    }
+
+    /** @return round trips per second the connections' probes take out of the budget */
+    public double probeRoundTripsPerSecond() {
+        return connectionConfigs.stream().mapToDouble(ConnectionConfig::probeRatePerSecond).sum();
     }
 
 

@@ -8,7 +8,13 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.LatservPackage.TableRow;
+import java.util.Comparator;
+import java.util.Map;
+import org.latencyserver.core.calibration.CoverageTally;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.idl.latency.Calibration;
+import org.latencyserver.idl.latency.StateCalibration;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.HistogramBins;
@@ -69,7 +75,8 @@ final class IdlConversions {
             spec.peerWorkstationCode(), spec.messageSizeBytes(), (short) spec.qos(), spec.boundPercent(),
             spec.profileName() == null ? "" : spec.profileName(), (short) row.load().cpu().code(),
             (short) row.load().port().code(), row.staleReason() != null, nullToEmpty(row.staleReason()),
-            spec.clientWorkstationType().name(), spec.peerWorkstationType().name());
+            spec.clientWorkstationType().name(), spec.peerWorkstationType().name(), spec.probeRatePerSecond(),
+            spec.calibration().configName());
     }
 
     static Estimate estimate(final ConnectionRow row, final org.latencyserver.core.estimate.Estimate estimate,
@@ -87,7 +94,10 @@ final class IdlConversions {
             estimate.valueMillis(), estimate.boundPercent(),
             interval(estimate.interval(), bound ? "percent" : "ms", bound ? 100.0 : 1.0), alternatives,
             row.updateRequired(), row.staleReason() != null, nullToEmpty(row.staleReason()), estimate.interpolated(),
-            estimate.basis(), estimate.notes().toArray(new String[0]), epochMillis);
+            estimate.basis(), estimate.notes().toArray(new String[0]), epochMillis,
+            // The served estimate carries its thesis value and correction; any other (a percentile, a size) is uncorrected.
+            estimate == row.estimate() && row.served().thesis() != null ? row.served().thesis().valueMillis() : estimate.valueMillis(),
+            estimate == row.estimate() ? row.served().correction() : "", row.served().source(), row.served().dataEpochMillis());
     }
 
     static org.latencyserver.idl.latency.ConfidenceInterval interval(final ConfidenceInterval interval, final String unit,
@@ -101,7 +111,7 @@ final class IdlConversions {
         final ConnectionSpec spec = row.spec();
         return new MeasurementRequest(spec.indexRef(), pending.ticket(), spec.clientNodeName(), spec.peerNodeName(),
             peerReference, spec.messageSizeBytes(), pending.roundTrips(), warmupRoundTrips, pending.issuedEpochMillis(),
-            pending.deadlineEpochMillis());
+            pending.deadlineEpochMillis(), nullToEmpty(pending.reason()));
     }
 
     static ProfileSummary profileSummary(final Profile profile) {
@@ -110,9 +120,67 @@ final class IdlConversions {
     }
 
     static Calibration calibration(final ConnectionRow row) {
-        final org.latencyserver.server.table.Calibration c = row.calibration();
-        return new Calibration(row.spec().indexRef(), c.measurementsChecked(), c.boundHeld(), c.boundHeldFraction(),
-            c.meanAbsErrorMillis(), c.meanSignedErrorMillis(), c.lastErrorMillis());
+        final double nominal = row.spec().isBound() ? row.spec().boundPercent() / 100.0 : 0.0;
+        final List<StateCalibration> states = new ArrayList<>();
+        CoverageTally pooledCoverage = CoverageTally.EMPTY;
+        long windows = 0;
+        long inside = 0;
+        final List<Double> recentErrors = new ArrayList<>();
+        long measurements = 0;
+        long lastMeasured = 0;
+        long alarms = 0;
+        final List<Map.Entry<ConnectionLoadState, StateKnowledge>> entries = new ArrayList<>(row.learning().byState().entrySet());
+        entries.sort(Comparator.comparing(e -> e.getKey().cpu().code() * 1000 + e.getKey().port().code()));
+        for (final Map.Entry<ConnectionLoadState, StateKnowledge> entry : entries) {
+            final StateKnowledge k = entry.getValue();
+            final ConnectionLoadState state = entry.getKey();
+            states.add(stateCalibration((short) state.cpu().code(), (short) state.port().code(),
+                state.cpu() + " " + state.port(), k, nominal));
+            pooledCoverage = pooledCoverage.plus(k.coverage());
+            windows += k.meanErrors().windows();
+            inside += k.meanErrors().insideInterval();
+            for (final double error : k.meanErrors().relativeErrors().toArray()) {
+                recentErrors.add(error);
+            }
+            measurements += k.measurements();
+            lastMeasured = Math.max(lastMeasured, k.lastMeasuredEpochMillis());
+            alarms += k.driftAlarms();
+        }
+        final StateKnowledge current = row.currentKnowledge();
+        final ConfidenceInterval pooledInterval = pooledCoverage.interval(0.95);
+        final StateCalibration pooled = new StateCalibration((short) -1, (short) -1, "all states", pooledCoverage.roundTrips(),
+            zeroIfNaN(pooledCoverage.coverage()), coverageInterval(pooledInterval), nominal,
+            current.level() == null ? 0.0 : current.level().servedPercent(), windows,
+            zeroIfNaN(median(recentErrors)), windows == 0 ? 0.0 : (double) inside / windows,
+            current.meanCorrection().factor(), measurements, lastMeasured, alarms);
+        return new Calibration(row.spec().indexRef(), row.spec().calibration().configName(), pooled,
+            states.toArray(new StateCalibration[0]));
+    }
+
+    private static StateCalibration stateCalibration(final short cpuState, final short portState, final String label,
+                                                     final StateKnowledge k, final double nominal) {
+        return new StateCalibration(cpuState, portState, label, k.coverage().roundTrips(), zeroIfNaN(k.coverage().coverage()),
+            coverageInterval(k.coverage().interval(0.95)), nominal, k.level() == null ? 0.0 : k.level().servedPercent(),
+            k.meanErrors().windows(), zeroIfNaN(k.meanErrors().medianRelativeError()), zeroIfNaN(k.meanErrors().insideFraction()),
+            k.meanCorrection().factor(), k.measurements(), k.lastMeasuredEpochMillis(), k.driftAlarms());
+    }
+
+    private static org.latencyserver.idl.latency.ConfidenceInterval coverageInterval(final ConfidenceInterval interval) {
+        return interval == null ? new org.latencyserver.idl.latency.ConfidenceInterval(0, 0, 0.95, "ratio", "none yet (fewer than 2 blocks)")
+            : interval(interval, "ratio", 1.0);
+    }
+
+    private static double median(final List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        final double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        final int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
+    }
+
+    private static double zeroIfNaN(final double value) {
+        return Double.isNaN(value) ? 0.0 : value;
     }
 
     /**

@@ -33,6 +33,7 @@ import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
+import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.ResultRefused;
@@ -312,6 +313,47 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
                 metrics.refused("submit_measurement");
                 throw new ResultRefused(result.index_ref, result.ticket, outcome.reason());
         }
+    }
+
+    @Override
+    public void submit_probe(final ProbeReport report) throws UnknownConnection, ResultRefused {
+        metrics.called("submit_probe");
+        if (report == null) {
+            throw refusedProbe((short) 0, "probe report is missing");
+        }
+        final LatencyHistogram roundTrips;
+        try {
+            roundTrips = IdlConversions.histogram(report.histogram);
+        } catch (IllegalArgumentException e) {
+            throw refusedProbe(report.index_ref, "bad probe histogram: " + e.getMessage());
+        }
+        if (report.sample_count != roundTrips.totalCount() || report.sample_count < 0) {
+            throw refusedProbe(report.index_ref, "probe report says " + report.sample_count + " round trips, its histogram holds "
+                + roundTrips.totalCount());
+        }
+        if (report.sample_count > 0 && (!(report.mean_ms > 0) || Double.isInfinite(report.mean_ms))) {
+            throw refusedProbe(report.index_ref, "probe mean must be finite and > 0 ms, was " + report.mean_ms);
+        }
+        if (report.window_millis < 0 || report.window_millis > 3_600_000) {
+            throw refusedProbe(report.index_ref, "probe window must be 0..3600000 ms, was " + report.window_millis);
+        }
+        final String node = report.client_node_name == null ? "" : report.client_node_name;
+        final SubmitOutcome outcome = loop.call(now -> loop.engine().submitProbe(report.index_ref, node, roundTrips, report.mean_ms,
+            report.window_millis, now), UPDATE_TIMEOUT_MILLIS);
+        switch (outcome.kind()) {
+            case ACCEPTED:
+                return;
+            case UNKNOWN_CONNECTION:
+                throw new UnknownConnection(report.index_ref, outcome.reason());
+            default:
+                throw refusedProbe(report.index_ref, outcome.reason());
+        }
+    }
+
+    private ResultRefused refusedProbe(final short indexRef, final String reason) {
+        LOG.warn("probe report for connection {} refused: {}", indexRef, reason);
+        metrics.refused("submit_probe");
+        return new ResultRefused(indexRef, 0, reason);
     }
 
     @Override

@@ -15,10 +15,22 @@ import org.latencyserver.core.state.CpuThresholds;
  * @param maxConcurrentMeasurements  open requests across all connections, {@code >= 1}; more wait
  * @param warmupRoundTrips           round trips an agent runs and discards before recording, {@code >= 0}
  * @param budgetRoundTripsPerSecond  round trips per second all requests together may ask for, {@code >= 1}
+ *                                   (what the connections' probes take is already deducted)
+ * @param dwellNanos                 how long a new state must hold before an adaptive QoS 3/4 connection
+ *                                   opens its measurement, {@code >= 0}
  */
 public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisBandPercent, int roundTripsPerMeasurement,
                              long measurementTimeoutNanos, long minMeasurementIntervalNanos, int maxConcurrentMeasurements,
-                             int warmupRoundTrips, long budgetRoundTripsPerSecond) {
+                             int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos) {
+
+    /** Settings without dwell. */
+    public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
+                          final int roundTripsPerMeasurement, final long measurementTimeoutNanos,
+                          final long minMeasurementIntervalNanos, final int maxConcurrentMeasurements,
+                          final int warmupRoundTrips, final long budgetRoundTripsPerSecond) {
+        this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
+            minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, 0);
+    }
 
     /**
      * Thesis thresholds with default bands, 1000 round trips (20 warm-up), 30 s timeout, 5 s
@@ -32,7 +44,7 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
      */
     public EngineSettings {
         if (roundTripsPerMeasurement < 1 || measurementTimeoutNanos <= 0 || minMeasurementIntervalNanos < 0
-            || maxConcurrentMeasurements < 1 || warmupRoundTrips < 0 || budgetRoundTripsPerSecond < 1) {
+            || maxConcurrentMeasurements < 1 || warmupRoundTrips < 0 || budgetRoundTripsPerSecond < 1 || dwellNanos < 0) {
             throw new IllegalArgumentException("bad engine settings: round trips " + roundTripsPerMeasurement
                 + ", timeout " + measurementTimeoutNanos + " ns, interval " + minMeasurementIntervalNanos
                 + " ns, concurrent " + maxConcurrentMeasurements + ", warm-up " + warmupRoundTrips + ", budget "

@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
+import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.EstimateRefusedException;
@@ -13,7 +15,9 @@ import org.latencyserver.core.estimate.MeasuredBoundEstimator;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.estimate.ProfileAverageEstimator;
 import org.latencyserver.core.estimate.ProfileBoundEstimator;
+import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStateClassifier;
@@ -22,11 +26,14 @@ import org.latencyserver.core.state.MeasurementSchedule;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.state.PortStateClassifier;
 import org.latencyserver.core.stats.ConfidenceInterval;
-import org.latencyserver.server.table.Calibration;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.Learning;
+import org.latencyserver.server.table.ServedEstimate;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.PendingMeasurement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The update engine: the one owner of the connection table's state (thesis section 4.2.4, phase
@@ -42,6 +49,8 @@ import org.latencyserver.server.table.PendingMeasurement;
  */
 public final class UpdateEngine {
 
+    private static final Logger LOG = LoggerFactory.getLogger(UpdateEngine.class);
+
     private final ConnectionTable table;
     private volatile Map<String, Profile> profilesByName;
     private final EngineSettings settings;
@@ -52,6 +61,8 @@ public final class UpdateEngine {
     private final LongSupplier ticketSource;
     private final LongSupplier epochMillis;
     private final List<EngineListener> listeners = new CopyOnWriteArrayList<>();
+    /** Probe round trips accepted since start; written by the update thread, read by metrics. */
+    private volatile long probeRoundTrips;
 
     /**
      * @param table          the table this engine owns
@@ -111,7 +122,7 @@ public final class UpdateEngine {
         final ConnectionLoadState load = new ConnectionLoadState(new CpuStatePair(client, peer), port);
         ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleReason(staleReason(reading));
         if (load.isStateChangeFrom(row.load())) {
-            next = onStateChange(next, nowNanos);
+            next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), nowNanos);
         }
         publish(row, next);
         return true;
@@ -144,9 +155,93 @@ public final class UpdateEngine {
         if (!row.spec().isMeasured()) {
             return recomputeFromProfile(row);
         }
-        // QoS 3/4: any open request measured the old state; replace it.
-        return requestMeasurement(row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos()),
-            nowNanos);
+        final String reason = "load state changed to " + label(row.load());
+        final ConnectionRow cleared = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
+            .withLearning(row.learning().withMeasurementReason(reason));
+        if (!row.spec().isAdaptive()) {
+            // Thesis semantics: the previous state's value stays, labelled as such, and any open request
+            // (it measured the old state) is replaced at once.
+            final ConnectionRow labelled = cleared.estimate() == null ? cleared
+                : cleared.withServed(cleared.estimate(), cleared.unavailableReason(), cleared.served().relabelled(ServedEstimate.PREVIOUS_STATE));
+            return requestMeasurement(labelled, nowNanos);
+        }
+        // Serve at once what is known of the new state; measure once it has held for the dwell, so a
+        // transient state (one poll of a mixed state while both CPUs change) spends no measurement.
+        final ConnectionRow served = serveKnown(cleared);
+        final MeasurementSchedule.Decision decision = schedule.decide(nowNanos + settings.dwellNanos(),
+            served.lastMeasurementStartNanos());
+        final long dueNanos = decision.measureNow() ? nowNanos + settings.dwellNanos() : decision.notBeforeNanos();
+        return served.withMeasurementRequest(null, dueNanos, served.lastMeasurementStartNanos());
+    }
+
+    /** A QoS 3/4 connection entering a state: its last measurement of that state, else its profile, else nothing. */
+    private ConnectionRow serveKnown(final ConnectionRow row) {
+        final StateKnowledge known = row.currentKnowledge();
+        final String state = label(row.load());
+        if (known.lastMeasurement() != null) {
+            final String basis = String.format(Locale.ROOT, "the last measurement of %s (%d ms old)", state,
+                Math.max(0, epochMillis.getAsLong() - known.lastMeasuredEpochMillis()));
+            try {
+                return serve(row, measuredEstimate(row, known.lastMeasurement(), basis), known.lastMeasurement().histogram(),
+                    ServedEstimate.REMEMBERED, known.lastMeasuredEpochMillis());
+            } catch (EstimateRefusedException e) {
+                return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
+            }
+        }
+        final String waiting = "connection " + row.spec().indexRef() + " has not been measured in " + state
+            + " yet: a measurement is requested once the state has held for " + settings.dwellNanos() / 1_000_000 + " ms";
+        final Profile profile = row.spec().profileName() == null ? null : profilesByName.get(row.spec().profileName());
+        if (profile == null) {
+            return row.withServed(null, waiting, ServedEstimate.NONE);
+        }
+        try {
+            final Estimate fallback = row.spec().isBound()
+                ? ProfileBoundEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes(), row.spec().boundPercent())
+                : ProfileAverageEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes());
+            return serve(row, fallback, cellHistogram(profile, row), ServedEstimate.PROFILE_FALLBACK, 0);
+        } catch (EstimateRefusedException e) {
+            return row.withServed(null, waiting + "; the profile offers none: " + e.getMessage(), ServedEstimate.NONE);
+        }
+    }
+
+    private static Estimate measuredEstimate(final ConnectionRow row, final Measurement measurement, final String basis)
+        throws EstimateRefusedException {
+        return row.spec().qos() == 3 ? MeasuredAverageEstimator.estimate(measurement, basis)
+            : MeasuredBoundEstimator.estimate(measurement, row.spec().boundPercent(), basis);
+    }
+
+    /** The profile cell's histogram for the row's state, or null when it has none. */
+    private static LatencyHistogram cellHistogram(final Profile profile, final ConnectionRow row) {
+        return profile.cell(row.load().cpu(), row.spec().messageSizeBytes()).filter(ProfileCell::hasHistogram)
+            .map(ProfileCell::histogram).orElse(null);
+    }
+
+    /**
+     * Serves the thesis's estimate, corrected from what was learned in the row's load state when the
+     * connection is adaptive.
+     */
+    private static ConnectionRow serve(final ConnectionRow row, final Estimate thesis, final LatencyHistogram reference,
+                                       final String source, final long dataEpochMillis) {
+        if (!row.spec().isAdaptive()) {
+            return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, ""));
+        }
+        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge());
+        return row.withServed(corrected.estimate(), null,
+            new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description()));
+    }
+
+    /** Serves the same thesis estimate again with the correction as it now stands. */
+    private static ConnectionRow reserve(final ConnectionRow row) {
+        final ServedEstimate served = row.served();
+        if (served.thesis() == null || row.estimate() == null) {
+            return row;
+        }
+        final ConnectionRow again = serve(row, served.thesis(), served.reference(), served.source(), served.dataEpochMillis());
+        return again.withServed(again.estimate(), row.unavailableReason(), again.served());
+    }
+
+    private static String label(final ConnectionLoadState load) {
+        return load.cpu() + " " + load.port();
     }
 
     private ConnectionRow recomputeFromProfile(final ConnectionRow row) {
@@ -158,9 +253,9 @@ public final class UpdateEngine {
             final Estimate estimate = row.spec().qos() == 1
                 ? ProfileAverageEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes())
                 : ProfileBoundEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes(), row.spec().boundPercent());
-            return row.withEstimate(estimate, null);
+            return serve(row, estimate, row.spec().qos() == 2 ? cellHistogram(profile, row) : null, ServedEstimate.PROFILE, 0);
         } catch (EstimateRefusedException e) {
-            return row.withEstimate(null, e.getMessage());
+            return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
         }
     }
 
@@ -180,8 +275,11 @@ public final class UpdateEngine {
     private ConnectionRow openRequest(final ConnectionRow row, final long nowNanos, final int attempt) {
         final long nowMillis = epochMillis.getAsLong();
         final long timeoutMillis = settings.measurementTimeoutNanos() / 1_000_000L;
+        final String reason = row.learning().nextMeasurementReason() != null ? row.learning().nextMeasurementReason()
+            : "load state " + label(row.load());
         final PendingMeasurement request = new PendingMeasurement(nextTicket(), settings.roundTripsPerMeasurement(),
-            nowNanos, nowNanos + settings.measurementTimeoutNanos(), nowMillis, nowMillis + timeoutMillis, attempt);
+            nowNanos, nowNanos + settings.measurementTimeoutNanos(), nowMillis, nowMillis + timeoutMillis, attempt,
+            attempt > 1 ? reason + " (re-issued after a time-out, attempt " + attempt + ")" : reason);
         return row.withMeasurementRequest(request, ConnectionRow.NOT_DUE, nowNanos);
     }
 
@@ -260,17 +358,21 @@ public final class UpdateEngine {
         }
         final String basis = String.format(Locale.ROOT, "measurement ticket %d by %s, %s", ticket, agent,
             row.load().cpu().thesisLabel());
-        Estimate estimate;
-        String reason = null;
+        final long nowMillis = epochMillis.getAsLong();
+        // The measurement's round trips also test the estimate served while they were sent.
+        final StateKnowledge tested = testServed(row, measurement.histogram(), measurement.sampleCount(),
+            measurement.meanMillis(), false);
+        final Learning learning = row.learning().with(row.load(), tested.withMeasurement(measurement, nowMillis))
+            .withMeasurementReason(null);
+        final ConnectionRow measured = row.withMeasurement(measurement, learning);
+        ConnectionRow next;
         try {
-            estimate = row.spec().qos() == 3 ? MeasuredAverageEstimator.estimate(measurement, basis)
-                : MeasuredBoundEstimator.estimate(measurement, row.spec().boundPercent(), basis);
+            next = serve(measured, measuredEstimate(row, measurement, basis), measurement.histogram(), ServedEstimate.MEASUREMENT,
+                nowMillis);
         } catch (EstimateRefusedException e) {
-            estimate = null;
-            reason = e.getMessage();
+            next = measured.withServed(null, e.getMessage(), ServedEstimate.NONE);
         }
-        final Calibration calibration = calibrate(row, measurement);
-        publish(row, row.withMeasurement(measurement, calibration).withEstimate(estimate, reason));
+        publish(row, next);
         return SubmitOutcome.ACCEPTED;
     }
 
@@ -315,7 +417,9 @@ public final class UpdateEngine {
             "reported by the client agent (thesis UpdateResponse)");
         final Estimate estimate = new Estimate(row.spec().qos(), bound ? EstimateKind.BOUND : EstimateKind.AVERAGE, value,
             bound ? row.spec().boundPercent() : 0.0, interval, List.of(), "thesis UpdateResponse", List.of(), false);
-        publish(row, row.withMeasurement(row.measurement(), row.calibration()).withEstimate(estimate, null));
+        // The thesis's agents report numbers, not round trips: served as reported, never corrected.
+        publish(row, row.withMeasurement(row.measurement(), row.learning().withMeasurementReason(null))
+            .withServed(estimate, null, new ServedEstimate(estimate, null, ServedEstimate.MEASUREMENT, epochMillis.getAsLong(), "")));
         return SubmitOutcome.ACCEPTED;
     }
 
@@ -334,25 +438,85 @@ public final class UpdateEngine {
         return null;
     }
 
-    /** The new measurement tests the estimate served before it, if any. */
-    private static Calibration calibrate(final ConnectionRow row, final Measurement measurement) {
+    /**
+     * Round trips sent while {@code row}'s estimate was served test it: counted in the load state's
+     * calibration, and, when the estimate is this state's own and the connection adaptive, learned
+     * from (the correction, the drift test).
+     */
+    private static StateKnowledge testServed(final ConnectionRow row, final LatencyHistogram roundTrips, final long count,
+                                             final double meanMillis, final boolean fromProbe) {
+        final StateKnowledge known = row.currentKnowledge();
         final Estimate served = row.estimate();
-        if (served == null) {
-            return row.calibration();
+        if (served == null || count < 1) {
+            return known;
         }
+        final String source = row.served().source();
+        final boolean ownState = ServedEstimate.MEASUREMENT.equals(source) || ServedEstimate.REMEMBERED.equals(source)
+            || ServedEstimate.PROFILE.equals(source);
+        final boolean adapt = row.spec().isAdaptive() && ownState;
         if (served.kind() == EstimateKind.BOUND) {
-            final long servedNanos = Math.round(served.valueMillis() * 1e6);
-            final double share = (double) measurement.histogram().countAtOrBelow(servedNanos) / measurement.sampleCount();
-            double measuredBound = Double.NaN;
-            try {
-                measuredBound = measurement.histogram().boundAt(served.boundPercent()).boundMillis();
-            } catch (IllegalStateException beyond) {
-                // The bound lies above the histogram: the served bound certainly did not hold.
-            }
-            return row.calibration().record(Double.NaN, measurement.meanMillis(), served.valueMillis(),
-                Double.isNaN(measuredBound) ? served.valueMillis() : measuredBound, share >= served.boundPercent() / 100.0);
+            final long hits = Math.min(count, roundTrips.countAtOrBelow(Math.round(served.valueMillis() * 1e6)));
+            return known.observeBound(count, hits, fromProbe, adapt);
         }
-        return row.calibration().record(served.valueMillis(), measurement.meanMillis(), Double.NaN, Double.NaN, false);
+        final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
+        return known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(), served.interval().upper(),
+            meanMillis, count, fromProbe, adapt);
+    }
+
+    /**
+     * A client agent's probe window (the extended {@code submit_probe}): its round trips test the
+     * estimate being served, feed the correction, and may show that the estimate stopped holding
+     * (then a QoS 3/4 connection is re-measured, within the budget and the minimum interval).
+     *
+     * @param indexRef     the connection
+     * @param clientNode   the reporting agent's node
+     * @param roundTrips   the window's round trips, ns
+     * @param meanMillis   their exact mean
+     * @param windowMillis how long the window lasted
+     * @param nowNanos     monotonic time
+     * @return accepted (also when not used: load unknown, nothing served, the window straddles a state change), or why not
+     */
+    public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
+                                     final double meanMillis, final long windowMillis, final long nowNanos) {
+        final ConnectionRow row = table.row(indexRef);
+        if (row == null) {
+            return new SubmitOutcome(SubmitOutcome.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
+        }
+        if (!row.spec().clientNodeName().equals(clientNode)) {
+            return SubmitOutcome.refused("probe report from node '" + clientNode + "' for connection " + indexRef
+                + ", whose client is '" + row.spec().clientNodeName() + "': only the client's own agent probes a connection");
+        }
+        if (row.spec().probeRatePerSecond() == 0) {
+            return SubmitOutcome.refused("probing of connection " + indexRef + " is switched off (probe_rate_per_second: 0)");
+        }
+        final long count = roundTrips.totalCount();
+        if (!row.load().isKnown() || row.estimate() == null || count == 0
+            || row.learning().stateSinceNanos() == ConnectionRow.NOT_DUE
+            || nowNanos - row.learning().stateSinceNanos() < windowMillis * 1_000_000L) {
+            return SubmitOutcome.ACCEPTED; // nothing to test against, or the window began in another state
+        }
+        probeRoundTrips += count;
+        StateKnowledge known = testServed(row, roundTrips, count, meanMillis, true);
+        ConnectionRow next = reserve(row.withLearning(row.learning().with(row.load(), known)));
+        final String alarm = known.drift().alarm();
+        if (alarm != null) {
+            known = known.withDriftHandled();
+            next = next.withLearning(next.learning().with(row.load(), known));
+            final boolean remeasure = row.spec().isMeasured() && row.spec().isAdaptive() && next.pending() == null
+                && next.measurementDueNanos() == ConnectionRow.NOT_DUE;
+            LOG.info("connection {} in {}: {}{}", indexRef, label(row.load()), alarm,
+                remeasure ? "; re-measuring" : row.spec().isMeasured() ? "; a measurement is already awaited" : "");
+            if (remeasure) {
+                next = requestMeasurement(next.withLearning(next.learning().withMeasurementReason(alarm)), nowNanos);
+            }
+        }
+        publish(row, next);
+        return SubmitOutcome.ACCEPTED;
+    }
+
+    /** @return probe round trips accepted and tested since start (any thread) */
+    public long probeRoundTrips() {
+        return probeRoundTrips;
     }
 
     /**
@@ -368,12 +532,13 @@ public final class UpdateEngine {
      * @param unavailableReason why none, or null
      * @param measurementWanted whether a measurement was awaited
      * @param measurement       the last measurement, or null
-     * @param calibration       the calibration so far
+     * @param served            where the served estimate came from
+     * @param learning          what was learned per load state
      * @param nowNanos          monotonic time
      */
     public void restore(final short indexRef, final MibReading latest, final MibReading previous, final Estimate estimate,
                         final String unavailableReason, final boolean measurementWanted, final Measurement measurement,
-                        final Calibration calibration, final long nowNanos) {
+                        final ServedEstimate served, final Learning learning, final long nowNanos) {
         final ConnectionRow row = table.row(indexRef);
         if (row == null) {
             return;
@@ -381,14 +546,31 @@ public final class UpdateEngine {
         final CpuState client = latest.clientCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.clientCpuPercent());
         final CpuState peer = latest.peerCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.peerCpuPercent());
         final PortState port = latest.portPercent() < 0 ? PortState.UNKNOWN : portClassifier.classify(latest.portPercent(), null);
-        ConnectionRow restored = new ConnectionRow(row.spec(), latest, previous,
-            new ConnectionLoadState(new CpuStatePair(client, peer), port), estimate, unavailableReason, staleReason(latest),
-            null, ConnectionRow.NOT_DUE, ConnectionRow.NOT_DUE, measurement, calibration, row.version() + 1,
+        final ConnectionLoadState load = new ConnectionLoadState(new CpuStatePair(client, peer), port);
+        ConnectionRow restored = new ConnectionRow(row.spec(), latest, previous, load, estimate, unavailableReason,
+            staleReason(latest), null, ConnectionRow.NOT_DUE, ConnectionRow.NOT_DUE, measurement, withReference(row, load, served, learning),
+            learning.enteredStateAt(nowNanos).withMeasurementReason("restart: a measurement was awaited"), row.version() + 1,
             epochMillis.getAsLong());
         if (row.spec().isMeasured() && measurementWanted && restored.load().isKnown()) {
             restored = requestMeasurement(restored, nowNanos);
         }
         publish(row, restored);
+    }
+
+    /** The histogram a restored bound was read from: not saved, found again where it came from. */
+    private ServedEstimate withReference(final ConnectionRow row, final ConnectionLoadState load, final ServedEstimate served,
+                                         final Learning learning) {
+        if (served.thesis() == null || served.thesis().kind() != EstimateKind.BOUND || !load.isKnown()) {
+            return served;
+        }
+        LatencyHistogram reference = null;
+        if (ServedEstimate.MEASUREMENT.equals(served.source()) || ServedEstimate.REMEMBERED.equals(served.source())) {
+            final StateKnowledge known = learning.byState().get(load);
+            reference = known == null || known.lastMeasurement() == null ? null : known.lastMeasurement().histogram();
+        } else if (row.spec().profileName() != null && profilesByName.containsKey(row.spec().profileName())) {
+            reference = cellHistogram(profilesByName.get(row.spec().profileName()), row.withMib(MibReading.NONE, load, 0));
+        }
+        return new ServedEstimate(served.thesis(), reference, served.source(), served.dataEpochMillis(), served.correction());
     }
 
     /**
@@ -428,6 +610,6 @@ public final class UpdateEngine {
     private ConnectionRow nextVersion(final ConnectionRow row) {
         return new ConnectionRow(row.spec(), row.latest(), row.previous(), row.load(), row.estimate(), row.unavailableReason(),
             row.staleReason(), row.pending(), row.measurementDueNanos(), row.lastMeasurementStartNanos(), row.measurement(),
-            row.calibration(), row.version() + 1, epochMillis.getAsLong());
+            row.served(), row.learning(), row.version() + 1, epochMillis.getAsLong());
     }
 }

@@ -107,6 +107,7 @@ public final class ServerMain implements Callable<Integer> {
         store.start(100);
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
+        metrics.registerProbes(engine::probeRoundTrips);
         final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
             configuration.server().operatorCallsEnabled(), configuration.server().plannerCallsEnabled(), metrics,
             loadedProfiles::save);

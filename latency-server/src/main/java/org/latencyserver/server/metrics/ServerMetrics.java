@@ -79,14 +79,42 @@ public final class ServerMetrics implements AutoCloseable {
         GaugeWithCallback.builder().name("latency_server_pending_measurements")
             .help("measurement requests open now").callback(cb -> cb.call(
                 table.rows().stream().filter(row -> row.pending() != null).count())).register(registry);
-        GaugeWithCallback.builder().name("latency_server_calibration_bound_held_ratio")
-            .help("share of measurements in which the bound served before them held").labelNames("index_ref")
-            .callback(cb -> table.rows().stream().filter(row -> row.calibration().boundChecks() > 0)
-                .forEach(row -> cb.call(row.calibration().boundHeldFraction(), ref(row)))).register(registry);
-        GaugeWithCallback.builder().name("latency_server_calibration_mean_abs_error_milliseconds")
-            .help("mean |served mean - measured mean| over the measurements that tested a served mean").labelNames("index_ref")
-            .callback(cb -> table.rows().stream().filter(row -> row.calibration().averageChecks() > 0)
-                .forEach(row -> cb.call(row.calibration().meanAbsErrorMillis(), ref(row)))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_calibration_coverage_ratio")
+            .help("share of round trips (probes and measurements) at or below the bound served when they were sent, "
+                + "per load state (BOUND connections)").labelNames("index_ref", "state")
+            .callback(cb -> table.rows().stream().filter(row -> row.spec().isBound()).forEach(row ->
+                row.learning().byState().forEach((state, known) -> {
+                    if (known.coverage().roundTrips() > 0) {
+                        cb.call(known.coverage().coverage(), ref(row), stateLabel(state));
+                    }
+                }))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_calibration_mean_relative_error_ratio")
+            .help("median |served mean - mean of the following window| / window mean, per load state (AVERAGE connections)")
+            .labelNames("index_ref", "state")
+            .callback(cb -> table.rows().stream().filter(row -> !row.spec().isBound()).forEach(row ->
+                row.learning().byState().forEach((state, known) -> {
+                    if (known.meanErrors().windows() > 0) {
+                        cb.call(known.meanErrors().medianRelativeError(), ref(row), stateLabel(state));
+                    }
+                }))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_drift_alarms")
+            .help("times the probe stream showed a served estimate had stopped holding (CUSUM), per connection")
+            .labelNames("index_ref")
+            .callback(cb -> table.rows().forEach(row -> cb.call(row.learning().byState().values().stream()
+                .mapToLong(org.latencyserver.core.calibration.StateKnowledge::driftAlarms).sum(), ref(row)))).register(registry);
+    }
+
+    /**
+     * @param probeRoundTrips probe round trips accepted and tested since start
+     */
+    public void registerProbes(final LongSupplier probeRoundTrips) {
+        CounterWithCallback.builder().name("latency_server_probe_round_trips_total")
+            .help("probe round trips reported by client agents and tested against the served estimates")
+            .callback(cb -> cb.call(probeRoundTrips.getAsLong())).register(registry);
+    }
+
+    private static String stateLabel(final org.latencyserver.core.state.ConnectionLoadState state) {
+        return state.cpu() + " " + state.port();
     }
 
     private static String ref(final ConnectionRow row) {

@@ -13,7 +13,17 @@ import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.stats.ConfidenceInterval;
-import org.latencyserver.server.table.Calibration;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.CoverageTally;
+import org.latencyserver.core.calibration.DriftDetector;
+import org.latencyserver.core.calibration.MeanCorrection;
+import org.latencyserver.core.calibration.MeanErrorTally;
+import org.latencyserver.core.calibration.RecentValues;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.PortState;
+import org.latencyserver.server.table.Learning;
+import org.latencyserver.server.table.ServedEstimate;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.MibReading;
 
@@ -26,12 +36,14 @@ import org.latencyserver.server.table.MibReading;
  */
 final class StateCodec {
 
-    static final String FORMAT = "latency-server-state/1";
+    static final String FORMAT = "latency-server-state/2";
+    /** The format before per-state learning was kept; read, its calibration dropped. */
+    static final String FORMAT_1 = "latency-server-state/1";
 
     /** What was saved of one connection. */
     record SavedConnection(short indexRef, int qos, int messageSizeBytes, MibReading latest, MibReading previous,
                            Estimate estimate, String unavailableReason, boolean measurementWanted,
-                           Measurement measurement, Calibration calibration) {
+                           Measurement measurement, ServedEstimate served, Learning learning) {
     }
 
     private StateCodec() {
@@ -57,34 +69,67 @@ final class StateCodec {
             }
             c.put("measurement_wanted", row.updateRequired());
             if (row.measurement() != null) {
-                final Measurement m = row.measurement();
-                final ObjectNode node = c.putObject("measurement");
-                node.put("n", m.sampleCount());
-                node.put("mean_ms", m.meanMillis());
-                node.put("std_dev_ms", m.stdDevMillis());
-                node.put("max_ms", m.maxMillis());
-                final ArrayNode batchMeans = node.putArray("batch_means_ms");
-                m.batchMeansMillis().forEach(batchMeans::add);
-                final ObjectNode histogram = node.putObject("histogram");
-                final ArrayNode edges = histogram.putArray("upper_edges_ns");
-                final ArrayNode counts = histogram.putArray("counts");
-                for (int i = 0; i < m.histogram().binCount(); i++) {
-                    edges.add(m.histogram().upperEdgeNanos(i));
-                    counts.add(m.histogram().count(i));
-                }
-                histogram.put("overflow", m.histogram().overflowCount());
+                measurement(c.putObject("measurement"), row.measurement());
             }
-            final Calibration k = row.calibration();
-            final ObjectNode calibration = c.putObject("calibration");
-            calibration.put("measurements_checked", k.measurementsChecked());
-            calibration.put("bound_checks", k.boundChecks());
-            calibration.put("bound_held", k.boundHeld());
-            calibration.put("average_checks", k.averageChecks());
-            calibration.put("sum_abs_error_ms", k.sumAbsErrorMillis());
-            calibration.put("sum_signed_error_ms", k.sumSignedErrorMillis());
-            calibration.put("last_error_ms", k.lastErrorMillis());
+            final ServedEstimate served = row.served();
+            c.put("source", served.source());
+            c.put("data_epoch_millis", served.dataEpochMillis());
+            c.put("correction", served.correction());
+            if (served.thesis() != null) {
+                estimate(c.putObject("thesis_estimate"), served.thesis());
+            }
+            final ArrayNode states = c.putArray("states");
+            row.learning().byState().forEach((state, known) -> knowledge(states.addObject(), state, known));
         }
         return root;
+    }
+
+    private static void measurement(final ObjectNode node, final Measurement m) {
+        node.put("n", m.sampleCount());
+        node.put("mean_ms", m.meanMillis());
+        node.put("std_dev_ms", m.stdDevMillis());
+        node.put("max_ms", m.maxMillis());
+        final ArrayNode batchMeans = node.putArray("batch_means_ms");
+        m.batchMeansMillis().forEach(batchMeans::add);
+        final ObjectNode histogram = node.putObject("histogram");
+        final ArrayNode edges = histogram.putArray("upper_edges_ns");
+        final ArrayNode counts = histogram.putArray("counts");
+        for (int i = 0; i < m.histogram().binCount(); i++) {
+            edges.add(m.histogram().upperEdgeNanos(i));
+            counts.add(m.histogram().count(i));
+        }
+        histogram.put("overflow", m.histogram().overflowCount());
+    }
+
+    /** One load state's knowledge: its last measurement, the correction's state and the calibration tallies. */
+    private static void knowledge(final ObjectNode node, final ConnectionLoadState state, final StateKnowledge k) {
+        node.put("cpu_state", state.cpu().code());
+        node.put("port_state", state.port().code());
+        if (k.lastMeasurement() != null) {
+            measurement(node.putObject("last_measurement"), k.lastMeasurement());
+        }
+        node.put("last_measured_epoch_millis", k.lastMeasuredEpochMillis());
+        node.put("measurements", k.measurements());
+        if (k.level() != null) {
+            node.put("level_miss_fraction", k.level().missFraction());
+        }
+        node.put("mean_log_factor", k.meanCorrection().logFactor());
+        node.put("mean_windows", k.meanCorrection().windows());
+        final ArrayNode logResiduals = node.putArray("mean_log_residuals");
+        for (final double value : k.meanCorrection().logResiduals().toArray()) {
+            logResiduals.add(value);
+        }
+        final CoverageTally t = k.coverage();
+        final ArrayNode coverage = node.putArray("coverage");
+        coverage.add(t.blocks()).add(t.roundTrips()).add(t.hits()).add(t.sumSquaredN()).add(t.sumSquaredHits()).add(t.sumHitsTimesN());
+        node.put("error_windows", k.meanErrors().windows());
+        node.put("error_inside_interval", k.meanErrors().insideInterval());
+        final ArrayNode errors = node.putArray("relative_errors");
+        for (final double value : k.meanErrors().relativeErrors().toArray()) {
+            errors.add(value);
+        }
+        node.put("drift_alarms", k.driftAlarms());
+        node.put("probe_windows", k.probeWindows());
     }
 
     private static void mib(final ArrayNode array, final MibReading reading) {
@@ -120,7 +165,8 @@ final class StateCodec {
      * @throws IllegalArgumentException naming the place and the fault
      */
     static Map<Short, SavedConnection> decode(final JsonNode root) {
-        if (!FORMAT.equals(root.path("format").asText())) {
+        final boolean formatOne = FORMAT_1.equals(root.path("format").asText());
+        if (!FORMAT.equals(root.path("format").asText()) && !formatOne) {
             throw new IllegalArgumentException("format: expected '" + FORMAT + "', found '" + root.path("format").asText() + "'");
         }
         final JsonNode connections = root.path("connections");
@@ -135,20 +181,74 @@ final class StateCodec {
                 final short indexRef = (short) requiredInt(c, "index_ref");
                 final Estimate estimate = c.has("estimate") ? estimate(c.get("estimate")) : null;
                 final Measurement measurement = c.has("measurement") ? measurement(c.get("measurement")) : null;
-                final JsonNode k = c.path("calibration");
-                final Calibration calibration = new Calibration(k.path("measurements_checked").asLong(),
-                    k.path("bound_checks").asLong(), k.path("bound_held").asLong(), k.path("average_checks").asLong(),
-                    k.path("sum_abs_error_ms").asDouble(), k.path("sum_signed_error_ms").asDouble(),
-                    k.path("last_error_ms").asDouble());
-                saved.put(indexRef, new SavedConnection(indexRef, requiredInt(c, "qos"), requiredInt(c, "message_size_bytes"),
+                final int qos = requiredInt(c, "qos");
+                final Estimate thesis = c.has("thesis_estimate") ? estimate(c.get("thesis_estimate")) : estimate;
+                final String source = c.path("source").asText(estimate == null ? ServedEstimate.NOT_SERVED
+                    : qos <= 2 ? ServedEstimate.PROFILE : ServedEstimate.MEASUREMENT);
+                final ServedEstimate served = new ServedEstimate(thesis, null, source, c.path("data_epoch_millis").asLong(0),
+                    c.path("correction").asText(""));
+                Learning learning = Learning.NONE;
+                final double boundPercent = estimate != null && estimate.kind() == EstimateKind.BOUND ? estimate.boundPercent()
+                    : thesis != null && thesis.kind() == EstimateKind.BOUND ? thesis.boundPercent() : 0.0;
+                final JsonNode states = c.path("states");
+                for (int s = 0; s < states.size(); s++) {
+                    try {
+                        final JsonNode state = states.get(s);
+                        learning = learning.with(new ConnectionLoadState(org.latencyserver.core.state.CpuStatePair.fromCode(requiredInt(state, "cpu_state")),
+                            PortState.fromCode(requiredInt(state, "port_state"))), knowledge(state, boundPercent));
+                    } catch (RuntimeException e) {
+                        throw new IllegalArgumentException("states[" + s + "]: " + e.getMessage(), e);
+                    }
+                }
+                saved.put(indexRef, new SavedConnection(indexRef, qos, requiredInt(c, "message_size_bytes"),
                     mib(c.path("latest")), mib(c.path("previous")), estimate,
                     c.hasNonNull("unavailable_reason") ? c.get("unavailable_reason").asText() : null,
-                    c.path("measurement_wanted").asBoolean(false), measurement, calibration));
+                    c.path("measurement_wanted").asBoolean(false), measurement, served, learning));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(at + ": " + e.getMessage(), e);
             }
         }
         return saved;
+    }
+
+    private static StateKnowledge knowledge(final JsonNode node, final double boundPercent) {
+        final StateKnowledge fresh = StateKnowledge.fresh(boundPercent);
+        final AdaptiveQuantileLevel level = fresh.level() == null || !node.has("level_miss_fraction") ? fresh.level()
+            : new AdaptiveQuantileLevel(fresh.level().targetMissFraction(), number(node, "level_miss_fraction"),
+                fresh.level().stepPerRoundTrip(), fresh.level().maxBlockWeight());
+        final JsonNode c = node.path("coverage");
+        if (!c.isArray() || c.size() != 6) {
+            throw new IllegalArgumentException("coverage: expected [blocks, round trips, hits, sum n^2, sum k^2, sum k n]");
+        }
+        final CoverageTally coverage = new CoverageTally(c.get(0).asLong(), c.get(1).asLong(), c.get(2).asLong(),
+            c.get(3).asDouble(), c.get(4).asDouble(), c.get(5).asDouble());
+        if (coverage.hits() < 0 || coverage.hits() > coverage.roundTrips() || coverage.blocks() < 0) {
+            throw new IllegalArgumentException("coverage: hits " + coverage.hits() + " of " + coverage.roundTrips() + " round trips");
+        }
+        return new StateKnowledge(node.has("last_measurement") ? measurement(node.get("last_measurement")) : null,
+            node.path("last_measured_epoch_millis").asLong(0), node.path("measurements").asLong(0), level,
+            new MeanCorrection(number(node, "mean_log_factor"), node.path("mean_windows").asLong(0),
+                RecentValues.of(doubles(node.path("mean_log_residuals")))),
+            coverage, new MeanErrorTally(node.path("error_windows").asLong(0), node.path("error_inside_interval").asLong(0),
+                RecentValues.of(doubles(node.path("relative_errors")))),
+            DriftDetector.QUIET, node.path("drift_alarms").asLong(0), node.path("probe_windows").asLong(0));
+    }
+
+    private static double[] doubles(final JsonNode array) {
+        if (array.isMissingNode()) {
+            return new double[0];
+        }
+        if (!array.isArray()) {
+            throw new IllegalArgumentException("expected an array of numbers, found " + array);
+        }
+        final double[] values = new double[array.size()];
+        for (int i = 0; i < values.length; i++) {
+            if (!array.get(i).isNumber()) {
+                throw new IllegalArgumentException("expected numbers, found " + array.get(i));
+            }
+            values[i] = array.get(i).asDouble();
+        }
+        return values;
     }
 
     private static int requiredInt(final JsonNode node, final String field) {

@@ -92,7 +92,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
                 continue;
             }
             engine.restore(s.indexRef(), s.latest(), s.previous(), s.estimate(), s.unavailableReason(), s.measurementWanted(),
-                s.measurement(), s.calibration(), nowNanos);
+                s.measurement(), s.served(), s.learning(), nowNanos);
             restored++;
         }
         LOG.info("restored {} connections from {}", restored, file);

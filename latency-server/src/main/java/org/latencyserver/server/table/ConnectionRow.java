@@ -24,14 +24,16 @@ import org.latencyserver.core.state.ConnectionLoadState;
  * @param measurementDueNanos     when a deferred measurement may open, or {@link #NOT_DUE}
  * @param lastMeasurementStartNanos when the last measurement request opened, or {@link #NOT_DUE}
  * @param measurement             the last accepted measurement, or null
- * @param calibration             how well served estimates held against later measurements
+ * @param served                  where the served estimate comes from: the thesis's estimate behind it, its
+ *                                source and age, and how it was corrected
+ * @param learning                what was learned per load state (memory, calibration, corrections)
  * @param version                 increases by one with every published change
  * @param changedEpochMillis      wall-clock time of the last change
  */
 public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading previous, ConnectionLoadState load,
                             Estimate estimate, String unavailableReason, String staleReason, PendingMeasurement pending,
                             long measurementDueNanos, long lastMeasurementStartNanos, Measurement measurement,
-                            Calibration calibration, long version, long changedEpochMillis) {
+                            ServedEstimate served, Learning learning, long version, long changedEpochMillis) {
 
     /** Marks "no time": no measurement due, or none started yet. */
     public static final long NOT_DUE = Long.MIN_VALUE;
@@ -44,7 +46,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
     public static ConnectionRow initial(final ConnectionSpec spec, final long nowMillis) {
         return new ConnectionRow(spec, MibReading.NONE, MibReading.NONE, ConnectionLoadState.UNKNOWN, null,
             "no load state yet: waiting for the first MIB values", null, null, NOT_DUE, NOT_DUE, null,
-            Calibration.NONE, 0, nowMillis);
+            ServedEstimate.NONE, Learning.NONE, 0, nowMillis);
     }
 
     /** @return true while a QoS 3/4 measurement is awaited: the thesis's {@code update_required_flag} */
@@ -84,7 +86,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      */
     public ConnectionRow withMib(final MibReading reading, final ConnectionLoadState newLoad, final long nowMillis) {
         return new ConnectionRow(spec, reading, latest, newLoad, estimate, unavailableReason, staleReason, pending,
-            measurementDueNanos, lastMeasurementStartNanos, measurement, calibration, version + 1, nowMillis);
+            measurementDueNanos, lastMeasurementStartNanos, measurement, served, learning, version + 1, nowMillis);
     }
 
     /**
@@ -94,7 +96,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      */
     public ConnectionRow withEstimate(final Estimate newEstimate, final String reason) {
         return new ConnectionRow(spec, latest, previous, load, newEstimate, reason, staleReason, pending,
-            measurementDueNanos, lastMeasurementStartNanos, measurement, calibration, version, changedEpochMillis);
+            measurementDueNanos, lastMeasurementStartNanos, measurement, served, learning, version, changedEpochMillis);
     }
 
     /**
@@ -103,7 +105,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      */
     public ConnectionRow withStaleReason(final String reason) {
         return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, reason, pending,
-            measurementDueNanos, lastMeasurementStartNanos, measurement, calibration, version, changedEpochMillis);
+            measurementDueNanos, lastMeasurementStartNanos, measurement, served, learning, version, changedEpochMillis);
     }
 
     /**
@@ -114,16 +116,41 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      */
     public ConnectionRow withMeasurementRequest(final PendingMeasurement request, final long dueNanos, final long startedNanos) {
         return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, request,
-            dueNanos, startedNanos, measurement, calibration, version, changedEpochMillis);
+            dueNanos, startedNanos, measurement, served, learning, version, changedEpochMillis);
     }
 
     /**
-     * @param accepted       the accepted measurement
-     * @param newCalibration calibration including the test of the estimate served before
+     * @param accepted    the accepted measurement
+     * @param newLearning the learning including it and its test of the estimate served before
      * @return the changed row, with no request open
      */
-    public ConnectionRow withMeasurement(final Measurement accepted, final Calibration newCalibration) {
+    public ConnectionRow withMeasurement(final Measurement accepted, final Learning newLearning) {
         return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, null,
-            NOT_DUE, lastMeasurementStartNanos, accepted, newCalibration, version, changedEpochMillis);
+            NOT_DUE, lastMeasurementStartNanos, accepted, served, newLearning, version, changedEpochMillis);
+    }
+
+    /**
+     * @param newEstimate the estimate to serve (corrected or the thesis's), or null
+     * @param reason      why there is none, or null
+     * @param newServed   where it comes from
+     * @return the changed row
+     */
+    public ConnectionRow withServed(final Estimate newEstimate, final String reason, final ServedEstimate newServed) {
+        return new ConnectionRow(spec, latest, previous, load, newEstimate, reason, staleReason, pending,
+            measurementDueNanos, lastMeasurementStartNanos, measurement, newServed, learning, version, changedEpochMillis);
+    }
+
+    /**
+     * @param newLearning what is now known per load state
+     * @return the changed row
+     */
+    public ConnectionRow withLearning(final Learning newLearning) {
+        return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, pending,
+            measurementDueNanos, lastMeasurementStartNanos, measurement, served, newLearning, version, changedEpochMillis);
+    }
+
+    /** @return the knowledge of the current load state (fresh when never seen) */
+    public org.latencyserver.core.calibration.StateKnowledge currentKnowledge() {
+        return learning.of(load, spec.boundPercent());
     }
 }

@@ -19,11 +19,25 @@ import org.latencyserver.core.state.WorkstationType;
  * @param messageSizeBytes        1..32767
  * @param qos                     1..4
  * @param boundPercent            for QoS 2 and 4, in (0, 100]; 0 otherwise
- * @param profileName             for QoS 1 and 2 (and for sizes/percentiles), or null
+ * @param profileName             for QoS 1 and 2 (and for sizes/percentiles; the fallback of QoS 3 and 4
+ *                                in a load state never measured), or null
+ * @param calibration             whether the served value is corrected (ADAPTIVE) or the thesis's (THESIS)
+ * @param probeRatePerSecond      light continuous probing of the path by its client agent, round trips/s,
+ *                                0..1000; 0 = off
  */
 public record ConnectionSpec(short indexRef, String clientNodeName, short clientNodeId, WorkstationType clientWorkstationType,
                              String peerNodeName, short peerNodeId, WorkstationType peerWorkstationType, String linkName,
-                             int messageSizeBytes, int qos, double boundPercent, String profileName) {
+                             int messageSizeBytes, int qos, double boundPercent, String profileName,
+                             CalibrationMode calibration, double probeRatePerSecond) {
+
+    /** A connection with the thesis's semantics and no probing (as the thesis testbed runs). */
+    public ConnectionSpec(final short indexRef, final String clientNodeName, final short clientNodeId,
+                          final WorkstationType clientWorkstationType, final String peerNodeName, final short peerNodeId,
+                          final WorkstationType peerWorkstationType, final String linkName, final int messageSizeBytes,
+                          final int qos, final double boundPercent, final String profileName) {
+        this(indexRef, clientNodeName, clientNodeId, clientWorkstationType, peerNodeName, peerNodeId, peerWorkstationType,
+            linkName, messageSizeBytes, qos, boundPercent, profileName, CalibrationMode.THESIS, 0.0);
+    }
 
     /**
      * @throws IllegalArgumentException when a value is out of range
@@ -47,6 +61,18 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
         if (qos <= 2 && profileName == null) {
             throw new IllegalArgumentException("connection " + indexRef + ": QoS " + qos + " needs a profile");
         }
+        if (calibration == null) {
+            throw new IllegalArgumentException("connection " + indexRef + ": calibration mode missing");
+        }
+        if (!(probeRatePerSecond >= 0 && probeRatePerSecond <= 1000)) {
+            throw new IllegalArgumentException("connection " + indexRef + ": probe rate must be 0..1000 round trips/s, was "
+                + probeRatePerSecond);
+        }
+    }
+
+    /** @return true when the served value is corrected from calibration */
+    public boolean isAdaptive() {
+        return calibration == CalibrationMode.ADAPTIVE;
     }
 
     /** @return the client workstation type's IDL code */

@@ -14,7 +14,8 @@ package org.latencyserver.server.table;
  * @param issuedEpochMillis   wall-clock time of issue, for display
  * @param deadlineEpochMillis wall-clock deadline, for the agents
  * @param attempt             1 for the first issue, 2.. after time-outs
+ * @param reason              why it was asked for (a state change, drift, a restart)
  */
 public record PendingMeasurement(long ticket, int roundTrips, long issuedNanos, long deadlineNanos,
-                                 long issuedEpochMillis, long deadlineEpochMillis, int attempt) {
+                                 long issuedEpochMillis, long deadlineEpochMillis, int attempt, String reason) {
 }

@@ -187,9 +187,11 @@ class UpdateEngineTest {
         engine.submitMeasurement((short) 3, row(3).pending().ticket(), measurement(1000, 1.5, 0.3), "test", SECOND);
         engine.applyMib((short) 3, mib(80, 10, 10), 10 * SECOND);
         engine.submitMeasurement((short) 3, row(3).pending().ticket(), measurement(1000, 2.0, 0.3), "test", 11 * SECOND);
-        assertEquals(1, row(3).calibration().averageChecks());
-        assertEquals(-0.5, row(3).calibration().lastErrorMillis(), 1e-12, "served 1.5 ms, measured 2.0 ms");
-        assertEquals(0.5, row(3).calibration().meanAbsErrorMillis(), 1e-12);
+        // The second measurement (HIGH/LOW) tested the 1.5 ms still served from LOW/LOW: 25 % off.
+        final var tested = row(3).currentKnowledge().meanErrors();
+        assertEquals(1, tested.windows());
+        assertEquals(0.25, tested.medianRelativeError(), 1e-12, "|1.5 - 2.0| / 2.0");
+        assertEquals(0, tested.insideInterval(), "2.0 ms lies far outside the 1.5 ms mean's interval");
     }
 
     @Test

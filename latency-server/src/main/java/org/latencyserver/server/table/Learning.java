@@ -1,0 +1,64 @@
+package org.latencyserver.server.table;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.state.ConnectionLoadState;
+
+/**
+ * What a connection has learned, per load state ({@link StateKnowledge}: last measurement,
+ * calibration, corrections), and the bookkeeping of its current state.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param byState                the knowledge of each load state seen
+ * @param stateSinceNanos        monotonic time the current load state began, or {@link ConnectionRow#NOT_DUE}
+ * @param nextMeasurementReason  why the next (deferred or open) measurement was asked for, or null
+ */
+public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason) {
+
+    /** Nothing learned. */
+    public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null);
+
+    /** Copies the map. */
+    public Learning {
+        byState = Map.copyOf(byState);
+    }
+
+    /**
+     * @param state        a load state
+     * @param boundPercent the connection's bound, or 0 for a mean
+     * @return what is known of it (fresh when never seen)
+     */
+    public StateKnowledge of(final ConnectionLoadState state, final double boundPercent) {
+        final StateKnowledge known = byState.get(state);
+        return known != null ? known : StateKnowledge.fresh(boundPercent);
+    }
+
+    /**
+     * @param state     a load state
+     * @param knowledge its new knowledge
+     * @return the learning with it
+     */
+    public Learning with(final ConnectionLoadState state, final StateKnowledge knowledge) {
+        final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
+        next.put(state, knowledge);
+        return new Learning(next, stateSinceNanos, nextMeasurementReason);
+    }
+
+    /**
+     * @param sinceNanos when the current state began
+     * @return the learning with it
+     */
+    public Learning enteredStateAt(final long sinceNanos) {
+        return new Learning(byState, sinceNanos, nextMeasurementReason);
+    }
+
+    /**
+     * @param reason why the next measurement is asked for
+     * @return the learning with it
+     */
+    public Learning withMeasurementReason(final String reason) {
+        return new Learning(byState, stateSinceNanos, reason);
+    }
+}
