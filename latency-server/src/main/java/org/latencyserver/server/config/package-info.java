@@ -42,6 +42,7 @@
  *   <tr><td>{@code measurement.min_interval_millis}</td><td>5000</td><td>between two measurements of one connection; sooner ones are coalesced</td></tr>
  *   <tr><td>{@code measurement.budget_round_trips_per_second}</td><td>20000</td><td>round trips per second all measurements may spend together</td></tr>
  *   <tr><td>{@code measurement.max_concurrent_measurements}</td><td>2</td><td>measurements open at once</td></tr>
+ *   <tr><td>{@code measurement.dwell_millis}</td><td>2 × poll_interval_millis</td><td>0..86400000; how long a new state must hold before an adaptive QoS 3/4 connection measures it</td></tr>
  *   <tr><td>{@code profiles[]}</td><td>none</td><td>profile files (JSON), each validated; two files with one profile name are refused</td></tr>
  *   <tr><td>{@code nodes[].name}</td><td>required</td><td>unique node name</td></tr>
  *   <tr><td>{@code nodes[].node_id}</td><td>required</td><td>the IDL's client_node/peer_node, 1..32767, unique</td></tr>
@@ -56,8 +57,10 @@
  *   <tr><td>{@code connections[].link}</td><td>none</td><td>a link name; without one the port is always NORMAL</td></tr>
  *   <tr><td>{@code connections[].message_size_bytes}</td><td>required</td><td>1..32767</td></tr>
  *   <tr><td>{@code connections[].qos}</td><td>required</td><td>1 profile average, 2 profile bound, 3 measured average, 4 measured bound</td></tr>
- *   <tr><td>{@code connections[].profile}</td><td>none</td><td>a loaded profile's name; required for QoS 1/2; must be for the client's workstation type; for QoS 2 it must have histograms</td></tr>
+ *   <tr><td>{@code connections[].profile}</td><td>none</td><td>a loaded profile's name; required for QoS 1/2 (for QoS 3/4 optional: the fallback in a load state never measured); must be for the client's workstation type; for QoS 2 it must have histograms</td></tr>
  *   <tr><td>{@code connections[].bound_percent}</td><td>—</td><td>QoS 2/4: required, in (0, 100]; QoS 1/3: refused</td></tr>
+ *   <tr><td>{@code connections[].calibration}</td><td>adaptive</td><td>{@code adaptive}: serve values corrected so they hold for the messages that follow (probes, memory per load state, dwell, drift re-measurement); {@code thesis}: the thesis's values and behaviour unchanged</td></tr>
+ *   <tr><td>{@code connections[].probe_rate_per_second}</td><td>4</td><td>0..1000 round trips/s of light probing by the client agent; 0 = off; all connections' rates together at most half of {@code measurement.budget_round_trips_per_second}, which they are taken from</td></tr>
  * </table>
  *
  * <h2>The {@code snmp} block</h2>

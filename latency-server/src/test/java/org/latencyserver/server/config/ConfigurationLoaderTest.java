@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
 
 class ConfigurationLoaderTest {
@@ -203,8 +204,8 @@ class ConfigurationLoaderTest {
         final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "far.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("connections[0].colour", faults.get(0).path());
-        assertEquals("unknown key 'colour'; the keys here are bound_percent, client, index_ref, link, message_size_bytes, "
-            + "peer, profile, qos", faults.get(0).reason());
+        assertEquals("unknown key 'colour'; the keys here are bound_percent, calibration, client, index_ref, link, "
+            + "message_size_bytes, peer, probe_rate_per_second, profile, qos", faults.get(0).reason());
     }
 
     @Test
@@ -308,7 +309,7 @@ class ConfigurationLoaderTest {
             edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 99.5")));
         final ConnectionSpec spec = configuration.connectionSpecs().get(0);
         assertEquals(new ConnectionSpec((short) 1, "ws1", (short) 1, WorkstationType.TAC_4, "ws2", (short) 2, WorkstationType.TAC_4, "port-a", 256, 4,
-            99.5, null), spec);
+            99.5, null, CalibrationMode.ADAPTIVE, 4.0), spec);
     }
 
     @Test

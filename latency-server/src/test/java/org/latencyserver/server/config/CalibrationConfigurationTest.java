@@ -1,0 +1,65 @@
+package org.latencyserver.server.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.config.ConfigFixture.BASE;
+import static org.latencyserver.server.config.ConfigFixture.edit;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.server.table.CalibrationMode;
+
+/** The keys of "estimates that hold": {@code calibration}, {@code probe_rate_per_second}, {@code dwell_millis}. */
+class CalibrationConfigurationTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void aConnectionIsAdaptiveWithFourProbesPerSecondAndDwellsTwoPollsUnlessTheFileSaysOtherwise() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "base.yaml", BASE));
+        final ConnectionConfig connection = configuration.connectionConfigs().get(0);
+        assertEquals(CalibrationMode.ADAPTIVE, connection.calibration());
+        assertEquals(4.0, connection.probeRatePerSecond());
+        assertEquals(2 * configuration.server().pollIntervalMillis() * 1_000_000L, configuration.engine().dwellNanos());
+        assertEquals(20_000 - 4, configuration.engine().budgetRoundTripsPerSecond(), "the probes come out of the budget");
+    }
+
+    @Test
+    void thesisCalibrationNoProbesAndAnExplicitDwellAreRead() throws Exception {
+        final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    calibration: thesis\n    probe_rate_per_second: 0\n")
+            + "measurement:\n  dwell_millis: 750\n";
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "thesis.yaml", yaml));
+        assertEquals(CalibrationMode.THESIS, configuration.connectionSpecs().get(0).calibration());
+        assertEquals(0.0, configuration.connectionSpecs().get(0).probeRatePerSecond());
+        assertEquals(750_000_000L, configuration.engine().dwellNanos());
+    }
+
+    @Test
+    void anUnknownCalibrationModeIsRefusedNamingBothModes() throws Exception {
+        final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    calibration: magic\n");
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "magic.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals("connections[0].calibration", faults.get(0).path());
+        assertTrue(faults.get(0).reason().contains("'adaptive'") && faults.get(0).reason().contains("'thesis'"), faults.get(0).reason());
+    }
+
+    @Test
+    void probesThatWouldTakeMoreThanHalfTheBudgetAreRefused() throws Exception {
+        final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    probe_rate_per_second: 600\n")
+            + "measurement:\n  budget_round_trips_per_second: 1000\n";
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "greedy.yaml", yaml)).faults();
+        assertEquals(1, faults.size(), faults::toString);
+        assertTrue(faults.get(0).reason().contains("600.0 round trips/s, more than half"), faults.get(0).reason());
+    }
+
+    @Test
+    void aNegativeProbeRateOrDwellIsRefused() throws Exception {
+        final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    probe_rate_per_second: -1\n")
+            + "measurement:\n  dwell_millis: -5\n";
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "negative.yaml", yaml)).faults();
+        assertEquals(2, faults.size(), faults::toString);
+    }
+}

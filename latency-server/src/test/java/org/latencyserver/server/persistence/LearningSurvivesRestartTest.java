@@ -1,0 +1,102 @@
+package org.latencyserver.server.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.server.engine.EngineSettings;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.ServedEstimate;
+
+/** What a connection learned per load state is in the state file and comes back after a restart. */
+class LearningSurvivesRestartTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    @TempDir
+    Path directory;
+
+    private final AtomicLong tickets = new AtomicLong();
+
+    private UpdateEngine engine() {
+        final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, new WorkstationType("LOCAL-2CORE", 5), "lab2",
+            (short) 6, new WorkstationType("LOCAL-2CORE", 5), null, 1024, 4, 96, null, CalibrationMode.ADAPTIVE, 4.0);
+        return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
+            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 100_000, 0), tickets::incrementAndGet,
+            () -> 1_700_000_000_000L);
+    }
+
+    private static LatencyHistogram roundTrips(final int count, final long lowMicros, final long highMicros) {
+        final Histogram hdr = new Histogram(1, 60_000_000_000L, 3);
+        for (int i = 0; i < count; i++) {
+            hdr.recordValue((lowMicros + (highMicros - lowMicros) * i / (count - 1)) * 1000);
+        }
+        return LatencyHistogram.fromHdr(hdr);
+    }
+
+    private static void measure(final UpdateEngine engine, final long lowMicros, final long highMicros, final long nowNanos) {
+        final LatencyHistogram histogram = roundTrips(1000, lowMicros, highMicros);
+        final double mean = histogram.meanNanosFromBinMidpoints() / 1e6;
+        engine.tick(nowNanos);
+        final ConnectionRow row = engine.table().row((short) 4);
+        assertTrue(engine.submitMeasurement((short) 4, row.pending().ticket(),
+            new Measurement(histogram, 1000, mean, mean / 4, highMicros / 1000.0), "test", nowNanos).accepted());
+    }
+
+    @Test
+    void perStateMeasurementsCorrectionAndCalibrationAreRestored() throws Exception {
+        final UpdateEngine before = engine();
+        before.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
+        measure(before, 100, 300, SECOND);
+        for (int w = 0; w < 10; w++) {
+            before.submitProbe((short) 4, "lab1", roundTrips(8, 150, 400), 0.27, 2000, (10 + 2 * w) * SECOND);
+        }
+        before.applyMib((short) 4, new MibReading((short) 80, (short) 80, (short) 10), 40 * SECOND);
+        measure(before, 900, 1100, 41 * SECOND);
+        final ConnectionRow saved = before.table().row((short) 4);
+        final Path file = directory.resolve("state.json");
+        final StateStore store = new StateStore(file, before.table());
+        store.write();
+        store.close();
+        assertTrue(Files.size(file) > 0);
+
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        final ConnectionRow restored = after.table().row((short) 4);
+        assertEquals(saved.estimate().valueMillis(), restored.estimate().valueMillis(), 0.0);
+        assertEquals(saved.served().thesis().valueMillis(), restored.served().thesis().valueMillis(), 0.0);
+        assertEquals(2, restored.learning().byState().size());
+        for (final var entry : saved.learning().byState().entrySet()) {
+            final StateKnowledge was = entry.getValue();
+            final StateKnowledge is = restored.learning().byState().get(entry.getKey());
+            assertNotNull(is, "state " + entry.getKey());
+            assertEquals(was.lastMeasurement().histogram(), is.lastMeasurement().histogram());
+            assertEquals(was.level(), is.level());
+            assertEquals(was.coverage(), is.coverage());
+            assertEquals(was.meanCorrection(), is.meanCorrection());
+            assertEquals(was.probeWindows(), is.probeWindows());
+        }
+        // Back in LOW/LOW after the restart: its own last measurement, not HIGH/HIGH's, at once.
+        after.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), SECOND);
+        assertEquals(ServedEstimate.REMEMBERED, after.table().row((short) 4).served().source());
+        assertTrue(after.table().row((short) 4).estimate().valueMillis() < 0.5);
+    }
+}
