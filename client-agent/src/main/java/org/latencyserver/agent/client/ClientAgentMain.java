@@ -5,11 +5,14 @@ import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.measure.AdaptiveTarget;
+import org.latencyserver.agent.probe.PathProber;
+import org.latencyserver.agent.probe.ProbeSettings;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementListenerHelper;
@@ -24,11 +27,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./latency client-agent}: measures QoS 3/4 connections for the Latency Server. See
- * {@link MeasurementAgent} for what it does and how it survives failures.
+ * {@link MeasurementAgent} for what it does and how it survives failures, and {@link PathProber}
+ * for the light continuous probing of connections the server asks to probe (on unless
+ * {@code --no-probe}).
  *
  * <p>Prints one line starting {@code client-agent ready} on standard output once it runs. Exit
  * codes: 0 after a clean stop, 1 when it cannot start, 2 usage.
@@ -38,6 +45,9 @@ import picocli.CommandLine.Option;
 public final class ClientAgentMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientAgentMain.class);
+
+    @Spec
+    private CommandSpec spec;
 
     @Option(names = "--server", required = true, paramLabel = "REF",
         description = "The Latency Server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming.")
@@ -80,6 +90,15 @@ public final class ClientAgentMain implements Callable<Integer> {
     @Option(names = "--host", description = "Address for the callback object (default: ${DEFAULT-VALUE}).")
     private String host = "127.0.0.1";
 
+    @Option(names = "--no-probe", description = "Do not probe. By default each connection of a node this agent measures for is"
+        + " probed at the rate the server lists for it (probe_rate_per_second; 0 = not probed): single round trips of its message"
+        + " size to its peer at Poisson-distributed times, paused while this agent measures, reported every --probe-report-millis.")
+    private boolean noProbe;
+
+    @Option(names = "--probe-report-millis", paramLabel = "MS", description = "Report each probed connection's round trips to the"
+        + " server this often, ms (default: ${DEFAULT-VALUE}; at least 200). The connection list is re-read every 10 s.")
+    private long probeReportMillis = ProbeSettings.DEFAULT_REPORT_INTERVAL_MILLIS;
+
     @Option(names = "--call-timeout-millis", description = "A call (round trip, submit) unanswered this long fails (default: ${DEFAULT-VALUE}).")
     private long callTimeoutMillis = 10_000;
 
@@ -92,6 +111,10 @@ public final class ClientAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (probeReportMillis < ProbeSettings.MIN_REPORT_INTERVAL_MILLIS) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--probe-report-millis must be at least "
+                + ProbeSettings.MIN_REPORT_INTERVAL_MILLIS + " ms, was " + probeReportMillis);
+        }
         if (pinCore != null) {
             try {
                 CorePinning.pinThisProcess(pinCore);
@@ -114,10 +137,16 @@ public final class ClientAgentMain implements Callable<Integer> {
         final MeasurementListener listener = MeasurementListenerHelper.narrow(rootPoa.servant_to_reference(forwarder));
         final MeasurementAgent agent = new MeasurementAgent(server, peers, settings, listener, System::currentTimeMillis);
         forwarder.agent = agent;
+        final PathProber prober = noProbe ? null : new PathProber(new ServerProbeLink(server), peers, settings::measuresFor,
+            agent::measuringNow, new ProbeSettings(name, probeReportMillis, ProbeSettings.DEFAULT_REFRESH_INTERVAL_MILLIS),
+            new Random());
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("client agent stopping");
             try {
+                if (prober != null) {
+                    prober.close();
+                }
                 agent.close();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -126,10 +155,14 @@ public final class ClientAgentMain implements Callable<Integer> {
             stopped.countDown();
         }, "client-agent-shutdown"));
         agent.start();
+        if (prober != null) {
+            prober.start();
+        }
         System.out.println("client-agent ready: " + name + " measures for "
             + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
             + (pinCore == null ? "" : ", pinned to core " + pinCore)
-            + (adaptive == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms"));
+            + (adaptive == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
+            + (prober == null ? ", probing off" : ", probing at the server's rates (reports every " + probeReportMillis + " ms)"));
         System.out.flush();
         orb.run();
         stopped.await();

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: a control thread (subscribe, poll) and one measuring thread, so that two
  * measurements of this agent never disturb each other. Requests pass between them through a
- * queue; a ticket is taken once.
+ * queue; a ticket is taken once. {@link #measuringNow()} tells the prober (another thread) when a
+ * measurement runs, so that probes keep off it.
  */
 public final class MeasurementAgent implements AutoCloseable {
 
@@ -62,6 +63,8 @@ public final class MeasurementAgent implements AutoCloseable {
     private final Thread control;
     private final Thread measuring;
     private volatile boolean running = true;
+    /** Set by the measuring thread for the whole of a request (warm-up, run, submit); read by the prober. */
+    private volatile boolean measuringNow;
 
     /**
      * @param server      the Latency Server
@@ -160,9 +163,28 @@ public final class MeasurementAgent implements AutoCloseable {
                 return;
             }
             if (request != null) {
-                measure(request);
+                // Set for the whole request, warm-up included: a probe between warm-up round trips
+                // would be timed on a path kept busy by them, and would delay the run's own.
+                measuringNow = true;
+                try {
+                    measure(request);
+                } finally {
+                    measuringNow = false;
+                }
             }
         }
+    }
+
+    /**
+     * Whether this agent is running a measurement now. The prober reads it before each send and
+     * skips the send while it is true: a probe round trip would disturb the measurement and be
+     * disturbed by it. A probe already in flight when a measurement starts ends during the
+     * measurement's first, unrecorded round trips (the echo check and the warm-up). Thread-safe (volatile).
+     *
+     * @return true from taking a request until its result is submitted or given up
+     */
+    boolean measuringNow() {
+        return measuringNow;
     }
 
     private void measure(final MeasurementRequest request) {

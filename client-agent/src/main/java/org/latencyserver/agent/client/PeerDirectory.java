@@ -2,6 +2,7 @@ package org.latencyserver.agent.client;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.latencyserver.agent.probe.PeerLookup;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
 import org.latencyserver.orb.References;
@@ -13,9 +14,10 @@ import org.omg.CORBA.ORB;
  * naming service, where {@code ./latency peer-agent --naming …} registers itself.
  *
  * <p>References are cached; {@link #forget} drops one after a failure so that a restarted peer
- * (new IOR in the same file or name) is found again. Thread-safe.
+ * (new IOR in the same file or name) is found again. Thread-safe: the measuring thread and the
+ * prober share one directory.
  */
-final class PeerDirectory {
+final class PeerDirectory implements PeerLookup {
 
     private final ORB orb;
     private final Map<String, String> configured;
@@ -38,7 +40,8 @@ final class PeerDirectory {
      * @return its echo object (not yet contacted)
      * @throws References.ReferenceException when no reference is known or it cannot be resolved
      */
-    EchoPeer peer(final String peerNode) {
+    @Override
+    public EchoPeer peer(final String peerNode) {
         final EchoPeer cached = cache.get(peerNode);
         if (cached != null) {
             return cached;
@@ -59,7 +62,8 @@ final class PeerDirectory {
     }
 
     /** Drops the cached reference of a peer that failed. */
-    void forget(final String peerNode) {
+    @Override
+    public void forget(final String peerNode) {
         cache.remove(peerNode);
     }
 }

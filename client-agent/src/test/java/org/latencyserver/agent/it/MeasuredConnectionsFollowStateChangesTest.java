@@ -21,6 +21,7 @@ import org.latencyserver.idl.latency.EstimateKind;
 import org.latencyserver.idl.latency.EstimateListenerHelper;
 import org.latencyserver.idl.latency.EstimateListenerOperations;
 import org.latencyserver.idl.latency.EstimateListenerPOATie;
+import org.latencyserver.idl.latency.StateCalibration;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 
@@ -118,11 +119,19 @@ class MeasuredConnectionsFollowStateChangesTest {
         }
         final Calibration average = testbed.service.calibration((short) 4);
         final Calibration bound = testbed.service.calibration((short) 6);
-        assertTrue(average.measurements_checked >= 3, "QoS 3 checks: " + average.measurements_checked);
-        assertTrue(average.mean_abs_error_ms > 0, "a measured mean never equals the previous one exactly");
-        assertTrue(bound.measurements_checked >= 3, "QoS 4 checks: " + bound.measurements_checked);
-        assertTrue(bound.bound_held_fraction >= 0 && bound.bound_held_fraction <= 1);
-        assertEquals((double) bound.bound_held_count / bound.measurements_checked, bound.bound_held_fraction, 1e-9);
+        // Pooled over the connection's load states (cpu_state -1); each measurement tests the estimate served before it.
+        final StateCalibration averagePooled = average.pooled;
+        assertTrue(averagePooled.measurements >= 3, "QoS 3 measurements: " + averagePooled.measurements);
+        assertTrue(averagePooled.windows_checked >= 1, "QoS 3 windows checked: " + averagePooled.windows_checked);
+        assertTrue(averagePooled.median_relative_error > 0, "a measured mean never equals the served one exactly");
+        assertEquals(0, averagePooled.nominal, "no nominal share for an average");
+        final StateCalibration boundPooled = bound.pooled;
+        assertTrue(boundPooled.measurements >= 3, "QoS 4 measurements: " + boundPooled.measurements);
+        assertTrue(boundPooled.round_trips_checked > 0, "QoS 4 round trips checked: " + boundPooled.round_trips_checked);
+        assertTrue(boundPooled.coverage >= 0 && boundPooled.coverage <= 1, "coverage " + boundPooled.coverage);
+        assertTrue(boundPooled.coverage_interval.lower <= boundPooled.coverage
+            && boundPooled.coverage <= boundPooled.coverage_interval.upper, "the coverage lies in its interval");
+        assertEquals(0.96, boundPooled.nominal, 1e-12, "the nominal share is the 96 % bound's");
     }
 
     @Test

@@ -40,6 +40,15 @@ final class Testbed implements AutoCloseable {
      * @param timeoutMillis before a request is re-issued
      */
     static Testbed start(final Path directory, final int roundTrips, final long timeoutMillis) throws Exception {
+        // These tests follow requests, tickets and pushes through the thesis's semantics.
+        return start(directory, roundTrips, timeoutMillis, "calibration: thesis");
+    }
+
+    /**
+     * @param connectionKeys extra keys of both connections, e.g. {@code "calibration: adaptive, probe_rate_per_second: 20"}
+     */
+    static Testbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys)
+        throws Exception {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         final Path config = directory.resolve("measured.yaml");
         Files.writeString(config, String.join("\n",
@@ -63,8 +72,9 @@ final class Testbed implements AutoCloseable {
             "links:",
             "  - { name: atm-port, mib_source: push }",
             "connections:",
-            "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3 }",
-            "  - { index_ref: 6, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 4, bound_percent: 96 }",
+            "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, " + connectionKeys + " }",
+            "  - { index_ref: 6, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 4, bound_percent: 96, "
+                + connectionKeys + " }",
             ""));
         final Path ior = directory.resolve("server.ior");
         final JavaProcess server = JavaProcess.start("server", directory, "org.latencyserver.server.launch.ServerMain",

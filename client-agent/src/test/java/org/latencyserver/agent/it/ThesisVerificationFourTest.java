@@ -100,8 +100,11 @@ class ThesisVerificationFourTest {
             "links:",
             "  - { name: lab-port, mib_source: push }",
             "connections:",
-            "  - { index_ref: 1, client: lab1, peer: lab2, link: lab-port, message_size_bytes: 256, qos: 1, profile: " + PROFILE + " }",
-            "  - { index_ref: 3, client: lab1, peer: lab2, link: lab-port, message_size_bytes: 256, qos: 3 }",
+            // The thesis's test compares the thesis's values: no correction, no probes disturbing the measurement.
+            "  - { index_ref: 1, client: lab1, peer: lab2, link: lab-port, message_size_bytes: 256, qos: 1, profile: " + PROFILE
+                + ", calibration: thesis, probe_rate_per_second: 0 }",
+            "  - { index_ref: 3, client: lab1, peer: lab2, link: lab-port, message_size_bytes: 256, qos: 3, calibration: thesis,"
+                + " probe_rate_per_second: 0 }",
             ""));
         final Path serverIor = directory.resolve("server.ior");
         final Path peerIor = directory.resolve("peer.ior");

@@ -33,7 +33,10 @@ import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
+import org.latencyserver.core.calibration.LearnedCell;
+import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.idl.latency.ProbeReport;
+import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.ResultRefused;
@@ -392,6 +395,43 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public Calibration calibration(final short indexRef) throws UnknownConnection {
         metrics.called("calibration");
         return IdlConversions.calibration(row(indexRef));
+    }
+
+    @Override
+    public ProfileCellDrift[] profile_drift() {
+        metrics.called("profile_drift");
+        final List<ProfileCellDrift> drifts = new ArrayList<>();
+        loop.engine().learnedCells().forEach((name, cells) -> {
+            final Profile profile = loop.engine().profiles().get(name);
+            if (profile == null) {
+                return;
+            }
+            cells.forEach((key, live) -> profile.cell(key.cpuStates(), key.messageSizeBytes()).ifPresent(cell -> {
+                final LearnedCell.Verdict verdict = live.compareWith(cell);
+                drifts.add(new ProfileCellDrift(name, (short) key.cpuStates().code(), key.messageSizeBytes(), live.roundTrips(),
+                    live.decayedRoundTrips(), live.meanMillis(), cell.meanMillis(), verdict.statistic(),
+                    Double.isFinite(verdict.criticalValue()) ? verdict.criticalValue() : 0.0, verdict.drifting(), verdict.test(),
+                    live.lastEpochMillis()));
+            }));
+        });
+        drifts.sort(java.util.Comparator.comparing((ProfileCellDrift d) -> d.profile_name).thenComparing(d -> d.cpu_state)
+            .thenComparing(d -> d.message_size_bytes));
+        return drifts.toArray(new ProfileCellDrift[0]);
+    }
+
+    @Override
+    public String learned_profile(final String profileName) throws InvalidArgument {
+        metrics.called("learned_profile");
+        final Profile base = profileName == null ? null : loop.engine().profiles().get(profileName);
+        if (base == null) {
+            throw new InvalidArgument("no profile '" + profileName + "' is loaded; the loaded profiles are "
+                + String.join(", ", new java.util.TreeSet<>(loop.engine().profiles().keySet())));
+        }
+        try {
+            return ProfileJson.toJson(LearnedProfiles.of(base, loop.engine().learnedCells().getOrDefault(profileName, java.util.Map.of())));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new InvalidArgument(e.getMessage());
+        }
     }
 
     @Override

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.LearnedCell;
+import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
@@ -63,6 +65,11 @@ public final class UpdateEngine {
     private final List<EngineListener> listeners = new CopyOnWriteArrayList<>();
     /** Probe round trips accepted since start; written by the update thread, read by metrics. */
     private volatile long probeRoundTrips;
+    /**
+     * What probes of QoS 1/2 connections taught about their profiles' cells, by profile name: written
+     * by the update thread only, published as an immutable snapshot for readers.
+     */
+    private volatile Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learnedCells = Map.of();
 
     /**
      * @param table          the table this engine owns
@@ -496,6 +503,7 @@ public final class UpdateEngine {
             return SubmitOutcome.ACCEPTED; // nothing to test against, or the window began in another state
         }
         probeRoundTrips += count;
+        learnProfileCell(row, roundTrips, meanMillis);
         StateKnowledge known = testServed(row, roundTrips, count, meanMillis, true);
         ConnectionRow next = reserve(row.withLearning(row.learning().with(row.load(), known)));
         final String alarm = known.drift().alarm();
@@ -512,6 +520,32 @@ public final class UpdateEngine {
         }
         publish(row, next);
         return SubmitOutcome.ACCEPTED;
+    }
+
+    /**
+     * A profile-served connection's probe window feeds its profile cell's learned histogram. Only in
+     * a NORMAL port state: the cells describe the path without a loaded port.
+     */
+    private void learnProfileCell(final ConnectionRow row, final LatencyHistogram roundTrips, final double meanMillis) {
+        if (row.spec().isMeasured() || row.load().port().kind() != org.latencyserver.core.state.PortState.Kind.NORMAL) {
+            return;
+        }
+        final Profile profile = profilesByName.get(row.spec().profileName());
+        final ProfileCell cell = profile == null ? null : profile.cell(row.load().cpu(), row.spec().messageSizeBytes()).orElse(null);
+        if (cell == null) {
+            return;
+        }
+        final LearnedProfiles.CellKey key = new LearnedProfiles.CellKey(cell.cpuStates(), cell.messageSizeBytes());
+        final Map<LearnedProfiles.CellKey, LearnedCell> cells = new java.util.HashMap<>(learnedCells.getOrDefault(profile.name(), Map.of()));
+        cells.put(key, cells.getOrDefault(key, LearnedCell.empty(cell)).add(roundTrips, meanMillis, epochMillis.getAsLong()));
+        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> next = new java.util.HashMap<>(learnedCells);
+        next.put(profile.name(), Map.copyOf(cells));
+        learnedCells = Map.copyOf(next);
+    }
+
+    /** @return the learned profile cells by profile name, an immutable snapshot safe to read from any thread */
+    public Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learnedCells() {
+        return learnedCells;
     }
 
     /** @return probe round trips accepted and tested since start (any thread) */
@@ -584,6 +618,10 @@ public final class UpdateEngine {
         final java.util.HashMap<String, Profile> next = new java.util.HashMap<>(profilesByName);
         next.put(profile.name(), profile);
         profilesByName = Map.copyOf(next);
+        // The new profile is the new baseline: what was learned against the old one is dropped.
+        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned = new java.util.HashMap<>(learnedCells);
+        learned.remove(profile.name());
+        learnedCells = Map.copyOf(learned);
         int recomputed = 0;
         for (final ConnectionRow row : table.rows()) {
             if (!row.spec().isMeasured() && profile.name().equals(row.spec().profileName()) && row.load().isKnown()) {

@@ -108,6 +108,7 @@ public final class ServerMain implements Callable<Integer> {
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
         metrics.registerProbes(engine::probeRoundTrips);
+        metrics.registerProfileDrift(engine::learnedCells, engine::profiles);
         final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
             configuration.server().operatorCallsEnabled(), configuration.server().plannerCallsEnabled(), metrics,
             loadedProfiles::save);

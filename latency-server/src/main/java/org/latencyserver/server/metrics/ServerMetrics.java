@@ -105,6 +105,23 @@ public final class ServerMetrics implements AutoCloseable {
     }
 
     /**
+     * @param learnedCells what probes taught about profile cells, and the profiles, for the drift gauge
+     */
+    public void registerProfileDrift(final java.util.function.Supplier<java.util.Map<String, java.util.Map<
+        org.latencyserver.core.calibration.LearnedProfiles.CellKey, org.latencyserver.core.calibration.LearnedCell>>> learnedCells,
+                                     final java.util.function.Supplier<java.util.Map<String, org.latencyserver.core.profile.Profile>> profiles) {
+        GaugeWithCallback.builder().name("latency_server_profile_cell_drifting")
+            .help("1 when live probes disagree significantly with a profile cell (two-sample Kolmogorov-Smirnov, 1 % level)")
+            .labelNames("profile", "cell").callback(cb -> learnedCells.get().forEach((name, cells) -> {
+                final org.latencyserver.core.profile.Profile profile = profiles.get().get(name);
+                if (profile != null) {
+                    cells.forEach((key, live) -> profile.cell(key.cpuStates(), key.messageSizeBytes()).ifPresent(cell ->
+                        cb.call(live.compareWith(cell).drifting() ? 1 : 0, name, cell.label())));
+                }
+            })).register(registry);
+    }
+
+    /**
      * @param probeRoundTrips probe round trips accepted and tested since start
      */
     public void registerProbes(final LongSupplier probeRoundTrips) {

@@ -1,0 +1,357 @@
+package org.latencyserver.agent.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.idl.latency.ConnectionInfo;
+import org.latencyserver.idl.latency.EchoPeer;
+import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.idl.latency.EchoPeerPOATie;
+import org.latencyserver.idl.latency.ProbeReport;
+import org.latencyserver.idl.latency.ResultRefused;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.References;
+import org.latencyserver.peer.EchoPeerServant;
+import org.omg.CORBA.CompletionStatus;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.TRANSIENT;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+
+/**
+ * The prober against real peer agents: {@link EchoPeerServant}s in a peer ORB of their own, reached
+ * over loopback IIOP from a second ORB, exactly as the agent reaches a peer agent. The server is a
+ * stand-in that lists connections and captures the reports.
+ *
+ * <p>Nothing here is timed: the tests wait for what must happen (with a generous limit) and then
+ * compare counts, which are exact whatever the machine's speed. The peer's own echo counter is the
+ * independent tally of what was sent (one more per path: the echo check when its round trip is
+ * built).
+ */
+class PathProberTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final String NODE = "lab1";
+
+    private static ORB peerOrb;
+    private static POA peerPoa;
+    private static ORB clientOrb;
+
+    private final FakeServer server = new FakeServer();
+    private final Peers peers = new Peers();
+    private final AtomicBoolean measuring = new AtomicBoolean();
+    private PathProber prober;
+
+    @BeforeAll
+    static void startOrbs() throws Exception {
+        peerOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        peerPoa = POAHelper.narrow(peerOrb.resolve_initial_references("RootPOA"));
+        peerPoa.the_POAManager().activate();
+        clientOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+    }
+
+    @AfterAll
+    static void stopOrbs() {
+        if (clientOrb != null) {
+            clientOrb.shutdown(false);
+        }
+        if (peerOrb != null) {
+            peerOrb.shutdown(false);
+        }
+    }
+
+    @AfterEach
+    void stopProber() {
+        if (prober != null) {
+            prober.close();
+        }
+    }
+
+    @Test
+    void eachConnectionOfThisNodeWithARateIsProbedAndEveryRoundTripIsReportedExactlyOnce() throws Exception {
+        final EchoPeerServant first = peers.start("p1");
+        final EchoPeerServant second = peers.start("p2");
+        final EchoPeerServant untouched = peers.start("p3");
+        server.connections = new ConnectionInfo[] {
+            ProberFixtures.connection(1, NODE, "p1", 64, 40),          // the fm1 arrays
+            ProberFixtures.connection(2, NODE, "p2", 100, 20),         // octets
+            ProberFixtures.connection(3, NODE, "p3", 64, 0),           // probing off
+            ProberFixtures.connection(4, "lab9", "p3", 64, 40),        // another node's agent probes it
+            ProberFixtures.connection(5, NODE, "p3", 64, Double.NaN),  // nonsense from the server
+            ProberFixtures.connection(6, NODE, "p3", 2_000_000, 10),
+            ProberFixtures.connection(7, NODE, "p3", 64, -3)};
+        final long startNanos = System.nanoTime();
+        prober = start(200, 10_000);
+
+        await("three reports of each probed connection", () -> reportsOf(1).size() >= 3 && reportsOf(2).size() >= 3);
+        quiesce();
+        await("every round trip sent reported", () -> reportedRoundTrips(1) == first.echoCount() - 1
+            && reportedRoundTrips(2) == second.echoCount() - 1);
+
+        assertEquals(first.echoCount() - 1 + second.echoCount() - 1, prober.totals().sentRoundTrips(), "sent = echoed");
+        assertEquals(prober.totals().sentRoundTrips(), prober.totals().reportedRoundTrips());
+        assertEquals(0, untouched.echoCount(), "rate 0, another node's and nonsense connections are not probed");
+        assertEquals(Set.of((short) 1, (short) 2), Set.copyOf(server.reports.stream().map(r -> r.index_ref).toList()));
+        for (final ProbeReport report : server.reports) {
+            final String what = "report of connection " + report.index_ref;
+            assertEquals(NODE, report.client_node_name, what);
+            assertEquals("probe-test", report.agent, what);
+            assertTrue(report.sample_count >= 1, what + ": an empty window is not reported");
+            long binned = 0;
+            for (final long count : report.histogram.counts) {
+                binned += count;
+            }
+            assertEquals(report.sample_count, binned + report.histogram.overflow, what + ": the histogram holds the window's round trips");
+            final long[] edges = report.histogram.upper_edges_ns;
+            assertTrue(report.mean_ms > 0 && report.mean_ms * 1e6 <= edges[edges.length - 1], what + ": mean " + report.mean_ms
+                + " ms within the histogram");
+        }
+        for (final int indexRef : new int[] {1, 2}) {
+            // Windows follow one another without overlap: together no longer than the prober ran (each rounded to 1 ms).
+            final List<ProbeReport> reports = reportsOf(indexRef);
+            final long windowsMillis = reports.stream().mapToLong(r -> r.window_millis).sum();
+            final long ranMillis = (System.nanoTime() - startNanos) / 1_000_000 + reports.size();
+            assertTrue(windowsMillis <= ranMillis, "connection " + indexRef + ": windows of " + windowsMillis + " ms in all in "
+                + ranMillis + " ms");
+        }
+    }
+
+    @Test
+    void aMeasurementInProgressSuspendsProbingAndTheSkippedSendsAreNotMadeUpLater() throws Exception {
+        final EchoPeerServant peer = peers.start("p1");
+        server.connections = new ConnectionInfo[] {ProberFixtures.connection(1, NODE, "p1", 256, 50)};
+        prober = start(200, 10_000);
+        await("probing under way", () -> peer.echoCount() > 10);
+
+        measuring.set(true);
+        final long skippedBefore = awaitValue("a send skipped while measuring", () -> prober.totals().skippedWhileMeasuring(), 1);
+        // A skip comes after the send before it has returned (one thread): nothing is in flight now.
+        final long echoesWhileMeasuring = peer.echoCount();
+        final long sentWhileMeasuring = prober.totals().sentRoundTrips();
+        awaitValue("twenty more sends skipped", () -> prober.totals().skippedWhileMeasuring(), skippedBefore + 20);
+        assertEquals(echoesWhileMeasuring, peer.echoCount(), "no round trip reached the peer while measuring");
+        assertEquals(sentWhileMeasuring, prober.totals().sentRoundTrips());
+
+        measuring.set(false);
+        await("probing resumed", () -> peer.echoCount() > echoesWhileMeasuring + 10);
+        quiesce();
+        await("every round trip sent reported", () -> reportedRoundTrips(1) == peer.echoCount() - 1);
+    }
+
+    @Test
+    void aRefusedReportIsDroppedAndItsConnectionStillProbed() throws Exception {
+        final EchoPeerServant accepted = peers.start("p1");
+        final EchoPeerServant refused = peers.start("p2");
+        server.connections = new ConnectionInfo[] {
+            ProberFixtures.connection(1, NODE, "p1", 64, 50),
+            ProberFixtures.connection(2, NODE, "p2", 64, 50)};
+        server.refused.add((short) 2);
+        prober = start(200, 10_000);
+        await("reports of connection 1, refusals of connection 2", () -> reportsOf(1).size() >= 2
+            && prober.totals().droppedRoundTrips() > 0);
+        final long refusedEchoes = refused.echoCount();
+        await("the refused connection still probed", () -> refused.echoCount() > refusedEchoes + 10);
+
+        quiesce();
+        await("every round trip reported or dropped", () -> {
+            final ProbeTotals totals = prober.totals();
+            return totals.reportedRoundTrips() + totals.droppedRoundTrips() == totals.sentRoundTrips();
+        });
+        final ProbeTotals totals = prober.totals();
+        assertEquals(0, reportsOf(2).size());
+        assertEquals(accepted.echoCount() - 1 + refused.echoCount() - 1, totals.sentRoundTrips(), "sent = echoed");
+        assertEquals(accepted.echoCount() - 1, reportedRoundTrips(1), "connection 1's windows all accepted");
+        assertEquals(refused.echoCount() - 1, totals.droppedRoundTrips(), "connection 2's windows all dropped");
+        assertEquals(0, server.forgotten.get(), "a refusal is an answer: the server's reference is kept");
+    }
+
+    @Test
+    void anUnreachableServerCostsOnlyTheWindowsOfTheOutageWhileProbingGoesOn() throws Exception {
+        final EchoPeerServant peer = peers.start("p1");
+        server.connections = new ConnectionInfo[] {ProberFixtures.connection(1, NODE, "p1", 64, 50)};
+        prober = start(200, 500);
+        await("reports while the server is up", () -> reportsOf(1).size() >= 2);
+
+        server.down.set(true);
+        await("the server's reference forgotten", () -> server.forgotten.get() >= 1);
+        final long echoesWhenDown = peer.echoCount();
+        await("probing goes on while the server is down, its windows dropped", () -> peer.echoCount() > echoesWhenDown + 20
+            && prober.totals().droppedRoundTrips() > 0);
+        final int reportsWhenDown = reportsOf(1).size();
+        server.down.set(false);
+        await("reports resume once the server is back", () -> reportsOf(1).size() > reportsWhenDown);
+
+        quiesce();
+        await("every round trip reported or dropped", () -> {
+            final ProbeTotals totals = prober.totals();
+            return totals.reportedRoundTrips() + totals.droppedRoundTrips() == totals.sentRoundTrips();
+        });
+        final ProbeTotals totals = prober.totals();
+        assertEquals(peer.echoCount() - 1, totals.sentRoundTrips(), "sent = echoed");
+        assertEquals(reportedRoundTrips(1), totals.reportedRoundTrips());
+        assertTrue(totals.droppedRoundTrips() > 0 && reportedRoundTrips(1) < totals.sentRoundTrips(),
+            "the outage's windows were dropped, not sent later");
+    }
+
+    @Test
+    void aPeerThatCannotBeFoundIsBackedOffAndProbedAgainOnceItIsThere() throws Exception {
+        final EchoPeerServant healthy = peers.start("p1");
+        server.connections = new ConnectionInfo[] {
+            ProberFixtures.connection(1, NODE, "p1", 64, 50),
+            ProberFixtures.connection(2, NODE, "late", 64, 50)};
+        prober = start(200, 10_000);
+        await("the missing peer forgotten and backed off", () -> peers.forgotten.contains("late")
+            && prober.totals().skippedWhilePeerDown() > 0);
+        final long healthyEchoes = healthy.echoCount();
+        await("the other path probed meanwhile", () -> healthy.echoCount() > healthyEchoes + 10);
+        final EchoPeerServant lateComer = peers.start("late");
+        await("the peer probed once it is there", () -> reportsOf(2).size() >= 1);
+        assertTrue(lateComer.echoCount() > 1);
+        assertTrue(prober.totals().failedRoundTrips() >= 1);
+    }
+
+    @Test
+    void aConnectionSwitchedOnOrOffOnTheServerIsFollowedAtTheNextRefresh() throws Exception {
+        final EchoPeerServant peer = peers.start("p1");
+        server.connections = new ConnectionInfo[] {ProberFixtures.connection(1, NODE, "p1", 64, 0)};
+        prober = start(200, 300);
+        server.connections = new ConnectionInfo[] {ProberFixtures.connection(1, NODE, "p1", 64, 50)};
+        await("probing once the server lists a rate", () -> reportsOf(1).size() >= 2);
+
+        final int listedBefore = server.listed.get();
+        server.connections = new ConnectionInfo[] {ProberFixtures.connection(1, NODE, "p1", 64, 0)};
+        // Two reads of the list: the first may have begun before the change.
+        await("the list read again", () -> server.listed.get() >= listedBefore + 2);
+        await("the switched-off connection's last window reported", () -> reportedRoundTrips(1) == peer.echoCount() - 1);
+        final long echoes = peer.echoCount();
+        final int reports = reportsOf(1).size();
+        // Several refreshes and report windows later, still nothing: 50 round trips a second would show.
+        Thread.sleep(1_500);
+        assertEquals(echoes, peer.echoCount(), "no probe after the rate went to 0");
+        assertEquals(reports, reportsOf(1).size(), "no report without round trips");
+    }
+
+    // ---- helpers ----
+
+    private PathProber start(final long reportMillis, final long refreshMillis) {
+        final PathProber started = new PathProber(server, peers, NODE::equals, measuring::get,
+            new ProbeSettings("probe-test", reportMillis, refreshMillis), new Random(42));
+        started.start();
+        return started;
+    }
+
+    /** Stops the sends (as a measurement does) and waits until one was skipped: then none is in flight. */
+    private void quiesce() throws InterruptedException {
+        measuring.set(true);
+        final long skipped = prober.totals().skippedWhileMeasuring();
+        awaitValue("a send skipped", () -> prober.totals().skippedWhileMeasuring(), skipped + 1);
+    }
+
+    private List<ProbeReport> reportsOf(final int indexRef) {
+        final List<ProbeReport> of = new ArrayList<>();
+        for (final ProbeReport report : server.reports) {
+            if (report.index_ref == indexRef) {
+                of.add(report);
+            }
+        }
+        return of;
+    }
+
+    private long reportedRoundTrips(final int indexRef) {
+        return reportsOf(indexRef).stream().mapToLong(r -> r.sample_count).sum();
+    }
+
+    private static void await(final String what, final BooleanSupplier condition) throws InterruptedException {
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not seen within " + PATIENCE.toSeconds() + " s: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static long awaitValue(final String what, final Supplier<Long> value, final long atLeast) throws InterruptedException {
+        await(what, () -> value.get() >= atLeast);
+        return value.get();
+    }
+
+    /** The Latency Server as the prober sees it: a connection list, and reports captured (or refused, or unreachable). */
+    private static final class FakeServer implements ProbeServer {
+        volatile ConnectionInfo[] connections = new ConnectionInfo[0];
+        final List<ProbeReport> reports = new CopyOnWriteArrayList<>();
+        final Set<Short> refused = ConcurrentHashMap.newKeySet();
+        final AtomicBoolean down = new AtomicBoolean();
+        final AtomicInteger forgotten = new AtomicInteger();
+        final AtomicInteger listed = new AtomicInteger();
+
+        @Override
+        public ConnectionInfo[] listConnections() {
+            failIfDown();
+            listed.incrementAndGet();
+            return connections;
+        }
+
+        @Override
+        public void submitProbe(final ProbeReport report) throws ResultRefused {
+            failIfDown();
+            if (refused.contains(report.index_ref)) {
+                throw new ResultRefused(report.index_ref, 0, "not this agent's node");
+            }
+            reports.add(report);
+        }
+
+        @Override
+        public void forgetReference() {
+            forgotten.incrementAndGet();
+        }
+
+        private void failIfDown() {
+            if (down.get()) {
+                throw new TRANSIENT("the test's server is down", 0, CompletionStatus.COMPLETED_NO);
+            }
+        }
+    }
+
+    /** Peer agents in the peer ORB, reached from the client ORB by their IORs. */
+    private static final class Peers implements PeerLookup {
+        private final Map<String, String> iors = new ConcurrentHashMap<>();
+        final Set<String> forgotten = ConcurrentHashMap.newKeySet();
+
+        EchoPeerServant start(final String node) throws Exception {
+            final EchoPeerServant servant = new EchoPeerServant();
+            iors.put(node, peerOrb.object_to_string(peerPoa.servant_to_reference(new EchoPeerPOATie(servant))));
+            return servant;
+        }
+
+        @Override
+        public EchoPeer peer(final String peerNode) {
+            final String ior = iors.get(peerNode);
+            if (ior == null) {
+                throw new References.ReferenceException("no peer agent for node '" + peerNode + "' yet");
+            }
+            return EchoPeerHelper.unchecked_narrow(clientOrb.string_to_object(ior));
+        }
+
+        @Override
+        public void forget(final String peerNode) {
+            forgotten.add(peerNode);
+        }
+    }
+}
