@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
  * module's).
  */
 @Command(name = "profile", mixinStandardHelpOptions = true, version = "latency profile 0.1.0",
-    subcommands = {ProfilerMain.Measure.class, ProfilerMain.Load.class},
+    subcommands = {ProfilerMain.Measure.class, ProfilerMain.Load.class, ProfilerMain.Learned.class},
     description = "Measure a profile on this machine, or load one into a running server.")
 public final class ProfilerMain implements Callable<Integer> {
 
@@ -217,6 +217,66 @@ public final class ProfilerMain implements Callable<Integer> {
                 return 1;
             } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
                 System.err.println("latency profile load: the server cannot be reached: " + e.getMessage());
+                return 1;
+            } finally {
+                orb.shutdown(false);
+            }
+        }
+    }
+
+    /** {@code profile learned PROFILE --server REF --out FILE}: what live probes taught the server about a profile. */
+    @Command(name = "learned", mixinStandardHelpOptions = true,
+        description = {"Write the profile a running server learned from live probes: its cells the probes of QoS 1/2",
+            "connections reached (decayed online histograms), the profile's own elsewhere, with provenance.",
+            "Compare it with 'profile diff', load it with 'profile load'. Also lists the cells drifting from the profile.",
+            "Exit: 0 written, 1 nothing learned yet, refused or the server cannot be reached, 2 usage."})
+    static final class Learned implements Callable<Integer> {
+        @Parameters(paramLabel = "PROFILE", description = "The name of a profile loaded in the server.")
+        String profileName;
+
+        @Option(names = "--server", required = true, paramLabel = "REF",
+            description = "The server: its IOR file, an IOR/corbaloc, or its name with --naming.")
+        String server;
+
+        @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
+        String naming;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the learned profile (JSON).")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
+            try {
+                final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, server, naming));
+                final String json = service.learned_profile(profileName);
+                // Checked here too: what is written must be a profile the planner's tools accept.
+                final org.latencyserver.core.profile.Profile learned = ProfileJson.parse(json, "learned profile from the server");
+                final Path target = out.toAbsolutePath();
+                final Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+                Files.writeString(temporary, json);
+                Files.move(temporary, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                System.out.printf(java.util.Locale.ROOT, "WROTE %s: profile %s, %d cells; %s%n", out, learned.name(),
+                    learned.cells().size(), learned.provenance().method());
+                for (final org.latencyserver.idl.latency.ProfileCellDrift drift : service.profile_drift()) {
+                    if (drift.profile_name.equals(profileName)) {
+                        System.out.printf(java.util.Locale.ROOT, "  cell %d %d B: %d live round trips, mean %.4f ms (profile %.4f ms),"
+                                + " statistic %.4f vs %.4f: %s%n", drift.cpu_state, drift.message_size_bytes, drift.live_round_trips,
+                            drift.live_mean_ms, drift.profile_mean_ms, drift.statistic, drift.critical_value,
+                            drift.drifting ? "DRIFTING" : "consistent");
+                    }
+                }
+                return 0;
+            } catch (org.latencyserver.idl.latency.InvalidArgument e) {
+                System.err.println("latency profile learned: " + e.reason);
+                return 1;
+            } catch (ProfileValidationException e) {
+                e.faults().stream().map(ProfileFault::toString).forEach(System.err::println);
+                System.err.println("latency profile learned: the server's learned profile does not validate; nothing written");
+                return 1;
+            } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
+                System.err.println("latency profile learned: the server cannot be reached: " + e.getMessage());
                 return 1;
             } finally {
                 orb.shutdown(false);

@@ -49,6 +49,14 @@ final class Testbed implements AutoCloseable {
      */
     static Testbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys)
         throws Exception {
+        return start(directory, roundTrips, timeoutMillis, connectionKeys, "");
+    }
+
+    /**
+     * @param extraConnection one more line of the connections list (with its leading "  - "), or ""
+     */
+    static Testbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys,
+                         final String extraConnection) throws Exception {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         final Path config = directory.resolve("measured.yaml");
         Files.writeString(config, String.join("\n",
@@ -75,11 +83,12 @@ final class Testbed implements AutoCloseable {
             "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, " + connectionKeys + " }",
             "  - { index_ref: 6, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 4, bound_percent: 96, "
                 + connectionKeys + " }",
+            extraConnection,
             ""));
         final Path ior = directory.resolve("server.ior");
         final JavaProcess server = JavaProcess.start("server", directory, "org.latencyserver.server.launch.ServerMain",
             "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "-1");
-        server.awaitLog("serving 2 connections", Duration.ofSeconds(60));
+        server.awaitLog("serving " + (extraConnection.isBlank() ? 2 : 3) + " connections", Duration.ofSeconds(60));
         final Properties properties = new Properties();
         properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
         properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
