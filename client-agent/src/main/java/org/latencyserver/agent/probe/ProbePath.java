@@ -22,6 +22,12 @@ final class ProbePath {
     final ProbeWindow window;
     /** The prepared round trip to the peer; null until the first send and after a failure. */
     RoundTrip roundTrip;
+    /**
+     * Round trips still to run unrecorded on the prepared round trip: a fresh one (a new connection
+     * to the peer, first marshalling; the thesis saw its first two samples at 200 ms) would report the
+     * set-up, not the path.
+     */
+    int warmupLeft;
     /** Between attempts after the peer failed: 0.5 s doubling to 30 s (a probe may wait; a measurement may not). */
     final Backoff peerBackoff = new Backoff(500, 30_000);
     /** Sends due before this time are skipped ({@link System#nanoTime()}); meaningful while {@link #peerDown}. */
