@@ -194,7 +194,8 @@ public final class MeasurementAgent implements AutoCloseable {
             LOG.warn("{}: expired while waiting behind other measurements; the server re-issues it", what);
             return;
         }
-        LOG.info("{}: measuring {} round trips after {} warm-up", what, request.round_trips, request.warmup_round_trips);
+        LOG.info("{}: measuring {} round trips after {} warm-up{}", what, request.round_trips, request.warmup_round_trips,
+            request.reason == null || request.reason.isEmpty() ? "" : " (" + request.reason + ")");
         final Backoff backoff = new Backoff(500, 5_000);
         while (running && epochMillis.getAsLong() < request.deadline_epoch_millis) {
             final RunResult result;

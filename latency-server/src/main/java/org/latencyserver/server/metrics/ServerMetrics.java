@@ -53,6 +53,17 @@ public final class ServerMetrics implements AutoCloseable {
                     }
                 }
             }).register(registry);
+        GaugeWithCallback.builder().name("latency_server_estimate_thesis_milliseconds")
+            .help("the thesis's uncorrected value behind the served estimate (equal to it for calibration: thesis)")
+            .labelNames("index_ref", "qos", "kind")
+            .callback(cb -> {
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.estimate() != null && row.served().thesis() != null) {
+                        cb.call(row.served().thesis().valueMillis(), ref(row), Integer.toString(row.spec().qos()),
+                            row.estimate().kind().name().toLowerCase(java.util.Locale.ROOT));
+                    }
+                }
+            }).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_interval")
             .help("95 % confidence interval of the estimate: ms around a mean, percent of latencies at or below a bound")
             .labelNames("index_ref", "end", "unit").callback(cb -> {
