@@ -28,6 +28,7 @@ import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -182,12 +183,8 @@ public final class ProfilerMain implements Callable<Integer> {
         @Parameters(paramLabel = "FILE", description = "The profile JSON file.")
         Path file;
 
-        @Option(names = "--server", required = true, paramLabel = "REF",
-            description = "The server: its IOR file, an IOR/corbaloc, or its name with --naming.")
-        String server;
-
-        @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
-        String naming;
+        @Mixin
+        RunningServer runningServer;
 
         @Override
         public Integer call() throws Exception {
@@ -198,29 +195,24 @@ public final class ProfilerMain implements Callable<Integer> {
                 System.err.println("REFUSED " + file + " (checked here; nothing was sent to the server)");
                 return 1;
             }
-            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
-            try {
-                final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, server, naming));
-                final ProfileSummary summary = service.load_profile(Files.readString(file), file.getFileName().toString());
-                System.out.printf(java.util.Locale.ROOT, "LOADED %s: %s, %s %s, %d cells, histograms: %s, source: %s%n", file,
-                    summary.name, summary.workstation_type, summary.layer, summary.cell_count, summary.has_histograms ? "yes" : "no",
-                    summary.source);
-                return 0;
-            } catch (ProfileRejected e) {
-                for (final String fault : e.faults) {
-                    System.err.println(fault);
+            return runningServer.call("load", service -> {
+                try {
+                    final ProfileSummary summary = service.load_profile(Files.readString(file), file.getFileName().toString());
+                    System.out.printf(java.util.Locale.ROOT, "LOADED %s: %s, %s %s, %d cells, histograms: %s, source: %s%n", file,
+                        summary.name, summary.workstation_type, summary.layer, summary.cell_count,
+                        summary.has_histograms ? "yes" : "no", summary.source);
+                    return 0;
+                } catch (ProfileRejected e) {
+                    for (final String fault : e.faults) {
+                        System.err.println(fault);
+                    }
+                    System.err.println("REFUSED by the server: " + e.reason);
+                    return 1;
+                } catch (OperationDisabled e) {
+                    System.err.println("REFUSED: " + e.reason);
+                    return 1;
                 }
-                System.err.println("REFUSED by the server: " + e.reason);
-                return 1;
-            } catch (OperationDisabled e) {
-                System.err.println("REFUSED: " + e.reason);
-                return 1;
-            } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
-                System.err.println("latency profile load: the server cannot be reached: " + e.getMessage());
-                return 1;
-            } finally {
-                orb.shutdown(false);
-            }
+            });
         }
     }
 
@@ -234,6 +226,49 @@ public final class ProfilerMain implements Callable<Integer> {
         @Parameters(paramLabel = "PROFILE", description = "The name of a profile loaded in the server.")
         String profileName;
 
+        @Mixin
+        RunningServer runningServer;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the learned profile (JSON).")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            return runningServer.call("learned", service -> {
+                try {
+                    final String json = service.learned_profile(profileName);
+                    // Checked here too: what is written must be a profile the planner's tools accept.
+                    final org.latencyserver.core.profile.Profile learned = ProfileJson.parse(json, "learned profile from the server");
+                    final Path target = out.toAbsolutePath();
+                    final Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+                    Files.writeString(temporary, json);
+                    Files.move(temporary, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    System.out.printf(java.util.Locale.ROOT, "WROTE %s: profile %s, %d cells; %s%n", out, learned.name(),
+                        learned.cells().size(), learned.provenance().method());
+                    for (final org.latencyserver.idl.latency.ProfileCellDrift drift : service.profile_drift()) {
+                        if (drift.profile_name.equals(profileName)) {
+                            System.out.printf(java.util.Locale.ROOT, "  cell %d %d B: %d live round trips, mean %.4f ms (profile"
+                                    + " %.4f ms), statistic %.4f vs %.4f: %s%n", drift.cpu_state, drift.message_size_bytes,
+                                drift.live_round_trips, drift.live_mean_ms, drift.profile_mean_ms, drift.statistic,
+                                drift.critical_value, drift.drifting ? "DRIFTING" : "consistent");
+                        }
+                    }
+                    return 0;
+                } catch (org.latencyserver.idl.latency.InvalidArgument e) {
+                    System.err.println("latency profile learned: " + e.reason);
+                    return 1;
+                } catch (ProfileValidationException e) {
+                    e.faults().stream().map(ProfileFault::toString).forEach(System.err::println);
+                    System.err.println("latency profile learned: the server's learned profile does not validate; nothing written");
+                    return 1;
+                }
+            });
+        }
+    }
+
+    /** The running server a command talks to ({@code --server}, {@code --naming}), and a call to it with the ORB around it. */
+    static final class RunningServer {
         @Option(names = "--server", required = true, paramLabel = "REF",
             description = "The server: its IOR file, an IOR/corbaloc, or its name with --naming.")
         String server;
@@ -241,42 +276,19 @@ public final class ProfilerMain implements Callable<Integer> {
         @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
         String naming;
 
-        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the learned profile (JSON).")
-        Path out;
+        /** What a command does with the server; returns its exit code. */
+        @FunctionalInterface
+        interface Call {
+            int on(LatencyService service) throws Exception;
+        }
 
-        @Override
-        public Integer call() throws Exception {
+        /** @return the call's exit code, or 1 when the server cannot be reached (said on stderr) */
+        int call(final String command, final Call call) throws Exception {
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
             try {
-                final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, server, naming));
-                final String json = service.learned_profile(profileName);
-                // Checked here too: what is written must be a profile the planner's tools accept.
-                final org.latencyserver.core.profile.Profile learned = ProfileJson.parse(json, "learned profile from the server");
-                final Path target = out.toAbsolutePath();
-                final Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-                Files.writeString(temporary, json);
-                Files.move(temporary, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                System.out.printf(java.util.Locale.ROOT, "WROTE %s: profile %s, %d cells; %s%n", out, learned.name(),
-                    learned.cells().size(), learned.provenance().method());
-                for (final org.latencyserver.idl.latency.ProfileCellDrift drift : service.profile_drift()) {
-                    if (drift.profile_name.equals(profileName)) {
-                        System.out.printf(java.util.Locale.ROOT, "  cell %d %d B: %d live round trips, mean %.4f ms (profile %.4f ms),"
-                                + " statistic %.4f vs %.4f: %s%n", drift.cpu_state, drift.message_size_bytes, drift.live_round_trips,
-                            drift.live_mean_ms, drift.profile_mean_ms, drift.statistic, drift.critical_value,
-                            drift.drifting ? "DRIFTING" : "consistent");
-                    }
-                }
-                return 0;
-            } catch (org.latencyserver.idl.latency.InvalidArgument e) {
-                System.err.println("latency profile learned: " + e.reason);
-                return 1;
-            } catch (ProfileValidationException e) {
-                e.faults().stream().map(ProfileFault::toString).forEach(System.err::println);
-                System.err.println("latency profile learned: the server's learned profile does not validate; nothing written");
-                return 1;
+                return call.on(LatencyServiceHelper.narrow(References.resolve(orb, server, naming)));
             } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
-                System.err.println("latency profile learned: the server cannot be reached: " + e.getMessage());
+                System.err.println("latency profile " + command + ": the server cannot be reached: " + e.getMessage());
                 return 1;
             } finally {
                 orb.shutdown(false);
