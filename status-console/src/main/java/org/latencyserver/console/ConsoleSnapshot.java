@@ -38,7 +38,10 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param qos               1..4
      * @param qosText           what the QoS level serves, in words
      * @param boundPercent      QoS 2/4 bound percentage; 0 otherwise
-     * @param profile           QoS 1/2 profile name; empty otherwise
+     * @param profile           QoS 1/2 profile name (for QoS 3/4 the fallback in a load state never
+     *                          measured); empty when none
+     * @param probeRatePerSecond light continuous probing of the path by its client agent, round trips/s; 0 = off
+     * @param calibrationMode   "adaptive" (served values corrected from calibration) or "thesis" (served unchanged)
      * @param cpuState          the IDL's cpu_state code (10 × client + peer; 0 unknown)
      * @param cpuStateText      e.g. "LOW/HIGH"
      * @param portState         the IDL's port_state code (0 NORMAL, 91..100 LOADED, −1 unknown)
@@ -56,19 +59,25 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param pending           the open measurement request; null when none
      * @param stale             whether an input stopped answering
      * @param staleReason       which, in words
-     * @param calibration       how the served estimates held; null when unavailable
+     * @param calibration       how the served estimates held, pooled and per load state; null when unavailable
      * @param histogram         the histogram behind the estimate; null when unavailable
      * @param histogramUnavailable why there is none
      * @param timeline          the estimate over time, oldest first
      */
     public record ConnectionView(int indexRef, String client, String peer, int clientType, int peerType, String clientTypeName,
                                  String peerTypeName, int messageSizeBytes,
-                                 int qos, String qosText, double boundPercent, String profile, int cpuState, String cpuStateText,
+                                 int qos, String qosText, double boundPercent, String profile, double probeRatePerSecond,
+                                 String calibrationMode, int cpuState, String cpuStateText,
                                  int portState, String portStateText, Mib mib, String hysteresis, int acknowledged,
                                  int updateRequired, int dataProvided, double latencyAvgMillis, double latencyBoundMillis,
                                  EstimateView estimate, String estimateUnavailable, Pending pending, boolean stale,
                                  String staleReason, CalibrationView calibration, HistogramView histogram,
                                  String histogramUnavailable, List<TimelinePoint> timeline) {
+
+        /** @return whether the connection serves a bound (QoS 2 and 4) rather than a mean */
+        public boolean servesBound() {
+            return qos == 2 || qos == 4;
+        }
     }
 
     /** The thesis's latest and previous MIB values, percent; −1 unknown. */
@@ -91,19 +100,73 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param updatePending   a measurement is awaited
      * @param interpolated    from the size model
      * @param computedEpochMillis when the server computed it
+     * @param thesisValueMillis the thesis's own, uncorrected value; equal to valueMillis when not corrected
+     * @param correction      how valueMillis was corrected from it; empty when served unchanged
+     * @param source          the server's word for where the data come from ("measurement", "remembered
+     *                        measurement", "profile", "profile fallback", "previous state's measurement")
+     * @param dataEpochMillis when the data were measured; 0 for a profile
+     * @param sourceLabel     what the operator is told about the source, e.g. "remembered, 3 min old";
+     *                        empty when the value is the current state's own fresh one
+     * @param sourceExplanation what the label means, for a tooltip; empty with the label
      */
     public record EstimateView(String kind, double valueMillis, double boundPercent, double lower, double upper, String unit,
                                String method, List<String> alternatives, String basis, List<String> notes,
-                               boolean updatePending, boolean interpolated, long computedEpochMillis) {
+                               boolean updatePending, boolean interpolated, long computedEpochMillis,
+                               double thesisValueMillis, String correction, String source, long dataEpochMillis,
+                               String sourceLabel, String sourceExplanation) {
     }
 
-    /** An open measurement request and how long it has been open. */
-    public record Pending(long ticket, long issuedEpochMillis, long ageMillis, int roundTrips) {
+    /**
+     * An open measurement request and how long it has been open.
+     *
+     * @param reason why the server opened it, e.g. "load state changed to LOW/MEDIUM NORMAL" or "drift: …";
+     *               empty from a server that does not say
+     */
+    public record Pending(long ticket, long issuedEpochMillis, long ageMillis, int roundTrips, String reason) {
     }
 
-    /** The connection's calibration (BRIEF §6.5). */
-    public record CalibrationView(long measurementsChecked, long boundHeldCount, double boundHeldFraction,
-                                  double meanAbsErrorMillis, double meanSignedErrorMillis, double lastErrorMillis) {
+    /**
+     * How the connection's served estimates held for the round trips that followed them.
+     *
+     * @param mode   "adaptive" or "thesis"
+     * @param pooled over all load states
+     * @param states one per load state the connection was measured or checked in, in the server's order
+     */
+    public record CalibrationView(String mode, StateCalibrationView pooled, List<StateCalibrationView> states) {
+    }
+
+    /**
+     * Calibration in one load state (or pooled over them), as the IDL's {@code StateCalibration},
+     * with the console's verdict on a bound.
+     *
+     * @param cpuState              the IDL's cpu_state code; −1 pooled
+     * @param portState             the IDL's port_state code; −1 pooled
+     * @param loadState             e.g. "LOW/MEDIUM NORMAL", or "all states"
+     * @param current               whether this is the connection's load state now
+     * @param roundTripsChecked     BOUND: round trips tested against the bound served when they were sent
+     * @param coverage              the share of them at or below it, 0..1
+     * @param coverageLower         its 95 % interval over blocks (probe windows, measurements), 0..1
+     * @param coverageUpper         the interval's upper end
+     * @param coverageIntervalKnown false before two blocks were seen: then the ends mean nothing
+     * @param coverageMethod        how the interval was computed
+     * @param nominal               bound_percent / 100; 0 for a mean
+     * @param servedLevelPercent    the level the adaptive correction now reads the histogram at
+     * @param windowsChecked        AVERAGE: windows of round trips compared with the served mean
+     * @param medianRelativeError   median |served − window mean| / window mean
+     * @param insideIntervalFraction share of window means inside the served interval
+     * @param meanCorrectionFactor  served mean / thesis mean; 1 when uncorrected
+     * @param measurements          measurements of this state
+     * @param lastMeasuredEpochMillis when the last was accepted; 0 when never
+     * @param driftAlarms           re-measurements opened because estimates stopped holding
+     * @param boundNotHolding       BOUND: the coverage interval lies wholly below nominal −
+     *                              {@link Calibrations#NOT_HOLDING_MARGIN_POINTS} points
+     */
+    public record StateCalibrationView(int cpuState, int portState, String loadState, boolean current, long roundTripsChecked,
+                                       double coverage, double coverageLower, double coverageUpper,
+                                       boolean coverageIntervalKnown, String coverageMethod, double nominal,
+                                       double servedLevelPercent, long windowsChecked, double medianRelativeError,
+                                       double insideIntervalFraction, double meanCorrectionFactor, long measurements,
+                                       long lastMeasuredEpochMillis, long driftAlarms, boolean boundNotHolding) {
     }
 
     /** Histogram bins in ms: bin i covers (upperEdgesMillis[i−1], upperEdgesMillis[i]]. */

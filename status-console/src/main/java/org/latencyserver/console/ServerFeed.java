@@ -21,7 +21,6 @@ import org.latencyserver.console.ConsoleSnapshot.Mib;
 import org.latencyserver.console.ConsoleSnapshot.Pending;
 import org.latencyserver.console.ConsoleSnapshot.TimelinePoint;
 import org.latencyserver.idl.LatservPackage.TableRow;
-import org.latencyserver.idl.latency.Calibration;
 import org.latencyserver.idl.latency.ConfidenceInterval;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
@@ -196,7 +195,7 @@ final class ServerFeed implements AutoCloseable {
         EstimateView estimate = null;
         String unavailable = "";
         try {
-            estimate = estimate(service.current_estimate(indexRef));
+            estimate = estimate(service.current_estimate(indexRef), nowMillis);
         } catch (EstimateUnavailable e) {
             unavailable = e.reason;
         } catch (UnknownConnection e) {
@@ -204,9 +203,7 @@ final class ServerFeed implements AutoCloseable {
         }
         CalibrationView calibration = null;
         try {
-            final Calibration c = service.calibration(indexRef);
-            calibration = new CalibrationView(c.measurements_checked, c.bound_held_count, c.bound_held_fraction,
-                c.mean_abs_error_ms, c.mean_signed_error_ms, c.last_error_ms);
+            calibration = Calibrations.view(service.calibration(indexRef), info.cpu_state, info.port_state);
         } catch (UnknownConnection | org.omg.CORBA.BAD_PARAM | org.omg.CORBA.NO_PERMISSION e) {
             calibration = null;
         }
@@ -223,12 +220,13 @@ final class ServerFeed implements AutoCloseable {
             row.latest_peer_mib_cpu, row.latest_mib_port, row.previous_client_mib_cpu, row.previous_peer_mib_cpu,
             row.previous_mib_port);
         final Pending pending = request == null ? null : new Pending(request.ticket, request.issued_epoch_millis,
-            Math.max(0, nowMillis - request.issued_epoch_millis), request.round_trips);
+            Math.max(0, nowMillis - request.issued_epoch_millis), request.round_trips,
+            request.reason == null ? "" : request.reason);
         return new ConnectionView(indexRef, info.client_node_name, info.peer_node_name, info.client_workstation_type,
             info.peer_workstation_type, info.client_workstation_type_name,
             info.peer_workstation_type_name, info.message_size_bytes, info.quality, Words.qos(info.quality, info.bound_percent),
-            info.bound_percent, info.profile_name, info.cpu_state, Words.cpuState(info.cpu_state), info.port_state,
-            Words.portState(info.port_state), mib,
+            info.bound_percent, info.profile_name, info.probe_rate_per_second, info.calibration_mode, info.cpu_state,
+            Words.cpuState(info.cpu_state), info.port_state, Words.portState(info.port_state), mib,
             Words.hysteresis(info.cpu_state, mib.clientCpu(), mib.peerCpu(), info.port_state, mib.port()),
             row == null ? -1 : row.server_acknowledges_client, row == null ? -1 : row.update_required_flag,
             row == null ? -1 : row.latency_data_provided, row == null ? 0 : row.latency_avg, row == null ? 0 : row.latency_bound,
@@ -251,7 +249,7 @@ final class ServerFeed implements AutoCloseable {
         return List.copyOf(points);
     }
 
-    private static EstimateView estimate(final Estimate e) {
+    private static EstimateView estimate(final Estimate e, final long nowMillis) {
         final List<String> alternatives = new ArrayList<>();
         for (final ConfidenceInterval alternative : e.alternatives) {
             alternatives.add(String.format(java.util.Locale.ROOT, "%s: %.4f–%.4f %s", alternative.method, alternative.lower,
@@ -259,7 +257,9 @@ final class ServerFeed implements AutoCloseable {
         }
         return new EstimateView(e.kind == EstimateKind.BOUND ? "BOUND" : "AVERAGE", e.value_ms, e.bound_percent,
             e.interval.lower, e.interval.upper, e.interval.unit, e.interval.method, List.copyOf(alternatives), e.basis,
-            List.of(e.notes), e.update_pending, e.interpolated, e.computed_epoch_millis);
+            List.of(e.notes), e.update_pending, e.interpolated, e.computed_epoch_millis, e.thesis_value_ms, e.correction,
+            e.source, e.data_epoch_millis, Words.source(e.source, e.data_epoch_millis, nowMillis),
+            Words.sourceExplanation(e.source));
     }
 
     private static HistogramView histogram(final HistogramBins bins) {

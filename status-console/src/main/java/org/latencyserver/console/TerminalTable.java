@@ -23,12 +23,13 @@ final class TerminalTable {
             text.append("  -- ").append(snapshot.problem());
         }
         text.append('\n');
-        text.append(String.format(Locale.ROOT, "%3s  %-15s %6s %-4s %-14s %-12s %-11s %-38s %s%n", "ref", "client -> peer",
-            "size B", "QoS", "CPU", "port", "MIB c/p/port", "estimate (95 % CI)", "flags"));
+        text.append(String.format(Locale.ROOT, "%3s  %-15s %6s %-4s %-14s %-12s %-11s %-38s %-28s %s%n", "ref",
+            "client -> peer", "size B", "QoS", "CPU", "port", "MIB c/p/port", "estimate (95 % CI)", "calibration", "flags"));
         for (final ConnectionView c : snapshot.connections()) {
-            text.append(String.format(Locale.ROOT, "%3d  %-15s %6d %-4s %-14s %-12s %-11s %-38s %s%n", c.indexRef(),
+            text.append(String.format(Locale.ROOT, "%3d  %-15s %6d %-4s %-14s %-12s %-11s %-38s %-28s %s%n", c.indexRef(),
                 c.client() + " -> " + c.peer(), c.messageSizeBytes(), qos(c), c.cpuStateText(), c.portStateText(),
-                c.mib().clientCpu() + "/" + c.mib().peerCpu() + "/" + c.mib().port(), estimate(c), flags(c)));
+                c.mib().clientCpu() + "/" + c.mib().peerCpu() + "/" + c.mib().port(), estimate(c), Calibrations.summary(c),
+                flags(c)));
         }
         return text.toString();
     }
@@ -51,11 +52,21 @@ final class TerminalTable {
 
     private static String flags(final ConnectionView c) {
         final StringBuilder flags = new StringBuilder();
-        if (c.estimate() == null) {
+        final EstimateView e = c.estimate();
+        if (e == null) {
             flags.append("no estimate: ").append(c.estimateUnavailable()).append("; ");
+        } else {
+            // Whether the number served belongs to the current state, and what the thesis would have served.
+            if (!e.sourceLabel().isEmpty()) {
+                flags.append(e.sourceLabel()).append("; ");
+            }
+            if (!e.correction().isEmpty()) {
+                flags.append(String.format(Locale.ROOT, "thesis %.3f ms; ", e.thesisValueMillis()));
+            }
         }
         if (c.pending() != null) {
-            flags.append(String.format(Locale.ROOT, "measurement pending (%d s) ", c.pending().ageMillis() / 1000));
+            flags.append(String.format(Locale.ROOT, "measurement pending (%d s%s) ", c.pending().ageMillis() / 1000,
+                c.pending().reason().isEmpty() ? "" : ": " + c.pending().reason()));
         } else if (c.updateRequired() == 1) {
             flags.append("measurement due ");
         }

@@ -45,6 +45,62 @@ final class Words {
     }
 
     /**
+     * What the operator is told about where a served value's data come from, when they are not
+     * the current load state's own: the server's {@code Estimate.source} in words.
+     *
+     * @param source          the server's source word
+     * @param dataEpochMillis when the data were measured; 0 for a profile
+     * @param nowMillis       the console's clock
+     * @return e.g. "remembered, 3 min old", "profile fallback", "previous state's value"; empty for
+     *         a measurement or a profile of the current state (the ordinary case needs no label)
+     */
+    static String source(final String source, final long dataEpochMillis, final long nowMillis) {
+        return switch (source == null ? "" : source) {
+            case "", "measurement", "profile" -> "";
+            case "remembered measurement" -> dataEpochMillis > 0
+                ? "remembered, " + age(Math.max(0, nowMillis - dataEpochMillis)) + " old" : "remembered";
+            case "profile fallback" -> "profile fallback";
+            case "previous state's measurement" -> "previous state's value";
+            default -> source;
+        };
+    }
+
+    /**
+     * @param source the server's source word
+     * @return what {@link #source(String, long, long)}'s label means, for a tooltip; empty when there is no label
+     */
+    static String sourceExplanation(final String source) {
+        return switch (source == null ? "" : source) {
+            case "", "measurement", "profile" -> "";
+            case "remembered measurement" -> "the last measurement of this load state, from when the connection was last in it;"
+                + " served at once on the return, until a new measurement of the state arrives";
+            case "profile fallback" -> "never measured in this load state: the profile's cell for it is served until"
+                + " the state's first measurement arrives";
+            case "previous state's measurement" -> "thesis semantics: the value measured in the previous load state is"
+                + " still served; it does not belong to the current state, whose measurement is awaited";
+            default -> "the server's source of this value";
+        };
+    }
+
+    /**
+     * @param ageMillis an age, ms
+     * @return it in the coarsest unit that still reads well: "42 s", "3 min", "5 h", "2 d"
+     */
+    static String age(final long ageMillis) {
+        final long seconds = ageMillis / 1000;
+        if (seconds < 120) {
+            return seconds + " s";
+        }
+        if (seconds < 120 * 60) {
+            return seconds / 60 + " min";
+        }
+        if (seconds < 48 * 3600) {
+            return seconds / 3600 + " h";
+        }
+        return seconds / 86_400 + " d";
+    }
+
+    /**
      * @return a note for each value whose band differs from the state shown (held there by the
      *         server's hysteresis), or an empty string
      */

@@ -2,18 +2,26 @@ package org.latencyserver.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.latency.Calibration;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.StateCalibration;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -22,19 +30,30 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console's web page in a real headless Chromium (Debian's {@code chromium} and
  * {@code chromium-driver}, installed by {@code .ci/run}), against a real server: it lists the
- * connections, an estimate changes on the page without a reload when a state changes, and a
- * connection's histogram renders. It also writes the screenshot the README shows.
+ * connections, an estimate changes on the page without a reload when a state changes, a
+ * connection's histogram renders, the estimate cell says where a served value comes from (profile
+ * fallback, previous state's value, remembered) and what the thesis would have served, and the
+ * per-state calibration table shows what {@code calibration(index_ref)} returns. It also writes the
+ * screenshot the README shows.
  */
 class ConsoleInBrowserTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    /** cpu_state codes (10 × client + peer; LOW 1, HIGH 3) and port NORMAL. */
+    private static final int LOW_LOW = 11;
+    private static final int HIGH_LOW = 31;
+    private static final int NORMAL = 0;
+    /** The adaptive QoS 4 connection ConsoleTestbed adds; lab1 is its client. */
+    private static final int ADAPTIVE = 7;
+    /** A QoS 4 connection of the thesis testbed, with the thesis's semantics. */
+    private static final int THESIS_BOUND = 6;
 
     @TempDir
     Path directory;
 
     @Test
-    void thePageListsTheConnectionsFollowsAStateChangeLiveAndDrawsAHistogram() throws Exception {
+    void thePageFollowsStatesLiveDrawsAHistogramAndShowsSourcesAndCalibrationPerState() throws Exception {
         assertTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
             "Debian's chromium and chromium-driver are needed (apt-get install chromium chromium-driver; .ci/run installs them)");
         try (ConsoleTestbed testbed = new ConsoleTestbed(directory)) {
@@ -46,14 +65,25 @@ class ConsoleInBrowserTest {
             try {
                 browser.get(url);
                 final WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
-                wait.until(b -> b.findElements(By.cssSelector("#connections tbody tr")).size() == 6);
-                assertEquals(List.of("1", "2", "3", "4", "5", "6"), ((JavascriptExecutor) browser).executeScript(
+                wait.until(b -> b.findElements(By.cssSelector("#connections tbody tr")).size() == 7);
+                assertEquals(List.of("1", "2", "3", "4", "5", "6", "7"), ((JavascriptExecutor) browser).executeScript(
                     "return [...document.querySelectorAll('#connections tbody tr')].map(r => r.dataset.indexRef);"));
                 assertTrue(text(browser, "tr[data-index-ref='3'] td.nodes").endsWith("LOCAL-2CORE → LOCAL-2CORE"),
                     "a configured workstation type by its name: " + text(browser, "tr[data-index-ref='3'] td.nodes"));
                 assertTrue(text(browser, "tr[data-index-ref='1'] td.nodes").endsWith("TAC-4 → TAC-4"));
                 final String before = estimateOf(browser, 1);
                 assertTrue(before.startsWith("1.365 ms"), "thesis Appendix A, TAC-4 256 B LOW/LOW: " + before);
+                assertTrue(text(browser, "tr[data-index-ref='1'] td.calibration").contains("thesis"),
+                    "a thesis-mode connection says so: " + text(browser, "tr[data-index-ref='1'] td.calibration"));
+
+                // The adaptive connection has never been measured in LOW/LOW: its profile's cell, labelled.
+                wait.until(b -> estimateOf(b, ADAPTIVE).contains("profile fallback"));
+                assertEquals("elsewhere", attribute(browser, "tr[data-index-ref='7'] td.estimate .source", "class").replace("source ", ""),
+                    "a value that is not the state's own is marked");
+                testbed.measure(ADAPTIVE); // opened once LOW/LOW held for the dwell
+                testbed.measure(THESIS_BOUND);
+                // Measured: its own value, read as the adaptive correction reads it, the thesis's beside it.
+                awaitThesisValueShown(wait, testbed, browser, ADAPTIVE);
 
                 // A marker in the page's own JavaScript state: a reload would lose it.
                 ((JavascriptExecutor) browser).executeScript("window.__notReloaded = true;");
@@ -63,6 +93,11 @@ class ConsoleInBrowserTest {
                 assertEquals(Boolean.TRUE, ((JavascriptExecutor) browser).executeScript("return window.__notReloaded === true;"),
                     "the page changed without a reload");
                 assertTrue(text(browser, "tr[data-index-ref='1'] td.cpu-state").startsWith("HIGH/LOW"));
+                // Thesis semantics: LOW/LOW's measurement is still served in HIGH/LOW, and the page says so.
+                wait.until(b -> estimateOf(b, THESIS_BOUND).contains("previous state's value"));
+                assertTrue(text(browser, "tr[data-index-ref='6'] td.status").contains("load state changed to"),
+                    "the pending measurement's reason: " + text(browser, "tr[data-index-ref='6'] td.status"));
+                wait.until(b -> estimateOf(b, ADAPTIVE).contains("profile fallback"));
 
                 // A measured connection: its histogram renders when the row is clicked.
                 testbed.measure(4);
@@ -77,38 +112,174 @@ class ConsoleInBrowserTest {
                 click(browser, "tr[data-index-ref='1']");
                 wait.until(b -> text(b, "#histogram-message").contains("no latency histograms"));
 
+                // HIGH/LOW measured, then a probe window of its client agent in which every round trip
+                // missed the served bound: the correction raises its level, and the drift test re-measures.
+                testbed.measure(ADAPTIVE);
+                testbed.probe(ADAPTIVE, "lab1", 100, 10_000_000);
+                wait.until(b -> text(b, "tr[data-index-ref='7'] td.status").contains("drift:"));
+                final Estimate corrected = awaitThesisValueShown(wait, testbed, browser, ADAPTIVE);
+                assertTrue(corrected.value_ms > corrected.thesis_value_ms,
+                    "misses raise the served bound above the thesis's: " + corrected.value_ms + " vs " + corrected.thesis_value_ms);
+
+                // Back to LOW/LOW: its last measurement is served at once, labelled with its age.
+                testbed.push(10, 10, 50);
+                wait.until(b -> estimateOf(b, ADAPTIVE).matches("(?s).*remembered, \\d+ s old.*"));
+                // A probe window that misses LOW/LOW's served bound entirely: two blocks, both without a
+                // hit, so LOW/LOW's coverage interval is [0, 0], wholly below 94.5 %: not holding.
+                testbed.probe(ADAPTIVE, "lab1", 100, 10_000_000);
+
+                click(browser, "tr[data-index-ref='7']");
+                final Calibration calibration = testbed.service.calibration((short) ADAPTIVE);
+                assertEquals("adaptive", calibration.mode);
+                final StateCalibration lowLow = state(calibration, LOW_LOW);
+                final StateCalibration highLow = state(calibration, HIGH_LOW);
+                assertEquals(1, lowLow.measurements, "LOW/LOW measured once");
+                assertEquals(1, highLow.measurements, "HIGH/LOW measured once");
+                assertEquals(1100, lowLow.round_trips_checked, "LOW/LOW's measurement tested the profile fallback, then the probe window");
+                assertTrue(notHolding(lowLow), "no round trip of LOW/LOW at or below its bounds: " + lowLow.coverage_interval.upper);
+                assertEquals(1100, highLow.round_trips_checked, "HIGH/LOW's measurement and the probe window");
+                assertEquals(1, highLow.drift_alarms, "the probe window's misses raised one alarm");
+                for (final StateCalibration state : calibration.states) {
+                    awaitRow(wait, browser, expectedRow(state, state.cpu_state == LOW_LOW), state.load_state);
+                }
+                awaitRow(wait, browser, expectedRow(calibration.pooled, false), calibration.pooled.load_state);
+                assertEquals(calibration.states.length, rowCount(browser), "one row per load state in the table");
+
+                // The calibration column: pooled coverage against nominal, marked when its interval is wholly below.
+                final String column = text(browser, "tr[data-index-ref='7'] td.calibration");
+                assertTrue(column.startsWith(String.format(Locale.ROOT, "%.1f %% of 96 %%", 100 * calibration.pooled.coverage)), column);
+                assertTrue(column.contains("adaptive, read at"), column);
+                assertEquals(notHolding(calibration.pooled) ? "figures coverage not-holding" : "figures coverage",
+                    attribute(browser, "tr[data-index-ref='7'] td.calibration .figures", "class"),
+                    "interval " + calibration.pooled.coverage_interval.lower + ".." + calibration.pooled.coverage_interval.upper);
+
+                // The per-state table in view, for the operator guide.
+                ((JavascriptExecutor) browser).executeScript("document.querySelector('#calibration-states').scrollIntoView();");
+                screenshot(browser, "target/console-calibration.png");
+
                 click(browser, "tr[data-index-ref='4']");
                 wait.until(b -> !"0".equals(attribute(b, "#histogram", "data-bins")));
-                final Path screenshot = browser.getScreenshotAs(OutputType.FILE).toPath();
-                final Path target = Path.of("target/console.png");
-                Files.copy(screenshot, target, StandardCopyOption.REPLACE_EXISTING);
-                assertTrue(Files.size(target) > 10_000, "a screenshot with content");
+                ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0);");
+                screenshot(browser, "target/console.png");
             } finally {
                 browser.quit();
             }
         }
     }
 
+    private static void screenshot(final ChromeDriver browser, final String file) throws java.io.IOException {
+        final Path screenshot = browser.getScreenshotAs(OutputType.FILE).toPath();
+        final Path target = Path.of(file);
+        Files.copy(screenshot, target, StandardCopyOption.REPLACE_EXISTING);
+        assertTrue(Files.size(target) > 10_000, "a screenshot with content");
+    }
+
+    /**
+     * Waits until the connection's estimate cell shows the served value and, beside it, the thesis's
+     * value with the correction on hover, as {@code current_estimate} returns them.
+     */
+    private static Estimate awaitThesisValueShown(final WebDriverWait wait, final ConsoleTestbed testbed, final WebDriver browser,
+                                                  final int indexRef) {
+        final Estimate[] served = new Estimate[1];
+        wait.until(b -> {
+            try {
+                served[0] = testbed.service.current_estimate((short) indexRef);
+            } catch (Exception e) {
+                return false;
+            }
+            final String cell = estimateOf(b, indexRef);
+            return !served[0].correction.isEmpty()
+                && cell.startsWith(String.format(Locale.ROOT, "%.3f ms", served[0].value_ms))
+                && cell.contains(String.format(Locale.ROOT, "thesis %.3f ms", served[0].thesis_value_ms))
+                && served[0].correction.equals(attribute(b, "tr[data-index-ref='" + indexRef + "'] td.estimate .thesis", "title"));
+        });
+        return served[0];
+    }
+
+    private static StateCalibration state(final Calibration calibration, final int cpuState) {
+        for (final StateCalibration state : calibration.states) {
+            if (state.cpu_state == cpuState && state.port_state == NORMAL) {
+                return state;
+            }
+        }
+        throw new AssertionError("no calibration of cpu_state " + cpuState + " among " + calibration.states.length + " states");
+    }
+
+    /** Waits until the page's row of the load state shows what is expected; if it never does, says how it differs. */
+    private static void awaitRow(final WebDriverWait wait, final WebDriver browser, final Map<String, String> expected,
+                                 final String loadState) {
+        try {
+            wait.until(b -> expected.equals(stateRow(b, loadState)));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            assertEquals(expected, stateRow(browser, loadState), "the calibration table's row of " + loadState);
+        }
+    }
+
+    /** Whether the coverage interval lies wholly below nominal − 1.5 points (computed over at least two blocks). */
+    private static boolean notHolding(final StateCalibration s) {
+        return !s.coverage_interval.method.startsWith("none") && s.coverage_interval.upper < s.nominal - 0.015;
+    }
+
+    /** A bound's row of the per-state table as the page should show it, from the IDL's figures. */
+    private static Map<String, String> expectedRow(final StateCalibration s, final boolean current) {
+        final Map<String, String> row = new HashMap<>();
+        final boolean pooled = s.cpu_state < 0;
+        row.put("state", s.load_state + (current ? " now" : ""));
+        row.put("checked", Long.toString(s.round_trips_checked));
+        final boolean interval = !s.coverage_interval.method.startsWith("none");
+        row.put("coverage", s.round_trips_checked == 0 ? "–" : String.format(Locale.ROOT, "%.1f %%", 100 * s.coverage)
+            + (interval ? String.format(Locale.ROOT, " (%.1f %% – %.1f %%)", 100 * s.coverage_interval.lower,
+            100 * s.coverage_interval.upper) : ""));
+        row.put("coverage-class", notHolding(s) ? "coverage not-holding" : "coverage");
+        row.put("nominal", "96 %");
+        row.put("level", !pooled && s.served_level_percent > 0 ? String.format(Locale.ROOT, "%.2f %%", s.served_level_percent) : "–");
+        row.put("measurements", Long.toString(s.measurements));
+        row.put("last-measured", s.last_measured_epoch_millis == 0 ? "never" : "measured");
+        row.put("drift", Long.toString(s.drift_alarms));
+        return row;
+    }
+
+    /** The per-state table's row of a load state, cell by cell (the time of the last measurement only as "measured"). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> stateRow(final WebDriver browser, final String loadState) {
+        final Object cells = ((JavascriptExecutor) browser).executeScript(
+            "const tr = [...document.querySelectorAll('#calibration-states tr[data-load-state]')]"
+                + ".find(t => t.dataset.loadState === arguments[0]);"
+                + "if (!tr) return null; const o = {};"
+                + "for (const td of tr.cells) o[td.className.split(' ')[0]] = td.innerText.replace(/\\s+/g, ' ').trim();"
+                + "if (o['last-measured'] !== 'never') o['last-measured'] = 'measured';"
+                + "o['coverage-class'] = tr.querySelector('td.coverage').className;"
+                + "return o;", loadState);
+        return cells == null ? Map.of() : new HashMap<>((Map<String, String>) cells);
+    }
+
+    private static long rowCount(final WebDriver browser) {
+        final Object count = ((JavascriptExecutor) browser).executeScript(
+            "return document.querySelectorAll('#calibration-states tbody tr[data-load-state]').length;");
+        assertNotNull(count);
+        return ((Number) count).longValue();
+    }
+
     // The page re-renders its table on every pushed snapshot, so an element found a moment ago may
     // be gone: reads go through one script call (atomic in the page), clicks are retried.
 
-    private static String estimateOf(final org.openqa.selenium.WebDriver browser, final int indexRef) {
+    private static String estimateOf(final WebDriver browser, final int indexRef) {
         return text(browser, "tr[data-index-ref='" + indexRef + "'] td.estimate");
     }
 
-    private static String text(final org.openqa.selenium.WebDriver browser, final String css) {
+    private static String text(final WebDriver browser, final String css) {
         final Object text = ((JavascriptExecutor) browser).executeScript(
             "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css);
         return String.valueOf(text);
     }
 
-    private static String attribute(final org.openqa.selenium.WebDriver browser, final String css, final String name) {
+    private static String attribute(final WebDriver browser, final String css, final String name) {
         final Object value = ((JavascriptExecutor) browser).executeScript(
             "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;", css, name);
         return value == null ? "0" : String.valueOf(value);
     }
 
-    private static void click(final org.openqa.selenium.WebDriver browser, final String css) {
+    private static void click(final WebDriver browser, final String css) {
         for (int attempt = 0; ; attempt++) {
             try {
                 browser.findElement(By.cssSelector(css)).click();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.Estimate;
@@ -33,14 +34,21 @@ class ConsoleOnceTest {
                 qos1.interval.lower, qos1.interval.upper)), line(output, 1));
             assertTrue(line(output, 2).contains("ws3 -> ws4") && line(output, 2).contains(" 1024 "), line(output, 2));
             assertTrue(line(output, 4).contains(String.format(Locale.ROOT, "%.3f ms", qos3.value_ms)), line(output, 4));
-            assertTrue(line(output, 5).contains("measurement pending ("), "QoS 3 awaiting its agent: " + line(output, 5));
+            final String reason = Stream.of(testbed.service.pending_measurements()).filter(r -> r.index_ref == 5)
+                .findFirst().orElseThrow().reason;
+            assertTrue(reason.startsWith("load state changed to"), reason);
+            assertTrue(line(output, 5).contains("measurement pending (") && line(output, 5).contains(reason),
+                "QoS 3 awaiting its agent, and why: " + line(output, 5));
+            assertTrue(line(output, 1).contains(" - (thesis) "), "nothing checked yet, thesis semantics: " + line(output, 1));
+            assertTrue(line(output, 7).contains("profile fallback"),
+                "the adaptive connection, never measured in LOW/HIGH, serves its profile and says so: " + line(output, 7));
             assertTrue(line(output, 6).contains(" 4@96 ") && line(output, 6).contains("no estimate: connection 6 has not been measured yet"),
                 line(output, 6));
             final Estimate qos2 = testbed.service.current_estimate((short) 3);
             assertTrue(line(output, 3).matches(".*lab1 -> lab2 +256 2@96 .*"), line(output, 3));
             assertTrue(line(output, 3).contains(String.format(Locale.ROOT, "%.3f ms @96%% [%.2f-%.2f %%]", qos2.value_ms,
                 qos2.interval.lower, qos2.interval.upper)), "the bound from the measured profile's histogram: " + line(output, 3));
-            assertEquals(8, output.lines().count(), "a title, the header and six connections:\n" + output);
+            assertEquals(9, output.lines().count(), "a title, the header and seven connections:\n" + output);
         }
     }
 

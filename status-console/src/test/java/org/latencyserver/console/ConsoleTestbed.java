@@ -18,12 +18,14 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.ProbeReport;
 import org.omg.CORBA.ORB;
 
 /**
  * The thesis testbed's server in its own JVM ({@code examples/thesis-testbed.yaml}: QoS 1 on
- * connections 1 and 2, QoS 2 on 3, QoS 3 on 4 and 5, QoS 4 on 6), a client ORB to drive it as the SNMP
- * emulator and an agent would, and a way to start the console as a user does.
+ * connections 1 and 2, QoS 2 on 3, QoS 3 on 4 and 5, QoS 4 on 6, all with {@code calibration: thesis}),
+ * plus connection 7, {@value #ADAPTIVE_CONNECTION_YAML}, a client ORB to drive it as the SNMP emulator and the
+ * agents would, and a way to start the console as a user does.
  */
 final class ConsoleTestbed implements AutoCloseable {
 
@@ -35,12 +37,19 @@ final class ConsoleTestbed implements AutoCloseable {
     final Path iorFile;
     private final List<Process> consoles = new ArrayList<>();
 
+    /** Connections of the testbed: the example's six and the adaptive one. */
+    static final short[] CONNECTIONS = {1, 2, 3, 4, 5, 6, 7};
+    /** The connection added to the example: adaptive, probed, with a profile to fall back on in a state never measured. */
+    static final String ADAPTIVE_CONNECTION_YAML = "{ index_ref: 7, client: lab1, peer: lab2, link: atm-port,"
+        + " message_size_bytes: 256, qos: 4, bound_percent: 96, profile: measured-loopback-jacorb,"
+        + " calibration: adaptive, probe_rate_per_second: 4 }";
+    private static final Pattern CONNECTION_ITEM = Pattern.compile("(?m)^(\\s*- \\{ index_ref: \\d+,[^}#]*?)\\s*}");
+
     ConsoleTestbed(final Path directory) throws Exception {
         this.directory = directory;
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         final Path config = directory.resolve("testbed.yaml");
-        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml"))
-            .replace("../profiles/", profiles + "/").replace("min_interval_millis: 5000", "min_interval_millis: 0"));
+        Files.writeString(config, configuration(Files.readString(Path.of("../examples/thesis-testbed.yaml")), profiles));
         iorFile = directory.resolve("server.ior");
         server = java("server", "org.latencyserver.server.launch.ServerMain", "--config", config.toString(),
             "--ior-file", iorFile.toString(), "--metrics-port", "-1");
@@ -61,16 +70,46 @@ final class ConsoleTestbed implements AutoCloseable {
         service = LatencyServiceHelper.narrow(orb.string_to_object(ior));
     }
 
+    /**
+     * The example's configuration as the tests run it: profiles found from here, no minimum interval
+     * between measurements, room for every measured connection to have its request open at once (the
+     * tests answer them in their own order), the thesis's semantics on the example's connections (as
+     * the example means them) and the adaptive connection 7 added.
+     */
+    private static String configuration(final String example, final Path profiles) {
+        String yaml = replaceOnce(example, "../profiles/", profiles + "/");
+        yaml = replaceOnce(yaml, "min_interval_millis: 5000", "min_interval_millis: 0");
+        yaml = replaceOnce(yaml, "max_concurrent_measurements: 2", "max_concurrent_measurements: 8");
+        yaml = CONNECTION_ITEM.matcher(yaml).replaceAll(m -> Matcher.quoteReplacement(
+            m.group(1).contains("calibration:") ? m.group() : m.group(1) + ", calibration: thesis }"));
+        final String connections = yaml.substring(yaml.indexOf("\nconnections:"));
+        if (Pattern.compile("(?m)^[A-Za-z_]+:").matcher(connections.substring(1)).results().count() != 1) {
+            throw new IllegalStateException("connections: is no longer the example's last section; add connection 7 another way");
+        }
+        return yaml.stripTrailing() + "\n  - " + ADAPTIVE_CONNECTION_YAML + "\n";
+    }
+
+    private static String replaceOnce(final String text, final String what, final String with) {
+        if (!text.contains(what)) {
+            throw new IllegalStateException("examples/thesis-testbed.yaml no longer says '" + what + "'; update ConsoleTestbed");
+        }
+        return text.replace(what, with);
+    }
+
     /** Pushes the same MIB values to every connection, as the emulator does. */
     void push(final int clientCpuPercent, final int peerCpuPercent, final int portPercent) {
-        for (final short indexRef : new short[] {1, 2, 3, 4, 5, 6}) {
+        for (final short indexRef : CONNECTIONS) {
             latserv.PutMibUpdates(new IdlMibUpdates(indexRef, (short) clientCpuPercent, (short) peerCpuPercent,
                 (short) portPercent), indexRef);
         }
     }
 
-    /** Answers the connection's open request as an agent would: 1000 round trips around 1.2 ms. */
-    void measure(final int indexRef) throws Exception {
+    /**
+     * Answers the connection's open request as an agent would: 1000 round trips around 1.2 ms.
+     *
+     * @return the request answered
+     */
+    MeasurementRequest measure(final int indexRef) throws Exception {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         MeasurementRequest request = null;
         while (request == null && System.nanoTime() < deadline) {
@@ -84,6 +123,17 @@ final class ConsoleTestbed implements AutoCloseable {
             new HistogramBins(new long[] {800_000, 1_000_000, 1_200_000, 1_400_000, 2_000_000, 5_000_000},
                 new long[] {50, 200, 400, 250, 80, 20}, 0), 1000, 1.21, 0.42, 4.8, 20, 0, "console test",
             new double[] {1.1, 1.3, 1.2, 1.24}));
+        return request;
+    }
+
+    /**
+     * Reports a probe window of the connection's client agent: {@code roundTrips} round trips, all in
+     * the bin (previous edge, {@code upperEdgeNanos}], as one block of the calibration.
+     */
+    void probe(final int indexRef, final String clientNode, final int roundTrips, final long upperEdgeNanos) throws Exception {
+        service.submit_probe(new ProbeReport((short) indexRef, clientNode, "console test",
+            new HistogramBins(new long[] {upperEdgeNanos / 2, upperEdgeNanos}, new long[] {0, roundTrips}, 0), roundTrips,
+            upperEdgeNanos * 0.75 / 1e6, 1));
     }
 
     /** A console of this testbed's server. */
