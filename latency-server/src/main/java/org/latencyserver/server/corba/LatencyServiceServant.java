@@ -501,10 +501,21 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     private Source histogramOf(final ConnectionRow row) throws EstimateUnavailable {
         final short indexRef = row.spec().indexRef();
         if (row.spec().isMeasured()) {
-            if (row.measurement() == null) {
+            if (row.spec().isAdaptive()) {
+                // The current load state's own last measurement; in a state never measured, the profile as for QoS 1/2.
+                final Measurement own = row.currentKnowledge().lastMeasurement();
+                if (own != null) {
+                    return new Source(own.histogram(), "the last measurement of connection " + indexRef + " in its current load state");
+                }
+                if (row.spec().profileName() == null) {
+                    throw new EstimateUnavailable(indexRef, "connection " + indexRef + " has not been measured in its current load"
+                        + " state yet, and has no profile to fall back on");
+                }
+            } else if (row.measurement() == null) {
                 throw new EstimateUnavailable(indexRef, "connection " + indexRef + " has not been measured yet");
+            } else {
+                return new Source(row.measurement().histogram(), "the last measurement of connection " + indexRef);
             }
-            return new Source(row.measurement().histogram(), "the last measurement of connection " + indexRef);
         }
         if (!row.load().isKnown()) {
             throw new EstimateUnavailable(indexRef, "CPU state unknown: no profile cell applies");
