@@ -14,13 +14,18 @@ import java.util.List;
  * @param updatedEpochMillis    when this snapshot was taken
  * @param connections           one per connection, in index order; kept from the last good
  *                              snapshot while the server is unreachable
+ * @param profileCells          every profile cell live probes have reached, with its drift test
+ *                              ({@code profile_drift()}), in the server's order; kept like the connections
+ * @param profileCellsUnavailable why the server gives none (a server that does not learn profiles);
+ *                              empty when it answered, even with no cell
  */
 public record ConsoleSnapshot(String server, boolean reachable, String problem, long unreachableSinceEpochMillis,
-                              long updatedEpochMillis, List<ConnectionView> connections) {
+                              long updatedEpochMillis, List<ConnectionView> connections, List<ProfileCellView> profileCells,
+                              String profileCellsUnavailable) {
 
     /** @return the snapshot before the first answer */
     static ConsoleSnapshot empty(final String server) {
-        return new ConsoleSnapshot(server, false, "connecting", 0, 0, List.of());
+        return new ConsoleSnapshot(server, false, "connecting", 0, 0, List.of(), List.of(), "");
     }
 
     /**
@@ -175,5 +180,43 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
 
     /** One point of the estimate timeline. */
     public record TimelinePoint(long epochMillis, double valueMillis, double lower, double upper, String unit) {
+    }
+
+    /**
+     * One profile cell as live probes of QoS 1/2 connections have learned it, and whether it still
+     * agrees with the profile (the IDL's {@code ProfileCellDrift}).
+     *
+     * @param profile           the profile's name
+     * @param cpuState          the cell's pair, the IDL's cpu_state code (10 × client + peer)
+     * @param cpuStateText      e.g. "LOW/MEDIUM"
+     * @param messageSizeBytes  the cell's message size
+     * @param liveRoundTrips    probe round trips seen in all
+     * @param liveWeight        their decayed count, which the test rests on
+     * @param liveMeanMillis    the decayed mean of the live round trips
+     * @param profileMeanMillis the profile cell's mean
+     * @param statistic         the test's statistic
+     * @param criticalValue     the cell is drifting above it
+     * @param drifting          the server's verdict
+     * @param verdict           it in words: "DRIFTING", "consistent", or "too few round trips" (the
+     *                          statistic is above the critical value but the server has not enough
+     *                          round trips yet to flag the cell)
+     * @param test              which test
+     * @param lastEpochMillis   the last probe window
+     */
+    public record ProfileCellView(String profile, int cpuState, String cpuStateText, int messageSizeBytes, long liveRoundTrips,
+                                  double liveWeight, double liveMeanMillis, double profileMeanMillis, double statistic,
+                                  double criticalValue, boolean drifting, String verdict, String test, long lastEpochMillis) {
+
+        /** The verdict of a drifting cell. */
+        static final String DRIFTING = "DRIFTING";
+        /** The verdict of a cell the test finds consistent with the profile. */
+        static final String CONSISTENT = "consistent";
+        /** The verdict of a cell whose statistic is above the critical value, below the server's minimum of round trips. */
+        static final String TOO_FEW = "too few round trips";
+
+        /** @return the verdict in words, from the server's figures */
+        static String verdict(final boolean drifting, final double statistic, final double criticalValue) {
+            return drifting ? DRIFTING : statistic > criticalValue ? TOO_FEW : CONSISTENT;
+        }
     }
 }

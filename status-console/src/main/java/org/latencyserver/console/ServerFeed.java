@@ -19,6 +19,7 @@ import org.latencyserver.console.ConsoleSnapshot.EstimateView;
 import org.latencyserver.console.ConsoleSnapshot.HistogramView;
 import org.latencyserver.console.ConsoleSnapshot.Mib;
 import org.latencyserver.console.ConsoleSnapshot.Pending;
+import org.latencyserver.console.ConsoleSnapshot.ProfileCellView;
 import org.latencyserver.console.ConsoleSnapshot.TimelinePoint;
 import org.latencyserver.idl.LatservPackage.TableRow;
 import org.latencyserver.idl.latency.ConfidenceInterval;
@@ -30,6 +31,7 @@ import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.UnknownConnection;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.SystemException;
@@ -155,11 +157,19 @@ final class ServerFeed implements AutoCloseable {
                 }
                 views.add(view(info, row, pending.get((int) info.index_ref), nowMillis));
             }
+            List<ProfileCellView> profileCells = List.of();
+            String profileCellsUnavailable = "";
+            try {
+                profileCells = profileCells(service.profile_drift());
+            } catch (org.omg.CORBA.BAD_OPERATION | org.omg.CORBA.NO_IMPLEMENT e) {
+                profileCellsUnavailable = "this server does not learn profiles from live probes (no profile_drift)";
+            }
             if (!previous.reachable() && previous.updatedEpochMillis() > 0) {
                 LOG.info("the server {} answers again", serverName);
             }
             backoffMillis = 500;
-            publish(new ConsoleSnapshot(serverName, true, problem, 0, nowMillis, List.copyOf(views)));
+            publish(new ConsoleSnapshot(serverName, true, problem, 0, nowMillis, List.copyOf(views), profileCells,
+                profileCellsUnavailable));
             return true;
         } catch (SystemException | References.ReferenceException e) {
             service = null;
@@ -171,7 +181,7 @@ final class ServerFeed implements AutoCloseable {
             }
             backoffMillis = Math.min(10_000, backoffMillis * 2);
             publish(new ConsoleSnapshot(serverName, false, "server unreachable: " + describe(e), since, nowMillis,
-                previous.connections()));
+                previous.connections(), previous.profileCells(), previous.profileCellsUnavailable()));
             return false;
         } catch (org.latencyserver.idl.latency.InvalidArgument e) {
             LOG.error("the server refused the subscription: {}", e.reason);
@@ -260,6 +270,16 @@ final class ServerFeed implements AutoCloseable {
             List.of(e.notes), e.update_pending, e.interpolated, e.computed_epoch_millis, e.thesis_value_ms, e.correction,
             e.source, e.data_epoch_millis, Words.source(e.source, e.data_epoch_millis, nowMillis),
             Words.sourceExplanation(e.source));
+    }
+
+    private static List<ProfileCellView> profileCells(final ProfileCellDrift[] drifts) {
+        final List<ProfileCellView> cells = new ArrayList<>(drifts.length);
+        for (final ProfileCellDrift d : drifts) {
+            cells.add(new ProfileCellView(d.profile_name, d.cpu_state, Words.cpuState(d.cpu_state), d.message_size_bytes,
+                d.live_round_trips, d.live_weight, d.live_mean_ms, d.profile_mean_ms, d.statistic, d.critical_value, d.drifting,
+                ProfileCellView.verdict(d.drifting, d.statistic, d.critical_value), d.test, d.last_epoch_millis));
+        }
+        return List.copyOf(cells);
     }
 
     private static HistogramView histogram(final HistogramBins bins) {

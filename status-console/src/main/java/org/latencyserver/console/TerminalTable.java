@@ -3,9 +3,16 @@ package org.latencyserver.console;
 import java.util.Locale;
 import org.latencyserver.console.ConsoleSnapshot.ConnectionView;
 import org.latencyserver.console.ConsoleSnapshot.EstimateView;
+import org.latencyserver.console.ConsoleSnapshot.ProfileCellView;
 
-/** The console's table as fixed-width text, for {@code --once} and {@code --watch}. */
+/**
+ * The console's table as fixed-width text, for {@code --once} and {@code --watch}; below it, when
+ * live probes have reached profile cells, one line per cell with its drift test.
+ */
 final class TerminalTable {
+
+    /** How an operator writes what was learned as a profile file (the page's panel says the same). */
+    static final String LEARNED_COMMAND = "./latency profile learned PROFILE --server REF --out FILE";
 
     private TerminalTable() {
     }
@@ -31,7 +38,23 @@ final class TerminalTable {
                 c.mib().clientCpu() + "/" + c.mib().peerCpu() + "/" + c.mib().port(), estimate(c), Calibrations.summary(c),
                 flags(c)));
         }
+        profileCells(text, snapshot);
         return text.toString();
+    }
+
+    /** The profile cells reached by live probes, after a blank line; nothing when none was reached. */
+    private static void profileCells(final StringBuilder text, final ConsoleSnapshot snapshot) {
+        if (snapshot.profileCells().isEmpty()) {
+            return;
+        }
+        text.append('\n').append("Profiles learned from live probes (write one as a file: ").append(LEARNED_COMMAND).append(")\n");
+        text.append(String.format(Locale.ROOT, "  %-26s %-14s %6s %11s %10s %12s %20s  %s%n", "profile", "CPU", "size B",
+            "round trips", "live mean", "profile mean", "statistic / critical", "verdict"));
+        for (final ProfileCellView p : snapshot.profileCells()) {
+            text.append(String.format(Locale.ROOT, "  %-26s %-14s %6d %11d %7.3f ms %9.3f ms %20s  %s%n", p.profile(),
+                p.cpuStateText(), p.messageSizeBytes(), p.liveRoundTrips(), p.liveMeanMillis(), p.profileMeanMillis(),
+                String.format(Locale.ROOT, "%.3f / %.3f", p.statistic(), p.criticalValue()), p.verdict()));
+        }
     }
 
     private static String qos(final ConnectionView c) {

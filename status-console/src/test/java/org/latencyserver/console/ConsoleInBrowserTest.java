@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.Calibration;
 import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.StateCalibration;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -33,7 +34,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * connections, an estimate changes on the page without a reload when a state changes, a
  * connection's histogram renders, the estimate cell says where a served value comes from (profile
  * fallback, previous state's value, remembered) and what the thesis would have served, and the
- * per-state calibration table shows what {@code calibration(index_ref)} returns. It also writes the
+ * per-state calibration table shows what {@code calibration(index_ref)} returns, and the panel of
+ * profiles learned from live probes shows what {@code profile_drift()} returns. It also writes the
  * screenshot the README shows.
  */
 class ConsoleInBrowserTest {
@@ -48,6 +50,8 @@ class ConsoleInBrowserTest {
     private static final int ADAPTIVE = 7;
     /** A QoS 4 connection of the thesis testbed, with the thesis's semantics. */
     private static final int THESIS_BOUND = 6;
+    /** The probed QoS 2 connection ConsoleTestbed adds: its probe windows feed its profile's cells. */
+    private static final int PROFILED = 8;
 
     @TempDir
     Path directory;
@@ -65,9 +69,15 @@ class ConsoleInBrowserTest {
             try {
                 browser.get(url);
                 final WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
-                wait.until(b -> b.findElements(By.cssSelector("#connections tbody tr")).size() == 7);
-                assertEquals(List.of("1", "2", "3", "4", "5", "6", "7"), ((JavascriptExecutor) browser).executeScript(
+                wait.until(b -> b.findElements(By.cssSelector("#connections tbody tr")).size() == 8);
+                assertEquals(List.of("1", "2", "3", "4", "5", "6", "7", "8"), ((JavascriptExecutor) browser).executeScript(
                     "return [...document.querySelectorAll('#connections tbody tr')].map(r => r.dataset.indexRef);"));
+                // No probe has reached a profile cell yet: the panel says so in one line, without a table.
+                assertEquals("No profile cell has been reached by probes yet.", text(browser, "#profile-drift-message"));
+                assertEquals(Boolean.TRUE, ((JavascriptExecutor) browser).executeScript(
+                    "return document.getElementById('profile-drift').hidden;"));
+                assertTrue(text(browser, "#profile-cells .caption").contains(
+                    "./latency profile learned PROFILE --server REF --out FILE"), text(browser, "#profile-cells .caption"));
                 assertTrue(text(browser, "tr[data-index-ref='3'] td.nodes").endsWith("LOCAL-2CORE → LOCAL-2CORE"),
                     "a configured workstation type by its name: " + text(browser, "tr[data-index-ref='3'] td.nodes"));
                 assertTrue(text(browser, "tr[data-index-ref='1'] td.nodes").endsWith("TAC-4 → TAC-4"));
@@ -152,6 +162,35 @@ class ConsoleInBrowserTest {
                 assertEquals(notHolding(calibration.pooled) ? "figures coverage not-holding" : "figures coverage",
                     attribute(browser, "tr[data-index-ref='7'] td.calibration .figures", "class"),
                     "interval " + calibration.pooled.coverage_interval.lower + ".." + calibration.pooled.coverage_interval.upper);
+
+                // Probe windows of the QoS 2 connection 8 in LOW/LOW, 300 round trips all at three times its
+                // profile cell's mean: the cell is learned and drifting, and the panel shows the server's test.
+                final double cellMean = ConsoleTestbed.profileCellMeanMillis("0-33", "0-33", 256);
+                testbed.probeAt(PROFILED, "lab1", LOW_LOW, 3, 100, Math.round(3 * cellMean * 1e6));
+                final ProfileCellDrift[] drift = testbed.service.profile_drift();
+                assertEquals(1, drift.length, "one profile cell reached, by connection 8's probes");
+                final ProfileCellDrift cell = drift[0];
+                assertEquals(ConsoleTestbed.PROFILE, cell.profile_name);
+                assertEquals(LOW_LOW, cell.cpu_state);
+                assertEquals(256, cell.message_size_bytes);
+                assertEquals(300, cell.live_round_trips, "every round trip of the three windows");
+                assertTrue(cell.drifting, "three times the profile's mean: " + cell.statistic + " vs " + cell.critical_value);
+                final Map<String, String> expectedCell = new HashMap<>(Map.of("profile", ConsoleTestbed.PROFILE, "cpu", "LOW/LOW",
+                    "size", "256 B", "round-trips", "300",
+                    "live-mean", String.format(Locale.ROOT, "%.3f ms", cell.live_mean_ms),
+                    "profile-mean", String.format(Locale.ROOT, "%.3f ms", cell.profile_mean_ms),
+                    "statistic", String.format(Locale.ROOT, "%.3f vs %.3f", cell.statistic, cell.critical_value),
+                    "verdict", "DRIFTING", "verdict-class", "verdict drifting", "statistic-title", cell.test));
+                try {
+                    wait.until(b -> expectedCell.equals(profileCellRow(b)));
+                } catch (org.openqa.selenium.TimeoutException e) {
+                    assertEquals(expectedCell, profileCellRow(browser), "the panel's row of the learned cell");
+                }
+                assertTrue(attribute(browser, "#profile-drift td.verdict", "title").contains(cell.test),
+                    "the test's name on hover: " + attribute(browser, "#profile-drift td.verdict", "title"));
+                assertEquals("", text(browser, "#profile-drift-message"));
+                ((JavascriptExecutor) browser).executeScript("document.querySelector('#profile-cells').scrollIntoView();");
+                screenshot(browser, "target/console-profile-drift.png");
 
                 // The per-state table in view, for the operator guide.
                 ((JavascriptExecutor) browser).executeScript("document.querySelector('#calibration-states').scrollIntoView();");
@@ -250,6 +289,25 @@ class ConsoleInBrowserTest {
                 + "if (o['last-measured'] !== 'never') o['last-measured'] = 'measured';"
                 + "o['coverage-class'] = tr.querySelector('td.coverage').className;"
                 + "return o;", loadState);
+        return cells == null ? Map.of() : new HashMap<>((Map<String, String>) cells);
+    }
+
+    /**
+     * The profile panel's one row, cell by cell (the live mean without its ratio to the profile's), its
+     * verdict's class and the statistic's hover text.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> profileCellRow(final WebDriver browser) {
+        final Object cells = ((JavascriptExecutor) browser).executeScript(
+            "const rows = document.querySelectorAll('#profile-drift tbody tr');"
+                + "if (rows.length !== 1 || document.getElementById('profile-drift').hidden) return null;"
+                + "const tr = rows[0], o = {};"
+                + "for (const td of tr.cells) o[td.className.split(' ')[0]] = td.innerText.replace(/\\s+/g, ' ').trim();"
+                + "o['live-mean'] = o['live-mean'].replace(/ ×.*$/, '');"
+                + "delete o['last-probe'];"
+                + "o['verdict-class'] = tr.querySelector('td.verdict').className;"
+                + "o['statistic-title'] = tr.querySelector('td.statistic').title;"
+                + "return o;");
         return cells == null ? Map.of() : new HashMap<>((Map<String, String>) cells);
     }
 

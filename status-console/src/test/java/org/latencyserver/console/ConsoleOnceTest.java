@@ -10,18 +10,26 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.ProfileCellDrift;
 
 /** {@code ./latency console --once}, as a script uses it, against a real server. */
 class ConsoleOnceTest {
+
+    /** cpu_state LOW/HIGH (10 × client + peer). */
+    private static final int LOW_HIGH = 13;
 
     @TempDir
     Path directory;
 
     @Test
-    void onceListsEveryConnectionWithItsStateEstimateAndPendingMeasurementThenExitsZero() throws Exception {
+    void onceListsEveryConnectionWithItsStateEstimateAndPendingMeasurementAndTheProfileCellsProbesReachedThenExitsZero()
+        throws Exception {
         try (ConsoleTestbed testbed = new ConsoleTestbed(directory)) {
             testbed.push(10, 80, 50);
             testbed.measure(4); // 4 measured; 5 and 6 left waiting for their agents
+            // The probed QoS 2 connection 8 in LOW/HIGH: 300 round trips, all at three times its profile cell's mean.
+            final double cellMean = ConsoleTestbed.profileCellMeanMillis("0-33", "67-100", 256);
+            testbed.probeAt(8, "lab1", LOW_HIGH, 2, 150, Math.round(3 * cellMean * 1e6));
             final Process console = testbed.console("once", "--once");
             assertTrue(console.waitFor(60, TimeUnit.SECONDS));
             final String output = testbed.log("once");
@@ -48,7 +56,24 @@ class ConsoleOnceTest {
             assertTrue(line(output, 3).matches(".*lab1 -> lab2 +256 2@96 .*"), line(output, 3));
             assertTrue(line(output, 3).contains(String.format(Locale.ROOT, "%.3f ms @96%% [%.2f-%.2f %%]", qos2.value_ms,
                 qos2.interval.lower, qos2.interval.upper)), "the bound from the measured profile's histogram: " + line(output, 3));
-            assertEquals(9, output.lines().count(), "a title, the header and seven connections:\n" + output);
+            assertTrue(line(output, 8).matches(".*lab1 -> lab2 +256 2@96 +LOW/HIGH .*"), line(output, 8));
+
+            // Below the table, the one profile cell the probes reached, with the drift test the server gives.
+            final ProfileCellDrift[] drift = testbed.service.profile_drift();
+            assertEquals(1, drift.length, "only connection 8 feeds a profile cell");
+            assertEquals(LOW_HIGH, drift[0].cpu_state);
+            assertEquals(300, drift[0].live_round_trips);
+            assertTrue(drift[0].drifting, "three times the profile's mean: " + drift[0].statistic + " vs " + drift[0].critical_value);
+            assertTrue(output.contains("Profiles learned from live probes (write one as a file: "
+                + "./latency profile learned PROFILE --server REF --out FILE)"), output);
+            final String cell = output.lines().filter(l -> l.startsWith("  " + ConsoleTestbed.PROFILE + " ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no line for the profile cell:\n" + output));
+            assertTrue(cell.matches("  measured-loopback-jacorb +LOW/HIGH +256 +300 +"
+                + String.format(Locale.ROOT, "%.3f", drift[0].live_mean_ms) + " ms +"
+                + String.format(Locale.ROOT, "%.3f", drift[0].profile_mean_ms) + " ms +"
+                + String.format(Locale.ROOT, "%.3f / %.3f", drift[0].statistic, drift[0].critical_value) + " +DRIFTING"), cell);
+            assertEquals(14, output.lines().count(),
+                "a title, the header, eight connections, a blank line, the profiles' title, their header and one cell:\n" + output);
         }
     }
 

@@ -1,5 +1,7 @@
 package org.latencyserver.console;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +26,9 @@ import org.omg.CORBA.ORB;
 /**
  * The thesis testbed's server in its own JVM ({@code examples/thesis-testbed.yaml}: QoS 1 on
  * connections 1 and 2, QoS 2 on 3, QoS 3 on 4 and 5, QoS 4 on 6, all with {@code calibration: thesis}),
- * plus connection 7, {@value #ADAPTIVE_CONNECTION_YAML}, a client ORB to drive it as the SNMP emulator and the
- * agents would, and a way to start the console as a user does.
+ * plus connection 7, {@value #ADAPTIVE_CONNECTION_YAML}, and connection 8, {@value #PROFILED_CONNECTION_YAML},
+ * a client ORB to drive it as the SNMP emulator and the agents would, and a way to start the console as
+ * a user does.
  */
 final class ConsoleTestbed implements AutoCloseable {
 
@@ -37,11 +40,20 @@ final class ConsoleTestbed implements AutoCloseable {
     final Path iorFile;
     private final List<Process> consoles = new ArrayList<>();
 
-    /** Connections of the testbed: the example's six and the adaptive one. */
-    static final short[] CONNECTIONS = {1, 2, 3, 4, 5, 6, 7};
+    /** The measured profile connections 3, 7 and 8 use. */
+    static final String PROFILE = "measured-loopback-jacorb";
+    /** Connections of the testbed: the example's six, the adaptive one and the probed QoS 2 one. */
+    static final short[] CONNECTIONS = {1, 2, 3, 4, 5, 6, 7, 8};
     /** The connection added to the example: adaptive, probed, with a profile to fall back on in a state never measured. */
     static final String ADAPTIVE_CONNECTION_YAML = "{ index_ref: 7, client: lab1, peer: lab2, link: atm-port,"
         + " message_size_bytes: 256, qos: 4, bound_percent: 96, profile: measured-loopback-jacorb,"
+        + " calibration: adaptive, probe_rate_per_second: 4 }";
+    /**
+     * The QoS 2 connection added to the example: probed, so its probe windows teach the server its
+     * profile's cells (the example's QoS 2 connection 3 is not probed: the server refuses its probes).
+     */
+    static final String PROFILED_CONNECTION_YAML = "{ index_ref: 8, client: lab1, peer: lab2, link: atm-port,"
+        + " message_size_bytes: 256, qos: 2, bound_percent: 96, profile: " + PROFILE + ","
         + " calibration: adaptive, probe_rate_per_second: 4 }";
     private static final Pattern CONNECTION_ITEM = Pattern.compile("(?m)^(\\s*- \\{ index_ref: \\d+,[^}#]*?)\\s*}");
 
@@ -74,7 +86,7 @@ final class ConsoleTestbed implements AutoCloseable {
      * The example's configuration as the tests run it: profiles found from here, no minimum interval
      * between measurements, room for every measured connection to have its request open at once (the
      * tests answer them in their own order), the thesis's semantics on the example's connections (as
-     * the example means them) and the adaptive connection 7 added.
+     * the example means them) and connections 7 (adaptive QoS 4) and 8 (probed QoS 2) added.
      */
     private static String configuration(final String example, final Path profiles) {
         String yaml = replaceOnce(example, "../profiles/", profiles + "/");
@@ -84,9 +96,9 @@ final class ConsoleTestbed implements AutoCloseable {
             m.group(1).contains("calibration:") ? m.group() : m.group(1) + ", calibration: thesis }"));
         final String connections = yaml.substring(yaml.indexOf("\nconnections:"));
         if (Pattern.compile("(?m)^[A-Za-z_]+:").matcher(connections.substring(1)).results().count() != 1) {
-            throw new IllegalStateException("connections: is no longer the example's last section; add connection 7 another way");
+            throw new IllegalStateException("connections: is no longer the example's last section; add connections 7 and 8 another way");
         }
-        return yaml.stripTrailing() + "\n  - " + ADAPTIVE_CONNECTION_YAML + "\n";
+        return yaml.stripTrailing() + "\n  - " + ADAPTIVE_CONNECTION_YAML + "\n  - " + PROFILED_CONNECTION_YAML + "\n";
     }
 
     private static String replaceOnce(final String text, final String what, final String with) {
@@ -134,6 +146,48 @@ final class ConsoleTestbed implements AutoCloseable {
         service.submit_probe(new ProbeReport((short) indexRef, clientNode, "console test",
             new HistogramBins(new long[] {upperEdgeNanos / 2, upperEdgeNanos}, new long[] {0, roundTrips}, 0), roundTrips,
             upperEdgeNanos * 0.75 / 1e6, 1));
+    }
+
+    /**
+     * Reports probe windows of the connection's client agent in which every round trip took exactly
+     * {@code roundTripNanos}, once the connection is in the load state {@code cpuState} (the server
+     * uses a window only when the state held for the window's length, 1 ms here).
+     *
+     * @param cpuState the IDL's cpu_state code the connection must be in (10 × client + peer)
+     */
+    void probeAt(final int indexRef, final String clientNode, final int cpuState, final int windows, final int roundTripsPerWindow,
+                 final long roundTripNanos) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Stream.of(service.list_connections()).noneMatch(c -> c.index_ref == indexRef && c.cpu_state == cpuState)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("connection " + indexRef + " never reached cpu_state " + cpuState);
+            }
+            Thread.sleep(20);
+        }
+        Thread.sleep(5); // the state has held longer than the window
+        for (int i = 0; i < windows; i++) {
+            service.submit_probe(new ProbeReport((short) indexRef, clientNode, "console test",
+                new HistogramBins(new long[] {roundTripNanos / 2, roundTripNanos}, new long[] {0, roundTripsPerWindow}, 0),
+                roundTripsPerWindow, roundTripNanos / 1e6, 1));
+        }
+    }
+
+    /**
+     * The mean of a cell of {@link #PROFILE}, as its file says.
+     *
+     * @param clientCpu the cell's client CPU band, e.g. "0-33"
+     * @param peerCpu   the peer's
+     */
+    static double profileCellMeanMillis(final String clientCpu, final String peerCpu, final int messageSizeBytes)
+        throws IOException {
+        final JsonNode profile = new ObjectMapper().readTree(Path.of("../profiles/" + PROFILE + ".json").toFile());
+        for (final JsonNode cell : profile.get("cells")) {
+            if (cell.get("cpu").get(0).asText().equals(clientCpu) && cell.get("cpu").get(1).asText().equals(peerCpu)
+                && cell.get("message_size_bytes").asInt() == messageSizeBytes) {
+                return cell.get("mean_ms").asDouble();
+            }
+        }
+        throw new IllegalStateException(PROFILE + " has no cell " + clientCpu + "/" + peerCpu + " " + messageSizeBytes + " B");
     }
 
     /** A console of this testbed's server. */

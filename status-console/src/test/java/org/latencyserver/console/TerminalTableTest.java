@@ -1,0 +1,54 @@
+package org.latencyserver.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.console.ConsoleSnapshot.ProfileCellView;
+
+/** The terminal's lines on profile cells learned from live probes, and the verdict in words, without a server. */
+class TerminalTableTest {
+
+    @Test
+    void noLinesOnProfilesUntilProbesReachACell() {
+        final String text = TerminalTable.render(snapshot(List.of()), 0);
+        assertEquals(2, text.lines().count(), "the title and the header of an empty table:\n" + text);
+        assertTrue(!text.contains("Profiles learned"), text);
+    }
+
+    @Test
+    void eachReachedCellHasALineWithItsTestBelowTheTable() {
+        final String text = TerminalTable.render(snapshot(List.of(
+            cell("measured-loopback-jacorb", 12, 1024, 250, 0.41, 0.39, 0.07, 0.11, false),
+            cell("measured-loopback-jacorb", 11, 256, 300, 0.88, 0.29, 0.95, 0.10, true))), 0);
+        final List<String> lines = text.lines().toList();
+        assertEquals(7, lines.size(), text);
+        assertEquals("", lines.get(2), "a blank line after the table");
+        assertEquals("Profiles learned from live probes (write one as a file: "
+            + "./latency profile learned PROFILE --server REF --out FILE)", lines.get(3));
+        assertTrue(lines.get(5).matches("  measured-loopback-jacorb +LOW/MEDIUM +1024 +250 +0\\.410 ms +0\\.390 ms"
+            + " +0\\.070 / 0\\.110  consistent"), lines.get(5));
+        assertTrue(lines.get(6).matches("  measured-loopback-jacorb +LOW/LOW +256 +300 +0\\.880 ms +0\\.290 ms"
+            + " +0\\.950 / 0\\.100  DRIFTING"), lines.get(6));
+    }
+
+    @Test
+    void aStatisticAboveTheCriticalValueThatTheServerDoesNotFlagHasTooFewRoundTrips() {
+        assertEquals("DRIFTING", ProfileCellView.verdict(true, 0.9, 0.1));
+        assertEquals("consistent", ProfileCellView.verdict(false, 0.05, 0.1));
+        assertEquals("too few round trips", ProfileCellView.verdict(false, 0.9, 0.3));
+    }
+
+    private static ProfileCellView cell(final String profile, final int cpuState, final int size, final long roundTrips,
+                                        final double liveMean, final double profileMean, final double statistic,
+                                        final double critical, final boolean drifting) {
+        return new ProfileCellView(profile, cpuState, Words.cpuState(cpuState), size, roundTrips, roundTrips, liveMean,
+            profileMean, statistic, critical, drifting, ProfileCellView.verdict(drifting, statistic, critical),
+            "two-sample Kolmogorov-Smirnov, 1 % level, on the profile's bin edges", 1);
+    }
+
+    private static ConsoleSnapshot snapshot(final List<ProfileCellView> cells) {
+        return new ConsoleSnapshot("test", true, "", 0, 1, List.of(), cells, "");
+    }
+}
