@@ -48,6 +48,11 @@ final class ChildProcess {
         return process.isAlive();
     }
 
+    /** @return the process id (under taskset, the JVM's: taskset execs it) */
+    long pid() {
+        return process.pid();
+    }
+
     String log() {
         try {
             return Files.exists(log) ? Files.readString(log) : "";

@@ -9,6 +9,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -48,6 +49,13 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--no-load", description = "Do not drive real CPU load on the pinned cores (the SNMP values still follow the scenario).")
     private boolean noLoad;
 
+    @Option(names = "--ready-file", paramLabel = "PATH", description = {
+        "Once everything is running, write this JSON file (atomically) for programs that use the demo: the naming service's"
+            + " corbaloc, the server's name, the console and metrics URLs, the agents (node, name, core) and the pid of each"
+            + " child process by role (naming-service, emulator, server, peer-agent, client-agent, console).",
+        "It is deleted when the demo stops. Layout: org.latencyserver.demo.ReadyFile."})
+    private Path readyFile;
+
     private final List<ChildProcess> started = new ArrayList<>();
     private final AtomicBoolean stopped = new AtomicBoolean();
     private LoadDrivers loadDrivers;
@@ -65,6 +73,9 @@ public final class DemoMain implements Callable<Integer> {
         final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
         final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();
         Files.createDirectories(work);
+        if (readyFile != null) {
+            Files.deleteIfExists(readyFile); // an earlier run's file would say "ready" before this run is
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
         try {
             run(root, work);
@@ -92,9 +103,9 @@ public final class DemoMain implements Callable<Integer> {
         out.println("latency demo: starting on loopback; logs in " + work);
         final int namingPort = freePort();
         final String naming = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
-        start("naming-service", java(root, "latency-server", "org.latencyserver.server.launch.NamingServiceMain",
-            "--port", Integer.toString(namingPort), "--db-dir", work.resolve("naming").toString()), Map.of(), work)
-            .awaitOutput("naming service at", READY_TIMEOUT);
+        final ChildProcess namingService = start("naming-service", java(root, "latency-server", "org.latencyserver.server.launch.NamingServiceMain",
+            "--port", Integer.toString(namingPort), "--db-dir", work.resolve("naming").toString()), Map.of(), work);
+        namingService.awaitOutput("naming service at", READY_TIMEOUT);
         final ChildProcess emulator = start("snmp-emulator", java(root, "snmp-emulator", "org.latencyserver.emulator.EmulatorMain",
             "--scenario", scenario.toString()), snmpEnvironment, work);
         emulator.awaitOutput("scenario .* steps", READY_TIMEOUT);
@@ -103,9 +114,10 @@ public final class DemoMain implements Callable<Integer> {
             "--metrics-port", "0"), snmpEnvironment, work);
         server.awaitOutput("serving \\d+ connections", READY_TIMEOUT);
         final Matcher metrics = Pattern.compile("metrics at (http://\\S+)").matcher(server.log());
-        start("peer-agent", pin(pinned, 1, java(root, "peer-agent", "org.latencyserver.peer.PeerAgentMain", "--name", "lab2",
+        final ChildProcess peerAgent = start("peer-agent", pin(pinned, 1, java(root, "peer-agent", "org.latencyserver.peer.PeerAgentMain", "--name", "lab2",
             "--naming", naming, "--ior-file", work.resolve("peer-lab2.ior").toString(), "--tcp-port", "0", "--udp-port", "0")),
-            Map.of(), work).awaitOutput("peer-agent lab2 ready", READY_TIMEOUT);
+            Map.of(), work);
+        peerAgent.awaitOutput("peer-agent lab2 ready", READY_TIMEOUT);
         final List<String> agent = java(root, "client-agent", "org.latencyserver.agent.client.ClientAgentMain",
             "--server", "LatencyServer", "--naming", naming, "--node", "lab1", "--name", "demo-agent-lab1",
             // paced as the shipped profile was measured, so QoS 3/4 compare with QoS 1/2 on it
@@ -114,7 +126,8 @@ public final class DemoMain implements Callable<Integer> {
             // pinned once started, as the profiler pins itself: a JVM started pinned sizes itself as a uniprocessor
             agent.addAll(List.of("--pin-core", "0"));
         }
-        start("client-agent", agent, Map.of(), work).awaitOutput("client-agent ready", READY_TIMEOUT);
+        final ChildProcess clientAgent = start("client-agent", agent, Map.of(), work);
+        clientAgent.awaitOutput("client-agent ready", READY_TIMEOUT);
         final ChildProcess console = start("console", java(root, "status-console", "org.latencyserver.console.ConsoleMain",
             "--server", "LatencyServer", "--naming", naming, "--http-port", Integer.toString(consolePort)), Map.of(), work);
         final String consoleUrl = console.awaitOutput("console at (http://\\S+)", READY_TIMEOUT).group(1);
@@ -123,7 +136,21 @@ public final class DemoMain implements Callable<Integer> {
         if (load) {
             loadDrivers = new LoadDrivers(Map.of("lab1", 0, "lab2", 1), work);
         }
-        banner(consoleUrl, naming, metrics.find() ? metrics.group(1) : null, work, load, pinned);
+        final String metricsUrl = metrics.find() ? metrics.group(1) : null;
+        banner(consoleUrl, naming, metricsUrl, work, load, pinned);
+        if (readyFile != null) {
+            final Map<String, Long> pids = new LinkedHashMap<>();
+            pids.put("naming-service", namingService.pid());
+            pids.put("emulator", emulator.pid());
+            pids.put("server", server.pid());
+            pids.put("peer-agent", peerAgent.pid());
+            pids.put("client-agent", clientAgent.pid());
+            pids.put("console", console.pid());
+            new ReadyFile(ReadyFile.FORMAT, naming, "LatencyServer", consoleUrl, metricsUrl,
+                List.of(new ReadyFile.Agent("lab1", "demo-agent-lab1", pinned ? 0 : null)),
+                List.of(new ReadyFile.Agent("lab2", "peers/lab2", pinned ? 1 : null)),
+                pids, load, scenario.toString(), work.toString()).writeTo(readyFile);
+        }
         follow(emulator, ScenarioLoad.cpuPercentPerStep(scenario, List.of("lab1", "lab2")));
     }
 
@@ -233,6 +260,7 @@ public final class DemoMain implements Callable<Integer> {
         if (!stopped.compareAndSet(false, true)) {
             return;
         }
+        deleteReadyFile(); // first: from now on the demo is no longer ready
         try {
             if (loadDrivers != null) {
                 loadDrivers.stopAll();
@@ -244,6 +272,17 @@ public final class DemoMain implements Callable<Integer> {
             out.flush();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void deleteReadyFile() {
+        if (readyFile == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(readyFile);
+        } catch (IOException e) {
+            System.err.println("latency demo: cannot delete the ready file " + readyFile + ": " + e.getMessage());
         }
     }
 }

@@ -91,13 +91,20 @@ public final class ClientAgentMain implements Callable<Integer> {
     private String host = "127.0.0.1";
 
     @Option(names = "--no-probe", description = "Do not probe. By default each connection of a node this agent measures for is"
-        + " probed at the rate the server lists for it (probe_rate_per_second; 0 = not probed): single round trips of its message"
-        + " size to its peer at Poisson-distributed times, paused while this agent measures, reported every --probe-report-millis.")
+        + " probed at the rate the server lists for it (probe_rate_per_second; 0 = not probed): trains of --probe-train round trips"
+        + " of its message size to its peer, paced as measurements (--interval-micros), starting at Poisson-distributed times,"
+        + " paused while this agent measures, reported every --probe-report-millis.")
     private boolean noProbe;
 
     @Option(names = "--probe-report-millis", paramLabel = "MS", description = "Report each probed connection's round trips to the"
         + " server this often, ms (default: ${DEFAULT-VALUE}; at least 200). The connection list is re-read every 10 s.")
     private long probeReportMillis = ProbeSettings.DEFAULT_REPORT_INTERVAL_MILLIS;
+
+    @Option(names = "--probe-train", paramLabel = "N", description = {"Round trips per probe (default: ${DEFAULT-VALUE}): a train"
+        + " paced as measurements are (--interval-micros, at least 1 ms), its first round trip unrecorded (it meets the path cold,",
+        "as a measurement's warm-up does). Probes then sample the path as measurements do, so calibration compares like with",
+        "like: single round trips after idle seconds read 2-10x slower than paced ones on a shared host. 1 = single round trips."})
+    private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
 
     @Option(names = "--call-timeout-millis", description = "A call (round trip, submit) unanswered this long fails (default: ${DEFAULT-VALUE}).")
     private long callTimeoutMillis = 10_000;
@@ -111,6 +118,9 @@ public final class ClientAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (probeTrainRoundTrips < 1 || probeTrainRoundTrips > 10_000) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--probe-train must be 1..10000, was " + probeTrainRoundTrips);
+        }
         if (probeReportMillis < ProbeSettings.MIN_REPORT_INTERVAL_MILLIS) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--probe-report-millis must be at least "
                 + ProbeSettings.MIN_REPORT_INTERVAL_MILLIS + " ms, was " + probeReportMillis);
@@ -138,7 +148,8 @@ public final class ClientAgentMain implements Callable<Integer> {
         final MeasurementAgent agent = new MeasurementAgent(server, peers, settings, listener, System::currentTimeMillis);
         forwarder.agent = agent;
         final PathProber prober = noProbe ? null : new PathProber(new ServerProbeLink(server), peers, settings::measuresFor,
-            agent::measuringNow, new ProbeSettings(name, probeReportMillis, ProbeSettings.DEFAULT_REFRESH_INTERVAL_MILLIS),
+            agent::measuringNow, new ProbeSettings(name, probeReportMillis, ProbeSettings.DEFAULT_REFRESH_INTERVAL_MILLIS,
+                probeTrainRoundTrips, Math.max(1_000_000L, intervalMicros * 1_000L)),
             new Random());
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -7,6 +7,7 @@ package org.latencyserver.agent.probe;
  * <p>Immutable and thread-safe.
  *
  * @param sentRoundTrips          probe round trips completed (and recorded)
+ * @param unrecordedRoundTrips    round trips run but not recorded: a path's warm-up, the first of each train
  * @param lateSends               of those, sent more than {@link PathProber#LATE_AFTER_NANOS} ns after
  *                                their scheduled time (an earlier reply was slow)
  * @param skippedWhileMeasuring   sends skipped because this agent was measuring (not made up later)
@@ -16,6 +17,6 @@ package org.latencyserver.agent.probe;
  * @param reportedRoundTrips      round trips in those reports
  * @param droppedRoundTrips       round trips in windows that were refused or could not be sent
  */
-public record ProbeTotals(long sentRoundTrips, long lateSends, long skippedWhileMeasuring, long skippedWhilePeerDown,
+public record ProbeTotals(long sentRoundTrips, long unrecordedRoundTrips, long lateSends, long skippedWhileMeasuring, long skippedWhilePeerDown,
                           long failedRoundTrips, long reportsSubmitted, long reportedRoundTrips, long droppedRoundTrips) {
 }

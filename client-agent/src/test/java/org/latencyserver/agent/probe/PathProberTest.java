@@ -251,6 +251,25 @@ class PathProberTest {
         assertEquals(reports, reportsOf(1).size(), "no report without round trips");
     }
 
+    @Test
+    void probesGoInPacedTrainsWhoseFirstRoundTripIsNotRecorded() throws Exception {
+        final EchoPeerServant peer = peers.start("p1");
+        server.connections = new ConnectionInfo[] {ProberFixtures.connection(1, NODE, "p1", 64, 100)};
+        prober = new PathProber(server, peers, NODE::equals, measuring::get,
+            new ProbeSettings("probe-test", 200, 10_000, 5, 2_000_000L), new Random(42));
+        prober.start();
+        await("twenty trains", () -> prober.totals().unrecordedRoundTrips() >= PathProber.WARMUP_ROUND_TRIPS + 20);
+        quiesce();
+        await("every round trip sent reported", () -> reportedRoundTrips(1) == prober.totals().sentRoundTrips());
+        final long unrecorded = prober.totals().unrecordedRoundTrips();
+        assertEquals(peer.echoCount() - 1, prober.totals().sentRoundTrips() + unrecorded, "every echo is recorded or unrecorded");
+        // After the path's warm-up, one of each train of 5 is unrecorded: 4 recorded per train (a train
+        // broken off by the quiesce may have fewer).
+        final long trains = unrecorded - PathProber.WARMUP_ROUND_TRIPS;
+        assertTrue(prober.totals().sentRoundTrips() <= 4 * trains && prober.totals().sentRoundTrips() >= 4 * (trains - 2),
+            prober.totals() + ", trains " + trains);
+    }
+
     // ---- helpers ----
 
     private PathProber start(final long reportMillis, final long refreshMillis) {

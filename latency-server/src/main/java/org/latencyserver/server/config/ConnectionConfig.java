@@ -34,7 +34,7 @@ public record ConnectionConfig(short indexRef, NodeConfig client, NodeConfig pee
                                double probeRatePerSecond) {
 
     /** Probe round trips per second when the configuration does not say. */
-    public static final double DEFAULT_PROBE_RATE_PER_SECOND = 4.0;
+    public static final double DEFAULT_PROBE_RATE_PER_SECOND = 10.0;
 
     /** A connection with the thesis's semantics and no probing. */
     public ConnectionConfig(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,

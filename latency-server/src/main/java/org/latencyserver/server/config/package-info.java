@@ -60,7 +60,7 @@
  *   <tr><td>{@code connections[].profile}</td><td>none</td><td>a loaded profile's name; required for QoS 1/2 (for QoS 3/4 optional: the fallback in a load state never measured); must be for the client's workstation type; for QoS 2 it must have histograms</td></tr>
  *   <tr><td>{@code connections[].bound_percent}</td><td>—</td><td>QoS 2/4: required, in (0, 100]; QoS 1/3: refused</td></tr>
  *   <tr><td>{@code connections[].calibration}</td><td>adaptive</td><td>{@code adaptive}: serve values corrected so they hold for the messages that follow (probes, memory per load state, dwell, drift re-measurement); {@code thesis}: the thesis's values and behaviour unchanged</td></tr>
- *   <tr><td>{@code connections[].probe_rate_per_second}</td><td>4</td><td>0..1000 round trips/s of light probing by the client agent; 0 = off; all connections' rates together at most half of {@code measurement.budget_round_trips_per_second}, which they are taken from</td></tr>
+ *   <tr><td>{@code connections[].probe_rate_per_second}</td><td>10</td><td>0..1000 round trips/s of light probing by the client agent (in trains, see the operator guide); 0 = off; all connections' rates together at most half of {@code measurement.budget_round_trips_per_second}, which they are taken from</td></tr>
  * </table>
  *
  * <h2>The {@code snmp} block</h2>

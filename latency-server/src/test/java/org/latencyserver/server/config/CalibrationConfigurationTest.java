@@ -18,13 +18,13 @@ class CalibrationConfigurationTest {
     Path directory;
 
     @Test
-    void aConnectionIsAdaptiveWithFourProbesPerSecondAndDwellsTwoPollsUnlessTheFileSaysOtherwise() throws Exception {
+    void aConnectionIsAdaptiveWithTenProbesPerSecondAndDwellsTwoPollsUnlessTheFileSaysOtherwise() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "base.yaml", BASE));
         final ConnectionConfig connection = configuration.connectionConfigs().get(0);
         assertEquals(CalibrationMode.ADAPTIVE, connection.calibration());
-        assertEquals(4.0, connection.probeRatePerSecond());
+        assertEquals(10.0, connection.probeRatePerSecond());
         assertEquals(2 * configuration.server().pollIntervalMillis() * 1_000_000L, configuration.engine().dwellNanos());
-        assertEquals(20_000 - 4, configuration.engine().budgetRoundTripsPerSecond(), "the probes come out of the budget");
+        assertEquals(20_000 - 10, configuration.engine().budgetRoundTripsPerSecond(), "the probes come out of the budget");
     }
 
     @Test

@@ -309,7 +309,7 @@ class ConfigurationLoaderTest {
             edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 99.5")));
         final ConnectionSpec spec = configuration.connectionSpecs().get(0);
         assertEquals(new ConnectionSpec((short) 1, "ws1", (short) 1, WorkstationType.TAC_4, "ws2", (short) 2, WorkstationType.TAC_4, "port-a", 256, 4,
-            99.5, null, CalibrationMode.ADAPTIVE, 4.0), spec);
+            99.5, null, CalibrationMode.ADAPTIVE, 10.0), spec);
     }
 
     @Test

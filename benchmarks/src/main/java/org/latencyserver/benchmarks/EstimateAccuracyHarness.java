@@ -1,0 +1,251 @@
+package org.latencyserver.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.latencyserver.benchmarks.accuracy.AccuracyAnalysis;
+import org.latencyserver.benchmarks.accuracy.AccuracyReport;
+import org.latencyserver.benchmarks.accuracy.AccuracyTargets;
+import org.latencyserver.benchmarks.accuracy.ApplicationPlayer;
+import org.latencyserver.benchmarks.accuracy.BurstRecord;
+import org.latencyserver.benchmarks.accuracy.ConnectionAccuracy;
+import org.latencyserver.benchmarks.accuracy.DemoProcess;
+import org.latencyserver.benchmarks.accuracy.DemoReady;
+import org.latencyserver.benchmarks.accuracy.ProbeCost;
+import org.latencyserver.benchmarks.accuracy.ProbeCostMeter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * "Estimates that hold": do the estimates the server serves hold for the messages that follow them?
+ * Runs {@code ./latency demo} (real CPU load by stress-ng on the agents' pinned cores, the scenario
+ * walking all six CPU state pairs and a port step every 12 s) and, beside it, an independent
+ * application ({@link ApplicationPlayer}, its own JVM on the client agent's core) that at
+ * exponentially spaced moments reads each connection's estimate and at once sends a burst of round
+ * trips of the connection's size to its peer agent. Each burst tests the estimate read just before
+ * it, in the load state read before it; a burst during which the state changed is discarded.
+ *
+ * <p>Prints, per connection and per load state and pooled, for the served value and the thesis's
+ * value of the same estimates: for bounds the coverage of the following round trips with a 95 %
+ * interval over bursts as blocks, and served bound / nominal percentile of what followed; for means
+ * the median relative error against each burst's mean, and the share of burst means inside the
+ * served interval; the share of time without an estimate for the current state; and what probing
+ * cost (probe round trips per second from the server's metrics, the client agent's CPU). Writes the
+ * same as {@code accuracy.csv} beside the raw records ({@value BurstRecord#FILE_NAME}).
+ *
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.EstimateAccuracyHarness [DURATION_SECONDS] [BURST_SIZE]}
+ * from the repository root; {@code --help} for the options. Connection 1 of the demo (emulated TAC-4
+ * workstations, no agents) is read but reported as not checkable.
+ */
+@Command(name = "EstimateAccuracyHarness", mixinStandardHelpOptions = true,
+    description = "Run the demo under real load with an application beside it and report how well served estimates held.")
+public final class EstimateAccuracyHarness implements Callable<Integer> {
+
+    @Parameters(index = "0", defaultValue = "660", paramLabel = "DURATION_SECONDS",
+        description = "How long the application records (default: ${DEFAULT-VALUE}; the demo's scenario loops every 96 s).")
+    private long durationSeconds;
+
+    @Parameters(index = "1", defaultValue = "50", paramLabel = "BURST_SIZE", description = "Round trips per burst (default: ${DEFAULT-VALUE}).")
+    private int burstSize;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: benchmarks/target/estimate-accuracy/TIMESTAMP).")
+    private Path outputDirectory;
+
+    @Option(names = "--gap-mean-millis", description = "Mean exponential gap between one connection's bursts (default: ${DEFAULT-VALUE}).")
+    private double gapMeanMillis = 1_000;
+
+    @Option(names = "--spacing-micros", description = "Start-to-start spacing of a burst's round trips (default: ${DEFAULT-VALUE}).")
+    private long spacingMicros = 1_000;
+
+    @Option(names = "--warmup-seconds", description = "The application's unrecorded warm-up (default: ${DEFAULT-VALUE}).")
+    private long warmupSeconds = 15;
+
+    @Option(names = "--round-trip", description = "echo (an application's octet sequence; default) or agent (as the client agent sends: fm1 arrays for thesis sizes).")
+    private String roundTrip = "echo";
+
+    @Option(names = "--min-bursts", description = "Bursts (or reads) a state needs to be judged against the targets (default: ${DEFAULT-VALUE}).")
+    private int minBursts = 20;
+
+    @Option(names = "--seed", description = "Seed of the application's gaps (default: ${DEFAULT-VALUE}).")
+    private long seed = 1997;
+
+    @Option(names = "--no-build", description = "Do not let ./latency rebuild (the build is fresh, or another module is mid-change).")
+    private boolean noBuild;
+
+    @Option(names = "--analyse", paramLabel = "DIR", description = "Only analyse the records of an earlier run in DIR (no demo is started).")
+    private Path analyseDirectory;
+
+    private volatile DemoProcess demo;
+    private volatile Process player;
+    private volatile boolean interrupted;
+
+    /**
+     * @param args see {@code --help}
+     */
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new EstimateAccuracyHarness()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (analyseDirectory != null) {
+            report(analyseDirectory, new ObjectMapper().readValue(analyseDirectory.resolve("cost.json").toFile(), ProbeCost.class), null);
+            return 0;
+        }
+        final Path root = repositoryRoot();
+        final Path out = (outputDirectory != null ? outputDirectory
+            : root.resolve("benchmarks/target/estimate-accuracy").resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
+            .toAbsolutePath();
+        Files.createDirectories(out);
+        // Ctrl-C: the hook stops the application and the demo (whose own hook stops its parts).
+        final Thread stopper = new Thread(() -> {
+            interrupted = true;
+            stopEverything();
+        }, "accuracy-harness-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        try {
+            System.out.println("estimate accuracy: starting ./latency demo (it builds on first use); output in " + out);
+            // The demo's own --duration is only a backstop: the harness stops it when the application is done.
+            demo = DemoProcess.start(root, warmupSeconds + durationSeconds + 300, out, noBuild);
+            final DemoReady ready = demo.awaitReady(Duration.ofMinutes(15));
+            System.out.println("estimate accuracy: demo ready (console " + ready.consoleUrl() + "); real CPU load "
+                + (ready.loadDriven() ? "driven on the agents' cores" : "NOT driven (no stress-ng, taskset or second core): figures are not under load"));
+            final ProbeCost cost = play(out, ready);
+            stopDemo();
+            report(out, cost, ready);
+            return 0;
+        } catch (IOException | IllegalStateException e) {
+            System.err.println("estimate accuracy: " + e.getMessage());
+            return 1;
+        } finally {
+            stopEverything();
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopper);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook runs anyway
+            }
+        }
+    }
+
+    /** Runs the application to its end; the cost is measured over exactly its recording window. */
+    private ProbeCost play(final Path out, final DemoReady ready) throws IOException, InterruptedException {
+        final Path records = out.resolve(BurstRecord.FILE_NAME);
+        Files.deleteIfExists(records);
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            // its GC pauses land in its round trips: logged, so a slow burst can be told from a slow path
+            "-Xlog:gc:file=" + out.resolve("player-gc.log"),
+            "-cp", System.getProperty("java.class.path"), ApplicationPlayer.class.getName(),
+            "--ready", out.resolve("ready.json").toString(), "--records", records.toString(),
+            "--duration-seconds", Long.toString(durationSeconds), "--burst-size", Integer.toString(burstSize),
+            "--gap-mean-millis", Double.toString(gapMeanMillis), "--spacing-micros", Long.toString(spacingMicros),
+            "--warmup-seconds", Long.toString(warmupSeconds), "--round-trip", roundTrip, "--seed", Long.toString(seed)));
+        player = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.resolve("player.log").toFile()).start();
+        final ProbeCostMeter meter = new ProbeCostMeter(ready);
+        // The player creates its records file when it starts recording (after its warm-up).
+        final long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds + 120);
+        while (!Files.exists(records)) {
+            if (!player.isAlive() || System.nanoTime() - startDeadline > 0) {
+                throw new IOException("the application did not start recording; " + out.resolve("player.log") + " says:\n"
+                    + Files.readString(out.resolve("player.log")));
+            }
+            Thread.sleep(100);
+        }
+        meter.start();
+        System.out.printf(Locale.ROOT, "estimate accuracy: recording for %d s (bursts of %d round trips, one per %d us; mean gap %.0f ms per connection)%n",
+            durationSeconds, burstSize, spacingMicros, gapMeanMillis);
+        if (!player.waitFor(durationSeconds + 120, TimeUnit.SECONDS)) {
+            throw new IOException("the application did not finish in time; see " + out.resolve("player.log"));
+        }
+        final ProbeCost cost = meter.finish();
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("cost.json").toFile(), cost);
+        if (player.exitValue() != 0 && interrupted) {
+            throw new IOException("stopped before the end (Ctrl-C); the records so far are in " + records
+                + ", to be analysed with --analyse " + out);
+        }
+        if (player.exitValue() != 0) {
+            throw new IOException("the application failed (exit " + player.exitValue() + "); " + out.resolve("player.log") + " says:\n"
+                + Files.readString(out.resolve("player.log")));
+        }
+        return cost;
+    }
+
+    private void report(final Path directory, final ProbeCost cost, final DemoReady ready) throws IOException {
+        final List<BurstRecord> records = BurstRecord.readAll(directory.resolve(BurstRecord.FILE_NAME));
+        final List<ConnectionAccuracy> connections = AccuracyAnalysis.analyse(records);
+        final long tested = records.stream().filter(r -> r.estimateAvailable() && r.stateHeld() && r.rttNanos().length > 0).count();
+        final long discarded = records.stream().filter(r -> r.rttNanos().length > 0 && !r.stateHeld()).count();
+        final AccuracyTargets targets = new AccuracyTargets(minBursts);
+        System.out.println();
+        System.out.println("Estimates that hold: served estimates against the round trips that followed them");
+        System.out.printf(Locale.ROOT, "  %.0f s recorded: %d plays; %d bursts tested an estimate, %d discarded (the load state changed during"
+            + " the burst)%n", cost.seconds(), records.size(), tested, discarded);
+        if (ready != null) {
+            System.out.println("  real CPU load: " + (ready.loadDriven() ? "stress-ng following the scenario on the agents' cores" : "NOT driven"));
+        }
+        System.out.println("  served = value_ms as served; thesis = thesis_value_ms of the same estimate, tested by the same bursts");
+        System.out.printf(Locale.ROOT, "  targets: coverage within nominal ± %.1f points, bound <= %.1f x the nominal percentile of what followed,"
+            + " median error of the mean <= %.0f %%, no estimate for the current state <= %.0f %% of the time%n",
+            AccuracyTargets.COVERAGE_TOLERANCE * 100, AccuracyTargets.MAX_BOUND_RATIO, AccuracyTargets.MAX_MEDIAN_RELATIVE_ERROR * 100,
+            AccuracyTargets.MAX_NO_ESTIMATE_SHARE * 100);
+        System.out.printf(Locale.ROOT, "  a state is judged with at least %d bursts (accuracy) or reads (no estimate); fewer: \"few data\"."
+            + " no estimate = unavailable or the previous state's; pending = a measurement awaited; disc = discarded bursts%n", minBursts);
+        final AccuracyReport report = new AccuracyReport(connections, cost, targets);
+        report.print(System.out);
+        final Path csv = directory.resolve("accuracy.csv");
+        report.writeCsv(csv);
+        System.out.println();
+        System.out.println("  raw records: " + directory.resolve(BurstRecord.FILE_NAME) + "; figures as CSV: " + csv);
+    }
+
+    private void stopDemo() throws InterruptedException {
+        final DemoProcess running = demo;
+        if (running == null || running.stopped()) {
+            return;
+        }
+        final List<ProcessHandle> killed = running.stop(Duration.ofSeconds(60));
+        System.out.println("estimate accuracy: demo stopped" + (killed.isEmpty() ? "; nothing left running"
+            : "; had to kill " + killed.stream().map(handle -> Long.toString(handle.pid())).toList()));
+    }
+
+    private synchronized void stopEverything() {
+        final Process application = player;
+        if (application != null && application.isAlive()) {
+            application.destroy();
+            try {
+                if (!application.waitFor(10, TimeUnit.SECONDS)) {
+                    application.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                application.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            stopDemo();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The directory holding ./latency: the working directory or its parent (run from the root or from benchmarks/). */
+    private static Path repositoryRoot() throws IOException {
+        for (final Path candidate : List.of(Path.of("").toAbsolutePath(), Path.of("").toAbsolutePath().getParent())) {
+            if (candidate != null && Files.isExecutable(candidate.resolve("latency")) && Files.exists(candidate.resolve("pom.xml"))) {
+                return candidate;
+            }
+        }
+        throw new IOException("run from the repository root: no ./latency here or in the parent directory");
+    }
+}

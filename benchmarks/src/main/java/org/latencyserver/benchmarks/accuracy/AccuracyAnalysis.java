@@ -1,0 +1,131 @@
+package org.latencyserver.benchmarks.accuracy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Turns burst records into per-connection, per-state accuracy: each burst tests the estimate read
+ * just before it, keyed by the load state read before it; a burst during which the state changed
+ * tests nothing (it is counted as discarded). Reads, available or not, count towards the share of
+ * time without an estimate: plays start at Poisson moments, so the share of reads is the share of
+ * time.
+ */
+public final class AccuracyAnalysis {
+
+    private AccuracyAnalysis() {
+    }
+
+    /**
+     * @param records every record of a run
+     * @return one entry per connection, by index_ref
+     */
+    public static List<ConnectionAccuracy> analyse(final List<BurstRecord> records) {
+        final Map<Integer, List<BurstRecord>> byConnection = records.stream()
+            .collect(Collectors.groupingBy(BurstRecord::indexRef, TreeMap::new, Collectors.toList()));
+        final List<ConnectionAccuracy> connections = new ArrayList<>();
+        for (final List<BurstRecord> ofConnection : byConnection.values()) {
+            connections.add(connection(ofConnection));
+        }
+        return connections;
+    }
+
+    private static ConnectionAccuracy connection(final List<BurstRecord> records) {
+        final BurstRecord first = records.get(0);
+        final boolean checkable = records.stream().anyMatch(record -> record.rttNanos().length > 0);
+        final boolean bound = records.stream().filter(BurstRecord::estimateAvailable).findFirst()
+            .map(BurstRecord::isBound).orElse(first.quality() == 2 || first.quality() == 4);
+        final double nominalPercent = records.stream().filter(BurstRecord::isBound).mapToDouble(BurstRecord::boundPercent)
+            .findFirst().orElse(Double.NaN);
+        final Map<LoadState, List<BurstRecord>> byState = records.stream()
+            .collect(Collectors.groupingBy(BurstRecord::stateBefore, TreeMap::new, Collectors.toList()));
+        final Map<LoadState, Double> percentileNanos = new TreeMap<>();
+        byState.forEach((state, ofState) -> percentileNanos.put(state, percentileNanos(ofState, nominalPercent)));
+        final List<StateAccuracy> states = new ArrayList<>();
+        byState.forEach((state, ofState) -> states.add(state(state, ofState, bound, nominalPercent, percentileNanos)));
+        states.add(state(LoadState.POOLED, records, bound, nominalPercent, percentileNanos));
+        return new ConnectionAccuracy(first.indexRef(), first.quality(), first.clientNode(), first.peerNode(),
+            first.messageSizeBytes(), checkable, bound, List.copyOf(states));
+    }
+
+    /** The nominal percentile of the round trips of every state-held burst of one state. */
+    private static double percentileNanos(final List<BurstRecord> ofState, final double nominalPercent) {
+        if (Double.isNaN(nominalPercent)) {
+            return Double.NaN;
+        }
+        final long[] all = ofState.stream().filter(BurstRecord::stateHeld).flatMapToLong(record -> Arrays.stream(record.rttNanos()))
+            .sorted().toArray();
+        return SampleStatistics.percentile(all, nominalPercent);
+    }
+
+    private static StateAccuracy state(final LoadState state, final List<BurstRecord> records, final boolean bound,
+                                       final double nominalPercent, final Map<LoadState, Double> percentileNanos) {
+        final int reads = records.size();
+        final long without = records.stream().filter(BurstRecord::withoutEstimateForState).count();
+        final long pending = records.stream().filter(BurstRecord::updatePending).count();
+        final List<BurstRecord> tested = records.stream()
+            .filter(record -> record.estimateAvailable() && record.stateHeld() && record.rttNanos().length > 0).toList();
+        final int discarded = (int) records.stream().filter(record -> record.rttNanos().length > 0 && !record.stateHeld()).count();
+        final long roundTrips = tested.stream().mapToLong(record -> record.rttNanos().length).sum();
+        final double meanRttMs = tested.stream().flatMapToLong(record -> Arrays.stream(record.rttNanos())).average().orElse(Double.NaN) / 1e6;
+        StateAccuracy.Bound boundAccuracy = null;
+        StateAccuracy.Mean meanAccuracy = null;
+        if (!tested.isEmpty() && bound) {
+            boundAccuracy = new StateAccuracy.Bound(nominalPercent / 100,
+                state.equals(LoadState.POOLED) ? Double.NaN : percentileNanos.get(state) / 1e6,
+                coverage(tested, BurstRecord::valueMs), coverage(tested, BurstRecord::thesisValueOrServedMs),
+                medianRatio(tested, BurstRecord::valueMs, percentileNanos), medianRatio(tested, BurstRecord::thesisValueOrServedMs, percentileNanos));
+        } else if (!tested.isEmpty()) {
+            meanAccuracy = new StateAccuracy.Mean(medianRelativeError(tested, BurstRecord::valueMs),
+                medianRelativeError(tested, BurstRecord::thesisValueOrServedMs), insideIntervalShare(tested));
+        }
+        return new StateAccuracy(state, reads, reads == 0 ? Double.NaN : (double) without / reads,
+            reads == 0 ? Double.NaN : (double) pending / reads, tested.size(), discarded, roundTrips, meanRttMs, boundAccuracy, meanAccuracy);
+    }
+
+    private static BlockCoverage coverage(final List<BurstRecord> tested, final ToDoubleFunction<BurstRecord> boundMs) {
+        final long[] atOrBelow = new long[tested.size()];
+        final long[] sent = new long[tested.size()];
+        for (int i = 0; i < tested.size(); i++) {
+            final BurstRecord record = tested.get(i);
+            atOrBelow[i] = SampleStatistics.countAtOrBelow(record.rttNanos(), boundMs.applyAsDouble(record) * 1e6);
+            sent[i] = record.rttNanos().length;
+        }
+        return BlockCoverage.of(atOrBelow, sent, tested.size());
+    }
+
+    /** Per burst, its bound over the nominal percentile of its state's round trips; the median of those. */
+    private static double medianRatio(final List<BurstRecord> tested, final ToDoubleFunction<BurstRecord> boundMs,
+                                      final Map<LoadState, Double> percentileNanos) {
+        final double[] ratios = new double[tested.size()];
+        for (int i = 0; i < ratios.length; i++) {
+            final BurstRecord record = tested.get(i);
+            ratios[i] = boundMs.applyAsDouble(record) * 1e6 / percentileNanos.get(record.stateBefore());
+        }
+        return SampleStatistics.median(ratios, ratios.length);
+    }
+
+    private static double medianRelativeError(final List<BurstRecord> tested, final ToDoubleFunction<BurstRecord> meanMs) {
+        final double[] errors = new double[tested.size()];
+        for (int i = 0; i < errors.length; i++) {
+            final double burstMeanMs = SampleStatistics.mean(tested.get(i).rttNanos()) / 1e6;
+            errors[i] = Math.abs(meanMs.applyAsDouble(tested.get(i)) - burstMeanMs) / burstMeanMs;
+        }
+        return SampleStatistics.median(errors, errors.length);
+    }
+
+    private static double insideIntervalShare(final List<BurstRecord> tested) {
+        long inside = 0;
+        for (final BurstRecord record : tested) {
+            final double burstMeanMs = SampleStatistics.mean(record.rttNanos()) / 1e6;
+            if (burstMeanMs >= record.intervalLower() && burstMeanMs <= record.intervalUpper()) {
+                inside++;
+            }
+        }
+        return (double) inside / tested.size();
+    }
+}

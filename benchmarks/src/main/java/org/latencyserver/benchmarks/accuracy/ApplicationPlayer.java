@@ -1,0 +1,285 @@
+package org.latencyserver.benchmarks.accuracy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+import org.latencyserver.agent.load.CorePinning;
+import org.latencyserver.agent.measure.CorbaRoundTrips;
+import org.latencyserver.agent.measure.RoundTrip;
+import org.latencyserver.idl.LatservPackage.TableRow;
+import org.latencyserver.idl.latency.ConnectionInfo;
+import org.latencyserver.idl.latency.EchoPeer;
+import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateKind;
+import org.latencyserver.idl.latency.EstimateUnavailable;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.References;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.SystemException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The application of the accuracy harness, in a JVM of its own on the client agent's core: for every
+ * connection of a running demo, at exponentially spaced moments (all connections interleaved on
+ * this one thread), it reads the connection's load state and current estimate, at once sends a
+ * burst of round trips of the connection's message size to the connection's peer agent, reads the
+ * load state again, and writes the lot as one {@link BurstRecord} line. It computes no statistics:
+ * the harness does, from the file.
+ *
+ * <p>Why a JVM of its own: it must send from the core the client agent measures from (core 0 in
+ * the demo, where lab1's load is driven), and the harness, which starts the demo, must not be pinned
+ * (the demo's processes would inherit it). It pins itself once started, as the client agent does
+ * ({@code --pin-core}): a JVM started under {@code taskset} sizes itself as a uniprocessor and its
+ * round trips would not be comparable with the agent's ({@link CorePinning}).
+ *
+ * <p>{@value BurstRecord#FILE_NAME} is created when recording starts (after the warm-up), so the
+ * harness can begin its own cost measurements at the same moment.
+ */
+@Command(name = "application-player", mixinStandardHelpOptions = true,
+    description = "Play an application against a running demo and record each estimate read with the burst that followed it.")
+public final class ApplicationPlayer implements Callable<Integer> {
+
+    private static final int MAX_CONSECUTIVE_FAILURES = 20;
+
+    @Option(names = "--ready", required = true, paramLabel = "FILE", description = "The demo's ready file.")
+    private Path readyFile;
+
+    @Option(names = "--records", required = true, paramLabel = "FILE", description = "Where to write the burst records (JSON Lines).")
+    private Path recordsFile;
+
+    @Option(names = "--duration-seconds", description = "How long to record (default: ${DEFAULT-VALUE}).")
+    private long durationSeconds = 660;
+
+    @Option(names = "--burst-size", description = "Round trips per burst (default: ${DEFAULT-VALUE}).")
+    private int burstSize = 50;
+
+    @Option(names = "--gap-mean-millis", description = "Mean of the exponential gap between one connection's bursts (default: ${DEFAULT-VALUE}).")
+    private double gapMeanMillis = 1_000;
+
+    @Option(names = "--spacing-micros", description = "Start-to-start spacing of a burst's round trips (default: ${DEFAULT-VALUE}).")
+    private long spacingMicros = 1_000;
+
+    @Option(names = "--warmup-seconds", description = "Unrecorded round trips first, paced as in a burst, so this fresh JVM is warm (default: ${DEFAULT-VALUE}).")
+    private long warmupSeconds = 15;
+
+    @Option(names = "--round-trip", description = "echo: EchoPeer.echo with an octet sequence (an application's message); agent: as the client agent sends them (fm1 arrays for the thesis sizes). Default: ${DEFAULT-VALUE}.")
+    private String roundTripKind = "echo";
+
+    @Option(names = "--seed", description = "Seed of the gaps (default: ${DEFAULT-VALUE}).")
+    private long seed = 1997;
+
+    /**
+     * @param args see {@code --help}
+     */
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new ApplicationPlayer()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        final DemoReady ready = DemoReady.read(readyFile);
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        try {
+            final LatencyService server = LatencyServiceHelper.narrow(
+                References.resolve(orb, ready.serverName(), ready.namingService()));
+            final List<PlayedConnection> connections = connections(orb, server, ready);
+            pinToClientCore(connections, ready);
+            warmUp(connections);
+            record(server, connections);
+            return 0;
+        } finally {
+            orb.shutdown(false);
+        }
+    }
+
+    private List<PlayedConnection> connections(final ORB orb, final LatencyService server, final DemoReady ready) {
+        final List<PlayedConnection> connections = new ArrayList<>();
+        for (final ConnectionInfo info : server.list_connections()) {
+            final boolean checkable = ready.clientAgentOf(info.client_node_name).isPresent()
+                && ready.peerAgentOf(info.peer_node_name).isPresent();
+            RoundTrip roundTrip = null;
+            if (checkable) {
+                final String peerName = ready.peerAgentOf(info.peer_node_name).orElseThrow().name();
+                final EchoPeer peer = EchoPeerHelper.narrow(References.resolve(orb, peerName, ready.namingService()));
+                roundTrip = roundTrip(peer, info.message_size_bytes);
+            }
+            connections.add(new PlayedConnection(info, roundTrip, new long[burstSize]));
+            System.out.printf(Locale.ROOT, "connection %d: QoS %d %s -> %s, %d B: %s%n", info.index_ref, info.quality,
+                info.client_node_name, info.peer_node_name, info.message_size_bytes,
+                checkable ? "played" : "reads only (no agents on its nodes: not checkable)");
+        }
+        return connections;
+    }
+
+    private RoundTrip roundTrip(final EchoPeer peer, final int sizeBytes) {
+        return switch (roundTripKind) {
+            case "agent" -> CorbaRoundTrips.to(peer, sizeBytes);
+            case "echo" -> {
+                final byte[] payload = new byte[sizeBytes];
+                for (int i = 0; i < sizeBytes; i++) {
+                    payload[i] = (byte) i;
+                }
+                yield () -> peer.echo(payload);
+            }
+            default -> throw new IllegalArgumentException("--round-trip must be echo or agent, was " + roundTripKind);
+        };
+    }
+
+    /** On the core of the client agent of the played connections' client node, when the demo pinned it. */
+    private static void pinToClientCore(final List<PlayedConnection> connections, final DemoReady ready)
+        throws IOException, InterruptedException {
+        final Integer core = connections.stream().filter(PlayedConnection::checkable).findFirst()
+            .flatMap(connection -> ready.clientAgentOf(connection.info().client_node_name))
+            .map(DemoReady.Agent::core).orElse(null);
+        if (core == null) {
+            System.out.println("not pinned: the demo's client agent is not pinned to a core");
+            return;
+        }
+        CorePinning.pinThisProcess(core);
+        System.out.println("pinned to core " + core + ", the client agent's");
+    }
+
+    private void warmUp(final List<PlayedConnection> connections) throws Exception {
+        final long endNanos = System.nanoTime() + warmupSeconds * 1_000_000_000L;
+        final List<PlayedConnection> played = connections.stream().filter(PlayedConnection::checkable).toList();
+        int next = 0;
+        while (!played.isEmpty() && System.nanoTime() - endNanos < 0) {
+            final long startNanos = System.nanoTime();
+            played.get(next++ % played.size()).roundTrip().once();
+            parkUntil(startNanos + spacingMicros * 1_000L);
+        }
+    }
+
+    private void record(final LatencyService server, final List<PlayedConnection> connections) throws Exception {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final long startNanos = System.nanoTime();
+        final long endNanos = startNanos + durationSeconds * 1_000_000_000L;
+        final long[] dueNanos = new long[connections.size()];
+        for (int i = 0; i < dueNanos.length; i++) {
+            dueNanos[i] = startNanos + gapNanos(random);
+        }
+        final ObjectMapper mapper = new ObjectMapper();
+        int consecutiveFailures = 0;
+        long written = 0;
+        try (BufferedWriter out = Files.newBufferedWriter(recordsFile)) {
+            while (true) {
+                final int due = earliest(dueNanos);
+                if (dueNanos[due] - endNanos >= 0) {
+                    break;
+                }
+                parkUntil(dueNanos[due]);
+                // The next play of this connection is scheduled from this one's due time, not from
+                // when it ended, so a late play does not thin out the Poisson arrivals.
+                dueNanos[due] += gapNanos(random);
+                try {
+                    out.write(mapper.writeValueAsString(play(server, connections.get(due))));
+                    out.newLine();
+                    out.flush();
+                    written++;
+                    consecutiveFailures = 0;
+                } catch (SystemException e) {
+                    // The demo stopping under us, or a call that timed out: skip this play.
+                    System.err.println("play of connection " + connections.get(due).info().index_ref + " failed: " + e);
+                    if (++consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
+                        throw new IllegalStateException(MAX_CONSECUTIVE_FAILURES + " plays failed in a row; is the demo still running?", e);
+                    }
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "recorded %d plays in %d s to %s%n", written, durationSeconds, recordsFile);
+    }
+
+    /** One read of state and estimate, the burst right after it, and the state again. */
+    private BurstRecord play(final LatencyService server, final PlayedConnection connection) throws Exception {
+        final short indexRef = connection.info().index_ref;
+        final TableRow before = server.RequestTableStatus(indexRef);
+        final long readEpochMillis = System.currentTimeMillis();
+        Estimate estimate = null;
+        String unavailableReason = "";
+        try {
+            estimate = server.current_estimate(indexRef);
+        } catch (EstimateUnavailable e) {
+            unavailableReason = e.reason;
+        } catch (UnknownConnection e) {
+            throw new IllegalStateException("the server no longer knows connection " + indexRef + ": " + e.reason, e);
+        }
+        final long[] rttNanos = connection.rttNanos();
+        int sent = 0;
+        if (connection.checkable()) {
+            for (; sent < rttNanos.length; sent++) {
+                final long startNanos = System.nanoTime();
+                connection.roundTrip().once();
+                rttNanos[sent] = System.nanoTime() - startNanos;
+                parkUntil(startNanos + spacingMicros * 1_000L);
+            }
+        }
+        final TableRow after = server.RequestTableStatus(indexRef);
+        return toRecord(connection.info(), readEpochMillis, before, after, estimate, unavailableReason,
+            Arrays.copyOf(rttNanos, sent));
+    }
+
+    private static BurstRecord toRecord(final ConnectionInfo info, final long epochMillis, final TableRow before, final TableRow after,
+                                        final Estimate estimate, final String unavailableReason, final long[] rttNanos) {
+        if (estimate == null) {
+            return new BurstRecord(epochMillis, info.index_ref, info.quality, info.client_node_name, info.peer_node_name,
+                info.message_size_bytes, before.cpu_state,
+                before.port_state, after.cpu_state, after.port_state, false, unavailableReason, "", 0, 0, 0, 0, 0, "", "", "",
+                before.update_required_flag == 1, false, 0, rttNanos);
+        }
+        return new BurstRecord(epochMillis, info.index_ref, info.quality, info.client_node_name, info.peer_node_name,
+                info.message_size_bytes, before.cpu_state,
+            before.port_state, after.cpu_state, after.port_state, true, "",
+            estimate.kind == EstimateKind.BOUND ? "BOUND" : "AVERAGE", estimate.value_ms, estimate.thesis_value_ms,
+            estimate.bound_percent, estimate.interval.lower, estimate.interval.upper, estimate.interval.unit, estimate.source,
+            estimate.correction, estimate.update_pending, estimate.stale, estimate.data_epoch_millis, rttNanos);
+    }
+
+    private long gapNanos(final SplittableRandom random) {
+        return (long) (-Math.log(1 - random.nextDouble()) * gapMeanMillis * 1_000_000L);
+    }
+
+    private static int earliest(final long[] dueNanos) {
+        int earliest = 0;
+        for (int i = 1; i < dueNanos.length; i++) {
+            if (dueNanos[i] - dueNanos[earliest] < 0) {
+                earliest = i;
+            }
+        }
+        return earliest;
+    }
+
+    private static void parkUntil(final long deadlineNanos) {
+        long waitNanos;
+        while ((waitNanos = deadlineNanos - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(waitNanos);
+        }
+    }
+
+    /**
+     * A connection as played.
+     *
+     * @param info      the server's description
+     * @param roundTrip one round trip of its size to its peer; null when it cannot be checked
+     * @param rttNanos  the burst's buffer, allocated once
+     */
+    private record PlayedConnection(ConnectionInfo info, RoundTrip roundTrip, long[] rttNanos) {
+        boolean checkable() {
+            return roundTrip != null;
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package org.latencyserver.benchmarks.accuracy;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One play of the application on one connection: the load state read, the estimate read just
+ * after it, the burst of round trips sent right after that, and the load state read once the burst
+ * was over. The {@link ApplicationPlayer} writes one per line (JSON Lines, file
+ * {@code bursts.jsonl}), in the order played; the harness reads them back.
+ *
+ * <p>Layout of a line (keys snake_case; times epoch ms; latencies ms, round trips ns):
+ * <pre>
+ * {"epoch_millis":1763940000123, "index_ref":2, "quality":2, "client_node":"lab1", "peer_node":"lab2", "message_size_bytes":256,
+ *  "cpu_state":12, "port_state":0, "cpu_state_after":12, "port_state_after":0,
+ *  "estimate_available":true, "unavailable_reason":"",
+ *  "kind":"BOUND", "value_ms":0.412, "thesis_value_ms":0.371, "bound_percent":96.0,
+ *  "interval_lower":95.1, "interval_upper":97.0, "interval_unit":"percent",
+ *  "source":"measurement", "correction":"", "update_pending":false, "stale":false, "data_epoch_millis":1763939990000,
+ *  "rtt_nanos":[183211, 170934, …]}
+ * </pre>
+ * States are encoded as in {@code Latserv.idl} ({@code cpu_state} 10·client + peer, 1 LOW … 3 HIGH,
+ * 0 unknown; {@code port_state} 0 NORMAL, 91..100 LOADED, -1 unknown). When no estimate was
+ * available the estimate's fields are 0 or empty and {@code unavailable_reason} says why. A
+ * connection that cannot be checked (no agents on its nodes) has an empty {@code rtt_nanos}: its
+ * line records only the read. {@code thesis_value_ms} is as served: a server that does not fill it
+ * yet sends 0.
+ *
+ * @param epochMillis       when the estimate was read
+ * @param indexRef          the connection
+ * @param quality           its QoS level, 1..4
+ * @param clientNode        its client node's name
+ * @param peerNode          its peer node's name
+ * @param messageSizeBytes  its message size, the size of each round trip's payload
+ * @param cpuState          the connection's CPU state read before the estimate
+ * @param portState         its port state read before the estimate
+ * @param cpuStateAfter     the CPU state read after the burst
+ * @param portStateAfter    the port state read after the burst
+ * @param estimateAvailable false when {@code current_estimate} raised EstimateUnavailable
+ * @param unavailableReason its reason; empty otherwise
+ * @param kind              AVERAGE or BOUND; empty when unavailable
+ * @param valueMs           the served value
+ * @param thesisValueMs     the thesis's uncorrected value, as served
+ * @param boundPercent      the bound's percentage; 0 for AVERAGE
+ * @param intervalLower     the estimate's interval: ms for AVERAGE, percent for BOUND
+ * @param intervalUpper     its upper end
+ * @param intervalUnit      "ms" or "percent"
+ * @param source            where the data behind the value come from
+ * @param correction        how the value was corrected; empty for thesis semantics
+ * @param updatePending     a measurement was awaited
+ * @param stale             an input had stopped answering
+ * @param dataEpochMillis   when the data behind the value were measured; 0 for a profile
+ * @param rttNanos          the burst's round trips in the order sent, ns
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record BurstRecord(
+    @JsonProperty("epoch_millis") long epochMillis,
+    @JsonProperty("index_ref") int indexRef,
+    @JsonProperty("quality") int quality,
+    @JsonProperty("client_node") String clientNode,
+    @JsonProperty("peer_node") String peerNode,
+    @JsonProperty("message_size_bytes") int messageSizeBytes,
+    @JsonProperty("cpu_state") int cpuState,
+    @JsonProperty("port_state") int portState,
+    @JsonProperty("cpu_state_after") int cpuStateAfter,
+    @JsonProperty("port_state_after") int portStateAfter,
+    @JsonProperty("estimate_available") boolean estimateAvailable,
+    @JsonProperty("unavailable_reason") String unavailableReason,
+    @JsonProperty("kind") String kind,
+    @JsonProperty("value_ms") double valueMs,
+    @JsonProperty("thesis_value_ms") double thesisValueMs,
+    @JsonProperty("bound_percent") double boundPercent,
+    @JsonProperty("interval_lower") double intervalLower,
+    @JsonProperty("interval_upper") double intervalUpper,
+    @JsonProperty("interval_unit") String intervalUnit,
+    @JsonProperty("source") String source,
+    @JsonProperty("correction") String correction,
+    @JsonProperty("update_pending") boolean updatePending,
+    @JsonProperty("stale") boolean stale,
+    @JsonProperty("data_epoch_millis") long dataEpochMillis,
+    @JsonProperty("rtt_nanos") long[] rttNanos) {
+
+    /** The file name the player writes and the harness reads. */
+    public static final String FILE_NAME = "bursts.jsonl";
+
+    /** @return the load state read before the estimate */
+    public LoadState stateBefore() {
+        return new LoadState(cpuState, portState);
+    }
+
+    /** @return whether the load state was the same before the estimate and after the burst */
+    public boolean stateHeld() {
+        return cpuState == cpuStateAfter && portState == portStateAfter;
+    }
+
+    /** @return whether the estimate served was no estimate for the current state (unavailable, or the previous state's) */
+    public boolean withoutEstimateForState() {
+        return !estimateAvailable || (source != null && source.startsWith("previous state"));
+    }
+
+    /**
+     * The thesis's value. A server that does not fill {@code thesis_value_ms} yet sends 0 with an
+     * empty correction, which by the contract means the thesis value is the served one.
+     *
+     * @return the thesis's value in ms
+     */
+    public double thesisValueOrServedMs() {
+        return thesisValueMs == 0 && (correction == null || correction.isEmpty()) ? valueMs : thesisValueMs;
+    }
+
+    /** @return whether the estimate is a bound (QoS 2, 4) */
+    @JsonIgnore // derived, not part of the layout
+    public boolean isBound() {
+        return "BOUND".equals(kind);
+    }
+
+    /**
+     * @param file a file of records, one per line
+     * @return the records in file order
+     * @throws IOException when it cannot be read or a line is not a record
+     */
+    public static List<BurstRecord> readAll(final Path file) throws IOException {
+        final ObjectMapper mapper = new ObjectMapper();
+        final List<BurstRecord> records = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(file)) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                if (!line.isBlank()) {
+                    records.add(mapper.readValue(line, BurstRecord.class));
+                }
+            }
+        }
+        return records;
+    }
+}

@@ -1,0 +1,45 @@
+package org.latencyserver.benchmarks.accuracy;
+
+/**
+ * How the estimates of one connection held in one load state (or in all, {@link LoadState#POOLED}),
+ * for the served value and the thesis's value side by side, from the same bursts.
+ *
+ * @param state              the load state
+ * @param reads              estimate reads in this state (one per play)
+ * @param noEstimateShare    share of reads without an estimate for this state: unavailable, or the previous state's
+ * @param updatePendingShare share of reads while a measurement was awaited
+ * @param bursts             bursts that tested an estimate: one was served, and the state held through the burst
+ * @param discardedBursts    bursts discarded because the state changed between the read and the burst's end
+ * @param roundTrips         round trips of the bursts that tested an estimate
+ * @param meanRttMs          their mean
+ * @param bound              bound accuracy (QoS 2, 4); null for a mean
+ * @param mean               mean accuracy (QoS 1, 3); null for a bound
+ */
+public record StateAccuracy(LoadState state, int reads, double noEstimateShare, double updatePendingShare, int bursts,
+                            int discardedBursts, long roundTrips, double meanRttMs, Bound bound, Mean mean) {
+
+    /**
+     * Accuracy of served bounds.
+     *
+     * @param nominal      the bound's proportion, e.g. 0.96
+     * @param percentileMs the nominal percentile of this state's round trips (every state-held burst's), ms; for the
+     *                     pooled row NaN (states are not mixed)
+     * @param served       share of the following round trips at or below the served bound
+     * @param thesis       the same for the thesis's bound
+     * @param servedRatio  median over bursts of served bound / the nominal percentile of the burst's state
+     * @param thesisRatio  the same for the thesis's bound
+     */
+    public record Bound(double nominal, double percentileMs, BlockCoverage served, BlockCoverage thesis, double servedRatio,
+                        double thesisRatio) {
+    }
+
+    /**
+     * Accuracy of served means.
+     *
+     * @param servedMedianRelativeError median over bursts of |served mean − burst mean| / burst mean
+     * @param thesisMedianRelativeError the same for the thesis's mean
+     * @param insideIntervalShare       share of burst means inside the served interval (ms)
+     */
+    public record Mean(double servedMedianRelativeError, double thesisMedianRelativeError, double insideIntervalShare) {
+    }
+}
