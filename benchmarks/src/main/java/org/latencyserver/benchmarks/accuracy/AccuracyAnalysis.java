@@ -81,7 +81,8 @@ public final class AccuracyAnalysis {
                 medianRatio(tested, BurstRecord::valueMs, percentileNanos), medianRatio(tested, BurstRecord::thesisValueOrServedMs, percentileNanos));
         } else if (!tested.isEmpty()) {
             meanAccuracy = new StateAccuracy.Mean(medianRelativeError(tested, BurstRecord::valueMs),
-                medianRelativeError(tested, BurstRecord::thesisValueOrServedMs), insideIntervalShare(tested));
+                medianRelativeError(tested, BurstRecord::thesisValueOrServedMs), insideIntervalShare(tested),
+                hindsightFloor(tested));
         }
         return new StateAccuracy(state, reads, reads == 0 ? Double.NaN : (double) without / reads,
             reads == 0 ? Double.NaN : (double) pending / reads, tested.size(), discarded, roundTrips, meanRttMs, boundAccuracy, meanAccuracy);
@@ -114,6 +115,49 @@ public final class AccuracyAnalysis {
         for (int i = 0; i < errors.length; i++) {
             final double burstMeanMs = SampleStatistics.mean(tested.get(i).rttNanos()) / 1e6;
             errors[i] = Math.abs(meanMs.applyAsDouble(tested.get(i)) - burstMeanMs) / burstMeanMs;
+        }
+        return SampleStatistics.median(errors, errors.length);
+    }
+
+    /**
+     * The floor of the median error for any estimate that is one number per load state: per state,
+     * the constant that, chosen in hindsight from the bursts themselves, gives the smallest median
+     * relative error; the median of every burst's error against its state's constant. Burst means
+     * scatter around their state's level (slow and fast spells), and no served mean, however good,
+     * can come closer than this.
+     */
+    private static double hindsightFloor(final List<BurstRecord> tested) {
+        final Map<LoadState, List<Double>> meansByState = new java.util.HashMap<>();
+        for (final BurstRecord record : tested) {
+            meansByState.computeIfAbsent(record.stateBefore(), s -> new java.util.ArrayList<>())
+                .add(SampleStatistics.mean(record.rttNanos()) / 1e6);
+        }
+        final List<Double> errors = new java.util.ArrayList<>();
+        for (final List<Double> means : meansByState.values()) {
+            double bestMs = means.get(0);
+            double bestError = Double.POSITIVE_INFINITY;
+            // The best constant lies within the means' range; their own values and a fine grid between suffice.
+            final double lowMs = means.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+            final double highMs = means.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            for (int step = 0; step <= 400; step++) {
+                final double candidateMs = lowMs + (highMs - lowMs) * step / 400.0;
+                final double error = medianError(means, candidateMs);
+                if (error < bestError) {
+                    bestError = error;
+                    bestMs = candidateMs;
+                }
+            }
+            for (final double meanMs : means) {
+                errors.add(Math.abs(bestMs - meanMs) / meanMs);
+            }
+        }
+        return SampleStatistics.median(errors.stream().mapToDouble(Double::doubleValue).toArray(), errors.size());
+    }
+
+    private static double medianError(final List<Double> means, final double candidateMs) {
+        final double[] errors = new double[means.size()];
+        for (int i = 0; i < errors.length; i++) {
+            errors[i] = Math.abs(candidateMs - means.get(i)) / means.get(i);
         }
         return SampleStatistics.median(errors, errors.length);
     }

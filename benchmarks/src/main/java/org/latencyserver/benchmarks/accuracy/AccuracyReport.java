@@ -23,7 +23,8 @@ public final class AccuracyReport {
         "served_bound_over_p_nominal", "served_bound_ratio_verdict", "thesis_coverage", "thesis_coverage_low",
         "thesis_coverage_high", "thesis_coverage_verdict", "thesis_bound_over_p_nominal", "thesis_bound_ratio_verdict",
         "served_median_relative_error", "served_mean_verdict", "served_inside_interval_share", "thesis_median_relative_error",
-        "thesis_mean_verdict", "probe_round_trips_per_second", "client_agent_cpu_percent_of_core");
+        "thesis_mean_verdict", "hindsight_floor_median_relative_error", "probe_round_trips_per_second",
+        "client_agent_cpu_percent_of_core");
 
     private final List<ConnectionAccuracy> connections;
     private final ProbeCost cost;
@@ -90,16 +91,17 @@ public final class AccuracyReport {
     }
 
     private void printMeans(final PrintStream out, final ConnectionAccuracy connection) {
-        out.printf(Locale.ROOT, "  %-20s %6s %17s %8s %6s %4s %8s | %-36s | %-26s%n", "state", "reads", "no estimate", "pending",
-            "bursts", "disc", "mean ms", "served: median error   inside CI", "thesis: median error");
+        out.printf(Locale.ROOT, "  %-20s %6s %17s %8s %6s %4s %8s | %-36s | %-26s | %s%n", "state", "reads", "no estimate", "pending",
+            "bursts", "disc", "mean ms", "served: median error   inside CI", "thesis: median error", "floor");
         for (final StateAccuracy state : connection.states()) {
             final StateAccuracy.Mean mean = state.mean();
-            out.printf(Locale.ROOT, "  %-20s %6d %17s %8s %6d %4d %8s | %-36s | %-26s%n", state.state().label(), state.reads(),
+            out.printf(Locale.ROOT, "  %-20s %6d %17s %8s %6d %4d %8s | %-36s | %-26s | %s%n", state.state().label(), state.reads(),
                 noEstimate(state), percent(state.updatePendingShare()), state.bursts(), state.discardedBursts(), millis(state.meanRttMs()),
                 mean == null ? "-" : String.format(Locale.ROOT, "%7s %-10s %9s", percent(mean.servedMedianRelativeError()),
                     targets.meanError(state, mean.servedMedianRelativeError()).label(), percent(mean.insideIntervalShare())),
                 mean == null ? "-" : String.format(Locale.ROOT, "%7s %-10s", percent(mean.thesisMedianRelativeError()),
-                    targets.meanError(state, mean.thesisMedianRelativeError()).label()));
+                    targets.meanError(state, mean.thesisMedianRelativeError()).label()),
+                mean == null ? "-" : percent(mean.hindsightFloor()));
         }
     }
 
@@ -181,9 +183,10 @@ public final class AccuracyReport {
                 if (mean != null) {
                     cells.addAll(List.of(number(mean.servedMedianRelativeError()),
                         targets.meanError(state, mean.servedMedianRelativeError()).name(), number(mean.insideIntervalShare()),
-                        number(mean.thesisMedianRelativeError()), targets.meanError(state, mean.thesisMedianRelativeError()).name()));
+                        number(mean.thesisMedianRelativeError()), targets.meanError(state, mean.thesisMedianRelativeError()).name(),
+                        number(mean.hindsightFloor())));
                 } else {
-                    cells.addAll(List.of("", "", "", "", ""));
+                    cells.addAll(List.of("", "", "", "", "", ""));
                 }
                 cells.add(rate.isPresent() ? number(rate.getAsDouble()) : "");
                 cells.add(number(cost.clientAgentCpuPercent()));

@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
 
 /**
  * The client agents' probe round trips as the server counts them, read from its Prometheus text
- * endpoint: counter {@code latserv_probe_round_trips_total} (also accepted under the server's
- * {@code latency_server_} prefix), per connection when it carries an {@code index_ref} label.
+ * endpoint: counter {@code latency_server_probe_round_trips_total}, per connection when it carries
+ * an {@code index_ref} label (today it is one total for all connections).
  * A server that does not count probes yet gives an empty reading, which the report prints as n/a.
  */
 public final class ProbeCounter {
 
-    private static final List<String> NAMES = List.of("latserv_probe_round_trips_total", "latency_server_probe_round_trips_total");
+    private static final List<String> NAMES = List.of("latency_server_probe_round_trips_total");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
     private static final Pattern INDEX_REF = Pattern.compile("index_ref=\"(-?\\d+)\"");
     /** The key of a sample without an index_ref label: all connections together. */

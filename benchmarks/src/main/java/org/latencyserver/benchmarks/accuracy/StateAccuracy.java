@@ -39,7 +39,10 @@ public record StateAccuracy(LoadState state, int reads, double noEstimateShare, 
      * @param servedMedianRelativeError median over bursts of |served mean − burst mean| / burst mean
      * @param thesisMedianRelativeError the same for the thesis's mean
      * @param insideIntervalShare       share of burst means inside the served interval (ms)
+     * @param hindsightFloor            the smallest median error any one number per load state could have had,
+     *                                  chosen in hindsight from the bursts (their own scatter)
      */
-    public record Mean(double servedMedianRelativeError, double thesisMedianRelativeError, double insideIntervalShare) {
+    public record Mean(double servedMedianRelativeError, double thesisMedianRelativeError, double insideIntervalShare,
+                       double hindsightFloor) {
     }
 }
