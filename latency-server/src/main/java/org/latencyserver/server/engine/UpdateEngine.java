@@ -202,9 +202,13 @@ public final class UpdateEngine {
             return row.withServed(null, waiting, ServedEstimate.NONE);
         }
         try {
-            final Estimate fallback = row.spec().isBound()
+            final Estimate cell = row.spec().isBound()
                 ? ProfileBoundEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes(), row.spec().boundPercent())
                 : ProfileAverageEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes());
+            // Served at the connection's QoS level (3 or 4), saying where it comes from.
+            final Estimate fallback = new Estimate(row.spec().qos(), cell.kind(), cell.valueMillis(), cell.boundPercent(),
+                cell.interval(), cell.alternatives(), "profile fallback (" + state + " never measured): " + cell.basis(),
+                cell.notes(), cell.interpolated());
             return serve(row, fallback, cellHistogram(profile, row), ServedEstimate.PROFILE_FALLBACK, 0);
         } catch (EstimateRefusedException e) {
             return row.withServed(null, waiting + "; the profile offers none: " + e.getMessage(), ServedEstimate.NONE);

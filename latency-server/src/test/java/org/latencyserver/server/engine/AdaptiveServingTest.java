@@ -137,7 +137,8 @@ class AdaptiveServingTest {
     void aStateNeverMeasuredFallsBackToTheProfileLabelledAndWithoutAProfileSaysWhy() {
         engine.applyMib((short) 4, mib(10, 10), 0);
         assertEquals(ServedEstimate.PROFILE_FALLBACK, row(4).served().source());
-        assertNotNull(row(4).estimate());
+        assertEquals(4, row(4).estimate().qos(), "served at the connection's QoS level");
+        assertTrue(row(4).estimate().basis().startsWith("profile fallback (LOW/LOW NORMAL never measured)"), row(4).estimate().basis());
         engine.applyMib((short) 6, mib(10, 10), 0);
         assertNull(row(6).estimate());
         assertTrue(row(6).unavailableReason().contains("has not been measured in LOW/LOW"), row(6).unavailableReason());
