@@ -1,10 +1,14 @@
 package org.latencyserver.benchmarks.accuracy;
 
+import org.latencyserver.core.calibration.CoverageTally;
+import org.latencyserver.core.stats.ConfidenceInterval;
+
 /**
  * The share of round trips at or below a bound, with a 95 % interval computed over bursts as
  * blocks: round trips within a burst are correlated in time (a busy spell of the host slows many
- * consecutive ones), so treating them as independent would make the interval far too narrow.
- * Ratio estimator with cluster-robust variance: p = Σk/Σn, var = Σ(k_i − p·n_i)² / (m(m−1)·n̄²).
+ * consecutive ones), so treating them as independent would make the interval far too narrow. The
+ * arithmetic is the server's own ({@link CoverageTally}: ratio estimator, cluster-robust variance,
+ * Student's t), so the harness judges served bounds as the server's calibration does.
  *
  * @param share  p, 0..1; NaN without round trips
  * @param lower  lower end of the 95 % interval (clamped to 0); NaN with fewer than 2 bursts
@@ -13,8 +17,6 @@ package org.latencyserver.benchmarks.accuracy;
  */
 public record BlockCoverage(double share, double lower, double upper, int bursts) {
 
-    private static final double Z_95 = 1.959964;
-
     /**
      * @param atOrBelow k_i, round trips of burst i at or below its bound
      * @param sent      n_i, round trips of burst i
@@ -22,26 +24,14 @@ public record BlockCoverage(double share, double lower, double upper, int bursts
      * @return the share and its interval
      */
     public static BlockCoverage of(final long[] atOrBelow, final long[] sent, final int bursts) {
-        long k = 0;
-        long n = 0;
+        CoverageTally tally = CoverageTally.EMPTY;
         for (int i = 0; i < bursts; i++) {
-            k += atOrBelow[i];
-            n += sent[i];
+            if (sent[i] > 0) {
+                tally = tally.add(sent[i], atOrBelow[i]);
+            }
         }
-        if (n == 0) {
-            return new BlockCoverage(Double.NaN, Double.NaN, Double.NaN, bursts);
-        }
-        final double p = (double) k / n;
-        if (bursts < 2) {
-            return new BlockCoverage(p, Double.NaN, Double.NaN, bursts);
-        }
-        double squares = 0;
-        for (int i = 0; i < bursts; i++) {
-            final double residual = atOrBelow[i] - p * sent[i];
-            squares += residual * residual;
-        }
-        final double meanSent = (double) n / bursts;
-        final double halfWidth = Z_95 * Math.sqrt(squares / ((double) bursts * (bursts - 1) * meanSent * meanSent));
-        return new BlockCoverage(p, Math.max(0, p - halfWidth), Math.min(1, p + halfWidth), bursts);
+        final ConfidenceInterval interval = tally.interval(0.95);
+        return new BlockCoverage(tally.coverage(), interval == null ? Double.NaN : interval.lower(),
+            interval == null ? Double.NaN : interval.upper(), bursts);
     }
 }
