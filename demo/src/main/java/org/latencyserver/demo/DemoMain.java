@@ -198,10 +198,13 @@ public final class DemoMain implements Callable<Integer> {
         out.println("  What to look at: every 12 s the emulated workstations change load (examples/demo/demo-scenario.yaml).");
         out.println("  - connection 1 (QoS 1) takes its average from the thesis's Appendix A for each CPU state pair;");
         out.println("  - connection 2 (QoS 2) its 96 % bound from the histograms measured on this kind of machine;");
-        out.println("  - connections 3 and 4 (QoS 3, 4) show 'measurement pending' at each change until the client");
-        out.println("    agent has measured 1000 round trips to the peer agent, then the measured average / 96 % bound;");
+        out.println("  - connections 3 and 4 (QoS 3, 4): at each change they serve what they know of the new state at once");
+        out.println("    (its last measurement, labelled 'remembered', or the profile, 'profile fallback') and, once the state");
+        out.println("    has held a moment, the client agent measures 1000 round trips to the peer agent;");
+        out.println("  - connections 2-4 are probed a few times a second; what they serve is corrected so that it holds for the");
+        out.println("    round trips that follow (the thesis's value beside it), and calibration shows per state how well it held;");
         out.println("  - at step 7 the switch port goes above 90 %: the port state turns LOADED and QoS 1 adds the queue model;");
-        out.println("  - click a row for its latency histogram and estimate timeline; calibration shows how served estimates held.");
+        out.println("  - click a row for its latency histogram, estimate timeline and calibration per load state.");
         if (load) {
             out.println("  Real load follows the scenario: lab1 (client agent) on core 0, lab2 (peer agent) on core 1.");
         } else {
