@@ -46,7 +46,23 @@ public final class EstimateCorrection {
      * @return the corrected estimate and how
      */
     public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge) {
-        return thesis.kind() == EstimateKind.BOUND ? bound(thesis, reference, knowledge) : mean(thesis, knowledge);
+        return correct(thesis, reference, knowledge, RecentValues.EMPTY);
+    }
+
+    /**
+     * As {@link #correct(Estimate, LatencyHistogram, StateKnowledge)}, with the connection's recent
+     * log errors of served means pooled over its load states: a state with too few windows of its
+     * own for a predictive interval takes the interval's width from them (the relative scatter of
+     * a window's mean is much the same from state to state), rather than the thesis's Eq. 1
+     * interval, which describes the mean of a thousand past round trips, not the next window's.
+     *
+     * @param pooledLogResiduals recent ln(window mean / served mean) of all the connection's states
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals) {
+        return thesis.kind() == EstimateKind.BOUND ? bound(thesis, reference, knowledge)
+            : mean(thesis, knowledge, pooledLogResiduals);
     }
 
     private static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge) {
@@ -77,13 +93,19 @@ public final class EstimateCorrection {
             description);
     }
 
-    private static Corrected mean(final Estimate thesis, final StateKnowledge knowledge) {
+    private static Corrected mean(final Estimate thesis, final StateKnowledge knowledge, final RecentValues pooledLogResiduals) {
         final MeanCorrection correction = knowledge.meanCorrection();
         if (correction.windows() == 0) {
             return new Corrected(thesis, "");
         }
         final double valueMillis = thesis.valueMillis() * correction.factor();
-        final ConfidenceInterval predictive = correction.predictiveInterval(valueMillis, Estimate.CONFIDENCE_LEVEL);
+        ConfidenceInterval predictive = correction.predictiveInterval(valueMillis, Estimate.CONFIDENCE_LEVEL);
+        if (predictive == null) {
+            final ConfidenceInterval pooled = new MeanCorrection(0.0, pooledLogResiduals.size(), pooledLogResiduals)
+                .predictiveInterval(valueMillis, Estimate.CONFIDENCE_LEVEL);
+            predictive = pooled == null ? null : new ConfidenceInterval(pooled.lower(), pooled.upper(), pooled.confidenceLevel(),
+                pooled.method() + ", width from all load states (this one has too few windows yet)");
+        }
         final ConfidenceInterval interval = predictive != null ? predictive : new ConfidenceInterval(
             thesis.interval().lower() * correction.factor(), thesis.interval().upper() * correction.factor(),
             thesis.interval().confidenceLevel(), thesis.interval().method() + ", scaled by the correction");

@@ -153,4 +153,19 @@ class CorrectionOnSyntheticStreamsTest {
         }
         return knowledge;
     }
+
+    @Test
+    void aStateWithTooFewWindowsTakesItsPredictiveIntervalWidthFromTheConnectionsOtherStates() {
+        final SyntheticPath path = SyntheticPath.stationary(11);
+        final Measurement measurement = path.measure(1000);
+        final Estimate thesis = MeasuredAverageEstimator.estimate(measurement, "synthetic");
+        final StateKnowledge seasoned = feedMeans(path, thesis, StateKnowledge.fresh(0).withMeasurement(measurement, 0), 100);
+        final StateKnowledge young = feedMeans(path, thesis, StateKnowledge.fresh(0).withMeasurement(measurement, 0), 5);
+        final Estimate alone = EstimateCorrection.correct(thesis, null, young).estimate();
+        final Estimate pooled = EstimateCorrection.correct(thesis, null, young, seasoned.meanCorrection().logResiduals()).estimate();
+        assertTrue(alone.interval().method().contains("scaled by the correction"), alone.interval().method());
+        assertTrue(pooled.interval().method().contains("width from all load states"), pooled.interval().method());
+        assertTrue(pooled.interval().halfWidth() > 3 * alone.interval().halfWidth(),
+            "a window's mean scatters far more than Eq. 1 says of a 1000-round-trip mean");
+    }
 }

@@ -236,7 +236,8 @@ public final class UpdateEngine {
         if (!row.spec().isAdaptive()) {
             return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, ""));
         }
-        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge());
+        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge(),
+            row.learning().pooledMeanLogResiduals());
         return row.withServed(corrected.estimate(), null,
             new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description()));
     }

@@ -2,6 +2,7 @@ package org.latencyserver.server.table;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
 
@@ -33,6 +34,25 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
     public StateKnowledge of(final ConnectionLoadState state, final double boundPercent) {
         final StateKnowledge known = byState.get(state);
         return known != null ? known : StateKnowledge.fresh(boundPercent);
+    }
+
+    /**
+     * @return the recent log errors of served means of every load state, pooled (at most
+     *         {@link RecentValues#CAPACITY}, taken evenly from the states)
+     */
+    public RecentValues pooledMeanLogResiduals() {
+        final java.util.List<Double> pooled = new java.util.ArrayList<>();
+        for (final StateKnowledge known : byState.values()) {
+            for (final double value : known.meanCorrection().logResiduals().toArray()) {
+                pooled.add(value);
+            }
+        }
+        final int step = Math.max(1, (pooled.size() + RecentValues.CAPACITY - 1) / RecentValues.CAPACITY);
+        final double[] sampled = new double[(pooled.size() + step - 1) / step];
+        for (int i = 0; i < sampled.length; i++) {
+            sampled[i] = pooled.get(i * step);
+        }
+        return RecentValues.of(sampled);
     }
 
     /**
