@@ -180,7 +180,9 @@ public final class DemoMain implements Callable<Integer> {
             }
             Thread.sleep(200);
         }
-        out.println("latency demo: " + (durationSeconds == null ? "stopping" : "--duration " + durationSeconds + " s reached; stopping"));
+        // Stopped by a signal (the shutdown hook set stopped) or at the end of --duration: say which.
+        out.println("latency demo: " + (stopped.get() || durationSeconds == null ? "stopping"
+            : "--duration " + durationSeconds + " s reached; stopping"));
     }
 
     private void banner(final String consoleUrl, final String naming, final String metricsUrl, final Path work,
