@@ -98,23 +98,25 @@ public final class EstimateCorrection {
         if (correction.windows() == 0) {
             return new Corrected(thesis, "");
         }
-        final double valueMillis = thesis.valueMillis() * correction.factor();
+        final double valueMillis = thesis.valueMillis() * correction.appliedFactor();
         ConfidenceInterval predictive = correction.predictiveInterval(valueMillis, Estimate.CONFIDENCE_LEVEL);
         if (predictive == null) {
-            final ConfidenceInterval pooled = new MeanCorrection(0.0, pooledLogResiduals.size(), pooledLogResiduals)
+            final ConfidenceInterval pooled = new MeanCorrection(0.0, 0.0, pooledLogResiduals.size(), pooledLogResiduals)
                 .predictiveInterval(valueMillis, Estimate.CONFIDENCE_LEVEL);
             predictive = pooled == null ? null : new ConfidenceInterval(pooled.lower(), pooled.upper(), pooled.confidenceLevel(),
                 pooled.method() + ", width from all load states (this one has too few windows yet)");
         }
         final ConfidenceInterval interval = predictive != null ? predictive : new ConfidenceInterval(
-            thesis.interval().lower() * correction.factor(), thesis.interval().upper() * correction.factor(),
+            thesis.interval().lower() * correction.appliedFactor(), thesis.interval().upper() * correction.appliedFactor(),
             thesis.interval().confidenceLevel(), thesis.interval().method() + ", scaled by the correction");
         final List<ConfidenceInterval> alternatives = new ArrayList<>();
         alternatives.add(relabel(thesis.interval(), "thesis, of the uncorrected mean " + millis(thesis.valueMillis())));
         alternatives.addAll(thesis.alternatives());
-        final String description = String.format(Locale.ROOT,
+        final String description = correction.isSignificant() ? String.format(Locale.ROOT,
             "learned factor %.3f from %d windows of round trips that followed served means in this state",
-            correction.factor(), correction.windows());
+            correction.factor(), correction.windows()) : String.format(Locale.ROOT,
+            "thesis mean (the %d windows that followed show no significant difference: factor %.3f within two standard"
+                + " errors of 1); interval predictive", correction.windows(), correction.factor());
         final List<String> notes = new ArrayList<>(thesis.notes());
         notes.add(description + "; thesis value " + millis(thesis.valueMillis()));
         return new Corrected(new Estimate(thesis.qos(), EstimateKind.AVERAGE, valueMillis, 0.0, interval, alternatives,

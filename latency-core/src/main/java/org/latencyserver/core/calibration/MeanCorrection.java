@@ -10,19 +10,27 @@ import org.latencyserver.core.stats.ConfidenceInterval;
  * for the next window's mean, whose width is the conformal 95 % quantile of the last served means'
  * log errors {@code |ln(window mean / served mean)|} (split conformal prediction on residuals).
  *
- * <p>A stationary path whose thesis mean is right gives log ratios around 0, so the factor falls
- * back towards 1 and the served mean to the thesis's.
+ * <p>The factor is applied only when it is significant: when the weighted mean of the log ratios
+ * lies more than two of its own standard errors from 0 (the standard error of an exponentially
+ * weighted mean of a stationary stream is {@code σ √(λ / (2 − λ))}). A stationary path whose thesis
+ * mean is right gives log ratios scattered around 0, so the thesis's mean is served as it is, not
+ * pushed about by the scatter of a few windows.
  *
  * <p>Immutable and thread-safe.
  *
- * @param logFactor     the EWMA of ln(window mean / thesis mean); served = thesis × e^logFactor
+ * @param logFactor     the EWMA of ln(window mean / thesis mean)
+ * @param logSquareMean the EWMA of its square, for the scatter of the log ratios
  * @param windows       windows observed
  * @param logResiduals  recent ln(window mean / served mean), for the interval
  */
-public record MeanCorrection(double logFactor, long windows, RecentValues logResiduals) {
+public record MeanCorrection(double logFactor, double logSquareMean, long windows, RecentValues logResiduals) {
 
     /** Nothing learned: factor 1. */
-    public static final MeanCorrection NONE = new MeanCorrection(0.0, 0, RecentValues.EMPTY);
+    public static final MeanCorrection NONE = new MeanCorrection(0.0, 0.0, 0, RecentValues.EMPTY);
+    /** Windows before a factor may be applied at all. */
+    public static final int MIN_WINDOWS_FOR_FACTOR = 5;
+    /** Standard errors the weighted mean of the log ratios must lie from 0 for the factor to apply. */
+    public static final double SIGNIFICANCE_STANDARD_ERRORS = 2.0;
 
     /** EWMA weight of a full window (one of at least {@value #FULL_WINDOW_ROUND_TRIPS} round trips). */
     public static final double SMOOTHING = 0.1;
@@ -37,7 +45,8 @@ public record MeanCorrection(double logFactor, long windows, RecentValues logRes
      * @throws IllegalArgumentException on a non-finite factor or negative count
      */
     public MeanCorrection {
-        if (!Double.isFinite(logFactor) || windows < 0 || logResiduals == null) {
+        if (!Double.isFinite(logFactor) || !(logSquareMean >= 0) || Double.isInfinite(logSquareMean) || windows < 0
+            || logResiduals == null) {
             throw new IllegalArgumentException("bad mean correction: log factor " + logFactor + ", windows " + windows);
         }
     }
@@ -57,13 +66,31 @@ public record MeanCorrection(double logFactor, long windows, RecentValues logRes
                 + " ms, window " + windowMeanMillis + " ms of " + windowRoundTrips);
         }
         final double weight = SMOOTHING * Math.min(1.0, (double) windowRoundTrips / FULL_WINDOW_ROUND_TRIPS);
-        final double nextLogFactor = logFactor + weight * (Math.log(windowMeanMillis / thesisMeanMillis) - logFactor);
-        return new MeanCorrection(nextLogFactor, windows + 1, logResiduals.add(Math.log(windowMeanMillis / servedMeanMillis)));
+        final double logRatio = Math.log(windowMeanMillis / thesisMeanMillis);
+        final double nextLogFactor = logFactor + weight * (logRatio - logFactor);
+        final double nextLogSquareMean = logSquareMean + weight * (logRatio * logRatio - logSquareMean);
+        return new MeanCorrection(nextLogFactor, nextLogSquareMean, windows + 1,
+            logResiduals.add(Math.log(windowMeanMillis / servedMeanMillis)));
     }
 
-    /** @return served mean / thesis mean */
+    /** @return the learned factor, e^logFactor, whether significant or not */
     public double factor() {
         return Math.exp(logFactor);
+    }
+
+    /** @return the factor to serve: {@link #factor()} when significant (see above), else 1 */
+    public double appliedFactor() {
+        return isSignificant() ? factor() : 1.0;
+    }
+
+    /** @return whether the learned factor lies clearly away from 1 */
+    public boolean isSignificant() {
+        if (windows < MIN_WINDOWS_FOR_FACTOR) {
+            return false;
+        }
+        final double variance = Math.max(0.0, logSquareMean - logFactor * logFactor);
+        final double standardError = Math.sqrt(variance * SMOOTHING / (2 - SMOOTHING));
+        return Math.abs(logFactor) > SIGNIFICANCE_STANDARD_ERRORS * standardError;
     }
 
     /**

@@ -168,4 +168,21 @@ class CorrectionOnSyntheticStreamsTest {
         assertTrue(pooled.interval().halfWidth() > 3 * alone.interval().halfWidth(),
             "a window's mean scatters far more than Eq. 1 says of a 1000-round-trip mean");
     }
+
+    @Test
+    void onAStationaryPathWhoseThesisMeanIsRightTheThesisMeanIsServedAsItIs() {
+        final SyntheticPath path = SyntheticPath.stationary(13);
+        final Measurement measurement = path.measure(5000);
+        final Estimate thesis = MeasuredAverageEstimator.estimate(measurement, "synthetic");
+        StateKnowledge knowledge = StateKnowledge.fresh(0).withMeasurement(measurement, 0);
+        int servedAsThesis = 0;
+        for (int w = 0; w < 1000; w++) {
+            knowledge = feedMeans(path, thesis, knowledge, 1);
+            if (EstimateCorrection.correct(thesis, null, knowledge).estimate().valueMillis() == thesis.valueMillis()) {
+                servedAsThesis++;
+            }
+        }
+        // Two standard errors: the scatter of a few windows pushes the mean about in about 5 % of windows at most.
+        assertTrue(servedAsThesis >= 900, "served the thesis mean in " + servedAsThesis + " of 1000 windows");
+    }
 }

@@ -152,7 +152,7 @@ final class IdlConversions {
             zeroIfNaN(pooledCoverage.coverage()), coverageInterval(pooledInterval), nominal,
             current.level() == null ? 0.0 : current.level().servedPercent(), windows,
             zeroIfNaN(median(recentErrors)), windows == 0 ? 0.0 : (double) inside / windows,
-            current.meanCorrection().factor(), measurements, lastMeasured, alarms);
+            current.meanCorrection().appliedFactor(), measurements, lastMeasured, alarms);
         return new Calibration(row.spec().indexRef(), row.spec().calibration().configName(), pooled,
             states.toArray(new StateCalibration[0]));
     }
@@ -162,7 +162,7 @@ final class IdlConversions {
         return new StateCalibration(cpuState, portState, label, k.coverage().roundTrips(), zeroIfNaN(k.coverage().coverage()),
             coverageInterval(k.coverage().interval(0.95)), nominal, k.level() == null ? 0.0 : k.level().servedPercent(),
             k.meanErrors().windows(), zeroIfNaN(k.meanErrors().medianRelativeError()), zeroIfNaN(k.meanErrors().insideFraction()),
-            k.meanCorrection().factor(), k.measurements(), k.lastMeasuredEpochMillis(), k.driftAlarms());
+            k.meanCorrection().appliedFactor(), k.measurements(), k.lastMeasuredEpochMillis(), k.driftAlarms());
     }
 
     private static org.latencyserver.idl.latency.ConfidenceInterval coverageInterval(final ConfidenceInterval interval) {

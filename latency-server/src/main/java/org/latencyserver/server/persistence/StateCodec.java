@@ -114,6 +114,7 @@ final class StateCodec {
             node.put("level_miss_fraction", k.level().missFraction());
         }
         node.put("mean_log_factor", k.meanCorrection().logFactor());
+        node.put("mean_log_square", k.meanCorrection().logSquareMean());
         node.put("mean_windows", k.meanCorrection().windows());
         final ArrayNode logResiduals = node.putArray("mean_log_residuals");
         for (final double value : k.meanCorrection().logResiduals().toArray()) {
@@ -227,7 +228,8 @@ final class StateCodec {
         }
         return new StateKnowledge(node.has("last_measurement") ? measurement(node.get("last_measurement")) : null,
             node.path("last_measured_epoch_millis").asLong(0), node.path("measurements").asLong(0), level,
-            new MeanCorrection(number(node, "mean_log_factor"), node.path("mean_windows").asLong(0),
+            new MeanCorrection(number(node, "mean_log_factor"), node.path("mean_log_square").asDouble(0.0),
+                node.path("mean_windows").asLong(0),
                 RecentValues.of(doubles(node.path("mean_log_residuals")))),
             coverage, new MeanErrorTally(node.path("error_windows").asLong(0), node.path("error_inside_interval").asLong(0),
                 RecentValues.of(doubles(node.path("relative_errors")))),
