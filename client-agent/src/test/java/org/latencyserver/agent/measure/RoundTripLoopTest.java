@@ -45,7 +45,9 @@ class RoundTripLoopTest {
     @Test
     void everyRecordedRoundTripTakesAtLeastItsBusyWaitAndTheMeanIsExact() throws Exception {
         final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(200_000), 0, 50, null);
-        assertTrue(result.histogramNanos().getMinValue() >= 200_000, "min " + result.histogramNanos().getMinValue());
+        // HdrHistogram reports the minimum as the lowest value of its bucket (3 digits: 199,936 ns holds 200,000..200,063).
+        assertTrue(result.histogramNanos().getMinValue() >= result.histogramNanos().lowestEquivalentValue(200_000),
+            "min " + result.histogramNanos().getMinValue());
         assertTrue(result.meanMillis() >= 0.2, "mean " + result.meanMillis());
         // The exact mean lies within the histogram's resolution (3 digits) of HdrHistogram's mean.
         assertEquals(result.histogramNanos().getMean(), result.meanNanos(), result.meanNanos() * 2e-3);
