@@ -1,5 +1,6 @@
 package org.latencyserver.demo;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code --ready-file}: what another program needs to use a running demo, as JSON, so that it never
@@ -48,7 +50,8 @@ import java.util.Map;
  * @param workDir      logs, IORs and state of this run
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
-record ReadyFile(
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record ReadyFile(
     @JsonProperty("format") String format,
     @JsonProperty("naming_service") String namingService,
     @JsonProperty("server_name") String serverName,
@@ -62,7 +65,7 @@ record ReadyFile(
     @JsonProperty("work_dir") String workDir) {
 
     /** The layout's name and version. */
-    static final String FORMAT = "latency-demo-ready/1";
+    public static final String FORMAT = "latency-demo-ready/1";
 
     /**
      * One agent of the demo.
@@ -71,7 +74,8 @@ record ReadyFile(
      * @param name its name: the client agent's own, or the peer agent's in the naming service
      * @param core the core it is pinned to, or null
      */
-    record Agent(@JsonProperty("node") String node, @JsonProperty("name") String name, @JsonProperty("core") Integer core) {
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Agent(@JsonProperty("node") String node, @JsonProperty("name") String name, @JsonProperty("core") Integer core) {
     }
 
     /**
@@ -80,7 +84,7 @@ record ReadyFile(
      * @param file where
      * @throws IOException when it cannot be written
      */
-    void writeTo(final Path file) throws IOException {
+    public void writeTo(final Path file) throws IOException {
         final Path absolute = file.toAbsolutePath();
         Files.createDirectories(absolute.getParent());
         final Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
@@ -90,5 +94,35 @@ record ReadyFile(
         } finally {
             Files.deleteIfExists(temporary);
         }
+    }
+
+    /**
+     * Reads a ready file (keys a newer demo adds are ignored).
+     *
+     * @param file the ready file
+     * @return its content
+     * @throws IOException when it cannot be read, or is of another format
+     */
+    public static ReadyFile read(final Path file) throws IOException {
+        final ReadyFile ready = new ObjectMapper().readValue(file.toFile(), ReadyFile.class);
+        if (!FORMAT.equals(ready.format())) {
+            throw new IOException(file + ": format '" + ready.format() + "', expected '" + FORMAT + "'");
+        }
+        return ready;
+    }
+
+    /** @return the client agent of a node, if the demo runs one */
+    public Optional<Agent> clientAgentOf(final String node) {
+        return clientAgents.stream().filter(agent -> agent.node().equals(node)).findFirst();
+    }
+
+    /** @return the peer agent of a node, if the demo runs one */
+    public Optional<Agent> peerAgentOf(final String node) {
+        return peerAgents.stream().filter(agent -> agent.node().equals(node)).findFirst();
+    }
+
+    /** @return the pid of a role's process, if the demo started one */
+    public Optional<Long> pidOf(final String role) {
+        return Optional.ofNullable(pids.get(role));
     }
 }

@@ -1,5 +1,7 @@
 package org.latencyserver.benchmarks.accuracy;
 
+import org.latencyserver.demo.ReadyFile;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -92,7 +94,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final DemoReady ready = DemoReady.read(readyFile);
+        final ReadyFile ready = ReadyFile.read(readyFile);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
         try {
             final LatencyService server = LatencyServiceHelper.narrow(
@@ -107,7 +109,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
         }
     }
 
-    private List<PlayedConnection> connections(final ORB orb, final LatencyService server, final DemoReady ready) {
+    private List<PlayedConnection> connections(final ORB orb, final LatencyService server, final ReadyFile ready) {
         final List<PlayedConnection> connections = new ArrayList<>();
         for (final ConnectionInfo info : server.list_connections()) {
             final boolean checkable = ready.clientAgentOf(info.client_node_name).isPresent()
@@ -141,11 +143,11 @@ public final class ApplicationPlayer implements Callable<Integer> {
     }
 
     /** On the core of the client agent of the played connections' client node, when the demo pinned it. */
-    private static void pinToClientCore(final List<PlayedConnection> connections, final DemoReady ready)
+    private static void pinToClientCore(final List<PlayedConnection> connections, final ReadyFile ready)
         throws IOException, InterruptedException {
         final Integer core = connections.stream().filter(PlayedConnection::checkable).findFirst()
             .flatMap(connection -> ready.clientAgentOf(connection.info().client_node_name))
-            .map(DemoReady.Agent::core).orElse(null);
+            .map(ReadyFile.Agent::core).orElse(null);
         if (core == null) {
             System.out.println("not pinned: the demo's client agent is not pinned to a core");
             return;

@@ -1,5 +1,7 @@
 package org.latencyserver.benchmarks.accuracy;
 
+import org.latencyserver.demo.ReadyFile;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +23,7 @@ public final class DemoProcess {
     private final Path readyFile;
     private final Path log;
     private final AtomicBoolean stopped = new AtomicBoolean();
-    private volatile DemoReady ready;
+    private volatile ReadyFile ready;
 
     private DemoProcess(final Process process, final Path readyFile, final Path log) {
         this.process = process;
@@ -58,11 +60,11 @@ public final class DemoProcess {
      * @return the ready file's content
      * @throws IOException when the demo stops first, or does not get ready in time (its log's end quoted)
      */
-    public DemoReady awaitReady(final Duration timeout) throws IOException, InterruptedException {
+    public ReadyFile awaitReady(final Duration timeout) throws IOException, InterruptedException {
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() - deadline < 0) {
             if (Files.exists(readyFile)) {
-                ready = DemoReady.read(readyFile); // written by rename: complete when it exists
+                ready = ReadyFile.read(readyFile); // written by rename: complete when it exists
                 return ready;
             }
             if (!process.isAlive()) {

@@ -1,5 +1,7 @@
 package org.latencyserver.benchmarks.accuracy;
 
+import org.latencyserver.demo.ReadyFile;
+
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -15,7 +17,7 @@ public final class ProbeCostMeter {
     private OptionalLong startCpuNanos = OptionalLong.empty();
 
     /** @param ready the running demo */
-    public ProbeCostMeter(final DemoReady ready) {
+    public ProbeCostMeter(final ReadyFile ready) {
         this.counter = ready.metricsUrl() == null ? null : new ProbeCounter(ready.metricsUrl());
         this.clientAgentPid = ready.pidOf("client-agent").orElse(null);
     }
