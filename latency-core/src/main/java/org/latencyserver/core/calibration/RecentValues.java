@@ -82,6 +82,14 @@ public final class RecentValues {
 
     /** @return the median; NaN when empty */
     public double median() {
+        return median(values);
+    }
+
+    /**
+     * @param values any values (not changed)
+     * @return their median; NaN when there are none
+     */
+    public static double median(final double[] values) {
         if (values.length == 0) {
             return Double.NaN;
         }

@@ -62,18 +62,9 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
      * @param roundTrips round trips, {@code >= 1}
      * @param hits       of those, at or below the served bound
      * @param fromProbe  true for a probe window (counted in {@link #probeWindows}, fed to the drift test)
-     * @return the knowledge after it
-     */
-    public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe) {
-        return observeBound(roundTrips, hits, fromProbe, true);
-    }
-
-    /**
-     * As {@link #observeBound(long, long, boolean)}; with {@code adapt} false the block is only
-     * counted (the bound served came from elsewhere, e.g. a profile fallback, and says nothing of
-     * the level at which this state's own histogram should be read).
-     *
-     * @param adapt whether the level and the drift test learn from it
+     * @param adapt      whether the level and the drift test learn from it; false when the bound served
+     *                   came from elsewhere (e.g. a profile fallback) and says nothing of the level at which
+     *                   this state's own histogram should be read: the block is only counted
      * @return the knowledge after it
      */
     public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt) {
@@ -94,20 +85,7 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
      * @param windowMeanMillis   the window's mean, ms
      * @param windowRoundTrips   its round trips, {@code >= 1}
      * @param fromProbe          true for a probe window
-     * @return the knowledge after it
-     */
-    public StateKnowledge observeMean(final double thesisMeanMillis, final double servedMeanMillis, final double servedLowerMillis,
-                                      final double servedUpperMillis, final double windowMeanMillis, final long windowRoundTrips,
-                                      final boolean fromProbe) {
-        return observeMean(thesisMeanMillis, servedMeanMillis, servedLowerMillis, servedUpperMillis, windowMeanMillis,
-            windowRoundTrips, fromProbe, true);
-    }
-
-    /**
-     * As {@link #observeMean(double, double, double, double, double, long, boolean)}; with {@code adapt}
-     * false the window is only counted, the correction and the drift test do not learn from it.
-     *
-     * @param adapt whether the correction and the drift test learn from it
+     * @param adapt              whether the correction and the drift test learn from it; false: only counted
      * @return the knowledge after it
      */
     public StateKnowledge observeMean(final double thesisMeanMillis, final double servedMeanMillis, final double servedLowerMillis,

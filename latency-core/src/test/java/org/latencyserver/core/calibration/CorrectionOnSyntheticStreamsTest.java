@@ -50,11 +50,11 @@ class CorrectionOnSyntheticStreamsTest {
             levelSum += knowledge.level().servedPercent();
             ratioSum += served.valueMillis() / thesis.valueMillis();
             windows++;
-            knowledge = knowledge.observeBound(WINDOW, windowHits, true);
+            knowledge = knowledge.observeBound(WINDOW, windowHits, true, true);
             if (knowledge.drift().alarm() != null) {
                 reference = path.measure(1000);
                 final long measuredHits = reference.histogram().countAtOrBelow(boundNanos);
-                knowledge = knowledge.withDriftHandled().observeBound(reference.sampleCount(), measuredHits, false)
+                knowledge = knowledge.withDriftHandled().observeBound(reference.sampleCount(), measuredHits, false, true)
                     .withMeasurement(reference, sent);
                 thesis = MeasuredBoundEstimator.estimate(reference, BOUND_PERCENT, "synthetic");
                 remeasurements++;
@@ -107,9 +107,9 @@ class CorrectionOnSyntheticStreamsTest {
     @Test
     void aCorrectedMeanFollowsAStepAndFallsBackOnAStationaryPath() {
         final SyntheticPath stationary = SyntheticPath.stationary(7);
-        final Measurement measurement = stationary.measure(1000);
-        final Estimate thesis = MeasuredAverageEstimator.estimate(measurement, "synthetic");
-        StateKnowledge knowledge = StateKnowledge.fresh(0).withMeasurement(measurement, 0);
+        final MeasuredMean start = measuredMean(stationary, 1000);
+        final Estimate thesis = start.thesis();
+        StateKnowledge knowledge = start.knowledge();
         knowledge = feedMeans(stationary, thesis, knowledge, 2000);
         assertEquals(1.0, knowledge.meanCorrection().factor(), 0.03, "factor on a stationary path");
 
@@ -124,9 +124,9 @@ class CorrectionOnSyntheticStreamsTest {
     @Test
     void thePredictiveIntervalHoldsTheNextWindowsMeanAboutNinetyFivePercentOfTheTime() {
         final SyntheticPath path = SyntheticPath.stationary(9);
-        final Measurement measurement = path.measure(1000);
-        final Estimate thesis = MeasuredAverageEstimator.estimate(measurement, "synthetic");
-        StateKnowledge knowledge = StateKnowledge.fresh(0).withMeasurement(measurement, 0);
+        final MeasuredMean start = measuredMean(path, 1000);
+        final Estimate thesis = start.thesis();
+        StateKnowledge knowledge = start.knowledge();
         knowledge = feedMeans(path, thesis, knowledge, 200);
         final long before = knowledge.meanErrors().windows();
         final long insideBefore = knowledge.meanErrors().insideInterval();
@@ -136,6 +136,16 @@ class CorrectionOnSyntheticStreamsTest {
         assertEquals(0.95, inside, 0.02, "share of window means inside the predictive interval");
         // The thesis's Eq. 1 interval of a 1000-round-trip mean is far narrower than a window's spread.
         assertTrue(thesis.interval().halfWidth() < 0.1 * thesis.valueMillis());
+    }
+
+    /** A QoS 3 connection just measured on a path: the thesis's mean and the state's knowledge. */
+    private record MeasuredMean(Estimate thesis, StateKnowledge knowledge) {
+    }
+
+    private static MeasuredMean measuredMean(final SyntheticPath path, final int roundTrips) {
+        final Measurement measurement = path.measure(roundTrips);
+        return new MeasuredMean(MeasuredAverageEstimator.estimate(measurement, "synthetic"),
+            StateKnowledge.fresh(0).withMeasurement(measurement, 0));
     }
 
     private static StateKnowledge feedMeans(final SyntheticPath path, final Estimate thesis, final StateKnowledge start,
@@ -149,7 +159,7 @@ class CorrectionOnSyntheticStreamsTest {
             }
             final double windowMeanMillis = sumNanos / WINDOW / 1e6;
             knowledge = knowledge.observeMean(thesis.valueMillis(), served.valueMillis(), served.interval().lower(),
-                served.interval().upper(), windowMeanMillis, WINDOW, true);
+                served.interval().upper(), windowMeanMillis, WINDOW, true, true);
         }
         return knowledge;
     }
@@ -157,10 +167,10 @@ class CorrectionOnSyntheticStreamsTest {
     @Test
     void aStateWithTooFewWindowsTakesItsPredictiveIntervalWidthFromTheConnectionsOtherStates() {
         final SyntheticPath path = SyntheticPath.stationary(11);
-        final Measurement measurement = path.measure(1000);
-        final Estimate thesis = MeasuredAverageEstimator.estimate(measurement, "synthetic");
-        final StateKnowledge seasoned = feedMeans(path, thesis, StateKnowledge.fresh(0).withMeasurement(measurement, 0), 100);
-        final StateKnowledge young = feedMeans(path, thesis, StateKnowledge.fresh(0).withMeasurement(measurement, 0), 5);
+        final MeasuredMean start = measuredMean(path, 1000);
+        final Estimate thesis = start.thesis();
+        final StateKnowledge seasoned = feedMeans(path, thesis, start.knowledge(), 100);
+        final StateKnowledge young = feedMeans(path, thesis, start.knowledge(), 5);
         final Estimate alone = EstimateCorrection.correct(thesis, null, young).estimate();
         final Estimate pooled = EstimateCorrection.correct(thesis, null, young, seasoned.meanCorrection().logResiduals()).estimate();
         assertTrue(alone.interval().method().contains("scaled by the correction"), alone.interval().method());
@@ -172,9 +182,9 @@ class CorrectionOnSyntheticStreamsTest {
     @Test
     void onAStationaryPathWhoseThesisMeanIsRightTheThesisMeanIsServedAsItIs() {
         final SyntheticPath path = SyntheticPath.stationary(13);
-        final Measurement measurement = path.measure(5000);
-        final Estimate thesis = MeasuredAverageEstimator.estimate(measurement, "synthetic");
-        StateKnowledge knowledge = StateKnowledge.fresh(0).withMeasurement(measurement, 0);
+        final MeasuredMean start = measuredMean(path, 5000);
+        final Estimate thesis = start.thesis();
+        StateKnowledge knowledge = start.knowledge();
         int servedAsThesis = 0;
         for (int w = 0; w < 1000; w++) {
             knowledge = feedMeans(path, thesis, knowledge, 1);

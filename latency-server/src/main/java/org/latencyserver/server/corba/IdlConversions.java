@@ -1,25 +1,26 @@
 package org.latencyserver.server.corba;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import org.latencyserver.core.calibration.CoverageTally;
+import org.latencyserver.core.calibration.RecentValues;
+import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.LatservPackage.TableRow;
-import java.util.Comparator;
-import java.util.Map;
-import org.latencyserver.core.calibration.CoverageTally;
-import org.latencyserver.core.calibration.StateKnowledge;
-import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.idl.latency.Calibration;
-import org.latencyserver.idl.latency.StateCalibration;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProfileSummary;
+import org.latencyserver.idl.latency.StateCalibration;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.PendingMeasurement;
@@ -151,7 +152,7 @@ final class IdlConversions {
         final StateCalibration pooled = new StateCalibration((short) -1, (short) -1, "all states", pooledCoverage.roundTrips(),
             zeroIfNaN(pooledCoverage.coverage()), coverageInterval(pooledInterval), nominal,
             current.level() == null ? 0.0 : current.level().servedPercent(), windows,
-            zeroIfNaN(median(recentErrors)), windows == 0 ? 0.0 : (double) inside / windows,
+            zeroIfNaN(RecentValues.median(recentErrors.stream().mapToDouble(Double::doubleValue).toArray())), windows == 0 ? 0.0 : (double) inside / windows,
             current.meanCorrection().appliedFactor(), measurements, lastMeasured, alarms);
         return new Calibration(row.spec().indexRef(), row.spec().calibration().configName(), pooled,
             states.toArray(new StateCalibration[0]));
@@ -168,15 +169,6 @@ final class IdlConversions {
     private static org.latencyserver.idl.latency.ConfidenceInterval coverageInterval(final ConfidenceInterval interval) {
         return interval == null ? new org.latencyserver.idl.latency.ConfidenceInterval(0, 0, 0.95, "ratio", "none yet (fewer than 2 blocks)")
             : interval(interval, "ratio", 1.0);
-    }
-
-    private static double median(final List<Double> values) {
-        if (values.isEmpty()) {
-            return Double.NaN;
-        }
-        final double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        final int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
     }
 
     private static double zeroIfNaN(final double value) {

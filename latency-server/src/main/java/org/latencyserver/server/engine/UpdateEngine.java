@@ -1,5 +1,6 @@
 package org.latencyserver.server.engine;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,9 +32,9 @@ import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.Learning;
-import org.latencyserver.server.table.ServedEstimate;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.PendingMeasurement;
+import org.latencyserver.server.table.ServedEstimate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -532,7 +533,7 @@ public final class UpdateEngine {
      * a NORMAL port state: the cells describe the path without a loaded port.
      */
     private void learnProfileCell(final ConnectionRow row, final LatencyHistogram roundTrips, final double meanMillis) {
-        if (row.spec().isMeasured() || row.load().port().kind() != org.latencyserver.core.state.PortState.Kind.NORMAL) {
+        if (row.spec().isMeasured() || row.load().port().kind() != PortState.Kind.NORMAL) {
             return;
         }
         final Profile profile = profilesByName.get(row.spec().profileName());
@@ -541,9 +542,9 @@ public final class UpdateEngine {
             return;
         }
         final LearnedProfiles.CellKey key = new LearnedProfiles.CellKey(cell.cpuStates(), cell.messageSizeBytes());
-        final Map<LearnedProfiles.CellKey, LearnedCell> cells = new java.util.HashMap<>(learnedCells.getOrDefault(profile.name(), Map.of()));
+        final Map<LearnedProfiles.CellKey, LearnedCell> cells = new HashMap<>(learnedCells.getOrDefault(profile.name(), Map.of()));
         cells.put(key, cells.getOrDefault(key, LearnedCell.empty(cell)).add(roundTrips, meanMillis, epochMillis.getAsLong()));
-        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> next = new java.util.HashMap<>(learnedCells);
+        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> next = new HashMap<>(learnedCells);
         next.put(profile.name(), Map.copyOf(cells));
         learnedCells = Map.copyOf(next);
     }
@@ -620,11 +621,11 @@ public final class UpdateEngine {
      * @return how many connections were recomputed
      */
     public int swapProfile(final Profile profile) {
-        final java.util.HashMap<String, Profile> next = new java.util.HashMap<>(profilesByName);
+        final HashMap<String, Profile> next = new HashMap<>(profilesByName);
         next.put(profile.name(), profile);
         profilesByName = Map.copyOf(next);
         // The new profile is the new baseline: what was learned against the old one is dropped.
-        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned = new java.util.HashMap<>(learnedCells);
+        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned = new HashMap<>(learnedCells);
         learned.remove(profile.name());
         learnedCells = Map.copyOf(learned);
         int recomputed = 0;
