@@ -21,10 +21,12 @@ import org.latencyserver.benchmarks.accuracy.BurstRecord;
 import org.latencyserver.benchmarks.accuracy.ConnectionAccuracy;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
 import org.latencyserver.demo.ReadyFile;
+import org.latencyserver.benchmarks.accuracy.PlayOptions;
 import org.latencyserver.benchmarks.accuracy.ProbeCost;
 import org.latencyserver.benchmarks.accuracy.ProbeCostMeter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -63,23 +65,11 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: benchmarks/target/estimate-accuracy/TIMESTAMP).")
     private Path outputDirectory;
 
-    @Option(names = "--gap-mean-millis", description = "Mean exponential gap between one connection's bursts (default: ${DEFAULT-VALUE}).")
-    private double gapMeanMillis = 1_000;
-
-    @Option(names = "--spacing-micros", description = "Start-to-start spacing of a burst's round trips (default: ${DEFAULT-VALUE}).")
-    private long spacingMicros = 1_000;
-
-    @Option(names = "--warmup-seconds", description = "The application's unrecorded warm-up (default: ${DEFAULT-VALUE}).")
-    private long warmupSeconds = 15;
-
-    @Option(names = "--round-trip", description = "echo (an application's octet sequence; default) or agent (as the client agent sends: fm1 arrays for thesis sizes).")
-    private String roundTrip = "echo";
+    @Mixin
+    private PlayOptions play = new PlayOptions();
 
     @Option(names = "--min-bursts", description = "Bursts (or reads) a state needs to be judged against the targets (default: ${DEFAULT-VALUE}).")
     private int minBursts = 20;
-
-    @Option(names = "--seed", description = "Seed of the application's gaps (default: ${DEFAULT-VALUE}).")
-    private long seed = 1997;
 
     @Option(names = "--no-build", description = "Do not let ./latency rebuild (the build is fresh, or another module is mid-change).")
     private boolean noBuild;
@@ -118,7 +108,7 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
         try {
             System.out.println("estimate accuracy: starting ./latency demo (it builds on first use); output in " + out);
             // The demo's own --duration is only a backstop: the harness stops it when the application is done.
-            demo = DemoProcess.start(root, warmupSeconds + durationSeconds + 300, out, noBuild);
+            demo = DemoProcess.start(root, play.warmupSeconds() + durationSeconds + 300, out, noBuild);
             final ReadyFile ready = demo.awaitReady(Duration.ofMinutes(15));
             System.out.println("estimate accuracy: demo ready (console " + ready.consoleUrl() + "); real CPU load "
                 + (ready.loadDriven() ? "driven on the agents' cores" : "NOT driven (no stress-ng, taskset or second core): figures are not under load"));
@@ -148,13 +138,12 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             "-Xlog:gc:file=" + out.resolve("player-gc.log"),
             "-cp", System.getProperty("java.class.path"), ApplicationPlayer.class.getName(),
             "--ready", out.resolve("ready.json").toString(), "--records", records.toString(),
-            "--duration-seconds", Long.toString(durationSeconds), "--burst-size", Integer.toString(burstSize),
-            "--gap-mean-millis", Double.toString(gapMeanMillis), "--spacing-micros", Long.toString(spacingMicros),
-            "--warmup-seconds", Long.toString(warmupSeconds), "--round-trip", roundTrip, "--seed", Long.toString(seed)));
+            "--duration-seconds", Long.toString(durationSeconds), "--burst-size", Integer.toString(burstSize)));
+        command.addAll(play.asArguments());
         player = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.resolve("player.log").toFile()).start();
         final ProbeCostMeter meter = new ProbeCostMeter(ready);
         // The player creates its records file when it starts recording (after its warm-up).
-        final long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds + 120);
+        final long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(play.warmupSeconds() + 120);
         while (!Files.exists(records)) {
             if (!player.isAlive() || System.nanoTime() - startDeadline > 0) {
                 throw new IOException("the application did not start recording; " + out.resolve("player.log") + " says:\n"
@@ -164,7 +153,7 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
         }
         meter.start();
         System.out.printf(Locale.ROOT, "estimate accuracy: recording for %d s (bursts of %d round trips, one per %d us; mean gap %.0f ms per connection)%n",
-            durationSeconds, burstSize, spacingMicros, gapMeanMillis);
+            durationSeconds, burstSize, play.spacingMicros(), play.gapMeanMillis());
         if (!player.waitFor(durationSeconds + 120, TimeUnit.SECONDS)) {
             throw new IOException("the application did not finish in time; see " + out.resolve("player.log"));
         }

@@ -1,7 +1,5 @@
 package org.latencyserver.benchmarks.accuracy;
 
-import org.latencyserver.demo.ReadyFile;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -17,6 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.measure.CorbaRoundTrips;
 import org.latencyserver.agent.measure.RoundTrip;
+import org.latencyserver.demo.ReadyFile;
 import org.latencyserver.idl.LatservPackage.TableRow;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.EchoPeer;
@@ -31,9 +30,10 @@ import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The application of the accuracy harness, in a JVM of its own on the client agent's core: for every
@@ -70,20 +70,8 @@ public final class ApplicationPlayer implements Callable<Integer> {
     @Option(names = "--burst-size", description = "Round trips per burst (default: ${DEFAULT-VALUE}).")
     private int burstSize = 50;
 
-    @Option(names = "--gap-mean-millis", description = "Mean of the exponential gap between one connection's bursts (default: ${DEFAULT-VALUE}).")
-    private double gapMeanMillis = 1_000;
-
-    @Option(names = "--spacing-micros", description = "Start-to-start spacing of a burst's round trips (default: ${DEFAULT-VALUE}).")
-    private long spacingMicros = 1_000;
-
-    @Option(names = "--warmup-seconds", description = "Unrecorded round trips first, paced as in a burst, so this fresh JVM is warm (default: ${DEFAULT-VALUE}).")
-    private long warmupSeconds = 15;
-
-    @Option(names = "--round-trip", description = "echo: EchoPeer.echo with an octet sequence (an application's message); agent: as the client agent sends them (fm1 arrays for the thesis sizes). Default: ${DEFAULT-VALUE}.")
-    private String roundTripKind = "echo";
-
-    @Option(names = "--seed", description = "Seed of the gaps (default: ${DEFAULT-VALUE}).")
-    private long seed = 1997;
+    @Mixin
+    private PlayOptions play = new PlayOptions();
 
     /**
      * @param args see {@code --help}
@@ -129,7 +117,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
     }
 
     private RoundTrip roundTrip(final EchoPeer peer, final int sizeBytes) {
-        return switch (roundTripKind) {
+        return switch (play.roundTrip) {
             case "agent" -> CorbaRoundTrips.to(peer, sizeBytes);
             case "echo" -> {
                 final byte[] payload = new byte[sizeBytes];
@@ -138,7 +126,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
                 }
                 yield () -> peer.echo(payload);
             }
-            default -> throw new IllegalArgumentException("--round-trip must be echo or agent, was " + roundTripKind);
+            default -> throw new IllegalArgumentException("--round-trip must be echo or agent, was " + play.roundTrip);
         };
     }
 
@@ -157,18 +145,18 @@ public final class ApplicationPlayer implements Callable<Integer> {
     }
 
     private void warmUp(final List<PlayedConnection> connections) throws Exception {
-        final long endNanos = System.nanoTime() + warmupSeconds * 1_000_000_000L;
+        final long endNanos = System.nanoTime() + play.warmupSeconds() * 1_000_000_000L;
         final List<PlayedConnection> played = connections.stream().filter(PlayedConnection::checkable).toList();
         int next = 0;
         while (!played.isEmpty() && System.nanoTime() - endNanos < 0) {
             final long startNanos = System.nanoTime();
             played.get(next++ % played.size()).roundTrip().once();
-            parkUntil(startNanos + spacingMicros * 1_000L);
+            parkUntil(startNanos + play.spacingMicros() * 1_000L);
         }
     }
 
     private void record(final LatencyService server, final List<PlayedConnection> connections) throws Exception {
-        final SplittableRandom random = new SplittableRandom(seed);
+        final SplittableRandom random = new SplittableRandom(play.seed);
         final long startNanos = System.nanoTime();
         final long endNanos = startNanos + durationSeconds * 1_000_000_000L;
         final long[] dueNanos = new long[connections.size()];
@@ -227,7 +215,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
                 final long startNanos = System.nanoTime();
                 connection.roundTrip().once();
                 rttNanos[sent] = System.nanoTime() - startNanos;
-                parkUntil(startNanos + spacingMicros * 1_000L);
+                parkUntil(startNanos + play.spacingMicros() * 1_000L);
             }
         }
         final TableRow after = server.RequestTableStatus(indexRef);
@@ -252,7 +240,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
     }
 
     private long gapNanos(final SplittableRandom random) {
-        return (long) (-Math.log(1 - random.nextDouble()) * gapMeanMillis * 1_000_000L);
+        return (long) (-Math.log(1 - random.nextDouble()) * play.gapMeanMillis() * 1_000_000L);
     }
 
     private static int earliest(final long[] dueNanos) {

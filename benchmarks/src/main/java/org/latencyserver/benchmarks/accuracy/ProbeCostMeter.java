@@ -1,11 +1,10 @@
 package org.latencyserver.benchmarks.accuracy;
 
-import org.latencyserver.demo.ReadyFile;
-
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import org.latencyserver.demo.ReadyFile;
 
 /** Two readings of the probe counter and of the client agent's CPU time, at the start and end of a window. */
 public final class ProbeCostMeter {

@@ -1,0 +1,30 @@
+package org.latencyserver.benchmarks.accuracy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+class PlayOptionsTest {
+
+    @Command(name = "test")
+    static final class Holder {
+        @Mixin
+        PlayOptions play = new PlayOptions();
+    }
+
+    @Test
+    void theOptionsTheHarnessIsGivenReachThePlayerUnchanged() {
+        final Holder harness = new Holder();
+        new CommandLine(harness).parseArgs("--gap-mean-millis", "250", "--spacing-micros", "2000", "--warmup-seconds", "3",
+            "--round-trip", "agent", "--seed", "7");
+        final Holder player = new Holder();
+        new CommandLine(player).parseArgs(harness.play.asArguments().toArray(new String[0]));
+        assertEquals(harness.play.asArguments(), player.play.asArguments());
+        assertEquals(List.of("--gap-mean-millis", "250.0", "--spacing-micros", "2000", "--warmup-seconds", "3", "--round-trip", "agent",
+            "--seed", "7"), player.play.asArguments());
+    }
+}
