@@ -1,7 +1,10 @@
 package org.latencyserver.core.profile;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,7 +36,9 @@ import org.latencyserver.core.port.MeasuredTablePortModel;
  * value: unknown or missing fields, wrong types, NaN or out-of-range numbers, histograms whose
  * edges are out of order or whose counts do not add up, missing or duplicate cells, units other
  * than ms and ns, and malformed or truncated JSON (with its line and column). A profile with any
- * fault is refused whole.
+ * fault is refused whole. A text larger than {@link ProfileLimits#maxBytes()} is refused before it
+ * is parsed, a histogram with more than {@link ProfileLimits#maxHistogramBins()} bins before it
+ * is built.
  *
  * <p>Writing is deterministic (fields in a fixed order) and atomic (a temporary file in the same
  * directory, then a rename), so a reader never sees half a profile.
@@ -45,7 +50,14 @@ public final class ProfileJson {
     /** The format tag every profile carries. */
     public static final String FORMAT = "latency-profile/1";
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /**
+     * The longest string a profile may hold. Its strings are names and provenance notes; a longer one
+     * is damage, and refusing it early keeps the parser from buffering it.
+     */
+    static final int MAX_STRING_CHARS = 100_000;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_STRING_CHARS).build()).build())
         .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         // A second document or stray text after the profile is a damaged file, not something to ignore.
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -58,42 +70,80 @@ public final class ProfileJson {
     }
 
     /**
+     * Reads a profile file within the {@linkplain ProfileLimits#DEFAULT default limits}.
+     *
      * @param file a profile file
      * @return the validated profile
      * @throws ProfileValidationException with every fault, including an unreadable file
      */
     public static Profile read(final Path file) throws ProfileValidationException {
+        return read(file, ProfileLimits.DEFAULT);
+    }
+
+    /**
+     * @param file   a profile file
+     * @param limits its largest size (checked before it is read) and histograms
+     * @return the validated profile
+     * @throws ProfileValidationException with every fault, including an unreadable or too large file
+     */
+    public static Profile read(final Path file, final ProfileLimits limits) throws ProfileValidationException {
         final String text;
         try {
+            final long bytes = Files.size(file);
+            if (bytes > limits.maxBytes()) {
+                throw new ProfileValidationException(List.of(tooLarge(file.toString(), bytes, limits)));
+            }
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             throw new ProfileValidationException(List.of(new ProfileFault(file.toString(), "file",
                 "cannot be read: " + describe(e))));
         }
-        return parse(text, file.toString());
+        return parse(text, file.toString(), limits);
     }
 
     /**
+     * Parses a profile within the {@linkplain ProfileLimits#DEFAULT default limits}.
+     *
      * @param json       the profile's JSON text
      * @param sourceName named in every fault (a file name, or e.g. "profile from load_profile")
      * @return the validated profile
      * @throws ProfileValidationException with every fault
      */
     public static Profile parse(final String json, final String sourceName) throws ProfileValidationException {
+        return parse(json, sourceName, ProfileLimits.DEFAULT);
+    }
+
+    /**
+     * @param json       the profile's JSON text
+     * @param sourceName named in every fault (a file name, or e.g. "profile from load_profile")
+     * @param limits     its largest size in UTF-8 bytes (checked before parsing) and histograms
+     * @return the validated profile
+     * @throws ProfileValidationException with every fault
+     */
+    public static Profile parse(final String json, final String sourceName, final ProfileLimits limits)
+        throws ProfileValidationException {
+        final String text = json == null ? "" : json;
+        final long bytes = utf8Length(text);
+        if (bytes > limits.maxBytes()) {
+            throw new ProfileValidationException(List.of(tooLarge(sourceName, bytes, limits)));
+        }
         final JsonNode root;
         try {
-            root = MAPPER.readTree(json);
+            root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             final String where = e.getLocation() == null ? "JSON"
                 : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new ProfileValidationException(List.of(new ProfileFault(sourceName, where,
-                "malformed or truncated JSON: " + withoutSourceDescription(e.getOriginalMessage()))));
+            // A string over MAX_STRING_CHARS characters, a number of over 1000 digits: no profile holds one.
+            final String reason = e instanceof StreamConstraintsException
+                ? "a value too long for a profile: " + withoutConstraintSource(e.getOriginalMessage())
+                : "malformed or truncated JSON: " + withoutSourceDescription(e.getOriginalMessage());
+            throw new ProfileValidationException(List.of(new ProfileFault(sourceName, where, reason)));
         }
         if (root == null || root.isMissingNode()) {
             throw new ProfileValidationException(List.of(new ProfileFault(sourceName, "file", "is empty")));
         }
         final List<ProfileFault> faults = new ArrayList<>();
-        final Profile profile = new ProfileReader(sourceName, faults).read(root);
+        final Profile profile = new ProfileReader(sourceName, faults, limits.maxHistogramBins()).read(root);
         if (!faults.isEmpty() || profile == null) {
             throw new ProfileValidationException(faults.isEmpty()
                 ? List.of(new ProfileFault(sourceName, "$", "not a valid profile")) : faults);
@@ -206,6 +256,35 @@ public final class ProfileJson {
         view.setPermissions(permissions);
     }
 
+
+    private static ProfileFault tooLarge(final String sourceName, final long bytes, final ProfileLimits limits) {
+        return new ProfileFault(sourceName, "file", "is " + bytes + " bytes, more than the limit of " + limits.maxBytes()
+            + " bytes for a profile");
+    }
+
+    /** The text's length in UTF-8 bytes (a lone surrogate counts as the 3 bytes of its replacement). */
+    private static long utf8Length(final String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            final char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /** Jackson's constraint messages end in "(..., from `StreamReadConstraints...`)": the limit is kept, the API name not. */
+    private static String withoutConstraintSource(final String message) {
+        return message == null ? "" : message.replaceAll(", from `[^`]*`", "");
+    }
 
     /** Jackson names its input "[Source: REDACTED ...; line: 1, column: 1]"; keep only the position. */
     private static String withoutSourceDescription(final String message) {

@@ -35,10 +35,12 @@ final class ProfileReader {
 
     private final String file;
     private final List<ProfileFault> faults;
+    private final int maxHistogramBins;
 
-    ProfileReader(final String file, final List<ProfileFault> faults) {
+    ProfileReader(final String file, final List<ProfileFault> faults, final int maxHistogramBins) {
         this.file = file;
         this.faults = faults;
+        this.maxHistogramBins = maxHistogramBins;
     }
 
     Profile read(final JsonNode root) {
@@ -278,6 +280,13 @@ final class ProfileReader {
         final JsonNode counts = array(node, where, "counts", true);
         final Long overflow = node.has("overflow") ? integer(node, where, "overflow", 0, Long.MAX_VALUE) : Long.valueOf(0);
         if (edges == null || counts == null || overflow == null) {
+            return null;
+        }
+        if (edges.size() > maxHistogramBins || counts.size() > maxHistogramBins) {
+            // Refused before its values are read: an oversized histogram costs nothing more.
+            fault(where + (edges.size() > maxHistogramBins ? ".upper_edges_ns" : ".counts"), "has "
+                + Math.max(edges.size(), counts.size()) + " bins, more than the limit of " + maxHistogramBins
+                + " bins per histogram");
             return null;
         }
         final int before = faults.size();

@@ -416,4 +416,87 @@ class ProfileJsonTest {
                 new ProfileFault(FILE, "port_model.rows[1].avg_round_trip_us", "must be > 0, was -1339.0")),
             faults);
     }
+
+    // ---- limits ------------------------------------------------------------------------------
+
+    @Test
+    void histogramWithMoreBinsThanTheLimitIsRefusedNamingItsCellAndCount() {
+        final ProfileValidationException error = assertThrows(ProfileValidationException.class,
+            () -> ProfileJson.parse(valid(), FILE, new ProfileLimits(1_000_000, 2)));
+        assertEquals(6, error.faults().size(), "one per cell: " + error.faults());
+        assertEquals(new ProfileFault(FILE, CELL0 + ".histogram.upper_edges_ns", "has 3 bins, more than the limit of 2 bins"
+            + " per histogram"), error.faults().get(0));
+    }
+
+    @Test
+    void theDefaultLimitAllowsTwentyThousandBinsAndNoMore() throws Exception {
+        assertEquals(20_000, ProfileLimits.DEFAULT.maxHistogramBins());
+        final ProfileFault fault = faultsOf(withFirstHistogram(20_001)).get(0);
+        assertEquals(CELL0 + ".histogram.upper_edges_ns", fault.location());
+        assertEquals("has 20001 bins, more than the limit of 20000 bins per histogram", fault.reason());
+        assertEquals(20_000, ProfileJson.parse(withFirstHistogram(20_000), "at-the-limit.json").cells().stream()
+            .mapToInt(cell -> cell.histogram().binCount()).max().orElseThrow());
+    }
+
+    /** {@link #valid()} with the first cell's histogram widened to {@code bins} bins of 10 ns (the 10 samples in the last). */
+    private static String withFirstHistogram(final int bins) {
+        final StringBuilder edges = new StringBuilder();
+        final StringBuilder counts = new StringBuilder();
+        for (int i = 1; i <= bins; i++) {
+            edges.append(i == 1 ? "" : ", ").append(i * 10L);
+            counts.append(i == 1 ? "" : ", ").append(i == bins ? 10 : 0);
+        }
+        final String first = "\"histogram\": {\"upper_edges_ns\": [1000000, 2000000, 3000000], \"counts\": [4, 5, 1], \"overflow\": 0}";
+        final String json = valid();
+        final int at = json.indexOf(first);
+        return json.substring(0, at) + "\"histogram\": {\"upper_edges_ns\": [" + edges + "], \"counts\": [" + counts
+            + "], \"overflow\": 0}" + json.substring(at + first.length());
+    }
+
+    @Test
+    void textLargerThanTheLimitIsRefusedWithItsSizeBeforeItIsParsed() {
+        final String text = valid() + "this is not JSON";
+        final int bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        final ProfileValidationException error = assertThrows(ProfileValidationException.class,
+            () -> ProfileJson.parse(text, FILE, new ProfileLimits(bytes - 1, 20_000)));
+        assertEquals(List.of(new ProfileFault(FILE, "file", "is " + bytes + " bytes, more than the limit of " + (bytes - 1)
+            + " bytes for a profile")), error.faults(), "the size, not the JSON, is the fault");
+    }
+
+    @Test
+    void theSizeIsCountedInUtf8Bytes() throws Exception {
+        final String text = valid().replace("\"source\": \"test\"", "\"source\": \"Mess\u00fcng \u6e2c\u5b9a\"");
+        final int bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        assertTrue(bytes > text.length() + 4, "the text has multi-byte characters");
+        assertEquals("Mess\u00fcng \u6e2c\u5b9a", ProfileJson.parse(text, FILE, new ProfileLimits(bytes, 20_000)).provenance().source());
+        final ProfileValidationException error = assertThrows(ProfileValidationException.class,
+            () -> ProfileJson.parse(text, FILE, new ProfileLimits(bytes - 1, 20_000)));
+        assertTrue(error.faults().get(0).reason().startsWith("is " + bytes + " bytes"), error.getMessage());
+    }
+
+    @Test
+    void fileLargerThanTheLimitIsRefusedWithItsSizeWithoutBeingRead(@TempDir final Path directory) throws Exception {
+        final Path file = directory.resolve("huge.json");
+        Files.writeString(file, "[" + "0,".repeat(5000) + "0]");
+        final long bytes = Files.size(file);
+        final ProfileValidationException error = assertThrows(ProfileValidationException.class,
+            () -> ProfileJson.read(file, new ProfileLimits(4096, 20_000)));
+        assertEquals(List.of(new ProfileFault(file.toString(), "file", "is " + bytes + " bytes, more than the limit of 4096"
+            + " bytes for a profile")), error.faults());
+    }
+
+    @Test
+    void overlongStringIsNamedAsTooLongNotAsMalformed() {
+        final String longText = "x".repeat(ProfileJson.MAX_STRING_CHARS + 1);
+        final ProfileFault fault = onlyFault(valid().replace("\"orb\": \"JacORB 3.9\"", "\"orb\": \"" + longText + "\""));
+        assertTrue(fault.reason().startsWith("a value too long for a profile: String value length"), fault.toString());
+        assertTrue(fault.reason().contains("(" + ProfileJson.MAX_STRING_CHARS + ")"), fault.toString());
+        assertFalse(fault.reason().contains("StreamReadConstraints"), fault.toString());
+    }
+
+    @Test
+    void limitsBelowOneAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new ProfileLimits(0, 20_000));
+        assertThrows(IllegalArgumentException.class, () -> new ProfileLimits(1024, 0));
+    }
 }
