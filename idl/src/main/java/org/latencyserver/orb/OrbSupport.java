@@ -38,6 +38,73 @@ public final class OrbSupport {
     }
 
     /**
+     * Adds IIOP over TLS for incoming calls beside plain IIOP: the reference then carries both
+     * addresses. The server asks every TLS caller for a certificate but requires none
+     * ({@code required_options=0}), because JacORB would otherwise advertise no plain address and
+     * thesis clients could not read; who may write is decided per call from the caller's
+     * certificate (see the server's {@code security} package).
+     *
+     * @param properties from {@link #properties}; changed in place
+     * @param stores     the server's certificate and the authorities it trusts
+     * @param tlsPort    TLS port; 0 for any free port
+     * @return {@code properties}
+     */
+    public static Properties withTlsServer(final Properties properties, final TlsStores stores, final int tlsPort) {
+        withTls(properties, stores);
+        if (tlsPort > 0) {
+            properties.setProperty("OASSLPort", Integer.toString(tlsPort));
+        }
+        // Hex bit masks: 0x20 EstablishTrustInTarget, 0x40 EstablishTrustInClient.
+        properties.setProperty("jacorb.security.ssl.server.supported_options", "60");
+        properties.setProperty("jacorb.security.ssl.server.required_options", "0");
+        // Outgoing calls of a server (naming service, callbacks) stay plain unless the target requires TLS.
+        properties.setProperty("jacorb.security.ssl.client.supported_options", "60");
+        properties.setProperty("jacorb.security.ssl.client.required_options", "0");
+        return properties;
+    }
+
+    /**
+     * Makes every outgoing call of this ORB use TLS with a client certificate. Such an ORB cannot
+     * reach a plain-only object (the naming service, a peer agent), so a writer keeps one ORB for
+     * those and uses this one only for the server: see {@link #overTls}.
+     *
+     * @param properties from {@link #properties}; changed in place
+     * @param stores     this client's certificate and the authorities it trusts
+     * @return {@code properties}
+     */
+    public static Properties withTlsClient(final Properties properties, final TlsStores stores) {
+        withTls(properties, stores);
+        properties.setProperty("jacorb.security.ssl.client.supported_options", "60");
+        // JacORB chooses TLS only when the client or the target requires it; the server requires none.
+        properties.setProperty("jacorb.security.ssl.client.required_options", "20");
+        return properties;
+    }
+
+    /**
+     * @param plainOrb   the ORB that resolved {@code reference}
+     * @param tlsOrb     an ORB made with {@link #withTlsClient}, or null for plain IIOP
+     * @param reference  a reference to the server
+     * @return the same object, called through {@code tlsOrb} when there is one
+     */
+    public static org.omg.CORBA.Object overTls(final ORB plainOrb, final ORB tlsOrb, final org.omg.CORBA.Object reference) {
+        return tlsOrb == null ? reference : tlsOrb.string_to_object(plainOrb.object_to_string(reference));
+    }
+
+    private static void withTls(final Properties properties, final TlsStores stores) {
+        properties.setProperty("jacorb.security.support_ssl", "on");
+        properties.setProperty("jacorb.ssl.socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLSocketFactory");
+        properties.setProperty("jacorb.ssl.server_socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLServerSocketFactory");
+        properties.setProperty("jacorb.security.keystore", stores.keystore().toAbsolutePath().toString());
+        properties.setProperty("jacorb.security.keystore_password", stores.password());
+        // Java 17's JKS loader reads the PKCS#12 files keytool makes; JacORB's PKCS12 type path
+        // silently yields an empty store.
+        properties.setProperty("jacorb.security.keystore_type", "JKS");
+        properties.setProperty("jacorb.security.truststore", stores.truststore().toAbsolutePath().toString());
+        properties.setProperty("jacorb.security.truststore_password", stores.password());
+        properties.setProperty("jacorb.security.truststore_type", "JKS");
+    }
+
+    /**
      * @param args       ORB command-line arguments (may be empty)
      * @param properties from {@link #properties}
      * @return an initialised JacORB ORB

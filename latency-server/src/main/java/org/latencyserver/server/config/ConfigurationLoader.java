@@ -29,7 +29,7 @@ import org.latencyserver.core.state.WorkstationType;
  */
 public final class ConfigurationLoader {
 
-    private static final Set<String> TOP = Set.of("server", "thresholds", "measurement", "profiles", "nodes", "links",
+    private static final Set<String> TOP = Set.of("server", "security", "thresholds", "measurement", "profiles", "nodes", "links",
         "connections");
     private static final Set<String> SERVER = Set.of("name", "poll_interval_millis", "unknown_after_missed_polls",
         "state_file", "metrics", "operator_calls_enabled", "planner_calls_enabled");
@@ -96,6 +96,7 @@ public final class ConfigurationLoader {
         final NodeSet nodes = nodes(top);
         final LinkSet links = links(top);
         final List<ConnectionConfig> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
+        final SecuritySettings security = new SecurityReader(faults, directory).read(top.section("security"), nodes.declared());
         final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionConfig::probeRatePerSecond).sum();
         if (measurement != null && probeRoundTripsPerSecond > measurement.budgetRoundTripsPerSecond() / 2.0) {
             top.fault("connections", String.format(java.util.Locale.ROOT,
@@ -108,7 +109,7 @@ public final class ConfigurationLoader {
             throw new ConfigurationException(faults.inFileOrder());
         }
         return new ServerConfiguration(file, server, thresholds, measurement, profiles.byName(), List.copyOf(nodes.valid().values()),
-            List.copyOf(links.valid().values()), connections);
+            List.copyOf(links.valid().values()), connections, security);
     }
 
     /** Keys of the sections, for a key written at the top level by mistake. */

@@ -26,10 +26,11 @@ import org.latencyserver.server.table.ConnectionSpec;
  * @param nodes             the workstations, in file order
  * @param links             the switch ports, in file order
  * @param connectionConfigs the connections, in file order
+ * @param security          the {@code security:} section ({@link SecuritySettings#LEGACY_OPEN} when absent)
  */
 public record ServerConfiguration(Path file, ServerSettings server, Thresholds thresholds, MeasurementSettings measurement,
                                   Map<String, Profile> profiles, List<NodeConfig> nodes, List<LinkConfig> links,
-                                  List<ConnectionConfig> connectionConfigs) {
+                                  List<ConnectionConfig> connectionConfigs, SecuritySettings security) {
 
     /**
      * Copies the collections; the profile map keeps its order.
@@ -39,6 +40,7 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(thresholds, "thresholds");
         Objects.requireNonNull(measurement, "measurement");
+        Objects.requireNonNull(security, "security");
         profiles = Collections.unmodifiableMap(new LinkedHashMap<>(profiles));
         nodes = List.copyOf(nodes);
         links = List.copyOf(links);

@@ -115,6 +115,13 @@ final class IdlConversions {
             pending.deadlineEpochMillis(), nullToEmpty(pending.reason()));
     }
 
+    /** @return the request with ticket 0: what a caller who is not the request's agent sees */
+    static MeasurementRequest withoutTicket(final MeasurementRequest request) {
+        return new MeasurementRequest(request.index_ref, 0, request.client_node_name, request.peer_node_name,
+            request.peer_reference, request.message_size_bytes, request.round_trips, request.warmup_round_trips,
+            request.issued_epoch_millis, request.deadline_epoch_millis, request.reason);
+    }
+
     static ProfileSummary profileSummary(final Profile profile) {
         return new ProfileSummary(profile.name(), profile.workstationType(), profile.layer().name(), profile.cells().size(),
             profile.hasHistograms(), profile.provenance().source());

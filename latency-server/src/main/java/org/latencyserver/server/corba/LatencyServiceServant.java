@@ -77,9 +77,9 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     private final EngineLoop loop;
     private final ConnectionTable table;
     private final LongSupplier epochMillis;
-    private final boolean operatorCallsEnabled;
-    private final boolean plannerCallsEnabled;
+    private final WriteGuard guard;
     private final ServerMetrics metrics;
+    private final Refusals refusals;
     private final ProfileKeeper profileKeeper;
     private final SubscriptionHub<Estimate> estimateSubscribers = new SubscriptionHub<>(1);
     private final SubscriptionHub<MeasurementRequest> measurementSubscribers = new SubscriptionHub<>(1_000_000_000L);
@@ -87,20 +87,19 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     /**
      * @param loop                 the update thread
      * @param epochMillis          wall clock for timestamps
-     * @param operatorCallsEnabled false switches off {@code PutMibUpdates}
-     * @param plannerCallsEnabled  false switches off {@code load_profile}
+     * @param guard                who may write what
      * @param metrics              where calls and refusals are counted
      * @param profileKeeper        keeps a profile loaded by {@code load_profile} for the next start
      */
-    public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final boolean operatorCallsEnabled,
-                                 final boolean plannerCallsEnabled, final ServerMetrics metrics, final ProfileKeeper profileKeeper) {
+    public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final WriteGuard guard,
+                                 final ServerMetrics metrics, final ProfileKeeper profileKeeper) {
         this.metrics = metrics;
+        this.refusals = new Refusals(metrics);
+        this.guard = Objects.requireNonNull(guard, "guard");
         this.profileKeeper = profileKeeper;
         this.loop = loop;
         this.table = loop.engine().table();
         this.epochMillis = epochMillis;
-        this.operatorCallsEnabled = operatorCallsEnabled;
-        this.plannerCallsEnabled = plannerCallsEnabled;
     }
 
     /** Keeps a loaded profile across restarts (see {@code persistence.LoadedProfiles}). */
@@ -126,42 +125,63 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public void UpdateResponse(final IdlBaselineMeasurements baseline, final short clientRef) {
         metrics.called("UpdateResponse");
         if (baseline == null || baseline.index_ref != clientRef) {
-            throw badParam("UpdateResponse: baseline_status.index_ref " + (baseline == null ? "missing" : baseline.index_ref)
-                + " does not match client_ref " + clientRef);
+            throw badParam("UpdateResponse", Refusal.BAD_VALUE, "UpdateResponse: baseline_status.index_ref "
+                + (baseline == null ? "missing" : baseline.index_ref) + " does not match client_ref " + clientRef);
+        }
+        final ConnectionRow target = table.row(clientRef);
+        if (target == null) {
+            throw badParam("UpdateResponse", Refusal.UNKNOWN_CONNECTION, "UpdateResponse: no connection " + clientRef);
+        }
+        final WriteGuard.Denial denied = guard.agent("UpdateResponse", target.spec().clientNodeName());
+        if (denied != null) {
+            throw noPermission("UpdateResponse", denied);
         }
         final SubmitOutcome outcome = loop.call(now -> loop.engine().submitThesisResponse(clientRef, baseline.latency_avg,
             baseline.latency_bound, baseline.upper_bound_estimate, baseline.lower_bound_estimate,
             baseline.latency_data_provided, now), UPDATE_TIMEOUT_MILLIS);
         if (!outcome.accepted()) {
-            throw badParam("UpdateResponse for connection " + clientRef + " refused: " + outcome.reason());
+            throw badParam("UpdateResponse", label(outcome), "UpdateResponse for connection " + clientRef + " refused: "
+                + outcome.reason());
         }
     }
 
     @Override
     public void PutMibUpdates(final IdlMibUpdates updates, final short clientRef) {
         metrics.called("PutMibUpdates");
-        if (!operatorCallsEnabled) {
-            throw new NO_PERMISSION("PutMibUpdates is switched off in this server's configuration", 0, CompletionStatus.COMPLETED_NO);
+        final WriteGuard.Denial denied = guard.operator("PutMibUpdates");
+        if (denied != null) {
+            throw noPermission("PutMibUpdates", denied);
         }
         if (updates == null || updates.index_ref != clientRef) {
-            throw badParam("PutMibUpdates: mib_updates.index_ref " + (updates == null ? "missing" : updates.index_ref)
-                + " does not match client_ref " + clientRef);
+            throw badParam("PutMibUpdates", Refusal.BAD_VALUE, "PutMibUpdates: mib_updates.index_ref "
+                + (updates == null ? "missing" : updates.index_ref) + " does not match client_ref " + clientRef);
+        }
+        if (table.row(clientRef) == null) {
+            throw badParam("PutMibUpdates", Refusal.UNKNOWN_CONNECTION, "PutMibUpdates: no connection " + clientRef);
+        }
+        final WriteGuard.Denial polled = guard.pushedReading(clientRef);
+        if (polled != null) {
+            throw badParam("PutMibUpdates", polled.why(), polled.reason());
         }
         final MibReading reading;
         try {
             reading = new MibReading(updates.latest_client_mib_cpu, updates.latest_peer_mib_cpu, updates.latest_mib_port);
         } catch (IllegalArgumentException e) {
-            throw badParam("PutMibUpdates for connection " + clientRef + ": " + e.getMessage());
+            throw badParam("PutMibUpdates", Refusal.BAD_VALUE, "PutMibUpdates for connection " + clientRef + ": " + e.getMessage());
         }
         final boolean known = loop.call(now -> loop.engine().applyMib(clientRef, reading, now), UPDATE_TIMEOUT_MILLIS);
         if (!known) {
-            throw badParam("PutMibUpdates: no connection " + clientRef);
+            throw badParam("PutMibUpdates", Refusal.UNKNOWN_CONNECTION, "PutMibUpdates: no connection " + clientRef);
         }
     }
 
     @Override
     public TableRow RequestTableStatus(final short clientRef) {
         metrics.called("RequestTableStatus");
+        final WriteGuard.Denial denied = guard.operator("RequestTableStatus");
+        if (denied != null) {
+            throw noPermission("RequestTableStatus", denied);
+        }
         final ConnectionRow row = table.row(clientRef);
         return row == null ? IdlConversions.unknownTableRow(clientRef) : IdlConversions.tableRow(row);
     }
@@ -262,8 +282,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public long subscribe_measurements(final MeasurementListener listener, final short[] indexRefs)
         throws UnknownConnection, InvalidArgument {
         metrics.called("subscribe_measurements");
-        return subscribeTo(measurementSubscribers, "measurement", listener, indexRefs,
-            listener == null ? null : listener::measurement_requested);
+        // A subscription outlives the call: whether it sees tickets is decided by who subscribed.
+        final org.latencyserver.server.security.Caller subscriber = guard.caller();
+        return subscribeTo(measurementSubscribers, "measurement", listener, indexRefs, listener == null ? null
+            : request -> listener.measurement_requested(guard.policy().maySeeTicket(subscriber, request.client_node_name)
+                ? request : IdlConversions.withoutTicket(request)));
     }
 
     private <E> long subscribeTo(final SubscriptionHub<E> hub, final String kind, final Object listener,
@@ -284,24 +307,28 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         final List<MeasurementRequest> requests = new ArrayList<>();
         for (final ConnectionRow row : table.rows()) {
             if (row.pending() != null) {
-                requests.add(IdlConversions.request(row, row.spec().peerNodeName(), loop.engine().settings().warmupRoundTrips()));
+                final MeasurementRequest request = IdlConversions.request(row, row.spec().peerNodeName(),
+                    loop.engine().settings().warmupRoundTrips());
+                requests.add(guard.maySeeTicket(row.spec().clientNodeName()) ? request : IdlConversions.withoutTicket(request));
             }
         }
         return requests.toArray(new MeasurementRequest[0]);
     }
 
     @Override
-    public void submit_measurement(final MeasuredResult result) throws UnknownConnection, ResultRefused {
+    public void submit_measurement(final MeasuredResult result) throws UnknownConnection, ResultRefused, OperationDisabled {
         metrics.called("submit_measurement");
         if (result == null) {
-            throw new ResultRefused((short) 0, 0, "result is missing");
+            throw new ResultRefused((short) 0, 0, refusals.record("submit_measurement", Refusal.BAD_VALUE, "result is missing"));
         }
+        agentMayWrite("submit_measurement", result.index_ref);
         final Measurement measurement;
         try {
             measurement = new Measurement(IdlConversions.histogram(result.histogram), result.sample_count, result.mean_ms,
                 result.std_dev_ms, result.max_ms, IdlConversions.doubles(result.batch_means_ms));
         } catch (IllegalArgumentException e) {
-            throw new ResultRefused(result.index_ref, result.ticket, "bad measurement: " + e.getMessage());
+            throw new ResultRefused(result.index_ref, result.ticket, refusals.record("submit_measurement", Refusal.BAD_VALUE,
+                "bad measurement for connection " + result.index_ref + ": " + e.getMessage()));
         }
         final String agent = result.agent == null || result.agent.isBlank() ? "unnamed agent" : result.agent;
         final SubmitOutcome outcome = loop.call(now -> loop.engine().submitMeasurement(result.index_ref, result.ticket,
@@ -310,35 +337,36 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             case ACCEPTED:
                 return;
             case UNKNOWN_CONNECTION:
-                throw new UnknownConnection(result.index_ref, outcome.reason());
+                throw new UnknownConnection(result.index_ref, refusals.record("submit_measurement", Refusal.UNKNOWN_CONNECTION,
+                    outcome.reason()));
             default:
-                LOG.warn("result for connection {} refused: {}", result.index_ref, outcome.reason());
-                metrics.refused("submit_measurement");
-                throw new ResultRefused(result.index_ref, result.ticket, outcome.reason());
+                throw new ResultRefused(result.index_ref, result.ticket, refusals.record("submit_measurement", label(outcome),
+                    "result for connection " + result.index_ref + " refused: " + outcome.reason()));
         }
     }
 
     @Override
-    public void submit_probe(final ProbeReport report) throws UnknownConnection, ResultRefused {
+    public void submit_probe(final ProbeReport report) throws UnknownConnection, ResultRefused, OperationDisabled {
         metrics.called("submit_probe");
         if (report == null) {
-            throw refusedProbe((short) 0, "probe report is missing");
+            throw refusedProbe((short) 0, Refusal.BAD_VALUE, "probe report is missing");
         }
+        agentMayWrite("submit_probe", report.index_ref);
         final LatencyHistogram roundTrips;
         try {
             roundTrips = IdlConversions.histogram(report.histogram);
         } catch (IllegalArgumentException e) {
-            throw refusedProbe(report.index_ref, "bad probe histogram: " + e.getMessage());
+            throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "bad probe histogram: " + e.getMessage());
         }
         if (report.sample_count != roundTrips.totalCount() || report.sample_count < 0) {
-            throw refusedProbe(report.index_ref, "probe report says " + report.sample_count + " round trips, its histogram holds "
+            throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "probe report says " + report.sample_count + " round trips, its histogram holds "
                 + roundTrips.totalCount());
         }
         if (report.sample_count > 0 && (!(report.mean_ms > 0) || Double.isInfinite(report.mean_ms))) {
-            throw refusedProbe(report.index_ref, "probe mean must be finite and > 0 ms, was " + report.mean_ms);
+            throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "probe mean must be finite and > 0 ms, was " + report.mean_ms);
         }
         if (report.window_millis < 0 || report.window_millis > 3_600_000) {
-            throw refusedProbe(report.index_ref, "probe window must be 0..3600000 ms, was " + report.window_millis);
+            throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "probe window must be 0..3600000 ms, was " + report.window_millis);
         }
         final String node = report.client_node_name == null ? "" : report.client_node_name;
         final SubmitOutcome outcome = loop.call(now -> loop.engine().submitProbe(report.index_ref, node, roundTrips, report.mean_ms,
@@ -347,24 +375,49 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             case ACCEPTED:
                 return;
             case UNKNOWN_CONNECTION:
-                throw new UnknownConnection(report.index_ref, outcome.reason());
+                throw new UnknownConnection(report.index_ref, refusals.record("submit_probe", Refusal.UNKNOWN_CONNECTION,
+                    outcome.reason()));
             default:
-                throw refusedProbe(report.index_ref, outcome.reason());
+                throw refusedProbe(report.index_ref, label(outcome), outcome.reason());
         }
     }
 
-    private ResultRefused refusedProbe(final short indexRef, final String reason) {
-        LOG.warn("probe report for connection {} refused: {}", indexRef, reason);
-        metrics.refused("submit_probe");
-        return new ResultRefused(indexRef, 0, reason);
+    private ResultRefused refusedProbe(final short indexRef, final Refusal why, final String reason) {
+        return new ResultRefused(indexRef, 0, refusals.record("submit_probe", why, "probe report for connection " + indexRef
+            + " refused: " + reason));
+    }
+
+    /** An agent's write: the connection must exist and be the calling agent's own. */
+    private void agentMayWrite(final String operation, final short indexRef) throws UnknownConnection, OperationDisabled {
+        final ConnectionRow target = table.row(indexRef);
+        if (target == null) {
+            throw new UnknownConnection(indexRef, refusals.record(operation, Refusal.UNKNOWN_CONNECTION,
+                "no connection " + indexRef + " is configured"));
+        }
+        final WriteGuard.Denial denied = guard.agent(operation, target.spec().clientNodeName());
+        if (denied != null) {
+            throw new OperationDisabled(operation, refusals.record(operation, denied.why(), denied.reason()));
+        }
+    }
+
+    private static Refusal label(final SubmitOutcome outcome) {
+        switch (outcome.kind()) {
+            case UNKNOWN_CONNECTION:
+                return Refusal.UNKNOWN_CONNECTION;
+            case IMPLAUSIBLE:
+                return Refusal.IMPLAUSIBLE;
+            default:
+                return Refusal.BAD_TICKET;
+        }
     }
 
     @Override
     public ProfileSummary load_profile(final String profileJson, final String sourceName)
         throws ProfileRejected, OperationDisabled {
         metrics.called("load_profile");
-        if (!plannerCallsEnabled) {
-            throw new OperationDisabled("load_profile", "planner calls are switched off in this server's configuration");
+        final WriteGuard.Denial denied = guard.planner();
+        if (denied != null) {
+            throw new OperationDisabled("load_profile", refusals.record("load_profile", denied.why(), denied.reason()));
         }
         final String source = sourceName == null || sourceName.isBlank() ? "profile from load_profile" : sourceName;
         final Profile profile;
@@ -531,9 +584,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         return new Source(cell.histogram(), "profile " + profile.name() + ", cell " + cell.label());
     }
 
-    private BAD_PARAM badParam(final String reason) {
-        LOG.warn(reason);
-        metrics.refused(reason.substring(0, Math.max(0, reason.indexOf(' '))).replace(":", ""));
-        return new BAD_PARAM(reason, 0, CompletionStatus.COMPLETED_NO);
+    private BAD_PARAM badParam(final String operation, final Refusal why, final String reason) {
+        return new BAD_PARAM(refusals.record(operation, why, reason), 0, CompletionStatus.COMPLETED_NO);
+    }
+
+    private NO_PERMISSION noPermission(final String operation, final WriteGuard.Denial denied) {
+        return new NO_PERMISSION(refusals.record(operation, denied.why(), denied.reason()), 0, CompletionStatus.COMPLETED_NO);
     }
 }

@@ -16,8 +16,10 @@ public record SubmitOutcome(Kind kind, String reason) {
         ACCEPTED,
         /** No connection has the given {@code index_ref}. */
         UNKNOWN_CONNECTION,
-        /** Refused: no open request, wrong or expired ticket, or bad data. */
-        REFUSED
+        /** Refused: no open request, wrong or expired ticket. */
+        REFUSED,
+        /** Refused: the values are out of range or implausible for the connection. */
+        IMPLAUSIBLE
     }
 
     /** The one accepted outcome. */
@@ -29,6 +31,14 @@ public record SubmitOutcome(Kind kind, String reason) {
      */
     public static SubmitOutcome refused(final String reason) {
         return new SubmitOutcome(Kind.REFUSED, reason);
+    }
+
+    /**
+     * @param reason what was implausible, with the value and the limit
+     * @return a refusal of the result's values
+     */
+    public static SubmitOutcome implausible(final String reason) {
+        return new SubmitOutcome(Kind.IMPLAUSIBLE, reason);
     }
 
     /** @return true when accepted */

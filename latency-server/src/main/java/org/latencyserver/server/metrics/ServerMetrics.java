@@ -37,8 +37,9 @@ public final class ServerMetrics implements AutoCloseable {
         calls = Counter.builder().name("latency_server_calls_total").help("CORBA calls served, by operation")
             .labelNames("operation").register(registry);
         refusals = Counter.builder().name("latency_server_refusals_total")
-            .help("calls refused with a reason (bad values, unknown connections, forged or late tickets), by operation")
-            .labelNames("operation").register(registry);
+            .help("calls refused, by operation and reason (not_permitted, disabled, unknown_connection, bad_value, bad_ticket,"
+                + " implausible, too_large, polled_source, bad_profile)")
+            .labelNames("operation", "reason").register(registry);
         requestStatusCalls = calls.labelValues("RequestStatus");
         CounterWithCallback.builder().name("latency_server_update_errors_total")
             .help("update commands that failed; the table kept its last good state")
@@ -159,9 +160,30 @@ public final class ServerMetrics implements AutoCloseable {
         calls.labelValues(operation).inc();
     }
 
-    /** @param operation an operation name; counts one refusal */
-    public void refused(final String operation) {
-        refusals.labelValues(operation).inc();
+    /**
+     * Counts one refusal.
+     *
+     * @param operation an operation name
+     * @param reason    a bounded reason label
+     */
+    public void refused(final String operation, final String reason) {
+        refusals.labelValues(operation, reason).inc();
+    }
+
+    /**
+     * Adds the log's repeated-warning counters: JacORB's "thread pool exhausted" (a request refused
+     * for want of a POA thread) and every warning held back as a repeat.
+     *
+     * @param poolExhausted read at scrape time
+     * @param suppressed    read at scrape time
+     */
+    public void registerLogFilter(final LongSupplier poolExhausted, final LongSupplier suppressed) {
+        CounterWithCallback.builder().name("latency_server_orb_thread_pool_exhausted_total")
+            .help("requests JacORB's POA could not give a thread at once (its 'Thread pool exhausted' warning, counted, not logged)")
+            .callback(cb -> cb.call(poolExhausted.getAsLong())).register(registry);
+        CounterWithCallback.builder().name("latency_server_log_warnings_suppressed_total")
+            .help("warnings and errors not written because the same kind was logged within the last 10 s")
+            .callback(cb -> cb.call(suppressed.getAsLong())).register(registry);
     }
 
     /**

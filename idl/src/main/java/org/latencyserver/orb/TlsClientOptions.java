@@ -1,0 +1,38 @@
+package org.latencyserver.orb;
+
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/**
+ * The command-line options of a process that writes to the server over IIOP/TLS (client agents,
+ * the profiler's {@code load}, the emulator's push): {@code --tls-keystore}, {@code --tls-truststore}
+ * and the environment variable with their password. Without a keystore the process talks plain IIOP.
+ */
+public final class TlsClientOptions {
+
+    @Option(names = "--tls-keystore", paramLabel = "FILE",
+        description = "Call the server over IIOP/TLS with this certificate (PKCS#12, e.g. from ./latency certs).")
+    private Path keystore;
+
+    @Option(names = "--tls-truststore", paramLabel = "FILE",
+        description = "The certificate authorities to trust (PKCS#12); required with --tls-keystore.")
+    private Path truststore;
+
+    @Option(names = "--tls-password-env", paramLabel = "NAME",
+        description = "Environment variable holding the stores' password (default: ${DEFAULT-VALUE}).")
+    private String passwordEnv = TlsStores.DEFAULT_PASSWORD_ENV;
+
+    /**
+     * @return the stores, or null when no keystore was given (plain IIOP)
+     * @throws IllegalArgumentException when only one store is given, a store is unreadable or the password unset
+     */
+    public TlsStores stores() {
+        if (keystore == null && truststore == null) {
+            return null;
+        }
+        if (keystore == null || truststore == null) {
+            throw new IllegalArgumentException("--tls-keystore and --tls-truststore go together");
+        }
+        return TlsStores.fromEnvironment(keystore, truststore, passwordEnv);
+    }
+}

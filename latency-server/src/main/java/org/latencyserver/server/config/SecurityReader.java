@@ -1,0 +1,142 @@
+package org.latencyserver.server.config;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.Set;
+import javax.security.auth.x500.X500Principal;
+import org.latencyserver.server.security.PrincipalRule;
+import org.latencyserver.server.security.Role;
+
+/** Reads the {@code security:} section (see {@link SecuritySettings}); faults go to the collector. */
+final class SecurityReader {
+
+    private static final Set<String> SECURITY = Set.of("plain_iiop", "tls", "principals");
+    private static final Set<String> TLS = Set.of("port", "keystore", "truststore", "password_env");
+    private static final Set<String> PRINCIPAL = Set.of("subject", "roles", "node");
+
+    private final FaultCollector faults;
+    private final Path directory;
+
+    SecurityReader(final FaultCollector faults, final Path directory) {
+        this.faults = faults;
+        this.directory = directory;
+    }
+
+    /**
+     * @param section   the {@code security:} section, or null when absent
+     * @param nodeNames the configured workstations (an agent's node must be one)
+     * @return the settings, or null when faulty (reported)
+     */
+    SecuritySettings read(final Section section, final Set<String> nodeNames) {
+        if (section == null) {
+            return SecuritySettings.LEGACY_OPEN;
+        }
+        final int before = faults.count();
+        section.allowOnly(SECURITY);
+        final SecuritySettings.Tls tls = tls(section.section("tls"));
+        final String plainText = section.text("plain_iiop", tls == null ? "all" : "read-only");
+        SecuritySettings.PlainIiop plain = null;
+        for (final SecuritySettings.PlainIiop candidate : SecuritySettings.PlainIiop.values()) {
+            if (candidate.configName().equals(plainText)) {
+                plain = candidate;
+            }
+        }
+        if (plain == null) {
+            section.fault("plain_iiop", "expected read-only or all, was '" + plainText + "'");
+        }
+        final List<PrincipalRule> principals = principals(section, nodeNames);
+        if (plain == SecuritySettings.PlainIiop.READ_ONLY && tls == null && !principals.isEmpty()) {
+            section.fault("principals", "roles are granted over TLS only: add security.tls, or remove the principals");
+        }
+        if (faults.count() != before) {
+            return null;
+        }
+        return new SecuritySettings(plain, tls, principals);
+    }
+
+    private SecuritySettings.Tls tls(final Section tls) {
+        if (tls == null) {
+            return null;
+        }
+        tls.allowOnly(TLS);
+        final Long port = tls.integer("port", 0L, 0, 65_535);
+        final Path keystore = store(tls, "keystore", "the server's certificate and key (PKCS#12), e.g. from ./latency certs");
+        final Path truststore = store(tls, "truststore", "the certificate authorities of the clients (PKCS#12)");
+        final String passwordEnv = tls.text("password_env", org.latencyserver.orb.TlsStores.DEFAULT_PASSWORD_ENV);
+        if (port == null || keystore == null || truststore == null) {
+            return null;
+        }
+        return new SecuritySettings.Tls(port.intValue(), keystore, truststore, passwordEnv);
+    }
+
+    private Path store(final Section tls, final String key, final String what) {
+        final String text = tls.requiredText(key, what);
+        if (text == null) {
+            return null;
+        }
+        final Path path;
+        try {
+            path = directory.resolve(text).normalize();
+        } catch (InvalidPathException e) {
+            tls.fault(key, "not a valid path: '" + text + "' (" + e.getReason() + ")");
+            return null;
+        }
+        if (!java.nio.file.Files.isRegularFile(path) || !java.nio.file.Files.isReadable(path)) {
+            tls.fault(key, "no readable file " + path);
+            return null;
+        }
+        return path;
+    }
+
+    private List<PrincipalRule> principals(final Section section, final Set<String> nodeNames) {
+        final List<PrincipalRule> rules = new ArrayList<>();
+        final Map<String, String> seen = new HashMap<>();
+        for (final Section item : section.sections("principals")) {
+            item.allowOnly(PRINCIPAL);
+            final String subjectText = item.requiredText("subject", "the certificate subject, e.g. \"CN=agent ws1,OU=agent,O=Latency Server\"");
+            X500Principal subject = null;
+            if (subjectText != null) {
+                try {
+                    subject = new X500Principal(subjectText);
+                } catch (IllegalArgumentException e) {
+                    item.fault("subject", "not an X.500 name: '" + subjectText + "' (" + e.getMessage() + ")");
+                }
+            }
+            final Set<Role> roles = EnumSet.noneOf(Role.class);
+            if (item.require("roles", "a list of roles: agent, operator, planner")) {
+                for (final YamlNode node : item.list("roles")) {
+                    final Role role = node.kind() == YamlNode.Kind.SCALAR ? Role.fromConfigName(node.text()) : null;
+                    if (role == null) {
+                        faults.at(node, item.pathOf("roles"), "expected agent, operator or planner, was " + node.describe());
+                    } else {
+                        roles.add(role);
+                    }
+                }
+            }
+            final String node = item.text("node", null);
+            if (roles.contains(Role.AGENT) && node == null) {
+                item.fault("node", "missing: an agent's own workstation (the client node of the connections it may submit for)");
+            } else if (node != null && !nodeNames.contains(node)) {
+                item.fault("node", "no workstation '" + node + "' is configured; the nodes are " + String.join(", ", new java.util.TreeSet<>(nodeNames)));
+            } else if (node != null && !roles.contains(Role.AGENT)) {
+                item.fault("node", "only an agent has a node");
+            }
+            if (subject != null) {
+                final String first = seen.putIfAbsent(subject.getName(X500Principal.CANONICAL), item.path());
+                if (first != null) {
+                    item.fault("subject", "the same subject as " + first);
+                    continue;
+                }
+            }
+            if (subject != null && !roles.isEmpty() && (node != null || !roles.contains(Role.AGENT))) {
+                rules.add(new PrincipalRule(subject, roles, node));
+            }
+        }
+        return rules;
+    }
+}

@@ -1,0 +1,112 @@
+package org.latencyserver.server.corba;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.latencyserver.server.security.AccessPolicy;
+import org.latencyserver.server.security.Caller;
+import org.latencyserver.server.security.Role;
+
+/**
+ * What the servant asks before it lets a write through: is the call switched on, does the caller
+ * hold the role (and for an agent, is the connection its own), and for {@code PutMibUpdates}, is
+ * the connection's load not already polled by SNMP.
+ *
+ * <p>Immutable and thread-safe; called on ORB request threads.
+ */
+public final class WriteGuard {
+
+    private final AccessPolicy policy;
+    private final Supplier<Caller> callers;
+    private final boolean operatorCallsEnabled;
+    private final boolean plannerCallsEnabled;
+    private final Map<Short, String> polledSources;
+
+    /**
+     * @param policy               who may write
+     * @param callers              the caller of the request on the current thread
+     * @param operatorCallsEnabled {@code server.operator_calls_enabled}: {@code PutMibUpdates} and {@code RequestTableStatus}
+     * @param plannerCallsEnabled  {@code server.planner_calls_enabled}: {@code load_profile}
+     * @param polledSources        per connection whose load is polled by SNMP, which of its sources are
+     */
+    public WriteGuard(final AccessPolicy policy, final Supplier<Caller> callers, final boolean operatorCallsEnabled,
+                      final boolean plannerCallsEnabled, final Map<Short, String> polledSources) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.callers = Objects.requireNonNull(callers, "callers");
+        this.operatorCallsEnabled = operatorCallsEnabled;
+        this.plannerCallsEnabled = plannerCallsEnabled;
+        this.polledSources = Map.copyOf(polledSources);
+    }
+
+    /** @return a guard that lets everything through (legacy open mode, nothing polled): for tests of the servant */
+    public static WriteGuard open() {
+        return new WriteGuard(AccessPolicy.open(), () -> Caller.IN_PROCESS, true, true, Map.of());
+    }
+
+    /** A refused write: the label and the reason told to the caller. */
+    record Denial(Refusal why, String reason) {
+    }
+
+    /**
+     * @param operation the operator call
+     * @return null when allowed, else why not
+     */
+    Denial operator(final String operation) {
+        if (!operatorCallsEnabled) {
+            return new Denial(Refusal.DISABLED, operation + " is switched off in this server's configuration"
+                + " (server.operator_calls_enabled: false)");
+        }
+        return role(Role.OPERATOR, operation, null);
+    }
+
+    /**
+     * @param indexRef the connection an operator pushes a reading for
+     * @return null when its load is not polled by SNMP, else why the reading is refused
+     */
+    Denial pushedReading(final short indexRef) {
+        final String polled = polledSources.get(indexRef);
+        return polled == null ? null : new Denial(Refusal.POLLED_SOURCE, "PutMibUpdates for connection " + indexRef
+            + " refused: its " + polled + " polled by SNMP (mib_source: snmp); a pushed reading would be overwritten by the next poll");
+    }
+
+    /** @return null when the caller may load profiles, else why not */
+    Denial planner() {
+        if (!plannerCallsEnabled) {
+            return new Denial(Refusal.DISABLED, "load_profile is switched off in this server's configuration"
+                + " (server.planner_calls_enabled: false)");
+        }
+        return role(Role.PLANNER, "load_profile", null);
+    }
+
+    /**
+     * @param operation  the agent's call
+     * @param clientNode the client node of the connection written to
+     * @return null when the caller is that node's agent (or the server is open), else why not
+     */
+    Denial agent(final String operation, final String clientNode) {
+        return role(Role.AGENT, operation, clientNode);
+    }
+
+    /**
+     * @param clientNode the client node of a pending request
+     * @return whether the current caller may see the request's ticket
+     */
+    boolean maySeeTicket(final String clientNode) {
+        return policy.maySeeTicket(callers.get(), clientNode);
+    }
+
+    /** @return the current request's caller */
+    Caller caller() {
+        return callers.get();
+    }
+
+    /** @return the policy (for subscriptions, which outlive the request) */
+    AccessPolicy policy() {
+        return policy;
+    }
+
+    private Denial role(final Role role, final String operation, final String clientNode) {
+        final String reason = policy.refusal(callers.get(), role, operation, clientNode);
+        return reason == null ? null : new Denial(Refusal.NOT_PERMITTED, reason);
+    }
+}
