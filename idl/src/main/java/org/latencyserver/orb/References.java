@@ -73,7 +73,7 @@ public final class References {
         } catch (InvalidName | CannotProceed e) {
             throw new ReferenceException("'" + trimmed + "' cannot be looked up in " + naming + ": " + e);
         } catch (SystemException e) {
-            throw new ReferenceException("the naming service " + naming + " cannot be reached: " + e);
+            throw new ReferenceException("the naming service " + naming + " cannot be reached (" + describe(e) + ")");
         }
     }
 
@@ -113,8 +113,18 @@ public final class References {
         } catch (org.omg.CORBA.UserException e) {
             throw new ReferenceException("cannot bind '" + name + "' in " + naming + ": " + e);
         } catch (SystemException e) {
-            throw new ReferenceException("the naming service " + naming + " cannot be reached: " + e);
+            throw new ReferenceException("the naming service " + naming + " cannot be reached (" + describe(e) + ")");
         }
+    }
+
+    /**
+     * @param e a CORBA system exception
+     * @return its kind and reason on one line, e.g. {@code TRANSIENT: Retries exceeded, couldn't reconnect to
+     *         127.0.0.1:2809}, without the minor code and completion status that mean nothing to a user
+     */
+    public static String describe(final SystemException e) {
+        final String kind = e.getClass().getSimpleName();
+        return e.getMessage() == null || e.getMessage().isBlank() ? kind : kind + ": " + e.getMessage();
     }
 
     private static boolean isGone(final org.omg.CORBA.Object object) {

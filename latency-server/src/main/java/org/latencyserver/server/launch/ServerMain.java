@@ -1,7 +1,9 @@
 package org.latencyserver.server.launch;
 
 import java.nio.file.Path;
+import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.References;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +14,12 @@ import org.latencyserver.server.config.ConfigurationException;
 import org.latencyserver.server.config.ConfigurationLoader;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.config.ServerSettings;
+import org.latencyserver.server.config.SecuritySettings;
+import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.corba.LatencyServiceServant;
+import org.latencyserver.server.corba.WriteGuard;
+import org.latencyserver.server.logging.RepeatedWarningFilter;
+import org.latencyserver.server.security.CallerCapture;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.metrics.ServerMetrics;
@@ -24,9 +31,6 @@ import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.omg.CORBA.ORB;
-import org.omg.CosNaming.NameComponent;
-import org.omg.CosNaming.NamingContextExt;
-import org.omg.CosNaming.NamingContextExtHelper;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 import org.slf4j.Logger;
@@ -42,7 +46,10 @@ import picocli.CommandLine.Option;
  * port has {@code mib_source: snmp} it starts the SNMP poller ({@code org.latencyserver.server.snmp}),
  * whose secrets come from the environment variables the configuration names.
  *
- * <p>Exit codes: 0 after a clean stop, 1 a bad configuration (every fault printed), 2 usage.
+ * <p>Exit codes: 0 after a clean stop, 1 a bad configuration (every fault printed), 2 usage, or a
+ * naming service given with {@code --naming} that cannot be reached or refuses the name (one line
+ * on stderr; no IOR file is written then). Once registered, the name is kept bound ({@link NameKeeper}):
+ * a naming service restarted without its bindings has it again within seconds.
  */
 @Command(name = "server", mixinStandardHelpOptions = true, version = "latency server 0.1.0",
     description = "Run the Latency Server.")
@@ -72,11 +79,26 @@ public final class ServerMain implements Callable<Integer> {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
 
+    /** At most one log line per kind of repeated warning per this interval. */
+    private static final long REPEATED_WARNING_INTERVAL_MILLIS = 10_000;
+
     /**
      * @param args command line
      */
     public static void main(final String[] args) {
         System.exit(new CommandLine(new ServerMain()).execute(args));
+    }
+
+    /** Says once at start who may write, so an operator never runs an open server unknowingly. */
+    private static void announceSecurity(final SecuritySettings security) {
+        if (security.plainIiop() == SecuritySettings.PlainIiop.ALL) {
+            LOG.warn("writes are open to every caller (security.plain_iiop: all{}): anyone who reaches the port may push MIB"
+                + " readings, submit results and load profiles; see the security section of docs/operator-guide.md",
+                security.tls() == null ? ", no security section" : "");
+        } else {
+            LOG.info("plain IIOP is read-only; writes need IIOP/TLS and a role ({} principals){}", security.principals().size(),
+                security.tls() == null ? "; no TLS is configured, so nobody can write" : "");
+        }
     }
 
     @Override
@@ -109,9 +131,31 @@ public final class ServerMain implements Callable<Integer> {
         final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
         metrics.registerProbes(engine::probeRoundTrips);
         metrics.registerProfileDrift(engine::learnedCells, engine::profiles);
+        final RepeatedWarningFilter repeatedWarnings = RepeatedWarningFilter.install(REPEATED_WARNING_INTERVAL_MILLIS);
+        if (repeatedWarnings != null) {
+            metrics.registerLogFilter(repeatedWarnings::poolExhausted, repeatedWarnings::suppressed);
+        }
+        final SecuritySettings security = configuration.security();
+        final java.util.Properties orbProperties = CallerCapture.register(OrbSupport.properties(host, port, 2_000));
+        if (security.tls() != null) {
+            final SecuritySettings.Tls tls = security.tls();
+            try {
+                OrbSupport.withTlsServer(orbProperties, TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv()),
+                    tls.port());
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency server: security.tls: " + e.getMessage());
+                loop.close();
+                store.close();
+                metrics.close();
+                return 1;
+            }
+        }
+        final ORB orb = OrbSupport.init(new String[0], orbProperties);
         final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
-            configuration.server().operatorCallsEnabled(), configuration.server().plannerCallsEnabled(), metrics,
-            loadedProfiles::save);
+            new WriteGuard(security.policy(), CallerCapture.callers(orb), configuration.server().operatorCallsEnabled(),
+                configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
+            metrics, loadedProfiles::save);
+        announceSecurity(security);
         final ServerSettings.Metrics configured = configuration.server().metrics();
         final String metricsHost = metricsPort == null ? configured.address() : host;
         final int metricsListenPort = metricsPort == null ? (configured.enabled() ? configured.port() : -1) : metricsPort;
@@ -136,20 +180,11 @@ public final class ServerMain implements Callable<Integer> {
             poller.start();
         }
 
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, port, 2_000));
         final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         rootPoa.the_POAManager().activate();
         final org.omg.CORBA.Object reference = rootPoa.servant_to_reference(new LatencyServicePOATie(servant));
         final String ior = orb.object_to_string(reference);
-        OrbSupport.writeIor(iorFile, ior);
-        if (naming != null) {
-            final NamingContextExt context = NamingContextExtHelper.narrow(orb.string_to_object(naming));
-            final NameComponent[] name = context.to_name(configuration.server().name());
-            context.rebind(name, reference);
-            LOG.info("registered as '{}' in {}", configuration.server().name(), naming);
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("stopping");
+        final Runnable stopServing = () -> {
             servant.close();
             if (poller != null) {
                 poller.close();
@@ -158,6 +193,28 @@ public final class ServerMain implements Callable<Integer> {
             store.close();
             metrics.close();
             orb.shutdown(false);
+        };
+        final NameKeeper nameKeeper;
+        try {
+            nameKeeper = naming == null ? null
+                : NameKeeper.bind(orb, naming, configuration.server().name(), reference, NameKeeper.DEFAULT_CHECK_INTERVAL_MILLIS);
+        } catch (References.ReferenceException e) {
+            System.err.println("latency server: cannot register as '" + configuration.server().name() + "': " + e.getMessage()
+                + "; " + NameKeeper.WHAT_TO_DO + ".");
+            stopServing.run();
+            return 2;
+        }
+        if (nameKeeper != null) {
+            LOG.info("registered as '{}' in {}", configuration.server().name(), naming);
+        }
+        // Only now: a server that could not register leaves no IOR file pointing at it.
+        OrbSupport.writeIor(iorFile, ior);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("stopping");
+            if (nameKeeper != null) {
+                nameKeeper.close();
+            }
+            stopServing.run();
             stopped.countDown();
         }, "latency-shutdown"));
         LOG.info("Latency Server '{}' serving {} connections ({} profiles) on {}; IOR in {}", configuration.server().name(),
