@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
+import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
@@ -19,10 +20,12 @@ import picocli.CommandLine.Option;
  * {@code ./latency peer-agent}: the echo end of QoS 3/4 measurements and of the profiler's round
  * trips. Serves {@code EchoPeer} (the thesis's {@code fm1} fixed arrays and an octet sequence of any
  * size), optionally plain TCP and UDP echo, writes its IOR to a file and, given a naming service,
- * registers as {@code peers/NAME}, the name client agents look a connection's peer node up by.
+ * registers as {@code peers/NAME}, the name client agents look a connection's peer node up by, and
+ * keeps it bound ({@link NameKeeper}) should the naming service be restarted without its bindings.
  *
  * <p>Prints one line starting {@code peer-agent NAME ready} on standard output once it serves.
- * Exit codes: 0 after a clean stop, 1 when it cannot start (the reason printed), 2 usage.
+ * Exit codes: 0 after a clean stop, 1 when it cannot start (the reason printed), 2 usage, or a
+ * naming service that cannot be reached or refuses the name (one line; no IOR file is written then).
  */
 @Command(name = "peer-agent", mixinStandardHelpOptions = true, version = "latency peer-agent 0.1.0",
     description = "Run the echo end of round-trip measurements (fm1, octet sequences, plain TCP/UDP).")
@@ -64,25 +67,48 @@ public final class PeerAgentMain implements Callable<Integer> {
     public Integer call() throws Exception {
         final Path ior = iorFile != null ? iorFile : Path.of("peer-" + name + ".ior");
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, port, 10_000));
-        final SocketEcho sockets;
         final EchoPeerServant servant = new EchoPeerServant();
+        final org.omg.CORBA.Object reference;
+        final SocketEcho sockets;
         try {
             final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
             rootPoa.the_POAManager().activate();
-            final org.omg.CORBA.Object reference = rootPoa.servant_to_reference(new EchoPeerPOATie(servant));
-            OrbSupport.writeIor(ior, orb.object_to_string(reference));
-            if (naming != null) {
-                References.bind(orb, naming, "peers/" + name, reference);
-            }
+            reference = rootPoa.servant_to_reference(new EchoPeerPOATie(servant));
             sockets = SocketEcho.start(host, tcpPort, udpPort);
-        } catch (References.ReferenceException | java.io.IOException e) {
+        } catch (java.io.IOException e) {
             System.err.println("peer-agent " + name + ": cannot start: " + e.getMessage());
             orb.shutdown(false);
             return 1;
         }
+        NameKeeper keeper = null;
+        try {
+            if (naming != null) {
+                keeper = NameKeeper.bind(orb, naming, "peers/" + name, reference, NameKeeper.DEFAULT_CHECK_INTERVAL_MILLIS);
+            }
+            // Only once registered: a peer agent that did not start leaves no IOR file pointing at it.
+            OrbSupport.writeIor(ior, orb.object_to_string(reference));
+        } catch (References.ReferenceException e) {
+            System.err.println("peer-agent " + name + ": cannot register as peers/" + name + ": " + e.getMessage() + "; "
+                + NameKeeper.WHAT_TO_DO + ".");
+            sockets.close();
+            orb.shutdown(false);
+            return 2;
+        } catch (java.io.IOException e) {
+            System.err.println("peer-agent " + name + ": cannot write " + ior + ": " + e.getMessage());
+            if (keeper != null) {
+                keeper.close();
+            }
+            sockets.close();
+            orb.shutdown(false);
+            return 1;
+        }
+        final NameKeeper nameKeeper = keeper;
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("peer-agent {} stopping after {} echoes", name, servant.echoCount());
+            if (nameKeeper != null) {
+                nameKeeper.close();
+            }
             try {
                 sockets.close();
             } catch (java.io.IOException e) {
