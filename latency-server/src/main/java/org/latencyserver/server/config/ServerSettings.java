@@ -24,8 +24,8 @@ import java.util.Objects;
  *                                configuration file
  * @param metrics                 the Prometheus text endpoint; {@code server.metrics}, default
  *                                {@link Metrics#DEFAULT} (loopback, port 9464)
- * @param operatorCallsEnabled    whether {@code PutMibUpdates}, {@code RequestTableStatus},
- *                                calibration and the other operator calls are served;
+ * @param operatorCallsEnabled    whether the operator calls {@code PutMibUpdates} and
+ *                                {@code RequestTableStatus} are served (reads are not affected);
  *                                {@code server.operator_calls_enabled}, default true
  * @param plannerCallsEnabled     whether {@code load_profile} is served;
  *                                {@code server.planner_calls_enabled}, default true

@@ -29,7 +29,7 @@
  *   <tr><td>{@code server.state_file}</td><td>{@code <config name>.state.json}</td><td>where the table, estimates and measured histograms survive a restart</td></tr>
  *   <tr><td>{@code server.metrics.address}</td><td>127.0.0.1</td><td>where the Prometheus text endpoint listens</td></tr>
  *   <tr><td>{@code server.metrics.port}</td><td>9464</td><td>0..65535; 0 = no endpoint</td></tr>
- *   <tr><td>{@code server.operator_calls_enabled}</td><td>true</td><td>serve {@code PutMibUpdates}, {@code RequestTableStatus}, calibration and the other operator calls</td></tr>
+ *   <tr><td>{@code server.operator_calls_enabled}</td><td>true</td><td>serve the operator calls {@code PutMibUpdates} and {@code RequestTableStatus} (false: refused with {@code NO_PERMISSION}); reads such as calibration are not affected</td></tr>
  *   <tr><td>{@code server.planner_calls_enabled}</td><td>true</td><td>serve {@code load_profile}</td></tr>
  *   <tr><td>{@code thresholds.cpu_low_upper_percent}</td><td>33</td><td>highest whole percent still LOW, 0..98, below the medium one</td></tr>
  *   <tr><td>{@code thresholds.cpu_medium_upper_percent}</td><td>66</td><td>highest whole percent still MEDIUM, 1..99</td></tr>

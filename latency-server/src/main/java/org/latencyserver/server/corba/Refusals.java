@@ -28,7 +28,8 @@ final class Refusals {
      */
     String record(final String operation, final Refusal why, final String reason) {
         metrics.refused(operation, why.label());
-        LOG.warn("{} refused ({}): {}", operation, why.label(), reason);
+        // The operation and label are part of the pattern, so that repeats are held back per kind of refusal.
+        LOG.warn(operation + " refused (" + why.label() + "): {}", reason);
         return reason;
     }
 }

@@ -30,6 +30,12 @@ final class ServerProcess implements AutoCloseable {
     }
 
     static ServerProcess start(final Path config, final Path directory) throws IOException, InterruptedException {
+        return start(config, directory, java.util.Map.of());
+    }
+
+    /** As {@link #start(Path, Path)}, with these environment variables added (e.g. a TLS password). */
+    static ServerProcess start(final Path config, final Path directory, final java.util.Map<String, String> environment)
+        throws IOException, InterruptedException {
         final Path ior = directory.resolve("server.ior");
         final Path log = directory.resolve("server.log");
         Files.deleteIfExists(ior); // a previous run's IOR must not be mistaken for this one's
@@ -40,8 +46,10 @@ final class ServerProcess implements AutoCloseable {
             "-Dlogback.configurationFile=logback.xml",
             "org.latencyserver.server.launch.ServerMain",
             "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0"));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        final Process process = builder.start();
         final ServerProcess server = new ServerProcess(process, log, ior);
         server.awaitIor(Duration.ofSeconds(60));
         return server;

@@ -1,0 +1,86 @@
+package org.latencyserver.server.launch;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.latencyserver.server.security.LocalCertificateAuthority;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./latency certs}: a local certificate authority and the certificates of the server and
+ * its writers, and the {@code security:} section that grants their roles. Running it again adds
+ * the parties that are new and keeps the rest.
+ *
+ * <p>Exit codes: 0 done, 1 keytool failed, 2 usage.
+ */
+@Command(name = "certs", mixinStandardHelpOptions = true, version = "latency certs 0.1.0",
+    description = "Make a local CA and TLS certificates for the server, client agents, operators and planners.")
+public final class CertsMain implements Callable<Integer> {
+
+    @Option(names = "--dir", required = true, paramLabel = "DIR", description = "Where the stores go (created).")
+    private Path directory;
+
+    @Option(names = "--server", paramLabel = "NAME", description = "The server's certificate (default: ${DEFAULT-VALUE}).")
+    private String server = "server";
+
+    @Option(names = "--agent", paramLabel = "NODE", split = ",", description = "A client agent's certificate for this node.")
+    private List<String> agents = new ArrayList<>();
+
+    @Option(names = "--operator", paramLabel = "NAME", split = ",", description = "An operator's certificate.")
+    private List<String> operators = new ArrayList<>();
+
+    @Option(names = "--planner", paramLabel = "NAME", split = ",", description = "A planner's certificate.")
+    private List<String> planners = new ArrayList<>();
+
+    /**
+     * @param args command line
+     */
+    public static void main(final String[] args) {
+        System.exit(new CommandLine(new CertsMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        try {
+            final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory, System.getenv("LATENCY_TLS_PASSWORD"));
+            ca.issue(server, LocalCertificateAuthority.subject("server", server));
+            final StringBuilder principals = new StringBuilder();
+            issue(ca, "agent", agents, principals);
+            issue(ca, "operator", operators, principals);
+            issue(ca, "planner", planners, principals);
+            final Path dir = directory.toAbsolutePath().normalize();
+            System.out.println("# certificates in " + dir + "; the stores' password is in " + dir.resolve("password")
+                + " (export LATENCY_TLS_PASSWORD=$(cat " + dir.resolve("password") + "))");
+            System.out.println("security:");
+            System.out.println("  plain_iiop: read-only");
+            System.out.println("  tls:");
+            System.out.println("    port: 0");
+            System.out.println("    keystore: " + dir.resolve(server + ".p12"));
+            System.out.println("    truststore: " + ca.trustStore());
+            System.out.println("    password_env: LATENCY_TLS_PASSWORD");
+            System.out.println("  principals:" + (principals.length() == 0 ? " []" : ""));
+            System.out.print(principals);
+            return 0;
+        } catch (IOException | IllegalArgumentException e) {
+            System.err.println("latency certs: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static void issue(final LocalCertificateAuthority ca, final String role, final List<String> names,
+                              final StringBuilder principals) throws IOException {
+        for (final String name : names) {
+            final String subject = LocalCertificateAuthority.subject(role, name);
+            ca.issue(role + "-" + name, subject);
+            principals.append("    - subject: \"").append(subject).append("\"\n");
+            principals.append("      roles: [").append(role).append("]\n");
+            if (role.equals("agent")) {
+                principals.append("      node: ").append(name).append('\n');
+            }
+        }
+    }
+}

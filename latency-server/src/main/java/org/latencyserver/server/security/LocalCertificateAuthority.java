@@ -1,0 +1,167 @@
+package org.latencyserver.server.security;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A certificate authority for one installation, made with the JDK's {@code keytool}: a CA key,
+ * a trust store with its certificate, and a PKCS#12 key store per party signed by it. A dedicated
+ * CA matters: JacORB checks no host names, so every certificate the server trusts is a possible
+ * caller, and only the subject decides the roles.
+ *
+ * <p>Files in the directory: {@code ca.p12} (the CA's key: keep it off the hosts),
+ * {@code trust.p12}, {@code <name>.p12} per party, and {@code password} (mode 600), which opens
+ * them all unless a password is given.
+ *
+ * <p>Not thread-safe: one maker per directory.
+ */
+public final class LocalCertificateAuthority {
+
+    /** Organisation of every subject made here. */
+    public static final String ORGANISATION = "Latency Server";
+    private static final String CA_ALIAS = "ca";
+    private static final int VALIDITY_DAYS = 825;
+
+    private final Path directory;
+    private final String password;
+    private final Path keytool;
+
+    private LocalCertificateAuthority(final Path directory, final String password) {
+        this.directory = directory;
+        this.password = password;
+        this.keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+    }
+
+    /**
+     * Opens the CA in {@code directory}, making it (and the trust store and password file) when absent.
+     *
+     * @param directory where the stores live; created when missing
+     * @param password  the stores' password, or null to use (or make) {@code directory/password}
+     * @return the CA
+     * @throws IOException when a file cannot be written or keytool fails
+     */
+    public static LocalCertificateAuthority open(final Path directory, final String password) throws IOException {
+        Files.createDirectories(directory);
+        final Path passwordFile = directory.resolve("password");
+        final String chosen;
+        if (password != null) {
+            chosen = password;
+        } else if (Files.exists(passwordFile)) {
+            chosen = Files.readString(passwordFile, StandardCharsets.US_ASCII).strip();
+        } else {
+            final byte[] random = new byte[18];
+            new SecureRandom().nextBytes(random);
+            chosen = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+            Files.writeString(passwordFile, chosen + "\n", StandardCharsets.US_ASCII);
+            try {
+                Files.setPosixFilePermissions(passwordFile, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // Not a POSIX file system: the file keeps the directory's default permissions.
+            }
+        }
+        final LocalCertificateAuthority ca = new LocalCertificateAuthority(directory, chosen);
+        if (!Files.exists(ca.caStore())) {
+            ca.keytool("-genkeypair", "-alias", CA_ALIAS, "-dname", "CN=" + ORGANISATION + " local CA,O=" + ORGANISATION,
+                "-ext", "bc:c", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", Integer.toString(VALIDITY_DAYS),
+                "-keystore", ca.caStore().toString(), "-storetype", "PKCS12");
+            final Path caPem = directory.resolve("ca.pem");
+            ca.keytool("-exportcert", "-alias", CA_ALIAS, "-keystore", ca.caStore().toString(), "-rfc", "-file", caPem.toString());
+            ca.keytool("-importcert", "-noprompt", "-alias", CA_ALIAS, "-file", caPem.toString(), "-keystore",
+                ca.trustStore().toString(), "-storetype", "PKCS12");
+        }
+        return ca;
+    }
+
+    /** @return the stores' password */
+    public String password() {
+        return password;
+    }
+
+    /** @return the trust store: the CA's certificate */
+    public Path trustStore() {
+        return directory.resolve("trust.p12");
+    }
+
+    private Path caStore() {
+        return directory.resolve("ca.p12");
+    }
+
+    /**
+     * @param role a role, or "server"; becomes the subject's OU
+     * @param name the party, e.g. a node name; becomes the subject's CN and the file name
+     * @return the subject the certificate carries, e.g. {@code CN=ws1,OU=agent,O=Latency Server}
+     */
+    public static String subject(final String role, final String name) {
+        return "CN=" + name + ",OU=" + role + ",O=" + ORGANISATION;
+    }
+
+    /**
+     * Makes (or keeps, when it exists) a key store with a certificate signed by this CA.
+     *
+     * @param fileName the store's file name without {@code .p12}
+     * @param subject  the certificate's subject
+     * @return the key store
+     * @throws IOException when keytool fails
+     */
+    public Path issue(final String fileName, final String subject) throws IOException {
+        if (!fileName.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("a certificate file name may hold letters, digits, '.', '_' and '-', was '"
+                + fileName + "'");
+        }
+        final Path store = directory.resolve(fileName + ".p12");
+        if (Files.exists(store)) {
+            return store;
+        }
+        final Path request = directory.resolve(fileName + ".csr");
+        final Path signed = directory.resolve(fileName + ".pem");
+        final Path temporary = directory.resolve(fileName + ".p12.tmp");
+        Files.deleteIfExists(temporary);
+        keytool("-genkeypair", "-alias", fileName, "-dname", subject, "-keyalg", "EC", "-groupname", "secp256r1",
+            "-validity", Integer.toString(VALIDITY_DAYS), "-keystore", temporary.toString(), "-storetype", "PKCS12");
+        keytool("-certreq", "-alias", fileName, "-keystore", temporary.toString(), "-file", request.toString());
+        keytool("-gencert", "-alias", CA_ALIAS, "-keystore", caStore().toString(), "-infile", request.toString(), "-outfile",
+            signed.toString(), "-rfc", "-validity", Integer.toString(VALIDITY_DAYS), "-ext", "eku=serverAuth,clientAuth");
+        // The reply as a chain (the party's certificate, then the CA's) installs without a prompt.
+        final Path chain = directory.resolve(fileName + ".chain.pem");
+        Files.writeString(chain, Files.readString(signed) + Files.readString(directory.resolve("ca.pem")));
+        keytool("-importcert", "-noprompt", "-alias", fileName, "-file", chain.toString(), "-keystore", temporary.toString());
+        Files.move(temporary, store);
+        Files.delete(request);
+        Files.delete(chain);
+        return store;
+    }
+
+    private void keytool(final String... arguments) throws IOException {
+        final List<String> command = new ArrayList<>(List.of(keytool.toString()));
+        command.addAll(List.of(arguments));
+        // Passwords through the environment, never on the command line (other users can read it).
+        command.addAll(List.of("-storepass:env", "LATENCY_CA_PASSWORD"));
+        if (arguments[0].equals("-genkeypair")) {
+            command.addAll(List.of("-keypass:env", "LATENCY_CA_PASSWORD"));
+        }
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("LATENCY_CA_PASSWORD", password);
+        final Process process = builder.start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IOException("keytool " + arguments[0] + " did not finish within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while keytool ran", e);
+        }
+        if (process.exitValue() != 0) {
+            throw new IOException("keytool " + arguments[0] + " failed (exit " + process.exitValue() + "): " + output.strip());
+        }
+    }
+}

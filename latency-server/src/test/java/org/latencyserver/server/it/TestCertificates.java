@@ -1,0 +1,87 @@
+package org.latencyserver.server.it;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.Properties;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.security.LocalCertificateAuthority;
+import org.omg.CORBA.ORB;
+
+/**
+ * One local CA for the tests of a JVM, made once with {@code ./latency certs}'s code: the server,
+ * an operator, a planner, and agents of nodes ws1 and ws3 (thesis testbed), plus an empty key
+ * store for a TLS caller without a certificate.
+ */
+public final class TestCertificates {
+
+    private static TestCertificates instance;
+
+    private final LocalCertificateAuthority ca;
+    private final Path directory;
+
+    private TestCertificates(final Path directory) throws IOException {
+        this.directory = directory;
+        this.ca = LocalCertificateAuthority.open(directory, null);
+        ca.issue("server", LocalCertificateAuthority.subject("server", "server"));
+        for (final String[] party : new String[][] {{"operator", "ops"}, {"planner", "plan"}, {"agent", "ws1"}, {"agent", "ws3"}}) {
+            ca.issue(party[0] + "-" + party[1], LocalCertificateAuthority.subject(party[0], party[1]));
+        }
+        try (OutputStream out = Files.newOutputStream(directory.resolve("none.p12"))) {
+            final KeyStore empty = KeyStore.getInstance("PKCS12");
+            empty.load(null, null);
+            empty.store(out, ca.password().toCharArray());
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
+    /** @return the CA of this JVM's tests, made on first use */
+    public static synchronized TestCertificates get() throws IOException {
+        if (instance == null) {
+            final Path directory = Files.createTempDirectory("latency-test-certs");
+            instance = new TestCertificates(directory);
+        }
+        return instance;
+    }
+
+    /** @return the stores' password */
+    public String password() {
+        return ca.password();
+    }
+
+    /**
+     * @param party e.g. {@code operator-ops}, {@code agent-ws1}, {@code server}, or {@code none} (no certificate)
+     * @return the party's stores
+     */
+    public TlsStores stores(final String party) {
+        return new TlsStores(directory.resolve(party + ".p12"), ca.trustStore(), ca.password());
+    }
+
+    /**
+     * @return the {@code security:} section granting the test parties their roles, with TLS on any free port
+     */
+    public String securitySection() {
+        return "security:\n"
+            + "  plain_iiop: read-only\n"
+            + "  tls: { port: 0, keystore: " + directory.resolve("server.p12") + ", truststore: " + ca.trustStore() + " }\n"
+            + "  principals:\n"
+            + "    - { subject: \"" + LocalCertificateAuthority.subject("operator", "ops") + "\", roles: [operator] }\n"
+            + "    - { subject: \"" + LocalCertificateAuthority.subject("planner", "plan") + "\", roles: [planner] }\n"
+            + "    - { subject: \"" + LocalCertificateAuthority.subject("agent", "ws1") + "\", roles: [agent], node: ws1 }\n"
+            + "    - { subject: \"" + LocalCertificateAuthority.subject("agent", "ws3") + "\", roles: [agent], node: ws3 }\n";
+    }
+
+    /**
+     * @param party as {@link #stores}
+     * @return an ORB whose calls go over TLS with the party's certificate
+     */
+    public ORB orbFor(final String party) {
+        final Properties properties = OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 10_000), stores(party));
+        return OrbSupport.init(new String[0], properties);
+    }
+}
