@@ -42,6 +42,10 @@ public final class ConsoleMain implements Callable<Integer> {
     @Option(names = "--http-port", description = "Port of the web page; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int httpPort = 8470;
 
+    @Option(names = "--max-streams", paramLabel = "N",
+        description = "Most web pages kept live at once; more get HTTP 503 until one closes (default: ${DEFAULT-VALUE}).")
+    private int maxStreams = 64;
+
     @Option(names = "--refresh-millis", description = "Re-read the table this often, ms; pushes refresh at once (default: ${DEFAULT-VALUE}).")
     private long refreshMillis = 1_000;
 
@@ -62,6 +66,10 @@ public final class ConsoleMain implements Callable<Integer> {
     public Integer call() throws Exception {
         if (refreshMillis < 100) {
             System.err.println("latency console: --refresh-millis must be >= 100, was " + refreshMillis);
+            return 2;
+        }
+        if (maxStreams < 1) {
+            System.err.println("latency console: --max-streams must be >= 1, was " + maxStreams);
             return 2;
         }
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 5_000));
@@ -99,7 +107,7 @@ public final class ConsoleMain implements Callable<Integer> {
             }
             final ConsoleWebServer web;
             try {
-                web = new ConsoleWebServer(feed, bind, httpPort);
+                web = new ConsoleWebServer(feed, bind, httpPort, maxStreams);
             } catch (java.io.IOException e) {
                 System.err.println("latency console: cannot serve on " + bind + ":" + httpPort + ": " + e.getMessage());
                 return 1;

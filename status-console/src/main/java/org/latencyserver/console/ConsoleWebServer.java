@@ -9,13 +9,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,29 +22,44 @@ import org.slf4j.LoggerFactory;
  * {@code GET /events} server-sent events carrying each new snapshot, so the page updates live
  * without reloads.
  *
- * <p>Each event stream has its own small queue: a slow browser loses intermediate snapshots (it
- * gets the newest), never delays the feed or another browser. Handlers only read snapshots.
+ * <p>Bounded: the HTTP handlers run on a fixed pool of {@value #HTTP_THREADS} threads and return at
+ * once (an event stream's handler only sends the headers and hands the stream to
+ * {@link EventStreams}, whose one thread writes every stream), so the threads do not grow with the
+ * number of open pages. At most {@code maxStreams} streams are open at once; beyond that
+ * {@code /events} answers 503 with a plain-text reason and {@code Retry-After}. A slow browser
+ * loses intermediate snapshots (it gets the newest), never delays the feed; one that stops reading
+ * is dropped after {@value #STALL_MILLIS} ms. Handlers only read snapshots.
  */
 final class ConsoleWebServer implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConsoleWebServer.class);
+    /** Threads of the HTTP server's executor; handlers never block on a stream. */
+    static final int HTTP_THREADS = 4;
+    /** Prefix of the HTTP executor's thread names. */
+    static final String HTTP_THREAD_PREFIX = "console-http-";
+    /** Seconds a page refused a stream is asked to wait ({@code Retry-After}); the page waits as long. */
+    static final int RETRY_AFTER_SECONDS = 10;
     private static final long KEEPALIVE_MILLIS = 15_000;
+    private static final long STALL_MILLIS = 10_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleWebServer.class);
 
     private final ObjectMapper json = new ObjectMapper();
     private final ServerFeed feed;
     private final byte[] page;
-    private final List<BlockingQueue<String>> streams = new CopyOnWriteArrayList<>();
+    private final EventStreams streams;
     private final HttpServer server;
     private final ExecutorService executor;
-    private volatile boolean closed;
+    /** Set while the streams are full and the refusal has been logged; one warning per full spell. */
+    private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
     /**
-     * @param feed the snapshots to serve
-     * @param host address to bind, loopback by default
-     * @param port port; 0 for any free one
+     * @param feed       the snapshots to serve
+     * @param host       address to bind, loopback by default
+     * @param port       port; 0 for any free one
+     * @param maxStreams the most event streams (live pages) open at once; at least 1
      * @throws IOException when the port cannot be bound
      */
-    ConsoleWebServer(final ServerFeed feed, final String host, final int port) throws IOException {
+    ConsoleWebServer(final ServerFeed feed, final String host, final int port, final int maxStreams) throws IOException {
         this.feed = feed;
         try (InputStream in = ConsoleWebServer.class.getResourceAsStream("console.html")) {
             if (in == null) {
@@ -56,8 +68,9 @@ final class ConsoleWebServer implements AutoCloseable {
             this.page = in.readAllBytes();
         }
         this.server = HttpServer.create(new InetSocketAddress(host, port), 50);
-        this.executor = Executors.newCachedThreadPool(runnable -> {
-            final Thread thread = new Thread(runnable, "console-http");
+        final AtomicInteger threadNumber = new AtomicInteger();
+        this.executor = Executors.newFixedThreadPool(HTTP_THREADS, runnable -> {
+            final Thread thread = new Thread(runnable, HTTP_THREAD_PREFIX + threadNumber.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
@@ -65,7 +78,9 @@ final class ConsoleWebServer implements AutoCloseable {
         server.createContext("/", this::page);
         server.createContext("/api/snapshot", this::snapshot);
         server.createContext("/events", this::events);
-        feed.observe(this::broadcast);
+        this.streams = new EventStreams(maxStreams, KEEPALIVE_MILLIS, STALL_MILLIS);
+        streams.publish(toJson(feed.snapshot()));
+        feed.observe(snapshot -> streams.publish(toJson(snapshot)));
     }
 
     void start() {
@@ -75,6 +90,11 @@ final class ConsoleWebServer implements AutoCloseable {
     /** @return the bound port */
     int port() {
         return server.getAddress().getPort();
+    }
+
+    /** @return the event streams open now */
+    int openStreams() {
+        return streams.openStreams();
     }
 
     private void page(final HttpExchange exchange) throws IOException {
@@ -89,37 +109,47 @@ final class ConsoleWebServer implements AutoCloseable {
         send(exchange, 200, "application/json", toJson(feed.snapshot()).getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Opens a stream and returns; the broadcaster writes it from now on, and closes it. */
     private void events(final HttpExchange exchange) throws IOException {
-        final BlockingQueue<String> queue = new ArrayBlockingQueue<>(2);
+        if (streams.openStreams() >= streams.maxStreams()) {
+            refuse(exchange);
+            return;
+        }
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
         exchange.sendResponseHeaders(200, 0);
-        streams.add(queue);
-        try (OutputStream out = exchange.getResponseBody()) {
-            write(out, "data: " + toJson(feed.snapshot()) + "\n\n");
-            while (!closed) {
-                final String next = queue.poll(KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS);
-                write(out, next == null ? ": keep-alive\n\n" : "data: " + next + "\n\n");
+        final OutputStream out = exchange.getResponseBody();
+        final EventStreams.Sink sink = new EventStreams.Sink() {
+            @Override
+            public void write(final byte[] bytes) throws IOException {
+                out.write(bytes);
+                out.flush();
             }
-        } catch (IOException e) {
-            LOG.debug("an event stream closed: {}", e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            streams.remove(queue);
+
+            @Override
+            public void close() {
+                exchange.close();
+            }
+        };
+        if (streams.open(sink)) {
+            refusalLogged.set(false);
+        } else {
+            // Another page took the last place since the check above; the headers are out, so end it.
+            // The page's EventSource reconnects, and then gets the 503.
+            exchange.close();
         }
     }
 
-    private void broadcast(final ConsoleSnapshot snapshot) {
-        if (streams.isEmpty()) {
-            return;
+    private void refuse(final HttpExchange exchange) throws IOException {
+        if (refusalLogged.compareAndSet(false, true)) {
+            LOG.warn("the console serves its maximum of {} live pages (--max-streams); refusing more until one closes",
+                streams.maxStreams());
         }
-        final String text = toJson(snapshot);
-        for (final BlockingQueue<String> queue : streams) {
-            while (!queue.offer(text)) {
-                queue.poll(); // the browser is behind: drop the older snapshot, keep the newest
-            }
-        }
+        exchange.getResponseHeaders().set("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+        send(exchange, 503, "text/plain; charset=utf-8", ("the console already serves its maximum of "
+            + streams.maxStreams() + " live pages (--max-streams " + streams.maxStreams()
+            + "); close another console page, or retry in " + RETRY_AFTER_SECONDS + " s\n")
+            .getBytes(StandardCharsets.UTF_8));
     }
 
     private String toJson(final ConsoleSnapshot snapshot) {
@@ -128,11 +158,6 @@ final class ConsoleWebServer implements AutoCloseable {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a snapshot could not be written as JSON", e);
         }
-    }
-
-    private static void write(final OutputStream out, final String text) throws IOException {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
-        out.flush();
     }
 
     private static void send(final HttpExchange exchange, final int status, final String type, final byte[] body)
@@ -146,8 +171,8 @@ final class ConsoleWebServer implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
         server.stop(0);
+        streams.close();
         executor.shutdownNow();
     }
 }
