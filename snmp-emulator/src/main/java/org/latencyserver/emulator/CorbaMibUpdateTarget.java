@@ -24,6 +24,14 @@ public final class CorbaMibUpdateTarget implements MibUpdateTarget, AutoCloseabl
 
     /** @param reference an {@code IOR:…} or {@code corbaloc:…} reference to a Latserv object */
     public CorbaMibUpdateTarget(String reference) {
+        this(reference, null);
+    }
+
+    /**
+     * @param reference an {@code IOR:…} or {@code corbaloc:…} reference to a Latserv object
+     * @param tls       an operator's certificate to push over IIOP/TLS with, or null for plain IIOP
+     */
+    public CorbaMibUpdateTarget(String reference, org.latencyserver.orb.TlsStores tls) {
         this.reference = reference;
         Properties props = new Properties();
         props.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
@@ -31,6 +39,9 @@ public final class CorbaMibUpdateTarget implements MibUpdateTarget, AutoCloseabl
         props.setProperty("jacorb.connection.client.pending_reply_timeout", String.valueOf(REPLY_TIMEOUT_MILLIS));
         props.setProperty("jacorb.connection.client.connect_timeout", String.valueOf(REPLY_TIMEOUT_MILLIS));
         props.setProperty("jacorb.retries", "0");
+        if (tls != null) {
+            org.latencyserver.orb.OrbSupport.withTlsClient(props, tls);
+        }
         this.orb = ORB.init(new String[0], props);
     }
 

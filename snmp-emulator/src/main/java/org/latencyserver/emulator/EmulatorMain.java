@@ -40,6 +40,9 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
             description = "IOR or corbaloc of a Latserv server: also send PutMibUpdates at 10 Hz for every scenario connection.")
     String pushTo;
 
+    @picocli.CommandLine.Mixin
+    org.latencyserver.orb.TlsClientOptions pushTls = new org.latencyserver.orb.TlsClientOptions();
+
     @Option(names = "--push-only", description = "Only push (needs --push-to); start no SNMP agents.")
     boolean pushOnly;
 
@@ -102,7 +105,7 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
         });
         try (Emulator emulator = new Emulator(scenario, pushOnly ? new AccessConfig(java.util.Optional.empty(),
                 java.util.Optional.empty()) : access, InetAddress.getByName(bindAddress), elapsedMicros);
-                CorbaMibUpdateTarget target = pushTo == null ? null : new CorbaMibUpdateTarget(pushTo);
+                CorbaMibUpdateTarget target = pushTo == null ? null : new CorbaMibUpdateTarget(pushTo, pushTls.stores());
                 PushSender pusher = target == null ? null : new PushSender(scenario, target, elapsedMicros)) {
             if (!pushOnly) {
                 emulator.start();

@@ -19,6 +19,8 @@ import org.latencyserver.idl.latency.MeasurementListenerHelper;
 import org.latencyserver.idl.latency.MeasurementListenerPOA;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.TlsClientOptions;
+import org.latencyserver.orb.TlsStores;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -48,6 +50,9 @@ public final class ClientAgentMain implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
+
+    @picocli.CommandLine.Mixin
+    private TlsClientOptions tls = new TlsClientOptions();
 
     @Option(names = "--server", required = true, paramLabel = "REF",
         description = "The Latency Server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming.")
@@ -137,11 +142,21 @@ public final class ClientAgentMain implements Callable<Integer> {
         final String name = agentName != null ? agentName : "client-agent@" + ManagementFactory.getRuntimeMXBean().getName();
         final AgentSettings settings = new AgentSettings(name, Set.copyOf(nodes), pollIntervalMillis, adaptive, intervalMicros * 1_000L,
             jitWarmupSeconds * 1_000_000_000L);
+        final TlsStores stores;
+        try {
+            stores = tls.stores();
+        } catch (IllegalArgumentException e) {
+            System.err.println("client-agent: " + e.getMessage());
+            return 2;
+        }
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, 0, callTimeoutMillis));
+        // With a certificate, calls to the server go through a TLS-only ORB; peers and the naming service stay plain.
+        final ORB tlsOrb = stores == null ? null
+            : OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties(host, 0, callTimeoutMillis), stores));
         final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         rootPoa.the_POAManager().activate();
         final ServerConnection server = new ServerConnection(() ->
-            LatencyServiceHelper.narrow(References.resolve(orb, serverReference, naming)));
+            LatencyServiceHelper.narrow(OrbSupport.overTls(orb, tlsOrb, References.resolve(orb, serverReference, naming))));
         final PeerDirectory peers = new PeerDirectory(orb, peerReferences, naming);
         final Forwarder forwarder = new Forwarder();
         final MeasurementListener listener = MeasurementListenerHelper.narrow(rootPoa.servant_to_reference(forwarder));
@@ -161,6 +176,9 @@ public final class ClientAgentMain implements Callable<Integer> {
                 agent.close();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+            if (tlsOrb != null) {
+                tlsOrb.shutdown(false);
             }
             orb.shutdown(false);
             stopped.countDown();

@@ -19,6 +19,7 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.OperationDisabled;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
 import org.latencyserver.orb.References;
@@ -45,6 +46,8 @@ public final class MeasurementAgent implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MeasurementAgent.class);
 
+    /** Nodes already warned about: requests without a ticket are reported once per node. */
+    private final java.util.Set<String> ticketlessWarned = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final ServerConnection server;
     private final PeerDirectory peers;
     private final AgentSettings settings;
@@ -98,6 +101,15 @@ public final class MeasurementAgent implements AutoCloseable {
      */
     void offer(final MeasurementRequest request) {
         if (request == null || !settings.measuresFor(request.client_node_name)) {
+            return;
+        }
+        if (request.ticket == 0) {
+            // A server that authenticates writers shows the ticket only to the node's own agent
+            // (by its certificate): this agent is not it, so the request is not its to measure.
+            if (ticketlessWarned.add(request.client_node_name)) {
+                LOG.warn("requests for node {} come without a ticket: this agent's certificate (--tls-keystore) is not that"
+                    + " node's agent on the server; it leaves them alone", request.client_node_name);
+            }
             return;
         }
         if (epochMillis.getAsLong() >= request.deadline_epoch_millis) {
@@ -302,6 +314,9 @@ public final class MeasurementAgent implements AutoCloseable {
                 return;
             } catch (ResultRefused e) {
                 LOG.warn("{}: the server refused the result: {}", what, e.reason);
+                return;
+            } catch (OperationDisabled e) {
+                LOG.error("{}: the server does not let this agent submit: {}", what, e.reason);
                 return;
             } catch (UnknownConnection e) {
                 LOG.warn("{}: the server no longer has this connection: {}", what, e.reason);

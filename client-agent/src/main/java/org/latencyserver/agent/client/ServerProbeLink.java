@@ -28,7 +28,12 @@ final class ServerProbeLink implements ProbeServer {
 
     @Override
     public void submitProbe(final ProbeReport report) throws UnknownConnection, ResultRefused {
-        server.get().submit_probe(report);
+        try {
+            server.get().submit_probe(report);
+        } catch (org.latencyserver.idl.latency.OperationDisabled e) {
+            // Not this agent's connection by its certificate: to the prober a refusal like any other.
+            throw new ResultRefused(report.index_ref, 0, e.reason);
+        }
     }
 
     @Override

@@ -276,6 +276,9 @@ public final class ProfilerMain implements Callable<Integer> {
         @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
         String naming;
 
+        @picocli.CommandLine.Mixin
+        org.latencyserver.orb.TlsClientOptions tls = new org.latencyserver.orb.TlsClientOptions();
+
         /** What a command does with the server; returns its exit code. */
         @FunctionalInterface
         interface Call {
@@ -284,13 +287,26 @@ public final class ProfilerMain implements Callable<Integer> {
 
         /** @return the call's exit code, or 1 when the server cannot be reached (said on stderr) */
         int call(final String command, final Call call) throws Exception {
-            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
+            final org.latencyserver.orb.TlsStores stores;
             try {
-                return call.on(LatencyServiceHelper.narrow(References.resolve(orb, server, naming)));
+                stores = tls.stores();
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency profile " + command + ": " + e.getMessage());
+                return 2;
+            }
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
+            // Writes go over TLS when a certificate is given; the naming service is reached over plain IIOP.
+            final ORB tlsOrb = stores == null ? null
+                : OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 30_000), stores));
+            try {
+                return call.on(LatencyServiceHelper.narrow(OrbSupport.overTls(orb, tlsOrb, References.resolve(orb, server, naming))));
             } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
                 System.err.println("latency profile " + command + ": the server cannot be reached: " + e.getMessage());
                 return 1;
             } finally {
+                if (tlsOrb != null) {
+                    tlsOrb.shutdown(false);
+                }
                 orb.shutdown(false);
             }
         }
