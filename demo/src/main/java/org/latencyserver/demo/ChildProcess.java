@@ -83,6 +83,21 @@ final class ChildProcess {
             + tail(log(), 15));
     }
 
+    /**
+     * Waits for a one-shot command (e.g. {@code ./latency certs}) to finish.
+     *
+     * @throws DemoException when it fails or runs past the timeout, quoting its log's end
+     */
+    void awaitSuccess(final Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new DemoException(name + " did not finish within " + timeout.toSeconds() + " s; its log " + log + " ends:\n"
+                + tail(log(), 15));
+        }
+        if (process.exitValue() != 0) {
+            throw new DemoException(name + " failed (exit " + process.exitValue() + "); its log " + log + " ends:\n" + tail(log(), 15));
+        }
+    }
+
     /** SIGTERM to it and its descendants, then SIGKILL to whatever is left after the grace period. */
     void stop(final Duration grace) throws InterruptedException {
         final List<ProcessHandle> descendants = process.descendants().toList();

@@ -35,6 +35,8 @@ import picocli.CommandLine.Option;
 public final class DemoMain implements Callable<Integer> {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    /** Making the CA and three certificates runs keytool a dozen times the first time. */
+    private static final Duration CERTS_TIMEOUT = Duration.ofSeconds(120);
     private static final Pattern STEP = Pattern.compile("(?m)^step (\\d+)/\\d+ ");
 
     @Option(names = "--duration", paramLabel = "SECONDS", description = "Stop after this many seconds (default: run until Ctrl-C).")
@@ -93,8 +95,17 @@ public final class DemoMain implements Callable<Integer> {
         final Map<String, String> snmpEnvironment = Map.of("LATSERV_COMMUNITY", community);
         final Path scenario = root.resolve("examples/demo/demo-scenario.yaml");
         final Path config = work.resolve("demo.yaml");
+        // Writers over TLS (BRIEF §10): a local CA in the work directory, kept across runs; its
+        // certificates give the client agent the agent role for lab1, and an operator and a
+        // planner certificate are there for the user's own writes (see the banner).
+        final Path certs = work.resolve("certs");
+        final ChildProcess certMaker = start("certs", java(root, "latency-server", "org.latencyserver.server.launch.CertsMain",
+            "--dir", certs.toString(), "--agent", "lab1", "--operator", "demo-operator", "--planner", "demo-planner"), Map.of(), work);
+        certMaker.awaitSuccess(CERTS_TIMEOUT);
+        started.remove(certMaker); // done, not a service the demo watches
+        final String tlsPassword = Files.readString(certs.resolve("password")).strip();
         Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
-            .replace("../../profiles/", root.resolve("profiles") + "/"));
+            .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs));
         Files.deleteIfExists(work.resolve("demo.state.json"));
         deleteTree(work.resolve("naming")); // a fresh naming service: an old run's bindings point at dead objects
         deleteTree(work.resolve("demo.state.json.profiles"));
@@ -111,7 +122,7 @@ public final class DemoMain implements Callable<Integer> {
         emulator.awaitOutput("scenario .* steps", READY_TIMEOUT);
         final ChildProcess server = start("server", java(root, "latency-server", "org.latencyserver.server.launch.ServerMain",
             "--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--naming", naming,
-            "--metrics-port", "0"), snmpEnvironment, work);
+            "--metrics-port", "0"), withTlsPassword(snmpEnvironment, tlsPassword), work);
         server.awaitOutput("serving \\d+ connections", READY_TIMEOUT);
         final Matcher metrics = Pattern.compile("metrics at (http://\\S+)").matcher(server.log());
         final ChildProcess peerAgent = start("peer-agent", pin(pinned, 1, java(root, "peer-agent", "org.latencyserver.peer.PeerAgentMain", "--name", "lab2",
@@ -120,16 +131,19 @@ public final class DemoMain implements Callable<Integer> {
         peerAgent.awaitOutput("peer-agent lab2 ready", READY_TIMEOUT);
         final List<String> agent = java(root, "client-agent", "org.latencyserver.agent.client.ClientAgentMain",
             "--server", "LatencyServer", "--naming", naming, "--node", "lab1", "--name", "demo-agent-lab1",
+            "--tls-keystore", certs.resolve("agent-lab1.p12").toString(), "--tls-truststore", certs.resolve("trust.p12").toString(),
             // paced as the shipped profile was measured, so QoS 3/4 compare with QoS 1/2 on it
             "--interval-micros", "2000");
         if (pinned) {
             // pinned once started, as the profiler pins itself: a JVM started pinned sizes itself as a uniprocessor
             agent.addAll(List.of("--pin-core", "0"));
         }
-        final ChildProcess clientAgent = start("client-agent", agent, Map.of(), work);
+        final ChildProcess clientAgent = start("client-agent", agent, withTlsPassword(Map.of(), tlsPassword), work);
         clientAgent.awaitOutput("client-agent ready", READY_TIMEOUT);
         final ChildProcess console = start("console", java(root, "status-console", "org.latencyserver.console.ConsoleMain",
-            "--server", "LatencyServer", "--naming", naming, "--http-port", Integer.toString(consolePort)), Map.of(), work);
+            "--server", "LatencyServer", "--naming", naming, "--http-port", Integer.toString(consolePort),
+            "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(), "--tls-truststore", certs.resolve("trust.p12").toString()),
+            withTlsPassword(Map.of(), tlsPassword), work);
         final String consoleUrl = console.awaitOutput("console at (http://\\S+)", READY_TIMEOUT).group(1);
 
         final boolean load = !noLoad && pinned && LoadDrivers.available();
@@ -196,6 +210,11 @@ public final class DemoMain implements Callable<Integer> {
             out.println("  Metrics:        " + metricsUrl);
         }
         out.println("  Terminal view:  ./latency console --naming " + naming + " --server LatencyServer --watch");
+        final Path certs = work.resolve("certs");
+        out.println("  Writes need TLS and a role (plain IIOP reads only). As the planner, for example:");
+        out.println("    LATENCY_TLS_PASSWORD=$(cat " + certs.resolve("password") + ") ./latency profile load F --naming " + naming
+            + " --server LatencyServer --tls-keystore " + certs.resolve("planner-demo-planner.p12") + " --tls-truststore "
+            + certs.resolve("trust.p12"));
         out.println();
         out.println("  What to look at: every 12 s the emulated workstations change load (examples/demo/demo-scenario.yaml).");
         out.println("  - connection 1 (QoS 1) takes its average from the thesis's Appendix A for each CPU state pair;");
@@ -252,6 +271,24 @@ public final class DemoMain implements Callable<Integer> {
                 Files.delete(path);
             }
         }
+    }
+
+    /** @return the demo's {@code security:} section: writes over TLS only, by the certificates {@code ./latency certs} made */
+    private static String securitySection(final Path certs) {
+        return "\nsecurity:                              # added by ./latency demo\n"
+            + "  plain_iiop: read-only\n"
+            + "  tls: { port: 0, keystore: " + certs.resolve("server.p12") + ", truststore: " + certs.resolve("trust.p12") + " }\n"
+            + "  principals:\n"
+            + "    - { subject: \"CN=lab1,OU=agent,O=Latency Server\", roles: [agent], node: lab1 }\n"
+            + "    - { subject: \"CN=demo-operator,OU=operator,O=Latency Server\", roles: [operator] }\n"
+            + "    - { subject: \"CN=demo-planner,OU=planner,O=Latency Server\", roles: [planner] }\n";
+    }
+
+    /** @return the environment with the stores' password added, under the name the configuration and agents expect */
+    private static Map<String, String> withTlsPassword(final Map<String, String> environment, final String password) {
+        final Map<String, String> with = new java.util.HashMap<>(environment);
+        with.put("LATENCY_TLS_PASSWORD", password);
+        return with;
     }
 
     private static int freePort() throws IOException {

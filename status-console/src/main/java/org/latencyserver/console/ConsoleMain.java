@@ -33,6 +33,10 @@ public final class ConsoleMain implements Callable<Integer> {
         description = "The server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming.")
     private String serverReference;
 
+    /** An operator's certificate: the thesis's table ({@code RequestTableStatus}) is an operator call. */
+    @picocli.CommandLine.Mixin
+    private org.latencyserver.orb.TlsClientOptions tls = new org.latencyserver.orb.TlsClientOptions();
+
     @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
     private String naming;
 
@@ -72,14 +76,25 @@ public final class ConsoleMain implements Callable<Integer> {
             System.err.println("latency console: --max-streams must be >= 1, was " + maxStreams);
             return 2;
         }
+        final org.latencyserver.orb.TlsStores stores;
+        try {
+            stores = tls.stores();
+        } catch (IllegalArgumentException e) {
+            System.err.println("latency console: " + e.getMessage());
+            return 2;
+        }
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 5_000));
+        // Calls to the server over TLS when a certificate is given; the listener and the naming service stay plain.
+        final ORB tlsOrb = stores == null ? null
+            : OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 5_000), stores));
         try {
             final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
             poa.the_POAManager().activate();
             final Poker poker = new Poker();
             final EstimateListener listener = EstimateListenerHelper.narrow(poa.servant_to_reference(poker));
             final ServerFeed feed = new ServerFeed(serverReference,
-                () -> LatencyServiceHelper.narrow(References.resolve(orb, serverReference, naming)), listener, refreshMillis,
+                () -> LatencyServiceHelper.narrow(OrbSupport.overTls(orb, tlsOrb, References.resolve(orb, serverReference, naming))),
+                listener, refreshMillis,
                 System::currentTimeMillis);
             poker.feed = feed;
             if (once) {
@@ -128,6 +143,9 @@ public final class ConsoleMain implements Callable<Integer> {
             stopped.await();
             return 0;
         } finally {
+            if (tlsOrb != null) {
+                tlsOrb.shutdown(false);
+            }
             orb.shutdown(false);
         }
     }

@@ -148,12 +148,16 @@ final class ServerFeed implements AutoCloseable {
                 pending.put((int) request.index_ref, request);
             }
             String problem = "";
+            boolean tableAllowed = true;
             for (final ConnectionInfo info : service.list_connections()) {
                 TableRow row = null;
                 try {
-                    row = service.RequestTableStatus(info.index_ref);
+                    row = tableAllowed ? service.RequestTableStatus(info.index_ref) : null;
                 } catch (org.omg.CORBA.BAD_PARAM | org.omg.CORBA.NO_PERMISSION e) {
-                    problem = "RequestTableStatus is switched off on this server (operator calls disabled): MIB values not shown";
+                    // Refused once, refused for every row: ask no more in this refresh.
+                    tableAllowed = false;
+                    problem = "RequestTableStatus is refused (it is an operator call: switched off, or the console has no operator"
+                        + " certificate, --tls-keystore): MIB values not shown";
                 }
                 views.add(view(info, row, pending.get((int) info.index_ref), nowMillis));
             }
