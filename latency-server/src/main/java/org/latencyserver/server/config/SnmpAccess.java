@@ -23,10 +23,14 @@ import java.util.Objects;
  * @param cpuSource        nodes: {@code cpu_source}, default {@code ucd-raw}; null for links
  * @param timeoutMillis    one request's timeout, 1..60,000 ms; {@code timeout_millis}, default {@value #DEFAULT_TIMEOUT_MILLIS}
  * @param retries          retries after a timeout, 0..10; {@code retries}, default {@value #DEFAULT_RETRIES}
+ * @param localAddress     the IP address of this machine the poller sends this agent's requests from
+ *                         ({@code local_address}); null for the default, which the poller resolves over
+ *                         all agents without one: the loopback when every one of them is on a loopback
+ *                         address, else the wildcard
  */
 public record SnmpAccess(String address, Version version, String communityEnv, String user, AuthProtocol authProtocol,
                          String authPasswordEnv, PrivProtocol privProtocol, String privPasswordEnv, CpuSource cpuSource,
-                         long timeoutMillis, int retries) {
+                         long timeoutMillis, int retries, String localAddress) {
 
     /** Default request timeout. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 300;
@@ -52,6 +56,21 @@ public record SnmpAccess(String address, Version version, String communityEnv, S
             throw new IllegalArgumentException("SNMP timeout must be 1..60000 ms and retries 0..10, was "
                 + timeoutMillis + " ms, " + retries);
         }
+        if (localAddress != null && localAddress.isBlank()) {
+            throw new IllegalArgumentException("an SNMP local address must be an IP address or absent (null), was blank");
+        }
+    }
+
+    /**
+     * An access sent from the default local address (no {@code local_address}).
+     *
+     * @see #SnmpAccess(String, Version, String, String, AuthProtocol, String, PrivProtocol, String, CpuSource, long, int, String)
+     */
+    public SnmpAccess(final String address, final Version version, final String communityEnv, final String user,
+                      final AuthProtocol authProtocol, final String authPasswordEnv, final PrivProtocol privProtocol,
+                      final String privPasswordEnv, final CpuSource cpuSource, final long timeoutMillis, final int retries) {
+        this(address, version, communityEnv, user, authProtocol, authPasswordEnv, privProtocol, privPasswordEnv, cpuSource,
+            timeoutMillis, retries, null);
     }
 
     /** SNMP protocol version. */

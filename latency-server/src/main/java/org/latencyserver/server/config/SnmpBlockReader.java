@@ -19,7 +19,7 @@ final class SnmpBlockReader {
     enum Owner { NODE, LINK }
 
     private static final List<String> COMMON = List.of("address", "version", "community_env", "user", "auth_protocol",
-        "auth_password_env", "priv_protocol", "priv_password_env", "timeout_millis", "retries");
+        "auth_password_env", "priv_protocol", "priv_password_env", "timeout_millis", "retries", "local_address");
     private static final Set<String> V3_ONLY = Set.of("user", "auth_protocol", "auth_password_env", "priv_protocol",
         "priv_password_env");
     private static final Pattern ADDRESS = Pattern.compile("(udp|tcp):(\\S+)/([0-9]{1,5})");
@@ -97,8 +97,10 @@ final class SnmpBlockReader {
         block.allowOnly(keys(kind), elsewhere);
 
         final String address = block.requiredText("address", "the agent's address, e.g. udp:127.0.0.1/161");
-        if (address != null) {
-            checkAddress(block, address);
+        final String agentHost = address == null ? null : checkAddress(block, address);
+        final String localAddress = block.text("local_address", null);
+        if (localAddress != null) {
+            LocalAddressCheck.check(block, localAddress, agentHost);
         }
         final SnmpAccess.Version version = block.require("version", "version, v2c or v3")
             ? block.choice("version", null, VERSIONS) : null;
@@ -140,16 +142,19 @@ final class SnmpBlockReader {
             return Result.NONE;
         }
         return new Result(new SnmpAccess(address, version, communityEnv, user, auth, authEnv, priv, privEnv, cpu, timeout,
-            retries.intValue()), ifIndex.intValue(), speed);
+            retries.intValue(), localAddress), ifIndex.intValue(), speed);
     }
 
-    private void checkAddress(final Section block, final String address) {
+    /** @return the address's host, or null when the address is bad (reported) */
+    private static String checkAddress(final Section block, final String address) {
         final Matcher matcher = ADDRESS.matcher(address);
         final int port = matcher.matches() ? Integer.parseInt(matcher.group(3)) : -1;
         if (port < 1 || port > 65_535) {
             block.fault("address", "expected udp:HOST/PORT or tcp:HOST/PORT with a port 1..65535 (e.g. udp:127.0.0.1/161), was '"
                 + address + "'");
+            return null;
         }
+        return matcher.group(2);
     }
 
     private String envName(final Section block, final String key, final String what) {

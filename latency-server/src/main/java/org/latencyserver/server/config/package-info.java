@@ -78,6 +78,7 @@
  *   <tr><td>{@code cpu_source}</td><td>ucd-raw</td><td>nodes only: {@code ucd-raw} (UCD-SNMP-MIB ssCpuRaw*) or {@code hr-processor-load}</td></tr>
  *   <tr><td>{@code timeout_millis}</td><td>300</td><td>per request, 1..60000</td></tr>
  *   <tr><td>{@code retries}</td><td>0</td><td>0..10</td></tr>
+ *   <tr><td>{@code local_address}</td><td>loopback or wildcard</td><td>the IP address of this machine the poller sends this agent's requests from (a socket per distinct address); a UDP socket must bind to it here, a loopback one only for a loopback agent, and of the agent's IP version unless 0.0.0.0. Absent: 127.0.0.1 when every polled agent without one is on loopback, else 0.0.0.0 (every interface)</td></tr>
  *   <tr><td>{@code if_index}, {@code speed_mbps}</td><td>—</td><td>links only, see above</td></tr>
  * </table>
  */

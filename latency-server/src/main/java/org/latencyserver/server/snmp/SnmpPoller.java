@@ -1,6 +1,8 @@
 package org.latencyserver.server.snmp;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,10 +19,12 @@ import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.config.SnmpAccess;
+import org.snmp4j.AbstractTarget;
 import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
 import org.snmp4j.Snmp;
 import org.snmp4j.Target;
+import org.snmp4j.TransportMapping;
 import org.snmp4j.event.ResponseEvent;
 import org.snmp4j.event.ResponseListener;
 import org.snmp4j.mp.MPv2c;
@@ -32,6 +36,7 @@ import org.snmp4j.security.PrivAES256;
 import org.snmp4j.security.SecurityProtocols;
 import org.snmp4j.security.USM;
 import org.snmp4j.smi.OctetString;
+import org.snmp4j.smi.UdpAddress;
 import org.snmp4j.transport.DefaultUdpTransportMapping;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +50,10 @@ import org.slf4j.LoggerFactory;
  * so a slow or dead agent only skips its own polls and never delays the others. A source whose
  * answers are missing or unusable for {@code unknownAfterMissedPolls} polls in a row becomes
  * UNKNOWN (its value −1, the reason logged once) and is known again at its next good answer.
+ *
+ * <p>Requests go out from the local address each agent's snmp block names ({@code local_address}),
+ * one UDP socket per distinct address; agents without one share a socket on the loopback when they
+ * are all on loopback, else on the wildcard ({@link PollerBinding}). {@link #start} logs where.
  *
  * <p>Values are delivered on change only (a connection's polled values are compared with what
  * was last delivered), so a quiet network costs the update thread nothing. A value is delivered at
@@ -61,6 +70,9 @@ public final class SnmpPoller implements AutoCloseable {
     private final MibSink sink;
     private final LongSupplier nanoClock;
     private final Snmp snmp;
+    /** The poller's sockets, by local address, and why each is there (for the start line). */
+    private final Map<InetAddress, DefaultUdpTransportMapping> sockets = new LinkedHashMap<>();
+    private final Map<InetAddress, String> socketReasons = new LinkedHashMap<>();
     private final Map<String, PolledSource> nodes = new LinkedHashMap<>();
     private final Map<String, PolledSource> links = new LinkedHashMap<>();
     private final List<Wiring> connections = new ArrayList<>();
@@ -70,6 +82,10 @@ public final class SnmpPoller implements AutoCloseable {
     private final java.util.concurrent.atomic.LongAdder requestsSent = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder answersReceived = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder pollsSkipped = new java.util.concurrent.atomic.LongAdder();
+
+    /** A polled agent's target, the local address its block names (null: the default), and its node or link. */
+    private record Agent(Target<?> target, String localAddress, String label) {
+    }
 
     /** A connection and its polled sources (null where that end is pushed). */
     private record Wiring(short indexRef, PolledSource client, PolledSource peer, PolledSource port) {
@@ -86,7 +102,7 @@ public final class SnmpPoller implements AutoCloseable {
      * @param environment             looks up the environment variables holding the SNMP secrets
      * @param sink                    where changed values go
      * @param nanoClock               monotonic time, e.g. {@code System::nanoTime}
-     * @throws IOException              when the UDP socket cannot be opened
+     * @throws IOException              when a UDP socket cannot be bound to its local address (the message names it)
      * @throws IllegalArgumentException when an address is unsupported or a secret's variable is unset
      */
     public SnmpPoller(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionConfig> connectionConfigs,
@@ -108,6 +124,7 @@ public final class SnmpPoller implements AutoCloseable {
         final MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
         dispatcher.addMessageProcessingModel(new MPv2c());
         dispatcher.addMessageProcessingModel(new MPv3(usm));
+        final List<Agent> agents = new ArrayList<>();
         for (final NodeConfig node : nodes) {
             if (node.mibSource() == MibSource.SNMP) {
                 final Target<?> target = SnmpTargets.target(node.snmp(), environment, usm);
@@ -115,12 +132,15 @@ public final class SnmpPoller implements AutoCloseable {
                 this.nodes.put(node.name(), node.snmp().cpuSource() == SnmpAccess.CpuSource.HR_PROCESSOR_LOAD
                     ? new HrProcessorLoadSource(label, target, unknownAfterMissedPolls)
                     : new UcdCpuSource(label, target, unknownAfterMissedPolls));
+                agents.add(new Agent(target, node.snmp().localAddress(), label));
             }
         }
         for (final LinkConfig link : links) {
             if (link.mibSource() == MibSource.SNMP) {
-                this.links.put(link.name(), new LinkSource("link " + link.name(), SnmpTargets.target(link.snmp(), environment, usm),
-                    unknownAfterMissedPolls, link.ifIndex(), link.speedMbps()));
+                final Target<?> target = SnmpTargets.target(link.snmp(), environment, usm);
+                this.links.put(link.name(), new LinkSource("link " + link.name(), target, unknownAfterMissedPolls, link.ifIndex(),
+                    link.speedMbps()));
+                agents.add(new Agent(target, link.snmp().localAddress(), "link " + link.name()));
             }
         }
         for (final ConnectionConfig connection : connectionConfigs) {
@@ -130,12 +150,70 @@ public final class SnmpPoller implements AutoCloseable {
                 connections.add(wiring);
             }
         }
-        this.snmp = new Snmp(dispatcher, new DefaultUdpTransportMapping());
+        this.snmp = new Snmp(dispatcher);
+        try {
+            bind(agents);
+        } catch (IOException | RuntimeException e) {
+            try {
+                snmp.close(); // the sockets bound so far
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             final Thread thread = new Thread(runnable, "snmp-poller");
             thread.setDaemon(true);
             return thread;
         });
+    }
+
+    /**
+     * Opens one socket per distinct local address and makes each agent's target send from its own.
+     *
+     * @param agents the polled agents
+     * @throws IOException when a socket cannot be bound (the message names the address)
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"}) // SnmpTargets makes AbstractTargets with UDP addresses; the generics cannot say so
+    private void bind(final List<Agent> agents) throws IOException {
+        final List<InetAddress> defaultAgents = new ArrayList<>();
+        for (final Agent agent : agents) {
+            if (agent.localAddress() == null) {
+                defaultAgents.add(((UdpAddress) agent.target().getAddress()).getInetAddress());
+            }
+        }
+        final InetAddress fallback = PollerBinding.defaultFor(defaultAgents);
+        final Map<InetAddress, List<String>> namedBy = new LinkedHashMap<>();
+        for (final Agent agent : agents) {
+            // Validated as an IP literal when the configuration was read: no name lookup here.
+            final InetAddress local = agent.localAddress() == null ? fallback : InetAddress.getByName(agent.localAddress());
+            DefaultUdpTransportMapping socket = sockets.get(local);
+            if (socket == null) {
+                try {
+                    socket = new DefaultUdpTransportMapping(new UdpAddress(local, 0));
+                } catch (IOException e) {
+                    throw new IOException("cannot bind the SNMP poller's UDP socket to " + local.getHostAddress() + ": "
+                        + e.getMessage(), e);
+                }
+                sockets.put(local, socket);
+                snmp.addTransportMapping(socket);
+            }
+            ((AbstractTarget) agent.target()).setPreferredTransports(List.of((TransportMapping) socket));
+            if (agent.localAddress() != null) {
+                namedBy.computeIfAbsent(local, a -> new ArrayList<>()).add(agent.label());
+            }
+        }
+        for (final InetAddress local : sockets.keySet()) {
+            final List<String> reasons = new ArrayList<>();
+            if (namedBy.containsKey(local)) {
+                reasons.add("local_address of " + String.join(", ", namedBy.get(local)));
+            }
+            if (local.equals(fallback) && !defaultAgents.isEmpty()) {
+                reasons.add(fallback.isAnyLocalAddress() ? "the default: not every polled agent is on loopback"
+                    : "the default: every polled agent is on loopback");
+            }
+            socketReasons.put(local, String.join("; ", reasons));
+        }
     }
 
     /**
@@ -177,6 +255,24 @@ public final class SnmpPoller implements AutoCloseable {
         scheduler.scheduleAtFixedRate(this::pollSafely, 0, pollIntervalMillis, TimeUnit.MILLISECONDS);
         LOG.info("SNMP poller: {} workstations, {} switch ports, {} connections, every {} ms", nodes.size(), links.size(),
             connections.size(), pollIntervalMillis);
+        if (!sockets.isEmpty()) {
+            final List<String> bound = new ArrayList<>();
+            // The address as bound, not as the socket reports it (a dual-stack wildcard reads "::").
+            sockets.forEach((local, socket) -> bound.add(local.getHostAddress()
+                + (local.isAnyLocalAddress() ? " (every interface)" : "") + " port " + socket.getListenAddress().getPort()
+                + " (" + socketReasons.get(local) + ")"));
+            LOG.info("SNMP poller sends from {}", String.join(" and ", bound));
+        }
+    }
+
+    /** @return where the poller's UDP sockets are bound, one per distinct local address (thread-safe) */
+    List<InetSocketAddress> localAddresses() {
+        final List<InetSocketAddress> bound = new ArrayList<>();
+        for (final DefaultUdpTransportMapping socket : sockets.values()) {
+            final UdpAddress address = socket.getListenAddress();
+            bound.add(new InetSocketAddress(address.getInetAddress(), address.getPort()));
+        }
+        return List.copyOf(bound);
     }
 
     private void pollSafely() {

@@ -30,7 +30,7 @@
  * makes it known again; its utilisation then comes from fresh deltas only.
  *
  * <h2>Timing</h2>
- * One SNMP4J session and one UDP socket; every {@code poll_interval_millis} (default 100 ms, 10 Hz)
+ * One SNMP4J session and one UDP socket (one per distinct {@code local_address}, see Security); every {@code poll_interval_millis} (default 100 ms, 10 Hz)
  * each source gets one asynchronous request with its own {@code timeout_millis} and {@code retries}.
  * A source whose request is still in flight skips that poll, so a dead agent delays nobody else.
  * Values are handed to the engine only when a connection's polled values changed, through
@@ -46,6 +46,10 @@
  * v2c communities and v3 passphrases are read from the environment variables the configuration names
  * ({@code community_env}, {@code auth_password_env}, {@code priv_password_env}); a missing one stops
  * the server at start with its name. v3 is USM authPriv: SHA or SHA-256, AES-128 or AES-256.
- * Only UDP agents are supported.
+ * Only UDP agents are supported. The poller's socket is bound to the loopback (127.0.0.1) when every
+ * polled agent is on a loopback address, so nothing off this machine can reach it, else to the
+ * wildcard; an snmp block's {@code local_address} (an IP address of this machine, checked when the
+ * configuration is read) sends that agent's requests from a socket on that address instead. The
+ * server logs at start where the poller is bound ({@code SNMP poller sends from ...}).
  */
 package org.latencyserver.server.snmp;

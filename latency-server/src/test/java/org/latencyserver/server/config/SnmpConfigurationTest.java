@@ -126,4 +126,56 @@ class SnmpConfigurationTest {
         assertEquals("nodes[0].snmp.version", faults.get(0).path());
         assertEquals("must be one of v2c | v3, was 'v1'", faults.get(0).reason());
     }
+
+    @Test
+    void aLocalAddressOfThisMachineIsKept() throws Exception {
+        final ServerConfiguration configuration = load(edit(BASE, WS2, String.join("\n", WS2,
+            "    mib_source: snmp",
+            "    snmp: { address: udp:127.0.0.1/16102, version: v2c, community_env: C, local_address: 127.0.0.1 }")));
+        assertEquals("127.0.0.1", configuration.nodes().get(1).snmp().localAddress());
+    }
+
+    @Test
+    void aLocalAddressThatIsNotThisMachinesIsRefusedAtItsLine() throws Exception {
+        // TEST-NET-1 (RFC 5737): documentation only, never an address of this machine.
+        final List<ConfigurationFault> faults = localAddressFaults("udp:127.0.0.1/161", "192.0.2.77");
+        assertEquals(1, faults.size(), faults::toString);
+        assertTrue(faults.get(0).reason().startsWith("192.0.2.77 is not an address a UDP socket can be bound to on this machine ("),
+            faults.get(0)::toString);
+    }
+
+    @Test
+    void aLocalAddressThatIsNoIpAddressIsRefusedWithAnExample() throws Exception {
+        final List<ConfigurationFault> faults = localAddressFaults("udp:127.0.0.1/161", "lab-host");
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals("expected an IP address of this machine, e.g. 127.0.0.1, or 0.0.0.0 for all interfaces, was 'lab-host'",
+            faults.get(0).reason());
+        assertEquals(1, localAddressFaults("udp:127.0.0.1/161", "127.0.0.256").size(), "an octet above 255");
+    }
+
+    @Test
+    void aLoopbackLocalAddressForAnAgentOffLoopbackIsRefused() throws Exception {
+        final List<ConfigurationFault> faults = localAddressFaults("udp:10.0.0.7/161", "127.0.0.1");
+        assertEquals(1, faults.size(), faults::toString);
+        assertEquals("the loopback address 127.0.0.1 cannot reach the agent at 10.0.0.7, which is not on loopback: use an "
+            + "address of the interface towards it, or remove local_address", faults.get(0).reason());
+    }
+
+    /** The faults of a node whose snmp block has the local address; each must be at local_address's own line. */
+    private List<ConfigurationFault> localAddressFaults(final String agent, final String localAddress) throws Exception {
+        final String yaml = edit(BASE, WS1, String.join("\n", WS1,
+            "    mib_source: snmp",
+            "    snmp:",
+            "      address: " + agent,
+            "      version: v2c",
+            "      community_env: C",
+            "      local_address: " + localAddress));
+        final int line = (int) yaml.lines().takeWhile(l -> !l.contains("local_address:")).count() + 1;
+        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "local.yaml", yaml)).faults();
+        for (final ConfigurationFault fault : faults) {
+            assertEquals("nodes[0].snmp.local_address", fault.path(), fault::toString);
+            assertEquals(line, fault.line(), fault::toString);
+        }
+        return faults;
+    }
 }

@@ -34,6 +34,7 @@ final class ScriptedAgent implements CommandResponder, AutoCloseable {
     private final UdpAddress address;
     private final String community;
     private final AtomicInteger requests = new AtomicInteger();
+    private volatile org.snmp4j.smi.Address lastRequester;
     private volatile Function<OID, Variable> script = oid -> null;
     private volatile boolean silent;
     private volatile NavigableMap<OID, Variable> walkable = new TreeMap<>();
@@ -69,6 +70,11 @@ final class ScriptedAgent implements CommandResponder, AutoCloseable {
         return requests.get();
     }
 
+    /** @return where the last answered request came from (the poller's socket), null before one */
+    org.snmp4j.smi.Address lastRequester() {
+        return lastRequester;
+    }
+
     @Override
     public <A extends org.snmp4j.smi.Address> void processPdu(final CommandResponderEvent<A> event) {
         event.setProcessed(true);
@@ -76,6 +82,7 @@ final class ScriptedAgent implements CommandResponder, AutoCloseable {
             || (event.getPDU().getType() != PDU.GET && event.getPDU().getType() != PDU.GETBULK)) {
             return;
         }
+        lastRequester = event.getPeerAddress();
         requests.incrementAndGet();
         final PDU response = new PDU();
         response.setType(PDU.RESPONSE);
