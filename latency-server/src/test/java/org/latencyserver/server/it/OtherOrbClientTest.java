@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +19,8 @@ import org.omg.CORBA.ORB;
  * Interoperability, as BRIEF §3 promises "any ORB, any language": the C++ example client
  * ({@code examples/clients/cpp}), compiled here with omniORB's IDL compiler from the thesis's
  * {@code Latserv.idl}, calls {@code RequestStatus} on the JacORB server over a loopback socket and
- * gets exactly what a Java client gets.
+ * gets exactly what a Java client gets — on a server that takes writes only over IIOP/TLS, as
+ * thesis clients read over plain IIOP unchanged ({@code security.plain_iiop: read-only}).
  */
 class OtherOrbClientTest {
 
@@ -28,7 +28,7 @@ class OtherOrbClientTest {
     Path directory;
 
     @Test
-    void anOmniOrbCppClientCompiledFromTheThesisIdlReadsTheSameEstimateAsJava() throws Exception {
+    void anOmniOrbCppClientCompiledFromTheThesisIdlReadsOverPlainIiopTheEstimateAnOperatorMadeOverTls() throws Exception {
         final Path build = Files.createDirectories(directory.resolve("cpp"));
         Files.copy(Path.of("../examples/clients/cpp/request_status.cc"), build.resolve("request_status.cc"));
         run(build, "omniidl", "-bcxx", Path.of("../idl/src/main/idl/Latserv.idl").toAbsolutePath().toString());
@@ -36,12 +36,12 @@ class OtherOrbClientTest {
 
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         final Path config = directory.resolve("testbed.yaml");
-        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml")).replace("../profiles/", profiles + "/"));
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        final ORB orb = ORB.init(new String[0], properties);
-        try (ServerProcess server = ServerProcess.start(config, directory)) {
+        final TestCertificates certificates = TestCertificates.get();
+        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml")).replace("../profiles/", profiles + "/")
+            + certificates.securitySection());
+        final ORB orb = certificates.orbFor("operator-ops");
+        try (ServerProcess server = ServerProcess.start(config, directory, java.util.Map.of("LATENCY_TLS_PASSWORD",
+            certificates.password()))) {
             final Latserv java = LatservHelper.narrow(orb.string_to_object(server.ior()));
             java.PutMibUpdates(new IdlMibUpdates((short) 2, (short) 50, (short) 90, (short) 96), (short) 2);
             final IdlStatusToClient expected = java.RequestStatus((short) 2);
