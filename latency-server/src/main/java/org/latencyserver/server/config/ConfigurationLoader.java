@@ -14,8 +14,10 @@ import java.util.Set;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.server.engine.InputLimits;
 
 /**
  * Reads and validates the server's YAML configuration file, and loads the profiles it lists.
@@ -29,8 +31,8 @@ import org.latencyserver.core.state.WorkstationType;
  */
 public final class ConfigurationLoader {
 
-    private static final Set<String> TOP = Set.of("server", "security", "thresholds", "measurement", "profiles", "nodes", "links",
-        "connections");
+    private static final Set<String> TOP = Set.of("server", "security", "thresholds", "measurement", "limits", "profiles", "nodes",
+        "links", "connections");
     private static final Set<String> SERVER = Set.of("name", "poll_interval_millis", "unknown_after_missed_polls",
         "state_file", "metrics", "operator_calls_enabled", "planner_calls_enabled");
     private static final Set<String> METRICS = Set.of("address", "port");
@@ -38,6 +40,8 @@ public final class ConfigurationLoader {
         "cpu_hysteresis_band_percent", "port_loaded_above_percent", "port_hysteresis_band_percent");
     private static final Set<String> MEASUREMENT = Set.of("round_trips", "warmup_round_trips", "timeout_millis",
         "min_interval_millis", "budget_round_trips_per_second", "max_concurrent_measurements", "dwell_millis");
+    private static final Set<String> LIMITS = Set.of("max_result_millis", "plausibility_factor", "max_histogram_bins",
+        "max_profile_bytes");
     private static final Set<String> NODE = Set.of("name", "node_id", "workstation_type", "mib_source", "snmp");
     private static final Set<String> LINK = Set.of("name", "mib_source", "snmp");
 
@@ -92,7 +96,9 @@ public final class ConfigurationLoader {
         final ServerSettings server = server(top.section("server"));
         final Thresholds thresholds = thresholds(top.section("thresholds"), top);
         final MeasurementSettings measurement = measurement(top.section("measurement"));
-        final ProfileSet profiles = profiles(top);
+        final InputLimits limits = limits(top.section("limits"));
+        // Profiles are read within the limits; with faulty limits (reported) within the defaults.
+        final ProfileSet profiles = profiles(top, (limits == null ? InputLimits.DEFAULT : limits).profileLimits());
         final NodeSet nodes = nodes(top);
         final LinkSet links = links(top);
         final List<ConnectionConfig> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
@@ -109,7 +115,7 @@ public final class ConfigurationLoader {
             throw new ConfigurationException(faults.inFileOrder());
         }
         return new ServerConfiguration(file, server, thresholds, measurement, profiles.byName(), List.copyOf(nodes.valid().values()),
-            List.copyOf(links.valid().values()), connections, security);
+            List.copyOf(links.valid().values()), connections, security, limits);
     }
 
     /** Keys of the sections, for a key written at the top level by mistake. */
@@ -118,6 +124,7 @@ public final class ConfigurationLoader {
         SERVER.forEach(key -> elsewhere.put(key, "it belongs under server:"));
         THRESHOLDS.forEach(key -> elsewhere.put(key, "it belongs under thresholds:"));
         MEASUREMENT.forEach(key -> elsewhere.put(key, "it belongs under measurement:"));
+        LIMITS.forEach(key -> elsewhere.put(key, "it belongs under limits:"));
         return elsewhere;
     }
 
@@ -230,13 +237,32 @@ public final class ConfigurationLoader {
             concurrent.intValue(), dwell);
     }
 
+    // ---- limits -------------------------------------------------------------------------------
+
+    private InputLimits limits(final Section section) {
+        if (section == null) {
+            return InputLimits.DEFAULT;
+        }
+        section.allowOnly(LIMITS);
+        final InputLimits d = InputLimits.DEFAULT;
+        final Long maxResult = section.integer("max_result_millis", d.maxResultMillis(), 1, 86_400_000);
+        final Double factor = section.decimal("plausibility_factor", d.plausibilityFactor(), 1, true, 1e12);
+        // Fewer than the thesis's 100 bins would refuse every measured histogram.
+        final Long bins = section.integer("max_histogram_bins", (long) d.maxHistogramBins(), 100, 10_000_000);
+        final Long bytes = section.integer("max_profile_bytes", d.maxProfileBytes(), 1024, 1L << 30);
+        if (maxResult == null || factor == null || bins == null || bytes == null) {
+            return null;
+        }
+        return new InputLimits(maxResult, factor, bins.intValue(), bytes);
+    }
+
     // ---- profiles -----------------------------------------------------------------------------
 
     /** The loaded profiles, and how many files were refused (so that a reference to one is not also "unknown"). */
     record ProfileSet(Map<String, Profile> byName, int refusedFiles) {
     }
 
-    private ProfileSet profiles(final Section top) {
+    private ProfileSet profiles(final Section top, final ProfileLimits limits) {
         final Map<String, Profile> profiles = new LinkedHashMap<>();
         final Map<String, String> firstSeen = new HashMap<>();
         final List<YamlNode> items = top.list("profiles");
@@ -258,7 +284,7 @@ public final class ConfigurationLoader {
                 continue;
             }
             try {
-                final Profile profile = ProfileJson.read(profileFile);
+                final Profile profile = ProfileJson.read(profileFile, limits);
                 final String first = firstSeen.putIfAbsent(profile.name(), path + " (line " + item.line() + ")");
                 if (first != null) {
                     faults.at(item, path, "'" + item.text() + "' is a second profile named '" + profile.name()

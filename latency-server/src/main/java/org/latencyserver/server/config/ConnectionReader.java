@@ -11,8 +11,8 @@ import org.latencyserver.core.profile.Profile;
 /**
  * Reads the {@code connections:} list and checks each connection against the nodes, links and
  * profiles: references resolve, client and peer differ, {@code index_ref} is unique, the bound
- * is given exactly for QoS 2 and 4, QoS 1 and 2 have a profile for the client's workstation type,
- * and QoS 2's profile has histograms to take a bound from.
+ * is given exactly for QoS 2 and 4, QoS 1 and 2 have a profile, and a connection's profile fits it
+ * ({@link ProfileFit}: for the client's workstation type, with histograms for QoS 2).
  *
  * <p>Not thread-safe: one loader, one thread.
  */
@@ -144,15 +144,9 @@ final class ConnectionReader {
                 + (profiles.refusedFiles() > 0 ? " (" + profiles.refusedFiles() + " profile file(s) were refused, see above)" : ""));
             return name;
         }
-        if (client != null && !profile.workstationType().equals(client.workstationType().name())) {
-            c.fault("profile", "profile '" + name + "' is for " + profile.workstationType() + " workstations, but client '"
-                + client.name() + "' is a " + client.workstationType().name()
-                + ": a connection's profile must be for its client's workstation type");
-        }
-        if (qos != null && qos == 2 && !profile.hasHistograms()) {
-            c.fault("profile", "QoS 2 takes its bound from the profile's histograms, but profile '" + name
-                + "' has none in some cells (means and maxima only): use a measured profile, or QoS 4");
-        }
+        // The same checks load_profile and a restart run on a profile loaded into the server.
+        ProfileFit.reasons(profile, qos == null ? null : qos.intValue(), client == null ? null : client.name(),
+            client == null ? null : client.workstationType().name()).forEach(reason -> c.fault("profile", reason));
         return name;
     }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.engine.EngineSettings;
+import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.table.ConnectionSpec;
 
 /**
@@ -27,10 +28,11 @@ import org.latencyserver.server.table.ConnectionSpec;
  * @param links             the switch ports, in file order
  * @param connectionConfigs the connections, in file order
  * @param security          the {@code security:} section ({@link SecuritySettings#LEGACY_OPEN} when absent)
+ * @param limits            the {@code limits:} section ({@link InputLimits#DEFAULT} when absent)
  */
 public record ServerConfiguration(Path file, ServerSettings server, Thresholds thresholds, MeasurementSettings measurement,
                                   Map<String, Profile> profiles, List<NodeConfig> nodes, List<LinkConfig> links,
-                                  List<ConnectionConfig> connectionConfigs, SecuritySettings security) {
+                                  List<ConnectionConfig> connectionConfigs, SecuritySettings security, InputLimits limits) {
 
     /**
      * Copies the collections; the profile map keeps its order.
@@ -41,6 +43,7 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
         Objects.requireNonNull(thresholds, "thresholds");
         Objects.requireNonNull(measurement, "measurement");
         Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(limits, "limits");
         profiles = Collections.unmodifiableMap(new LinkedHashMap<>(profiles));
         nodes = List.copyOf(nodes);
         links = List.copyOf(links);

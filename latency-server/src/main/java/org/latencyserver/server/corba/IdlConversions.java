@@ -21,6 +21,7 @@ import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.StateCalibration;
+import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.PendingMeasurement;
@@ -187,6 +188,22 @@ final class IdlConversions {
      */
     static HistogramBins bins(final LatencyHistogram histogram) {
         return new HistogramBins(histogram.upperEdgesNanos(), histogram.counts(), histogram.overflowCount());
+    }
+
+    /**
+     * Checked before anything is built from them: a histogram of millions of bins would cost the
+     * server its memory and the state file its size.
+     *
+     * @param bins       a submitted histogram (null is left to {@link #histogram})
+     * @param batchMeans its batch means, or null
+     * @param limits     the configured limits
+     * @return why they are too large, or null
+     */
+    static String tooLarge(final HistogramBins bins, final double[] batchMeans, final InputLimits limits) {
+        final long binCount = bins == null ? 0
+            : Math.max(bins.upper_edges_ns == null ? 0 : bins.upper_edges_ns.length, bins.counts == null ? 0 : bins.counts.length);
+        final String histogram = limits.tooMany("histogram", binCount, "bins");
+        return histogram != null ? histogram : limits.tooMany("batch_means_ms", batchMeans == null ? 0 : batchMeans.length, "values");
     }
 
     static LatencyHistogram histogram(final HistogramBins bins) {

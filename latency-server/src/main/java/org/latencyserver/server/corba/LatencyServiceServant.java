@@ -14,6 +14,7 @@ import org.latencyserver.core.estimate.ProfileAverageEstimator;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
+import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.idl.LatservPackage.IdlBaselineMeasurements;
@@ -41,6 +42,7 @@ import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.server.config.ProfileFit;
 import org.latencyserver.server.engine.EngineListener;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.SubmitOutcome;
@@ -346,6 +348,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     }
 
     @Override
+        final String tooLarge = IdlConversions.tooLarge(result.histogram, result.batch_means_ms, loop.engine().limits());
+        if (tooLarge != null) {
+            throw new ResultRefused(result.index_ref, result.ticket, refusals.record("submit_measurement", Refusal.TOO_LARGE,
+                "result for connection " + result.index_ref + " refused: " + tooLarge));
+        }
     public void submit_probe(final ProbeReport report) throws UnknownConnection, ResultRefused, OperationDisabled {
         metrics.called("submit_probe");
         if (report == null) {
@@ -376,6 +383,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
                 return;
             case UNKNOWN_CONNECTION:
                 throw new UnknownConnection(report.index_ref, refusals.record("submit_probe", Refusal.UNKNOWN_CONNECTION,
+        final String tooLarge = IdlConversions.tooLarge(report.histogram, null, loop.engine().limits());
+        if (tooLarge != null) {
+            throw refusedProbe(report.index_ref, Refusal.TOO_LARGE, tooLarge);
+        }
                     outcome.reason()));
             default:
                 throw refusedProbe(report.index_ref, label(outcome), outcome.reason());
@@ -422,10 +433,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         final String source = sourceName == null || sourceName.isBlank() ? "profile from load_profile" : sourceName;
         final Profile profile;
         try {
-            profile = ProfileJson.parse(profileJson == null ? "" : profileJson, source);
+            // Within the configured size and bins, then against the configured connections: what start-up checks.
+            profile = ProfileJson.parse(profileJson == null ? "" : profileJson, source, loop.engine().limits().profileLimits());
         } catch (ProfileValidationException e) {
-            throw new ProfileRejected(source + " refused; the server keeps the profile it had",
-                e.faults().stream().map(Object::toString).toArray(String[]::new));
+            throw profileRejected(source, e.faults());
         }
         final int recomputed = loop.call(now -> loop.engine().swapProfile(profile), UPDATE_TIMEOUT_MILLIS);
         LOG.info("profile {} loaded from {}; {} connections recomputed", profile.name(), source, recomputed);
@@ -450,6 +461,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         return IdlConversions.calibration(row(indexRef));
     }
 
+        final List<ProfileFault> misfits = ProfileFit.faults(profile, source, table.rows().stream().map(ConnectionRow::spec).toList());
+        if (!misfits.isEmpty()) {
+            throw profileRejected(source, misfits);
+        }
     @Override
     public ProfileCellDrift[] profile_drift() {
         metrics.called("profile_drift");
@@ -461,6 +476,16 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             }
             cells.forEach((key, live) -> profile.cell(key.cpuStates(), key.messageSizeBytes()).ifPresent(cell -> {
                 final LearnedCell.Verdict verdict = live.compareWith(cell);
+    private ProfileRejected profileRejected(final String source, final List<ProfileFault> faults) {
+        // A size limit is the whole story only when every fault is one (the size is checked before anything else).
+        final Refusal why = faults.stream().allMatch(f -> f.reason().contains(" more than the limit of ")) ? Refusal.TOO_LARGE
+            : Refusal.BAD_PROFILE;
+        final String reason = source + " refused; the server keeps the profile it had";
+        refusals.record("load_profile", why, reason + ": " + faults.get(0) + (faults.size() > 1 ? " (and " + (faults.size() - 1)
+            + " more)" : ""));
+        return new ProfileRejected(reason, faults.stream().map(ProfileFault::toString).toArray(String[]::new));
+    }
+
                 drifts.add(new ProfileCellDrift(name, (short) key.cpuStates().code(), key.messageSizeBytes(), live.roundTrips(),
                     live.decayedRoundTrips(), live.meanMillis(), cell.meanMillis(), verdict.statistic(),
                     Double.isFinite(verdict.criticalValue()) ? verdict.criticalValue() : 0.0, verdict.drifting(), verdict.test(),

@@ -57,6 +57,8 @@ public final class UpdateEngine {
     private final ConnectionTable table;
     private volatile Map<String, Profile> profilesByName;
     private final EngineSettings settings;
+    private final InputLimits limits;
+    private final ResultPlausibility plausibility;
     private final RoundTripBudget budget;
     private final CpuStateClassifier cpuClassifier;
     private final PortStateClassifier portClassifier;
@@ -81,9 +83,24 @@ public final class UpdateEngine {
      */
     public UpdateEngine(final ConnectionTable table, final Map<String, Profile> profilesByName, final EngineSettings settings,
                         final LongSupplier ticketSource, final LongSupplier epochMillis) {
+        this(table, profilesByName, settings, InputLimits.DEFAULT, ticketSource, epochMillis);
+    }
+
+    /**
+     * @param table          the table this engine owns
+     * @param profilesByName the profiles known at start-up
+     * @param settings       thresholds, budgets, time-outs
+     * @param limits         what a submitted result or probe may be
+     * @param ticketSource   unguessable non-zero tickets (a SecureRandom in production)
+     * @param epochMillis    wall clock, for display only
+     */
+    public UpdateEngine(final ConnectionTable table, final Map<String, Profile> profilesByName, final EngineSettings settings,
+                        final InputLimits limits, final LongSupplier ticketSource, final LongSupplier epochMillis) {
         this.table = table;
         this.profilesByName = Map.copyOf(profilesByName);
         this.settings = settings;
+        this.limits = limits;
+        this.plausibility = new ResultPlausibility(limits);
         this.cpuClassifier = new CpuStateClassifier(settings.cpuThresholds());
         this.portClassifier = new PortStateClassifier(90, settings.portHysteresisBandPercent());
         this.schedule = new MeasurementSchedule(settings.minMeasurementIntervalNanos());
@@ -315,6 +332,16 @@ public final class UpdateEngine {
         return settings;
     }
 
+    /** @return what a result, probe report or profile may be (any thread) */
+    public InputLimits limits() {
+        return limits;
+    }
+
+    /** The connection's profile, or null when it has none or it is not loaded. */
+    private Profile profileOf(final ConnectionRow row) {
+        return row.spec().profileName() == null ? null : profilesByName.get(row.spec().profileName());
+    }
+
     /** Open requests of other rows: a row's own request, about to be replaced, does not take a slot. */
     private int openRequestsOtherThan(final short indexRef) {
         int open = 0;
@@ -368,6 +395,10 @@ public final class UpdateEngine {
         final String refusal = checkTicket(row, ticket, nowNanos);
         if (refusal != null) {
             return SubmitOutcome.refused(refusal);
+        }
+        final String implausible = plausibility.ofMeasurement(row, measurement, profileOf(row));
+        if (implausible != null) {
+            return SubmitOutcome.implausible(implausible); // the request stays open for a plausible result
         }
         final String basis = String.format(Locale.ROOT, "measurement ticket %d by %s, %s", ticket, agent,
             row.load().cpu().thesisLabel());
@@ -425,6 +456,10 @@ public final class UpdateEngine {
             || (bound && (lower < 0 || upper > 100))) {
             return SubmitOutcome.refused(String.format(Locale.ROOT,
                 "implausible result for QoS %d: value %s ms, interval [%s, %s]", row.spec().qos(), value, lower, upper));
+        }
+        final String implausible = plausibility.ofThesisResponse(row, value, upper, profileOf(row));
+        if (implausible != null) {
+            return SubmitOutcome.implausible(implausible);
         }
         final ConfidenceInterval interval = new ConfidenceInterval(lower / scale, upper / scale, Estimate.CONFIDENCE_LEVEL,
             "reported by the client agent (thesis UpdateResponse)");
@@ -501,6 +536,10 @@ public final class UpdateEngine {
         }
         if (row.spec().probeRatePerSecond() == 0) {
             return SubmitOutcome.refused("probing of connection " + indexRef + " is switched off (probe_rate_per_second: 0)");
+        }
+        final String implausible = plausibility.ofProbe(row, roundTrips, meanMillis, profileOf(row));
+        if (implausible != null) {
+            return SubmitOutcome.implausible(implausible);
         }
         final long count = roundTrips.totalCount();
         if (!row.load().isKnown() || row.estimate() == null || count == 0

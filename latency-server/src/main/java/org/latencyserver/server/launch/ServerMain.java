@@ -120,10 +120,11 @@ public final class ServerMain implements Callable<Integer> {
         // Profiles a planner loaded before a restart win over the configured files of the same name.
         final LoadedProfiles loadedProfiles = new LoadedProfiles(configuration.server().stateFile());
         final java.util.Map<String, org.latencyserver.core.profile.Profile> profiles = new java.util.HashMap<>(configuration.profiles());
-        profiles.putAll(loadedProfiles.restore());
+        profiles.putAll(loadedProfiles.restore(configuration.limits().profileLimits(), configuration.connectionSpecs()));
         final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), java.util.Map.copyOf(profiles),
-            configuration.engine(), random::nextLong, System::currentTimeMillis);
-        final StateStore store = new StateStore(configuration.server().stateFile(), engine.table());
+            configuration.engine(), configuration.limits(), random::nextLong, System::currentTimeMillis);
+        final StateStore store = new StateStore(configuration.server().stateFile(), engine.table(),
+            configuration.limits().maxHistogramBins());
         store.restoreInto(engine, System.nanoTime());
         engine.addListener(store);
         store.start(100);

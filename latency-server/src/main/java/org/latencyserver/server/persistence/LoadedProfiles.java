@@ -9,10 +9,15 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.channels.FileChannel;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
+import org.latencyserver.server.config.ProfileFit;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +27,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each is stored as {@code <state_file>.profiles/<name>.json}, written to a temporary file,
  * forced and renamed, so a crash leaves the old or the new file, never half of one. On start each
- * is validated again; one that no longer validates is moved aside ({@code .refused-<time>}),
- * logged with its faults, and the configured profile of that name serves. Called from the
- * ORB thread that completed a load (after the swap) and from start-up; not concurrently.
+ * is checked again as {@code load_profile} checked it — validated within the configured limits and
+ * against the configured connections ({@link ProfileFit}), which may have changed since; one that
+ * fails is moved aside ({@code .refused-<time>}), logged with its faults, and the configured profile
+ * of that name serves. Called from the ORB thread that completed a load (after the swap) and from
+ * start-up; not concurrently.
  */
 public final class LoadedProfiles {
 
@@ -61,9 +68,11 @@ public final class LoadedProfiles {
     }
 
     /**
-     * @return the kept profiles by name, each validated again; none when there are none
+     * @param limits      the size and histogram limits a profile is read within
+     * @param connections the configured connections, which every restored profile must fit
+     * @return the kept profiles by name, each checked again; none when there are none
      */
-    public Map<String, Profile> restore() {
+    public Map<String, Profile> restore(final ProfileLimits limits, final List<ConnectionSpec> connections) {
         final Map<String, Profile> restored = new LinkedHashMap<>();
         if (!Files.isDirectory(directory)) {
             return restored;
@@ -71,13 +80,18 @@ public final class LoadedProfiles {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.json")) {
             for (final Path file : files) {
                 try {
-                    final Profile profile = ProfileJson.read(file);
+                    final Profile profile = ProfileJson.read(file, limits);
+                    final List<ProfileFault> misfits = ProfileFit.faults(profile, file.toString(), connections);
+                    if (!misfits.isEmpty()) {
+                        throw new ProfileValidationException(misfits);
+                    }
                     restored.put(profile.name(), profile);
                     LOG.info("profile {} restored from {} (loaded by a planner before the restart)", profile.name(), file);
                 } catch (ProfileValidationException e) {
                     final Path aside = file.resolveSibling(file.getFileName() + ".refused-" + System.currentTimeMillis());
                     Files.move(file, aside);
-                    LOG.error("the loaded profile {} no longer validates and was moved to {}: {}", file, aside, e.getMessage());
+                    LOG.error("the loaded profile {} no longer passes the checks start-up runs and was moved to {}; the configured"
+                        + " profile of its name serves:{}{}", file, aside, System.lineSeparator(), e.getMessage());
                 }
             }
         } catch (IOException e) {

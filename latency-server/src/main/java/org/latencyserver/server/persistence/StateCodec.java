@@ -30,7 +30,9 @@ import org.latencyserver.server.table.MibReading;
 /**
  * The server's saved state as JSON: per connection the MIB values, the served estimate, the last
  * measurement with its histogram, and calibration. Reading checks everything and throws with the
- * place of the first fault; a damaged file is set aside by the caller, never half-used.
+ * place of the first fault; a damaged file is set aside by the caller, never half-used. A histogram
+ * with more bins than the server accepts (limits.max_histogram_bins) is such a fault, found before
+ * the histogram is built.
  *
  * <p>Stateless and thread-safe.
  */
@@ -161,11 +163,12 @@ final class StateCodec {
     }
 
     /**
-     * @param root the parsed file
+     * @param root             the parsed file
+     * @param maxHistogramBins the most bins (and batch means) a saved measurement may have
      * @return saved connections by {@code index_ref}
      * @throws IllegalArgumentException naming the place and the fault
      */
-    static Map<Short, SavedConnection> decode(final JsonNode root) {
+    static Map<Short, SavedConnection> decode(final JsonNode root, final int maxHistogramBins) {
         final boolean formatOne = FORMAT_1.equals(root.path("format").asText());
         if (!FORMAT.equals(root.path("format").asText()) && !formatOne) {
             throw new IllegalArgumentException("format: expected '" + FORMAT + "', found '" + root.path("format").asText() + "'");
@@ -181,7 +184,8 @@ final class StateCodec {
             try {
                 final short indexRef = (short) requiredInt(c, "index_ref");
                 final Estimate estimate = c.has("estimate") ? estimate(c.get("estimate")) : null;
-                final Measurement measurement = c.has("measurement") ? measurement(c.get("measurement")) : null;
+                final Measurement measurement = c.has("measurement")
+                    ? measurement(c.get("measurement"), "measurement", maxHistogramBins) : null;
                 final int qos = requiredInt(c, "qos");
                 final Estimate thesis = c.has("thesis_estimate") ? estimate(c.get("thesis_estimate")) : estimate;
                 final String source = c.path("source").asText(estimate == null ? ServedEstimate.NOT_SERVED
@@ -196,7 +200,7 @@ final class StateCodec {
                     try {
                         final JsonNode state = states.get(s);
                         learning = learning.with(new ConnectionLoadState(org.latencyserver.core.state.CpuStatePair.fromCode(requiredInt(state, "cpu_state")),
-                            PortState.fromCode(requiredInt(state, "port_state"))), knowledge(state, boundPercent));
+                            PortState.fromCode(requiredInt(state, "port_state"))), knowledge(state, boundPercent, maxHistogramBins));
                     } catch (RuntimeException e) {
                         throw new IllegalArgumentException("states[" + s + "]: " + e.getMessage(), e);
                     }
@@ -212,7 +216,7 @@ final class StateCodec {
         return saved;
     }
 
-    private static StateKnowledge knowledge(final JsonNode node, final double boundPercent) {
+    private static StateKnowledge knowledge(final JsonNode node, final double boundPercent, final int maxHistogramBins) {
         final StateKnowledge fresh = StateKnowledge.fresh(boundPercent);
         final AdaptiveQuantileLevel level = fresh.level() == null || !node.has("level_miss_fraction") ? fresh.level()
             : new AdaptiveQuantileLevel(fresh.level().targetMissFraction(), number(node, "level_miss_fraction"),
@@ -226,7 +230,8 @@ final class StateCodec {
         if (coverage.hits() < 0 || coverage.hits() > coverage.roundTrips() || coverage.blocks() < 0) {
             throw new IllegalArgumentException("coverage: hits " + coverage.hits() + " of " + coverage.roundTrips() + " round trips");
         }
-        return new StateKnowledge(node.has("last_measurement") ? measurement(node.get("last_measurement")) : null,
+        return new StateKnowledge(node.has("last_measurement")
+                ? measurement(node.get("last_measurement"), "last_measurement", maxHistogramBins) : null,
             node.path("last_measured_epoch_millis").asLong(0), node.path("measurements").asLong(0), level,
             new MeanCorrection(number(node, "mean_log_factor"), node.path("mean_log_square").asDouble(0.0),
                 node.path("mean_windows").asLong(0),
@@ -282,8 +287,17 @@ final class StateCodec {
             node.path("method").asText());
     }
 
-    private static Measurement measurement(final JsonNode node) {
+    private static Measurement measurement(final JsonNode node, final String where, final int maxHistogramBins) {
         final JsonNode histogram = node.path("histogram");
+        final int bins = Math.max(histogram.path("upper_edges_ns").size(), histogram.path("counts").size());
+        if (bins > maxHistogramBins) {
+            throw new IllegalArgumentException(where + ".histogram: " + bins + " bins, more than the limit of " + maxHistogramBins
+                + " (limits.max_histogram_bins)");
+        }
+        if (node.path("batch_means_ms").size() > maxHistogramBins) {
+            throw new IllegalArgumentException(where + ".batch_means_ms: " + node.path("batch_means_ms").size()
+                + " values, more than the limit of " + maxHistogramBins + " (limits.max_histogram_bins)");
+        }
         final long[] edges = longs(histogram.path("upper_edges_ns"));
         final long[] counts = longs(histogram.path("counts"));
         return new Measurement(LatencyHistogram.of(edges, counts, histogram.path("overflow").asLong()),

@@ -53,6 +53,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
 
     /**
      * @param file  the state file
+    private final int maxHistogramBins;
      * @param table the table to save
      */
     public StateStore(final Path file, final ConnectionTable table) {
@@ -69,8 +70,18 @@ public final class StateStore implements EngineListener, AutoCloseable {
      * @return how many connections were restored
      */
     public int restoreInto(final UpdateEngine engine, final long nowNanos) {
+        this(file, table, org.latencyserver.server.engine.InputLimits.DEFAULT.maxHistogramBins());
+    }
+
+    /**
+     * @param file             the state file
+     * @param table            the table to save
+     * @param maxHistogramBins the most bins a saved histogram may have when the file is read
+     */
+    public StateStore(final Path file, final ConnectionTable table, final int maxHistogramBins) {
         if (!Files.exists(file)) {
             LOG.info("no saved state at {}: starting from the configuration", file);
+        this.maxHistogramBins = maxHistogramBins;
             return 0;
         }
         final Map<Short, StateCodec.SavedConnection> saved;
@@ -79,7 +90,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
             if (root == null) {
                 throw new IllegalArgumentException("the file is empty");
             }
-            saved = StateCodec.decode(root);
+            saved = StateCodec.decode(root, maxHistogramBins);
         } catch (IOException | RuntimeException e) {
             setAside(e.getMessage());
             return 0;

@@ -185,7 +185,28 @@ class ConfigurationFaultCatalogueTest {
                 "server.state_file", "\"\"", "must not be empty"),
             fault("a section key written at the top level is refused with where it belongs",
                 "poll_interval_millis: 50 # <-\n" + BASE, "poll_interval_millis", "poll_interval_millis",
-                "belongs under server:"));
+                "belongs under server:"),
+            fault("an unknown plain_iiop mode is refused with the modes there are",
+                BASE + "security:\n  plain_iiop: writable # <-\n", "security.plain_iiop", "writable", "read-only or all",
+                "'writable'"),
+            fault("a role that does not exist is refused",
+                BASE + "security:\n  plain_iiop: all\n  principals:\n    - subject: \"CN=x\"\n      roles: [admin] # <-\n",
+                "security.principals[0].roles", "admin", "agent, operator or planner", "admin"),
+            fault("an agent without its node is refused",
+                BASE + "security:\n  plain_iiop: all\n  principals:\n    - subject: \"CN=x\" # <-\n      roles: [agent]\n",
+                "security.principals[0].node", "subject", "an agent's own workstation"),
+            fault("an agent of a node that is not configured is refused with the nodes there are",
+                BASE + "security:\n  plain_iiop: all\n  principals:\n    - subject: \"CN=x\"\n      roles: [agent]\n      node: ws9 # <-\n",
+                "security.principals[0].node", "ws9", "no workstation 'ws9'", "ws1, ws2"),
+            fault("a subject that is not an X.500 name is refused",
+                BASE + "security:\n  plain_iiop: all\n  principals:\n    - subject: \"not a name\" # <-\n      roles: [planner]\n",
+                "security.principals[0].subject", "\"not a name\"", "not an X.500 name", "'not a name'"),
+            fault("a TLS key store that does not exist is refused with its path",
+                BASE + "security:\n  tls:\n    keystore: nowhere.p12 # <-\n    truststore: server.yaml\n",
+                "security.tls.keystore", "nowhere.p12", "no readable file", "nowhere.p12"),
+            fault("a TLS port beyond 65535 is refused",
+                BASE + "security:\n  plain_iiop: all\n  tls: { port: 70000, keystore: server.yaml, truststore: server.yaml } # <-\n",
+                "security.tls.port", "70000", "0..65535"));
     }
 
     @ParameterizedTest(name = "{0}")
