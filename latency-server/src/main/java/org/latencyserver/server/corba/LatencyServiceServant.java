@@ -438,6 +438,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         } catch (ProfileValidationException e) {
             throw profileRejected(source, e.faults());
         }
+        final List<ProfileFault> misfits = ProfileFit.faults(profile, source, table.rows().stream().map(ConnectionRow::spec).toList());
+        if (!misfits.isEmpty()) {
+            throw profileRejected(source, misfits);
+        }
         final int recomputed = loop.call(now -> loop.engine().swapProfile(profile), UPDATE_TIMEOUT_MILLIS);
         LOG.info("profile {} loaded from {}; {} connections recomputed", profile.name(), source, recomputed);
         try {
@@ -461,10 +465,6 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         return IdlConversions.calibration(row(indexRef));
     }
 
-        final List<ProfileFault> misfits = ProfileFit.faults(profile, source, table.rows().stream().map(ConnectionRow::spec).toList());
-        if (!misfits.isEmpty()) {
-            throw profileRejected(source, misfits);
-        }
     @Override
     public ProfileCellDrift[] profile_drift() {
         metrics.called("profile_drift");
