@@ -63,7 +63,8 @@ import org.slf4j.LoggerFactory;
  * <p>Reads ({@code RequestStatus}, {@code RequestTableStatus}, the extended getters) take the
  * published row of the {@link ConnectionTable}: no locks, no waiting on the update thread.
  * Writes ({@code PutMibUpdates}, results, profile loads) are handed to the update thread and
- * answered when it has applied them, so a caller that reads after writing sees its write.
+ * answered when it has applied them and the state file holds them, so a caller that reads after
+ * writing sees its write, and a server killed after answering still has it when restarted.
  *
  * <p>Bad input is refused with a reason: IDL exceptions in the extended interface; in the thesis's
  * operations, which declare none, a CORBA {@code BAD_PARAM} (the reason is also logged, since
@@ -83,6 +84,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     private final ServerMetrics metrics;
     private final Refusals refusals;
     private final ProfileKeeper profileKeeper;
+    private final StateSaver stateSaver;
     private final SubscriptionHub<Estimate> estimateSubscribers = new SubscriptionHub<>(1);
     private final SubscriptionHub<MeasurementRequest> measurementSubscribers = new SubscriptionHub<>(1_000_000_000L);
 
@@ -92,9 +94,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
      * @param guard                who may write what
      * @param metrics              where calls and refusals are counted
      * @param profileKeeper        keeps a profile loaded by {@code load_profile} for the next start
+     * @param stateSaver           puts an applied write on disk before it is answered
      */
     public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final WriteGuard guard,
-                                 final ServerMetrics metrics, final ProfileKeeper profileKeeper) {
+                                 final ServerMetrics metrics, final ProfileKeeper profileKeeper, final StateSaver stateSaver) {
+        this.stateSaver = Objects.requireNonNull(stateSaver, "stateSaver");
         this.metrics = metrics;
         this.refusals = new Refusals(metrics);
         this.guard = Objects.requireNonNull(guard, "guard");
@@ -112,6 +116,26 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
          * @throws java.io.IOException when it cannot be kept; it serves until the next restart regardless
          */
         void keep(Profile profile) throws java.io.IOException;
+    }
+
+    /** Puts applied writes on disk before they are answered (see {@code persistence.StateStore#awaitSaved}). */
+    @FunctionalInterface
+    public interface StateSaver {
+        /**
+         * @param timeoutMillis how long to wait at most
+         * @return false when saving failed (the saver logs why) or timed out; the write stays applied
+         */
+        boolean awaitSaved(long timeoutMillis);
+    }
+
+    /**
+     * Every write goes through here: applied on the update thread, then saved before the caller is
+     * answered (a refused write may save others' changes; it changed nothing itself).
+     */
+    private <T> T applyAndSave(final java.util.function.Function<Long, T> command, final long timeoutMillis) {
+        final T result = loop.call(command, timeoutMillis);
+        stateSaver.awaitSaved(timeoutMillis);
+        return result;
     }
 
     // ---- Latserv (thesis) ----------------------------------------------------------------------
@@ -138,7 +162,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         if (denied != null) {
             throw noPermission("UpdateResponse", denied);
         }
-        final SubmitOutcome outcome = loop.call(now -> loop.engine().submitThesisResponse(clientRef, baseline.latency_avg,
+        final SubmitOutcome outcome = applyAndSave(now -> loop.engine().submitThesisResponse(clientRef, baseline.latency_avg,
             baseline.latency_bound, baseline.upper_bound_estimate, baseline.lower_bound_estimate,
             baseline.latency_data_provided, now), UPDATE_TIMEOUT_MILLIS);
         if (!outcome.accepted()) {
@@ -171,7 +195,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         } catch (IllegalArgumentException e) {
             throw badParam("PutMibUpdates", Refusal.BAD_VALUE, "PutMibUpdates for connection " + clientRef + ": " + e.getMessage());
         }
-        final boolean known = loop.call(now -> loop.engine().applyMib(clientRef, reading, now), UPDATE_TIMEOUT_MILLIS);
+        final boolean known = applyAndSave(now -> loop.engine().applyMib(clientRef, reading, now), UPDATE_TIMEOUT_MILLIS);
         if (!known) {
             throw badParam("PutMibUpdates", Refusal.UNKNOWN_CONNECTION, "PutMibUpdates: no connection " + clientRef);
         }
@@ -204,7 +228,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public Estimate current_estimate(final short indexRef) throws UnknownConnection, EstimateUnavailable {
         metrics.called("current_estimate");
-        final ConnectionRow row = row(indexRef);
+        final ConnectionRow row = row("current_estimate", indexRef);
         if (row.estimate() == null) {
             throw new EstimateUnavailable(indexRef, Objects.requireNonNullElse(row.unavailableReason(), "no estimate yet"));
         }
@@ -215,9 +239,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public Estimate estimate_at_percentile(final short indexRef, final double percentile)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
         metrics.called("estimate_at_percentile");
-        final ConnectionRow row = row(indexRef);
+        final ConnectionRow row = row("estimate_at_percentile", indexRef);
         if (!(percentile > 0 && percentile <= 100)) {
-            throw new InvalidArgument("percentile must be in (0, 100], was " + percentile);
+            throw new InvalidArgument(refusals.record("estimate_at_percentile", Refusal.BAD_VALUE,
+                "percentile must be in (0, 100], was " + percentile));
         }
         final Source source = histogramOf(row);
         try {
@@ -232,9 +257,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public DeadlineMiss deadline_miss_probability(final short indexRef, final double deadlineMillis)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
         metrics.called("deadline_miss_probability");
-        final ConnectionRow row = row(indexRef);
+        final ConnectionRow row = row("deadline_miss_probability", indexRef);
         if (!(deadlineMillis > 0) || Double.isInfinite(deadlineMillis)) {
-            throw new InvalidArgument("deadline must be finite and > 0 ms, was " + deadlineMillis);
+            throw new InvalidArgument(refusals.record("deadline_miss_probability", Refusal.BAD_VALUE,
+                "deadline must be finite and > 0 ms, was " + deadlineMillis));
         }
         final Source source = histogramOf(row);
         try {
@@ -252,9 +278,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public Estimate estimate_for_size(final short indexRef, final int messageSizeBytes)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
         metrics.called("estimate_for_size");
-        final ConnectionRow row = row(indexRef);
+        final ConnectionRow row = row("estimate_for_size", indexRef);
         if (messageSizeBytes < 1) {
-            throw new InvalidArgument("message size must be >= 1 byte, was " + messageSizeBytes);
+            throw new InvalidArgument(refusals.record("estimate_for_size", Refusal.BAD_VALUE,
+                "message size must be >= 1 byte, was " + messageSizeBytes));
         }
         final Profile profile = profileOf(row);
         try {
@@ -268,7 +295,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public long subscribe(final EstimateListener listener, final short[] indexRefs) throws UnknownConnection, InvalidArgument {
         metrics.called("subscribe");
-        return subscribeTo(estimateSubscribers, "estimate", listener, indexRefs,
+        return subscribeTo(estimateSubscribers, "subscribe", "estimate", listener, indexRefs,
             listener == null ? null : listener::estimate_changed);
     }
 
@@ -286,18 +313,18 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         metrics.called("subscribe_measurements");
         // A subscription outlives the call: whether it sees tickets is decided by who subscribed.
         final org.latencyserver.server.security.Caller subscriber = guard.caller();
-        return subscribeTo(measurementSubscribers, "measurement", listener, indexRefs, listener == null ? null
+        return subscribeTo(measurementSubscribers, "subscribe_measurements", "measurement", listener, indexRefs, listener == null ? null
             : request -> listener.measurement_requested(guard.policy().maySeeTicket(subscriber, request.client_node_name)
                 ? request : IdlConversions.withoutTicket(request)));
     }
 
-    private <E> long subscribeTo(final SubscriptionHub<E> hub, final String kind, final Object listener,
+    private <E> long subscribeTo(final SubscriptionHub<E> hub, final String operation, final String kind, final Object listener,
                                  final short[] indexRefs, final java.util.function.Consumer<E> delivery)
         throws UnknownConnection, InvalidArgument {
         if (listener == null) {
-            throw new InvalidArgument(kind + " listener is nil");
+            throw new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE, kind + " listener is nil"));
         }
-        final Set<Short> refs = known(indexRefs);
+        final Set<Short> refs = known(operation, indexRefs);
         final long id = hub.subscribe(refs, delivery);
         LOG.info("{} subscriber {} for connections {}", kind, id, refs.isEmpty() ? "all" : refs);
         return id;
@@ -324,6 +351,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             throw new ResultRefused((short) 0, 0, refusals.record("submit_measurement", Refusal.BAD_VALUE, "result is missing"));
         }
         agentMayWrite("submit_measurement", result.index_ref);
+        final String tooLarge = IdlConversions.tooLarge(result.histogram, result.batch_means_ms, loop.engine().limits());
+        if (tooLarge != null) {
+            throw new ResultRefused(result.index_ref, result.ticket, refusals.record("submit_measurement", Refusal.TOO_LARGE,
+                "result for connection " + result.index_ref + " refused: " + tooLarge));
+        }
         final Measurement measurement;
         try {
             measurement = new Measurement(IdlConversions.histogram(result.histogram), result.sample_count, result.mean_ms,
@@ -333,7 +365,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
                 "bad measurement for connection " + result.index_ref + ": " + e.getMessage()));
         }
         final String agent = result.agent == null || result.agent.isBlank() ? "unnamed agent" : result.agent;
-        final SubmitOutcome outcome = loop.call(now -> loop.engine().submitMeasurement(result.index_ref, result.ticket,
+        final SubmitOutcome outcome = applyAndSave(now -> loop.engine().submitMeasurement(result.index_ref, result.ticket,
             measurement, agent, now), UPDATE_TIMEOUT_MILLIS);
         switch (outcome.kind()) {
             case ACCEPTED:
@@ -348,17 +380,16 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     }
 
     @Override
-        final String tooLarge = IdlConversions.tooLarge(result.histogram, result.batch_means_ms, loop.engine().limits());
-        if (tooLarge != null) {
-            throw new ResultRefused(result.index_ref, result.ticket, refusals.record("submit_measurement", Refusal.TOO_LARGE,
-                "result for connection " + result.index_ref + " refused: " + tooLarge));
-        }
     public void submit_probe(final ProbeReport report) throws UnknownConnection, ResultRefused, OperationDisabled {
         metrics.called("submit_probe");
         if (report == null) {
             throw refusedProbe((short) 0, Refusal.BAD_VALUE, "probe report is missing");
         }
         agentMayWrite("submit_probe", report.index_ref);
+        final String tooLarge = IdlConversions.tooLarge(report.histogram, null, loop.engine().limits());
+        if (tooLarge != null) {
+            throw refusedProbe(report.index_ref, Refusal.TOO_LARGE, tooLarge);
+        }
         final LatencyHistogram roundTrips;
         try {
             roundTrips = IdlConversions.histogram(report.histogram);
@@ -376,17 +407,13 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "probe window must be 0..3600000 ms, was " + report.window_millis);
         }
         final String node = report.client_node_name == null ? "" : report.client_node_name;
-        final SubmitOutcome outcome = loop.call(now -> loop.engine().submitProbe(report.index_ref, node, roundTrips, report.mean_ms,
+        final SubmitOutcome outcome = applyAndSave(now -> loop.engine().submitProbe(report.index_ref, node, roundTrips, report.mean_ms,
             report.window_millis, now), UPDATE_TIMEOUT_MILLIS);
         switch (outcome.kind()) {
             case ACCEPTED:
                 return;
             case UNKNOWN_CONNECTION:
                 throw new UnknownConnection(report.index_ref, refusals.record("submit_probe", Refusal.UNKNOWN_CONNECTION,
-        final String tooLarge = IdlConversions.tooLarge(report.histogram, null, loop.engine().limits());
-        if (tooLarge != null) {
-            throw refusedProbe(report.index_ref, Refusal.TOO_LARGE, tooLarge);
-        }
                     outcome.reason()));
             default:
                 throw refusedProbe(report.index_ref, label(outcome), outcome.reason());
@@ -442,7 +469,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         if (!misfits.isEmpty()) {
             throw profileRejected(source, misfits);
         }
-        final int recomputed = loop.call(now -> loop.engine().swapProfile(profile), UPDATE_TIMEOUT_MILLIS);
+        final int recomputed = applyAndSave(now -> loop.engine().swapProfile(profile), UPDATE_TIMEOUT_MILLIS);
         LOG.info("profile {} loaded from {}; {} connections recomputed", profile.name(), source, recomputed);
         try {
             profileKeeper.keep(profile);
@@ -450,6 +477,16 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             LOG.error("profile {} serves now but could not be kept for a restart: {}", profile.name(), e.getMessage());
         }
         return IdlConversions.profileSummary(profile);
+    }
+
+    private ProfileRejected profileRejected(final String source, final List<ProfileFault> faults) {
+        // A size limit is the whole story only when every fault is one (the size is checked before anything else).
+        final Refusal why = faults.stream().allMatch(f -> f.reason().contains(" more than the limit of ")) ? Refusal.TOO_LARGE
+            : Refusal.BAD_PROFILE;
+        final String reason = source + " refused; the server keeps the profile it had";
+        refusals.record("load_profile", why, reason + ": " + faults.get(0) + (faults.size() > 1 ? " (and " + (faults.size() - 1)
+            + " more)" : ""));
+        return new ProfileRejected(reason, faults.stream().map(ProfileFault::toString).toArray(String[]::new));
     }
 
     @Override
@@ -462,7 +499,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     @Override
     public Calibration calibration(final short indexRef) throws UnknownConnection {
         metrics.called("calibration");
-        return IdlConversions.calibration(row(indexRef));
+        return IdlConversions.calibration(row("calibration", indexRef));
     }
 
     @Override
@@ -476,16 +513,6 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             }
             cells.forEach((key, live) -> profile.cell(key.cpuStates(), key.messageSizeBytes()).ifPresent(cell -> {
                 final LearnedCell.Verdict verdict = live.compareWith(cell);
-    private ProfileRejected profileRejected(final String source, final List<ProfileFault> faults) {
-        // A size limit is the whole story only when every fault is one (the size is checked before anything else).
-        final Refusal why = faults.stream().allMatch(f -> f.reason().contains(" more than the limit of ")) ? Refusal.TOO_LARGE
-            : Refusal.BAD_PROFILE;
-        final String reason = source + " refused; the server keeps the profile it had";
-        refusals.record("load_profile", why, reason + ": " + faults.get(0) + (faults.size() > 1 ? " (and " + (faults.size() - 1)
-            + " more)" : ""));
-        return new ProfileRejected(reason, faults.stream().map(ProfileFault::toString).toArray(String[]::new));
-    }
-
                 drifts.add(new ProfileCellDrift(name, (short) key.cpuStates().code(), key.messageSizeBytes(), live.roundTrips(),
                     live.decayedRoundTrips(), live.meanMillis(), cell.meanMillis(), verdict.statistic(),
                     Double.isFinite(verdict.criticalValue()) ? verdict.criticalValue() : 0.0, verdict.drifting(), verdict.test(),
@@ -502,20 +529,22 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         metrics.called("learned_profile");
         final Profile base = profileName == null ? null : loop.engine().profiles().get(profileName);
         if (base == null) {
-            throw new InvalidArgument("no profile '" + profileName + "' is loaded; the loaded profiles are "
-                + String.join(", ", new java.util.TreeSet<>(loop.engine().profiles().keySet())));
+            throw new InvalidArgument(refusals.record("learned_profile", Refusal.BAD_VALUE,
+                "no profile '" + profileName + "' is loaded; the loaded profiles are "
+                + String.join(", ", new java.util.TreeSet<>(loop.engine().profiles().keySet()))));
         }
         try {
             return ProfileJson.toJson(LearnedProfiles.of(base, loop.engine().learnedCells().getOrDefault(profileName, java.util.Map.of())));
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new InvalidArgument(e.getMessage());
+            throw new InvalidArgument(refusals.record("learned_profile", Refusal.BAD_VALUE,
+                e.getMessage()));
         }
     }
 
     @Override
     public HistogramBins current_histogram(final short indexRef) throws UnknownConnection, EstimateUnavailable {
         metrics.called("current_histogram");
-        return IdlConversions.bins(histogramOf(row(indexRef)).histogram());
+        return IdlConversions.bins(histogramOf(row("current_histogram", indexRef)).histogram());
     }
 
     // ---- engine events (update thread; must not block) -----------------------------------------
@@ -543,18 +572,19 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     // ---- helpers -------------------------------------------------------------------------------
 
-    private ConnectionRow row(final short indexRef) throws UnknownConnection {
+    private ConnectionRow row(final String operation, final short indexRef) throws UnknownConnection {
         final ConnectionRow row = table.row(indexRef);
         if (row == null) {
-            throw new UnknownConnection(indexRef, "no connection " + indexRef + " is configured");
+            throw new UnknownConnection(indexRef, refusals.record(operation, Refusal.UNKNOWN_CONNECTION,
+                "no connection " + indexRef + " is configured"));
         }
         return row;
     }
 
-    private Set<Short> known(final short[] indexRefs) throws UnknownConnection {
+    private Set<Short> known(final String operation, final short[] indexRefs) throws UnknownConnection {
         final Set<Short> refs = new HashSet<>();
         for (final short indexRef : indexRefs == null ? new short[0] : indexRefs) {
-            row(indexRef);
+            row(operation, indexRef);
             refs.add(indexRef);
         }
         return refs;
