@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * file that is forced to disk and then renamed over the old one — a crash, even {@code kill -9},
  * leaves either the old or the new file, never half of one.
  *
- * <p>Reading: a file that cannot be parsed or fails a check is moved aside (named with the time),
- * the fault is logged with its place, and the server starts from its configuration alone.
+ * <p>Reading: a file that cannot be parsed or fails a check (a histogram over the bin limit
+ * included) is moved aside (named with the time), the fault is logged with its place, and the
+ * server starts from its configuration alone.
  *
  * <p>Thread-safety: {@link #rowChanged} from the update thread; the writer runs on its own thread
  * and reads only immutable published rows.
@@ -43,6 +44,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
 
     private final Path file;
     private final ConnectionTable table;
+    private final int maxHistogramBins;
     private final ObjectMapper mapper = new ObjectMapper();
     private final AtomicBoolean dirty = new AtomicBoolean();
     private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -53,12 +55,21 @@ public final class StateStore implements EngineListener, AutoCloseable {
 
     /**
      * @param file  the state file
-    private final int maxHistogramBins;
      * @param table the table to save
      */
     public StateStore(final Path file, final ConnectionTable table) {
+        this(file, table, org.latencyserver.server.engine.InputLimits.DEFAULT.maxHistogramBins());
+    }
+
+    /**
+     * @param file             the state file
+     * @param table            the table to save
+     * @param maxHistogramBins the most bins a saved histogram may have when the file is read
+     */
+    public StateStore(final Path file, final ConnectionTable table, final int maxHistogramBins) {
         this.file = file.toAbsolutePath();
         this.table = table;
+        this.maxHistogramBins = maxHistogramBins;
     }
 
     /**
@@ -70,18 +81,8 @@ public final class StateStore implements EngineListener, AutoCloseable {
      * @return how many connections were restored
      */
     public int restoreInto(final UpdateEngine engine, final long nowNanos) {
-        this(file, table, org.latencyserver.server.engine.InputLimits.DEFAULT.maxHistogramBins());
-    }
-
-    /**
-     * @param file             the state file
-     * @param table            the table to save
-     * @param maxHistogramBins the most bins a saved histogram may have when the file is read
-     */
-    public StateStore(final Path file, final ConnectionTable table, final int maxHistogramBins) {
         if (!Files.exists(file)) {
             LOG.info("no saved state at {}: starting from the configuration", file);
-        this.maxHistogramBins = maxHistogramBins;
             return 0;
         }
         final Map<Short, StateCodec.SavedConnection> saved;
