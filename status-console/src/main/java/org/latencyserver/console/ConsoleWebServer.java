@@ -142,14 +142,13 @@ final class ConsoleWebServer implements AutoCloseable {
 
     private void refuse(final HttpExchange exchange) throws IOException {
         if (refusalLogged.compareAndSet(false, true)) {
-            LOG.warn("the console serves its maximum of {} live pages (--max-streams); refusing more until one closes",
+            LOG.warn("the console serves as many live pages as it may (--max-streams {}); refusing more until one closes",
                 streams.maxStreams());
         }
         exchange.getResponseHeaders().set("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
-        send(exchange, 503, "text/plain; charset=utf-8", ("the console already serves its maximum of "
-            + streams.maxStreams() + " live pages (--max-streams " + streams.maxStreams()
-            + "); close another console page, or retry in " + RETRY_AFTER_SECONDS + " s\n")
-            .getBytes(StandardCharsets.UTF_8));
+        send(exchange, 503, "text/plain; charset=utf-8", ("the console already serves as many live pages as it may"
+            + " (--max-streams " + streams.maxStreams() + "); close another console page, or retry in " + RETRY_AFTER_SECONDS
+            + " s\n").getBytes(StandardCharsets.UTF_8));
     }
 
     private String toJson(final ConsoleSnapshot snapshot) {

@@ -57,8 +57,8 @@ class ConsoleStreamLimitTest {
                 assertEquals(503, refused.getResponseCode());
                 assertEquals("10", refused.getHeaderField("Retry-After"));
                 final String reason = read(refused.getErrorStream());
-                assertEquals("the console already serves its maximum of " + MAX_STREAMS + " live pages (--max-streams "
-                    + MAX_STREAMS + "); close another console page, or retry in 10 s\n", reason);
+                assertEquals("the console already serves as many live pages as it may (--max-streams " + MAX_STREAMS
+                    + "); close another console page, or retry in 10 s\n", reason);
                 refused.disconnect();
             }
             assertEquals(threads, consoleThreads(), "refusals start no threads: " + consoleThreadNames());
