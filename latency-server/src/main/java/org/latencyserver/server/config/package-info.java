@@ -43,7 +43,22 @@
  *   <tr><td>{@code measurement.budget_round_trips_per_second}</td><td>20000</td><td>round trips per second all measurements may spend together</td></tr>
  *   <tr><td>{@code measurement.max_concurrent_measurements}</td><td>2</td><td>measurements open at once</td></tr>
  *   <tr><td>{@code measurement.dwell_millis}</td><td>2 × poll_interval_millis</td><td>0..86400000; how long a new state must hold before an adaptive QoS 3/4 connection measures it</td></tr>
- *   <tr><td>{@code profiles[]}</td><td>none</td><td>profile files (JSON), each validated; two files with one profile name are refused</td></tr>
+ *   <tr><td>{@code limits.max_result_millis}</td><td>60000</td><td>1..86400000; the largest mean or bound a result
+ *       ({@code submit_measurement}, {@code UpdateResponse}) or probe report may carry, and the largest upper end of a
+ *       thesis QoS 3 interval; a result must also be finite and &gt; 0</td></tr>
+ *   <tr><td>{@code limits.plausibility_factor}</td><td>1000</td><td>(1, 10<sup>12</sup>]; how many times larger or smaller
+ *       than the connection's last accepted result in its current load state (never measured there: its profile's estimate
+ *       for the state) a result's mean (QoS 4 also its bound) or a probe window's mean may be. The default leaves room for
+ *       a busy host 10–50 × slower than an idle one within one CPU band, times a profile measured on other hardware</td></tr>
+ *   <tr><td>{@code limits.max_histogram_bins}</td><td>20000</td><td>100..10000000; the most bins a histogram may have
+ *       (and values {@code batch_means_ms}), checked before it is built: in results, probe reports, every profile
+ *       cell, and the state file when it is read (a state file over it is set aside as damaged). The agents'
+ *       HdrHistograms (3 significant digits) have about 1000 buckets per doubling of the round trip</td></tr>
+ *   <tr><td>{@code limits.max_profile_bytes}</td><td>67108864 (64 MiB)</td><td>1024..1073741824; the largest profile, in
+ *       UTF-8 bytes, checked before it is parsed: files under {@code profiles}, {@code load_profile}, and the profiles a
+ *       planner loaded before a restart</td></tr>
+ *   <tr><td>{@code profiles[]}</td><td>none</td><td>profile files (JSON), each validated within {@code limits}; two files
+ *       with one profile name are refused</td></tr>
  *   <tr><td>{@code nodes[].name}</td><td>required</td><td>unique node name</td></tr>
  *   <tr><td>{@code nodes[].node_id}</td><td>required</td><td>the IDL's client_node/peer_node, 1..32767, unique</td></tr>
  *   <tr><td>{@code nodes[].workstation_type}</td><td>required</td><td>as profiles name it; TAC-3 has code 3, TAC-4 code 4, others 5, 6, … in order of appearance</td></tr>
@@ -57,7 +72,7 @@
  *   <tr><td>{@code connections[].link}</td><td>none</td><td>a link name; without one the port is always NORMAL</td></tr>
  *   <tr><td>{@code connections[].message_size_bytes}</td><td>required</td><td>1..32767</td></tr>
  *   <tr><td>{@code connections[].qos}</td><td>required</td><td>1 profile average, 2 profile bound, 3 measured average, 4 measured bound</td></tr>
- *   <tr><td>{@code connections[].profile}</td><td>none</td><td>a loaded profile's name; required for QoS 1/2 (for QoS 3/4 optional: the fallback in a load state never measured); must be for the client's workstation type; for QoS 2 it must have histograms</td></tr>
+ *   <tr><td>{@code connections[].profile}</td><td>none</td><td>a loaded profile's name; required for QoS 1/2 (for QoS 3/4 optional: the fallback in a load state never measured); must be for the client's workstation type; for QoS 2 it must have histograms ({@link org.latencyserver.server.config.ProfileFit}: {@code load_profile} and a restart hold a profile to the same rules)</td></tr>
  *   <tr><td>{@code connections[].bound_percent}</td><td>—</td><td>QoS 2/4: required, in (0, 100]; QoS 1/3: refused</td></tr>
  *   <tr><td>{@code connections[].calibration}</td><td>adaptive</td><td>{@code adaptive}: serve values corrected so they hold for the messages that follow (probes, memory per load state, dwell, drift re-measurement); {@code thesis}: the thesis's values and behaviour unchanged</td></tr>
  *   <tr><td>{@code connections[].probe_rate_per_second}</td><td>10</td><td>0..1000 round trips/s of light probing by the client agent (in trains, see the operator guide); 0 = off; all connections' rates together at most half of {@code measurement.budget_round_trips_per_second}, which they are taken from</td></tr>

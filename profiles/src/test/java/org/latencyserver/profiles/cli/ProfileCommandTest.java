@@ -57,6 +57,18 @@ class ProfileCommandTest {
     }
 
     @Test
+    void fileOverTheSizeLimitIsRefusedWithItsSizeNotAParserError(@TempDir final Path directory) throws Exception {
+        // 100 MB once made Jackson say "String value length exceeds"; now the size is checked before reading.
+        final Path huge = directory.resolve("huge.json");
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            file.setLength(64L * 1024 * 1024 + 1); // sparse: costs no disk
+        }
+        assertEquals(1, run("validate", huge.toString()));
+        assertEquals(List.of(huge + ": file: is 67108865 bytes, more than the limit of 67108864 bytes for a profile",
+            "REFUSED " + huge + ": 1 fault"), List.of(err.toString().strip().split("\\R")));
+    }
+
+    @Test
     void truncatedFileIsReportedAtItsLineAndColumn(@TempDir final Path directory) throws Exception {
         final Path cut = directory.resolve("cut.json");
         final String good = Files.readString(Path.of("thesis-tac4-corba.json"));
