@@ -131,6 +131,7 @@ public final class ServerMain implements Callable<Integer> {
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
         metrics.registerProbes(engine::probeRoundTrips);
+        metrics.registerStateStore(store::changesSeen, store::saves, store::bytesSaved);
         metrics.registerProfileDrift(engine::learnedCells, engine::profiles);
         final RepeatedWarningFilter repeatedWarnings = RepeatedWarningFilter.install(REPEATED_WARNING_INTERVAL_MILLIS);
         if (repeatedWarnings != null) {
@@ -155,7 +156,7 @@ public final class ServerMain implements Callable<Integer> {
         final LatencyServiceServant servant = new LatencyServiceServant(loop, System::currentTimeMillis,
             new WriteGuard(security.policy(), CallerCapture.callers(orb), configuration.server().operatorCallsEnabled(),
                 configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
-            metrics, loadedProfiles::save);
+            metrics, loadedProfiles::save, store::awaitSaved);
         announceSecurity(security);
         final ServerSettings.Metrics configured = configuration.server().metrics();
         final String metricsHost = metricsPort == null ? configured.address() : host;

@@ -142,6 +142,25 @@ public final class ServerMetrics implements AutoCloseable {
             .callback(cb -> cb.call(probeRoundTrips.getAsLong())).register(registry);
     }
 
+    /**
+     * Adds the state file's counters: how often it is written for how many changes, and how much.
+     *
+     * @param changes changes the state store was told of since start
+     * @param saves   state files written since start
+     * @param bytes   bytes of state files written since start
+     */
+    public void registerStateStore(final LongSupplier changes, final LongSupplier saves, final LongSupplier bytes) {
+        CounterWithCallback.builder().name("latency_server_state_changes_total")
+            .help("changes of the connection table, each of which marks the state file for saving")
+            .callback(cb -> cb.call(changes.getAsLong())).register(registry);
+        CounterWithCallback.builder().name("latency_server_state_saves_total")
+            .help("state files written (the whole table each time, forced to disk)")
+            .callback(cb -> cb.call(saves.getAsLong())).register(registry);
+        CounterWithCallback.builder().name("latency_server_state_saved_bytes_total")
+            .help("bytes of state files written")
+            .callback(cb -> cb.call(bytes.getAsLong())).register(registry);
+    }
+
     private static String stateLabel(final org.latencyserver.core.state.ConnectionLoadState state) {
         return state.cpu() + " " + state.port();
     }
