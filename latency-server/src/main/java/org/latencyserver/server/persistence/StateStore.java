@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class StateStore implements EngineListener, AutoCloseable {
 
+    /** Why the last restore set the file aside; written and read by the starting thread. */
+    private volatile String refusedBecause;
     private static final Logger LOG = LoggerFactory.getLogger(StateStore.class);
 
     private final Path file;
@@ -123,7 +125,13 @@ public final class StateStore implements EngineListener, AutoCloseable {
         return restored;
     }
 
+    /** @return why the last restore refused the state file, or null when it did not */
+    public String refusedBecause() {
+        return refusedBecause;
+    }
+
     private void setAside(final String reason) {
+        refusedBecause = reason;
         final Path aside = file.resolveSibling(file.getFileName() + ".corrupt-" + Instant.now().toString().replace(':', '-'));
         try {
             Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
