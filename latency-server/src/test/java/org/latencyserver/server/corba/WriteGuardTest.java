@@ -1,0 +1,53 @@
+package org.latencyserver.server.corba;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.server.security.AccessPolicy;
+import org.latencyserver.server.security.Caller;
+
+/** What the servant asks before a write: switches, roles, polled sources (D-9, D-11 of issue 12). */
+class WriteGuardTest {
+
+    @Test
+    void operatorCallsSwitchedOffRefuseExactlyPutMibUpdatesAndRequestTableStatus() {
+        final WriteGuard guard = new WriteGuard(AccessPolicy.open(), () -> Caller.PLAIN, false, true, Map.of());
+        for (final String operation : new String[] {"PutMibUpdates", "RequestTableStatus"}) {
+            final WriteGuard.Denial denied = guard.operator(operation);
+            assertEquals(Refusal.DISABLED, denied.why());
+            assertTrue(denied.reason().contains("server.operator_calls_enabled: false"), denied.reason());
+        }
+        assertNull(guard.planner(), "planner calls have their own switch");
+        assertNull(guard.agent("submit_measurement", "ws1"), "agents' results are not operator calls");
+    }
+
+    @Test
+    void plannerCallsSwitchedOffRefuseLoadProfile() {
+        final WriteGuard guard = new WriteGuard(AccessPolicy.open(), () -> Caller.PLAIN, true, false, Map.of());
+        assertEquals(Refusal.DISABLED, guard.planner().why());
+        assertNull(guard.operator("PutMibUpdates"));
+    }
+
+    @Test
+    void aPushedReadingForAPolledConnectionIsRefusedNamingTheSource() {
+        final WriteGuard guard = new WriteGuard(AccessPolicy.open(), () -> Caller.PLAIN, true, true,
+            Map.of((short) 7, "client ws7 is"));
+        final WriteGuard.Denial denied = guard.pushedReading((short) 7);
+        assertEquals(Refusal.POLLED_SOURCE, denied.why());
+        assertTrue(denied.reason().contains("its client ws7 is polled by SNMP"), denied.reason());
+        assertNull(guard.pushedReading((short) 1), "a pushed connection takes readings");
+    }
+
+    @Test
+    void theTicketIsShownOnlyWhenThePolicyAllows() {
+        final WriteGuard open = WriteGuard.open();
+        assertTrue(open.maySeeTicket("ws1"));
+        final WriteGuard closed = new WriteGuard(AccessPolicy.authenticated(java.util.List.of()), () -> Caller.PLAIN, true, true,
+            Map.of());
+        assertEquals(false, closed.maySeeTicket("ws1"));
+        assertEquals(Refusal.NOT_PERMITTED, closed.operator("PutMibUpdates").why());
+    }
+}
