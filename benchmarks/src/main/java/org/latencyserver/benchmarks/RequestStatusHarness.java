@@ -38,6 +38,8 @@ public final class RequestStatusHarness {
     public static void main(final String[] args) throws Exception {
         final double secondsPerRound = args.length > 0 ? Double.parseDouble(args[0]) : 3;
         final int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        final int[] clientCounts = args.length > 2 ? java.util.Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()
+            : new int[] {1, 8};
         final Path work = Files.createTempDirectory("latency-harness");
         final Path config = work.resolve("testbed.yaml");
         final Path profiles = locate("profiles").toAbsolutePath();
@@ -46,7 +48,7 @@ public final class RequestStatusHarness {
         final List<Process> processes = new ArrayList<>();
         try {
             processes.add(start(work, "server.log", "org.latencyserver.server.launch.ServerMain", "--config", config.toString(),
-                "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "-1"));
+                "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0"));
             processes.add(start(work, "empty.log", EmptyLatservMain.class.getName(), work.resolve("empty.ior").toString()));
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
             final Latserv server = LatservHelper.narrow(orb.string_to_object(awaitIor(work.resolve("server.ior"))));
@@ -58,7 +60,7 @@ public final class RequestStatusHarness {
             System.out.printf(Locale.ROOT, "RequestStatus vs empty two-way call, loopback, %d rounds x %.1f s per target%n",
                 rounds, secondsPerRound);
             System.out.println("clients  target          calls/s     p50 us   p99 us   p99.9 us");
-            for (final int clients : new int[] {1, 8}) {
+            for (final int clients : clientCounts) {
                 final Histogram serverHistogram = new Histogram(3_600_000_000_000L, 3);
                 final Histogram emptyHistogram = new Histogram(3_600_000_000_000L, 3);
                 long serverCalls = 0;
@@ -77,6 +79,19 @@ public final class RequestStatusHarness {
                     (double) serverHistogram.getValueAtPercentile(99) / emptyHistogram.getValueAtPercentile(99),
                     serverCalls / (double) emptyCalls);
             }
+            // Quiet under load: JacORB's pool warnings are counted, and the log holds one line per 10 s at most.
+            final String log = Files.readString(work.resolve("server.log"));
+            final long exhaustedLines = log.lines().filter(line -> line.contains("Thread pool exhausted")).count();
+            final java.util.regex.Matcher url = java.util.regex.Pattern.compile("metrics at (http://\\S+)").matcher(log);
+            String exhausted = "?";
+            if (url.find()) {
+                final java.util.regex.Matcher counter = java.util.regex.Pattern.compile(
+                    "(?m)^latency_server_orb_thread_pool_exhausted_total (\\S+)$").matcher(new String(
+                        java.net.URI.create(url.group(1)).toURL().openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+                exhausted = counter.find() ? counter.group(1) : "?";
+            }
+            System.out.printf(Locale.ROOT, "server: thread pool exhausted %s times (counter); %d such lines and %d lines in all in"
+                + " its log%n", exhausted, exhaustedLines, log.lines().count());
             orb.shutdown(false);
         } finally {
             for (final Process process : processes) {
