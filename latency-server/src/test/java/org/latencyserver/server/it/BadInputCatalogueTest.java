@@ -96,8 +96,7 @@ class BadInputCatalogueTest {
 
     private static ServerProcess server;
     private static TestCertificates certificates;
-    private static ORB plainOrb;
-    private static final Map<String, ORB> TLS_ORBS = new HashMap<>();
+    private static SecuredClients clients;
     /** The table as it was once the baseline was made; every case must leave it so. */
     private static Map<Integer, String> goodState;
     /** The ticket the agent of ws1 used for connection 4 in the baseline: replaying it must fail. */
@@ -123,25 +122,25 @@ class BadInputCatalogueTest {
             + certificates.securitySection());
         server = ServerProcess.start(config, directory, Map.of("LATENCY_TLS_PASSWORD", certificates.password(),
             "LATSERV_COMMUNITY", "catalogue"));
-        plainOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        clients = new SecuredClients(certificates, BadInputCatalogueTest::ior);
 
         // Baseline: every pushed connection LOW/LOW NORMAL; connections 4 (QoS 3) and 6 (QoS 4) of ws1
         // measured; connection 5 of ws3 left awaiting its measurement (its ticket re-issued every 1.5 s).
         for (short indexRef = 1; indexRef <= 6; indexRef++) {
             as("operator-ops").PutMibUpdates(new IdlMibUpdates(indexRef, (short) 10, (short) 10, (short) 50), indexRef);
         }
-        usedTicket = pendingFor(as("agent-ws1"), 4).ticket;
+        usedTicket = awaitPendingFor(as("agent-ws1"), 4).ticket;
         as("agent-ws1").submit_measurement(result(4, usedTicket, bins(3), 1000, 1.1, 2.9));
-        as("agent-ws1").submit_measurement(result(6, pendingFor(as("agent-ws1"), 6).ticket, bins(3), 1000, 1.1, 2.9));
+        // At most two measurements run at once (max_concurrent_measurements): 6's opens when 4's closes.
+        as("agent-ws1").submit_measurement(result(6, awaitPendingFor(as("agent-ws1"), 6).ticket, bins(3), 1000, 1.1, 2.9));
         goodState = table();
         assertTrue(goodState.get(4).contains("latency_data_provided=1"), goodState.get(4));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        TLS_ORBS.values().forEach(orb -> orb.shutdown(false));
-        if (plainOrb != null) {
-            plainOrb.shutdown(false);
+        if (clients != null) {
+            clients.close();
         }
         if (server != null) {
             server.close();
@@ -536,9 +535,15 @@ class BadInputCatalogueTest {
     private static Arguments idl(final String description, final Class<? extends UserException> type, final Call call,
                                  final String... fragments) {
         return Arguments.of(description, (Check) () -> {
-            final Throwable thrown = thrown(call);
-            assertEquals(type, thrown.getClass(), () -> description + ": " + thrown);
-            final String reason = reasonOf(thrown);
+            Throwable thrown = thrown(call);
+            // Connection 5's request is re-issued every 1.5 s: a ticket read just before may be replaced by
+            // the time the call arrives. Such a case is not about tickets; ask again with the new one.
+            for (int retry = 0; retry < 3 && !description.contains("ticket") && isTicketRefusal(thrown); retry++) {
+                thrown = thrown(call);
+            }
+            final Throwable refusal = thrown;
+            assertEquals(type, refusal.getClass(), () -> description + ": " + refusal);
+            final String reason = reasonOf(refusal);
             for (final String fragment : fragments) {
                 assertTrue(reason.contains(fragment), () -> "'" + fragment + "' missing from: " + reason);
             }
@@ -630,6 +635,11 @@ class BadInputCatalogueTest {
         throw new AssertionError("accepted, not refused");
     }
 
+    private static boolean isTicketRefusal(final Throwable thrown) {
+        final String reason = reasonOf(thrown);
+        return thrown instanceof ResultRefused && (reason.contains("is not the open ticket") || reason.contains("is late"));
+    }
+
     /** @return the reason field of an IDL exception (with a ProfileRejected's faults), else the message */
     private static String reasonOf(final Throwable thrown) {
         try {
@@ -644,16 +654,20 @@ class BadInputCatalogueTest {
         }
     }
 
-    private static LatencyService plain() throws Exception {
-        return LatencyServiceHelper.narrow(plainOrb.string_to_object(server.ior()));
+    private static String ior() {
+        try {
+            return server.ior();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
-    private static LatencyService as(final String party) throws Exception {
-        final ORB orb;
-        synchronized (TLS_ORBS) {
-            orb = TLS_ORBS.computeIfAbsent(party, certificates::orbFor);
-        }
-        return LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
+    private static LatencyService plain() {
+        return clients.plain();
+    }
+
+    private static LatencyService as(final String party) {
+        return clients.as(party);
     }
 
     /** @return every connection's thesis table row, as an operator reads it */
@@ -676,6 +690,19 @@ class BadInputCatalogueTest {
         final List<MeasurementRequest> pending = List.of(service.pending_measurements());
         return pending.stream().filter(r -> r.index_ref == indexRef).findFirst()
             .orElseThrow(() -> new AssertionError("no pending request for " + indexRef + " in " + pending.size()));
+    }
+
+    private static MeasurementRequest awaitPendingFor(final LatencyService service, final int indexRef) throws InterruptedException {
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            for (final MeasurementRequest request : service.pending_measurements()) {
+                if (request.index_ref == indexRef) {
+                    return request;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no request for connection " + indexRef + " opened within 20 s");
     }
 
     /** @return connection 5's open ticket, as its agent (ws3) sees it */
@@ -807,7 +834,7 @@ class BadInputCatalogueTest {
     }
 
     private static org.latencyserver.idl.latency.EstimateListener listenerStub() throws Exception {
-        final org.omg.PortableServer.POA poa = org.omg.PortableServer.POAHelper.narrow(plainOrb.resolve_initial_references("RootPOA"));
+        final org.omg.PortableServer.POA poa = org.omg.PortableServer.POAHelper.narrow(clients.plainOrb().resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
         return org.latencyserver.idl.latency.EstimateListenerHelper.narrow(poa.servant_to_reference(
             new org.latencyserver.idl.latency.EstimateListenerPOA() {
@@ -818,7 +845,7 @@ class BadInputCatalogueTest {
     }
 
     private static org.latencyserver.idl.latency.MeasurementListener measurementListenerStub() throws Exception {
-        final org.omg.PortableServer.POA poa = org.omg.PortableServer.POAHelper.narrow(plainOrb.resolve_initial_references("RootPOA"));
+        final org.omg.PortableServer.POA poa = org.omg.PortableServer.POAHelper.narrow(clients.plainOrb().resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
         return org.latencyserver.idl.latency.MeasurementListenerHelper.narrow(poa.servant_to_reference(
             new org.latencyserver.idl.latency.MeasurementListenerPOA() {

@@ -37,8 +37,7 @@ class SecureWritesTest {
 
     private static ServerProcess server;
     private static TestCertificates certificates;
-    private static ORB plainOrb;
-    private static final Map<String, ORB> TLS_ORBS = new java.util.HashMap<>();
+    private static SecuredClients clients;
 
     @BeforeAll
     static void startSecuredServer() throws Exception {
@@ -48,27 +47,33 @@ class SecureWritesTest {
         Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml")).replace("../profiles/", profiles + "/")
             + certificates.securitySection());
         server = ServerProcess.start(config, directory, Map.of("LATENCY_TLS_PASSWORD", certificates.password()));
-        plainOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        clients = new SecuredClients(certificates, SecureWritesTest::ior);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        TLS_ORBS.values().forEach(orb -> orb.shutdown(false));
-        if (plainOrb != null) {
-            plainOrb.shutdown(false);
+        if (clients != null) {
+            clients.close();
         }
         if (server != null) {
             server.close();
         }
     }
 
-    private static LatencyService plain() throws Exception {
-        return LatencyServiceHelper.narrow(plainOrb.string_to_object(server.ior()));
+    private static String ior() {
+        try {
+            return server.ior();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
-    private static LatencyService as(final String party) throws Exception {
-        final ORB orb = TLS_ORBS.computeIfAbsent(party, certificates::orbFor);
-        return LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
+    private static LatencyService plain() {
+        return clients.plain();
+    }
+
+    private static LatencyService as(final String party) {
+        return clients.as(party);
     }
 
     @Test
