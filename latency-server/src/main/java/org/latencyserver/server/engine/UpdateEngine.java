@@ -454,7 +454,7 @@ public final class UpdateEngine {
         final double scale = bound ? 100.0 : 1.0;
         if (!(value > 0) || Float.isInfinite(value) || !(lower <= upper) || !Float.isFinite(lower) || !Float.isFinite(upper)
             || (bound && (lower < 0 || upper > 100))) {
-            return SubmitOutcome.refused(String.format(Locale.ROOT,
+            return SubmitOutcome.implausible(String.format(Locale.ROOT,
                 "implausible result for QoS %d: value %s ms, interval [%s, %s]", row.spec().qos(), value, lower, upper));
         }
         final String implausible = plausibility.ofThesisResponse(row, value, upper, profileOf(row));
