@@ -38,6 +38,15 @@ import org.omg.PortableInterceptor.ServerRequestInterceptor;
 public final class CallerCapture extends org.omg.CORBA.LocalObject implements ORBInitializer {
 
     private static final long serialVersionUID = 1L;
+    /**
+     * The operations whose caller matters (writes, and reads that show tickets). Every other call —
+     * {@code RequestStatus} above all, the hot path — passes the interceptor without a look at its
+     * socket or an allocation.
+     */
+    static final java.util.Set<String> CHECKED_OPERATIONS = java.util.Set.of("PutMibUpdates", "UpdateResponse",
+        "RequestTableStatus", "submit_measurement", "submit_probe", "load_profile", "pending_measurements",
+        "subscribe_measurements");
+
     /** The slot each ORB allocated, by ORB (an ORB's slot ids are its own). */
     private static final Map<ORB, Integer> SLOTS = new ConcurrentHashMap<>();
 
@@ -54,7 +63,8 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
 
     /**
      * @param orb an ORB made with {@link #register}'s properties
-     * @return the caller of the request the current thread serves ({@link Caller#IN_PROCESS} outside a request)
+     * @return the caller of the request the current thread serves; {@link Caller#PLAIN} (the least
+     *         trusted) when none was captured, so that a missing capture can never grant a write
      * @throws IllegalStateException when the ORB was made without {@link #register}
      */
     public static Supplier<Caller> callers(final ORB orb) {
@@ -71,7 +81,7 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
         return () -> {
             try {
                 final Any any = current.get_slot(slot);
-                return any.type().kind() == org.omg.CORBA.TCKind.tk_string ? decode(any.extract_string()) : Caller.IN_PROCESS;
+                return any.type().kind() == org.omg.CORBA.TCKind.tk_string ? decode(any.extract_string()) : Caller.PLAIN;
             } catch (InvalidSlot e) {
                 throw new IllegalStateException("PICurrent slot " + slot + " vanished", e);
             }
@@ -119,6 +129,9 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
 
         @Override
         public void receive_request_service_contexts(final ServerRequestInfo ri) throws ForwardRequest {
+            if (!CHECKED_OPERATIONS.contains(ri.operation())) {
+                return;
+            }
             final Socket socket = socketOf(ri);
             final boolean tls = socket instanceof SSLSocket;
             String subject = null;
