@@ -1,0 +1,253 @@
+package org.latencyserver.benchmarks;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import org.latencyserver.benchmarks.accuracy.DemoProcess;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.demo.ReadyFile;
+import org.latencyserver.idl.Latserv;
+import org.latencyserver.idl.LatservHelper;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.idl.latency.HistogramBins;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.idl.latency.MeasuredResult;
+import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.orb.OrbSupport;
+import org.omg.CORBA.ORB;
+
+/**
+ * How much the server writes to its state file per change of its table, read from its own
+ * counters ({@code latency_server_state_changes_total}, {@code _saves_total},
+ * {@code _saved_bytes_total}):
+ * <ul>
+ *   <li>{@code testbed}: {@code examples/thesis-testbed.yaml} (with {@code min_interval_millis: 0}
+ *       so that the measurements come at once), QoS 3/4 connections measured in three load states
+ *       each with 1000-round-trip histograms as an agent sends them, then the thesis emulator's
+ *       push mode — {@code PutMibUpdates} for all six connections every 100 ms, one caller — for
+ *       the given seconds. Also the time of each {@code PutMibUpdates} (it is answered once saved)
+ *       beside a {@code RequestStatus} (a read) in the same run.</li>
+ *   <li>{@code demo}: {@code ./latency demo} (examples/demo/demo.yaml: SNMP polling at 10 Hz, real
+ *       agents measuring QoS 3/4 and probing), counters read after a warm-up in which measurements
+ *       were made, and again the given seconds later.</li>
+ * </ul>
+ *
+ * <p>Run from the repository root: {@code java -cp benchmarks/target/benchmarks.jar
+ * org.latencyserver.benchmarks.StateWritesHarness [testbed|demo|both] [SECONDS]}. With
+ * {@code -Dstate.writes.server.classpath=CP} the testbed's server runs from another build (to
+ * compare with an earlier version; its counters read n/a where it has none).
+ */
+public final class StateWritesHarness {
+
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
+
+    private StateWritesHarness() {
+    }
+
+    /**
+     * @param args {@code testbed}, {@code demo} or {@code both} (default), then seconds of steady
+     *             load to count over (default 30)
+     * @throws Exception when a process or call fails
+     */
+    public static void main(final String[] args) throws Exception {
+        final String which = args.length > 0 ? args[0] : "both";
+        final int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
+        if (!which.equals("demo")) {
+            testbed(seconds);
+        }
+        if (!which.equals("testbed")) {
+            demo(seconds);
+        }
+    }
+
+    private static void testbed(final int seconds) throws Exception {
+        final Path work = Files.createTempDirectory("state-writes-testbed");
+        final Path config = work.resolve("thesis-testbed.yaml");
+        Files.writeString(config, Files.readString(locate("examples/thesis-testbed.yaml"))
+            .replace("../profiles/", locate("profiles").toAbsolutePath().normalize() + "/")
+            .replace("min_interval_millis: 5000", "min_interval_millis: 0"));
+        final int metricsPort = freePort();
+        final String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
+        final Path ior = work.resolve("server.ior");
+        final Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("state.writes.server.classpath", System.getProperty("java.class.path")),
+            "org.latencyserver.server.launch.ServerMain",
+            "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", Integer.toString(metricsPort))
+            .redirectErrorStream(true).redirectOutput(work.resolve("server.log").toFile()).start();
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        try {
+            final String reference = awaitIor(ior, server);
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
+            final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(reference));
+            final Random random = new Random(12);
+            int measurements = 0;
+            for (final int cpu : new int[] {10, 50, 90}) {
+                for (short ref = 1; ref <= 6; ref++) {
+                    push(latserv, ref, cpu, cpu, 20);
+                }
+                measurements += submitOpenRequests(service, random);
+            }
+            final Counters before = Counters.read(metricsUrl);
+            final Histogram puts = new Histogram(3_600_000_000_000L, 3);
+            final Histogram reads = new Histogram(3_600_000_000_000L, 3);
+            final long endNanos = System.nanoTime() + seconds * 1_000_000_000L;
+            long nextRoundNanos = System.nanoTime();
+            int step = 0;
+            while (System.nanoTime() < endNanos) {
+                // Within MEDIUM/MEDIUM and a NORMAL port: every push changes its row, none changes a state.
+                final int cpu = 45 + step % 10;
+                for (short ref = 1; ref <= 6; ref++) {
+                    long start = System.nanoTime();
+                    push(latserv, ref, cpu, cpu, 20 + step % 5);
+                    puts.recordValue(System.nanoTime() - start);
+                    start = System.nanoTime();
+                    latserv.RequestStatus(ref);
+                    reads.recordValue(System.nanoTime() - start);
+                }
+                step++;
+                nextRoundNanos += 100_000_000L;
+                TimeUnit.NANOSECONDS.sleep(Math.max(0, nextRoundNanos - System.nanoTime()));
+            }
+            final Counters after = Counters.read(metricsUrl);
+            System.out.printf(Locale.ROOT, "thesis testbed, %d measurements (1000 round trips each) in the file, then %d s of "
+                + "PutMibUpdates for 6 connections at 10 Hz:%n", measurements, seconds);
+            after.minus(before).print(Files.size(work.resolve("thesis-testbed.state.json")));
+            System.out.printf(Locale.ROOT, "  PutMibUpdates (answered once saved): p50 %.0f us, p99 %.0f us, max %.0f us; "
+                + "RequestStatus: p50 %.0f us, p99 %.0f us%n", puts.getValueAtPercentile(50) / 1e3, puts.getValueAtPercentile(99) / 1e3,
+                puts.getMaxValue() / 1e3, reads.getValueAtPercentile(50) / 1e3, reads.getValueAtPercentile(99) / 1e3);
+        } finally {
+            orb.shutdown(false);
+            server.destroy();
+            server.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void demo(final int seconds) throws Exception {
+        final Path work = Files.createTempDirectory("state-writes-demo");
+        final DemoProcess demo = DemoProcess.start(Path.of("").toAbsolutePath(), 3600, work, false);
+        try {
+            final ReadyFile ready = demo.awaitReady(Duration.ofMinutes(10));
+            if (ready.metricsUrl() == null) {
+                throw new IllegalStateException("the demo's server has no metrics endpoint");
+            }
+            // The scenario changes load every 12 s; a minute gives each measured connection a few measurements.
+            Thread.sleep(60_000);
+            final Counters before = Counters.read(ready.metricsUrl());
+            Thread.sleep(seconds * 1000L);
+            final Counters after = Counters.read(ready.metricsUrl());
+            System.out.printf(Locale.ROOT, "demo (SNMP at 10 Hz, agents measuring and probing), %.0f measurements accepted so far, "
+                + "counted over %d s after a 60 s warm-up:%n", after.measurements, seconds);
+            after.minus(before).print(Files.size(Path.of(ready.workDir()).resolve("demo.state.json")));
+        } finally {
+            demo.stop(Duration.ofSeconds(20));
+        }
+    }
+
+    /**
+     * Measures, as an agent would, each of the three measured connections (4, 5: QoS 3; 6: QoS 4)
+     * once their requests open: at most two are open at a time (max_concurrent_measurements), so
+     * the third opens when one of the others is answered.
+     */
+    private static int submitOpenRequests(final LatencyService service, final Random random) throws Exception {
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        final java.util.Set<Long> answered = new java.util.HashSet<>();
+        while (answered.size() < 3 && System.nanoTime() < deadline) {
+            for (final MeasurementRequest request : service.pending_measurements()) {
+                if (answered.add(request.ticket)) {
+                    service.submit_measurement(result(request, random));
+                }
+            }
+            Thread.sleep(50);
+        }
+        return answered.size();
+    }
+
+    /** A plausible 1000-round-trip result with a fine histogram, as an agent sends it. */
+    private static MeasuredResult result(final MeasurementRequest request, final Random random) {
+        final Histogram hdr = new Histogram(1, 60_000_000_000L, 3);
+        for (int i = 0; i < 1000; i++) {
+            hdr.recordValue(150_000 + (long) (Math.abs(random.nextGaussian()) * 80_000));
+        }
+        final LatencyHistogram histogram = LatencyHistogram.fromHdr(hdr);
+        return new MeasuredResult(request.index_ref, request.ticket,
+            new HistogramBins(histogram.upperEdgesNanos(), histogram.counts(), histogram.overflowCount()), hdr.getTotalCount(),
+            hdr.getMean() / 1e6, hdr.getStdDeviation() / 1e6, hdr.getMaxValue() / 1e6, 20, 0, "state-writes-harness", new double[0]);
+    }
+
+    private static void push(final Latserv latserv, final short ref, final int client, final int peer, final int port) {
+        latserv.PutMibUpdates(new IdlMibUpdates(ref, (short) client, (short) peer, (short) port), ref);
+    }
+
+    /** The state store's counters and the measurements accepted, from the Prometheus text endpoint. */
+    private record Counters(double changes, double saves, double bytes, double measurements) {
+
+        static Counters read(final String metricsUrl) throws IOException, InterruptedException {
+            final String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+            return new Counters(sum(text, "latency_server_state_changes_total", ""),
+                sum(text, "latency_server_state_saves_total", ""), sum(text, "latency_server_state_saved_bytes_total", ""),
+                sum(text, "latency_server_calls_total", "operation=\"submit_measurement\""));
+        }
+
+        Counters minus(final Counters earlier) {
+            return new Counters(changes - earlier.changes, saves - earlier.saves, bytes - earlier.bytes, measurements - earlier.measurements);
+        }
+
+        void print(final long fileBytes) {
+            System.out.printf(Locale.ROOT, "  changes %.0f, saves %.0f (%.3f per change), %.0f bytes written: %.0f bytes per save, "
+                + "%.0f bytes per change; state file now %d bytes%n", changes, saves, saves / changes, bytes, bytes / saves,
+                bytes / changes, fileBytes);
+        }
+
+        /** @return the sum of the samples of {@code name} whose labels contain {@code labelPart}; NaN when none */
+        private static double sum(final String exposition, final String name, final String labelPart) {
+            double total = 0;
+            boolean found = false;
+            for (final String line : exposition.split("\n")) {
+                final Matcher sample = SAMPLE.matcher(line);
+                if (!line.startsWith("#") && sample.find() && sample.group(1).equals(name)
+                    && (sample.group(3) == null ? "" : sample.group(3)).contains(labelPart)) {
+                    total += Double.parseDouble(sample.group(4));
+                    found = true;
+                }
+            }
+            return found ? total : Double.NaN;
+        }
+    }
+
+    private static String awaitIor(final Path file, final Process server) throws IOException, InterruptedException {
+        final long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline && server.isAlive()) {
+            if (Files.exists(file)) {
+                return Files.readString(file).trim();
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("no IOR at " + file + " (server alive: " + server.isAlive() + ")");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Finds a repository path from the working directory or its parent (run from the root or benchmarks/). */
+    private static Path locate(final String relative) {
+        final Path here = Path.of(relative);
+        return Files.exists(here) ? here : Path.of("..").resolve(relative);
+    }
+}
