@@ -1,6 +1,7 @@
 package org.latencyserver.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -39,6 +40,16 @@ import org.omg.CORBA.ORB;
  */
 class DemoEndToEndTest {
 
+    /** @return the connection's CPU state as everyone may read it (list_connections) */
+    private static short cpuStateOf(final LatencyService service, final int indexRef) {
+        for (final org.latencyserver.idl.latency.ConnectionInfo info : service.list_connections()) {
+            if (info.index_ref == indexRef) {
+                return info.cpu_state;
+            }
+        }
+        throw new AssertionError("no connection " + indexRef);
+    }
+
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final int[] EMULATOR_UDP_PORTS = {16301, 16302, 16303, 16304, 16310};
 
@@ -72,24 +83,27 @@ class DemoEndToEndTest {
             assertTrue(estimates.get(3).basis.contains("measurement ticket"), estimates.get(3).basis);
             assertTrue(estimates.get(4).basis.contains("measurement ticket"), estimates.get(4).basis);
 
+            // The demo takes writes only over TLS: the thesis's operator table is refused to a plain caller.
+            assertThrows(org.omg.CORBA.NO_PERMISSION.class, () -> service.RequestTableStatus((short) 1));
+
             // A state change of the scenario (every 12 s) reaches the console's data.
             final String first = snapshot(consoleUrl);
-            final short cpuStateBefore = service.RequestTableStatus((short) 1).cpu_state;
+            final short cpuStateBefore = cpuStateOf(service, 1);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
             String later = first;
-            while (System.nanoTime() < deadline && service.RequestTableStatus((short) 1).cpu_state == cpuStateBefore) {
+            while (System.nanoTime() < deadline && cpuStateOf(service, 1) == cpuStateBefore) {
                 Thread.sleep(500);
             }
-            assertTrue(service.RequestTableStatus((short) 1).cpu_state != cpuStateBefore, "the scenario changed connection 1's CPU state");
+            assertTrue(cpuStateOf(service, 1) != cpuStateBefore, "the scenario changed connection 1's CPU state");
             // The console follows the server's current state (which may move on again meanwhile:
             // a step that changes both CPUs passes through a mixed state for a poll or two).
             final long consoleDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-            short current = service.RequestTableStatus((short) 1).cpu_state;
+            short current = cpuStateOf(service, 1);
             while (System.nanoTime() < consoleDeadline && !(current != cpuStateBefore
                 && ConsoleSnapshot.cpuStateOf(later, 1).equals(Integer.toString(current)))) {
                 Thread.sleep(250);
                 later = snapshot(consoleUrl);
-                current = service.RequestTableStatus((short) 1).cpu_state;
+                current = cpuStateOf(service, 1);
             }
             assertEquals(Integer.toString(current), ConsoleSnapshot.cpuStateOf(later, 1),
                 "the console shows the server's new state; before: " + ConsoleSnapshot.cpuStateOf(first, 1));
