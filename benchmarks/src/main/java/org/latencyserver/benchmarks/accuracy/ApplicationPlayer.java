@@ -16,7 +16,6 @@ import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.measure.CorbaRoundTrips;
 import org.latencyserver.agent.measure.RoundTrip;
 import org.latencyserver.demo.ReadyFile;
-import org.latencyserver.idl.LatservPackage.TableRow;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
@@ -197,7 +196,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
     /** One read of state and estimate, the burst right after it, and the state again. */
     private BurstRecord play(final LatencyService server, final PlayedConnection connection) throws Exception {
         final short indexRef = connection.info().index_ref;
-        final TableRow before = server.RequestTableStatus(indexRef);
+        final LoadRead before = LoadRead.of(server, indexRef);
         final long readEpochMillis = System.currentTimeMillis();
         Estimate estimate = null;
         String unavailableReason = "";
@@ -218,22 +217,22 @@ public final class ApplicationPlayer implements Callable<Integer> {
                 parkUntil(startNanos + play.spacingMicros() * 1_000L);
             }
         }
-        final TableRow after = server.RequestTableStatus(indexRef);
+        final LoadRead after = LoadRead.of(server, indexRef);
         return toRecord(connection.info(), readEpochMillis, before, after, estimate, unavailableReason,
             Arrays.copyOf(rttNanos, sent));
     }
 
-    private static BurstRecord toRecord(final ConnectionInfo info, final long epochMillis, final TableRow before, final TableRow after,
+    private static BurstRecord toRecord(final ConnectionInfo info, final long epochMillis, final LoadRead before, final LoadRead after,
                                         final Estimate estimate, final String unavailableReason, final long[] rttNanos) {
         if (estimate == null) {
             return new BurstRecord(epochMillis, info.index_ref, info.quality, info.client_node_name, info.peer_node_name,
-                info.message_size_bytes, before.cpu_state,
-                before.port_state, after.cpu_state, after.port_state, false, unavailableReason, "", 0, 0, 0, 0, 0, "", "", "",
-                before.update_required_flag == 1, false, 0, rttNanos);
+                info.message_size_bytes, before.cpuState(),
+                before.portState(), after.cpuState(), after.portState(), false, unavailableReason, "", 0, 0, 0, 0, 0, "", "", "",
+                before.updateRequiredFlag() == 1, false, 0, rttNanos);
         }
         return new BurstRecord(epochMillis, info.index_ref, info.quality, info.client_node_name, info.peer_node_name,
-                info.message_size_bytes, before.cpu_state,
-            before.port_state, after.cpu_state, after.port_state, true, "",
+                info.message_size_bytes, before.cpuState(),
+            before.portState(), after.cpuState(), after.portState(), true, "",
             estimate.kind == EstimateKind.BOUND ? "BOUND" : "AVERAGE", estimate.value_ms, estimate.thesis_value_ms,
             estimate.bound_percent, estimate.interval.lower, estimate.interval.upper, estimate.interval.unit, estimate.source,
             estimate.correction, estimate.update_pending, estimate.stale, estimate.data_epoch_millis, rttNanos);
@@ -270,6 +269,23 @@ public final class ApplicationPlayer implements Callable<Integer> {
     private record PlayedConnection(ConnectionInfo info, RoundTrip roundTrip, long[] rttNanos) {
         boolean checkable() {
             return roundTrip != null;
+        }
+    }
+
+    /**
+     * The connection's load state and whether it awaits a measurement, read as any application may
+     * (list_connections and RequestStatus): the thesis's table is an operator call, and the demo
+     * takes operator calls only over TLS.
+     */
+    private record LoadRead(short cpuState, short portState, short updateRequiredFlag) {
+        static LoadRead of(final LatencyService server, final short indexRef) {
+            final short flag = server.RequestStatus(indexRef).update_required_flag;
+            for (final ConnectionInfo info : server.list_connections()) {
+                if (info.index_ref == indexRef) {
+                    return new LoadRead(info.cpu_state, info.port_state, flag);
+                }
+            }
+            throw new IllegalStateException("the server no longer lists connection " + indexRef);
         }
     }
 }
