@@ -66,6 +66,8 @@ public final class PeerAgentMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final Path ior = iorFile != null ? iorFile : Path.of("peer-" + name + ".ior");
+        // An IOR file of an earlier run names a peer that is gone: a start that fails leaves none.
+        java.nio.file.Files.deleteIfExists(ior);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, port, 10_000));
         final EchoPeerServant servant = new EchoPeerServant();
         final org.omg.CORBA.Object reference;

@@ -101,6 +101,7 @@ class NamingServiceFailuresTest {
     void anUnreachableNamingServiceStopsTheServerWithOneLineAndExitCodeTwoAndNoIorFile() throws Exception {
         final String namingRef = "corbaloc::127.0.0.1:" + freePort() + "/NameService";
         final Path serverIor = directory.resolve("server.ior");
+        Files.writeString(serverIor, "IOR:0000 of an earlier run"); // must not outlive a failed start either
         try (JavaProcess server = JavaProcess.start("server", directory, SERVER_MAIN, "--config", testbedConfig().toString(),
             "--ior-file", serverIor.toString(), "--metrics-port", "-1", "--naming", namingRef)) {
             assertEquals(2, server.waitFor(Duration.ofSeconds(60)), server.log());
@@ -113,6 +114,7 @@ class NamingServiceFailuresTest {
     void anUnreachableNamingServiceStopsThePeerAgentWithOneLineAndExitCodeTwoAndNoIorFile() throws Exception {
         final String namingRef = "corbaloc::127.0.0.1:" + freePort() + "/NameService";
         final Path peerIor = directory.resolve("peer-ws2.ior");
+        Files.writeString(peerIor, "IOR:0000 of an earlier run");
         try (JavaProcess peer = JavaProcess.start("peer", directory, PEER_MAIN, "--name", "ws2",
             "--ior-file", peerIor.toString(), "--naming", namingRef)) {
             assertEquals(2, peer.waitFor(Duration.ofSeconds(60)), peer.log());

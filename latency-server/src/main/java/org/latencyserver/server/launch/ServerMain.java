@@ -103,6 +103,8 @@ public final class ServerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // An IOR file of an earlier run names a server that is gone: a start that fails leaves none.
+        java.nio.file.Files.deleteIfExists(iorFile);
         final ServerConfiguration configuration;
         try {
             configuration = ConfigurationLoader.load(config);
