@@ -34,10 +34,7 @@ class AcknowledgedWritesSurviveKillTest {
 
     @BeforeAll
     static void writeConfiguration() throws Exception {
-        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        config = directory.resolve("testbed.yaml");
-        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml"))
-            .replace("../profiles/", profiles + "/").replace("min_interval_millis: 5000", "min_interval_millis: 0"));
+        config = Testbed.write(directory, "testbed.yaml", Testbed.text().replace("min_interval_millis: 5000", "min_interval_millis: 0"));
         final Properties properties = new Properties();
         properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
         properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");

@@ -110,9 +110,7 @@ class BadInputCatalogueTest {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         measuredProfile = Files.readString(profiles.resolve("measured-loopback-jacorb.json"));
         tac4Profile = Files.readString(profiles.resolve("thesis-tac4-corba.json"));
-        final Path config = directory.resolve("catalogue.yaml");
-        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml"))
-            .replace("../profiles/", profiles + "/")
+        final Path config = Testbed.write(directory, "catalogue.yaml", Testbed.text()
             .replace("timeout_millis: 30000", "timeout_millis: 1500")
             .replace("max_profile_bytes: 67108864", "max_profile_bytes: 1048576")
             .replace("links:\n", "  - { name: polled1, node_id: 7, workstation_type: TAC-4, mib_source: snmp, snmp: { address:"
@@ -122,7 +120,7 @@ class BadInputCatalogueTest {
             + certificates.securitySection());
         server = ServerProcess.start(config, directory, Map.of("LATENCY_TLS_PASSWORD", certificates.password(),
             "LATSERV_COMMUNITY", "catalogue"));
-        clients = new SecuredClients(certificates, BadInputCatalogueTest::ior);
+        clients = new SecuredClients(certificates, server);
 
         // Baseline: every pushed connection LOW/LOW NORMAL; connections 4 (QoS 3) and 6 (QoS 4) of ws1
         // measured; connection 5 of ws3 left awaiting its measurement (its ticket re-issued every 1.5 s).
@@ -572,8 +570,7 @@ class BadInputCatalogueTest {
     /** @param edits pairs of (text in the testbed, its replacement), each replaced once */
     private static Arguments configEdits(final String description, final String fragment, final String... edits) {
         return Arguments.of("configuration: " + description, (Check) () -> {
-            String text = Files.readString(Path.of("../examples/thesis-testbed.yaml"))
-                .replace("../profiles/", Path.of("../profiles").toAbsolutePath().normalize() + "/");
+            String text = Testbed.text();
             for (int i = 0; i < edits.length; i += 2) {
                 assertTrue(text.contains(edits[i]), "the testbed contains " + edits[i]);
                 text = text.replaceFirst(Pattern.quote(edits[i]), Matcher.quoteReplacement(edits[i + 1]));
@@ -651,14 +648,6 @@ class BadInputCatalogueTest {
             return reason;
         } catch (NoSuchFieldException | IllegalAccessException e) {
             return String.valueOf(thrown.getMessage());
-        }
-    }
-
-    private static String ior() {
-        try {
-            return server.ior();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -812,8 +801,7 @@ class BadInputCatalogueTest {
     private static Path writtenTestbed() throws Exception {
         final Path file = directory.resolve("testbed-for-state.yaml");
         if (Files.notExists(file)) {
-            Files.writeString(file, Files.readString(Path.of("../examples/thesis-testbed.yaml"))
-                .replace("../profiles/", Path.of("../profiles").toAbsolutePath().normalize() + "/"));
+            Files.writeString(file, Testbed.text());
         }
         return file;
     }

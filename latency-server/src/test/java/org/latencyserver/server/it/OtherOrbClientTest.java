@@ -34,11 +34,8 @@ class OtherOrbClientTest {
         run(build, "omniidl", "-bcxx", Path.of("../idl/src/main/idl/Latserv.idl").toAbsolutePath().toString());
         run(build, "g++", "-o", "request_status", "request_status.cc", "LatservSK.cc", "-lomniORB4", "-lomnithread");
 
-        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final Path config = directory.resolve("testbed.yaml");
         final TestCertificates certificates = TestCertificates.get();
-        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml")).replace("../profiles/", profiles + "/")
-            + certificates.securitySection());
+        final Path config = Testbed.write(directory, "testbed.yaml", Testbed.text() + certificates.securitySection());
         final ORB orb = certificates.orbFor("operator-ops");
         try (ServerProcess server = ServerProcess.start(config, directory, java.util.Map.of("LATENCY_TLS_PASSWORD",
             certificates.password()))) {

@@ -42,12 +42,9 @@ class SecureWritesTest {
     @BeforeAll
     static void startSecuredServer() throws Exception {
         certificates = TestCertificates.get();
-        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final Path config = directory.resolve("secured.yaml");
-        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml")).replace("../profiles/", profiles + "/")
-            + certificates.securitySection());
+        final Path config = Testbed.write(directory, "secured.yaml", Testbed.text() + certificates.securitySection());
         server = ServerProcess.start(config, directory, Map.of("LATENCY_TLS_PASSWORD", certificates.password()));
-        clients = new SecuredClients(certificates, SecureWritesTest::ior);
+        clients = new SecuredClients(certificates, server);
     }
 
     @AfterAll
@@ -57,14 +54,6 @@ class SecureWritesTest {
         }
         if (server != null) {
             server.close();
-        }
-    }
-
-    private static String ior() {
-        try {
-            return server.ior();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -2,7 +2,6 @@ package org.latencyserver.server.it;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.orb.OrbSupport;
@@ -15,22 +14,30 @@ import org.omg.CORBA.ORB;
 final class SecuredClients implements AutoCloseable {
 
     private final TestCertificates certificates;
-    private final Supplier<String> ior;
+    private final ServerProcess server;
     private final ORB plainOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
     private final Map<String, ORB> tlsOrbs = new HashMap<>();
 
     /**
      * @param certificates the parties
-     * @param ior          the server's reference
+     * @param server       the server they call
      */
-    SecuredClients(final TestCertificates certificates, final Supplier<String> ior) {
+    SecuredClients(final TestCertificates certificates, final ServerProcess server) {
         this.certificates = certificates;
-        this.ior = ior;
+        this.server = server;
+    }
+
+    private String ior() {
+        try {
+            return server.ior();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** @return the server as a plain IIOP caller sees it */
     LatencyService plain() {
-        return LatencyServiceHelper.narrow(plainOrb.string_to_object(ior.get()));
+        return LatencyServiceHelper.narrow(plainOrb.string_to_object(ior()));
     }
 
     /**
@@ -42,7 +49,7 @@ final class SecuredClients implements AutoCloseable {
         synchronized (tlsOrbs) {
             orb = tlsOrbs.computeIfAbsent(party, certificates::orbFor);
         }
-        return LatencyServiceHelper.narrow(orb.string_to_object(ior.get()));
+        return LatencyServiceHelper.narrow(orb.string_to_object(ior()));
     }
 
     /** @return the plain ORB, for servants a test hands to the server */
