@@ -29,17 +29,23 @@ final class JavaProcess implements AutoCloseable {
 
     static JavaProcess start(final String name, final Path directory, final String mainClass, final String... args)
         throws IOException {
-        return start(List.of(), name, directory, mainClass, args);
+        return start(List.of(), java.util.Map.of(), name, directory, mainClass, args);
+    }
+
+    /** As {@link #start(String, Path, String, String...)}, with these environment variables added (e.g. a TLS password). */
+    static JavaProcess startWith(final java.util.Map<String, String> environment, final String name, final Path directory,
+                                 final String mainClass, final String... args) throws IOException {
+        return start(List.of(), environment, name, directory, mainClass, args);
     }
 
     /** Starts it under {@code taskset -c CORE}, as the profiler starts its peer agent. */
     static JavaProcess startPinned(final int core, final String name, final Path directory, final String mainClass,
                                    final String... args) throws IOException {
-        return start(List.of("/usr/bin/taskset", "-c", Integer.toString(core)), name, directory, mainClass, args);
+        return start(List.of("/usr/bin/taskset", "-c", Integer.toString(core)), java.util.Map.of(), name, directory, mainClass, args);
     }
 
-    private static JavaProcess start(final List<String> prefix, final String name, final Path directory, final String mainClass,
-                                     final String... args) throws IOException {
+    private static JavaProcess start(final List<String> prefix, final java.util.Map<String, String> environment, final String name,
+                                     final Path directory, final String mainClass, final String... args) throws IOException {
         final Path log = directory.resolve(name + ".log");
         final List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(
@@ -47,9 +53,10 @@ final class JavaProcess implements AutoCloseable {
             "-cp", System.getProperty("java.class.path"),
             "-Dlogback.configurationFile=logback.xml", mainClass));
         command.addAll(List.of(args));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        return new JavaProcess(name, process, log);
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        return new JavaProcess(name, builder.start(), log);
     }
 
     /**

@@ -1,0 +1,135 @@
+package org.latencyserver.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateUnavailable;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.security.LocalCertificateAuthority;
+import org.omg.CORBA.ORB;
+
+/**
+ * The writers' command lines against a server that takes writes only over TLS, each in its own
+ * process as an operator runs them: {@code ./latency profile load} with and without a planner
+ * certificate, and client agents with their node's certificate (it measures) and with another
+ * node's (it sees no tickets and leaves the requests alone).
+ */
+class SecuredWritersProcessTest {
+
+    private static final String PASSWORD_ENV = "LATENCY_TLS_PASSWORD";
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void writersWithTheirCertificatesWriteAndWithoutThemAreRefused() throws Exception {
+        final Path certs = directory.resolve("certs");
+        final LocalCertificateAuthority ca = LocalCertificateAuthority.open(certs, null);
+        ca.issue("server", LocalCertificateAuthority.subject("server", "server"));
+        ca.issue("agent-ws1", LocalCertificateAuthority.subject("agent", "ws1"));
+        ca.issue("agent-ws2", LocalCertificateAuthority.subject("agent", "ws2"));
+        ca.issue("operator-ops", LocalCertificateAuthority.subject("operator", "ops"));
+        ca.issue("planner-plan", LocalCertificateAuthority.subject("planner", "plan"));
+        final Map<String, String> password = Map.of(PASSWORD_ENV, ca.password());
+
+        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
+        final Path config = directory.resolve("secured.yaml");
+        Files.writeString(config, String.join("\n",
+            "server: { name: SecuredTestbed, state_file: " + directory.resolve("state.json") + " }",
+            "measurement: { round_trips: 500, warmup_round_trips: 100, timeout_millis: 30000, min_interval_millis: 0 }",
+            "profiles:",
+            "  - " + profiles.resolve("thesis-tac4-corba.json"),
+            "nodes:",
+            "  - { name: ws1, node_id: 1, workstation_type: TAC-4, mib_source: push }",
+            "  - { name: ws2, node_id: 2, workstation_type: TAC-4, mib_source: push }",
+            "links:",
+            "  - { name: atm-port, mib_source: push }",
+            "connections:",
+            "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, calibration: thesis,"
+                + " probe_rate_per_second: 0 }",
+            "security:",
+            "  tls: { keystore: " + certs.resolve("server.p12") + ", truststore: " + ca.trustStore() + " }",
+            "  principals:",
+            "    - { subject: \"" + LocalCertificateAuthority.subject("agent", "ws1") + "\", roles: [agent], node: ws1 }",
+            "    - { subject: \"" + LocalCertificateAuthority.subject("agent", "ws2") + "\", roles: [agent], node: ws2 }",
+            "    - { subject: \"" + LocalCertificateAuthority.subject("operator", "ops") + "\", roles: [operator] }",
+            "    - { subject: \"" + LocalCertificateAuthority.subject("planner", "plan") + "\", roles: [planner] }",
+            ""));
+        final Path serverIor = directory.resolve("server.ior");
+        final Path peerIor = directory.resolve("peer-ws2.ior");
+        final ORB operatorOrb = OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 10_000),
+            new TlsStores(certs.resolve("operator-ops.p12"), ca.trustStore(), ca.password())));
+        try (JavaProcess server = JavaProcess.startWith(password, "server", directory, "org.latencyserver.server.launch.ServerMain",
+                 "--config", config.toString(), "--ior-file", serverIor.toString(), "--metrics-port", "-1");
+             JavaProcess peer = JavaProcess.start("peer", directory, "org.latencyserver.peer.PeerAgentMain", "--name", "ws2",
+                 "--ior-file", peerIor.toString())) {
+            server.awaitLog("serving 1 connections", Duration.ofSeconds(60));
+            peer.awaitLog("peer-agent ws2 ready", Duration.ofSeconds(30));
+            final LatencyService asOperator = LatencyServiceHelper.narrow(operatorOrb.string_to_object(
+                Files.readString(serverIor).trim()));
+
+            // profile load: refused without a certificate, loaded with the planner's.
+            final Path profile = directory.resolve("tac4.json");
+            Files.copy(profiles.resolve("thesis-tac4-corba.json"), profile);
+            try (JavaProcess plain = JavaProcess.start("load-plain", directory, "org.latencyserver.agent.profiler.ProfilerMain",
+                "load", profile.toString(), "--server", serverIor.toString())) {
+                assertEquals(1, plain.waitFor(Duration.ofSeconds(60)), plain.log());
+                assertTrue(plain.log().contains("REFUSED: load_profile needs the planner role"), plain.log());
+            }
+            try (JavaProcess planner = JavaProcess.startWith(password, "load-planner", directory,
+                "org.latencyserver.agent.profiler.ProfilerMain", "load", profile.toString(), "--server", serverIor.toString(),
+                "--tls-keystore", certs.resolve("planner-plan.p12").toString(), "--tls-truststore", ca.trustStore().toString())) {
+                assertEquals(0, planner.waitFor(Duration.ofSeconds(60)), planner.log());
+                assertTrue(planner.log().contains("LOADED " + profile), planner.log());
+            }
+
+            // An agent with another node's certificate sees connection 4's request without its ticket.
+            try (JavaProcess stranger = JavaProcess.startWith(password, "agent-ws2", directory,
+                "org.latencyserver.agent.client.ClientAgentMain", "--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
+                "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
+                "--tls-keystore", certs.resolve("agent-ws2.p12").toString(), "--tls-truststore", ca.trustStore().toString())) {
+                stranger.awaitLog("subscribed to measurement requests", Duration.ofSeconds(30));
+                asOperator.PutMibUpdates(new IdlMibUpdates((short) 4, (short) 10, (short) 10, (short) 50), (short) 4);
+                stranger.awaitLog("requests for node ws1 come without a ticket", Duration.ofSeconds(30));
+                assertFalse(stranger.log().contains("submitted"), stranger.log());
+            }
+            // Its own node's agent measures it.
+            try (JavaProcess agent = JavaProcess.startWith(password, "agent-ws1", directory,
+                "org.latencyserver.agent.client.ClientAgentMain", "--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
+                "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
+                "--tls-keystore", certs.resolve("agent-ws1.p12").toString(), "--tls-truststore", ca.trustStore().toString())) {
+                agent.awaitLog("submitted mean", Duration.ofSeconds(90));
+                final Estimate estimate = awaitEstimate(asOperator, 4);
+                assertTrue(estimate.basis.contains("measurement ticket"), estimate.basis);
+            }
+        } finally {
+            operatorOrb.shutdown(false);
+        }
+    }
+
+    private static Estimate awaitEstimate(final LatencyService service, final int indexRef) throws Exception {
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try {
+                return service.current_estimate((short) indexRef);
+            } catch (EstimateUnavailable e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no estimate for connection " + indexRef + ": " + e.reason, e);
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+}
