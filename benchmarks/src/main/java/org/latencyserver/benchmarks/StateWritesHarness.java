@@ -30,15 +30,15 @@ import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
 /**
- * How much the server writes to its state file per change of its table, read from its own
- * counters ({@code latency_server_state_changes_total}, {@code _saves_total},
- * {@code _saved_bytes_total}):
+ * How much the server writes to its state file and journal per change of its table, read from its
+ * own counters ({@code latency_server_state_changes_total}, {@code _saves_total},
+ * {@code _saved_bytes_total}, the last two split by {@code file="journal"|"state_file"}):
  * <ul>
  *   <li>{@code testbed}: {@code examples/thesis-testbed.yaml} (with {@code min_interval_millis: 0}
  *       so that the measurements come at once), QoS 3/4 connections measured in three load states
  *       each with 1000-round-trip histograms as an agent sends them, then the thesis emulator's
  *       push mode — {@code PutMibUpdates} for all six connections every 100 ms, one caller — for
- *       the given seconds. Also the time of each {@code PutMibUpdates} (it is answered once saved)
+ *       the given seconds. Also the time of each {@code PutMibUpdates} (it is answered once its change is in the journal)
  *       beside a {@code RequestStatus} (a read) in the same run.</li>
  *   <li>{@code demo}: {@code ./latency demo} (examples/demo/demo.yaml: SNMP polling at 10 Hz, real
  *       agents measuring QoS 3/4 and probing), counters read after a warm-up in which measurements
@@ -101,6 +101,7 @@ public final class StateWritesHarness {
                 measurements += submitOpenRequests(service, random);
             }
             final Counters before = Counters.read(metricsUrl);
+            final long countStartNanos = System.nanoTime();
             final Histogram puts = new Histogram(3_600_000_000_000L, 3);
             final Histogram reads = new Histogram(3_600_000_000_000L, 3);
             final long endNanos = System.nanoTime() + seconds * 1_000_000_000L;
@@ -122,9 +123,10 @@ public final class StateWritesHarness {
                 TimeUnit.NANOSECONDS.sleep(Math.max(0, nextRoundNanos - System.nanoTime()));
             }
             final Counters after = Counters.read(metricsUrl);
+            final long countedNanos = System.nanoTime() - countStartNanos;
             System.out.printf(Locale.ROOT, "thesis testbed, %d measurements (1000 round trips each) in the file, then %d s of "
                 + "PutMibUpdates for 6 connections at 10 Hz:%n", measurements, seconds);
-            after.minus(before).print(Files.size(work.resolve("thesis-testbed.state.json")));
+            after.minus(before).print(work.resolve("thesis-testbed.state.json"), (countedNanos) / 1e9);
             System.out.printf(Locale.ROOT, "  PutMibUpdates (answered once saved): p50 %.0f us, p99 %.0f us, max %.0f us; "
                 + "RequestStatus: p50 %.0f us, p99 %.0f us%n", puts.getValueAtPercentile(50) / 1e3, puts.getValueAtPercentile(99) / 1e3,
                 puts.getMaxValue() / 1e3, reads.getValueAtPercentile(50) / 1e3, reads.getValueAtPercentile(99) / 1e3);
@@ -150,7 +152,7 @@ public final class StateWritesHarness {
             final Counters after = Counters.read(ready.metricsUrl());
             System.out.printf(Locale.ROOT, "demo (SNMP at 10 Hz, agents measuring and probing), %.0f measurements accepted so far, "
                 + "counted over %d s after a 60 s warm-up:%n", after.measurements, seconds);
-            after.minus(before).print(Files.size(Path.of(ready.workDir()).resolve("demo.state.json")));
+            after.minus(before).print(Path.of(ready.workDir()).resolve("demo.state.json"), seconds);
         } finally {
             demo.stop(Duration.ofSeconds(20));
         }
@@ -191,25 +193,42 @@ public final class StateWritesHarness {
         latserv.PutMibUpdates(new IdlMibUpdates(ref, (short) client, (short) peer, (short) port), ref);
     }
 
-    /** The state store's counters and the measurements accepted, from the Prometheus text endpoint. */
-    private record Counters(double changes, double saves, double bytes, double measurements) {
+    /**
+     * The state store's counters and the measurements accepted, from the Prometheus text endpoint;
+     * the split between journal and state file is NaN for a server that has no journal.
+     */
+    private record Counters(double changes, double saves, double bytes, double journalSaves, double journalBytes,
+                            double stateFileSaves, double stateFileBytes, double measurements) {
 
         static Counters read(final String metricsUrl) throws IOException, InterruptedException {
             final String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).body();
             return new Counters(sum(text, "latency_server_state_changes_total", ""),
                 sum(text, "latency_server_state_saves_total", ""), sum(text, "latency_server_state_saved_bytes_total", ""),
+                sum(text, "latency_server_state_saves_total", "file=\"journal\""),
+                sum(text, "latency_server_state_saved_bytes_total", "file=\"journal\""),
+                sum(text, "latency_server_state_saves_total", "file=\"state_file\""),
+                sum(text, "latency_server_state_saved_bytes_total", "file=\"state_file\""),
                 sum(text, "latency_server_calls_total", "operation=\"submit_measurement\""));
         }
 
         Counters minus(final Counters earlier) {
-            return new Counters(changes - earlier.changes, saves - earlier.saves, bytes - earlier.bytes, measurements - earlier.measurements);
+            return new Counters(changes - earlier.changes, saves - earlier.saves, bytes - earlier.bytes,
+                journalSaves - earlier.journalSaves, journalBytes - earlier.journalBytes, stateFileSaves - earlier.stateFileSaves,
+                stateFileBytes - earlier.stateFileBytes, measurements - earlier.measurements);
         }
 
-        void print(final long fileBytes) {
-            System.out.printf(Locale.ROOT, "  changes %.0f, saves %.0f (%.3f per change), %.0f bytes written: %.0f bytes per save, "
-                + "%.0f bytes per change; state file now %d bytes%n", changes, saves, saves / changes, bytes, bytes / saves,
-                bytes / changes, fileBytes);
+        void print(final Path stateFile, final double seconds) throws IOException {
+            final Path journal = stateFile.resolveSibling(stateFile.getFileName() + ".journal");
+            System.out.printf(Locale.ROOT, "  changes %.0f (%.1f/s), saves %.0f (%.3f per change), %.0f bytes written (%.0f bytes/s): "
+                + "%.0f bytes per save, %.0f bytes per change; state file now %d bytes, journal %d bytes%n", changes,
+                changes / seconds, saves, saves / changes, bytes, bytes / seconds, bytes / saves, bytes / changes,
+                Files.size(stateFile), Files.exists(journal) ? Files.size(journal) : 0);
+            if (!Double.isNaN(journalSaves)) {
+                System.out.printf(Locale.ROOT, "  journal: %.0f appends, %.0f bytes (%.0f per append, %.0f per change); state files: "
+                    + "%.0f, %.0f bytes (%.0f each, %.0f per change)%n", journalSaves, journalBytes, journalBytes / journalSaves,
+                    journalBytes / changes, stateFileSaves, stateFileBytes, stateFileBytes / stateFileSaves, stateFileBytes / changes);
+            }
         }
 
         /** @return the sum of the samples of {@code name} whose labels contain {@code labelPart}; NaN when none */

@@ -107,6 +107,7 @@ public final class DemoMain implements Callable<Integer> {
         Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
             .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs));
         Files.deleteIfExists(work.resolve("demo.state.json"));
+        Files.deleteIfExists(work.resolve("demo.state.json.journal"));
         deleteTree(work.resolve("naming")); // a fresh naming service: an old run's bindings point at dead objects
         deleteTree(work.resolve("demo.state.json.profiles"));
         final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;

@@ -133,7 +133,8 @@ public final class ServerMain implements Callable<Integer> {
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
         metrics.registerProbes(engine::probeRoundTrips);
-        metrics.registerStateStore(store::changesSeen, store::saves, store::bytesSaved);
+        metrics.registerStateStore(store::changesSeen, store::journalAppends, store::journalBytes, store::snapshots,
+            store::snapshotBytes);
         metrics.registerProfileDrift(engine::learnedCells, engine::profiles);
         final RepeatedWarningFilter repeatedWarnings = RepeatedWarningFilter.install(REPEATED_WARNING_INTERVAL_MILLIS);
         if (repeatedWarnings != null) {

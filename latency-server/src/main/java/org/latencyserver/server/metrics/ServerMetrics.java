@@ -143,22 +143,33 @@ public final class ServerMetrics implements AutoCloseable {
     }
 
     /**
-     * Adds the state file's counters: how often it is written for how many changes, and how much.
+     * Adds the saved state's counters: how often the journal and the state file are written for
+     * how many changes, and how much ({@code file="journal"}, {@code file="state_file"}).
      *
-     * @param changes changes the state store was told of since start
-     * @param saves   state files written since start
-     * @param bytes   bytes of state files written since start
+     * @param changes        changes the state store was told of since start
+     * @param journalAppends appends to the journal since start
+     * @param journalBytes   bytes appended to the journal since start
+     * @param stateFiles     state files written since start
+     * @param stateFileBytes bytes of state files written since start
      */
-    public void registerStateStore(final LongSupplier changes, final LongSupplier saves, final LongSupplier bytes) {
+    public void registerStateStore(final LongSupplier changes, final LongSupplier journalAppends, final LongSupplier journalBytes,
+                                   final LongSupplier stateFiles, final LongSupplier stateFileBytes) {
         CounterWithCallback.builder().name("latency_server_state_changes_total")
-            .help("changes of the connection table, each of which marks the state file for saving")
+            .help("changes of the connection table, each of which marks its connection for saving")
             .callback(cb -> cb.call(changes.getAsLong())).register(registry);
         CounterWithCallback.builder().name("latency_server_state_saves_total")
-            .help("state files written (the whole table each time, forced to disk)")
-            .callback(cb -> cb.call(saves.getAsLong())).register(registry);
+            .help("writes of the saved state: appends to the journal (one write for any number of changed connections) and"
+                + " whole state files (forced to disk)").labelNames("file")
+            .callback(cb -> {
+                cb.call(journalAppends.getAsLong(), "journal");
+                cb.call(stateFiles.getAsLong(), "state_file");
+            }).register(registry);
         CounterWithCallback.builder().name("latency_server_state_saved_bytes_total")
-            .help("bytes of state files written")
-            .callback(cb -> cb.call(bytes.getAsLong())).register(registry);
+            .help("bytes of the saved state written: appended to the journal, and of whole state files").labelNames("file")
+            .callback(cb -> {
+                cb.call(journalBytes.getAsLong(), "journal");
+                cb.call(stateFileBytes.getAsLong(), "state_file");
+            }).register(registry);
     }
 
     private static String stateLabel(final org.latencyserver.core.state.ConnectionLoadState state) {

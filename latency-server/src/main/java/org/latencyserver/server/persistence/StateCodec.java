@@ -34,13 +34,40 @@ import org.latencyserver.server.table.MibReading;
  * with more bins than the server accepts (limits.max_histogram_bins) is such a fault, found before
  * the histogram is built.
  *
+ * <p>The state file (a contract: operators read it with {@code jq}, a restarted server restores
+ * it) is one compact JSON object:
+ * <pre>
+ * {"format":"latency-server-state/3",   -- /2 and /1 are read too (generation 0, no journal)
+ *  "generation":7,                       -- the journal that continues this file carries the same number
+ *  "saved_epoch_millis":1764000000000,
+ *  "connections":[ CONNECTION, ... ]}
+ * </pre>
+ * CONNECTION is one connection's record: {@code index_ref}, {@code qos}, {@code message_size_bytes},
+ * {@code latest} and {@code previous} ({@code [client, peer, port]} percent, -1 unknown),
+ * {@code estimate}, {@code unavailable_reason}, {@code measurement_wanted}, {@code measurement}
+ * (with its histogram), {@code source}, {@code data_epoch_millis}, {@code correction},
+ * {@code thesis_estimate} and {@code states} (per load state: last measurement, correction,
+ * calibration tallies).
+ *
+ * <p>The journal ({@link StateJournal}) holds one CONNECTION per line, written the same way with
+ * three abbreviations for what did not change since that connection's previous record (in the
+ * state file or an earlier journal line) — the histograms, which are most of a record:
+ * {@code "measurement_as_before":true} in place of {@code measurement};
+ * {@code {"cpu_state":..,"port_state":..,"as_before":true}} for a load state whose knowledge is
+ * unchanged; {@code "last_measurement_as_before":true} in place of a state's
+ * {@code last_measurement}. A state file never holds them (it has no previous record).
+ *
  * <p>Stateless and thread-safe.
  */
 final class StateCodec {
 
-    static final String FORMAT = "latency-server-state/2";
+    static final String FORMAT = "latency-server-state/3";
+    /** The format before the journal: the whole state in one file, no generation; read. */
+    static final String FORMAT_2 = "latency-server-state/2";
     /** The format before per-state learning was kept; read, its calibration dropped. */
     static final String FORMAT_1 = "latency-server-state/1";
+    /** The first line of a journal. */
+    static final String JOURNAL_FORMAT = "latency-server-journal/1";
 
     /** What was saved of one connection. */
     record SavedConnection(short indexRef, int qos, int messageSizeBytes, MibReading latest, MibReading previous,
@@ -51,39 +78,80 @@ final class StateCodec {
     private StateCodec() {
     }
 
-    static ObjectNode encode(final ObjectMapper mapper, final List<ConnectionRow> rows, final long savedEpochMillis) {
+    /**
+     * @param rows             every connection's published row
+     * @param savedEpochMillis when
+     * @param generation       the state file's generation, {@code >= 1}
+     * @return the whole state file
+     */
+    static ObjectNode encode(final ObjectMapper mapper, final List<ConnectionRow> rows, final long savedEpochMillis,
+                             final long generation) {
         final ObjectNode root = mapper.createObjectNode();
         root.put("format", FORMAT);
+        root.put("generation", generation);
         root.put("saved_epoch_millis", savedEpochMillis);
         final ArrayNode connections = root.putArray("connections");
         for (final ConnectionRow row : rows) {
-            final ObjectNode c = connections.addObject();
-            c.put("index_ref", row.spec().indexRef());
-            c.put("qos", row.spec().qos());
-            c.put("message_size_bytes", row.spec().messageSizeBytes());
-            mib(c.putArray("latest"), row.latest());
-            mib(c.putArray("previous"), row.previous());
-            if (row.estimate() != null) {
-                estimate(c.putObject("estimate"), row.estimate());
-            }
-            if (row.unavailableReason() != null) {
-                c.put("unavailable_reason", row.unavailableReason());
-            }
-            c.put("measurement_wanted", row.updateRequired());
-            if (row.measurement() != null) {
-                measurement(c.putObject("measurement"), row.measurement());
-            }
-            final ServedEstimate served = row.served();
-            c.put("source", served.source());
-            c.put("data_epoch_millis", served.dataEpochMillis());
-            c.put("correction", served.correction());
-            if (served.thesis() != null) {
-                estimate(c.putObject("thesis_estimate"), served.thesis());
-            }
-            final ArrayNode states = c.putArray("states");
-            row.learning().byState().forEach((state, known) -> knowledge(states.addObject(), state, known));
+            connections.add(encodeConnection(mapper, row, null));
         }
         return root;
+    }
+
+    /** @return the journal's first line: its format and the generation of the state file it continues */
+    static ObjectNode journalHeader(final ObjectMapper mapper, final long generation) {
+        final ObjectNode header = mapper.createObjectNode();
+        header.put("format", JOURNAL_FORMAT);
+        header.put("generation", generation);
+        return header;
+    }
+
+    /**
+     * @param row     the connection's row to write
+     * @param earlier the row its previous record on disk holds (for a journal line), or null to
+     *                write it whole; only parts that are the very same objects are abbreviated
+     * @return one connection's record
+     */
+    static ObjectNode encodeConnection(final ObjectMapper mapper, final ConnectionRow row, final ConnectionRow earlier) {
+        final ObjectNode c = mapper.createObjectNode();
+        c.put("index_ref", row.spec().indexRef());
+        c.put("qos", row.spec().qos());
+        c.put("message_size_bytes", row.spec().messageSizeBytes());
+        mib(c.putArray("latest"), row.latest());
+        mib(c.putArray("previous"), row.previous());
+        if (row.estimate() != null) {
+            estimate(c.putObject("estimate"), row.estimate());
+        }
+        if (row.unavailableReason() != null) {
+            c.put("unavailable_reason", row.unavailableReason());
+        }
+        c.put("measurement_wanted", row.updateRequired());
+        if (row.measurement() != null) {
+            if (earlier != null && earlier.measurement() == row.measurement()) {
+                c.put("measurement_as_before", true);
+            } else {
+                measurement(c.putObject("measurement"), row.measurement());
+            }
+        }
+        final ServedEstimate served = row.served();
+        c.put("source", served.source());
+        c.put("data_epoch_millis", served.dataEpochMillis());
+        c.put("correction", served.correction());
+        if (served.thesis() != null) {
+            estimate(c.putObject("thesis_estimate"), served.thesis());
+        }
+        final ArrayNode states = c.putArray("states");
+        row.learning().byState().forEach((state, known) -> {
+            final StateKnowledge before = earlier == null ? null : earlier.learning().byState().get(state);
+            final ObjectNode node = states.addObject();
+            if (before == known) {
+                node.put("cpu_state", state.cpu().code());
+                node.put("port_state", state.port().code());
+                node.put("as_before", true);
+            } else {
+                knowledge(node, state, known, before);
+            }
+        });
+        return c;
     }
 
     private static void measurement(final ObjectNode node, final Measurement m) {
@@ -103,12 +171,20 @@ final class StateCodec {
         histogram.put("overflow", m.histogram().overflowCount());
     }
 
-    /** One load state's knowledge: its last measurement, the correction's state and the calibration tallies. */
-    private static void knowledge(final ObjectNode node, final ConnectionLoadState state, final StateKnowledge k) {
+    /**
+     * One load state's knowledge: its last measurement, the correction's state and the calibration
+     * tallies; the measurement abbreviated when {@code before} (the previous record's) holds the same.
+     */
+    private static void knowledge(final ObjectNode node, final ConnectionLoadState state, final StateKnowledge k,
+                                  final StateKnowledge before) {
         node.put("cpu_state", state.cpu().code());
         node.put("port_state", state.port().code());
         if (k.lastMeasurement() != null) {
-            measurement(node.putObject("last_measurement"), k.lastMeasurement());
+            if (before != null && before.lastMeasurement() == k.lastMeasurement()) {
+                node.put("last_measurement_as_before", true);
+            } else {
+                measurement(node.putObject("last_measurement"), k.lastMeasurement());
+            }
         }
         node.put("last_measured_epoch_millis", k.lastMeasuredEpochMillis());
         node.put("measurements", k.measurements());
@@ -169,54 +245,130 @@ final class StateCodec {
      * @throws IllegalArgumentException naming the place and the fault
      */
     static Map<Short, SavedConnection> decode(final JsonNode root, final int maxHistogramBins) {
-        final boolean formatOne = FORMAT_1.equals(root.path("format").asText());
-        if (!FORMAT.equals(root.path("format").asText()) && !formatOne) {
-            throw new IllegalArgumentException("format: expected '" + FORMAT + "', found '" + root.path("format").asText() + "'");
+        final String format = root.path("format").asText();
+        if (!FORMAT.equals(format) && !FORMAT_2.equals(format) && !FORMAT_1.equals(format)) {
+            throw new IllegalArgumentException("format: expected '" + FORMAT + "', found '" + format + "'");
         }
+        generation(root);
         final JsonNode connections = root.path("connections");
         if (!connections.isArray()) {
             throw new IllegalArgumentException("connections: expected an array");
         }
         final Map<Short, SavedConnection> saved = new HashMap<>();
         for (int i = 0; i < connections.size(); i++) {
-            final JsonNode c = connections.get(i);
-            final String at = "connections[" + i + "]";
             try {
-                final short indexRef = (short) requiredInt(c, "index_ref");
-                final Estimate estimate = c.has("estimate") ? estimate(c.get("estimate")) : null;
-                final Measurement measurement = c.has("measurement")
-                    ? measurement(c.get("measurement"), "measurement", maxHistogramBins) : null;
-                final int qos = requiredInt(c, "qos");
-                final Estimate thesis = c.has("thesis_estimate") ? estimate(c.get("thesis_estimate")) : estimate;
-                final String source = c.path("source").asText(estimate == null ? ServedEstimate.NOT_SERVED
-                    : qos <= 2 ? ServedEstimate.PROFILE : ServedEstimate.MEASUREMENT);
-                final ServedEstimate served = new ServedEstimate(thesis, null, source, c.path("data_epoch_millis").asLong(0),
-                    c.path("correction").asText(""));
-                Learning learning = Learning.NONE;
-                final double boundPercent = estimate != null && estimate.kind() == EstimateKind.BOUND ? estimate.boundPercent()
-                    : thesis != null && thesis.kind() == EstimateKind.BOUND ? thesis.boundPercent() : 0.0;
-                final JsonNode states = c.path("states");
-                for (int s = 0; s < states.size(); s++) {
-                    try {
-                        final JsonNode state = states.get(s);
-                        learning = learning.with(new ConnectionLoadState(org.latencyserver.core.state.CpuStatePair.fromCode(requiredInt(state, "cpu_state")),
-                            PortState.fromCode(requiredInt(state, "port_state"))), knowledge(state, boundPercent, maxHistogramBins));
-                    } catch (RuntimeException e) {
-                        throw new IllegalArgumentException("states[" + s + "]: " + e.getMessage(), e);
-                    }
-                }
-                saved.put(indexRef, new SavedConnection(indexRef, qos, requiredInt(c, "message_size_bytes"),
-                    mib(c.path("latest")), mib(c.path("previous")), estimate,
-                    c.hasNonNull("unavailable_reason") ? c.get("unavailable_reason").asText() : null,
-                    c.path("measurement_wanted").asBoolean(false), measurement, served, learning));
+                final SavedConnection connection = decodeConnection(connections.get(i), Map.of(), maxHistogramBins);
+                saved.put(connection.indexRef(), connection);
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException(at + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException("connections[" + i + "]: " + e.getMessage(), e);
             }
         }
         return saved;
     }
 
-    private static StateKnowledge knowledge(final JsonNode node, final double boundPercent, final int maxHistogramBins) {
+    /**
+     * @param root a state file whose format {@link #decode} accepted
+     * @return its generation; 0 for the formats before the journal
+     * @throws IllegalArgumentException when a current file has none
+     */
+    static long generation(final JsonNode root) {
+        if (!FORMAT.equals(root.path("format").asText())) {
+            return 0;
+        }
+        return positiveLong(root, "generation");
+    }
+
+    /**
+     * @param header a journal's first line
+     * @return the generation of the state file the journal continues
+     * @throws IllegalArgumentException when it is no journal header of a known format
+     */
+    static long journalGeneration(final JsonNode header) {
+        if (!JOURNAL_FORMAT.equals(header.path("format").asText())) {
+            throw new IllegalArgumentException("format: expected '" + JOURNAL_FORMAT + "', found '" + header.path("format").asText()
+                + "'");
+        }
+        return positiveLong(header, "generation");
+    }
+
+    private static long positiveLong(final JsonNode node, final String field) {
+        if (!node.path(field).canConvertToExactIntegral() || !node.path(field).canConvertToLong() || node.get(field).asLong() < 1) {
+            throw new IllegalArgumentException(field + ": expected a whole number of at least 1");
+        }
+        return node.get(field).asLong();
+    }
+
+    /**
+     * @param c                one connection's record
+     * @param earlier          what the records before it hold, by {@code index_ref}: where the
+     *                         abbreviations of a journal line ({@code *_as_before}) are taken from
+     * @param maxHistogramBins the most bins (and batch means) a saved measurement may have
+     * @return the connection
+     * @throws IllegalArgumentException naming the place and the fault
+     */
+    static SavedConnection decodeConnection(final JsonNode c, final Map<Short, SavedConnection> earlier, final int maxHistogramBins) {
+        final short indexRef = (short) requiredInt(c, "index_ref");
+        final SavedConnection before = earlier.get(indexRef);
+        final Estimate estimate = c.has("estimate") ? estimate(c.get("estimate")) : null;
+        final Measurement measurement;
+        if (c.path("measurement_as_before").asBoolean(false)) {
+            if (before == null || before.measurement() == null) {
+                throw new IllegalArgumentException("measurement_as_before: no earlier record of connection " + indexRef
+                    + " holds a measurement");
+            }
+            measurement = before.measurement();
+        } else {
+            measurement = c.has("measurement") ? measurement(c.get("measurement"), "measurement", maxHistogramBins) : null;
+        }
+        final int qos = requiredInt(c, "qos");
+        final Estimate thesis = c.has("thesis_estimate") ? estimate(c.get("thesis_estimate")) : estimate;
+        final String source = c.path("source").asText(estimate == null ? ServedEstimate.NOT_SERVED
+            : qos <= 2 ? ServedEstimate.PROFILE : ServedEstimate.MEASUREMENT);
+        final ServedEstimate served = new ServedEstimate(thesis, null, source, c.path("data_epoch_millis").asLong(0),
+            c.path("correction").asText(""));
+        Learning learning = Learning.NONE;
+        final double boundPercent = estimate != null && estimate.kind() == EstimateKind.BOUND ? estimate.boundPercent()
+            : thesis != null && thesis.kind() == EstimateKind.BOUND ? thesis.boundPercent() : 0.0;
+        final JsonNode states = c.path("states");
+        for (int s = 0; s < states.size(); s++) {
+            try {
+                final JsonNode state = states.get(s);
+                final ConnectionLoadState load = new ConnectionLoadState(
+                    org.latencyserver.core.state.CpuStatePair.fromCode(requiredInt(state, "cpu_state")),
+                    PortState.fromCode(requiredInt(state, "port_state")));
+                final StateKnowledge known = before == null ? null : before.learning().byState().get(load);
+                if (state.path("as_before").asBoolean(false)) {
+                    if (known == null) {
+                        throw new IllegalArgumentException("as_before: no earlier record of connection " + indexRef
+                            + " holds this load state");
+                    }
+                    learning = learning.with(load, known);
+                } else {
+                    learning = learning.with(load, knowledge(state, boundPercent, maxHistogramBins, known));
+                }
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("states[" + s + "]: " + e.getMessage(), e);
+            }
+        }
+        return new SavedConnection(indexRef, qos, requiredInt(c, "message_size_bytes"),
+            mib(c.path("latest")), mib(c.path("previous")), estimate,
+            c.hasNonNull("unavailable_reason") ? c.get("unavailable_reason").asText() : null,
+            c.path("measurement_wanted").asBoolean(false), measurement, served, learning);
+    }
+
+    /** @param before the previous record's knowledge of this state, where {@code last_measurement_as_before} points; or null */
+    private static StateKnowledge knowledge(final JsonNode node, final double boundPercent, final int maxHistogramBins,
+                                            final StateKnowledge before) {
+        final Measurement lastMeasurement;
+        if (node.path("last_measurement_as_before").asBoolean(false)) {
+            if (before == null || before.lastMeasurement() == null) {
+                throw new IllegalArgumentException("last_measurement_as_before: no earlier record holds a measurement of this state");
+            }
+            lastMeasurement = before.lastMeasurement();
+        } else {
+            lastMeasurement = node.has("last_measurement")
+                ? measurement(node.get("last_measurement"), "last_measurement", maxHistogramBins) : null;
+        }
         final StateKnowledge fresh = StateKnowledge.fresh(boundPercent);
         final AdaptiveQuantileLevel level = fresh.level() == null || !node.has("level_miss_fraction") ? fresh.level()
             : new AdaptiveQuantileLevel(fresh.level().targetMissFraction(), number(node, "level_miss_fraction"),
@@ -230,9 +382,7 @@ final class StateCodec {
         if (coverage.hits() < 0 || coverage.hits() > coverage.roundTrips() || coverage.blocks() < 0) {
             throw new IllegalArgumentException("coverage: hits " + coverage.hits() + " of " + coverage.roundTrips() + " round trips");
         }
-        return new StateKnowledge(node.has("last_measurement")
-                ? measurement(node.get("last_measurement"), "last_measurement", maxHistogramBins) : null,
-            node.path("last_measured_epoch_millis").asLong(0), node.path("measurements").asLong(0), level,
+        return new StateKnowledge(lastMeasurement, node.path("last_measured_epoch_millis").asLong(0), node.path("measurements").asLong(0), level,
             new MeanCorrection(number(node, "mean_log_factor"), node.path("mean_log_square").asDouble(0.0),
                 node.path("mean_windows").asLong(0),
                 RecentValues.of(doubles(node.path("mean_log_residuals")))),
