@@ -85,8 +85,8 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     private final Refusals refusals;
     private final ProfileKeeper profileKeeper;
     private final StateSaver stateSaver;
-    private final SubscriptionHub<Estimate> estimateSubscribers = new SubscriptionHub<>(1);
-    private final SubscriptionHub<MeasurementRequest> measurementSubscribers = new SubscriptionHub<>(1_000_000_000L);
+    private final SubscriptionHub<Estimate> estimateSubscribers = new SubscriptionHub<>();
+    private final SubscriptionHub<MeasurementRequest> measurementSubscribers = new SubscriptionHub<>();
 
     /**
      * @param loop                 the update thread
@@ -325,7 +325,12 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             throw new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE, kind + " listener is nil"));
         }
         final Set<Short> refs = known(operation, indexRefs);
-        final long id = hub.subscribe(refs, delivery);
+        final long id;
+        try {
+            id = hub.subscribe(refs, delivery);
+        } catch (IllegalStateException e) {
+            throw new InvalidArgument(refusals.record(operation, Refusal.TOO_LARGE, e.getMessage()));
+        }
         LOG.info("{} subscriber {} for connections {}", kind, id, refs.isEmpty() ? "all" : refs);
         return id;
     }

@@ -1,0 +1,55 @@
+package org.latencyserver.server.corba;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Subscription ids are capabilities, not counters; a hub holds a bounded number of subscribers. */
+class SubscriptionHubTest {
+
+    @Test
+    void idsArePositiveDistinctAndNotConsecutive() {
+        final SubscriptionHub<String> hub = new SubscriptionHub<>();
+        final Set<Long> ids = new HashSet<>();
+        long previous = -1;
+        int consecutive = 0;
+        for (int i = 0; i < 50; i++) {
+            final long id = hub.subscribe(Set.of(), event -> { });
+            assertTrue(id > 0, "positive: " + id);
+            assertTrue(ids.add(id), "distinct: " + id);
+            consecutive += id == previous + 1 ? 1 : 0;
+            previous = id;
+        }
+        assertTrue(consecutive < 2, "ids must not be guessable from one another");
+        hub.closeAll();
+    }
+
+    @Test
+    void onlyTheHolderOfAnIdCanUnsubscribeItAndAnUnknownIdChangesNothing() {
+        final SubscriptionHub<String> hub = new SubscriptionHub<>();
+        final long id = hub.subscribe(Set.of(), event -> { });
+        assertFalse(hub.unsubscribe(id + 1));
+        assertEquals(1, hub.size());
+        assertTrue(hub.unsubscribe(id));
+        assertEquals(0, hub.size());
+    }
+
+    @Test
+    void aFullHubRefusesTheNextSubscriberWithTheLimit() {
+        final SubscriptionHub<String> hub = new SubscriptionHub<>();
+        try {
+            for (int i = 0; i < SubscriptionHub.MAX_SUBSCRIBERS; i++) {
+                hub.subscribe(Set.of(), event -> { });
+            }
+            final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> hub.subscribe(Set.of(), e -> { }));
+            assertTrue(refused.getMessage().contains("1000 subscribers"), refused.getMessage());
+        } finally {
+            hub.closeAll();
+        }
+    }
+}
