@@ -67,14 +67,15 @@ class SecureWritesTest {
 
     @Test
     void plainIiopReadsButMayNotWrite() throws Exception {
-        assertEquals(1, plain().RequestStatus((short) 1).server_acknowledges_client >= 0 ? 1 : 0);
+        assertEquals(1, plain().RequestStatus((short) 1).quality, "a thesis read answers over plain IIOP");
         assertEquals(6, plain().list_connections().length);
+        final double before = refusals("PutMibUpdates", "not_permitted");
         final NO_PERMISSION refused = assertThrows(NO_PERMISSION.class,
             () -> plain().PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 50), (short) 1));
-        assertTrue(refusals("PutMibUpdates", "not_permitted") >= 1, "the refusal is counted with its reason\n" + server.log());
+        assertEquals(before + 1, refusals("PutMibUpdates", "not_permitted"), "the refusal is counted with its reason");
+        assertTrue(refused.getMessage().contains("plain IIOP is read-only"), "JacORB carries the reason: " + refused.getMessage());
         final OperationDisabled profile = assertThrows(OperationDisabled.class, () -> plain().load_profile("{}", "x.json"));
         assertTrue(profile.reason.contains("needs the planner role"), profile.reason);
-        assertEquals(NO_PERMISSION.class, refused.getClass());
         assertThrows(NO_PERMISSION.class, () -> plain().RequestTableStatus((short) 1));
     }
 
@@ -85,7 +86,7 @@ class SecureWritesTest {
         final OperationDisabled profile = assertThrows(OperationDisabled.class, () -> as("none").load_profile("{}", "x.json"));
         assertTrue(profile.reason.contains("the TLS caller presented no certificate"), profile.reason);
         assertEquals(6, as("none").list_connections().length, "reads are open over TLS too");
-        assertEquals(NO_PERMISSION.class, refused.getClass());
+        assertTrue(refused.getMessage().contains("presented no certificate"), refused.getMessage());
     }
 
     @Test
