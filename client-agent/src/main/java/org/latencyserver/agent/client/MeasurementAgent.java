@@ -123,14 +123,30 @@ public final class MeasurementAgent implements AutoCloseable {
     private void controlLoop() {
         final Backoff backoff = new Backoff(500, 10_000);
         boolean subscribed = false;
+        boolean refusalLogged = false;
+        long subscriptionId = 0;
         boolean down = false;
         while (running) {
             try {
                 final LatencyService service = server.get();
                 if (!subscribed) {
-                    service.subscribe_measurements(listener, new short[0]);
-                    subscribed = true;
-                    LOG.info("subscribed to measurement requests");
+                    try {
+                        final long id = service.subscribe_measurements(listener, new short[0]);
+                        if (subscriptionId != 0) {
+                            cancel(service, subscriptionId); // a server that kept the old one would push twice
+                        }
+                        subscriptionId = id;
+                        subscribed = true;
+                        LOG.info("subscribed to measurement requests");
+                    } catch (org.latencyserver.idl.latency.UnknownConnection | org.latencyserver.idl.latency.InvalidArgument
+                             | OperationDisabled e) {
+                        // Refused (not this server's agent, or its subscriptions are full): polling still works.
+                        if (!refusalLogged) {
+                            LOG.error("the server refused the subscription ({}); polling its open requests every {} ms instead",
+                                e, settings.pollIntervalMillis());
+                            refusalLogged = true;
+                        }
+                    }
                 }
                 for (final MeasurementRequest request : service.pending_measurements()) {
                     offer(request);
@@ -153,11 +169,15 @@ public final class MeasurementAgent implements AutoCloseable {
                     LOG.debug("server still unreachable ({}); next try in {} ms", describe(e), delayMillis);
                 }
                 sleep(delayMillis);
-            } catch (org.latencyserver.idl.latency.UnknownConnection | org.latencyserver.idl.latency.InvalidArgument e) {
-                // Subscribing to all connections (an empty list) cannot name a bad one; if it does, say so.
-                LOG.error("the server refused the subscription: {}", e);
-                sleep(settings.pollIntervalMillis());
             }
+        }
+    }
+
+    private static void cancel(final LatencyService service, final long subscriptionId) {
+        try {
+            service.unsubscribe(subscriptionId);
+        } catch (SystemException e) {
+            LOG.debug("the old subscription {} could not be cancelled: {}", subscriptionId, describe(e));
         }
     }
 

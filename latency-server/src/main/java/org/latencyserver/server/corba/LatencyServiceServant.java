@@ -75,6 +75,8 @@ import org.slf4j.LoggerFactory;
 public final class LatencyServiceServant implements LatencyServiceOperations, EngineListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(LatencyServiceServant.class);
+    /** Its own logger, so that the repeated-warning filter keeps this kind apart. */
+    private static final Logger UNSAVED_LOG = LoggerFactory.getLogger(LatencyServiceServant.class.getName() + ".unsaved");
     private static final long UPDATE_TIMEOUT_MILLIS = 5_000;
 
     private final EngineLoop loop;
@@ -134,7 +136,13 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
      */
     private <T> T applyAndSave(final java.util.function.Function<Long, T> command, final long timeoutMillis) {
         final T result = loop.call(command, timeoutMillis);
-        stateSaver.awaitSaved(timeoutMillis);
+        if (!stateSaver.awaitSaved(timeoutMillis)) {
+            // The write serves (it is applied) and the store keeps retrying; the caller is still
+            // answered, since refusing a write that took effect would be worse. Said and counted.
+            metrics.unsavedWrite();
+            UNSAVED_LOG.error("a write was answered before the state file's journal held it (the append failed or took over {} ms);"
+                + " kill -9 now could lose it", timeoutMillis);
+        }
         return result;
     }
 
@@ -189,13 +197,17 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         if (polled != null) {
             throw badParam("PutMibUpdates", polled.why(), polled.reason());
         }
-        final MibReading reading;
+        final MibReading pushed;
         try {
-            reading = new MibReading(updates.latest_client_mib_cpu, updates.latest_peer_mib_cpu, updates.latest_mib_port);
+            pushed = new MibReading(updates.latest_client_mib_cpu, updates.latest_peer_mib_cpu, updates.latest_mib_port);
         } catch (IllegalArgumentException e) {
             throw badParam("PutMibUpdates", Refusal.BAD_VALUE, "PutMibUpdates for connection " + clientRef + ": " + e.getMessage());
         }
-        final boolean known = applyAndSave(now -> loop.engine().applyMib(clientRef, reading, now), UPDATE_TIMEOUT_MILLIS);
+        // A connection with a polled end takes the push for its pushed ends only (the poll owns the
+        // rest): merged on the update thread, against the latest reading there.
+        final PolledSources partlyPolled = guard.polled(clientRef);
+        final boolean known = applyAndSave(now -> loop.engine().applyMib(clientRef, partlyPolled == null ? pushed
+            : partlyPolled.keepPolled(pushed, loop.engine().table().row(clientRef).latest()), now), UPDATE_TIMEOUT_MILLIS);
         if (!known) {
             throw badParam("PutMibUpdates", Refusal.UNKNOWN_CONNECTION, "PutMibUpdates: no connection " + clientRef);
         }
@@ -309,8 +321,14 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public long subscribe_measurements(final MeasurementListener listener, final short[] indexRefs)
-        throws UnknownConnection, InvalidArgument {
+        throws UnknownConnection, InvalidArgument, OperationDisabled {
         metrics.called("subscribe_measurements");
+        // Only agents measure: anyone else would only hold one of the hub's bounded places.
+        final WriteGuard.Denial denied = guard.anyAgent("subscribe_measurements");
+        if (denied != null) {
+            throw new OperationDisabled("subscribe_measurements", refusals.record("subscribe_measurements", denied.why(),
+                denied.reason()));
+        }
         // A subscription outlives the call: whether it sees tickets is decided by who subscribed.
         final org.latencyserver.server.security.Caller subscriber = guard.caller();
         return subscribeTo(measurementSubscribers, "subscribe_measurements", "measurement", listener, indexRefs, listener == null ? null

@@ -20,17 +20,17 @@ public final class WriteGuard {
     private final Supplier<Caller> callers;
     private final boolean operatorCallsEnabled;
     private final boolean plannerCallsEnabled;
-    private final Map<Short, String> polledSources;
+    private final Map<Short, PolledSources> polledSources;
 
     /**
      * @param policy               who may write
      * @param callers              the caller of the request on the current thread
      * @param operatorCallsEnabled {@code server.operator_calls_enabled}: {@code PutMibUpdates} and {@code RequestTableStatus}
      * @param plannerCallsEnabled  {@code server.planner_calls_enabled}: {@code load_profile}
-     * @param polledSources        per connection whose load is polled by SNMP, which of its sources are
+     * @param polledSources        per connection with a source polled by SNMP, which
      */
     public WriteGuard(final AccessPolicy policy, final Supplier<Caller> callers, final boolean operatorCallsEnabled,
-                      final boolean plannerCallsEnabled, final Map<Short, String> polledSources) {
+                      final boolean plannerCallsEnabled, final Map<Short, PolledSources> polledSources) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.callers = Objects.requireNonNull(callers, "callers");
         this.operatorCallsEnabled = operatorCallsEnabled;
@@ -61,12 +61,21 @@ public final class WriteGuard {
 
     /**
      * @param indexRef the connection an operator pushes a reading for
-     * @return null when its load is not polled by SNMP, else why the reading is refused
+     * @return null when some of its load is pushed, else (every source polled by SNMP) why the reading is refused
      */
     Denial pushedReading(final short indexRef) {
-        final String polled = polledSources.get(indexRef);
-        return polled == null ? null : new Denial(Refusal.POLLED_SOURCE, "PutMibUpdates for connection " + indexRef
-            + " refused: its " + polled + " polled by SNMP (mib_source: snmp); a pushed reading would be overwritten by the next poll");
+        final PolledSources polled = polledSources.get(indexRef);
+        return polled == null || !polled.all() ? null : new Denial(Refusal.POLLED_SOURCE, "PutMibUpdates for connection " + indexRef
+            + " refused: its " + polled.describe() + (polled.describe().contains(" and ") ? " are" : " is")
+            + " polled by SNMP (mib_source: snmp); a pushed reading would be overwritten by the next poll");
+    }
+
+    /**
+     * @param indexRef a connection
+     * @return which of its sources are polled (their pushed values are not taken), or null when none
+     */
+    PolledSources polled(final short indexRef) {
+        return polledSources.get(indexRef);
     }
 
     /** @return null when the caller may load profiles, else why not */
@@ -85,6 +94,15 @@ public final class WriteGuard {
      */
     Denial agent(final String operation, final String clientNode) {
         return role(Role.AGENT, operation, clientNode);
+    }
+
+    /**
+     * @param operation a call only agents make, whatever their node (subscribing to measurement requests)
+     * @return null when the caller is an agent (or the server is open), else why not
+     */
+    Denial anyAgent(final String operation) {
+        final String reason = policy.refusalOfRole(callers.get(), Role.AGENT, operation);
+        return reason == null ? null : new Denial(Refusal.NOT_PERMITTED, reason);
     }
 
     /**

@@ -1,14 +1,13 @@
 package org.latencyserver.server.launch;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.latencyserver.server.config.ConnectionConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.corba.PolledSources;
 
-/** Which connections take their load from SNMP polls, and from which sources (for refusing pushed readings). */
+/** Which connections take (some of) their load from SNMP polls, and from which sources. */
 final class PolledConnections {
 
     private PolledConnections() {
@@ -16,23 +15,18 @@ final class PolledConnections {
 
     /**
      * @param configuration the server's configuration
-     * @return per connection with a polled source, the sources named, e.g. "client ws1 is"
+     * @return per connection with at least one polled source, which
      */
-    static Map<Short, String> of(final ServerConfiguration configuration) {
-        final Map<Short, String> polled = new HashMap<>();
+    static Map<Short, PolledSources> of(final ServerConfiguration configuration) {
+        final Map<Short, PolledSources> polled = new HashMap<>();
         for (final ConnectionConfig connection : configuration.connectionConfigs()) {
-            final List<String> sources = new ArrayList<>();
-            if (connection.client().mibSource() == MibSource.SNMP) {
-                sources.add("client " + connection.client().name());
-            }
-            if (connection.peer().mibSource() == MibSource.SNMP) {
-                sources.add("peer " + connection.peer().name());
-            }
-            if (connection.link() != null && connection.link().mibSource() == MibSource.SNMP) {
-                sources.add("switch port " + connection.link().name());
-            }
-            if (!sources.isEmpty()) {
-                polled.put(connection.indexRef(), String.join(" and ", sources) + (sources.size() == 1 ? " is" : " are"));
+            final PolledSources sources = new PolledSources(
+                connection.client().mibSource() == MibSource.SNMP ? connection.client().name() : null,
+                connection.peer().mibSource() == MibSource.SNMP ? connection.peer().name() : null,
+                connection.link() != null && connection.link().mibSource() == MibSource.SNMP ? connection.link().name() : null,
+                connection.link() != null);
+            if (sources.any()) {
+                polled.put(connection.indexRef(), sources);
             }
         }
         return polled;

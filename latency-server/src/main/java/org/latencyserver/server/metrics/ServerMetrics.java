@@ -25,6 +25,7 @@ public final class ServerMetrics implements AutoCloseable {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Counter calls;
     private final Counter refusals;
+    private final Counter unsavedWrites;
     /** Pre-resolved: {@code RequestStatus} is the hot path, so no label lookup per call. */
     private final CounterDataPoint requestStatusCalls;
     private HTTPServer server;
@@ -41,6 +42,9 @@ public final class ServerMetrics implements AutoCloseable {
                 + " implausible, too_large, polled_source, bad_profile)")
             .labelNames("operation", "reason").register(registry);
         requestStatusCalls = calls.labelValues("RequestStatus");
+        unsavedWrites = Counter.builder().name("latency_server_unsaved_writes_total")
+            .help("writes answered before the state journal held them (append failed or slow); kill -9 could lose them")
+            .register(registry);
         CounterWithCallback.builder().name("latency_server_update_errors_total")
             .help("update commands that failed; the table kept its last good state")
             .callback(cb -> cb.call(updateErrors.getAsLong())).register(registry);
@@ -178,6 +182,11 @@ public final class ServerMetrics implements AutoCloseable {
 
     private static String ref(final ConnectionRow row) {
         return Short.toString(row.spec().indexRef());
+    }
+
+    /** Counts a write answered before the journal held it (see the servant). */
+    public void unsavedWrite() {
+        unsavedWrites.inc();
     }
 
     /** Counts one {@code RequestStatus}; lock-free, allocation-free. */

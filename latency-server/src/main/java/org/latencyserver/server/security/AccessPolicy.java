@@ -60,6 +60,29 @@ public final class AccessPolicy {
      * @return null when allowed, else why not (names the caller, the role and what to do)
      */
     public String refusal(final Caller caller, final Role needed, final String operation, final String clientNode) {
+        final String byRole = refusalOfRole(caller, needed, operation);
+        if (byRole != null || open || caller.transport() == Caller.Transport.IN_PROCESS || needed != Role.AGENT) {
+            return byRole;
+        }
+        final PrincipalRule rule = rulesBySubject.get(caller.subject().getName(X500Principal.CANONICAL));
+        if (clientNode == null) {
+            // Fail closed: an agent's write is allowed only against a node it can be compared with.
+            return operation + ": no client node to check " + caller.describe() + " against";
+        }
+        if (!clientNode.equals(rule.node())) {
+            return operation + ": " + caller.describe() + " is the agent of node " + rule.node()
+                + "; the connection's client node is " + clientNode;
+        }
+        return null;
+    }
+
+    /**
+     * @param caller    who calls
+     * @param needed    the role the call needs, whatever connection it concerns
+     * @param operation the call, named in the reason
+     * @return null when the caller holds the role (or the policy is open), else why not
+     */
+    public String refusalOfRole(final Caller caller, final Role needed, final String operation) {
         Objects.requireNonNull(caller, "caller");
         if (open || caller.transport() == Caller.Transport.IN_PROCESS) {
             return null;
@@ -77,10 +100,6 @@ public final class AccessPolicy {
         }
         if (!rule.roles().contains(needed)) {
             return what + "; " + caller.describe() + " has the roles " + rule.roles().stream().map(Role::configName).sorted().toList();
-        }
-        if (needed == Role.AGENT && clientNode != null && !clientNode.equals(rule.node())) {
-            return operation + ": " + caller.describe() + " is the agent of node " + rule.node()
-                + "; the connection's client node is " + clientNode;
         }
         return null;
     }

@@ -32,13 +32,25 @@ class WriteGuardTest {
     }
 
     @Test
-    void aPushedReadingForAPolledConnectionIsRefusedNamingTheSource() {
+    void aPushedReadingForAConnectionPolledAtEveryEndIsRefusedNamingTheSources() {
         final WriteGuard guard = new WriteGuard(AccessPolicy.open(), () -> Caller.PLAIN, true, true,
-            Map.of((short) 7, "client ws7 is"));
+            Map.of((short) 7, new PolledSources("ws7", "ws8", null, false), (short) 8, new PolledSources("ws7", null, null, true)));
         final WriteGuard.Denial denied = guard.pushedReading((short) 7);
         assertEquals(Refusal.POLLED_SOURCE, denied.why());
-        assertTrue(denied.reason().contains("its client ws7 is polled by SNMP"), denied.reason());
+        assertTrue(denied.reason().contains("its client ws7 and peer ws8 are polled by SNMP"), denied.reason());
         assertNull(guard.pushedReading((short) 1), "a pushed connection takes readings");
+        assertNull(guard.pushedReading((short) 8), "a connection polled at one end takes readings for the others");
+    }
+
+    @Test
+    void aPartlyPolledConnectionTakesThePushOnlyForItsPushedEnds() {
+        final PolledSources clientPolled = new PolledSources("ws7", null, null, true);
+        final org.latencyserver.server.table.MibReading merged = clientPolled.keepPolled(
+            new org.latencyserver.server.table.MibReading((short) 90, (short) 20, (short) 95),
+            new org.latencyserver.server.table.MibReading((short) 12, (short) 50, (short) 40));
+        assertEquals(12, merged.clientCpuPercent(), "the polled client keeps its polled value");
+        assertEquals(20, merged.peerCpuPercent());
+        assertEquals(95, merged.portPercent());
     }
 
     @Test

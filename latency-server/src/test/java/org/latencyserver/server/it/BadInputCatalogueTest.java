@@ -114,8 +114,10 @@ class BadInputCatalogueTest {
             .replace("timeout_millis: 30000", "timeout_millis: 1500")
             .replace("max_profile_bytes: 67108864", "max_profile_bytes: 1048576")
             .replace("links:\n", "  - { name: polled1, node_id: 7, workstation_type: TAC-4, mib_source: snmp, snmp: { address:"
+                + " \"udp:127.0.0.1/9\", version: v2c, community_env: LATSERV_COMMUNITY } }\n"
+                + "  - { name: polled2, node_id: 8, workstation_type: TAC-4, mib_source: snmp, snmp: { address:"
                 + " \"udp:127.0.0.1/9\", version: v2c, community_env: LATSERV_COMMUNITY } }\nlinks:\n")
-            + "  - { index_ref: 7, client: polled1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1,"
+            + "  - { index_ref: 7, client: polled1, peer: polled2, message_size_bytes: 256, qos: 1,"
             + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }\n"
             + certificates.securitySection());
         server = ServerProcess.start(config, directory, Map.of("LATENCY_TLS_PASSWORD", certificates.password(),
@@ -192,7 +194,7 @@ class BadInputCatalogueTest {
                 () -> as("operator-ops").PutMibUpdates(mib(1, 10, 10, 200), (short) 1)),
             thesis("PutMibUpdates with Short.MIN_VALUE is refused", BAD_PARAM.class, "PutMibUpdates", "bad_value",
                 () -> as("operator-ops").PutMibUpdates(mib(1, Short.MIN_VALUE, 10, 50), (short) 1)),
-            thesis("D-11: PutMibUpdates for a connection polled by SNMP is refused", BAD_PARAM.class, "PutMibUpdates",
+            thesis("D-11: PutMibUpdates for a connection polled by SNMP at every end is refused", BAD_PARAM.class, "PutMibUpdates",
                 "polled_source", () -> as("operator-ops").PutMibUpdates(mib(7, 10, 10, 50), (short) 7)),
             thesis("UpdateResponse over plain IIOP is refused: results need the agent role", NO_PERMISSION.class, "UpdateResponse",
                 "not_permitted", () -> plain().UpdateResponse(baseline(5, 1.2f, 0, 1.3f, 1.1f, 1), (short) 5)),
@@ -294,9 +296,13 @@ class BadInputCatalogueTest {
             idl("subscribing to an unknown connection is refused", UnknownConnection.class,
                 () -> plain().subscribe(null == null ? listenerStub() : null, new short[] {1, 99}), "no connection 99"),
             idl("subscribing a nil measurement listener is refused", InvalidArgument.class,
-                () -> plain().subscribe_measurements(null, new short[0]), "measurement listener is nil"),
+                () -> as("agent-ws1").subscribe_measurements(null, new short[0]), "measurement listener is nil"),
             idl("subscribing measurements of an unknown connection is refused", UnknownConnection.class,
-                () -> plain().subscribe_measurements(measurementListenerStub(), new short[] {-3}), "no connection -3"));
+                () -> as("agent-ws1").subscribe_measurements(measurementListenerStub(), new short[] {-3}), "no connection -3"),
+            idl("subscribing to measurement requests over plain IIOP is refused (only agents measure)", OperationDisabled.class,
+                () -> plain().subscribe_measurements(measurementListenerStub(), new short[0]), "needs the agent role"),
+            idl("an operator may not subscribe to measurement requests", OperationDisabled.class,
+                () -> as("operator-ops").subscribe_measurements(measurementListenerStub(), new short[0]), "has the roles [operator]"));
     }
 
     static Stream<Arguments> submissions() {
