@@ -37,11 +37,11 @@ class SecuredWritersProcessTest {
     void writersWithTheirCertificatesWriteAndWithoutThemAreRefused() throws Exception {
         final Path certs = directory.resolve("certs");
         final LocalCertificateAuthority ca = LocalCertificateAuthority.open(certs, null);
-        ca.issue("server", LocalCertificateAuthority.subject("server", "server"));
-        ca.issue("agent-ws1", LocalCertificateAuthority.subject("agent", "ws1"));
-        ca.issue("agent-ws2", LocalCertificateAuthority.subject("agent", "ws2"));
-        ca.issue("operator-ops", LocalCertificateAuthority.subject("operator", "ops"));
-        ca.issue("planner-plan", LocalCertificateAuthority.subject("planner", "plan"));
+        ca.issue("server", LocalCertificateAuthority.subject("server", "server"), LocalCertificateAuthority.Usage.SERVER);
+        ca.issue("agent-ws1", LocalCertificateAuthority.subject("agent", "ws1"), LocalCertificateAuthority.Usage.CLIENT);
+        ca.issue("agent-ws2", LocalCertificateAuthority.subject("agent", "ws2"), LocalCertificateAuthority.Usage.CLIENT);
+        ca.issue("operator-ops", LocalCertificateAuthority.subject("operator", "ops"), LocalCertificateAuthority.Usage.CLIENT);
+        ca.issue("planner-plan", LocalCertificateAuthority.subject("planner", "plan"), LocalCertificateAuthority.Usage.CLIENT);
         final Map<String, String> password = Map.of(PASSWORD_ENV, ca.password());
 
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();

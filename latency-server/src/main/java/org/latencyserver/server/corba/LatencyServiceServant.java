@@ -78,11 +78,18 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     /** Its own logger, so that the repeated-warning filter keeps this kind apart. */
     private static final Logger UNSAVED_LOG = LoggerFactory.getLogger(LatencyServiceServant.class.getName() + ".unsaved");
     private static final long UPDATE_TIMEOUT_MILLIS = 5_000;
+    /**
+     * The longest free-text name a caller may send (an agent's name, a profile's source name): it
+     * goes into estimates' basis, every subscriber's push, the state file and the log.
+     */
+    static final int MAX_NAME_CHARS = 200;
 
     private final EngineLoop loop;
     private final ConnectionTable table;
     private final LongSupplier epochMillis;
     private final WriteGuard guard;
+    /** Held while a loaded profile is swapped in and kept (see load_profile). */
+    private final Object profileLoads = new Object();
     private final ServerMetrics metrics;
     private final Refusals refusals;
     private final ProfileKeeper profileKeeper;
@@ -387,6 +394,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             throw new ResultRefused(result.index_ref, result.ticket, refusals.record("submit_measurement", Refusal.BAD_VALUE,
                 "bad measurement for connection " + result.index_ref + ": " + e.getMessage()));
         }
+        if (result.agent != null && result.agent.length() > MAX_NAME_CHARS) {
+            throw new ResultRefused(result.index_ref, result.ticket, refusals.record("submit_measurement", Refusal.TOO_LARGE,
+                "the agent's name has " + result.agent.length() + " characters, more than " + MAX_NAME_CHARS));
+        }
         final String agent = result.agent == null || result.agent.isBlank() ? "unnamed agent" : result.agent;
         final SubmitOutcome outcome = applyAndSave(now -> loop.engine().submitMeasurement(result.index_ref, result.ticket,
             measurement, agent, now), UPDATE_TIMEOUT_MILLIS);
@@ -480,6 +491,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         if (denied != null) {
             throw new OperationDisabled("load_profile", refusals.record("load_profile", denied.why(), denied.reason()));
         }
+        if (sourceName != null && sourceName.length() > MAX_NAME_CHARS) {
+            throw new ProfileRejected(refusals.record("load_profile", Refusal.TOO_LARGE, "the source name has " + sourceName.length()
+                + " characters, more than " + MAX_NAME_CHARS), new String[0]);
+        }
         final String source = sourceName == null || sourceName.isBlank() ? "profile from load_profile" : sourceName;
         final Profile profile;
         try {
@@ -492,12 +507,16 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         if (!misfits.isEmpty()) {
             throw profileRejected(source, misfits);
         }
-        final int recomputed = applyAndSave(now -> loop.engine().swapProfile(profile), UPDATE_TIMEOUT_MILLIS);
-        LOG.info("profile {} loaded from {}; {} connections recomputed", profile.name(), source, recomputed);
-        try {
-            profileKeeper.keep(profile);
-        } catch (java.io.IOException e) {
-            LOG.error("profile {} serves now but could not be kept for a restart: {}", profile.name(), e.getMessage());
+        // Swap and keep in one step: two planners loading the same name at once must not leave one
+        // profile serving and the other kept for the restart. Planner calls are rare; reads never wait here.
+        synchronized (profileLoads) {
+            final int recomputed = applyAndSave(now -> loop.engine().swapProfile(profile), UPDATE_TIMEOUT_MILLIS);
+            LOG.info("profile {} loaded from {}; {} connections recomputed", profile.name(), source, recomputed);
+            try {
+                profileKeeper.keep(profile);
+            } catch (java.io.IOException e) {
+                LOG.error("profile {} serves now but could not be kept for a restart: {}", profile.name(), e.getMessage());
+            }
         }
         return IdlConversions.profileSummary(profile);
     }

@@ -30,7 +30,7 @@ final class SubscriptionHub<E> {
      * @return the new subscription's id
      * @throws IllegalStateException when the hub already holds {@link #MAX_SUBSCRIBERS}
      */
-    long subscribe(final Set<Short> indexRefs, final Consumer<E> delivery) {
+    synchronized long subscribe(final Set<Short> indexRefs, final Consumer<E> delivery) {
         if (subscribers.size() >= MAX_SUBSCRIBERS) {
             throw new IllegalStateException("the server already has " + subscribers.size() + " subscribers of this kind, its limit;"
                 + " unsubscribe one first");

@@ -47,7 +47,7 @@ public final class CertsMain implements Callable<Integer> {
     public Integer call() {
         try {
             final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory, System.getenv("LATENCY_TLS_PASSWORD"));
-            ca.issue(server, LocalCertificateAuthority.subject("server", server));
+            ca.issue(server, LocalCertificateAuthority.subject("server", server), LocalCertificateAuthority.Usage.SERVER);
             final StringBuilder principals = new StringBuilder();
             issue(ca, "agent", agents, principals);
             issue(ca, "operator", operators, principals);
@@ -75,7 +75,7 @@ public final class CertsMain implements Callable<Integer> {
                               final StringBuilder principals) throws IOException {
         for (final String name : names) {
             final String subject = LocalCertificateAuthority.subject(role, name);
-            ca.issue(role + "-" + name, subject);
+            ca.issue(role + "-" + name, subject, LocalCertificateAuthority.Usage.CLIENT);
             principals.append("    - subject: \"").append(subject).append("\"\n");
             principals.append("      roles: [").append(role).append("]\n");
             if (role.equals("agent")) {

@@ -26,8 +26,14 @@ public final class RepeatedWarningFilter extends TurboFilter {
 
     /** How JacORB's POA says it refused a request for want of a thread. */
     static final String POOL_EXHAUSTED_PREFIX = "Thread pool exhausted";
-    /** At most this many kinds are tracked; beyond it, new kinds pass unfiltered (bounded memory). */
+    /** At most this many kinds are tracked; when full, the windows start afresh (bounded memory). */
     private static final int MAX_KINDS = 1_000;
+    /**
+     * What varies within one kind of message: numbers and object hashes (JacORB writes its
+     * connections' hashes and ports into the text), so that a caller opening connection after
+     * connection does not make every line a kind of its own.
+     */
+    private static final java.util.regex.Pattern VARYING = java.util.regex.Pattern.compile("@[0-9a-fA-F]+|[0-9]+");
 
     private final long intervalNanos;
     private final LongSupplier nanoTime;
@@ -81,12 +87,11 @@ public final class RepeatedWarningFilter extends TurboFilter {
         if (exhausted) {
             poolExhausted.increment();
         }
-        // JacORB builds this message with the pool size in it; all of them are one kind.
-        final String key = logger.getName() + '|' + (exhausted ? POOL_EXHAUSTED_PREFIX : format);
+        final String key = logger.getName() + '|' + (exhausted ? POOL_EXHAUSTED_PREFIX : VARYING.matcher(format).replaceAll("#"));
         Window window = windows.get(key);
         if (window == null) {
             if (windows.size() >= MAX_KINDS) {
-                return FilterReply.NEUTRAL;
+                windows.clear(); // rather a few repeated lines than an unbounded map or an unfiltered log
             }
             window = windows.computeIfAbsent(key, k -> new Window());
         }

@@ -59,12 +59,16 @@ public final class LoadedProfiles {
     public void save(final Profile profile) throws IOException {
         Files.createDirectories(directory);
         final Path target = directory.resolve(fileName(profile.name()));
-        final Path temporary = Files.createTempFile(directory, ".loading-", ".json");
-        Files.writeString(temporary, ProfileJson.toJson(profile), StandardCharsets.UTF_8);
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-            channel.force(true);
+        final Path temporary = Files.createTempFile(directory, ".loading-", ".json.tmp");
+        try {
+            Files.writeString(temporary, ProfileJson.toJson(profile), StandardCharsets.UTF_8);
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temporary); // gone after the move; left only by a failure, and removed then
         }
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /**
@@ -79,6 +83,9 @@ public final class LoadedProfiles {
         }
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.json")) {
             for (final Path file : files) {
+                if (file.getFileName().toString().startsWith(".")) {
+                    continue; // a write cut short by a kill (".loading-…" of older versions), never a kept profile
+                }
                 try {
                     final Profile profile = ProfileJson.read(file, limits);
                     final List<ProfileFault> misfits = ProfileFit.faults(profile, file.toString(), connections);

@@ -80,6 +80,14 @@ public final class LocalCertificateAuthority {
         return ca;
     }
 
+    /** What a certificate is for (its extended key usage). */
+    public enum Usage {
+        /** The server's: TLS server authentication only. */
+        SERVER,
+        /** An agent's, operator's or planner's: TLS client authentication only. */
+        CLIENT
+    }
+
     /** @return the stores' password */
     public String password() {
         return password;
@@ -108,10 +116,11 @@ public final class LocalCertificateAuthority {
      *
      * @param fileName the store's file name without {@code .p12}
      * @param subject  the certificate's subject
+     * @param usage    what the certificate may prove: the server's identity, or a client's
      * @return the key store
      * @throws IOException when keytool fails
      */
-    public Path issue(final String fileName, final String subject) throws IOException {
+    public Path issue(final String fileName, final String subject, final Usage usage) throws IOException {
         if (!fileName.matches("[A-Za-z0-9._-]+")) {
             throw new IllegalArgumentException("a certificate file name may hold letters, digits, '.', '_' and '-', was '"
                 + fileName + "'");
@@ -128,7 +137,9 @@ public final class LocalCertificateAuthority {
             "-validity", Integer.toString(VALIDITY_DAYS), "-keystore", temporary.toString(), "-storetype", "PKCS12");
         keytool("-certreq", "-alias", fileName, "-keystore", temporary.toString(), "-file", request.toString());
         keytool("-gencert", "-alias", CA_ALIAS, "-keystore", caStore().toString(), "-infile", request.toString(), "-outfile",
-            signed.toString(), "-rfc", "-validity", Integer.toString(VALIDITY_DAYS), "-ext", "eku=serverAuth,clientAuth");
+            signed.toString(), "-rfc", "-validity", Integer.toString(VALIDITY_DAYS), "-ext",
+            // A client's certificate cannot serve as the server's (and the server's not as a client's).
+            usage == Usage.SERVER ? "eku=serverAuth" : "eku=clientAuth");
         // The reply as a chain (the party's certificate, then the CA's) installs without a prompt.
         final Path chain = directory.resolve(fileName + ".chain.pem");
         Files.writeString(chain, Files.readString(signed) + Files.readString(directory.resolve("ca.pem")));

@@ -353,6 +353,9 @@ class BadInputCatalogueTest {
             idl("D-2: a result with 30,000 batch means is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(withBatchMeans(result(5, ticket5(), bins(3), 1000, 1.1, 2.9), 30_000)),
                 "30000"),
+            idl("a result whose agent name is 10,000 characters long is refused", ResultRefused.class,
+                () -> as("agent-ws3").submit_measurement(withAgent(result(5, ticket5(), bins(3), 1000, 1.1, 2.9), "x".repeat(10_000))),
+                "10000 characters", "more than 200"),
             idl("a result whose batch means exceed its maximum is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(withBatchMeans(result(5, ticket5(), bins(3), 1000, 1.1, 2.9), 2, 50.0)),
                 "batch mean"));
@@ -391,6 +394,8 @@ class BadInputCatalogueTest {
                 () -> plain().load_profile(tac4Profile, "plain.json"), "needs the planner role"),
             idl("a profile from an operator is refused", OperationDisabled.class,
                 () -> as("operator-ops").load_profile(tac4Profile, "ops.json"), "has the roles [operator]"),
+            idl("a profile with a source name of 5,000 characters is refused", ProfileRejected.class,
+                () -> as("planner-plan").load_profile(tac4Profile, "y".repeat(5_000)), "5000 characters"),
             idl("a profile from an agent is refused", OperationDisabled.class,
                 () -> as("agent-ws1").load_profile(tac4Profile, "agent.json"), "has the roles [agent]"),
             idl("an empty profile is refused", ProfileRejected.class,
@@ -743,6 +748,11 @@ class BadInputCatalogueTest {
                                          final double meanMillis, final double maxMillis) {
         return new MeasuredResult((short) indexRef, ticket, bins, samples, meanMillis, 0.6, maxMillis, 20, 0, "catalogue",
             new double[0]);
+    }
+
+    private static MeasuredResult withAgent(final MeasuredResult result, final String agent) {
+        result.agent = agent;
+        return result;
     }
 
     private static MeasuredResult withBatchMeans(final MeasuredResult result, final int count) {

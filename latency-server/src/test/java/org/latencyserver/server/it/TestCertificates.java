@@ -27,9 +27,10 @@ public final class TestCertificates {
     private TestCertificates(final Path directory) throws IOException {
         this.directory = directory;
         this.ca = LocalCertificateAuthority.open(directory, null);
-        ca.issue("server", LocalCertificateAuthority.subject("server", "server"));
+        ca.issue("server", LocalCertificateAuthority.subject("server", "server"), LocalCertificateAuthority.Usage.SERVER);
         for (final String[] party : new String[][] {{"operator", "ops"}, {"planner", "plan"}, {"agent", "ws1"}, {"agent", "ws3"}}) {
-            ca.issue(party[0] + "-" + party[1], LocalCertificateAuthority.subject(party[0], party[1]));
+            ca.issue(party[0] + "-" + party[1], LocalCertificateAuthority.subject(party[0], party[1]),
+                LocalCertificateAuthority.Usage.CLIENT);
         }
         try (OutputStream out = Files.newOutputStream(directory.resolve("none.p12"))) {
             final KeyStore empty = KeyStore.getInstance("PKCS12");

@@ -50,6 +50,16 @@ class RepeatedWarningFilterTest {
     }
 
     @Test
+    void messagesThatDifferOnlyInNumbersAndObjectHashesAreOneKind() {
+        for (int i = 0; i < 500; i++) {
+            jacorb.error("Failed to read GIOP message in ServerGIOPConnection@" + Integer.toHexString(0x1a2b3c + i * 7919)
+                + " to 127.0.0.1:" + (40_000 + i) + ", incorrect magic number");
+        }
+        assertEquals(1, written.list.size(), "one line for 500 connections sending junk");
+        assertEquals(499, filter.suppressed());
+    }
+
+    @Test
     void differentKindsOfWarningAreHeldBackSeparatelyAndInfoPassesUntouched() {
         other.warn("PutMibUpdates refused (not_permitted): {}", "one");
         other.warn("load_profile refused (not_permitted): {}", "two");
