@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,10 +34,7 @@ class AcknowledgedWritesSurviveKillTest {
     @BeforeAll
     static void writeConfiguration() throws Exception {
         config = Testbed.write(directory, "testbed.yaml", Testbed.text().replace("min_interval_millis: 5000", "min_interval_millis: 0"));
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        orb = ORB.init(new String[0], properties);
+        orb = org.latencyserver.orb.OrbSupport.init(new String[0], org.latencyserver.orb.OrbSupport.properties("127.0.0.1", 0, 10_000));
     }
 
     @AfterAll
