@@ -142,7 +142,13 @@ public final class RequestStatusHarness {
 
     private static Process start(final Path work, final String log, final String main, final String... args) throws IOException {
         final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), main));
+            "-cp", System.getProperty("java.class.path")));
+        // -Dharness.server.options="-Djacorb.poa.thread_pool_max=64 ..." tries ORB settings on both servers alike.
+        final String options = System.getProperty("harness.server.options", "").strip();
+        if (!options.isEmpty()) {
+            command.addAll(List.of(options.split("\\s+")));
+        }
+        command.add(main);
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(work.resolve(log).toFile()).start();
     }

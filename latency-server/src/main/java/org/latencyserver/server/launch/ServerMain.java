@@ -79,6 +79,9 @@ public final class ServerMain implements Callable<Integer> {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
 
+    /** The POA's request threads: a fixed pool (see {@link OrbSupport#withFixedRequestPool}). */
+    private static final int REQUEST_THREADS = 32;
+
     /** At most one log line per kind of repeated warning per this interval. */
     private static final long REPEATED_WARNING_INTERVAL_MILLIS = 10_000;
 
@@ -141,7 +144,8 @@ public final class ServerMain implements Callable<Integer> {
             metrics.registerLogFilter(repeatedWarnings::poolExhausted, repeatedWarnings::suppressed);
         }
         final SecuritySettings security = configuration.security();
-        final java.util.Properties orbProperties = CallerCapture.register(OrbSupport.properties(host, port, 2_000));
+        final java.util.Properties orbProperties = OrbSupport.withFixedRequestPool(
+            CallerCapture.register(OrbSupport.properties(host, port, 2_000)), REQUEST_THREADS);
         if (security.tls() != null) {
             final SecuritySettings.Tls tls = security.tls();
             try {
