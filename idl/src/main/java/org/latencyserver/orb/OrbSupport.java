@@ -87,7 +87,7 @@ public final class OrbSupport {
     /**
      * Makes every outgoing call of this ORB use TLS with a client certificate. Such an ORB cannot
      * reach a plain-only object (the naming service, a peer agent), so a writer keeps one ORB for
-     * those and uses this one only for the server: see {@link #overTls}.
+     * those and uses this one only for the server: see {@link ServerRoute}.
      *
      * @param properties from {@link #properties}; changed in place
      * @param stores     this client's certificate and the authorities it trusts
@@ -101,15 +101,6 @@ public final class OrbSupport {
         return properties;
     }
 
-    /**
-     * @param plainOrb   the ORB that resolved {@code reference}
-     * @param tlsOrb     an ORB made with {@link #withTlsClient}, or null for plain IIOP
-     * @param reference  a reference to the server
-     * @return the same object, called through {@code tlsOrb} when there is one
-     */
-    public static org.omg.CORBA.Object overTls(final ORB plainOrb, final ORB tlsOrb, final org.omg.CORBA.Object reference) {
-        return tlsOrb == null ? reference : tlsOrb.string_to_object(plainOrb.object_to_string(reference));
-    }
 
     private static void withTls(final Properties properties, final TlsStores stores) {
         properties.setProperty("jacorb.security.support_ssl", "on");

@@ -85,15 +85,14 @@ public final class ConsoleMain implements Callable<Integer> {
         }
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 5_000));
         // Calls to the server over TLS when a certificate is given; the listener and the naming service stay plain.
-        final ORB tlsOrb = stores == null ? null
-            : OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 5_000), stores));
+        final org.latencyserver.orb.ServerRoute route = org.latencyserver.orb.ServerRoute.of(orb, stores, "127.0.0.1", 5_000);
         try {
             final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
             poa.the_POAManager().activate();
             final Poker poker = new Poker();
             final EstimateListener listener = EstimateListenerHelper.narrow(poa.servant_to_reference(poker));
             final ServerFeed feed = new ServerFeed(serverReference,
-                () -> LatencyServiceHelper.narrow(OrbSupport.overTls(orb, tlsOrb, References.resolve(orb, serverReference, naming))),
+                () -> LatencyServiceHelper.narrow(route.reach(References.resolve(orb, serverReference, naming))),
                 listener, refreshMillis,
                 System::currentTimeMillis);
             poker.feed = feed;
@@ -143,9 +142,7 @@ public final class ConsoleMain implements Callable<Integer> {
             stopped.await();
             return 0;
         } finally {
-            if (tlsOrb != null) {
-                tlsOrb.shutdown(false);
-            }
+            route.close();
             orb.shutdown(false);
         }
     }

@@ -19,6 +19,7 @@ import org.latencyserver.idl.latency.MeasurementListenerHelper;
 import org.latencyserver.idl.latency.MeasurementListenerPOA;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.ServerRoute;
 import org.latencyserver.orb.TlsClientOptions;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.orb.References;
@@ -151,12 +152,11 @@ public final class ClientAgentMain implements Callable<Integer> {
         }
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, 0, callTimeoutMillis));
         // With a certificate, calls to the server go through a TLS-only ORB; peers and the naming service stay plain.
-        final ORB tlsOrb = stores == null ? null
-            : OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties(host, 0, callTimeoutMillis), stores));
+        final ServerRoute route = ServerRoute.of(orb, stores, host, callTimeoutMillis);
         final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         rootPoa.the_POAManager().activate();
         final ServerConnection server = new ServerConnection(() ->
-            LatencyServiceHelper.narrow(OrbSupport.overTls(orb, tlsOrb, References.resolve(orb, serverReference, naming))));
+            LatencyServiceHelper.narrow(route.reach(References.resolve(orb, serverReference, naming))));
         final PeerDirectory peers = new PeerDirectory(orb, peerReferences, naming);
         final Forwarder forwarder = new Forwarder();
         final MeasurementListener listener = MeasurementListenerHelper.narrow(rootPoa.servant_to_reference(forwarder));
@@ -177,9 +177,7 @@ public final class ClientAgentMain implements Callable<Integer> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            if (tlsOrb != null) {
-                tlsOrb.shutdown(false);
-            }
+            route.close();
             orb.shutdown(false);
             stopped.countDown();
         }, "client-agent-shutdown"));

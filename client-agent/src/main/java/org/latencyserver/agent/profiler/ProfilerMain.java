@@ -24,6 +24,7 @@ import org.latencyserver.idl.latency.OperationDisabled;
 import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.ServerRoute;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
 import picocli.CommandLine;
@@ -296,17 +297,14 @@ public final class ProfilerMain implements Callable<Integer> {
             }
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
             // Writes go over TLS when a certificate is given; the naming service is reached over plain IIOP.
-            final ORB tlsOrb = stores == null ? null
-                : OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 30_000), stores));
+            final ServerRoute route = ServerRoute.of(orb, stores, "127.0.0.1", 30_000);
             try {
-                return call.on(LatencyServiceHelper.narrow(OrbSupport.overTls(orb, tlsOrb, References.resolve(orb, server, naming))));
+                return call.on(LatencyServiceHelper.narrow(route.reach(References.resolve(orb, server, naming))));
             } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
                 System.err.println("latency profile " + command + ": the server cannot be reached: " + e.getMessage());
                 return 1;
             } finally {
-                if (tlsOrb != null) {
-                    tlsOrb.shutdown(false);
-                }
+                route.close();
                 orb.shutdown(false);
             }
         }
