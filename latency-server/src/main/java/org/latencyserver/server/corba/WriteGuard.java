@@ -38,9 +38,9 @@ public final class WriteGuard {
         this.polledSources = Map.copyOf(polledSources);
     }
 
-    /** @return a guard that lets everything through (legacy open mode, nothing polled): for tests of the servant */
+    /** @return the guard of a server without a {@code security} section, nothing polled, every call switched on */
     public static WriteGuard open() {
-        return new WriteGuard(AccessPolicy.open(), () -> Caller.IN_PROCESS, true, true, Map.of());
+        return new WriteGuard(AccessPolicy.open(), () -> Caller.PLAIN, true, true, Map.of());
     }
 
     /** A refused write: the label and the reason told to the caller. */

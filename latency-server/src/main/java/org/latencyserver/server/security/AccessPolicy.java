@@ -61,7 +61,7 @@ public final class AccessPolicy {
      */
     public String refusal(final Caller caller, final Role needed, final String operation, final String clientNode) {
         final String byRole = refusalOfRole(caller, needed, operation);
-        if (byRole != null || open || caller.transport() == Caller.Transport.IN_PROCESS || needed != Role.AGENT) {
+        if (byRole != null || open || needed != Role.AGENT) {
             return byRole;
         }
         final PrincipalRule rule = rulesBySubject.get(caller.subject().getName(X500Principal.CANONICAL));
@@ -84,7 +84,7 @@ public final class AccessPolicy {
      */
     public String refusalOfRole(final Caller caller, final Role needed, final String operation) {
         Objects.requireNonNull(caller, "caller");
-        if (open || caller.transport() == Caller.Transport.IN_PROCESS) {
+        if (open) {
             return null;
         }
         final String what = operation + " needs the " + needed.configName() + " role";

@@ -18,25 +18,17 @@ public record Caller(Transport transport, X500Principal subject) {
         /** Plain IIOP: anyone who can reach the port. */
         PLAIN,
         /** IIOP over TLS. */
-        TLS,
-        /** Not through the ORB (the server's own components, tests of the servant). */
-        IN_PROCESS
+        TLS
     }
 
     /** A call over plain IIOP. */
     public static final Caller PLAIN = new Caller(Transport.PLAIN, null);
-    /** A call made inside the server process. */
-    public static final Caller IN_PROCESS = new Caller(Transport.IN_PROCESS, null);
 
     /** @return how the caller is named in a refusal */
     public String describe() {
-        switch (transport) {
-            case PLAIN:
-                return "a plain IIOP caller";
-            case IN_PROCESS:
-                return "an in-process caller";
-            default:
-                return subject == null ? "a TLS caller without a certificate" : "certificate '" + subject.getName() + "'";
+        if (transport == Transport.PLAIN) {
+            return "a plain IIOP caller";
         }
+        return subject == null ? "a TLS caller without a certificate" : "certificate '" + subject.getName() + "'";
     }
 }

@@ -68,11 +68,6 @@ class AccessPolicyTest {
     }
 
     @Test
-    void theServersOwnCallsAreNotChecked() {
-        assertNull(POLICY.refusal(Caller.IN_PROCESS, Role.PLANNER, "load_profile", null));
-    }
-
-    @Test
     void aSubjectListedTwiceIsRefused() {
         final PrincipalRule once = new PrincipalRule(OPERATOR, Set.of(Role.OPERATOR), null);
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
