@@ -95,7 +95,6 @@ class BadInputCatalogueTest {
     static Path directory;
 
     private static ServerProcess server;
-    private static TestCertificates certificates;
     private static SecuredClients clients;
     /** The table as it was once the baseline was made; every case must leave it so. */
     private static Map<Integer, String> goodState;
@@ -106,11 +105,10 @@ class BadInputCatalogueTest {
 
     @BeforeAll
     static void startServerAndMakeABaseline() throws Exception {
-        certificates = TestCertificates.get();
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         measuredProfile = Files.readString(profiles.resolve("measured-loopback-jacorb.json"));
         tac4Profile = Files.readString(profiles.resolve("thesis-tac4-corba.json"));
-        final Path config = Testbed.write(directory, "catalogue.yaml", Testbed.text()
+        clients = SecuredClients.start(directory, "catalogue.yaml", Testbed.text()
             .replace("timeout_millis: 30000", "timeout_millis: 1500")
             .replace("max_profile_bytes: 67108864", "max_profile_bytes: 1048576")
             .replace("links:\n", "  - { name: polled1, node_id: 7, workstation_type: TAC-4, mib_source: snmp, snmp: { address:"
@@ -118,11 +116,9 @@ class BadInputCatalogueTest {
                 + "  - { name: polled2, node_id: 8, workstation_type: TAC-4, mib_source: snmp, snmp: { address:"
                 + " \"udp:127.0.0.1/9\", version: v2c, community_env: LATSERV_COMMUNITY } }\nlinks:\n")
             + "  - { index_ref: 7, client: polled1, peer: polled2, message_size_bytes: 256, qos: 1,"
-            + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }\n"
-            + certificates.securitySection());
-        server = ServerProcess.start(config, directory, Map.of("LATENCY_TLS_PASSWORD", certificates.password(),
-            "LATSERV_COMMUNITY", "catalogue"));
-        clients = new SecuredClients(certificates, server);
+            + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }\n",
+            Map.of("LATSERV_COMMUNITY", "catalogue"));
+        server = clients.server();
 
         // Baseline: every pushed connection LOW/LOW NORMAL; connections 4 (QoS 3) and 6 (QoS 4) of ws1
         // measured; connection 5 of ws3 left awaiting its measurement (its ticket re-issued every 1.5 s).
@@ -141,9 +137,6 @@ class BadInputCatalogueTest {
     static void stop() throws Exception {
         if (clients != null) {
             clients.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 

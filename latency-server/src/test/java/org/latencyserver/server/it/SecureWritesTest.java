@@ -36,24 +36,18 @@ class SecureWritesTest {
     static Path directory;
 
     private static ServerProcess server;
-    private static TestCertificates certificates;
     private static SecuredClients clients;
 
     @BeforeAll
     static void startSecuredServer() throws Exception {
-        certificates = TestCertificates.get();
-        final Path config = Testbed.write(directory, "secured.yaml", Testbed.text() + certificates.securitySection());
-        server = ServerProcess.start(config, directory, Map.of("LATENCY_TLS_PASSWORD", certificates.password()));
-        clients = new SecuredClients(certificates, server);
+        clients = SecuredClients.start(directory, "secured.yaml", Testbed.text(), Map.of());
+        server = clients.server();
     }
 
     @AfterAll
     static void stop() throws Exception {
         if (clients != null) {
             clients.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 

@@ -1,5 +1,7 @@
 package org.latencyserver.server.it;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.latencyserver.idl.latency.LatencyService;
@@ -8,8 +10,8 @@ import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
 /**
- * The callers of a secured server in a test: one plain-IIOP ORB, and one TLS ORB per party of
- * {@link TestCertificates} (made on first use). Thread-safe.
+ * A server secured with the test CA ({@link TestCertificates}) and its callers in a test: one
+ * plain-IIOP ORB, and one TLS ORB per party (made on first use). Closing stops both. Thread-safe.
  */
 final class SecuredClients implements AutoCloseable {
 
@@ -22,9 +24,32 @@ final class SecuredClients implements AutoCloseable {
      * @param certificates the parties
      * @param server       the server they call
      */
-    SecuredClients(final TestCertificates certificates, final ServerProcess server) {
+    private SecuredClients(final TestCertificates certificates, final ServerProcess server) {
         this.certificates = certificates;
         this.server = server;
+    }
+
+    /**
+     * Starts a server on a configuration with the test CA's {@code security:} section appended.
+     *
+     * @param directory   where the configuration, IOR and log go
+     * @param fileName    the configuration's file name
+     * @param config      the configuration without a security section
+     * @param environment more environment variables of the server (the TLS password is added)
+     * @return the running server and its callers
+     */
+    static SecuredClients start(final Path directory, final String fileName, final String config,
+                                final Map<String, String> environment) throws IOException, InterruptedException {
+        final TestCertificates certificates = TestCertificates.get();
+        final Map<String, String> withPassword = new HashMap<>(environment);
+        withPassword.put("LATENCY_TLS_PASSWORD", certificates.password());
+        return new SecuredClients(certificates, ServerProcess.start(Testbed.write(directory, fileName,
+            config + certificates.securitySection()), directory, withPassword));
+    }
+
+    /** @return the server process */
+    ServerProcess server() {
+        return server;
     }
 
     private String ior() {
@@ -58,10 +83,11 @@ final class SecuredClients implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         synchronized (tlsOrbs) {
             tlsOrbs.values().forEach(orb -> orb.shutdown(false));
         }
         plainOrb.shutdown(false);
+        server.close();
     }
 }
