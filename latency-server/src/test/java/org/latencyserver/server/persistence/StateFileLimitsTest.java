@@ -15,7 +15,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.engine.EngineSettings;
 import org.latencyserver.server.engine.UpdateEngine;
@@ -47,13 +46,7 @@ class StateFileLimitsTest {
     private Path savedWith150Bins() throws Exception {
         final UpdateEngine engine = engine();
         engine.applyMib((short) 3, new MibReading((short) 10, (short) 10, (short) 10), 0);
-        final long[] edges = new long[150];
-        final long[] counts = new long[150];
-        for (int i = 0; i < 150; i++) {
-            edges[i] = (i + 1) * 10_000L;
-            counts[i] = 1;
-        }
-        final Measurement measurement = new Measurement(LatencyHistogram.of(edges, counts, 0), 150, 0.75, 0.43, 1.5);
+        final Measurement measurement = TestMeasurements.oneRoundTripPerBin(150);
         assertTrue(engine.submitMeasurement((short) 3, engine.table().row((short) 3).pending().ticket(), measurement, "test", MS)
             .accepted());
         final Path file = directory.resolve("state.json");

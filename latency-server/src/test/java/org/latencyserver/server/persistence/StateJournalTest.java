@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.engine.EngineSettings;
 import org.latencyserver.server.engine.UpdateEngine;
@@ -124,13 +123,7 @@ class StateJournalTest {
     void aMeasuredConnectionsHistogramsAreWrittenOnceAndAbbreviatedAfter() throws Exception {
         final Server server = server();
         server.push(3, 10); // the first save writes the state file; this opens a measurement request
-        final long[] edges = new long[150];
-        final long[] counts = new long[150];
-        for (int i = 0; i < 150; i++) {
-            edges[i] = (i + 1) * 10_000L;
-            counts[i] = 1;
-        }
-        final Measurement measurement = new Measurement(LatencyHistogram.of(edges, counts, 0), 150, 0.75, 0.43, 1.5);
+        final Measurement measurement = TestMeasurements.oneRoundTripPerBin(150);
         assertTrue(server.engine().submitMeasurement((short) 3, server.engine().table().row((short) 3).pending().ticket(),
             measurement, "test", server.clockNanos().addAndGet(MS)).accepted());
         assertTrue(server.store().awaitSaved(5_000));
