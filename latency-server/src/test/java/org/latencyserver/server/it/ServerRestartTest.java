@@ -24,7 +24,7 @@ import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.omg.CORBA.ORB;
 
-/** Kill -9 the server and start it again: what it served before, it serves again. */
+/** Kill -9 the server and start it again: what it served (and acknowledged) before, it serves again. */
 class ServerRestartTest {
 
     @TempDir
@@ -127,6 +127,42 @@ class ServerRestartTest {
                 assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("thesis-testbed.state.json.corrupt-")));
             }
             assertTrue(server.log().contains("is damaged"), server.log());
+        }
+    }
+
+    /**
+     * Issue 12: a change the server acknowledged is on disk before the caller hears of it. The
+     * server is killed the moment the call returns, with no time for a periodic save (its own
+     * directory and state file, apart from the other tests').
+     */
+    @Test
+    void aMibUpdateAndAMeasurementAcknowledgedJustBeforeAKillAreThereAfterTheRestart() throws Exception {
+        final Path own = Files.createDirectories(directory.resolve("acknowledged"));
+        final Path ownConfig = Testbed.write(own, "testbed.yaml", Testbed.text().replace("min_interval_millis: 5000",
+            "min_interval_millis: 0"));
+        final long ticket;
+        try (ServerProcess server = ServerProcess.start(ownConfig, own)) {
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(server.ior()));
+            final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
+            push(latserv, 4, 50, 50, 10); // opens a measurement request for connection 4 (QoS 3)
+            ticket = Stream.of(service.pending_measurements()).filter(r -> r.index_ref == 4).findFirst()
+                .map(r -> r.ticket).orElseThrow();
+            service.submit_measurement(new MeasuredResult((short) 4, ticket,
+                new HistogramBins(new long[] {1_000_000, 2_000_000}, new long[] {700, 300}, 0), 1000, 1.21, 0.4, 1.98, 20, 0,
+                "test", new double[0]));
+            push(latserv, 1, 11, 22, 33);
+            server.kill(); // at once: whatever was acknowledged must be on disk already
+        }
+        try (ServerProcess restarted = ServerProcess.start(ownConfig, own)) {
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(restarted.ior()));
+            final TableRow mib = latserv.RequestTableStatus((short) 1);
+            assertEquals(11, mib.latest_client_mib_cpu, "the last PutMibUpdates before the kill\n" + restarted.log());
+            assertEquals(22, mib.latest_peer_mib_cpu);
+            assertEquals(33, mib.latest_mib_port);
+            final TableRow measured = latserv.RequestTableStatus((short) 4);
+            assertEquals(1, measured.latency_data_provided, "the measurement acknowledged before the kill");
+            assertEquals(0, measured.update_required_flag);
+            assertEquals(1.21f, measured.latency_avg, 1e-6f);
         }
     }
 
