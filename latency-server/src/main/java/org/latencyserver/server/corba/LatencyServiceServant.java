@@ -595,7 +595,8 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
     public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
         if (after.estimate() != null && (!Objects.equals(before.estimate(), after.estimate())
             || before.updateRequired() != after.updateRequired()
-            || !Objects.equals(before.staleReason(), after.staleReason()))) {
+            || !Objects.equals(before.staleReason(), after.staleReason())
+            || !Objects.equals(before.load(), after.load()))) {
             estimateSubscribers.publish(after.spec().indexRef(),
                 IdlConversions.estimate(after, after.estimate(), after.changedEpochMillis()));
         }
