@@ -1,0 +1,215 @@
+package org.latencyserver.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.idl.latency.EchoPeer;
+import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.idl.latency.EchoPeerPOA;
+import org.latencyserver.orb.OrbSupport;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.TIMEOUT;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+
+/**
+ * The round-trip time-out against a real peer that answers slowly: an {@code EchoPeer} served by an
+ * ORB of its own, called over loopback IIOP from a second ORB in the same JVM whose own reply
+ * time-out ({@code jacorb.connection.client.pending_reply_timeout}) is a minute, so only the policy
+ * can cut a call short.
+ *
+ * <p>Times are asserted loosely (the machine is shared): a call that overruns must end well before
+ * the slow peer answers, not at the deadline to the millisecond.
+ */
+class RoundtripTimeoutsTest {
+
+    /** The client ORB's own reply time-out: far beyond every delay here. */
+    private static final long ORB_REPLY_TIMEOUT_MILLIS = 60_000;
+    private static final long SLOW_PEER_MILLIS = 2_000;
+    private static final long SHORT_DEADLINE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** A call that overruns must have ended by then: well before the slow peer's answer. */
+    private static final long ENDED_BY_MILLIS = 1_500;
+
+    private static ORB peerOrb;
+    private static ORB clientOrb;
+    private static SlowEchoPeer peer;
+    private static org.omg.CORBA.Object peerRef;
+
+    @BeforeAll
+    static void startPeerAndClient() throws Exception {
+        peerOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, ORB_REPLY_TIMEOUT_MILLIS));
+        final POA poa = POAHelper.narrow(peerOrb.resolve_initial_references("RootPOA"));
+        poa.the_POAManager().activate();
+        peer = new SlowEchoPeer();
+        final String ior = peerOrb.object_to_string(poa.servant_to_reference(peer));
+
+        clientOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, ORB_REPLY_TIMEOUT_MILLIS));
+        peerRef = clientOrb.string_to_object(ior);
+        // Open the connection before anything is timed.
+        peer.delayMillis = 0;
+        EchoPeerHelper.narrow(peerRef).echo(new byte[] {0});
+    }
+
+    @AfterAll
+    static void stopOrbs() {
+        if (clientOrb != null) {
+            clientOrb.shutdown(false);
+        }
+        if (peerOrb != null) {
+            peerOrb.shutdown(false);
+        }
+    }
+
+    @Test
+    void aCallThatOverrunsItsDeadlineEndsWithTimeoutLongBeforeTheSlowPeerAnswers() throws InterruptedException {
+        peer.delayMillis = SLOW_PEER_MILLIS;
+        final EchoPeer withDeadline = RoundtripTimeouts.withTimeout(clientOrb, peerRef, SHORT_DEADLINE_NANOS,
+            EchoPeerHelper::narrow);
+
+        final int startedBefore = peer.started.get();
+        final long start = System.nanoTime();
+        final TIMEOUT timeout = assertThrows(TIMEOUT.class, () -> withDeadline.echo(new byte[] {1, 2, 3}));
+        final long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        System.out.printf("overrun: deadline 200 ms, peer %d ms, the call ended after %d ms with %s%n",
+            SLOW_PEER_MILLIS, tookMillis, timeout);
+        assertTrue(tookMillis < ENDED_BY_MILLIS, "ended after " + tookMillis + " ms, the peer answers after " + SLOW_PEER_MILLIS);
+        assertTrue(tookMillis >= 150, "not before the deadline: ended after " + tookMillis + " ms");
+        // JacORB reports COMPLETED_NO, yet the request was sent: the peer received it and carries it out.
+        awaitStarted(startedBefore + 1);
+    }
+
+    @Test
+    void aCallThatAnswersWithinItsDeadlineReturnsTheEcho() {
+        peer.delayMillis = 200;
+        final EchoPeer withDeadline = RoundtripTimeouts.withTimeout(clientOrb, peerRef, TimeUnit.SECONDS.toNanos(5),
+            EchoPeerHelper::narrow);
+
+        final long start = System.nanoTime();
+        final byte[] echoed = withDeadline.echo(new byte[] {4, 5, 6});
+        final long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        System.out.printf("within: deadline 5000 ms, peer 200 ms, the call returned after %d ms%n", tookMillis);
+        assertArrayEquals(new byte[] {4, 5, 6}, echoed);
+        assertTrue(tookMillis >= 190, "the peer's delay was waited for: " + tookMillis + " ms");
+    }
+
+    @Test
+    void theReferencePassedInKeepsNoDeadlineAndWaitsForTheSlowPeer() {
+        peer.delayMillis = 1_000;
+        RoundtripTimeouts.withTimeout(clientOrb, peerRef, SHORT_DEADLINE_NANOS);
+        final EchoPeer plain = EchoPeerHelper.narrow(peerRef);
+
+        final long start = System.nanoTime();
+        final byte[] echoed = plain.echo(new byte[] {7});
+        final long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        System.out.printf("no deadline: peer 1000 ms, the call returned after %d ms%n", tookMillis);
+        assertArrayEquals(new byte[] {7}, echoed);
+        assertTrue(tookMillis >= 990, "the ORB's own reply time-out (a minute) let it wait: " + tookMillis + " ms");
+    }
+
+    @Test
+    void aDeadlineFromAServedBoundWithItsMarginCutsAnOverrunningCallShort() {
+        peer.delayMillis = SLOW_PEER_MILLIS;
+        // A 100 ms bound, x 1.5 + 50 ms: a 200 ms deadline.
+        final DeadlineMargin margin = new DeadlineMargin(1.5, TimeUnit.MILLISECONDS.toNanos(50));
+        final EchoPeer withDeadline = RoundtripTimeouts.withEstimate(clientOrb, peerRef, DeadlineTest.bound(100.0, 95, 97),
+            margin, EchoPeerHelper::unchecked_narrow);
+
+        final long start = System.nanoTime();
+        assertThrows(TIMEOUT.class, () -> withDeadline.fixed_array_test_64(new int[2][8]));
+        final long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        System.out.printf("from a bound: deadline 200 ms, peer %d ms, the call ended after %d ms%n", SLOW_PEER_MILLIS, tookMillis);
+        assertTrue(tookMillis < ENDED_BY_MILLIS, "ended after " + tookMillis + " ms");
+    }
+
+    private static void awaitStarted(final int calls) throws InterruptedException {
+        final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (peer.started.get() < calls) {
+            assertTrue(System.nanoTime() < until, "the peer never received the call that timed out");
+            Thread.sleep(10);
+        }
+    }
+
+    /** An echo peer that sleeps {@link #delayMillis} before every answer. */
+    static final class SlowEchoPeer extends EchoPeerPOA {
+
+        volatile long delayMillis;
+        final AtomicInteger started = new AtomicInteger();
+
+        @Override
+        public byte[] echo(final byte[] payload) {
+            pause();
+            return payload;
+        }
+
+        @Override
+        public int[][] fixed_array_test_64(final int[][] array) {
+            pause();
+            return array;
+        }
+
+        @Override
+        public int[][] fixed_array_test_128(final int[][] array) {
+            pause();
+            return array;
+        }
+
+        @Override
+        public int[][] fixed_array_test_256(final int[][] array) {
+            pause();
+            return array;
+        }
+
+        @Override
+        public int[][] fixed_array_test_512(final int[][] array) {
+            pause();
+            return array;
+        }
+
+        @Override
+        public int[][] fixed_array_test_1k(final int[][] array) {
+            pause();
+            return array;
+        }
+
+        @Override
+        public int[][] fixed_array_test_2k(final int[][] array) {
+            pause();
+            return array;
+        }
+
+        @Override
+        public int[][] fixed_array_test_4k(final int[][] array) {
+            pause();
+            return array;
+        }
+
+        @Override
+        public int[][] fixed_array_test_8k(final int[][] array) {
+            pause();
+            return array;
+        }
+
+        private void pause() {
+            started.incrementAndGet();
+            final long millis = delayMillis;
+            if (millis <= 0) {
+                return;
+            }
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
