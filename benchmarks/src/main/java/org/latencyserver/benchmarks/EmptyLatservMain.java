@@ -15,7 +15,8 @@ import org.omg.PortableServer.POAHelper;
 /**
  * The baseline of the {@code RequestStatus} harness: a {@code Latserv} whose {@code RequestStatus}
  * returns a constant reply of the same type and size and does nothing else — an empty JacORB
- * two-way call, served with the same ORB settings as the real server.
+ * two-way call, served with the same ORB settings as the real server ({@link OrbSupport#withServerTuning},
+ * including its {@code -D} overrides and its off switch).
  */
 public final class EmptyLatservMain extends LatservPOA {
 
@@ -26,7 +27,9 @@ public final class EmptyLatservMain extends LatservPOA {
      * @throws Exception when the ORB cannot start
      */
     public static void main(final String[] args) throws Exception {
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 2_000));
+        // The same ORB settings as the server's (OrbSupport.withServerTuning), so that the harness
+        // compares the server's work with an empty call, not two ORB configurations.
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.withServerTuning(OrbSupport.properties("127.0.0.1", 0, 2_000)));
         final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
         OrbSupport.writeIor(Path.of(args[0]), orb.object_to_string(poa.servant_to_reference(new EmptyLatservMain())));

@@ -1,13 +1,23 @@
 package org.latencyserver.benchmarks;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
@@ -16,84 +26,188 @@ import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
 /**
- * End-to-end harness: {@code RequestStatus} on the real server against an empty JacORB two-way
- * call returning the same struct ({@link EmptyLatservMain}), each in its own JVM on loopback,
- * measured side by side in one run with 1 and 8 concurrent clients. Rounds alternate between
- * the two targets so that machine noise falls on both alike. Each call's round trip is recorded
- * in an HdrHistogram (ns); clients call back to back (closed loop), so p99 reflects service
- * time, not queueing from a fixed arrival rate (no coordinated-omission correction is needed or
- * applied).
+ * End-to-end harness: {@code RequestStatus} on the real server, once per ORB configuration
+ * ("variant": by default JacORB's defaults and the server's tuning, {@link OrbSupport#withServerTuning}),
+ * against an empty JacORB two-way call returning the same struct ({@link EmptyLatservMain}, on the
+ * tuned settings), each server in its own JVM on loopback, measured side by side in one run.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.RequestStatusHarness [SECONDS_PER_ROUND] [ROUNDS]}
+ * <p>The callers run in two client JVMs ({@link RequestStatusClientMain}; each has one ORB, so one
+ * connection per server, as real client processes have), split evenly between them:
+ * <ul>
+ *   <li>closed loop at each caller count (default 1, 8 and 64): every caller calls back to back;
+ *       rounds alternate between the targets (and rotate which goes first) so that machine noise
+ *       falls on all alike;</li>
+ *   <li>open loop at a fixed rate (default: half the best closed-loop throughput of the variant
+ *       named {@code tuned}, measured in the same run), sends scheduled in advance and spread over
+ *       several threads per client JVM, latency counted from the scheduled send time (coordinated
+ *       omission corrected by construction).</li>
+ * </ul>
+ * Each client JVM writes its counts and HdrHistogram per round to a {@link RequestStatusResult}
+ * file; the harness merges them and prints one table: calls/s, p50, p99, p99.9, max, errors, the
+ * slowest caller's share of an even split (worst round), and the server's
+ * {@code latency_server_orb_thread_pool_exhausted_total} increase (read from its metrics port)
+ * during the rows' rounds.
+ *
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.RequestStatusHarness [SECONDS_PER_ROUND] [ROUNDS] [CALLERS,...]}
+ * (defaults 3, 4, {@code 1,8,64}). System properties:
+ * <ul>
+ *   <li>{@code harness.variants}: {@code NAME=JVM_OPTIONS;NAME=JVM_OPTIONS…}, the server variants
+ *       (default {@code default=-Dlatencyserver.orb.tuning=off;tuned=}); options are {@code -D}'s
+ *       such as {@code -Djacorb.poa.thread_pool_max=64}, which override the tuning's values;</li>
+ *   <li>{@code harness.server.options}: JVM options for every server, the empty one included;</li>
+ *   <li>{@code harness.client.options}: JVM options for the client JVMs;</li>
+ *   <li>{@code harness.clients}: client JVMs (default 2);</li>
+ *   <li>{@code harness.open.rate}: the open-loop rate in calls/s (default half the tuned
+ *       capacity; 0 or less: no open-loop rows); {@code harness.open.threads}: sending threads
+ *       per client JVM (default 16).</li>
+ * </ul>
  */
 public final class RequestStatusHarness {
+
+    private static final long HIGHEST_NANOS = 3_600_000_000_000L;
+    private static final Pattern EXHAUSTED = Pattern.compile("(?m)^latency_server_orb_thread_pool_exhausted_total (\\S+)$");
 
     private RequestStatusHarness() {
     }
 
+    /** A server to call: its reference file and, for a real server, its metrics address. */
+    private record Target(String name, Path ior, String metricsUrl) {
+    }
+
+    /** One row of the table, accumulated over its rounds. */
+    private static final class Row {
+        final String mode;
+        final int callers;
+        final Target target;
+        final Histogram latency = new Histogram(HIGHEST_NANOS, 3);
+        long calls;
+        long errors;
+        double seconds;
+        double slowestShare = Double.NaN;
+        double exhausted;
+
+        Row(final String mode, final int callers, final Target target) {
+            this.mode = mode;
+            this.callers = callers;
+            this.target = target;
+        }
+
+        double callsPerSecond() {
+            return calls / seconds;
+        }
+
+        double p(final double percentile) {
+            return latency.getValueAtPercentile(percentile) / 1e3;
+        }
+    }
+
     /**
-     * @param args seconds per round (default 3), rounds per target and client count (default 4)
+     * @param args seconds per round (default 3), rounds per target and mode (default 4), caller
+     *             counts (default {@code 1,8,64})
      * @throws Exception when a process or call fails
      */
     public static void main(final String[] args) throws Exception {
         final double secondsPerRound = args.length > 0 ? Double.parseDouble(args[0]) : 3;
         final int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-        final int[] clientCounts = args.length > 2 ? java.util.Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()
-            : new int[] {1, 8};
+        final int[] callerCounts = args.length > 2 ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()
+            : new int[] {1, 8, 64};
+        final int clientCount = Integer.getInteger("harness.clients", 2);
+        final int openThreads = Integer.getInteger("harness.open.threads", 16);
+        final Map<String, String> variants = variants(System.getProperty("harness.variants",
+            "default=-D" + OrbSupport.TUNING_SWITCH + "=off;tuned="));
         final Path work = Files.createTempDirectory("latency-harness");
         final Path config = work.resolve("testbed.yaml");
         final Path profiles = locate("profiles").toAbsolutePath();
         Files.writeString(config, Files.readString(locate("examples/thesis-testbed.yaml"))
             .replace("../profiles/", profiles + "/"));
+        final String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
         final List<Process> processes = new ArrayList<>();
+        final List<Client> clients = new ArrayList<>();
         try {
-            processes.add(start(work, "server.log", "org.latencyserver.server.launch.ServerMain", "--config", config.toString(),
-                "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0"));
-            processes.add(start(work, "empty.log", EmptyLatservMain.class.getName(), work.resolve("empty.ior").toString()));
+            final List<Target> targets = new ArrayList<>();
+            for (final Map.Entry<String, String> variant : variants.entrySet()) {
+                final int metricsPort = freePort();
+                final Path ior = work.resolve(variant.getKey() + ".ior");
+                processes.add(start(work, variant.getKey() + ".log", words(variant.getValue()), "org.latencyserver.server.launch.ServerMain",
+                    "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", Integer.toString(metricsPort)));
+                targets.add(new Target(variant.getKey(), ior, "http://127.0.0.1:" + metricsPort + "/metrics"));
+            }
+            processes.add(start(work, "empty.log", List.of(), EmptyLatservMain.class.getName(), work.resolve("empty.ior").toString()));
+            targets.add(new Target("empty call", work.resolve("empty.ior"), null));
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-            final Latserv server = LatservHelper.narrow(orb.string_to_object(awaitIor(work.resolve("server.ior"))));
-            final Latserv empty = LatservHelper.narrow(orb.string_to_object(awaitIor(work.resolve("empty.ior"))));
-            server.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 10), (short) 1);
-            if (server.RequestStatus((short) 1).server_acknowledges_client != 1) {
-                throw new IllegalStateException("the server serves no estimate for connection 1");
-            }
-            System.out.printf(Locale.ROOT, "RequestStatus vs empty two-way call, loopback, %d rounds x %.1f s per target%n",
-                rounds, secondsPerRound);
-            System.out.println("clients  target          calls/s     p50 us   p99 us   p99.9 us");
-            for (final int clients : clientCounts) {
-                final Histogram serverHistogram = new Histogram(3_600_000_000_000L, 3);
-                final Histogram emptyHistogram = new Histogram(3_600_000_000_000L, 3);
-                long serverCalls = 0;
-                long emptyCalls = 0;
-                run(server, clients, 1.0, new Histogram(3_600_000_000_000L, 3)); // warm-up
-                run(empty, clients, 1.0, new Histogram(3_600_000_000_000L, 3));
-                for (int round = 0; round < rounds; round++) {
-                    serverCalls += run(server, clients, secondsPerRound, serverHistogram);
-                    emptyCalls += run(empty, clients, secondsPerRound, emptyHistogram);
+            for (final Target target : targets) {
+                final Latserv reference = LatservHelper.narrow(orb.string_to_object(awaitIor(target.ior())));
+                if (target.metricsUrl() != null) {
+                    reference.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 10), (short) 1);
+                    if (reference.RequestStatus((short) 1).server_acknowledges_client != 1) {
+                        throw new IllegalStateException(target.name() + " serves no estimate for connection 1");
+                    }
+                } else {
+                    reference.RequestStatus((short) 1);
                 }
-                final double seconds = rounds * secondsPerRound;
-                print(clients, "RequestStatus", serverCalls / seconds, serverHistogram);
-                print(clients, "empty call", emptyCalls / seconds, emptyHistogram);
-                System.out.printf(Locale.ROOT, "%7d  ratio p50 %.3f, p99 %.3f, throughput %.3f%n", clients,
-                    (double) serverHistogram.getValueAtPercentile(50) / emptyHistogram.getValueAtPercentile(50),
-                    (double) serverHistogram.getValueAtPercentile(99) / emptyHistogram.getValueAtPercentile(99),
-                    serverCalls / (double) emptyCalls);
             }
-            // Quiet under load: JacORB's pool warnings are counted, and the log holds one line per 10 s at most.
-            final String log = Files.readString(work.resolve("server.log"));
-            final long exhaustedLines = log.lines().filter(line -> line.contains("Thread pool exhausted")).count();
-            final java.util.regex.Matcher url = java.util.regex.Pattern.compile("metrics at (http://\\S+)").matcher(log);
-            String exhausted = "?";
-            if (url.find()) {
-                final java.util.regex.Matcher counter = java.util.regex.Pattern.compile(
-                    "(?m)^latency_server_orb_thread_pool_exhausted_total (\\S+)$").matcher(new String(
-                        java.net.URI.create(url.group(1)).toURL().openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-                exhausted = counter.find() ? counter.group(1) : "?";
-            }
-            System.out.printf(Locale.ROOT, "server: thread pool exhausted %s times (counter); %d such lines and %d lines in all in"
-                + " its log%n", exhausted, exhaustedLines, log.lines().count());
             orb.shutdown(false);
+            for (int c = 0; c < clientCount; c++) {
+                clients.add(Client.start(work, c, words(System.getProperty("harness.client.options", ""))));
+            }
+
+            final List<Row> rows = new ArrayList<>();
+            for (final int callers : callerCounts) {
+                final List<Row> group = new ArrayList<>();
+                for (final Target target : targets) {
+                    group.add(new Row("closed", callers, target));
+                    round(work, clients, "closed", target, callers, 1.0, 0, null); // warm-up
+                }
+                for (int round = 0; round < rounds; round++) {
+                    for (int i = 0; i < group.size(); i++) {
+                        final Row row = group.get((i + round) % group.size());
+                        round(work, clients, "closed", row.target, callers, secondsPerRound, 0, row);
+                    }
+                }
+                rows.addAll(group);
+            }
+            final double configuredRate = Double.parseDouble(System.getProperty("harness.open.rate", "NaN"));
+            final String capacityOf = variants.containsKey("tuned") ? "tuned" : targets.get(targets.size() - 2).name();
+            final double capacity = rows.stream().filter(r -> r.target.name().equals(capacityOf))
+                .mapToDouble(Row::callsPerSecond).max().orElse(0);
+            final double rate = Double.isNaN(configuredRate) ? Math.floor(capacity / 2 / 100) * 100 : configuredRate;
+            if (rate > 0) {
+                final List<Row> group = new ArrayList<>();
+                for (final Target target : targets) {
+                    group.add(new Row("open", openThreads * clientCount, target));
+                }
+                for (int round = 0; round < rounds; round++) {
+                    for (int i = 0; i < group.size(); i++) {
+                        final Row row = group.get((i + round) % group.size());
+                        round(work, clients, "open", row.target, openThreads * clientCount, secondsPerRound, rate, row);
+                    }
+                }
+                rows.addAll(group);
+            }
+            final String loadAfter = Files.readString(Path.of("/proc/loadavg")).strip();
+
+            System.out.printf(Locale.ROOT, "RequestStatus: server variants %s and the empty call; %d client JVMs; %d rounds x %.1f s"
+                + " per row; load average before %s, after %s%n", variants, clientCount, rounds, secondsPerRound, loadBefore, loadAfter);
+            if (rate > 0) {
+                System.out.printf(Locale.ROOT, "open loop: %.0f calls/s (%s), %d sending threads per client JVM, latency from the"
+                    + " scheduled send%n", rate, Double.isNaN(configuredRate) ? "half of " + capacityOf + "'s best closed-loop "
+                    + String.format(Locale.ROOT, "%.0f", capacity) : "given", openThreads);
+            }
+            System.out.println("| mode | callers | target | calls/s | p50 µs | p99 µs | p99.9 µs | max µs | errors | slowest caller |"
+                + " pool exhausted |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+            for (final Row row : rows) {
+                System.out.printf(Locale.ROOT, "| %s | %d | %s | %,.0f | %,.1f | %,.1f | %,.1f | %,.1f | %d | %s | %s |%n",
+                    row.mode, row.callers, row.target.name(), row.callsPerSecond(), row.p(50), row.p(99), row.p(99.9),
+                    row.latency.getMaxValue() / 1e3, row.errors,
+                    row.mode.equals("open") ? "–" : String.format(Locale.ROOT, "%.2f", row.slowestShare),
+                    row.target.metricsUrl() == null ? "–" : String.format(Locale.ROOT, "%.0f", row.exhausted));
+            }
+            verdicts(rows, targets, callerCounts, rate);
         } finally {
+            for (final Client client : clients) {
+                client.quit();
+            }
             for (final Process process : processes) {
                 process.destroy();
                 process.waitFor(10, TimeUnit.SECONDS);
@@ -101,56 +215,167 @@ public final class RequestStatusHarness {
         }
     }
 
-    private static long run(final Latserv target, final int clients, final double seconds, final Histogram into)
-        throws InterruptedException {
-        final long endNanos = System.nanoTime() + (long) (seconds * 1e9);
-        final CountDownLatch done = new CountDownLatch(clients);
-        final Histogram[] perThread = new Histogram[clients];
-        final long[] calls = new long[clients];
-        for (int t = 0; t < clients; t++) {
-            final int index = t;
-            perThread[t] = new Histogram(3_600_000_000_000L, 3);
-            final Thread thread = new Thread(() -> {
-                try {
-                    long n = 0;
-                    while (System.nanoTime() < endNanos) {
-                        final long start = System.nanoTime();
-                        target.RequestStatus((short) 1);
-                        perThread[index].recordValue(System.nanoTime() - start);
-                        n++;
-                    }
-                    calls[index] = n;
-                } finally {
-                    done.countDown();
-                }
-            });
-            thread.start();
+    /** Runs one round on every client JVM at once and adds what they measured to {@code into} (unless a warm-up). */
+    private static void round(final Path work, final List<Client> clients, final String mode, final Target target, final int callers,
+        final double seconds, final double rate, final Row into) throws IOException, InterruptedException {
+        final double exhaustedBefore = into == null ? 0 : exhausted(target);
+        final long startEpochMillis = System.currentTimeMillis() + 300;
+        final List<Path> results = new ArrayList<>();
+        final List<Client> used = new ArrayList<>();
+        for (int c = 0; c < clients.size(); c++) {
+            final int share = mode.equals("open") ? callers / clients.size()
+                : callers / clients.size() + (c < callers % clients.size() ? 1 : 0);
+            if (share == 0) {
+                continue;
+            }
+            final Path result = work.resolve("result-" + c);
+            Files.deleteIfExists(result);
+            final String command = String.format(Locale.ROOT, "%s %s %d %.3f %d %s", mode, target.ior(), share, seconds, startEpochMillis,
+                result) + (mode.equals("open")
+                    ? String.format(Locale.ROOT, " %.3f %.3f", rate / clients.size(), (double) c / clients.size()) : "");
+            clients.get(c).send(command);
+            results.add(result);
+            used.add(clients.get(c));
         }
-        done.await();
-        long total = 0;
-        for (int t = 0; t < clients; t++) {
-            into.add(perThread[t]);
-            total += calls[t];
+        final List<Long> perCaller = new ArrayList<>();
+        for (int c = 0; c < used.size(); c++) {
+            used.get(c).awaitDone();
+            final RequestStatusResult result = RequestStatusResult.read(results.get(c));
+            if (into != null) {
+                into.latency.add(result.latency());
+                into.calls += result.totalCalls();
+                into.errors += result.errors();
+                Arrays.stream(result.calls()).forEach(perCaller::add);
+            }
         }
-        return total;
+        if (into != null) {
+            into.seconds += seconds;
+            final double mean = perCaller.stream().mapToLong(Long::longValue).average().orElse(0);
+            final double share = mean == 0 ? 0 : perCaller.stream().mapToLong(Long::longValue).min().orElse(0) / mean;
+            into.slowestShare = Double.isNaN(into.slowestShare) ? share : Math.min(into.slowestShare, share);
+            into.exhausted += exhausted(target) - exhaustedBefore;
+        }
     }
 
-    private static void print(final int clients, final String target, final double callsPerSecond, final Histogram h) {
-        System.out.printf(Locale.ROOT, "%7d  %-14s %9.0f %9.1f %9.1f %9.1f%n", clients, target, callsPerSecond,
-            h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3);
+    private static void verdicts(final List<Row> rows, final List<Target> targets, final int[] callerCounts, final double rate) {
+        final int most = Arrays.stream(callerCounts).max().orElse(0);
+        for (final Target target : targets) {
+            final List<Row> closed = rows.stream().filter(r -> r.target == target && r.mode.equals("closed")).toList();
+            final Row top = closed.stream().filter(r -> r.callers == most).findFirst().orElse(null);
+            if (top == null) {
+                continue;
+            }
+            final double bestSmaller = closed.stream().filter(r -> r.callers < most).mapToDouble(Row::callsPerSecond).max().orElse(Double.NaN);
+            final long errors = rows.stream().filter(r -> r.target == target).mapToLong(r -> r.errors).sum();
+            final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                "%s at %d callers: throughput %.2f x the best at fewer callers (>= 0.90), p99 %.2f x p50 (<= 3), slowest caller %.2f,"
+                    + " errors %d in all rows", target.name(), most, top.callsPerSecond() / bestSmaller, top.p(99) / top.p(50),
+                top.slowestShare, errors));
+            if (target.metricsUrl() != null) {
+                line.append(String.format(Locale.ROOT, ", pool exhausted %.0f at %d callers", top.exhausted, most));
+            }
+            rows.stream().filter(r -> r.target == target && r.mode.equals("open")).findFirst().ifPresent(open -> line.append(
+                String.format(Locale.ROOT, "; open loop at %.0f calls/s: p99 %.0f µs (<= 1000)", rate, open.p(99))));
+            System.out.println(line);
+        }
     }
 
-    private static Process start(final Path work, final String log, final String main, final String... args) throws IOException {
+    private static double exhausted(final Target target) {
+        if (target.metricsUrl() == null) {
+            return 0;
+        }
+        try (var in = URI.create(target.metricsUrl()).toURL().openStream()) {
+            final Matcher counter = EXHAUSTED.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return counter.find() ? Double.parseDouble(counter.group(1)) : Double.NaN;
+        } catch (IOException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static Map<String, String> variants(final String spec) {
+        final Map<String, String> variants = new LinkedHashMap<>();
+        for (final String item : spec.split(";")) {
+            if (item.isBlank()) {
+                continue;
+            }
+            final int equals = item.indexOf('=');
+            if (equals <= 0) {
+                throw new IllegalArgumentException("harness.variants: NAME=JVM_OPTIONS expected, was " + item);
+            }
+            variants.put(item.substring(0, equals).strip(), item.substring(equals + 1).strip());
+        }
+        return variants;
+    }
+
+    private static List<String> words(final String options) {
+        return options.isBlank() ? List.of() : List.of(options.strip().split("\\s+"));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static List<String> javaCommand(final List<String> options, final String main) {
         final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path")));
-        // -Dharness.server.options="-Djacorb.poa.thread_pool_max=64 ..." tries ORB settings on both servers alike.
-        final String options = System.getProperty("harness.server.options", "").strip();
-        if (!options.isEmpty()) {
-            command.addAll(List.of(options.split("\\s+")));
-        }
+        command.addAll(options);
         command.add(main);
+        return command;
+    }
+
+    private static Process start(final Path work, final String log, final List<String> variantOptions, final String main,
+        final String... args) throws IOException {
+        // -Dharness.server.options="-Djacorb.poa.thread_pool_max=64 ..." tries ORB settings on all servers alike.
+        final List<String> options = new ArrayList<>(words(System.getProperty("harness.server.options", "")));
+        options.addAll(variantOptions);
+        final List<String> command = javaCommand(options, main);
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(work.resolve(log).toFile()).start();
+    }
+
+    /** A client JVM and the pipes the harness drives it through. */
+    private record Client(Process process, Writer commands, BufferedReader replies) {
+
+        static Client start(final Path work, final int index, final List<String> options) throws IOException {
+            final Process process = new ProcessBuilder(javaCommand(options, RequestStatusClientMain.class.getName()))
+                .redirectError(work.resolve("client-" + index + ".err").toFile()).start();
+            final Client client = new Client(process, new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8),
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)));
+            client.await("HARNESS ready");
+            return client;
+        }
+
+        void send(final String command) throws IOException {
+            commands.write(command + "\n");
+            commands.flush();
+        }
+
+        void awaitDone() throws IOException {
+            await("HARNESS done");
+        }
+
+        private void await(final String marker) throws IOException {
+            String line;
+            while ((line = replies.readLine()) != null) {
+                if (line.equals(marker)) {
+                    return;
+                }
+            }
+            throw new IOException("a client JVM ended (exit " + (process.isAlive() ? "?" : process.exitValue()) + ") before '"
+                + marker + "'");
+        }
+
+        void quit() {
+            try {
+                send("quit");
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (IOException | InterruptedException e) {
+                // ended anyway below
+            }
+            process.destroy();
+        }
     }
 
     private static String awaitIor(final Path file) throws IOException, InterruptedException {

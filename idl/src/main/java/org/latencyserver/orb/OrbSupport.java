@@ -38,24 +38,48 @@ public final class OrbSupport {
     }
 
     /**
-     * Gives the POA a request thread pool of a fixed size. JacORB's default pool grows and shrinks
-     * between a minimum and 20 threads; under many concurrent callers it creates and retires
-     * threads continually, and that churn, not the calls, is what limits a server here: with a
-     * fixed pool of 32 a server answered 1.7× the calls at 8 closed-loop callers and 2.8× at 64
-     * ({@code docs/benchmarks.md}, RequestStatus harness, default and fixed in the same run).
-     * Callers beyond the pool wait in the POA's queue ({@code jacorb.poa.queue_max}, 100).
+     * The system property that, set to {@code off}, makes {@link #withServerTuning} change nothing:
+     * the server then runs on JacORB's defaults (for comparison, or to rule the tuning out).
+     */
+    public static final String TUNING_SWITCH = "latencyserver.orb.tuning";
+
+    /** The request pool of {@link #withServerTuning}: fixed, and larger than the callers it must hold. */
+    public static final int REQUEST_THREADS = 96;
+
+    /**
+     * The server's ORB settings for many concurrent callers (measured in {@code docs/benchmarks.md},
+     * RequestStatus harness; explained in {@code docs/operator-guide.md}, ORB settings):
+     * <ul>
+     *   <li>{@code jacorb.poa.thread_pool_min} = {@code jacorb.poa.thread_pool_max} =
+     *       {@value #REQUEST_THREADS}: a fixed request pool. JacORB's default pool (5 to 20) creates
+     *       and retires threads continually under concurrent callers, and that churn limited the
+     *       server more than the calls did. Each call in progress holds one pool thread from the
+     *       moment the POA takes it off its queue until the reply is written, so a pool smaller than
+     *       the callers runs dry ("Thread pool exhausted") and the rest wait in the queue; the pool
+     *       is larger than 64 callers with room for the subscribers' and operators' calls. Idle
+     *       pool threads only wait.</li>
+     * </ul>
+     * Each value is set only when the same key is not given as a system property ({@code -D…},
+     * e.g. in {@code JAVA_OPTS}), so an operator overrides any of them; JacORB itself would let the
+     * properties given here win over {@code -D}. With {@code -D}{@value #TUNING_SWITCH}{@code =off}
+     * nothing is set.
      *
      * @param properties from {@link #properties}; changed in place
-     * @param threads    the pool's size, {@code >= 1}
      * @return {@code properties}
      */
-    public static Properties withFixedRequestPool(final Properties properties, final int threads) {
-        if (threads < 1) {
-            throw new IllegalArgumentException("a request pool needs at least 1 thread, was " + threads);
+    public static Properties withServerTuning(final Properties properties) {
+        if ("off".equalsIgnoreCase(System.getProperty(TUNING_SWITCH, "").strip())) {
+            return properties;
         }
-        properties.setProperty("jacorb.poa.thread_pool_min", Integer.toString(threads));
-        properties.setProperty("jacorb.poa.thread_pool_max", Integer.toString(threads));
+        setUnlessOverridden(properties, "jacorb.poa.thread_pool_min", Integer.toString(REQUEST_THREADS));
+        setUnlessOverridden(properties, "jacorb.poa.thread_pool_max", Integer.toString(REQUEST_THREADS));
         return properties;
+    }
+
+    private static void setUnlessOverridden(final Properties properties, final String key, final String value) {
+        if (System.getProperty(key) == null) {
+            properties.setProperty(key, value);
+        }
     }
 
     /**

@@ -79,9 +79,6 @@ public final class ServerMain implements Callable<Integer> {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    /** The POA's request threads: a fixed pool (see {@link OrbSupport#withFixedRequestPool}). */
-    private static final int REQUEST_THREADS = 32;
-
     /** At most one log line per kind of repeated warning per this interval. */
     private static final long REPEATED_WARNING_INTERVAL_MILLIS = 10_000;
 
@@ -144,8 +141,9 @@ public final class ServerMain implements Callable<Integer> {
             metrics.registerLogFilter(repeatedWarnings::poolExhausted, repeatedWarnings::suppressed);
         }
         final SecuritySettings security = configuration.security();
-        final java.util.Properties orbProperties = OrbSupport.withFixedRequestPool(
-            CallerCapture.register(OrbSupport.properties(host, port, 2_000)), REQUEST_THREADS);
+        // Pool, queue and connection settings for many callers: see OrbSupport.withServerTuning.
+        final java.util.Properties orbProperties = OrbSupport.withServerTuning(
+            CallerCapture.register(OrbSupport.properties(host, port, 2_000)));
         if (security.tls() != null) {
             final SecuritySettings.Tls tls = security.tls();
             try {

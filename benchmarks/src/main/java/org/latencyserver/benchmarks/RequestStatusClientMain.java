@@ -1,0 +1,182 @@
+package org.latencyserver.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.latencyserver.idl.Latserv;
+import org.latencyserver.idl.LatservHelper;
+import org.latencyserver.orb.OrbSupport;
+import org.omg.CORBA.ORB;
+
+/**
+ * One client JVM of {@link RequestStatusHarness}: keeps one JacORB client ORB (so one connection
+ * per server, as a real client process has) and runs the harness's rounds on command. Commands
+ * come one per line on standard input; after each this JVM writes a {@link RequestStatusResult}
+ * file and prints {@code HARNESS done} on standard output (the only line the harness reads; the
+ * ORB's own log may share the stream).
+ *
+ * <ul>
+ *   <li>{@code closed IOR_FILE CALLERS SECONDS START_EPOCH_MILLIS RESULT_FILE}: {@code CALLERS}
+ *       threads call {@code RequestStatus} back to back from the given start for the given time;
+ *       each round trip is timed from its send.</li>
+ *   <li>{@code open IOR_FILE THREADS SECONDS START_EPOCH_MILLIS RESULT_FILE RATE OFFSET_FRACTION}:
+ *       sends at {@code RATE} calls/s, call {@code i} scheduled in advance at
+ *       {@code start + (i + OFFSET_FRACTION) / RATE}; call {@code i} is made by thread
+ *       {@code i mod THREADS}, so one slow reply does not hold up the calls scheduled after it;
+ *       latency is counted from the scheduled send time, not the actual one (coordinated omission
+ *       corrected by construction: a call sent late because its thread was still waiting counts
+ *       the wait).</li>
+ *   <li>{@code quit}.</li>
+ * </ul>
+ */
+public final class RequestStatusClientMain {
+
+    private static final long HIGHEST_NANOS = 3_600_000_000_000L;
+
+    private final ORB orb;
+    private final Map<String, Latserv> targets = new HashMap<>();
+
+    private RequestStatusClientMain(final ORB orb) {
+        this.orb = orb;
+    }
+
+    /**
+     * @param args none
+     * @throws Exception when the ORB cannot start or a result cannot be written
+     */
+    public static void main(final String[] args) throws Exception {
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        final RequestStatusClientMain client = new RequestStatusClientMain(orb);
+        final BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        System.out.println("HARNESS ready");
+        System.out.flush();
+        String line;
+        while ((line = commands.readLine()) != null) {
+            final String[] words = line.strip().split("\\s+");
+            if (words[0].equals("quit")) {
+                break;
+            }
+            final Latserv target = client.target(words[1]);
+            final int threads = Integer.parseInt(words[2]);
+            final double seconds = Double.parseDouble(words[3]);
+            final long startNanos = System.nanoTime() + (Long.parseLong(words[4]) - System.currentTimeMillis()) * 1_000_000L;
+            final Path resultFile = Path.of(words[5]);
+            final RequestStatusResult result;
+            if (words[0].equals("closed")) {
+                result = closed(target, threads, seconds, startNanos);
+            } else if (words[0].equals("open")) {
+                result = open(target, threads, seconds, startNanos, Double.parseDouble(words[6]), Double.parseDouble(words[7]));
+            } else {
+                throw new IllegalArgumentException("unknown command: " + line);
+            }
+            result.write(resultFile);
+            System.out.println("HARNESS done");
+            System.out.flush();
+        }
+        orb.shutdown(false);
+        System.exit(0);
+    }
+
+    private Latserv target(final String iorFile) throws java.io.IOException {
+        Latserv target = targets.get(iorFile);
+        if (target == null) {
+            target = LatservHelper.narrow(orb.string_to_object(Files.readString(Path.of(iorFile)).trim()));
+            targets.put(iorFile, target);
+        }
+        return target;
+    }
+
+    private static void sleepUntil(final long nanos) {
+        long left;
+        while ((left = nanos - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    private static RequestStatusResult closed(final Latserv target, final int callers, final double seconds, final long startNanos)
+        throws InterruptedException {
+        final long endNanos = startNanos + (long) (seconds * 1e9);
+        final Histogram[] histograms = new Histogram[callers];
+        final long[] calls = new long[callers];
+        final long[] errors = new long[callers];
+        final Thread[] threads = new Thread[callers];
+        for (int t = 0; t < callers; t++) {
+            final int index = t;
+            histograms[t] = new Histogram(HIGHEST_NANOS, 3);
+            threads[t] = new Thread(() -> {
+                sleepUntil(startNanos);
+                long n = 0;
+                long failed = 0;
+                long now = System.nanoTime();
+                while (now < endNanos) {
+                    final long start = now;
+                    try {
+                        target.RequestStatus((short) 1);
+                        now = System.nanoTime();
+                        histograms[index].recordValue(now - start);
+                        n++;
+                    } catch (org.omg.CORBA.SystemException e) {
+                        failed++;
+                        LockSupport.parkNanos(1_000_000L);
+                        now = System.nanoTime();
+                    }
+                }
+                calls[index] = n;
+                errors[index] = failed;
+            }, "caller-" + t);
+            threads[t].start();
+        }
+        return join(threads, histograms, calls, errors, seconds);
+    }
+
+    private static RequestStatusResult open(final Latserv target, final int threadCount, final double seconds, final long startNanos,
+        final double rate, final double offsetFraction) throws InterruptedException {
+        final double intervalNanos = 1e9 / rate;
+        final long total = (long) (seconds * rate);
+        final Histogram[] histograms = new Histogram[threadCount];
+        final long[] calls = new long[threadCount];
+        final long[] errors = new long[threadCount];
+        final Thread[] threads = new Thread[threadCount];
+        for (int t = 0; t < threadCount; t++) {
+            final int index = t;
+            histograms[t] = new Histogram(HIGHEST_NANOS, 3);
+            threads[t] = new Thread(() -> {
+                long n = 0;
+                long failed = 0;
+                for (long i = index; i < total; i += threadCount) {
+                    final long scheduled = startNanos + (long) ((i + offsetFraction) * intervalNanos);
+                    sleepUntil(scheduled);
+                    try {
+                        target.RequestStatus((short) 1);
+                        histograms[index].recordValue(System.nanoTime() - scheduled);
+                        n++;
+                    } catch (org.omg.CORBA.SystemException e) {
+                        failed++;
+                    }
+                }
+                calls[index] = n;
+                errors[index] = failed;
+            }, "sender-" + t);
+            threads[t].start();
+        }
+        return join(threads, histograms, calls, errors, seconds);
+    }
+
+    private static RequestStatusResult join(final Thread[] threads, final Histogram[] histograms, final long[] calls,
+        final long[] errors, final double seconds) throws InterruptedException {
+        final Histogram all = new Histogram(HIGHEST_NANOS, 3);
+        long failed = 0;
+        for (int t = 0; t < threads.length; t++) {
+            threads[t].join();
+            all.add(histograms[t]);
+            failed += errors[t];
+        }
+        return new RequestStatusResult(seconds, calls, failed, all);
+    }
+}
