@@ -146,13 +146,18 @@ public final class DemoMain implements Callable<Integer> {
             "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(), "--tls-truststore", certs.resolve("trust.p12").toString()),
             withTlsPassword(Map.of(), tlsPassword), work);
         final String consoleUrl = console.awaitOutput("console at (http://\\S+)", READY_TIMEOUT).group(1);
+        // This host's copy of every estimate, read without a call (docs/mirror-layout.md); reads are open, so no certificate.
+        final Path mirrorFile = work.resolve("estimates.mirror");
+        final ChildProcess mirror = start("mirror", java(root, "latency-client", "org.latencyserver.client.mirror.MirrorMain",
+            "--server", "LatencyServer", "--naming", naming, "--file", mirrorFile.toString()), Map.of(), work);
+        mirror.awaitOutput("mirror: \\d+ connection", READY_TIMEOUT);
 
         final boolean load = !noLoad && pinned && LoadDrivers.available();
         if (load) {
             loadDrivers = new LoadDrivers(Map.of("lab1", 0, "lab2", 1), work);
         }
         final String metricsUrl = metrics.find() ? metrics.group(1) : null;
-        banner(consoleUrl, naming, metricsUrl, work, load, pinned);
+        banner(consoleUrl, naming, metricsUrl, work, mirrorFile, load, pinned);
         if (readyFile != null) {
             final Map<String, Long> pids = new LinkedHashMap<>();
             pids.put("naming-service", namingService.pid());
@@ -161,10 +166,11 @@ public final class DemoMain implements Callable<Integer> {
             pids.put("peer-agent", peerAgent.pid());
             pids.put("client-agent", clientAgent.pid());
             pids.put("console", console.pid());
+            pids.put("mirror", mirror.pid());
             new ReadyFile(ReadyFile.FORMAT, naming, "LatencyServer", consoleUrl, metricsUrl,
                 List.of(new ReadyFile.Agent("lab1", "demo-agent-lab1", pinned ? 0 : null)),
                 List.of(new ReadyFile.Agent("lab2", "peers/lab2", pinned ? 1 : null)),
-                pids, load, scenario.toString(), work.toString()).writeTo(readyFile);
+                pids, load, scenario.toString(), work.toString(), mirrorFile.toString()).writeTo(readyFile);
         }
         follow(emulator, ScenarioLoad.cpuPercentPerStep(scenario, List.of("lab1", "lab2")));
     }
@@ -200,7 +206,7 @@ public final class DemoMain implements Callable<Integer> {
             : "--duration " + durationSeconds + " s reached; stopping"));
     }
 
-    private void banner(final String consoleUrl, final String naming, final String metricsUrl, final Path work,
+    private void banner(final String consoleUrl, final String naming, final String metricsUrl, final Path work, final Path mirrorFile,
                         final boolean load, final boolean pinned) {
         out.println();
         out.println("  Latency Server demo is running.");
@@ -211,6 +217,9 @@ public final class DemoMain implements Callable<Integer> {
             out.println("  Metrics:        " + metricsUrl);
         }
         out.println("  Terminal view:  ./latency console --naming " + naming + " --server LatencyServer --watch");
+        out.println("  Mirror file:    " + mirrorFile + "  (every estimate, read without a call)");
+        out.println("                  ./latency mirror-read --file " + mirrorFile + " --watch");
+        out.println("                  Java: EstimateMirror.open(path).read(indexRef, record); C: latency-mirror/src/main/c/latency_mirror.h");
         final Path certs = work.resolve("certs");
         out.println("  Writes need TLS and a role (plain IIOP reads only). As the planner, for example:");
         out.println("    LATENCY_TLS_PASSWORD=$(cat " + certs.resolve("password") + ") ./latency profile load F --naming " + naming

@@ -32,7 +32,8 @@ import java.util.Optional;
  *   "pids": { "naming-service": 1, "emulator": 2, "server": 3, "peer-agent": 4, "client-agent": 5, "console": 6 },
  *   "load_driven": true,                        // real CPU load follows the scenario on the pinned cores
  *   "scenario": "/…/examples/demo/demo-scenario.yaml",
- *   "work_dir": "/…/.latency/demo"
+ *   "work_dir": "/…/.latency/demo",
+ *   "mirror_file": "/…/.latency/demo/estimates.mirror"   // this host's estimate mirror (docs/mirror-layout.md)
  * }
  * </pre>
  * {@code core} is null when the agents are not pinned (no taskset, or one core).
@@ -48,6 +49,7 @@ import java.util.Optional;
  * @param loadDriven   whether stress-ng load follows the scenario on the agents' cores
  * @param scenario     the scenario the emulator walks
  * @param workDir      logs, IORs and state of this run
+ * @param mirrorFile   the host-local estimate mirror the demo keeps (docs/mirror-layout.md)
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -62,7 +64,8 @@ public record ReadyFile(
     @JsonProperty("pids") Map<String, Long> pids,
     @JsonProperty("load_driven") boolean loadDriven,
     @JsonProperty("scenario") String scenario,
-    @JsonProperty("work_dir") String workDir) {
+    @JsonProperty("work_dir") String workDir,
+    @JsonProperty("mirror_file") String mirrorFile) {
 
     /** The layout's name and version. */
     public static final String FORMAT = "latency-demo-ready/1";

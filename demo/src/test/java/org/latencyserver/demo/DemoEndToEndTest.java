@@ -29,6 +29,9 @@ import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.mirror.EstimateMirror;
+import org.latencyserver.mirror.MirrorRecord;
+import org.latencyserver.mirror.ReadStatus;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
 
@@ -108,6 +111,20 @@ class DemoEndToEndTest {
             assertEquals(Integer.toString(current), ConsoleSnapshot.cpuStateOf(later, 1),
                 "the console shows the server's new state; before: " + ConsoleSnapshot.cpuStateOf(first, 1));
             assertTrue(current != cpuStateBefore, "a state other than the one before");
+
+            // The demo's mirror shows the same state, read from its file without a call, as an application reads it.
+            try (EstimateMirror mirror = EstimateMirror.open(Path.of(group(banner, "Mirror file:\\s+(\\S+)")))) {
+                final MirrorRecord record = new MirrorRecord();
+                final long mirrorDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+                ReadStatus status = mirror.read(1, record);
+                while (System.nanoTime() < mirrorDeadline && !(status == ReadStatus.OK && record.cpuState() == cpuStateOf(service, 1))) {
+                    Thread.sleep(100);
+                    status = mirror.read(1, record);
+                }
+                assertEquals(ReadStatus.OK, status, "the mirror is alive and has connection 1");
+                assertEquals(cpuStateOf(service, 1), record.cpuState(), "the mirror follows the server's state: " + record);
+                assertTrue(record.hasEstimate() && record.qos() == 1, record.toString());
+            }
         } finally {
             if (orb != null) {
                 orb.shutdown(false);

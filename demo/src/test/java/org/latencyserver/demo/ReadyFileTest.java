@@ -21,7 +21,7 @@ class ReadyFileTest {
     private static ReadyFile sample() {
         return new ReadyFile(ReadyFile.FORMAT, "corbaloc::127.0.0.1:4000/NameService", "LatencyServer", "http://127.0.0.1:1/",
             null, List.of(new ReadyFile.Agent("lab1", "demo-agent-lab1", 0)), List.of(new ReadyFile.Agent("lab2", "peers/lab2", null)),
-            Map.of("server", 42L), true, "/s.yaml", "/w");
+            Map.of("server", 42L), true, "/s.yaml", "/w", "/w/estimates.mirror");
     }
 
     @Test

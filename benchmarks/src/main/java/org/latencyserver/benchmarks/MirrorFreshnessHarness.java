@@ -1,0 +1,128 @@
+package org.latencyserver.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.latencyserver.idl.Latserv;
+import org.latencyserver.idl.LatservHelper;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.mirror.EstimateMirror;
+import org.latencyserver.mirror.MirrorRecord;
+import org.latencyserver.mirror.ReadStatus;
+import org.latencyserver.orb.OrbSupport;
+import org.omg.CORBA.ORB;
+
+/**
+ * Freshness of the host-local mirror: how long after an estimate changes at the server a reader of
+ * the mirror file sees it. The real server (thesis testbed) and a real {@code ./latency mirror}
+ * run in their own JVMs on loopback; this JVM changes connection 1's load state with
+ * {@code PutMibUpdates} (client and peer CPU 10 % ↔ 90 %: LOW/LOW ↔ HIGH/HIGH, a different profile
+ * cell, so a different estimate) and spins on the mirror record until it shows the new state. The
+ * time counts from just before the call is sent, so it includes the call itself (the change happens
+ * inside it): an upper bound of "change at the server → visible to a reader". For comparison the
+ * same change is also read back with {@code RequestStatus} (a call after the update returns).
+ *
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.MirrorFreshnessHarness [CHANGES] [PAUSE_MILLIS]}
+ */
+public final class MirrorFreshnessHarness {
+
+    private static final short CONNECTION = 1;
+    private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private MirrorFreshnessHarness() {
+    }
+
+    /**
+     * @param args changes to time (default 2000), pause between changes in ms (default 10)
+     * @throws Exception when a process or call fails
+     */
+    public static void main(final String[] args) throws Exception {
+        final int changes = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        final long pauseMillis = args.length > 1 ? Long.parseLong(args[1]) : 10;
+        final Path work = Files.createTempDirectory("mirror-freshness");
+        final Path config = HarnessProcesses.testbedConfig(work);
+        final Path mirrorFile = work.resolve("estimates.mirror");
+        try (HarnessProcesses processes = new HarnessProcesses(work)) {
+            final Path ior = work.resolve("server.ior");
+            final Process server = processes.startJava("server.log", "org.latencyserver.server.launch.ServerMain",
+                "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0");
+            final String reference = HarnessProcesses.awaitIor(ior, server);
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
+            push(latserv, 10);
+            final Process mirror = processes.startJava("mirror.log", "org.latencyserver.client.mirror.MirrorMain",
+                "--server", ior.toString(), "--file", mirrorFile.toString(), "--connections", Short.toString(CONNECTION));
+            final MirrorRecord record = new MirrorRecord();
+            try (EstimateMirror reader = awaitMirror(mirrorFile, mirror, record)) {
+                final Histogram mirrorNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+                final Histogram callNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+                final Histogram requestStatusNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+                int missed = 0;
+                for (int i = 0; i < changes + 100; i++) {
+                    final int cpuPercent = i % 2 == 0 ? 90 : 10;
+                    final int expectedCpuState = cpuPercent == 90 ? 33 : 11;
+                    final long sentNanos = System.nanoTime();
+                    push(latserv, cpuPercent);
+                    final long answeredNanos = System.nanoTime();
+                    long seenNanos = 0;
+                    while (System.nanoTime() - sentNanos < GIVE_UP_NANOS) {
+                        if (reader.read(CONNECTION, record) == ReadStatus.OK && record.cpuState() == expectedCpuState) {
+                            seenNanos = System.nanoTime();
+                            break;
+                        }
+                        Thread.onSpinWait();
+                    }
+                    final long statusStart = System.nanoTime();
+                    final float servedMillis = latserv.RequestStatus(CONNECTION).latency_estimate;
+                    final long statusNanos = System.nanoTime() - statusStart;
+                    if (i < 100) {
+                        continue;    // warm-up: JIT of all three JVMs
+                    }
+                    // The mirror must show what the server serves: the same value as RequestStatus.
+                    if (seenNanos == 0 || servedMillis != (float) record.valueMillis()) {
+                        missed++;
+                    } else {
+                        mirrorNanos.recordValue(seenNanos - sentNanos);
+                        callNanos.recordValue(answeredNanos - sentNanos);
+                        requestStatusNanos.recordValue(statusNanos);
+                    }
+                    Thread.sleep(pauseMillis);
+                }
+                System.out.printf(Locale.ROOT, "Mirror freshness, loopback: %d state changes of connection %d, %d ms apart; "
+                    + "%d not seen within 5 s%n", changes, CONNECTION, pauseMillis, missed);
+                System.out.println("                                               p50 us    p99 us  p99.9 us    max us");
+                row("change sent -> visible in the mirror file", mirrorNanos);
+                row("  of which: PutMibUpdates call", callNanos);
+                row("RequestStatus afterwards (one call)", requestStatusNanos);
+            } finally {
+                orb.shutdown(false);
+            }
+        }
+    }
+
+    private static void row(final String label, final Histogram histogram) {
+        System.out.printf(Locale.ROOT, "%-44s %9.0f %9.0f %9.0f %9.0f%n", label, histogram.getValueAtPercentile(50) / 1e3,
+            histogram.getValueAtPercentile(99) / 1e3, histogram.getValueAtPercentile(99.9) / 1e3, histogram.getMaxValue() / 1e3);
+    }
+
+    private static void push(final Latserv latserv, final int cpuPercent) {
+        latserv.PutMibUpdates(new IdlMibUpdates(CONNECTION, (short) cpuPercent, (short) cpuPercent, (short) 20), (short) 1);
+    }
+
+    private static EstimateMirror awaitMirror(final Path file, final Process mirror, final MirrorRecord record) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && mirror.isAlive()) {
+            if (Files.exists(file)) {
+                final EstimateMirror reader = EstimateMirror.open(file);
+                while (System.nanoTime() < deadline && reader.read(CONNECTION, record) != ReadStatus.OK) {
+                    Thread.sleep(20);
+                }
+                return reader;
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("no mirror at " + file + " (mirror alive: " + mirror.isAlive() + ")");
+    }
+}

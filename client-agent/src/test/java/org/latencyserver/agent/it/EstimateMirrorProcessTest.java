@@ -1,0 +1,144 @@
+package org.latencyserver.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.mirror.EstimateMirror;
+import org.latencyserver.mirror.MirrorLayout;
+import org.latencyserver.mirror.MirrorRecord;
+import org.latencyserver.mirror.ReadStatus;
+
+/**
+ * {@code ./latency mirror} against a real server: the mirror file follows the server's estimates
+ * as they change, says so when it loses the server and recovers when it returns, and a reader can
+ * tell a dead mirror from a live one. Everything is read through the file, as an application does.
+ */
+class EstimateMirrorProcessTest {
+
+    private static final String MIRROR_MAIN = "org.latencyserver.client.mirror.MirrorMain";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void mirrorFollowsPushedStateChangesMarksALostServerStaleAndRecoversWhenItReturns() throws Exception {
+        final Path file = directory.resolve("estimates.mirror");
+        Testbed testbed = Testbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 0");
+        // A long refresh period: after the first read, what the file shows can only come from pushes.
+        try (JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
+            "--file", file.toString(), "--connections", "4,6", "--heartbeat-millis", "50", "--poll-millis", "200",
+            "--refresh-millis", "600000")) {
+            testbed.push(10, 10, 20);
+            try (EstimateMirror reader = awaitFile(file, mirror)) {
+                final MirrorRecord record = new MirrorRecord();
+                awaitRecord(reader, 4, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
+                assertEquals(MirrorLayout.SERVER_LINK_PUSH, reader.serverLink());
+
+                testbed.push(90, 90, 20);
+                awaitRecord(reader, 4, record, r -> r.hasEstimate() && r.cpuState() == 33, mirror);
+                assertEquals(testbed.service.current_estimate((short) 4).value_ms, record.valueMillis(),
+                    "the mirror shows the value the server serves");
+                awaitRecord(reader, 6, record, r -> r.cpuState() == 33 && r.qos() == 4
+                    && r.kind() == MirrorLayout.KIND_BOUND && r.boundPercent() == 96.0, mirror);
+
+                final Path state = directory.resolve("state.json");
+                testbed.close();
+                awaitRecord(reader, 4, record, r -> r.stale() && r.staleReason() == MirrorLayout.STALE_REASON_SERVER_LOST, mirror);
+                assertEquals(33, record.cpuState(), "a lost server leaves the last served values in place");
+                assertTrue(record.hasEstimate());
+                assertEquals(MirrorLayout.SERVER_LINK_LOST, reader.serverLink());
+                assertEquals(ReadStatus.OK, reader.read(4, record), "the mirror itself is alive while its server is lost");
+
+                assertTrue(Files.exists(state), "the testbed's state file stays for the restart");
+                testbed = Testbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 0");
+                awaitRecord(reader, 4, record, r -> !r.stale(), mirror);
+                final long deadline = System.nanoTime() + WAIT.toNanos();
+                while (reader.serverLink() != MirrorLayout.SERVER_LINK_PUSH && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertEquals(MirrorLayout.SERVER_LINK_PUSH, reader.serverLink(), "subscribed again to the restarted server");
+                testbed.push(50, 50, 20);
+                awaitRecord(reader, 4, record, r -> r.cpuState() == 22, mirror);
+            }
+        } finally {
+            testbed.close();
+        }
+    }
+
+    @Test
+    void aKilledMirrorReadsDeadWithItsLastValues() throws Exception {
+        final Path file = directory.resolve("estimates.mirror");
+        try (Testbed testbed = Testbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 0");
+             JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
+                 "--file", file.toString(), "--heartbeat-millis", "50")) {
+            testbed.push(10, 10, 20);
+            try (EstimateMirror reader = awaitFile(file, mirror)) {
+                final MirrorRecord record = new MirrorRecord();
+                awaitRecord(reader, 6, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
+                assertTrue(reader.alive(System.currentTimeMillis()));
+                final double value = record.valueMillis();
+
+                mirror.kill();
+                final long deadline = System.nanoTime() + WAIT.toNanos();
+                ReadStatus status = reader.read(6, record);
+                while (status != ReadStatus.MIRROR_DEAD && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                    status = reader.read(6, record);
+                }
+                assertEquals(ReadStatus.MIRROR_DEAD, status, "a mirror whose heartbeat stopped is reported dead");
+                assertEquals(value, record.valueMillis(), "its last values are still copied for the caller to judge");
+                assertTrue(reader.heartbeatAgeMillis(System.currentTimeMillis()) >= 150);
+            }
+        }
+    }
+
+    @Test
+    void aConnectionTheServerDoesNotHaveIsRefusedAtStart() throws Exception {
+        final Path file = directory.resolve("estimates.mirror");
+        try (Testbed testbed = Testbed.start(directory, 1000, 30_000);
+             JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
+                 "--file", file.toString(), "--connections", "4,99")) {
+            assertEquals(2, mirror.waitFor(WAIT));
+            assertTrue(mirror.log().contains("the server has no connection [99]"), mirror.log());
+            assertFalse(mirror.log().contains("Exception"), mirror.log());
+        }
+    }
+
+    private static EstimateMirror awaitFile(final Path file, final JavaProcess mirror) throws Exception {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!Files.exists(file)) {
+            assertTrue(mirror.isAlive(), () -> "the mirror stopped: " + log(mirror));
+            assertTrue(System.nanoTime() < deadline, "no mirror file at " + file);
+            Thread.sleep(20);
+        }
+        return EstimateMirror.open(file);
+    }
+
+    private static void awaitRecord(final EstimateMirror reader, final int indexRef, final MirrorRecord into,
+                                    final Predicate<MirrorRecord> condition, final JavaProcess mirror) throws Exception {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (reader.read(indexRef, into) == ReadStatus.OK && condition.test(into)) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("record " + indexRef + " never reached the expected state; last: " + into + "\n" + log(mirror));
+    }
+
+    private static String log(final JavaProcess mirror) {
+        try {
+            return mirror.log();
+        } catch (java.io.IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+}
