@@ -1,5 +1,7 @@
 package org.latencyserver.mirror;
 
+import static org.latencyserver.mirror.EstimateMirrorWriter.INTS;
+import static org.latencyserver.mirror.EstimateMirrorWriter.LONGS;
 import static org.latencyserver.mirror.MirrorLayout.*;
 
 import java.io.IOException;
@@ -10,8 +12,6 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import org.agrona.IoUtil;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Reads the estimate mirror file ({@code docs/mirror-layout.md}, version 1) that the host's
@@ -39,8 +39,9 @@ public final class EstimateMirror implements AutoCloseable {
     public static final int READ_ATTEMPTS = 4096;
 
     private final Path path;
+    /** The read-only mapping, little-endian; plain field loads go through it. */
+    private final ByteBuffer buffer;
     private final MappedByteBuffer mapped;
-    private final UnsafeBuffer buffer;
     private final long heartbeatIntervalMillis;
     private final long deadAfterMillis;
     private final long writerPid;
@@ -51,7 +52,7 @@ public final class EstimateMirror implements AutoCloseable {
         final long writerPid, final long startedEpochMillis) {
         this.path = path;
         this.mapped = mapped;
-        this.buffer = new UnsafeBuffer(mapped);
+        this.buffer = mapped.order(ByteOrder.LITTLE_ENDIAN);
         this.heartbeatIntervalMillis = heartbeatIntervalMillis;
         this.deadAfterMillis = (long) DEAD_AFTER_HEARTBEAT_INTERVALS * heartbeatIntervalMillis;
         this.writerPid = writerPid;
@@ -69,10 +70,8 @@ public final class EstimateMirror implements AutoCloseable {
      * @throws MirrorFormatException naming the path, the wrong field, the value found and the one
      *     expected, if the file is not a version-1 mirror file
      * @throws IOException if the file cannot be opened or mapped
-     * @throws UnsupportedOperationException on a big-endian JVM (the file is little-endian)
      */
     public static EstimateMirror open(final Path path) throws IOException {
-        EstimateMirrorWriter.requireLittleEndian();
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             final long length = channel.size();
             if (length < HEADER_LENGTH) {
@@ -158,19 +157,19 @@ public final class EstimateMirror implements AutoCloseable {
     public ReadStatus read(final int indexRef, final MirrorRecord into, final long nowEpochMillis) {
         checkIndexRef(indexRef);
         checkOpen();
-        final UnsafeBuffer buffer = this.buffer;
+        final ByteBuffer buffer = this.buffer;
         final int offset = recordOffset(indexRef);
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-            final long before = buffer.getLongAcquire(offset + SEQUENCE_OFFSET);
+            final long before = (long) LONGS.getAcquire(buffer, offset + SEQUENCE_OFFSET);
             if (before == 0) {
                 return ReadStatus.NOT_MIRRORED;
             }
             if ((before & 1L) == 0) {
                 final short storedIndexRef = buffer.getShort(offset + INDEX_REF_OFFSET);
-                final byte qos = buffer.getByte(offset + QOS_OFFSET);
-                final byte kind = buffer.getByte(offset + KIND_OFFSET);
-                final byte flags = buffer.getByte(offset + FLAGS_OFFSET);
-                final byte staleReason = buffer.getByte(offset + STALE_REASON_OFFSET);
+                final byte qos = buffer.get(offset + QOS_OFFSET);
+                final byte kind = buffer.get(offset + KIND_OFFSET);
+                final byte flags = buffer.get(offset + FLAGS_OFFSET);
+                final byte staleReason = buffer.get(offset + STALE_REASON_OFFSET);
                 final short cpuState = buffer.getShort(offset + CPU_STATE_OFFSET);
                 final short portState = buffer.getShort(offset + PORT_STATE_OFFSET);
                 final double valueMillis = buffer.getDouble(offset + VALUE_MILLIS_OFFSET);
@@ -182,7 +181,7 @@ public final class EstimateMirror implements AutoCloseable {
                 final long mirroredEpochMillis = buffer.getLong(offset + MIRRORED_EPOCH_MILLIS_OFFSET);
                 // The field loads above must complete before the sequence is loaded again.
                 VarHandle.acquireFence();
-                if (buffer.getLongAcquire(offset + SEQUENCE_OFFSET) == before) {
+                if ((long) LONGS.getAcquire(buffer, offset + SEQUENCE_OFFSET) == before) {
                     into.indexRef(storedIndexRef)
                         .qos(qos)
                         .kind(kind)
@@ -217,7 +216,7 @@ public final class EstimateMirror implements AutoCloseable {
      */
     public long heartbeatAgeMillis(final long nowEpochMillis) {
         checkOpen();
-        return nowEpochMillis - buffer.getLongAcquire(HEARTBEAT_EPOCH_MILLIS_OFFSET);
+        return nowEpochMillis - (long) LONGS.getAcquire(buffer, HEARTBEAT_EPOCH_MILLIS_OFFSET);
     }
 
     /**
@@ -236,7 +235,7 @@ public final class EstimateMirror implements AutoCloseable {
      */
     public int serverLink() {
         checkOpen();
-        return buffer.getIntAcquire(SERVER_LINK_OFFSET);
+        return (int) INTS.getAcquire(buffer, SERVER_LINK_OFFSET);
     }
 
     /**
@@ -245,7 +244,7 @@ public final class EstimateMirror implements AutoCloseable {
      */
     public long serverContactEpochMillis() {
         checkOpen();
-        return buffer.getLongAcquire(SERVER_CONTACT_EPOCH_MILLIS_OFFSET);
+        return (long) LONGS.getAcquire(buffer, SERVER_CONTACT_EPOCH_MILLIS_OFFSET);
     }
 
     /**
@@ -290,7 +289,7 @@ public final class EstimateMirror implements AutoCloseable {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            IoUtil.unmap(mapped);
+            Unmapper.unmap(this.mapped);
         }
     }
 }

@@ -3,7 +3,9 @@ package org.latencyserver.mirror;
 import static org.latencyserver.mirror.MirrorLayout.*;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -12,8 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
-import org.agrona.IoUtil;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Writes the estimate mirror file ({@code docs/mirror-layout.md}, version 1): the one writer of
@@ -26,15 +26,23 @@ import org.agrona.concurrent.UnsafeBuffer;
  * sequences that readers accept while the fields are torn. Any number of readers, in this and other
  * processes, read concurrently with {@link EstimateMirror}.
  *
- * <p>Nothing here allocates after {@code create}; {@code write} is a few dozen stores.
+ * <p>Nothing here allocates after {@code create}; {@code write} is a few dozen stores. The file is
+ * accessed with JDK means only (a little-endian {@link MappedByteBuffer} and byte-buffer view
+ * {@link VarHandle}s for the release stores), so no JVM flag is needed.
  */
 public final class EstimateMirrorWriter implements AutoCloseable {
+
+    /** Release stores of the file's aligned little-endian int64 fields (the sequences, the heartbeat). */
+    static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Release stores of the file's aligned little-endian int32 fields ({@code server_link}). */
+    static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Path path;
     private final int heartbeatIntervalMillis;
     private final long startedEpochMillis;
+    /** The mapping, little-endian; plain field stores go through it. */
+    private final ByteBuffer buffer;
     private final MappedByteBuffer mapped;
-    private final UnsafeBuffer buffer;
     private boolean closed;
 
     private EstimateMirrorWriter(final Path path, final int heartbeatIntervalMillis, final long startedEpochMillis,
@@ -43,7 +51,7 @@ public final class EstimateMirrorWriter implements AutoCloseable {
         this.heartbeatIntervalMillis = heartbeatIntervalMillis;
         this.startedEpochMillis = startedEpochMillis;
         this.mapped = mapped;
-        this.buffer = new UnsafeBuffer(mapped);
+        this.buffer = mapped.order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -63,13 +71,11 @@ public final class EstimateMirrorWriter implements AutoCloseable {
      * @throws IOException if the file cannot be created, sized, mapped or renamed (the temporary
      *     file is then removed)
      * @throws IllegalArgumentException if {@code heartbeatIntervalMillis} is below 1
-     * @throws UnsupportedOperationException on a big-endian JVM (the file is little-endian)
      */
     public static EstimateMirrorWriter create(final Path path, final int heartbeatIntervalMillis) throws IOException {
         if (heartbeatIntervalMillis < 1) {
             throw new IllegalArgumentException("heartbeatIntervalMillis " + heartbeatIntervalMillis + " is below 1");
         }
-        requireLittleEndian();
         final Path target = path.toAbsolutePath();
         final Path directory = target.getParent();
         final long pid = ProcessHandle.current().pid();
@@ -90,7 +96,7 @@ public final class EstimateMirrorWriter implements AutoCloseable {
             return writer;
         } catch (final IOException | RuntimeException e) {
             if (mapped != null) {
-                IoUtil.unmap(mapped);
+                Unmapper.unmap(mapped);
             }
             try {
                 Files.deleteIfExists(temporary);
@@ -113,14 +119,7 @@ public final class EstimateMirrorWriter implements AutoCloseable {
         buffer.putLong(SERVER_CONTACT_EPOCH_MILLIS_OFFSET, 0L);
         buffer.putInt(SERVER_LINK_OFFSET, SERVER_LINK_PUSH);
         // Readers can only see the file after the rename; the release store is for form's sake.
-        buffer.putLongRelease(HEARTBEAT_EPOCH_MILLIS_OFFSET, startedEpochMillis);
-    }
-
-    static void requireLittleEndian() {
-        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-            throw new UnsupportedOperationException("the estimate mirror file is little-endian and this JVM's native order is "
-                + ByteOrder.nativeOrder() + " (docs/mirror-layout.md)");
-        }
+        LONGS.setRelease(buffer, HEARTBEAT_EPOCH_MILLIS_OFFSET, startedEpochMillis);
     }
 
     /**
@@ -142,15 +141,15 @@ public final class EstimateMirrorWriter implements AutoCloseable {
         validate(record);
         final int offset = recordOffset(indexRef);
         final long previous = buffer.getLong(offset + SEQUENCE_OFFSET); // only this thread stores it
-        final long begin = (previous & 1L) == 0 ? previous + 1 : previous + 2;
-        buffer.putLongRelease(offset + SEQUENCE_OFFSET, begin);
+        final long begin = (previous & 1L) == 0 ? previous + 1 : previous + 2; // odd even after a torn write
+        LONGS.setRelease(buffer, offset + SEQUENCE_OFFSET, begin);
         // The release store above orders what came before it, not the field stores after it.
         VarHandle.storeStoreFence();
         buffer.putShort(offset + INDEX_REF_OFFSET, (short) indexRef);
-        buffer.putByte(offset + QOS_OFFSET, (byte) record.qos());
-        buffer.putByte(offset + KIND_OFFSET, (byte) record.kind());
-        buffer.putByte(offset + FLAGS_OFFSET, (byte) flags(record));
-        buffer.putByte(offset + STALE_REASON_OFFSET, (byte) record.staleReason());
+        buffer.put(offset + QOS_OFFSET, (byte) record.qos());
+        buffer.put(offset + KIND_OFFSET, (byte) record.kind());
+        buffer.put(offset + FLAGS_OFFSET, (byte) flags(record));
+        buffer.put(offset + STALE_REASON_OFFSET, (byte) record.staleReason());
         buffer.putShort(offset + CPU_STATE_OFFSET, (short) record.cpuState());
         buffer.putShort(offset + PORT_STATE_OFFSET, (short) record.portState());
         buffer.putDouble(offset + VALUE_MILLIS_OFFSET, record.valueMillis());
@@ -160,7 +159,7 @@ public final class EstimateMirrorWriter implements AutoCloseable {
         buffer.putDouble(offset + CONFIDENCE_LEVEL_OFFSET, record.confidenceLevel());
         buffer.putLong(offset + COMPUTED_EPOCH_MILLIS_OFFSET, record.computedEpochMillis());
         buffer.putLong(offset + MIRRORED_EPOCH_MILLIS_OFFSET, record.mirroredEpochMillis());
-        buffer.putLongRelease(offset + SEQUENCE_OFFSET, begin + 1);
+        LONGS.setRelease(buffer, offset + SEQUENCE_OFFSET, begin + 1);
     }
 
     private static int flags(final MirrorRecord record) {
@@ -209,7 +208,7 @@ public final class EstimateMirrorWriter implements AutoCloseable {
      */
     public void heartbeat(final long epochMillis) {
         checkOpen();
-        buffer.putLongRelease(HEARTBEAT_EPOCH_MILLIS_OFFSET, epochMillis);
+        LONGS.setRelease(buffer, HEARTBEAT_EPOCH_MILLIS_OFFSET, epochMillis);
     }
 
     /**
@@ -229,8 +228,8 @@ public final class EstimateMirrorWriter implements AutoCloseable {
             throw new IllegalArgumentException("server link code " + linkCode
                 + " is not 0 (push), 1 (polling) or 2 (lost) (docs/mirror-layout.md)");
         }
-        buffer.putLongRelease(SERVER_CONTACT_EPOCH_MILLIS_OFFSET, contactEpochMillis);
-        buffer.putIntRelease(SERVER_LINK_OFFSET, linkCode);
+        LONGS.setRelease(buffer, SERVER_CONTACT_EPOCH_MILLIS_OFFSET, contactEpochMillis);
+        INTS.setRelease(buffer, SERVER_LINK_OFFSET, linkCode);
     }
 
     /**
@@ -268,7 +267,7 @@ public final class EstimateMirrorWriter implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            IoUtil.unmap(mapped);
+            Unmapper.unmap(this.mapped);
         }
     }
 }
