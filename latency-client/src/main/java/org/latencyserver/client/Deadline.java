@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.latency.ConfidenceInterval;
 import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.mirror.MirrorRecord;
 
 /**
  * A deadline for one call, derived from a served estimate: how long the call may take before the
@@ -154,6 +155,28 @@ public record Deadline(long deadlineNanos, double servedMillis, Kind kind, Deadl
                                     final DeadlineMargin margin) {
         Objects.requireNonNull(kind, "kind");
         return derive(kind, valueMillis, intervalUpperMillis, margin, false, false, "the given values");
+    }
+
+    /**
+     * The deadline from a record of the host-local estimate mirror (module {@code latency-mirror}):
+     * its kind, value and interval upper end, with its {@code stale} and {@code updatePending}
+     * flags. No CORBA call is made.
+     *
+     * @param record a record read from the mirror
+     * @param margin the margin to apply
+     * @return the deadline
+     * @throws IllegalArgumentException when the record holds no estimate ({@code hasEstimate()} is
+     *                                  false), its kind is unknown, or its served number is not
+     *                                  finite or not positive
+     */
+    public static Deadline ofMirrorRecord(final MirrorRecord record, final DeadlineMargin margin) {
+        Objects.requireNonNull(record, "record");
+        if (!record.hasEstimate()) {
+            throw new IllegalArgumentException("the mirror record of connection " + record.indexRef()
+                + " holds no estimate to derive a deadline from");
+        }
+        return derive(Kind.ofCode(record.kind()), record.valueMillis(), record.intervalUpper(), margin,
+            record.stale(), record.updatePending(), "the mirror record of connection " + record.indexRef());
     }
 
     /**

@@ -40,7 +40,7 @@ class DeadlineFromEstimateExampleTest {
 
     @BeforeAll
     static void startServerAndPeer() throws Exception {
-        serverOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
+        serverOrb = OrbSupport.init(new String[0], RoundtripTimeoutsTest.overSockets(OrbSupport.properties("127.0.0.1", 0, 60_000)));
         final POA poa = POAHelper.narrow(serverOrb.resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
         final LatencyServiceOperations service = (LatencyServiceOperations) Proxy.newProxyInstance(
@@ -59,7 +59,11 @@ class DeadlineFromEstimateExampleTest {
     }
 
     @AfterAll
-    static void stopServer() {
+    static void stopServer() throws InterruptedException {
+        requestStatusDelayMillis = 0;
+        if (peer != null) {
+            peer.releaseAndAwaitIdle();
+        }
         if (serverOrb != null) {
             serverOrb.shutdown(false);
         }

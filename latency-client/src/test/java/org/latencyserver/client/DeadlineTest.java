@@ -14,6 +14,8 @@ import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.latency.ConfidenceInterval;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateKind;
+import org.latencyserver.mirror.MirrorLayout;
+import org.latencyserver.mirror.MirrorRecord;
 
 /** The arithmetic from a served estimate to a deadline in nanoseconds, and to TimeT units. */
 class DeadlineTest {
@@ -135,6 +137,29 @@ class DeadlineTest {
         assertEquals(Deadline.Kind.BOUND, Deadline.ofValues(EstimateKind._BOUND, 1.0, 1.25, DeadlineMargin.NONE).kind());
         assertEquals(1_000_000L, Deadline.ofValues(1, 1.0, 1.25, DeadlineMargin.NONE).deadlineNanos());
         assertThrows(IllegalArgumentException.class, () -> Deadline.ofValues(2, 1.0, 1.25, DeadlineMargin.NONE));
+    }
+
+    @Test
+    void aMirrorRecordGivesItsBoundOrItsIntervalUpperEndWithItsFlags() {
+        final MirrorRecord bound = new MirrorRecord().indexRef(4).qos(4).kind(MirrorLayout.KIND_BOUND).hasEstimate(true)
+            .valueMillis(2.5).intervalUpper(98.0).stale(true);
+        final MirrorRecord average = new MirrorRecord().indexRef(3).qos(3).kind(MirrorLayout.KIND_AVERAGE).hasEstimate(true)
+            .valueMillis(1.0).intervalUpper(1.25).updatePending(true);
+
+        final Deadline fromBound = Deadline.ofMirrorRecord(bound, DeadlineMargin.NONE);
+        final Deadline fromAverage = Deadline.ofMirrorRecord(average, DeadlineMargin.ofFactor(2));
+
+        assertEquals(2_500_000L, fromBound.deadlineNanos());
+        assertTrue(fromBound.stale());
+        assertEquals(2_500_000L, fromAverage.deadlineNanos());
+        assertTrue(fromAverage.updatePending());
+    }
+
+    @Test
+    void aMirrorRecordWithoutAnEstimateIsRefused() {
+        final MirrorRecord empty = new MirrorRecord().indexRef(2).kind(MirrorLayout.KIND_BOUND).valueMillis(1.0);
+
+        assertThrows(IllegalArgumentException.class, () -> Deadline.ofMirrorRecord(empty, DeadlineMargin.NONE));
     }
 
     @Test
