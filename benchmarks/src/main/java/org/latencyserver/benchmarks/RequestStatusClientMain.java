@@ -16,7 +16,8 @@ import org.omg.CORBA.ORB;
 
 /**
  * One client JVM of {@link RequestStatusHarness}: keeps one JacORB client ORB (so one connection
- * per server, as a real client process has) and runs the harness's rounds on command. Commands
+ * per server, as a real client process has; {@code -Dharness.client.orbs=N} for N ORBs and so N
+ * connections, callers spread over them) and runs the harness's rounds on command. Commands
  * come one per line on standard input; after each this JVM writes a {@link RequestStatusResult}
  * file and prints {@code HARNESS done} on standard output (the only line the harness reads; the
  * ORB's own log may share the stream).
@@ -39,11 +40,12 @@ public final class RequestStatusClientMain {
 
     private static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
-    private final ORB orb;
-    private final Map<String, Latserv> targets = new HashMap<>();
+    /** The client ORBs: one by default; more ({@code -Dharness.client.orbs=N}) open one connection each per server. */
+    private final ORB[] orbs;
+    private final Map<String, Latserv[]> targets = new HashMap<>();
 
-    private RequestStatusClientMain(final ORB orb) {
-        this.orb = orb;
+    private RequestStatusClientMain(final ORB[] orbs) {
+        this.orbs = orbs;
     }
 
     /**
@@ -51,8 +53,11 @@ public final class RequestStatusClientMain {
      * @throws Exception when the ORB cannot start or a result cannot be written
      */
     public static void main(final String[] args) throws Exception {
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        final RequestStatusClientMain client = new RequestStatusClientMain(orb);
+        final ORB[] orbs = new ORB[Math.max(1, Integer.getInteger("harness.client.orbs", 1))];
+        for (int i = 0; i < orbs.length; i++) {
+            orbs[i] = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        }
+        final RequestStatusClientMain client = new RequestStatusClientMain(orbs);
         final BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         System.out.println("HARNESS ready");
         System.out.flush();
@@ -62,7 +67,7 @@ public final class RequestStatusClientMain {
             if (words[0].equals("quit")) {
                 break;
             }
-            final Latserv target = client.target(words[1]);
+            final Latserv[] target = client.target(words[1]);
             final int threads = Integer.parseInt(words[2]);
             final double seconds = Double.parseDouble(words[3]);
             final long startNanos = System.nanoTime() + (Long.parseLong(words[4]) - System.currentTimeMillis()) * 1_000_000L;
@@ -79,14 +84,21 @@ public final class RequestStatusClientMain {
             System.out.println("HARNESS done");
             System.out.flush();
         }
-        orb.shutdown(false);
+        for (final ORB orb : orbs) {
+            orb.shutdown(false);
+        }
         System.exit(0);
     }
 
-    private Latserv target(final String iorFile) throws java.io.IOException {
-        Latserv target = targets.get(iorFile);
+    /** @return the server's reference in each client ORB; caller {@code t} uses ORB {@code t mod N} */
+    private Latserv[] target(final String iorFile) throws java.io.IOException {
+        Latserv[] target = targets.get(iorFile);
         if (target == null) {
-            target = LatservHelper.narrow(orb.string_to_object(Files.readString(Path.of(iorFile)).trim()));
+            final String ior = Files.readString(Path.of(iorFile)).trim();
+            target = new Latserv[orbs.length];
+            for (int i = 0; i < orbs.length; i++) {
+                target[i] = LatservHelper.narrow(orbs[i].string_to_object(ior));
+            }
             targets.put(iorFile, target);
         }
         return target;
@@ -99,7 +111,7 @@ public final class RequestStatusClientMain {
         }
     }
 
-    private static RequestStatusResult closed(final Latserv target, final int callers, final double seconds, final long startNanos)
+    private static RequestStatusResult closed(final Latserv[] targets, final int callers, final double seconds, final long startNanos)
         throws InterruptedException {
         final long endNanos = startNanos + (long) (seconds * 1e9);
         final Histogram[] histograms = new Histogram[callers];
@@ -108,6 +120,7 @@ public final class RequestStatusClientMain {
         final Thread[] threads = new Thread[callers];
         for (int t = 0; t < callers; t++) {
             final int index = t;
+            final Latserv target = targets[t % targets.length];
             histograms[t] = new Histogram(HIGHEST_NANOS, 3);
             threads[t] = new Thread(() -> {
                 sleepUntil(startNanos);
@@ -135,7 +148,7 @@ public final class RequestStatusClientMain {
         return join(threads, histograms, calls, errors, seconds);
     }
 
-    private static RequestStatusResult open(final Latserv target, final int threadCount, final double seconds, final long startNanos,
+    private static RequestStatusResult open(final Latserv[] targets, final int threadCount, final double seconds, final long startNanos,
         final double rate, final double offsetFraction) throws InterruptedException {
         final double intervalNanos = 1e9 / rate;
         final long total = (long) (seconds * rate);
@@ -145,6 +158,7 @@ public final class RequestStatusClientMain {
         final Thread[] threads = new Thread[threadCount];
         for (int t = 0; t < threadCount; t++) {
             final int index = t;
+            final Latserv target = targets[t % targets.length];
             histograms[t] = new Histogram(HIGHEST_NANOS, 3);
             threads[t] = new Thread(() -> {
                 long n = 0;

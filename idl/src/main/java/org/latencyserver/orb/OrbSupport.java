@@ -43,26 +43,41 @@ public final class OrbSupport {
      */
     public static final String TUNING_SWITCH = "latencyserver.orb.tuning";
 
-    /** The request pool of {@link #withServerTuning}: fixed, and larger than the callers it must hold. */
-    public static final int REQUEST_THREADS = 96;
+    /**
+     * The request pool of {@link #withServerTuning}: fixed, two threads per caller for 64 callers.
+     * A pool thread is busy from the moment the POA takes a call off its queue until it has written
+     * the reply and gone back to the pool; a caller that has its reply may send its next call
+     * before the thread that answered the last one is back, so one caller can hold two threads for
+     * a moment. With 96 (1.5 per caller) the pool still ran dry once in 8 s at 64 callers on a
+     * loaded machine; with 32, 1,820 times.
+     */
+    public static final int REQUEST_THREADS = 128;
 
     /**
      * The server's ORB settings for many concurrent callers (measured in {@code docs/benchmarks.md},
-     * RequestStatus harness; explained in {@code docs/operator-guide.md}, ORB settings):
+     * RequestStatus harness; explained in {@code docs/operator-guide.md}, ORB settings for many
+     * callers):
      * <ul>
      *   <li>{@code jacorb.poa.thread_pool_min} = {@code jacorb.poa.thread_pool_max} =
-     *       {@value #REQUEST_THREADS}: a fixed request pool. JacORB's default pool (5 to 20) creates
-     *       and retires threads continually under concurrent callers, and that churn limited the
-     *       server more than the calls did. Each call in progress holds one pool thread from the
-     *       moment the POA takes it off its queue until the reply is written, so a pool smaller than
-     *       the callers runs dry ("Thread pool exhausted") and the rest wait in the queue; the pool
-     *       is larger than 64 callers with room for the subscribers' and operators' calls. Idle
-     *       pool threads only wait.</li>
+     *       {@value #REQUEST_THREADS}: a fixed request pool. JacORB's default pool (min 5, max 20)
+     *       creates and retires threads continually under concurrent callers, and that churn, not
+     *       the calls, limited the server (64 callers got 0.7 × the calls/s of 8, and an open-loop
+     *       load of half the capacity queued for hundreds of ms). A pool smaller than the calls in
+     *       progress runs dry ("Thread pool exhausted") and the rest wait in the POA's queue; see
+     *       {@link #REQUEST_THREADS} for the size. Idle pool threads only wait.</li>
      * </ul>
-     * Each value is set only when the same key is not given as a system property ({@code -D…},
-     * e.g. in {@code JAVA_OPTS}), so an operator overrides any of them; JacORB itself would let the
-     * properties given here win over {@code -D}. With {@code -D}{@value #TUNING_SWITCH}{@code =off}
-     * nothing is set.
+     * Tried and not kept, because they measured no better (same run, same harness):
+     * {@code jacorb.poa.queue_max}/{@code queue_min} (the queue never holds more calls than there
+     * are callers, so JacORB's 100 is not reached at 64; beyond 100 queued calls JacORB answers
+     * TRANSIENT), {@code jacorb.poa.thread_priority} (HotSpot on Linux ignores Java thread
+     * priorities by default), {@code jacorb.poa.thread_pool_shared} (the server has one POA with
+     * calls, so there is nothing to share), a pool that grows and shrinks up to 96 (slower than the
+     * default pool: the churn again).
+     *
+     * <p>Each value is set only when the same key is not given as a system property ({@code -D…},
+     * e.g. in {@code JAVA_OPTS}), so an operator overrides any of them (JacORB itself would let the
+     * properties given here win over {@code -D}). With {@code -D}{@value #TUNING_SWITCH}{@code =off}
+     * nothing is set: JacORB's defaults.
      *
      * @param properties from {@link #properties}; changed in place
      * @return {@code properties}
