@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.mirror.MirrorRecord;
@@ -24,6 +25,10 @@ class EstimateMirrorProcessTest {
 
     private static final String MIRROR_MAIN = "org.latencyserver.client.mirror.MirrorMain";
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Beside the testbed's measured connections 4 and 6 (no estimate until measured), one served from a profile. */
+    private static final String PROFILED = "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1, "
+        + "profile: thesis-tac4-corba }";
+    private static final String KEYS = "calibration: adaptive, probe_rate_per_second: 0";
 
     @TempDir
     Path directory;
@@ -31,42 +36,51 @@ class EstimateMirrorProcessTest {
     @Test
     void mirrorFollowsPushedStateChangesMarksALostServerStaleAndRecoversWhenItReturns() throws Exception {
         final Path file = directory.resolve("estimates.mirror");
-        Testbed testbed = Testbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 0");
+        Testbed testbed = Testbed.start(directory, 1000, 30_000, KEYS, PROFILED);
         // A long refresh period: after the first read, what the file shows can only come from pushes.
         try (JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
-            "--file", file.toString(), "--connections", "4,6", "--heartbeat-millis", "50", "--poll-millis", "200",
+            "--file", file.toString(), "--connections", "1,6", "--heartbeat-millis", "50", "--poll-millis", "200",
             "--refresh-millis", "600000")) {
-            testbed.push(10, 10, 20);
+            push(testbed, 10);
             try (EstimateMirror reader = awaitFile(file, mirror)) {
                 final MirrorRecord record = new MirrorRecord();
-                awaitRecord(reader, 4, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
+                awaitRecord(reader, 1, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
                 assertEquals(MirrorLayout.SERVER_LINK_PUSH, reader.serverLink());
+                // Connection 6 is measured and never was: the record says there is no estimate, with the state.
+                awaitRecord(reader, 6, record, r -> r.cpuState() == 11, mirror);
+                assertFalse(record.hasEstimate(), record.toString());
+                assertEquals(MirrorLayout.STALE_REASON_NO_ESTIMATE, record.staleReason());
+                assertEquals(4, record.qos());
+                assertEquals(ReadStatus.NOT_MIRRORED, reader.read(4, record), "connection 4 was not asked for");
 
-                testbed.push(90, 90, 20);
-                awaitRecord(reader, 4, record, r -> r.hasEstimate() && r.cpuState() == 33, mirror);
-                assertEquals(testbed.service.current_estimate((short) 4).value_ms, record.valueMillis(),
+                push(testbed, 90);
+                awaitRecord(reader, 1, record, r -> r.hasEstimate() && r.cpuState() == 33, mirror);
+                assertEquals(testbed.service.current_estimate((short) 1).value_ms, record.valueMillis(),
                     "the mirror shows the value the server serves");
-                awaitRecord(reader, 6, record, r -> r.cpuState() == 33 && r.qos() == 4
-                    && r.kind() == MirrorLayout.KIND_BOUND && r.boundPercent() == 96.0, mirror);
+                assertEquals(1, record.qos());
+                assertEquals(MirrorLayout.KIND_AVERAGE, record.kind());
+                awaitRecord(reader, 6, record, r -> r.cpuState() == 33, mirror);
 
                 final Path state = directory.resolve("state.json");
                 testbed.close();
-                awaitRecord(reader, 4, record, r -> r.stale() && r.staleReason() == MirrorLayout.STALE_REASON_SERVER_LOST, mirror);
+                awaitRecord(reader, 1, record, r -> r.stale() && r.staleReason() == MirrorLayout.STALE_REASON_SERVER_LOST, mirror);
                 assertEquals(33, record.cpuState(), "a lost server leaves the last served values in place");
                 assertTrue(record.hasEstimate());
                 assertEquals(MirrorLayout.SERVER_LINK_LOST, reader.serverLink());
-                assertEquals(ReadStatus.OK, reader.read(4, record), "the mirror itself is alive while its server is lost");
+                assertEquals(ReadStatus.OK, reader.read(1, record), "the mirror itself is alive while its server is lost");
 
                 assertTrue(Files.exists(state), "the testbed's state file stays for the restart");
-                testbed = Testbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 0");
-                awaitRecord(reader, 4, record, r -> !r.stale(), mirror);
+                // The restarted server's log starts empty, so its readiness is its own.
+                Files.move(directory.resolve("server.log"), directory.resolve("server-before-restart.log"));
+                testbed = Testbed.start(directory, 1000, 30_000, KEYS, PROFILED);
+                awaitRecord(reader, 1, record, r -> !r.stale(), mirror);
                 final long deadline = System.nanoTime() + WAIT.toNanos();
                 while (reader.serverLink() != MirrorLayout.SERVER_LINK_PUSH && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
                 assertEquals(MirrorLayout.SERVER_LINK_PUSH, reader.serverLink(), "subscribed again to the restarted server");
-                testbed.push(50, 50, 20);
-                awaitRecord(reader, 4, record, r -> r.cpuState() == 22, mirror);
+                push(testbed, 50);
+                awaitRecord(reader, 1, record, r -> r.cpuState() == 22, mirror);
             }
         } finally {
             testbed.close();
@@ -76,22 +90,22 @@ class EstimateMirrorProcessTest {
     @Test
     void aKilledMirrorReadsDeadWithItsLastValues() throws Exception {
         final Path file = directory.resolve("estimates.mirror");
-        try (Testbed testbed = Testbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 0");
+        try (Testbed testbed = Testbed.start(directory, 1000, 30_000, KEYS, PROFILED);
              JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
                  "--file", file.toString(), "--heartbeat-millis", "50")) {
-            testbed.push(10, 10, 20);
+            push(testbed, 10);
             try (EstimateMirror reader = awaitFile(file, mirror)) {
                 final MirrorRecord record = new MirrorRecord();
-                awaitRecord(reader, 6, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
+                awaitRecord(reader, 1, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
                 assertTrue(reader.alive(System.currentTimeMillis()));
                 final double value = record.valueMillis();
 
                 mirror.kill();
                 final long deadline = System.nanoTime() + WAIT.toNanos();
-                ReadStatus status = reader.read(6, record);
+                ReadStatus status = reader.read(1, record);
                 while (status != ReadStatus.MIRROR_DEAD && System.nanoTime() < deadline) {
                     Thread.sleep(20);
-                    status = reader.read(6, record);
+                    status = reader.read(1, record);
                 }
                 assertEquals(ReadStatus.MIRROR_DEAD, status, "a mirror whose heartbeat stopped is reported dead");
                 assertEquals(value, record.valueMillis(), "its last values are still copied for the caller to judge");
@@ -110,6 +124,12 @@ class EstimateMirrorProcessTest {
             assertTrue(mirror.log().contains("the server has no connection [99]"), mirror.log());
             assertFalse(mirror.log().contains("Exception"), mirror.log());
         }
+    }
+
+    /** CPU at the given percent on both nodes, for every connection (the testbed's push covers 4 and 6 only). */
+    private static void push(final Testbed testbed, final int cpuPercent) {
+        testbed.push(cpuPercent, cpuPercent, 20);
+        testbed.latserv.PutMibUpdates(new IdlMibUpdates((short) 1, (short) cpuPercent, (short) cpuPercent, (short) 20), (short) 1);
     }
 
     private static EstimateMirror awaitFile(final Path file, final JavaProcess mirror) throws Exception {

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The mirror's CORBA side: finds the server, reads every followed connection once, subscribes to
  * their estimate changes (pushes go straight to the writer), and re-reads them all every refresh
- * period — often ({@code pollMillis}) when the server refused the subscription, rarely
- * ({@code refreshMillis}) as a safety net while pushed. When the server stops answering it tells the
+ * period — often ({@code pollMillis}) when the server refused the subscription or serves no
+ * estimate for one of them (its state changes are not pushed), rarely ({@code refreshMillis}) as a
+ * safety net while pushed. When the server stops answering it tells the
  * writer (records turn stale, reason "server lost"), looks the server up again with back-off, and
  * subscribes anew.
  *
@@ -54,6 +55,8 @@ final class MirrorFeed implements AutoCloseable {
     private LatencyService service;
     private long subscriptionId;
     private volatile int link = -1;
+    /** Whether the last refresh found a followed connection the server serves no estimate for (feed thread). */
+    private boolean anyUnserved;
 
     /**
      * @param resolver      looks the server up (each call may resolve anew)
@@ -109,7 +112,9 @@ final class MirrorFeed implements AutoCloseable {
             final long waitMillis;
             if (ok) {
                 backoffMillis = pollMillis;
-                waitMillis = link == MirrorLayout.SERVER_LINK_PUSH ? refreshMillis : pollMillis;
+                // A connection without an estimate is never pushed (a push carries an estimate), so
+                // while one is followed its state is polled like everything else.
+                waitMillis = link == MirrorLayout.SERVER_LINK_PUSH && !anyUnserved ? refreshMillis : pollMillis;
             } else {
                 waitMillis = backoffMillis;
                 backoffMillis = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
@@ -135,10 +140,12 @@ final class MirrorFeed implements AutoCloseable {
             if (mirrored == null) {
                 return true;
             }
+            anyUnserved = false;
             for (final ConnectionInfo info : mirrored) {
                 try {
                     writer.accept(new MirrorCommand.Served(service.current_estimate(info.index_ref), System.nanoTime()));
                 } catch (EstimateUnavailable e) {
+                    anyUnserved = true;
                     writer.accept(new MirrorCommand.NotServed(info.index_ref, info.quality, info.cpu_state, info.port_state,
                         epochMillis.getAsLong()));
                 } catch (UnknownConnection e) {
