@@ -57,8 +57,9 @@ import org.omg.CORBA.ORB;
  *   <li>{@code harness.server.options}: JVM options for every server, the empty one included;</li>
  *   <li>{@code harness.client.options}: JVM options for the client JVMs;</li>
  *   <li>{@code harness.clients}: client JVMs (default 2);</li>
- *   <li>{@code harness.open.rate}: the open-loop rate in calls/s (default half the tuned
- *       capacity; 0 or less: no open-loop rows); {@code harness.open.threads}: sending threads
+ *   <li>{@code harness.open.rate}: the open-loop rates, comma-separated, in calls/s or as a
+ *       fraction of the tuned capacity measured in the run ({@code 0.5x}); each group of rows
+ *       after a 1 s warm-up per target (default {@code 0.5x}; 0: no open-loop rows); {@code harness.open.threads}: sending threads
  *       per client JVM (default 16).</li>
  * </ul>
  */
@@ -71,7 +72,8 @@ public final class RequestStatusHarness {
     }
 
     /** A server to call: its reference file and, for a real server, its metrics address. */
-    private record Target(String name, Path ior, String metricsUrl) {
+    /** @param process the server's JVM (its CPU time is counted per row) */
+    private record Target(String name, Path ior, String metricsUrl, Process process) {
     }
 
     /** One row of the table, accumulated over its rounds. */
@@ -82,6 +84,8 @@ public final class RequestStatusHarness {
         final Histogram latency = new Histogram(HIGHEST_NANOS, 3);
         long calls;
         long errors;
+        long serverCpuNanos;
+        long clientsCpuNanos;
         double seconds;
         double slowestShare = Double.NaN;
         double exhausted;
@@ -128,12 +132,15 @@ public final class RequestStatusHarness {
             for (final Map.Entry<String, String> variant : variants.entrySet()) {
                 final int metricsPort = freePort();
                 final Path ior = work.resolve(variant.getKey() + ".ior");
-                processes.add(start(work, variant.getKey() + ".log", words(variant.getValue()), "org.latencyserver.server.launch.ServerMain",
-                    "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", Integer.toString(metricsPort)));
-                targets.add(new Target(variant.getKey(), ior, "http://127.0.0.1:" + metricsPort + "/metrics"));
+                final Process server = start(work, variant.getKey() + ".log", words(variant.getValue()),
+                    "org.latencyserver.server.launch.ServerMain",
+                    "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", Integer.toString(metricsPort));
+                processes.add(server);
+                targets.add(new Target(variant.getKey(), ior, "http://127.0.0.1:" + metricsPort + "/metrics", server));
             }
-            processes.add(start(work, "empty.log", List.of(), EmptyLatservMain.class.getName(), work.resolve("empty.ior").toString()));
-            targets.add(new Target("empty call", work.resolve("empty.ior"), null));
+            final Process empty = start(work, "empty.log", List.of(), EmptyLatservMain.class.getName(), work.resolve("empty.ior").toString());
+            processes.add(empty);
+            targets.add(new Target("empty call", work.resolve("empty.ior"), null, empty));
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
             for (final Target target : targets) {
                 final Latserv reference = LatservHelper.narrow(orb.string_to_object(awaitIor(target.ior())));
@@ -166,15 +173,20 @@ public final class RequestStatusHarness {
                 }
                 rows.addAll(group);
             }
-            final double configuredRate = Double.parseDouble(System.getProperty("harness.open.rate", "NaN"));
+            final String configuredRates = System.getProperty("harness.open.rate", "").strip();
             final String capacityOf = variants.containsKey("tuned") ? "tuned" : targets.get(targets.size() - 2).name();
             final double capacity = rows.stream().filter(r -> r.target.name().equals(capacityOf))
                 .mapToDouble(Row::callsPerSecond).max().orElse(0);
-            final double rate = Double.isNaN(configuredRate) ? Math.floor(capacity / 2 / 100) * 100 : configuredRate;
-            if (rate > 0) {
+            final double[] rates = configuredRates.isEmpty() ? new double[] {Math.floor(capacity / 2 / 100) * 100}
+                : Arrays.stream(configuredRates.split(",")).map(String::strip)
+                    .mapToDouble(r -> r.endsWith("x") ? Math.floor(capacity * Double.parseDouble(r.substring(0, r.length() - 1)) / 100) * 100
+                        : Double.parseDouble(r))
+                    .filter(r -> r > 0).toArray();
+            for (final double rate : rates) {
                 final List<Row> group = new ArrayList<>();
                 for (final Target target : targets) {
-                    group.add(new Row("open", openThreads * clientCount, target));
+                    group.add(new Row("open " + String.format(Locale.ROOT, "%,.0f/s", rate), openThreads * clientCount, target));
+                    round(work, clients, "open", target, openThreads * clientCount, 1.0, rate, null); // warm-up
                 }
                 for (int round = 0; round < rounds; round++) {
                     for (int i = 0; i < group.size(); i++) {
@@ -188,22 +200,23 @@ public final class RequestStatusHarness {
 
             System.out.printf(Locale.ROOT, "RequestStatus: server variants %s and the empty call; %d client JVMs; %d rounds x %.1f s"
                 + " per row; load average before %s, after %s%n", variants, clientCount, rounds, secondsPerRound, loadBefore, loadAfter);
-            if (rate > 0) {
-                System.out.printf(Locale.ROOT, "open loop: %.0f calls/s (%s), %d sending threads per client JVM, latency from the"
-                    + " scheduled send%n", rate, Double.isNaN(configuredRate) ? "half of " + capacityOf + "'s best closed-loop "
-                    + String.format(Locale.ROOT, "%.0f", capacity) : "given", openThreads);
+            if (rates.length > 0) {
+                System.out.printf(Locale.ROOT, "open loop: %s calls/s (%s), %d sending threads per client JVM, latency from the"
+                    + " scheduled send%n", Arrays.toString(rates), configuredRates.isEmpty() ? "half of " + capacityOf
+                    + "'s best closed-loop " + String.format(Locale.ROOT, "%.0f", capacity) : "given", openThreads);
             }
             System.out.println("| mode | callers | target | calls/s | p50 µs | p99 µs | p99.9 µs | max µs | errors | slowest caller |"
-                + " pool exhausted |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+                + " pool exhausted | server CPU | clients CPU |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             for (final Row row : rows) {
-                System.out.printf(Locale.ROOT, "| %s | %d | %s | %,.0f | %,.1f | %,.1f | %,.1f | %,.1f | %d | %s | %s |%n",
+                System.out.printf(Locale.ROOT, "| %s | %d | %s | %,.0f | %,.1f | %,.1f | %,.1f | %,.1f | %d | %s | %s | %.0f %% | %.0f %% |%n",
                     row.mode, row.callers, row.target.name(), row.callsPerSecond(), row.p(50), row.p(99), row.p(99.9),
                     row.latency.getMaxValue() / 1e3, row.errors,
-                    row.mode.equals("open") ? "–" : String.format(Locale.ROOT, "%.2f", row.slowestShare),
-                    row.target.metricsUrl() == null ? "–" : String.format(Locale.ROOT, "%.0f", row.exhausted));
+                    row.mode.startsWith("open") ? "–" : String.format(Locale.ROOT, "%.2f", row.slowestShare),
+                    row.target.metricsUrl() == null ? "–" : String.format(Locale.ROOT, "%.0f", row.exhausted),
+                    100.0 * row.serverCpuNanos / (row.seconds * 1e9), 100.0 * row.clientsCpuNanos / (row.seconds * 1e9));
             }
-            verdicts(rows, targets, callerCounts, rate);
+            verdicts(rows, targets, callerCounts, rates.length > 0 ? rates[0] : 0);
         } finally {
             for (final Client client : clients) {
                 client.quit();
@@ -219,6 +232,8 @@ public final class RequestStatusHarness {
     private static void round(final Path work, final List<Client> clients, final String mode, final Target target, final int callers,
         final double seconds, final double rate, final Row into) throws IOException, InterruptedException {
         final double exhaustedBefore = into == null ? 0 : exhausted(target);
+        final long serverCpuBefore = cpuNanos(target.process());
+        final long clientsCpuBefore = clients.stream().mapToLong(client -> cpuNanos(client.process())).sum();
         final long startEpochMillis = System.currentTimeMillis() + 300;
         final List<Path> results = new ArrayList<>();
         final List<Client> used = new ArrayList<>();
@@ -254,7 +269,15 @@ public final class RequestStatusHarness {
             final double share = mean == 0 ? 0 : perCaller.stream().mapToLong(Long::longValue).min().orElse(0) / mean;
             into.slowestShare = Double.isNaN(into.slowestShare) ? share : Math.min(into.slowestShare, share);
             into.exhausted += exhausted(target) - exhaustedBefore;
+            // CPU over the whole round (start-up pause included), as a share of one core for its seconds.
+            into.serverCpuNanos += cpuNanos(target.process()) - serverCpuBefore;
+            into.clientsCpuNanos += clients.stream().mapToLong(client -> cpuNanos(client.process())).sum() - clientsCpuBefore;
         }
+    }
+
+    /** @return the process's CPU time so far (user + system), ns; 0 when the platform does not say */
+    private static long cpuNanos(final Process process) {
+        return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }
 
     private static void verdicts(final List<Row> rows, final List<Target> targets, final int[] callerCounts, final double rate) {
@@ -274,7 +297,7 @@ public final class RequestStatusHarness {
             if (target.metricsUrl() != null) {
                 line.append(String.format(Locale.ROOT, ", pool exhausted %.0f at %d callers", top.exhausted, most));
             }
-            rows.stream().filter(r -> r.target == target && r.mode.equals("open")).findFirst().ifPresent(open -> line.append(
+            rows.stream().filter(r -> r.target == target && r.mode.startsWith("open")).findFirst().ifPresent(open -> line.append(
                 String.format(Locale.ROOT, "; open loop at %.0f calls/s: p99 %.0f µs (<= 1000)", rate, open.p(99))));
             System.out.println(line);
         }
