@@ -201,9 +201,9 @@ public final class RequestStatusHarness {
             System.out.printf(Locale.ROOT, "RequestStatus: server variants %s and the empty call; %d client JVMs; %d rounds x %.1f s"
                 + " per row; load average before %s, after %s%n", variants, clientCount, rounds, secondsPerRound, loadBefore, loadAfter);
             if (rates.length > 0) {
-                System.out.printf(Locale.ROOT, "open loop: %s calls/s (%s), %d sending threads per client JVM, latency from the"
-                    + " scheduled send%n", Arrays.toString(rates), configuredRates.isEmpty() ? "half of " + capacityOf
-                    + "'s best closed-loop " + String.format(Locale.ROOT, "%.0f", capacity) : "given", openThreads);
+                System.out.printf(Locale.ROOT, "open loop: %s calls/s (%s, when given as fractions), %d sending threads per client JVM, latency from the"
+                    + " scheduled send%n", Arrays.toString(rates), (configuredRates.isEmpty() ? "0.5x" : configuredRates)
+                    + " of " + capacityOf + "'s best closed-loop " + String.format(Locale.ROOT, "%.0f", capacity), openThreads);
             }
             System.out.println("| mode | callers | target | calls/s | p50 µs | p99 µs | p99.9 µs | max µs | errors | slowest caller |"
                 + " pool exhausted | server CPU | clients CPU |");
