@@ -101,13 +101,13 @@ final class MirrorWriterLoop implements AutoCloseable {
             if (changed.contactEpochMillis() != 0) {
                 contactEpochMillis = changed.contactEpochMillis();    // LOST keeps the last contact
             }
-            if (changed.linkCode() != link) {
-                link = changed.linkCode();
-                if (link == MirrorLayout.SERVER_LINK_LOST) {
-                    markAllLost();
-                }
-            }
+            final boolean lost = changed.linkCode() == MirrorLayout.SERVER_LINK_LOST && link != MirrorLayout.SERVER_LINK_LOST;
+            link = changed.linkCode();
+            // The header first: a reader that finds a record marked "server lost" finds the link lost too.
             writer.serverLink(link, contactEpochMillis);
+            if (lost) {
+                markAllLost();
+            }
         }
     }
 
