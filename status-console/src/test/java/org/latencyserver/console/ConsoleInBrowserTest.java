@@ -83,6 +83,32 @@ class ConsoleInBrowserTest {
                 assertTrue(text(browser, "tr[data-index-ref='1'] td.nodes").endsWith("TAC-4 → TAC-4"));
                 final String before = estimateOf(browser, 1);
                 assertTrue(before.startsWith("1.365 ms"), "thesis Appendix A, TAC-4 256 B LOW/LOW: " + before);
+
+                // The pair view: client workstations × peer workstations, one cell per connection in its pair.
+                wait.until(b -> pairCells(b).size() == 8);
+                final Map<Integer, Map<String, String>> cells = pairCells(browser);
+                assertEquals(Map.of(1, "ws1→ws2", 2, "ws3→ws4", 3, "lab1→lab2", 4, "ws1→ws2", 5, "ws3→ws4", 6, "ws1→ws2",
+                    7, "lab1→lab2", 8, "lab1→lab2"), pairsOf(cells), "each connection in its pair's cell");
+                assertEquals(List.of(List.of("ws1", "ws3", "lab1"), List.of("ws2", "ws4", "lab2")), ((JavascriptExecutor) browser)
+                    .executeScript("return [[...document.querySelectorAll('#pair-matrix tbody th')].map(t => t.dataset.client),"
+                        + "[...document.querySelectorAll('#pair-matrix thead th[data-peer]')].map(t => t.dataset.peer)];"),
+                    "rows are the clients, columns the peers, in the order of the connections");
+                assertEquals(6, ((Number) ((JavascriptExecutor) browser).executeScript(
+                    "return document.querySelectorAll('#pair-matrix td.empty').length;")).intValue(), "three pairs of nine are connected");
+                final Map<String, String> first = cells.get(1);
+                assertEquals("estimate", first.get("state"));
+                assertEquals(1.365, Double.parseDouble(first.get("value")), 1e-9);
+                assertTrue(first.get("label").contains("served 1.365 ms mean"), "the served value in the label: " + first.get("label"));
+                assertEquals(first.get("label"), first.get("title"), "the hover text says what the label says");
+                // Not measured yet: greyed, with the server's reason on hover.
+                final Map<String, String> unmeasured = cells.get(4);
+                assertEquals("none", unmeasured.get("state"));
+                assertTrue(unmeasured.get("class").contains("greyed"), unmeasured.get("class"));
+                assertEquals("", unmeasured.get("colour"), "no colour of the scale without an estimate");
+                final String reason = attribute(browser, "tr[data-index-ref='4'] td.estimate", "title");
+                assertTrue(!reason.isEmpty() && unmeasured.get("label").contains("no estimate: " + reason), unmeasured.get("label"));
+                assertScaleFollowsValues(browser);
+                final String colourBefore = first.get("colour");
                 assertTrue(text(browser, "tr[data-index-ref='1'] td.calibration").contains("thesis"),
                     "a thesis-mode connection says so: " + text(browser, "tr[data-index-ref='1'] td.calibration"));
 
@@ -100,6 +126,13 @@ class ConsoleInBrowserTest {
                 testbed.push(80, 10, 50); // HIGH/LOW: pushed to the console, which refreshes at once
                 wait.until(b -> !estimateOf(b, 1).equals(before));
                 assertTrue(estimateOf(browser, 1).startsWith("2.386 ms"), "HIGH/LOW reads the 0-33/67-100 cell: " + estimateOf(browser, 1));
+                // The pair view follows: the cell's value, label and place on the colour scale.
+                wait.until(b -> "2.386".equals(pairCells(b).get(1).get("value")));
+                final Map<Integer, Map<String, String>> after = pairCells(browser);
+                assertTrue(after.get(1).get("label").contains("served 2.386 ms mean")
+                    && after.get(1).get("label").contains("load state HIGH/LOW"), after.get(1).get("label"));
+                assertNotEquals(colourBefore, after.get(1).get("colour"), "the cell's colour follows its estimate");
+                assertScaleFollowsValues(browser);
                 assertEquals(Boolean.TRUE, ((JavascriptExecutor) browser).executeScript("return window.__notReloaded === true;"),
                     "the page changed without a reload");
                 assertTrue(text(browser, "tr[data-index-ref='1'] td.cpu-state").startsWith("HIGH/LOW"));
@@ -112,7 +145,12 @@ class ConsoleInBrowserTest {
                 // A measured connection: its histogram renders when the row is clicked.
                 testbed.measure(4);
                 wait.until(b -> !estimateOf(b, 4).startsWith("none"));
-                click(browser, "tr[data-index-ref='4']");
+                // Clicked in the pair view: the same detail panel a click on its row opens.
+                wait.until(b -> "estimate".equals(pairCells(b).get(4).get("state")));
+                click(browser, "#pair-matrix .pair-cell[data-index-ref='4']");
+                wait.until(b -> text(b, "#detail-title").startsWith("Connection 4: ws1 → ws2, 256 B"));
+                assertEquals("selected", attribute(browser, "tr[data-index-ref='4']", "class"), "its row is selected too");
+                assertTrue(pairCells(browser).get(4).get("class").contains("selected"), pairCells(browser).get(4).get("class"));
                 wait.until(b -> !"0".equals(attribute(b, "#histogram", "data-bins")));
                 assertEquals("6", attribute(browser, "#histogram", "data-bins"), "the six bins the agent submitted");
                 assertTrue(text(browser, "#histogram-message").startsWith("1000 samples in 6 bins"), text(browser, "#histogram-message"));
@@ -154,6 +192,18 @@ class ConsoleInBrowserTest {
                 }
                 awaitRow(wait, browser, expectedRow(calibration.pooled, false), calibration.pooled.load_state);
                 assertEquals(calibration.states.length, rowCount(browser), "one row per load state in the table");
+
+                // In the pair view the adaptive connection's cell is marked: its bound is not holding in the load state now.
+                final String coverage = String.format(Locale.ROOT, "coverage %.1f %% of 96 %% in %s, the load state now: not holding",
+                    100 * lowLow.coverage, lowLow.load_state);
+                try {
+                    wait.until(b -> "true".equals(pairCells(b).get(ADAPTIVE).get("notHolding"))
+                        && pairCells(b).get(ADAPTIVE).get("label").contains(coverage));
+                } catch (org.openqa.selenium.TimeoutException e) {
+                    assertEquals(coverage, pairCells(browser).get(ADAPTIVE).get("label"), "the adaptive connection's cell");
+                }
+                assertTrue(pairCells(browser).get(ADAPTIVE).get("class").contains("not-holding"));
+                assertEquals("false", pairCells(browser).get(1).get("notHolding"), "a mean has no bound to hold");
 
                 // The calibration column: pooled coverage against nominal, marked when its interval is wholly below.
                 final String column = text(browser, "tr[data-index-ref='7'] td.calibration");
@@ -198,8 +248,14 @@ class ConsoleInBrowserTest {
 
                 click(browser, "tr[data-index-ref='4']");
                 wait.until(b -> !"0".equals(attribute(b, "#histogram", "data-bins")));
-                ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0);");
+                // The table in view (the pair view above it has its own screenshot).
+                ((JavascriptExecutor) browser).executeScript("document.querySelector('#connections').scrollIntoView();");
                 screenshot(browser, "target/console.png");
+
+                // The pair view alone, for the operator guide.
+                final Path pairView = browser.findElement(By.id("pairs")).getScreenshotAs(OutputType.FILE).toPath();
+                Files.copy(pairView, Path.of("target/console-pair-view.png"), StandardCopyOption.REPLACE_EXISTING);
+                assertTrue(Files.size(Path.of("target/console-pair-view.png")) > 5_000, "a screenshot with content");
             } finally {
                 browser.quit();
             }
@@ -309,6 +365,80 @@ class ConsoleInBrowserTest {
                 + "o['statistic-title'] = tr.querySelector('td.statistic').title;"
                 + "return o;");
         return cells == null ? Map.of() : new HashMap<>((Map<String, String>) cells);
+    }
+
+    /**
+     * The pair view's cells by connection, each as one map (read in one script call): its pair, state, served
+     * value, place on the colour scale, colour, bound verdict, classes, label and hover text.
+     */
+    private static Map<Integer, Map<String, String>> pairCells(final WebDriver browser) {
+        return byRef(((JavascriptExecutor) browser).executeScript("return " + PAIR_CELLS + ";"));
+    }
+
+    /** A script expression: the pair view's cells, each as an object of strings. */
+    private static final String PAIR_CELLS = "[...document.querySelectorAll('#pair-matrix .pair-cell')].map(c => {"
+        + " const td = c.closest('td');"
+        + " return {ref: c.dataset.indexRef, pair: td.dataset.client + '→' + td.dataset.peer, state: c.dataset.state,"
+        + " value: c.dataset.value, position: c.dataset.position, colour: c.dataset.colour,"
+        + " notHolding: c.dataset.notHolding, 'class': c.className, label: c.getAttribute('aria-label'), title: c.title}; })";
+
+    @SuppressWarnings("unchecked")
+    private static Map<Integer, Map<String, String>> byRef(final Object cells) {
+        final Map<Integer, Map<String, String>> byRef = new java.util.TreeMap<>();
+        for (final Map<String, String> cell : (List<Map<String, String>>) cells) {
+            byRef.put(Integer.valueOf(cell.get("ref")), new HashMap<>(cell));
+        }
+        return byRef;
+    }
+
+    private static Map<Integer, String> pairsOf(final Map<Integer, Map<String, String>> cells) {
+        final Map<Integer, String> pairs = new HashMap<>();
+        cells.forEach((ref, cell) -> pairs.put(ref, cell.get("pair")));
+        return pairs;
+    }
+
+    /**
+     * The colour scale spans the fresh served values on a log axis: each coloured cell sits where its value
+     * puts it between the shortest (0) and the longest (1), the legend names both, and cells of different
+     * values have different colours.
+     */
+    @SuppressWarnings("unchecked")
+    private static void assertScaleFollowsValues(final WebDriver browser) {
+        // Cells and legend in one script call: the page renders both from the same snapshot, between calls.
+        final Map<String, Object> read = (Map<String, Object>) ((JavascriptExecutor) browser).executeScript(
+            "const l = document.getElementById('pair-legend');"
+                + "return {cells: " + PAIR_CELLS + ", min: l.dataset.min, max: l.dataset.max, svg: l.querySelector('svg') !== null};");
+        final Map<Integer, Map<String, String>> cells = byRef(read.get("cells"));
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (final Map<String, String> cell : cells.values()) {
+            if ("estimate".equals(cell.get("state"))) {
+                min = Math.min(min, Double.parseDouble(cell.get("value")));
+                max = Math.max(max, Double.parseDouble(cell.get("value")));
+            }
+        }
+        assertTrue(max > min, "estimates of different values: " + min + ", " + max);
+        final Map<String, java.util.Set<String>> coloursByValue = new HashMap<>();
+        for (final Map.Entry<Integer, Map<String, String>> entry : cells.entrySet()) {
+            final Map<String, String> cell = entry.getValue();
+            if (!"estimate".equals(cell.get("state"))) {
+                continue;
+            }
+            final double value = Double.parseDouble(cell.get("value"));
+            final double expected = (Math.log(value) - Math.log(min)) / (Math.log(max) - Math.log(min));
+            assertEquals(expected, Double.parseDouble(cell.get("position")), 1e-3, "connection " + entry.getKey() + "'s place on the scale");
+            assertTrue(cell.get("class").contains("pair-cell") && !cell.get("class").contains("greyed"), cell.get("class"));
+            coloursByValue.computeIfAbsent(cell.get("value"), v -> new java.util.HashSet<>()).add(cell.get("colour"));
+        }
+        final java.util.Set<String> distinct = new java.util.HashSet<>();
+        coloursByValue.values().forEach(colours -> {
+            assertEquals(1, colours.size(), "one colour per value: " + coloursByValue);
+            distinct.addAll(colours);
+        });
+        assertEquals(coloursByValue.size(), distinct.size(), "a colour per value: " + coloursByValue);
+        assertEquals(min, Double.parseDouble((String) read.get("min")), 0, "the legend's shortest");
+        assertEquals(max, Double.parseDouble((String) read.get("max")), 0, "the legend's longest");
+        assertEquals(Boolean.TRUE, read.get("svg"), "the legend draws the scale");
     }
 
     private static long rowCount(final WebDriver browser) {
