@@ -157,9 +157,12 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public IdlStatusToClient RequestStatus(final short clientRef) {
+        final long start = System.nanoTime();
         metrics.requestStatusCalled();
         final ConnectionRow row = table.row(clientRef);
-        return row == null ? IdlConversions.unknownStatus(clientRef) : IdlConversions.status(row);
+        final IdlStatusToClient status = row == null ? IdlConversions.unknownStatus(clientRef) : IdlConversions.status(row);
+        metrics.requestStatusAnswered(System.nanoTime() - start);
+        return status;
     }
 
     @Override
@@ -403,6 +406,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             measurement, agent, now), UPDATE_TIMEOUT_MILLIS);
         switch (outcome.kind()) {
             case ACCEPTED:
+                metrics.roundTrips(result.index_ref, measurement.histogram());
                 return;
             case UNKNOWN_CONNECTION:
                 throw new UnknownConnection(result.index_ref, refusals.record("submit_measurement", Refusal.UNKNOWN_CONNECTION,
@@ -445,6 +449,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
             report.window_millis, now), UPDATE_TIMEOUT_MILLIS);
         switch (outcome.kind()) {
             case ACCEPTED:
+                metrics.roundTrips(report.index_ref, roundTrips);
                 return;
             case UNKNOWN_CONNECTION:
                 throw new UnknownConnection(report.index_ref, refusals.record("submit_probe", Refusal.UNKNOWN_CONNECTION,

@@ -131,7 +131,7 @@ public final class ServerMain implements Callable<Integer> {
         engine.addListener(store);
         store.start(100);
         final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
-        final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
+        final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors, System::nanoTime);
         metrics.registerProbes(engine::probeRoundTrips);
         metrics.registerStateStore(store::changesSeen, store::journalAppends, store::journalBytes, store::snapshots,
             store::snapshotBytes);
@@ -183,7 +183,7 @@ public final class ServerMain implements Callable<Integer> {
             return 1;
         }
         if (poller != null) {
-            metrics.registerSnmpPoller(poller::requestsSent, poller::answersReceived, poller::pollsSkipped);
+            metrics.registerSnmpPoller(poller::requestsSent, poller::answersReceived, poller::pollsSkipped, poller::sourcesUp);
             poller.start();
         }
 

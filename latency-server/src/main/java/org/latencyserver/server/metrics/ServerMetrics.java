@@ -1,33 +1,69 @@
 package org.latencyserver.server.metrics;
 
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
 import java.io.IOException;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 
 /**
- * The server's metrics in the Prometheus text format, served on loopback: per connection the
- * estimate, its interval, load state, pending and stale flags and calibration (read from the
- * published rows at scrape time, so nothing is duplicated or kept in step); call, refusal and
- * update-error counts.
+ * The server's metrics, served on loopback in Prometheus conventions: base units (seconds, ratios
+ * 0–1), counters ending in {@code _total}. Per connection the estimate, its interval, load state,
+ * pending and stale flags and calibration are read from the published rows at scrape time, so
+ * nothing is duplicated or kept in step; call, refusal and update-error counts; and two
+ * histograms, native (schema-based, exposed in the protobuf format a scraper asks for with
+ * {@code Accept: application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited})
+ * with classic buckets in the text format: every round trip a result or probe carries, and the
+ * time the servant spends answering {@code RequestStatus}. The operator guide's "Metrics" table
+ * lists them all (a test holds the two in step).
  *
- * <p>Thread-safe: counters are lock-free adders; the gauges read immutable published rows.
+ * <p>Thread-safe: counters and histograms are lock-free adders; the gauges read immutable
+ * published rows. Counting and timing a {@code RequestStatus} allocates nothing (see
+ * {@link DurationHistogram}).
  */
 public final class ServerMetrics implements AutoCloseable {
+
+    /**
+     * Classic buckets of {@code latency_server_round_trip_seconds}: loopback round trips take
+     * 20–200 µs, a LAN's a few hundred µs, loaded workstations' and ports' tens of ms (the
+     * thesis's histograms span 0–100 ms); 50 µs … 1 s in 1-2.5-5 steps covers all of them with a
+     * bucket per factor of 2–2.5 and leaves the rest to the native buckets.
+     */
+    static final double[] ROUND_TRIP_BUCKETS = {50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3,
+        100e-3, 250e-3, 500e-3, 1.0};
+    /**
+     * Native schema of the round-trip histogram: buckets grow by 2^(1/8) (±4.5 %), and bucket
+     * indexes stay within the JDK's cached {@code Integer}s for values from 15 µs up (client_java
+     * boxes them).
+     */
+    static final int ROUND_TRIP_SCHEMA = 3;
+    /**
+     * Round trips observed exactly per report; a report carrying more (an agent may send any
+     * count) is observed scaled down to about this many, keeping its shape, so one report cannot
+     * hold its caller's thread for long (about 30 ms at most).
+     */
+    static final long MAX_OBSERVED_ROUND_TRIPS_PER_REPORT = 1_000_000;
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Counter calls;
     private final Counter refusals;
     private final Counter unsavedWrites;
+    private final Histogram roundTrips;
     /** Pre-resolved: {@code RequestStatus} is the hot path, so no label lookup per call. */
     private final CounterDataPoint requestStatusCalls;
+    /** Allocation-free, unlike client_java's Histogram (see there). */
+    private final DurationHistogram requestStatusSeconds;
     private HTTPServer server;
 
     /**
@@ -35,6 +71,15 @@ public final class ServerMetrics implements AutoCloseable {
      * @param updateErrors count of failed update commands
      */
     public ServerMetrics(final ConnectionTable table, final LongSupplier updateErrors) {
+        this(table, updateErrors, System::nanoTime);
+    }
+
+    /**
+     * @param table        the connection table
+     * @param updateErrors count of failed update commands
+     * @param nanoClock    the update engine's monotonic clock, for the age of open measurement requests
+     */
+    public ServerMetrics(final ConnectionTable table, final LongSupplier updateErrors, final LongSupplier nanoClock) {
         calls = Counter.builder().name("latency_server_calls_total").help("CORBA calls served, by operation")
             .labelNames("operation").register(registry);
         refusals = Counter.builder().name("latency_server_refusals_total")
@@ -45,41 +90,105 @@ public final class ServerMetrics implements AutoCloseable {
         unsavedWrites = Counter.builder().name("latency_server_unsaved_writes_total")
             .help("writes answered before the state journal held them (append failed or slow); kill -9 could lose them")
             .register(registry);
+        roundTrips = Histogram.builder().name("latency_server_round_trip_seconds").unit(Unit.SECONDS)
+            .help("round trips measured by the agents: every one a measured result or probe report carries, at its bin's"
+                + " midpoint (above the last bin: at the last edge)")
+            .labelNames("index_ref").classicUpperBounds(ROUND_TRIP_BUCKETS).nativeInitialSchema(ROUND_TRIP_SCHEMA)
+            .withoutExemplars().register(registry);
+        requestStatusSeconds = new DurationHistogram("latency_server_request_status_seconds",
+            "time the server spends answering RequestStatus (the published row read and the reply built; the ORB's share of"
+                + " the call is not included)");
+        registry.register(requestStatusSeconds);
         CounterWithCallback.builder().name("latency_server_update_errors_total")
             .help("update commands that failed; the table kept its last good state")
             .callback(cb -> cb.call(updateErrors.getAsLong())).register(registry);
-        GaugeWithCallback.builder().name("latency_server_estimate_milliseconds")
-            .help("the estimate served: a mean (QoS 1, 3) or a bound (QoS 2, 4)").labelNames("index_ref", "qos", "kind")
-            .callback(cb -> {
-                for (final ConnectionRow row : table.rows()) {
-                    if (row.estimate() != null) {
-                        cb.call(row.estimate().valueMillis(), ref(row), Integer.toString(row.spec().qos()),
-                            row.estimate().kind().name().toLowerCase(java.util.Locale.ROOT));
-                    }
-                }
-            }).register(registry);
-        GaugeWithCallback.builder().name("latency_server_estimate_thesis_milliseconds")
-            .help("the thesis's uncorrected value behind the served estimate (equal to it for calibration: thesis)")
+        registerEstimates(table);
+        registerConnectionStates(table, nanoClock);
+        registerCalibration(table);
+    }
+
+    private void registerEstimates(final ConnectionTable table) {
+        GaugeWithCallback.builder().name("latency_server_estimate_seconds").unit(Unit.SECONDS)
+            .help("the estimate served: a mean (kind average, QoS 1, 3) or a bound (kind bound, QoS 2, 4)")
             .labelNames("index_ref", "qos", "kind")
             .callback(cb -> {
                 for (final ConnectionRow row : table.rows()) {
-                    if (row.estimate() != null && row.served().thesis() != null) {
-                        cb.call(row.served().thesis().valueMillis(), ref(row), Integer.toString(row.spec().qos()),
-                            row.estimate().kind().name().toLowerCase(java.util.Locale.ROOT));
+                    if (row.estimate() != null) {
+                        cb.call(row.estimate().valueMillis() / 1e3, ref(row), Integer.toString(row.spec().qos()),
+                            row.estimate().kind().name().toLowerCase(Locale.ROOT));
                     }
                 }
             }).register(registry);
-        GaugeWithCallback.builder().name("latency_server_estimate_interval")
-            .help("95 % confidence interval of the estimate: ms around a mean, percent of latencies at or below a bound")
-            .labelNames("index_ref", "end", "unit").callback(cb -> {
+        GaugeWithCallback.builder().name("latency_server_estimate_thesis_seconds").unit(Unit.SECONDS)
+            .help("the thesis's uncorrected value behind the served estimate (equal to it for calibration: thesis)")
+            .labelNames("index_ref")
+            .callback(cb -> {
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.estimate() != null && row.served().thesis() != null) {
+                        cb.call(row.served().thesis().valueMillis() / 1e3, ref(row));
+                    }
+                }
+            }).register(registry);
+        GaugeWithCallback.builder().name("latency_server_estimate_interval_seconds").unit(Unit.SECONDS)
+            .help("95 % confidence interval of a mean (AVERAGE estimates, QoS 1, 3): its lower and upper end")
+            .labelNames("index_ref", "end").callback(cb -> {
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.estimate() != null && row.estimate().kind() == EstimateKind.AVERAGE) {
+                        cb.call(row.estimate().interval().lower() / 1e3, ref(row), "lower");
+                        cb.call(row.estimate().interval().upper() / 1e3, ref(row), "upper");
+                    }
+                }
+            }).register(registry);
+        GaugeWithCallback.builder().name("latency_server_estimate_bound_ratio").unit(Unit.RATIO)
+            .help("the share of latencies a bound is for (0.96 for a 96 % bound; BOUND estimates, QoS 2, 4)")
+            .labelNames("index_ref").callback(cb -> {
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.estimate() != null && row.estimate().kind() == EstimateKind.BOUND) {
+                        cb.call(row.estimate().boundPercent() / 100, ref(row));
+                    }
+                }
+            }).register(registry);
+        GaugeWithCallback.builder().name("latency_server_estimate_share_interval_ratio").unit(Unit.RATIO)
+            .help("95 % confidence interval of the share of latencies at or below a bound (BOUND estimates, QoS 2, 4)")
+            .labelNames("index_ref", "end").callback(cb -> {
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.estimate() != null && row.estimate().kind() == EstimateKind.BOUND) {
+                        cb.call(row.estimate().interval().lower(), ref(row), "lower");
+                        cb.call(row.estimate().interval().upper(), ref(row), "upper");
+                    }
+                }
+            }).register(registry);
+        GaugeWithCallback.builder().name("latency_server_estimate_stale")
+            .help("1 while an input of the served estimate stopped answering (it may no longer hold), else 0")
+            .labelNames("index_ref").callback(cb -> {
                 for (final ConnectionRow row : table.rows()) {
                     if (row.estimate() != null) {
-                        final String unit = row.estimate().kind() == EstimateKind.BOUND ? "percent" : "ms";
-                        cb.call(row.lowerBoundEstimate(), ref(row), "lower", unit);
-                        cb.call(row.upperBoundEstimate(), ref(row), "upper", unit);
+                        cb.call(row.staleReason() != null ? 1 : 0, ref(row));
                     }
                 }
             }).register(registry);
+        GaugeWithCallback.builder().name("latency_server_estimate_stale_reason")
+            .help("1 for each input that stopped answering while an estimate is served (client_cpu_unknown,"
+                + " peer_cpu_unknown, port_unknown); no series while the estimate is fresh")
+            .labelNames("index_ref", "reason").callback(cb -> {
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.estimate() != null && row.staleReason() != null) {
+                        final String ref = ref(row);
+                        if (row.latest().clientCpuPercent() < 0) {
+                            cb.call(1, ref, "client_cpu_unknown");
+                        }
+                        if (row.latest().peerCpuPercent() < 0) {
+                            cb.call(1, ref, "peer_cpu_unknown");
+                        }
+                        if (row.latest().portPercent() < 0) {
+                            cb.call(1, ref, "port_unknown");
+                        }
+                    }
+                }
+            }).register(registry);
+    }
+
+    private void registerConnectionStates(final ConnectionTable table, final LongSupplier nanoClock) {
         GaugeWithCallback.builder().name("latency_server_cpu_state")
             .help("CPU state code: 10 * client + peer, 1 LOW, 2 MEDIUM, 3 HIGH; 0 unknown").labelNames("index_ref")
             .callback(cb -> table.rows().forEach(row -> cb.call(row.load().cpu().code(), ref(row)))).register(registry);
@@ -89,13 +198,23 @@ public final class ServerMetrics implements AutoCloseable {
         GaugeWithCallback.builder().name("latency_server_update_required")
             .help("1 while a measurement is awaited (QoS 3, 4)").labelNames("index_ref")
             .callback(cb -> table.rows().forEach(row -> cb.call(row.updateRequired() ? 1 : 0, ref(row)))).register(registry);
-        GaugeWithCallback.builder().name("latency_server_stale")
-            .help("1 when an input stopped and the served estimate may no longer hold").labelNames("index_ref")
-            .callback(cb -> table.rows().forEach(row -> cb.call(row.staleReason() != null ? 1 : 0, ref(row)))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_measurement_pending_age_seconds").unit(Unit.SECONDS)
+            .help("age of the open measurement request (QoS 3, 4); no series while none is open").labelNames("index_ref")
+            .callback(cb -> {
+                final long now = nanoClock.getAsLong();
+                for (final ConnectionRow row : table.rows()) {
+                    if (row.pending() != null) {
+                        cb.call(Math.max(0, now - row.pending().issuedNanos()) / 1e9, ref(row));
+                    }
+                }
+            }).register(registry);
         GaugeWithCallback.builder().name("latency_server_pending_measurements")
             .help("measurement requests open now").callback(cb -> cb.call(
                 table.rows().stream().filter(row -> row.pending() != null).count())).register(registry);
-        GaugeWithCallback.builder().name("latency_server_calibration_coverage_ratio")
+    }
+
+    private void registerCalibration(final ConnectionTable table) {
+        GaugeWithCallback.builder().name("latency_server_calibration_coverage_ratio").unit(Unit.RATIO)
             .help("share of round trips (probes and measurements) at or below the bound served when they were sent, "
                 + "per load state (BOUND connections)").labelNames("index_ref", "state")
             .callback(cb -> table.rows().stream().filter(row -> row.spec().isBound()).forEach(row ->
@@ -104,7 +223,16 @@ public final class ServerMetrics implements AutoCloseable {
                         cb.call(known.coverage().coverage(), ref(row), stateLabel(state));
                     }
                 }))).register(registry);
-        GaugeWithCallback.builder().name("latency_server_calibration_mean_relative_error_ratio")
+        GaugeWithCallback.builder().name("latency_server_calibration_round_trips")
+            .help("round trips behind latency_server_calibration_coverage_ratio, per load state (BOUND connections)")
+            .labelNames("index_ref", "state")
+            .callback(cb -> table.rows().stream().filter(row -> row.spec().isBound()).forEach(row ->
+                row.learning().byState().forEach((state, known) -> {
+                    if (known.coverage().roundTrips() > 0) {
+                        cb.call(known.coverage().roundTrips(), ref(row), stateLabel(state));
+                    }
+                }))).register(registry);
+        GaugeWithCallback.builder().name("latency_server_calibration_mean_relative_error_ratio").unit(Unit.RATIO)
             .help("median |served mean - mean of the following window| / window mean, per load state (AVERAGE connections)")
             .labelNames("index_ref", "state")
             .callback(cb -> table.rows().stream().filter(row -> !row.spec().isBound()).forEach(row ->
@@ -194,6 +322,46 @@ public final class ServerMetrics implements AutoCloseable {
         requestStatusCalls.inc();
     }
 
+    /**
+     * Observes how long answering one {@code RequestStatus} took; lock-free and allocation-free
+     * (but while a scrape collects the histogram, when client_java buffers the observation).
+     *
+     * @param nanos {@code System.nanoTime()} at the end minus at the start
+     */
+    public void requestStatusAnswered(final long nanos) {
+        requestStatusSeconds.observe(nanos * 1e-9);
+    }
+
+    /**
+     * Observes every round trip of an accepted measured result or probe report, each at its bin's
+     * midpoint, those above the last bin at the last edge (they have no value; this is a lower
+     * bound). client_java 1.3.1 has no bulk observation, so each is observed once; a report of
+     * more than {@link #MAX_OBSERVED_ROUND_TRIPS_PER_REPORT} is scaled down to about that many.
+     *
+     * @param indexRef   the connection
+     * @param histogram  the round trips
+     */
+    public void roundTrips(final short indexRef, final LatencyHistogram histogram) {
+        final long total = histogram.totalCount();
+        if (total == 0) {
+            return;
+        }
+        final DistributionDataPoint point = roundTrips.labelValues(Short.toString(indexRef));
+        final double scale = total > MAX_OBSERVED_ROUND_TRIPS_PER_REPORT ? (double) MAX_OBSERVED_ROUND_TRIPS_PER_REPORT / total : 1;
+        for (int bin = 0; bin < histogram.binCount(); bin++) {
+            final double seconds = (histogram.lowerEdgeNanos(bin) + histogram.upperEdgeNanos(bin)) * 0.5e-9;
+            observe(point, seconds, histogram.count(bin), scale);
+        }
+        observe(point, histogram.lastEdgeNanos() * 1e-9, histogram.overflowCount(), scale);
+    }
+
+    private static void observe(final DistributionDataPoint point, final double seconds, final long count, final double scale) {
+        final long times = scale == 1 ? count : Math.round(count * scale);
+        for (long i = 0; i < times; i++) {
+            point.observe(seconds);
+        }
+    }
+
     /** @param operation an operation name; counts one call */
     public void called(final String operation) {
         calls.labelValues(operation).inc();
@@ -232,6 +400,24 @@ public final class ServerMetrics implements AutoCloseable {
      * @param requests answers and skipped read at scrape time from the poller's lock-free counters
      */
     public void registerSnmpPoller(final LongSupplier requests, final LongSupplier answers, final LongSupplier skipped) {
+        registerSnmpPoller(requests, answers, skipped, java.util.Map::of);
+    }
+
+    /**
+     * As {@link #registerSnmpPoller(LongSupplier, LongSupplier, LongSupplier)}, with each polled
+     * source's health.
+     *
+     * @param requests  SNMP requests sent
+     * @param answers   SNMP answers received
+     * @param skipped   polls skipped
+     * @param sourcesUp per polled node or link name: true while it answers, false while UNKNOWN
+     */
+    public void registerSnmpPoller(final LongSupplier requests, final LongSupplier answers, final LongSupplier skipped,
+                                   final java.util.function.Supplier<java.util.Map<String, Boolean>> sourcesUp) {
+        GaugeWithCallback.builder().name("latency_server_snmp_source_up")
+            .help("1 while a polled SNMP source (node or link) answers, 0 while it is UNKNOWN (missed polls)")
+            .labelNames("source").callback(cb -> sourcesUp.get().forEach((source, up) -> cb.call(up ? 1 : 0, source)))
+            .register(registry);
         CounterWithCallback.builder().name("latency_server_snmp_requests_total").help("SNMP GET requests sent by the poller")
             .callback(cb -> cb.call(requests.getAsLong())).register(registry);
         CounterWithCallback.builder().name("latency_server_snmp_answers_total").help("SNMP answers received by the poller")

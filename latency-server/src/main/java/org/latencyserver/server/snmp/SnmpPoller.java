@@ -356,6 +356,17 @@ public final class SnmpPoller implements AutoCloseable {
         }
     }
 
+    /**
+     * @return per polled node and link name (nodes first, in configuration order): true while it
+     *         answers, false while it is UNKNOWN; safe to call from any thread
+     */
+    public java.util.Map<String, Boolean> sourcesUp() {
+        final Map<String, Boolean> up = new LinkedHashMap<>();
+        nodes.forEach((name, source) -> up.put(name, !source.unknown()));
+        links.forEach((name, source) -> up.put(name, !source.unknown()));
+        return up;
+    }
+
     /** @return SNMP requests sent since start (thread-safe) */
     public long requestsSent() {
         return requestsSent.sum();

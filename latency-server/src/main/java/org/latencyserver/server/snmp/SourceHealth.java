@@ -5,7 +5,8 @@ package org.latencyserver.server.snmp;
  * UNKNOWN after {@code unknownAfterMissedPolls} misses in a row and known again at its next good
  * answer. Each change is reported once, so the caller logs the reason once, not at every poll.
  *
- * <p>Not thread-safe: one poller thread (or a lock) at a time.
+ * <p>Not thread-safe: one poller thread (or a lock) at a time; {@link #unknown()} may be read
+ * from any thread.
  */
 public final class SourceHealth {
 
@@ -21,7 +22,8 @@ public final class SourceHealth {
 
     private final int unknownAfterMissedPolls;
     private int missesInARow;
-    private boolean unknown;
+    /** Written by the poller only; volatile so the metrics endpoint reads it from its own thread. */
+    private volatile boolean unknown;
     private String lastMissReason = "no answer yet";
 
     /**

@@ -1,0 +1,243 @@
+package org.latencyserver.server.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.HistogramBins;
+import org.latencyserver.idl.latency.MeasuredResult;
+import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.ProbeReport;
+import org.latencyserver.server.config.ConfigurationLoader;
+import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.corba.LatencyServiceServant;
+import org.latencyserver.server.corba.WriteGuard;
+import org.latencyserver.server.engine.EngineLoop;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionTable;
+
+/**
+ * The gauges' and histograms' values against what the servant serves: a server as
+ * {@code ServerMain} builds it, without the ORB, its metrics read over HTTP.
+ */
+class ServerMetricsTest {
+
+    /** How far ahead of the engine's clock the metrics' clock runs, so a request's age is known. */
+    private static final long CLOCK_AHEAD_NANOS = 5_000_000_000L;
+
+    @TempDir
+    Path directory;
+    private EngineLoop loop;
+    private ServerMetrics metrics;
+    private LatencyServiceServant servant;
+    private String url;
+
+    @BeforeEach
+    void start() throws Exception {
+        final Path config = Files.writeString(directory.resolve("server.yaml"), String.join("\n",
+            "server: { name: MetricsTest, operator_calls_enabled: true }",
+            "measurement: { min_interval_millis: 0 }",
+            "profiles:",
+            "  - " + Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath(),
+            "  - " + Path.of("../profiles/measured-loopback-jacorb.json").toAbsolutePath(),
+            "nodes:",
+            "  - { name: ws1, node_id: 1, workstation_type: TAC-4 }",
+            "  - { name: ws2, node_id: 2, workstation_type: TAC-4 }",
+            "  - { name: lab1, node_id: 3, workstation_type: LOCAL-2CORE }",
+            "  - { name: lab2, node_id: 4, workstation_type: LOCAL-2CORE }",
+            "links:",
+            "  - { name: port1 }",
+            "connections:",
+            "  - { index_ref: 1, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
+            "  - { index_ref: 2, client: lab1, peer: lab2, link: port1, message_size_bytes: 256, qos: 2, bound_percent: 96,"
+                + " profile: measured-loopback-jacorb }",
+            "  - { index_ref: 3, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 3 }",
+            ""));
+        final ServerConfiguration configuration = ConfigurationLoader.load(config);
+        final List<ConnectionRow> rows = configuration.connectionSpecs().stream().map(spec -> ConnectionRow.initial(spec, 0)).toList();
+        final AtomicLong tickets = new AtomicLong(100);
+        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), configuration.profiles(), configuration.engine(),
+            configuration.limits(), tickets::incrementAndGet, System::currentTimeMillis);
+        loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
+        loop.start();
+        metrics = new ServerMetrics(engine.table(), loop::commandErrors, () -> System.nanoTime() + CLOCK_AHEAD_NANOS);
+        servant = new LatencyServiceServant(loop, System::currentTimeMillis, WriteGuard.open(), metrics, profile -> { },
+            timeoutMillis -> true);
+        url = "http://127.0.0.1:" + metrics.serve("127.0.0.1", 0) + "/metrics";
+    }
+
+    @AfterEach
+    void stop() {
+        metrics.close();
+        loop.close();
+    }
+
+    private void push(final int indexRef, final int clientCpu, final int peerCpu, final int port) {
+        servant.PutMibUpdates(new IdlMibUpdates((short) indexRef, (short) clientCpu, (short) peerCpu, (short) port), (short) indexRef);
+    }
+
+    @Test
+    void anAveragesEstimateIsInSecondsWithItsIntervalAndNoBoundSeries() throws Exception {
+        push(1, 50, 50, 10);
+        final Estimate served = servant.current_estimate((short) 1);
+        final MetricsText scrape = MetricsText.scrape(url);
+        assertEquals(served.value_ms / 1000, scrape.get("latency_server_estimate_seconds", "index_ref", "1", "kind", "average",
+            "qos", "1"), 1e-12);
+        assertEquals(2.846e-3, scrape.get("latency_server_estimate_seconds", "index_ref", "1", "kind", "average", "qos", "1"), 1e-9,
+            "thesis Appendix A, TAC-4 CORBA 256 B, both 34-66 %");
+        assertEquals(served.interval.lower / 1000, scrape.get("latency_server_estimate_interval_seconds", "index_ref", "1",
+            "end", "lower"), 1e-12);
+        assertEquals(served.interval.upper / 1000, scrape.get("latency_server_estimate_interval_seconds", "index_ref", "1",
+            "end", "upper"), 1e-12);
+        assertTrue(served.interval.lower < served.value_ms && served.value_ms < served.interval.upper);
+        assertTrue(scrape.get("latency_server_estimate_thesis_seconds", "index_ref", "1") > 0, scrape::toString);
+        assertTrue(scrape.value("latency_server_estimate_bound_ratio", "index_ref", "1").isEmpty(), scrape::toString);
+        assertTrue(scrape.value("latency_server_estimate_share_interval_ratio", "index_ref", "1", "end", "lower").isEmpty());
+        assertEquals(0, scrape.get("latency_server_estimate_stale", "index_ref", "1"));
+        assertTrue(scrape.samples("latency_server_estimate_seconds").stream().noneMatch(s -> "3".equals(s.labels().get("index_ref"))),
+            "no series for a connection without an estimate");
+        assertTrue(scrape.value("latency_server_estimate_stale", "index_ref", "3").isEmpty(), "no estimate, no stale flag");
+    }
+
+    @Test
+    void aBoundIsInSecondsWithItsShareAsARatioAndNoIntervalInSeconds() throws Exception {
+        push(2, 10, 10, 10);
+        final Estimate served = servant.current_estimate((short) 2);
+        final MetricsText scrape = MetricsText.scrape(url);
+        assertEquals(served.value_ms / 1000, scrape.get("latency_server_estimate_seconds", "index_ref", "2", "kind", "bound",
+            "qos", "2"), 1e-12);
+        assertEquals(0.96, scrape.get("latency_server_estimate_bound_ratio", "index_ref", "2"), 1e-12);
+        final double lower = scrape.get("latency_server_estimate_share_interval_ratio", "index_ref", "2", "end", "lower");
+        final double upper = scrape.get("latency_server_estimate_share_interval_ratio", "index_ref", "2", "end", "upper");
+        assertEquals(served.interval.lower / 100, lower, 1e-6); // the IDL carries the share's interval in percent
+        assertEquals(served.interval.upper / 100, upper, 1e-6);
+        assertTrue(0 < lower && lower < upper && upper <= 1, lower + ".." + upper);
+        assertTrue(scrape.value("latency_server_estimate_interval_seconds", "index_ref", "2", "end", "lower").isEmpty(),
+            scrape::toString);
+    }
+
+    @Test
+    void staleAndItsReasonsAppearWhileAnInputIsUnknownAndGoWhenItAnswers() throws Exception {
+        push(1, 50, 50, 10);
+        push(1, -1, 50, -1);
+        MetricsText scrape = MetricsText.scrape(url);
+        assertEquals(1, scrape.get("latency_server_estimate_stale", "index_ref", "1"));
+        assertEquals(1, scrape.get("latency_server_estimate_stale_reason", "index_ref", "1", "reason", "client_cpu_unknown"));
+        assertEquals(1, scrape.get("latency_server_estimate_stale_reason", "index_ref", "1", "reason", "port_unknown"));
+        assertEquals(2, scrape.samples("latency_server_estimate_stale_reason").size(), scrape::toString);
+        assertTrue(scrape.value("latency_server_estimate_seconds", "index_ref", "1", "kind", "average", "qos", "1").isPresent(),
+            "the last good estimate stays served");
+        push(1, 50, -1, 10);
+        scrape = MetricsText.scrape(url);
+        assertEquals(1, scrape.get("latency_server_estimate_stale_reason", "index_ref", "1", "reason", "peer_cpu_unknown"));
+        assertEquals(1, scrape.samples("latency_server_estimate_stale_reason").size(), scrape::toString);
+        push(1, 50, 50, 10);
+        scrape = MetricsText.scrape(url);
+        assertEquals(0, scrape.get("latency_server_estimate_stale", "index_ref", "1"));
+        assertEquals(List.of(), scrape.samples("latency_server_estimate_stale_reason"));
+    }
+
+    @Test
+    void anOpenRequestHasAnAgeUntilItsResultIsAcceptedWhoseRoundTripsAreObservedInSeconds() throws Exception {
+        push(3, 50, 50, 10);
+        final MeasurementRequest request = awaitRequest();
+        MetricsText scrape = MetricsText.scrape(url);
+        final double age = scrape.get("latency_server_measurement_pending_age_seconds", "index_ref", "3");
+        assertTrue(age >= 5 && age < 65, "the request opened just now on the engine's clock, 5 s behind the metrics': " + age);
+        assertEquals(1, scrape.get("latency_server_pending_measurements"));
+        assertEquals(1, scrape.get("latency_server_update_required", "index_ref", "3"));
+        // 500 in (0, 1 ms], 460 in (1, 2 ms], 40 in (2, 3 ms]: observed at 0.5, 1.5 and 2.5 ms
+        final HistogramBins bins = new HistogramBins(new long[] {1_000_000, 2_000_000, 3_000_000}, new long[] {500, 460, 40}, 0);
+        servant.submit_measurement(new MeasuredResult((short) 3, request.ticket, bins, 1000, 1.3, 0.6, 2.9, 20, 0, "test agent",
+            new double[0]));
+        scrape = MetricsText.scrape(url);
+        assertTrue(scrape.value("latency_server_measurement_pending_age_seconds", "index_ref", "3").isEmpty(), scrape::toString);
+        assertEquals(0, scrape.get("latency_server_pending_measurements"));
+        assertEquals(1000, scrape.get("latency_server_round_trip_seconds_count", "index_ref", "3"));
+        assertEquals(500 * 0.5e-3 + 460 * 1.5e-3 + 40 * 2.5e-3, scrape.get("latency_server_round_trip_seconds_sum", "index_ref", "3"),
+            1e-9);
+        assertEquals(500, scrape.get("latency_server_round_trip_seconds_bucket", "index_ref", "3", "le", "0.001"));
+        assertEquals(1000, scrape.get("latency_server_round_trip_seconds_bucket", "index_ref", "3", "le", "0.005"));
+        assertEquals(1.3e-3, scrape.get("latency_server_estimate_seconds", "index_ref", "3", "kind", "average", "qos", "3"), 1e-12);
+    }
+
+    /** The update thread opens a due request at its next tick. */
+    private MeasurementRequest awaitRequest() throws InterruptedException {
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            final MeasurementRequest[] open = servant.pending_measurements();
+            if (open.length > 0) {
+                return open[0];
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no measurement request opened within 30 s");
+    }
+
+    @Test
+    void aProbeReportsRoundTripsAreObservedAndItsOverflowAtTheLastEdge() throws Exception {
+        push(1, 50, 50, 10);
+        final HistogramBins bins = new HistogramBins(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1);
+        servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent", bins, 10, 2.5, 0));
+        final MetricsText scrape = MetricsText.scrape(url);
+        assertEquals(10, scrape.get("latency_server_round_trip_seconds_count", "index_ref", "1"));
+        assertEquals(7 * 1e-3 + 2 * 3e-3 + 4e-3, scrape.get("latency_server_round_trip_seconds_sum", "index_ref", "1"), 1e-9);
+        assertEquals(7, scrape.get("latency_server_round_trip_seconds_bucket", "index_ref", "1", "le", "0.0025"));
+        assertEquals(10, scrape.get("latency_server_round_trip_seconds_bucket", "index_ref", "1", "le", "0.005"));
+        assertTrue(scrape.value("latency_server_round_trip_seconds_count", "index_ref", "2").isEmpty(), "no series before a report");
+    }
+
+    @Test
+    void everyRequestStatusIsCountedAndTimed() throws Exception {
+        push(1, 50, 50, 10);
+        final MetricsText before = MetricsText.scrape(url);
+        final double calls = before.value("latency_server_calls_total", "operation", "RequestStatus").orElse(0.0);
+        final double timed = before.get("latency_server_request_status_seconds_count");
+        for (int i = 0; i < 100; i++) {
+            servant.RequestStatus((short) 1);
+        }
+        servant.RequestStatus((short) 99);
+        final MetricsText after = MetricsText.scrape(url);
+        assertEquals(calls + 101, after.get("latency_server_calls_total", "operation", "RequestStatus"));
+        assertEquals(timed + 101, after.get("latency_server_request_status_seconds_count"));
+        final double sum = after.get("latency_server_request_status_seconds_sum");
+        assertTrue(sum > 0 && sum < 101 * 1.0, "101 calls took more than nothing and less than a second each: " + sum);
+        assertEquals(timed + 101, after.get("latency_server_request_status_seconds_bucket", "le", "+Inf"));
+    }
+
+    /**
+     * The RequestStatus path allocates nothing in the metrics: counting and timing a call, once
+     * compiled, allocate no bytes. Rounds of calls are repeated until the JIT has compiled the
+     * path (a busy machine takes longer), and one round must show none.
+     */
+    @Test
+    void countingAndTimingRequestStatusAllocatesNothing() {
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final long thread = Thread.currentThread().getId();
+        final int calls = 200_000;
+        long best = Long.MAX_VALUE;
+        final long deadline = System.nanoTime() + 60_000_000_000L;
+        for (int round = 0; round < 50 && best > 0 && System.nanoTime() < deadline; round++) {
+            final long before = threads.getThreadAllocatedBytes(thread);
+            for (int i = 0; i < calls; i++) {
+                final long start = System.nanoTime();
+                metrics.requestStatusCalled();
+                metrics.requestStatusAnswered(System.nanoTime() - start);
+            }
+            best = Math.min(best, threads.getThreadAllocatedBytes(thread) - before);
+        }
+        // A scrape-free round of 200,000 calls: anything per call would be megabytes.
+        assertTrue(best < 1024, "the least a round of " + calls + " calls allocated: " + best + " bytes");
+    }
+}
