@@ -28,7 +28,7 @@ import org.snmp4j.transport.DefaultUdpTransportMapping;
  *
  * <p>Thread-safe: the script may be swapped while requests arrive.
  */
-final class ScriptedAgent implements CommandResponder, AutoCloseable {
+public final class ScriptedAgent implements CommandResponder, AutoCloseable {
 
     private final Snmp snmp;
     private final UdpAddress address;
@@ -39,7 +39,7 @@ final class ScriptedAgent implements CommandResponder, AutoCloseable {
     private volatile boolean silent;
     private volatile NavigableMap<OID, Variable> walkable = new TreeMap<>();
 
-    ScriptedAgent(final String community) throws IOException {
+    public ScriptedAgent(final String community) throws IOException {
         this.community = community;
         final DefaultUdpTransportMapping transport = new DefaultUdpTransportMapping(new UdpAddress("127.0.0.1/0"));
         snmp = new Snmp(transport);
@@ -49,11 +49,11 @@ final class ScriptedAgent implements CommandResponder, AutoCloseable {
     }
 
     /** @return e.g. {@code udp:127.0.0.1/40123} */
-    String address() {
+    public String address() {
         return "udp:" + address.getInetAddress().getHostAddress() + "/" + address.getPort();
     }
 
-    void script(final Function<OID, Variable> values) {
+    public void script(final Function<OID, Variable> values) {
         script = values;
     }
 
@@ -62,7 +62,7 @@ final class ScriptedAgent implements CommandResponder, AutoCloseable {
         walkable = new TreeMap<>(values);
     }
 
-    void silent(final boolean silence) {
+    public void silent(final boolean silence) {
         silent = silence;
     }
 
