@@ -58,6 +58,13 @@ public final class DemoMain implements Callable<Integer> {
         "It is deleted when the demo stops. Layout: org.latencyserver.demo.ReadyFile."})
     private Path readyFile;
 
+    @Option(names = "--prometheus", description = "Also start Prometheus (/usr/bin/prometheus, Debian's package 'prometheus') on 127.0.0.1,"
+        + " scraping the server with the shipped alert rules (ops/prometheus), its data under the work directory; stopped with the demo.")
+    private boolean prometheus;
+
+    /** Debian's package {@code prometheus} installs it here. */
+    private static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
+
     private final List<ChildProcess> started = new ArrayList<>();
     private final AtomicBoolean stopped = new AtomicBoolean();
     private LoadDrivers loadDrivers;
@@ -157,7 +164,8 @@ public final class DemoMain implements Callable<Integer> {
             loadDrivers = new LoadDrivers(Map.of("lab1", 0, "lab2", 1), work);
         }
         final String metricsUrl = metrics.find() ? metrics.group(1) : null;
-        banner(consoleUrl, naming, metricsUrl, work, mirrorFile, load, pinned);
+        final List<String> prometheusLines = metricsUrl == null ? List.of() : prometheus(root, work, metricsUrl);
+        banner(consoleUrl, naming, metricsUrl, prometheusLines, work, mirrorFile, load, pinned);
         if (readyFile != null) {
             final Map<String, Long> pids = new LinkedHashMap<>();
             pids.put("naming-service", namingService.pid());
@@ -206,7 +214,53 @@ public final class DemoMain implements Callable<Integer> {
             : "--duration " + durationSeconds + " s reached; stopping"));
     }
 
-    private void banner(final String consoleUrl, final String naming, final String metricsUrl, final Path work, final Path mirrorFile,
+    /**
+     * Writes {@code prometheus/prometheus.yml} into the work directory (the server's metrics URL as
+     * target, the shipped rules) and, with {@code --prometheus}, starts Prometheus on it.
+     *
+     * @return the banner's lines about it: the URL of the one started, or a command line to start one
+     */
+    private List<String> prometheus(final Path root, final Path work, final String metricsUrl) throws IOException, InterruptedException {
+        final java.net.URI target = java.net.URI.create(metricsUrl);
+        final Path directory = Files.createDirectories(work.resolve("prometheus"));
+        final Path config = directory.resolve("prometheus.yml");
+        final Path data = directory.resolve("data");
+        Files.writeString(config, String.join("\n",
+            "# Written by ./latency demo: Prometheus scraping the demo's server with the shipped alert rules.",
+            "global:",
+            "  scrape_interval: 5s",
+            "  evaluation_interval: 5s",
+            "rule_files:",
+            "  - " + root.resolve("ops/prometheus/latency-server-alerts.yml"),
+            "scrape_configs:",
+            "  - job_name: latency-server",
+            "    metrics_path: " + target.getPath(),
+            "    static_configs:",
+            "      - targets: ['" + target.getHost() + ":" + target.getPort() + "']",
+            ""));
+        final boolean installed = Files.isExecutable(PROMETHEUS);
+        final java.util.function.IntFunction<List<String>> command = port -> List.of(installed ? PROMETHEUS.toString() : "prometheus",
+            "--config.file=" + config, "--storage.tsdb.path=" + data, "--web.listen-address=127.0.0.1:" + port,
+            "--enable-feature=native-histograms");
+        final String ready = String.join(" ", command.apply(9090));
+        if (!prometheus) {
+            return List.of("  Prometheus:     " + ready,
+                "                  (the server as target, ops/prometheus's alert rules; --prometheus starts one for you)");
+        }
+        if (!installed) {
+            return List.of("  Prometheus:     not started: " + PROMETHEUS + " is not installed (Debian: sudo apt-get install prometheus);"
+                + " elsewhere run", "                  " + ready);
+        }
+        deleteTree(data); // a fresh run: an old run's series name a server that is gone
+        final int port = freePort();
+        final ChildProcess child = start("prometheus", command.apply(port), Map.of(), work);
+        child.awaitOutput("Server is ready to receive web requests", READY_TIMEOUT);
+        return List.of("  Prometheus:     http://127.0.0.1:" + port + "/  (alerts: http://127.0.0.1:" + port + "/alerts;"
+            + " its configuration " + config + ", log " + child.logFile() + ")");
+    }
+
+    private void banner(final String consoleUrl, final String naming, final String metricsUrl, final List<String> prometheusLines,
+                        final Path work, final Path mirrorFile,
                         final boolean load, final boolean pinned) {
         out.println();
         out.println("  Latency Server demo is running.");
@@ -216,6 +270,7 @@ public final class DemoMain implements Callable<Integer> {
         if (metricsUrl != null) {
             out.println("  Metrics:        " + metricsUrl);
         }
+        prometheusLines.forEach(out::println);
         out.println("  Terminal view:  ./latency console --naming " + naming + " --server LatencyServer --watch");
         out.println("  Mirror file:    " + mirrorFile + "  (every estimate, read without a call)");
         out.println("                  ./latency mirror-read --file " + mirrorFile + " --watch");
