@@ -1,6 +1,7 @@
 package org.latencyserver.server.config;
 
 import java.util.Objects;
+import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
 
@@ -56,14 +57,19 @@ public record ConnectionConfig(short indexRef, NodeConfig client, NodeConfig pee
         spec(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond);
     }
 
+    /** @return the QoS level: which estimate is served and where it comes from */
+    public Qos asQos() {
+        return Qos.ofLevel(qos);
+    }
+
     /** @return whether the bound is served (QoS 2 and 4) */
     public boolean servesBound() {
-        return qos == 2 || qos == 4;
+        return asQos().bound();
     }
 
     /** @return whether the connection is measured on state changes (QoS 3 and 4) */
     public boolean isMeasured() {
-        return qos >= 3;
+        return asQos().measured();
     }
 
     /** @return the connection as the connection table takes it */

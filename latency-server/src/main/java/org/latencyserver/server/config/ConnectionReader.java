@@ -5,8 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.profile.Profile;
+import org.latencyserver.server.table.CalibrationMode;
 
 /**
  * Reads the {@code connections:} list and checks each connection against the nodes, links and
@@ -59,7 +60,8 @@ final class ConnectionReader {
             final LinkConfig link = link(c);
             final Long size = c.requiredInteger("message_size_bytes", 1, Short.MAX_VALUE,
                 "message_size_bytes, 1..32767 (the IDL's short)");
-            final Long qos = c.requiredInteger("qos", 1, 4, "qos, 1..4");
+            final Long qosLevel = c.requiredInteger("qos", 1, 4, "qos, 1..4");
+            final Qos qos = qosLevel == null ? null : Qos.ofLevel(qosLevel.intValue());
             final double bound = bound(c, qos);
             final String profile = profile(c, qos, client);
             final CalibrationMode calibration = calibration(c);
@@ -68,7 +70,7 @@ final class ConnectionReader {
             // A node or link with faults of its own is not built; its connections cannot be either.
             final boolean partsBuilt = client != null && peer != null && (link != null || !c.has("link"));
             if (faults.count() == before && partsBuilt) {
-                connections.add(new ConnectionConfig(indexRef.shortValue(), client, peer, link, size.intValue(), qos.intValue(),
+                connections.add(new ConnectionConfig(indexRef.shortValue(), client, peer, link, size.intValue(), qos.level(),
                     bound, profile, calibration, probeRate));
             }
         }
@@ -111,16 +113,16 @@ final class ConnectionReader {
         return links.valid().get(name);
     }
 
-    private double bound(final Section c, final Long qos) {
-        final boolean servesBound = qos != null && (qos == 2 || qos == 4);
+    private double bound(final Section c, final Qos qos) {
+        final boolean servesBound = qos != null && qos.needsBoundPercent();
         if (qos != null && !servesBound) {
             if (c.value("bound_percent") != null) {
-                c.fault("bound_percent", "QoS " + qos + " serves an average, not a bound: remove bound_percent (was "
-                    + c.value("bound_percent").describe() + "), or use QoS " + (qos + 1));
+                c.fault("bound_percent", "QoS " + qos.level() + " serves an average, not a bound: remove bound_percent (was "
+                    + c.value("bound_percent").describe() + "), or use QoS " + qos.withBound().level());
             }
             return 0;
         }
-        if (servesBound && !c.require("bound_percent", "QoS " + qos + " serves a bound, so bound_percent is required: "
+        if (servesBound && !c.require("bound_percent", "QoS " + qos.level() + " serves a bound, so bound_percent is required: "
             + "the share of messages the bound covers, in (0, 100], e.g. 96")) {
             return 0;
         }
@@ -128,9 +130,9 @@ final class ConnectionReader {
         return bound == null ? 0 : bound;
     }
 
-    private String profile(final Section c, final Long qos, final NodeConfig client) {
-        final boolean fromProfile = qos != null && qos <= 2;
-        if (fromProfile && !c.require("profile", "QoS " + qos + " is served from a profile, so profile is required; "
+    private String profile(final Section c, final Qos qos, final NodeConfig client) {
+        final boolean fromProfile = qos != null && qos.needsProfile();
+        if (fromProfile && !c.require("profile", "QoS " + qos.level() + " is served from a profile, so profile is required; "
             + loadedProfiles())) {
             return null;
         }
@@ -145,7 +147,7 @@ final class ConnectionReader {
             return name;
         }
         // The same checks load_profile and a restart run on a profile loaded into the server.
-        ProfileFit.reasons(profile, qos == null ? null : qos.intValue(), client == null ? null : client.name(),
+        ProfileFit.reasons(profile, qos, client == null ? null : client.name(),
             client == null ? null : client.workstationType().name()).forEach(reason -> c.fault("profile", reason));
         return name;
     }

@@ -2,6 +2,7 @@ package org.latencyserver.server.config;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -28,14 +29,14 @@ public final class ProfileFit {
      * @param clientWorkstationType the client node's workstation type, or null when it could not be read
      * @return why the profile does not fit the connection, one reason per check failed; empty when it fits
      */
-    public static List<String> reasons(final Profile profile, final Integer qos, final String clientName,
+    public static List<String> reasons(final Profile profile, final Qos qos, final String clientName,
                                        final String clientWorkstationType) {
         final List<String> reasons = new ArrayList<>();
         if (clientWorkstationType != null && !profile.workstationType().equals(clientWorkstationType)) {
             reasons.add("profile '" + profile.name() + "' is for " + profile.workstationType() + " workstations, but client '"
                 + clientName + "' is a " + clientWorkstationType + ": a connection's profile must be for its client's workstation type");
         }
-        if (qos != null && qos == 2 && !profile.hasHistograms()) {
+        if (qos != null && qos.needsProfileHistograms() && !profile.hasHistograms()) {
             reasons.add("QoS 2 takes its bound from the profile's histograms, but profile '" + profile.name()
                 + "' has none in some cells (means and maxima only): use a measured profile, or QoS 4");
         }
@@ -53,7 +54,7 @@ public final class ProfileFit {
         final List<ProfileFault> faults = new ArrayList<>();
         for (final ConnectionSpec connection : connections) {
             if (profile.name().equals(connection.profileName())) {
-                for (final String reason : reasons(profile, connection.qos(), connection.clientNodeName(),
+                for (final String reason : reasons(profile, connection.asQos(), connection.clientNodeName(),
                     connection.clientWorkstationType().name())) {
                     faults.add(new ProfileFault(sourceName, "connection " + connection.indexRef(), reason));
                 }

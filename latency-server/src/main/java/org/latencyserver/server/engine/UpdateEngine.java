@@ -18,6 +18,7 @@ import org.latencyserver.core.estimate.MeasuredBoundEstimator;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.estimate.ProfileAverageEstimator;
 import org.latencyserver.core.estimate.ProfileBoundEstimator;
+import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
@@ -235,7 +236,7 @@ public final class UpdateEngine {
 
     private static Estimate measuredEstimate(final ConnectionRow row, final Measurement measurement, final String basis)
         throws EstimateRefusedException {
-        return row.spec().qos() == 3 ? MeasuredAverageEstimator.estimate(measurement, basis)
+        return row.spec().asQos() == Qos.MEASURED_AVERAGE ? MeasuredAverageEstimator.estimate(measurement, basis)
             : MeasuredBoundEstimator.estimate(measurement, row.spec().boundPercent(), basis);
     }
 
@@ -280,10 +281,11 @@ public final class UpdateEngine {
             return row.withEstimate(row.estimate(), "profile '" + row.spec().profileName() + "' is not loaded");
         }
         try {
-            final Estimate estimate = row.spec().qos() == 1
+            final Estimate estimate = row.spec().asQos() == Qos.PROFILE_AVERAGE
                 ? ProfileAverageEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes())
                 : ProfileBoundEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes(), row.spec().boundPercent());
-            return serve(row, estimate, row.spec().qos() == 2 ? cellHistogram(profile, row) : null, ServedEstimate.PROFILE, 0);
+            final LatencyHistogram reference = row.spec().asQos() == Qos.PROFILE_BOUND ? cellHistogram(profile, row) : null;
+            return serve(row, estimate, reference, ServedEstimate.PROFILE, 0);
         } catch (EstimateRefusedException e) {
             return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
         }
@@ -449,7 +451,7 @@ public final class UpdateEngine {
         if (dataProvided != 1) {
             return SubmitOutcome.refused("latency_data_provided is " + dataProvided + ", not 1");
         }
-        final boolean bound = row.spec().qos() == 4;
+        final boolean bound = row.spec().asQos() == Qos.MEASURED_BOUND;
         final float value = bound ? latencyBoundMillis : latencyAvgMillis;
         final double scale = bound ? 100.0 : 1.0;
         if (!(value > 0) || Float.isInfinite(value) || !(lower <= upper) || !Float.isFinite(lower) || !Float.isFinite(upper)

@@ -1,5 +1,6 @@
 package org.latencyserver.server.table;
 
+import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.state.WorkstationType;
 
 /**
@@ -17,7 +18,7 @@ import org.latencyserver.core.state.WorkstationType;
  * @param peerWorkstationType     its type
  * @param linkName                the switch port between them, or null when none is observed
  * @param messageSizeBytes        1..32767
- * @param qos                     1..4
+ * @param qos                     1..4, the {@link Qos#level() level} of {@link #asQos()}
  * @param boundPercent            for QoS 2 and 4, in (0, 100]; 0 otherwise
  * @param profileName             for QoS 1 and 2 (and for sizes/percentiles; the fallback of QoS 3 and 4
  *                                in a load state never measured), or null
@@ -49,16 +50,14 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
         if (clientWorkstationType == null || peerWorkstationType == null) {
             throw new IllegalArgumentException("connection " + indexRef + ": both workstation types are needed");
         }
-        if (qos < 1 || qos > 4) {
-            throw new IllegalArgumentException("connection " + indexRef + ": QoS must be 1..4, was " + qos);
-        }
+        final Qos level = qosOf(indexRef, qos);
         if (messageSizeBytes < 1 || messageSizeBytes > Short.MAX_VALUE) {
             throw new IllegalArgumentException("connection " + indexRef + ": message size must be 1..32767 B, was " + messageSizeBytes);
         }
-        if (isBound(qos) ? !(boundPercent > 0 && boundPercent <= 100) : boundPercent != 0) {
+        if (level.needsBoundPercent() ? !(boundPercent > 0 && boundPercent <= 100) : boundPercent != 0) {
             throw new IllegalArgumentException("connection " + indexRef + ": QoS " + qos + " with bound " + boundPercent + " %");
         }
-        if (qos <= 2 && profileName == null) {
+        if (level.needsProfile() && profileName == null) {
             throw new IllegalArgumentException("connection " + indexRef + ": QoS " + qos + " needs a profile");
         }
         if (calibration == null) {
@@ -67,6 +66,14 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
         if (!(probeRatePerSecond >= 0 && probeRatePerSecond <= 1000)) {
             throw new IllegalArgumentException("connection " + indexRef + ": probe rate must be 0..1000 round trips/s, was "
                 + probeRatePerSecond);
+        }
+    }
+
+    private static Qos qosOf(final short indexRef, final int qos) {
+        try {
+            return Qos.ofLevel(qos);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("connection " + indexRef + ": " + e.getMessage(), e);
         }
     }
 
@@ -85,17 +92,18 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
         return (short) peerWorkstationType.code();
     }
 
+    /** @return the QoS level: which estimate is served and where it comes from */
+    public Qos asQos() {
+        return Qos.ofLevel(qos);
+    }
+
     /** @return true for QoS 3 and 4, which are measured on state changes */
     public boolean isMeasured() {
-        return qos >= 3;
+        return asQos().measured();
     }
 
     /** @return true for QoS 2 and 4, which serve a bound */
     public boolean isBound() {
-        return isBound(qos);
-    }
-
-    private static boolean isBound(final int qos) {
-        return qos == 2 || qos == 4;
+        return asQos().bound();
     }
 }

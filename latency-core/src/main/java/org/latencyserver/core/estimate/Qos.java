@@ -1,0 +1,96 @@
+package org.latencyserver.core.estimate;
+
+/**
+ * A connection's QoS level: which estimate the latency server serves for it and where that estimate
+ * comes from. Fixed per connection by the configuration (the thesis: "the QoS … can not be altered
+ * during run-time").
+ *
+ * <ul>
+ *   <li>{@link #PROFILE_AVERAGE} (1): the mean round trip, from an a-priori profile;</li>
+ *   <li>{@link #PROFILE_BOUND} (2): the bound that x % of the round trips stay within, from a profile's histograms;</li>
+ *   <li>{@link #MEASURED_AVERAGE} (3): the mean round trip, measured by the client agent when the load state changes;</li>
+ *   <li>{@link #MEASURED_BOUND} (4): the x % bound, measured by the client agent when the load state changes.</li>
+ * </ul>
+ *
+ * <p>File formats and the IDL carry the {@link #level() integer}; this type is what the code
+ * between them reasons with.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public enum Qos {
+    /** QoS 1: the mean round trip from an a-priori profile. */
+    PROFILE_AVERAGE(1, false, EstimateKind.AVERAGE),
+    /** QoS 2: the x % latency bound from an a-priori profile (its cells' histograms). */
+    PROFILE_BOUND(2, false, EstimateKind.BOUND),
+    /** QoS 3: the measured mean round trip. */
+    MEASURED_AVERAGE(3, true, EstimateKind.AVERAGE),
+    /** QoS 4: the measured x % latency bound. */
+    MEASURED_BOUND(4, true, EstimateKind.BOUND);
+
+    private static final Qos[] BY_LEVEL = values();
+
+    private final int level;
+    private final boolean measured;
+    private final EstimateKind kind;
+
+    Qos(final int level, final boolean measured, final EstimateKind kind) {
+        this.level = level;
+        this.measured = measured;
+        this.kind = kind;
+    }
+
+    /**
+     * @param level the thesis's QoS number, as the configuration, the state file and the IDL carry it
+     * @return the QoS of that number
+     * @throws IllegalArgumentException when {@code level} is not 1..4
+     */
+    public static Qos ofLevel(final int level) {
+        if (level < 1 || level > BY_LEVEL.length) {
+            throw new IllegalArgumentException("QoS must be 1..4, was " + level);
+        }
+        return BY_LEVEL[level - 1];
+    }
+
+    /** @return the thesis's QoS number, 1..4 */
+    public int level() {
+        return level;
+    }
+
+    /** @return true for QoS 3 and 4, measured by the client agent on load-state changes */
+    public boolean measured() {
+        return measured;
+    }
+
+    /** @return true for QoS 2 and 4, which serve a bound at a percentage rather than a mean */
+    public boolean bound() {
+        return kind == EstimateKind.BOUND;
+    }
+
+    /** @return the kind of estimate served: {@link EstimateKind#AVERAGE} for QoS 1 and 3, {@link EstimateKind#BOUND} for 2 and 4 */
+    public EstimateKind kind() {
+        return kind;
+    }
+
+    /**
+     * @return true for QoS 1 and 2, served from a profile and so unable to serve without one (QoS 3
+     *         and 4 may name a profile as the fallback of a load state never measured)
+     */
+    public boolean needsProfile() {
+        return !measured;
+    }
+
+    /** @return true for QoS 2 and 4, whose connection must say the share of messages the bound covers */
+    public boolean needsBoundPercent() {
+        return bound();
+    }
+
+    /** @return true for QoS 2 only, whose bound is read from the profile cells' histograms */
+    public boolean needsProfileHistograms() {
+        return needsProfile() && bound();
+    }
+
+    /** @return the QoS from the same source that serves a bound: 2 for 1 and 2, 4 for 3 and 4 */
+    public Qos withBound() {
+        return measured ? MEASURED_BOUND : PROFILE_BOUND;
+    }
+}
