@@ -109,19 +109,34 @@ final class IdlConversions {
             interval.confidenceLevel(), unit, interval.method());
     }
 
-    static MeasurementRequest request(final ConnectionRow row, final String peerReference, final int warmupRoundTrips) {
+    /**
+     * @param row              a row with a pending measurement
+     * @param peerReference    how the agent finds the peer
+     * @param warmupRoundTrips warm-up round trips to ask for
+     * @param nowEpochMillis   the server's clock now (the one the deadline was set by): remaining_millis
+     *                         is the deadline less this, so that agents never compare clocks
+     * @return the request as sent or listed now
+     */
+    static MeasurementRequest request(final ConnectionRow row, final String peerReference, final int warmupRoundTrips,
+                                      final long nowEpochMillis) {
         final PendingMeasurement pending = row.pending();
         final ConnectionSpec spec = row.spec();
         return new MeasurementRequest(spec.indexRef(), pending.ticket(), spec.clientNodeName(), spec.peerNodeName(),
             peerReference, spec.messageSizeBytes(), pending.roundTrips(), warmupRoundTrips, pending.issuedEpochMillis(),
-            pending.deadlineEpochMillis(), nullToEmpty(pending.reason()));
+            pending.deadlineEpochMillis(), remainingMillis(pending.deadlineEpochMillis(), nowEpochMillis),
+            nullToEmpty(pending.reason()));
+    }
+
+    /** @return the time left until the deadline, ms, never negative */
+    static long remainingMillis(final long deadlineEpochMillis, final long nowEpochMillis) {
+        return Math.max(0L, deadlineEpochMillis - nowEpochMillis);
     }
 
     /** @return the request with ticket 0: what a caller who is not the request's agent sees */
     static MeasurementRequest withoutTicket(final MeasurementRequest request) {
         return new MeasurementRequest(request.index_ref, 0, request.client_node_name, request.peer_node_name,
             request.peer_reference, request.message_size_bytes, request.round_trips, request.warmup_round_trips,
-            request.issued_epoch_millis, request.deadline_epoch_millis, request.reason);
+            request.issued_epoch_millis, request.deadline_epoch_millis, request.remaining_millis, request.reason);
     }
 
     static ProfileSummary profileSummary(final Profile profile) {

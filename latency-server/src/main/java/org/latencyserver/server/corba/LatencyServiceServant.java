@@ -370,7 +370,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
         for (final ConnectionRow row : table.rows()) {
             if (row.pending() != null) {
                 final MeasurementRequest request = IdlConversions.request(row, row.spec().peerNodeName(),
-                    loop.engine().settings().warmupRoundTrips());
+                    loop.engine().settings().warmupRoundTrips(), epochMillis.getAsLong());
                 requests.add(guard.maySeeTicket(row.spec().clientNodeName()) ? request : IdlConversions.withoutTicket(request));
             }
         }
@@ -609,7 +609,8 @@ public final class LatencyServiceServant implements LatencyServiceOperations, En
 
     @Override
     public void measurementRequested(final ConnectionRow row) {
-        measurementSubscribers.publish(row.spec().indexRef(), IdlConversions.request(row, row.spec().peerNodeName(), loop.engine().settings().warmupRoundTrips()));
+        measurementSubscribers.publish(row.spec().indexRef(), IdlConversions.request(row, row.spec().peerNodeName(), loop.engine().settings().warmupRoundTrips(),
+            epochMillis.getAsLong()));
     }
 
     /** Stops delivery to every subscriber. */
