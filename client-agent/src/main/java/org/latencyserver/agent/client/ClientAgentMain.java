@@ -160,7 +160,7 @@ public final class ClientAgentMain implements Callable<Integer> {
         final PeerDirectory peers = new PeerDirectory(orb, peerReferences, naming);
         final Forwarder forwarder = new Forwarder();
         final MeasurementListener listener = MeasurementListenerHelper.narrow(rootPoa.servant_to_reference(forwarder));
-        final MeasurementAgent agent = new MeasurementAgent(server, peers, settings, listener, System::currentTimeMillis);
+        final MeasurementAgent agent = new MeasurementAgent(server, peers, settings, listener, System::nanoTime);
         forwarder.agent = agent;
         final PathProber prober = noProbe ? null : new PathProber(new ServerProbeLink(server), peers, settings::measuresFor,
             agent::measuringNow, new ProbeSettings(name, probeReportMillis, ProbeSettings.DEFAULT_REFRESH_INTERVAL_MILLIS,

@@ -5,9 +5,6 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.latencyserver.agent.measure.DeadlineExceededException;
@@ -39,8 +36,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: a control thread (subscribe, poll) and one measuring thread, so that two
  * measurements of this agent never disturb each other. Requests pass between them through a
- * queue; a ticket is taken once. {@link #measuringNow()} tells the prober (another thread) when a
- * measurement runs, so that probes keep off it.
+ * queue; a ticket is taken once ({@link RequestIntake}). {@link #measuringNow()} tells the prober
+ * (another thread) when a measurement runs, so that probes keep off it.
+ *
+ * <p>Deadlines are local: a request's receipt time on this JVM's monotonic clock plus its
+ * {@code remaining_millis}. The server's epoch times are never compared with this workstation's
+ * wall clock, which need not agree with the server's.
  */
 public final class MeasurementAgent implements AutoCloseable {
 
@@ -52,10 +53,7 @@ public final class MeasurementAgent implements AutoCloseable {
     private final PeerDirectory peers;
     private final AgentSettings settings;
     private final MeasurementListener listener;
-    private final LongSupplier epochMillis;
-    private final BlockingQueue<MeasurementRequest> queue = new LinkedBlockingQueue<>();
-    /** Tickets taken, with their deadlines (epoch ms), so a request polled again is not measured twice. */
-    private final Map<Long, Long> takenTickets = new ConcurrentHashMap<>();
+    private final RequestIntake intake;
     /** Warm-up time spent per peer in this JVM, ns; measuring thread only. */
     private final Map<String, Long> warmedNanosByPeer = new HashMap<>();
     /** Paths (peer and size) whose round trip has run its first few thousand times; measuring thread only. */
@@ -75,15 +73,17 @@ public final class MeasurementAgent implements AutoCloseable {
      * @param settings    what to measure
      * @param listener    this agent's callback object, already activated in its POA; its servant
      *                    hands requests to {@link #offer}
-     * @param epochMillis wall clock (request deadlines are epoch ms)
+     * @param nanoTime    the monotonic clock, ns ({@code System::nanoTime}; the round-trip runner
+     *                    compares deadlines with {@link System#nanoTime()}): request deadlines are
+     *                    the receipt time on it plus the request's remaining time
      */
     MeasurementAgent(final ServerConnection server, final PeerDirectory peers, final AgentSettings settings,
-                     final MeasurementListener listener, final LongSupplier epochMillis) {
+                     final MeasurementListener listener, final LongSupplier nanoTime) {
         this.server = server;
         this.peers = peers;
         this.settings = settings;
         this.listener = listener;
-        this.epochMillis = epochMillis;
+        this.intake = new RequestIntake(settings::measuresFor, nanoTime);
         this.control = new Thread(this::controlLoop, "agent-control");
         this.measuring = new Thread(this::measuringLoop, "agent-measuring");
     }
@@ -100,23 +100,11 @@ public final class MeasurementAgent implements AutoCloseable {
      * @param request the request
      */
     void offer(final MeasurementRequest request) {
-        if (request == null || !settings.measuresFor(request.client_node_name)) {
-            return;
-        }
-        if (request.ticket == 0) {
-            // A server that authenticates writers shows the ticket only to the node's own agent
-            // (by its certificate): this agent is not it, so the request is not its to measure.
-            if (ticketlessWarned.add(request.client_node_name)) {
-                LOG.warn("requests for node {} come without a ticket: this agent's certificate (--tls-keystore) is not that"
-                    + " node's agent on the server; it leaves them alone", request.client_node_name);
-            }
-            return;
-        }
-        if (epochMillis.getAsLong() >= request.deadline_epoch_millis) {
-            return;
-        }
-        if (takenTickets.putIfAbsent(request.ticket, request.deadline_epoch_millis) == null) {
-            queue.add(request);
+        // A server that authenticates writers shows the ticket only to the node's own agent
+        // (by its certificate): this agent is not it, so the request is not its to measure.
+        if (intake.offer(request) == RequestIntake.Decision.NO_TICKET && ticketlessWarned.add(request.client_node_name)) {
+            LOG.warn("requests for node {} come without a ticket: this agent's certificate (--tls-keystore) is not that"
+                + " node's agent on the server; it leaves them alone", request.client_node_name);
         }
     }
 
@@ -156,7 +144,7 @@ public final class MeasurementAgent implements AutoCloseable {
                     down = false;
                 }
                 backoff.reset();
-                forgetExpiredTickets();
+                intake.forgetExpiredTickets();
                 sleep(settings.pollIntervalMillis());
             } catch (SystemException | References.ReferenceException e) {
                 server.invalidate();
@@ -181,16 +169,11 @@ public final class MeasurementAgent implements AutoCloseable {
         }
     }
 
-    private void forgetExpiredTickets() {
-        final long nowMillis = epochMillis.getAsLong();
-        takenTickets.values().removeIf(deadline -> deadline < nowMillis - 60_000);
-    }
-
     private void measuringLoop() {
         while (running) {
-            final MeasurementRequest request;
+            final ReceivedRequest request;
             try {
-                request = queue.poll(500, TimeUnit.MILLISECONDS);
+                request = intake.next(500, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 return;
             }
@@ -219,22 +202,22 @@ public final class MeasurementAgent implements AutoCloseable {
         return measuringNow;
     }
 
-    private void measure(final MeasurementRequest request) {
+    private void measure(final ReceivedRequest received) {
+        final MeasurementRequest request = received.request();
         final String what = String.format(Locale.ROOT, "connection %d ticket %d (%s -> %s, %d B)", request.index_ref,
             request.ticket, request.client_node_name, request.peer_node_name, request.message_size_bytes);
-        if (epochMillis.getAsLong() >= request.deadline_epoch_millis) {
+        if (intake.expired(received)) {
             LOG.warn("{}: expired while waiting behind other measurements; the server re-issues it", what);
             return;
         }
         LOG.info("{}: measuring {} round trips after {} warm-up{}", what, request.round_trips, request.warmup_round_trips,
             request.reason == null || request.reason.isEmpty() ? "" : " (" + request.reason + ")");
         final Backoff backoff = new Backoff(500, 5_000);
-        while (running && epochMillis.getAsLong() < request.deadline_epoch_millis) {
+        while (running && !intake.expired(received)) {
             final RunResult result;
             try {
                 final RoundTripRunner runner = new RoundTripRunner(peers.peer(request.peer_node_name), request.message_size_bytes);
-                final long deadlineNanos = System.nanoTime()
-                    + (request.deadline_epoch_millis - epochMillis.getAsLong()) * 1_000_000L;
+                final long deadlineNanos = received.deadlineNanos();
                 if (warmUp(runner, request, deadlineNanos) && !stillOpen(request)) {
                     LOG.info("{}: superseded while the path warmed up (the state changed again); not measured", what);
                     return;
@@ -245,7 +228,7 @@ public final class MeasurementAgent implements AutoCloseable {
                 peers.forget(request.peer_node_name);
                 final long delayMillis = backoff.nextDelayMillis();
                 LOG.warn("{}: peer {} failed: {}; retrying in {} ms (deadline in {} s)", what, request.peer_node_name,
-                    describe(e), delayMillis, (request.deadline_epoch_millis - epochMillis.getAsLong()) / 1000);
+                    describe(e), delayMillis, intake.remainingMillis(received) / 1000);
                 sleep(delayMillis);
                 continue;
             } catch (DeadlineExceededException e) {
@@ -255,7 +238,7 @@ public final class MeasurementAgent implements AutoCloseable {
                 LOG.error("{}: measurement failed: {}", what, describe(e));
                 return;
             }
-            submit(what, request, result);
+            submit(what, received, result);
             return;
         }
         if (running) {
@@ -314,7 +297,8 @@ public final class MeasurementAgent implements AutoCloseable {
         }
     }
 
-    private void submit(final String what, final MeasurementRequest request, final RunResult run) {
+    private void submit(final String what, final ReceivedRequest received, final RunResult run) {
+        final MeasurementRequest request = received.request();
         final String agent = run.savedRoundTrips() > 0
             ? String.format(Locale.ROOT, "%s (adaptive: %d of %d round trips)", settings.agentName(), run.recordedRoundTrips(),
                 run.recordedRoundTrips() + run.savedRoundTrips())
@@ -323,7 +307,7 @@ public final class MeasurementAgent implements AutoCloseable {
             run.meanMillis(), run.stdDevMillis(), run.maxMillis(), run.warmupRoundTrips(), run.gcPauseOverlapNanos(), agent,
             run.batchMeansMillis());
         final Backoff backoff = new Backoff(500, 5_000);
-        while (running && epochMillis.getAsLong() < request.deadline_epoch_millis) {
+        while (running && !intake.expired(received)) {
             try {
                 server.get().submit_measurement(result);
                 LOG.info(String.format(Locale.ROOT,
