@@ -98,8 +98,12 @@ final class ChildProcess {
         }
     }
 
-    /** SIGTERM to it and its descendants, then SIGKILL to whatever is left after the grace period. */
-    void stop(final Duration grace) throws InterruptedException {
+    /**
+     * SIGTERM to it and its descendants, then SIGKILL to whatever is left after the grace period.
+     *
+     * @return whether it and every descendant have ended (checked, not assumed)
+     */
+    boolean stop(final Duration grace) throws InterruptedException {
         final List<ProcessHandle> descendants = process.descendants().toList();
         process.destroy();
         descendants.forEach(ProcessHandle::destroy);
@@ -110,8 +114,14 @@ final class ChildProcess {
         for (final ProcessHandle descendant : descendants) {
             if (descendant.isAlive()) {
                 descendant.destroyForcibly();
+                try {
+                    descendant.onExit().get(5, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    // still alive: reported below
+                }
             }
         }
+        return !process.isAlive() && descendants.stream().noneMatch(ProcessHandle::isAlive);
     }
 
     static String tail(final String text, final int lines) {

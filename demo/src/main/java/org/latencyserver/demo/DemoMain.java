@@ -372,10 +372,16 @@ public final class DemoMain implements Callable<Integer> {
             if (loadDrivers != null) {
                 loadDrivers.stopAll();
             }
+            final List<String> left = new ArrayList<>();
             for (int i = started.size() - 1; i >= 0; i--) {
-                started.get(i).stop(Duration.ofSeconds(10));
+                if (!started.get(i).stop(Duration.ofSeconds(10))) {
+                    left.add(started.get(i).name() + " (pid " + started.get(i).pid() + ")");
+                }
             }
-            out.println("latency demo: stopped " + started.size() + " processes; nothing left running");
+            // Said only when checked: each child and its descendants have ended.
+            out.println(left.isEmpty() ? "latency demo: stopped " + started.size() + " processes; nothing left running"
+                : "latency demo: stopped " + (started.size() - left.size()) + " of " + started.size()
+                    + " processes; still running: " + String.join(", ", left));
             out.flush();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
