@@ -35,10 +35,6 @@ import org.latencyserver.server.metrics.MetricsText;
 import org.latencyserver.server.snmp.ScriptedAgent;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.ORB;
-import org.snmp4j.smi.Counter32;
-import org.snmp4j.smi.OID;
-import org.snmp4j.smi.TimeTicks;
-import org.snmp4j.smi.Variable;
 
 /**
  * The operator guide's metrics table is what a real server exposes, both ways: a server polling
@@ -65,7 +61,7 @@ class MetricsTableTest {
     static void startAndDrive() throws Exception {
         agent = new ScriptedAgent(COMMUNITY);
         final AtomicLong polls = new AtomicLong();
-        agent.script(oid -> answer(oid, polls));
+        agent.script(ScriptedAgent.steadyUcdCpu(polls));
         final Path config = Files.writeString(directory.resolve("metrics.yaml"), String.join("\n",
             "server:",
             "  name: MetricsTable",
@@ -257,22 +253,5 @@ class MetricsTableTest {
             total += count;
         }
         return total;
-    }
-
-    private static Variable answer(final OID oid, final AtomicLong polls) {
-        final String text = oid.toString();
-        if (text.equals("1.3.6.1.2.1.1.3.0")) {
-            return new TimeTicks(1000 + polls.get());
-        }
-        if (text.equals("1.3.6.1.4.1.2021.11.50.0")) {
-            return new Counter32(1000 + polls.incrementAndGet());
-        }
-        if (text.equals("1.3.6.1.4.1.2021.11.51.0") || text.equals("1.3.6.1.4.1.2021.11.52.0")) {
-            return new Counter32(0);
-        }
-        if (text.equals("1.3.6.1.4.1.2021.11.53.0")) {
-            return new Counter32(5000 + 4 * polls.get());
-        }
-        return null;
     }
 }

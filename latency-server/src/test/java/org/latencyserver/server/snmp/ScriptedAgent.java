@@ -134,4 +134,31 @@ public final class ScriptedAgent implements CommandResponder, AutoCloseable {
         final Map<OID, Variable> copy = new ConcurrentHashMap<>(values);
         return copy::get;
     }
+
+    /**
+     * A workstation at a steady 20 % CPU as net-snmp's UCD MIB shows it: each poll advances
+     * sysUpTime, ssCpuRawUser by 1 and ssCpuRawIdle by 4 (nice and system stay 0).
+     *
+     * @param polls counts the polls (advanced on each ssCpuRawUser read)
+     * @return the answers, for {@link #script}
+     */
+    public static Function<OID, Variable> steadyUcdCpu(final java.util.concurrent.atomic.AtomicLong polls) {
+        return oid -> {
+            final String text = oid.toString();
+            if (text.equals("1.3.6.1.2.1.1.3.0")) {
+                return new org.snmp4j.smi.TimeTicks(1000 + polls.get());
+            }
+            if (text.equals("1.3.6.1.4.1.2021.11.50.0")) {
+                return new org.snmp4j.smi.Counter32(1000 + polls.incrementAndGet());
+            }
+            if (text.equals("1.3.6.1.4.1.2021.11.51.0") || text.equals("1.3.6.1.4.1.2021.11.52.0")) {
+                return new org.snmp4j.smi.Counter32(0);
+            }
+            if (text.equals("1.3.6.1.4.1.2021.11.53.0")) {
+                return new org.snmp4j.smi.Counter32(5000 + 4 * polls.get());
+            }
+            return null;
+        };
+    }
+
 }

@@ -13,10 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snmp4j.smi.Counter32;
-import org.snmp4j.smi.OID;
-import org.snmp4j.smi.TimeTicks;
-import org.snmp4j.smi.Variable;
 
 /**
  * The server process ({@code ServerMain}) with {@code mib_source: snmp}: it starts the poller, with
@@ -71,7 +67,7 @@ class ServerPollsSnmpProcessTest {
         try (ScriptedAgent agent = new ScriptedAgent(COMMUNITY)) {
             final AtomicLong polls = new AtomicLong();
             // 1 busy tick per 4 idle ticks at every request: 20 %.
-            agent.script(oid -> answer(oid, polls));
+            agent.script(ScriptedAgent.steadyUcdCpu(polls));
             final ProcessBuilder builder = server(writeConfig(agent));
             builder.environment().put("TEST_SNMP_COMMUNITY", COMMUNITY);
             final Process process = builder.start();
@@ -116,23 +112,6 @@ class ServerPollsSnmpProcessTest {
             assertEquals(1, process.exitValue(), this::log);
             assertTrue(log().contains("TEST_SNMP_COMMUNITY"), this::log);
         }
-    }
-
-    private static Variable answer(final OID oid, final AtomicLong polls) {
-        final String text = oid.toString();
-        if (text.equals("1.3.6.1.2.1.1.3.0")) {
-            return new TimeTicks(1000 + polls.get());
-        }
-        if (text.equals("1.3.6.1.4.1.2021.11.50.0")) {
-            return new Counter32(1000 + polls.incrementAndGet());
-        }
-        if (text.equals("1.3.6.1.4.1.2021.11.51.0") || text.equals("1.3.6.1.4.1.2021.11.52.0")) {
-            return new Counter32(0);
-        }
-        if (text.equals("1.3.6.1.4.1.2021.11.53.0")) {
-            return new Counter32(5000 + 4 * polls.get());
-        }
-        return null;
     }
 
     private String log() {
