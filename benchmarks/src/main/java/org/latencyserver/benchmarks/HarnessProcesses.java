@@ -68,6 +68,16 @@ final class HarnessProcesses implements AutoCloseable {
         throw new IllegalStateException("no IOR at " + file + " (process alive: " + process.isAlive() + ")");
     }
 
+    /**
+     * @return a TCP port that was free a moment ago on this host
+     * @throws IOException when no socket can be opened
+     */
+    static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
     /** Finds a repository path from the working directory or its parent (run from the root or benchmarks/). */
     static Path locate(final String relative) {
         final Path here = Path.of(relative);

@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -120,17 +119,14 @@ public final class RequestStatusHarness {
         final Map<String, String> variants = variants(System.getProperty("harness.variants",
             "default=-D" + OrbSupport.TUNING_SWITCH + "=off;tuned="));
         final Path work = Files.createTempDirectory("latency-harness");
-        final Path config = work.resolve("testbed.yaml");
-        final Path profiles = locate("profiles").toAbsolutePath();
-        Files.writeString(config, Files.readString(locate("examples/thesis-testbed.yaml"))
-            .replace("../profiles/", profiles + "/"));
+        final Path config = HarnessProcesses.testbedConfig(work);
         final String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
         final List<Process> processes = new ArrayList<>();
         final List<Client> clients = new ArrayList<>();
         try {
             final List<Target> targets = new ArrayList<>();
             for (final Map.Entry<String, String> variant : variants.entrySet()) {
-                final int metricsPort = freePort();
+                final int metricsPort = HarnessProcesses.freePort();
                 final Path ior = work.resolve(variant.getKey() + ".ior");
                 final Process server = start(work, variant.getKey() + ".log", words(variant.getValue()),
                     "org.latencyserver.server.launch.ServerMain",
@@ -143,7 +139,7 @@ public final class RequestStatusHarness {
             targets.add(new Target("empty call", work.resolve("empty.ior"), null, empty));
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
             for (final Target target : targets) {
-                final Latserv reference = LatservHelper.narrow(orb.string_to_object(awaitIor(target.ior())));
+                final Latserv reference = LatservHelper.narrow(orb.string_to_object(HarnessProcesses.awaitIor(target.ior(), target.process())));
                 if (target.metricsUrl() != null) {
                     reference.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 10), (short) 1);
                     if (reference.RequestStatus((short) 1).server_acknowledges_client != 1) {
@@ -334,12 +330,6 @@ public final class RequestStatusHarness {
         return options.isBlank() ? List.of() : List.of(options.strip().split("\\s+"));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
     private static List<String> javaCommand(final List<String> options, final String main) {
         final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path")));
@@ -399,22 +389,5 @@ public final class RequestStatusHarness {
             }
             process.destroy();
         }
-    }
-
-    private static String awaitIor(final Path file) throws IOException, InterruptedException {
-        final long deadline = System.nanoTime() + 60_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(file)) {
-                return Files.readString(file).trim();
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("no IOR at " + file);
-    }
-
-    /** Finds a repository path from the working directory or its parent (run from the root or benchmarks/). */
-    private static Path locate(final String relative) {
-        final Path here = Path.of(relative);
-        return Files.exists(here) ? here : Path.of("..").resolve(relative);
     }
 }

@@ -42,7 +42,7 @@ public final class SnmpPollerCapacityHarness {
             final int basePort = 20000 + (int) (System.nanoTime() % 10000);
             final StringBuilder scenario = new StringBuilder("step_seconds: 3600\nloop: false\nnodes:\n");
             final StringBuilder steps = new StringBuilder("steps:\n  - { cpu: { ");
-            final StringBuilder config = new StringBuilder("profiles:\n  - " + locate("profiles/thesis-tac4-corba.json")
+            final StringBuilder config = new StringBuilder("profiles:\n  - " + HarnessProcesses.locate("profiles/thesis-tac4-corba.json")
                 .toAbsolutePath() + "\nnodes:\n");
             for (int i = 0; i < nodes; i++) {
                 scenario.append("  - { name: n").append(i).append(", port: ").append(basePort + i).append(" }\n");
@@ -93,11 +93,6 @@ public final class SnmpPollerCapacityHarness {
                 emulator.waitFor(10, TimeUnit.SECONDS);
             }
         }
-    }
-
-    private static Path locate(final String relative) {
-        final Path here = Path.of(relative);
-        return Files.exists(here) ? here : Path.of("..").resolve(relative);
     }
 
 }

@@ -1,7 +1,6 @@
 package org.latencyserver.benchmarks;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,10 +75,10 @@ public final class StateWritesHarness {
     private static void testbed(final int seconds) throws Exception {
         final Path work = Files.createTempDirectory("state-writes-testbed");
         final Path config = work.resolve("thesis-testbed.yaml");
-        Files.writeString(config, Files.readString(locate("examples/thesis-testbed.yaml"))
-            .replace("../profiles/", locate("profiles").toAbsolutePath().normalize() + "/")
+        Files.writeString(config, Files.readString(HarnessProcesses.locate("examples/thesis-testbed.yaml"))
+            .replace("../profiles/", HarnessProcesses.locate("profiles").toAbsolutePath().normalize() + "/")
             .replace("min_interval_millis: 5000", "min_interval_millis: 0"));
-        final int metricsPort = freePort();
+        final int metricsPort = HarnessProcesses.freePort();
         final String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
         final Path ior = work.resolve("server.ior");
         final Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -89,7 +88,7 @@ public final class StateWritesHarness {
             .redirectErrorStream(true).redirectOutput(work.resolve("server.log").toFile()).start();
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
         try {
-            final String reference = awaitIor(ior, server);
+            final String reference = HarnessProcesses.awaitIor(ior, server);
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
             final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(reference));
             final Random random = new Random(12);
@@ -245,28 +244,5 @@ public final class StateWritesHarness {
             }
             return found ? total : Double.NaN;
         }
-    }
-
-    private static String awaitIor(final Path file, final Process server) throws IOException, InterruptedException {
-        final long deadline = System.nanoTime() + 60_000_000_000L;
-        while (System.nanoTime() < deadline && server.isAlive()) {
-            if (Files.exists(file)) {
-                return Files.readString(file).trim();
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("no IOR at " + file + " (server alive: " + server.isAlive() + ")");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** Finds a repository path from the working directory or its parent (run from the root or benchmarks/). */
-    private static Path locate(final String relative) {
-        final Path here = Path.of(relative);
-        return Files.exists(here) ? here : Path.of("..").resolve(relative);
     }
 }
