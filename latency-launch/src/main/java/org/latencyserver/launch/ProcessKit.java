@@ -1,0 +1,233 @@
+package org.latencyserver.launch;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts components as child processes, as {@code ./latency COMMAND} would, and stops them all:
+ * the one process kit of the demo, the system tests and the benchmark harnesses.
+ *
+ * <p>Each child gets its log ({@code WORK/NAME.log}) and, when its component writes one, a ready
+ * file ({@code WORK/NAME.ready.json}, passed as {@code --ready-file}), so callers wait for
+ * {@link ChildProcess#awaitReady}, never for a log line. {@link #close} stops the children in
+ * reverse order of start, descendants included.
+ *
+ * <p>Where the classes come from: {@link #fromRepository} runs each component from its module's
+ * {@code target/classes} and {@code target/lib} (what {@code ./latency} runs);
+ * {@link #fromThisClasspath} runs every component with the calling JVM's class path (a test module
+ * that depends on all components).
+ *
+ * <p>Thread-safety: not thread-safe; one thread starts and stops.
+ */
+public final class ProcessKit implements AutoCloseable {
+
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private final Path repository;
+    private final Path workDirectory;
+    private final List<String> jvmOptions;
+    private final Deque<ChildProcess> running = new ArrayDeque<>();
+
+    private ProcessKit(final Path repository, final Path workDirectory, final List<String> jvmOptions) {
+        this.repository = repository;
+        this.workDirectory = workDirectory;
+        this.jvmOptions = List.copyOf(jvmOptions);
+    }
+
+    /**
+     * @param repository    the repository's root (each module's {@code target/} under it)
+     * @param workDirectory logs and ready files
+     * @return a kit running components from their modules' build output
+     */
+    public static ProcessKit fromRepository(final Path repository, final Path workDirectory) {
+        return new ProcessKit(repository.toAbsolutePath(), workDirectory.toAbsolutePath(), List.of());
+    }
+
+    /**
+     * @param workDirectory logs and ready files
+     * @param jvmOptions    options for every child JVM, e.g. {@code -Dlogback.configurationFile=logback.xml}
+     * @return a kit running every component with this JVM's class path
+     */
+    public static ProcessKit fromThisClasspath(final Path workDirectory, final String... jvmOptions) {
+        return new ProcessKit(null, workDirectory.toAbsolutePath(), List.of(jvmOptions));
+    }
+
+    /** @return where logs and ready files go */
+    public Path workDirectory() {
+        return workDirectory;
+    }
+
+    /**
+     * @param component what to start
+     * @return a launch to complete and {@link Launch#start()}; its name defaults to the component's
+     */
+    public Launch launch(final Component component) {
+        return new Launch(component.command(), component.mainClass(), classpathOf(component.module()),
+            component.writesReadyFile());
+    }
+
+    /**
+     * For a main class that is not a component (a test's own client program run in its own JVM).
+     *
+     * @param name      its name (log file)
+     * @param mainClass the class
+     * @return a launch with this JVM's class path, writing no ready file
+     */
+    public Launch launchClass(final String name, final String mainClass) {
+        return new Launch(name, mainClass, System.getProperty("java.class.path"), false);
+    }
+
+    /** @return the children still running, in start order */
+    public List<ChildProcess> running() {
+        final List<ChildProcess> children = new ArrayList<>(running);
+        java.util.Collections.reverse(children);
+        return children;
+    }
+
+    /**
+     * Stops one child and forgets it.
+     *
+     * @param child a child of this kit
+     * @return whether it and its descendants have ended
+     * @throws InterruptedException when interrupted
+     */
+    public boolean stop(final ChildProcess child) throws InterruptedException {
+        running.remove(child);
+        return child.stop(STOP_GRACE);
+    }
+
+    /**
+     * Stops every child, the last started first.
+     *
+     * @return whether each of them and their descendants have ended
+     */
+    public boolean stopAll() {
+        boolean allEnded = true;
+        while (!running.isEmpty()) {
+            final ChildProcess child = running.pop();
+            try {
+                allEnded &= child.stop(STOP_GRACE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                allEnded = false;
+            }
+        }
+        return allEnded;
+    }
+
+    /** Stops every child; see {@link #stopAll()}. */
+    @Override
+    public void close() {
+        stopAll();
+    }
+
+    private String classpathOf(final String module) {
+        if (repository == null) {
+            return System.getProperty("java.class.path");
+        }
+        final Path target = repository.resolve(module).resolve("target");
+        return target.resolve("classes") + java.io.File.pathSeparator + target.resolve("lib").resolve("*");
+    }
+
+    /** One process to start: a builder, used once. */
+    public final class Launch {
+        private String name;
+        private final String mainClass;
+        private final String classpath;
+        private final boolean writesReadyFile;
+        private final List<String> arguments = new ArrayList<>();
+        private final List<String> extraJvmOptions = new ArrayList<>();
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private Integer pinnedCore;
+
+        private Launch(final String name, final String mainClass, final String classpath, final boolean writesReadyFile) {
+            this.name = name;
+            this.mainClass = mainClass;
+            this.classpath = classpath;
+            this.writesReadyFile = writesReadyFile;
+        }
+
+        /** @return this, named (its log is {@code NAME.log}; two children of one component need two names) */
+        public Launch name(final String childName) {
+            this.name = childName;
+            return this;
+        }
+
+        /** @return this, with these command-line arguments appended */
+        public Launch args(final String... values) {
+            arguments.addAll(List.of(values));
+            return this;
+        }
+
+        /** @return this, with these command-line arguments appended */
+        public Launch args(final List<String> values) {
+            arguments.addAll(values);
+            return this;
+        }
+
+        /** @return this, with an environment variable (e.g. a TLS password, never on the command line) */
+        public Launch env(final String key, final String value) {
+            environment.put(key, value);
+            return this;
+        }
+
+        /** @return this, with these environment variables */
+        public Launch env(final Map<String, String> values) {
+            environment.putAll(values);
+            return this;
+        }
+
+        /** @return this, with a JVM option such as {@code -Dname=value} */
+        public Launch jvmOption(final String option) {
+            extraJvmOptions.add(option);
+            return this;
+        }
+
+        /** @return this, run under {@code taskset -c CORE} */
+        public Launch pinnedTo(final int core) {
+            this.pinnedCore = core;
+            return this;
+        }
+
+        /**
+         * Starts it. A previous run's log and ready file of the same name are deleted first, so that
+         * neither can be mistaken for this run's.
+         *
+         * @return the running child, remembered by the kit
+         * @throws IOException when it cannot be started
+         */
+        public ChildProcess start() throws IOException {
+            Files.createDirectories(workDirectory);
+            final Path log = workDirectory.resolve(name + ".log");
+            final Path readyFile = writesReadyFile ? workDirectory.resolve(name + ".ready.json") : null;
+            Files.deleteIfExists(log);
+            ReadyFile.deleteQuietly(readyFile);
+            final List<String> command = new ArrayList<>();
+            if (pinnedCore != null) {
+                command.addAll(List.of("/usr/bin/taskset", "-c", Integer.toString(pinnedCore)));
+            }
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(jvmOptions);
+            command.addAll(extraJvmOptions);
+            command.addAll(List.of("-cp", classpath, mainClass));
+            command.addAll(arguments);
+            if (readyFile != null) {
+                command.addAll(List.of("--ready-file", readyFile.toString()));
+            }
+            final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(environment);
+            final ChildProcess child = new ChildProcess(name, builder.start(), log, readyFile);
+            running.push(child);
+            return child;
+        }
+    }
+}

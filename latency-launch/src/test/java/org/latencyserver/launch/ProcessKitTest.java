@@ -1,0 +1,85 @@
+package org.latencyserver.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProcessKitTest {
+
+    @TempDir
+    Path work;
+
+    private ChildProcess startStandIn(final ProcessKit kit, final String name, final String mode) throws Exception {
+        // launchClass writes no ready file; the stand-in takes the path as a component would.
+        return kit.launchClass(name, ReadyTestMain.class.getName())
+            .args(mode, "--ready-file", work.resolve(name + ".ready.json").toString()).start();
+    }
+
+    @Test
+    void aChildIsReadyWhenItsReadyFileAppearsAndItsOutputIsInItsLog() throws Exception {
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final ChildProcess child = startStandIn(kit, "stand-in", "sleep");
+
+            final ReadyFile ready = ReadyFile.await(work.resolve("stand-in.ready.json"), Duration.ofSeconds(60),
+                child::isAlive, child::logEnd);
+
+            assertEquals(child.pid(), ready.pid());
+            assertTrue(child.log().contains("starting sleep"), child.log());
+        }
+    }
+
+    @Test
+    void aChildThatExitsBeforeItIsReadyIsReportedWithItsLog() throws Exception {
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final ChildProcess child = startStandIn(kit, "quitter", "exit");
+
+            final ReadinessException failed = assertThrows(ReadinessException.class,
+                () -> ReadyFile.await(work.resolve("quitter.ready.json"), Duration.ofSeconds(60), child::isAlive, child::logEnd));
+
+            assertTrue(failed.getMessage().contains("starting exit"), failed.getMessage());
+            assertEquals(3, child.awaitExit(Duration.ofSeconds(30)));
+        }
+    }
+
+    @Test
+    void stoppingTheKitEndsEveryChildAndItsDescendants() throws Exception {
+        final ProcessKit kit = ProcessKit.fromThisClasspath(work);
+        final ChildProcess child = startStandIn(kit, "forker", "fork");
+        final ReadyFile ready = ReadyFile.await(work.resolve("forker.ready.json"), Duration.ofSeconds(60),
+            child::isAlive, child::logEnd);
+        final long grandchild = Long.parseLong(ready.fact("grandchild"));
+        assertTrue(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false), "the grandchild runs");
+
+        assertTrue(kit.stopAll(), "stopAll reports every process ended");
+
+        assertFalse(child.isAlive());
+        assertFalse(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false), "the grandchild was stopped too");
+        assertTrue(kit.running().isEmpty());
+    }
+
+    @Test
+    void aComponentThatWritesNoReadyFileCannotBeAwaitedAsReady() throws Exception {
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final ChildProcess child = startStandIn(kit, "plain", "sleep");
+
+            assertThrows(IllegalStateException.class, () -> child.awaitReady(Duration.ofSeconds(1)));
+        }
+    }
+
+    @Test
+    void aRepositoryKitRunsAComponentFromItsModulesBuildOutput() throws Exception {
+        final Path repository = Path.of("..").toAbsolutePath().normalize();
+        try (ProcessKit kit = ProcessKit.fromRepository(repository, work)) {
+            // The launch module's own classes: a component row is not needed to check the class path shape.
+            final ChildProcess child = kit.launch(Component.CONSOLE).start();
+            assertTrue(child.readyFile().toString().endsWith("console.ready.json"));
+            assertEquals(work.resolve("console.log"), child.logFile());
+        }
+    }
+}
