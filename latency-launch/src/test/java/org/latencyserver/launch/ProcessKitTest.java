@@ -50,17 +50,21 @@ class ProcessKitTest {
     @Test
     void stoppingTheKitEndsEveryChildAndItsDescendants() throws Exception {
         final ProcessKit kit = ProcessKit.fromThisClasspath(work);
-        final ChildProcess child = startStandIn(kit, "forker", "fork");
-        final ReadyFile ready = ReadyFile.await(work.resolve("forker.ready.json"), Duration.ofSeconds(60),
-            child::isAlive, child::logEnd);
-        final long grandchild = Long.parseLong(ready.fact("grandchild"));
-        assertTrue(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false), "the grandchild runs");
+        try {
+            final ChildProcess child = startStandIn(kit, "forker", "fork");
+            final ReadyFile ready = ReadyFile.await(work.resolve("forker.ready.json"), Duration.ofSeconds(60),
+                child::isAlive, child::logEnd);
+            final long grandchild = Long.parseLong(ready.fact("grandchild"));
+            assertTrue(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false), "the grandchild runs");
 
-        assertTrue(kit.stopAll(), "stopAll reports every process ended");
+            assertTrue(kit.stopAll(), "stopAll reports every process ended");
 
-        assertFalse(child.isAlive());
-        assertFalse(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false), "the grandchild was stopped too");
-        assertTrue(kit.running().isEmpty());
+            assertFalse(child.isAlive());
+            assertFalse(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false), "the grandchild was stopped too");
+            assertTrue(kit.running().isEmpty());
+        } finally {
+            kit.close(); // a failed assertion must not leave the stand-in running
+        }
     }
 
     @Test
