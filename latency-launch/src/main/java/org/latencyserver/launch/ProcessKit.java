@@ -23,7 +23,8 @@ import java.util.Map;
  * <p>Where the classes come from: {@link #fromRepository} runs each component from its module's
  * {@code target/classes} and {@code target/lib} (what {@code ./latency} runs);
  * {@link #fromThisClasspath} runs every component with the calling JVM's class path (a test module
- * that depends on all components).
+ * that depends on all components). {@link #launchProgram} starts a program that is not Java (a load
+ * driver, Prometheus) under the same log and stop rules.
  *
  * <p>Thread-safety: not thread-safe; one thread starts and stops.
  */
@@ -83,6 +84,18 @@ public final class ProcessKit implements AutoCloseable {
      */
     public Launch launchClass(final String name, final String mainClass) {
         return new Launch(name, mainClass, System.getProperty("java.class.path"), false);
+    }
+
+    /**
+     * For a program that is not Java (a load driver, Prometheus): its children are stopped with the
+     * kit's, descendants included, and its output goes to {@code WORK/NAME.log} like a component's.
+     *
+     * @param name    its name (log file)
+     * @param command the program and its first arguments
+     * @return a launch writing no ready file; {@link Launch#jvmOption} does not apply to it
+     */
+    public Launch launchProgram(final String name, final List<String> command) {
+        return new Launch(name, List.copyOf(command));
     }
 
     /** @return the children still running, in start order */
@@ -147,12 +160,23 @@ public final class ProcessKit implements AutoCloseable {
         private final List<String> extraJvmOptions = new ArrayList<>();
         private final Map<String, String> environment = new LinkedHashMap<>();
         private Integer pinnedCore;
+        /** The program and its first arguments when it is not Java; null for a Java main class. */
+        private final List<String> program;
 
         private Launch(final String name, final String mainClass, final String classpath, final boolean writesReadyFile) {
             this.name = name;
             this.mainClass = mainClass;
             this.classpath = classpath;
             this.writesReadyFile = writesReadyFile;
+            this.program = null;
+        }
+
+        private Launch(final String name, final List<String> program) {
+            this.name = name;
+            this.mainClass = null;
+            this.classpath = null;
+            this.writesReadyFile = false;
+            this.program = program;
         }
 
         /** @return this, named (its log is {@code NAME.log}; two children of one component need two names) */
@@ -214,10 +238,14 @@ public final class ProcessKit implements AutoCloseable {
             if (pinnedCore != null) {
                 command.addAll(List.of("/usr/bin/taskset", "-c", Integer.toString(pinnedCore)));
             }
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(jvmOptions);
-            command.addAll(extraJvmOptions);
-            command.addAll(List.of("-cp", classpath, mainClass));
+            if (program != null) {
+                command.addAll(program);
+            } else {
+                command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+                command.addAll(jvmOptions);
+                command.addAll(extraJvmOptions);
+                command.addAll(List.of("-cp", classpath, mainClass));
+            }
             command.addAll(arguments);
             if (readyFile != null) {
                 command.addAll(List.of("--ready-file", readyFile.toString()));
