@@ -31,6 +31,8 @@ import java.util.Map;
 public final class ProcessKit implements AutoCloseable {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /** A module's list of the project's modules on its class path, when they are not in {@code target/lib}. */
+    static final String MODULES_CLASSPATH = "modules.classpath";
 
     private final Path repository;
     private final Path workDirectory;
@@ -142,12 +144,24 @@ public final class ProcessKit implements AutoCloseable {
         stopAll();
     }
 
-    private String classpathOf(final String module) {
+    /** @return the class path a component of this module runs with */
+    String classpathOf(final String module) {
         if (repository == null) {
             return System.getProperty("java.class.path");
         }
         final Path target = repository.resolve(module).resolve("target");
-        return target.resolve("classes") + java.io.File.pathSeparator + target.resolve("lib").resolve("*");
+        final String classpath = target.resolve("classes") + java.io.File.pathSeparator + target.resolve("lib").resolve("*");
+        // As ./latency does: a module run before it is packaged lists the project's modules it needs
+        // in target/modules.classpath instead of copying them to target/lib.
+        final Path modules = target.resolve(MODULES_CLASSPATH);
+        if (!Files.isRegularFile(modules)) {
+            return classpath;
+        }
+        try {
+            return classpath + java.io.File.pathSeparator + Files.readString(modules).strip();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + modules, e);
+        }
     }
 
     /** One process to start: a builder, used once. */

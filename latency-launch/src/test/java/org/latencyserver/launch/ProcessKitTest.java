@@ -110,4 +110,18 @@ class ProcessKitTest {
         assertFalse(sleeper.isAlive());
         assertTrue(kit.running().isEmpty(), "a stopped child is forgotten");
     }
+
+    @Test
+    void aRepositoryKitAddsTheProjectModulesAModuleListsInItsModulesClasspath() throws Exception {
+        final Path repository = work.resolve("repository");
+        final Path target = java.nio.file.Files.createDirectories(repository.resolve("demo").resolve("target"));
+        final ProcessKit kit = ProcessKit.fromRepository(repository, work);
+        final String separator = java.io.File.pathSeparator;
+        final String plain = target.resolve("classes") + separator + target.resolve("lib").resolve("*");
+        assertEquals(plain, kit.classpathOf("demo"), "without the list: classes and lib only");
+
+        java.nio.file.Files.writeString(target.resolve(ProcessKit.MODULES_CLASSPATH), "/r/launch/target/classes" + separator + "/r/x.jar\n");
+
+        assertEquals(plain + separator + "/r/launch/target/classes" + separator + "/r/x.jar", kit.classpathOf("demo"));
+    }
 }
