@@ -143,8 +143,9 @@ public final class DemoMain implements Callable<Integer> {
         final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
 
         out.println("latency demo: starting on loopback; logs in " + work);
-        final String naming = startService(kit.launch(Component.NAMING_SERVICE).args("--port", Integer.toString(freePort()),
-            "--db-dir", work.resolve("naming").toString())).reference("naming");
+        final ReadyFile namingService = startService(kit.launch(Component.NAMING_SERVICE).args("--port", Integer.toString(freePort()),
+            "--db-dir", work.resolve("naming").toString()));
+        final String naming = namingService.reference("naming");
         final Path statusFile = startService(kit.launch(Component.SNMP_EMULATOR).args("--scenario", scenario.toString(),
             "--status-file", work.resolve("emulator.status.json").toString()).env(snmpEnvironment)).file("status");
         final ReadyFile server = startService(kit.launch(Component.SERVER).args("--config", config.toString(),
@@ -168,9 +169,10 @@ public final class DemoMain implements Callable<Integer> {
             agentLaunch.args("--pin-core", Integer.toString(CORE_BY_NODE.get("lab1")));
         }
         final ReadyFile clientAgent = startService(agentLaunch);
-        final String consoleUrl = startService(kit.launch(Component.CONSOLE).args("--server", serverName, "--naming", naming,
+        final ReadyFile console = startService(kit.launch(Component.CONSOLE).args("--server", serverName, "--naming", naming,
             "--http-port", Integer.toString(consolePort), "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(),
-            "--tls-truststore", certs.resolve("trust.p12").toString()).env("LATENCY_TLS_PASSWORD", tlsPassword)).url("console");
+            "--tls-truststore", certs.resolve("trust.p12").toString()).env("LATENCY_TLS_PASSWORD", tlsPassword));
+        final String consoleUrl = console.url("console");
         // This host's copy of every estimate, read without a call (docs/mirror-layout.md); reads are open, so no certificate.
         final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
             "--file", work.resolve("estimates.mirror").toString())).file("mirror");
@@ -187,8 +189,10 @@ public final class DemoMain implements Callable<Integer> {
         if (readyFile != null) {
             final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
                 .reference(DemoReady.NAMING, naming)
+                .port(DemoReady.NAMING, namingService.port("naming"))
                 .fact(DemoReady.SERVER_NAME, serverName)
                 .url(DemoReady.CONSOLE, consoleUrl)
+                .port(DemoReady.CONSOLE, console.port("http"))
                 .file(DemoReady.MIRROR, mirrorFile)
                 .file(DemoReady.WORK_DIR, work)
                 .file(DemoReady.SCENARIO, scenario)

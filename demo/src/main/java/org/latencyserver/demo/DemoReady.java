@@ -13,8 +13,9 @@ import org.latencyserver.launch.ReadyFile;
  * {@link ReadyFile} layout (docs/ready-files.md), with the demo's keys named here once, for the demo
  * that writes them and for the programs that read them (the benchmark harnesses, the tests).
  *
- * <p>Keys: {@code references.naming} (the naming service's corbaloc), {@code facts.server_name} (the
- * server's name in it), {@code urls.console}, {@code urls.metrics} (when the server has an endpoint),
+ * <p>Keys: {@code references.naming} (the naming service's corbaloc) and {@code ports.naming},
+ * {@code facts.server_name} (the server's name in it), {@code urls.console} and {@code ports.console},
+ * {@code urls.metrics} (when the server has an endpoint),
  * {@code files.mirror}, {@code files.work_dir}, {@code files.scenario}, {@code facts.load_driven}
  * ({@code true}/{@code false}), per agent {@code facts."client_agent.NODE.name"} and
  * {@code facts."peer_agent.NODE.name"} (the peer agent's name in the naming service) with
@@ -24,11 +25,11 @@ import org.latencyserver.launch.ReadyFile;
  */
 public final class DemoReady {
 
-    /** The role of the naming service's corbaloc in {@code references}. */
+    /** The role of the naming service's corbaloc in {@code references} and of its port in {@code ports}. */
     public static final String NAMING = "naming";
     /** The fact naming the server in the naming service. */
     public static final String SERVER_NAME = "server_name";
-    /** The role of the status console's web page in {@code urls}. */
+    /** The role of the status console's web page in {@code urls} and of its port in {@code ports}. */
     public static final String CONSOLE = "console";
     /** The role of the server's Prometheus endpoint in {@code urls}. */
     public static final String METRICS = "metrics";
@@ -140,6 +141,16 @@ public final class DemoReady {
     /** @return the server's name in the naming service */
     public String serverName() {
         return file.fact(SERVER_NAME);
+    }
+
+    /** @return the naming service's port on 127.0.0.1 */
+    public int namingPort() {
+        return file.port(NAMING);
+    }
+
+    /** @return the status console's web port on 127.0.0.1 */
+    public int consolePort() {
+        return file.port(CONSOLE);
     }
 
     /** @return the status console's web page */

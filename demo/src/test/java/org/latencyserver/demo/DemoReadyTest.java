@@ -23,6 +23,8 @@ class DemoReadyTest {
     private ReadyFile.Builder demoFile() {
         final ReadyFile.Builder builder = ReadyFile.of(Component.DEMO)
             .reference(DemoReady.NAMING, "corbaloc::127.0.0.1:4000/NameService")
+            .port(DemoReady.NAMING, 4000)
+            .port(DemoReady.CONSOLE, 1)
             .fact(DemoReady.SERVER_NAME, "LatencyServer")
             .url(DemoReady.CONSOLE, "http://127.0.0.1:1/")
             .file(DemoReady.MIRROR, directory.resolve("estimates.mirror"))
@@ -46,6 +48,8 @@ class DemoReadyTest {
         assertEquals("corbaloc::127.0.0.1:4000/NameService", ready.naming());
         assertEquals("LatencyServer", ready.serverName());
         assertEquals("http://127.0.0.1:1/", ready.consoleUrl());
+        assertEquals(4000, ready.namingPort());
+        assertEquals(1, ready.consolePort());
         assertEquals(directory.resolve("estimates.mirror").toAbsolutePath(), ready.mirrorFile());
         assertEquals(directory.toAbsolutePath(), ready.workDir());
         assertEquals(directory.resolve("demo-scenario.yaml").toAbsolutePath(), ready.scenario());
