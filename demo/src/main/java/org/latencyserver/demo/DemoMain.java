@@ -211,8 +211,9 @@ public final class DemoMain implements Callable<Integer> {
 
     /** Until the end: drive the load of each scenario step and watch that every part is still running. */
     private void follow(final ScenarioFollower follower) throws Exception {
-        final long endNanos = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + durationSeconds * 1_000_000_000L;
-        while (System.nanoTime() - endNanos < 0 && !stopped.get()) {
+        // Compared as a difference (nanoTime may be negative); without --duration only a stop ends it.
+        final long endNanos = System.nanoTime() + (durationSeconds == null ? 0 : durationSeconds * 1_000_000_000L);
+        while ((durationSeconds == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
             for (final ChildProcess child : services.values()) {
                 if (!child.isAlive() && !stopped.get()) {
                     throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
