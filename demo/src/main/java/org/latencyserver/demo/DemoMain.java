@@ -180,7 +180,7 @@ public final class DemoMain implements Callable<Integer> {
         final boolean load = !noLoad && pinned && LoadDrivers.available();
         if (load) {
             synchronized (lifecycle) {
-                loadDrivers = new LoadDrivers(kit, CORE_BY_NODE);
+                loadDrivers = new LoadDrivers(kit, CORE_BY_NODE, LoadDrivers.STRESS_NG_DRIVER);
             }
         }
         final List<String> prometheusLines = metricsUrl.isPresent() ? prometheus(root, work, metricsUrl.get()) : List.of();

@@ -23,18 +23,36 @@ final class LoadDrivers implements ScenarioFollower.CpuLoad {
     /** Debian's package {@code stress-ng} installs it here. */
     private static final Path STRESS_NG = Path.of("/usr/bin/stress-ng");
 
+    /** The command line of one driver: (percent, core) to program and arguments. */
+    @FunctionalInterface
+    interface DriverCommand {
+        /**
+         * @param percent the utilisation to drive, 1..100
+         * @param core    the core to drive it on
+         * @return the program and its arguments
+         */
+        List<String> of(int percent, int core);
+    }
+
+    /** {@code stress-ng}: one worker at the given load on the given core, quiet. */
+    static final DriverCommand STRESS_NG_DRIVER = (percent, core) -> List.of(STRESS_NG.toString(), "--cpu", "1",
+        "--cpu-load", Integer.toString(percent), "--taskset", Integer.toString(core), "--quiet");
+
     private final ProcessKit kit;
     private final Map<String, Integer> coreByNode;
+    private final DriverCommand driverCommand;
     private final Map<String, ChildProcess> drivers = new HashMap<>();
     private final Map<String, Integer> percentByNode = new HashMap<>();
 
     /**
-     * @param kit        starts and stops the drivers
-     * @param coreByNode node name to the core its agent and load are pinned to
+     * @param kit           starts and stops the drivers
+     * @param coreByNode    node name to the core its agent and load are pinned to
+     * @param driverCommand the command line of one driver ({@link #STRESS_NG_DRIVER})
      */
-    LoadDrivers(final ProcessKit kit, final Map<String, Integer> coreByNode) {
+    LoadDrivers(final ProcessKit kit, final Map<String, Integer> coreByNode, final DriverCommand driverCommand) {
         this.kit = kit;
         this.coreByNode = Map.copyOf(coreByNode);
+        this.driverCommand = driverCommand;
     }
 
     /** @return whether stress-ng is installed (Debian: apt-get install stress-ng) */
@@ -61,8 +79,7 @@ final class LoadDrivers implements ScenarioFollower.CpuLoad {
         }
         percentByNode.put(node, percent);
         if (percent > 0) {
-            drivers.put(node, kit.launchProgram("load-" + node, List.of(STRESS_NG.toString(), "--cpu", "1", "--cpu-load",
-                Integer.toString(Math.min(100, percent)), "--taskset", Integer.toString(core), "--quiet")).start());
+            drivers.put(node, kit.launchProgram("load-" + node, driverCommand.of(Math.min(100, percent), core)).start());
         }
     }
 }
