@@ -184,27 +184,30 @@ public final class DemoMain implements Callable<Integer> {
             }
         }
         final List<String> prometheusLines = metricsUrl.isPresent() ? prometheus(root, work, metricsUrl.get()) : List.of();
-        final String peerName = peerAgent.fact("name");
-        banner(consoleUrl, naming, serverName, peerName, metricsUrl.orElse(null), prometheusLines, work, mirrorFile, load, pinned);
+        final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
+            .reference(DemoReady.NAMING, naming)
+            .port(DemoReady.NAMING, namingService.port("naming"))
+            .fact(DemoReady.SERVER_NAME, serverName)
+            .url(DemoReady.CONSOLE, consoleUrl)
+            .port(DemoReady.CONSOLE, console.port("http"))
+            .file(DemoReady.MIRROR, mirrorFile)
+            .file(DemoReady.WORK_DIR, work)
+            .file(DemoReady.SCENARIO, scenario)
+            .fact(DemoReady.LOAD_DRIVEN, load);
+        metricsUrl.ifPresent(url -> ready.url(DemoReady.METRICS, url));
+        final String clientNode = clientAgent.fact("node");
+        final String peerNode = peerAgent.fact("node");
+        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientNode, clientAgent.fact("name"),
+            pinned ? CORE_BY_NODE.get(clientNode) : null));
+        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerNode, peerAgent.fact("name"),
+            pinned ? CORE_BY_NODE.get(peerNode) : null));
+        services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
+        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed";
+        // The banner first: once the ready file is there, so is what the demo says to people.
+        final ReadyFile demoReady = ready.build();
+        DemoBanner.print(out, DemoReady.of(demoReady), prometheusLines, loadOffReason, durationSeconds);
         if (readyFile != null) {
-            final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
-                .reference(DemoReady.NAMING, naming)
-                .port(DemoReady.NAMING, namingService.port("naming"))
-                .fact(DemoReady.SERVER_NAME, serverName)
-                .url(DemoReady.CONSOLE, consoleUrl)
-                .port(DemoReady.CONSOLE, console.port("http"))
-                .file(DemoReady.MIRROR, mirrorFile)
-                .file(DemoReady.WORK_DIR, work)
-                .file(DemoReady.SCENARIO, scenario)
-                .fact(DemoReady.LOAD_DRIVEN, load);
-            metricsUrl.ifPresent(url -> ready.url(DemoReady.METRICS, url));
-            final String clientNode = clientAgent.fact("node");
-            final String peerNode = peerAgent.fact("node");
-            DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientNode, clientAgent.fact("name"),
-                pinned ? CORE_BY_NODE.get(clientNode) : null));
-            DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerNode, peerName, pinned ? CORE_BY_NODE.get(peerNode) : null));
-            services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
-            ready.writeTo(readyFile);
+            demoReady.writeTo(readyFile);
         }
         follow(new ScenarioFollower(statusFile, List.copyOf(CORE_BY_NODE.keySet()), this::driveLoad));
     }
@@ -261,51 +264,6 @@ public final class DemoMain implements Callable<Integer> {
         HttpReadiness.await(PrometheusSetup.readinessEndpoint(port), READY_TIMEOUT, child::isAlive, child::logEnd);
         return List.of("  Prometheus:     http://127.0.0.1:" + port + "/  (alerts: http://127.0.0.1:" + port + "/alerts;"
             + " its configuration " + setup.configFile() + ", log " + child.logFile() + ")");
-    }
-
-    private void banner(final String consoleUrl, final String naming, final String serverName, final String peerName,
-                        final String metricsUrl, final List<String> prometheusLines,
-                        final Path work, final Path mirrorFile,
-                        final boolean load, final boolean pinned) {
-        out.println();
-        out.println("  Latency Server demo is running.");
-        out.println();
-        out.println("  Console:        " + consoleUrl);
-        out.println("  Naming service: " + naming + "  (the server is '" + serverName + "', the peer agent '" + peerName + "')");
-        if (metricsUrl != null) {
-            out.println("  Metrics:        " + metricsUrl);
-        }
-        prometheusLines.forEach(out::println);
-        out.println("  Terminal view:  ./latency console --naming " + naming + " --server " + serverName + " --watch");
-        out.println("  Mirror file:    " + mirrorFile + "  (every estimate, read without a call)");
-        out.println("                  ./latency mirror-read --file " + mirrorFile + " --watch");
-        out.println("                  Java: EstimateMirror.open(path).read(indexRef, record); C: latency-mirror/src/main/c/latency_mirror.h");
-        final Path certs = work.resolve("certs");
-        out.println("  Writes need TLS and a role (plain IIOP reads only). As the planner, for example:");
-        out.println("    LATENCY_TLS_PASSWORD=$(cat " + certs.resolve("password") + ") ./latency profile load F --naming " + naming
-            + " --server " + serverName + " --tls-keystore " + certs.resolve("planner-demo-planner.p12") + " --tls-truststore "
-            + certs.resolve("trust.p12"));
-        out.println();
-        out.println("  What to look at: every 12 s the emulated workstations change load (examples/demo/demo-scenario.yaml).");
-        out.println("  - connection 1 (QoS 1) takes its average from the thesis's Appendix A for each CPU state pair;");
-        out.println("  - connection 2 (QoS 2) its 96 % bound from the histograms measured on this kind of machine;");
-        out.println("  - connections 3 and 4 (QoS 3, 4): at each change they serve what they know of the new state at once");
-        out.println("    (its last measurement, labelled 'remembered', or the profile, 'profile fallback') and, once the state");
-        out.println("    has held a moment, the client agent measures 1000 round trips to the peer agent;");
-        out.println("  - connections 2-4 are probed a few times a second; what they serve is corrected so that it holds for the");
-        out.println("    round trips that follow (the thesis's value beside it), and calibration shows per state how well it held;");
-        out.println("  - at step 7 the switch port goes above 90 %: the port state turns LOADED and QoS 1 adds the queue model;");
-        out.println("  - click a row for its latency histogram, estimate timeline and calibration per load state.");
-        if (load) {
-            out.println("  Real load follows the scenario: lab1 (client agent) on core 0, lab2 (peer agent) on core 1.");
-        } else {
-            out.println("  Real CPU load is off (" + (!pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed")
-                + "); the SNMP values still follow the scenario.");
-        }
-        out.println();
-        out.println("  Stop with Ctrl-C" + (durationSeconds == null ? "." : " (or wait " + durationSeconds + " s)."));
-        out.println();
-        out.flush();
     }
 
     private static void deleteTree(final Path directory) throws IOException {
