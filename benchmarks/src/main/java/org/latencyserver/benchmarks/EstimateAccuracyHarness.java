@@ -20,7 +20,7 @@ import org.latencyserver.benchmarks.accuracy.ApplicationPlayer;
 import org.latencyserver.benchmarks.accuracy.BurstRecord;
 import org.latencyserver.benchmarks.accuracy.ConnectionAccuracy;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
-import org.latencyserver.demo.ReadyFile;
+import org.latencyserver.demo.DemoReady;
 import org.latencyserver.benchmarks.accuracy.PlayOptions;
 import org.latencyserver.benchmarks.accuracy.ProbeCost;
 import org.latencyserver.benchmarks.accuracy.ProbeCostMeter;
@@ -109,7 +109,7 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             System.out.println("estimate accuracy: starting ./latency demo (it builds on first use); output in " + out);
             // The demo's own --duration is only a backstop: the harness stops it when the application is done.
             demo = DemoProcess.start(root, play.warmupSeconds() + durationSeconds + 300, out, noBuild);
-            final ReadyFile ready = demo.awaitReady(Duration.ofMinutes(15));
+            final DemoReady ready = demo.awaitReady(Duration.ofMinutes(15));
             System.out.println("estimate accuracy: demo ready (console " + ready.consoleUrl() + "); real CPU load "
                 + (ready.loadDriven() ? "driven on the agents' cores" : "NOT driven (no stress-ng, taskset or second core): figures are not under load"));
             final ProbeCost cost = play(out, ready);
@@ -130,7 +130,7 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
     }
 
     /** Runs the application to its end; the cost is measured over exactly its recording window. */
-    private ProbeCost play(final Path out, final ReadyFile ready) throws IOException, InterruptedException {
+    private ProbeCost play(final Path out, final DemoReady ready) throws IOException, InterruptedException {
         final Path records = out.resolve(BurstRecord.FILE_NAME);
         Files.deleteIfExists(records);
         final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -170,7 +170,7 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
         return cost;
     }
 
-    private void report(final Path directory, final ProbeCost cost, final ReadyFile ready) throws IOException {
+    private void report(final Path directory, final ProbeCost cost, final DemoReady ready) throws IOException {
         final List<BurstRecord> records = BurstRecord.readAll(directory.resolve(BurstRecord.FILE_NAME));
         final List<ConnectionAccuracy> connections = AccuracyAnalysis.analyse(records);
         final long tested = records.stream().filter(r -> r.estimateAvailable() && r.stateHeld() && r.rttNanos().length > 0).count();

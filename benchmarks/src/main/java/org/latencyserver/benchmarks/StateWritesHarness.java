@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
 import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.demo.ReadyFile;
+import org.latencyserver.demo.DemoReady;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -140,18 +140,17 @@ public final class StateWritesHarness {
         final Path work = Files.createTempDirectory("state-writes-demo");
         final DemoProcess demo = DemoProcess.start(Path.of("").toAbsolutePath(), 3600, work, false);
         try {
-            final ReadyFile ready = demo.awaitReady(Duration.ofMinutes(10));
-            if (ready.metricsUrl() == null) {
-                throw new IllegalStateException("the demo's server has no metrics endpoint");
-            }
+            final DemoReady ready = demo.awaitReady(Duration.ofMinutes(10));
+            final String metricsUrl = ready.metricsUrl()
+                .orElseThrow(() -> new IllegalStateException("the demo's server has no metrics endpoint"));
             // The scenario changes load every 12 s; a minute gives each measured connection a few measurements.
             Thread.sleep(60_000);
-            final Counters before = Counters.read(ready.metricsUrl());
+            final Counters before = Counters.read(metricsUrl);
             Thread.sleep(seconds * 1000L);
-            final Counters after = Counters.read(ready.metricsUrl());
+            final Counters after = Counters.read(metricsUrl);
             System.out.printf(Locale.ROOT, "demo (SNMP at 10 Hz, agents measuring and probing), %.0f measurements accepted so far, "
                 + "counted over %d s after a 60 s warm-up:%n", after.measurements, seconds);
-            after.minus(before).print(Path.of(ready.workDir()).resolve("demo.state.json"), seconds);
+            after.minus(before).print(ready.workDir().resolve("demo.state.json"), seconds);
         } finally {
             demo.stop(Duration.ofSeconds(20));
         }

@@ -7,15 +7,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.latencyserver.demo.DemoReady.Agent;
+import org.latencyserver.demo.DemoReady.AgentKind;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.ReadinessException;
+import org.latencyserver.launch.ReadyFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,9 +30,18 @@ import picocli.CommandLine.Option;
  * {@code ./latency demo}: the whole system on loopback in one command (BRIEF §9). Starts a naming
  * service, the snmp-emulator walking {@code examples/demo/demo-scenario.yaml}, the Latency Server
  * polling it over SNMP with a connection of each QoS level ({@code examples/demo/demo.yaml}), a peer
- * agent and a client agent pinned to cores 1 and 0 with real load following the scenario, and the
- * status console; prints where to look; and on Ctrl-C or after {@code --duration} stops everything
- * it started, descendants included.
+ * agent and a client agent pinned to cores 1 and 0 with real load following the scenario, the
+ * status console and this host's estimate mirror; prints where to look; and on Ctrl-C or after
+ * {@code --duration} stops everything it started, descendants included.
+ *
+ * <p>Every child is a {@link Component} started by the {@link ProcessKit}; the demo waits for each
+ * one's ready file (docs/ready-files.md) and takes the naming service's corbaloc, the server's
+ * name, the metrics and console URLs and the mirror file from them, never from their output. It
+ * follows the scenario's steps through the emulator's status file ({@link ScenarioFollower}).
+ *
+ * <p>Thread-safety: the main thread starts, follows and stops; the shutdown hook (Ctrl-C) stops
+ * too. The kit and the load drivers are touched only while holding {@link #lifecycle}, and nothing
+ * is started once {@link #stopped} is set, so nothing started can escape the stop.
  *
  * <p>Exit codes: 0 after a clean stop, 1 when a part failed (which, and its log, printed), 2 usage.
  */
@@ -37,7 +52,10 @@ public final class DemoMain implements Callable<Integer> {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     /** Making the CA and three certificates runs keytool a dozen times the first time. */
     private static final Duration CERTS_TIMEOUT = Duration.ofSeconds(120);
-    private static final Pattern STEP = Pattern.compile("(?m)^step (\\d+)/\\d+ ");
+    /** How often the emulator's status file is read; a step lasts seconds, so a change is acted on within 0.1 s. */
+    private static final long STATUS_POLL_MILLIS = 100;
+    /** The emulated workstations whose agents run here, and the core each is pinned to (with its load). */
+    private static final Map<String, Integer> CORE_BY_NODE = Map.of("lab1", 0, "lab2", 1);
 
     @Option(names = "--duration", paramLabel = "SECONDS", description = "Stop after this many seconds (default: run until Ctrl-C).")
     private Long durationSeconds;
@@ -53,21 +71,23 @@ public final class DemoMain implements Callable<Integer> {
 
     @Option(names = "--ready-file", paramLabel = "PATH", description = {
         "Once everything is running, write this JSON file (atomically) for programs that use the demo: the naming service's"
-            + " corbaloc, the server's name, the console and metrics URLs, the agents (node, name, core) and the pid of each"
-            + " child process by role (naming-service, emulator, server, peer-agent, client-agent, console).",
-        "It is deleted when the demo stops. Layout: org.latencyserver.demo.ReadyFile."})
+            + " corbaloc, the server's name, the console and metrics URLs, the mirror file, the agents (name, core) and the pid"
+            + " of each child process by role.",
+        "It is deleted when the demo stops. Layout: docs/ready-files.md, section 'The demo'."})
     private Path readyFile;
 
     @Option(names = "--prometheus", description = "Also start Prometheus (/usr/bin/prometheus, Debian's package 'prometheus') on 127.0.0.1,"
         + " scraping the server with the shipped alert rules (ops/prometheus), its data under the work directory; stopped with the demo.")
     private boolean prometheus;
 
-    /** Debian's package {@code prometheus} installs it here. */
-    private static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
-
-    private final List<ChildProcess> started = new ArrayList<>();
+    /** Guards {@link #kit} and {@link #loadDrivers} between the main thread and the shutdown hook. */
+    private final Object lifecycle = new Object();
+    /** Set once, when stopping starts; from then on nothing is started. */
     private final AtomicBoolean stopped = new AtomicBoolean();
+    private ProcessKit kit;
     private LoadDrivers loadDrivers;
+    /** The long-running children the demo watches, by role (their kit name); main thread only. */
+    private final Map<String, ChildProcess> services = new LinkedHashMap<>();
     private final PrintStream out = System.out;
 
     /**
@@ -82,15 +102,16 @@ public final class DemoMain implements Callable<Integer> {
         final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
         final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();
         Files.createDirectories(work);
-        if (readyFile != null) {
-            Files.deleteIfExists(readyFile); // an earlier run's file would say "ready" before this run is
+        ReadyFile.deleteQuietly(readyFile); // an earlier run's file would say "ready" before this run is
+        synchronized (lifecycle) {
+            kit = ProcessKit.fromRepository(root, work);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
         try {
             run(root, work);
             return 0;
-        } catch (DemoException e) {
-            System.err.println("latency demo: " + e.getMessage());
+        } catch (DemoException | ReadinessException e) {
+            System.err.println("latency demo: " + (stopped.get() ? "stopped while starting; " : "") + e.getMessage());
             return 1;
         } finally {
             stopAll();
@@ -106,10 +127,12 @@ public final class DemoMain implements Callable<Integer> {
         // certificates give the client agent the agent role for lab1, and an operator and a
         // planner certificate are there for the user's own writes (see the banner).
         final Path certs = work.resolve("certs");
-        final ChildProcess certMaker = start("certs", java(root, "latency-server", "org.latencyserver.server.launch.CertsMain",
-            "--dir", certs.toString(), "--agent", "lab1", "--operator", "demo-operator", "--planner", "demo-planner"), Map.of(), work);
+        final ChildProcess certMaker = start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent", "lab1",
+            "--operator", "demo-operator", "--planner", "demo-planner"));
         certMaker.awaitSuccess(CERTS_TIMEOUT);
-        started.remove(certMaker); // done, not a service the demo watches
+        synchronized (lifecycle) {
+            kit.stop(certMaker); // done (it has exited): not a service the demo watches
+        }
         final String tlsPassword = Files.readString(certs.resolve("password")).strip();
         Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
             .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs));
@@ -120,211 +143,127 @@ public final class DemoMain implements Callable<Integer> {
         final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
 
         out.println("latency demo: starting on loopback; logs in " + work);
-        final int namingPort = freePort();
-        final String naming = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
-        final ChildProcess namingService = start("naming-service", java(root, "latency-server", "org.latencyserver.server.launch.NamingServiceMain",
-            "--port", Integer.toString(namingPort), "--db-dir", work.resolve("naming").toString()), Map.of(), work);
-        namingService.awaitOutput("naming service at", READY_TIMEOUT);
-        final ChildProcess emulator = start("snmp-emulator", java(root, "snmp-emulator", "org.latencyserver.emulator.EmulatorMain",
-            "--scenario", scenario.toString()), snmpEnvironment, work);
-        emulator.awaitOutput("scenario .* steps", READY_TIMEOUT);
-        final ChildProcess server = start("server", java(root, "latency-server", "org.latencyserver.server.launch.ServerMain",
-            "--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--naming", naming,
-            "--metrics-port", "0"), withTlsPassword(snmpEnvironment, tlsPassword), work);
-        server.awaitOutput("serving \\d+ connections", READY_TIMEOUT);
-        final Matcher metrics = Pattern.compile("metrics at (http://\\S+)").matcher(server.log());
-        final ChildProcess peerAgent = start("peer-agent", pin(pinned, 1, java(root, "peer-agent", "org.latencyserver.peer.PeerAgentMain", "--name", "lab2",
-            "--naming", naming, "--ior-file", work.resolve("peer-lab2.ior").toString(), "--tcp-port", "0", "--udp-port", "0")),
-            Map.of(), work);
-        peerAgent.awaitOutput("peer-agent lab2 ready", READY_TIMEOUT);
-        final List<String> agent = java(root, "client-agent", "org.latencyserver.agent.client.ClientAgentMain",
-            "--server", "LatencyServer", "--naming", naming, "--node", "lab1", "--name", "demo-agent-lab1",
+        final ReadyFile namingService = startService(kit.launch(Component.NAMING_SERVICE).args("--port", Integer.toString(freePort()),
+            "--db-dir", work.resolve("naming").toString()));
+        final String naming = namingService.reference("naming");
+        final Path statusFile = startService(kit.launch(Component.SNMP_EMULATOR).args("--scenario", scenario.toString(),
+            "--status-file", work.resolve("emulator.status.json").toString()).env(snmpEnvironment)).file("status");
+        final ReadyFile server = startService(kit.launch(Component.SERVER).args("--config", config.toString(),
+            "--ior-file", work.resolve("server.ior").toString(), "--naming", naming, "--metrics-port", "0")
+            .env(snmpEnvironment).env("LATENCY_TLS_PASSWORD", tlsPassword));
+        final String serverName = server.fact("name");
+        final Optional<String> metricsUrl = server.optionalUrl("metrics");
+        final ProcessKit.Launch peerLaunch = kit.launch(Component.PEER_AGENT).args("--name", "lab2", "--naming", naming,
+            "--ior-file", work.resolve("peer-lab2.ior").toString(), "--tcp-port", "0", "--udp-port", "0");
+        if (pinned) {
+            peerLaunch.pinnedTo(CORE_BY_NODE.get("lab2"));
+        }
+        final ReadyFile peerAgent = startService(peerLaunch);
+        final ProcessKit.Launch agentLaunch = kit.launch(Component.CLIENT_AGENT).args("--server", serverName, "--naming", naming,
+            "--node", "lab1", "--name", "demo-agent-lab1",
             "--tls-keystore", certs.resolve("agent-lab1.p12").toString(), "--tls-truststore", certs.resolve("trust.p12").toString(),
             // paced as the shipped profile was measured, so QoS 3/4 compare with QoS 1/2 on it
-            "--interval-micros", "2000");
+            "--interval-micros", "2000").env("LATENCY_TLS_PASSWORD", tlsPassword);
         if (pinned) {
             // pinned once started, as the profiler pins itself: a JVM started pinned sizes itself as a uniprocessor
-            agent.addAll(List.of("--pin-core", "0"));
+            agentLaunch.args("--pin-core", Integer.toString(CORE_BY_NODE.get("lab1")));
         }
-        final ChildProcess clientAgent = start("client-agent", agent, withTlsPassword(Map.of(), tlsPassword), work);
-        clientAgent.awaitOutput("client-agent ready", READY_TIMEOUT);
-        final ChildProcess console = start("console", java(root, "status-console", "org.latencyserver.console.ConsoleMain",
-            "--server", "LatencyServer", "--naming", naming, "--http-port", Integer.toString(consolePort),
-            "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(), "--tls-truststore", certs.resolve("trust.p12").toString()),
-            withTlsPassword(Map.of(), tlsPassword), work);
-        final String consoleUrl = console.awaitOutput("console at (http://\\S+)", READY_TIMEOUT).group(1);
+        final ReadyFile clientAgent = startService(agentLaunch);
+        final ReadyFile console = startService(kit.launch(Component.CONSOLE).args("--server", serverName, "--naming", naming,
+            "--http-port", Integer.toString(consolePort), "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(),
+            "--tls-truststore", certs.resolve("trust.p12").toString()).env("LATENCY_TLS_PASSWORD", tlsPassword));
+        final String consoleUrl = console.url("console");
         // This host's copy of every estimate, read without a call (docs/mirror-layout.md); reads are open, so no certificate.
-        final Path mirrorFile = work.resolve("estimates.mirror");
-        final ChildProcess mirror = start("mirror", java(root, "latency-client", "org.latencyserver.client.mirror.MirrorMain",
-            "--server", "LatencyServer", "--naming", naming, "--file", mirrorFile.toString()), Map.of(), work);
-        mirror.awaitOutput("mirror: \\d+ connection", READY_TIMEOUT);
+        final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
+            "--file", work.resolve("estimates.mirror").toString())).file("mirror");
 
         final boolean load = !noLoad && pinned && LoadDrivers.available();
         if (load) {
-            loadDrivers = new LoadDrivers(Map.of("lab1", 0, "lab2", 1), work);
+            synchronized (lifecycle) {
+                loadDrivers = new LoadDrivers(kit, CORE_BY_NODE, LoadDrivers.STRESS_NG_DRIVER);
+            }
         }
-        final String metricsUrl = metrics.find() ? metrics.group(1) : null;
-        final List<String> prometheusLines = metricsUrl == null ? List.of() : prometheus(root, work, metricsUrl);
-        banner(consoleUrl, naming, metricsUrl, prometheusLines, work, mirrorFile, load, pinned);
+        final List<String> prometheusLines = metricsUrl.isPresent() ? prometheus(root, work, metricsUrl.get()) : List.of();
+        final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
+            .reference(DemoReady.NAMING, naming)
+            .port(DemoReady.NAMING, namingService.port("naming"))
+            .fact(DemoReady.SERVER_NAME, serverName)
+            .url(DemoReady.CONSOLE, consoleUrl)
+            .port(DemoReady.CONSOLE, console.port("http"))
+            .file(DemoReady.MIRROR, mirrorFile)
+            .file(DemoReady.WORK_DIR, work)
+            .file(DemoReady.SCENARIO, scenario)
+            .fact(DemoReady.LOAD_DRIVEN, load);
+        metricsUrl.ifPresent(url -> ready.url(DemoReady.METRICS, url));
+        final String clientNode = clientAgent.fact("node");
+        final String peerNode = peerAgent.fact("node");
+        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientNode, clientAgent.fact("name"),
+            pinned ? CORE_BY_NODE.get(clientNode) : null));
+        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerNode, peerAgent.fact("name"),
+            pinned ? CORE_BY_NODE.get(peerNode) : null));
+        services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
+        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed";
+        // The banner first: once the ready file is there, so is what the demo says to people.
+        final ReadyFile demoReady = ready.build();
+        DemoBanner.print(out, DemoReady.of(demoReady), prometheusLines, loadOffReason, durationSeconds);
         if (readyFile != null) {
-            final Map<String, Long> pids = new LinkedHashMap<>();
-            pids.put("naming-service", namingService.pid());
-            pids.put("emulator", emulator.pid());
-            pids.put("server", server.pid());
-            pids.put("peer-agent", peerAgent.pid());
-            pids.put("client-agent", clientAgent.pid());
-            pids.put("console", console.pid());
-            pids.put("mirror", mirror.pid());
-            new ReadyFile(ReadyFile.FORMAT, naming, "LatencyServer", consoleUrl, metricsUrl,
-                List.of(new ReadyFile.Agent("lab1", "demo-agent-lab1", pinned ? 0 : null)),
-                List.of(new ReadyFile.Agent("lab2", "peers/lab2", pinned ? 1 : null)),
-                pids, load, scenario.toString(), work.toString(), mirrorFile.toString()).writeTo(readyFile);
+            demoReady.writeTo(readyFile);
         }
-        follow(emulator, ScenarioLoad.cpuPercentPerStep(scenario, List.of("lab1", "lab2")));
+        follow(new ScenarioFollower(statusFile, List.copyOf(CORE_BY_NODE.keySet()), this::driveLoad));
     }
 
     /** Until the end: drive the load of each scenario step and watch that every part is still running. */
-    private void follow(final ChildProcess emulator, final List<Map<String, Integer>> loadPerStep) throws Exception {
-        final long endNanos = durationSeconds == null ? Long.MAX_VALUE : System.nanoTime() + durationSeconds * 1_000_000_000L;
-        int lastStep = -1;
-        while (System.nanoTime() - endNanos < 0 && !stopped.get()) {
-            for (final ChildProcess child : started) {
+    private void follow(final ScenarioFollower follower) throws Exception {
+        // Compared as a difference (nanoTime may be negative); without --duration only a stop ends it.
+        final long endNanos = System.nanoTime() + (durationSeconds == null ? 0 : durationSeconds * 1_000_000_000L);
+        while ((durationSeconds == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
+            for (final ChildProcess child : services.values()) {
                 if (!child.isAlive() && !stopped.get()) {
-                    throw new DemoException(child.name() + " stopped unexpectedly; its log " + child.logFile() + " ends:\n"
-                        + ChildProcess.tail(child.log(), 15));
+                    throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
                 }
             }
-            final Matcher step = STEP.matcher(emulator.log());
-            int current = lastStep;
-            while (step.find()) {
-                current = Integer.parseInt(step.group(1)) - 1;
-            }
-            if (current != lastStep && current >= 0 && current < loadPerStep.size()) {
-                lastStep = current;
-                if (loadDrivers != null) {
-                    for (final Map.Entry<String, Integer> level : loadPerStep.get(current).entrySet()) {
-                        loadDrivers.drive(level.getKey(), level.getValue());
-                    }
-                }
-            }
-            Thread.sleep(200);
+            follower.poll();
+            Thread.sleep(STATUS_POLL_MILLIS);
         }
         // Stopped by a signal (the shutdown hook set stopped) or at the end of --duration: say which.
         out.println("latency demo: " + (stopped.get() || durationSeconds == null ? "stopping"
             : "--duration " + durationSeconds + " s reached; stopping"));
     }
 
+    /** A step's CPU level for a node: to its load driver, unless the load is off or the demo is stopping. */
+    private void driveLoad(final String node, final int percent) throws IOException, InterruptedException {
+        synchronized (lifecycle) {
+            if (loadDrivers != null && !stopped.get()) {
+                loadDrivers.drive(node, percent);
+            }
+        }
+    }
+
     /**
-     * Writes {@code prometheus/prometheus.yml} into the work directory (the server's metrics URL as
-     * target, the shipped rules) and, with {@code --prometheus}, starts Prometheus on it.
+     * Writes Prometheus's configuration into the work directory (the server's metrics URL as target,
+     * the shipped rules) and, with {@code --prometheus}, starts Prometheus on it and waits until its
+     * {@code /-/ready} endpoint answers 200.
      *
      * @return the banner's lines about it: the URL of the one started, or a command line to start one
      */
     private List<String> prometheus(final Path root, final Path work, final String metricsUrl) throws IOException, InterruptedException {
-        final java.net.URI target = java.net.URI.create(metricsUrl);
-        final Path directory = Files.createDirectories(work.resolve("prometheus"));
-        final Path config = directory.resolve("prometheus.yml");
-        final Path data = directory.resolve("data");
-        Files.writeString(config, String.join("\n",
-            "# Written by ./latency demo: Prometheus scraping the demo's server with the shipped alert rules.",
-            "global:",
-            "  scrape_interval: 5s",
-            "  evaluation_interval: 5s",
-            "rule_files:",
-            "  - " + root.resolve("ops/prometheus/latency-server-alerts.yml"),
-            "scrape_configs:",
-            "  - job_name: latency-server",
-            "    metrics_path: " + target.getPath(),
-            "    static_configs:",
-            "      - targets: ['" + target.getHost() + ":" + target.getPort() + "']",
-            ""));
-        final boolean installed = Files.isExecutable(PROMETHEUS);
-        final java.util.function.IntFunction<List<String>> command = port -> List.of(installed ? PROMETHEUS.toString() : "prometheus",
-            "--config.file=" + config, "--storage.tsdb.path=" + data, "--web.listen-address=127.0.0.1:" + port,
-            "--enable-feature=native-histograms");
-        final String ready = String.join(" ", command.apply(9090));
+        final PrometheusSetup setup = PrometheusSetup.write(root, work, metricsUrl);
+        final String commandLine = String.join(" ", setup.commandLine(9090));
         if (!prometheus) {
-            return List.of("  Prometheus:     " + ready,
+            return List.of("  Prometheus:     " + commandLine,
                 "                  (the server as target, ops/prometheus's alert rules; --prometheus starts one for you)");
         }
-        if (!installed) {
-            return List.of("  Prometheus:     not started: " + PROMETHEUS + " is not installed (Debian: sudo apt-get install prometheus);"
-                + " elsewhere run", "                  " + ready);
+        if (!PrometheusSetup.installed()) {
+            return List.of("  Prometheus:     not started: " + PrometheusSetup.PROMETHEUS + " is not installed"
+                + " (Debian: sudo apt-get install prometheus); elsewhere run", "                  " + commandLine);
         }
-        deleteTree(data); // a fresh run: an old run's series name a server that is gone
+        deleteTree(setup.dataDirectory()); // a fresh run: an old run's series name a server that is gone
         final int port = freePort();
-        final ChildProcess child = start("prometheus", command.apply(port), Map.of(), work);
-        child.awaitOutput("Server is ready to receive web requests", READY_TIMEOUT);
+        final ChildProcess child = start(kit.launchProgram("prometheus", setup.commandLine(port)));
+        services.put(child.name(), child);
+        HttpReadiness.await(PrometheusSetup.readinessEndpoint(port), READY_TIMEOUT, child::isAlive, child::logEnd);
         return List.of("  Prometheus:     http://127.0.0.1:" + port + "/  (alerts: http://127.0.0.1:" + port + "/alerts;"
-            + " its configuration " + config + ", log " + child.logFile() + ")");
-    }
-
-    private void banner(final String consoleUrl, final String naming, final String metricsUrl, final List<String> prometheusLines,
-                        final Path work, final Path mirrorFile,
-                        final boolean load, final boolean pinned) {
-        out.println();
-        out.println("  Latency Server demo is running.");
-        out.println();
-        out.println("  Console:        " + consoleUrl);
-        out.println("  Naming service: " + naming + "  (the server is 'LatencyServer', the peer agent 'peers/lab2')");
-        if (metricsUrl != null) {
-            out.println("  Metrics:        " + metricsUrl);
-        }
-        prometheusLines.forEach(out::println);
-        out.println("  Terminal view:  ./latency console --naming " + naming + " --server LatencyServer --watch");
-        out.println("  Mirror file:    " + mirrorFile + "  (every estimate, read without a call)");
-        out.println("                  ./latency mirror-read --file " + mirrorFile + " --watch");
-        out.println("                  Java: EstimateMirror.open(path).read(indexRef, record); C: latency-mirror/src/main/c/latency_mirror.h");
-        final Path certs = work.resolve("certs");
-        out.println("  Writes need TLS and a role (plain IIOP reads only). As the planner, for example:");
-        out.println("    LATENCY_TLS_PASSWORD=$(cat " + certs.resolve("password") + ") ./latency profile load F --naming " + naming
-            + " --server LatencyServer --tls-keystore " + certs.resolve("planner-demo-planner.p12") + " --tls-truststore "
-            + certs.resolve("trust.p12"));
-        out.println();
-        out.println("  What to look at: every 12 s the emulated workstations change load (examples/demo/demo-scenario.yaml).");
-        out.println("  - connection 1 (QoS 1) takes its average from the thesis's Appendix A for each CPU state pair;");
-        out.println("  - connection 2 (QoS 2) its 96 % bound from the histograms measured on this kind of machine;");
-        out.println("  - connections 3 and 4 (QoS 3, 4): at each change they serve what they know of the new state at once");
-        out.println("    (its last measurement, labelled 'remembered', or the profile, 'profile fallback') and, once the state");
-        out.println("    has held a moment, the client agent measures 1000 round trips to the peer agent;");
-        out.println("  - connections 2-4 are probed a few times a second; what they serve is corrected so that it holds for the");
-        out.println("    round trips that follow (the thesis's value beside it), and calibration shows per state how well it held;");
-        out.println("  - at step 7 the switch port goes above 90 %: the port state turns LOADED and QoS 1 adds the queue model;");
-        out.println("  - click a row for its latency histogram, estimate timeline and calibration per load state.");
-        if (load) {
-            out.println("  Real load follows the scenario: lab1 (client agent) on core 0, lab2 (peer agent) on core 1.");
-        } else {
-            out.println("  Real CPU load is off (" + (!pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed")
-                + "); the SNMP values still follow the scenario.");
-        }
-        out.println();
-        out.println("  Stop with Ctrl-C" + (durationSeconds == null ? "." : " (or wait " + durationSeconds + " s)."));
-        out.println();
-        out.flush();
-    }
-
-    private ChildProcess start(final String name, final List<String> command, final Map<String, String> environment,
-                               final Path work) throws IOException {
-        final ChildProcess child = ChildProcess.start(name, command, environment, work);
-        started.add(child);
-        return child;
-    }
-
-    private static List<String> java(final Path root, final String module, final String mainClass, final String... args) {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", root.resolve(module).resolve("target/classes") + ":" + root.resolve(module).resolve("target/lib") + "/*",
-            mainClass));
-        command.addAll(List.of(args));
-        return command;
-    }
-
-    private static List<String> pin(final boolean pinned, final int core, final List<String> command) {
-        if (!pinned) {
-            return command;
-        }
-        final List<String> wrapped = new ArrayList<>(List.of("/usr/bin/taskset", "-c", Integer.toString(core)));
-        wrapped.addAll(command);
-        return wrapped;
+            + " its configuration " + setup.configFile() + ", log " + child.logFile() + ")");
     }
 
     private static void deleteTree(final Path directory) throws IOException {
@@ -349,53 +288,62 @@ public final class DemoMain implements Callable<Integer> {
             + "    - { subject: \"CN=demo-planner,OU=planner,O=Latency Server\", roles: [planner] }\n";
     }
 
-    /** @return the environment with the stores' password added, under the name the configuration and agents expect */
-    private static Map<String, String> withTlsPassword(final Map<String, String> environment, final String password) {
-        final Map<String, String> with = new java.util.HashMap<>(environment);
-        with.put("LATENCY_TLS_PASSWORD", password);
-        return with;
-    }
-
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
     }
 
-    /** Stops everything started, newest first; safe to call twice (end of run and shutdown hook). */
-    private void stopAll() {
-        if (!stopped.compareAndSet(false, true)) {
-            return;
-        }
-        deleteReadyFile(); // first: from now on the demo is no longer ready
-        try {
-            if (loadDrivers != null) {
-                loadDrivers.stopAll();
+    /**
+     * Starts a child unless the demo is stopping (then the stop would miss it).
+     *
+     * @throws DemoException when the demo is stopping
+     */
+    private ChildProcess start(final ProcessKit.Launch launch) throws IOException {
+        synchronized (lifecycle) {
+            if (stopped.get()) {
+                throw new DemoException("stopping; nothing more is started");
             }
-            final List<String> left = new ArrayList<>();
-            for (int i = started.size() - 1; i >= 0; i--) {
-                if (!started.get(i).stop(Duration.ofSeconds(10))) {
-                    left.add(started.get(i).name() + " (pid " + started.get(i).pid() + ")");
-                }
-            }
-            // Said only when checked: each child and its descendants have ended.
-            out.println(left.isEmpty() ? "latency demo: stopped " + started.size() + " processes; nothing left running"
-                : "latency demo: stopped " + (started.size() - left.size()) + " of " + started.size()
-                    + " processes; still running: " + String.join(", ", left));
-            out.flush();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return launch.start();
         }
     }
 
-    private void deleteReadyFile() {
-        if (readyFile == null) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(readyFile);
-        } catch (IOException e) {
-            System.err.println("latency demo: cannot delete the ready file " + readyFile + ": " + e.getMessage());
+    /**
+     * Starts a long-running component, watched until the end, and waits for its ready file.
+     *
+     * @return its ready file
+     */
+    private ReadyFile startService(final ProcessKit.Launch launch) throws IOException, InterruptedException {
+        final ChildProcess child = start(launch);
+        services.put(child.name(), child);
+        return child.awaitReady(READY_TIMEOUT);
+    }
+
+    /**
+     * Stops everything started, newest first, descendants included; safe to call twice (end of run
+     * and shutdown hook). Says "nothing left running" only when the kit has checked that each child
+     * and its descendants have ended.
+     */
+    private void stopAll() {
+        synchronized (lifecycle) {
+            if (!stopped.compareAndSet(false, true)) {
+                return;
+            }
+            ReadyFile.deleteQuietly(readyFile); // first: from now on the demo is no longer ready
+            if (kit == null) {
+                return;
+            }
+            final List<ChildProcess> children = kit.running();
+            final boolean allEnded = kit.stopAll();
+            if (allEnded) {
+                out.println("latency demo: stopped " + children.size() + " processes; nothing left running");
+            } else {
+                final String alive = children.stream().filter(ChildProcess::isAlive).map(ChildProcess::toString)
+                    .collect(Collectors.joining(", "));
+                out.println("latency demo: stopped " + children.size() + " processes, but not everything ended; still running: "
+                    + (alive.isEmpty() ? "processes they started" : alive));
+            }
+            out.flush();
         }
     }
 }

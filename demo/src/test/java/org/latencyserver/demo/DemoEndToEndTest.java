@@ -15,20 +15,20 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
@@ -62,22 +62,30 @@ class DemoEndToEndTest {
     @Test
     void theDemoServesAllFourQosLevelsPushesAStateChangeToTheConsoleAndLeavesNothingRunning() throws Exception {
         final Path output = work.resolve("demo.out");
+        final Path readyFile = work.resolve("demo.ready.json");
         final ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("latency").toString(), "demo", "--duration", "100",
-            "--work-dir", work.resolve("run").toString(), "--console-port", "0")
+            "--work-dir", work.resolve("run").toString(), "--console-port", "0", "--ready-file", readyFile.toString())
             .redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("LATENCY_NO_BUILD", "1");
         final Process demo = builder.start();
         final List<ProcessHandle> children = new ArrayList<>();
         ORB orb = null;
+        DemoReady ready = null;
         try {
-            final String banner = await(output, "Stop with Ctrl-C", demo, 180);
-            final String consoleUrl = group(banner, "Console:\\s+(http://\\S+)");
-            final String naming = group(banner, "Naming service:\\s+(\\S+)");
+            // Ready when its ready file appears; its output is only quoted when it fails.
+            ready = DemoReady.of(ReadyFile.await(readyFile, Duration.ofSeconds(180), demo::isAlive, () -> "its output:\n" + read(output)));
+            final String consoleUrl = ready.consoleUrl();
+            final String naming = ready.naming();
+            // What it prints to people says the same (its user interface, not something a program reads).
+            assertTrue(read(output).contains(consoleUrl), "the banner names the console:\n" + read(output));
             children.addAll(demo.descendants().toList());
-            assertTrue(children.size() >= 6, "naming, emulator, server, agents, console (and load drivers): " + children.size());
+            assertTrue(children.size() >= 7, "naming, emulator, server, agents, console, mirror (and load drivers): " + children.size());
+            for (final long pid : ready.pids().values()) {
+                assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " of " + ready.pids());
+            }
 
             orb = ORB.init(new String[0], orbProperties());
-            final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, "LatencyServer", naming));
+            final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, ready.serverName(), naming));
             final Map<Integer, Estimate> estimates = awaitEstimates(service, 90);
             assertEquals(1, estimates.get(1).quality);
             assertEquals(2, estimates.get(2).quality);
@@ -113,7 +121,7 @@ class DemoEndToEndTest {
             assertTrue(current != cpuStateBefore, "a state other than the one before");
 
             // The demo's mirror shows the same state, read from its file without a call, as an application reads it.
-            try (EstimateMirror mirror = EstimateMirror.open(Path.of(group(banner, "Mirror file:\\s+(\\S+)")))) {
+            try (EstimateMirror mirror = EstimateMirror.open(ready.mirrorFile())) {
                 final MirrorRecord record = new MirrorRecord();
                 final long mirrorDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
                 ReadStatus status = mirror.read(1, record);
@@ -141,10 +149,8 @@ class DemoEndToEndTest {
                 assertTrue(socket.isBound());
             }
         }
-        final String text = Files.readString(output);
-        final int consolePort = Integer.parseInt(group(text, "Console:\\s+http://[^:]+:(\\d+)"));
-        final int namingPort = Integer.parseInt(group(text, "Naming service:\\s+corbaloc::[^:]+:(\\d+)"));
-        for (final int port : new int[] {consolePort, namingPort}) {
+        assertTrue(!Files.exists(readyFile), "the demo deletes its ready file when it stops");
+        for (final int port : new int[] {ready.consolePort(), ready.namingPort()}) {
             try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                 assertTrue(socket.isBound(), "port " + port + " is free again");
             }
@@ -182,25 +188,12 @@ class DemoEndToEndTest {
         return response.body();
     }
 
-    private static String await(final Path output, final String text, final Process process, final int seconds) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            final String content = Files.exists(output) ? Files.readString(output) : "";
-            if (content.contains(text)) {
-                return content;
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("the demo exited with " + process.exitValue() + ":\n" + content);
-            }
-            Thread.sleep(200);
+    private static String read(final Path output) {
+        try {
+            return Files.exists(output) ? Files.readString(output) : "";
+        } catch (IOException e) {
+            return "(cannot read " + output + ": " + e.getMessage() + ")";
         }
-        throw new AssertionError("the demo did not print '" + text + "' within " + seconds + " s:\n" + Files.readString(output));
-    }
-
-    private static String group(final String text, final String regex) {
-        final Matcher matcher = Pattern.compile(regex).matcher(text);
-        assertTrue(matcher.find(), "/" + regex + "/ in:\n" + text);
-        return matcher.group(1);
     }
 
     private static Properties orbProperties() {

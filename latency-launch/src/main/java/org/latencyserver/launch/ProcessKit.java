@@ -23,13 +23,16 @@ import java.util.Map;
  * <p>Where the classes come from: {@link #fromRepository} runs each component from its module's
  * {@code target/classes} and {@code target/lib} (what {@code ./latency} runs);
  * {@link #fromThisClasspath} runs every component with the calling JVM's class path (a test module
- * that depends on all components).
+ * that depends on all components). {@link #launchProgram} starts a program that is not Java (a load
+ * driver, Prometheus) under the same log and stop rules.
  *
  * <p>Thread-safety: not thread-safe; one thread starts and stops.
  */
 public final class ProcessKit implements AutoCloseable {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /** A module's list of the project's modules on its class path, when they are not in {@code target/lib}. */
+    static final String MODULES_CLASSPATH = "modules.classpath";
 
     private final Path repository;
     private final Path workDirectory;
@@ -85,6 +88,18 @@ public final class ProcessKit implements AutoCloseable {
         return new Launch(name, mainClass, System.getProperty("java.class.path"), false);
     }
 
+    /**
+     * For a program that is not Java (a load driver, Prometheus): its children are stopped with the
+     * kit's, descendants included, and its output goes to {@code WORK/NAME.log} like a component's.
+     *
+     * @param name    its name (log file)
+     * @param command the program and its first arguments
+     * @return a launch writing no ready file; {@link Launch#jvmOption} does not apply to it
+     */
+    public Launch launchProgram(final String name, final List<String> command) {
+        return new Launch(name, List.copyOf(command));
+    }
+
     /** @return the children still running, in start order */
     public List<ChildProcess> running() {
         final List<ChildProcess> children = new ArrayList<>(running);
@@ -129,12 +144,24 @@ public final class ProcessKit implements AutoCloseable {
         stopAll();
     }
 
-    private String classpathOf(final String module) {
+    /** @return the class path a component of this module runs with */
+    String classpathOf(final String module) {
         if (repository == null) {
             return System.getProperty("java.class.path");
         }
         final Path target = repository.resolve(module).resolve("target");
-        return target.resolve("classes") + java.io.File.pathSeparator + target.resolve("lib").resolve("*");
+        final String classpath = target.resolve("classes") + java.io.File.pathSeparator + target.resolve("lib").resolve("*");
+        // As ./latency does: a module run before it is packaged lists the project's modules it needs
+        // in target/modules.classpath instead of copying them to target/lib.
+        final Path modules = target.resolve(MODULES_CLASSPATH);
+        if (!Files.isRegularFile(modules)) {
+            return classpath;
+        }
+        try {
+            return classpath + java.io.File.pathSeparator + Files.readString(modules).strip();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + modules, e);
+        }
     }
 
     /** One process to start: a builder, used once. */
@@ -147,12 +174,23 @@ public final class ProcessKit implements AutoCloseable {
         private final List<String> extraJvmOptions = new ArrayList<>();
         private final Map<String, String> environment = new LinkedHashMap<>();
         private Integer pinnedCore;
+        /** The program and its first arguments when it is not Java; null for a Java main class. */
+        private final List<String> program;
 
         private Launch(final String name, final String mainClass, final String classpath, final boolean writesReadyFile) {
             this.name = name;
             this.mainClass = mainClass;
             this.classpath = classpath;
             this.writesReadyFile = writesReadyFile;
+            this.program = null;
+        }
+
+        private Launch(final String name, final List<String> program) {
+            this.name = name;
+            this.mainClass = null;
+            this.classpath = null;
+            this.writesReadyFile = false;
+            this.program = program;
         }
 
         /** @return this, named (its log is {@code NAME.log}; two children of one component need two names) */
@@ -214,10 +252,14 @@ public final class ProcessKit implements AutoCloseable {
             if (pinnedCore != null) {
                 command.addAll(List.of("/usr/bin/taskset", "-c", Integer.toString(pinnedCore)));
             }
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(jvmOptions);
-            command.addAll(extraJvmOptions);
-            command.addAll(List.of("-cp", classpath, mainClass));
+            if (program != null) {
+                command.addAll(program);
+            } else {
+                command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+                command.addAll(jvmOptions);
+                command.addAll(extraJvmOptions);
+                command.addAll(List.of("-cp", classpath, mainClass));
+            }
             command.addAll(arguments);
             if (readyFile != null) {
                 command.addAll(List.of("--ready-file", readyFile.toString()));

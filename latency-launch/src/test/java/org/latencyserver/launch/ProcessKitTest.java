@@ -2,11 +2,13 @@ package org.latencyserver.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,5 +87,45 @@ class ProcessKitTest {
             assertTrue(child.readyFile().toString().endsWith("console.ready.json"));
             assertEquals(work.resolve("console.log"), child.logFile());
         }
+    }
+
+    @Test
+    void aProgramThatIsNotJavaRunsWithItsArgumentsAndEnvironmentAndItsOutputInItsLog() throws Exception {
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final ChildProcess child = kit.launchProgram("shell", List.of("/bin/sh", "-c", "echo \"$1 $GREETING\"", "sh"))
+                .args("first-argument").env("GREETING", "from-the-environment").start();
+
+            child.awaitSuccess(Duration.ofSeconds(30));
+
+            assertEquals("first-argument from-the-environment\n", child.log());
+            assertEquals(work.resolve("shell.log"), child.logFile());
+            assertNull(child.readyFile(), "a program writes no ready file");
+        }
+    }
+
+    @Test
+    void aProgramIsStoppedWithTheKitAndForgottenOnceStopped() throws Exception {
+        final ProcessKit kit = ProcessKit.fromThisClasspath(work);
+        final ChildProcess sleeper = kit.launchProgram("sleeper", List.of("/bin/sleep", "600")).start();
+        assertTrue(sleeper.isAlive());
+
+        assertTrue(kit.stop(sleeper), "stop reports that it ended");
+
+        assertFalse(sleeper.isAlive());
+        assertTrue(kit.running().isEmpty(), "a stopped child is forgotten");
+    }
+
+    @Test
+    void aRepositoryKitAddsTheProjectModulesAModuleListsInItsModulesClasspath() throws Exception {
+        final Path repository = work.resolve("repository");
+        final Path target = java.nio.file.Files.createDirectories(repository.resolve("demo").resolve("target"));
+        final ProcessKit kit = ProcessKit.fromRepository(repository, work);
+        final String separator = java.io.File.pathSeparator;
+        final String plain = target.resolve("classes") + separator + target.resolve("lib").resolve("*");
+        assertEquals(plain, kit.classpathOf("demo"), "without the list: classes and lib only");
+
+        java.nio.file.Files.writeString(target.resolve(ProcessKit.MODULES_CLASSPATH), "/r/launch/target/classes" + separator + "/r/x.jar\n");
+
+        assertEquals(plain + separator + "/r/launch/target/classes" + separator + "/r/x.jar", kit.classpathOf("demo"));
     }
 }

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.measure.CorbaRoundTrips;
 import org.latencyserver.agent.measure.RoundTrip;
-import org.latencyserver.demo.ReadyFile;
+import org.latencyserver.demo.DemoReady;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
@@ -81,11 +81,11 @@ public final class ApplicationPlayer implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final ReadyFile ready = ReadyFile.read(readyFile);
+        final DemoReady ready = DemoReady.read(readyFile);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
         try {
             final LatencyService server = LatencyServiceHelper.narrow(
-                References.resolve(orb, ready.serverName(), ready.namingService()));
+                References.resolve(orb, ready.serverName(), ready.naming()));
             final List<PlayedConnection> connections = connections(orb, server, ready);
             pinToClientCore(connections, ready);
             warmUp(connections);
@@ -96,7 +96,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
         }
     }
 
-    private List<PlayedConnection> connections(final ORB orb, final LatencyService server, final ReadyFile ready) {
+    private List<PlayedConnection> connections(final ORB orb, final LatencyService server, final DemoReady ready) {
         final List<PlayedConnection> connections = new ArrayList<>();
         for (final ConnectionInfo info : server.list_connections()) {
             final boolean checkable = ready.clientAgentOf(info.client_node_name).isPresent()
@@ -104,7 +104,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
             RoundTrip roundTrip = null;
             if (checkable) {
                 final String peerName = ready.peerAgentOf(info.peer_node_name).orElseThrow().name();
-                final EchoPeer peer = EchoPeerHelper.narrow(References.resolve(orb, peerName, ready.namingService()));
+                final EchoPeer peer = EchoPeerHelper.narrow(References.resolve(orb, peerName, ready.naming()));
                 roundTrip = roundTrip(peer, info.message_size_bytes);
             }
             connections.add(new PlayedConnection(info, roundTrip, new long[burstSize]));
@@ -130,11 +130,11 @@ public final class ApplicationPlayer implements Callable<Integer> {
     }
 
     /** On the core of the client agent of the played connections' client node, when the demo pinned it. */
-    private static void pinToClientCore(final List<PlayedConnection> connections, final ReadyFile ready)
+    private static void pinToClientCore(final List<PlayedConnection> connections, final DemoReady ready)
         throws IOException, InterruptedException {
         final Integer core = connections.stream().filter(PlayedConnection::checkable).findFirst()
             .flatMap(connection -> ready.clientAgentOf(connection.info().client_node_name))
-            .map(ReadyFile.Agent::core).orElse(null);
+            .map(DemoReady.Agent::core).orElse(null);
         if (core == null) {
             System.out.println("not pinned: the demo's client agent is not pinned to a core");
             return;

@@ -1,6 +1,8 @@
 package org.latencyserver.benchmarks.accuracy;
 
-import org.latencyserver.demo.ReadyFile;
+import org.latencyserver.demo.DemoReady;
+import org.latencyserver.launch.ReadinessException;
+import org.latencyserver.launch.ReadyFile;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +25,7 @@ public final class DemoProcess {
     private final Path readyFile;
     private final Path log;
     private final AtomicBoolean stopped = new AtomicBoolean();
-    private volatile ReadyFile ready;
+    private volatile DemoReady ready;
 
     private DemoProcess(final Process process, final Path readyFile, final Path log) {
         this.process = process;
@@ -60,19 +62,13 @@ public final class DemoProcess {
      * @return the ready file's content
      * @throws IOException when the demo stops first, or does not get ready in time (its log's end quoted)
      */
-    public ReadyFile awaitReady(final Duration timeout) throws IOException, InterruptedException {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            if (Files.exists(readyFile)) {
-                ready = ReadyFile.read(readyFile); // written by rename: complete when it exists
-                return ready;
-            }
-            if (!process.isAlive()) {
-                throw new IOException("the demo stopped (exit " + process.exitValue() + ") before it was ready; " + log + " ends:\n" + logTail());
-            }
-            Thread.sleep(200);
+    public DemoReady awaitReady(final Duration timeout) throws IOException, InterruptedException {
+        try {
+            ready = DemoReady.of(ReadyFile.await(readyFile, timeout, process::isAlive, () -> log + " ends:\n" + logTail()));
+            return ready;
+        } catch (ReadinessException e) {
+            throw new IOException("the demo: " + e.getMessage(), e);
         }
-        throw new IOException("the demo was not ready within " + timeout.toSeconds() + " s; " + log + " ends:\n" + logTail());
     }
 
     /** @return whether {@link #stop} has been called */

@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import org.latencyserver.demo.ReadyFile;
+import org.latencyserver.demo.DemoReady;
 
 /** Two readings of the probe counter and of the client agent's CPU time, at the start and end of a window. */
 public final class ProbeCostMeter {
@@ -16,8 +16,8 @@ public final class ProbeCostMeter {
     private OptionalLong startCpuNanos = OptionalLong.empty();
 
     /** @param ready the running demo */
-    public ProbeCostMeter(final ReadyFile ready) {
-        this.counter = ready.metricsUrl() == null ? null : new ProbeCounter(ready.metricsUrl());
+    public ProbeCostMeter(final DemoReady ready) {
+        this.counter = ready.metricsUrl().map(ProbeCounter::new).orElse(null);
         this.clientAgentPid = ready.pidOf("client-agent").orElse(null);
     }
 
