@@ -1,9 +1,13 @@
 package org.latencyserver.orb;
 
+import java.util.List;
+import org.latencyserver.idl.fm1Operations;
+
 /**
- * Payloads for the thesis's {@code fm1} fixed arrays: {@code long[sizeBytes / 32][8]}, eight IDL
- * longs of 4 bytes a row, so {@code fixedArray_64} is {@code [2][8]} and {@code fixedArray_8k}
- * {@code [256][8]} (see {@code fm1.idl}).
+ * The thesis's {@code fm1} fixed arrays: {@code long[sizeBytes / 32][8]}, eight IDL longs of 4
+ * bytes a row, so {@code fixedArray_64} is {@code [2][8]} and {@code fixedArray_8k}
+ * {@code [256][8]} (see {@code fm1.idl}); payloads for them, and the one operation that carries
+ * each size.
  */
 public final class Fm1Arrays {
 
@@ -11,6 +15,8 @@ public final class Fm1Arrays {
     public static final int LONGS_PER_ROW = 8;
     /** Bytes in a row: eight 4-byte IDL longs. */
     public static final int BYTES_PER_ROW = LONGS_PER_ROW * Integer.BYTES;
+    /** The sizes of the eight fm1 arrays, bytes, smallest first. */
+    public static final List<Integer> SIZES_BYTES = List.of(64, 128, 256, 512, 1024, 2048, 4096, 8192);
 
     private Fm1Arrays() {
     }
@@ -33,5 +39,29 @@ public final class Fm1Arrays {
             }
         }
         return array;
+    }
+
+    /**
+     * Sends an array through the one fm1 operation whose array type has its size.
+     *
+     * @param peer  the echo end (a stub, or a servant called directly)
+     * @param array an fm1 array of one of {@link #SIZES_BYTES}
+     * @return the peer's answer
+     * @throws IllegalArgumentException when no fm1 operation carries an array of that many rows
+     */
+    public static int[][] roundTrip(final fm1Operations peer, final int[][] array) {
+        final int sizeBytes = array.length * BYTES_PER_ROW;
+        return switch (sizeBytes) {
+            case 64 -> peer.fixed_array_test_64(array);
+            case 128 -> peer.fixed_array_test_128(array);
+            case 256 -> peer.fixed_array_test_256(array);
+            case 512 -> peer.fixed_array_test_512(array);
+            case 1024 -> peer.fixed_array_test_1k(array);
+            case 2048 -> peer.fixed_array_test_2k(array);
+            case 4096 -> peer.fixed_array_test_4k(array);
+            case 8192 -> peer.fixed_array_test_8k(array);
+            default -> throw new IllegalArgumentException("no fm1 operation carries " + array.length + " rows ("
+                + sizeBytes + " bytes); its sizes are " + SIZES_BYTES + " bytes");
+        };
     }
 }

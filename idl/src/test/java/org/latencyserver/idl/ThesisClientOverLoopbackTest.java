@@ -10,6 +10,8 @@ import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
@@ -29,7 +31,7 @@ import org.omg.PortableServer.POAHelper;
 /**
  * Two JacORB ORBs talk over a real loopback socket: a client that knows only the thesis's
  * {@code Latserv} calls an object that implements the extended {@code LatencyService}, and a
- * round trip through {@code fm1} echoes the fixed arrays. The servant here is a throwaway made
+ * round trip through {@code fm1} echoes each fixed array. The servant here is a throwaway made
  * with a dynamic proxy; the real server is another module's job.
  */
 class ThesisClientOverLoopbackTest {
@@ -117,14 +119,17 @@ class ThesisClientOverLoopbackTest {
         assertEquals("no connection 7", error.reason);
     }
 
-    @Test
-    void peerEchoesEveryThesisFixedArrayAndAnOctetSequence() {
-        final EchoPeer peer = EchoPeerHelper.narrow(clientOrb.string_to_object(echoIor));
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {64, 128, 256, 512, 1024, 2048, 4096, 8192})
+    void peerEchoesEachThesisFixedArrayThroughTheThesisInterface(final int sizeBytes) {
         final fm1 thesisView = fm1Helper.narrow(clientOrb.string_to_object(echoIor));
-        final int[][] small = Fm1Arrays.numbered(64);
-        assertArrayEquals(small, thesisView.fixed_array_test_64(small));
-        final int[][] large = Fm1Arrays.numbered(8192);
-        assertArrayEquals(large, thesisView.fixed_array_test_8k(large));
+        final int[][] array = Fm1Arrays.numbered(sizeBytes);
+        assertArrayEquals(array, Fm1Arrays.roundTrip(thesisView, array));
+    }
+
+    @Test
+    void peerEchoesAnOctetSequence() {
+        final EchoPeer peer = EchoPeerHelper.narrow(clientOrb.string_to_object(echoIor));
         final byte[] payload = new byte[3000];
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) (i * 31);

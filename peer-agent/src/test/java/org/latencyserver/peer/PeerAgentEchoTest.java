@@ -44,10 +44,10 @@ class PeerAgentEchoTest {
             final String ready = awaitReady(log, peer);
             final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(Files.readString(ior).trim()));
 
-            final int[][] array64 = Fm1Arrays.numbered(64);
-            assertArrayEquals(array64, echo.fixed_array_test_64(array64));
-            final int[][] array8k = Fm1Arrays.numbered(8192);
-            assertArrayEquals(array8k, echo.fixed_array_test_8k(array8k));
+            for (final int sizeBytes : Fm1Arrays.SIZES_BYTES) {
+                final int[][] array = Fm1Arrays.numbered(sizeBytes);
+                assertArrayEquals(array, Fm1Arrays.roundTrip(echo, array), sizeBytes + " bytes");
+            }
             final byte[] odd = new byte[3000];
             for (int i = 0; i < odd.length; i++) {
                 odd[i] = (byte) (i * 7);
