@@ -116,6 +116,8 @@ public final class RequestStatusClientMain {
         final long endNanos = startNanos + (long) (seconds * 1e9);
         return runCallers(targets, callers, "caller-", seconds, (index, target, tally) -> {
             sleepUntil(startNanos);
+            long n = 0;
+            long failed = 0;
             long now = System.nanoTime();
             while (now < endNanos) {
                 final long start = now;
@@ -123,13 +125,14 @@ public final class RequestStatusClientMain {
                     target.RequestStatus((short) 1);
                     now = System.nanoTime();
                     tally.latency.recordValue(now - start);
-                    tally.calls++;
+                    n++;
                 } catch (org.omg.CORBA.SystemException e) {
-                    tally.errors++;
+                    failed++;
                     LockSupport.parkNanos(1_000_000L);
                     now = System.nanoTime();
                 }
             }
+            tally.counted(n, failed);
         });
     }
 
@@ -138,25 +141,37 @@ public final class RequestStatusClientMain {
         final double intervalNanos = 1e9 / rate;
         final long total = (long) (seconds * rate);
         return runCallers(targets, threadCount, "sender-", seconds, (index, target, tally) -> {
+            long n = 0;
+            long failed = 0;
             for (long i = index; i < total; i += threadCount) {
                 final long scheduled = startNanos + (long) ((i + offsetFraction) * intervalNanos);
                 sleepUntil(scheduled);
                 try {
                     target.RequestStatus((short) 1);
                     tally.latency.recordValue(System.nanoTime() - scheduled);
-                    tally.calls++;
+                    n++;
                 } catch (org.omg.CORBA.SystemException e) {
-                    tally.errors++;
+                    failed++;
                 }
             }
+            tally.counted(n, failed);
         });
     }
 
-    /** What one calling thread counted; only that thread writes it, and it is read after {@link Thread#join()}. */
+    /**
+     * What one calling thread counted; only that thread writes it, and it is read after
+     * {@link Thread#join()}. The thread counts in locals and hands the counts over once at the end,
+     * so that callers do not write neighbouring tallies' cache lines while they are timed.
+     */
     private static final class CallerTally {
         final Histogram latency = new Histogram(HIGHEST_NANOS, 3);
         long calls;
         long errors;
+
+        void counted(final long completedCalls, final long failedCalls) {
+            calls = completedCalls;
+            errors = failedCalls;
+        }
     }
 
     /** The calls one thread makes, thread {@code index} of the round, into its own tally. */
