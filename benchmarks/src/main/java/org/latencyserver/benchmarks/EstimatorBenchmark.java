@@ -28,14 +28,10 @@ import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.core.state.PortState;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What one estimate costs: the work the server's update thread does on a state change (QoS 1, 2)
@@ -44,13 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar EstimatorBenchmark}
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@org.openjdk.jmh.annotations.Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class EstimatorBenchmark {
+public class EstimatorBenchmark extends JmhProtocol {
 
     private Profile thesisProfile;
     private Profile histogramProfile;

@@ -7,15 +7,10 @@ import org.latencyserver.core.histogram.BoundResult;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of the thesis's bound lookup (section 4.2.4) — what QoS 2 and 4 do whenever a state
@@ -27,13 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar HistogramBoundBenchmark}
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class HistogramBoundBenchmark {
+public class HistogramBoundBenchmark extends JmhProtocol {
 
     /** Which histogram to search. */
     @Param({"thesis-100x1ms", "hdr-fine"})

@@ -11,7 +11,6 @@ import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Group;
 import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Mode;
@@ -20,7 +19,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What an application pays to read one connection's estimate from the host's estimate mirror
@@ -39,13 +37,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar MirrorReadBenchmark}
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
+// Sampled reads of a few nanoseconds: two-second iterations gather enough samples for the tail.
 @org.openjdk.jmh.annotations.Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class MirrorReadBenchmark {
+public class MirrorReadBenchmark extends JmhProtocol {
 
     /** The six connections the mirror follows. */
     private static final int[] INDEX_REFS = {0, 1, 2, 3, 7, 12345};

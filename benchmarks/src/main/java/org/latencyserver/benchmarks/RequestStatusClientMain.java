@@ -114,83 +114,97 @@ public final class RequestStatusClientMain {
     private static RequestStatusResult closed(final Latserv[] targets, final int callers, final double seconds, final long startNanos)
         throws InterruptedException {
         final long endNanos = startNanos + (long) (seconds * 1e9);
-        final Histogram[] histograms = new Histogram[callers];
-        final long[] calls = new long[callers];
-        final long[] errors = new long[callers];
-        final Thread[] threads = new Thread[callers];
-        for (int t = 0; t < callers; t++) {
-            final int index = t;
-            final Latserv target = targets[t % targets.length];
-            histograms[t] = new Histogram(HIGHEST_NANOS, 3);
-            threads[t] = new Thread(() -> {
-                sleepUntil(startNanos);
-                long n = 0;
-                long failed = 0;
-                long now = System.nanoTime();
-                while (now < endNanos) {
-                    final long start = now;
-                    try {
-                        target.RequestStatus((short) 1);
-                        now = System.nanoTime();
-                        histograms[index].recordValue(now - start);
-                        n++;
-                    } catch (org.omg.CORBA.SystemException e) {
-                        failed++;
-                        LockSupport.parkNanos(1_000_000L);
-                        now = System.nanoTime();
-                    }
+        return runCallers(targets, callers, "caller-", seconds, (index, target, tally) -> {
+            sleepUntil(startNanos);
+            long n = 0;
+            long failed = 0;
+            long now = System.nanoTime();
+            while (now < endNanos) {
+                final long start = now;
+                try {
+                    target.RequestStatus((short) 1);
+                    now = System.nanoTime();
+                    tally.latency.recordValue(now - start);
+                    n++;
+                } catch (org.omg.CORBA.SystemException e) {
+                    failed++;
+                    LockSupport.parkNanos(1_000_000L);
+                    now = System.nanoTime();
                 }
-                calls[index] = n;
-                errors[index] = failed;
-            }, "caller-" + t);
-            threads[t].start();
-        }
-        return join(threads, histograms, calls, errors, seconds);
+            }
+            tally.counted(n, failed);
+        });
     }
 
     private static RequestStatusResult open(final Latserv[] targets, final int threadCount, final double seconds, final long startNanos,
         final double rate, final double offsetFraction) throws InterruptedException {
         final double intervalNanos = 1e9 / rate;
         final long total = (long) (seconds * rate);
-        final Histogram[] histograms = new Histogram[threadCount];
-        final long[] calls = new long[threadCount];
-        final long[] errors = new long[threadCount];
+        return runCallers(targets, threadCount, "sender-", seconds, (index, target, tally) -> {
+            long n = 0;
+            long failed = 0;
+            for (long i = index; i < total; i += threadCount) {
+                final long scheduled = startNanos + (long) ((i + offsetFraction) * intervalNanos);
+                sleepUntil(scheduled);
+                try {
+                    target.RequestStatus((short) 1);
+                    tally.latency.recordValue(System.nanoTime() - scheduled);
+                    n++;
+                } catch (org.omg.CORBA.SystemException e) {
+                    failed++;
+                }
+            }
+            tally.counted(n, failed);
+        });
+    }
+
+    /**
+     * What one calling thread counted; only that thread writes it, and it is read after
+     * {@link Thread#join()}. The thread counts in locals and hands the counts over once at the end,
+     * so that callers do not write neighbouring tallies' cache lines while they are timed.
+     */
+    private static final class CallerTally {
+        final Histogram latency = new Histogram(HIGHEST_NANOS, 3);
+        long calls;
+        long errors;
+
+        void counted(final long completedCalls, final long failedCalls) {
+            calls = completedCalls;
+            errors = failedCalls;
+        }
+    }
+
+    /** The calls one thread makes, thread {@code index} of the round, into its own tally. */
+    @FunctionalInterface
+    private interface CallerLoop {
+        void run(int index, Latserv target, CallerTally tally);
+    }
+
+    /**
+     * Runs {@code threadCount} threads of {@code loop}, thread {@code t} on the reference in ORB
+     * {@code t mod N}, waits for all and merges their tallies into the round's result.
+     */
+    private static RequestStatusResult runCallers(final Latserv[] targets, final int threadCount, final String threadNamePrefix,
+        final double seconds, final CallerLoop loop) throws InterruptedException {
+        final CallerTally[] tallies = new CallerTally[threadCount];
         final Thread[] threads = new Thread[threadCount];
         for (int t = 0; t < threadCount; t++) {
             final int index = t;
             final Latserv target = targets[t % targets.length];
-            histograms[t] = new Histogram(HIGHEST_NANOS, 3);
-            threads[t] = new Thread(() -> {
-                long n = 0;
-                long failed = 0;
-                for (long i = index; i < total; i += threadCount) {
-                    final long scheduled = startNanos + (long) ((i + offsetFraction) * intervalNanos);
-                    sleepUntil(scheduled);
-                    try {
-                        target.RequestStatus((short) 1);
-                        histograms[index].recordValue(System.nanoTime() - scheduled);
-                        n++;
-                    } catch (org.omg.CORBA.SystemException e) {
-                        failed++;
-                    }
-                }
-                calls[index] = n;
-                errors[index] = failed;
-            }, "sender-" + t);
+            final CallerTally tally = new CallerTally();
+            tallies[t] = tally;
+            threads[t] = new Thread(() -> loop.run(index, target, tally), threadNamePrefix + t);
             threads[t].start();
         }
-        return join(threads, histograms, calls, errors, seconds);
-    }
-
-    private static RequestStatusResult join(final Thread[] threads, final Histogram[] histograms, final long[] calls,
-        final long[] errors, final double seconds) throws InterruptedException {
         final Histogram all = new Histogram(HIGHEST_NANOS, 3);
-        long failed = 0;
-        for (int t = 0; t < threads.length; t++) {
+        final long[] calls = new long[threadCount];
+        long errors = 0;
+        for (int t = 0; t < threadCount; t++) {
             threads[t].join();
-            all.add(histograms[t]);
-            failed += errors[t];
+            all.add(tallies[t].latency);
+            calls[t] = tallies[t].calls;
+            errors += tallies[t].errors;
         }
-        return new RequestStatusResult(seconds, calls, failed, all);
+        return new RequestStatusResult(seconds, calls, errors, all);
     }
 }

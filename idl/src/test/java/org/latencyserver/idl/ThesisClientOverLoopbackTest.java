@@ -10,16 +10,19 @@ import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
-import org.latencyserver.idl.latency.EchoPeerOperations;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.idl.latency.LatencyServiceOperations;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.idl.latency.UnknownConnection;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.orb.EchoingPeer;
+import org.latencyserver.orb.Fm1Arrays;
 import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -28,7 +31,7 @@ import org.omg.PortableServer.POAHelper;
 /**
  * Two JacORB ORBs talk over a real loopback socket: a client that knows only the thesis's
  * {@code Latserv} calls an object that implements the extended {@code LatencyService}, and a
- * round trip through {@code fm1} echoes the fixed arrays. The servant here is a throwaway made
+ * round trip through {@code fm1} echoes each fixed array. The servant here is a throwaway made
  * with a dynamic proxy; the real server is another module's job.
  */
 class ThesisClientOverLoopbackTest {
@@ -63,16 +66,11 @@ class ThesisClientOverLoopbackTest {
         serviceIor = serverOrb.object_to_string(
             rootPoa.servant_to_reference(new LatencyServicePOATie(service)));
 
-        final EchoPeerOperations echo = new EchoPeerOperations() {
-            @Override public byte[] echo(final byte[] payload) { return payload; }
-            @Override public int[][] fixed_array_test_64(final int[][] a) { return a; }
-            @Override public int[][] fixed_array_test_128(final int[][] a) { return a; }
-            @Override public int[][] fixed_array_test_256(final int[][] a) { return a; }
-            @Override public int[][] fixed_array_test_512(final int[][] a) { return a; }
-            @Override public int[][] fixed_array_test_1k(final int[][] a) { return a; }
-            @Override public int[][] fixed_array_test_2k(final int[][] a) { return a; }
-            @Override public int[][] fixed_array_test_4k(final int[][] a) { return a; }
-            @Override public int[][] fixed_array_test_8k(final int[][] a) { return a; }
+        final EchoingPeer echo = new EchoingPeer() {
+            @Override
+            protected void beforeAnswer() {
+                // a plain echo: nothing to count or delay
+            }
         };
         echoIor = serverOrb.object_to_string(rootPoa.servant_to_reference(new EchoPeerPOATie(echo)));
 
@@ -121,28 +119,21 @@ class ThesisClientOverLoopbackTest {
         assertEquals("no connection 7", error.reason);
     }
 
-    @Test
-    void peerEchoesEveryThesisFixedArrayAndAnOctetSequence() {
-        final EchoPeer peer = EchoPeerHelper.narrow(clientOrb.string_to_object(echoIor));
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {64, 128, 256, 512, 1024, 2048, 4096, 8192})
+    void peerEchoesEachThesisFixedArrayThroughTheThesisInterface(final int sizeBytes) {
         final fm1 thesisView = fm1Helper.narrow(clientOrb.string_to_object(echoIor));
-        final int[][] small = filled(2);
-        assertArrayEquals(small, thesisView.fixed_array_test_64(small));
-        final int[][] large = filled(256);
-        assertArrayEquals(large, thesisView.fixed_array_test_8k(large));
+        final int[][] array = Fm1Arrays.numbered(sizeBytes);
+        assertArrayEquals(array, Fm1Arrays.roundTrip(thesisView, array));
+    }
+
+    @Test
+    void peerEchoesAnOctetSequence() {
+        final EchoPeer peer = EchoPeerHelper.narrow(clientOrb.string_to_object(echoIor));
         final byte[] payload = new byte[3000];
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) (i * 31);
         }
         assertArrayEquals(payload, peer.echo(payload));
-    }
-
-    private static int[][] filled(final int rows) {
-        final int[][] array = new int[rows][8];
-        for (int r = 0; r < rows; r++) {
-            for (int c = 0; c < 8; c++) {
-                array[r][c] = r * 8 + c;
-            }
-        }
-        return array;
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
+import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.LatencyServiceOperations;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
@@ -55,7 +56,7 @@ class DeadlineFromEstimateExampleTest {
             });
         serverIor = serverOrb.object_to_string(poa.servant_to_reference(new LatencyServicePOATie(service)));
         peer = new RoundtripTimeoutsTest.SlowEchoPeer();
-        peerIor = serverOrb.object_to_string(poa.servant_to_reference(peer));
+        peerIor = serverOrb.object_to_string(poa.servant_to_reference(new EchoPeerPOATie(peer)));
     }
 
     @AfterAll

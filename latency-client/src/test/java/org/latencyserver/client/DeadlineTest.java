@@ -162,23 +162,20 @@ class DeadlineTest {
         assertThrows(IllegalArgumentException.class, () -> Deadline.ofMirrorRecord(empty, DeadlineMargin.NONE));
     }
 
-    @Test
-    void theThesisStatusOfQos1And3UsesTheUpperEndOfTheIntervalOfTheMean() {
-        for (final short quality : new short[] {1, 3}) {
-            final Deadline deadline = Deadline.ofStatus(status(quality, 1.25f, 1.5f, 1.0f, 0), DeadlineMargin.NONE);
-            assertEquals(1_500_000L, deadline.deadlineNanos(), "QoS " + quality);
-            assertEquals(Deadline.Kind.AVERAGE, deadline.kind());
-        }
-    }
-
-    @Test
-    void theThesisStatusOfQos2And4UsesTheBoundAndNotItsIntervalInPercent() {
-        for (final short quality : new short[] {2, 4}) {
-            final Deadline deadline = Deadline.ofStatus(status(quality, 2.5f, 98.0f, 96.0f, 1), DeadlineMargin.NONE);
-            assertEquals(2_500_000L, deadline.deadlineNanos(), "QoS " + quality);
-            assertEquals(Deadline.Kind.BOUND, deadline.kind());
-            assertTrue(deadline.updatePending(), "update_required_flag = 1");
-        }
+    @ParameterizedTest(name = "QoS {0}: {6}")
+    @CsvSource({
+        // quality, latency_estimate, upper_bound, lower_bound, update_required_flag, deadline ns, kind
+        "1, 1.25, 1.5, 1.0, 0, 1500000, AVERAGE",
+        "3, 1.25, 1.5, 1.0, 0, 1500000, AVERAGE",
+        "2, 2.5, 98.0, 96.0, 1, 2500000, BOUND",
+        "4, 2.5, 98.0, 96.0, 1, 2500000, BOUND"})
+    void theThesisStatusGivesTheUpperEndOfTheMeansIntervalForQos1And3AndTheBoundNotItsPercentsForQos2And4(
+            final short quality, final float estimate, final float upper, final float lower, final int updateRequired,
+            final long deadlineNanos, final Deadline.Kind kind) {
+        final Deadline deadline = Deadline.ofStatus(status(quality, estimate, upper, lower, updateRequired), DeadlineMargin.NONE);
+        assertEquals(deadlineNanos, deadline.deadlineNanos());
+        assertEquals(kind, deadline.kind());
+        assertEquals(updateRequired == 1, deadline.updatePending(), "update_required_flag = " + updateRequired);
     }
 
     @Test

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
-import org.latencyserver.idl.latency.EchoPeerPOA;
+import org.latencyserver.idl.latency.EchoPeerPOATie;
+import org.latencyserver.orb.EchoingPeer;
+import org.latencyserver.orb.Fm1Arrays;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.TIMEOUT;
@@ -53,7 +55,7 @@ class RoundtripTimeoutsTest {
         final POA poa = POAHelper.narrow(peerOrb.resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
         peer = new SlowEchoPeer();
-        final String ior = peerOrb.object_to_string(poa.servant_to_reference(peer));
+        final String ior = peerOrb.object_to_string(poa.servant_to_reference(new EchoPeerPOATie(peer)));
 
         clientOrb = OrbSupport.init(new String[0], overSockets(OrbSupport.properties("127.0.0.1", 0, ORB_REPLY_TIMEOUT_MILLIS)));
         peerRef = clientOrb.string_to_object(ior);
@@ -133,7 +135,7 @@ class RoundtripTimeoutsTest {
             margin, EchoPeerHelper::unchecked_narrow);
 
         final long start = System.nanoTime();
-        assertThrows(TIMEOUT.class, () -> withDeadline.fixed_array_test_64(new int[2][8]));
+        assertThrows(TIMEOUT.class, () -> withDeadline.fixed_array_test_64(Fm1Arrays.numbered(64)));
         final long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
         System.out.printf("from a bound: deadline 200 ms, peer %d ms, the call ended after %d ms%n", SLOW_PEER_MILLIS, tookMillis);
@@ -158,7 +160,7 @@ class RoundtripTimeoutsTest {
     }
 
     /** An echo peer that sleeps {@link #delayMillis} before every answer. */
-    static final class SlowEchoPeer extends EchoPeerPOA {
+    static final class SlowEchoPeer extends EchoingPeer {
 
         volatile long delayMillis;
         final AtomicInteger started = new AtomicInteger();
@@ -179,60 +181,7 @@ class RoundtripTimeoutsTest {
         }
 
         @Override
-        public byte[] echo(final byte[] payload) {
-            pause();
-            return payload;
-        }
-
-        @Override
-        public int[][] fixed_array_test_64(final int[][] array) {
-            pause();
-            return array;
-        }
-
-        @Override
-        public int[][] fixed_array_test_128(final int[][] array) {
-            pause();
-            return array;
-        }
-
-        @Override
-        public int[][] fixed_array_test_256(final int[][] array) {
-            pause();
-            return array;
-        }
-
-        @Override
-        public int[][] fixed_array_test_512(final int[][] array) {
-            pause();
-            return array;
-        }
-
-        @Override
-        public int[][] fixed_array_test_1k(final int[][] array) {
-            pause();
-            return array;
-        }
-
-        @Override
-        public int[][] fixed_array_test_2k(final int[][] array) {
-            pause();
-            return array;
-        }
-
-        @Override
-        public int[][] fixed_array_test_4k(final int[][] array) {
-            pause();
-            return array;
-        }
-
-        @Override
-        public int[][] fixed_array_test_8k(final int[][] array) {
-            pause();
-            return array;
-        }
-
-        private void pause() {
+        protected void beforeAnswer() {
             started.incrementAndGet();
             try {
                 final long millis = delayMillis;

@@ -16,6 +16,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +27,25 @@ class EstimateMirrorTest {
 
     @TempDir
     Path directory;
+
+    private Path path;
+    private EstimateMirrorWriter writer;
+    private EstimateMirror reader;
+
+    /** Every test starts from a fresh mirror beating every 100 ms and a reader of it. */
+    @BeforeEach
+    void createMirrorAndOpenReader() throws IOException {
+        path = directory.resolve("mirror");
+        writer = EstimateMirrorWriter.create(path, 100);
+        reader = EstimateMirror.open(path);
+    }
+
+    /** Both closes are idempotent, so a test may close them itself. */
+    @AfterEach
+    void closeReaderAndMirror() {
+        reader.close();
+        writer.close();
+    }
 
     static MirrorRecord boundRecord() {
         return new MirrorRecord().indexRef(12345).qos(4).kind(MirrorLayout.KIND_BOUND)
@@ -45,180 +66,108 @@ class EstimateMirrorTest {
 
     @Test
     void everyFieldWrittenIsReadBackEqualWithAnEvenSequence() throws IOException {
-        final Path path = directory.resolve("mirror");
-        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 100);
-             EstimateMirror reader = EstimateMirror.open(path)) {
-            writer.heartbeat(T0);
-            final MirrorRecord read = new MirrorRecord();
-            for (final MirrorRecord written : List.of(boundRecord(), averageRecord(), new MirrorRecord().indexRef(0).qos(2)
-                .cpuState(11).portState(100).hasEstimate(true).staleReason(MirrorLayout.STALE_REASON_SERVER_LOST))) {
-                writer.write(written);
-                assertEquals(ReadStatus.OK, reader.read(written.indexRef(), read, T0));
-                assertTrue(written.sameValues(read), () -> "wrote " + written + ", read " + read);
-                assertEquals(2, read.sequence());
-                writer.write(written.valueMillis(written.valueMillis() + 1));
-                assertEquals(ReadStatus.OK, reader.read(written.indexRef(), read, T0));
-                assertTrue(written.sameValues(read), () -> "wrote " + written + ", read " + read);
-                assertEquals(4, read.sequence());
-            }
-            assertEquals(ProcessHandle.current().pid(), reader.writerPid());
-            assertEquals(100, reader.heartbeatIntervalMillis());
-            assertEquals(writer.startedEpochMillis(), reader.startedEpochMillis());
+        writer.heartbeat(T0);
+        final MirrorRecord read = new MirrorRecord();
+        for (final MirrorRecord written : List.of(boundRecord(), averageRecord(), new MirrorRecord().indexRef(0).qos(2)
+            .cpuState(11).portState(100).hasEstimate(true).staleReason(MirrorLayout.STALE_REASON_SERVER_LOST))) {
+            writer.write(written);
+            assertEquals(ReadStatus.OK, reader.read(written.indexRef(), read, T0));
+            assertTrue(written.sameValues(read), () -> "wrote " + written + ", read " + read);
+            assertEquals(2, read.sequence());
+            writer.write(written.valueMillis(written.valueMillis() + 1));
+            assertEquals(ReadStatus.OK, reader.read(written.indexRef(), read, T0));
+            assertTrue(written.sameValues(read), () -> "wrote " + written + ", read " + read);
+            assertEquals(4, read.sequence());
         }
-    }
-
-    @Test
-    void theFileHasTheDocumentedBytesAtTheDocumentedOffsets() throws IOException {
-        final Path path = directory.resolve("mirror");
-        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 250)) {
-            writer.heartbeat(T0);
-            writer.serverLink(MirrorLayout.SERVER_LINK_POLLING, T0 - 5);
-            writer.write(boundRecord());
-        }
-        final ByteBuffer file = ByteBuffer.wrap(Files.readAllBytes(path)).order(ByteOrder.LITTLE_ENDIAN);
-        assertEquals(4 * 1024 * 1024 + 128, file.capacity());
-        assertEquals("LTMIRROR", new String(Files.readAllBytes(path), 0, 8, java.nio.charset.StandardCharsets.US_ASCII));
-        assertEquals(1, file.getInt(8));
-        assertEquals(128, file.getInt(12));
-        assertEquals(128, file.getInt(16));
-        assertEquals(32768, file.getInt(20));
-        assertEquals(ProcessHandle.current().pid(), file.getLong(24));
-        assertEquals(T0, file.getLong(64));
-        assertEquals(250, file.getInt(72));
-        assertEquals(1, file.getInt(76));
-        assertEquals(T0 - 5, file.getLong(80));
-        final int r = 128 + 12345 * 128;
-        assertEquals(2, file.getLong(r));
-        assertEquals(12345, file.getShort(r + 8));
-        assertEquals(4, file.get(r + 10));
-        assertEquals(1, file.get(r + 11));
-        assertEquals(0b1101, file.get(r + 12));
-        assertEquals(1, file.get(r + 13));
-        assertEquals(23, file.getShort(r + 14));
-        assertEquals(95, file.getShort(r + 16));
-        assertEquals(12.625, file.getDouble(r + 24));
-        assertEquals(94.5, file.getDouble(r + 32));
-        assertEquals(97.25, file.getDouble(r + 40));
-        assertEquals(96.0, file.getDouble(r + 48));
-        assertEquals(0.95, file.getDouble(r + 56));
-        assertEquals(1_700_000_000_123L, file.getLong(r + 64));
-        assertEquals(1_700_000_000_456L, file.getLong(r + 72));
-        for (int reserved = 80; reserved < 128; reserved++) {
-            assertEquals(0, file.get(r + reserved), "reserved byte " + reserved);
-        }
+        assertEquals(ProcessHandle.current().pid(), reader.writerPid());
+        assertEquals(100, reader.heartbeatIntervalMillis());
+        assertEquals(writer.startedEpochMillis(), reader.startedEpochMillis());
     }
 
     @Test
     void aNeverWrittenSlotIsNotMirroredAndLeavesTheHolderUnchanged() throws IOException {
-        final Path path = directory.resolve("mirror");
-        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 100);
-             EstimateMirror reader = EstimateMirror.open(path)) {
-            writer.write(boundRecord());
-            final MirrorRecord holder = averageRecord().sequence(99);
-            assertEquals(ReadStatus.NOT_MIRRORED, reader.read(0, holder));
-            assertEquals(ReadStatus.NOT_MIRRORED, reader.read(12344, holder));
-            assertTrue(averageRecord().sameValues(holder));
-            assertEquals(99, holder.sequence());
-        }
+        writer.write(boundRecord());
+        final MirrorRecord holder = averageRecord().sequence(99);
+        assertEquals(ReadStatus.NOT_MIRRORED, reader.read(0, holder));
+        assertEquals(ReadStatus.NOT_MIRRORED, reader.read(12344, holder));
+        assertTrue(averageRecord().sameValues(holder));
+        assertEquals(99, holder.sequence());
     }
 
     @Test
     void aHeartbeatOlderThanThreeIntervalsReadsMirrorDeadWithTheLastValuesCopied() throws IOException {
-        final Path path = directory.resolve("mirror");
-        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 100);
-             EstimateMirror reader = EstimateMirror.open(path)) {
-            writer.write(boundRecord());
-            writer.heartbeat(T0);
-            final MirrorRecord read = new MirrorRecord();
-            assertEquals(ReadStatus.OK, reader.read(12345, read, T0 + 300));
-            assertTrue(reader.alive(T0 + 300));
-            assertEquals(ReadStatus.MIRROR_DEAD, reader.read(12345, read.clear(), T0 + 301));
-            assertTrue(boundRecord().sameValues(read), () -> "read " + read);
-            assertFalse(reader.alive(T0 + 301));
-            assertEquals(301, reader.heartbeatAgeMillis(T0 + 301));
-            writer.heartbeat(T0 + 301);
-            assertEquals(ReadStatus.OK, reader.read(12345, read, T0 + 301));
-        }
+        writer.write(boundRecord());
+        writer.heartbeat(T0);
+        final MirrorRecord read = new MirrorRecord();
+        assertEquals(ReadStatus.OK, reader.read(12345, read, T0 + 300));
+        assertTrue(reader.alive(T0 + 300));
+        assertEquals(ReadStatus.MIRROR_DEAD, reader.read(12345, read.clear(), T0 + 301));
+        assertTrue(boundRecord().sameValues(read), () -> "read " + read);
+        assertFalse(reader.alive(T0 + 301));
+        assertEquals(301, reader.heartbeatAgeMillis(T0 + 301));
+        writer.heartbeat(T0 + 301);
+        assertEquals(ReadStatus.OK, reader.read(12345, read, T0 + 301));
     }
 
     @Test
     void theServerLinkAndItsContactTimeAreReadAsWritten() throws IOException {
-        final Path path = directory.resolve("mirror");
-        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 100);
-             EstimateMirror reader = EstimateMirror.open(path)) {
-            assertEquals(MirrorLayout.SERVER_LINK_PUSH, reader.serverLink());
-            assertEquals(0, reader.serverContactEpochMillis());
-            writer.serverLink(MirrorLayout.SERVER_LINK_LOST, T0);
-            assertEquals(MirrorLayout.SERVER_LINK_LOST, reader.serverLink());
-            assertEquals(T0, reader.serverContactEpochMillis());
-            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                () -> writer.serverLink(3, T0));
-            assertTrue(refused.getMessage().contains("3"), refused.getMessage());
-        }
+        assertEquals(MirrorLayout.SERVER_LINK_PUSH, reader.serverLink());
+        assertEquals(0, reader.serverContactEpochMillis());
+        writer.serverLink(MirrorLayout.SERVER_LINK_LOST, T0);
+        assertEquals(MirrorLayout.SERVER_LINK_LOST, reader.serverLink());
+        assertEquals(T0, reader.serverContactEpochMillis());
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> writer.serverLink(3, T0));
+        assertTrue(refused.getMessage().contains("3"), refused.getMessage());
     }
 
     @Test
     void anIndexRefOutside0To32767IsRefusedByWriterAndReaderNamingTheValue() throws IOException {
-        final Path path = directory.resolve("mirror");
-        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 100);
-             EstimateMirror reader = EstimateMirror.open(path)) {
-            for (final int bad : new int[] {-1, 32768, Integer.MIN_VALUE}) {
-                final IllegalArgumentException onWrite = assertThrows(IllegalArgumentException.class,
-                    () -> writer.write(boundRecord().indexRef(bad)));
-                assertTrue(onWrite.getMessage().contains("indexRef " + bad + " is outside 0…32767"), onWrite.getMessage());
-                final IllegalArgumentException onRead = assertThrows(IllegalArgumentException.class,
-                    () -> reader.read(bad, new MirrorRecord()));
-                assertTrue(onRead.getMessage().contains("indexRef " + bad), onRead.getMessage());
-            }
+        for (final int bad : new int[] {-1, 32768, Integer.MIN_VALUE}) {
+            final IllegalArgumentException onWrite = assertThrows(IllegalArgumentException.class,
+                () -> writer.write(boundRecord().indexRef(bad)));
+            assertTrue(onWrite.getMessage().contains("indexRef " + bad + " is outside 0…32767"), onWrite.getMessage());
+            final IllegalArgumentException onRead = assertThrows(IllegalArgumentException.class,
+                () -> reader.read(bad, new MirrorRecord()));
+            assertTrue(onRead.getMessage().contains("indexRef " + bad), onRead.getMessage());
         }
     }
 
     @Test
     void aRecordOutsideTheLayoutsCodesIsRefusedBeforeAnythingIsWritten() throws IOException {
-        final Path path = directory.resolve("mirror");
-        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 100);
-             EstimateMirror reader = EstimateMirror.open(path)) {
-            final List<String> messages = Stream.of(boundRecord().qos(5), boundRecord().kind(2), boundRecord().staleReason(4),
-                    boundRecord().cpuState(14), boundRecord().portState(90))
-                .map(record -> assertThrows(IllegalArgumentException.class, () -> writer.write(record)).getMessage())
-                .collect(Collectors.toList());
-            assertTrue(messages.get(0).contains("qos 5"), messages.get(0));
-            assertTrue(messages.get(1).contains("kind 2"), messages.get(1));
-            assertTrue(messages.get(2).contains("staleReason 4"), messages.get(2));
-            assertTrue(messages.get(3).contains("cpuState 14"), messages.get(3));
-            assertTrue(messages.get(4).contains("portState 90"), messages.get(4));
-            assertEquals(ReadStatus.NOT_MIRRORED, reader.read(12345, new MirrorRecord()));
-        }
+        final List<String> messages = Stream.of(boundRecord().qos(5), boundRecord().kind(2), boundRecord().staleReason(4),
+                boundRecord().cpuState(14), boundRecord().portState(90))
+            .map(record -> assertThrows(IllegalArgumentException.class, () -> writer.write(record)).getMessage())
+            .collect(Collectors.toList());
+        assertTrue(messages.get(0).contains("qos 5"), messages.get(0));
+        assertTrue(messages.get(1).contains("kind 2"), messages.get(1));
+        assertTrue(messages.get(2).contains("staleReason 4"), messages.get(2));
+        assertTrue(messages.get(3).contains("cpuState 14"), messages.get(3));
+        assertTrue(messages.get(4).contains("portState 90"), messages.get(4));
+        assertEquals(ReadStatus.NOT_MIRRORED, reader.read(12345, new MirrorRecord()));
     }
 
     @Test
     void aRecordLeftMidWriteReadsBusyInsteadOfSpinningForever() throws IOException {
-        final Path path = directory.resolve("mirror");
-        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 100);
-             EstimateMirror reader = EstimateMirror.open(path)) {
-            writer.write(boundRecord());
-            // A writer that died between its odd and its even store of the sequence.
-            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
-                channel.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 3L),
-                    MirrorLayout.recordOffset(12345));
-            }
-            final MirrorRecord holder = new MirrorRecord();
-            final long startNanos = System.nanoTime();
-            assertEquals(ReadStatus.BUSY, reader.read(12345, holder));
-            final long tookMicros = (System.nanoTime() - startNanos) / 1000;
-            assertTrue(tookMicros < 1_000_000, "a BUSY read took " + tookMicros + " µs");
-            assertEquals(0, holder.sequence(), "the holder is left unchanged");
-            writer.write(boundRecord());
-            assertEquals(ReadStatus.OK, reader.read(12345, holder));
-            assertEquals(6, holder.sequence(), "the writer continues after the odd sequence 3 with 5, then 6");
+        writer.write(boundRecord());
+        // A writer that died between its odd and its even store of the sequence.
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 3L),
+                MirrorLayout.recordOffset(12345));
         }
+        final MirrorRecord holder = new MirrorRecord();
+        final long startNanos = System.nanoTime();
+        assertEquals(ReadStatus.BUSY, reader.read(12345, holder));
+        final long tookMicros = (System.nanoTime() - startNanos) / 1000;
+        assertTrue(tookMicros < 1_000_000, "a BUSY read took " + tookMicros + " µs");
+        assertEquals(0, holder.sequence(), "the holder is left unchanged");
+        writer.write(boundRecord());
+        assertEquals(ReadStatus.OK, reader.read(12345, holder));
+        assertEquals(6, holder.sequence(), "the writer continues after the odd sequence 3 with 5, then 6");
     }
 
     @Test
     void aClosedReaderOrWriterRefusesToTouchItsUnmappedFile() throws IOException {
-        final Path path = directory.resolve("mirror");
-        final EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 100);
-        final EstimateMirror reader = EstimateMirror.open(path);
         writer.close();
         reader.close();
         writer.close();
@@ -232,30 +181,28 @@ class EstimateMirrorTest {
 
     @Test
     void aMirrorRenamedOverThePathLeavesAnOldReadersMappingValidAndItsHeartbeatReadsDead() throws IOException {
-        final Path path = directory.resolve("mirror");
         final MirrorRecord read = new MirrorRecord();
-        final EstimateMirrorWriter first = EstimateMirrorWriter.create(path, 100);
+        final EstimateMirrorWriter first = writer;
+        final EstimateMirror oldReader = reader;
         first.write(boundRecord());
         first.heartbeat(T0);
-        try (EstimateMirror oldReader = EstimateMirror.open(path)) {
-            assertEquals(ReadStatus.OK, oldReader.read(12345, read, T0 + 50));
+        assertEquals(ReadStatus.OK, oldReader.read(12345, read, T0 + 50));
 
-            // The mirror restarts: its new file replaces the path; the first one stops beating.
-            try (EstimateMirrorWriter second = EstimateMirrorWriter.create(path, 100)) {
-                first.close();
-                second.heartbeat(T0 + 1000);
-                second.write(boundRecord().valueMillis(99.0));
+        // The mirror restarts: its new file replaces the path; the first one stops beating.
+        try (EstimateMirrorWriter second = EstimateMirrorWriter.create(path, 100)) {
+            first.close();
+            second.heartbeat(T0 + 1000);
+            second.write(boundRecord().valueMillis(99.0));
 
-                assertEquals(ReadStatus.MIRROR_DEAD, oldReader.read(12345, read, T0 + 1000));
-                assertEquals(12.625, read.valueMillis(), "the old mapping still holds the first mirror's values");
-                assertFalse(oldReader.alive(T0 + 1000));
+            assertEquals(ReadStatus.MIRROR_DEAD, oldReader.read(12345, read, T0 + 1000));
+            assertEquals(12.625, read.valueMillis(), "the old mapping still holds the first mirror's values");
+            assertFalse(oldReader.alive(T0 + 1000));
 
-                try (EstimateMirror newReader = EstimateMirror.open(path)) {
-                    assertEquals(ReadStatus.OK, newReader.read(12345, read, T0 + 1000));
-                    assertEquals(99.0, read.valueMillis());
-                    assertEquals(2, read.sequence());
-                    assertSame(ReadStatus.NOT_MIRRORED, newReader.read(0, read, T0 + 1000));
-                }
+            try (EstimateMirror newReader = EstimateMirror.open(path)) {
+                assertEquals(ReadStatus.OK, newReader.read(12345, read, T0 + 1000));
+                assertEquals(99.0, read.valueMillis());
+                assertEquals(2, read.sequence());
+                assertSame(ReadStatus.NOT_MIRRORED, newReader.read(0, read, T0 + 1000));
             }
         }
         try (Stream<Path> files = Files.list(directory)) {

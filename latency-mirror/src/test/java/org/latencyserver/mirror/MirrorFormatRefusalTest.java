@@ -10,9 +10,13 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The reader refuses a file that is not a version-1 mirror, naming the field, both values and the path. */
 class MirrorFormatRefusalTest {
@@ -74,28 +78,23 @@ class MirrorFormatRefusalTest {
         refusal("magic", "big-endian");
     }
 
-    @Test
-    void anotherVersionIsRefused() throws IOException {
-        putInt(MirrorLayout.VERSION_OFFSET, 2);
-        refusal("version", "version is 2, expected 1");
+    /** The int fields of the header a version-1 reader checks, each with a value it must refuse. */
+    static Stream<Arguments> wrongIntHeaderFields() {
+        return Stream.of(
+            Arguments.of(MirrorLayout.VERSION_OFFSET, 2, "version", "version is 2, expected 1"),
+            Arguments.of(MirrorLayout.HEADER_LENGTH_OFFSET, 256, "header_bytes", "header_bytes is 256, expected 128"),
+            Arguments.of(MirrorLayout.RECORD_LENGTH_OFFSET, 64, "record_bytes", "record_bytes is 64, expected 128"),
+            Arguments.of(MirrorLayout.RECORD_COUNT_OFFSET, 1024, "record_count", "record_count is 1024, expected 32768"),
+            Arguments.of(MirrorLayout.HEARTBEAT_INTERVAL_MILLIS_OFFSET, 0, "heartbeat_interval_millis",
+                "heartbeat_interval_millis is 0, expected at least 1"));
     }
 
-    @Test
-    void anotherHeaderSizeIsRefused() throws IOException {
-        putInt(MirrorLayout.HEADER_LENGTH_OFFSET, 256);
-        refusal("header_bytes", "header_bytes is 256, expected 128");
-    }
-
-    @Test
-    void anotherRecordSizeIsRefused() throws IOException {
-        putInt(MirrorLayout.RECORD_LENGTH_OFFSET, 64);
-        refusal("record_bytes", "record_bytes is 64, expected 128");
-    }
-
-    @Test
-    void anotherRecordCountIsRefused() throws IOException {
-        putInt(MirrorLayout.RECORD_COUNT_OFFSET, 1024);
-        refusal("record_count", "record_count is 1024, expected 32768");
+    @ParameterizedTest(name = "{2} = {1}")
+    @MethodSource("wrongIntHeaderFields")
+    void aWrongIntHeaderFieldIsRefusedNamingBothValues(final int offset, final int value, final String field,
+                                                       final String message) throws IOException {
+        putInt(offset, value);
+        refusal(field, message);
     }
 
     @Test
@@ -108,11 +107,5 @@ class MirrorFormatRefusalTest {
     void aFileShorterThanTheHeaderIsRefusedNamingItsLength() throws IOException {
         truncate(100);
         refusal("file length", "file length is 100 bytes, expected at least 128 bytes");
-    }
-
-    @Test
-    void aZeroHeartbeatIntervalIsRefused() throws IOException {
-        putInt(MirrorLayout.HEARTBEAT_INTERVAL_MILLIS_OFFSET, 0);
-        refusal("heartbeat_interval_millis", "heartbeat_interval_millis is 0, expected at least 1");
     }
 }

@@ -1,17 +1,16 @@
 package org.latencyserver.peer;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.latencyserver.idl.latency.EchoPeerOperations;
+import org.latencyserver.orb.EchoingPeer;
 
 /**
- * The echo end of a round trip over CORBA: every operation returns what it was given, as the
- * thesis's {@code fm1} server did (§3.2), so a round trip measures marshalling, the ORB and the
- * network twice and nothing else.
+ * The peer agent's echo end of a round trip over CORBA: every operation returns what it was given
+ * ({@link EchoingPeer}), and each answer is counted for the log.
  *
  * <p>Thread-safe: JacORB may call it from several request threads at once; the only state is a
  * counter.
  */
-public final class EchoPeerServant implements EchoPeerOperations {
+public final class EchoPeerServant extends EchoingPeer {
 
     private final AtomicLong echoes = new AtomicLong();
 
@@ -21,53 +20,7 @@ public final class EchoPeerServant implements EchoPeerOperations {
     }
 
     @Override
-    public byte[] echo(final byte[] payload) {
+    protected void beforeAnswer() {
         echoes.incrementAndGet();
-        return payload;
-    }
-
-    @Override
-    public int[][] fixed_array_test_64(final int[][] array) {
-        return count(array);
-    }
-
-    @Override
-    public int[][] fixed_array_test_128(final int[][] array) {
-        return count(array);
-    }
-
-    @Override
-    public int[][] fixed_array_test_256(final int[][] array) {
-        return count(array);
-    }
-
-    @Override
-    public int[][] fixed_array_test_512(final int[][] array) {
-        return count(array);
-    }
-
-    @Override
-    public int[][] fixed_array_test_1k(final int[][] array) {
-        return count(array);
-    }
-
-    @Override
-    public int[][] fixed_array_test_2k(final int[][] array) {
-        return count(array);
-    }
-
-    @Override
-    public int[][] fixed_array_test_4k(final int[][] array) {
-        return count(array);
-    }
-
-    @Override
-    public int[][] fixed_array_test_8k(final int[][] array) {
-        return count(array);
-    }
-
-    private int[][] count(final int[][] array) {
-        echoes.incrementAndGet();
-        return array;
     }
 }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.orb.Fm1Arrays;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
@@ -43,10 +44,10 @@ class PeerAgentEchoTest {
             final String ready = awaitReady(log, peer);
             final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(Files.readString(ior).trim()));
 
-            final int[][] array64 = filled(2);
-            assertArrayEquals(array64, echo.fixed_array_test_64(array64));
-            final int[][] array8k = filled(256);
-            assertArrayEquals(array8k, echo.fixed_array_test_8k(array8k));
+            for (final int sizeBytes : Fm1Arrays.SIZES_BYTES) {
+                final int[][] array = Fm1Arrays.numbered(sizeBytes);
+                assertArrayEquals(array, Fm1Arrays.roundTrip(echo, array), sizeBytes + " bytes");
+            }
             final byte[] odd = new byte[3000];
             for (int i = 0; i < odd.length; i++) {
                 odd[i] = (byte) (i * 7);
@@ -76,16 +77,6 @@ class PeerAgentEchoTest {
             assertTrue(peer.waitFor(10, TimeUnit.SECONDS));
         }
         assertTrue(Files.readString(log).contains("stopping after"), "a clean stop logs the echo count");
-    }
-
-    private static int[][] filled(final int rows) {
-        final int[][] array = new int[rows][8];
-        for (int row = 0; row < rows; row++) {
-            for (int column = 0; column < 8; column++) {
-                array[row][column] = row * 31 + column;
-            }
-        }
-        return array;
     }
 
     private static int port(final String ready, final String prefix) {

@@ -44,12 +44,9 @@ class EventStreamsTest {
     @Test
     void aStreamWhoseWriteFailsIsDroppedAndClosed() throws Exception {
         try (EventStreams streams = new EventStreams(4, NO_KEEP_ALIVE, 10_000)) {
-            final RecordingSink broken = new RecordingSink() {
-                @Override
-                public void write(final byte[] bytes) throws IOException {
-                    throw new IOException("Broken pipe");
-                }
-            };
+            final RecordingSink broken = writingBy(() -> {
+                throw new IOException("Broken pipe");
+            });
             final RecordingSink healthy = new RecordingSink();
             streams.open(broken);
             streams.open(healthy);
@@ -63,18 +60,15 @@ class EventStreamsTest {
     @Test
     void aWriteBlockedBeyondTheStallLimitIsInterruptedItsStreamDroppedAndTheOthersStillServed() throws Exception {
         try (EventStreams streams = new EventStreams(4, NO_KEEP_ALIVE, 100)) {
-            final RecordingSink stuck = new RecordingSink() {
-                @Override
-                public void write(final byte[] bytes) throws IOException {
-                    // A reader that stopped reading: the write blocks until the watchdog interrupts it, as a
-                    // blocked socket channel write does (the channel then closes).
-                    try {
-                        new CountDownLatch(1).await();
-                    } catch (InterruptedException e) {
-                        throw new InterruptedIOException("interrupted in a blocked write");
-                    }
+            final RecordingSink stuck = writingBy(() -> {
+                // A reader that stopped reading: the write blocks until the watchdog interrupts it, as a
+                // blocked socket channel write does (the channel then closes).
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    throw new InterruptedIOException("interrupted in a blocked write");
                 }
-            };
+            });
             final RecordingSink healthy = new RecordingSink();
             streams.open(stuck); // first: the broadcaster writes it before the healthy one
             streams.open(healthy);
@@ -87,6 +81,22 @@ class EventStreamsTest {
             assertEquals("data: {\"n\":2}\n\n", healthy.writes.take());
             assertEquals(1, streams.openStreams());
         }
+    }
+
+    /** What a misbehaving reader's write does instead of taking the bytes. */
+    @FunctionalInterface
+    private interface FailingWrite {
+        void write() throws IOException;
+    }
+
+    /** @return a sink whose every write does {@code write} instead of recording, and whose close is recorded */
+    private static RecordingSink writingBy(final FailingWrite write) {
+        return new RecordingSink() {
+            @Override
+            public void write(final byte[] bytes) throws IOException {
+                write.write();
+            }
+        };
     }
 
     /**

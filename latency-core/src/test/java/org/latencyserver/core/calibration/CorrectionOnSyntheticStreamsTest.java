@@ -106,15 +106,12 @@ class CorrectionOnSyntheticStreamsTest {
 
     @Test
     void aCorrectedMeanFollowsAStepAndFallsBackOnAStationaryPath() {
-        final SyntheticPath stationary = SyntheticPath.stationary(7);
-        final MeasuredMean start = measuredMean(stationary, 1000);
-        final Estimate thesis = start.thesis();
-        StateKnowledge knowledge = start.knowledge();
-        knowledge = feedMeans(stationary, thesis, knowledge, 2000);
+        final MeasuredMean start = MeasuredMean.on(SyntheticPath.stationary(7), 1000);
+        StateKnowledge knowledge = start.feed(start.knowledge(), 2000);
         assertEquals(1.0, knowledge.meanCorrection().factor(), 0.03, "factor on a stationary path");
 
         final SyntheticPath slower = SyntheticPath.step(0, 8); // twice the median from now on
-        knowledge = feedMeans(slower, thesis, knowledge, 2000);
+        knowledge = feedMeans(slower, start.thesis(), knowledge, 2000);
         assertEquals(2.0, knowledge.meanCorrection().factor(), 0.1, "factor after the path doubled");
         final MeanErrorTally errors = knowledge.meanErrors();
         assertTrue(errors.medianRelativeError() < 0.10, "median relative error of the recent served means: "
@@ -123,14 +120,12 @@ class CorrectionOnSyntheticStreamsTest {
 
     @Test
     void thePredictiveIntervalHoldsTheNextWindowsMeanAboutNinetyFivePercentOfTheTime() {
-        final SyntheticPath path = SyntheticPath.stationary(9);
-        final MeasuredMean start = measuredMean(path, 1000);
+        final MeasuredMean start = MeasuredMean.on(SyntheticPath.stationary(9), 1000);
         final Estimate thesis = start.thesis();
-        StateKnowledge knowledge = start.knowledge();
-        knowledge = feedMeans(path, thesis, knowledge, 200);
+        StateKnowledge knowledge = start.feed(start.knowledge(), 200);
         final long before = knowledge.meanErrors().windows();
         final long insideBefore = knowledge.meanErrors().insideInterval();
-        knowledge = feedMeans(path, thesis, knowledge, 5000);
+        knowledge = start.feed(knowledge, 5000);
         final double inside = (double) (knowledge.meanErrors().insideInterval() - insideBefore)
             / (knowledge.meanErrors().windows() - before);
         assertEquals(0.95, inside, 0.02, "share of window means inside the predictive interval");
@@ -138,14 +133,19 @@ class CorrectionOnSyntheticStreamsTest {
         assertTrue(thesis.interval().halfWidth() < 0.1 * thesis.valueMillis());
     }
 
-    /** A QoS 3 connection just measured on a path: the thesis's mean and the state's knowledge. */
-    private record MeasuredMean(Estimate thesis, StateKnowledge knowledge) {
-    }
+    /** A QoS 3 connection just measured on a path: the path, the thesis's mean and the state's knowledge. */
+    private record MeasuredMean(SyntheticPath path, Estimate thesis, StateKnowledge knowledge) {
 
-    private static MeasuredMean measuredMean(final SyntheticPath path, final int roundTrips) {
-        final Measurement measurement = path.measure(roundTrips);
-        return new MeasuredMean(MeasuredAverageEstimator.estimate(measurement, "synthetic"),
-            StateKnowledge.fresh(0).withMeasurement(measurement, 0));
+        static MeasuredMean on(final SyntheticPath path, final int roundTrips) {
+            final Measurement measurement = path.measure(roundTrips);
+            return new MeasuredMean(path, MeasuredAverageEstimator.estimate(measurement, "synthetic"),
+                StateKnowledge.fresh(0).withMeasurement(measurement, 0));
+        }
+
+        /** @return {@code from} after {@code windows} more probe windows on this path, served this thesis */
+        StateKnowledge feed(final StateKnowledge from, final int windows) {
+            return feedMeans(path, thesis, from, windows);
+        }
     }
 
     private static StateKnowledge feedMeans(final SyntheticPath path, final Estimate thesis, final StateKnowledge start,
@@ -166,11 +166,10 @@ class CorrectionOnSyntheticStreamsTest {
 
     @Test
     void aStateWithTooFewWindowsTakesItsPredictiveIntervalWidthFromTheConnectionsOtherStates() {
-        final SyntheticPath path = SyntheticPath.stationary(11);
-        final MeasuredMean start = measuredMean(path, 1000);
+        final MeasuredMean start = MeasuredMean.on(SyntheticPath.stationary(11), 1000);
         final Estimate thesis = start.thesis();
-        final StateKnowledge seasoned = feedMeans(path, thesis, start.knowledge(), 100);
-        final StateKnowledge young = feedMeans(path, thesis, start.knowledge(), 5);
+        final StateKnowledge seasoned = start.feed(start.knowledge(), 100);
+        final StateKnowledge young = start.feed(start.knowledge(), 5);
         final Estimate alone = EstimateCorrection.correct(thesis, null, young).estimate();
         final Estimate pooled = EstimateCorrection.correct(thesis, null, young, seasoned.meanCorrection().logResiduals()).estimate();
         assertTrue(alone.interval().method().contains("scaled by the correction"), alone.interval().method());
@@ -181,13 +180,12 @@ class CorrectionOnSyntheticStreamsTest {
 
     @Test
     void onAStationaryPathWhoseThesisMeanIsRightTheThesisMeanIsServedAsItIs() {
-        final SyntheticPath path = SyntheticPath.stationary(13);
-        final MeasuredMean start = measuredMean(path, 5000);
+        final MeasuredMean start = MeasuredMean.on(SyntheticPath.stationary(13), 5000);
         final Estimate thesis = start.thesis();
         StateKnowledge knowledge = start.knowledge();
         int servedAsThesis = 0;
         for (int w = 0; w < 1000; w++) {
-            knowledge = feedMeans(path, thesis, knowledge, 1);
+            knowledge = start.feed(knowledge, 1);
             if (EstimateCorrection.correct(thesis, null, knowledge).estimate().valueMillis() == thesis.valueMillis()) {
                 servedAsThesis++;
             }

@@ -1,71 +1,37 @@
 package org.latencyserver.core.estimate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class QosTest {
 
-    @Test
-    void profileAverageIsQos1() {
-        final Qos qos = Qos.ofLevel(1);
-        assertSame(Qos.PROFILE_AVERAGE, qos);
-        assertEquals(1, qos.level());
-        assertFalse(qos.measured());
-        assertFalse(qos.bound());
-        assertEquals(EstimateKind.AVERAGE, qos.kind());
-        assertTrue(qos.needsProfile());
-        assertFalse(qos.needsBoundPercent());
-        assertFalse(qos.needsProfileHistograms());
-        assertSame(Qos.PROFILE_BOUND, qos.withBound());
-    }
-
-    @Test
-    void profileBoundIsQos2() {
-        final Qos qos = Qos.ofLevel(2);
-        assertSame(Qos.PROFILE_BOUND, qos);
-        assertEquals(2, qos.level());
-        assertFalse(qos.measured());
-        assertTrue(qos.bound());
-        assertEquals(EstimateKind.BOUND, qos.kind());
-        assertTrue(qos.needsProfile());
-        assertTrue(qos.needsBoundPercent());
-        assertTrue(qos.needsProfileHistograms());
-        assertSame(Qos.PROFILE_BOUND, qos.withBound());
-    }
-
-    @Test
-    void measuredAverageIsQos3() {
-        final Qos qos = Qos.ofLevel(3);
-        assertSame(Qos.MEASURED_AVERAGE, qos);
-        assertEquals(3, qos.level());
-        assertTrue(qos.measured());
-        assertFalse(qos.bound());
-        assertEquals(EstimateKind.AVERAGE, qos.kind());
-        assertFalse(qos.needsProfile());
-        assertFalse(qos.needsBoundPercent());
-        assertFalse(qos.needsProfileHistograms());
-        assertSame(Qos.MEASURED_BOUND, qos.withBound());
-    }
-
-    @Test
-    void measuredBoundIsQos4() {
-        final Qos qos = Qos.ofLevel(4);
-        assertSame(Qos.MEASURED_BOUND, qos);
-        assertEquals(4, qos.level());
-        assertTrue(qos.measured());
-        assertTrue(qos.bound());
-        assertEquals(EstimateKind.BOUND, qos.kind());
-        assertFalse(qos.needsProfile());
-        assertTrue(qos.needsBoundPercent());
-        assertFalse(qos.needsProfileHistograms());
-        assertSame(Qos.MEASURED_BOUND, qos.withBound());
+    @ParameterizedTest(name = "QoS {0} is {1}")
+    @CsvSource({
+        // level, constant, measured, bound, kind, needsProfile, needsBoundPercent, needsProfileHistograms, withBound
+        "1, PROFILE_AVERAGE,  false, false, AVERAGE, true,  false, false, PROFILE_BOUND",
+        "2, PROFILE_BOUND,    false, true,  BOUND,   true,  true,  true,  PROFILE_BOUND",
+        "3, MEASURED_AVERAGE, true,  false, AVERAGE, false, false, false, MEASURED_BOUND",
+        "4, MEASURED_BOUND,   true,  true,  BOUND,   false, true,  false, MEASURED_BOUND"})
+    void eachLevelIsItsConstantWithWhereItsEstimateComesFromAndWhatItNeeds(
+            final int level, final Qos expected, final boolean measured, final boolean bound, final EstimateKind kind,
+            final boolean needsProfile, final boolean needsBoundPercent, final boolean needsProfileHistograms,
+            final Qos withBound) {
+        final Qos qos = Qos.ofLevel(level);
+        assertSame(expected, qos);
+        assertEquals(level, qos.level());
+        assertEquals(measured, qos.measured());
+        assertEquals(bound, qos.bound());
+        assertEquals(kind, qos.kind());
+        assertEquals(needsProfile, qos.needsProfile());
+        assertEquals(needsBoundPercent, qos.needsBoundPercent());
+        assertEquals(needsProfileHistograms, qos.needsProfileHistograms());
+        assertSame(withBound, qos.withBound());
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.core.stats.ProportionConfidence;
@@ -83,13 +84,12 @@ class LatencyHistogramBoundTest {
         assertEquals(3 * MS, thousand.boundAt(99.90001).boundNanos());
     }
 
-    @Test
-    void boundIsTheUpperEdgeOfTheFirstBinReachingTheRequiredCount() {
+    @ParameterizedTest(name = "{0} % -> {1} ms")
+    @CsvSource({"30.0, 1", "30.0001, 3", "100.0, 3"})
+    void boundIsTheUpperEdgeOfTheFirstBinReachingTheRequiredCount(final double percent, final long boundMillis) {
         // 10 samples: 3 in (0,1], 0 in (1,2], 7 in (2,3] ms.
         final LatencyHistogram histogram = LatencyHistogram.uniform(MS, new long[] {3, 0, 7}, 0);
-        assertEquals(1 * MS, histogram.boundAt(30.0).boundNanos());
-        assertEquals(3 * MS, histogram.boundAt(30.0001).boundNanos());
-        assertEquals(3 * MS, histogram.boundAt(100.0).boundNanos());
+        assertEquals(boundMillis * MS, histogram.boundAt(percent).boundNanos());
     }
 
     @Test
@@ -113,12 +113,11 @@ class LatencyHistogramBoundTest {
         }
     }
 
-    @Test
-    void allSamplesInOneBinGiveThatBinForEveryPercentage() {
+    @ParameterizedTest
+    @ValueSource(doubles = {0.05, 99.99, 100})
+    void allSamplesInOneBinGiveThatBinForEveryPercentage(final double percent) {
         final LatencyHistogram histogram = LatencyHistogram.uniform(MS, new long[] {0, 1000, 0}, 0);
-        assertEquals(2 * MS, histogram.boundAt(0.05).boundNanos());
-        assertEquals(2 * MS, histogram.boundAt(99.99).boundNanos());
-        assertEquals(2 * MS, histogram.boundAt(100).boundNanos());
+        assertEquals(2 * MS, histogram.boundAt(percent).boundNanos());
     }
 
     @Test
