@@ -2,6 +2,7 @@ package org.latencyserver.agent.measure;
 
 import java.util.Arrays;
 import org.latencyserver.idl.latency.EchoPeer;
+import org.latencyserver.orb.Fm1Arrays;
 
 /**
  * Round trips to a peer agent over CORBA. The thesis's eight sizes (64 B … 8 KB) go through its
@@ -26,18 +27,7 @@ public final class CorbaRoundTrips {
         if (messageSizeBytes < 1) {
             throw new IllegalArgumentException("message size must be >= 1 byte, was " + messageSizeBytes);
         }
-        final RoundTrip roundTrip = switch (messageSizeBytes) {
-            case 64 -> fixed(messageSizeBytes, array -> peer.fixed_array_test_64(array));
-            case 128 -> fixed(messageSizeBytes, array -> peer.fixed_array_test_128(array));
-            case 256 -> fixed(messageSizeBytes, array -> peer.fixed_array_test_256(array));
-            case 512 -> fixed(messageSizeBytes, array -> peer.fixed_array_test_512(array));
-            case 1024 -> fixed(messageSizeBytes, array -> peer.fixed_array_test_1k(array));
-            case 2048 -> fixed(messageSizeBytes, array -> peer.fixed_array_test_2k(array));
-            case 4096 -> fixed(messageSizeBytes, array -> peer.fixed_array_test_4k(array));
-            case 8192 -> fixed(messageSizeBytes, array -> peer.fixed_array_test_8k(array));
-            default -> octets(peer, messageSizeBytes);
-        };
-        return roundTrip;
+        return isThesisSize(messageSizeBytes) ? fixed(peer, messageSizeBytes) : octets(peer, messageSizeBytes);
     }
 
     /** @return whether the size goes through the thesis's fm1 arrays */
@@ -45,22 +35,13 @@ public final class CorbaRoundTrips {
         return messageSizeBytes >= 64 && messageSizeBytes <= 8192 && Integer.bitCount(messageSizeBytes) == 1;
     }
 
-    private interface FixedEcho {
-        int[][] echo(int[][] array);
-    }
-
-    private static RoundTrip fixed(final int sizeBytes, final FixedEcho echo) {
-        // fm1 arrays are [rows][8] of 4-byte longs: 64 B is [2][8].
-        final int[][] payload = new int[sizeBytes / 32][8];
-        for (int row = 0; row < payload.length; row++) {
-            for (int column = 0; column < 8; column++) {
-                payload[row][column] = row * 8 + column;
-            }
-        }
-        if (!Arrays.deepEquals(payload, echo.echo(payload))) {
+    private static RoundTrip fixed(final EchoPeer peer, final int sizeBytes) {
+        final int[][] payload = Fm1Arrays.numbered(sizeBytes);
+        if (!Arrays.deepEquals(payload, Fm1Arrays.roundTrip(peer, payload))) {
             throw new IllegalStateException("the peer's fm1 answer for " + sizeBytes + " B is not what was sent");
         }
-        return () -> echo.echo(payload);
+        // The operation is chosen by an int switch per call: no allocation in the timing loop.
+        return () -> Fm1Arrays.roundTrip(peer, payload);
     }
 
     private static RoundTrip octets(final EchoPeer peer, final int sizeBytes) {
