@@ -170,7 +170,7 @@ public final class ServerMain implements Callable<Integer> {
             final int bound = metrics.serve(metricsHost, metricsListenPort);
             LOG.info("metrics at http://{}:{}/metrics", metricsHost, bound);
         }
-        engine.addListener(servant);
+        engine.addListener(servant.engineListener());
         loop.start();
         final SnmpPoller poller;
         try {

@@ -86,7 +86,7 @@ public final class ServerMetrics implements AutoCloseable {
             .help("calls refused, by operation and reason (not_permitted, disabled, unknown_connection, bad_value, bad_ticket,"
                 + " implausible, too_large, polled_source, bad_profile)")
             .labelNames("operation", "reason").register(registry);
-        requestStatusCalls = calls.labelValues("RequestStatus");
+        requestStatusCalls = calls.labelValues(Operation.REQUEST_STATUS.label());
         unsavedWrites = Counter.builder().name("latency_server_unsaved_writes_total")
             .help("writes answered before the state journal held them (append failed or slow); kill -9 could lose them")
             .register(registry);
@@ -362,19 +362,23 @@ public final class ServerMetrics implements AutoCloseable {
         }
     }
 
-    /** @param operation an operation name; counts one call */
-    public void called(final String operation) {
-        calls.labelValues(operation).inc();
+    /**
+     * Counts one call ({@code RequestStatus} has its own allocation-free {@link #requestStatusCalled}).
+     *
+     * @param operation the operation called
+     */
+    public void called(final Operation operation) {
+        calls.labelValues(operation.label()).inc();
     }
 
     /**
      * Counts one refusal.
      *
-     * @param operation an operation name
+     * @param operation the operation refused
      * @param reason    a bounded reason label
      */
-    public void refused(final String operation, final String reason) {
-        refusals.labelValues(operation, reason).inc();
+    public void refused(final Operation operation, final String reason) {
+        refusals.labelValues(operation.label(), reason).inc();
     }
 
     /**
