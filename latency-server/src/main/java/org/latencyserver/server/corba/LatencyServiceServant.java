@@ -3,13 +3,9 @@ package org.latencyserver.server.corba;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.LongSupplier;
-import org.latencyserver.core.calibration.LearnedCell;
-import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
@@ -579,41 +575,20 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     @Override
     public ProfileCellDrift[] profile_drift() {
         metrics.called(Operation.PROFILE_DRIFT);
-        final Map<String, Profile> loaded = query.profiles();
-        final List<ProfileCellDrift> drifts = new ArrayList<>();
-        query.learnedCells().forEach((name, cells) -> {
-            final Profile profile = loaded.get(name);
-            if (profile == null) {
-                return;
-            }
-            cells.forEach((key, live) -> profile.cell(key.cpuStates(), key.messageSizeBytes()).ifPresent(cell -> {
-                final LearnedCell.Verdict verdict = live.compareWith(cell);
-                drifts.add(new ProfileCellDrift(name, (short) key.cpuStates().code(), key.messageSizeBytes(), live.roundTrips(),
-                    live.decayedRoundTrips(), live.meanMillis(), cell.meanMillis(), verdict.statistic(),
-                    Double.isFinite(verdict.criticalValue()) ? verdict.criticalValue() : 0.0, verdict.drifting(), verdict.test(),
-                    live.lastEpochMillis()));
-            }));
-        });
-        drifts.sort(java.util.Comparator.comparing((ProfileCellDrift d) -> d.profile_name).thenComparing(d -> d.cpu_state)
-            .thenComparing(d -> d.message_size_bytes));
-        return drifts.toArray(new ProfileCellDrift[0]);
+        return query.profileDrifts().stream().map(d -> new ProfileCellDrift(d.profileName(), (short) d.key().cpuStates().code(),
+            d.key().messageSizeBytes(), d.live().roundTrips(), d.live().decayedRoundTrips(), d.live().meanMillis(),
+            d.cell().meanMillis(), d.verdict().statistic(),
+            Double.isFinite(d.verdict().criticalValue()) ? d.verdict().criticalValue() : 0.0, d.verdict().drifting(),
+            d.verdict().test(), d.live().lastEpochMillis())).toArray(ProfileCellDrift[]::new);
     }
 
     @Override
     public String learned_profile(final String profileName) throws InvalidArgument {
         final Operation operation = Operation.LEARNED_PROFILE;
         metrics.called(operation);
-        final Map<String, Profile> loaded = query.profiles();
-        final Profile base = profileName == null ? null : loaded.get(profileName);
-        if (base == null) {
-            throw new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE,
-                "no profile '" + profileName + "' is loaded; the loaded profiles are " + String.join(", ", new TreeSet<>(loaded.keySet()))));
-        }
-        try {
-            return ProfileJson.toJson(LearnedProfiles.of(base, query.learnedCells().getOrDefault(profileName, Map.of())));
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE, e.getMessage()));
-        }
+        final Profile learned = query.learnedProfile(profileName)
+            .orElseThrow(reason -> new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE, reason)));
+        return ProfileJson.toJson(learned);
     }
 
     @Override

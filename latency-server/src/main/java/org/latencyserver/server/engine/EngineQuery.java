@@ -1,11 +1,15 @@
 package org.latencyserver.server.engine;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.latencyserver.core.calibration.LearnedCell;
 import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 
@@ -67,5 +71,56 @@ public final class EngineQuery {
     /** @return what a result, probe report or profile may be (immutable) */
     public InputLimits limits() {
         return limits;
+    }
+
+    /**
+     * What live probes say of one profile cell: the cell, what was learned for it, and the
+     * two-sample test of the one against the other.
+     *
+     * @param profileName the profile
+     * @param key         the cell's CPU states and message size
+     * @param cell        the profile's cell
+     * @param live        what probes taught about it
+     * @param verdict     whether they disagree significantly
+     */
+    public record CellDrift(String profileName, LearnedProfiles.CellKey key, ProfileCell cell, LearnedCell live,
+                            LearnedCell.Verdict verdict) {
+    }
+
+    /**
+     * @return every learned cell of a loaded profile tested against the profile's cell, by profile
+     *         name, CPU state code and message size
+     */
+    public List<CellDrift> profileDrifts() {
+        final Map<String, Profile> loaded = profiles();
+        final List<CellDrift> drifts = new ArrayList<>();
+        learnedCells().forEach((name, cells) -> {
+            final Profile profile = loaded.get(name);
+            if (profile != null) {
+                cells.forEach((key, live) -> profile.cell(key.cpuStates(), key.messageSizeBytes())
+                    .ifPresent(cell -> drifts.add(new CellDrift(name, key, cell, live, live.compareWith(cell)))));
+            }
+        });
+        drifts.sort(Comparator.comparing(CellDrift::profileName).thenComparingInt(d -> d.key().cpuStates().code())
+            .thenComparingInt(d -> d.key().messageSizeBytes()));
+        return drifts;
+    }
+
+    /**
+     * @param profileName a profile's name, or null
+     * @return the loaded profile with what probes taught folded into its cells, or why there is none
+     */
+    public Answer<Profile> learnedProfile(final String profileName) {
+        final Map<String, Profile> loaded = profiles();
+        final Profile base = profileName == null ? null : loaded.get(profileName);
+        if (base == null) {
+            return Answer.unavailable("no profile '" + profileName + "' is loaded; the loaded profiles are "
+                + String.join(", ", new TreeSet<>(loaded.keySet())));
+        }
+        try {
+            return Answer.found(LearnedProfiles.of(base, learnedCells().getOrDefault(profileName, Map.of())));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return Answer.unavailable(e.getMessage());
+        }
     }
 }
