@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The update thread: it alone touches the {@link UpdateEngine}. Other threads (CORBA servant
  * threads, SNMP callbacks) send it typed commands through an {@link EngineProxy} and read the
- * published rows through the {@link EngineQuery} of {@link #query()}; nothing outside this
- * package can reach the engine once the loop owns it. Between commands it runs the engine's
+ * published rows through the {@link EngineQuery} of {@link #query()}; the loop hands the engine to
+ * no other thread (commands get it only while they run on this one). Between commands it runs the engine's
  * periodic duty every {@code tickIntervalNanos}.
  *
  * <p>Like an agent's duty cycle: a failing command is logged and counted, and the loop carries on
