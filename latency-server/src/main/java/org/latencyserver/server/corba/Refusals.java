@@ -1,5 +1,6 @@
 package org.latencyserver.server.corba;
 
+import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.metrics.ServerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,10 +27,10 @@ final class Refusals {
      * @param reason    the full reason, as told to the caller
      * @return {@code reason}
      */
-    String record(final String operation, final Refusal why, final String reason) {
+    String record(final Operation operation, final Refusal why, final String reason) {
         metrics.refused(operation, why.label());
         // The operation and label are part of the pattern, so that repeats are held back per kind of refusal.
-        LOG.warn(operation + " refused (" + why.label() + "): {}", reason);
+        LOG.warn(operation.label() + " refused (" + why.label() + "): {}", reason);
         return reason;
     }
 }

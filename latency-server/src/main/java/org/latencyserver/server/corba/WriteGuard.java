@@ -3,6 +3,7 @@ package org.latencyserver.server.corba;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.security.AccessPolicy;
 import org.latencyserver.server.security.Caller;
 import org.latencyserver.server.security.Role;
@@ -51,9 +52,9 @@ public final class WriteGuard {
      * @param operation the operator call
      * @return null when allowed, else why not
      */
-    Denial operator(final String operation) {
+    Denial operator(final Operation operation) {
         if (!operatorCallsEnabled) {
-            return new Denial(Refusal.DISABLED, operation + " is switched off in this server's configuration"
+            return new Denial(Refusal.DISABLED, operation.label() + " is switched off in this server's configuration"
                 + " (server.operator_calls_enabled: false)");
         }
         return role(Role.OPERATOR, operation, null);
@@ -65,7 +66,7 @@ public final class WriteGuard {
      */
     Denial pushedReading(final short indexRef) {
         final PolledSources polled = polledSources.get(indexRef);
-        return polled == null || !polled.all() ? null : new Denial(Refusal.POLLED_SOURCE, "PutMibUpdates for connection " + indexRef
+        return polled == null || !polled.all() ? null : new Denial(Refusal.POLLED_SOURCE, Operation.PUT_MIB_UPDATES.label() + " for connection " + indexRef
             + " refused: its " + polled.describe() + (polled.describe().contains(" and ") ? " are" : " is")
             + " polled by SNMP (mib_source: snmp); a pushed reading would be overwritten by the next poll");
     }
@@ -81,10 +82,10 @@ public final class WriteGuard {
     /** @return null when the caller may load profiles, else why not */
     Denial planner() {
         if (!plannerCallsEnabled) {
-            return new Denial(Refusal.DISABLED, "load_profile is switched off in this server's configuration"
+            return new Denial(Refusal.DISABLED, Operation.LOAD_PROFILE.label() + " is switched off in this server's configuration"
                 + " (server.planner_calls_enabled: false)");
         }
-        return role(Role.PLANNER, "load_profile", null);
+        return role(Role.PLANNER, Operation.LOAD_PROFILE, null);
     }
 
     /**
@@ -92,7 +93,7 @@ public final class WriteGuard {
      * @param clientNode the client node of the connection written to
      * @return null when the caller is that node's agent (or the server is open), else why not
      */
-    Denial agent(final String operation, final String clientNode) {
+    Denial agent(final Operation operation, final String clientNode) {
         return role(Role.AGENT, operation, clientNode);
     }
 
@@ -100,8 +101,8 @@ public final class WriteGuard {
      * @param operation a call only agents make, whatever their node (subscribing to measurement requests)
      * @return null when the caller is an agent (or the server is open), else why not
      */
-    Denial anyAgent(final String operation) {
-        final String reason = policy.refusalOfRole(callers.get(), Role.AGENT, operation);
+    Denial anyAgent(final Operation operation) {
+        final String reason = policy.refusalOfRole(callers.get(), Role.AGENT, operation.label());
         return reason == null ? null : new Denial(Refusal.NOT_PERMITTED, reason);
     }
 
@@ -123,8 +124,8 @@ public final class WriteGuard {
         return policy;
     }
 
-    private Denial role(final Role role, final String operation, final String clientNode) {
-        final String reason = policy.refusal(callers.get(), role, operation, clientNode);
+    private Denial role(final Role role, final Operation operation, final String clientNode) {
+        final String reason = policy.refusal(callers.get(), role, operation.label(), clientNode);
         return reason == null ? null : new Denial(Refusal.NOT_PERMITTED, reason);
     }
 }

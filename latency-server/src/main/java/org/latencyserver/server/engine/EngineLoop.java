@@ -1,48 +1,50 @@
 package org.latencyserver.server.engine;
 
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The update thread: it alone touches the {@link UpdateEngine}. Other threads (CORBA servant
- * threads, SNMP callbacks) hand it commands through {@link #call} (waiting for the result) or
- * {@link #post} (not waiting); between commands it runs the engine's periodic duty every
- * {@code tickIntervalNanos}.
+ * threads, SNMP callbacks) send it typed commands through an {@link EngineProxy} and read the
+ * published rows through the {@link EngineQuery} of {@link #query()}; the loop hands the engine to
+ * no other thread (commands get it only while they run on this one). Between commands it runs the engine's
+ * periodic duty every {@code tickIntervalNanos}.
  *
  * <p>Like an agent's duty cycle: a failing command is logged and counted, and the loop carries on
- * with the last good table.
+ * with the last good table. A command whose caller gave up before the loop took it is skipped
+ * (see {@link EngineCommand}: the loop only runs a command it moved from PENDING to RUNNING).
  *
- * <p>Thread-safety: {@link #call} and {@link #post} may be used from any thread; {@link #start}/{@link #close} once.
+ * <p>Thread-safety: {@link #submit} may be used from any thread; {@link #start}/{@link #close} once.
  */
 public final class EngineLoop implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineLoop.class);
+    private static final long JOIN_MILLIS = 2000;
 
     private final UpdateEngine engine;
+    private final EngineQuery query;
     private final LongSupplier nanoClock;
     private final long tickIntervalNanos;
-    private final BlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
+    private final BlockingQueue<EngineCommand<?>> commands = new LinkedBlockingQueue<>();
     private final AtomicLong commandErrors = new AtomicLong();
+    /** Commands skipped because their caller had cancelled them; written by the update thread. */
+    private final AtomicLong commandsSkipped = new AtomicLong();
     private final Thread thread;
     private volatile boolean running = true;
 
     /**
-     * @param engine            the engine this loop owns
+     * @param engine            the engine this loop owns; no other thread may use it once the loop is started
      * @param nanoClock         monotonic time, e.g. {@code System::nanoTime}
      * @param tickIntervalNanos period of the engine's duty (time-outs, deferred requests)
      */
     public EngineLoop(final UpdateEngine engine, final LongSupplier nanoClock, final long tickIntervalNanos) {
         this.engine = engine;
+        this.query = new EngineQuery(engine);
         this.nanoClock = nanoClock;
         this.tickIntervalNanos = tickIntervalNanos;
         this.thread = new Thread(this::run, "latency-update");
@@ -54,58 +56,28 @@ public final class EngineLoop implements AutoCloseable {
         thread.start();
     }
 
-    /**
-     * Runs {@code command} on the update thread and waits for its result.
-     *
-     * @param command      work on the engine; gets the monotonic time of its run
-     * @param timeoutMillis how long to wait
-     * @param <T>          the result type
-     * @return the command's result
-     * @throws IllegalStateException when the loop is stopped, the command failed or timed out
-     */
-    public <T> T call(final Function<Long, T> command, final long timeoutMillis) {
-        if (!running) {
-            throw new IllegalStateException("the update thread is stopped");
-        }
-        final CompletableFuture<T> result = new CompletableFuture<>();
-        commands.add(() -> {
-            try {
-                result.complete(command.apply(nanoClock.getAsLong()));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-                throw e;
-            }
-        });
-        try {
-            return result.get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the update thread", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the update failed: " + e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the update thread did not answer within " + timeoutMillis + " ms", e);
-        }
+    /** @return the read side: published rows and immutable snapshots, safe from any thread */
+    public EngineQuery query() {
+        return query;
     }
 
     /**
-     * Queues {@code command} for the update thread and returns at once (for producers that must
-     * never wait, such as the SNMP poller). A failing command is logged and counted like any other.
+     * Queues a command (any thread).
      *
-     * @param command work on the engine; gets the monotonic time of its run
-     * @return false when the loop is stopped and the command was dropped
+     * @param command the command, PENDING
+     * @return false when the loop is stopped; the command is then cancelled and never runs
      */
-    public boolean post(final Consumer<Long> command) {
+    boolean submit(final EngineCommand<?> command) {
         if (!running) {
+            command.cancel();
             return false;
         }
-        commands.add(() -> command.accept(nanoClock.getAsLong()));
+        commands.add(command);
+        if (!running) {
+            // close() may have drained the queue before the add: cancel it ourselves (a no-op if the loop took it).
+            command.cancel();
+        }
         return true;
-    }
-
-    /** @return the engine; read-only use from other threads (table, profiles) */
-    public UpdateEngine engine() {
-        return engine;
     }
 
     /** @return commands that threw since start */
@@ -113,14 +85,19 @@ public final class EngineLoop implements AutoCloseable {
         return commandErrors.get();
     }
 
+    /** @return commands skipped since start because their caller had given up on them (time-out) */
+    public long commandsSkipped() {
+        return commandsSkipped.get();
+    }
+
     private void run() {
         long nextTickNanos = nanoClock.getAsLong();
         while (running) {
             try {
                 final long waitNanos = Math.max(0, nextTickNanos - nanoClock.getAsLong());
-                final Runnable command = commands.poll(waitNanos, TimeUnit.NANOSECONDS);
+                final EngineCommand<?> command = commands.poll(waitNanos, TimeUnit.NANOSECONDS);
                 if (command != null) {
-                    runCounted(command);
+                    runClaimed(command);
                 }
                 // The duty runs on time even while commands keep arriving.
                 final long now = nanoClock.getAsLong();
@@ -136,6 +113,15 @@ public final class EngineLoop implements AutoCloseable {
         }
     }
 
+    private void runClaimed(final EngineCommand<?> command) {
+        if (!command.tryStart()) {
+            commandsSkipped.incrementAndGet();
+            LOG.debug("skipped {}: its caller gave up waiting", command.name());
+            return;
+        }
+        runCounted(() -> command.runStarted(engine, nanoClock.getAsLong()));
+    }
+
     private void runCounted(final Runnable command) {
         try {
             command.run();
@@ -145,14 +131,22 @@ public final class EngineLoop implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the update thread; commands still queued are cancelled, so their callers learn at once
+     * that they were not applied.
+     */
     @Override
     public void close() {
         running = false;
         thread.interrupt();
         try {
-            thread.join(2000);
+            thread.join(JOIN_MILLIS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        EngineCommand<?> left;
+        while ((left = commands.poll()) != null) {
+            left.cancel();
         }
     }
 }

@@ -628,10 +628,12 @@ public final class UpdateEngine {
         final CpuState peer = latest.peerCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.peerCpuPercent());
         final PortState port = latest.portPercent() < 0 ? PortState.UNKNOWN : portClassifier.classify(latest.portPercent(), null);
         final ConnectionLoadState load = new ConnectionLoadState(new CpuStatePair(client, peer), port);
-        ConnectionRow restored = new ConnectionRow(row.spec(), latest, previous, load, estimate, unavailableReason,
-            staleReason(latest), null, ConnectionRow.NOT_DUE, ConnectionRow.NOT_DUE, measurement, withReference(row, load, served, learning),
-            learning.enteredStateAt(nowNanos).withMeasurementReason("restart: a measurement was awaited"), row.version() + 1,
-            epochMillis.getAsLong());
+        ConnectionRow restored = row.toBuilder().latest(latest).previous(previous).load(load).estimate(estimate)
+            .unavailableReason(unavailableReason).staleReason(staleReason(latest)).pending(null)
+            .measurementDueNanos(ConnectionRow.NOT_DUE).lastMeasurementStartNanos(ConnectionRow.NOT_DUE).measurement(measurement)
+            .served(withReference(row, load, served, learning))
+            .learning(learning.enteredStateAt(nowNanos).withMeasurementReason("restart: a measurement was awaited"))
+            .version(row.version() + 1).changedEpochMillis(epochMillis.getAsLong()).build();
         if (row.spec().isMeasured() && measurementWanted && restored.load().isKnown()) {
             restored = requestMeasurement(restored, nowNanos);
         }
@@ -680,7 +682,7 @@ public final class UpdateEngine {
     }
 
     private void publish(final ConnectionRow before, final ConnectionRow after) {
-        final ConnectionRow stamped = after.version() == before.version() ? nextVersion(after) : after;
+        final ConnectionRow stamped = after.version() == before.version() ? after.withNextVersion(epochMillis.getAsLong()) : after;
         table.publish(stamped);
         final boolean newRequest = stamped.pending() != null
             && (before.pending() == null || before.pending().ticket() != stamped.pending().ticket());
@@ -690,11 +692,5 @@ public final class UpdateEngine {
                 listener.measurementRequested(stamped);
             }
         }
-    }
-
-    private ConnectionRow nextVersion(final ConnectionRow row) {
-        return new ConnectionRow(row.spec(), row.latest(), row.previous(), row.load(), row.estimate(), row.unavailableReason(),
-            row.staleReason(), row.pending(), row.measurementDueNanos(), row.lastMeasurementStartNanos(), row.measurement(),
-            row.served(), row.learning(), row.version() + 1, epochMillis.getAsLong());
     }
 }

@@ -135,7 +135,7 @@ public final class ServerMain implements Callable<Integer> {
         metrics.registerProbes(engine::probeRoundTrips);
         metrics.registerStateStore(store::changesSeen, store::journalAppends, store::journalBytes, store::snapshots,
             store::snapshotBytes);
-        metrics.registerProfileDrift(engine::learnedCells, engine::profiles);
+        metrics.registerProfileDrift(loop.query()::profileDrifts);
         final RepeatedWarningFilter repeatedWarnings = RepeatedWarningFilter.install(REPEATED_WARNING_INTERVAL_MILLIS);
         if (repeatedWarnings != null) {
             metrics.registerLogFilter(repeatedWarnings::poolExhausted, repeatedWarnings::suppressed);
@@ -170,7 +170,7 @@ public final class ServerMain implements Callable<Integer> {
             final int bound = metrics.serve(metricsHost, metricsListenPort);
             LOG.info("metrics at http://{}:{}/metrics", metricsHost, bound);
         }
-        engine.addListener(servant);
+        engine.addListener(servant.engineListener());
         loop.start();
         final SnmpPoller poller;
         try {

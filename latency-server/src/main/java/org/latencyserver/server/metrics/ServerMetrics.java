@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 
@@ -86,7 +87,7 @@ public final class ServerMetrics implements AutoCloseable {
             .help("calls refused, by operation and reason (not_permitted, disabled, unknown_connection, bad_value, bad_ticket,"
                 + " implausible, too_large, polled_source, bad_profile)")
             .labelNames("operation", "reason").register(registry);
-        requestStatusCalls = calls.labelValues("RequestStatus");
+        requestStatusCalls = calls.labelValues(Operation.REQUEST_STATUS.label());
         unsavedWrites = Counter.builder().name("latency_server_unsaved_writes_total")
             .help("writes answered before the state journal held them (append failed or slow); kill -9 could lose them")
             .register(registry);
@@ -249,20 +250,13 @@ public final class ServerMetrics implements AutoCloseable {
     }
 
     /**
-     * @param learnedCells what probes taught about profile cells, and the profiles, for the drift gauge
+     * @param drifts every learned profile cell tested against its profile's cell, read at scrape time
      */
-    public void registerProfileDrift(final java.util.function.Supplier<java.util.Map<String, java.util.Map<
-        org.latencyserver.core.calibration.LearnedProfiles.CellKey, org.latencyserver.core.calibration.LearnedCell>>> learnedCells,
-                                     final java.util.function.Supplier<java.util.Map<String, org.latencyserver.core.profile.Profile>> profiles) {
+    public void registerProfileDrift(final java.util.function.Supplier<java.util.List<EngineQuery.CellDrift>> drifts) {
         GaugeWithCallback.builder().name("latency_server_profile_cell_drifting")
             .help("1 when live probes disagree significantly with a profile cell (two-sample Kolmogorov-Smirnov, 1 % level)")
-            .labelNames("profile", "cell").callback(cb -> learnedCells.get().forEach((name, cells) -> {
-                final org.latencyserver.core.profile.Profile profile = profiles.get().get(name);
-                if (profile != null) {
-                    cells.forEach((key, live) -> profile.cell(key.cpuStates(), key.messageSizeBytes()).ifPresent(cell ->
-                        cb.call(live.compareWith(cell).drifting() ? 1 : 0, name, cell.label())));
-                }
-            })).register(registry);
+            .labelNames("profile", "cell").callback(cb -> drifts.get().forEach(drift ->
+                cb.call(drift.verdict().drifting() ? 1 : 0, drift.profileName(), drift.cell().label()))).register(registry);
     }
 
     /**
@@ -362,19 +356,23 @@ public final class ServerMetrics implements AutoCloseable {
         }
     }
 
-    /** @param operation an operation name; counts one call */
-    public void called(final String operation) {
-        calls.labelValues(operation).inc();
+    /**
+     * Counts one call ({@code RequestStatus} has its own allocation-free {@link #requestStatusCalled}).
+     *
+     * @param operation the operation called
+     */
+    public void called(final Operation operation) {
+        calls.labelValues(operation.label()).inc();
     }
 
     /**
      * Counts one refusal.
      *
-     * @param operation an operation name
+     * @param operation the operation refused
      * @param reason    a bounded reason label
      */
-    public void refused(final String operation, final String reason) {
-        refusals.labelValues(operation, reason).inc();
+    public void refused(final Operation operation, final String reason) {
+        refusals.labelValues(operation.label(), reason).inc();
     }
 
     /**

@@ -1,8 +1,7 @@
 package org.latencyserver.server.snmp;
 
 import org.latencyserver.server.engine.EngineLoop;
-import org.latencyserver.server.engine.UpdateEngine;
-import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.engine.EngineProxy;
 import org.latencyserver.server.table.MibReading;
 
 /**
@@ -14,22 +13,17 @@ import org.latencyserver.server.table.MibReading;
  */
 public final class EngineFeed implements MibSink {
 
-    private final EngineLoop loop;
+    private final EngineProxy engine;
 
     /**
      * @param loop the running update loop
      */
     public EngineFeed(final EngineLoop loop) {
-        this.loop = loop;
+        this.engine = new EngineProxy(loop);
     }
 
     @Override
     public void polled(final PolledValues values) {
-        loop.post(nowNanos -> {
-            final UpdateEngine engine = loop.engine();
-            final ConnectionRow row = engine.table().row(values.indexRef());
-            final MibReading current = row == null ? MibReading.NONE : row.latest();
-            engine.applyMib(values.indexRef(), values.mergeInto(current == null ? MibReading.NONE : current), nowNanos);
-        });
+        engine.postMib(values.indexRef(), latest -> values.mergeInto(latest == null ? MibReading.NONE : latest));
     }
 }

@@ -34,7 +34,7 @@
  * each source gets one asynchronous request with its own {@code timeout_millis} and {@code retries}.
  * A source whose request is still in flight skips that poll, so a dead agent delays nobody else.
  * Values are handed to the engine only when a connection's polled values changed, through
- * {@link org.latencyserver.server.engine.EngineLoop#post} (never waiting for the update thread).
+ * {@link org.latencyserver.server.engine.EngineProxy#postMib} (never waiting for the update thread).
  *
  * <h2>Mixed setups</h2>
  * A connection may have polled and pushed ends (for example a polled workstation and a pushed port).

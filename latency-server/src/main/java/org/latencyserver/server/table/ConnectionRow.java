@@ -78,15 +78,27 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
         return estimate.kind() == EstimateKind.BOUND ? 100.0 : 1.0;
     }
 
+    /** @return a builder holding this row's fields, to change some and build a new row */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
     /**
      * @param reading   new SNMP values (the current ones become the previous)
      * @param newLoad   their classification
      * @param nowMillis wall-clock time
-     * @return the changed row
+     * @return the changed row, one version on
      */
     public ConnectionRow withMib(final MibReading reading, final ConnectionLoadState newLoad, final long nowMillis) {
-        return new ConnectionRow(spec, reading, latest, newLoad, estimate, unavailableReason, staleReason, pending,
-            measurementDueNanos, lastMeasurementStartNanos, measurement, served, learning, version + 1, nowMillis);
+        return toBuilder().latest(reading).previous(latest).load(newLoad).version(version + 1).changedEpochMillis(nowMillis).build();
+    }
+
+    /**
+     * @param nowMillis wall-clock time of the change
+     * @return this row one version on, changed at {@code nowMillis}
+     */
+    public ConnectionRow withNextVersion(final long nowMillis) {
+        return toBuilder().version(version + 1).changedEpochMillis(nowMillis).build();
     }
 
     /**
@@ -95,8 +107,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      * @return the changed row
      */
     public ConnectionRow withEstimate(final Estimate newEstimate, final String reason) {
-        return new ConnectionRow(spec, latest, previous, load, newEstimate, reason, staleReason, pending,
-            measurementDueNanos, lastMeasurementStartNanos, measurement, served, learning, version, changedEpochMillis);
+        return toBuilder().estimate(newEstimate).unavailableReason(reason).build();
     }
 
     /**
@@ -104,8 +115,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      * @return the changed row
      */
     public ConnectionRow withStaleReason(final String reason) {
-        return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, reason, pending,
-            measurementDueNanos, lastMeasurementStartNanos, measurement, served, learning, version, changedEpochMillis);
+        return toBuilder().staleReason(reason).build();
     }
 
     /**
@@ -115,8 +125,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      * @return the changed row
      */
     public ConnectionRow withMeasurementRequest(final PendingMeasurement request, final long dueNanos, final long startedNanos) {
-        return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, request,
-            dueNanos, startedNanos, measurement, served, learning, version, changedEpochMillis);
+        return toBuilder().pending(request).measurementDueNanos(dueNanos).lastMeasurementStartNanos(startedNanos).build();
     }
 
     /**
@@ -125,8 +134,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      * @return the changed row, with no request open
      */
     public ConnectionRow withMeasurement(final Measurement accepted, final Learning newLearning) {
-        return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, null,
-            NOT_DUE, lastMeasurementStartNanos, accepted, served, newLearning, version, changedEpochMillis);
+        return toBuilder().pending(null).measurementDueNanos(NOT_DUE).measurement(accepted).learning(newLearning).build();
     }
 
     /**
@@ -136,8 +144,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      * @return the changed row
      */
     public ConnectionRow withServed(final Estimate newEstimate, final String reason, final ServedEstimate newServed) {
-        return new ConnectionRow(spec, latest, previous, load, newEstimate, reason, staleReason, pending,
-            measurementDueNanos, lastMeasurementStartNanos, measurement, newServed, learning, version, changedEpochMillis);
+        return toBuilder().estimate(newEstimate).unavailableReason(reason).served(newServed).build();
     }
 
     /**
@@ -145,12 +152,185 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      * @return the changed row
      */
     public ConnectionRow withLearning(final Learning newLearning) {
-        return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, pending,
-            measurementDueNanos, lastMeasurementStartNanos, measurement, served, newLearning, version, changedEpochMillis);
+        return toBuilder().learning(newLearning).build();
     }
 
     /** @return the knowledge of the current load state (fresh when never seen) */
     public org.latencyserver.core.calibration.StateKnowledge currentKnowledge() {
         return learning.of(load, spec.boundPercent());
+    }
+
+    /**
+     * A row under construction: starts as a copy of a row, changes the fields named, and builds a
+     * new immutable row. Each setter returns the builder; the field meanings are the row's.
+     *
+     * <p>Not thread-safe: a local of the update thread, used and dropped in one method.
+     */
+    public static final class Builder {
+        private final ConnectionSpec spec;
+        private MibReading latest;
+        private MibReading previous;
+        private ConnectionLoadState load;
+        private Estimate estimate;
+        private String unavailableReason;
+        private String staleReason;
+        private PendingMeasurement pending;
+        private long measurementDueNanos;
+        private long lastMeasurementStartNanos;
+        private Measurement measurement;
+        private ServedEstimate served;
+        private Learning learning;
+        private long version;
+        private long changedEpochMillis;
+
+        private Builder(final ConnectionRow row) {
+            spec = row.spec;
+            latest = row.latest;
+            previous = row.previous;
+            load = row.load;
+            estimate = row.estimate;
+            unavailableReason = row.unavailableReason;
+            staleReason = row.staleReason;
+            pending = row.pending;
+            measurementDueNanos = row.measurementDueNanos;
+            lastMeasurementStartNanos = row.lastMeasurementStartNanos;
+            measurement = row.measurement;
+            served = row.served;
+            learning = row.learning;
+            version = row.version;
+            changedEpochMillis = row.changedEpochMillis;
+        }
+
+        /**
+         * @param value the latest SNMP values
+         * @return this builder
+         */
+        public Builder latest(final MibReading value) {
+            latest = value;
+            return this;
+        }
+
+        /**
+         * @param value the values before the latest
+         * @return this builder
+         */
+        public Builder previous(final MibReading value) {
+            previous = value;
+            return this;
+        }
+
+        /**
+         * @param value the classified load state
+         * @return this builder
+         */
+        public Builder load(final ConnectionLoadState value) {
+            load = value;
+            return this;
+        }
+
+        /**
+         * @param value the estimate served, or null
+         * @return this builder
+         */
+        public Builder estimate(final Estimate value) {
+            estimate = value;
+            return this;
+        }
+
+        /**
+         * @param value why no estimate, or null
+         * @return this builder
+         */
+        public Builder unavailableReason(final String value) {
+            unavailableReason = value;
+            return this;
+        }
+
+        /**
+         * @param value why the served estimate may no longer hold, or null
+         * @return this builder
+         */
+        public Builder staleReason(final String value) {
+            staleReason = value;
+            return this;
+        }
+
+        /**
+         * @param value the open measurement request, or null
+         * @return this builder
+         */
+        public Builder pending(final PendingMeasurement value) {
+            pending = value;
+            return this;
+        }
+
+        /**
+         * @param value when a deferred measurement may open (monotonic ns), or {@link #NOT_DUE}
+         * @return this builder
+         */
+        public Builder measurementDueNanos(final long value) {
+            measurementDueNanos = value;
+            return this;
+        }
+
+        /**
+         * @param value when the last measurement request opened (monotonic ns), or {@link #NOT_DUE}
+         * @return this builder
+         */
+        public Builder lastMeasurementStartNanos(final long value) {
+            lastMeasurementStartNanos = value;
+            return this;
+        }
+
+        /**
+         * @param value the last accepted measurement, or null
+         * @return this builder
+         */
+        public Builder measurement(final Measurement value) {
+            measurement = value;
+            return this;
+        }
+
+        /**
+         * @param value where the served estimate comes from
+         * @return this builder
+         */
+        public Builder served(final ServedEstimate value) {
+            served = value;
+            return this;
+        }
+
+        /**
+         * @param value what was learned per load state
+         * @return this builder
+         */
+        public Builder learning(final Learning value) {
+            learning = value;
+            return this;
+        }
+
+        /**
+         * @param value the row's version
+         * @return this builder
+         */
+        public Builder version(final long value) {
+            version = value;
+            return this;
+        }
+
+        /**
+         * @param value wall-clock time of the change, ms since the epoch
+         * @return this builder
+         */
+        public Builder changedEpochMillis(final long value) {
+            changedEpochMillis = value;
+            return this;
+        }
+
+        /** @return the new row */
+        public ConnectionRow build() {
+            return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, pending,
+                measurementDueNanos, lastMeasurementStartNanos, measurement, served, learning, version, changedEpochMillis);
+        }
     }
 }

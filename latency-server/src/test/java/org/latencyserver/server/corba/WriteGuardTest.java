@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.security.AccessPolicy;
 import org.latencyserver.server.security.Caller;
 
@@ -15,20 +16,20 @@ class WriteGuardTest {
     @Test
     void operatorCallsSwitchedOffRefuseExactlyPutMibUpdatesAndRequestTableStatus() {
         final WriteGuard guard = new WriteGuard(AccessPolicy.open(), () -> Caller.PLAIN, false, true, Map.of());
-        for (final String operation : new String[] {"PutMibUpdates", "RequestTableStatus"}) {
+        for (final Operation operation : new Operation[] {Operation.PUT_MIB_UPDATES, Operation.REQUEST_TABLE_STATUS}) {
             final WriteGuard.Denial denied = guard.operator(operation);
             assertEquals(Refusal.DISABLED, denied.why());
             assertTrue(denied.reason().contains("server.operator_calls_enabled: false"), denied.reason());
         }
         assertNull(guard.planner(), "planner calls have their own switch");
-        assertNull(guard.agent("submit_measurement", "ws1"), "agents' results are not operator calls");
+        assertNull(guard.agent(Operation.SUBMIT_MEASUREMENT, "ws1"), "agents' results are not operator calls");
     }
 
     @Test
     void plannerCallsSwitchedOffRefuseLoadProfile() {
         final WriteGuard guard = new WriteGuard(AccessPolicy.open(), () -> Caller.PLAIN, true, false, Map.of());
         assertEquals(Refusal.DISABLED, guard.planner().why());
-        assertNull(guard.operator("PutMibUpdates"));
+        assertNull(guard.operator(Operation.PUT_MIB_UPDATES));
     }
 
     @Test
@@ -60,6 +61,6 @@ class WriteGuardTest {
         final WriteGuard closed = new WriteGuard(AccessPolicy.authenticated(java.util.List.of()), () -> Caller.PLAIN, true, true,
             Map.of());
         assertEquals(false, closed.maySeeTicket("ws1"));
-        assertEquals(Refusal.NOT_PERMITTED, closed.operator("PutMibUpdates").why());
+        assertEquals(Refusal.NOT_PERMITTED, closed.operator(Operation.PUT_MIB_UPDATES).why());
     }
 }

@@ -23,6 +23,7 @@ import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.corba.LatencyServiceServant;
 import org.latencyserver.server.corba.WriteGuard;
 import org.latencyserver.server.engine.EngineLoop;
+import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
@@ -183,6 +184,20 @@ class ServerMetricsTest {
             Thread.sleep(20);
         }
         throw new AssertionError("no measurement request opened within 30 s");
+    }
+
+    @Test
+    void aProbedProfileCellShowsWhetherItDriftsLabelledWithItsProfileAndCell() throws Exception {
+        metrics.registerProfileDrift(loop.query()::profileDrifts);
+        assertTrue(MetricsText.scrape(url).samples("latency_server_profile_cell_drifting").isEmpty(), "nothing probed yet");
+        push(1, 50, 50, 10);
+        servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent",
+            new HistogramBins(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1), 10, 2.5, 0));
+        final List<EngineQuery.CellDrift> drifts = loop.query().profileDrifts();
+        assertEquals(1, drifts.size(), drifts::toString);
+        final MetricsText scrape = MetricsText.scrape(url);
+        assertEquals(drifts.get(0).verdict().drifting() ? 1 : 0, scrape.get("latency_server_profile_cell_drifting",
+            "profile", "thesis-tac4-corba", "cell", drifts.get(0).cell().label()), scrape::toString);
     }
 
     @Test

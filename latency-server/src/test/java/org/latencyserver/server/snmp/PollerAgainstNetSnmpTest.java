@@ -100,7 +100,7 @@ class PollerAgainstNetSnmpTest {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         ConnectionRow row = null;
         while (System.nanoTime() < deadline) {
-            row = loop.call(now -> loop.engine().table().row(INDEX_REF), 2000);
+            row = loop.query().row(INDEX_REF);
             if (condition.test(row)) {
                 return row;
             }

@@ -1,0 +1,87 @@
+package org.latencyserver.server.corba;
+
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.server.engine.EngineListener;
+import org.latencyserver.server.engine.EngineQuery;
+import org.latencyserver.server.table.ConnectionRow;
+
+/**
+ * The fan-out of engine events to CORBA subscribers: an estimate that changed (its value, its
+ * update-required flag, its staleness or the load behind it) to {@code subscribe}'s listeners, a
+ * new measurement request to {@code subscribe_measurements}' listeners.
+ *
+ * <p>Thread-safety: the {@link EngineListener} methods run on the update thread and only offer
+ * events to the subscribers' queues (never blocking it); subscribe and unsubscribe run on servant
+ * threads (see {@link SubscriptionHub}).
+ */
+final class Subscriptions implements EngineListener {
+
+    private final EngineQuery query;
+    private final LongSupplier epochMillis;
+    private final SubscriptionHub<Estimate> estimates = new SubscriptionHub<>();
+    private final SubscriptionHub<MeasurementRequest> measurements = new SubscriptionHub<>();
+
+    /**
+     * @param query       the published state (for the agents' warm-up count)
+     * @param epochMillis wall clock for the requests' timestamps
+     */
+    Subscriptions(final EngineQuery query, final LongSupplier epochMillis) {
+        this.query = query;
+        this.epochMillis = epochMillis;
+    }
+
+    /**
+     * @param indexRefs the connections, empty for all
+     * @param delivery  called on the subscriber's own thread with each changed estimate
+     * @return the subscription id
+     * @throws IllegalStateException when the hub is full
+     */
+    long subscribeEstimates(final Set<Short> indexRefs, final Consumer<Estimate> delivery) {
+        return estimates.subscribe(indexRefs, delivery);
+    }
+
+    /**
+     * @param indexRefs the connections, empty for all
+     * @param delivery  called on the subscriber's own thread with each new request
+     * @return the subscription id
+     * @throws IllegalStateException when the hub is full
+     */
+    long subscribeMeasurements(final Set<Short> indexRefs, final Consumer<MeasurementRequest> delivery) {
+        return measurements.subscribe(indexRefs, delivery);
+    }
+
+    /**
+     * @param subscriptionId an id from either subscribe method
+     * @return false when no subscription has it (already ended, or never existed)
+     */
+    boolean unsubscribe(final long subscriptionId) {
+        return estimates.unsubscribe(subscriptionId) || measurements.unsubscribe(subscriptionId);
+    }
+
+    @Override
+    public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
+        if (after.estimate() != null && (!Objects.equals(before.estimate(), after.estimate())
+            || before.updateRequired() != after.updateRequired()
+            || !Objects.equals(before.staleReason(), after.staleReason())
+            || !Objects.equals(before.load(), after.load()))) {
+            estimates.publish(after.spec().indexRef(), IdlConversions.estimate(after, after.estimate(), after.changedEpochMillis()));
+        }
+    }
+
+    @Override
+    public void measurementRequested(final ConnectionRow row) {
+        measurements.publish(row.spec().indexRef(), IdlConversions.request(row, row.spec().peerNodeName(),
+            query.settings().warmupRoundTrips(), epochMillis.getAsLong()));
+    }
+
+    /** Stops delivery to every subscriber. */
+    void closeAll() {
+        estimates.closeAll();
+        measurements.closeAll();
+    }
+}
