@@ -157,6 +157,7 @@ public final class ScenarioLoader {
             InputMapping m = new InputMapping(node, path, faults);
             m.allowOnly(STEP);
             Double seconds = m.decimal("seconds", stepSeconds, MIN_SECONDS, false, MAX_SECONDS);
+            // A bad duration is reported; 1 µs only fills the slot, since a scenario with a fault is not built.
             durations[i] = seconds == null ? 1 : Math.round(seconds * 1_000_000.0);
             Set<String> given = new LinkedHashSet<>();
             given.addAll(applyPercents(m, "cpu", nodeNames, "node", percents, i));

@@ -260,6 +260,21 @@ public final class InputNode {
         return booleanValue;
     }
 
+    /**
+     * @return a number scalar's value; NaN and the infinities as JSON readers accept them
+     *         ({@code NaN}, {@code Infinity}, {@code INF}, either signed)
+     * @throws IllegalStateException when this is no number
+     */
+    public double doubleValue() {
+        if (!isNumber()) {
+            throw new IllegalStateException("not a number: " + describe());
+        }
+        if (text.endsWith("INF") || text.endsWith("Infinity")) {
+            return text.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        return "NaN".equals(text) ? Double.NaN : Double.parseDouble(text);
+    }
+
     /** @return whether this is a scalar the parser read as a number */
     public boolean isNumber() {
         return kind == Kind.SCALAR && scalarType == ScalarType.NUMBER;

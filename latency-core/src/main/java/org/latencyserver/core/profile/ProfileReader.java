@@ -436,7 +436,7 @@ final class ProfileReader {
             fault(path(where, name), "expected a number, found " + found(value));
             return null;
         }
-        final double v = doubleOf(value);
+        final double v = value.doubleValue();
         if (!Double.isFinite(v)) {
             fault(path(where, name), "must be a finite number, was " + v);
             return null;
@@ -505,33 +505,19 @@ final class ProfileReader {
         }
     }
 
-    /** A JSON number's value; NaN and the infinities as Jackson accepts them (Infinity, INF, with a sign). */
-    private static double doubleOf(final InputNode node) {
-        final String text = node.text();
-        if (text.endsWith("INF") || text.endsWith("Infinity")) {
-            return text.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        return "NaN".equals(text) ? Double.NaN : Double.parseDouble(text);
-    }
-
     /** What was found instead, with the value itself for a scalar: {@code string "ten"}, {@code null}, {@code array}. */
     private static String found(final InputNode node) {
-        final String value;
-        switch (node.kind()) {
-            case MAP:
-                return "object";
-            case LIST:
-                return "array";
-            case NULL:
-            case INVALID:
-                return "null";
-            default:
-                value = switch (node.scalarType()) {
-                    case TEXT -> "string \"" + node.text().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-                    case NUMBER -> "number " + node.text();
-                    case BOOLEAN -> "boolean " + node.text();
-                };
-        }
+        final String value = switch (node.kind()) {
+            case MAP -> "object";
+            case LIST -> "array";
+            case NULL, INVALID -> "null";
+            case SCALAR -> switch (node.scalarType()) {
+                // Quoted and escaped as JSON writes it, so the value reads as it stood in the file.
+                case TEXT -> "string \"" + node.text().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+                case NUMBER -> "number " + node.text();
+                case BOOLEAN -> "boolean " + node.text();
+            };
+        };
         return value.length() > 60 ? value.substring(0, 57) + "..." : value;
     }
 }

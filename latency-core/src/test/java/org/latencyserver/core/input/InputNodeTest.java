@@ -42,6 +42,8 @@ class InputNodeTest {
         assertTrue(root.fields().get("ok").booleanValue());
         assertTrue(root.fields().get("s").isText(), "a quoted number stays text");
         assertTrue(root.fields().get("x").isNumber(), "NaN parses so that a reader can name its field");
+        assertTrue(Double.isNaN(root.fields().get("x").doubleValue()));
+        assertEquals(12.0, n.doubleValue());
         assertEquals(4, root.keyLocation("s")[0]);
         assertEquals(3, root.keyLocation("s")[1]);
     }

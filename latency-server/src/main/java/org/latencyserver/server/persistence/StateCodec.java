@@ -594,16 +594,9 @@ final class StateCodec {
         return value.isNumber() ? doubleOf(value) : null;
     }
 
-    /** A JSON number's value; NaN and the infinities as the parser accepts them. */
+    /** @return a number's value (NaN and the infinities included), 0 for what is no number */
     private static double doubleOf(final InputNode value) {
-        if (!value.isNumber()) {
-            return 0.0;
-        }
-        final String text = value.text();
-        if (text.endsWith("INF") || text.endsWith("Infinity")) {
-            return text.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        return "NaN".equals(text) ? Double.NaN : Double.parseDouble(text);
+        return value.isNumber() ? value.doubleValue() : 0.0;
     }
 
     /** A number as a long: exact for an integer, truncated for a decimal; 0 for what is no number. */
