@@ -73,10 +73,12 @@ public final class InputNode {
     private final String text;
     private final ScalarType scalarType;
     private final boolean booleanValue;
+    /** Whether the parser read a number as an integer token (no fraction, no exponent). */
+    private final boolean integral;
 
     private InputNode(final Kind kind, final int line, final int column, final Map<String, InputNode> fields,
                       final Map<String, int[]> keyLocations, final List<InputNode> items, final String text,
-                      final ScalarType scalarType, final boolean booleanValue) {
+                      final ScalarType scalarType, final boolean booleanValue, final boolean integral) {
         this.kind = kind;
         this.line = line;
         this.column = column;
@@ -86,11 +88,12 @@ public final class InputNode {
         this.text = text;
         this.scalarType = scalarType;
         this.booleanValue = booleanValue;
+        this.integral = integral;
     }
 
     private static InputNode leaf(final Kind kind, final int line, final int column, final String text, final ScalarType type,
                                   final boolean booleanValue) {
-        return new InputNode(kind, line, column, Map.of(), Map.of(), List.of(), text, type, booleanValue);
+        return new InputNode(kind, line, column, Map.of(), Map.of(), List.of(), text, type, booleanValue, false);
     }
 
     private static InputNode leaf(final Kind kind, final JsonLocation at, final String text, final ScalarType type,
@@ -190,7 +193,7 @@ public final class InputNode {
                 fields.put(name, value);
             }
             return new InputNode(Kind.MAP, at.getLineNr(), at.getColumnNr(), Collections.unmodifiableMap(fields),
-                Collections.unmodifiableMap(keys), List.of(), null, null, false);
+                Collections.unmodifiableMap(keys), List.of(), null, null, false, false);
         }
         if (token == JsonToken.START_ARRAY) {
             final List<InputNode> items = new ArrayList<>();
@@ -198,13 +201,15 @@ public final class InputNode {
                 items.add(read(parser, path + "[" + items.size() + "]", faults));
             }
             return new InputNode(Kind.LIST, at.getLineNr(), at.getColumnNr(), Map.of(), Map.of(), List.copyOf(items), null,
-                null, false);
+                null, false, false);
         }
         return switch (token) {
             case VALUE_NULL -> leaf(Kind.NULL, at, null, null, false);
             case VALUE_TRUE, VALUE_FALSE -> leaf(Kind.SCALAR, at, parser.getText(), ScalarType.BOOLEAN,
                 token == JsonToken.VALUE_TRUE);
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> leaf(Kind.SCALAR, at, parser.getText(), ScalarType.NUMBER, false);
+            case VALUE_NUMBER_INT -> new InputNode(Kind.SCALAR, at.getLineNr(), at.getColumnNr(), Map.of(), Map.of(), List.of(),
+                parser.getText(), ScalarType.NUMBER, false, true);
+            case VALUE_NUMBER_FLOAT -> leaf(Kind.SCALAR, at, parser.getText(), ScalarType.NUMBER, false);
             default -> leaf(Kind.SCALAR, at, parser.getText(), ScalarType.TEXT, false);
         };
     }
@@ -273,6 +278,14 @@ public final class InputNode {
             return text.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
         }
         return "NaN".equals(text) ? Double.NaN : Double.parseDouble(text);
+    }
+
+    /**
+     * @return whether this is a number the parser read as an integer: no fraction, no exponent (in
+     *         JSON always decimal digits; YAML also reads {@code 0x1F} and {@code 010} as integers)
+     */
+    public boolean isIntegral() {
+        return integral;
     }
 
     /** @return whether this is a scalar the parser read as a number */

@@ -495,7 +495,7 @@ final class ProfileReader {
 
     /** @return the value of an integer written without fraction or exponent that fits a long, else null */
     private static Long wholeNumber(final InputNode node) {
-        if (!node.isNumber() || !node.text().matches("-?[0-9]+")) {
+        if (!node.isIntegral()) {
             return null;
         }
         try {

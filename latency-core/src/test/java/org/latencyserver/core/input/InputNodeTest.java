@@ -44,6 +44,8 @@ class InputNodeTest {
         assertTrue(root.fields().get("x").isNumber(), "NaN parses so that a reader can name its field");
         assertTrue(Double.isNaN(root.fields().get("x").doubleValue()));
         assertEquals(12.0, n.doubleValue());
+        assertTrue(n.isIntegral(), "12 is an integer token");
+        assertTrue(!root.fields().get("x").isIntegral() && !root.fields().get("s").isIntegral());
         assertEquals(4, root.keyLocation("s")[0]);
         assertEquals(3, root.keyLocation("s")[1]);
     }

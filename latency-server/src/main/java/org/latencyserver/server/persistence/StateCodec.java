@@ -450,7 +450,7 @@ final class StateCodec {
 
     private static int requiredInt(final InputNode node, final String field) {
         final InputNode value = field(node, field);
-        final Double number = value == null || !value.isNumber() || !value.text().matches("-?[0-9]+") ? null : numberOf(value);
+        final Double number = value == null || !value.isIntegral() ? null : numberOf(value);
         if (number == null || number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(field + ": expected a whole number");
         }
@@ -604,7 +604,7 @@ final class StateCodec {
         if (!value.isNumber()) {
             return 0;
         }
-        if (value.text().matches("-?[0-9]+")) {
+        if (value.isIntegral()) {
             try {
                 return Long.parseLong(value.text());
             } catch (NumberFormatException tooLarge) {
