@@ -14,7 +14,7 @@ import org.snmp4j.smi.OID;
 class CounterModelTest {
     private static final long SECOND_MICROS = 1_000_000L;
 
-    private static Scenario scenario(String yaml) throws ScenarioFault {
+    private static Scenario scenario(String yaml) throws org.latencyserver.core.input.InputFaultsException {
         return ScenarioLoader.parse(yaml, "test.yaml");
     }
 

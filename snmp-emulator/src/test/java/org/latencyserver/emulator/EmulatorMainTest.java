@@ -44,7 +44,7 @@ class EmulatorMainTest {
         Path file = scenario("nodes: [ { name: ws1, port: 0 } ]\nsteps: [ { cpu: { ws1: 500 } } ]\n");
         Run r = run(Map.of("LATSERV_COMMUNITY", "c"), "--scenario", file.toString());
         assertEquals(1, r.exitCode());
-        assertTrue(r.err().contains(file + ":2:") && r.err().contains("'500'"), r.err());
+        assertTrue(r.err().contains(file + ":2:") && r.err().contains("was 500"), r.err());
     }
 
     @Test

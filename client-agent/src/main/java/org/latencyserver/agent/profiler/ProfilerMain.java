@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
-import org.latencyserver.core.profile.ProfileFault;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.state.CpuState;
@@ -24,8 +24,8 @@ import org.latencyserver.idl.latency.OperationDisabled;
 import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.orb.OrbSupport;
-import org.latencyserver.orb.ServerRoute;
 import org.latencyserver.orb.References;
+import org.latencyserver.orb.ServerRoute;
 import org.omg.CORBA.ORB;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -192,7 +192,7 @@ public final class ProfilerMain implements Callable<Integer> {
             try {
                 ProfileJson.read(file);
             } catch (ProfileValidationException e) {
-                e.faults().stream().map(ProfileFault::toString).forEach(System.err::println);
+                e.faults().stream().map(InputFault::toString).forEach(System.err::println);
                 System.err.println("REFUSED " + file + " (checked here; nothing was sent to the server)");
                 return 1;
             }
@@ -260,7 +260,7 @@ public final class ProfilerMain implements Callable<Integer> {
                     System.err.println("latency profile learned: " + e.reason);
                     return 1;
                 } catch (ProfileValidationException e) {
-                    e.faults().stream().map(ProfileFault::toString).forEach(System.err::println);
+                    e.faults().stream().map(InputFault::toString).forEach(System.err::println);
                     System.err.println("latency profile learned: the server's learned profile does not validate; nothing written");
                     return 1;
                 }

@@ -11,8 +11,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.latencyserver.core.input.InputFault;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
@@ -47,13 +50,13 @@ public final class ConfigurationLoader {
 
     private final Path file;
     private final Path directory;
-    private final FaultCollector faults;
+    private final InputFaults faults;
     private final SnmpBlockReader snmpReader;
 
     private ConfigurationLoader(final Path file) {
         this.file = file.toAbsolutePath().normalize();
         this.directory = this.file.getParent();
-        this.faults = new FaultCollector(file.toString());
+        this.faults = new InputFaults(file.toString());
         this.snmpReader = new SnmpBlockReader(faults);
     }
 
@@ -78,15 +81,13 @@ public final class ConfigurationLoader {
             faults.add(0, 0, "file", "cannot be read: " + e.getClass().getSimpleName() + ": " + e.getMessage());
             throw new ConfigurationException(faults.inFileOrder());
         }
-        final YamlNode root;
-        try {
-            root = YamlNode.parse(text, faults);
-        } catch (YamlSyntaxException e) {
-            faults.add(e.line(), e.column(), "file", "malformed YAML: " + e.getMessage());
+        final InputNode root = InputNode.parse(text, InputFormat.YAML, faults);
+        if (root.kind() == InputNode.Kind.INVALID) {
+            // Malformed YAML, reported by the parser at its line: nothing further can be read.
             throw new ConfigurationException(faults.inFileOrder());
         }
-        if (root.kind() != YamlNode.Kind.MAP) {
-            faults.at(root, "file", (root.kind() == YamlNode.Kind.NULL ? "the file is empty" : "expected a mapping, was "
+        if (root.kind() != InputNode.Kind.MAP) {
+            faults.at(root, "file", (root.kind() == InputNode.Kind.NULL ? "the file is empty" : "expected a mapping, was "
                 + root.describe()) + "; a configuration has the sections " + String.join(", ", TOP.stream().sorted().toList()));
             throw new ConfigurationException(faults.inFileOrder());
         }
@@ -265,13 +266,13 @@ public final class ConfigurationLoader {
     private ProfileSet profiles(final Section top, final ProfileLimits limits) {
         final Map<String, Profile> profiles = new LinkedHashMap<>();
         final Map<String, String> firstSeen = new HashMap<>();
-        final List<YamlNode> items = top.list("profiles");
+        final List<InputNode> items = top.list("profiles");
         int refused = 0;
         for (int i = 0; i < items.size(); i++) {
-            final YamlNode item = items.get(i);
+            final InputNode item = items.get(i);
             final String path = "profiles[" + i + "]";
-            if (item.kind() != YamlNode.Kind.SCALAR || item.text().isBlank()) {
-                if (item.kind() != YamlNode.Kind.INVALID) {
+            if (item.kind() != InputNode.Kind.SCALAR || item.text().isBlank()) {
+                if (item.kind() != InputNode.Kind.INVALID) {
                     faults.at(item, path, "expected a profile file path, was " + item.describe());
                 }
                 continue;
@@ -294,7 +295,7 @@ public final class ConfigurationLoader {
                 }
             } catch (ProfileValidationException e) {
                 refused++;
-                for (final ProfileFault fault : e.faults()) {
+                for (final InputFault fault : e.faults()) {
                     faults.at(item, path, "profile refused: " + fault);
                 }
             }

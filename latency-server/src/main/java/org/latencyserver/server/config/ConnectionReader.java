@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.latencyserver.core.estimate.Qos;
+import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.CalibrationMode;
 
@@ -23,12 +24,12 @@ final class ConnectionReader {
         "profile", "bound_percent",
         "calibration", "probe_rate_per_second");
 
-    private final FaultCollector faults;
+    private final InputFaults faults;
     private final ConfigurationLoader.NodeSet nodes;
     private final ConfigurationLoader.LinkSet links;
     private final ConfigurationLoader.ProfileSet profiles;
 
-    ConnectionReader(final FaultCollector faults, final ConfigurationLoader.NodeSet nodes, final ConfigurationLoader.LinkSet links,
+    ConnectionReader(final InputFaults faults, final ConfigurationLoader.NodeSet nodes, final ConfigurationLoader.LinkSet links,
                      final ConfigurationLoader.ProfileSet profiles) {
         this.faults = faults;
         this.nodes = nodes;

@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputNode;
+import org.latencyserver.core.input.KeySuggestion;
 
 /**
  * Typed, fault-reporting access to one YAML mapping of the configuration: each getter either
@@ -32,18 +35,18 @@ final class Section {
     private static final Pattern DECIMAL = Pattern.compile("[-+]?(0|[1-9][0-9_]*)(\\.[0-9_]*)?([eE][-+]?[0-9]+)?"
         + "|[-+]?\\.[0-9][0-9_]*([eE][-+]?[0-9]+)?");
 
-    private final YamlNode map;
+    private final InputNode map;
     private final String path;
-    private final FaultCollector faults;
+    private final InputFaults faults;
 
-    Section(final YamlNode map, final String path, final FaultCollector faults) {
+    Section(final InputNode map, final String path, final InputFaults faults) {
         this.map = map;
         this.path = path;
         this.faults = faults;
     }
 
     /** @return the mapping's node (its line is that of its first key) */
-    YamlNode node() {
+    InputNode node() {
         return map;
     }
 
@@ -59,18 +62,18 @@ final class Section {
 
     /** @return whether the key is present with a value other than an explicit null */
     boolean has(final String key) {
-        final YamlNode node = map.fields().get(key);
-        return node != null && node.kind() != YamlNode.Kind.NULL;
+        final InputNode node = map.fields().get(key);
+        return node != null && node.kind() != InputNode.Kind.NULL;
     }
 
     /** @return the key's value node, or null */
-    YamlNode value(final String key) {
+    InputNode value(final String key) {
         return map.fields().get(key);
     }
 
     /** Reports a fault at the key's value (or at the mapping when the key is absent). */
     void fault(final String key, final String reason) {
-        final YamlNode node = map.fields().get(key);
+        final InputNode node = map.fields().get(key);
         faults.at(node == null ? map : node, pathOf(key), reason);
     }
 
@@ -112,11 +115,11 @@ final class Section {
      * @return the nested mapping, or null when absent, null-valued or not a mapping (reported)
      */
     Section section(final String key) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL || node.kind() == YamlNode.Kind.INVALID) {
+        final InputNode node = map.fields().get(key);
+        if (node == null || node.kind() == InputNode.Kind.NULL || node.kind() == InputNode.Kind.INVALID) {
             return null;
         }
-        if (node.kind() != YamlNode.Kind.MAP) {
+        if (node.kind() != InputNode.Kind.MAP) {
             faults.at(node, pathOf(key), "expected a mapping of keys to values, was " + node.describe());
             return null;
         }
@@ -126,12 +129,12 @@ final class Section {
     /**
      * @return the items of the nested list; empty when absent or not a list (reported)
      */
-    List<YamlNode> list(final String key) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL || node.kind() == YamlNode.Kind.INVALID) {
+    List<InputNode> list(final String key) {
+        final InputNode node = map.fields().get(key);
+        if (node == null || node.kind() == InputNode.Kind.NULL || node.kind() == InputNode.Kind.INVALID) {
             return List.of();
         }
-        if (node.kind() != YamlNode.Kind.LIST) {
+        if (node.kind() != InputNode.Kind.LIST) {
             faults.at(node, pathOf(key), "expected a list (items starting with '- '), was " + node.describe());
             return List.of();
         }
@@ -141,13 +144,13 @@ final class Section {
     /** @return the items of a list of mappings, one section each; items that are not mappings are reported */
     List<Section> sections(final String key) {
         final List<Section> sections = new ArrayList<>();
-        final List<YamlNode> items = list(key);
+        final List<InputNode> items = list(key);
         for (int i = 0; i < items.size(); i++) {
-            final YamlNode item = items.get(i);
+            final InputNode item = items.get(i);
             final String itemPath = pathOf(key) + "[" + i + "]";
-            if (item.kind() == YamlNode.Kind.MAP) {
+            if (item.kind() == InputNode.Kind.MAP) {
                 sections.add(new Section(item, itemPath, faults));
-            } else if (item.kind() != YamlNode.Kind.INVALID) {
+            } else if (item.kind() != InputNode.Kind.INVALID) {
                 faults.at(item, itemPath, "expected a mapping of keys to values, was " + item.describe());
             }
         }
@@ -176,11 +179,11 @@ final class Section {
      *         written, so {@code name: 123} is the text "123"
      */
     String text(final String key, final String fallback) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL || node.kind() == YamlNode.Kind.INVALID) {
+        final InputNode node = map.fields().get(key);
+        if (node == null || node.kind() == InputNode.Kind.NULL || node.kind() == InputNode.Kind.INVALID) {
             return fallback;
         }
-        if (node.kind() != YamlNode.Kind.SCALAR) {
+        if (node.kind() != InputNode.Kind.SCALAR) {
             faults.at(node, pathOf(key), "expected a text, was " + node.describe());
             return fallback;
         }
@@ -198,11 +201,11 @@ final class Section {
 
     /** @return the boolean, or {@code fallback} when absent or bad (reported) */
     boolean bool(final String key, final boolean fallback) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL || node.kind() == YamlNode.Kind.INVALID) {
+        final InputNode node = map.fields().get(key);
+        if (node == null || node.kind() == InputNode.Kind.NULL || node.kind() == InputNode.Kind.INVALID) {
             return fallback;
         }
-        if (node.kind() != YamlNode.Kind.SCALAR || node.scalarType() != YamlNode.ScalarType.BOOLEAN) {
+        if (node.kind() != InputNode.Kind.SCALAR || node.scalarType() != InputNode.ScalarType.BOOLEAN) {
             faults.at(node, pathOf(key), "expected true or false, was " + node.describe());
             return fallback;
         }
@@ -214,9 +217,9 @@ final class Section {
      *         null when bad (reported)
      */
     Long integer(final String key, final Long fallback, final long minimum, final long maximum) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL || node.kind() == YamlNode.Kind.INVALID) {
-            return node != null && node.kind() == YamlNode.Kind.INVALID ? null : fallback;
+        final InputNode node = map.fields().get(key);
+        if (node == null || node.kind() == InputNode.Kind.NULL || node.kind() == InputNode.Kind.INVALID) {
+            return node != null && node.kind() == InputNode.Kind.INVALID ? null : fallback;
         }
         final BigDecimal value = number(node, key, "a whole number");
         if (value == null) {
@@ -244,9 +247,9 @@ final class Section {
      */
     Double decimal(final String key, final Double fallback, final double minimum, final boolean minimumOpen,
                    final double maximum) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL || node.kind() == YamlNode.Kind.INVALID) {
-            return node != null && node.kind() == YamlNode.Kind.INVALID ? null : fallback;
+        final InputNode node = map.fields().get(key);
+        if (node == null || node.kind() == InputNode.Kind.NULL || node.kind() == InputNode.Kind.INVALID) {
+            return node != null && node.kind() == InputNode.Kind.INVALID ? null : fallback;
         }
         final BigDecimal value = number(node, key, "a number");
         if (value == null) {
@@ -267,11 +270,11 @@ final class Section {
      * @return the chosen value, {@code fallback} when absent, or null when bad (reported)
      */
     <E> E choice(final String key, final E fallback, final Map<String, E> words) {
-        final YamlNode node = map.fields().get(key);
-        if (node == null || node.kind() == YamlNode.Kind.NULL || node.kind() == YamlNode.Kind.INVALID) {
-            return node != null && node.kind() == YamlNode.Kind.INVALID ? null : fallback;
+        final InputNode node = map.fields().get(key);
+        if (node == null || node.kind() == InputNode.Kind.NULL || node.kind() == InputNode.Kind.INVALID) {
+            return node != null && node.kind() == InputNode.Kind.INVALID ? null : fallback;
         }
-        if (node.kind() == YamlNode.Kind.SCALAR) {
+        if (node.kind() == InputNode.Kind.SCALAR) {
             final E value = words.get(node.text().toLowerCase(Locale.ROOT));
             if (value != null) {
                 return value;
@@ -283,17 +286,17 @@ final class Section {
     }
 
     private boolean isInvalid(final String key) {
-        final YamlNode node = map.fields().get(key);
-        return node != null && node.kind() == YamlNode.Kind.INVALID;
+        final InputNode node = map.fields().get(key);
+        return node != null && node.kind() == InputNode.Kind.INVALID;
     }
 
-    private BigDecimal number(final YamlNode node, final String key, final String what) {
-        if (node.kind() != YamlNode.Kind.SCALAR) {
+    private BigDecimal number(final InputNode node, final String key, final String what) {
+        if (node.kind() != InputNode.Kind.SCALAR) {
             faults.at(node, pathOf(key), "expected " + what + ", was " + node.describe());
             return null;
         }
         final String text = node.text().trim();
-        if (node.scalarType() == YamlNode.ScalarType.TEXT) {
+        if (node.scalarType() == InputNode.ScalarType.TEXT) {
             faults.at(node, pathOf(key), "expected " + what + ", was the text '" + node.text() + "'"
                 + (DECIMAL.matcher(text).matches() ? " (remove the quotes)" : ""));
             return null;

@@ -2,13 +2,15 @@ package org.latencyserver.server.config;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import javax.security.auth.x500.X500Principal;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.server.security.PrincipalRule;
 import org.latencyserver.server.security.Role;
 
@@ -19,10 +21,10 @@ final class SecurityReader {
     private static final Set<String> TLS = Set.of("port", "keystore", "truststore", "password_env");
     private static final Set<String> PRINCIPAL = Set.of("subject", "roles", "node");
 
-    private final FaultCollector faults;
+    private final InputFaults faults;
     private final Path directory;
 
-    SecurityReader(final FaultCollector faults, final Path directory) {
+    SecurityReader(final InputFaults faults, final Path directory) {
         this.faults = faults;
         this.directory = directory;
     }
@@ -109,8 +111,8 @@ final class SecurityReader {
             }
             final Set<Role> roles = EnumSet.noneOf(Role.class);
             if (item.require("roles", "a list of roles: agent, operator, planner")) {
-                for (final YamlNode node : item.list("roles")) {
-                    final Role role = node.kind() == YamlNode.Kind.SCALAR ? Role.fromConfigName(node.text()) : null;
+                for (final InputNode node : item.list("roles")) {
+                    final Role role = node.kind() == InputNode.Kind.SCALAR ? Role.fromConfigName(node.text()) : null;
                     if (role == null) {
                         faults.at(node, item.pathOf("roles"), "expected agent, operator or planner, was " + node.describe());
                     } else {

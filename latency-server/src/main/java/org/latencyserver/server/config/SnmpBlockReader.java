@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.latencyserver.core.input.InputFaults;
 
 /**
  * Reads and checks the {@code snmp:} block of a node or link against its {@code mib_source}.
@@ -47,9 +48,9 @@ final class SnmpBlockReader {
         return keys;
     }
 
-    private final FaultCollector faults;
+    private final InputFaults faults;
 
-    SnmpBlockReader(final FaultCollector faults) {
+    SnmpBlockReader(final InputFaults faults) {
         this.faults = faults;
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.server.table.CalibrationMode;
 
 /** The keys of "estimates that hold": {@code calibration}, {@code probe_rate_per_second}, {@code dwell_millis}. */
@@ -40,7 +41,7 @@ class CalibrationConfigurationTest {
     @Test
     void anUnknownCalibrationModeIsRefusedNamingBothModes() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    calibration: magic\n");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "magic.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "magic.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("connections[0].calibration", faults.get(0).path());
         assertTrue(faults.get(0).reason().contains("'adaptive'") && faults.get(0).reason().contains("'thesis'"), faults.get(0).reason());
@@ -50,7 +51,7 @@ class CalibrationConfigurationTest {
     void probesThatWouldTakeMoreThanHalfTheBudgetAreRefused() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    probe_rate_per_second: 600\n")
             + "measurement:\n  budget_round_trips_per_second: 1000\n";
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "greedy.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "greedy.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertTrue(faults.get(0).reason().contains("600.0 round trips/s, more than half"), faults.get(0).reason());
     }
@@ -59,7 +60,7 @@ class CalibrationConfigurationTest {
     void aNegativeProbeRateOrDwellIsRefused() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    probe_rate_per_second: -1\n")
             + "measurement:\n  dwell_millis: -5\n";
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "negative.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "negative.yaml", yaml)).faults();
         assertEquals(2, faults.size(), faults::toString);
     }
 }

@@ -90,7 +90,7 @@ final class ConfigFixture {
     static ConfigurationException refused(final Path file) {
         final ConfigurationException error = assertThrows(ConfigurationException.class, () -> ConfigurationLoader.load(file),
             "the configuration should have been refused");
-        error.faults().forEach(fault -> assertEquals(file.toString(), fault.file(), fault.toString()));
+        error.faults().forEach(fault -> assertEquals(file.toString(), fault.source(), fault.toString()));
         return error;
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -172,11 +173,11 @@ class ConfigurationLoaderTest {
             "    qos: 3", "    qos: 9");                          // line 19
         final Path file = ConfigFixture.write(directory, "many.yaml", yaml);
         final ConfigurationException error = ConfigFixture.refused(file);
-        final List<ConfigurationFault> faults = error.faults();
+        final List<InputFault> faults = error.faults();
 
-        assertEquals(List.of(3, 9, 15, 19), faults.stream().map(ConfigurationFault::line).toList(), faults::toString);
+        assertEquals(List.of(3, 9, 15, 19), faults.stream().map(InputFault::line).toList(), faults::toString);
         assertEquals(List.of("server.pol_interval_millis", "nodes[1].node_id", "connections[0].client", "connections[0].qos"),
-            faults.stream().map(ConfigurationFault::path).toList());
+            faults.stream().map(InputFault::path).toList());
         final List<String> lines = error.getMessage().lines().toList();
         assertEquals(faults.size(), lines.size());
         final Pattern form = Pattern.compile(Pattern.quote(file.toString()) + ":\\d+:\\d+: [a-z_\\[\\]0-9.]+: .+");
@@ -190,7 +191,7 @@ class ConfigurationLoaderTest {
     @Test
     void anUnknownKeyIsRefusedWithTheClosestKnownKeySuggested() throws Exception {
         final String yaml = edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  pol_interval_millis: 50");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "typo.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "typo.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(3, faults.get(0).line());
         assertEquals(3, faults.get(0).column());
@@ -201,7 +202,7 @@ class ConfigurationLoaderTest {
     @Test
     void anUnknownKeyFarFromEveryKnownOneListsTheKeysAllowedThere() throws Exception {
         final String yaml = edit(BASE, "    qos: 3", "    qos: 3\n    colour: blue");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "far.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "far.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("connections[0].colour", faults.get(0).path());
         assertEquals("unknown key 'colour'; the keys here are bound_percent, calibration, client, index_ref, link, "
@@ -223,8 +224,8 @@ class ConfigurationLoaderTest {
             "      auth_password: " + secret + "-too"));
         final ConfigurationException error = ConfigFixture.refused(ConfigFixture.write(directory, "secret.yaml", yaml));
         assertEquals(List.of("nodes[0].snmp.community", "nodes[0].snmp.auth_password"),
-            error.faults().stream().map(ConfigurationFault::path).toList());
-        assertEquals(List.of(12, 13), error.faults().stream().map(ConfigurationFault::line).toList());
+            error.faults().stream().map(InputFault::path).toList());
+        assertEquals(List.of(12, 13), error.faults().stream().map(InputFault::line).toList());
         assertTrue(error.faults().get(0).reason().startsWith("put secrets in the environment: use community_env"),
             error.faults().get(0)::toString);
         assertTrue(error.faults().get(1).reason().startsWith("put secrets in the environment: use auth_password_env"),
@@ -249,7 +250,7 @@ class ConfigurationLoaderTest {
     @Test
     void badIndentationIsReportedAsMalformedYamlAtItsLine() throws Exception {
         final String yaml = edit(BASE, "    node_id: 2", "   node_id: 2");     // line 8: one space short
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "indent.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "indent.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(8, faults.get(0).line(), faults::toString);
         assertEquals("file", faults.get(0).path());
@@ -259,7 +260,7 @@ class ConfigurationLoaderTest {
     @Test
     void aTabUsedForIndentationIsReportedAtTheTabNotAtThePreviousLine() throws Exception {
         final String yaml = edit(BASE, "    qos: 3", "\tqos: 3");            // line 18
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "tab.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "tab.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(18, faults.get(0).line(), faults::toString);
         assertEquals(1, faults.get(0).column(), faults::toString);
@@ -269,7 +270,7 @@ class ConfigurationLoaderTest {
     @Test
     void anUnclosedFlowMappingIsReportedAsMalformedYamlNearItsEnd() throws Exception {
         final String yaml = "nodes:\n  - { name: a, node_id: 1\nconnections: []\n";
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "flow.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "flow.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(3, faults.get(0).line(), faults::toString);
         assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
@@ -278,7 +279,7 @@ class ConfigurationLoaderTest {
 
     @Test
     void anEmptyFileIsRefusedWithTheSectionsItNeeds() throws Exception {
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "empty.yaml", "# nothing\n"))
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "empty.yaml", "# nothing\n"))
             .faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(0, faults.get(0).line());
@@ -289,7 +290,7 @@ class ConfigurationLoaderTest {
     @Test
     void aMissingFileIsRefusedNamingIt() {
         final Path missing = directory.resolve("absent.yaml");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(missing).faults();
+        final List<InputFault> faults = ConfigFixture.refused(missing).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(0, faults.get(0).line());
         assertTrue(faults.get(0).reason().startsWith("cannot be read: NoSuchFileException"), faults.get(0)::toString);
@@ -297,9 +298,9 @@ class ConfigurationLoaderTest {
 
     @Test
     void missingNodesAndConnectionsSectionsAreBothReported() throws Exception {
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "bare.yaml",
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "bare.yaml",
             "server:\n  name: X\n")).faults();
-        assertEquals(List.of("nodes", "connections"), faults.stream().map(ConfigurationFault::path).toList());
+        assertEquals(List.of("nodes", "connections"), faults.stream().map(InputFault::path).toList());
         assertTrue(faults.stream().allMatch(f -> f.line() == 1 && f.reason().startsWith("missing: ")), faults::toString);
     }
 

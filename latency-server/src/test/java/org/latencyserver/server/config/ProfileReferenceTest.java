@@ -13,11 +13,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.port.ThesisQueuePortModel;
 import org.latencyserver.core.profile.Layer;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.profile.Provenance;
@@ -54,7 +54,7 @@ class ProfileReferenceTest {
     void aProfileForAnotherWorkstationTypeThanTheClientsIsRefused() throws Exception {
         copyShipped("thesis-tac3-corba.json");
         final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac3-corba # <-", "thesis-tac3-corba.json");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("connections[0].profile", faults.get(0).path());
         assertEquals(ConfigFixture.markedLine(yaml), faults.get(0).line());
@@ -67,7 +67,7 @@ class ProfileReferenceTest {
         copyShipped("thesis-tac4-corba.json");
         final String yaml = withProfiles("    qos: 2\n    bound_percent: 96\n    profile: thesis-tac4-corba # <-",
             "thesis-tac4-corba.json");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(ConfigFixture.markedLine(yaml), faults.get(0).line());
         assertTrue(faults.get(0).reason().startsWith("QoS 2 takes its bound from the profile's histograms, but profile "
@@ -93,11 +93,11 @@ class ProfileReferenceTest {
             .replace("\"name\" : \"thesis-tac4-corba\"", "\"name\" : \"broken\"")
             .replaceFirst("\"mean_ms\" : [0-9.]+", "\"mean_ms\" : -1")
             .replace("\"layer\" : \"CORBA\"", "\"layer\" : \"SMOKE-SIGNALS\""));
-        final List<ProfileFault> ownFaults = assertThrows(ProfileValidationException.class, () -> ProfileJson.read(broken))
+        final List<InputFault> ownFaults = assertThrows(ProfileValidationException.class, () -> ProfileJson.read(broken))
             .faults();
         final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json",
             "broken.json # <-");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
 
         assertEquals(ownFaults.size(), faults.size(), faults::toString);
         assertTrue(ownFaults.size() >= 2, "both planted faults are the profile's own: " + ownFaults);
@@ -113,8 +113,8 @@ class ProfileReferenceTest {
     void aReferenceToARefusedProfileSaysSoInsteadOfOnlyUnknown() throws Exception {
         Files.writeString(directory.resolve("truncated.json"), "{\"format\": \"latency-profile/1\"");
         final String yaml = withProfiles("    qos: 1\n    profile: truncated", "truncated.json");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
-        final ConfigurationFault reference = faults.stream().filter(f -> f.path().equals("connections[0].profile")).findFirst()
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        final InputFault reference = faults.stream().filter(f -> f.path().equals("connections[0].profile")).findFirst()
             .orElseThrow(() -> new AssertionError(faults.toString()));
         assertTrue(reference.reason().contains("unknown profile 'truncated'"), reference::toString);
         assertTrue(reference.reason().contains("1 profile file(s) were refused"), reference::toString);
@@ -126,7 +126,7 @@ class ProfileReferenceTest {
         copyShipped("thesis-tac4-corba.json");
         Files.copy(directory.resolve("thesis-tac4-corba.json"), directory.resolve("copy.json"));
         final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json", "copy.json");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("profiles[1]", faults.get(0).path());
         assertEquals(3, faults.get(0).line());

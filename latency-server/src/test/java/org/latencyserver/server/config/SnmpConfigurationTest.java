@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.input.InputFault;
 
 class SnmpConfigurationTest {
 
@@ -98,9 +99,9 @@ class SnmpConfigurationTest {
             "    snmp:",
             "      address: udp:127.0.0.1/161",        // line 9: a block mapping is located at its first key
             "      version: v3"));
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v3.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v3.yaml", yaml)).faults();
         assertEquals(List.of("nodes[0].snmp.user", "nodes[0].snmp.auth_password_env", "nodes[0].snmp.priv_password_env"),
-            faults.stream().map(ConfigurationFault::path).toList());
+            faults.stream().map(InputFault::path).toList());
         assertTrue(faults.stream().allMatch(f -> f.line() == 9 && f.column() == 7), faults::toString);
     }
 
@@ -110,7 +111,7 @@ class SnmpConfigurationTest {
             "    mib_source: snmp",
             "    snmp: { address: udp:127.0.0.1/161, version: v3, user: u, auth_password_env: A, priv_password_env: P,"
                 + " community_env: C }"));
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v3c.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v3c.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("nodes[0].snmp.community_env", faults.get(0).path());
         assertTrue(faults.get(0).reason().startsWith("SNMP v3 uses no community"), faults.get(0)::toString);
@@ -121,7 +122,7 @@ class SnmpConfigurationTest {
         final String yaml = edit(BASE, WS1, String.join("\n", WS1,
             "    mib_source: snmp",
             "    snmp: { address: udp:127.0.0.1/161, version: v1, community_env: C }"));
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v1.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v1.yaml", yaml)).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("nodes[0].snmp.version", faults.get(0).path());
         assertEquals("must be one of v2c | v3, was 'v1'", faults.get(0).reason());
@@ -138,7 +139,7 @@ class SnmpConfigurationTest {
     @Test
     void aLocalAddressThatIsNotThisMachinesIsRefusedAtItsLine() throws Exception {
         // TEST-NET-1 (RFC 5737): documentation only, never an address of this machine.
-        final List<ConfigurationFault> faults = localAddressFaults("udp:127.0.0.1/161", "192.0.2.77");
+        final List<InputFault> faults = localAddressFaults("udp:127.0.0.1/161", "192.0.2.77");
         assertEquals(1, faults.size(), faults::toString);
         assertTrue(faults.get(0).reason().startsWith("192.0.2.77 is not an address a UDP socket can be bound to on this machine ("),
             faults.get(0)::toString);
@@ -146,7 +147,7 @@ class SnmpConfigurationTest {
 
     @Test
     void aLocalAddressThatIsNoIpAddressIsRefusedWithAnExample() throws Exception {
-        final List<ConfigurationFault> faults = localAddressFaults("udp:127.0.0.1/161", "lab-host");
+        final List<InputFault> faults = localAddressFaults("udp:127.0.0.1/161", "lab-host");
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("expected an IP address of this machine, e.g. 127.0.0.1, or 0.0.0.0 for all interfaces, was 'lab-host'",
             faults.get(0).reason());
@@ -155,14 +156,14 @@ class SnmpConfigurationTest {
 
     @Test
     void aLoopbackLocalAddressForAnAgentOffLoopbackIsRefused() throws Exception {
-        final List<ConfigurationFault> faults = localAddressFaults("udp:10.0.0.7/161", "127.0.0.1");
+        final List<InputFault> faults = localAddressFaults("udp:10.0.0.7/161", "127.0.0.1");
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("the loopback address 127.0.0.1 cannot reach the agent at 10.0.0.7, which is not on loopback: use an "
             + "address of the interface towards it, or remove local_address", faults.get(0).reason());
     }
 
     /** The faults of a node whose snmp block has the local address; each must be at local_address's own line. */
-    private List<ConfigurationFault> localAddressFaults(final String agent, final String localAddress) throws Exception {
+    private List<InputFault> localAddressFaults(final String agent, final String localAddress) throws Exception {
         final String yaml = edit(BASE, WS1, String.join("\n", WS1,
             "    mib_source: snmp",
             "    snmp:",
@@ -171,8 +172,8 @@ class SnmpConfigurationTest {
             "      community_env: C",
             "      local_address: " + localAddress));
         final int line = (int) yaml.lines().takeWhile(l -> !l.contains("local_address:")).count() + 1;
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "local.yaml", yaml)).faults();
-        for (final ConfigurationFault fault : faults) {
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "local.yaml", yaml)).faults();
+        for (final InputFault fault : faults) {
             assertEquals("nodes[0].snmp.local_address", fault.path(), fault::toString);
             assertEquals(line, fault.line(), fault::toString);
         }

@@ -177,7 +177,9 @@ class StateJournalTest {
 
         final String[] refused = new String[1];
         final UpdateEngine after = restored(refused);
-        assertTrue(refused[0] != null && refused[0].startsWith("journal line 3: not a JSON object"), refused[0]);
+        assertTrue(refused[0] != null && refused[0].startsWith(journal() + ":3:19: file: malformed or truncated JSON: "),
+            refused[0]);
+        assertEquals(1, refused[0].lines().count(), "one fault: the lines after it are well formed");
         assertEquals(MibReading.NONE, after.table().row((short) 3).latest(), "nothing restored: the configuration serves");
         assertFalse(Files.exists(file()));
         assertFalse(Files.exists(journal()));
@@ -186,6 +188,23 @@ class StateJournalTest {
             assertTrue(names.stream().anyMatch(n -> n.startsWith("state.json.corrupt-")), names::toString);
             assertTrue(names.stream().anyMatch(n -> n.startsWith("state.json.journal.corrupt-")), names::toString);
         }
+    }
+
+    @Test
+    void everyBadLineOfTheJournalIsReportedTogether() throws Exception {
+        final Server server = server();
+        server.push(3, 10); // the first save: a state file
+        server.push(3, 20);
+        server.push(3, 30);
+        final List<String> lines = journalLines();
+        Files.write(journal(), List.of(lines.get(0), "[3]", lines.get(1), "{\"index_ref\":\"three\"}", lines.get(2)),
+            StandardCharsets.UTF_8);
+
+        final String[] refused = new String[1];
+        restored(refused);
+        assertEquals(List.of(journal() + ":2:1: line: not a JSON object, was a list",
+                journal() + ":4:1: record: index_ref: expected a whole number"),
+            refused[0].lines().toList());
     }
 
     @Test
@@ -200,7 +219,8 @@ class StateJournalTest {
 
         final String[] refused = new String[1];
         restored(refused);
-        assertEquals("journal line 2: measurement_as_before: no earlier record of connection 3 holds a measurement", refused[0]);
+        assertEquals(journal() + ":2:1: record: measurement_as_before: no earlier record of connection 3 holds a measurement",
+            refused[0]);
     }
 
     @Test
