@@ -13,8 +13,8 @@ import org.latencyserver.server.table.ConnectionSpec;
 
 /**
  * The validated configuration of a server: what {@link ConfigurationLoader#load} makes of one YAML
- * file. Every key of the file is described in this package's documentation
- * ({@code package-info.java}) and shown in {@code examples/thesis-testbed.yaml}.
+ * file. Every key of the file is described in {@link ServerOption} (and the operator guide's table
+ * rendered from it) and shown in {@code examples/thesis-testbed.yaml}.
  *
  * <p>Immutable and thread-safe.
  *

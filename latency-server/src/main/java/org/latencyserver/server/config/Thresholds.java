@@ -25,8 +25,13 @@ import org.latencyserver.core.state.CpuThresholds;
 public record Thresholds(int cpuLowUpperPercent, int cpuMediumUpperPercent, double cpuHysteresisBandPercent,
                          int portLoadedAbovePercent, double portHysteresisBandPercent) {
 
-    /** The thesis's thresholds with the default hysteresis bands. */
-    public static final Thresholds DEFAULT = new Thresholds(33, 66, 2, 90, 1);
+    /** The thesis's thresholds with the default hysteresis bands: the options table's. */
+    public static final Thresholds DEFAULT = new Thresholds(
+        (int) ServerOption.THRESHOLDS_CPU_LOW_UPPER_PERCENT.defaultWhole(),
+        (int) ServerOption.THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT.defaultWhole(),
+        ServerOption.THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT.defaultDecimal(),
+        (int) ServerOption.THRESHOLDS_PORT_LOADED_ABOVE_PERCENT.defaultWhole(),
+        ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT.defaultDecimal());
 
     /**
      * @throws IllegalArgumentException when the thresholds are not ordered, the port threshold is

@@ -69,7 +69,7 @@ class ConfigurationLoaderTest {
 
         assertEquals(EXAMPLE.toAbsolutePath().normalize().resolveSibling("thesis-testbed.state.json"),
             configuration.server().stateFile());
-        assertEquals(new ServerSettings.Metrics("127.0.0.1", 9464), configuration.server().metrics());
+        assertEquals(new ServerSettings.Metrics(true, "127.0.0.1", 9464), configuration.server().metrics());
         assertEquals(30_000_000_000L, configuration.engine().measurementTimeoutNanos());
         assertEquals(1000, configuration.engine().roundTripsPerMeasurement());
     }
@@ -120,7 +120,7 @@ class ConfigurationLoaderTest {
             "  poll_interval_millis: 250",
             "  unknown_after_missed_polls: 12",
             "  state_file: ../state/p7.json",
-            "  metrics: { port: 0 }",
+            "  metrics: { enabled: false, address: 0.0.0.0, port: 9100 }",
             "  operator_calls_enabled: false",
             "  planner_calls_enabled: no",
             "thresholds:",
@@ -139,7 +139,7 @@ class ConfigurationLoaderTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "conf/server.yml", yaml));
 
         assertEquals(new ServerSettings("Partition-7", 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
-            new ServerSettings.Metrics("127.0.0.1", 0), false, false), configuration.server());
+            new ServerSettings.Metrics(false, "0.0.0.0", 9100), false, false), configuration.server());
         assertFalse(configuration.server().metrics().enabled());
         assertEquals(new Thresholds(40, 80, 0, 90, 2.5), configuration.thresholds());
         assertEquals(new MeasurementSettings(10_000, 0, 1500, 0, 500, 8), configuration.measurement());
@@ -317,6 +317,20 @@ class ConfigurationLoaderTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "hundred.yaml",
             edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 100")));
         assertEquals(100.0, configuration.connectionConfigs().get(0).boundPercent());
+    }
+
+    @Test
+    void metricsPortZeroWithEnabledTrueServesOnAnyFreePortAsOnTheCommandLine() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "anyport.yaml",
+            edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { enabled: true, port: 0 }")));
+        assertEquals(new ServerSettings.Metrics(true, "127.0.0.1", 0), configuration.server().metrics());
+    }
+
+    @Test
+    void metricsEnabledFalseTurnsTheEndpointOffWhateverThePort() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "nometrics.yaml",
+            edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { enabled: false, port: 0 }")));
+        assertFalse(configuration.server().metrics().enabled());
     }
 
     @Test
