@@ -18,6 +18,7 @@ import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.engine.InputLimits;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /**
  * Reads and validates the server's YAML configuration file, and loads the profiles it lists.
@@ -87,9 +88,9 @@ public final class ConfigurationLoader {
         final ProfileSet profiles = profiles(top, (limits == null ? InputLimits.DEFAULT : limits).profileLimits());
         final NodeSet nodes = nodes(top);
         final LinkSet links = links(top);
-        final List<ConnectionConfig> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
+        final List<ConnectionSpec> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
         final SecuritySettings security = new SecurityReader(faults, directory).read(top.section("security"), nodes.declared());
-        final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionConfig::probeRatePerSecond).sum();
+        final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionSpec::probeRatePerSecond).sum();
         if (measurement != null && probeRoundTripsPerSecond > measurement.budgetRoundTripsPerSecond() / 2.0) {
             top.fault("connections", String.format(java.util.Locale.ROOT,
                 "the connections' probes take %.1f round trips/s, more than half of measurement.budget_round_trips_per_second"

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /**
  * Reads the {@code connections:} list and checks each connection against the nodes, links and
@@ -32,9 +33,9 @@ final class ConnectionReader {
     }
 
     /** @return the connections that passed every check, in file order */
-    List<ConnectionConfig> read(final Section top) {
+    List<ConnectionSpec> read(final Section top) {
         top.require(ServerOption.CONNECTIONS.key(), "connections, " + ServerOption.CONNECTIONS.doc());
-        final List<ConnectionConfig> connections = new ArrayList<>();
+        final List<ConnectionSpec> connections = new ArrayList<>();
         final Map<Long, String> indexSeen = new HashMap<>();
         for (final Section c : top.sections("connections")) {
             final int before = faults.count();
@@ -62,7 +63,7 @@ final class ConnectionReader {
             // A node or link with faults of its own is not built; its connections cannot be either.
             final boolean partsBuilt = client != null && peer != null && (link != null || !c.has("link"));
             if (faults.count() == before && partsBuilt) {
-                connections.add(new ConnectionConfig(indexRef.shortValue(), client, peer, link, size.intValue(), qos.level(),
+                connections.add(ConnectionSpecs.of(indexRef.shortValue(), client, peer, link, size.intValue(), qos.level(),
                     bound, profile, calibration, probeRate));
             }
         }

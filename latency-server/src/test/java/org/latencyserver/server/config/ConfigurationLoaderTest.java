@@ -37,28 +37,28 @@ class ConfigurationLoaderTest {
         assertTrue(configuration.nodes().stream().allMatch(n -> n.mibSource() == MibSource.PUSH && n.snmp() == null));
         assertEquals(List.of("atm-port"), configuration.links().stream().map(LinkConfig::name).toList());
 
-        final List<ConnectionConfig> connections = configuration.connectionConfigs();
+        final List<ConnectionSpec> connections = configuration.connectionSpecs();
         assertEquals(List.of(1, 2, 3, 4, 5, 6), connections.stream().map(c -> (int) c.indexRef()).toList());
-        assertEquals(List.of(1, 1, 2, 3, 3, 4), connections.stream().map(ConnectionConfig::qos).toList());
+        assertEquals(List.of(1, 1, 2, 3, 3, 4), connections.stream().map(ConnectionSpec::qos).toList());
         assertEquals("measured-loopback-jacorb", connections.get(2).profileName());
         assertEquals(96.0, connections.get(2).boundPercent());
 
-        final ConnectionConfig one = connections.get(0);
-        assertEquals("ws1", one.client().name());
-        assertEquals("ws2", one.peer().name());
-        assertEquals("TAC-4", one.client().workstationType().name());
+        final ConnectionSpec one = connections.get(0);
+        assertEquals("ws1", one.clientNodeName());
+        assertEquals("ws2", one.peerNodeName());
+        assertEquals("TAC-4", one.clientWorkstationType().name());
         assertEquals(256, one.messageSizeBytes());
         assertEquals("thesis-tac4-corba", one.profileName());
-        assertEquals("atm-port", one.link().name());
+        assertEquals("atm-port", one.linkName());
         assertEquals(0.0, one.boundPercent());
 
-        final ConnectionConfig two = connections.get(1);
-        assertEquals("TAC-3", two.client().workstationType().name());
-        assertEquals("TAC-3", two.peer().workstationType().name());
+        final ConnectionSpec two = connections.get(1);
+        assertEquals("TAC-3", two.clientWorkstationType().name());
+        assertEquals("TAC-3", two.peerWorkstationType().name());
         assertEquals(1024, two.messageSizeBytes());
         assertEquals("thesis-tac3-corba", two.profileName());
 
-        final ConnectionConfig six = connections.get(5);
+        final ConnectionSpec six = connections.get(5);
         assertEquals(96.0, six.boundPercent());
         assertNull(six.profileName());
 
@@ -160,7 +160,7 @@ class ConfigurationLoaderTest {
             "");
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "types.yaml", yaml));
         assertEquals(List.of(4, 5, 3, 6, 5), configuration.nodes().stream().map(n -> n.workstationType().code()).toList());
-        assertTrue(configuration.connectionConfigs().isEmpty());
+        assertTrue(configuration.connectionSpecs().isEmpty());
     }
 
     @Test
@@ -316,7 +316,7 @@ class ConfigurationLoaderTest {
     void aBoundOfExactlyOneHundredPercentIsTheClosedEndOfTheRangeAndAccepted() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "hundred.yaml",
             edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 100")));
-        assertEquals(100.0, configuration.connectionConfigs().get(0).boundPercent());
+        assertEquals(100.0, configuration.connectionSpecs().get(0).boundPercent());
     }
 
     @Test
