@@ -152,8 +152,8 @@ public final class ConfigurationLoader {
         }
         final Long port = metrics.integer(ServerOption.SERVER_METRICS_PORT);
         if (port != null && port == 0 && !metrics.has(ServerOption.SERVER_METRICS_ENABLED.key())) {
-            // Until this port meant "any free port" here as everywhere else, 0 meant "no endpoint": such a file must not
-            // silently open one. Writing enabled says which is meant.
+            // Port 0 here used to mean "no endpoint" (everywhere else "any free port"): an old file must not silently
+            // open one, so 0 counts only with enabled written beside it, which says which is meant.
             metrics.fault(ServerOption.SERVER_METRICS_PORT.key(), "0 means any free port, as on the command line and for"
                 + " security.tls.port (it used to mean no endpoint): write 'enabled: false' for no endpoint, or"
                 + " 'enabled: true' to serve on any free port");
