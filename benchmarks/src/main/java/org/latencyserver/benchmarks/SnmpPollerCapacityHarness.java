@@ -71,7 +71,7 @@ public final class SnmpPollerCapacityHarness {
                     final ServerConfiguration configuration = ConfigurationLoader.load(work.resolve("config.yaml"));
                     final LongAdder delivered = new LongAdder();
                     try (SnmpPoller poller = new SnmpPoller(configuration.nodes(), configuration.links(),
-                        configuration.connectionConfigs(), intervalMillis, 5, Map.of("BENCH_COMMUNITY", community)::get,
+                        configuration.connectionSpecs(), intervalMillis, 5, Map.of("BENCH_COMMUNITY", community)::get,
                         values -> delivered.increment(), System::nanoTime)) {
                         poller.start();
                         Thread.sleep(2000);

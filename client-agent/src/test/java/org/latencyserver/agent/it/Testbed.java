@@ -63,7 +63,7 @@ final class Testbed implements AutoCloseable {
             "server:",
             "  name: MeasuredTestbed",
             "  state_file: " + directory.resolve("state.json"),
-            "  metrics: { address: 127.0.0.1, port: 0 }",
+            "  metrics: { enabled: false, address: 127.0.0.1 }",
             "thresholds:",
             "  cpu_hysteresis_band_percent: 0",
             "measurement:",

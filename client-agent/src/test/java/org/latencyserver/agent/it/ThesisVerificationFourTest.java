@@ -83,7 +83,7 @@ class ThesisVerificationFourTest {
             "server:",
             "  name: Verification4",
             "  state_file: " + directory.resolve("state.json"),
-            "  metrics: { address: 127.0.0.1, port: 0 }",
+            "  metrics: { enabled: false, address: 127.0.0.1 }",
             "thresholds:",
             "  cpu_hysteresis_band_percent: 0",
             "  port_hysteresis_band_percent: 0",

@@ -21,6 +21,7 @@ import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.engine.InputLimits;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /**
  * Reads and validates the server's YAML configuration file, and loads the profiles it lists.
@@ -28,25 +29,11 @@ import org.latencyserver.server.engine.InputLimits;
  * <p>Every fault is reported, all at once, each with the file, line, column, key path and the
  * bad value (a secret's value excepted), and nothing is returned until there is none. Unknown
  * keys are faults — a typo must not silently become a default — with the closest known key
- * suggested. The keys and their defaults are listed in this package's documentation.
+ * suggested. The keys, their defaults and their ranges are {@link ServerOption}'s.
  *
  * <p>One instance reads one file; {@link #load} is safe to call from any thread.
  */
 public final class ConfigurationLoader {
-
-    private static final Set<String> TOP = Set.of("server", "security", "thresholds", "measurement", "limits", "profiles", "nodes",
-        "links", "connections");
-    private static final Set<String> SERVER = Set.of("name", "poll_interval_millis", "unknown_after_missed_polls",
-        "state_file", "metrics", "operator_calls_enabled", "planner_calls_enabled");
-    private static final Set<String> METRICS = Set.of("address", "port");
-    private static final Set<String> THRESHOLDS = Set.of("cpu_low_upper_percent", "cpu_medium_upper_percent",
-        "cpu_hysteresis_band_percent", "port_loaded_above_percent", "port_hysteresis_band_percent");
-    private static final Set<String> MEASUREMENT = Set.of("round_trips", "warmup_round_trips", "timeout_millis",
-        "min_interval_millis", "budget_round_trips_per_second", "max_concurrent_measurements", "dwell_millis");
-    private static final Set<String> LIMITS = Set.of("max_result_millis", "plausibility_factor", "max_histogram_bins",
-        "max_profile_bytes");
-    private static final Set<String> NODE = Set.of("name", "node_id", "workstation_type", "mib_source", "snmp");
-    private static final Set<String> LINK = Set.of("name", "mib_source", "snmp");
 
     private final Path file;
     private final Path directory;
@@ -88,11 +75,11 @@ public final class ConfigurationLoader {
         }
         if (root.kind() != InputNode.Kind.MAP) {
             faults.at(root, "file", (root.kind() == InputNode.Kind.NULL ? "the file is empty" : "expected a mapping, was "
-                + root.describe()) + "; a configuration has the sections " + String.join(", ", TOP.stream().sorted().toList()));
+                + root.describe()) + "; a configuration has the sections " + String.join(", ", new java.util.TreeSet<>(ServerOption.keysIn(""))));
             throw new ConfigurationException(faults.inFileOrder());
         }
         final Section top = new Section(root, "", faults);
-        top.allowOnly(TOP, elsewhereForTop());
+        top.allowOnlyOptionsOf("", elsewhereForTop());
 
         final ServerSettings server = server(top.section("server"));
         final Thresholds thresholds = thresholds(top.section("thresholds"), top);
@@ -102,9 +89,9 @@ public final class ConfigurationLoader {
         final ProfileSet profiles = profiles(top, (limits == null ? InputLimits.DEFAULT : limits).profileLimits());
         final NodeSet nodes = nodes(top);
         final LinkSet links = links(top);
-        final List<ConnectionConfig> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
+        final List<ConnectionSpec> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
         final SecuritySettings security = new SecurityReader(faults, directory).read(top.section("security"), nodes.declared());
-        final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionConfig::probeRatePerSecond).sum();
+        final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionSpec::probeRatePerSecond).sum();
         if (measurement != null && probeRoundTripsPerSecond > measurement.budgetRoundTripsPerSecond() / 2.0) {
             top.fault("connections", String.format(java.util.Locale.ROOT,
                 "the connections' probes take %.1f round trips/s, more than half of measurement.budget_round_trips_per_second"
@@ -122,10 +109,9 @@ public final class ConfigurationLoader {
     /** Keys of the sections, for a key written at the top level by mistake. */
     private static Map<String, String> elsewhereForTop() {
         final Map<String, String> elsewhere = new HashMap<>();
-        SERVER.forEach(key -> elsewhere.put(key, "it belongs under server:"));
-        THRESHOLDS.forEach(key -> elsewhere.put(key, "it belongs under thresholds:"));
-        MEASUREMENT.forEach(key -> elsewhere.put(key, "it belongs under measurement:"));
-        LIMITS.forEach(key -> elsewhere.put(key, "it belongs under limits:"));
+        for (final String section : List.of("server", "thresholds", "measurement", "limits")) {
+            ServerOption.keysIn(section).forEach(key -> elsewhere.putIfAbsent(key, "it belongs under " + section + ":"));
+        }
         return elsewhere;
     }
 
@@ -137,17 +123,17 @@ public final class ConfigurationLoader {
         if (server == null) {
             return new ServerSettings(ServerSettings.DEFAULT_NAME, ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
                 ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, directory.resolve(defaultStateFile).normalize(),
-                ServerSettings.Metrics.DEFAULT, true, true);
+                ServerSettings.Metrics.DEFAULT, ServerOption.SERVER_OPERATOR_CALLS_ENABLED.defaultFlag(),
+                ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag());
         }
-        server.allowOnly(SERVER);
-        final String name = server.text("name", ServerSettings.DEFAULT_NAME);
-        final Long poll = server.integer("poll_interval_millis", ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS, 10, 3_600_000);
-        final Long missed = server.integer("unknown_after_missed_polls",
-            (long) ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, 1, 1000);
-        final Path stateFile = relativePath(server, "state_file", defaultStateFile);
-        final ServerSettings.Metrics metrics = metrics(server.section("metrics"));
-        final boolean operatorCalls = server.bool("operator_calls_enabled", true);
-        final boolean plannerCalls = server.bool("planner_calls_enabled", true);
+        server.allowOnlyOptionsOf("server");
+        final String name = server.text(ServerOption.SERVER_NAME);
+        final Long poll = server.integer(ServerOption.SERVER_POLL_INTERVAL_MILLIS);
+        final Long missed = server.integer(ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
+        final Path stateFile = relativePath(server, ServerOption.SERVER_STATE_FILE.key(), defaultStateFile);
+        final ServerSettings.Metrics metrics = metrics(server.section(ServerOption.SERVER_METRICS.key()));
+        final boolean operatorCalls = server.bool(ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
+        final boolean plannerCalls = server.bool(ServerOption.SERVER_PLANNER_CALLS_ENABLED);
         if (poll == null || missed == null || stateFile == null || metrics == null) {
             return null;
         }
@@ -158,14 +144,23 @@ public final class ConfigurationLoader {
         if (metrics == null) {
             return ServerSettings.Metrics.DEFAULT;
         }
-        metrics.allowOnly(METRICS);
-        final String address = metrics.text("address", ServerSettings.Metrics.DEFAULT_ADDRESS);
+        metrics.allowOnlyOptionsOf("server.metrics");
+        final boolean enabled = metrics.bool(ServerOption.SERVER_METRICS_ENABLED);
+        final String address = metrics.text(ServerOption.SERVER_METRICS_ADDRESS);
         if (address.chars().anyMatch(Character::isWhitespace)) {
-            metrics.fault("address", "expected an IP address or host name, was '" + address + "'");
+            metrics.fault(ServerOption.SERVER_METRICS_ADDRESS.key(), "expected an IP address or host name, was '" + address + "'");
             return null;
         }
-        final Long port = metrics.integer("port", (long) ServerSettings.Metrics.DEFAULT_PORT, 0, 65_535);
-        return port == null ? null : new ServerSettings.Metrics(address, port.intValue());
+        final Long port = metrics.integer(ServerOption.SERVER_METRICS_PORT);
+        if (port != null && port == 0 && !metrics.has(ServerOption.SERVER_METRICS_ENABLED.key())) {
+            // Port 0 here used to mean "no endpoint" (everywhere else "any free port"): an old file must not silently
+            // open one, so 0 counts only with enabled written beside it, which says which is meant.
+            metrics.fault(ServerOption.SERVER_METRICS_PORT.key(), "0 means any free port, as on the command line and for"
+                + " security.tls.port (it used to mean no endpoint): write 'enabled: false' for no endpoint, or"
+                + " 'enabled: true' to serve on any free port");
+            return null;
+        }
+        return port == null ? null : new ServerSettings.Metrics(enabled, address, port.intValue());
     }
 
     private Path relativePath(final Section section, final String key, final String fallback) {
@@ -184,14 +179,15 @@ public final class ConfigurationLoader {
         if (section == null) {
             return Thresholds.DEFAULT;
         }
-        section.allowOnly(THRESHOLDS);
+        section.allowOnlyOptionsOf("thresholds");
         final int before = faults.count();
-        final Thresholds d = Thresholds.DEFAULT;
-        final Long low = section.integer("cpu_low_upper_percent", (long) d.cpuLowUpperPercent(), 0, 98);
-        final Long medium = section.integer("cpu_medium_upper_percent", (long) d.cpuMediumUpperPercent(), 1, 99);
-        final Double cpuBand = section.decimal("cpu_hysteresis_band_percent", d.cpuHysteresisBandPercent(), 0, false, 100);
-        final Long portThreshold = section.integer("port_loaded_above_percent", (long) d.portLoadedAbovePercent(), 0, 100);
-        final Double portBand = section.decimal("port_hysteresis_band_percent", d.portHysteresisBandPercent(), 0, false, 100);
+        final Long low = section.integer(ServerOption.THRESHOLDS_CPU_LOW_UPPER_PERCENT);
+        final Long medium = section.integer(ServerOption.THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT);
+        final Double cpuBand = section.decimal(ServerOption.THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT);
+        // Read as a percentage, so that any other value gets the reason it is fixed rather than a bare range.
+        final ServerOption portLoaded = ServerOption.THRESHOLDS_PORT_LOADED_ABOVE_PERCENT;
+        final Long portThreshold = section.integer(portLoaded.key(), portLoaded.defaultWhole(), 0, 100);
+        final Double portBand = section.decimal(ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT);
         if (low != null && medium != null && low >= medium) {
             section.fault(section.has("cpu_low_upper_percent") ? "cpu_low_upper_percent" : "cpu_medium_upper_percent",
                 "cpu_low_upper_percent (" + low + ") must be below cpu_medium_upper_percent (" + medium + ")");
@@ -203,7 +199,7 @@ public final class ConfigurationLoader {
                     + " points (LOW 0-" + low + ", MEDIUM " + (low + 1) + "-" + medium + ", HIGH " + (medium + 1) + "-100)");
             }
         }
-        if (portThreshold != null && portThreshold != 90) {
+        if (portThreshold != null && !portLoaded.whole().contains(portThreshold)) {
             section.fault("port_loaded_above_percent", "is fixed at 90 by the IDL's port_state encoding (LOADED is 91..100), was "
                 + portThreshold);
         }
@@ -221,15 +217,14 @@ public final class ConfigurationLoader {
         if (section == null) {
             return MeasurementSettings.DEFAULT;
         }
-        section.allowOnly(MEASUREMENT);
-        final MeasurementSettings d = MeasurementSettings.DEFAULT;
-        final Long roundTrips = section.integer("round_trips", (long) d.roundTrips(), 1, 10_000_000);
-        final Long warmup = section.integer("warmup_round_trips", (long) d.warmupRoundTrips(), 0, 1_000_000);
-        final Long timeout = section.integer("timeout_millis", d.timeoutMillis(), 1, 86_400_000);
-        final Long interval = section.integer("min_interval_millis", d.minIntervalMillis(), 0, 86_400_000);
-        final Long budget = section.integer("budget_round_trips_per_second", (long) d.budgetRoundTripsPerSecond(), 1, 10_000_000);
-        final Long concurrent = section.integer("max_concurrent_measurements", (long) d.maxConcurrentMeasurements(), 1, 10_000);
-        final Long dwell = section.integer("dwell_millis", MeasurementSettings.DWELL_FROM_POLL_INTERVAL, 0, 86_400_000);
+        section.allowOnlyOptionsOf("measurement");
+        final Long roundTrips = section.integer(ServerOption.MEASUREMENT_ROUND_TRIPS);
+        final Long warmup = section.integer(ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS);
+        final Long timeout = section.integer(ServerOption.MEASUREMENT_TIMEOUT_MILLIS);
+        final Long interval = section.integer(ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS);
+        final Long budget = section.integer(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND);
+        final Long concurrent = section.integer(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS);
+        final Long dwell = section.integer(ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL);
         if (roundTrips == null || warmup == null || timeout == null || interval == null || budget == null || concurrent == null
             || dwell == null) {
             return null;
@@ -244,13 +239,11 @@ public final class ConfigurationLoader {
         if (section == null) {
             return InputLimits.DEFAULT;
         }
-        section.allowOnly(LIMITS);
-        final InputLimits d = InputLimits.DEFAULT;
-        final Long maxResult = section.integer("max_result_millis", d.maxResultMillis(), 1, 86_400_000);
-        final Double factor = section.decimal("plausibility_factor", d.plausibilityFactor(), 1, true, 1e12);
-        // Fewer than the thesis's 100 bins would refuse every measured histogram.
-        final Long bins = section.integer("max_histogram_bins", (long) d.maxHistogramBins(), 100, 10_000_000);
-        final Long bytes = section.integer("max_profile_bytes", d.maxProfileBytes(), 1024, 1L << 30);
+        section.allowOnlyOptionsOf("limits");
+        final Long maxResult = section.integer(ServerOption.LIMITS_MAX_RESULT_MILLIS);
+        final Double factor = section.decimal(ServerOption.LIMITS_PLAUSIBILITY_FACTOR);
+        final Long bins = section.integer(ServerOption.LIMITS_MAX_HISTOGRAM_BINS);
+        final Long bytes = section.integer(ServerOption.LIMITS_MAX_PROFILE_BYTES);
         if (maxResult == null || factor == null || bins == null || bytes == null) {
             return null;
         }
@@ -266,7 +259,7 @@ public final class ConfigurationLoader {
     private ProfileSet profiles(final Section top, final ProfileLimits limits) {
         final Map<String, Profile> profiles = new LinkedHashMap<>();
         final Map<String, String> firstSeen = new HashMap<>();
-        final List<InputNode> items = top.list("profiles");
+        final List<InputNode> items = top.list(ServerOption.PROFILES.key());
         int refused = 0;
         for (int i = 0; i < items.size(); i++) {
             final InputNode item = items.get(i);
@@ -319,7 +312,7 @@ public final class ConfigurationLoader {
     private NodeSet nodes(final Section top) {
         final Set<String> declared = new LinkedHashSet<>();
         final Map<String, NodeConfig> valid = new LinkedHashMap<>();
-        top.require("nodes", "nodes, the workstations the connections join");
+        top.require(ServerOption.NODES.key(), "nodes, " + ServerOption.NODES.doc());
         final Map<String, WorkstationType> types = new HashMap<>(Map.of("TAC-3", WorkstationType.TAC_3, "TAC-4",
             WorkstationType.TAC_4));
         final Map<String, String> nameSeen = new HashMap<>();
@@ -327,12 +320,14 @@ public final class ConfigurationLoader {
         final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.NODE);
         for (final Section node : top.sections("nodes")) {
             final int before = faults.count();
-            node.allowOnly(NODE, elsewhere);
+            node.allowOnlyOptionsOf("nodes[]", elsewhere);
             final String name = node.requiredText("name", "name, which connections use to refer to the node");
-            final Long id = node.requiredInteger("node_id", 1, Short.MAX_VALUE,
-                "node_id, the IDL's client_node/peer_node number, 1..32767");
+            final OptionValues.Whole ids = ServerOption.NODES_NODE_ID.whole();
+            final Long id = node.requiredInteger(ServerOption.NODES_NODE_ID.key(), ids.minimum(), ids.maximum(),
+                "node_id, the IDL's client_node/peer_node number, " + ids.describe());
             final String typeName = node.requiredText("workstation_type", "workstation_type, e.g. TAC-4, as profiles name it");
-            final MibSource source = node.choice("mib_source", MibSource.PUSH, SnmpBlockReader.MIB_SOURCES);
+            final MibSource source = node.choice(ServerOption.NODES_MIB_SOURCE.key(),
+                SnmpBlockReader.MIB_SOURCES.get(ServerOption.NODES_MIB_SOURCE.defaultString()), SnmpBlockReader.MIB_SOURCES);
             final SnmpBlockReader.Result snmp = snmpReader.read(node, source, SnmpBlockReader.Owner.NODE);
             if (name != null) {
                 final String first = nameSeen.putIfAbsent(name, node.path() + " (line " + node.node().line() + ")");
@@ -370,9 +365,10 @@ public final class ConfigurationLoader {
         final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.LINK);
         for (final Section link : top.sections("links")) {
             final int before = faults.count();
-            link.allowOnly(LINK, elsewhere);
+            link.allowOnlyOptionsOf("links[]", elsewhere);
             final String name = link.requiredText("name", "name, which connections use to refer to the link");
-            final MibSource source = link.choice("mib_source", MibSource.PUSH, SnmpBlockReader.MIB_SOURCES);
+            final MibSource source = link.choice(ServerOption.LINKS_MIB_SOURCE.key(),
+                SnmpBlockReader.MIB_SOURCES.get(ServerOption.LINKS_MIB_SOURCE.defaultString()), SnmpBlockReader.MIB_SOURCES);
             final SnmpBlockReader.Result snmp = snmpReader.read(link, source, SnmpBlockReader.Owner.LINK);
             if (name != null) {
                 final String first = nameSeen.putIfAbsent(name, link.path() + " (line " + link.node().line() + ")");

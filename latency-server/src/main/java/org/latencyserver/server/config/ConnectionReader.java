@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /**
  * Reads the {@code connections:} list and checks each connection against the nodes, links and
@@ -19,10 +19,6 @@ import org.latencyserver.server.table.CalibrationMode;
  * <p>Not thread-safe: one loader, one thread.
  */
 final class ConnectionReader {
-
-    private static final Set<String> CONNECTION = Set.of("index_ref", "client", "peer", "link", "message_size_bytes", "qos",
-        "profile", "bound_percent",
-        "calibration", "probe_rate_per_second");
 
     private final InputFaults faults;
     private final ConfigurationLoader.NodeSet nodes;
@@ -38,15 +34,14 @@ final class ConnectionReader {
     }
 
     /** @return the connections that passed every check, in file order */
-    List<ConnectionConfig> read(final Section top) {
-        top.require("connections", "connections, the message paths the server estimates (an empty list is written [])");
-        final List<ConnectionConfig> connections = new ArrayList<>();
+    List<ConnectionSpec> read(final Section top) {
+        top.require(ServerOption.CONNECTIONS.key(), "connections, " + ServerOption.CONNECTIONS.doc());
+        final List<ConnectionSpec> connections = new ArrayList<>();
         final Map<Long, String> indexSeen = new HashMap<>();
         for (final Section c : top.sections("connections")) {
             final int before = faults.count();
-            c.allowOnly(CONNECTION);
-            final Long indexRef = c.requiredInteger("index_ref", 1, Short.MAX_VALUE,
-                "index_ref, the connection's number in the IDL, 1..32767");
+            c.allowOnlyOptionsOf("connections[]");
+            final Long indexRef = required(c, ServerOption.CONNECTIONS_INDEX_REF);
             if (indexRef != null) {
                 final String first = indexSeen.putIfAbsent(indexRef, c.path() + " (line " + c.node().line() + ")");
                 if (first != null) {
@@ -59,27 +54,32 @@ final class ConnectionReader {
                 c.fault("peer", "client and peer are both '" + c.text("peer", "") + "': a connection joins two different workstations");
             }
             final LinkConfig link = link(c);
-            final Long size = c.requiredInteger("message_size_bytes", 1, Short.MAX_VALUE,
-                "message_size_bytes, 1..32767 (the IDL's short)");
-            final Long qosLevel = c.requiredInteger("qos", 1, 4, "qos, 1..4");
+            final Long size = required(c, ServerOption.CONNECTIONS_MESSAGE_SIZE_BYTES);
+            final Long qosLevel = required(c, ServerOption.CONNECTIONS_QOS);
             final Qos qos = qosLevel == null ? null : Qos.ofLevel(qosLevel.intValue());
             final double bound = bound(c, qos);
             final String profile = profile(c, qos, client);
             final CalibrationMode calibration = calibration(c);
-            final Double probeRate = c.decimal("probe_rate_per_second", ConnectionConfig.DEFAULT_PROBE_RATE_PER_SECOND, 0, false,
-                1000);
+            final Double probeRate = c.decimal(ServerOption.CONNECTIONS_PROBE_RATE_PER_SECOND);
             // A node or link with faults of its own is not built; its connections cannot be either.
             final boolean partsBuilt = client != null && peer != null && (link != null || !c.has("link"));
             if (faults.count() == before && partsBuilt) {
-                connections.add(new ConnectionConfig(indexRef.shortValue(), client, peer, link, size.intValue(), qos.level(),
+                connections.add(ConnectionSpecs.of(indexRef.shortValue(), client, peer, link, size.intValue(), qos.level(),
                     bound, profile, calibration, probeRate));
             }
         }
         return connections;
     }
 
+    /** @return a required whole number within the option's range, or null when missing or bad (reported) */
+    private static Long required(final Section c, final ServerOption option) {
+        final OptionValues.Whole range = option.whole();
+        return c.requiredInteger(option.key(), range.minimum(), range.maximum(),
+            option.key() + ", " + option.doc() + ", " + range.describe());
+    }
+
     private CalibrationMode calibration(final Section c) {
-        final String mode = c.text("calibration", CalibrationMode.ADAPTIVE.configName());
+        final String mode = c.text(ServerOption.CONNECTIONS_CALIBRATION);
         for (final CalibrationMode known : CalibrationMode.values()) {
             if (known.configName().equals(mode)) {
                 return known;
@@ -127,7 +127,7 @@ final class ConnectionReader {
             + "the share of messages the bound covers, in (0, 100], e.g. 96")) {
             return 0;
         }
-        final Double bound = c.decimal("bound_percent", 0.0, 0, true, 100);
+        final Double bound = c.decimal(ServerOption.CONNECTIONS_BOUND_PERCENT, 0.0);
         return bound == null ? 0 : bound;
     }
 

@@ -285,6 +285,50 @@ final class Section {
         return null;
     }
 
+    // ---- reads driven by the options table: key, default and range all come from the ServerOption ----
+
+    /** @return the option's whole number within its range; its default when absent; null when bad (reported) */
+    Long integer(final ServerOption option) {
+        return integer(option, option.defaultWhole());
+    }
+
+    /** @return as {@link #integer(ServerOption)}, with a default the table can only describe (e.g. derived from another key) */
+    Long integer(final ServerOption option, final Long fallback) {
+        final OptionValues.Whole range = option.whole();
+        return integer(option.key(), fallback, range.minimum(), range.maximum());
+    }
+
+    /** @return the option's number within its interval; its default when absent; null when bad (reported) */
+    Double decimal(final ServerOption option) {
+        return decimal(option, option.defaultDecimal());
+    }
+
+    /** @return as {@link #decimal(ServerOption)}, with the given default */
+    Double decimal(final ServerOption option, final Double fallback) {
+        final OptionValues.Decimal range = option.decimal();
+        return decimal(option.key(), fallback, range.minimum(), range.minimumOpen(), range.maximum());
+    }
+
+    /** @return the option's boolean; its default when absent or bad (reported) */
+    boolean bool(final ServerOption option) {
+        return bool(option.key(), option.defaultFlag());
+    }
+
+    /** @return the option's text; its default when absent or bad (reported) */
+    String text(final ServerOption option) {
+        return text(option.key(), option.defaultString());
+    }
+
+    /** Reports every key that is not an option of the mapping at {@code parent} in the table; see {@link #allowOnly(Set, Map)}. */
+    void allowOnlyOptionsOf(final String parent, final Map<String, String> elsewhere) {
+        allowOnly(ServerOption.keysIn(parent), elsewhere);
+    }
+
+    /** @see #allowOnlyOptionsOf(String, Map) */
+    void allowOnlyOptionsOf(final String parent) {
+        allowOnly(ServerOption.keysIn(parent), Map.of());
+    }
+
     private boolean isInvalid(final String key) {
         final InputNode node = map.fields().get(key);
         return node != null && node.kind() == InputNode.Kind.INVALID;

@@ -17,10 +17,6 @@ import org.latencyserver.server.security.Role;
 /** Reads the {@code security:} section (see {@link SecuritySettings}); faults go to the collector. */
 final class SecurityReader {
 
-    private static final Set<String> SECURITY = Set.of("plain_iiop", "tls", "principals");
-    private static final Set<String> TLS = Set.of("port", "keystore", "truststore", "password_env");
-    private static final Set<String> PRINCIPAL = Set.of("subject", "roles", "node");
-
     private final InputFaults faults;
     private final Path directory;
 
@@ -39,7 +35,7 @@ final class SecurityReader {
             return SecuritySettings.LEGACY_OPEN;
         }
         final int before = faults.count();
-        section.allowOnly(SECURITY);
+        section.allowOnlyOptionsOf("security");
         final SecuritySettings.Tls tls = tls(section.section("tls"));
         final String plainText = section.text("plain_iiop", tls == null ? "all" : "read-only");
         SecuritySettings.PlainIiop plain = null;
@@ -65,11 +61,11 @@ final class SecurityReader {
         if (tls == null) {
             return null;
         }
-        tls.allowOnly(TLS);
-        final Long port = tls.integer("port", 0L, 0, 65_535);
+        tls.allowOnlyOptionsOf("security.tls");
+        final Long port = tls.integer(ServerOption.SECURITY_TLS_PORT);
         final Path keystore = store(tls, "keystore", "the server's certificate and key (PKCS#12), e.g. from ./latency certs");
         final Path truststore = store(tls, "truststore", "the certificate authorities of the clients (PKCS#12)");
-        final String passwordEnv = tls.text("password_env", org.latencyserver.orb.TlsStores.DEFAULT_PASSWORD_ENV);
+        final String passwordEnv = tls.text(ServerOption.SECURITY_TLS_PASSWORD_ENV);
         if (port == null || keystore == null || truststore == null) {
             return null;
         }
@@ -99,7 +95,7 @@ final class SecurityReader {
         final List<PrincipalRule> rules = new ArrayList<>();
         final Map<String, String> seen = new HashMap<>();
         for (final Section item : section.sections("principals")) {
-            item.allowOnly(PRINCIPAL);
+            item.allowOnlyOptionsOf("security.principals[]");
             final String subjectText = item.requiredText("subject", "the certificate subject, e.g. \"CN=agent ws1,OU=agent,O=Latency Server\"");
             X500Principal subject = null;
             if (subjectText != null) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /** The keys of "estimates that hold": {@code calibration}, {@code probe_rate_per_second}, {@code dwell_millis}. */
 class CalibrationConfigurationTest {
@@ -21,7 +22,7 @@ class CalibrationConfigurationTest {
     @Test
     void aConnectionIsAdaptiveWithTenProbesPerSecondAndDwellsTwoPollsUnlessTheFileSaysOtherwise() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "base.yaml", BASE));
-        final ConnectionConfig connection = configuration.connectionConfigs().get(0);
+        final ConnectionSpec connection = configuration.connectionSpecs().get(0);
         assertEquals(CalibrationMode.ADAPTIVE, connection.calibration());
         assertEquals(10.0, connection.probeRatePerSecond());
         assertEquals(2 * configuration.server().pollIntervalMillis() * 1_000_000L, configuration.engine().dwellNanos());

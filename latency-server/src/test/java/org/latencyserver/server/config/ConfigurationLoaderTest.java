@@ -38,28 +38,28 @@ class ConfigurationLoaderTest {
         assertTrue(configuration.nodes().stream().allMatch(n -> n.mibSource() == MibSource.PUSH && n.snmp() == null));
         assertEquals(List.of("atm-port"), configuration.links().stream().map(LinkConfig::name).toList());
 
-        final List<ConnectionConfig> connections = configuration.connectionConfigs();
+        final List<ConnectionSpec> connections = configuration.connectionSpecs();
         assertEquals(List.of(1, 2, 3, 4, 5, 6), connections.stream().map(c -> (int) c.indexRef()).toList());
-        assertEquals(List.of(1, 1, 2, 3, 3, 4), connections.stream().map(ConnectionConfig::qos).toList());
+        assertEquals(List.of(1, 1, 2, 3, 3, 4), connections.stream().map(ConnectionSpec::qos).toList());
         assertEquals("measured-loopback-jacorb", connections.get(2).profileName());
         assertEquals(96.0, connections.get(2).boundPercent());
 
-        final ConnectionConfig one = connections.get(0);
-        assertEquals("ws1", one.client().name());
-        assertEquals("ws2", one.peer().name());
-        assertEquals("TAC-4", one.client().workstationType().name());
+        final ConnectionSpec one = connections.get(0);
+        assertEquals("ws1", one.clientNodeName());
+        assertEquals("ws2", one.peerNodeName());
+        assertEquals("TAC-4", one.clientWorkstationType().name());
         assertEquals(256, one.messageSizeBytes());
         assertEquals("thesis-tac4-corba", one.profileName());
-        assertEquals("atm-port", one.link().name());
+        assertEquals("atm-port", one.linkName());
         assertEquals(0.0, one.boundPercent());
 
-        final ConnectionConfig two = connections.get(1);
-        assertEquals("TAC-3", two.client().workstationType().name());
-        assertEquals("TAC-3", two.peer().workstationType().name());
+        final ConnectionSpec two = connections.get(1);
+        assertEquals("TAC-3", two.clientWorkstationType().name());
+        assertEquals("TAC-3", two.peerWorkstationType().name());
         assertEquals(1024, two.messageSizeBytes());
         assertEquals("thesis-tac3-corba", two.profileName());
 
-        final ConnectionConfig six = connections.get(5);
+        final ConnectionSpec six = connections.get(5);
         assertEquals(96.0, six.boundPercent());
         assertNull(six.profileName());
 
@@ -70,7 +70,7 @@ class ConfigurationLoaderTest {
 
         assertEquals(EXAMPLE.toAbsolutePath().normalize().resolveSibling("thesis-testbed.state.json"),
             configuration.server().stateFile());
-        assertEquals(new ServerSettings.Metrics("127.0.0.1", 9464), configuration.server().metrics());
+        assertEquals(new ServerSettings.Metrics(true, "127.0.0.1", 9464), configuration.server().metrics());
         assertEquals(30_000_000_000L, configuration.engine().measurementTimeoutNanos());
         assertEquals(1000, configuration.engine().roundTripsPerMeasurement());
     }
@@ -121,7 +121,7 @@ class ConfigurationLoaderTest {
             "  poll_interval_millis: 250",
             "  unknown_after_missed_polls: 12",
             "  state_file: ../state/p7.json",
-            "  metrics: { port: 0 }",
+            "  metrics: { enabled: false, address: 0.0.0.0, port: 9100 }",
             "  operator_calls_enabled: false",
             "  planner_calls_enabled: no",
             "thresholds:",
@@ -140,7 +140,7 @@ class ConfigurationLoaderTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "conf/server.yml", yaml));
 
         assertEquals(new ServerSettings("Partition-7", 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
-            new ServerSettings.Metrics("127.0.0.1", 0), false, false), configuration.server());
+            new ServerSettings.Metrics(false, "0.0.0.0", 9100), false, false), configuration.server());
         assertFalse(configuration.server().metrics().enabled());
         assertEquals(new Thresholds(40, 80, 0, 90, 2.5), configuration.thresholds());
         assertEquals(new MeasurementSettings(10_000, 0, 1500, 0, 500, 8), configuration.measurement());
@@ -161,7 +161,7 @@ class ConfigurationLoaderTest {
             "");
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "types.yaml", yaml));
         assertEquals(List.of(4, 5, 3, 6, 5), configuration.nodes().stream().map(n -> n.workstationType().code()).toList());
-        assertTrue(configuration.connectionConfigs().isEmpty());
+        assertTrue(configuration.connectionSpecs().isEmpty());
     }
 
     @Test
@@ -317,7 +317,21 @@ class ConfigurationLoaderTest {
     void aBoundOfExactlyOneHundredPercentIsTheClosedEndOfTheRangeAndAccepted() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "hundred.yaml",
             edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 100")));
-        assertEquals(100.0, configuration.connectionConfigs().get(0).boundPercent());
+        assertEquals(100.0, configuration.connectionSpecs().get(0).boundPercent());
+    }
+
+    @Test
+    void metricsPortZeroWithEnabledTrueServesOnAnyFreePortAsOnTheCommandLine() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "anyport.yaml",
+            edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { enabled: true, port: 0 }")));
+        assertEquals(new ServerSettings.Metrics(true, "127.0.0.1", 0), configuration.server().metrics());
+    }
+
+    @Test
+    void metricsEnabledFalseTurnsTheEndpointOffWhateverThePort() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "nometrics.yaml",
+            edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { enabled: false, port: 0 }")));
+        assertFalse(configuration.server().metrics().enabled());
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.profile.Provenance;
 import org.latencyserver.core.state.CpuStatePair;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /** Profiles listed in the configuration: loading, refusal, and the checks connections make against them. */
 class ProfileReferenceTest {
@@ -47,7 +48,7 @@ class ProfileReferenceTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "server.yaml",
             withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json")));
         assertEquals("TAC-4", configuration.profiles().get("thesis-tac4-corba").workstationType());
-        assertEquals("thesis-tac4-corba", configuration.connectionConfigs().get(0).profileName());
+        assertEquals("thesis-tac4-corba", configuration.connectionSpecs().get(0).profileName());
     }
 
     @Test
@@ -79,7 +80,7 @@ class ProfileReferenceTest {
         ProfileJson.write(histogramProfile("measured-tac4", "TAC-4"), directory.resolve("measured.json"));
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "server.yaml",
             withProfiles("    qos: 2\n    bound_percent: 96\n    profile: measured-tac4", "measured.json")));
-        final ConnectionConfig connection = configuration.connectionConfigs().get(0);
+        final ConnectionSpec connection = configuration.connectionSpecs().get(0);
         assertEquals(2, connection.qos());
         assertEquals(96.0, connection.boundPercent());
         assertTrue(configuration.profiles().get("measured-tac4").hasHistograms());

@@ -89,7 +89,7 @@ class SnmpConfigurationTest {
         assertNull(a.snmp().cpuSource());
         assertEquals(4, b.ifIndex());
         assertEquals(155, b.speedMbps());
-        assertEquals("port-a", configuration.connectionConfigs().get(0).link().name());
+        assertEquals("port-a", configuration.connectionSpecs().get(0).linkName());
     }
 
     @Test

@@ -13,7 +13,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.state.WorkstationType;
-import org.latencyserver.server.config.ConnectionConfig;
+import org.latencyserver.server.config.ConnectionSpecs;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.config.LinkConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
@@ -93,7 +94,7 @@ class PollerAgainstScriptedAgentTest {
             timeoutMillis, 0);
     }
 
-    private SnmpPoller start(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionConfig> connections)
+    private SnmpPoller start(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionSpec> connections)
         throws Exception {
         final SnmpPoller poller = new SnmpPoller(nodes, links, connections, POLL_MILLIS, UNKNOWN_AFTER,
             name -> COMMUNITY_ENV.equals(name) ? COMMUNITY : null, delivered::add, System::nanoTime);
@@ -125,7 +126,7 @@ class PollerAgainstScriptedAgentTest {
             v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 100));
         final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
         start(List.of(client, peer), List.of(),
-            List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+            List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
 
         PolledValues values = await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
         assertEquals(7, values.indexRef());
@@ -158,7 +159,7 @@ class PollerAgainstScriptedAgentTest {
         final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
             v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 1000));
         final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
         await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
         // One request with a long timeout is in flight at a time: two missed answers are two misses, fewer than 3.
         final int before = agent.requests();
@@ -180,7 +181,7 @@ class PollerAgainstScriptedAgentTest {
         final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
             v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 200));
         final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
         await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
         final int deliveredBefore = delivered.size();
         // Restart: uptime and all counters start over near 0 (the user counter would read as a huge wrap).
@@ -212,7 +213,7 @@ class PollerAgainstScriptedAgentTest {
         final NodeConfig a = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.PUSH, null);
         final NodeConfig b = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
         final LinkConfig link = new LinkConfig("port-3", MibSource.SNMP, v2c(agent, null, 200), 3, 0);
-        start(List.of(a, b), List.of(link), List.of(new ConnectionConfig((short) 9, a, b, link, 256, 3, 0, null)));
+        start(List.of(a, b), List.of(link), List.of(ConnectionSpecs.of((short) 9, a, b, link, 256, 3, 0, null)));
         final PolledValues values = await("port near 50 %", v -> v.portPercent() >= 40 && v.portPercent() <= 60, 3000);
         assertTrue(values.portPolled() && !values.clientPolled() && !values.peerPolled(), values.toString());
         Thread.sleep(1500);
@@ -230,7 +231,7 @@ class PollerAgainstScriptedAgentTest {
             v2c(dead, SnmpAccess.CpuSource.UCD_RAW, 5000));
         final NodeConfig fast = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.SNMP,
             v2c(alive, SnmpAccess.CpuSource.UCD_RAW, 5000));
-        start(List.of(slow, fast), List.of(), List.of(new ConnectionConfig((short) 7, slow, fast, null, 256, 3, 0, null)));
+        start(List.of(slow, fast), List.of(), List.of(ConnectionSpecs.of((short) 7, slow, fast, null, 256, 3, 0, null)));
         Thread.sleep(1000);
         // 1000 ms / 40 ms = 25 polls; allow for a loaded machine.
         assertTrue(alive.requests() >= 12, "the live agent was asked " + alive.requests() + " times in 1 s");
@@ -255,7 +256,7 @@ class PollerAgainstScriptedAgentTest {
             v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 50));
         final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
         final SnmpPoller poller = new SnmpPoller(List.of(client, peer), List.of(),
-            List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)), POLL_MILLIS, UNKNOWN_AFTER,
+            List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)), POLL_MILLIS, UNKNOWN_AFTER,
             name -> "public", delivered::add, System::nanoTime);
         closing.add(0, poller);
         poller.start();
@@ -279,7 +280,7 @@ class PollerAgainstScriptedAgentTest {
         final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
             v2c(agent, SnmpAccess.CpuSource.HR_PROCESSOR_LOAD, 100));
         final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
         await("the mean of 30 % and 50 %", v -> v.clientCpuPercent() == 40, 3000);
         // As net-snmp answered here: no hrProcessorLoad rows at all.
         table.remove(new OID(load + "196608"));
@@ -298,7 +299,7 @@ class PollerAgainstScriptedAgentTest {
         final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
             v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 200));
         final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)));
+        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
         await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
         while (cpu.polls.get() < 40) {
             Thread.sleep(POLL_MILLIS);

@@ -33,7 +33,7 @@ class ServerPollsSnmpProcessTest {
             "server:",
             "  name: PolledServer",
             "  poll_interval_millis: 50",
-            "  metrics: { address: 127.0.0.1, port: 0 }",
+            "  metrics: { enabled: false, address: 127.0.0.1 }",
             "profiles:",
             "  - " + Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath(),
             "nodes:",
