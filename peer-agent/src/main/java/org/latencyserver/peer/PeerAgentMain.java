@@ -67,13 +67,14 @@ public final class PeerAgentMain implements Callable<Integer> {
         final PeerAgentContext context = new PeerAgentContext().node(name)
             .iorFile(iorFile != null ? iorFile : Path.of("peer-" + name + ".ior"))
             .naming(naming).host(host).corbaPort(port).tcpPort(tcpPort).udpPort(udpPort);
-        try {
-            context.validate();
-        } catch (IllegalArgumentException e) {
-            System.err.println("peer-agent " + name + ": " + e.getMessage());
-            return 2;
-        }
+        // Begun before anything can fail: a stale ready file goes even when this run does not start.
         try (ServingLifecycle life = ServingLifecycle.begin(Component.PEER_AGENT, readyFile)) {
+            try {
+                context.validate();
+            } catch (IllegalArgumentException e) {
+                System.err.println("peer-agent " + name + ": " + e.getMessage());
+                return 2;
+            }
             final PeerAgent peer;
             try {
                 peer = PeerAgent.launch(context);

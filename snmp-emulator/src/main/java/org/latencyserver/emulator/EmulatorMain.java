@@ -99,25 +99,9 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
         if (durationSeconds != null && !(durationSeconds > 0)) {
             throw new IllegalArgumentException("--duration must be a positive number of seconds, got " + durationSeconds);
         }
-        EmulatorContext context = new EmulatorContext()
-                .scenario(ScenarioLoader.load(scenarioFile))
-                .pushTo(pushTo)
-                .pushOnly(pushOnly)
-                .bindAddress(InetAddress.getByName(bindAddress))
-                .statusFile(statusFile)
-                .onStep(status -> {
-                    // For people only: programs read the status file.
-                    out.println(describe(status));
-                    out.flush();
-                });
-        if (!pushOnly) {
-            context.access(AccessConfig.fromEnvironment(environment, communityEnv, v3Only));
-        }
-        if (pushTo != null) {
-            context.pushTls(pushTls.stores());
-        }
+        // Begun first: a stale ready file goes even when this run fails to start.
         try (ServingLifecycle life = ServingLifecycle.begin(Component.SNMP_EMULATOR, readyFile);
-                SnmpEmulator emulator = SnmpEmulator.launch(context)) {
+                SnmpEmulator emulator = SnmpEmulator.launch(context())) {
             emulator.agentUdpPorts().forEach((name, port) -> out.printf("agent %s udp:%s:%d%n", name, bindAddress, port));
             if (pushTo != null) {
                 out.printf("pushing PutMibUpdates for %d connection(s) to %s at 10 Hz%n",
@@ -135,6 +119,28 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
             }
         }
         return 0;
+    }
+
+    /** @return the context the options describe (the scenario loaded, the access read from the environment) */
+    private EmulatorContext context() throws Exception {
+        EmulatorContext context = new EmulatorContext()
+                .scenario(ScenarioLoader.load(scenarioFile))
+                .pushTo(pushTo)
+                .pushOnly(pushOnly)
+                .bindAddress(InetAddress.getByName(bindAddress))
+                .statusFile(statusFile)
+                .onStep(status -> {
+                    // For people only: programs read the status file.
+                    out.println(describe(status));
+                    out.flush();
+                });
+        if (!pushOnly) {
+            context.access(AccessConfig.fromEnvironment(environment, communityEnv, v3Only));
+        }
+        if (pushTo != null) {
+            context.pushTls(pushTls.stores());
+        }
+        return context;
     }
 
     /** @return the line printed for people at a step change, e.g. {@code step 2/4 (pass 1): cpu ws1=60%} */

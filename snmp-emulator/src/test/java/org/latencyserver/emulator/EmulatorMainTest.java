@@ -81,6 +81,18 @@ class EmulatorMainTest {
     }
 
     @Test
+    void aRunThatCannotStartStillDeletesTheReadyFileAnEarlierRunLeft() throws Exception {
+        Path file = scenario("nodes: [ { name: ws1, port: 0 } ]\nsteps: [ { cpu: { ws1: 500 } } ]\n");
+        Path ready = dir.resolve("emulator.ready.json");
+        Files.writeString(ready, "{ \"format\": \"latency-ready/1\", \"component\": \"snmp-emulator\", \"pid\": 1 }");
+
+        Run r = run(Map.of("LATSERV_COMMUNITY", "c"), "--scenario", file.toString(), "--ready-file", ready.toString());
+
+        assertEquals(1, r.exitCode());
+        assertTrue(Files.notExists(ready), "an earlier run's file would tell a waiting program this run serves");
+    }
+
+    @Test
     void helpExitsZeroAndNamesTheOptions() {
         Run r = run(Map.of(), "--help");
         assertEquals(0, r.exitCode());

@@ -66,34 +66,29 @@ public final class ConsoleMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final ConsoleContext context = new ConsoleContext().server(serverReference).naming(naming).bindAddress(bind)
-            .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch);
-        try {
-            context.tls(tls.stores()).validate();
-        } catch (IllegalArgumentException e) {
-            System.err.println("latency console: " + e.getMessage());
+        if (once && readyFile != null) {
+            System.err.println("latency console: --ready-file is for a console that keeps running; --once prints and exits");
             return 2;
         }
-        if (once) {
-            if (readyFile != null) {
-                System.err.println("latency console: --ready-file is for a console that keeps running; --once prints and exits");
+        final ConsoleContext context = new ConsoleContext().server(serverReference).naming(naming).bindAddress(bind)
+            .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch);
+        // Begun before anything can fail: a stale ready file goes even when this run does not start.
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.CONSOLE, readyFile)) {
+            try {
+                context.tls(tls.stores()).validate();
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency console: " + e.getMessage());
                 return 2;
             }
-            final ConsoleSnapshot snapshot = StatusConsole.readOnce(context);
-            if (!snapshot.reachable()) {
-                System.err.println("latency console: " + snapshot.problem() + " (" + serverReference + ")");
-                return 1;
+            if (once) {
+                return printOnce(context);
             }
-            System.out.print(TerminalTable.render(snapshot, System.currentTimeMillis()));
-            return 0;
-        }
-        if (watch) {
-            context.onSnapshot(snapshot -> {
-                System.out.print("\033[H\033[2J" + TerminalTable.render(snapshot, System.currentTimeMillis()));
-                System.out.flush();
-            });
-        }
-        try (ServingLifecycle life = ServingLifecycle.begin(Component.CONSOLE, readyFile)) {
+            if (watch) {
+                context.onSnapshot(snapshot -> {
+                    System.out.print("\033[H\033[2J" + TerminalTable.render(snapshot, System.currentTimeMillis()));
+                    System.out.flush();
+                });
+            }
             final StatusConsole console;
             try {
                 console = StatusConsole.launch(context);
@@ -110,6 +105,17 @@ public final class ConsoleMain implements Callable<Integer> {
                 life.awaitStop();
             }
         }
+        return 0;
+    }
+
+    /** {@code --once}: the table printed, exit 0; or the problem, exit 1. */
+    private int printOnce(final ConsoleContext context) {
+        final ConsoleSnapshot snapshot = StatusConsole.readOnce(context);
+        if (!snapshot.reachable()) {
+            System.err.println("latency console: " + snapshot.problem() + " (" + serverReference + ")");
+            return 1;
+        }
+        System.out.print(TerminalTable.render(snapshot, System.currentTimeMillis()));
         return 0;
     }
 }

@@ -118,35 +118,37 @@ public final class ClientAgentMain implements Callable<Integer> {
             .adaptiveHalfWidthMillis(adaptiveHalfWidthMillis).intervalMicros(intervalMicros).jitWarmupSeconds(jitWarmupSeconds)
             .agentName(agentName).host(host).probing(!noProbe).probeReportMillis(probeReportMillis)
             .probeTrainRoundTrips(probeTrainRoundTrips).callTimeoutMillis(callTimeoutMillis);
-        try {
-            context.validate();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        try {
-            context.tls(tls.stores());
-        } catch (IllegalArgumentException e) {
-            System.err.println("client-agent: " + e.getMessage());
-            return 2;
-        }
-        if (pinCore != null) {
+        // Begun before anything can fail: a stale ready file goes even when this run does not start.
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.CLIENT_AGENT, readyFile)) {
             try {
-                CorePinning.pinThisProcess(pinCore);
-            } catch (IOException e) {
-                System.err.println("client-agent: --pin-core " + pinCore + ": " + e.getMessage());
-                return 1;
+                context.validate();
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-        }
-        try (ServingLifecycle life = ServingLifecycle.begin(Component.CLIENT_AGENT, readyFile);
-             ClientAgent agent = ClientAgent.launch(context)) {
-            System.out.println("client-agent ready: " + agent.name() + " measures for "
-                + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
-                + (pinCore == null ? "" : ", pinned to core " + pinCore)
-                + (adaptiveHalfWidthMillis == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
-                + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off"));
-            System.out.flush();
-            life.ready(agent.readyFile());
-            life.awaitStop();
+            try {
+                context.tls(tls.stores());
+            } catch (IllegalArgumentException e) {
+                System.err.println("client-agent: " + e.getMessage());
+                return 2;
+            }
+            if (pinCore != null) {
+                try {
+                    CorePinning.pinThisProcess(pinCore);
+                } catch (IOException e) {
+                    System.err.println("client-agent: --pin-core " + pinCore + ": " + e.getMessage());
+                    return 1;
+                }
+            }
+            try (ClientAgent agent = ClientAgent.launch(context)) {
+                System.out.println("client-agent ready: " + agent.name() + " measures for "
+                    + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
+                    + (pinCore == null ? "" : ", pinned to core " + pinCore)
+                    + (adaptiveHalfWidthMillis == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
+                    + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off"));
+                System.out.flush();
+                life.ready(agent.readyFile());
+                life.awaitStop();
+            }
         }
         return 0;
     }

@@ -72,13 +72,14 @@ public final class MirrorMain implements Callable<Integer> {
         }
         final MirrorContext context = new MirrorContext().server(serverReference).naming(naming).file(file).connections(followed)
             .heartbeatMillis(heartbeatMillis).pollMillis(pollMillis).refreshMillis(refreshMillis).listenHost(listenHost);
-        try {
-            context.validate();
-        } catch (IllegalArgumentException e) {
-            System.err.println("latency mirror: " + e.getMessage());
-            return 2;
-        }
+        // Begun before anything can fail: a stale ready file goes even when this run does not start.
         try (ServingLifecycle life = ServingLifecycle.begin(Component.MIRROR, readyFile)) {
+            try {
+                context.validate();
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency mirror: " + e.getMessage());
+                return 2;
+            }
             final Mirror mirror;
             try {
                 mirror = Mirror.launch(context);
