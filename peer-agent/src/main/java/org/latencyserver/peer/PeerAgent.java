@@ -31,6 +31,8 @@ public final class PeerAgent implements AutoCloseable {
     private String ior;
     private SocketEcho sockets;
     private NameKeeper nameKeeper;
+    /** Whether {@link #launch} completed: a start that failed has nothing to report at close. */
+    private boolean serving;
     private boolean closed;
 
     private PeerAgent(PeerAgentContext context, ORB orb) {
@@ -92,6 +94,7 @@ public final class PeerAgent implements AutoCloseable {
         Thread orbThread = new Thread(orb::run, "peer-agent-orb");
         orbThread.setDaemon(true);
         orbThread.start();
+        serving = true;
     }
 
     /** @return the echo object's IOR */
@@ -143,7 +146,9 @@ public final class PeerAgent implements AutoCloseable {
             return;
         }
         closed = true;
-        LOG.info("peer-agent {} stopping after {} echoes", context.node(), servant.echoCount());
+        if (serving) {
+            LOG.info("peer-agent {} stopping after {} echoes", context.node(), servant.echoCount());
+        }
         if (nameKeeper != null) {
             nameKeeper.close();
         }

@@ -147,6 +147,12 @@ public final class SnmpEmulator implements AutoCloseable {
         }
         closed = true;
         stepThread.shutdownNow();
+        try {
+            // A poll under way finishes its status file before the agents go.
+            stepThread.awaitTermination(STEP_POLL_MILLIS * 10, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         if (pusher != null) {
             pusher.close();
         }
