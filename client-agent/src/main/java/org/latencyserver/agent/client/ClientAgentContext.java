@@ -107,7 +107,10 @@ public final class ClientAgentContext {
         return this;
     }
 
-    /** @return this, reporting each probed connection's round trips this often, in ms (at least {@value ProbeSettings#MIN_REPORT_INTERVAL_MILLIS}) */
+    /**
+     * @return this, reporting each probed connection's round trips this often, in ms (at least
+     *         {@value ProbeSettings#MIN_REPORT_INTERVAL_MILLIS})
+     */
     public ClientAgentContext probeReportMillis(long probeReportMillis) {
         this.probeReportMillis = probeReportMillis;
         return this;

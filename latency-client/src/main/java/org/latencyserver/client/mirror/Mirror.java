@@ -112,12 +112,18 @@ public final class Mirror implements AutoCloseable {
         return feed().followedCount();
     }
 
-    /** @return its ready file's content as {@code docs/ready-files.md} lists it: the file {@code mirror} and the fact {@code connections} */
+    /**
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the file {@code mirror}
+     *         and the fact {@code connections}
+     */
     public ReadyFile.Builder readyFile() {
         return ReadyFile.of(Component.MIRROR).file("mirror", context.file()).fact("connections", connectionCount());
     }
 
-    /** Stops following the server (unsubscribing), the writer (the file stays, its heartbeat stops) and the ORB; a second call does nothing. */
+    /**
+     * Stops following the server (unsubscribing), the writer (the file stays, its heartbeat stops)
+     * and the ORB; a second call does nothing.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
