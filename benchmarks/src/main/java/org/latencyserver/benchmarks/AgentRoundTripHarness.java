@@ -3,6 +3,7 @@ package org.latencyserver.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +18,7 @@ import org.latencyserver.agent.measure.RunResult;
 import org.latencyserver.agent.measure.SocketRoundTrips;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
@@ -56,25 +58,23 @@ public final class AgentRoundTripHarness {
         final Path directory = Files.createTempDirectory("agent-harness");
         final Path peerIor = directory.resolve("peer.ior");
         final Process peer = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"),
-            "org.latencyserver.peer.PeerAgentMain", "--name", "bench", "--ior-file", peerIor.toString(), "--tcp-port", "0")
+            "org.latencyserver.peer.PeerAgentMain", "--name", "bench", "--ior-file", peerIor.toString(), "--tcp-port", "0",
+            "--ready-file", directory.resolve("peer.ready.json").toString())
             .redirectErrorStream(true).redirectOutput(directory.resolve("peer.log").toFile()).start();
         final int sockperfPort = 17_000 + (int) (ProcessHandle.current().pid() % 1000);
         final Process sockperfServer = new ProcessBuilder("sockperf", "server", "--tcp", "-i", "127.0.0.1", "-p",
             Integer.toString(sockperfPort)).redirectErrorStream(true).redirectOutput(directory.resolve("sockperf.log").toFile()).start();
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
         try {
-            final String ready = awaitLine(directory.resolve("peer.log"), "peer-agent bench ready");
-            final Matcher tcp = Pattern.compile("tcp echo 127\\.0\\.0\\.1:(\\d+)").matcher(ready);
-            if (!tcp.find()) {
-                throw new IllegalStateException("the peer agent reported no TCP echo port: " + ready);
-            }
-            final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(Files.readString(peerIor).trim()));
+            final ReadyFile ready = ReadyFile.await(directory.resolve("peer.ready.json"), Duration.ofSeconds(60), peer::isAlive,
+                () -> "see " + directory.resolve("peer.log"));
+            final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(ready.reference("peer")));
             final RoundTrip corba = CorbaRoundTrips.to(echo, sizeBytes);
             final RoundTripLoop loop = new RoundTripLoop();
             System.out.printf(Locale.ROOT, "Round trips of %d B on loopback, %d per run, %d rounds (times in us)%n", sizeBytes,
                 roundTrips, rounds);
             System.out.printf(Locale.ROOT, "%-44s %9s %9s %9s %10s%n", "path", "mean", "p50", "p99", "vs sockperf");
-            try (SocketRoundTrips.SocketRoundTrip plainTcp = SocketRoundTrips.tcp("127.0.0.1", Integer.parseInt(tcp.group(1)),
+            try (SocketRoundTrips.SocketRoundTrip plainTcp = SocketRoundTrips.tcp("127.0.0.1", ready.port("tcp"),
                 sizeBytes, 10_000)) {
                 loop.run(corba, 5_000, 1, null);
                 loop.run(plainTcp, 5_000, 1, null);
@@ -134,21 +134,6 @@ public final class AgentRoundTripHarness {
             throw new IllegalStateException("sockperf printed no " + pattern + ":\n" + output);
         }
         return Double.parseDouble(matcher.group(1));
-    }
-
-    private static String awaitLine(final Path log, final String text) throws IOException, InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(log)) {
-                for (final String line : Files.readAllLines(log)) {
-                    if (line.contains(text)) {
-                        return line;
-                    }
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("no '" + text + "' in " + log);
     }
 
     private static String java() {

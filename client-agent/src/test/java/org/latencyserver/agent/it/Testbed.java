@@ -99,8 +99,8 @@ final class Testbed implements AutoCloseable {
 
     JavaProcess startPeer(final String logName) throws Exception {
         final JavaProcess peer = JavaProcess.start(logName, directory, "org.latencyserver.peer.PeerAgentMain",
-            "--name", "ws2", "--ior-file", peerIor().toString());
-        peer.awaitLog("peer-agent ws2 ready", Duration.ofSeconds(30));
+            "--name", "ws2", "--ior-file", peerIor().toString(), "--ready-file", directory.resolve(logName + ".ready.json").toString());
+        peer.awaitReady(directory.resolve(logName + ".ready.json"), Duration.ofSeconds(30));
         return peer;
     }
 

@@ -116,7 +116,7 @@ class ThesisVerificationFourTest {
              LoadDriver peerLoad = new LoadDriver(PEER_CORE)) {
             server.awaitLog("serving 2 connections", Duration.ofSeconds(60));
             try (JavaProcess peer = JavaProcess.startPinned(PEER_CORE, "peer", directory, "org.latencyserver.peer.PeerAgentMain",
-                     "--name", "lab2", "--ior-file", peerIor.toString());
+                     "--name", "lab2", "--ior-file", peerIor.toString(), "--ready-file", directory.resolve("peer.ready.json").toString());
                  JavaProcess agent = startAgent(peer, serverIor, peerIor)) {
                 final String ior = Files.readString(serverIor).trim();
                 final Bench bench = new Bench(LatservHelper.narrow(orb.string_to_object(ior)),
@@ -205,7 +205,7 @@ class ThesisVerificationFourTest {
     }
 
     private JavaProcess startAgent(final JavaProcess peer, final Path serverIor, final Path peerIor) throws Exception {
-        peer.awaitLog("peer-agent lab2 ready", Duration.ofSeconds(30));
+        peer.awaitReady(directory.resolve("peer.ready.json"), Duration.ofSeconds(30));
         final JavaProcess agent = JavaProcess.start("agent", directory, "org.latencyserver.agent.client.ClientAgentMain",
             "--server", serverIor.toString(), "--peer", "lab2=" + peerIor, "--poll-millis", "1000",
             "--pin-core", Integer.toString(CLIENT_CORE), "--interval-micros", "2000");
