@@ -102,12 +102,12 @@ public final class LatencyServerNode implements AutoCloseable {
      * @throws IOException   when the metrics port cannot be bound or the IOR or ready file cannot be written
      */
     public static LatencyServerNode launch(final ServerContext context) throws LaunchFailure, IOException {
-        context.conclude();
         // A ready file or IOR file of an earlier run names a server that is gone: a start that fails leaves none.
         ReadyFile.deleteQuietly(context.readyFile());
         if (context.iorFile() != null) {
             Files.deleteIfExists(context.iorFile());
         }
+        context.conclude();
         final ServerConfiguration configuration = context.configuration();
         final List<ConnectionRow> rows = new ArrayList<>();
         final long now = context.epochMillis().getAsLong();
