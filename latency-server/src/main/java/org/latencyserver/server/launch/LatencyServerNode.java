@@ -98,8 +98,9 @@ public final class LatencyServerNode implements AutoCloseable {
      * @param context what to start; {@link ServerContext#conclude() concluded} here
      * @return the running server
      * @throws LaunchFailure when the context or configuration is refused, TLS or the SNMP poller cannot
-     *                       be set up, or the naming service cannot be reached or refuses the name
-     * @throws IOException   when the metrics port cannot be bound or the IOR or ready file cannot be written
+     *                       be set up, the metrics port cannot be listened on, or the naming service cannot be
+     *                       reached or refuses the name
+     * @throws IOException   when the IOR file or ready file cannot be written
      */
     public static LatencyServerNode launch(final ServerContext context) throws LaunchFailure, IOException {
         // A ready file or IOR file of an earlier run names a server that is gone: a start that fails leaves none.
@@ -177,8 +178,8 @@ public final class LatencyServerNode implements AutoCloseable {
                 servant.close();
                 stopStarted.run();
                 orb.shutdown(true);
-                throw new IOException("the metrics endpoint cannot listen on " + metricsHost + ":" + metricsListenPort + ": "
-                    + e.getMessage(), e);
+                throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "the metrics endpoint cannot listen on " + metricsHost
+                    + ":" + metricsListenPort + ": " + e.getMessage());
             }
             metricsUrl = "http://" + metricsHost + ":" + metricsBound + "/metrics";
             LOG.info("metrics at {}", metricsUrl);

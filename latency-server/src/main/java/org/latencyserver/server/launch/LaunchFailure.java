@@ -20,7 +20,9 @@ public final class LaunchFailure extends Exception {
         /** The naming service given cannot be reached or refuses the name. */
         NAMING_REFUSED,
         /** A file or directory the component writes cannot be written. */
-        CANNOT_WRITE
+        CANNOT_WRITE,
+        /** A port it is to listen on is taken or not allowed. */
+        CANNOT_LISTEN
     }
 
     private final Kind kind;
