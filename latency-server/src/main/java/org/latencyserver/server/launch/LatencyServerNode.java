@@ -175,9 +175,7 @@ public final class LatencyServerNode implements AutoCloseable {
             try {
                 metricsBound = metrics.serve(metricsHost, metricsListenPort);
             } catch (IOException e) {
-                servant.close();
-                stopStarted.run();
-                orb.shutdown(true);
+                stopStartedWithOrb(servant, null, stopStarted, orb);
                 throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "the metrics endpoint cannot listen on " + metricsHost
                     + ":" + metricsListenPort + ": " + e.getMessage());
             }
@@ -190,9 +188,7 @@ public final class LatencyServerNode implements AutoCloseable {
         try {
             poller = SnmpPoller.polls(configuration) ? SnmpPoller.forConfiguration(configuration, new EngineFeed(loop)) : null;
         } catch (IllegalArgumentException e) {
-            servant.close();
-            stopStarted.run();
-            orb.shutdown(true);
+            stopStartedWithOrb(servant, null, stopStarted, orb);
             throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "the SNMP poller cannot start: " + e.getMessage());
         }
         if (poller != null) {
@@ -208,14 +204,14 @@ public final class LatencyServerNode implements AutoCloseable {
             reference = rootPoa.servant_to_reference(new LatencyServicePOATie(servant));
             node = new LatencyServerNode(context, orb, servant, poller, loop, store, metrics, repeatedWarnings,
                 orb.object_to_string(reference), metricsBound, metricsUrl, rows.size());
-        } catch (org.omg.CORBA.UserException e) {
+        } catch (org.omg.CORBA.INITIALIZE e) {
+            // JacORB opens its listening socket with the root POA; INITIALIZE is its word for a port it cannot have.
+            stopStartedWithOrb(servant, poller, stopStarted, orb);
+            throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "cannot listen at " + context.host() + ":" + context.orbPort()
+                + ": " + e.getMessage());
+        } catch (org.omg.CORBA.UserException | RuntimeException e) {
             // RootPOA is always there and the servant is new: JacORB would be broken.
-            servant.close();
-            if (poller != null) {
-                poller.close();
-            }
-            stopStarted.run();
-            orb.shutdown(true);
+            stopStartedWithOrb(servant, poller, stopStarted, orb);
             throw new IllegalStateException("the ORB refused to activate the servant: " + e, e);
         }
         // From here on the node stops everything when the rest of the start fails.
@@ -226,6 +222,18 @@ public final class LatencyServerNode implements AutoCloseable {
             throw e;
         }
         return node;
+    }
+
+    /** Stops what a launch had started before its node existed (so that it leaves nothing running). */
+    private static void stopStartedWithOrb(final LatencyServiceServant servant, final SnmpPoller poller, final Runnable stopStarted,
+                                           final ORB orb) {
+        servant.close();
+        if (poller != null) {
+            poller.close();
+        }
+        stopStarted.run();
+        orb.shutdown(true);
+        orb.destroy();
     }
 
     /** Registers in the naming service, then writes the IOR file and the ready file: from then on it serves. */

@@ -155,6 +155,24 @@ class LatencyServerNodeTest {
         assertFalse(Files.exists(readyFile), "an earlier run's ready file would say ready");
     }
 
+    @Test
+    void aTakenOrbPortIsRefusedNamingTheAddressAndLeavesNothingRunning() throws Exception {
+        final int orbPort = freePort();
+        final int metricsPort = freePort();
+        final Path readyFile = directory.resolve("taken.ready.json");
+        try (ServerSocket taken = new ServerSocket(orbPort, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            final LaunchFailure failure = assertThrows(LaunchFailure.class,
+                () -> LatencyServerNode.launch(context().orbPort(orbPort).metricsPort(metricsPort).readyFile(readyFile)));
+            assertEquals(LaunchFailure.Kind.CANNOT_LISTEN, failure.kind());
+            assertTrue(failure.getMessage().contains("127.0.0.1:" + orbPort), failure.getMessage());
+            assertFalse(Files.exists(readyFile));
+        }
+        // The refused launch released what it had opened: its metrics port serves the next one.
+        try (LatencyServerNode server = LatencyServerNode.launch(context().orbPort(orbPort).metricsPort(metricsPort))) {
+            assertEquals(metricsPort, server.metricsPort().orElseThrow());
+        }
+    }
+
     private ServerContext context() {
         return new ServerContext().configFile(config);
     }
