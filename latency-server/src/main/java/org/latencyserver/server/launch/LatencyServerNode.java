@@ -48,9 +48,9 @@ import org.slf4j.LoggerFactory;
  * (when asked for) are written, and it is registered in the naming service (when given one). A
  * launch that fails stops whatever it had started and writes neither file.
  *
- * <p>Several servers may run in one JVM, each with its own JacORB ORB (JacORB keeps no ORB state in
- * statics that two server ORBs share); a logback filter against repeated warnings is installed per
- * server and removed again by {@code close}.
+ * <p>Several servers may run in one JVM at once (a test shows two), each with its own JacORB ORB and
+ * its own state file; a logback filter against repeated warnings is installed per server and removed
+ * again by {@code close}.
  *
  * <p>Thread-safety: the accessors are safe from any thread; {@link #close} is idempotent and may be
  * called from any thread except an ORB request thread (it waits for the ORB's calls in progress).
@@ -98,8 +98,8 @@ public final class LatencyServerNode implements AutoCloseable {
      * @param context what to start; {@link ServerContext#conclude() concluded} here
      * @return the running server
      * @throws LaunchFailure when the context or configuration is refused, TLS or the SNMP poller cannot
-     *                       be set up, the metrics port cannot be listened on, or the naming service cannot be
-     *                       reached or refuses the name
+     *                       be set up, the ORB's or the metrics port cannot be listened on, or the naming service
+     *                       cannot be reached or refuses the name
      * @throws IOException   when the IOR file or ready file cannot be written
      */
     public static LatencyServerNode launch(final ServerContext context) throws LaunchFailure, IOException {

@@ -115,6 +115,22 @@ class LatencyServerNodeTest {
     }
 
     @Test
+    void twoServersRunSideBySideInOneJvmEachWithItsOwnTable() throws Exception {
+        final Path otherConfig = directory.resolve("other.yaml");
+        Files.writeString(otherConfig, Files.readString(config).replace("node-test.state.json", "other.state.json"));
+        try (LatencyServerNode first = LatencyServerNode.launch(context().metricsPort(ServerContext.METRICS_OFF));
+             LatencyServerNode second = LatencyServerNode.launch(new ServerContext().configFile(otherConfig)
+                 .metricsPort(ServerContext.METRICS_OFF))) {
+            final Latserv one = LatservHelper.narrow(client.string_to_object(first.serverIor()));
+            final Latserv two = LatservHelper.narrow(client.string_to_object(second.serverIor()));
+            one.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 80, (short) 50), (short) 1);
+            two.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 5, (short) 5, (short) 5), (short) 1);
+            assertEquals(2.386f, one.RequestStatus((short) 1).latency_estimate, "Appendix A, TAC-4 256 B, 0-33 % / 67-100 %");
+            assertEquals(1.365f, two.RequestStatus((short) 1).latency_estimate, "Appendix A, TAC-4 256 B, 0-33 % / 0-33 %");
+        }
+    }
+
+    @Test
     void closingTwiceStopsOnceAndLeavesNoReadyFile() throws Exception {
         final Path readyFile = directory.resolve("twice.ready.json");
         final LatencyServerNode server = LatencyServerNode.launch(context().readyFile(readyFile).metricsPort(ServerContext.METRICS_OFF));
