@@ -94,7 +94,7 @@ class ProfileChecksTest {
             null, ThesisQueuePortModel.INSTANCE, cells);
     }
 
-    /** A server as ServerMain builds it, without the ORB. */
+    /** A server as LatencyServerNode builds it, without the ORB. */
     private LatencyServiceServant servant(final ServerConfiguration configuration) {
         final List<ConnectionRow> rows = configuration.connectionSpecs().stream().map(spec -> ConnectionRow.initial(spec, 0)).toList();
         final AtomicLong tickets = new AtomicLong(100);
