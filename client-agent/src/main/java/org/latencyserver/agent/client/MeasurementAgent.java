@@ -19,6 +19,7 @@ import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.SystemException;
 import org.slf4j.Logger;
