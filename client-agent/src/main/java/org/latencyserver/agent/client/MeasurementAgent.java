@@ -216,7 +216,7 @@ public final class MeasurementAgent implements AutoCloseable {
                     settings.intervalNanos());
             } catch (SystemException | References.ReferenceException | IllegalStateException e) {
                 peers.forget(request.peer_node_name);
-                final long delayMillis = backoff.nextDelayMillis();
+                final long delayMillis = intake.retryDelayMillis(received, backoff.nextDelayMillis());
                 LOG.warn("{}: peer {} failed: {}; retrying in {} ms (deadline in {} s)", what, request.peer_node_name,
                     describe(e), delayMillis, intake.remainingMillis(received) / 1000);
                 sleep(delayMillis);
@@ -304,7 +304,7 @@ public final class MeasurementAgent implements AutoCloseable {
                 return;
             } catch (SystemException | References.ReferenceException e) {
                 server.invalidate();
-                final long delayMillis = backoff.nextDelayMillis();
+                final long delayMillis = intake.retryDelayMillis(received, backoff.nextDelayMillis());
                 LOG.warn("{}: the server cannot be reached to submit ({}); retrying in {} ms", what, describe(e), delayMillis);
                 sleep(delayMillis);
             }
