@@ -25,7 +25,10 @@ import java.util.stream.Stream;
  * {@code /proc/PID/stat}). A refusal is accepted only when that other work reached
  * {@link #CONTENTION_PERCENT_OF_A_CORE}; on a quiet machine a refusal still fails the test.
  *
- * <p>Linux only. Tick counts are the kernel's USER_HZ in both files, so percentages need no clock rate.
+ * <p>Linux only. Tick counts are the kernel's USER_HZ in both files, so percentages need no clock
+ * rate. A window's reading may exceed the core count by a few per cent (seen: 221 % on 2 cores):
+ * process times are kept exactly and shown in ticks, a core's are counted tick by tick, and the
+ * processes are read one after another; the threshold is far from either edge.
  */
 public final class MachineContention {
 
