@@ -14,6 +14,7 @@ import java.util.Set;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
@@ -78,8 +79,8 @@ public final class ConfigurationLoader {
                 + root.describe()) + "; a configuration has the sections " + String.join(", ", new java.util.TreeSet<>(ServerOption.keysIn(""))));
             throw new ConfigurationException(faults.inFileOrder());
         }
-        final Section top = new Section(root, "", faults);
-        top.allowOnlyOptionsOf("", elsewhereForTop());
+        final InputMapping top = new InputMapping(root, "", faults);
+        OptionReads.allowOnlyOptionsOf(top, "", elsewhereForTop());
 
         final ServerSettings server = server(top.section("server"));
         final Thresholds thresholds = thresholds(top.section("thresholds"), top);
@@ -117,7 +118,7 @@ public final class ConfigurationLoader {
 
     // ---- server -------------------------------------------------------------------------------
 
-    private ServerSettings server(final Section server) {
+    private ServerSettings server(final InputMapping server) {
         final String defaultStateFile = file.getFileName().toString().replaceFirst("\\.ya?ml$", "")
             + ServerSettings.DEFAULT_STATE_FILE_SUFFIX;
         if (server == null) {
@@ -126,32 +127,32 @@ public final class ConfigurationLoader {
                 ServerSettings.Metrics.DEFAULT, ServerOption.SERVER_OPERATOR_CALLS_ENABLED.defaultFlag(),
                 ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag());
         }
-        server.allowOnlyOptionsOf("server");
-        final String name = server.text(ServerOption.SERVER_NAME);
-        final Long poll = server.integer(ServerOption.SERVER_POLL_INTERVAL_MILLIS);
-        final Long missed = server.integer(ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
+        OptionReads.allowOnlyOptionsOf(server, "server");
+        final String name = OptionReads.text(server, ServerOption.SERVER_NAME);
+        final Long poll = OptionReads.whole(server, ServerOption.SERVER_POLL_INTERVAL_MILLIS);
+        final Long missed = OptionReads.whole(server, ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
         final Path stateFile = relativePath(server, ServerOption.SERVER_STATE_FILE.key(), defaultStateFile);
         final ServerSettings.Metrics metrics = metrics(server.section(ServerOption.SERVER_METRICS.key()));
-        final boolean operatorCalls = server.bool(ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
-        final boolean plannerCalls = server.bool(ServerOption.SERVER_PLANNER_CALLS_ENABLED);
+        final boolean operatorCalls = OptionReads.flag(server, ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
+        final boolean plannerCalls = OptionReads.flag(server, ServerOption.SERVER_PLANNER_CALLS_ENABLED);
         if (poll == null || missed == null || stateFile == null || metrics == null) {
             return null;
         }
         return new ServerSettings(name, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
     }
 
-    private ServerSettings.Metrics metrics(final Section metrics) {
+    private ServerSettings.Metrics metrics(final InputMapping metrics) {
         if (metrics == null) {
             return ServerSettings.Metrics.DEFAULT;
         }
-        metrics.allowOnlyOptionsOf("server.metrics");
-        final boolean enabled = metrics.bool(ServerOption.SERVER_METRICS_ENABLED);
-        final String address = metrics.text(ServerOption.SERVER_METRICS_ADDRESS);
+        OptionReads.allowOnlyOptionsOf(metrics, "server.metrics");
+        final boolean enabled = OptionReads.flag(metrics, ServerOption.SERVER_METRICS_ENABLED);
+        final String address = OptionReads.text(metrics, ServerOption.SERVER_METRICS_ADDRESS);
         if (address.chars().anyMatch(Character::isWhitespace)) {
             metrics.fault(ServerOption.SERVER_METRICS_ADDRESS.key(), "expected an IP address or host name, was '" + address + "'");
             return null;
         }
-        final Long port = metrics.integer(ServerOption.SERVER_METRICS_PORT);
+        final Long port = OptionReads.whole(metrics, ServerOption.SERVER_METRICS_PORT);
         if (port != null && port == 0 && !metrics.has(ServerOption.SERVER_METRICS_ENABLED.key())) {
             // Port 0 here used to mean "no endpoint" (everywhere else "any free port"): an old file must not silently
             // open one, so 0 counts only with enabled written beside it, which says which is meant.
@@ -163,7 +164,7 @@ public final class ConfigurationLoader {
         return port == null ? null : new ServerSettings.Metrics(enabled, address, port.intValue());
     }
 
-    private Path relativePath(final Section section, final String key, final String fallback) {
+    private Path relativePath(final InputMapping section, final String key, final String fallback) {
         final String text = section.text(key, fallback);
         try {
             return directory.resolve(text).normalize();
@@ -175,19 +176,19 @@ public final class ConfigurationLoader {
 
     // ---- thresholds and measurement -------------------------------------------------------------
 
-    private Thresholds thresholds(final Section section, final Section top) {
+    private Thresholds thresholds(final InputMapping section, final InputMapping top) {
         if (section == null) {
             return Thresholds.DEFAULT;
         }
-        section.allowOnlyOptionsOf("thresholds");
+        OptionReads.allowOnlyOptionsOf(section, "thresholds");
         final int before = faults.count();
-        final Long low = section.integer(ServerOption.THRESHOLDS_CPU_LOW_UPPER_PERCENT);
-        final Long medium = section.integer(ServerOption.THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT);
-        final Double cpuBand = section.decimal(ServerOption.THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT);
+        final Long low = OptionReads.whole(section, ServerOption.THRESHOLDS_CPU_LOW_UPPER_PERCENT);
+        final Long medium = OptionReads.whole(section, ServerOption.THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT);
+        final Double cpuBand = OptionReads.decimal(section, ServerOption.THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT);
         // Read as a percentage, so that any other value gets the reason it is fixed rather than a bare range.
         final ServerOption portLoaded = ServerOption.THRESHOLDS_PORT_LOADED_ABOVE_PERCENT;
         final Long portThreshold = section.integer(portLoaded.key(), portLoaded.defaultWhole(), 0, 100);
-        final Double portBand = section.decimal(ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT);
+        final Double portBand = OptionReads.decimal(section, ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT);
         if (low != null && medium != null && low >= medium) {
             section.fault(section.has("cpu_low_upper_percent") ? "cpu_low_upper_percent" : "cpu_medium_upper_percent",
                 "cpu_low_upper_percent (" + low + ") must be below cpu_medium_upper_percent (" + medium + ")");
@@ -213,18 +214,18 @@ public final class ConfigurationLoader {
         return new Thresholds(low.intValue(), medium.intValue(), cpuBand, portThreshold.intValue(), portBand);
     }
 
-    private MeasurementSettings measurement(final Section section) {
+    private MeasurementSettings measurement(final InputMapping section) {
         if (section == null) {
             return MeasurementSettings.DEFAULT;
         }
-        section.allowOnlyOptionsOf("measurement");
-        final Long roundTrips = section.integer(ServerOption.MEASUREMENT_ROUND_TRIPS);
-        final Long warmup = section.integer(ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS);
-        final Long timeout = section.integer(ServerOption.MEASUREMENT_TIMEOUT_MILLIS);
-        final Long interval = section.integer(ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS);
-        final Long budget = section.integer(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND);
-        final Long concurrent = section.integer(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS);
-        final Long dwell = section.integer(ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL);
+        OptionReads.allowOnlyOptionsOf(section, "measurement");
+        final Long roundTrips = OptionReads.whole(section, ServerOption.MEASUREMENT_ROUND_TRIPS);
+        final Long warmup = OptionReads.whole(section, ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS);
+        final Long timeout = OptionReads.whole(section, ServerOption.MEASUREMENT_TIMEOUT_MILLIS);
+        final Long interval = OptionReads.whole(section, ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS);
+        final Long budget = OptionReads.whole(section, ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND);
+        final Long concurrent = OptionReads.whole(section, ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS);
+        final Long dwell = OptionReads.whole(section, ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL);
         if (roundTrips == null || warmup == null || timeout == null || interval == null || budget == null || concurrent == null
             || dwell == null) {
             return null;
@@ -235,15 +236,15 @@ public final class ConfigurationLoader {
 
     // ---- limits -------------------------------------------------------------------------------
 
-    private InputLimits limits(final Section section) {
+    private InputLimits limits(final InputMapping section) {
         if (section == null) {
             return InputLimits.DEFAULT;
         }
-        section.allowOnlyOptionsOf("limits");
-        final Long maxResult = section.integer(ServerOption.LIMITS_MAX_RESULT_MILLIS);
-        final Double factor = section.decimal(ServerOption.LIMITS_PLAUSIBILITY_FACTOR);
-        final Long bins = section.integer(ServerOption.LIMITS_MAX_HISTOGRAM_BINS);
-        final Long bytes = section.integer(ServerOption.LIMITS_MAX_PROFILE_BYTES);
+        OptionReads.allowOnlyOptionsOf(section, "limits");
+        final Long maxResult = OptionReads.whole(section, ServerOption.LIMITS_MAX_RESULT_MILLIS);
+        final Double factor = OptionReads.decimal(section, ServerOption.LIMITS_PLAUSIBILITY_FACTOR);
+        final Long bins = OptionReads.whole(section, ServerOption.LIMITS_MAX_HISTOGRAM_BINS);
+        final Long bytes = OptionReads.whole(section, ServerOption.LIMITS_MAX_PROFILE_BYTES);
         if (maxResult == null || factor == null || bins == null || bytes == null) {
             return null;
         }
@@ -256,9 +257,9 @@ public final class ConfigurationLoader {
     record ProfileSet(Map<String, Profile> byName, int refusedFiles) {
     }
 
-    private ProfileSet profiles(final Section top, final ProfileLimits limits) {
+    private ProfileSet profiles(final InputMapping top, final ProfileLimits limits) {
         final Map<String, Profile> profiles = new LinkedHashMap<>();
-        final Map<String, String> firstSeen = new HashMap<>();
+        final FirstPlaces<String> names = new FirstPlaces<>();
         final List<InputNode> items = top.list(ServerOption.PROFILES.key());
         int refused = 0;
         for (int i = 0; i < items.size(); i++) {
@@ -279,7 +280,7 @@ public final class ConfigurationLoader {
             }
             try {
                 final Profile profile = ProfileJson.read(profileFile, limits);
-                final String first = firstSeen.putIfAbsent(profile.name(), path + " (line " + item.line() + ")");
+                final String first = names.earlier(profile.name(), path, item.line());
                 if (first != null) {
                     faults.at(item, path, "'" + item.text() + "' is a second profile named '" + profile.name()
                         + "', after " + first);
@@ -309,35 +310,25 @@ public final class ConfigurationLoader {
     record LinkSet(Set<String> declared, Map<String, LinkConfig> valid) {
     }
 
-    private NodeSet nodes(final Section top) {
+    private NodeSet nodes(final InputMapping top) {
         final Set<String> declared = new LinkedHashSet<>();
         final Map<String, NodeConfig> valid = new LinkedHashMap<>();
         top.require(ServerOption.NODES.key(), "nodes, " + ServerOption.NODES.doc());
         final Map<String, WorkstationType> types = new HashMap<>(Map.of("TAC-3", WorkstationType.TAC_3, "TAC-4",
             WorkstationType.TAC_4));
-        final Map<String, String> nameSeen = new HashMap<>();
-        final Map<Long, String> idSeen = new HashMap<>();
+        final FirstPlaces<String> names = new FirstPlaces<>();
+        final FirstPlaces<Long> ids = new FirstPlaces<>();
         final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.NODE);
-        for (final Section node : top.sections("nodes")) {
+        for (final InputMapping node : top.sections("nodes")) {
             final int before = faults.count();
-            node.allowOnlyOptionsOf("nodes[]", elsewhere);
+            OptionReads.allowOnlyOptionsOf(node, "nodes[]", elsewhere);
             final String name = node.requiredText("name", "name, which connections use to refer to the node");
-            final OptionValues.Whole ids = ServerOption.NODES_NODE_ID.whole();
-            final Long id = node.requiredInteger(ServerOption.NODES_NODE_ID.key(), ids.minimum(), ids.maximum(),
-                "node_id, the IDL's client_node/peer_node number, " + ids.describe());
+            final Long id = OptionReads.requiredWhole(node, ServerOption.NODES_NODE_ID,
+                "node_id, the IDL's client_node/peer_node number");
             final String typeName = node.requiredText("workstation_type", "workstation_type, e.g. TAC-4, as profiles name it");
-            final MibSource source = node.choice(ServerOption.NODES_MIB_SOURCE.key(),
-                SnmpBlockReader.MIB_SOURCES.get(ServerOption.NODES_MIB_SOURCE.defaultString()), SnmpBlockReader.MIB_SOURCES);
-            final SnmpBlockReader.Result snmp = snmpReader.read(node, source, SnmpBlockReader.Owner.NODE);
-            if (name != null) {
-                final String first = nameSeen.putIfAbsent(name, node.path() + " (line " + node.node().line() + ")");
-                if (first != null) {
-                    node.fault("name", "a second node named '" + name + "', after " + first);
-                }
-                declared.add(name);
-            }
+            final Source source = source(node, name, SnmpBlockReader.Owner.NODE, names, declared);
             if (id != null) {
-                final String first = idSeen.putIfAbsent(id, node.path() + " (line " + node.node().line() + ")");
+                final String first = ids.earlier(id, node);
                 if (first != null) {
                     node.fault("node_id", "node_id " + id + " is already used by " + first);
                 }
@@ -348,7 +339,7 @@ public final class ConfigurationLoader {
                 type = types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
             }
             if (faults.count() == before) {
-                valid.put(name, new NodeConfig(name, id.shortValue(), type, source, snmp.access()));
+                valid.put(name, new NodeConfig(name, id.shortValue(), type, source.mibSource(), source.snmp().access()));
             }
         }
         return new NodeSet(declared, valid);
@@ -358,30 +349,51 @@ public final class ConfigurationLoader {
         return types.values().stream().mapToInt(WorkstationType::code).max().orElse(4) + 1;
     }
 
-    private LinkSet links(final Section top) {
+    private LinkSet links(final InputMapping top) {
         final Set<String> declared = new LinkedHashSet<>();
         final Map<String, LinkConfig> valid = new LinkedHashMap<>();
-        final Map<String, String> nameSeen = new HashMap<>();
+        final FirstPlaces<String> names = new FirstPlaces<>();
         final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.LINK);
-        for (final Section link : top.sections("links")) {
+        for (final InputMapping link : top.sections("links")) {
             final int before = faults.count();
-            link.allowOnlyOptionsOf("links[]", elsewhere);
+            OptionReads.allowOnlyOptionsOf(link, "links[]", elsewhere);
             final String name = link.requiredText("name", "name, which connections use to refer to the link");
-            final MibSource source = link.choice(ServerOption.LINKS_MIB_SOURCE.key(),
-                SnmpBlockReader.MIB_SOURCES.get(ServerOption.LINKS_MIB_SOURCE.defaultString()), SnmpBlockReader.MIB_SOURCES);
-            final SnmpBlockReader.Result snmp = snmpReader.read(link, source, SnmpBlockReader.Owner.LINK);
-            if (name != null) {
-                final String first = nameSeen.putIfAbsent(name, link.path() + " (line " + link.node().line() + ")");
-                if (first != null) {
-                    link.fault("name", "a second link named '" + name + "', after " + first);
-                }
-                declared.add(name);
-            }
+            final Source source = source(link, name, SnmpBlockReader.Owner.LINK, names, declared);
             if (faults.count() == before) {
-                valid.put(name, new LinkConfig(name, source, snmp.access(), snmp.ifIndex(), snmp.speedMbps()));
+                valid.put(name, new LinkConfig(name, source.mibSource(), source.snmp().access(), source.snmp().ifIndex(),
+                    source.snmp().speedMbps()));
             }
         }
         return new LinkSet(declared, valid);
+    }
+
+    /** What a node and a link both have: where its utilisation comes from, and how to poll it. */
+    private record Source(MibSource mibSource, SnmpBlockReader.Result snmp) {
+    }
+
+    /**
+     * Reads a node's or link's {@code mib_source} and {@code snmp} block, and checks that its name
+     * is the first of its kind.
+     *
+     * @param name     its name, null when missing or bad (reported)
+     * @param names    where each name of its kind was first written
+     * @param declared every name of its kind so far, which this one joins
+     */
+    private Source source(final InputMapping item, final String name, final SnmpBlockReader.Owner owner,
+                          final FirstPlaces<String> names, final Set<String> declared) {
+        final ServerOption option = owner == SnmpBlockReader.Owner.NODE ? ServerOption.NODES_MIB_SOURCE
+            : ServerOption.LINKS_MIB_SOURCE;
+        final MibSource source = item.choice(option.key(), SnmpBlockReader.MIB_SOURCES.get(option.defaultString()),
+            SnmpBlockReader.MIB_SOURCES);
+        final SnmpBlockReader.Result snmp = snmpReader.read(item, source, owner);
+        if (name != null) {
+            final String first = names.earlier(name, item);
+            if (first != null) {
+                item.fault("name", "a second " + owner.word() + " named '" + name + "', after " + first);
+            }
+            declared.add(name);
+        }
+        return new Source(source, snmp);
     }
 
     private static Map<String, String> snmpKeysBelongInBlock(final SnmpBlockReader.Owner owner) {
