@@ -39,12 +39,7 @@ final class SecurityReader {
         OptionReads.allowOnlyOptionsOf(section, "security");
         final SecuritySettings.Tls tls = tls(section.section("tls"));
         final String plainText = section.text("plain_iiop", tls == null ? "all" : "read-only");
-        SecuritySettings.PlainIiop plain = null;
-        for (final SecuritySettings.PlainIiop candidate : SecuritySettings.PlainIiop.values()) {
-            if (candidate.configName().equals(plainText)) {
-                plain = candidate;
-            }
-        }
+        final SecuritySettings.PlainIiop plain = ConfigWord.byWord(SecuritySettings.PlainIiop.class).get(plainText);
         if (plain == null) {
             section.fault("plain_iiop", "expected read-only or all, was '" + plainText + "'");
         }

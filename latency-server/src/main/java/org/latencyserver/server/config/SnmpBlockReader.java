@@ -34,15 +34,11 @@ final class SnmpBlockReader {
     private static final Pattern ADDRESS = Pattern.compile("(udp|tcp):(\\S+)/([0-9]{1,5})");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-    static final Map<String, MibSource> MIB_SOURCES = Map.of("push", MibSource.PUSH, "snmp", MibSource.SNMP);
-    private static final Map<String, SnmpAccess.Version> VERSIONS = Map.of("v2c", SnmpAccess.Version.V2C,
-        "v3", SnmpAccess.Version.V3);
-    private static final Map<String, SnmpAccess.AuthProtocol> AUTH = Map.of("sha", SnmpAccess.AuthProtocol.SHA,
-        "sha256", SnmpAccess.AuthProtocol.SHA256);
-    private static final Map<String, SnmpAccess.PrivProtocol> PRIV = Map.of("aes", SnmpAccess.PrivProtocol.AES,
-        "aes256", SnmpAccess.PrivProtocol.AES256);
-    private static final Map<String, SnmpAccess.CpuSource> CPU = Map.of("ucd-raw", SnmpAccess.CpuSource.UCD_RAW,
-        "hr-processor-load", SnmpAccess.CpuSource.HR_PROCESSOR_LOAD);
+    static final Map<String, MibSource> MIB_SOURCES = ConfigWord.byWord(MibSource.class);
+    private static final Map<String, SnmpAccess.Version> VERSIONS = ConfigWord.byWord(SnmpAccess.Version.class);
+    private static final Map<String, SnmpAccess.AuthProtocol> AUTH = ConfigWord.byWord(SnmpAccess.AuthProtocol.class);
+    private static final Map<String, SnmpAccess.PrivProtocol> PRIV = ConfigWord.byWord(SnmpAccess.PrivProtocol.class);
+    private static final Map<String, SnmpAccess.CpuSource> CPU = ConfigWord.byWord(SnmpAccess.CpuSource.class);
 
     /** The keys of a node's or link's snmp block. */
     static Set<String> keys(final Owner owner) {
