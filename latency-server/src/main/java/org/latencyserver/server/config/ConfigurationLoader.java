@@ -218,20 +218,16 @@ public final class ConfigurationLoader {
         if (section == null) {
             return MeasurementSettings.DEFAULT;
         }
-        OptionReads.allowOnlyOptionsOf(section, "measurement");
-        final Long roundTrips = OptionReads.whole(section, ServerOption.MEASUREMENT_ROUND_TRIPS);
-        final Long warmup = OptionReads.whole(section, ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS);
-        final Long timeout = OptionReads.whole(section, ServerOption.MEASUREMENT_TIMEOUT_MILLIS);
-        final Long interval = OptionReads.whole(section, ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS);
-        final Long budget = OptionReads.whole(section, ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND);
-        final Long concurrent = OptionReads.whole(section, ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS);
-        final Long dwell = OptionReads.whole(section, ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL);
-        if (roundTrips == null || warmup == null || timeout == null || interval == null || budget == null || concurrent == null
-            || dwell == null) {
+        final NumberBlock read = NumberBlock.read(section, "measurement",
+            Map.of(ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL));
+        if (!read.complete()) {
             return null;
         }
-        return new MeasurementSettings(roundTrips.intValue(), warmup.intValue(), timeout, interval, budget.intValue(),
-            concurrent.intValue(), dwell);
+        return new MeasurementSettings((int) read.whole(ServerOption.MEASUREMENT_ROUND_TRIPS),
+            (int) read.whole(ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS), read.whole(ServerOption.MEASUREMENT_TIMEOUT_MILLIS),
+            read.whole(ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS),
+            (int) read.whole(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND),
+            (int) read.whole(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS), read.whole(ServerOption.MEASUREMENT_DWELL_MILLIS));
     }
 
     // ---- limits -------------------------------------------------------------------------------
@@ -240,15 +236,12 @@ public final class ConfigurationLoader {
         if (section == null) {
             return InputLimits.DEFAULT;
         }
-        OptionReads.allowOnlyOptionsOf(section, "limits");
-        final Long maxResult = OptionReads.whole(section, ServerOption.LIMITS_MAX_RESULT_MILLIS);
-        final Double factor = OptionReads.decimal(section, ServerOption.LIMITS_PLAUSIBILITY_FACTOR);
-        final Long bins = OptionReads.whole(section, ServerOption.LIMITS_MAX_HISTOGRAM_BINS);
-        final Long bytes = OptionReads.whole(section, ServerOption.LIMITS_MAX_PROFILE_BYTES);
-        if (maxResult == null || factor == null || bins == null || bytes == null) {
+        final NumberBlock read = NumberBlock.read(section, "limits", Map.of());
+        if (!read.complete()) {
             return null;
         }
-        return new InputLimits(maxResult, factor, bins.intValue(), bytes);
+        return new InputLimits(read.whole(ServerOption.LIMITS_MAX_RESULT_MILLIS), read.decimal(ServerOption.LIMITS_PLAUSIBILITY_FACTOR),
+            (int) read.whole(ServerOption.LIMITS_MAX_HISTOGRAM_BINS), read.whole(ServerOption.LIMITS_MAX_PROFILE_BYTES));
     }
 
     // ---- profiles -----------------------------------------------------------------------------
