@@ -191,22 +191,20 @@ class ConfigurationLoaderTest {
     @Test
     void anUnknownKeyIsRefusedWithTheClosestKnownKeySuggested() throws Exception {
         final String yaml = edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  pol_interval_millis: 50");
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "typo.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(3, faults.get(0).line());
-        assertEquals(3, faults.get(0).column());
-        assertEquals("server.pol_interval_millis", faults.get(0).path());
-        assertEquals("unknown key 'pol_interval_millis' - did you mean 'poll_interval_millis'?", faults.get(0).reason());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "typo.yaml", yaml);
+        assertEquals(3, fault.line());
+        assertEquals(3, fault.column());
+        assertEquals("server.pol_interval_millis", fault.path());
+        assertEquals("unknown key 'pol_interval_millis' - did you mean 'poll_interval_millis'?", fault.reason());
     }
 
     @Test
     void anUnknownKeyFarFromEveryKnownOneListsTheKeysAllowedThere() throws Exception {
         final String yaml = edit(BASE, "    qos: 3", "    qos: 3\n    colour: blue");
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "far.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("connections[0].colour", faults.get(0).path());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "far.yaml", yaml);
+        assertEquals("connections[0].colour", fault.path());
         assertEquals("unknown key 'colour'; the keys here are bound_percent, calibration, client, index_ref, link, "
-            + "message_size_bytes, peer, probe_rate_per_second, profile, qos", faults.get(0).reason());
+            + "message_size_bytes, peer, probe_rate_per_second, profile, qos", fault.reason());
     }
 
     @Test
@@ -250,31 +248,28 @@ class ConfigurationLoaderTest {
     @Test
     void badIndentationIsReportedAsMalformedYamlAtItsLine() throws Exception {
         final String yaml = edit(BASE, "    node_id: 2", "   node_id: 2");     // line 8: one space short
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "indent.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(8, faults.get(0).line(), faults::toString);
-        assertEquals("file", faults.get(0).path());
-        assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
+        final InputFault fault = ConfigFixture.onlyFault(directory, "indent.yaml", yaml);
+        assertEquals(8, fault.line(), fault::toString);
+        assertEquals("file", fault.path());
+        assertTrue(fault.reason().startsWith("malformed YAML: "), fault::toString);
     }
 
     @Test
     void aTabUsedForIndentationIsReportedAtTheTabNotAtThePreviousLine() throws Exception {
         final String yaml = edit(BASE, "    qos: 3", "\tqos: 3");            // line 18
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "tab.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(18, faults.get(0).line(), faults::toString);
-        assertEquals(1, faults.get(0).column(), faults::toString);
-        assertTrue(faults.get(0).reason().contains("TAB"), faults.get(0)::toString);
+        final InputFault fault = ConfigFixture.onlyFault(directory, "tab.yaml", yaml);
+        assertEquals(18, fault.line(), fault::toString);
+        assertEquals(1, fault.column(), fault::toString);
+        assertTrue(fault.reason().contains("TAB"), fault::toString);
     }
 
     @Test
     void anUnclosedFlowMappingIsReportedAsMalformedYamlNearItsEnd() throws Exception {
         final String yaml = "nodes:\n  - { name: a, node_id: 1\nconnections: []\n";
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "flow.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(3, faults.get(0).line(), faults::toString);
-        assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
-        assertTrue(faults.get(0).reason().contains("line 2"), "names where the mapping began: " + faults.get(0));
+        final InputFault fault = ConfigFixture.onlyFault(directory, "flow.yaml", yaml);
+        assertEquals(3, fault.line(), fault::toString);
+        assertTrue(fault.reason().startsWith("malformed YAML: "), fault::toString);
+        assertTrue(fault.reason().contains("line 2"), "names where the mapping began: " + fault);
     }
 
     @Test

@@ -99,7 +99,7 @@ class SnmpConfigurationTest {
             "    snmp:",
             "      address: udp:127.0.0.1/161",        // line 9: a block mapping is located at its first key
             "      version: v3"));
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v3.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.faultsOf(directory, "v3.yaml", yaml);
         assertEquals(List.of("nodes[0].snmp.user", "nodes[0].snmp.auth_password_env", "nodes[0].snmp.priv_password_env"),
             faults.stream().map(InputFault::path).toList());
         assertTrue(faults.stream().allMatch(f -> f.line() == 9 && f.column() == 7), faults::toString);
@@ -111,10 +111,9 @@ class SnmpConfigurationTest {
             "    mib_source: snmp",
             "    snmp: { address: udp:127.0.0.1/161, version: v3, user: u, auth_password_env: A, priv_password_env: P,"
                 + " community_env: C }"));
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v3c.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("nodes[0].snmp.community_env", faults.get(0).path());
-        assertTrue(faults.get(0).reason().startsWith("SNMP v3 uses no community"), faults.get(0)::toString);
+        final InputFault fault = ConfigFixture.onlyFault(directory, "v3c.yaml", yaml);
+        assertEquals("nodes[0].snmp.community_env", fault.path());
+        assertTrue(fault.reason().startsWith("SNMP v3 uses no community"), fault::toString);
     }
 
     @Test
@@ -122,10 +121,9 @@ class SnmpConfigurationTest {
         final String yaml = edit(BASE, WS1, String.join("\n", WS1,
             "    mib_source: snmp",
             "    snmp: { address: udp:127.0.0.1/161, version: v1, community_env: C }"));
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "v1.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("nodes[0].snmp.version", faults.get(0).path());
-        assertEquals("must be one of v2c | v3, was 'v1'", faults.get(0).reason());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "v1.yaml", yaml);
+        assertEquals("nodes[0].snmp.version", fault.path());
+        assertEquals("must be one of v2c | v3, was 'v1'", fault.reason());
     }
 
     @Test
@@ -172,7 +170,7 @@ class SnmpConfigurationTest {
             "      community_env: C",
             "      local_address: " + localAddress));
         final int line = (int) yaml.lines().takeWhile(l -> !l.contains("local_address:")).count() + 1;
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "local.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.faultsOf(directory, "local.yaml", yaml);
         for (final InputFault fault : faults) {
             assertEquals("nodes[0].snmp.local_address", fault.path(), fault::toString);
             assertEquals(line, fault.line(), fault::toString);
