@@ -80,30 +80,12 @@ class ConfigurationLoaderTest {
         final Path file = ConfigFixture.write(directory, "minimal.yaml", edit(BASE, "server:\n  name: LatencyServer\n", ""));
         final ServerConfiguration configuration = ConfigurationLoader.load(file);
 
-        final ServerSettings server = configuration.server();
-        assertEquals("LatencyServer", server.name());
-        assertEquals(100, server.pollIntervalMillis(), "10 Hz");
-        assertEquals(5, server.unknownAfterMissedPolls());
-        assertEquals(directory.resolve("minimal.state.json").toAbsolutePath().normalize(), server.stateFile());
-        assertEquals("127.0.0.1", server.metrics().address());
-        assertEquals(9464, server.metrics().port());
-        assertTrue(server.operatorCallsEnabled());
-        assertTrue(server.plannerCallsEnabled());
-
-        final Thresholds thresholds = configuration.thresholds();
-        assertEquals(33, thresholds.cpuLowUpperPercent());
-        assertEquals(66, thresholds.cpuMediumUpperPercent());
-        assertEquals(2.0, thresholds.cpuHysteresisBandPercent());
-        assertEquals(90, thresholds.portLoadedAbovePercent());
-        assertEquals(1.0, thresholds.portHysteresisBandPercent());
-
-        final MeasurementSettings measurement = configuration.measurement();
-        assertEquals(1000, measurement.roundTrips());
-        assertEquals(20, measurement.warmupRoundTrips());
-        assertEquals(30_000, measurement.timeoutMillis());
-        assertEquals(5_000, measurement.minIntervalMillis());
-        assertEquals(20_000, measurement.budgetRoundTripsPerSecond());
-        assertEquals(2, measurement.maxConcurrentMeasurements());
+        // Whole records, so that a default left out of the loader, or a new field, cannot go unnoticed.
+        assertEquals(new ServerSettings("LatencyServer", 100, 5, directory.resolve("minimal.state.json").toAbsolutePath().normalize(),
+            new ServerSettings.Metrics(true, "127.0.0.1", 9464), true, true), configuration.server(), "polled at 10 Hz");
+        assertEquals(new Thresholds(33, 66, 2.0, 90, 1.0), configuration.thresholds());
+        assertEquals(new MeasurementSettings(1000, 20, 30_000, 5_000, 20_000, 2, MeasurementSettings.DWELL_FROM_POLL_INTERVAL),
+            configuration.measurement());
 
         assertTrue(configuration.profiles().isEmpty());
         final NodeConfig ws1 = configuration.nodes().get(0);
