@@ -84,6 +84,13 @@ class StateJournalTest {
         return new Server(engine, store, new AtomicLong());
     }
 
+    /** A server that has written a state file, before any change: later changes go to the journal. */
+    private Server serverWithAStateFile() throws Exception {
+        final Server server = server();
+        server.store().write();
+        return server;
+    }
+
     /** A fresh engine restored from the files as they are; the store's refusal, if any, in {@code refused}. */
     private UpdateEngine restored(final String[] refused) {
         final UpdateEngine engine = engine();
@@ -106,8 +113,7 @@ class StateJournalTest {
 
     @Test
     void changesAppendedAfterTheStateFileAreRestoredInOrderTheLastRecordWinning() throws Exception {
-        final Server server = server();
-        server.store().write();
+        final Server server = serverWithAStateFile();
         server.push(3, 10);
         server.push(4, 50);
         server.push(3, 20);
@@ -248,8 +254,7 @@ class StateJournalTest {
      */
     @Test
     void aKillAtAnyStepOfWritingANewStateFileLeavesFilesThatRestoreTheLastChange() throws Exception {
-        final Server server = server();
-        server.store().write();
+        final Server server = serverWithAStateFile();
         server.push(3, 10);
         server.push(3, 20);
         final byte[] oldStateFile = Files.readAllBytes(file());
