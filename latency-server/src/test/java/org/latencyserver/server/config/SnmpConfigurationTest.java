@@ -59,23 +59,16 @@ class SnmpConfigurationTest {
     void aV3NodeWithoutOptionalKeysGetsShaAesUcdRawCountersAndTheDefaultTimeout() throws Exception {
         final ServerConfiguration configuration = load(polledNode(WS1,
             "    snmp: { address: tcp:agent.example/161, version: v3, user: u, auth_password_env: A, priv_password_env: P }"));
-        final SnmpAccess snmp = configuration.nodes().get(0).snmp();
-        assertEquals(SnmpAccess.AuthProtocol.SHA, snmp.authProtocol());
-        assertEquals(SnmpAccess.PrivProtocol.AES, snmp.privProtocol());
-        assertEquals(SnmpAccess.CpuSource.UCD_RAW, snmp.cpuSource());
-        assertEquals(300, snmp.timeoutMillis());
-        assertEquals(0, snmp.retries());
+        assertEquals(new SnmpAccess("tcp:agent.example/161", SnmpAccess.Version.V3, null, "u", SnmpAccess.AuthProtocol.SHA, "A",
+            SnmpAccess.PrivProtocol.AES, "P", SnmpAccess.CpuSource.UCD_RAW, 300, 0), configuration.nodes().get(0).snmp());
     }
 
     @Test
     void aV2cNodeNamesTheVariableHoldingItsCommunity() throws Exception {
         final ServerConfiguration configuration = load(polledNode(WS2,
             "    snmp: { address: udp:127.0.0.1/16102, version: v2c, community_env: LATSERV_COMMUNITY }"));
-        final SnmpAccess snmp = configuration.nodes().get(1).snmp();
-        assertEquals(SnmpAccess.Version.V2C, snmp.version());
-        assertEquals("LATSERV_COMMUNITY", snmp.communityEnv());
-        assertNull(snmp.user());
-        assertNull(snmp.authProtocol());
+        assertEquals(new SnmpAccess("udp:127.0.0.1/16102", SnmpAccess.Version.V2C, "LATSERV_COMMUNITY", null, null, null, null, null,
+            SnmpAccess.CpuSource.UCD_RAW, 300, 0), configuration.nodes().get(1).snmp(), "no user and no v3 protocols");
     }
 
     @Test
