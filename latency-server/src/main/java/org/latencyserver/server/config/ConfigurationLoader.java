@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFormat;
@@ -88,8 +89,8 @@ public final class ConfigurationLoader {
         final InputLimits limits = limits(top.section("limits"));
         // Profiles are read within the limits; with faulty limits (reported) within the defaults.
         final ProfileSet profiles = profiles(top, (limits == null ? InputLimits.DEFAULT : limits).profileLimits());
-        final NodeSet nodes = nodes(top);
-        final LinkSet links = links(top);
+        final NamedSet<NodeConfig> nodes = nodes(top);
+        final NamedSet<LinkConfig> links = links(top);
         final List<ConnectionSpec> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
         final SecuritySettings security = new SecurityReader(faults, directory).read(top.section("security"), nodes.declared());
         final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionSpec::probeRatePerSecond).sum();
@@ -293,71 +294,12 @@ public final class ConfigurationLoader {
     // ---- nodes and links ----------------------------------------------------------------------
 
     /**
-     * The nodes: every declared name (so that a reference to a faulty node is not also reported
-     * as unknown) and the nodes that passed every check.
+     * Nodes or links: every declared name (so that a reference to a faulty one is not also
+     * reported as unknown) and those that passed every check, by name.
+     *
+     * @param <T> {@link NodeConfig} or {@link LinkConfig}
      */
-    record NodeSet(Set<String> declared, Map<String, NodeConfig> valid) {
-    }
-
-    /** The links, as {@link NodeSet}. */
-    record LinkSet(Set<String> declared, Map<String, LinkConfig> valid) {
-    }
-
-    private NodeSet nodes(final InputMapping top) {
-        final Set<String> declared = new LinkedHashSet<>();
-        final Map<String, NodeConfig> valid = new LinkedHashMap<>();
-        top.require(ServerOption.NODES.key(), "nodes, " + ServerOption.NODES.doc());
-        final Map<String, WorkstationType> types = new HashMap<>(Map.of("TAC-3", WorkstationType.TAC_3, "TAC-4",
-            WorkstationType.TAC_4));
-        final FirstPlaces<String> names = new FirstPlaces<>();
-        final FirstPlaces<Long> ids = new FirstPlaces<>();
-        final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.NODE);
-        for (final InputMapping node : top.sections("nodes")) {
-            final int before = faults.count();
-            OptionReads.allowOnlyOptionsOf(node, "nodes[]", elsewhere);
-            final String name = node.requiredText("name", "name, which connections use to refer to the node");
-            final Long id = OptionReads.requiredWhole(node, ServerOption.NODES_NODE_ID,
-                "node_id, the IDL's client_node/peer_node number");
-            final String typeName = node.requiredText("workstation_type", "workstation_type, e.g. TAC-4, as profiles name it");
-            final Source source = source(node, name, SnmpBlockReader.Owner.NODE, names, declared);
-            if (id != null) {
-                final String first = ids.earlier(id, node);
-                if (first != null) {
-                    node.fault("node_id", "node_id " + id + " is already used by " + first);
-                }
-            }
-            WorkstationType type = null;
-            if (typeName != null) {
-                // TAC-3 and TAC-4 keep the thesis's codes; other types are numbered from 5 in order of appearance.
-                type = types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
-            }
-            if (faults.count() == before) {
-                valid.put(name, new NodeConfig(name, id.shortValue(), type, source.mibSource(), source.snmp().access()));
-            }
-        }
-        return new NodeSet(declared, valid);
-    }
-
-    private static int nextCode(final Map<String, WorkstationType> types) {
-        return types.values().stream().mapToInt(WorkstationType::code).max().orElse(4) + 1;
-    }
-
-    private LinkSet links(final InputMapping top) {
-        final Set<String> declared = new LinkedHashSet<>();
-        final Map<String, LinkConfig> valid = new LinkedHashMap<>();
-        final FirstPlaces<String> names = new FirstPlaces<>();
-        final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.LINK);
-        for (final InputMapping link : top.sections("links")) {
-            final int before = faults.count();
-            OptionReads.allowOnlyOptionsOf(link, "links[]", elsewhere);
-            final String name = link.requiredText("name", "name, which connections use to refer to the link");
-            final Source source = source(link, name, SnmpBlockReader.Owner.LINK, names, declared);
-            if (faults.count() == before) {
-                valid.put(name, new LinkConfig(name, source.mibSource(), source.snmp().access(), source.snmp().ifIndex(),
-                    source.snmp().speedMbps()));
-            }
-        }
-        return new LinkSet(declared, valid);
+    record NamedSet<T>(Set<String> declared, Map<String, T> valid) {
     }
 
     /** What a node and a link both have: where its utilisation comes from, and how to poll it. */
@@ -365,28 +307,84 @@ public final class ConfigurationLoader {
     }
 
     /**
-     * Reads a node's or link's {@code mib_source} and {@code snmp} block, and checks that its name
-     * is the first of its kind.
+     * Reads what only a node or only a link has.
      *
-     * @param name     its name, null when missing or bad (reported)
-     * @param names    where each name of its kind was first written
-     * @param declared every name of its kind so far, which this one joins
+     * @param <T> {@link NodeConfig} or {@link LinkConfig}
      */
-    private Source source(final InputMapping item, final String name, final SnmpBlockReader.Owner owner,
-                          final FirstPlaces<String> names, final Set<String> declared) {
-        final ServerOption option = owner == SnmpBlockReader.Owner.NODE ? ServerOption.NODES_MIB_SOURCE
-            : ServerOption.LINKS_MIB_SOURCE;
-        final MibSource source = item.choice(option.key(), SnmpBlockReader.MIB_SOURCES.get(option.defaultString()),
-            SnmpBlockReader.MIB_SOURCES);
-        final SnmpBlockReader.Result snmp = snmpReader.read(item, source, owner);
-        if (name != null) {
-            final String first = names.earlier(name, item);
-            if (first != null) {
-                item.fault("name", "a second " + owner.word() + " named '" + name + "', after " + first);
+    private interface OwnKeys<T> {
+        /**
+         * Reads the item's own keys, reporting their faults.
+         *
+         * @param name the item's name, null when missing or bad (reported)
+         * @return what builds the item from its source once the whole item is known to be fault-free
+         */
+        Function<Source, T> read(InputMapping item, String name);
+    }
+
+    private NamedSet<NodeConfig> nodes(final InputMapping top) {
+        top.require(ServerOption.NODES.key(), "nodes, " + ServerOption.NODES.doc());
+        final Map<String, WorkstationType> types = new HashMap<>(Map.of("TAC-3", WorkstationType.TAC_3, "TAC-4",
+            WorkstationType.TAC_4));
+        final FirstPlaces<Long> ids = new FirstPlaces<>();
+        return named(top, SnmpBlockReader.Owner.NODE, (node, name) -> {
+            final Long id = OptionReads.requiredWhole(node, ServerOption.NODES_NODE_ID,
+                "node_id, the IDL's client_node/peer_node number");
+            final String typeName = node.requiredText("workstation_type", "workstation_type, e.g. TAC-4, as profiles name it");
+            if (id != null) {
+                final String first = ids.earlier(id, node);
+                if (first != null) {
+                    node.fault("node_id", "node_id " + id + " is already used by " + first);
+                }
             }
-            declared.add(name);
+            // TAC-3 and TAC-4 keep the thesis's codes; other types are numbered from 5 in order of appearance.
+            final WorkstationType type = typeName == null ? null
+                : types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
+            return source -> new NodeConfig(name, id.shortValue(), type, source.mibSource(), source.snmp().access());
+        });
+    }
+
+    private static int nextCode(final Map<String, WorkstationType> types) {
+        return types.values().stream().mapToInt(WorkstationType::code).max().orElse(4) + 1;
+    }
+
+    private NamedSet<LinkConfig> links(final InputMapping top) {
+        return named(top, SnmpBlockReader.Owner.LINK, (link, name) -> source -> new LinkConfig(name, source.mibSource(),
+            source.snmp().access(), source.snmp().ifIndex(), source.snmp().speedMbps()));
+    }
+
+    /**
+     * Reads the list of nodes or links: each item's keys, its required and unique name, its own
+     * keys, its {@code mib_source} and {@code snmp} block; an item is built only without faults.
+     */
+    private <T> NamedSet<T> named(final InputMapping top, final SnmpBlockReader.Owner owner, final OwnKeys<T> ownKeys) {
+        final String word = owner.word();
+        final boolean nodes = owner == SnmpBlockReader.Owner.NODE;
+        final ServerOption list = nodes ? ServerOption.NODES : ServerOption.LINKS;
+        final ServerOption mibSource = nodes ? ServerOption.NODES_MIB_SOURCE : ServerOption.LINKS_MIB_SOURCE;
+        final Set<String> declared = new LinkedHashSet<>();
+        final Map<String, T> valid = new LinkedHashMap<>();
+        final FirstPlaces<String> names = new FirstPlaces<>();
+        final Map<String, String> elsewhere = snmpKeysBelongInBlock(owner);
+        for (final InputMapping item : top.sections(list.key())) {
+            final int before = faults.count();
+            OptionReads.allowOnlyOptionsOf(item, list.path() + "[]", elsewhere);
+            final String name = item.requiredText("name", "name, which connections use to refer to the " + word);
+            final Function<Source, T> build = ownKeys.read(item, name);
+            final MibSource source = item.choice(mibSource.key(), SnmpBlockReader.MIB_SOURCES.get(mibSource.defaultString()),
+                SnmpBlockReader.MIB_SOURCES);
+            final SnmpBlockReader.Result snmp = snmpReader.read(item, source, owner);
+            if (name != null) {
+                final String first = names.earlier(name, item);
+                if (first != null) {
+                    item.fault("name", "a second " + word + " named '" + name + "', after " + first);
+                }
+                declared.add(name);
+            }
+            if (faults.count() == before) {
+                valid.put(name, build.apply(new Source(source, snmp)));
+            }
         }
-        return new Source(source, snmp);
+        return new NamedSet<>(declared, valid);
     }
 
     private static Map<String, String> snmpKeysBelongInBlock(final SnmpBlockReader.Owner owner) {

@@ -20,11 +20,11 @@ import org.latencyserver.server.table.ConnectionSpec;
 final class ConnectionReader {
 
     private final InputFaults faults;
-    private final ConfigurationLoader.NodeSet nodes;
-    private final ConfigurationLoader.LinkSet links;
+    private final ConfigurationLoader.NamedSet<NodeConfig> nodes;
+    private final ConfigurationLoader.NamedSet<LinkConfig> links;
     private final ConfigurationLoader.ProfileSet profiles;
 
-    ConnectionReader(final InputFaults faults, final ConfigurationLoader.NodeSet nodes, final ConfigurationLoader.LinkSet links,
+    ConnectionReader(final InputFaults faults, final ConfigurationLoader.NamedSet<NodeConfig> nodes, final ConfigurationLoader.NamedSet<LinkConfig> links,
                      final ConfigurationLoader.ProfileSet profiles) {
         this.faults = faults;
         this.nodes = nodes;
