@@ -111,12 +111,27 @@ public final class InputMapping {
      * @param elsewhere keys that are valid in other mappings, with where they belong
      */
     public void allowOnly(final Set<String> known, final Map<String, String> elsewhere) {
+        allowOnly(known, elsewhere, Map.of());
+    }
+
+    /**
+     * As {@link #allowOnly(Set, Map)}, and a key in {@code refused} is reported with its reason as
+     * given, whatever else it is (e.g. a secret, whose value must not be repeated). Refused keys are
+     * never suggested for a misspelt one.
+     *
+     * @param known     the keys this mapping may hold
+     * @param elsewhere keys that are valid in other mappings, with where they belong
+     * @param refused   keys that are never accepted here, each with the whole reason of its fault
+     */
+    public void allowOnly(final Set<String> known, final Map<String, String> elsewhere, final Map<String, String> refused) {
         for (final String key : map.fields().keySet()) {
             if (known.contains(key)) {
                 continue;
             }
             final String reason;
-            if (elsewhere.containsKey(key)) {
+            if (refused.containsKey(key)) {
+                reason = refused.get(key);
+            } else if (elsewhere.containsKey(key)) {
                 reason = "'" + key + "' does not belong here: " + elsewhere.get(key);
             } else {
                 final String suggestion = KeySuggestion.closest(key, known);
@@ -134,28 +149,14 @@ public final class InputMapping {
 
     /** @return the nested mapping, or null when absent, null-valued or not a mapping (reported) */
     public InputMapping section(final String key) {
-        final InputNode node = map.fields().get(key);
-        if (isAbsent(node)) {
-            return null;
-        }
-        if (node.kind() != InputNode.Kind.MAP) {
-            faults.at(node, pathOf(key), "expected a mapping of keys to values, was " + node.describe());
-            return null;
-        }
-        return new InputMapping(node, pathOf(key), faults);
+        final InputNode node = valueOfKind(key, InputNode.Kind.MAP, "a mapping of keys to values");
+        return node == null ? null : new InputMapping(node, pathOf(key), faults);
     }
 
     /** @return the items of the nested list; empty when absent or not a list (reported) */
     public List<InputNode> list(final String key) {
-        final InputNode node = map.fields().get(key);
-        if (isAbsent(node)) {
-            return List.of();
-        }
-        if (node.kind() != InputNode.Kind.LIST) {
-            faults.at(node, pathOf(key), "expected a list (items starting with '- '), was " + node.describe());
-            return List.of();
-        }
-        return node.items();
+        final InputNode node = valueOfKind(key, InputNode.Kind.LIST, "a list (items starting with '- ')");
+        return node == null ? List.of() : node.items();
     }
 
     /** @return the items of a list of mappings, one each; items that are not mappings are reported */
@@ -196,12 +197,8 @@ public final class InputMapping {
      *         written, so {@code name: 123} is the text "123"
      */
     public String text(final String key, final String fallback) {
-        final InputNode node = map.fields().get(key);
-        if (isAbsent(node)) {
-            return fallback;
-        }
-        if (node.kind() != InputNode.Kind.SCALAR) {
-            faults.at(node, pathOf(key), "expected a text, was " + node.describe());
+        final InputNode node = valueOfKind(key, InputNode.Kind.SCALAR, "a text");
+        if (node == null) {
             return fallback;
         }
         if (node.text().isBlank()) {
@@ -316,6 +313,23 @@ public final class InputMapping {
         faults.at(node, pathOf(key), "must be one of " + String.join(" | ", new TreeSet<>(words.keySet())) + ", was "
             + node.describe());
         return null;
+    }
+
+    /**
+     * @param what the expected kind in words, for the fault
+     * @return the key's value when it is of {@code kind}; null when absent, null-valued or already
+     *         reported as invalid, or of another kind (reported as "expected {@code what}, was ...")
+     */
+    private InputNode valueOfKind(final String key, final InputNode.Kind kind, final String what) {
+        final InputNode node = map.fields().get(key);
+        if (isAbsent(node)) {
+            return null;
+        }
+        if (node.kind() != kind) {
+            faults.at(node, pathOf(key), "expected " + what + ", was " + node.describe());
+            return null;
+        }
+        return node;
     }
 
     private static boolean isAbsent(final InputNode node) {

@@ -60,6 +60,31 @@ class InputMappingTest {
     }
 
     @Test
+    void aRefusedKeyIsReportedWithItsOwnReasonAndNeverSuggestedForAMisspeltOne() {
+        final InputMapping m = mapping("password: hunter2\nport: 4\npasswrd: x\n");
+        m.allowOnly(Set.of("passes"), Map.of("port", "it belongs under metrics:", "password", "it belongs elsewhere"),
+            Map.of("password", "put it in the environment", "port", "ports are fixed"));
+        assertEquals(List.of(
+                "t.yaml:1:1: password: put it in the environment",
+                "t.yaml:2:1: port: ports are fixed",
+                "t.yaml:3:1: passwrd: unknown key 'passwrd'; the keys here are passes"),
+            reasons());
+    }
+
+    @Test
+    void aValueOfTheWrongKindIsReportedWithTheKindExpected() {
+        final InputMapping m = mapping("block: 3\nitems: { a: 1 }\nname: [x]\n");
+        assertNull(m.section("block"));
+        assertEquals(List.of(), m.list("items"));
+        assertEquals("fallback", m.text("name", "fallback"));
+        assertEquals(List.of(
+                "t.yaml:1:8: block: expected a mapping of keys to values, was '3'",
+                "t.yaml:2:8: items: expected a list (items starting with '- '), was a mapping",
+                "t.yaml:3:7: name: expected a text, was a list"),
+            reasons());
+    }
+
+    @Test
     void aMissingRequiredKeyIsReportedAtItsMapping() {
         final InputMapping top = mapping("items:\n  - { x: 1 }\n  - 4\n");
         final List<InputMapping> items = top.sections("items");

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class InputNodeTest {
 
@@ -74,29 +78,34 @@ class InputNodeTest {
         assertTrue(faults.inFileOrder().get(0).reason().startsWith("YAML aliases ('*x') are not supported"));
     }
 
-    @Test
-    void malformedYamlIsOneFaultAtItsPlaceAndAnInvalidRoot() {
-        final InputFaults faults = new InputFaults("a.yaml");
-        final InputNode root = parse("a: 1\nb:\n\t- 2\n", InputFormat.YAML, faults);
+    static Stream<Arguments> malformedInputs() {
+        return Stream.of(
+            Arguments.of("a.yaml", InputFormat.YAML, "a: 1\nb:\n\t- 2\n", 3, 1, "malformed YAML: "),
+            Arguments.of("a.json", InputFormat.JSON, "{\n  \"a\": ,\n}", 2, 8,
+                "malformed or truncated JSON: Unexpected character (','"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedInputs")
+    void malformedInputIsOneFaultAtTheOffendingCharacterAndAnInvalidRoot(final String source, final InputFormat format,
+                                                                         final String text, final int line, final int column,
+                                                                         final String reasonStart) {
+        final InputFaults faults = new InputFaults(source);
+        final InputNode root = parse(text, format, faults);
         assertEquals(InputNode.Kind.INVALID, root.kind());
-        assertEquals(1, faults.count());
+        assertEquals(1, faults.count(), faults.inFileOrder()::toString);
         final InputFault fault = faults.inFileOrder().get(0);
-        assertEquals(3, fault.line(), fault::toString);
-        assertEquals(1, fault.column(), fault::toString);
+        assertEquals(line, fault.line(), fault::toString);
+        assertEquals(column, fault.column(), fault::toString);
         assertEquals("file", fault.path());
-        assertTrue(fault.reason().startsWith("malformed YAML: "), fault::toString);
+        assertTrue(fault.reason().startsWith(reasonStart), fault::toString);
     }
 
     @Test
-    void malformedJsonIsOneFaultAtTheOffendingCharacter() {
+    void jacksonsSourceDescriptionIsLeftOutOfAJsonFault() {
         final InputFaults faults = new InputFaults("a.json");
-        final InputNode root = parse("{\n  \"a\": ,\n}", InputFormat.JSON, faults);
-        assertEquals(InputNode.Kind.INVALID, root.kind());
-        final InputFault fault = faults.inFileOrder().get(0);
-        assertEquals(2, fault.line());
-        assertEquals(8, fault.column());
-        assertTrue(fault.reason().startsWith("malformed or truncated JSON: Unexpected character (','"), fault::toString);
-        assertTrue(!fault.reason().contains("Source"), "Jackson's source description is left out: " + fault);
+        parse("{\n  \"a\": ,\n}", InputFormat.JSON, faults);
+        assertTrue(!faults.inFileOrder().get(0).reason().contains("Source"), faults.inFileOrder()::toString);
     }
 
     @Test

@@ -11,9 +11,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
@@ -78,8 +80,8 @@ public final class ConfigurationLoader {
                 + root.describe()) + "; a configuration has the sections " + String.join(", ", new java.util.TreeSet<>(ServerOption.keysIn(""))));
             throw new ConfigurationException(faults.inFileOrder());
         }
-        final Section top = new Section(root, "", faults);
-        top.allowOnlyOptionsOf("", elsewhereForTop());
+        final InputMapping top = new InputMapping(root, "", faults);
+        OptionReads.allowOnlyOptionsOf(top, "", elsewhereForTop());
 
         final ServerSettings server = server(top.section("server"));
         final Thresholds thresholds = thresholds(top.section("thresholds"), top);
@@ -87,8 +89,8 @@ public final class ConfigurationLoader {
         final InputLimits limits = limits(top.section("limits"));
         // Profiles are read within the limits; with faulty limits (reported) within the defaults.
         final ProfileSet profiles = profiles(top, (limits == null ? InputLimits.DEFAULT : limits).profileLimits());
-        final NodeSet nodes = nodes(top);
-        final LinkSet links = links(top);
+        final NamedSet<NodeConfig> nodes = nodes(top);
+        final NamedSet<LinkConfig> links = links(top);
         final List<ConnectionSpec> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
         final SecuritySettings security = new SecurityReader(faults, directory).read(top.section("security"), nodes.declared());
         final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionSpec::probeRatePerSecond).sum();
@@ -117,7 +119,7 @@ public final class ConfigurationLoader {
 
     // ---- server -------------------------------------------------------------------------------
 
-    private ServerSettings server(final Section server) {
+    private ServerSettings server(final InputMapping server) {
         final String defaultStateFile = file.getFileName().toString().replaceFirst("\\.ya?ml$", "")
             + ServerSettings.DEFAULT_STATE_FILE_SUFFIX;
         if (server == null) {
@@ -126,32 +128,32 @@ public final class ConfigurationLoader {
                 ServerSettings.Metrics.DEFAULT, ServerOption.SERVER_OPERATOR_CALLS_ENABLED.defaultFlag(),
                 ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag());
         }
-        server.allowOnlyOptionsOf("server");
-        final String name = server.text(ServerOption.SERVER_NAME);
-        final Long poll = server.integer(ServerOption.SERVER_POLL_INTERVAL_MILLIS);
-        final Long missed = server.integer(ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
+        OptionReads.allowOnlyOptionsOf(server, "server");
+        final String name = OptionReads.text(server, ServerOption.SERVER_NAME);
+        final Long poll = OptionReads.whole(server, ServerOption.SERVER_POLL_INTERVAL_MILLIS);
+        final Long missed = OptionReads.whole(server, ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
         final Path stateFile = relativePath(server, ServerOption.SERVER_STATE_FILE.key(), defaultStateFile);
         final ServerSettings.Metrics metrics = metrics(server.section(ServerOption.SERVER_METRICS.key()));
-        final boolean operatorCalls = server.bool(ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
-        final boolean plannerCalls = server.bool(ServerOption.SERVER_PLANNER_CALLS_ENABLED);
+        final boolean operatorCalls = OptionReads.flag(server, ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
+        final boolean plannerCalls = OptionReads.flag(server, ServerOption.SERVER_PLANNER_CALLS_ENABLED);
         if (poll == null || missed == null || stateFile == null || metrics == null) {
             return null;
         }
         return new ServerSettings(name, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
     }
 
-    private ServerSettings.Metrics metrics(final Section metrics) {
+    private ServerSettings.Metrics metrics(final InputMapping metrics) {
         if (metrics == null) {
             return ServerSettings.Metrics.DEFAULT;
         }
-        metrics.allowOnlyOptionsOf("server.metrics");
-        final boolean enabled = metrics.bool(ServerOption.SERVER_METRICS_ENABLED);
-        final String address = metrics.text(ServerOption.SERVER_METRICS_ADDRESS);
+        OptionReads.allowOnlyOptionsOf(metrics, "server.metrics");
+        final boolean enabled = OptionReads.flag(metrics, ServerOption.SERVER_METRICS_ENABLED);
+        final String address = OptionReads.text(metrics, ServerOption.SERVER_METRICS_ADDRESS);
         if (address.chars().anyMatch(Character::isWhitespace)) {
             metrics.fault(ServerOption.SERVER_METRICS_ADDRESS.key(), "expected an IP address or host name, was '" + address + "'");
             return null;
         }
-        final Long port = metrics.integer(ServerOption.SERVER_METRICS_PORT);
+        final Long port = OptionReads.whole(metrics, ServerOption.SERVER_METRICS_PORT);
         if (port != null && port == 0 && !metrics.has(ServerOption.SERVER_METRICS_ENABLED.key())) {
             // Port 0 here used to mean "no endpoint" (everywhere else "any free port"): an old file must not silently
             // open one, so 0 counts only with enabled written beside it, which says which is meant.
@@ -163,7 +165,7 @@ public final class ConfigurationLoader {
         return port == null ? null : new ServerSettings.Metrics(enabled, address, port.intValue());
     }
 
-    private Path relativePath(final Section section, final String key, final String fallback) {
+    private Path relativePath(final InputMapping section, final String key, final String fallback) {
         final String text = section.text(key, fallback);
         try {
             return directory.resolve(text).normalize();
@@ -175,19 +177,19 @@ public final class ConfigurationLoader {
 
     // ---- thresholds and measurement -------------------------------------------------------------
 
-    private Thresholds thresholds(final Section section, final Section top) {
+    private Thresholds thresholds(final InputMapping section, final InputMapping top) {
         if (section == null) {
             return Thresholds.DEFAULT;
         }
-        section.allowOnlyOptionsOf("thresholds");
+        OptionReads.allowOnlyOptionsOf(section, "thresholds");
         final int before = faults.count();
-        final Long low = section.integer(ServerOption.THRESHOLDS_CPU_LOW_UPPER_PERCENT);
-        final Long medium = section.integer(ServerOption.THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT);
-        final Double cpuBand = section.decimal(ServerOption.THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT);
+        final Long low = OptionReads.whole(section, ServerOption.THRESHOLDS_CPU_LOW_UPPER_PERCENT);
+        final Long medium = OptionReads.whole(section, ServerOption.THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT);
+        final Double cpuBand = OptionReads.decimal(section, ServerOption.THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT);
         // Read as a percentage, so that any other value gets the reason it is fixed rather than a bare range.
         final ServerOption portLoaded = ServerOption.THRESHOLDS_PORT_LOADED_ABOVE_PERCENT;
         final Long portThreshold = section.integer(portLoaded.key(), portLoaded.defaultWhole(), 0, 100);
-        final Double portBand = section.decimal(ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT);
+        final Double portBand = OptionReads.decimal(section, ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT);
         if (low != null && medium != null && low >= medium) {
             section.fault(section.has("cpu_low_upper_percent") ? "cpu_low_upper_percent" : "cpu_medium_upper_percent",
                 "cpu_low_upper_percent (" + low + ") must be below cpu_medium_upper_percent (" + medium + ")");
@@ -213,41 +215,34 @@ public final class ConfigurationLoader {
         return new Thresholds(low.intValue(), medium.intValue(), cpuBand, portThreshold.intValue(), portBand);
     }
 
-    private MeasurementSettings measurement(final Section section) {
+    private MeasurementSettings measurement(final InputMapping section) {
         if (section == null) {
             return MeasurementSettings.DEFAULT;
         }
-        section.allowOnlyOptionsOf("measurement");
-        final Long roundTrips = section.integer(ServerOption.MEASUREMENT_ROUND_TRIPS);
-        final Long warmup = section.integer(ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS);
-        final Long timeout = section.integer(ServerOption.MEASUREMENT_TIMEOUT_MILLIS);
-        final Long interval = section.integer(ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS);
-        final Long budget = section.integer(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND);
-        final Long concurrent = section.integer(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS);
-        final Long dwell = section.integer(ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL);
-        if (roundTrips == null || warmup == null || timeout == null || interval == null || budget == null || concurrent == null
-            || dwell == null) {
+        final NumberBlock read = NumberBlock.read(section, "measurement",
+            Map.of(ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL));
+        if (!read.complete()) {
             return null;
         }
-        return new MeasurementSettings(roundTrips.intValue(), warmup.intValue(), timeout, interval, budget.intValue(),
-            concurrent.intValue(), dwell);
+        return new MeasurementSettings((int) read.whole(ServerOption.MEASUREMENT_ROUND_TRIPS),
+            (int) read.whole(ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS), read.whole(ServerOption.MEASUREMENT_TIMEOUT_MILLIS),
+            read.whole(ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS),
+            (int) read.whole(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND),
+            (int) read.whole(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS), read.whole(ServerOption.MEASUREMENT_DWELL_MILLIS));
     }
 
     // ---- limits -------------------------------------------------------------------------------
 
-    private InputLimits limits(final Section section) {
+    private InputLimits limits(final InputMapping section) {
         if (section == null) {
             return InputLimits.DEFAULT;
         }
-        section.allowOnlyOptionsOf("limits");
-        final Long maxResult = section.integer(ServerOption.LIMITS_MAX_RESULT_MILLIS);
-        final Double factor = section.decimal(ServerOption.LIMITS_PLAUSIBILITY_FACTOR);
-        final Long bins = section.integer(ServerOption.LIMITS_MAX_HISTOGRAM_BINS);
-        final Long bytes = section.integer(ServerOption.LIMITS_MAX_PROFILE_BYTES);
-        if (maxResult == null || factor == null || bins == null || bytes == null) {
+        final NumberBlock read = NumberBlock.read(section, "limits", Map.of());
+        if (!read.complete()) {
             return null;
         }
-        return new InputLimits(maxResult, factor, bins.intValue(), bytes);
+        return new InputLimits(read.whole(ServerOption.LIMITS_MAX_RESULT_MILLIS), read.decimal(ServerOption.LIMITS_PLAUSIBILITY_FACTOR),
+            (int) read.whole(ServerOption.LIMITS_MAX_HISTOGRAM_BINS), read.whole(ServerOption.LIMITS_MAX_PROFILE_BYTES));
     }
 
     // ---- profiles -----------------------------------------------------------------------------
@@ -256,9 +251,9 @@ public final class ConfigurationLoader {
     record ProfileSet(Map<String, Profile> byName, int refusedFiles) {
     }
 
-    private ProfileSet profiles(final Section top, final ProfileLimits limits) {
+    private ProfileSet profiles(final InputMapping top, final ProfileLimits limits) {
         final Map<String, Profile> profiles = new LinkedHashMap<>();
-        final Map<String, String> firstSeen = new HashMap<>();
+        final FirstPlaces<String> names = new FirstPlaces<>();
         final List<InputNode> items = top.list(ServerOption.PROFILES.key());
         int refused = 0;
         for (int i = 0; i < items.size(); i++) {
@@ -279,7 +274,7 @@ public final class ConfigurationLoader {
             }
             try {
                 final Profile profile = ProfileJson.read(profileFile, limits);
-                final String first = firstSeen.putIfAbsent(profile.name(), path + " (line " + item.line() + ")");
+                final String first = names.earlier(profile.name(), path, item.line());
                 if (first != null) {
                     faults.at(item, path, "'" + item.text() + "' is a second profile named '" + profile.name()
                         + "', after " + first);
@@ -299,89 +294,97 @@ public final class ConfigurationLoader {
     // ---- nodes and links ----------------------------------------------------------------------
 
     /**
-     * The nodes: every declared name (so that a reference to a faulty node is not also reported
-     * as unknown) and the nodes that passed every check.
+     * Nodes or links: every declared name (so that a reference to a faulty one is not also
+     * reported as unknown) and those that passed every check, by name.
+     *
+     * @param <T> {@link NodeConfig} or {@link LinkConfig}
      */
-    record NodeSet(Set<String> declared, Map<String, NodeConfig> valid) {
+    record NamedSet<T>(Set<String> declared, Map<String, T> valid) {
     }
 
-    /** The links, as {@link NodeSet}. */
-    record LinkSet(Set<String> declared, Map<String, LinkConfig> valid) {
+    /** What a node and a link both have: where its utilisation comes from, and how to poll it. */
+    private record Source(MibSource mibSource, SnmpBlockReader.Result snmp) {
     }
 
-    private NodeSet nodes(final Section top) {
-        final Set<String> declared = new LinkedHashSet<>();
-        final Map<String, NodeConfig> valid = new LinkedHashMap<>();
+    /**
+     * Reads what only a node or only a link has.
+     *
+     * @param <T> {@link NodeConfig} or {@link LinkConfig}
+     */
+    private interface OwnKeys<T> {
+        /**
+         * Reads the item's own keys, reporting their faults.
+         *
+         * @param name the item's name, null when missing or bad (reported)
+         * @return what builds the item from its source once the whole item is known to be fault-free
+         */
+        Function<Source, T> read(InputMapping item, String name);
+    }
+
+    private NamedSet<NodeConfig> nodes(final InputMapping top) {
         top.require(ServerOption.NODES.key(), "nodes, " + ServerOption.NODES.doc());
         final Map<String, WorkstationType> types = new HashMap<>(Map.of("TAC-3", WorkstationType.TAC_3, "TAC-4",
             WorkstationType.TAC_4));
-        final Map<String, String> nameSeen = new HashMap<>();
-        final Map<Long, String> idSeen = new HashMap<>();
-        final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.NODE);
-        for (final Section node : top.sections("nodes")) {
-            final int before = faults.count();
-            node.allowOnlyOptionsOf("nodes[]", elsewhere);
-            final String name = node.requiredText("name", "name, which connections use to refer to the node");
-            final OptionValues.Whole ids = ServerOption.NODES_NODE_ID.whole();
-            final Long id = node.requiredInteger(ServerOption.NODES_NODE_ID.key(), ids.minimum(), ids.maximum(),
-                "node_id, the IDL's client_node/peer_node number, " + ids.describe());
+        final FirstPlaces<Long> ids = new FirstPlaces<>();
+        return named(top, SnmpBlockReader.Owner.NODE, (node, name) -> {
+            final Long id = OptionReads.requiredWhole(node, ServerOption.NODES_NODE_ID,
+                "node_id, the IDL's client_node/peer_node number");
             final String typeName = node.requiredText("workstation_type", "workstation_type, e.g. TAC-4, as profiles name it");
-            final MibSource source = node.choice(ServerOption.NODES_MIB_SOURCE.key(),
-                SnmpBlockReader.MIB_SOURCES.get(ServerOption.NODES_MIB_SOURCE.defaultString()), SnmpBlockReader.MIB_SOURCES);
-            final SnmpBlockReader.Result snmp = snmpReader.read(node, source, SnmpBlockReader.Owner.NODE);
-            if (name != null) {
-                final String first = nameSeen.putIfAbsent(name, node.path() + " (line " + node.node().line() + ")");
-                if (first != null) {
-                    node.fault("name", "a second node named '" + name + "', after " + first);
-                }
-                declared.add(name);
-            }
             if (id != null) {
-                final String first = idSeen.putIfAbsent(id, node.path() + " (line " + node.node().line() + ")");
+                final String first = ids.earlier(id, node);
                 if (first != null) {
                     node.fault("node_id", "node_id " + id + " is already used by " + first);
                 }
             }
-            WorkstationType type = null;
-            if (typeName != null) {
-                // TAC-3 and TAC-4 keep the thesis's codes; other types are numbered from 5 in order of appearance.
-                type = types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
-            }
-            if (faults.count() == before) {
-                valid.put(name, new NodeConfig(name, id.shortValue(), type, source, snmp.access()));
-            }
-        }
-        return new NodeSet(declared, valid);
+            // TAC-3 and TAC-4 keep the thesis's codes; other types are numbered from 5 in order of appearance.
+            final WorkstationType type = typeName == null ? null
+                : types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
+            return source -> new NodeConfig(name, id.shortValue(), type, source.mibSource(), source.snmp().access());
+        });
     }
 
     private static int nextCode(final Map<String, WorkstationType> types) {
         return types.values().stream().mapToInt(WorkstationType::code).max().orElse(4) + 1;
     }
 
-    private LinkSet links(final Section top) {
+    private NamedSet<LinkConfig> links(final InputMapping top) {
+        return named(top, SnmpBlockReader.Owner.LINK, (link, name) -> source -> new LinkConfig(name, source.mibSource(),
+            source.snmp().access(), source.snmp().ifIndex(), source.snmp().speedMbps()));
+    }
+
+    /**
+     * Reads the list of nodes or links: each item's keys, its required and unique name, its own
+     * keys, its {@code mib_source} and {@code snmp} block; an item is built only without faults.
+     */
+    private <T> NamedSet<T> named(final InputMapping top, final SnmpBlockReader.Owner owner, final OwnKeys<T> ownKeys) {
+        final String word = owner.word();
+        final boolean nodes = owner == SnmpBlockReader.Owner.NODE;
+        final ServerOption list = nodes ? ServerOption.NODES : ServerOption.LINKS;
+        final ServerOption mibSource = nodes ? ServerOption.NODES_MIB_SOURCE : ServerOption.LINKS_MIB_SOURCE;
         final Set<String> declared = new LinkedHashSet<>();
-        final Map<String, LinkConfig> valid = new LinkedHashMap<>();
-        final Map<String, String> nameSeen = new HashMap<>();
-        final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.LINK);
-        for (final Section link : top.sections("links")) {
+        final Map<String, T> valid = new LinkedHashMap<>();
+        final FirstPlaces<String> names = new FirstPlaces<>();
+        final Map<String, String> elsewhere = snmpKeysBelongInBlock(owner);
+        for (final InputMapping item : top.sections(list.key())) {
             final int before = faults.count();
-            link.allowOnlyOptionsOf("links[]", elsewhere);
-            final String name = link.requiredText("name", "name, which connections use to refer to the link");
-            final MibSource source = link.choice(ServerOption.LINKS_MIB_SOURCE.key(),
-                SnmpBlockReader.MIB_SOURCES.get(ServerOption.LINKS_MIB_SOURCE.defaultString()), SnmpBlockReader.MIB_SOURCES);
-            final SnmpBlockReader.Result snmp = snmpReader.read(link, source, SnmpBlockReader.Owner.LINK);
+            OptionReads.allowOnlyOptionsOf(item, list.path() + "[]", elsewhere);
+            final String name = item.requiredText("name", "name, which connections use to refer to the " + word);
+            final Function<Source, T> build = ownKeys.read(item, name);
+            final MibSource source = item.choice(mibSource.key(), SnmpBlockReader.MIB_SOURCES.get(mibSource.defaultString()),
+                SnmpBlockReader.MIB_SOURCES);
+            final SnmpBlockReader.Result snmp = snmpReader.read(item, source, owner);
             if (name != null) {
-                final String first = nameSeen.putIfAbsent(name, link.path() + " (line " + link.node().line() + ")");
+                final String first = names.earlier(name, item);
                 if (first != null) {
-                    link.fault("name", "a second link named '" + name + "', after " + first);
+                    item.fault("name", "a second " + word + " named '" + name + "', after " + first);
                 }
                 declared.add(name);
             }
             if (faults.count() == before) {
-                valid.put(name, new LinkConfig(name, source, snmp.access(), snmp.ifIndex(), snmp.speedMbps()));
+                valid.put(name, build.apply(new Source(source, snmp)));
             }
         }
-        return new LinkSet(declared, valid);
+        return new NamedSet<>(declared, valid);
     }
 
     private static Map<String, String> snmpKeysBelongInBlock(final SnmpBlockReader.Owner owner) {

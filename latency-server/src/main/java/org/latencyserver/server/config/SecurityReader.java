@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import javax.security.auth.x500.X500Principal;
 import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.input.InputNode;
 import org.latencyserver.server.security.PrincipalRule;
 import org.latencyserver.server.security.Role;
@@ -30,20 +31,15 @@ final class SecurityReader {
      * @param nodeNames the configured workstations (an agent's node must be one)
      * @return the settings, or null when faulty (reported)
      */
-    SecuritySettings read(final Section section, final Set<String> nodeNames) {
+    SecuritySettings read(final InputMapping section, final Set<String> nodeNames) {
         if (section == null) {
             return SecuritySettings.LEGACY_OPEN;
         }
         final int before = faults.count();
-        section.allowOnlyOptionsOf("security");
+        OptionReads.allowOnlyOptionsOf(section, "security");
         final SecuritySettings.Tls tls = tls(section.section("tls"));
         final String plainText = section.text("plain_iiop", tls == null ? "all" : "read-only");
-        SecuritySettings.PlainIiop plain = null;
-        for (final SecuritySettings.PlainIiop candidate : SecuritySettings.PlainIiop.values()) {
-            if (candidate.configName().equals(plainText)) {
-                plain = candidate;
-            }
-        }
+        final SecuritySettings.PlainIiop plain = ConfigWord.byWord(SecuritySettings.PlainIiop.class).get(plainText);
         if (plain == null) {
             section.fault("plain_iiop", "expected read-only or all, was '" + plainText + "'");
         }
@@ -57,22 +53,22 @@ final class SecurityReader {
         return new SecuritySettings(plain, tls, principals);
     }
 
-    private SecuritySettings.Tls tls(final Section tls) {
+    private SecuritySettings.Tls tls(final InputMapping tls) {
         if (tls == null) {
             return null;
         }
-        tls.allowOnlyOptionsOf("security.tls");
-        final Long port = tls.integer(ServerOption.SECURITY_TLS_PORT);
+        OptionReads.allowOnlyOptionsOf(tls, "security.tls");
+        final Long port = OptionReads.whole(tls, ServerOption.SECURITY_TLS_PORT);
         final Path keystore = store(tls, "keystore", "the server's certificate and key (PKCS#12), e.g. from ./latency certs");
         final Path truststore = store(tls, "truststore", "the certificate authorities of the clients (PKCS#12)");
-        final String passwordEnv = tls.text(ServerOption.SECURITY_TLS_PASSWORD_ENV);
+        final String passwordEnv = OptionReads.text(tls, ServerOption.SECURITY_TLS_PASSWORD_ENV);
         if (port == null || keystore == null || truststore == null) {
             return null;
         }
         return new SecuritySettings.Tls(port.intValue(), keystore, truststore, passwordEnv);
     }
 
-    private Path store(final Section tls, final String key, final String what) {
+    private Path store(final InputMapping tls, final String key, final String what) {
         final String text = tls.requiredText(key, what);
         if (text == null) {
             return null;
@@ -91,11 +87,11 @@ final class SecurityReader {
         return path;
     }
 
-    private List<PrincipalRule> principals(final Section section, final Set<String> nodeNames) {
+    private List<PrincipalRule> principals(final InputMapping section, final Set<String> nodeNames) {
         final List<PrincipalRule> rules = new ArrayList<>();
         final Map<String, String> seen = new HashMap<>();
-        for (final Section item : section.sections("principals")) {
-            item.allowOnlyOptionsOf("security.principals[]");
+        for (final InputMapping item : section.sections("principals")) {
+            OptionReads.allowOnlyOptionsOf(item, "security.principals[]");
             final String subjectText = item.requiredText("subject", "the certificate subject, e.g. \"CN=agent ws1,OU=agent,O=Latency Server\"");
             X500Principal subject = null;
             if (subjectText != null) {

@@ -42,26 +42,24 @@ class CalibrationConfigurationTest {
     @Test
     void anUnknownCalibrationModeIsRefusedNamingBothModes() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    calibration: magic\n");
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "magic.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("connections[0].calibration", faults.get(0).path());
-        assertTrue(faults.get(0).reason().contains("'adaptive'") && faults.get(0).reason().contains("'thesis'"), faults.get(0).reason());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "magic.yaml", yaml);
+        assertEquals("connections[0].calibration", fault.path());
+        assertTrue(fault.reason().contains("'adaptive'") && fault.reason().contains("'thesis'"), fault.reason());
     }
 
     @Test
     void probesThatWouldTakeMoreThanHalfTheBudgetAreRefused() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    probe_rate_per_second: 600\n")
             + "measurement:\n  budget_round_trips_per_second: 1000\n";
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "greedy.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertTrue(faults.get(0).reason().contains("600.0 round trips/s, more than half"), faults.get(0).reason());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "greedy.yaml", yaml);
+        assertTrue(fault.reason().contains("600.0 round trips/s, more than half"), fault.reason());
     }
 
     @Test
     void aNegativeProbeRateOrDwellIsRefused() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    probe_rate_per_second: -1\n")
             + "measurement:\n  dwell_millis: -5\n";
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "negative.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.faultsOf(directory, "negative.yaml", yaml);
         assertEquals(2, faults.size(), faults::toString);
     }
 }

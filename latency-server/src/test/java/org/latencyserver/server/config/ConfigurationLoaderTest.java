@@ -80,30 +80,12 @@ class ConfigurationLoaderTest {
         final Path file = ConfigFixture.write(directory, "minimal.yaml", edit(BASE, "server:\n  name: LatencyServer\n", ""));
         final ServerConfiguration configuration = ConfigurationLoader.load(file);
 
-        final ServerSettings server = configuration.server();
-        assertEquals("LatencyServer", server.name());
-        assertEquals(100, server.pollIntervalMillis(), "10 Hz");
-        assertEquals(5, server.unknownAfterMissedPolls());
-        assertEquals(directory.resolve("minimal.state.json").toAbsolutePath().normalize(), server.stateFile());
-        assertEquals("127.0.0.1", server.metrics().address());
-        assertEquals(9464, server.metrics().port());
-        assertTrue(server.operatorCallsEnabled());
-        assertTrue(server.plannerCallsEnabled());
-
-        final Thresholds thresholds = configuration.thresholds();
-        assertEquals(33, thresholds.cpuLowUpperPercent());
-        assertEquals(66, thresholds.cpuMediumUpperPercent());
-        assertEquals(2.0, thresholds.cpuHysteresisBandPercent());
-        assertEquals(90, thresholds.portLoadedAbovePercent());
-        assertEquals(1.0, thresholds.portHysteresisBandPercent());
-
-        final MeasurementSettings measurement = configuration.measurement();
-        assertEquals(1000, measurement.roundTrips());
-        assertEquals(20, measurement.warmupRoundTrips());
-        assertEquals(30_000, measurement.timeoutMillis());
-        assertEquals(5_000, measurement.minIntervalMillis());
-        assertEquals(20_000, measurement.budgetRoundTripsPerSecond());
-        assertEquals(2, measurement.maxConcurrentMeasurements());
+        // Whole records, so that a default left out of the loader, or a new field, cannot go unnoticed.
+        assertEquals(new ServerSettings("LatencyServer", 100, 5, directory.resolve("minimal.state.json").toAbsolutePath().normalize(),
+            new ServerSettings.Metrics(true, "127.0.0.1", 9464), true, true), configuration.server(), "polled at 10 Hz");
+        assertEquals(new Thresholds(33, 66, 2.0, 90, 1.0), configuration.thresholds());
+        assertEquals(new MeasurementSettings(1000, 20, 30_000, 5_000, 20_000, 2, MeasurementSettings.DWELL_FROM_POLL_INTERVAL),
+            configuration.measurement());
 
         assertTrue(configuration.profiles().isEmpty());
         final NodeConfig ws1 = configuration.nodes().get(0);
@@ -191,22 +173,20 @@ class ConfigurationLoaderTest {
     @Test
     void anUnknownKeyIsRefusedWithTheClosestKnownKeySuggested() throws Exception {
         final String yaml = edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  pol_interval_millis: 50");
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "typo.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(3, faults.get(0).line());
-        assertEquals(3, faults.get(0).column());
-        assertEquals("server.pol_interval_millis", faults.get(0).path());
-        assertEquals("unknown key 'pol_interval_millis' - did you mean 'poll_interval_millis'?", faults.get(0).reason());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "typo.yaml", yaml);
+        assertEquals(3, fault.line());
+        assertEquals(3, fault.column());
+        assertEquals("server.pol_interval_millis", fault.path());
+        assertEquals("unknown key 'pol_interval_millis' - did you mean 'poll_interval_millis'?", fault.reason());
     }
 
     @Test
     void anUnknownKeyFarFromEveryKnownOneListsTheKeysAllowedThere() throws Exception {
         final String yaml = edit(BASE, "    qos: 3", "    qos: 3\n    colour: blue");
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "far.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("connections[0].colour", faults.get(0).path());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "far.yaml", yaml);
+        assertEquals("connections[0].colour", fault.path());
         assertEquals("unknown key 'colour'; the keys here are bound_percent, calibration, client, index_ref, link, "
-            + "message_size_bytes, peer, probe_rate_per_second, profile, qos", faults.get(0).reason());
+            + "message_size_bytes, peer, probe_rate_per_second, profile, qos", fault.reason());
     }
 
     @Test
@@ -250,31 +230,28 @@ class ConfigurationLoaderTest {
     @Test
     void badIndentationIsReportedAsMalformedYamlAtItsLine() throws Exception {
         final String yaml = edit(BASE, "    node_id: 2", "   node_id: 2");     // line 8: one space short
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "indent.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(8, faults.get(0).line(), faults::toString);
-        assertEquals("file", faults.get(0).path());
-        assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
+        final InputFault fault = ConfigFixture.onlyFault(directory, "indent.yaml", yaml);
+        assertEquals(8, fault.line(), fault::toString);
+        assertEquals("file", fault.path());
+        assertTrue(fault.reason().startsWith("malformed YAML: "), fault::toString);
     }
 
     @Test
     void aTabUsedForIndentationIsReportedAtTheTabNotAtThePreviousLine() throws Exception {
         final String yaml = edit(BASE, "    qos: 3", "\tqos: 3");            // line 18
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "tab.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(18, faults.get(0).line(), faults::toString);
-        assertEquals(1, faults.get(0).column(), faults::toString);
-        assertTrue(faults.get(0).reason().contains("TAB"), faults.get(0)::toString);
+        final InputFault fault = ConfigFixture.onlyFault(directory, "tab.yaml", yaml);
+        assertEquals(18, fault.line(), fault::toString);
+        assertEquals(1, fault.column(), fault::toString);
+        assertTrue(fault.reason().contains("TAB"), fault::toString);
     }
 
     @Test
     void anUnclosedFlowMappingIsReportedAsMalformedYamlNearItsEnd() throws Exception {
         final String yaml = "nodes:\n  - { name: a, node_id: 1\nconnections: []\n";
-        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "flow.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(3, faults.get(0).line(), faults::toString);
-        assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
-        assertTrue(faults.get(0).reason().contains("line 2"), "names where the mapping began: " + faults.get(0));
+        final InputFault fault = ConfigFixture.onlyFault(directory, "flow.yaml", yaml);
+        assertEquals(3, fault.line(), fault::toString);
+        assertTrue(fault.reason().startsWith("malformed YAML: "), fault::toString);
+        assertTrue(fault.reason().contains("line 2"), "names where the mapping began: " + fault);
     }
 
     @Test

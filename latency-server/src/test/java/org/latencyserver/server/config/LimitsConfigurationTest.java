@@ -33,7 +33,7 @@ class LimitsConfigurationTest {
     }
 
     private List<InputFault> refused(final String yaml) throws Exception {
-        return ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        return ConfigFixture.faultsOf(directory, "server.yaml", yaml);
     }
 
     @Test
