@@ -25,12 +25,15 @@ public final class ChildProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    /** Its standard error when kept apart from the log ({@link ProcessKit.Launch#errorsApart}); else null. */
+    private final Path errors;
     private final Path readyFile;
 
-    ChildProcess(final String name, final Process process, final Path log, final Path readyFile) {
+    ChildProcess(final String name, final Process process, final Path log, final Path errors, final Path readyFile) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.errors = errors;
         this.readyFile = readyFile;
     }
 
@@ -65,6 +68,18 @@ public final class ChildProcess implements AutoCloseable {
             return Files.exists(log) ? Files.readString(log) : "";
         } catch (IOException e) {
             return "(cannot read " + log + ": " + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * @return its standard error so far when it was started with {@link ProcessKit.Launch#errorsApart},
+     *     else "" (its standard error is in {@link #log()})
+     */
+    public String errors() {
+        try {
+            return errors != null && Files.exists(errors) ? Files.readString(errors) : "";
+        } catch (IOException e) {
+            return "(cannot read " + errors + ": " + e.getMessage() + ")";
         }
     }
 
@@ -160,7 +175,8 @@ public final class ChildProcess implements AutoCloseable {
 
     /** @return "its log FILE ends:" and the last lines, for failure messages */
     public String logEnd() {
-        return "its log " + log + " ends:\n" + tail(log(), QUOTED_LOG_LINES);
+        final String end = "its log " + log + " ends:\n" + tail(log(), QUOTED_LOG_LINES);
+        return errors == null ? end : end + "\nits standard error " + errors + " ends:\n" + tail(errors(), QUOTED_LOG_LINES);
     }
 
     private static String tail(final String text, final int lines) {

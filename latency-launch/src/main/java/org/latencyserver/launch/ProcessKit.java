@@ -174,6 +174,7 @@ public final class ProcessKit implements AutoCloseable {
         private final List<String> extraJvmOptions = new ArrayList<>();
         private final Map<String, String> environment = new LinkedHashMap<>();
         private Integer pinnedCore;
+        private boolean errorsApart;
         /** The program and its first arguments when it is not Java; null for a Java main class. */
         private final List<String> program;
 
@@ -229,6 +230,16 @@ public final class ProcessKit implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @return this, its standard error in {@code WORK/NAME.err} and its standard output alone in
+         *     {@code WORK/NAME.log} (for a program whose standard output a script reads, e.g.
+         *     {@code console --once}); by default both go to the log
+         */
+        public Launch errorsApart() {
+            this.errorsApart = true;
+            return this;
+        }
+
         /** @return this, run under {@code taskset -c CORE} */
         public Launch pinnedTo(final int core) {
             this.pinnedCore = core;
@@ -246,7 +257,11 @@ public final class ProcessKit implements AutoCloseable {
             Files.createDirectories(workDirectory);
             final Path log = workDirectory.resolve(name + ".log");
             final Path readyFile = writesReadyFile ? workDirectory.resolve(name + ".ready.json") : null;
+            final Path errors = errorsApart ? workDirectory.resolve(name + ".err") : null;
             Files.deleteIfExists(log);
+            if (errors != null) {
+                Files.deleteIfExists(errors);
+            }
             ReadyFile.deleteQuietly(readyFile);
             final List<String> command = new ArrayList<>();
             if (pinnedCore != null) {
@@ -264,10 +279,15 @@ public final class ProcessKit implements AutoCloseable {
             if (readyFile != null) {
                 command.addAll(List.of("--ready-file", readyFile.toString()));
             }
-            final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            final ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            if (errors == null) {
+                builder.redirectErrorStream(true);
+            } else {
+                builder.redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()));
+            }
             builder.environment().putAll(environment);
-            final ChildProcess child = new ChildProcess(name, builder.start(), log, readyFile);
+            final ChildProcess child = new ChildProcess(name, builder.start(), log, errors, readyFile);
             running.push(child);
             return child;
         }

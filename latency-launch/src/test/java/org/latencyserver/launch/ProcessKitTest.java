@@ -104,6 +104,32 @@ class ProcessKitTest {
     }
 
     @Test
+    void aChildStartedWithErrorsApartHasItsStandardOutputAloneInItsLogAndItsStandardErrorInItsErrFile() throws Exception {
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final ChildProcess child = kit.launchProgram("two-streams", List.of("/bin/sh", "-c", "echo out; echo err >&2"))
+                .errorsApart().start();
+
+            child.awaitSuccess(Duration.ofSeconds(30));
+
+            assertEquals("out\n", child.log());
+            assertEquals("err\n", child.errors());
+            assertTrue(child.logEnd().contains("err"), "a failure quotes both: " + child.logEnd());
+        }
+    }
+
+    @Test
+    void aChildStartedWithoutErrorsApartHasBothStreamsInItsLog() throws Exception {
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final ChildProcess child = kit.launchProgram("one-stream", List.of("/bin/sh", "-c", "echo out; echo err >&2")).start();
+
+            child.awaitSuccess(Duration.ofSeconds(30));
+
+            assertEquals("out\nerr\n", child.log());
+            assertEquals("", child.errors(), "no separate standard error");
+        }
+    }
+
+    @Test
     void aProgramIsStoppedWithTheKitAndForgottenOnceStopped() throws Exception {
         final ProcessKit kit = ProcessKit.fromThisClasspath(work);
         final ChildProcess sleeper = kit.launchProgram("sleeper", List.of("/bin/sleep", "600")).start();
