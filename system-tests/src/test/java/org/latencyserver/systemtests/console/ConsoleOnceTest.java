@@ -1,16 +1,17 @@
-package org.latencyserver.console;
+package org.latencyserver.systemtests.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.ProfileCellDrift;
+import org.latencyserver.launch.ChildProcess;
 
 /** {@code ./latency console --once}, as a script uses it, against a real server. */
 class ConsoleOnceTest {
@@ -30,10 +31,10 @@ class ConsoleOnceTest {
             // The probed QoS 2 connection 8 in LOW/HIGH: 300 round trips, all at three times its profile cell's mean.
             final double cellMean = ConsoleTestbed.profileCellMeanMillis("0-33", "67-100", 256);
             testbed.probeAt(8, "lab1", LOW_HIGH, 2, 150, Math.round(3 * cellMean * 1e6));
-            final Process console = testbed.console("once", "--once");
-            assertTrue(console.waitFor(60, TimeUnit.SECONDS));
-            final String output = testbed.log("once");
-            assertEquals(0, console.exitValue(), output);
+            final ChildProcess console = testbed.consoleOnce("once", "--once");
+            final int exit = console.awaitExit(Duration.ofSeconds(60));
+            final String output = console.log();
+            assertEquals(0, exit, output + console.errors());
 
             final Estimate qos1 = testbed.service.current_estimate((short) 1);
             final Estimate qos3 = testbed.service.current_estimate((short) 4);
@@ -80,10 +81,10 @@ class ConsoleOnceTest {
     @Test
     void onceAgainstAServerThatIsNotThereExitsOneAndSaysSo() throws Exception {
         try (ConsoleTestbed testbed = new ConsoleTestbed(directory)) {
-            final Process console = testbed.consoleWith("dead", "--once", "--server", "corbaloc::127.0.0.1:1/LatencyServer");
-            assertTrue(console.waitFor(60, TimeUnit.SECONDS));
-            final String output = testbed.errors("dead");
-            assertEquals(1, console.exitValue(), output);
+            final ChildProcess console = testbed.consoleOnceWith("dead", "--once", "--server", "corbaloc::127.0.0.1:1/LatencyServer");
+            final int exit = console.awaitExit(Duration.ofSeconds(60));
+            final String output = console.errors();
+            assertEquals(1, exit, output);
             assertTrue(output.contains("latency console: server unreachable"), output);
         }
     }

@@ -1,4 +1,4 @@
-package org.latencyserver.console;
+package org.latencyserver.systemtests.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,6 +20,11 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProbeReport;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.systemtests.kit.ReadyProcess;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.ORB;
 
 /**
@@ -28,17 +32,16 @@ import org.omg.CORBA.ORB;
  * connections 1 and 2, QoS 2 on 3, QoS 3 on 4 and 5, QoS 4 on 6, all with {@code calibration: thesis}),
  * plus connection 7, {@value #ADAPTIVE_CONNECTION_YAML}, and connection 8, {@value #PROFILED_CONNECTION_YAML},
  * a client ORB to drive it as the SNMP emulator and the agents would, and a way to start the console as
- * a user does.
+ * a user does. The console tests' own testbed, on the system tests' kit ({@link SystemUnderTest}).
  */
 final class ConsoleTestbed implements AutoCloseable {
 
     final Path directory;
-    final Process server;
+    final SystemUnderTest system;
     final ORB orb;
     final Latserv latserv;
     final LatencyService service;
     final Path iorFile;
-    private final List<Process> consoles = new ArrayList<>();
 
     /** The measured profile connections 3, 7 and 8 use. */
     static final String PROFILE = "measured-loopback-jacorb";
@@ -59,27 +62,20 @@ final class ConsoleTestbed implements AutoCloseable {
 
     ConsoleTestbed(final Path directory) throws Exception {
         this.directory = directory;
-        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final Path config = directory.resolve("testbed.yaml");
-        Files.writeString(config, configuration(Files.readString(Path.of("../examples/thesis-testbed.yaml")), profiles));
-        iorFile = directory.resolve("server.ior");
-        server = java("server", "org.latencyserver.server.launch.ServerMain", "--config", config.toString(),
-            "--ior-file", iorFile.toString(), "--metrics-port", "-1");
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!(Files.exists(iorFile) && Files.readString(iorFile).startsWith("IOR:"))) {
-            if (!server.isAlive() || System.nanoTime() > deadline) {
-                throw new IllegalStateException("the server did not start:\n" + log("server") + errors("server"));
-            }
-            Thread.sleep(100);
+        final Path config = Testbed.write(directory, "testbed.yaml",
+            configuration(Files.readString(Path.of("../examples/thesis-testbed.yaml")), Testbed.PROFILES));
+        system = SystemUnderTest.in(directory);
+        try {
+            final ReadyProcess server = system.start(system.serverLaunch("server", config).args("--metrics-port", "-1"));
+            iorFile = directory.resolve("server.ior");
+            orb = system.orb();
+            final String ior = server.ready().reference("server");
+            latserv = LatservHelper.narrow(orb.string_to_object(ior));
+            service = LatencyServiceHelper.narrow(orb.string_to_object(ior));
+        } catch (Exception | Error e) {
+            system.close();
+            throw e;
         }
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        orb = ORB.init(new String[0], properties);
-        final String ior = Files.readString(iorFile).trim();
-        latserv = LatservHelper.narrow(orb.string_to_object(ior));
-        service = LatencyServiceHelper.narrow(orb.string_to_object(ior));
     }
 
     /**
@@ -190,67 +186,35 @@ final class ConsoleTestbed implements AutoCloseable {
         throw new IllegalStateException(PROFILE + " has no cell " + clientCpu + "/" + peerCpu + " " + messageSizeBytes + " B");
     }
 
-    /** A console of this testbed's server. */
-    Process console(final String name, final String... args) throws IOException {
+    /**
+     * A console of this testbed's server run once, as a script runs it: its standard output alone in
+     * {@code NAME.log} (what a script reads), its standard error in {@code NAME.err}.
+     */
+    ChildProcess consoleOnce(final String name, final String... args) throws IOException {
         final List<String> all = new ArrayList<>(List.of("--server", iorFile.toString()));
         all.addAll(List.of(args));
-        return consoleWith(name, all.toArray(String[]::new));
+        return consoleOnceWith(name, all.toArray(String[]::new));
     }
 
-    /** A console with exactly these arguments. */
-    Process consoleWith(final String name, final String... args) throws IOException {
-        final Process process = java(name, "org.latencyserver.console.ConsoleMain", args);
-        consoles.add(process);
-        return process;
+    /** As {@link #consoleOnce}, with exactly these arguments. */
+    ChildProcess consoleOnceWith(final String name, final String... args) throws IOException {
+        return system.launchOneShot(name, Component.CONSOLE).args(args).errorsApart().start();
     }
 
-    /** @return where a console started as {@code name} is asked to write its ready file */
-    Path readyFile(final String name) {
-        return directory.resolve(name + ".ready.json");
+    /**
+     * Starts a web console of this testbed's server and waits for its ready file.
+     *
+     * @return the console's URL, from its ready file ({@code urls.console})
+     */
+    String webConsole(final String name, final String... args) throws IOException, InterruptedException {
+        final List<String> all = new ArrayList<>(List.of("--server", iorFile.toString()));
+        all.addAll(List.of(args));
+        return system.start(system.launch(Component.CONSOLE).name(name).args(all)).ready().url("console");
     }
 
-    /** @return the URL in the ready file of a console started as {@code name} with {@code --ready-file readyFile(name)} */
-    String awaitConsoleUrl(final Process console, final String name) throws Exception {
-        return org.latencyserver.launch.ReadyFile.await(readyFile(name), java.time.Duration.ofSeconds(60), console::isAlive,
-            () -> {
-                try {
-                    return log(name) + errors(name);
-                } catch (IOException e) {
-                    return "(no log: " + e.getMessage() + ")";
-                }
-            }).url("console");
-    }
-
-    String errors(final String name) throws IOException {
-        final Path file = directory.resolve(name + ".err");
-        return Files.exists(file) ? Files.readString(file) : "";
-    }
-
-    String log(final String name) throws IOException {
-        final Path file = directory.resolve(name + ".log");
-        return Files.exists(file) ? Files.readString(file) : "";
-    }
-
-    private Process java(final String name, final String mainClass, final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "-Dlogback.configurationFile=logback.xml",
-            // The test classpath holds every module's logback.xml; logback would report that on stdout.
-            "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener", mainClass));
-        command.addAll(List.of(args));
-        // Standard output alone in NAME.log (what a script reads); standard error in NAME.err.
-        return new ProcessBuilder(command)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve(name + ".log").toFile()))
-            .redirectError(ProcessBuilder.Redirect.appendTo(directory.resolve(name + ".err").toFile())).start();
-    }
-
+    /** Stops the consoles, then the server, then the client ORB. */
     @Override
-    public void close() throws Exception {
-        for (final Process console : consoles) {
-            console.destroy();
-            console.waitFor(10, TimeUnit.SECONDS);
-        }
-        orb.shutdown(false);
-        server.destroy();
-        server.waitFor(10, TimeUnit.SECONDS);
+    public void close() {
+        system.close();
     }
 }

@@ -1,4 +1,4 @@
-package org.latencyserver.demo;
+package org.latencyserver.systemtests.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package org.latencyserver.demo;
+package org.latencyserver.systemtests.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,15 +24,18 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.demo.DemoReady;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
 import org.latencyserver.orb.References;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.omg.CORBA.ORB;
 
 /**
@@ -61,24 +64,26 @@ class DemoEndToEndTest {
 
     @Test
     void theDemoServesAllFourQosLevelsPushesAStateChangeToTheConsoleAndLeavesNothingRunning() throws Exception {
-        final Path output = work.resolve("demo.out");
+        final Path output = work.resolve("demo.log");
         final Path readyFile = work.resolve("demo.ready.json");
-        final ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("latency").toString(), "demo", "--duration", "100",
-            "--work-dir", work.resolve("run").toString(), "--console-port", "0", "--ready-file", readyFile.toString())
-            .redirectErrorStream(true).redirectOutput(output.toFile());
-        builder.environment().put("LATENCY_NO_BUILD", "1");
-        final Process demo = builder.start();
+        final SystemUnderTest system = SystemUnderTest.in(work);
+        // The launcher itself, as the README's first command runs it (not the demo's main class).
+        final ChildProcess demo = system.launchProgram("demo", List.of(ROOT.resolve("latency").toString(), "demo"))
+            .args("--duration", "100", "--work-dir", work.resolve("run").toString(), "--console-port", "0",
+                "--ready-file", readyFile.toString())
+            .env("LATENCY_NO_BUILD", "1").start();
         final List<ProcessHandle> children = new ArrayList<>();
         ORB orb = null;
         DemoReady ready = null;
+        int exit;
         try {
             // Ready when its ready file appears; its output is only quoted when it fails.
-            ready = DemoReady.of(ReadyFile.await(readyFile, Duration.ofSeconds(180), demo::isAlive, () -> "its output:\n" + read(output)));
+            ready = DemoReady.of(ReadyFile.await(readyFile, Duration.ofSeconds(180), demo::isAlive, demo::logEnd));
             final String consoleUrl = ready.consoleUrl();
             final String naming = ready.naming();
             // What it prints to people says the same (its user interface, not something a program reads).
             assertTrue(read(output).contains(consoleUrl), "the banner names the console:\n" + read(output));
-            children.addAll(demo.descendants().toList());
+            children.addAll(ProcessHandle.of(demo.pid()).orElseThrow().descendants().toList());
             assertTrue(children.size() >= 7, "naming, emulator, server, agents, console, mirror (and load drivers): " + children.size());
             for (final long pid : ready.pids().values()) {
                 assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " of " + ready.pids());
@@ -137,9 +142,13 @@ class DemoEndToEndTest {
             if (orb != null) {
                 orb.shutdown(false);
             }
-            assertTrue(demo.waitFor(200, TimeUnit.SECONDS), "the demo stops by itself after --duration:\n" + Files.readString(output));
+            try {
+                exit = demo.awaitExit(Duration.ofSeconds(200));
+            } finally {
+                system.close(); // if it did not stop by itself, nothing of it is left behind for the next test
+            }
         }
-        assertEquals(0, demo.exitValue(), Files.readString(output));
+        assertEquals(0, exit, Files.readString(output));
         assertTrue(Files.readString(output).contains("nothing left running"), Files.readString(output));
         for (final ProcessHandle child : children) {
             assertTrue(!child.isAlive(), "still running after the demo: " + child.info().commandLine().orElse("pid " + child.pid()));

@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.kit;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,12 +11,14 @@ import org.omg.CORBA.ORB;
 
 /**
  * A server secured with the test CA ({@link TestCertificates}) and its callers in a test: one
- * plain-IIOP ORB, and one TLS ORB per party (made on first use). Closing stops both. Thread-safe.
+ * plain-IIOP ORB, and one TLS ORB per party (made on first use). Closing stops the ORBs and the
+ * server's kit. Thread-safe.
  */
-final class SecuredClients implements AutoCloseable {
+public final class SecuredClients implements AutoCloseable {
 
     private final TestCertificates certificates;
-    private final ServerProcess server;
+    private final SystemUnderTest system;
+    private final ServerUnderTest server;
     private final ORB plainOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
     private final Map<String, ORB> tlsOrbs = new HashMap<>();
 
@@ -24,31 +26,38 @@ final class SecuredClients implements AutoCloseable {
      * @param certificates the parties
      * @param server       the server they call
      */
-    private SecuredClients(final TestCertificates certificates, final ServerProcess server) {
+    private SecuredClients(final TestCertificates certificates, final SystemUnderTest system, final ServerUnderTest server) {
         this.certificates = certificates;
+        this.system = system;
         this.server = server;
     }
 
     /**
      * Starts a server on a configuration with the test CA's {@code security:} section appended.
      *
-     * @param directory   where the configuration, IOR and log go
+     * @param directory   where the configuration, IOR, ready file and log go
      * @param fileName    the configuration's file name
      * @param config      the configuration without a security section
      * @param environment more environment variables of the server (the TLS password is added)
      * @return the running server and its callers
      */
-    static SecuredClients start(final Path directory, final String fileName, final String config,
-                                final Map<String, String> environment) throws IOException, InterruptedException {
+    public static SecuredClients start(final Path directory, final String fileName, final String config,
+                                       final Map<String, String> environment) throws IOException, InterruptedException {
         final TestCertificates certificates = TestCertificates.get();
         final Map<String, String> withPassword = new HashMap<>(environment);
-        withPassword.put("LATENCY_TLS_PASSWORD", certificates.password());
-        return new SecuredClients(certificates, ServerProcess.start(Testbed.write(directory, fileName,
-            config + certificates.securitySection()), directory, withPassword));
+        withPassword.put(TestCertificates.PASSWORD_VARIABLE, certificates.password());
+        final SystemUnderTest system = SystemUnderTest.in(directory);
+        try {
+            return new SecuredClients(certificates, system, system.server(Testbed.write(directory, fileName,
+                config + certificates.securitySection()), withPassword));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            system.close();
+            throw e;
+        }
     }
 
-    /** @return the server process */
-    ServerProcess server() {
+    /** @return the server */
+    public ServerUnderTest server() {
         return server;
     }
 
@@ -57,7 +66,7 @@ final class SecuredClients implements AutoCloseable {
     }
 
     /** @return the server as a plain IIOP caller sees it */
-    LatencyService plain() {
+    public LatencyService plain() {
         return LatencyServiceHelper.narrow(plainOrb.string_to_object(ior()));
     }
 
@@ -65,7 +74,7 @@ final class SecuredClients implements AutoCloseable {
      * @param party e.g. {@code operator-ops}, {@code agent-ws1}, {@code none}
      * @return the server, called over TLS with the party's certificate
      */
-    LatencyService as(final String party) {
+    public LatencyService as(final String party) {
         final ORB orb;
         synchronized (tlsOrbs) {
             orb = tlsOrbs.computeIfAbsent(party, certificates::orbFor);
@@ -74,7 +83,7 @@ final class SecuredClients implements AutoCloseable {
     }
 
     /** @return the plain ORB, for servants a test hands to the server */
-    ORB plainOrb() {
+    public ORB plainOrb() {
         return plainOrb;
     }
 
@@ -84,6 +93,6 @@ final class SecuredClients implements AutoCloseable {
             tlsOrbs.values().forEach(orb -> orb.shutdown(false));
         }
         plainOrb.shutdown(false);
-        server.close();
+        system.close();
     }
 }

@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.kit;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,6 +18,9 @@ import org.omg.CORBA.ORB;
  * store for a TLS caller without a certificate.
  */
 public final class TestCertificates {
+
+    /** The environment variable a server reads its key stores' password from. */
+    public static final String PASSWORD_VARIABLE = "LATENCY_TLS_PASSWORD";
 
     private static TestCertificates instance;
 

@@ -1,4 +1,4 @@
-package org.latencyserver.peer;
+package org.latencyserver.systemtests.peer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,15 +13,16 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.Fm1Arrays;
-import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.systemtests.kit.ReadyProcess;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.omg.CORBA.ORB;
 
 /**
@@ -36,16 +37,15 @@ class PeerAgentEchoTest {
     @Test
     void echoesFm1ArraysOctetSequencesTcpAndUdpExactly() throws Exception {
         final Path ior = directory.resolve("peer.ior");
-        final Path readyFile = directory.resolve("peer.ready.json");
-        final Path log = directory.resolve("peer.log");
-        final Process peer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "-Dlogback.configurationFile=logback.xml",
-            PeerAgentMain.class.getName(), "--name", "ws2",
-            "--ior-file", ior.toString(), "--ready-file", readyFile.toString(), "--tcp-port", "0", "--udp-port", "0")
-            .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        try {
-            final ReadyFile ready = ReadyFile.await(readyFile, Duration.ofSeconds(30), peer::isAlive, () -> logOf(log));
+        final Path readyFile;
+        final ChildProcess peer;
+        try (SystemUnderTest system = SystemUnderTest.in(directory)) {
+            final ReadyProcess started = system.start(system.launch(Component.PEER_AGENT).name("peer")
+                .args("--name", "ws2", "--ior-file", ior.toString(), "--tcp-port", "0", "--udp-port", "0"));
+            peer = started.child();
+            readyFile = peer.readyFile();
+            final ReadyFile ready = started.ready();
+            final ORB orb = system.orb();
             assertEquals(Files.readString(ior).trim(), ready.reference("peer"));
             final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(ready.reference("peer")));
 
@@ -76,20 +76,9 @@ class PeerAgentEchoTest {
                 assertEquals(256, answer.getLength());
                 assertArrayEquals(java.util.Arrays.copyOf(odd, 256), java.util.Arrays.copyOf(answer.getData(), 256));
             }
-        } finally {
-            orb.shutdown(false);
-            peer.destroy();
-            assertTrue(peer.waitFor(10, TimeUnit.SECONDS));
+            assertTrue(system.stop(peer), "it has ended (the next two checks show it was by SIGTERM, not the kill after 10 s)");
         }
-        assertTrue(Files.readString(log).contains("stopping after"), "a clean stop logs the echo count");
+        assertTrue(peer.log().contains("stopping after"), "a clean stop logs the echo count");
         assertFalse(Files.exists(readyFile), "a clean stop deletes the ready file");
-    }
-
-    private static String logOf(final Path log) {
-        try {
-            return Files.exists(log) ? Files.readString(log) : "(no log)";
-        } catch (java.io.IOException e) {
-            return "(log unreadable: " + e.getMessage() + ")";
-        }
     }
 }

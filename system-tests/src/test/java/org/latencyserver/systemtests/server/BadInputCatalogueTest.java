@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -55,6 +55,9 @@ import org.latencyserver.server.snmp.Answers;
 import org.latencyserver.server.snmp.BadAnswerException;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.systemtests.kit.SecuredClients;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
+import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.NO_PERMISSION;
 import org.omg.CORBA.ORB;
@@ -86,7 +89,7 @@ import org.snmp4j.smi.VariableBinding;
  * {@code NamingServiceFailuresTest} in client-agent, D-6 {@code PollerLocalAddressTest}, D-8
  * {@code ConsoleStreamLimitTest}, D-12 the client-agent test that no jar carries logback.xml.
  *
- * <p>One server for all cases, secured with the test CA ({@link TestCertificates}); measurement
+ * <p>One server for all cases, secured with the test CA ({@link org.latencyserver.systemtests.kit.TestCertificates}); measurement
  * requests time out after 1.5 s so that a late ticket can be made.
  */
 class BadInputCatalogueTest {
@@ -94,7 +97,7 @@ class BadInputCatalogueTest {
     @TempDir
     static Path directory;
 
-    private static ServerProcess server;
+    private static ServerUnderTest server;
     private static SecuredClients clients;
     /** The table as it was once the baseline was made; every case must leave it so. */
     private static Map<Integer, String> goodState;
@@ -147,7 +150,7 @@ class BadInputCatalogueTest {
     void eachBadInputIsRefusedWithItsFaultAndTheServerKeepsItsLastGoodState(final String description, final Check check)
         throws Exception {
         check.run();
-        assertTrue(server.process().isAlive(), "the server is still running");
+        assertTrue(server.isAlive(), "the server is still running");
         final Map<Integer, String> now = table();
         for (final Map.Entry<Integer, String> row : goodState.entrySet()) {
             assertEquals(row.getValue(), now.get(row.getKey()), "connection " + row.getKey() + " is as before the case");

@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +32,9 @@ import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -48,7 +50,8 @@ class LatencyServerProcessTest {
 
     @TempDir
     static Path directory;
-    private static ServerProcess server;
+    private static SystemUnderTest system;
+    private static ServerUnderTest server;
     private static ORB orb;
     private static Latserv latserv;
     private static LatencyService service;
@@ -61,23 +64,17 @@ class LatencyServerProcessTest {
             .replace("../profiles/", profiles + "/")
             .replace("timeout_millis: 30000", "timeout_millis: 3000")
             .replace("min_interval_millis: 5000", "min_interval_millis: 0"));
-        server = ServerProcess.start(config, directory);
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("OAIAddr", "127.0.0.1");
-        orb = ORB.init(new String[0], properties);
+        system = SystemUnderTest.in(directory);
+        server = system.server(config);
+        orb = system.orb();
         latserv = LatservHelper.narrow(orb.string_to_object(server.ior()));
         service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
     }
 
     @AfterAll
-    static void stopServer() throws Exception {
-        if (orb != null) {
-            orb.shutdown(false);
-        }
-        if (server != null) {
-            server.close();
+    static void stopServer() {
+        if (system != null) {
+            system.close();
         }
     }
 
@@ -252,15 +249,14 @@ class LatencyServerProcessTest {
     void aKilledSubscriberIsDroppedWhileOthersAndRequestStatusCarryOn() throws Exception {
         final Path marker = directory.resolve("subscribed");
         final Path iorFile = directory.resolve("server.ior");
-        final Process doomed = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), SubscriberMain.class.getName(), iorFile.toString(), marker.toString())
-            .redirectErrorStream(true).redirectOutput(directory.resolve("subscriber.log").toFile()).start();
+        final ChildProcess doomed = system.launchClass("subscriber", SubscriberMain.class)
+            .args(iorFile.toString(), marker.toString()).start();
         final long deadline = System.nanoTime() + 30_000_000_000L;
         while (!Files.exists(marker) && doomed.isAlive() && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         assertTrue(Files.exists(marker), "the subscriber process did not subscribe");
-        doomed.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // kill -9
+        doomed.kill(); // kill -9
 
         final BlockingQueue<Estimate> received = new LinkedBlockingQueue<>();
         final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));

@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +32,8 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.server.metrics.MetricsText;
 import org.latencyserver.server.snmp.ScriptedAgent;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.ORB;
 
@@ -53,7 +54,8 @@ class MetricsTableTest {
     @TempDir
     static Path directory;
     private static ScriptedAgent agent;
-    private static ServerProcess server;
+    private static SystemUnderTest system;
+    private static ServerUnderTest server;
     private static ORB orb;
     private static LatencyService service;
 
@@ -91,12 +93,9 @@ class MetricsTableTest {
             "  - { index_ref: 4, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
             "  - { index_ref: 5, client: polled, peer: ws2, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
             ""));
-        server = ServerProcess.start(config, directory, Map.of("TEST_SNMP_COMMUNITY", COMMUNITY));
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("OAIAddr", "127.0.0.1");
-        orb = ORB.init(new String[0], properties);
+        system = SystemUnderTest.in(directory);
+        server = system.server(config, Map.of("TEST_SNMP_COMMUNITY", COMMUNITY));
+        orb = system.orb();
         service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
 
         push(1, 50, 50, 10);
@@ -122,11 +121,8 @@ class MetricsTableTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (orb != null) {
-            orb.shutdown(false);
-        }
-        if (server != null) {
-            server.close();
+        if (system != null) {
+            system.close();
         }
         if (agent != null) {
             agent.close();

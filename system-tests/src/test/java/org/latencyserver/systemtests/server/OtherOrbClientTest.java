@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +13,10 @@ import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.systemtests.kit.TestCertificates;
+import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.ORB;
 
 /**
@@ -37,8 +41,8 @@ class OtherOrbClientTest {
         final TestCertificates certificates = TestCertificates.get();
         final Path config = Testbed.write(directory, "testbed.yaml", Testbed.text() + certificates.securitySection());
         final ORB orb = certificates.orbFor("operator-ops");
-        try (ServerProcess server = ServerProcess.start(config, directory, java.util.Map.of("LATENCY_TLS_PASSWORD",
-            certificates.password()))) {
+        try (SystemUnderTest system = SystemUnderTest.in(directory);
+             ServerUnderTest server = system.server(config, java.util.Map.of(TestCertificates.PASSWORD_VARIABLE, certificates.password()))) {
             final Latserv java = LatservHelper.narrow(orb.string_to_object(server.ior()));
             java.PutMibUpdates(new IdlMibUpdates((short) 2, (short) 50, (short) 90, (short) 96), (short) 2);
             final IdlStatusToClient expected = java.RequestStatus((short) 2);

@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,6 +39,9 @@ import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.ORB;
 
 /**
@@ -123,7 +126,8 @@ class PrometheusScrapeTest {
                 new AccessConfig(Optional.of(COMMUNITY), Optional.empty()), InetAddress.getLoopbackAddress(),
                 () -> (System.nanoTime() - emulatorStart) / 1_000)) {
             emulator.start();
-            try (ServerProcess server = ServerProcess.start(config, directory, Map.of("LATSERV_COMMUNITY", COMMUNITY))) {
+            try (SystemUnderTest system = SystemUnderTest.in(directory);
+                 ServerUnderTest server = system.server(config, Map.of("LATSERV_COMMUNITY", COMMUNITY))) {
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(server.ior()));
             final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
             // RequestStatus calls all along, so the request-time histogram has data.
@@ -283,7 +287,7 @@ class PrometheusScrapeTest {
         return body;
     }
 
-    private JsonNode awaitQuery(final String promql, final Predicate<JsonNode> done, final String what, final ServerProcess server)
+    private JsonNode awaitQuery(final String promql, final Predicate<JsonNode> done, final String what, final ServerUnderTest server)
         throws IOException, InterruptedException {
         final long deadline = System.nanoTime() + WAIT.toNanos();
         JsonNode result = query(promql);
@@ -296,7 +300,7 @@ class PrometheusScrapeTest {
         return last;
     }
 
-    private JsonNode awaitAlerts(final Predicate<JsonNode> done, final String what, final ServerProcess server)
+    private JsonNode awaitAlerts(final Predicate<JsonNode> done, final String what, final ServerUnderTest server)
         throws IOException, InterruptedException {
         final long deadline = System.nanoTime() + WAIT.toNanos();
         JsonNode alerts = get("/api/v1/alerts").get("data").get("alerts");
@@ -333,7 +337,7 @@ class PrometheusScrapeTest {
         }
     }
 
-    private String context(final ServerProcess server) {
+    private String context(final ServerUnderTest server) {
         try {
             return "\n--- Prometheus targets ---\n" + get("/api/v1/targets").get("data").get("activeTargets")
                 + "\n--- Prometheus log ---\n" + prometheusLog() + "\n--- server log ---\n" + server.log();

@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -21,6 +21,9 @@ import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.systemtests.kit.SecuredClients;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
+import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.NO_PERMISSION;
 import org.omg.CORBA.ORB;
 
@@ -35,7 +38,7 @@ class SecureWritesTest {
     @TempDir
     static Path directory;
 
-    private static ServerProcess server;
+    private static ServerUnderTest server;
     private static SecuredClients clients;
 
     @BeforeAll

@@ -1,19 +1,23 @@
-package org.latencyserver.server.snmp;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.server.snmp.ScriptedAgent;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 
 /**
  * The server process ({@code ServerMain}) with {@code mib_source: snmp}: it starts the poller, with
@@ -50,18 +54,11 @@ class ServerPollsSnmpProcessTest {
         return config;
     }
 
-    private ProcessBuilder server(final Path config) {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"),
-            "-Dlogback.configurationFile=logback.xml",
-            "org.latencyserver.server.launch.ServerMain",
-            "--config", config.toString(), "--ior-file", directory.resolve("server.ior").toString(), "--metrics-port", "0",
-            "--ready-file", readyFile().toString()));
-        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve("server.log").toFile()));
-        builder.environment().remove("TEST_SNMP_COMMUNITY");
-        return builder;
+    /** The server as the operator starts it, in this test's directory, its metrics on any free port. */
+    private ProcessKit.Launch server(final SystemUnderTest system, final Path config) {
+        // The community comes only from what a test sets: the test JVM's own environment has none.
+        assertNull(System.getenv("TEST_SNMP_COMMUNITY"), "the test JVM's environment must not name the community");
+        return system.serverLaunch("server", config).args("--metrics-port", "0");
     }
 
     @Test
@@ -70,10 +67,8 @@ class ServerPollsSnmpProcessTest {
             final AtomicLong polls = new AtomicLong();
             // 1 busy tick per 4 idle ticks at every request: 20 %.
             agent.script(ScriptedAgent.steadyUcdCpu(polls));
-            final ProcessBuilder builder = server(writeConfig(agent));
-            builder.environment().put("TEST_SNMP_COMMUNITY", COMMUNITY);
-            final Process process = builder.start();
-            try {
+            try (SystemUnderTest system = SystemUnderTest.in(directory)) {
+                final ChildProcess process = server(system, writeConfig(agent)).env("TEST_SNMP_COMMUNITY", COMMUNITY).start();
                 final Path state = directory.resolve("polled.state.json");
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 int clientCpu = -1;
@@ -91,7 +86,7 @@ class ServerPollsSnmpProcessTest {
                 }
                 assertEquals(20, clientCpu, () -> "the polled 20 % in the saved table; server log: " + log());
                 // The ready file is written once the server serves, long before the state shows 20 %.
-                final String url = ReadyFile.read(readyFile()).url("metrics");
+                final String url = ReadyFile.read(process.readyFile()).url("metrics");
                 final String metrics = java.net.http.HttpClient.newHttpClient().send(
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();
@@ -99,25 +94,17 @@ class ServerPollsSnmpProcessTest {
                     .matcher(metrics);
                 assertTrue(answers.find() && Double.parseDouble(answers.group(1)) >= 2, "SNMP answers counted:\n" + metrics);
                 assertTrue(metrics.contains("latency_server_snmp_polls_skipped_total"), metrics);
-            } finally {
-                process.destroy();
-                process.waitFor(10, TimeUnit.SECONDS);
             }
         }
     }
 
     @Test
     void withoutTheCommunityVariableTheServerRefusesToStartNamingIt() throws Exception {
-        try (ScriptedAgent agent = new ScriptedAgent(COMMUNITY)) {
-            final Process process = server(writeConfig(agent)).start();
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the server exits");
-            assertEquals(1, process.exitValue(), this::log);
+        try (ScriptedAgent agent = new ScriptedAgent(COMMUNITY); SystemUnderTest system = SystemUnderTest.in(directory)) {
+            final ChildProcess process = server(system, writeConfig(agent)).start();
+            assertEquals(1, process.awaitExit(Duration.ofSeconds(60)), this::log);
             assertTrue(log().contains("TEST_SNMP_COMMUNITY"), this::log);
         }
-    }
-
-    private Path readyFile() {
-        return directory.resolve("server.ready.json");
     }
 
     private String log() {

@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +22,9 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.ORB;
 
 /** Kill -9 the server and start it again: what it served (and acknowledged) before, it serves again. */
@@ -47,7 +50,7 @@ class ServerRestartTest {
     void estimatesServedBeforeAKillAreServedAgainAfterARestart() throws Exception {
         final IdlStatusToClient[] before = new IdlStatusToClient[7];
         final TableRow tableBefore;
-        try (ServerProcess server = ServerProcess.start(config, directory)) {
+        try (SystemUnderTest system = SystemUnderTest.in(directory); ServerUnderTest server = system.server(config)) {
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(server.ior()));
             final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
             push(latserv, 1, 10, 80, 50);
@@ -67,7 +70,7 @@ class ServerRestartTest {
             // No waiting for a save: every write above was answered only once it was in the journal.
             server.kill();
         }
-        try (ServerProcess restarted = ServerProcess.start(config, directory)) {
+        try (SystemUnderTest system = SystemUnderTest.in(directory); ServerUnderTest restarted = system.server(config)) {
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(restarted.ior()));
             for (final int ref : new int[] {1, 2, 4}) {
                 final IdlStatusToClient after = latserv.RequestStatus((short) ref);
@@ -98,12 +101,12 @@ class ServerRestartTest {
         final Path plannerConfig = plannerDirectory.resolve("testbed.yaml");
         Files.copy(config, plannerConfig);
         final String configured = Files.readString(Path.of("../profiles/thesis-tac4-corba.json"));
-        try (ServerProcess server = ServerProcess.start(plannerConfig, plannerDirectory)) {
+        try (SystemUnderTest system = SystemUnderTest.in(plannerDirectory); ServerUnderTest server = system.server(plannerConfig)) {
             final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
             service.load_profile(configured.replace("\"mean_ms\" : 1.365", "\"mean_ms\" : 1.5"), "remeasured.json");
             server.kill(); // kill -9 right after the load: it was kept before the call returned
         }
-        try (ServerProcess restarted = ServerProcess.start(plannerConfig, plannerDirectory)) {
+        try (SystemUnderTest system = SystemUnderTest.in(plannerDirectory); ServerUnderTest restarted = system.server(plannerConfig)) {
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(restarted.ior()));
             push(latserv, 1, 10, 10, 10);
             assertEquals(1.5f, latserv.RequestStatus((short) 1).latency_estimate,
@@ -118,7 +121,7 @@ class ServerRestartTest {
         final Path damagedConfig = damagedDirectory.resolve("testbed.yaml");
         Files.copy(config, damagedConfig);
         Files.writeString(damagedDirectory.resolve("thesis-testbed.state.json"), "{\"format\": \"latency-server-state/1\", \"conn");
-        try (ServerProcess server = ServerProcess.start(damagedConfig, damagedDirectory)) {
+        try (SystemUnderTest system = SystemUnderTest.in(damagedDirectory); ServerUnderTest server = system.server(damagedConfig)) {
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(server.ior()));
             assertEquals(0, latserv.RequestStatus((short) 1).server_acknowledges_client, "nothing restored");
             push(latserv, 1, 10, 10, 10);
@@ -141,7 +144,7 @@ class ServerRestartTest {
         final Path ownConfig = Testbed.write(own, "testbed.yaml", Testbed.text().replace("min_interval_millis: 5000",
             "min_interval_millis: 0"));
         final long ticket;
-        try (ServerProcess server = ServerProcess.start(ownConfig, own)) {
+        try (SystemUnderTest system = SystemUnderTest.in(own); ServerUnderTest server = system.server(ownConfig)) {
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(server.ior()));
             final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
             push(latserv, 4, 50, 50, 10); // opens a measurement request for connection 4 (QoS 3)
@@ -153,7 +156,7 @@ class ServerRestartTest {
             push(latserv, 1, 11, 22, 33);
             server.kill(); // at once: whatever was acknowledged must be on disk already
         }
-        try (ServerProcess restarted = ServerProcess.start(ownConfig, own)) {
+        try (SystemUnderTest system = SystemUnderTest.in(own); ServerUnderTest restarted = system.server(ownConfig)) {
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(restarted.ior()));
             final TableRow mib = latserv.RequestTableStatus((short) 1);
             assertEquals(11, mib.latest_client_mib_cpu, "the last PutMibUpdates before the kill\n" + restarted.log());

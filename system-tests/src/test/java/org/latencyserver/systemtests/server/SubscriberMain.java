@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package org.latencyserver.server.it;
+package org.latencyserver.systemtests.server;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,16 +13,14 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.TableRow;
-import org.latencyserver.launch.ReadyFile;
-import org.omg.CORBA.ORB;
+import org.latencyserver.launch.Component;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 
 /**
  * Thesis verification test 1 (section 4.3) end to end through real SNMP: the snmp-emulator plays
@@ -50,31 +48,14 @@ class ThesisVerificationOneThroughSnmpTest {
             .replace("port_hysteresis_band_percent: 1", "port_hysteresis_band_percent: 0"));
         final List<int[]> expected = expectedStates(scenario);
 
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final Map<String, String> secrets = Map.of("LATSERV_COMMUNITY", "c" + System.nanoTime(),
             "LATSERV_V3_USER", "latserv", "LATSERV_V3_AUTH", "auth" + System.nanoTime(), "LATSERV_V3_PRIV", "priv" + System.nanoTime());
-        final ProcessBuilder emulatorBuilder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-            "-Dlogback.configurationFile=logback.xml", "org.latencyserver.emulator.EmulatorMain", "--scenario", scenario.toString())
-            .redirectErrorStream(true).redirectOutput(directory.resolve("emulator.log").toFile());
-        emulatorBuilder.environment().putAll(secrets);
-        final ProcessBuilder serverBuilder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-            "-Dlogback.configurationFile=logback.xml", "org.latencyserver.server.launch.ServerMain", "--config", config.toString(),
-            "--ior-file", directory.resolve("server.ior").toString(), "--metrics-port", "-1",
-            "--ready-file", directory.resolve("server.ready.json").toString())
-            .redirectErrorStream(true).redirectOutput(directory.resolve("server.log").toFile());
-        serverBuilder.environment().putAll(secrets);
-
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        final ORB orb = ORB.init(new String[0], properties);
-        final Process server = serverBuilder.start();
-        Process emulator = null;
-        try {
-            final ReadyFile ready = ReadyFile.await(directory.resolve("server.ready.json"), Duration.ofSeconds(60), server::isAlive,
-                () -> "the server did not start:\n" + readQuietly(directory.resolve("server.log")));
-            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
-            emulator = emulatorBuilder.start();
+        try (SystemUnderTest system = SystemUnderTest.in(directory)) {
+            final ServerUnderTest server = new ServerUnderTest(system.start(system.serverLaunch("server", config)
+                .args("--metrics-port", "-1").env(secrets)));
+            final Latserv latserv = LatservHelper.narrow(system.orb().string_to_object(server.ior()));
+            // The scenario's clock starts with the emulator's process; its steps are timed from here.
+            system.launch(Component.SNMP_EMULATOR).args("--scenario", scenario.toString()).env(secrets).start();
             final long startNanos = System.nanoTime();
             final List<String> missed = new ArrayList<>();
             final StringBuilder timeline = new StringBuilder();
@@ -102,15 +83,7 @@ class ThesisVerificationOneThroughSnmpTest {
                 }
             }
             assertTrue(missed.isEmpty(), String.join("\n", missed) + "\n--- timeline ---\n" + timeline + "\n--- server log ---\n"
-                + Files.readString(directory.resolve("server.log")));
-        } finally {
-            orb.shutdown(false);
-            for (final Process process : new Process[] {emulator, server}) {
-                if (process != null) {
-                    process.destroy();
-                    process.waitFor(10, TimeUnit.SECONDS);
-                }
-            }
+                + server.log());
         }
     }
 
@@ -132,14 +105,6 @@ class ThesisVerificationOneThroughSnmpTest {
 
     private static int band(final int percent) {
         return percent <= 33 ? 1 : percent <= 66 ? 2 : 3;
-    }
-
-    private static String readQuietly(final Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            return "(cannot read " + file + ": " + e.getMessage() + ")";
-        }
     }
 
     private static String withPorts(final String text, final Map<String, String> ports) {
