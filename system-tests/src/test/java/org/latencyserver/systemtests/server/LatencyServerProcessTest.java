@@ -294,7 +294,8 @@ class LatencyServerProcessTest {
             () -> service.load_profile(good.replace("\"mean_ms\" : 1.365", "\"mean_ms\" : -1").replace("\"layer\" : \"CORBA\"",
                 "\"layer\" : \"X\""), "broken-upload.json"));
         assertEquals(2, rejected.faults.length, String.join("\n", rejected.faults));
-        assertTrue(rejected.faults[0].startsWith("broken-upload.json: layer:"), rejected.faults[0]);
+        // Each fault names the upload, where in it (line:column, since the location-aware reader) and the field.
+        assertTrue(rejected.faults[0].matches("broken-upload\\.json:\\d+:\\d+: layer: .*"), rejected.faults[0]);
         assertEquals(served, latserv.RequestStatus((short) 1).latency_estimate, "the old profile still serves");
         // A corrected profile is swapped in atomically and the QoS 1 connections recompute at once.
         final org.latencyserver.idl.latency.ProfileSummary summary = service.load_profile(
