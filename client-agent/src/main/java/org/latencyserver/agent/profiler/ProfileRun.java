@@ -41,20 +41,24 @@ import org.latencyserver.idl.latency.EchoPeer;
  * check is retried with the drivers corrected by the miss, up to three times, and otherwise refused: its cells
  * are not recorded and the profile is not written (the cells done are kept for {@code --resume}).
  *
+ * <p>Public for its two constants, which the system tests of {@code profile measure} read (the
+ * pairs it measures, the tries a pair gets before its refusal); the run itself is the profiler's.
+ *
  * <p>Runs on one thread; not thread-safe.
  */
-final class ProfileRun {
+public final class ProfileRun {
 
     /** Targets per state, percent of one core: the middle of the thesis's LOW and HIGH bands, and MEDIUM. */
     static final Map<CpuState, Integer> TARGET_PERCENT = Map.of(CpuState.LOW, 15, CpuState.MEDIUM, 50, CpuState.HIGH, 85);
-    static final List<CpuStatePair> PAIRS = List.of(
+    /** The CPU state pairs a run measures unless told fewer ({@code --pairs}), in this order. */
+    public static final List<CpuStatePair> PAIRS = List.of(
         new CpuStatePair(CpuState.LOW, CpuState.LOW), new CpuStatePair(CpuState.LOW, CpuState.MEDIUM),
         new CpuStatePair(CpuState.LOW, CpuState.HIGH), new CpuStatePair(CpuState.MEDIUM, CpuState.MEDIUM),
         new CpuStatePair(CpuState.MEDIUM, CpuState.HIGH), new CpuStatePair(CpuState.HIGH, CpuState.HIGH));
 
     private static final long CHECK_WINDOW_MILLIS = 1_500;
     /** Tries per pair: the drivers are corrected by each miss (stress-ng's duty cycle is not exact). */
-    static final int ATTEMPTS = 3;
+    public static final int ATTEMPTS = 3;
 
     private final ProfileSettings settings;
     private final EchoPeer peer;

@@ -1,4 +1,4 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -13,6 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.TableRow;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.systemtests.kit.LogWatch;
 
 /**
  * Issue 5's fault must-shows with real processes: a client agent killed mid-measurement (the
@@ -29,11 +31,11 @@ class AgentAndPeerFailuresTest {
     void aKilledAgentsRequestIsReissuedAndCompletedByTheNextAgentWithNothingHalfSubmitted() throws Exception {
         // 20,000 round trips take a few seconds here, long enough to kill the agent in the middle;
         // the 15 s time-out then re-issues the request.
-        try (Testbed testbed = Testbed.start(directory, 20_000, 15_000);
-             JavaProcess peer = testbed.startPeer("peer")) {
-            final JavaProcess doomed = testbed.startAgent("agent-1", "--node", "ws1");
+        try (AgentTestbed testbed = AgentTestbed.start(directory, 20_000, 15_000);
+             ChildProcess peer = testbed.startPeer("peer")) {
+            final ChildProcess doomed = testbed.startAgent("agent-1", "--node", "ws1");
             testbed.push(10, 10, 20);
-            final Matcher started = doomed.awaitLog("connection 4 ticket (-?\\d+) \\(ws1 -> ws2, 256 B\\): measuring",
+            final Matcher started = LogWatch.await(doomed, "connection 4 ticket (-?\\d+) \\(ws1 -> ws2, 256 B\\): measuring",
                 Duration.ofSeconds(30));
             final long firstTicket = Long.parseLong(started.group(1));
             doomed.kill(); // kill -9 mid-measurement
@@ -48,8 +50,8 @@ class AgentAndPeerFailuresTest {
             final long reissuedTicket = awaitReissue(testbed, firstTicket);
             assertNotEquals(firstTicket, reissuedTicket);
 
-            try (JavaProcess successor = testbed.startAgent("agent-2", "--node", "ws1")) {
-                successor.awaitLog("connection 4 ticket " + reissuedTicket + " \\(ws1 -> ws2, 256 B\\): submitted",
+            try (ChildProcess successor = testbed.startAgent("agent-2", "--node", "ws1")) {
+                LogWatch.await(successor, "connection 4 ticket " + reissuedTicket + " \\(ws1 -> ws2, 256 B\\): submitted",
                     Duration.ofSeconds(60));
                 final TableRow done = awaitMeasured(testbed, (short) 4);
                 assertEquals(0, done.update_required_flag);
@@ -62,23 +64,23 @@ class AgentAndPeerFailuresTest {
 
     @Test
     void aKilledPeerIsReportedWithItsReasonAndRetriedUntilItReturns() throws Exception {
-        try (Testbed testbed = Testbed.start(directory, 2_000, 60_000)) {
-            final JavaProcess firstPeer = testbed.startPeer("peer-1");
-            try (JavaProcess agent = testbed.startAgent("agent", "--node", "ws1")) {
+        try (AgentTestbed testbed = AgentTestbed.start(directory, 2_000, 60_000)) {
+            final ChildProcess firstPeer = testbed.startPeer("peer-1");
+            try (ChildProcess agent = testbed.startAgent("agent", "--node", "ws1")) {
                 testbed.push(10, 10, 20);
                 awaitMeasured(testbed, (short) 4);
                 firstPeer.kill();
 
                 final int logMark = agent.log().length();
                 testbed.push(80, 80, 20);
-                final Matcher failure = agent.awaitLog("connection [46] ticket (-?\\d+) \\(ws1 -> ws2, 256 B\\): peer ws2 failed: (.+); retrying",
+                final Matcher failure = LogWatch.await(agent, "connection [46] ticket (-?\\d+) \\(ws1 -> ws2, 256 B\\): peer ws2 failed: (.+); retrying",
                     logMark, Duration.ofSeconds(30));
                 final String reason = failure.group(2);
                 assertTrue(reason.contains("COMM_FAILURE") || reason.contains("TRANSIENT") || reason.contains("OBJECT_NOT_EXIST"),
                     "the reason names the CORBA failure: " + reason);
                 assertEquals(1, testbed.latserv.RequestTableStatus((short) 4).update_required_flag, "still pending");
 
-                try (JavaProcess secondPeer = testbed.startPeer("peer-2")) {
+                try (ChildProcess secondPeer = testbed.startPeer("peer-2")) {
                     final TableRow done = awaitMeasured(testbed, (short) 4);
                     assertEquals(0, done.update_required_flag);
                     assertTrue(testbed.service.current_estimate((short) 4).basis.contains("67-100/67-100"),
@@ -89,7 +91,7 @@ class AgentAndPeerFailuresTest {
         }
     }
 
-    private static long awaitReissue(final Testbed testbed, final long firstTicket) throws InterruptedException {
+    private static long awaitReissue(final AgentTestbed testbed, final long firstTicket) throws InterruptedException {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             for (final MeasurementRequest request : testbed.service.pending_measurements()) {
@@ -102,7 +104,7 @@ class AgentAndPeerFailuresTest {
         throw new AssertionError("connection 4's request was not re-issued after its time-out");
     }
 
-    private static TableRow awaitMeasured(final Testbed testbed, final short indexRef) throws Exception {
+    private static TableRow awaitMeasured(final AgentTestbed testbed, final short indexRef) throws Exception {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         Thread.sleep(200);
         while (System.nanoTime() < deadline) {

@@ -1,12 +1,10 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +14,7 @@ import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.ProfileCellDrift;
+import org.latencyserver.launch.ChildProcess;
 
 /**
  * {@code ./latency profile learned PROFILE --server REF --out FILE}: the client agent's probes of a
@@ -29,7 +28,7 @@ class ProfileLearnedProcessTest {
 
     @Test
     void probesOfAProfileConnectionBecomeALearnedProfileAPlannerCanWrite() throws Exception {
-        try (Testbed testbed = Testbed.start(directory, 1000, 30_000, "calibration: thesis, probe_rate_per_second: 0",
+        try (AgentTestbed testbed = AgentTestbed.start(directory, 1000, 30_000, "calibration: thesis, probe_rate_per_second: 0",
             "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1, "
                 + "profile: thesis-tac4-corba, probe_rate_per_second: 40 }")) {
             testbed.latserv.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 20), (short) 1);
@@ -38,7 +37,7 @@ class ProfileLearnedProcessTest {
             assertEquals("1", none[0], none[1]);
             assertTrue(none[1].contains("nothing was learned"), none[1]);
 
-            try (JavaProcess peer = testbed.startPeer("peer"); JavaProcess agent = testbed.startAgent("agent", "--probe-report-millis", "500")) {
+            try (ChildProcess peer = testbed.startPeer("peer"); ChildProcess agent = testbed.startAgent("agent", "--probe-report-millis", "500")) {
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
                 long live = 0;
                 while (live < 100 && System.nanoTime() < deadline) {
@@ -66,15 +65,9 @@ class ProfileLearnedProcessTest {
         }
     }
 
-    private static String[] learned(final Testbed testbed, final Path out) throws Exception {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "-Dlogback.configurationFile=logback.xml",
-            "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
-            "org.latencyserver.agent.profiler.ProfilerMain", "learned", "thesis-tac4-corba", "--server", testbed.serverIor.toString(),
-            "--out", out.toString()));
-        final Path log = Files.createTempFile(testbed.directory, "learned", ".log");
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-        return new String[] {Integer.toString(process.exitValue()), Files.readString(log)};
+    private static String[] learned(final AgentTestbed testbed, final Path out) throws Exception {
+        final ChildProcess profiler = testbed.startProfiler("learned", "thesis-tac4-corba", "--server", testbed.serverIor.toString(),
+            "--out", out.toString());
+        return new String[] {Integer.toString(profiler.awaitExit(Duration.ofSeconds(60))), profiler.log()};
     }
 }

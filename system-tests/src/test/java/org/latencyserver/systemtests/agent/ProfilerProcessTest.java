@@ -1,4 +1,4 @@
-package org.latencyserver.agent.profiler;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,15 +16,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.latencyserver.agent.load.MachineContention;
-import org.latencyserver.agent.load.MachineContention.OtherWork;
-import org.latencyserver.agent.load.MachineContention.QuietCores;
+import org.latencyserver.agent.profiler.ProfileRun;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.systemtests.kit.MachineContention.OtherWork;
+import org.latencyserver.systemtests.kit.MachineContention.QuietCores;
+import org.latencyserver.systemtests.kit.MachineContention;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 
 /**
  * {@code ./latency profile measure} as a planner runs it, in its own JVM, with real load drivers on
@@ -41,6 +44,7 @@ class ProfilerProcessTest {
 
     @TempDir
     Path directory;
+    private int measureRuns;
 
     @Test
     void aProfileMeasuredInThreeResumedRunsValidatesWithHistogramsAndProvenanceOrRefusesOnlyWhatOtherWorkMadeUnreachable()
@@ -134,9 +138,9 @@ class ProfilerProcessTest {
     @Test
     void aPairWhoseCoreALoadOutsideTheProfilersControlKeepsOutOfItsStateIsRefused() throws Exception {
         // Something else keeps the client core busy: LOW/LOW cannot be reached there.
-        final Process intruder = new ProcessBuilder("/usr/bin/stress-ng", "--cpu", "1", "--cpu-load", "95", "--taskset", "0",
-            "--quiet").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        try {
+        try (SystemUnderTest intruders = SystemUnderTest.in(directory)) {
+            intruders.launchProgram("stress-ng", List.of("/usr/bin/stress-ng", "--cpu", "1", "--cpu-load", "95", "--taskset", "0",
+                "--quiet")).start();
             final Path out = directory.resolve("refused.json");
             final Result result = measure("--out", out.toString(), "--sizes", "64", "--round-trips", "50", "--warmup", "20",
                 "--pairs", "LOW/LOW");
@@ -144,13 +148,7 @@ class ProfilerProcessTest {
             assertTrue(result.output.contains("REFUSED") && result.output.contains("LOW/LOW (every size)"), result.output);
             assertTrue(result.output.matches("(?s).*LOW/LOW: the load read client \\d+ % \\((MEDIUM|HIGH)\\).*"), result.output);
             assertFalse(Files.exists(out));
-        } finally {
-            for (final ProcessHandle worker : intruder.descendants().toList()) {
-                worker.destroy();
-            }
-            intruder.destroy();
-            intruder.waitFor(10, TimeUnit.SECONDS);
-        }
+        } // stress-ng and its workers stop with the kit
     }
 
     private static double meanOf(final Path partialFile, final String pair, final int size) throws IOException {
@@ -201,18 +199,15 @@ class ProfilerProcessTest {
         return result;
     }
 
+    /** Runs {@code profile measure} (which starts its own peer agent) once; each run has its own log, {@code measure-N.log}. */
     private Result measure(final String... args) throws Exception {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "-Dlogback.configurationFile=logback.xml",
-            "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
-            // these tests check what is recorded and refused, not the values: a short JIT warm-up will do
-            ProfilerMain.class.getName(), "measure", "--jit-warmup-seconds", "2"));
-        command.addAll(List.of(args));
-        final Path log = Files.createTempFile(directory, "measure", ".log");
-        try (OtherWork otherWork = MachineContention.sampleOtherWork()) {
-            final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            assertTrue(process.waitFor(300, TimeUnit.SECONDS), "profile measure finished");
-            return new Result(process.exitValue(), Files.readString(log).replace('\r', '\n'), otherWork);
+        measureRuns++;
+        try (OtherWork otherWork = MachineContention.sampleOtherWork(); SystemUnderTest system = SystemUnderTest.in(directory)) {
+            final ChildProcess profiler = system.launch(Component.PROFILER).name("measure-" + measureRuns)
+                // these tests check what is recorded and refused, not the values: a short JIT warm-up will do
+                .args("measure", "--jit-warmup-seconds", "2").args(args).start();
+            final int exit = profiler.awaitExit(Duration.ofSeconds(300));
+            return new Result(exit, profiler.log().replace('\r', '\n'), otherWork);
         }
     }
 }

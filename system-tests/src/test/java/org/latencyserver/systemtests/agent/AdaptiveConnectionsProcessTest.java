@@ -1,4 +1,4 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +15,7 @@ import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.StateCalibration;
+import org.latencyserver.launch.ChildProcess;
 
 /**
  * The adaptive connections end to end, with a real server, client agent and peer agent over IIOP:
@@ -26,13 +27,13 @@ class AdaptiveConnectionsProcessTest {
 
     @TempDir
     static Path directory;
-    private static Testbed testbed;
-    private static JavaProcess peer;
-    private static JavaProcess agent;
+    private static AgentTestbed testbed;
+    private static ChildProcess peer;
+    private static ChildProcess agent;
 
     @BeforeAll
     static void start() throws Exception {
-        testbed = Testbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 20");
+        testbed = AgentTestbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 20");
         peer = testbed.startPeer("peer");
         agent = testbed.startAgent("agent", "--probe-report-millis", "1000");
     }
@@ -111,13 +112,7 @@ class AdaptiveConnectionsProcessTest {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                String log;
-                try {
-                    log = agent.log();
-                } catch (java.io.IOException e) {
-                    log = "(agent log unreadable: " + e.getMessage() + ")";
-                }
-                throw new AssertionError("not within 90 s: " + what + "\n" + log);
+                throw new AssertionError("not within 90 s: " + what + "\n" + agent.log());
             }
             Thread.sleep(100);
         }

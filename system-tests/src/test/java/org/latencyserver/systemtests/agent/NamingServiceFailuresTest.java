@@ -1,4 +1,4 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +21,11 @@ import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.systemtests.kit.LogWatch;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.ORB;
 import org.omg.CosNaming.NamingContextExt;
 import org.omg.CosNaming.NamingContextExtHelper;
@@ -34,18 +38,17 @@ import org.omg.CosNaming.NamingContextExtHelper;
  */
 class NamingServiceFailuresTest {
 
-    private static final String NAMING_MAIN = "org.latencyserver.server.launch.NamingServiceMain";
-    private static final String SERVER_MAIN = "org.latencyserver.server.launch.ServerMain";
-    private static final String PEER_MAIN = "org.latencyserver.peer.PeerAgentMain";
     /** The keepers check every 2 s; a restarted name server needs a few seconds to listen. */
     private static final Duration REBOUND_WITHIN = Duration.ofSeconds(20);
 
     @TempDir
     Path directory;
     private ORB orb;
+    private SystemUnderTest system;
 
     @BeforeEach
     void startOrb() {
+        system = SystemUnderTest.in(directory);
         final Properties properties = new Properties();
         properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
         properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
@@ -57,45 +60,39 @@ class NamingServiceFailuresTest {
     @AfterEach
     void stopOrb() {
         orb.shutdown(false);
+        system.close();
     }
 
     @Test
     void theServerAndThePeerAgentAreBoundAgainAfterTheNamingServiceIsKilledAndRestarted() throws Exception {
         final int port = freePort();
         final String namingRef = "corbaloc::127.0.0.1:" + port + "/NameService";
-        final Path serverIor = directory.resolve("server.ior");
         final Path peerIor = directory.resolve("peer-ws2.ior");
-        JavaProcess naming = startNamingService("naming-1", port);
-        try (JavaProcess server = JavaProcess.start("server", directory, SERVER_MAIN, "--config", testbedConfig().toString(),
-                 "--ior-file", serverIor.toString(), "--metrics-port", "-1", "--naming", namingRef);
-             JavaProcess peer = JavaProcess.start("peer", directory, PEER_MAIN, "--name", "ws2",
-                 "--ior-file", peerIor.toString(), "--naming", namingRef,
-                 "--ready-file", directory.resolve("peer.ready.json").toString())) {
-            server.awaitLog("Latency Server '.*' serving", Duration.ofSeconds(60));
-            peer.awaitReady(directory.resolve("peer.ready.json"), Duration.ofSeconds(60));
-            assertTrue(answersRequestStatus(namingRef), "bound at start\n" + server.log());
+        final ChildProcess naming = startNamingService("naming-1", port);
+        final ChildProcess server = system.start(system.serverLaunch("server", testbedConfig())
+            .args("--metrics-port", "-1", "--naming", namingRef)).child();
+        final ChildProcess peer = system.start(system.launch(Component.PEER_AGENT).name("peer")
+            .args("--name", "ws2", "--ior-file", peerIor.toString(), "--naming", namingRef)).child();
+        assertTrue(answersRequestStatus(namingRef), "bound at start\n" + server.log());
 
-            naming.kill(); // kill -9: its bindings were never saved
-            // Both notice while it is down (their next checks fail too, and are not logged)...
-            server.awaitLog("lost the binding of 'LatencyServer' .*cannot be reached", REBOUND_WITHIN);
-            peer.awaitLog("lost the binding of 'peers/ws2' .*cannot be reached", REBOUND_WITHIN);
-            // ...and bind again once it is back on its port, without the names it had.
-            naming = startNamingService("naming-2", port);
+        naming.kill(); // kill -9: its bindings were never saved
+        // Both notice while it is down (their next checks fail too, and are not logged)...
+        LogWatch.await(server, "lost the binding of 'LatencyServer' .*cannot be reached", REBOUND_WITHIN);
+        LogWatch.await(peer, "lost the binding of 'peers/ws2' .*cannot be reached", REBOUND_WITHIN);
+        // ...and bind again once it is back on its port, without the names it had.
+        startNamingService("naming-2", port);
 
-            awaitTrue(() -> answersRequestStatus(namingRef), "'LatencyServer' resolves and answers again", server);
-            awaitTrue(() -> echoesThroughName(namingRef), "'peers/ws2' resolves and echoes again", peer);
-            assertEquals(1, occurrences(server.log(), "lost the binding of 'LatencyServer'"), "logged once, not per attempt\n"
-                + server.log());
-            assertEquals(1, occurrences(server.log(), "'LatencyServer' is bound again"), server.log());
-            assertEquals(1, occurrences(peer.log(), "lost the binding of 'peers/ws2'"), "logged once, not per attempt\n" + peer.log());
-            assertEquals(1, occurrences(peer.log(), "'peers/ws2' is bound again"), peer.log());
+        awaitTrue(() -> answersRequestStatus(namingRef), "'LatencyServer' resolves and answers again", server);
+        awaitTrue(() -> echoesThroughName(namingRef), "'peers/ws2' resolves and echoes again", peer);
+        assertEquals(1, occurrences(server.log(), "lost the binding of 'LatencyServer'"), "logged once, not per attempt\n"
+            + server.log());
+        assertEquals(1, occurrences(server.log(), "'LatencyServer' is bound again"), server.log());
+        assertEquals(1, occurrences(peer.log(), "lost the binding of 'peers/ws2'"), "logged once, not per attempt\n" + peer.log());
+        assertEquals(1, occurrences(peer.log(), "'peers/ws2' is bound again"), peer.log());
 
-            // Someone binds the server's name to another object: it is taken back.
-            context(namingRef).rebind(context(namingRef).to_name("LatencyServer"), orb.string_to_object(Files.readString(peerIor).trim()));
-            awaitTrue(() -> answersRequestStatus(namingRef), "'LatencyServer' is taken back from another object", server);
-        } finally {
-            naming.close();
-        }
+        // Someone binds the server's name to another object: it is taken back.
+        context(namingRef).rebind(context(namingRef).to_name("LatencyServer"), orb.string_to_object(Files.readString(peerIor).trim()));
+        awaitTrue(() -> answersRequestStatus(namingRef), "'LatencyServer' is taken back from another object", server);
     }
 
     @Test
@@ -103,12 +100,11 @@ class NamingServiceFailuresTest {
         final String namingRef = "corbaloc::127.0.0.1:" + freePort() + "/NameService";
         final Path serverIor = directory.resolve("server.ior");
         Files.writeString(serverIor, "IOR:0000 of an earlier run"); // must not outlive a failed start either
-        try (JavaProcess server = JavaProcess.start("server", directory, SERVER_MAIN, "--config", testbedConfig().toString(),
-            "--ior-file", serverIor.toString(), "--metrics-port", "-1", "--naming", namingRef)) {
-            assertEquals(2, server.waitFor(Duration.ofSeconds(60)), server.log());
-            assertFalse(Files.exists(serverIor), "no IOR file of a server that is gone");
-            assertOneLineAboutTheNamingService(server.log(), namingRef);
-        }
+        final ChildProcess server = system.serverLaunch("server", testbedConfig())
+            .args("--metrics-port", "-1", "--naming", namingRef).start();
+        assertEquals(2, server.awaitExit(Duration.ofSeconds(60)), server.log());
+        assertFalse(Files.exists(serverIor), "no IOR file of a server that is gone");
+        assertOneLineAboutTheNamingService(server.log(), namingRef);
     }
 
     @Test
@@ -116,12 +112,11 @@ class NamingServiceFailuresTest {
         final String namingRef = "corbaloc::127.0.0.1:" + freePort() + "/NameService";
         final Path peerIor = directory.resolve("peer-ws2.ior");
         Files.writeString(peerIor, "IOR:0000 of an earlier run");
-        try (JavaProcess peer = JavaProcess.start("peer", directory, PEER_MAIN, "--name", "ws2",
-            "--ior-file", peerIor.toString(), "--naming", namingRef)) {
-            assertEquals(2, peer.waitFor(Duration.ofSeconds(60)), peer.log());
-            assertFalse(Files.exists(peerIor), "no IOR file of a peer agent that is gone");
-            assertOneLineAboutTheNamingService(peer.log(), namingRef);
-        }
+        final ChildProcess peer = system.launch(Component.PEER_AGENT).name("peer")
+            .args("--name", "ws2", "--ior-file", peerIor.toString(), "--naming", namingRef).start();
+        assertEquals(2, peer.awaitExit(Duration.ofSeconds(60)), peer.log());
+        assertFalse(Files.exists(peerIor), "no IOR file of a peer agent that is gone");
+        assertOneLineAboutTheNamingService(peer.log(), namingRef);
     }
 
     /** The reason is one line naming what could not be reached and what to do; no stack trace. */
@@ -156,29 +151,18 @@ class NamingServiceFailuresTest {
         return NamingContextExtHelper.narrow(orb.string_to_object(namingRef));
     }
 
-    private JavaProcess startNamingService(final String logName, final int port) throws Exception {
-        final JavaProcess naming = JavaProcess.start(logName, directory, NAMING_MAIN, "--port", Integer.toString(port),
-            "--db-dir", directory.resolve("naming-db").toString());
-        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline && naming.isAlive()) {
-            try (Socket socket = new Socket("127.0.0.1", port)) {
-                return naming;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        throw new IllegalStateException("the naming service did not listen on " + port + ":\n" + naming.log());
+    /** Starts a naming service on the port and waits for its ready file. */
+    private ChildProcess startNamingService(final String logName, final int port) throws Exception {
+        return system.start(system.launch(Component.NAMING_SERVICE).name(logName)
+            .args("--port", Integer.toString(port), "--db-dir", directory.resolve("naming-db").toString())).child();
     }
 
     /** The thesis testbed, its profiles found from the temporary directory, its state file there. */
     private Path testbedConfig() throws IOException {
-        final Path config = directory.resolve("testbed.yaml");
-        Files.writeString(config, Files.readString(Path.of("../examples/thesis-testbed.yaml"))
-            .replace("../profiles/", Path.of("../profiles").toAbsolutePath().normalize() + "/"));
-        return config;
+        return Testbed.write(directory, "testbed.yaml", Testbed.text());
     }
 
-    private static void awaitTrue(final Supplier<Boolean> condition, final String what, final JavaProcess process)
+    private static void awaitTrue(final Supplier<Boolean> condition, final String what, final ChildProcess process)
         throws Exception {
         final long deadline = System.nanoTime() + REBOUND_WITHIN.toNanos();
         while (System.nanoTime() < deadline) {

@@ -1,4 +1,4 @@
-package org.latencyserver.agent.profiler;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,8 +9,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.latencyserver.agent.load.MachineContention.OtherWork;
+import org.latencyserver.agent.profiler.ProfileRun;
 import org.latencyserver.core.state.CpuStateClassifier;
+import org.latencyserver.systemtests.kit.MachineContention.OtherWork;
 
 /**
  * What {@code profile measure} prints when it refuses pairs whose load missed its state (see

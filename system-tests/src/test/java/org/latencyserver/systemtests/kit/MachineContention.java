@@ -1,4 +1,4 @@
-package org.latencyserver.agent.load;
+package org.latencyserver.systemtests.kit;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.latencyserver.agent.load.CoreUtilisation;
 
 /**
  * What other work on this machine does to a load-driven test: the one place the load-driven tests

@@ -1,4 +1,4 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +22,7 @@ import org.latencyserver.idl.latency.EstimateListenerHelper;
 import org.latencyserver.idl.latency.EstimateListenerOperations;
 import org.latencyserver.idl.latency.EstimateListenerPOATie;
 import org.latencyserver.idl.latency.StateCalibration;
+import org.latencyserver.launch.ChildProcess;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 
@@ -39,13 +40,13 @@ class MeasuredConnectionsFollowStateChangesTest {
 
     @TempDir
     static Path directory;
-    private static Testbed testbed;
-    private static JavaProcess peer;
-    private static JavaProcess agent;
+    private static AgentTestbed testbed;
+    private static ChildProcess peer;
+    private static ChildProcess agent;
 
     @BeforeAll
     static void start() throws Exception {
-        testbed = Testbed.start(directory, 2000, 30_000);
+        testbed = AgentTestbed.start(directory, 2000, 30_000);
         peer = testbed.startPeer("peer");
         agent = testbed.startAgent("agent");
     }

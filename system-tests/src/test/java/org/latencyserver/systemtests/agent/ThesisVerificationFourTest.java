@@ -1,4 +1,4 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,9 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
-import org.latencyserver.agent.load.MachineContention;
-import org.latencyserver.agent.load.MachineContention.OtherWork;
-import org.latencyserver.agent.profiler.ProfilerRefusal;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStateClassifier;
 import org.latencyserver.idl.Latserv;
@@ -30,7 +27,14 @@ import org.latencyserver.idl.latency.ConfidenceInterval;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.systemtests.kit.LogWatch;
+import org.latencyserver.systemtests.kit.MachineContention.OtherWork;
+import org.latencyserver.systemtests.kit.MachineContention;
+import org.latencyserver.systemtests.kit.ReadyProcess;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.omg.CORBA.ORB;
 
 /**
@@ -130,14 +134,14 @@ class ThesisVerificationFourTest {
         final Path peerIor = directory.resolve("peer.ior");
         int notCompared = 0;
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
-        try (JavaProcess server = JavaProcess.start("server", directory, "org.latencyserver.server.launch.ServerMain",
-                 "--config", config.toString(), "--ior-file", serverIor.toString(), "--metrics-port", "-1");
+        try (SystemUnderTest system = SystemUnderTest.in(directory);
              LoadDriver clientLoad = new LoadDriver(CLIENT_CORE);
              LoadDriver peerLoad = new LoadDriver(PEER_CORE)) {
-            server.awaitLog("serving 2 connections", Duration.ofSeconds(60));
-            try (JavaProcess peer = JavaProcess.startPinned(PEER_CORE, "peer", directory, "org.latencyserver.peer.PeerAgentMain",
-                     "--name", "lab2", "--ior-file", peerIor.toString(), "--ready-file", directory.resolve("peer.ready.json").toString());
-                 JavaProcess agent = startAgent(peer, serverIor, peerIor)) {
+            final ReadyProcess server = system.start(system.serverLaunch("server", config).args("--metrics-port", "-1"));
+            assertEquals("2", server.ready().fact("connections"), server.log());
+            try (ChildProcess peer = system.start(system.launch(Component.PEER_AGENT).name("peer").pinnedTo(PEER_CORE)
+                     .args("--name", "lab2", "--ior-file", peerIor.toString())).child();
+                 ChildProcess agent = startAgent(system, serverIor, peerIor)) {
                 final String ior = Files.readString(serverIor).trim();
                 final Bench bench = new Bench(LatservHelper.narrow(orb.string_to_object(ior)),
                     LatencyServiceHelper.narrow(orb.string_to_object(ior)));
@@ -233,10 +237,11 @@ class ThesisVerificationFourTest {
     private Path measureProfile(final List<String> report) throws Exception {
         final Path profile = directory.resolve(PROFILE + ".json");
         try (OtherWork otherWork = MachineContention.sampleOtherWork();
-             JavaProcess profiler = JavaProcess.start("profiler", directory, "org.latencyserver.agent.profiler.ProfilerMain", "measure",
-                 "--sizes", "256", "--round-trips", "1000", "--workstation-type", "LOCAL-2CORE", "--name", PROFILE,
-                 "--out", profile.toString())) {
-            final int exit = profiler.waitFor(Duration.ofSeconds(300));
+             SystemUnderTest system = SystemUnderTest.in(directory)) {
+            final ChildProcess profiler = system.launch(Component.PROFILER).name("profiler").args("measure",
+                "--sizes", "256", "--round-trips", "1000", "--workstation-type", "LOCAL-2CORE", "--name", PROFILE,
+                "--out", profile.toString()).start();
+            final int exit = profiler.awaitExit(Duration.ofSeconds(300));
             final String output = profiler.log().replace('\r', '\n');
             final Set<String> refused = ProfilerRefusal.assertMeasuredOrRefusedUnderOtherWork(exit, output, otherWork);
             if (!refused.isEmpty()) {
@@ -253,12 +258,12 @@ class ThesisVerificationFourTest {
         return (int) Math.max(0, Math.min(100, Math.round(percent)));
     }
 
-    private JavaProcess startAgent(final JavaProcess peer, final Path serverIor, final Path peerIor) throws Exception {
-        peer.awaitReady(directory.resolve("peer.ready.json"), Duration.ofSeconds(30));
-        final JavaProcess agent = JavaProcess.start("agent", directory, "org.latencyserver.agent.client.ClientAgentMain",
+    /** The client agent, ready and (the IDL lists no subscriptions: by its log line) subscribed to measurement requests. */
+    private static ChildProcess startAgent(final SystemUnderTest system, final Path serverIor, final Path peerIor) throws Exception {
+        final ChildProcess agent = system.start(system.launch(Component.CLIENT_AGENT).name("agent").args(
             "--server", serverIor.toString(), "--peer", "lab2=" + peerIor, "--poll-millis", "1000",
-            "--pin-core", Integer.toString(CLIENT_CORE), "--interval-micros", "2000");
-        agent.awaitLog("subscribed to measurement requests", Duration.ofSeconds(30));
+            "--pin-core", Integer.toString(CLIENT_CORE), "--interval-micros", "2000")).child();
+        LogWatch.await(agent, "subscribed to measurement requests", Duration.ofSeconds(30));
         return agent;
     }
 

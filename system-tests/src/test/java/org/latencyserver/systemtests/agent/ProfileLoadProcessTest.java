@@ -1,4 +1,4 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.ProfileSummary;
+import org.latencyserver.launch.ChildProcess;
 
 /**
  * {@code ./latency profile load FILE --server REF} against a running server: a bad file is refused
@@ -25,7 +25,7 @@ class ProfileLoadProcessTest {
 
     @Test
     void aBadProfileIsRefusedWithItsFaultsAndAGoodOneIsSwappedIntoTheRunningServer() throws Exception {
-        try (Testbed testbed = Testbed.start(directory, 1000, 30_000)) {
+        try (AgentTestbed testbed = AgentTestbed.start(directory, 1000, 30_000)) {
             final String thesis = Files.readString(Path.of("../profiles/thesis-tac4-corba.json"));
             final Path bad = directory.resolve("bad.json");
             Files.writeString(bad, thesis.replace("\"name\" : \"thesis-tac4-corba\"", "\"name\" : \"remeasured\"")
@@ -46,18 +46,12 @@ class ProfileLoadProcessTest {
         }
     }
 
-    private static List<String> names(final Testbed testbed) {
+    private static List<String> names(final AgentTestbed testbed) {
         return Stream.of(testbed.service.list_profiles()).map((ProfileSummary p) -> p.name).toList();
     }
 
-    private static String[] load(final Testbed testbed, final Path file) throws Exception {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "-Dlogback.configurationFile=logback.xml",
-            "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
-            "org.latencyserver.agent.profiler.ProfilerMain", "load", file.toString(), "--server", testbed.serverIor.toString()));
-        final Path log = Files.createTempFile(testbed.directory, "load", ".log");
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-        return new String[] {Integer.toString(process.exitValue()), Files.readString(log)};
+    private static String[] load(final AgentTestbed testbed, final Path file) throws Exception {
+        final ChildProcess profiler = testbed.startProfiler("load", file.toString(), "--server", testbed.serverIor.toString());
+        return new String[] {Integer.toString(profiler.awaitExit(Duration.ofSeconds(60))), profiler.log()};
     }
 }

@@ -1,4 +1,4 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,10 +11,13 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 
 /**
  * {@code ./latency mirror} against a real server: the mirror file follows the server's estimates
@@ -23,7 +26,6 @@ import org.latencyserver.mirror.ReadStatus;
  */
 class EstimateMirrorProcessTest {
 
-    private static final String MIRROR_MAIN = "org.latencyserver.client.mirror.MirrorMain";
     private static final Duration WAIT = Duration.ofSeconds(30);
     /** Beside the testbed's measured connections 4 and 6 (no estimate until measured), one served from a profile. */
     private static final String PROFILED = "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1, "
@@ -36,13 +38,15 @@ class EstimateMirrorProcessTest {
     @Test
     void mirrorFollowsPushedStateChangesMarksALostServerStaleAndRecoversWhenItReturns() throws Exception {
         final Path file = directory.resolve("estimates.mirror");
-        Testbed testbed = Testbed.start(directory, 1000, 30_000, KEYS, PROFILED);
+        AgentTestbed testbed = AgentTestbed.start(directory, 1000, 30_000, KEYS, PROFILED);
+        // The mirror outlives the testbed's server (stopped and started again below): a kit of its own.
         // A long refresh period: after the first read, what the file shows can only come from pushes.
-        try (JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
-            "--file", file.toString(), "--connections", "1,6", "--heartbeat-millis", "50", "--poll-millis", "200",
-            "--refresh-millis", "600000", "--ready-file", directory.resolve("mirror.ready.json").toString())) {
+        try (SystemUnderTest mirrors = SystemUnderTest.in(directory)) {
+            final ChildProcess mirror = mirrors.launch(Component.MIRROR).args("--server", testbed.serverIor.toString(),
+                "--file", file.toString(), "--connections", "1,6", "--heartbeat-millis", "50", "--poll-millis", "200",
+                "--refresh-millis", "600000").start();
             push(testbed, 10);
-            final org.latencyserver.launch.ReadyFile ready = mirror.awaitReady(directory.resolve("mirror.ready.json"), WAIT);
+            final org.latencyserver.launch.ReadyFile ready = mirror.awaitReady(WAIT);
             assertEquals("2", ready.fact("connections"), "connections 1 and 6, as asked");
             try (EstimateMirror reader = EstimateMirror.open(ready.file("mirror"))) {
                 final MirrorRecord record = new MirrorRecord();
@@ -72,9 +76,9 @@ class EstimateMirrorProcessTest {
                 assertEquals(ReadStatus.OK, reader.read(1, record), "the mirror itself is alive while its server is lost");
 
                 assertTrue(Files.exists(state), "the testbed's state file stays for the restart");
-                // The restarted server's log starts empty, so its readiness is its own.
+                // The first server's log is kept for whoever reads a failure (the kit starts each log afresh).
                 Files.move(directory.resolve("server.log"), directory.resolve("server-before-restart.log"));
-                testbed = Testbed.start(directory, 1000, 30_000, KEYS, PROFILED);
+                testbed = AgentTestbed.start(directory, 1000, 30_000, KEYS, PROFILED);
                 awaitRecord(reader, 1, record, r -> !r.stale(), mirror);
                 final long deadline = System.nanoTime() + WAIT.toNanos();
                 while (reader.serverLink() != MirrorLayout.SERVER_LINK_PUSH && System.nanoTime() < deadline) {
@@ -92,13 +96,11 @@ class EstimateMirrorProcessTest {
     @Test
     void aKilledMirrorReadsDeadWithItsLastValues() throws Exception {
         final Path file = directory.resolve("estimates.mirror");
-        try (Testbed testbed = Testbed.start(directory, 1000, 30_000, KEYS, PROFILED);
-             JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
-                 "--file", file.toString(), "--heartbeat-millis", "50",
-                 "--ready-file", directory.resolve("mirror.ready.json").toString())) {
+        try (AgentTestbed testbed = AgentTestbed.start(directory, 1000, 30_000, KEYS, PROFILED)) {
+            final ChildProcess mirror = testbed.system.launch(Component.MIRROR).args("--server", testbed.serverIor.toString(),
+                "--file", file.toString(), "--heartbeat-millis", "50").start();
             push(testbed, 10);
-            try (EstimateMirror reader = EstimateMirror.open(mirror.awaitReady(directory.resolve("mirror.ready.json"), WAIT)
-                .file("mirror"))) {
+            try (EstimateMirror reader = EstimateMirror.open(mirror.awaitReady(WAIT).file("mirror"))) {
                 final MirrorRecord record = new MirrorRecord();
                 awaitRecord(reader, 1, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
                 assertTrue(reader.alive(System.currentTimeMillis()));
@@ -121,24 +123,24 @@ class EstimateMirrorProcessTest {
     @Test
     void aConnectionTheServerDoesNotHaveIsRefusedAtStart() throws Exception {
         final Path file = directory.resolve("estimates.mirror");
-        try (Testbed testbed = Testbed.start(directory, 1000, 30_000);
-             JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
-                 "--file", file.toString(), "--connections", "4,99", "--ready-file", directory.resolve("mirror.ready.json").toString())) {
-            assertEquals(2, mirror.waitFor(WAIT));
-            assertFalse(Files.exists(directory.resolve("mirror.ready.json")), "a mirror that refused to start never said it was ready");
+        try (AgentTestbed testbed = AgentTestbed.start(directory, 1000, 30_000)) {
+            final ChildProcess mirror = testbed.system.launch(Component.MIRROR).args("--server", testbed.serverIor.toString(),
+                "--file", file.toString(), "--connections", "4,99").start();
+            assertEquals(2, mirror.awaitExit(WAIT));
+            assertFalse(Files.exists(mirror.readyFile()), "a mirror that refused to start never said it was ready");
             assertTrue(mirror.log().contains("the server has no connection [99]"), mirror.log());
             assertFalse(mirror.log().contains("Exception"), mirror.log());
         }
     }
 
     /** CPU at the given percent on both nodes, for every connection (the testbed's push covers 4 and 6 only). */
-    private static void push(final Testbed testbed, final int cpuPercent) {
+    private static void push(final AgentTestbed testbed, final int cpuPercent) {
         testbed.push(cpuPercent, cpuPercent, 20);
         testbed.latserv.PutMibUpdates(new IdlMibUpdates((short) 1, (short) cpuPercent, (short) cpuPercent, (short) 20), (short) 1);
     }
 
     private static void awaitRecord(final EstimateMirror reader, final int indexRef, final MirrorRecord into,
-                                    final Predicate<MirrorRecord> condition, final JavaProcess mirror) throws Exception {
+                                    final Predicate<MirrorRecord> condition, final ChildProcess mirror) throws Exception {
         final long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             if (reader.read(indexRef, into) == ReadStatus.OK && condition.test(into)) {
@@ -146,14 +148,6 @@ class EstimateMirrorProcessTest {
             }
             Thread.sleep(10);
         }
-        throw new AssertionError("record " + indexRef + " never reached the expected state; last: " + into + "\n" + log(mirror));
-    }
-
-    private static String log(final JavaProcess mirror) {
-        try {
-            return mirror.log();
-        } catch (java.io.IOException e) {
-            return "(no log: " + e + ")";
-        }
+        throw new AssertionError("record " + indexRef + " never reached the expected state; last: " + into + "\n" + mirror.logEnd());
     }
 }

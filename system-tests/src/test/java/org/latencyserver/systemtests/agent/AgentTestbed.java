@@ -1,36 +1,47 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Properties;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.systemtests.kit.LogWatch;
+import org.latencyserver.systemtests.kit.ReadyProcess;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.omg.CORBA.ORB;
 
 /**
  * A server with measured connections, and an ORB to call it: connection 4 (QoS 3) and 6 (QoS 4 at
- * 96 %) from ws1 to ws2, 256 B, MIB values pushed by the test as the thesis's emulator pushed them.
+ * 96 %) from ws1 to ws2, 256 B, MIB values pushed by the test as the thesis's emulator pushed them;
+ * and the peer and client agents of those connections, on the system tests' kit
+ * ({@link SystemUnderTest}). Closing stops every process it started.
  */
-final class Testbed implements AutoCloseable {
+final class AgentTestbed implements AutoCloseable {
+
+    /** How long an agent may take to subscribe once it is ready, on a busy machine. */
+    private static final Duration SUBSCRIBED_WITHIN = Duration.ofSeconds(30);
 
     final Path directory;
-    final JavaProcess server;
+    final SystemUnderTest system;
+    final ReadyProcess server;
     final ORB orb;
     final Latserv latserv;
     final LatencyService service;
     final Path serverIor;
+    private int profilerRuns;
 
-    private Testbed(final Path directory, final JavaProcess server, final Path serverIor, final ORB orb) throws IOException {
-        this.directory = directory;
+    private AgentTestbed(final SystemUnderTest system, final ReadyProcess server) {
+        this.system = system;
+        this.directory = system.directory();
         this.server = server;
-        this.serverIor = serverIor;
-        this.orb = orb;
-        final String ior = Files.readString(serverIor).trim();
+        this.serverIor = directory.resolve("server.ior");
+        this.orb = system.orb();
+        final String ior = server.ready().reference("server");
         this.latserv = LatservHelper.narrow(orb.string_to_object(ior));
         this.service = LatencyServiceHelper.narrow(orb.string_to_object(ior));
     }
@@ -39,7 +50,7 @@ final class Testbed implements AutoCloseable {
      * @param roundTrips    per measurement
      * @param timeoutMillis before a request is re-issued
      */
-    static Testbed start(final Path directory, final int roundTrips, final long timeoutMillis) throws Exception {
+    static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis) throws Exception {
         // These tests follow requests, tickets and pushes through the thesis's semantics.
         return start(directory, roundTrips, timeoutMillis, "calibration: thesis");
     }
@@ -47,7 +58,7 @@ final class Testbed implements AutoCloseable {
     /**
      * @param connectionKeys extra keys of both connections, e.g. {@code "calibration: adaptive, probe_rate_per_second: 20"}
      */
-    static Testbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys)
+    static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys)
         throws Exception {
         return start(directory, roundTrips, timeoutMillis, connectionKeys, "");
     }
@@ -55,7 +66,7 @@ final class Testbed implements AutoCloseable {
     /**
      * @param extraConnection one more line of the connections list (with its leading "  - "), or ""
      */
-    static Testbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys,
+    static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys,
                          final String extraConnection) throws Exception {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         final Path config = directory.resolve("measured.yaml");
@@ -85,38 +96,53 @@ final class Testbed implements AutoCloseable {
                 + connectionKeys + " }",
             extraConnection,
             ""));
-        final Path ior = directory.resolve("server.ior");
-        final JavaProcess server = JavaProcess.start("server", directory, "org.latencyserver.server.launch.ServerMain",
-            "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "-1");
-        server.awaitLog("serving " + (extraConnection.isBlank() ? 2 : 3) + " connections", Duration.ofSeconds(60));
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("OAIAddr", "127.0.0.1");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        return new Testbed(directory, server, ior, ORB.init(new String[0], properties));
+        final SystemUnderTest system = SystemUnderTest.in(directory);
+        try {
+            final ReadyProcess server = system.start(system.serverLaunch("server", config).args("--metrics-port", "-1"));
+            final String connections = Integer.toString(extraConnection.isBlank() ? 2 : 3);
+            if (!connections.equals(server.ready().fact("connections"))) {
+                throw new IllegalStateException("the server serves " + server.ready().fact("connections") + " connections, not "
+                    + connections + "\n" + server.child().logEnd());
+            }
+            return new AgentTestbed(system, server);
+        } catch (Exception | Error e) {
+            system.close();
+            throw e;
+        }
     }
 
-    JavaProcess startPeer(final String logName) throws Exception {
-        final JavaProcess peer = JavaProcess.start(logName, directory, "org.latencyserver.peer.PeerAgentMain",
-            "--name", "ws2", "--ior-file", peerIor().toString(), "--ready-file", directory.resolve(logName + ".ready.json").toString());
-        peer.awaitReady(directory.resolve(logName + ".ready.json"), Duration.ofSeconds(30));
-        return peer;
+    /** Starts the peer agent of ws2 and waits for its ready file. */
+    ChildProcess startPeer(final String logName) throws Exception {
+        return system.start(system.launch(Component.PEER_AGENT).name(logName)
+            .args("--name", "ws2", "--ior-file", peerIor().toString())).child();
     }
 
     Path peerIor() {
         return directory.resolve("peer-ws2.ior");
     }
 
-    JavaProcess startAgent(final String logName, final String... extra) throws Exception {
+    /**
+     * Starts a client agent (its ready file, then its subscription to measurement requests: the IDL
+     * has no way to list subscriptions, so this one wait is for its log line saying so).
+     */
+    ChildProcess startAgent(final String logName, final String... extra) throws Exception {
         final String[] args = new String[8 + extra.length];
         System.arraycopy(new String[] {"--server", serverIor.toString(), "--peer", "ws2=" + peerIor(), "--poll-millis", "1000",
             // these tests are about requests, tickets and failures, not values: 3000 round trips of warm-up will do
             "--jit-warmup-seconds", "0"}, 0, args, 0, 8);
         System.arraycopy(extra, 0, args, 8, extra.length);
-        final JavaProcess agent = JavaProcess.start(logName, directory, "org.latencyserver.agent.client.ClientAgentMain", args);
-        agent.awaitLog("subscribed to measurement requests", Duration.ofSeconds(30));
+        final ChildProcess agent = system.start(system.launch(Component.CLIENT_AGENT).name(logName).args(args)).child();
+        LogWatch.await(agent, "subscribed to measurement requests", SUBSCRIBED_WITHIN);
         return agent;
+    }
+
+    /**
+     * Starts the profiler once ({@code profile load|learned …}, as {@code ./latency profiler} runs
+     * it); each run has its own log, {@code profiler-N.log}.
+     */
+    ChildProcess startProfiler(final String... args) throws Exception {
+        profilerRuns++;
+        return system.launch(Component.PROFILER).name("profiler-" + profilerRuns).args(args).start();
     }
 
     /** Pushes the same MIB values for both connections, as the emulator does for every connection. */
@@ -127,9 +153,9 @@ final class Testbed implements AutoCloseable {
         }
     }
 
+    /** Stops every process of the testbed, the last started first, and the ORB. */
     @Override
-    public void close() throws Exception {
-        orb.shutdown(false);
-        server.close();
+    public void close() {
+        system.close();
     }
 }

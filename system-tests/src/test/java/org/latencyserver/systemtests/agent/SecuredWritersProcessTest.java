@@ -1,4 +1,4 @@
-package org.latencyserver.agent.it;
+package org.latencyserver.systemtests.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,9 +15,15 @@ import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.security.LocalCertificateAuthority;
+import org.latencyserver.systemtests.kit.LogWatch;
+import org.latencyserver.systemtests.kit.ReadyProcess;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.systemtests.kit.TestCertificates;
 import org.omg.CORBA.ORB;
 
 /**
@@ -28,7 +34,7 @@ import org.omg.CORBA.ORB;
  */
 class SecuredWritersProcessTest {
 
-    private static final String PASSWORD_ENV = "LATENCY_TLS_PASSWORD";
+    private static final String PASSWORD_ENV = TestCertificates.PASSWORD_VARIABLE;
 
     @TempDir
     Path directory;
@@ -71,46 +77,53 @@ class SecuredWritersProcessTest {
         final Path peerIor = directory.resolve("peer-ws2.ior");
         final ORB operatorOrb = OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 10_000),
             new TlsStores(certs.resolve("operator-ops.p12"), ca.trustStore(), ca.password())));
-        try (JavaProcess server = JavaProcess.startWith(password, "server", directory, "org.latencyserver.server.launch.ServerMain",
-                 "--config", config.toString(), "--ior-file", serverIor.toString(), "--metrics-port", "-1");
-             JavaProcess peer = JavaProcess.start("peer", directory, "org.latencyserver.peer.PeerAgentMain", "--name", "ws2",
-                 "--ior-file", peerIor.toString(), "--ready-file", directory.resolve("peer.ready.json").toString())) {
-            server.awaitLog("serving 1 connections", Duration.ofSeconds(60));
-            peer.awaitReady(directory.resolve("peer.ready.json"), Duration.ofSeconds(30));
+        try (SystemUnderTest system = SystemUnderTest.in(directory)) {
+            final ReadyProcess server = system.start(system.serverLaunch("server", config).args("--metrics-port", "-1").env(password));
+            assertEquals("1", server.ready().fact("connections"), server.log());
+            system.start(system.launch(Component.PEER_AGENT).name("peer").args("--name", "ws2", "--ior-file", peerIor.toString()));
             final LatencyService asOperator = LatencyServiceHelper.narrow(operatorOrb.string_to_object(
                 Files.readString(serverIor).trim()));
 
             // profile load: refused without a certificate, loaded with the planner's.
             final Path profile = directory.resolve("tac4.json");
             Files.copy(profiles.resolve("thesis-tac4-corba.json"), profile);
-            try (JavaProcess plain = JavaProcess.start("load-plain", directory, "org.latencyserver.agent.profiler.ProfilerMain",
-                "load", profile.toString(), "--server", serverIor.toString())) {
-                assertEquals(1, plain.waitFor(Duration.ofSeconds(60)), plain.log());
+            {
+                final ChildProcess plain = system.launch(Component.PROFILER).name("load-plain")
+                    .args("load", profile.toString(), "--server", serverIor.toString()).start();
+                assertEquals(1, plain.awaitExit(Duration.ofSeconds(60)), plain.log());
                 assertTrue(plain.log().contains("REFUSED: load_profile needs the planner role"), plain.log());
             }
-            try (JavaProcess planner = JavaProcess.startWith(password, "load-planner", directory,
-                "org.latencyserver.agent.profiler.ProfilerMain", "load", profile.toString(), "--server", serverIor.toString(),
-                "--tls-keystore", certs.resolve("planner-plan.p12").toString(), "--tls-truststore", ca.trustStore().toString())) {
-                assertEquals(0, planner.waitFor(Duration.ofSeconds(60)), planner.log());
+            {
+                final ChildProcess planner = system.launch(Component.PROFILER).name("load-planner").env(password)
+                    .args("load", profile.toString(), "--server", serverIor.toString(),
+                        "--tls-keystore", certs.resolve("planner-plan.p12").toString(), "--tls-truststore", ca.trustStore().toString())
+                    .start();
+                assertEquals(0, planner.awaitExit(Duration.ofSeconds(60)), planner.log());
                 assertTrue(planner.log().contains("LOADED " + profile), planner.log());
             }
 
             // An agent with another node's certificate sees connection 4's request without its ticket.
-            try (JavaProcess stranger = JavaProcess.startWith(password, "agent-ws2", directory,
-                "org.latencyserver.agent.client.ClientAgentMain", "--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
-                "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
-                "--tls-keystore", certs.resolve("agent-ws2.p12").toString(), "--tls-truststore", ca.trustStore().toString())) {
-                stranger.awaitLog("subscribed to measurement requests", Duration.ofSeconds(30));
+            {
+                final ChildProcess stranger = system.start(system.launch(Component.CLIENT_AGENT).name("agent-ws2").env(password)
+                    .args("--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
+                        "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
+                        "--tls-keystore", certs.resolve("agent-ws2.p12").toString(), "--tls-truststore", ca.trustStore().toString()))
+                    .child();
+                // The IDL lists no subscriptions: this one wait is for the agent's line saying it subscribed.
+                LogWatch.await(stranger, "subscribed to measurement requests", Duration.ofSeconds(30));
                 asOperator.PutMibUpdates(new IdlMibUpdates((short) 4, (short) 10, (short) 10, (short) 50), (short) 4);
-                stranger.awaitLog("requests for node ws1 come without a ticket", Duration.ofSeconds(30));
+                LogWatch.await(stranger, "requests for node ws1 come without a ticket", Duration.ofSeconds(30));
                 assertFalse(stranger.log().contains("submitted"), stranger.log());
+                system.stop(stranger);
             }
             // Its own node's agent measures it.
-            try (JavaProcess agent = JavaProcess.startWith(password, "agent-ws1", directory,
-                "org.latencyserver.agent.client.ClientAgentMain", "--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
-                "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
-                "--tls-keystore", certs.resolve("agent-ws1.p12").toString(), "--tls-truststore", ca.trustStore().toString())) {
-                agent.awaitLog("submitted mean", Duration.ofSeconds(90));
+            {
+                final ChildProcess agent = system.start(system.launch(Component.CLIENT_AGENT).name("agent-ws1").env(password)
+                    .args("--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
+                        "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
+                        "--tls-keystore", certs.resolve("agent-ws1.p12").toString(), "--tls-truststore", ca.trustStore().toString()))
+                    .child();
+                LogWatch.await(agent, "submitted mean", Duration.ofSeconds(90));
                 final Estimate estimate = awaitEstimate(asOperator, 4);
                 assertTrue(estimate.basis.contains("measurement ticket"), estimate.basis);
             }
