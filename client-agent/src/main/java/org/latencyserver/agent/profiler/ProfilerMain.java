@@ -141,7 +141,8 @@ public final class ProfilerMain implements Callable<Integer> {
             // The peer side: a peer agent pinned to its core, started as ./latency peer-agent would be.
             try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
                 final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("profiled-peer").pinnedTo(peerCore)
-                    .args("--name", "profiled-peer").start();
+                    // Its IOR file in the run's directory, not the caller's working directory.
+                    .args("--name", "profiled-peer", "--ior-file", directory.resolve("profiled-peer.ior").toString()).start();
                 final String peerReference = peer.awaitReady(PEER_READY_TIMEOUT).reference("peer");
                 final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
                 try {
