@@ -16,16 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.LatencyService;
-import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
-import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.systemtests.kit.SecuredClients;
 import org.latencyserver.systemtests.kit.ServerUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.NO_PERMISSION;
-import org.omg.CORBA.ORB;
 
 /**
  * Writes only by their owners (BRIEF §10): a server with {@code security:} serves reads to
