@@ -73,8 +73,9 @@ class AgentAndPeerFailuresTest {
 
                 final int logMark = agent.log().length();
                 testbed.push(80, 80, 20);
-                final Matcher failure = LogWatch.await(agent, "connection [46] ticket (-?\\d+) \\(ws1 -> ws2, 256 B\\): peer ws2 failed: (.+); retrying",
-                    logMark, Duration.ofSeconds(30));
+                final Matcher failure = LogWatch.await(agent,
+                    "connection [46] ticket (-?\\d+) \\(ws1 -> ws2, 256 B\\): peer ws2 failed: (.+); retrying", logMark,
+                    Duration.ofSeconds(30));
                 final String reason = failure.group(2);
                 assertTrue(reason.contains("COMM_FAILURE") || reason.contains("TRANSIENT") || reason.contains("OBJECT_NOT_EXIST"),
                     "the reason names the CORBA failure: " + reason);

@@ -37,7 +37,8 @@ class ProfileLearnedProcessTest {
             assertEquals("1", none[0], none[1]);
             assertTrue(none[1].contains("nothing was learned"), none[1]);
 
-            try (ChildProcess peer = testbed.startPeer("peer"); ChildProcess agent = testbed.startAgent("agent", "--probe-report-millis", "500")) {
+            try (ChildProcess peer = testbed.startPeer("peer");
+                 ChildProcess agent = testbed.startAgent("agent", "--probe-report-millis", "500")) {
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
                 long live = 0;
                 while (live < 100 && System.nanoTime() < deadline) {

@@ -42,7 +42,8 @@ class OtherOrbClientTest {
         final Path config = Testbed.write(directory, "testbed.yaml", Testbed.text() + certificates.securitySection());
         final ORB orb = certificates.orbFor("operator-ops");
         try (SystemUnderTest system = SystemUnderTest.in(directory);
-             ServerUnderTest server = system.server(config, java.util.Map.of(TestCertificates.PASSWORD_VARIABLE, certificates.password()))) {
+             ServerUnderTest server = system.server(config,
+                 java.util.Map.of(TestCertificates.PASSWORD_VARIABLE, certificates.password()))) {
             final Latserv java = LatservHelper.narrow(orb.string_to_object(server.ior()));
             java.PutMibUpdates(new IdlMibUpdates((short) 2, (short) 50, (short) 90, (short) 96), (short) 2);
             final IdlStatusToClient expected = java.RequestStatus((short) 2);
