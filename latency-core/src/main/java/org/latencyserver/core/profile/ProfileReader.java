@@ -81,11 +81,10 @@ final class ProfileReader {
     }
 
     private void units(final JsonNode root) {
-        final JsonNode units = object(root, "", "units", true);
+        final JsonNode units = knownObject(root, "", "units", true, UNITS_FIELDS);
         if (units == null) {
             return;
         }
-        knownFields(units, "units", UNITS_FIELDS);
         final String latency = text(units, "units", "latency", true);
         if (latency != null && !"ms".equals(latency)) {
             fault("units.latency", "unit '" + latency + "' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'");
@@ -97,11 +96,10 @@ final class ProfileReader {
     }
 
     private Provenance provenance(final JsonNode root) {
-        final JsonNode node = object(root, "", "provenance", true);
+        final JsonNode node = knownObject(root, "", "provenance", true, PROVENANCE_FIELDS);
         if (node == null) {
             return null;
         }
-        knownFields(node, "provenance", PROVENANCE_FIELDS);
         final String source = text(node, "provenance", "source", true);
         final String hardware = text(node, "provenance", "hardware", false);
         final String orb = text(node, "provenance", "orb", false);
@@ -112,22 +110,20 @@ final class ProfileReader {
     }
 
     private ProfileAssumptions assumptions(final JsonNode root) {
-        final JsonNode node = object(root, "", "assumptions", false);
+        final JsonNode node = knownObject(root, "", "assumptions", false, ASSUMPTIONS_FIELDS);
         if (node == null) {
             return null;
         }
-        knownFields(node, "assumptions", ASSUMPTIONS_FIELDS);
         final Double stdDev = positiveNumber(node, "assumptions", "std_dev_ms", false, true);
         final String note = text(node, "assumptions", "note", false);
         return new ProfileAssumptions(stdDev, note);
     }
 
     private PortModel portModel(final JsonNode root) {
-        final JsonNode node = object(root, "", "port_model", true);
+        final JsonNode node = knownObject(root, "", "port_model", true, PORT_MODEL_FIELDS);
         if (node == null) {
             return null;
         }
-        knownFields(node, "port_model", PORT_MODEL_FIELDS);
         final String kind = text(node, "port_model", "kind", true);
         if (kind == null) {
             return null;
@@ -270,12 +266,11 @@ final class ProfileReader {
     }
 
     private LatencyHistogram histogram(final JsonNode cell, final String cellWhere, final Long n) {
-        final JsonNode node = object(cell, cellWhere, "histogram", false);
+        final JsonNode node = knownObject(cell, cellWhere, "histogram", false, HISTOGRAM_FIELDS);
         if (node == null) {
             return null;
         }
-        final String where = cellWhere + ".histogram";
-        knownFields(node, where, HISTOGRAM_FIELDS);
+        final String where = path(cellWhere, "histogram");
         final JsonNode edges = array(node, where, "upper_edges_ns", true);
         final JsonNode counts = array(node, where, "counts", true);
         final Long overflow = node.has("overflow") ? integer(node, where, "overflow", 0, Long.MAX_VALUE) : Long.valueOf(0);
@@ -387,6 +382,21 @@ final class ProfileReader {
         if (value != null && !value.isObject()) {
             fault(path(where, name), "expected an object, found " + found(value));
             return null;
+        }
+        return value;
+    }
+
+    /**
+     * An object field whose own fields are all known: an unknown one is a fault, and the object is
+     * still returned so that its known fields are checked too.
+     *
+     * @return the object, or null when it is missing or not an object (a fault when required or not an object)
+     */
+    private JsonNode knownObject(final JsonNode node, final String where, final String name, final boolean required,
+                                 final Set<String> known) {
+        final JsonNode value = object(node, where, name, required);
+        if (value != null) {
+            knownFields(value, path(where, name), known);
         }
         return value;
     }
