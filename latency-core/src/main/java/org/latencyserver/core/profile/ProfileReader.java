@@ -1,6 +1,7 @@
 package org.latencyserver.core.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -378,12 +379,7 @@ final class ProfileReader {
     }
 
     private JsonNode object(final JsonNode node, final String where, final String name, final boolean required) {
-        final JsonNode value = field(node, where, name, required);
-        if (value != null && !value.isObject()) {
-            fault(path(where, name), "expected an object, found " + found(value));
-            return null;
-        }
-        return value;
+        return container(node, where, name, required, JsonNodeType.OBJECT, "an object");
     }
 
     /**
@@ -402,9 +398,15 @@ final class ProfileReader {
     }
 
     private JsonNode array(final JsonNode node, final String where, final String name, final boolean required) {
+        return container(node, where, name, required, JsonNodeType.ARRAY, "an array");
+    }
+
+    /** @return the field when it is of the given type, else null (a fault when it is present or required) */
+    private JsonNode container(final JsonNode node, final String where, final String name, final boolean required,
+                               final JsonNodeType type, final String described) {
         final JsonNode value = field(node, where, name, required);
-        if (value != null && !value.isArray()) {
-            fault(path(where, name), "expected an array, found " + found(value));
+        if (value != null && value.getNodeType() != type) {
+            fault(path(where, name), "expected " + described + ", found " + found(value));
             return null;
         }
         return value;
