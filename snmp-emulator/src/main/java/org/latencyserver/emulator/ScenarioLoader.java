@@ -83,29 +83,19 @@ public final class ScenarioLoader {
 
         Set<String> names = new HashSet<>();
         Set<Integer> ports = new HashSet<>();
-        List<NodeSpec> nodes = new ArrayList<>();
-        for (Node n : optionalList(top, "nodes")) {
-            MapNode m = map(n, "a node");
-            allowOnly(m, Set.of("name", "port", "cores", "counter_refresh_seconds"));
-            String name = uniqueName(m, names);
-            int port = udpPort(m, ports);
-            int cores = m.entries().containsKey("cores") ? intIn(m.entries().get("cores"), "cores", 1, 1024)
-                    : DEFAULT_CORES;
-            long refreshMicros = m.entries().containsKey("counter_refresh_seconds")
-                    ? Math.round(positiveSeconds(m.entries().get("counter_refresh_seconds"), "counter_refresh_seconds")
-                            * 1_000_000.0) : 0;
-            nodes.add(new NodeSpec(name, port, cores, refreshMicros));
-        }
-        List<LinkSpec> links = new ArrayList<>();
-        for (Node n : optionalList(top, "links")) {
-            MapNode m = map(n, "a link");
-            allowOnly(m, Set.of("name", "port", "if_index", "speed_mbps"));
-            String name = uniqueName(m, names);
-            int port = udpPort(m, ports);
-            int ifIndex = intIn(required(m, "if_index"), "if_index", 1, Integer.MAX_VALUE);
-            long speed = intIn(required(m, "speed_mbps"), "speed_mbps", 1, 10_000_000);
-            links.add(new LinkSpec(name, port, ifIndex, speed));
-        }
+        List<NodeSpec> nodes = agents(top, "nodes", "a node", Set.of("cores", "counter_refresh_seconds"), names, ports,
+                (m, name, port) -> {
+                    int cores = m.entries().containsKey("cores") ? intIn(m.entries().get("cores"), "cores", 1, 1024)
+                            : DEFAULT_CORES;
+                    long refreshMicros = m.entries().containsKey("counter_refresh_seconds")
+                            ? Math.round(positiveSeconds(m.entries().get("counter_refresh_seconds"),
+                                    "counter_refresh_seconds") * 1_000_000.0) : 0;
+                    return new NodeSpec(name, port, cores, refreshMicros);
+                });
+        List<LinkSpec> links = agents(top, "links", "a link", Set.of("if_index", "speed_mbps"), names, ports,
+                (m, name, port) -> new LinkSpec(name, port,
+                        intIn(required(m, "if_index"), "if_index", 1, Integer.MAX_VALUE),
+                        intIn(required(m, "speed_mbps"), "speed_mbps", 1, 10_000_000)));
         if (nodes.isEmpty() && links.isEmpty()) {
             throw fault(top, null, "a scenario needs at least one node or link");
         }
@@ -164,6 +154,33 @@ public final class ScenarioLoader {
             connections.add(new ConnectionSpec(indexRef, client, peer, link));
         }
         return new Scenario(file, loop, nodes, links, connections, durations, percents);
+    }
+
+    /** The rest of one emulated agent's entry, once its name and UDP port are read and checked. */
+    @FunctionalInterface
+    private interface AgentEntry<T> {
+        T read(MapNode entry, String name, int port) throws ScenarioFault;
+    }
+
+    /**
+     * Reads a list of emulated agents (nodes or links): every entry is a map with a name unique
+     * among all agents, a UDP port no other agent uses, and its own further keys.
+     *
+     * @param ownKeys the keys the entry may have besides name and port
+     */
+    private <T> List<T> agents(MapNode top, String key, String what, Set<String> ownKeys, Set<String> names,
+            Set<Integer> ports, AgentEntry<T> rest) throws ScenarioFault {
+        Set<String> allowed = new HashSet<>(ownKeys);
+        allowed.add("name");
+        allowed.add("port");
+        List<T> agents = new ArrayList<>();
+        for (Node n : optionalList(top, key)) {
+            MapNode m = map(n, what);
+            allowOnly(m, allowed);
+            String name = uniqueName(m, names);
+            agents.add(rest.read(m, name, udpPort(m, ports)));
+        }
+        return agents;
     }
 
     private void applyPercents(MapNode step, String key, Set<String> allowed, String kind,

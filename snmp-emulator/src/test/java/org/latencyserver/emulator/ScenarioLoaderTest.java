@@ -7,75 +7,58 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ScenarioLoaderTest {
     private static final String NODES = "nodes:\n  - { name: ws1, port: 16101 }\n  - { name: ws2, port: 16102 }\n"
             + "links:\n  - { name: atm, port: 16110, if_index: 3, speed_mbps: 155 }\n";
+    /** A first step that gives every node and link of {@link #NODES} a value (line 7 of a scenario that starts with them). */
+    private static final String FIRST_STEP = "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\n";
 
     private static ScenarioFault fault(String yaml) {
         return assertThrows(ScenarioFault.class, () -> ScenarioLoader.parse(yaml, "bad.yaml"));
     }
 
-    @Test
-    void anUnknownKeyIsAFaultNamingItsLineAndTheKey() {
-        ScenarioFault f = fault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\nstep_secs: 10\n");
-        assertEquals(8, f.line());
-        assertEquals("step_secs", f.badValue());
-        assertTrue(f.getMessage().startsWith("bad.yaml:8:"), f.getMessage());
-        assertTrue(f.getMessage().contains("unknown key"), f.getMessage());
+    /** Cases of a bad value: the scenario, then the line, the value as written and a fragment of the reason the fault names. */
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+            Arguments.of(Named.of("an unknown key is a fault naming its line and the key", NODES + FIRST_STEP + "step_secs: 10\n"),
+                8, "step_secs", "unknown key"),
+            Arguments.of(Named.of("a percent above 100 is a fault naming its line and value",
+                NODES + FIRST_STEP + "  - { cpu: { ws1: 101 } }\n"), 8, "101", "0..100"),
+            Arguments.of(Named.of("a percent written as text is a fault",
+                NODES + "steps:\n  - { cpu: { ws1: '50%', ws2: 10 }, port: { atm: 5 } }\n"), 7, "50%", "whole number"),
+            Arguments.of(Named.of("an unknown node in a step is a fault naming the node and its line",
+                NODES + FIRST_STEP + "  - { cpu: { ws3: 40 } }\n"), 8, "ws3", "unknown node"),
+            Arguments.of(Named.of("a link name in the cpu map is an unknown node",
+                NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10, atm: 3 }, port: { atm: 5 } }\n"), 7, "atm", "unknown node"),
+            Arguments.of(Named.of("a UDP port used twice is a fault",
+                "nodes: [ { name: a, port: 161 }, { name: b, port: 161 } ]\nsteps: [ { cpu: { a: 1, b: 1 } } ]\n"), 1, "161",
+                "used twice"),
+            Arguments.of(Named.of("a connection to an unknown link is a fault", NODES + FIRST_STEP
+                + "connections:\n  - { index_ref: 1, client: ws1, peer: ws2, link: fddi }\n"), 9, "fddi", "unknown link"));
     }
 
-    @Test
-    void aPercentAbove100IsAFaultNamingItsLineAndValue() {
-        ScenarioFault f = fault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\n"
-                + "  - { cpu: { ws1: 101 } }\n");
-        assertEquals(8, f.line());
-        assertEquals("101", f.badValue());
-        assertTrue(f.getMessage().contains("0..100"), f.getMessage());
-    }
-
-    @Test
-    void aPercentWrittenAsTextIsAFault() {
-        ScenarioFault f = fault(NODES + "steps:\n  - { cpu: { ws1: '50%', ws2: 10 }, port: { atm: 5 } }\n");
-        assertEquals(7, f.line());
-        assertEquals("50%", f.badValue());
-    }
-
-    @Test
-    void anUnknownNodeInAStepIsAFaultNamingTheNodeAndItsLine() {
-        ScenarioFault f = fault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\n"
-                + "  - { cpu: { ws3: 40 } }\n");
-        assertEquals(8, f.line());
-        assertEquals("ws3", f.badValue());
-        assertTrue(f.getMessage().contains("unknown node"), f.getMessage());
-    }
-
-    @Test
-    void aLinkNameInTheCpuMapIsAnUnknownNode() {
-        ScenarioFault f = fault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10, atm: 3 }, port: { atm: 5 } }\n");
-        assertEquals("atm", f.badValue());
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badValues")
+    void aBadValueIsAFaultNamingTheFileItsLineTheValueAndWhy(final String yaml, final int line, final String badValue,
+                                                            final String reason) {
+        ScenarioFault f = fault(yaml);
+        assertEquals(line, f.line());
+        assertEquals(badValue, f.badValue());
+        assertTrue(f.getMessage().startsWith("bad.yaml:" + line + ":"), f.getMessage());
+        assertTrue(f.getMessage().contains(reason), f.getMessage());
     }
 
     @Test
     void theFirstStepMustGiveEveryNodeAValue() {
         ScenarioFault f = fault(NODES + "steps:\n  - { cpu: { ws1: 10 }, port: { atm: 5 } }\n");
         assertTrue(f.getMessage().contains("'ws2' has none"), f.getMessage());
-    }
-
-    @Test
-    void aUdpPortUsedTwiceIsAFault() {
-        ScenarioFault f = fault("nodes: [ { name: a, port: 161 }, { name: b, port: 161 } ]\nsteps: [ { cpu: { a: 1, b: 1 } } ]\n");
-        assertEquals("161", f.badValue());
-        assertTrue(f.getMessage().contains("used twice"), f.getMessage());
-    }
-
-    @Test
-    void aConnectionToAnUnknownLinkIsAFault() {
-        ScenarioFault f = fault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\n"
-                + "connections:\n  - { index_ref: 1, client: ws1, peer: ws2, link: fddi }\n");
-        assertEquals(9, f.line());
-        assertEquals("fddi", f.badValue());
     }
 
     @Test
