@@ -224,6 +224,31 @@ class ServerMetricsTest {
     }
 
     @Test
+    void probesGiveABoundConnectionItsRoundTripsAndCoverageAndAnAverageOneItsMeanErrorPerLoadState()
+        throws Exception {
+        push(1, 50, 50, 10);
+        final double servedMean = servant.current_estimate((short) 1).value_ms;
+        push(2, 10, 10, 10);
+        final HistogramBins bins = new HistogramBins(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1);
+        servant.submit_probe(new ProbeReport((short) 2, "lab1", "test agent", bins, 10, 2.5, 0));
+        servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent", bins, 10, 2.5, 0));
+        final MetricsText scrape = MetricsText.scrape(url);
+        final List<MetricsText.Sample> roundTrips = scrape.samples("latency_server_calibration_round_trips");
+        assertEquals(1, roundTrips.size(), scrape::toString);
+        assertEquals("2", roundTrips.get(0).labels().get("index_ref"), "only the bound connection");
+        assertEquals(10, roundTrips.get(0).value());
+        final double coverage = scrape.get("latency_server_calibration_coverage_ratio", "index_ref", "2",
+            "state", roundTrips.get(0).labels().get("state"));
+        assertTrue(coverage >= 0 && coverage <= 1, "a share: " + coverage);
+        assertEquals(1, scrape.samples("latency_server_calibration_coverage_ratio").size(), scrape::toString);
+        // The average connection's probe window (mean 2.5 ms) against the mean served before it.
+        final List<MetricsText.Sample> meanErrors = scrape.samples("latency_server_calibration_mean_relative_error_ratio");
+        assertEquals(1, meanErrors.size(), scrape::toString);
+        assertEquals("1", meanErrors.get(0).labels().get("index_ref"), "only the average connection");
+        assertEquals(Math.abs(servedMean - 2.5) / 2.5, meanErrors.get(0).value(), 1e-9);
+    }
+
+    @Test
     void everyRequestStatusIsCountedAndTimed() throws Exception {
         push(1, 50, 50, 10);
         final MetricsText before = MetricsText.scrape(url);
