@@ -139,14 +139,7 @@ public final class ServerMetrics implements AutoCloseable {
             }).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_interval_seconds").unit(Unit.SECONDS)
             .help("95 % confidence interval of a mean (AVERAGE estimates, QoS 1, 3): its lower and upper end")
-            .labelNames("index_ref", "end").callback(cb -> {
-                for (final ConnectionRow row : table.rows()) {
-                    if (row.estimate() != null && row.estimate().kind() == EstimateKind.AVERAGE) {
-                        cb.call(row.estimate().interval().lower() / 1e3, ref(row), "lower");
-                        cb.call(row.estimate().interval().upper() / 1e3, ref(row), "upper");
-                    }
-                }
-            }).register(registry);
+            .labelNames("index_ref", "end").callback(intervalEnds(table, EstimateKind.AVERAGE, 1e3)).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_bound_ratio").unit(Unit.RATIO)
             .help("the share of latencies a bound is for (0.96 for a 96 % bound; BOUND estimates, QoS 2, 4)")
             .labelNames("index_ref").callback(cb -> {
@@ -158,14 +151,7 @@ public final class ServerMetrics implements AutoCloseable {
             }).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_share_interval_ratio").unit(Unit.RATIO)
             .help("95 % confidence interval of the share of latencies at or below a bound (BOUND estimates, QoS 2, 4)")
-            .labelNames("index_ref", "end").callback(cb -> {
-                for (final ConnectionRow row : table.rows()) {
-                    if (row.estimate() != null && row.estimate().kind() == EstimateKind.BOUND) {
-                        cb.call(row.estimate().interval().lower(), ref(row), "lower");
-                        cb.call(row.estimate().interval().upper(), ref(row), "upper");
-                    }
-                }
-            }).register(registry);
+            .labelNames("index_ref", "end").callback(intervalEnds(table, EstimateKind.BOUND, 1)).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_stale")
             .help("1 while an input of the served estimate stopped answering (it may no longer hold), else 0")
             .labelNames("index_ref").callback(cb -> {
@@ -292,6 +278,22 @@ public final class ServerMetrics implements AutoCloseable {
                 cb.call(journalBytes.getAsLong(), "journal");
                 cb.call(stateFileBytes.getAsLong(), "state_file");
             }).register(registry);
+    }
+
+    /**
+     * A gauge's callback with the lower and upper end of the interval of each served estimate of
+     * one kind (a mean's in ms, a bound's share as a ratio), divided by {@code divisor}.
+     */
+    private static Consumer<GaugeWithCallback.Callback> intervalEnds(final ConnectionTable table, final EstimateKind kind,
+                                                                    final double divisor) {
+        return cb -> {
+            for (final ConnectionRow row : table.rows()) {
+                if (row.estimate() != null && row.estimate().kind() == kind) {
+                    cb.call(row.estimate().interval().lower() / divisor, ref(row), "lower");
+                    cb.call(row.estimate().interval().upper() / divisor, ref(row), "upper");
+                }
+            }
+        };
     }
 
     /**
