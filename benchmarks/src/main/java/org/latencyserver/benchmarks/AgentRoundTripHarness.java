@@ -60,6 +60,7 @@ public final class AgentRoundTripHarness {
         final int sockperfPort = 17_000 + (int) (ProcessHandle.current().pid() % 1000);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
         try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
+            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
             final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("peer")
                 .args("--name", "bench", "--ior-file", directory.resolve("peer.ior").toString(), "--tcp-port", "0").start();
             kit.launchProgram("sockperf", List.of("sockperf", "server", "--tcp", "-i", "127.0.0.1", "-p",

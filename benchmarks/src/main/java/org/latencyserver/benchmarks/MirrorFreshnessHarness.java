@@ -52,6 +52,7 @@ public final class MirrorFreshnessHarness {
         final Path work = Files.createTempDirectory("mirror-freshness");
         final Path config = RepositoryFiles.testbedConfig(work);
         try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
             final String reference = kit.launch(Component.SERVER)
                 .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0")
                 .start().awaitReady(READY_TIMEOUT).reference("server");

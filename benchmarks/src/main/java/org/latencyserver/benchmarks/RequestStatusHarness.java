@@ -135,6 +135,7 @@ public final class RequestStatusHarness {
             final List<String> serverOptions = words(System.getProperty("harness.server.options", ""));
             final Map<String, ChildProcess> servers = new LinkedHashMap<>();
             for (final Map.Entry<String, String> variant : variants.entrySet()) {
+                // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
                 final ProcessKit.Launch server = kit.launch(Component.SERVER).name(variant.getKey())
                     .args("--config", config.toString(), "--ior-file", work.resolve(variant.getKey() + ".ior").toString(),
                         "--metrics-port", "0");

@@ -62,6 +62,7 @@ public final class RunToRunDriftHarness {
         final Path directory = Files.createTempDirectory("drift-harness");
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
         try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
+            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
             final ProcessKit.Launch peer = kit.launch(Component.PEER_AGENT).name("peer")
                 .args("--name", "drift", "--ior-file", directory.resolve("peer.ior").toString());
             if (pinned) {
