@@ -1,17 +1,12 @@
 package org.latencyserver.peer;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import org.latencyserver.idl.latency.EchoPeerPOATie;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ServingLifecycle;
 import org.latencyserver.orb.NameKeeper;
-import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
-import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,15 +18,15 @@ import picocli.CommandLine.Option;
  * registers as {@code peers/NAME}, the name client agents look a connection's peer node up by, and
  * keeps it bound ({@link NameKeeper}) should the naming service be restarted without its bindings.
  *
- * <p>Prints one line starting {@code peer-agent NAME ready} on standard output once it serves.
- * Exit codes: 0 after a clean stop, 1 when it cannot start (the reason printed), 2 usage, or a
- * naming service that cannot be reached or refuses the name (one line; no IOR file is written then).
+ * <p>Only parses the command line: {@link PeerAgent} runs the agent from a {@link PeerAgentContext}.
+ * Once it serves it prints one line starting {@code peer-agent NAME ready} for people and writes
+ * {@code --ready-file} for programs ({@code docs/ready-files.md}). Exit codes: 0 after a clean stop,
+ * 1 when it cannot start (the reason printed), 2 usage, or a naming service that cannot be reached or
+ * refuses the name (one line; no IOR file is written then).
  */
 @Command(name = "peer-agent", mixinStandardHelpOptions = true, version = "latency peer-agent 0.1.0",
     description = "Run the echo end of round-trip measurements (fm1, octet sequences, plain TCP/UDP).")
 public final class PeerAgentMain implements Callable<Integer> {
-
-    private static final Logger LOG = LoggerFactory.getLogger(PeerAgentMain.class);
 
     @Option(names = "--name", required = true, paramLabel = "NODE",
         description = "The peer workstation's node name, as the server's configuration names it (e.g. ws2).")
@@ -56,6 +51,10 @@ public final class PeerAgentMain implements Callable<Integer> {
     @Option(names = "--udp-port", description = "Also echo over UDP on this port; 0 any free port, -1 none (default: ${DEFAULT-VALUE}).")
     private int udpPort = -1;
 
+    @Option(names = "--ready-file", paramLabel = "PATH",
+        description = "Once it serves, write this JSON file (its IOR, echo ports, node; docs/ready-files.md); deleted at start and at a clean stop.")
+    private Path readyFile;
+
     /**
      * @param args command line
      */
@@ -65,75 +64,51 @@ public final class PeerAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final Path ior = iorFile != null ? iorFile : Path.of("peer-" + name + ".ior");
-        // An IOR file of an earlier run names a peer that is gone: a start that fails leaves none.
-        java.nio.file.Files.deleteIfExists(ior);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, port, 10_000));
-        final EchoPeerServant servant = new EchoPeerServant();
-        final org.omg.CORBA.Object reference;
-        final SocketEcho sockets;
-        try {
-            final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            rootPoa.the_POAManager().activate();
-            reference = rootPoa.servant_to_reference(new EchoPeerPOATie(servant));
-            sockets = SocketEcho.start(host, tcpPort, udpPort);
-        } catch (java.io.IOException e) {
-            System.err.println("peer-agent " + name + ": cannot start: " + e.getMessage());
-            orb.shutdown(false);
-            return 1;
-        }
-        NameKeeper keeper = null;
-        try {
-            if (naming != null) {
-                keeper = NameKeeper.bind(orb, naming, "peers/" + name, reference, NameKeeper.DEFAULT_CHECK_INTERVAL_MILLIS);
-            }
-            // Only once registered: a peer agent that did not start leaves no IOR file pointing at it.
-            OrbSupport.writeIor(ior, orb.object_to_string(reference));
-        } catch (References.ReferenceException e) {
-            System.err.println("peer-agent " + name + ": cannot register as peers/" + name + ": " + e.getMessage() + "; "
-                + NameKeeper.WHAT_TO_DO + ".");
-            sockets.close();
-            orb.shutdown(false);
-            return 2;
-        } catch (java.io.IOException e) {
-            System.err.println("peer-agent " + name + ": cannot write " + ior + ": " + e.getMessage());
-            if (keeper != null) {
-                keeper.close();
-            }
-            sockets.close();
-            orb.shutdown(false);
-            return 1;
-        }
-        final NameKeeper nameKeeper = keeper;
-        final CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("peer-agent {} stopping after {} echoes", name, servant.echoCount());
-            if (nameKeeper != null) {
-                nameKeeper.close();
-            }
+        final PeerAgentContext context = new PeerAgentContext().node(name)
+            .iorFile(iorFile != null ? iorFile : Path.of("peer-" + name + ".ior"))
+            .naming(naming).host(host).corbaPort(port).tcpPort(tcpPort).udpPort(udpPort);
+        // Begun before anything can fail: a stale ready file goes even when this run does not start.
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.PEER_AGENT, readyFile)) {
             try {
-                sockets.close();
-            } catch (java.io.IOException e) {
-                LOG.warn("closing the socket echo: {}", e.getMessage());
+                context.validate();
+            } catch (IllegalArgumentException e) {
+                System.err.println("peer-agent " + name + ": " + e.getMessage());
+                return 2;
             }
-            orb.shutdown(false);
-            stopped.countDown();
-        }, "peer-agent-shutdown"));
+            final PeerAgent peer;
+            try {
+                peer = PeerAgent.launch(context);
+            } catch (References.ReferenceException e) {
+                System.err.println("peer-agent " + name + ": cannot register as " + context.registeredName() + ": " + e.getMessage()
+                    + "; " + NameKeeper.WHAT_TO_DO + ".");
+                return 2;
+            } catch (IOException e) {
+                System.err.println("peer-agent " + name + ": cannot start: " + e.getMessage());
+                return 1;
+            }
+            try (peer) {
+                System.out.println(readyLine(peer));
+                System.out.flush();
+                life.ready(peer.readyFile());
+                life.awaitStop();
+            }
+        }
+        return 0;
+    }
+
+    /** @return the line printed for people once it serves */
+    private String readyLine(final PeerAgent peer) {
         final StringBuilder ready = new StringBuilder("peer-agent ").append(name).append(" ready: IOR in ")
-            .append(ior.toAbsolutePath());
+            .append(iorFile != null ? iorFile.toAbsolutePath() : Path.of("peer-" + name + ".ior").toAbsolutePath());
         if (naming != null) {
             ready.append(", registered as peers/").append(name);
         }
-        if (sockets.tcpPort() >= 0) {
-            ready.append(", tcp echo ").append(host).append(':').append(sockets.tcpPort());
+        if (peer.tcpPort() >= 0) {
+            ready.append(", tcp echo ").append(host).append(':').append(peer.tcpPort());
         }
-        if (sockets.udpPort() >= 0) {
-            ready.append(", udp echo ").append(host).append(':').append(sockets.udpPort());
+        if (peer.udpPort() >= 0) {
+            ready.append(", udp echo ").append(host).append(':').append(peer.udpPort());
         }
-        System.out.println(ready);
-        System.out.flush();
-        orb.run();
-        stopped.await();
-        return 0;
+        return ready.toString();
     }
 }

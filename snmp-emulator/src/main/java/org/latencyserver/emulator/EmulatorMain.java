@@ -3,13 +3,11 @@ package org.latencyserver.emulator;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.StringJoiner;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ServingLifecycle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -17,7 +15,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code latency snmp-emulator}: emulates the SNMP agents of workstations and switch ports
  * whose CPU and port utilisation follow a scenario file, and optionally pushes the same values
- * to a Latency Server with {@code PutMibUpdates} at 10 Hz (the thesis's emulator).
+ * to a Latency Server with {@code PutMibUpdates} at 10 Hz (the thesis's emulator). Only parses the
+ * command line: {@link SnmpEmulator} runs the emulator, {@link EmulatorContext} holds what it runs.
+ *
+ * <p>Prints the step in force at each change for people ({@code step N/M ...}); programs read
+ * {@code --status-file} and {@code --ready-file} instead (layouts: {@code docs/ready-files.md}).
  *
  * <p>Not thread-safe; one instance per run.
  */
@@ -57,6 +59,16 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
     @Option(names = "--v3-only", description = "Serve SNMPv3 only; the community variable is then not needed.")
     boolean v3Only;
 
+    @Option(names = "--status-file", paramLabel = "PATH",
+            description = "Rewrite this JSON file at start and at every step change: the step in force and every node's and"
+                    + " link's percent (layout: docs/ready-files.md).")
+    Path statusFile;
+
+    @Option(names = "--ready-file", paramLabel = "PATH",
+            description = "Once the agents serve, write this JSON file (agents, steps, status file; docs/ready-files.md);"
+                    + " deleted at start and at a clean stop.")
+    Path readyFile;
+
     private final Map<String, String> environment;
     private final PrintWriter out;
 
@@ -87,73 +99,57 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
         if (durationSeconds != null && !(durationSeconds > 0)) {
             throw new IllegalArgumentException("--duration must be a positive number of seconds, got " + durationSeconds);
         }
-        if (pushOnly && pushTo == null) {
-            throw new IllegalArgumentException("--push-only needs --push-to REF");
-        }
-        Scenario scenario = ScenarioLoader.load(scenarioFile);
-        AccessConfig access = pushOnly ? null : AccessConfig.fromEnvironment(environment, communityEnv, v3Only);
-        long startNanos = System.nanoTime();
-        LongSupplier elapsedMicros = () -> (System.nanoTime() - startNanos) / 1_000;
-
-        CountDownLatch stop = new CountDownLatch(1);
-        Thread hook = new Thread(stop::countDown, "snmp-emulator-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        ScheduledExecutorService stepLog = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "scenario-steps");
-            t.setDaemon(true);
-            return t;
-        });
-        try (Emulator emulator = new Emulator(scenario, pushOnly ? new AccessConfig(java.util.Optional.empty(),
-                java.util.Optional.empty()) : access, InetAddress.getByName(bindAddress), elapsedMicros);
-                CorbaMibUpdateTarget target = pushTo == null ? null : new CorbaMibUpdateTarget(pushTo, pushTls.stores());
-                PushSender pusher = target == null ? null : new PushSender(scenario, target, elapsedMicros)) {
-            if (!pushOnly) {
-                emulator.start();
-                for (SnmpEndpoint e : emulator.endpoints()) {
-                    out.printf("agent %s udp:%s:%d%n", e.name(), bindAddress, e.boundUdpPort());
-                }
-            }
-            if (pusher != null) {
-                pusher.start();
+        // Begun first: a stale ready file goes even when this run fails to start.
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.SNMP_EMULATOR, readyFile);
+                SnmpEmulator emulator = SnmpEmulator.launch(context())) {
+            emulator.agentUdpPorts().forEach((name, port) -> out.printf("agent %s udp:%s:%d%n", name, bindAddress, port));
+            if (pushTo != null) {
                 out.printf("pushing PutMibUpdates for %d connection(s) to %s at 10 Hz%n",
-                        scenario.connections().size(), pushTo.length() > 60 ? pushTo.substring(0, 60) + "…" : pushTo);
+                        emulator.scenario().connections().size(), pushTo.length() > 60 ? pushTo.substring(0, 60) + "…" : pushTo);
             }
+            Scenario scenario = emulator.scenario();
             out.printf("scenario %s: %d steps, %.1f s per pass, %s%n", scenario.source(), scenario.stepCount(),
                     scenario.cycleMicros() / 1e6, scenario.loop() ? "looping" : "holding the last step");
             out.flush();
-            int[] lastStep = {-1};
-            stepLog.scheduleAtFixedRate(() -> {
-                long now = elapsedMicros.getAsLong();
-                long pass = scenario.loop() ? now / scenario.cycleMicros() : 0;
-                int step = scenario.stepAt(now);
-                if (step != lastStep[0]) {
-                    lastStep[0] = step;
-                    out.println("step " + (step + 1) + "/" + scenario.stepCount() + " (pass " + (pass + 1) + "): "
-                            + describe(scenario, now));
-                    out.flush();
-                }
-            }, 0, 100, TimeUnit.MILLISECONDS);
+            life.ready(emulator.readyFile());
             if (durationSeconds != null) {
-                stop.await(Math.round(durationSeconds * 1000), TimeUnit.MILLISECONDS);
+                life.awaitStop(Duration.ofMillis(Math.round(durationSeconds * 1000)));
             } else {
-                stop.await();
-            }
-        } finally {
-            stepLog.shutdownNow();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM is already exiting through the hook
+                life.awaitStop();
             }
         }
         return 0;
     }
 
-    static String describe(Scenario scenario, long nowMicros) {
+    /** @return the context the options describe (the scenario loaded, the access read from the environment) */
+    private EmulatorContext context() throws Exception {
+        EmulatorContext context = new EmulatorContext()
+                .scenario(ScenarioLoader.load(scenarioFile))
+                .pushTo(pushTo)
+                .pushOnly(pushOnly)
+                .bindAddress(InetAddress.getByName(bindAddress))
+                .statusFile(statusFile)
+                .onStep(status -> {
+                    // For people only: programs read the status file.
+                    out.println(describe(status));
+                    out.flush();
+                });
+        if (!pushOnly) {
+            context.access(AccessConfig.fromEnvironment(environment, communityEnv, v3Only));
+        }
+        if (pushTo != null) {
+            context.pushTls(pushTls.stores());
+        }
+        return context;
+    }
+
+    /** @return the line printed for people at a step change, e.g. {@code step 2/4 (pass 1): cpu ws1=60%} */
+    static String describe(ScenarioStatus status) {
         StringJoiner cpu = new StringJoiner(" ", "cpu ", "");
-        scenario.nodes().forEach(n -> cpu.add(n.name() + "=" + scenario.percentAt(n.name(), nowMicros) + "%"));
+        status.cpuPercent().forEach((name, percent) -> cpu.add(name + "=" + percent + "%"));
         StringJoiner port = new StringJoiner(" ", "port ", "");
-        scenario.links().forEach(l -> port.add(l.name() + "=" + scenario.percentAt(l.name(), nowMicros) + "%"));
-        return (scenario.nodes().isEmpty() ? "" : cpu + "  ") + (scenario.links().isEmpty() ? "" : port.toString());
+        status.portPercent().forEach((name, percent) -> port.add(name + "=" + percent + "%"));
+        return "step " + status.step() + "/" + status.steps() + " (pass " + status.pass() + "): "
+                + (status.cpuPercent().isEmpty() ? "" : cpu + "  ") + (status.portPercent().isEmpty() ? "" : port.toString());
     }
 }

@@ -1,27 +1,28 @@
 package org.latencyserver.emulator;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.latencyserver.emulator.YamlTree.ListNode;
-import org.latencyserver.emulator.YamlTree.MapNode;
-import org.latencyserver.emulator.YamlTree.Node;
-import org.latencyserver.emulator.YamlTree.Scalar;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputMapping;
+import org.latencyserver.core.input.InputNode;
 
 /**
- * Reads and validates a scenario file (YAML). Every fault names the file, the line and column,
- * and the bad value; unknown keys are faults, never ignored. The format:
+ * Reads and validates a scenario file (YAML). Every fault is reported, all at once, each as
+ * {@code file:line:column: key.path: reason} with the bad value; unknown keys are faults, never
+ * ignored. The format:
  *
  * <pre>
  * step_seconds: 10        # optional, default 10: duration of each step
@@ -35,280 +36,237 @@ import org.latencyserver.emulator.YamlTree.Scalar;
  * connections: [ { index_ref: 1, client: ws1, peer: ws1, link: atm } ]   # push mode only
  * </pre>
  *
- * <p>Stateless and thread-safe.
+ * <p>One instance reads one text; the static methods are thread-safe.
  */
 public final class ScenarioLoader {
     /** Default step duration: the thesis's emulator changed a value every 10 s. */
     public static final double DEFAULT_STEP_SECONDS = 10.0;
     private static final int DEFAULT_CORES = 2;
+    /** Shortest and longest step or counter refresh, in seconds: a millisecond to a year. */
+    private static final double MIN_SECONDS = 0.001;
+    private static final double MAX_SECONDS = 31_536_000;
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]*");
+    private static final Set<String> TOP = Set.of("step_seconds", "loop", "nodes", "links", "steps", "connections");
+    private static final Set<String> NODE = Set.of("name", "port", "cores", "counter_refresh_seconds");
+    private static final Set<String> LINK = Set.of("name", "port", "if_index", "speed_mbps");
+    private static final Set<String> STEP = Set.of("cpu", "port", "seconds");
+    private static final Set<String> CONNECTION = Set.of("index_ref", "client", "peer", "link");
 
     private final String file;
+    private final InputFaults faults;
+    /** Node and link names share one namespace: each names one SNMP agent of the scenario. */
+    private final Map<String, String> namesSeen = new HashMap<>();
+    private final Map<Long, String> portsSeen = new HashMap<>();
 
     private ScenarioLoader(String file) {
         this.file = file;
+        this.faults = new InputFaults(file);
     }
 
     /**
      * Loads a scenario file.
      *
-     * @throws ScenarioFault naming file, line and value when the file is unreadable or invalid
+     * @throws InputFaultsException with every fault, each naming file, line, column and value,
+     *                              when the file is unreadable or invalid
      */
-    public static Scenario load(Path path) throws ScenarioFault {
+    public static Scenario load(Path path) throws InputFaultsException {
         String label = path.toString();
-        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            return new ScenarioLoader(label).read(YamlTree.parse(reader, label));
-        } catch (IOException e) {
-            throw new ScenarioFault(label, 0, 0, null, "cannot read the scenario file: " + e);
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            InputFaults unreadable = new InputFaults(label);
+            unreadable.whole("cannot read the scenario file: " + e);
+            throw new InputFaultsException(unreadable.inFileOrder());
         }
+        return parse(text, label);
     }
 
     /**
      * Parses a scenario from text (used by tests and by embedded scenarios).
      *
      * @param label the name used for the file in faults
-     * @throws ScenarioFault naming label, line and value when the text is invalid
+     * @throws InputFaultsException with every fault, each naming label, line, column and value
      */
-    public static Scenario parse(String yaml, String label) throws ScenarioFault {
-        return new ScenarioLoader(label).read(YamlTree.parse(new StringReader(yaml), label));
+    public static Scenario parse(String yaml, String label) throws InputFaultsException {
+        return new ScenarioLoader(label).read(yaml);
     }
 
-    private Scenario read(Node root) throws ScenarioFault {
-        MapNode top = map(root, "the scenario");
-        allowOnly(top, Set.of("step_seconds", "loop", "nodes", "links", "steps", "connections"));
-        double stepSeconds = top.entries().containsKey("step_seconds")
-                ? positiveSeconds(top.entries().get("step_seconds"), "step_seconds")
-                : DEFAULT_STEP_SECONDS;
-        boolean loop = !top.entries().containsKey("loop") || bool(top.entries().get("loop"), "loop");
+    private Scenario read(String yaml) throws InputFaultsException {
+        InputMapping top = InputMapping.root(InputNode.parse(yaml, InputFormat.YAML, faults), "a scenario", faults);
+        if (top == null) {
+            throw new InputFaultsException(faults.inFileOrder());
+        }
+        top.allowOnly(TOP);
+        Double stepSeconds = top.decimal("step_seconds", DEFAULT_STEP_SECONDS, MIN_SECONDS, false, MAX_SECONDS);
+        boolean loop = top.bool("loop", true);
 
-        Set<String> names = new HashSet<>();
-        Set<Integer> ports = new HashSet<>();
-        List<NodeSpec> nodes = agents(top, "nodes", "a node", Set.of("cores", "counter_refresh_seconds"), names, ports,
-                (m, name, port) -> {
-                    int cores = m.entries().containsKey("cores") ? intIn(m.entries().get("cores"), "cores", 1, 1024)
-                            : DEFAULT_CORES;
-                    long refreshMicros = m.entries().containsKey("counter_refresh_seconds")
-                            ? Math.round(positiveSeconds(m.entries().get("counter_refresh_seconds"),
-                                    "counter_refresh_seconds") * 1_000_000.0) : 0;
-                    return new NodeSpec(name, port, cores, refreshMicros);
-                });
-        List<LinkSpec> links = agents(top, "links", "a link", Set.of("if_index", "speed_mbps"), names, ports,
-                (m, name, port) -> new LinkSpec(name, port,
-                        intIn(required(m, "if_index"), "if_index", 1, Integer.MAX_VALUE),
-                        intIn(required(m, "speed_mbps"), "speed_mbps", 1, 10_000_000)));
-        if (nodes.isEmpty() && links.isEmpty()) {
-            throw fault(top, null, "a scenario needs at least one node or link");
-        }
-        Set<String> nodeNames = new HashSet<>();
-        nodes.forEach(x -> nodeNames.add(x.name()));
-        Set<String> linkNames = new HashSet<>();
-        links.forEach(x -> linkNames.add(x.name()));
-
-        List<Node> stepNodes = optionalList(top, "steps");
-        if (stepNodes.isEmpty()) {
-            throw fault(top, null, "'steps' is missing or empty: a scenario needs at least one step");
-        }
-        int stepCount = stepNodes.size();
-        long[] durations = new long[stepCount];
-        Map<String, int[]> percents = new LinkedHashMap<>();
-        for (String name : names) {
-            percents.put(name, new int[stepCount]);
-        }
-        Map<String, Boolean> seen = new HashMap<>();
-        for (int i = 0; i < stepCount; i++) {
-            MapNode step = map(stepNodes.get(i), "a step");
-            allowOnly(step, Set.of("cpu", "port", "seconds"));
-            double seconds = step.entries().containsKey("seconds")
-                    ? positiveSeconds(step.entries().get("seconds"), "seconds") : stepSeconds;
-            durations[i] = Math.round(seconds * 1_000_000.0);
-            for (String name : names) {
-                if (i > 0) {
-                    percents.get(name)[i] = percents.get(name)[i - 1];
-                }
+        List<InputMapping> nodeSections = top.sections("nodes");
+        List<InputMapping> linkSections = top.sections("links");
+        List<NodeSpec> nodes = new ArrayList<>();
+        Set<String> nodeNames = new LinkedHashSet<>();
+        for (InputMapping m : nodeSections) {
+            m.allowOnly(NODE);
+            String name = uniqueName(m);
+            Long port = udpPort(m);
+            Long cores = m.integer("cores", (long) DEFAULT_CORES, 1, 1024);
+            Double refresh = m.decimal("counter_refresh_seconds", 0.0, MIN_SECONDS, false, MAX_SECONDS);
+            if (name != null) {
+                nodeNames.add(name);
             }
-            applyPercents(step, "cpu", nodeNames, "node", percents, i, seen);
-            applyPercents(step, "port", linkNames, "link", percents, i, seen);
+            if (name != null && port != null && cores != null && refresh != null) {
+                nodes.add(new NodeSpec(name, port.intValue(), cores.intValue(), Math.round(refresh * 1_000_000.0)));
+            }
+        }
+        List<LinkSpec> links = new ArrayList<>();
+        Set<String> linkNames = new LinkedHashSet<>();
+        for (InputMapping m : linkSections) {
+            m.allowOnly(LINK);
+            String name = uniqueName(m);
+            Long port = udpPort(m);
+            Long ifIndex = m.requiredInteger("if_index", 1, Integer.MAX_VALUE, "the interface's ifIndex in the emulated MIB");
+            Long speed = m.requiredInteger("speed_mbps", 1, 10_000_000, "the link's speed in Mbit/s");
+            if (name != null) {
+                linkNames.add(name);
+            }
+            if (name != null && port != null && ifIndex != null && speed != null) {
+                links.add(new LinkSpec(name, port.intValue(), ifIndex.intValue(), speed));
+            }
+        }
+        if (nodeSections.isEmpty() && linkSections.isEmpty() && !faultedAt(top, "nodes") && !faultedAt(top, "links")) {
+            faults.at(top.node(), "nodes", "a scenario needs at least one node or link");
+        }
+
+        List<InputNode> stepNodes = top.list("steps");
+        if (stepNodes.isEmpty() && !faultedAt(top, "steps")) {
+            top.fault("steps", "'steps' is missing or empty: a scenario needs at least one step");
+        }
+        Map<String, int[]> percents = new LinkedHashMap<>();
+        nodeNames.forEach(name -> percents.put(name, new int[stepNodes.size()]));
+        linkNames.forEach(name -> percents.put(name, new int[stepNodes.size()]));
+        long[] durations = new long[stepNodes.size()];
+        for (int i = 0; i < stepNodes.size(); i++) {
+            final int step = i;
+            percents.values().forEach(values -> values[step] = step == 0 ? 0 : values[step - 1]);
+            InputNode node = stepNodes.get(i);
+            String path = "steps[" + i + "]";
+            if (node.kind() != InputNode.Kind.MAP) {
+                faults.at(node, path, "a step must be a mapping with cpu, port and seconds, was " + node.describe());
+                continue;
+            }
+            InputMapping m = new InputMapping(node, path, faults);
+            m.allowOnly(STEP);
+            Double seconds = m.decimal("seconds", stepSeconds, MIN_SECONDS, false, MAX_SECONDS);
+            // A bad duration is reported; 1 µs only fills the slot, since a scenario with a fault is not built.
+            durations[i] = seconds == null ? 1 : Math.round(seconds * 1_000_000.0);
+            Set<String> given = new LinkedHashSet<>();
+            given.addAll(applyPercents(m, "cpu", nodeNames, "node", percents, i));
+            given.addAll(applyPercents(m, "port", linkNames, "link", percents, i));
             if (i == 0) {
-                for (String name : names) {
-                    if (!seen.containsKey(name)) {
-                        throw fault(step, null, "the first step must give a value for every node and link; '"
-                                + name + "' has none");
+                for (String name : percents.keySet()) {
+                    if (!given.contains(name)) {
+                        faults.at(node, path, "the first step must give a value for every node and link; '" + name
+                            + "' has none");
                     }
                 }
             }
         }
 
         List<ConnectionSpec> connections = new ArrayList<>();
-        Set<Integer> indexRefs = new HashSet<>();
-        for (Node n : optionalList(top, "connections")) {
-            MapNode m = map(n, "a connection");
-            allowOnly(m, Set.of("index_ref", "client", "peer", "link"));
-            Node refNode = required(m, "index_ref");
-            int indexRef = intIn(refNode, "index_ref", 0, Short.MAX_VALUE);
-            if (!indexRefs.add(indexRef)) {
-                throw fault(refNode, refNode.shown(), "index_ref is used by another connection");
+        Map<Long, String> indexRefs = new HashMap<>();
+        for (InputMapping m : top.sections("connections")) {
+            m.allowOnly(CONNECTION);
+            Long indexRef = m.requiredInteger("index_ref", 0, Short.MAX_VALUE, "the connection's index_ref");
+            if (indexRef != null) {
+                String first = indexRefs.putIfAbsent(indexRef, m.path());
+                if (first != null) {
+                    m.fault("index_ref", "index_ref " + indexRef + " is used by another connection, " + first);
+                }
             }
-            String client = reference(required(m, "client"), nodeNames, "client", "node");
-            String peer = reference(required(m, "peer"), nodeNames, "peer", "node");
-            String link = reference(required(m, "link"), linkNames, "link", "link");
-            connections.add(new ConnectionSpec(indexRef, client, peer, link));
+            String client = reference(m, "client", nodeNames, "node");
+            String peer = reference(m, "peer", nodeNames, "node");
+            String link = reference(m, "link", linkNames, "link");
+            if (indexRef != null && client != null && peer != null && link != null) {
+                connections.add(new ConnectionSpec(indexRef.intValue(), client, peer, link));
+            }
+        }
+        if (!faults.isEmpty()) {
+            throw new InputFaultsException(faults.inFileOrder());
         }
         return new Scenario(file, loop, nodes, links, connections, durations, percents);
     }
 
-    /** The rest of one emulated agent's entry, once its name and UDP port are read and checked. */
-    @FunctionalInterface
-    private interface AgentEntry<T> {
-        T read(MapNode entry, String name, int port) throws ScenarioFault;
-    }
-
-    /**
-     * Reads a list of emulated agents (nodes or links): every entry is a map with a name unique
-     * among all agents, a UDP port no other agent uses, and its own further keys.
-     *
-     * @param ownKeys the keys the entry may have besides name and port
-     */
-    private <T> List<T> agents(MapNode top, String key, String what, Set<String> ownKeys, Set<String> names,
-            Set<Integer> ports, AgentEntry<T> rest) throws ScenarioFault {
-        Set<String> allowed = new HashSet<>(ownKeys);
-        allowed.add("name");
-        allowed.add("port");
-        List<T> agents = new ArrayList<>();
-        for (Node n : optionalList(top, key)) {
-            MapNode m = map(n, what);
-            allowOnly(m, allowed);
-            String name = uniqueName(m, names);
-            agents.add(rest.read(m, name, udpPort(m, ports)));
-        }
-        return agents;
-    }
-
-    private void applyPercents(MapNode step, String key, Set<String> allowed, String kind,
-            Map<String, int[]> percents, int stepIndex, Map<String, Boolean> seen) throws ScenarioFault {
-        Node values = step.entries().get(key);
+    /** @return the names given a value in this step's map {@code key}; unknown names and bad percents are reported */
+    private Set<String> applyPercents(InputMapping step, String key, Set<String> allowed, String kind,
+            Map<String, int[]> percents, int stepIndex) {
+        InputMapping values = step.section(key);
         if (values == null) {
-            return;
+            return Set.of();
         }
-        MapNode m = map(values, "'" + key + "' (a map of " + kind + " name to percent)");
-        for (var e : m.entries().entrySet()) {
-            if (!allowed.contains(e.getKey())) {
-                int[] pos = m.keyPositions().get(e.getKey());
-                throw new ScenarioFault(file, pos[0], pos[1], e.getKey(), "step " + (stepIndex + 1) + ": '"
-                        + key + "' names an unknown " + kind + (allowed.isEmpty() ? " (none are declared)"
-                        : "; declared " + kind + "s: " + String.join(", ", new java.util.TreeSet<>(allowed))));
+        Set<String> given = new LinkedHashSet<>();
+        for (Map.Entry<String, InputNode> e : values.node().fields().entrySet()) {
+            String name = e.getKey();
+            if (!allowed.contains(name)) {
+                values.faultAtKey(name, "step " + (stepIndex + 1) + ": '" + key + "' names an unknown " + kind + " '" + name
+                    + "'" + (allowed.isEmpty() ? " (none are declared)"
+                        : "; declared " + kind + "s: " + String.join(", ", new TreeSet<>(allowed))));
+                continue;
             }
-            percents.get(e.getKey())[stepIndex] = intIn(e.getValue(), key + " percent of " + e.getKey(), 0, 100);
-            seen.put(e.getKey(), Boolean.TRUE);
+            given.add(name);
+            Long percent = InputMapping.integerIn(e.getValue(), values.pathOf(name), 0, 100, faults);
+            if (percent != null) {
+                percents.get(name)[stepIndex] = percent.intValue();
+            }
         }
+        return given;
     }
 
-    private String reference(Node node, Set<String> allowed, String key, String kind) throws ScenarioFault {
-        String name = text(node, key);
-        if (!allowed.contains(name)) {
-            throw fault(node, name, "'" + key + "' names an unknown " + kind);
+    private String reference(InputMapping m, String key, Set<String> allowed, String kind) {
+        String name = m.requiredText(key, "the name of a " + kind + " declared above");
+        if (name != null && !allowed.contains(name)) {
+            m.fault(key, "'" + key + "' names an unknown " + kind + " '" + name + "'" + (allowed.isEmpty()
+                ? " (none are declared)" : "; declared " + kind + "s: " + String.join(", ", new TreeSet<>(allowed))));
+            return null;
         }
         return name;
     }
 
-    private String uniqueName(MapNode m, Set<String> names) throws ScenarioFault {
-        Node node = required(m, "name");
-        String name = text(node, "name");
+    /** @return the node's or link's name, or null when missing, malformed or taken (reported) */
+    private String uniqueName(InputMapping m) {
+        String name = m.requiredText("name", "the name steps and connections use");
+        if (name == null) {
+            return null;
+        }
         if (!NAME.matcher(name).matches()) {
-            throw fault(node, name, "a name must start with a letter and use only letters, digits, '_', '.', '-'");
+            m.fault("name", "a name must start with a letter and use only letters, digits, '_', '.', '-'; was '" + name + "'");
+            return null;
         }
-        if (!names.add(name)) {
-            throw fault(node, name, "the name is used twice (node and link names share one namespace)");
+        String first = namesSeen.putIfAbsent(name, m.path());
+        if (first != null) {
+            m.fault("name", "the name '" + name + "' is used twice, first by " + first
+                + " (node and link names share one namespace)");
+            return null;
         }
         return name;
     }
 
-    private int udpPort(MapNode m, Set<Integer> ports) throws ScenarioFault {
-        Node node = required(m, "port");
-        int port = intIn(node, "port", 0, 65535);
-        if (port != 0 && !ports.add(port)) {
-            throw fault(node, node.shown(), "the UDP port is used twice");
+    /** @return the agent's UDP port (0: any free port), or null when missing, bad or taken (reported) */
+    private Long udpPort(InputMapping m) {
+        Long port = m.requiredInteger("port", 0, 65535, "the UDP port of its SNMP agent (0: any free port)");
+        if (port != null && port != 0) {
+            String first = portsSeen.putIfAbsent(port, m.path());
+            if (first != null) {
+                m.fault("port", "the UDP port " + port + " is used twice, first by " + first);
+                return null;
+            }
         }
         return port;
     }
 
-    private List<Node> optionalList(MapNode m, String key) throws ScenarioFault {
-        Node node = m.entries().get(key);
-        if (node == null) {
-            return List.of();
-        }
-        if (node instanceof Scalar s && s.text().isEmpty()) {
-            return List.of();
-        }
-        if (!(node instanceof ListNode list)) {
-            throw fault(node, node.shown(), "'" + key + "' must be a list");
-        }
-        return list.items();
-    }
-
-    private Node required(MapNode m, String key) throws ScenarioFault {
-        Node node = m.entries().get(key);
-        if (node == null) {
-            throw fault(m, null, "missing required key '" + key + "' in " + m.shown());
-        }
-        return node;
-    }
-
-    private void allowOnly(MapNode m, Set<String> allowed) throws ScenarioFault {
-        for (String key : m.entries().keySet()) {
-            if (!allowed.contains(key)) {
-                int[] pos = m.keyPositions().get(key);
-                throw new ScenarioFault(file, pos[0], pos[1], key,
-                        "unknown key; allowed here: " + String.join(", ", new java.util.TreeSet<>(allowed)));
-            }
-        }
-    }
-
-    private MapNode map(Node node, String what) throws ScenarioFault {
-        if (node instanceof MapNode m) {
-            return m;
-        }
-        throw fault(node, node.shown(), what + " must be a map of key: value");
-    }
-
-    private String text(Node node, String key) throws ScenarioFault {
-        if (node instanceof Scalar s && !s.text().isEmpty()) {
-            return s.text();
-        }
-        throw fault(node, node.shown(), "'" + key + "' must be a non-empty text");
-    }
-
-    private boolean bool(Node node, String key) throws ScenarioFault {
-        if (node instanceof Scalar s && s.bool()) {
-            return Boolean.parseBoolean(s.text());
-        }
-        throw fault(node, node.shown(), "'" + key + "' must be true or false");
-    }
-
-    private int intIn(Node node, String key, long min, long max) throws ScenarioFault {
-        if (node instanceof Scalar s && s.numeric()) {
-            try {
-                long v = Long.parseLong(s.text());
-                if (v >= min && v <= max) {
-                    return (int) v;
-                }
-            } catch (NumberFormatException notAnInteger) {
-                // reported below, with the value
-            }
-        }
-        throw fault(node, node.shown(), "'" + key + "' must be a whole number in " + min + ".." + max);
-    }
-
-    private double positiveSeconds(Node node, String key) throws ScenarioFault {
-        if (node instanceof Scalar s && s.numeric()) {
-            double v = Double.parseDouble(s.text());
-            if (v >= 0.001 && v <= 31_536_000) {
-                return v;
-            }
-        }
-        throw fault(node, node.shown(), "'" + key + "' must be a number of seconds in 0.001..31536000");
-    }
-
-    private ScenarioFault fault(Node node, String value, String reason) {
-        return new ScenarioFault(file, node.line(), node.column(), value, reason);
+    /** @return whether a fault was already reported at or under {@code key} of {@code m} (so a second one would repeat it) */
+    private boolean faultedAt(InputMapping m, String key) {
+        String path = m.pathOf(key);
+        return faults.inOrderFound().stream().anyMatch(f -> f.path().equals(path) || f.path().startsWith(path + "[")
+            || f.path().startsWith(path + "."));
     }
 }

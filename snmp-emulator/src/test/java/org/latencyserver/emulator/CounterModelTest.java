@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
+import org.latencyserver.core.input.InputFaultsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,7 +17,7 @@ class CounterModelTest {
 
     /** A scenario and the counter model of it; the tests look at its first node or link. */
     private record Modelled(Scenario scenario, CounterModel model) {
-        static Modelled of(String yaml) throws ScenarioFault {
+        static Modelled of(String yaml) throws InputFaultsException {
             Scenario scenario = ScenarioLoader.parse(yaml, "test.yaml");
             return new Modelled(scenario, new CounterModel(scenario));
         }

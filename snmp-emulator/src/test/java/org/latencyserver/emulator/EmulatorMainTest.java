@@ -44,7 +44,7 @@ class EmulatorMainTest {
         Path file = scenario("nodes: [ { name: ws1, port: 0 } ]\nsteps: [ { cpu: { ws1: 500 } } ]\n");
         Run r = run(Map.of("LATSERV_COMMUNITY", "c"), "--scenario", file.toString());
         assertEquals(1, r.exitCode());
-        assertTrue(r.err().contains(file + ":2:") && r.err().contains("'500'"), r.err());
+        assertTrue(r.err().contains(file + ":2:") && r.err().contains("was 500"), r.err());
     }
 
     @Test
@@ -61,9 +61,42 @@ class EmulatorMainTest {
     }
 
     @Test
+    void whileItServesItsReadyFileNamesTheStatusFileAndAtAStopTheReadyFileIsGone() throws Exception {
+        Path file = scenario("step_seconds: 60\nnodes: [ { name: ws1, port: 0 } ]\nsteps: [ { cpu: { ws1: 25 } } ]\n");
+        Path ready = dir.resolve("emulator.ready.json");
+        Path status = dir.resolve("emulator.status.json");
+        java.util.concurrent.CompletableFuture<Run> run = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                run(Map.of("LATSERV_COMMUNITY", "c"), "--scenario", file.toString(), "--duration", "3",
+                        "--ready-file", ready.toString(), "--status-file", status.toString()));
+
+        org.latencyserver.launch.ReadyFile served = org.latencyserver.launch.ReadyFile.await(ready,
+                java.time.Duration.ofSeconds(60), () -> !run.isDone(), () -> String.valueOf(run.getNow(null)));
+
+        assertEquals("1", served.fact("agents"));
+        assertEquals(status.toAbsolutePath(), served.file("status"));
+        assertEquals(java.util.Map.of("ws1", 25), ScenarioStatus.read(status).cpuPercent());
+        Run done = run.get();
+        assertEquals(0, done.exitCode(), done.err());
+        assertTrue(Files.notExists(ready), "a clean stop deletes the ready file");
+    }
+
+    @Test
+    void aRunThatCannotStartStillDeletesTheReadyFileAnEarlierRunLeft() throws Exception {
+        Path file = scenario("nodes: [ { name: ws1, port: 0 } ]\nsteps: [ { cpu: { ws1: 500 } } ]\n");
+        Path ready = dir.resolve("emulator.ready.json");
+        Files.writeString(ready, "{ \"format\": \"latency-ready/1\", \"component\": \"snmp-emulator\", \"pid\": 1 }");
+
+        Run r = run(Map.of("LATSERV_COMMUNITY", "c"), "--scenario", file.toString(), "--ready-file", ready.toString());
+
+        assertEquals(1, r.exitCode());
+        assertTrue(Files.notExists(ready), "an earlier run's file would tell a waiting program this run serves");
+    }
+
+    @Test
     void helpExitsZeroAndNamesTheOptions() {
         Run r = run(Map.of(), "--help");
         assertEquals(0, r.exitCode());
-        assertTrue(r.out().contains("--scenario") && r.out().contains("--push-to"), r.out());
+        assertTrue(r.out().contains("--scenario") && r.out().contains("--push-to") && r.out().contains("--ready-file")
+                && r.out().contains("--status-file"), r.out());
     }
 }

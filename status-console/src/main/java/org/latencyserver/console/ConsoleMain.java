@@ -1,17 +1,9 @@
 package org.latencyserver.console;
 
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import org.latencyserver.idl.latency.Estimate;
-import org.latencyserver.idl.latency.EstimateListener;
-import org.latencyserver.idl.latency.EstimateListenerHelper;
-import org.latencyserver.idl.latency.EstimateListenerPOA;
-import org.latencyserver.idl.latency.LatencyServiceHelper;
-import org.latencyserver.orb.OrbSupport;
-import org.latencyserver.orb.References;
-import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ServingLifecycle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,7 +13,9 @@ import picocli.CommandLine.Option;
  * By default a web page on loopback, pushed live; {@code --watch} a live table in the terminal;
  * {@code --once} the table printed once, for scripts.
  *
- * <p>In web mode prints exactly one line {@code console at http://HOST:PORT/} once it listens. Exit
+ * <p>Only parses the command line: {@link StatusConsole} runs the console from a {@link ConsoleContext}.
+ * In web mode prints exactly one line {@code console at http://HOST:PORT/} once it listens, for
+ * people, and writes {@code --ready-file} for programs ({@code docs/ready-files.md}). Exit
  * codes: 0 after a clean stop (or a good {@code --once}), 1 when the server cannot be reached for
  * {@code --once} or the port cannot be bound, 2 usage.
  */
@@ -59,6 +53,10 @@ public final class ConsoleMain implements Callable<Integer> {
     @Option(names = "--once", description = "Print the table once and exit (exit 1 if the server cannot be reached).")
     private boolean once;
 
+    @Option(names = "--ready-file", paramLabel = "PATH", description = "Once the web page listens, write this JSON file"
+        + " (its port and URL; docs/ready-files.md); deleted at start and at a clean stop. Not with --once.")
+    private Path readyFile;
+
     /**
      * @param args command line
      */
@@ -68,95 +66,56 @@ public final class ConsoleMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (refreshMillis < 100) {
-            System.err.println("latency console: --refresh-millis must be >= 100, was " + refreshMillis);
+        if (once && readyFile != null) {
+            System.err.println("latency console: --ready-file is for a console that keeps running; --once prints and exits");
             return 2;
         }
-        if (maxStreams < 1) {
-            System.err.println("latency console: --max-streams must be >= 1, was " + maxStreams);
-            return 2;
-        }
-        final org.latencyserver.orb.TlsStores stores;
-        try {
-            stores = tls.stores();
-        } catch (IllegalArgumentException e) {
-            System.err.println("latency console: " + e.getMessage());
-            return 2;
-        }
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 5_000));
-        // Calls to the server over TLS when a certificate is given; the listener and the naming service stay plain.
-        final org.latencyserver.orb.ServerRoute route = org.latencyserver.orb.ServerRoute.of(orb, stores, "127.0.0.1", 5_000);
-        try {
-            final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            poa.the_POAManager().activate();
-            final Poker poker = new Poker();
-            final EstimateListener listener = EstimateListenerHelper.narrow(poa.servant_to_reference(poker));
-            final ServerFeed feed = new ServerFeed(serverReference,
-                () -> LatencyServiceHelper.narrow(route.reach(References.resolve(orb, serverReference, naming))),
-                listener, refreshMillis,
-                System::currentTimeMillis);
-            poker.feed = feed;
-            if (once) {
-                final ConsoleSnapshot snapshot = feed.refreshOnce();
-                if (!snapshot.reachable()) {
-                    System.err.println("latency console: " + snapshot.problem() + " (" + serverReference + ")");
-                    return 1;
-                }
-                System.out.print(TerminalTable.render(snapshot, System.currentTimeMillis()));
-                return 0;
+        final ConsoleContext context = new ConsoleContext().server(serverReference).naming(naming).bindAddress(bind)
+            .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch);
+        // Begun before anything can fail: a stale ready file goes even when this run does not start.
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.CONSOLE, readyFile)) {
+            try {
+                context.tls(tls.stores()).validate();
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency console: " + e.getMessage());
+                return 2;
             }
-            final Thread orbThread = new Thread(orb::run, "console-orb");
-            orbThread.setDaemon(true);
-            orbThread.start();
-            final CountDownLatch stopped = new CountDownLatch(1);
+            if (once) {
+                return printOnce(context);
+            }
             if (watch) {
-                feed.observe(snapshot -> {
+                context.onSnapshot(snapshot -> {
                     System.out.print("\033[H\033[2J" + TerminalTable.render(snapshot, System.currentTimeMillis()));
                     System.out.flush();
                 });
-                feed.start();
-                Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "console-stop"));
-                stopped.await();
-                return 0;
             }
-            final ConsoleWebServer web;
+            final StatusConsole console;
             try {
-                web = new ConsoleWebServer(feed, bind, httpPort, maxStreams);
+                console = StatusConsole.launch(context);
             } catch (java.io.IOException e) {
-                System.err.println("latency console: cannot serve on " + bind + ":" + httpPort + ": " + e.getMessage());
+                System.err.println("latency console: " + e.getMessage());
                 return 1;
             }
-            web.start();
-            feed.start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                web.close();
-                try {
-                    feed.close();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            try (console) {
+                if (!watch) {
+                    System.out.println("console at " + console.url());
+                    System.out.flush();
                 }
-                stopped.countDown();
-            }, "console-stop"));
-            System.out.println("console at http://" + bind + ":" + web.port() + "/");
-            System.out.flush();
-            stopped.await();
-            return 0;
-        } finally {
-            route.close();
-            orb.shutdown(false);
-        }
-    }
-
-    /** The callback servant: a pushed estimate change makes the feed refresh at once. */
-    private static final class Poker extends EstimateListenerPOA {
-        private volatile ServerFeed feed;
-
-        @Override
-        public void estimate_changed(final Estimate changed) {
-            final ServerFeed target = feed;
-            if (target != null) {
-                target.poke();
+                life.ready(console.readyFile());
+                life.awaitStop();
             }
         }
+        return 0;
+    }
+
+    /** {@code --once}: the table printed, exit 0; or the problem, exit 1. */
+    private int printOnce(final ConsoleContext context) {
+        final ConsoleSnapshot snapshot = StatusConsole.readOnce(context);
+        if (!snapshot.reachable()) {
+            System.err.println("latency console: " + snapshot.problem() + " (" + serverReference + ")");
+            return 1;
+        }
+        System.out.print(TerminalTable.render(snapshot, System.currentTimeMillis()));
+        return 0;
     }
 }

@@ -33,6 +33,7 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.SystemException;
 import org.slf4j.Logger;
@@ -67,7 +68,10 @@ final class ServerFeed implements AutoCloseable {
     private volatile boolean running = true;
     private LatencyService service;
     private boolean subscribed;
-    private long backoffMillis = 500;
+    /** Delays between tries while the server cannot be reached; the refreshing thread only. */
+    private final Backoff backoff = new Backoff(500, 10_000);
+    /** The wait after a refresh that failed, ms: the last back-off delay; the refreshing thread only. */
+    private long retryDelayMillis = 500;
 
     /**
      * @param serverName    as the user gave it, for display
@@ -120,7 +124,7 @@ final class ServerFeed implements AutoCloseable {
     private void loop() {
         while (running) {
             final boolean ok = refresh(true);
-            final long waitMillis = ok ? refreshMillis : backoffMillis;
+            final long waitMillis = ok ? refreshMillis : retryDelayMillis;
             try {
                 if (wake.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
                     wake.drainPermits(); // several pushes at once: one refresh serves them all
@@ -171,7 +175,7 @@ final class ServerFeed implements AutoCloseable {
             if (!previous.reachable() && previous.updatedEpochMillis() > 0) {
                 LOG.info("the server {} answers again", serverName);
             }
-            backoffMillis = 500;
+            backoff.reset();
             publish(new ConsoleSnapshot(serverName, true, problem, 0, nowMillis, List.copyOf(views), profileCells,
                 profileCellsUnavailable));
             return true;
@@ -183,7 +187,7 @@ final class ServerFeed implements AutoCloseable {
             if (previous.reachable() || previous.updatedEpochMillis() == 0) {
                 LOG.warn("the server {} cannot be reached: {}; retrying with back-off", serverName, describe(e));
             }
-            backoffMillis = Math.min(10_000, backoffMillis * 2);
+            retryDelayMillis = backoff.nextDelayMillis();
             publish(new ConsoleSnapshot(serverName, false, "server unreachable: " + describe(e), since, nowMillis,
                 previous.connections(), previous.profileCells(), previous.profileCellsUnavailable()));
             return false;

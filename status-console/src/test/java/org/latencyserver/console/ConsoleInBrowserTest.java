@@ -62,7 +62,8 @@ class ConsoleInBrowserTest {
             "Debian's chromium and chromium-driver are needed (apt-get install chromium chromium-driver; .ci/run installs them)");
         try (ConsoleTestbed testbed = new ConsoleTestbed(directory)) {
             testbed.push(10, 10, 50);
-            final Process console = testbed.console("web", "--http-port", "0", "--refresh-millis", "5000");
+            final Process console = testbed.console("web", "--http-port", "0", "--refresh-millis", "5000",
+                "--ready-file", testbed.readyFile("web").toString());
             final String url = testbed.awaitConsoleUrl(console, "web");
 
             final ChromeDriver browser = browser();

@@ -204,21 +204,21 @@ final class ConsoleTestbed implements AutoCloseable {
         return process;
     }
 
-    /** @return the URL the console printed when it started listening */
+    /** @return where a console started as {@code name} is asked to write its ready file */
+    Path readyFile(final String name) {
+        return directory.resolve(name + ".ready.json");
+    }
+
+    /** @return the URL in the ready file of a console started as {@code name} with {@code --ready-file readyFile(name)} */
     String awaitConsoleUrl(final Process console, final String name) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        final Pattern url = Pattern.compile("console at (http://\\S+)");
-        while (System.nanoTime() < deadline) {
-            final Matcher matcher = url.matcher(log(name));
-            if (matcher.find()) {
-                return matcher.group(1);
-            }
-            if (!console.isAlive()) {
-                throw new IllegalStateException("the console exited:\n" + log(name));
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("the console printed no URL:\n" + log(name));
+        return org.latencyserver.launch.ReadyFile.await(readyFile(name), java.time.Duration.ofSeconds(60), console::isAlive,
+            () -> {
+                try {
+                    return log(name) + errors(name);
+                } catch (IOException e) {
+                    return "(no log: " + e.getMessage() + ")";
+                }
+            }).url("console");
     }
 
     String errors(final String name) throws IOException {

@@ -1,33 +1,18 @@
 package org.latencyserver.agent.client;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.latencyserver.agent.load.CorePinning;
-import org.latencyserver.agent.measure.AdaptiveTarget;
 import org.latencyserver.agent.probe.PathProber;
 import org.latencyserver.agent.probe.ProbeSettings;
-import org.latencyserver.idl.latency.LatencyServiceHelper;
-import org.latencyserver.idl.latency.MeasurementListener;
-import org.latencyserver.idl.latency.MeasurementListenerHelper;
-import org.latencyserver.idl.latency.MeasurementListenerPOA;
-import org.latencyserver.idl.latency.MeasurementRequest;
-import org.latencyserver.orb.OrbSupport;
-import org.latencyserver.orb.ServerRoute;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ServingLifecycle;
 import org.latencyserver.orb.TlsClientOptions;
-import org.latencyserver.orb.TlsStores;
-import org.latencyserver.orb.References;
-import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,14 +25,14 @@ import picocli.CommandLine.Spec;
  * for the light continuous probing of connections the server asks to probe (on unless
  * {@code --no-probe}).
  *
- * <p>Prints one line starting {@code client-agent ready} on standard output once it runs. Exit
- * codes: 0 after a clean stop, 1 when it cannot start, 2 usage.
+ * <p>Only parses the command line: {@link ClientAgent} runs the agent from a {@link ClientAgentContext}
+ * ({@code --pin-core} pins this process first). Prints one line starting {@code client-agent ready}
+ * for people once it runs, and writes {@code --ready-file} for programs ({@code docs/ready-files.md}).
+ * Exit codes: 0 after a clean stop, 1 when it cannot start, 2 usage.
  */
 @Command(name = "client-agent", mixinStandardHelpOptions = true, version = "latency client-agent 0.1.0",
     description = "Measure round trips for the Latency Server's QoS 3 and 4 connections.")
 public final class ClientAgentMain implements Callable<Integer> {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ClientAgentMain.class);
 
     @Spec
     private CommandSpec spec;
@@ -112,6 +97,10 @@ public final class ClientAgentMain implements Callable<Integer> {
         "like: single round trips after idle seconds read 2-10x slower than paced ones on a shared host. 1 = single round trips."})
     private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
 
+    @Option(names = "--ready-file", paramLabel = "PATH", description = "Once it runs, write this JSON file (its name, nodes,"
+        + " how many connections it measures; docs/ready-files.md); deleted at start and at a clean stop.")
+    private Path readyFile;
+
     @Option(names = "--call-timeout-millis", description = "A call (round trip, submit) unanswered this long fails (default: ${DEFAULT-VALUE}).")
     private long callTimeoutMillis = 10_000;
 
@@ -124,88 +113,43 @@ public final class ClientAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (probeTrainRoundTrips < 1 || probeTrainRoundTrips > 10_000) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--probe-train must be 1..10000, was " + probeTrainRoundTrips);
-        }
-        if (probeReportMillis < ProbeSettings.MIN_REPORT_INTERVAL_MILLIS) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--probe-report-millis must be at least "
-                + ProbeSettings.MIN_REPORT_INTERVAL_MILLIS + " ms, was " + probeReportMillis);
-        }
-        if (pinCore != null) {
+        final ClientAgentContext context = new ClientAgentContext().server(serverReference).naming(naming)
+            .clientNodes(Set.copyOf(nodes)).peerReferences(peerReferences).pollIntervalMillis(pollIntervalMillis)
+            .adaptiveHalfWidthMillis(adaptiveHalfWidthMillis).intervalMicros(intervalMicros).jitWarmupSeconds(jitWarmupSeconds)
+            .agentName(agentName).host(host).probing(!noProbe).probeReportMillis(probeReportMillis)
+            .probeTrainRoundTrips(probeTrainRoundTrips).callTimeoutMillis(callTimeoutMillis);
+        // Begun before anything can fail: a stale ready file goes even when this run does not start.
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.CLIENT_AGENT, readyFile)) {
             try {
-                CorePinning.pinThisProcess(pinCore);
-            } catch (IOException e) {
-                System.err.println("client-agent: --pin-core " + pinCore + ": " + e.getMessage());
-                return 1;
+                context.validate();
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-        }
-        final AdaptiveTarget adaptive = adaptiveHalfWidthMillis == null ? null : AdaptiveTarget.halfWidth(adaptiveHalfWidthMillis);
-        final String name = agentName != null ? agentName : "client-agent@" + ManagementFactory.getRuntimeMXBean().getName();
-        final AgentSettings settings = new AgentSettings(name, Set.copyOf(nodes), pollIntervalMillis, adaptive, intervalMicros * 1_000L,
-            jitWarmupSeconds * 1_000_000_000L);
-        final TlsStores stores;
-        try {
-            stores = tls.stores();
-        } catch (IllegalArgumentException e) {
-            System.err.println("client-agent: " + e.getMessage());
-            return 2;
-        }
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(host, 0, callTimeoutMillis));
-        // With a certificate, calls to the server go through a TLS-only ORB; peers and the naming service stay plain.
-        final ServerRoute route = ServerRoute.of(orb, stores, host, callTimeoutMillis);
-        final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-        rootPoa.the_POAManager().activate();
-        final ServerConnection server = new ServerConnection(() ->
-            LatencyServiceHelper.narrow(route.reach(References.resolve(orb, serverReference, naming))));
-        final PeerDirectory peers = new PeerDirectory(orb, peerReferences, naming);
-        final Forwarder forwarder = new Forwarder();
-        final MeasurementListener listener = MeasurementListenerHelper.narrow(rootPoa.servant_to_reference(forwarder));
-        final MeasurementAgent agent = new MeasurementAgent(server, peers, settings, listener, System::nanoTime);
-        forwarder.agent = agent;
-        final PathProber prober = noProbe ? null : new PathProber(new ServerProbeLink(server), peers, settings::measuresFor,
-            agent::measuringNow, new ProbeSettings(name, probeReportMillis, ProbeSettings.DEFAULT_REFRESH_INTERVAL_MILLIS,
-                probeTrainRoundTrips, Math.max(1_000_000L, intervalMicros * 1_000L)),
-            new Random());
-        final CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("client agent stopping");
             try {
-                if (prober != null) {
-                    prober.close();
+                context.tls(tls.stores());
+            } catch (IllegalArgumentException e) {
+                System.err.println("client-agent: " + e.getMessage());
+                return 2;
+            }
+            if (pinCore != null) {
+                try {
+                    CorePinning.pinThisProcess(pinCore);
+                } catch (IOException e) {
+                    System.err.println("client-agent: --pin-core " + pinCore + ": " + e.getMessage());
+                    return 1;
                 }
-                agent.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
-            route.close();
-            orb.shutdown(false);
-            stopped.countDown();
-        }, "client-agent-shutdown"));
-        agent.start();
-        if (prober != null) {
-            prober.start();
+            try (ClientAgent agent = ClientAgent.launch(context)) {
+                System.out.println("client-agent ready: " + agent.name() + " measures for "
+                    + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
+                    + (pinCore == null ? "" : ", pinned to core " + pinCore)
+                    + (adaptiveHalfWidthMillis == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
+                    + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off"));
+                System.out.flush();
+                life.ready(agent.readyFile());
+                life.awaitStop();
+            }
         }
-        System.out.println("client-agent ready: " + name + " measures for "
-            + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
-            + (pinCore == null ? "" : ", pinned to core " + pinCore)
-            + (adaptive == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
-            + (prober == null ? ", probing off" : ", probing at the server's rates (reports every " + probeReportMillis + " ms)"));
-        System.out.flush();
-        orb.run();
-        stopped.await();
         return 0;
-    }
-
-    /** The callback servant: pushed requests go to the agent. */
-    private static final class Forwarder extends MeasurementListenerPOA {
-        private volatile MeasurementAgent agent;
-
-        @Override
-        public void measurement_requested(final MeasurementRequest requested) {
-            final MeasurementAgent target = agent;
-            if (target != null) {
-                target.offer(requested);
-            }
-        }
     }
 }

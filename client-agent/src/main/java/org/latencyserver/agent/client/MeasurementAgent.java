@@ -1,10 +1,6 @@
 package org.latencyserver.agent.client;
 
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.latencyserver.agent.measure.DeadlineExceededException;
@@ -19,6 +15,7 @@ import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.SystemException;
 import org.slf4j.Logger;
@@ -42,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * <p>Deadlines are local: a request's receipt time on this JVM's monotonic clock plus its
  * {@code remaining_millis}. The server's epoch times are never compared with this workstation's
  * wall clock, which need not agree with the server's.
+ *
+ * <p>The decisions are made by classes without calls, threads or clocks of their own, each unit
+ * tested with made-up instants: {@link RequestIntake} (which request to take, and its deadline),
+ * {@link ServerContact} (subscribe, poll, back off, what to say) and {@link WarmupBudget} (how
+ * long to warm a path before a deadline). This class makes the calls and waits.
  */
 public final class MeasurementAgent implements AutoCloseable {
 
@@ -54,13 +56,10 @@ public final class MeasurementAgent implements AutoCloseable {
     private final AgentSettings settings;
     private final MeasurementListener listener;
     private final RequestIntake intake;
-    /** Warm-up time spent per peer in this JVM, ns; measuring thread only. */
-    private final Map<String, Long> warmedNanosByPeer = new HashMap<>();
-    /** Paths (peer and size) whose round trip has run its first few thousand times; measuring thread only. */
-    private final Set<String> warmedPaths = new HashSet<>();
-    private static final int JIT_WARMUP_ROUND_TRIPS = 3_000;
-    /** Kept free before a request's deadline for the run itself, beyond its estimated duration. */
-    private static final long DEADLINE_MARGIN_NANOS = 2_000_000_000L;
+    /** What each path is warmed before it is measured; measuring thread only. */
+    private final WarmupBudget warmup;
+    /** The monotonic clock, ns, that request deadlines and warm-ups are on. */
+    private final LongSupplier nanoTime;
     private final Thread control;
     private final Thread measuring;
     private volatile boolean running = true;
@@ -84,6 +83,8 @@ public final class MeasurementAgent implements AutoCloseable {
         this.settings = settings;
         this.listener = listener;
         this.intake = new RequestIntake(settings::measuresFor, nanoTime);
+        this.warmup = new WarmupBudget(settings.jitWarmupNanos());
+        this.nanoTime = nanoTime;
         this.control = new Thread(this::controlLoop, "agent-control");
         this.measuring = new Thread(this::measuringLoop, "agent-measuring");
     }
@@ -109,54 +110,43 @@ public final class MeasurementAgent implements AutoCloseable {
     }
 
     private void controlLoop() {
-        final Backoff backoff = new Backoff(500, 10_000);
-        boolean subscribed = false;
-        boolean refusalLogged = false;
-        long subscriptionId = 0;
-        boolean down = false;
+        final ServerContact contact = new ServerContact(settings.pollIntervalMillis(), new Backoff(500, 10_000));
         while (running) {
             try {
                 final LatencyService service = server.get();
-                if (!subscribed) {
+                if (contact.needsSubscribing()) {
                     try {
-                        final long id = service.subscribe_measurements(listener, new short[0]);
-                        if (subscriptionId != 0) {
-                            cancel(service, subscriptionId); // a server that kept the old one would push twice
+                        final long earlier = contact.subscribed(service.subscribe_measurements(listener, new short[0]));
+                        if (earlier != 0) {
+                            cancel(service, earlier);
                         }
-                        subscriptionId = id;
-                        subscribed = true;
                         LOG.info("subscribed to measurement requests");
                     } catch (org.latencyserver.idl.latency.UnknownConnection | org.latencyserver.idl.latency.InvalidArgument
                              | OperationDisabled e) {
-                        // Refused (not this server's agent, or its subscriptions are full): polling still works.
-                        if (!refusalLogged) {
+                        if (contact.subscriptionRefused()) {
                             LOG.error("the server refused the subscription ({}); polling its open requests every {} ms instead",
                                 e, settings.pollIntervalMillis());
-                            refusalLogged = true;
                         }
                     }
                 }
                 for (final MeasurementRequest request : service.pending_measurements()) {
                     offer(request);
                 }
-                if (down) {
+                final ServerContact.Next next = contact.answered();
+                if (next.answersAgain()) {
                     LOG.info("the server answers again");
-                    down = false;
                 }
-                backoff.reset();
                 intake.forgetExpiredTickets();
-                sleep(settings.pollIntervalMillis());
+                sleep(next.waitMillis());
             } catch (SystemException | References.ReferenceException e) {
                 server.invalidate();
-                subscribed = false;
-                final long delayMillis = backoff.nextDelayMillis();
-                if (!down) {
+                final ServerContact.Next next = contact.unreachable();
+                if (next.outageBegins()) {
                     LOG.warn("the server cannot be reached ({}); retrying with back-off", describe(e));
-                    down = true;
                 } else {
-                    LOG.debug("server still unreachable ({}); next try in {} ms", describe(e), delayMillis);
+                    LOG.debug("server still unreachable ({}); next try in {} ms", describe(e), next.waitMillis());
                 }
-                sleep(delayMillis);
+                sleep(next.waitMillis());
             }
         }
     }
@@ -226,7 +216,7 @@ public final class MeasurementAgent implements AutoCloseable {
                     settings.intervalNanos());
             } catch (SystemException | References.ReferenceException | IllegalStateException e) {
                 peers.forget(request.peer_node_name);
-                final long delayMillis = backoff.nextDelayMillis();
+                final long delayMillis = intake.retryDelayMillis(received, backoff.nextDelayMillis());
                 LOG.warn("{}: peer {} failed: {}; retrying in {} ms (deadline in {} s)", what, request.peer_node_name,
                     describe(e), delayMillis, intake.remainingMillis(received) / 1000);
                 sleep(delayMillis);
@@ -247,39 +237,26 @@ public final class MeasurementAgent implements AutoCloseable {
     }
 
     /**
-     * Before the first measurements of a peer in this JVM, unrecorded round trips back to back:
-     * the request's warm-up (a few hundred) covers the connection, not the JIT, and a fresh pair
-     * of JVMs read paced round trips 1.3-1.5 times slower for its first 10-15 s here, even after
-     * 30,000 round trips ({@code RunToRunDriftHarness}). The profiler warms alike, so the two
-     * compare. Each new path (peer and size) gets {@value #JIT_WARMUP_ROUND_TRIPS} round trips;
-     * each peer the configured time in all, never so long that the run would miss the request's
-     * deadline (what is left then precedes the peer's next measurement).
+     * Runs the warm-up {@link WarmupBudget} plans: before the first measurements of a peer in this
+     * JVM, unrecorded round trips back to back.
      *
      * @return whether it warmed anything (the request may have been superseded meanwhile)
      */
     private boolean warmUp(final RoundTripRunner runner, final MeasurementRequest request, final long deadlineNanos)
         throws Exception {
-        final String path = request.peer_node_name + "@" + request.message_size_bytes;
-        final boolean newPath = warmedPaths.add(path);
-        final long spentNanos = warmedNanosByPeer.getOrDefault(request.peer_node_name, 0L);
-        if (spentNanos >= settings.jitWarmupNanos()) {
-            if (newPath) {
-                runner.warmUntil(JIT_WARMUP_ROUND_TRIPS, System.nanoTime()); // the count alone
-            }
-            return newPath;
+        final WarmupBudget.Plan plan = warmup.plan(request.peer_node_name, request.message_size_bytes,
+            (long) request.warmup_round_trips + request.round_trips, settings.intervalNanos(), nanoTime.getAsLong(), deadlineNanos);
+        if (!plan.warms()) {
+            return false;
         }
-        final long startNanos = System.nanoTime();
-        // Twice the paced duration: a loaded path's round trips may each take longer than the interval.
-        final long runNanos = 2L * (request.warmup_round_trips + request.round_trips) * Math.max(settings.intervalNanos(), 300_000L);
-        final long goalNanos = startNanos + settings.jitWarmupNanos() - spentNanos;
-        final long latestNanos = deadlineNanos - runNanos - DEADLINE_MARGIN_NANOS;
-        final boolean goalReachable = goalNanos - latestNanos <= 0;
-        runner.warmUntil(newPath ? JIT_WARMUP_ROUND_TRIPS : 0, goalReachable ? goalNanos : latestNanos);
-        final long totalNanos = goalReachable ? settings.jitWarmupNanos() : spentNanos + System.nanoTime() - startNanos;
-        warmedNanosByPeer.put(request.peer_node_name, totalNanos);
+        runner.warmUntil(plan.roundTrips(), plan.untilNanos());
+        if (!plan.spendsPeerTime()) {
+            return true; // a new path of a peer whose time is spent: its round trips alone
+        }
+        final long spentNanos = warmup.warmed(plan, nanoTime.getAsLong());
         LOG.info(String.format(Locale.ROOT, "warmed up round trips to %s: %.1f s back to back of %.0f s%s", request.peer_node_name,
-            Math.min(totalNanos, settings.jitWarmupNanos()) / 1e9, settings.jitWarmupNanos() / 1e9,
-            totalNanos < settings.jitWarmupNanos() ? " (the rest before its next measurement: this request's deadline is near)" : ""));
+            spentNanos / 1e9, warmup.jitWarmupNanos() / 1e9,
+            spentNanos < warmup.jitWarmupNanos() ? " (the rest before its next measurement: this request's deadline is near)" : ""));
         return true;
     }
 
@@ -327,7 +304,7 @@ public final class MeasurementAgent implements AutoCloseable {
                 return;
             } catch (SystemException | References.ReferenceException e) {
                 server.invalidate();
-                final long delayMillis = backoff.nextDelayMillis();
+                final long delayMillis = intake.retryDelayMillis(received, backoff.nextDelayMillis());
                 LOG.warn("{}: the server cannot be reached to submit ({}); retrying in {} ms", what, describe(e), delayMillis);
                 sleep(delayMillis);
             }

@@ -105,6 +105,19 @@ final class RequestIntake {
         return received.remainingMillis(nanoTime.getAsLong());
     }
 
+    /**
+     * How long to wait before retrying a failed call for a taken request: the back-off's delay, but
+     * never past the request's deadline, so that the agent gives up at the deadline and not up to a
+     * back-off delay after it.
+     *
+     * @param received     a taken request
+     * @param backoffMillis the back-off's next delay, ms
+     * @return the wait, ms, 0 once the deadline has come
+     */
+    long retryDelayMillis(final ReceivedRequest received, final long backoffMillis) {
+        return Math.max(0, Math.min(backoffMillis, remainingMillis(received)));
+    }
+
     /** Forgets tickets whose deadline passed more than a minute ago. */
     void forgetExpiredTickets() {
         final long nowNanos = nanoTime.getAsLong();

@@ -1,7 +1,7 @@
 package org.latencyserver.agent.probe;
 
-import org.latencyserver.agent.client.Backoff;
 import org.latencyserver.agent.measure.RoundTrip;
+import org.latencyserver.orb.Backoff;
 
 /**
  * The prober's state of one probed connection: its target, its open report window, its round trip

@@ -54,7 +54,7 @@ final class ProfileRun {
 
     private static final long CHECK_WINDOW_MILLIS = 1_500;
     /** Tries per pair: the drivers are corrected by each miss (stress-ng's duty cycle is not exact). */
-    private static final int ATTEMPTS = 3;
+    static final int ATTEMPTS = 3;
 
     private final ProfileSettings settings;
     private final EchoPeer peer;

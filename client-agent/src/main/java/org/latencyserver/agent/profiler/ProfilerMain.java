@@ -7,11 +7,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
-import org.latencyserver.core.profile.ProfileFault;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.state.CpuState;
@@ -23,9 +22,12 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.OperationDisabled;
 import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ProfileSummary;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.orb.OrbSupport;
-import org.latencyserver.orb.ServerRoute;
 import org.latencyserver.orb.References;
+import org.latencyserver.orb.ServerRoute;
 import org.omg.CORBA.ORB;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -63,6 +65,9 @@ public final class ProfilerMain implements Callable<Integer> {
             "The two workstations are emulated by pinning each side to its own core (needs taskset, stress-ng, 2 cores).",
             "Exit: 0 written, 1 cells refused (partial kept for --resume) or cannot run, 2 usage."})
     static final class Measure implements Callable<Integer> {
+        /** A pinned JVM on a busy core can take a while to start. */
+        private static final Duration PEER_READY_TIMEOUT = Duration.ofSeconds(60);
+
         @Option(names = "--out", required = true, paramLabel = "FILE", description = "The profile to write.")
         Path out;
 
@@ -133,20 +138,18 @@ public final class ProfilerMain implements Callable<Integer> {
             // The client side is this process.
             CorePinning.pinThisProcess(clientCore);
             final Path directory = Files.createTempDirectory("profile-measure");
-            final Path peerIor = directory.resolve("peer.ior");
-            final Process peer = new ProcessBuilder("/usr/bin/taskset", "-c", Integer.toString(peerCore),
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
-                "org.latencyserver.peer.PeerAgentMain", "--name", "profiled-peer", "--ior-file", peerIor.toString())
-                .redirectErrorStream(true).redirectOutput(directory.resolve("peer.log").toFile()).start();
-            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
-            try {
-                awaitFile(peerIor, peer, Duration.ofSeconds(60));
-                final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(Files.readString(peerIor).trim()));
-                return new ProfileRun(settings, echo, System.err).run();
-            } finally {
-                orb.shutdown(false);
-                peer.destroy();
-                peer.waitFor(10, TimeUnit.SECONDS);
+            // The peer side: a peer agent pinned to its core, started as ./latency peer-agent would be.
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
+                final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("profiled-peer").pinnedTo(peerCore)
+                    .args("--name", "profiled-peer").start();
+                final String peerReference = peer.awaitReady(PEER_READY_TIMEOUT).reference("peer");
+                final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
+                try {
+                    final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(peerReference));
+                    return new ProfileRun(settings, echo, System.err).run();
+                } finally {
+                    orb.shutdown(false);
+                }
             }
         }
 
@@ -162,16 +165,6 @@ public final class ProfilerMain implements Callable<Integer> {
                 return "--client-core and --peer-core must be two different cores of the " + cores + " here";
             }
             return null;
-        }
-
-        private static void awaitFile(final Path file, final Process process, final Duration timeout) throws Exception {
-            final long deadline = System.nanoTime() + timeout.toNanos();
-            while (!(Files.exists(file) && Files.readString(file).startsWith("IOR:"))) {
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    throw new IOException("the peer agent did not start");
-                }
-                Thread.sleep(100);
-            }
         }
     }
 
@@ -192,7 +185,7 @@ public final class ProfilerMain implements Callable<Integer> {
             try {
                 ProfileJson.read(file);
             } catch (ProfileValidationException e) {
-                e.faults().stream().map(ProfileFault::toString).forEach(System.err::println);
+                e.faults().stream().map(InputFault::toString).forEach(System.err::println);
                 System.err.println("REFUSED " + file + " (checked here; nothing was sent to the server)");
                 return 1;
             }
@@ -260,7 +253,7 @@ public final class ProfilerMain implements Callable<Integer> {
                     System.err.println("latency profile learned: " + e.reason);
                     return 1;
                 } catch (ProfileValidationException e) {
-                    e.faults().stream().map(ProfileFault::toString).forEach(System.err::println);
+                    e.faults().stream().map(InputFault::toString).forEach(System.err::println);
                     System.err.println("latency profile learned: the server's learned profile does not validate; nothing written");
                     return 1;
                 }

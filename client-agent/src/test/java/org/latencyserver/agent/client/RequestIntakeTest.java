@@ -55,6 +55,18 @@ class RequestIntakeTest {
     }
 
     @Test
+    void aRetryWaitsTheBackOffDelayButNeverPastTheRequestsDeadline() throws Exception {
+        assertEquals(Decision.TAKEN, intake.offer(request(7, AGENT_WALL_MS, 10_000)));
+        final ReceivedRequest taken = intake.next(0, TimeUnit.MILLISECONDS);
+        assertEquals(4_000, intake.retryDelayMillis(taken, 4_000));
+        advanceMillis(8_500);
+        assertEquals(1_500, intake.retryDelayMillis(taken, 4_000), "only what is left before the deadline");
+        assertEquals(500, intake.retryDelayMillis(taken, 500));
+        advanceMillis(2_000);
+        assertEquals(0, intake.retryDelayMillis(taken, 4_000), "past the deadline: no wait, the loop gives up");
+    }
+
+    @Test
     void aRequestWithNoTimeLeftIsNotTaken() throws Exception {
         assertEquals(Decision.EXPIRED, intake.offer(request(7, AGENT_WALL_MS, 0)));
         assertEquals(Decision.EXPIRED, intake.offer(request(8, AGENT_WALL_MS, -500)));

@@ -40,9 +40,11 @@ class EstimateMirrorProcessTest {
         // A long refresh period: after the first read, what the file shows can only come from pushes.
         try (JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
             "--file", file.toString(), "--connections", "1,6", "--heartbeat-millis", "50", "--poll-millis", "200",
-            "--refresh-millis", "600000")) {
+            "--refresh-millis", "600000", "--ready-file", directory.resolve("mirror.ready.json").toString())) {
             push(testbed, 10);
-            try (EstimateMirror reader = awaitFile(file, mirror)) {
+            final org.latencyserver.launch.ReadyFile ready = mirror.awaitReady(directory.resolve("mirror.ready.json"), WAIT);
+            assertEquals("2", ready.fact("connections"), "connections 1 and 6, as asked");
+            try (EstimateMirror reader = EstimateMirror.open(ready.file("mirror"))) {
                 final MirrorRecord record = new MirrorRecord();
                 awaitRecord(reader, 1, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
                 assertEquals(MirrorLayout.SERVER_LINK_PUSH, reader.serverLink());
@@ -92,9 +94,11 @@ class EstimateMirrorProcessTest {
         final Path file = directory.resolve("estimates.mirror");
         try (Testbed testbed = Testbed.start(directory, 1000, 30_000, KEYS, PROFILED);
              JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
-                 "--file", file.toString(), "--heartbeat-millis", "50")) {
+                 "--file", file.toString(), "--heartbeat-millis", "50",
+                 "--ready-file", directory.resolve("mirror.ready.json").toString())) {
             push(testbed, 10);
-            try (EstimateMirror reader = awaitFile(file, mirror)) {
+            try (EstimateMirror reader = EstimateMirror.open(mirror.awaitReady(directory.resolve("mirror.ready.json"), WAIT)
+                .file("mirror"))) {
                 final MirrorRecord record = new MirrorRecord();
                 awaitRecord(reader, 1, record, r -> r.hasEstimate() && r.cpuState() == 11, mirror);
                 assertTrue(reader.alive(System.currentTimeMillis()));
@@ -119,8 +123,9 @@ class EstimateMirrorProcessTest {
         final Path file = directory.resolve("estimates.mirror");
         try (Testbed testbed = Testbed.start(directory, 1000, 30_000);
              JavaProcess mirror = JavaProcess.start("mirror", directory, MIRROR_MAIN, "--server", testbed.serverIor.toString(),
-                 "--file", file.toString(), "--connections", "4,99")) {
+                 "--file", file.toString(), "--connections", "4,99", "--ready-file", directory.resolve("mirror.ready.json").toString())) {
             assertEquals(2, mirror.waitFor(WAIT));
+            assertFalse(Files.exists(directory.resolve("mirror.ready.json")), "a mirror that refused to start never said it was ready");
             assertTrue(mirror.log().contains("the server has no connection [99]"), mirror.log());
             assertFalse(mirror.log().contains("Exception"), mirror.log());
         }
@@ -130,16 +135,6 @@ class EstimateMirrorProcessTest {
     private static void push(final Testbed testbed, final int cpuPercent) {
         testbed.push(cpuPercent, cpuPercent, 20);
         testbed.latserv.PutMibUpdates(new IdlMibUpdates((short) 1, (short) cpuPercent, (short) cpuPercent, (short) 20), (short) 1);
-    }
-
-    private static EstimateMirror awaitFile(final Path file, final JavaProcess mirror) throws Exception {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!Files.exists(file)) {
-            assertTrue(mirror.isAlive(), () -> "the mirror stopped: " + log(mirror));
-            assertTrue(System.nanoTime() < deadline, "no mirror file at " + file);
-            Thread.sleep(20);
-        }
-        return EstimateMirror.open(file);
     }
 
     private static void awaitRecord(final EstimateMirror reader, final int indexRef, final MirrorRecord into,

@@ -85,6 +85,22 @@ final class JavaProcess implements AutoCloseable {
         throw new IllegalStateException(name + " did not log /" + regex + "/ within " + timeout + ":\n" + log());
     }
 
+    /**
+     * Waits for the process's ready file ({@code --ready-file}; docs/ready-files.md).
+     *
+     * @return its content
+     * @throws org.latencyserver.launch.ReadinessException quoting the log when the process exits first or the time passes
+     */
+    org.latencyserver.launch.ReadyFile awaitReady(final Path readyFile, final Duration timeout) throws InterruptedException {
+        return org.latencyserver.launch.ReadyFile.await(readyFile, timeout, process::isAlive, () -> {
+            try {
+                return name + "'s log:\n" + log();
+            } catch (IOException e) {
+                return name + "'s log is unreadable: " + e.getMessage();
+            }
+        });
+    }
+
     String log() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "(no log)";
     }

@@ -69,9 +69,10 @@ class NamingServiceFailuresTest {
         try (JavaProcess server = JavaProcess.start("server", directory, SERVER_MAIN, "--config", testbedConfig().toString(),
                  "--ior-file", serverIor.toString(), "--metrics-port", "-1", "--naming", namingRef);
              JavaProcess peer = JavaProcess.start("peer", directory, PEER_MAIN, "--name", "ws2",
-                 "--ior-file", peerIor.toString(), "--naming", namingRef)) {
+                 "--ior-file", peerIor.toString(), "--naming", namingRef,
+                 "--ready-file", directory.resolve("peer.ready.json").toString())) {
             server.awaitLog("Latency Server '.*' serving", Duration.ofSeconds(60));
-            peer.awaitLog("peer-agent ws2 ready", Duration.ofSeconds(60));
+            peer.awaitReady(directory.resolve("peer.ready.json"), Duration.ofSeconds(60));
             assertTrue(answersRequestStatus(namingRef), "bound at start\n" + server.log());
 
             naming.kill(); // kill -9: its bindings were never saved

@@ -74,9 +74,9 @@ class SecuredWritersProcessTest {
         try (JavaProcess server = JavaProcess.startWith(password, "server", directory, "org.latencyserver.server.launch.ServerMain",
                  "--config", config.toString(), "--ior-file", serverIor.toString(), "--metrics-port", "-1");
              JavaProcess peer = JavaProcess.start("peer", directory, "org.latencyserver.peer.PeerAgentMain", "--name", "ws2",
-                 "--ior-file", peerIor.toString())) {
+                 "--ior-file", peerIor.toString(), "--ready-file", directory.resolve("peer.ready.json").toString())) {
             server.awaitLog("serving 1 connections", Duration.ofSeconds(60));
-            peer.awaitLog("peer-agent ws2 ready", Duration.ofSeconds(30));
+            peer.awaitReady(directory.resolve("peer.ready.json"), Duration.ofSeconds(30));
             final LatencyService asOperator = LatencyServiceHelper.narrow(operatorOrb.string_to_object(
                 Files.readString(serverIor).trim()));
 

@@ -63,7 +63,7 @@ final class Testbed implements AutoCloseable {
             "server:",
             "  name: MeasuredTestbed",
             "  state_file: " + directory.resolve("state.json"),
-            "  metrics: { address: 127.0.0.1, port: 0 }",
+            "  metrics: { enabled: false, address: 127.0.0.1 }",
             "thresholds:",
             "  cpu_hysteresis_band_percent: 0",
             "measurement:",
@@ -99,8 +99,8 @@ final class Testbed implements AutoCloseable {
 
     JavaProcess startPeer(final String logName) throws Exception {
         final JavaProcess peer = JavaProcess.start(logName, directory, "org.latencyserver.peer.PeerAgentMain",
-            "--name", "ws2", "--ior-file", peerIor().toString());
-        peer.awaitLog("peer-agent ws2 ready", Duration.ofSeconds(30));
+            "--name", "ws2", "--ior-file", peerIor().toString(), "--ready-file", directory.resolve(logName + ".ready.json").toString());
+        peer.awaitReady(directory.resolve(logName + ".ready.json"), Duration.ofSeconds(30));
         return peer;
     }
 

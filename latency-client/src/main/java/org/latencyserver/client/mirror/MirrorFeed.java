@@ -15,6 +15,7 @@ import org.latencyserver.idl.latency.InvalidArgument;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.UnknownConnection;
 import org.latencyserver.mirror.MirrorLayout;
+import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.SystemException;
 import org.slf4j.Logger;
@@ -106,18 +107,17 @@ final class MirrorFeed implements AutoCloseable {
     }
 
     private void loop() {
-        long backoffMillis = pollMillis;
+        final Backoff backoff = new Backoff(pollMillis, MAX_BACKOFF_MILLIS);
         while (running) {
             final boolean ok = refresh();
             final long waitMillis;
             if (ok) {
-                backoffMillis = pollMillis;
+                backoff.reset();
                 // A connection without an estimate is never pushed (a push carries an estimate), so
                 // while one is followed its state is polled like everything else.
                 waitMillis = link == MirrorLayout.SERVER_LINK_PUSH && !anyUnserved ? refreshMillis : pollMillis;
             } else {
-                waitMillis = backoffMillis;
-                backoffMillis = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
+                waitMillis = backoff.nextDelayMillis();
             }
             try {
                 if (wake.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {

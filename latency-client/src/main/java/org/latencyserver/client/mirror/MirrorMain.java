@@ -5,18 +5,8 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import org.latencyserver.idl.latency.Estimate;
-import org.latencyserver.idl.latency.EstimateListener;
-import org.latencyserver.idl.latency.EstimateListenerHelper;
-import org.latencyserver.idl.latency.EstimateListenerPOA;
-import org.latencyserver.idl.latency.LatencyServiceHelper;
-import org.latencyserver.mirror.EstimateMirrorWriter;
-import org.latencyserver.orb.OrbSupport;
-import org.latencyserver.orb.References;
-import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ServingLifecycle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,6 +14,10 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./latency mirror}: keeps a host-local, memory-mapped copy of a Latency Server's estimates
  * (layout: {@code docs/mirror-layout.md}) that applications on this host read without a call.
+ *
+ * <p>Only parses the command line: {@link Mirror} runs the mirror from a {@link MirrorContext}. Once
+ * the server has answered it prints one line starting {@code mirror:} for people and writes
+ * {@code --ready-file} for programs ({@code docs/ready-files.md}).
  *
  * <p>Exit codes: 0 after Ctrl-C, 1 when the file cannot be created, 2 for bad arguments or when the
  * server, at first contact, lacks a connection named by {@code --connections}.
@@ -56,6 +50,10 @@ public final class MirrorMain implements Callable<Integer> {
     @Option(names = "--refresh-millis", description = "Full re-read period while pushed, a safety net, ms (default: ${DEFAULT-VALUE}).")
     private long refreshMillis = 10_000;
 
+    @Option(names = "--ready-file", paramLabel = "PATH", description = "Once the server has answered, write this JSON file"
+        + " (the mirror file, how many connections; docs/ready-files.md); deleted at start and at a clean stop.")
+    private Path readyFile;
+
     @Option(names = "--listen-host", description = "Address the server pushes to (this host as the server reaches it; default: ${DEFAULT-VALUE}).")
     private String listenHost = "127.0.0.1";
 
@@ -68,92 +66,41 @@ public final class MirrorMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final String problem = checkArguments();
-        if (problem != null) {
-            System.err.println("latency mirror: " + problem);
-            return 2;
-        }
         final Set<Short> followed = new TreeSet<>();
         for (final short indexRef : connections) {
             followed.add(indexRef);
         }
-        final EstimateMirrorWriter mirrorFile;
-        try {
-            mirrorFile = EstimateMirrorWriter.create(file, heartbeatMillis);
-        } catch (IOException | RuntimeException e) {
-            System.err.println("latency mirror: cannot create " + file + ": " + e.getMessage());
-            return 1;
-        }
-        final MirrorWriterLoop writer = new MirrorWriterLoop(mirrorFile, heartbeatMillis, System::currentTimeMillis);
-        writer.start();
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(listenHost, 0, 5_000));
-        try {
-            final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            poa.the_POAManager().activate();
-            final EstimateListener listener = EstimateListenerHelper.narrow(poa.servant_to_reference(new Listener(writer)));
-            final MirrorFeed feed = new MirrorFeed(
-                () -> LatencyServiceHelper.narrow(References.resolve(orb, serverReference, naming)),
-                listener, followed, pollMillis, refreshMillis, writer::submit, System::currentTimeMillis);
-            final Thread orbThread = new Thread(orb::run, "mirror-orb");
-            orbThread.setDaemon(true);
-            orbThread.start();
-            feed.start();
-            final CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    feed.close();
-                    writer.close();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                stopped.countDown();
-            }, "mirror-stop"));
-            while (feed.firstContact() == MirrorFeed.FirstContact.PENDING) {
-                Thread.sleep(20);
-            }
-            if (feed.firstContact() == MirrorFeed.FirstContact.UNKNOWN_CONNECTIONS) {
-                System.err.println("latency mirror: " + feed.firstContactProblem());
+        final MirrorContext context = new MirrorContext().server(serverReference).naming(naming).file(file).connections(followed)
+            .heartbeatMillis(heartbeatMillis).pollMillis(pollMillis).refreshMillis(refreshMillis).listenHost(listenHost);
+        // Begun before anything can fail: a stale ready file goes even when this run does not start.
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.MIRROR, readyFile)) {
+            try {
+                context.validate();
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency mirror: " + e.getMessage());
                 return 2;
             }
-            System.out.println("mirror: " + feed.followedCount() + " connection(s) of " + serverReference + " in " + file.toAbsolutePath()
-                + " (heartbeat every " + heartbeatMillis + " ms)");
-            System.out.flush();
-            stopped.await();
-            return 0;
-        } finally {
-            orb.shutdown(false);
-        }
-    }
-
-    private String checkArguments() {
-        if (heartbeatMillis < 10 || heartbeatMillis > 60_000) {
-            return "--heartbeat-millis must be 10..60000, was " + heartbeatMillis;
-        }
-        if (pollMillis < 10) {
-            return "--poll-millis must be >= 10, was " + pollMillis;
-        }
-        if (refreshMillis < pollMillis) {
-            return "--refresh-millis must be >= --poll-millis (" + pollMillis + "), was " + refreshMillis;
-        }
-        for (final short indexRef : connections) {
-            if (indexRef < 0) {
-                return "--connections: index_ref must be 0..32767, was " + indexRef;
+            final Mirror mirror;
+            try {
+                mirror = Mirror.launch(context);
+            } catch (IOException e) {
+                System.err.println("latency mirror: " + e.getMessage());
+                return 1;
+            }
+            try (mirror) {
+                try {
+                    mirror.awaitFirstContact();
+                } catch (Mirror.UnknownConnections e) {
+                    System.err.println("latency mirror: " + e.getMessage());
+                    return 2;
+                }
+                System.out.println("mirror: " + mirror.connectionCount() + " connection(s) of " + serverReference + " in "
+                    + file.toAbsolutePath() + " (heartbeat every " + heartbeatMillis + " ms)");
+                System.out.flush();
+                life.ready(mirror.readyFile());
+                life.awaitStop();
             }
         }
-        return null;
-    }
-
-    /** Pushed estimates go straight to the writer's queue (ORB thread; never blocks). */
-    private static final class Listener extends EstimateListenerPOA {
-        private final MirrorWriterLoop writer;
-
-        Listener(final MirrorWriterLoop writer) {
-            this.writer = writer;
-        }
-
-        @Override
-        public void estimate_changed(final Estimate changed) {
-            writer.submit(new MirrorCommand.Served(changed, System.nanoTime()));
-        }
+        return 0;
     }
 }

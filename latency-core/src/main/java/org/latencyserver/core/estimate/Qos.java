@@ -1,5 +1,8 @@
 package org.latencyserver.core.estimate;
 
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.state.ConnectionLoadState;
+
 /**
  * A connection's QoS level: which estimate the latency server serves for it and where that estimate
  * comes from. Fixed per connection by the configuration (the thesis: "the QoS … can not be altered
@@ -92,5 +95,39 @@ public enum Qos {
     /** @return the QoS from the same source that serves a bound: 2 for 1 and 2, 4 for 3 and 4 */
     public Qos withBound() {
         return measured ? MEASURED_BOUND : PROFILE_BOUND;
+    }
+
+    /**
+     * The estimate this QoS serves from a profile: the profile's bound at {@code boundPercent} for a
+     * bound (QoS 2, and 4's fallback for a state never measured), its mean for an average (QoS 1, and
+     * 3's fallback).
+     *
+     * @param profile          the connection's profile
+     * @param load             the connection's load state
+     * @param messageSizeBytes the connection's message size
+     * @param boundPercent     the share of messages the bound covers; ignored for an average
+     * @return the profile's estimate
+     * @throws EstimateRefusedException when the profile has no cell (or, for a bound, no histogram) for it
+     */
+    public Estimate fromProfile(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes,
+                                final double boundPercent) throws EstimateRefusedException {
+        return bound() ? ProfileBoundEstimator.estimate(profile, load, messageSizeBytes, boundPercent)
+            : ProfileAverageEstimator.estimate(profile, load, messageSizeBytes);
+    }
+
+    /**
+     * The estimate this QoS serves from a measurement: its bound at {@code boundPercent} for a bound,
+     * its mean for an average.
+     *
+     * @param measurement  the client agent's round trips
+     * @param boundPercent the share of messages the bound covers; ignored for an average
+     * @param basis        where the measurement came from, for the estimate's basis text
+     * @return the measured estimate
+     * @throws EstimateRefusedException when the measurement cannot support it (too few round trips for the bound)
+     */
+    public Estimate fromMeasurement(final Measurement measurement, final double boundPercent, final String basis)
+        throws EstimateRefusedException {
+        return bound() ? MeasuredBoundEstimator.estimate(measurement, boundPercent, basis)
+            : MeasuredAverageEstimator.estimate(measurement, basis);
     }
 }

@@ -1,13 +1,6 @@
 package org.latencyserver.core.profile;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -21,21 +14,24 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFault;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.port.MeasuredTablePortModel;
 
 /**
  * Reads and writes profiles as JSON (format {@value #FORMAT}; the JSON Schema in
  * {@code profiles/schema/latency-profile.schema.json} documents it).
  *
- * <p>Reading validates everything and reports <em>every</em> fault with the file, the place —
- * the cell is named by its CPU pair and size, not only its index — and the reason with the bad
- * value: unknown or missing fields, wrong types, NaN or out-of-range numbers, histograms whose
- * edges are out of order or whose counts do not add up, missing or duplicate cells, units other
- * than ms and ns, and malformed or truncated JSON (with its line and column). A profile with any
+ * <p>Reading validates everything and reports <em>every</em> fault with the file, the line and
+ * column, the key path — the cell is named by its CPU pair and size, not only its index — and the
+ * reason with the bad value: unknown or missing fields, wrong types, NaN or out-of-range numbers, histograms whose
+ * edges are out of order or whose counts do not add up, missing or duplicate cells, repeated
+ * keys, units other than ms and ns, and malformed or truncated JSON (with its line and column). A profile with any
  * fault is refused whole. A text larger than {@link ProfileLimits#maxBytes()} is refused before it
  * is parsed, a histogram with more than {@link ProfileLimits#maxHistogramBins()} bins before it
  * is built.
@@ -56,13 +52,8 @@ public final class ProfileJson {
      */
     static final int MAX_STRING_CHARS = 100_000;
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_STRING_CHARS).build()).build())
-        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-        // A second document or stray text after the profile is a damaged file, not something to ignore.
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        // NaN and Infinity parse, so that validation can name the field instead of a parse error.
-        .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+    /** Writes profiles; reading goes through {@link InputNode}, which keeps every value's line and column. */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
         .enable(SerializationFeature.INDENT_OUTPUT)
         .build();
 
@@ -95,7 +86,7 @@ public final class ProfileJson {
             }
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
-            throw new ProfileValidationException(List.of(new ProfileFault(file.toString(), "file",
+            throw new ProfileValidationException(List.of(new InputFault(file.toString(), 0, 0, "file",
                 "cannot be read: " + describe(e))));
         }
         return parse(text, file.toString(), limits);
@@ -127,28 +118,20 @@ public final class ProfileJson {
         if (bytes > limits.maxBytes()) {
             throw new ProfileValidationException(List.of(tooLarge(sourceName, bytes, limits)));
         }
-        final JsonNode root;
-        try {
-            root = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            final String where = e.getLocation() == null ? "JSON"
-                : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            // A string over MAX_STRING_CHARS characters, a number of over 1000 digits: no profile holds one.
-            final String reason = e instanceof StreamConstraintsException
-                ? "a value too long for a profile: " + withoutConstraintSource(e.getOriginalMessage())
-                : "malformed or truncated JSON: " + withoutSourceDescription(e.getOriginalMessage());
-            throw new ProfileValidationException(List.of(new ProfileFault(sourceName, where, reason)));
+        final InputFaults faults = new InputFaults(sourceName);
+        final InputNode root = InputNode.parse(text, InputFormat.JSON, MAX_STRING_CHARS, faults);
+        if (root.kind() == InputNode.Kind.NULL) {
+            faults.whole("is empty");
         }
-        if (root == null || root.isMissingNode()) {
-            throw new ProfileValidationException(List.of(new ProfileFault(sourceName, "file", "is empty")));
+        if (root.kind() == InputNode.Kind.MAP || faults.isEmpty()) {
+            // Repeated keys are reported while parsing, and the reader goes on to find the rest.
+            final Profile profile = new ProfileReader(faults, limits.maxHistogramBins()).read(root);
+            if (faults.isEmpty() && profile != null) {
+                return profile;
+            }
         }
-        final List<ProfileFault> faults = new ArrayList<>();
-        final Profile profile = new ProfileReader(sourceName, faults, limits.maxHistogramBins()).read(root);
-        if (!faults.isEmpty() || profile == null) {
-            throw new ProfileValidationException(faults.isEmpty()
-                ? List.of(new ProfileFault(sourceName, "$", "not a valid profile")) : faults);
-        }
-        return profile;
+        throw new ProfileValidationException(faults.isEmpty()
+            ? List.of(new InputFault(sourceName, 0, 0, "$", "not a valid profile")) : faults.inOrderFound());
     }
 
     /**
@@ -257,8 +240,8 @@ public final class ProfileJson {
     }
 
 
-    private static ProfileFault tooLarge(final String sourceName, final long bytes, final ProfileLimits limits) {
-        return new ProfileFault(sourceName, "file", "is " + bytes + " bytes, more than the limit of " + limits.maxBytes()
+    private static InputFault tooLarge(final String sourceName, final long bytes, final ProfileLimits limits) {
+        return new InputFault(sourceName, 0, 0, "file", "is " + bytes + " bytes, more than the limit of " + limits.maxBytes()
             + " bytes for a profile");
     }
 
@@ -279,16 +262,6 @@ public final class ProfileJson {
             }
         }
         return bytes;
-    }
-
-    /** Jackson's constraint messages end in "(..., from `StreamReadConstraints...`)": the limit is kept, the API name not. */
-    private static String withoutConstraintSource(final String message) {
-        return message == null ? "" : message.replaceAll(", from `[^`]*`", "");
-    }
-
-    /** Jackson names its input "[Source: REDACTED ...; line: 1, column: 1]"; keep only the position. */
-    private static String withoutSourceDescription(final String message) {
-        return message == null ? "" : message.replaceAll("\\[Source: .*?; line: (\\d+), column: (\\d+)\\]", "line $1, column $2");
     }
 
     private static void putIfPresent(final ObjectNode node, final String field, final String value) {

@@ -1,15 +1,16 @@
 package org.latencyserver.core.profile;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeType;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.port.MeasuredTablePortModel;
 import org.latencyserver.core.port.PortModel;
 import org.latencyserver.core.port.ThesisQueuePortModel;
@@ -17,8 +18,10 @@ import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStatePair;
 
 /**
- * Walks a profile's JSON tree, collecting every fault with its location, and builds the
- * {@link Profile} only when there is none. One instance reads one document; not thread-safe.
+ * Walks a profile's JSON tree, collecting every fault with its location — the key path, with a
+ * cell named by its CPU pair and size, and the line and column of the value (or of the object
+ * that lacks a field) — and builds the {@link Profile} only when there is none. One instance reads
+ * one document; not thread-safe.
  */
 final class ProfileReader {
 
@@ -34,18 +37,21 @@ final class ProfileReader {
         "max_ms", "histogram");
     private static final Set<String> HISTOGRAM_FIELDS = Set.of("upper_edges_ns", "counts", "overflow");
 
-    private final String file;
-    private final List<ProfileFault> faults;
-    private final int maxHistogramBins;
+    /** One step of a key path: a field name or a list index. */
+    private static final Pattern PATH_STEP = Pattern.compile("([^.\\[]+)|\\[(\\d+)\\]");
 
-    ProfileReader(final String file, final List<ProfileFault> faults, final int maxHistogramBins) {
-        this.file = file;
+    private final InputFaults faults;
+    private final int maxHistogramBins;
+    private InputNode root;
+
+    ProfileReader(final InputFaults faults, final int maxHistogramBins) {
         this.faults = faults;
         this.maxHistogramBins = maxHistogramBins;
     }
 
-    Profile read(final JsonNode root) {
-        if (!root.isObject()) {
+    Profile read(final InputNode root) {
+        this.root = root;
+        if (root.kind() != InputNode.Kind.MAP) {
             fault("$", "a profile is a JSON object, found " + found(root));
             return null;
         }
@@ -68,7 +74,7 @@ final class ProfileReader {
         return new Profile(name, workstationType, layer, provenance, assumptions, portModel, cells);
     }
 
-    private Layer layer(final JsonNode root) {
+    private Layer layer(final InputNode root) {
         final String layer = text(root, "", "layer", true);
         if (layer == null) {
             return null;
@@ -81,11 +87,12 @@ final class ProfileReader {
         }
     }
 
-    private void units(final JsonNode root) {
-        final JsonNode units = knownObject(root, "", "units", true, UNITS_FIELDS);
+    private void units(final InputNode root) {
+        final InputNode units = object(root, "", "units", true);
         if (units == null) {
             return;
         }
+        knownFields(units, "units", UNITS_FIELDS);
         final String latency = text(units, "units", "latency", true);
         if (latency != null && !"ms".equals(latency)) {
             fault("units.latency", "unit '" + latency + "' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'");
@@ -96,11 +103,12 @@ final class ProfileReader {
         }
     }
 
-    private Provenance provenance(final JsonNode root) {
-        final JsonNode node = knownObject(root, "", "provenance", true, PROVENANCE_FIELDS);
+    private Provenance provenance(final InputNode root) {
+        final InputNode node = object(root, "", "provenance", true);
         if (node == null) {
             return null;
         }
+        knownFields(node, "provenance", PROVENANCE_FIELDS);
         final String source = text(node, "provenance", "source", true);
         final String hardware = text(node, "provenance", "hardware", false);
         final String orb = text(node, "provenance", "orb", false);
@@ -110,28 +118,30 @@ final class ProfileReader {
         return source == null ? null : new Provenance(source, hardware, orb, os, measuredOn, method);
     }
 
-    private ProfileAssumptions assumptions(final JsonNode root) {
-        final JsonNode node = knownObject(root, "", "assumptions", false, ASSUMPTIONS_FIELDS);
+    private ProfileAssumptions assumptions(final InputNode root) {
+        final InputNode node = object(root, "", "assumptions", false);
         if (node == null) {
             return null;
         }
+        knownFields(node, "assumptions", ASSUMPTIONS_FIELDS);
         final Double stdDev = positiveNumber(node, "assumptions", "std_dev_ms", false, true);
         final String note = text(node, "assumptions", "note", false);
         return new ProfileAssumptions(stdDev, note);
     }
 
-    private PortModel portModel(final JsonNode root) {
-        final JsonNode node = knownObject(root, "", "port_model", true, PORT_MODEL_FIELDS);
+    private PortModel portModel(final InputNode root) {
+        final InputNode node = object(root, "", "port_model", true);
         if (node == null) {
             return null;
         }
+        knownFields(node, "port_model", PORT_MODEL_FIELDS);
         final String kind = text(node, "port_model", "kind", true);
         if (kind == null) {
             return null;
         }
         switch (kind) {
             case "thesis-queue":
-                if (node.has("rows")) {
+                if (node.fields().containsKey("rows")) {
                     fault("port_model.rows", "the thesis-queue model takes no rows");
                 }
                 return ThesisQueuePortModel.INSTANCE;
@@ -143,17 +153,17 @@ final class ProfileReader {
         }
     }
 
-    private PortModel measuredTable(final JsonNode node) {
-        final JsonNode rows = array(node, "port_model", "rows", true);
+    private PortModel measuredTable(final InputNode node) {
+        final InputNode rows = array(node, "port_model", "rows", true);
         if (rows == null) {
             return null;
         }
         final List<MeasuredTablePortModel.Row> parsed = new ArrayList<>();
-        final int before = faults.size();
-        for (int i = 0; i < rows.size(); i++) {
+        final int before = faults.count();
+        for (int i = 0; i < rows.items().size(); i++) {
             final String where = "port_model.rows[" + i + "]";
-            final JsonNode row = rows.get(i);
-            if (!row.isObject()) {
+            final InputNode row = rows.items().get(i);
+            if (!isObject(row)) {
                 fault(where, "expected an object, found " + found(row));
                 continue;
             }
@@ -165,7 +175,7 @@ final class ProfileReader {
                 parsed.add(new MeasuredTablePortModel.Row(size.intValue(), load.intValue(), rtt));
             }
         }
-        if (faults.size() > before) {
+        if (faults.count() > before) {
             return null;
         }
         try {
@@ -176,13 +186,13 @@ final class ProfileReader {
         }
     }
 
-    private List<ProfileCell> cells(final JsonNode root) {
-        final JsonNode node = array(root, "", "cells", true);
+    private List<ProfileCell> cells(final InputNode root) {
+        final InputNode node = array(root, "", "cells", true);
         final List<ProfileCell> cells = new ArrayList<>();
         if (node == null) {
             return cells;
         }
-        if (node.isEmpty()) {
+        if (node.items().isEmpty()) {
             fault("cells", "a profile needs at least one cell");
             return cells;
         }
@@ -190,8 +200,8 @@ final class ProfileReader {
         // count is a bad cell, not a missing one.
         final Map<String, Integer> seen = new HashMap<>();
         final Set<Integer> sizes = new TreeSet<>();
-        for (int i = 0; i < node.size(); i++) {
-            final ProfileCell cell = cell(node.get(i), i, seen, sizes);
+        for (int i = 0; i < node.items().size(); i++) {
+            final ProfileCell cell = cell(node.items().get(i), i, seen, sizes);
             if (cell != null) {
                 cells.add(cell);
             }
@@ -207,13 +217,13 @@ final class ProfileReader {
         return cells;
     }
 
-    private ProfileCell cell(final JsonNode node, final int index, final Map<String, Integer> seen, final Set<Integer> sizes) {
+    private ProfileCell cell(final InputNode node, final int index, final Map<String, Integer> seen, final Set<Integer> sizes) {
         String where = "cells[" + index + "]";
-        if (!node.isObject()) {
+        if (!isObject(node)) {
             fault(where, "expected an object, found " + found(node));
             return null;
         }
-        final int before = faults.size();
+        final int before = faults.count();
         final CpuStatePair pair = cpuPair(node, where);
         final Long size = integer(node, where, "message_size_bytes", 1, Integer.MAX_VALUE);
         if (pair != null && size != null) {
@@ -234,29 +244,29 @@ final class ProfileReader {
             fault(where + ".max_ms", "maximum " + max + " ms is below the mean " + mean + " ms");
         }
         final LatencyHistogram histogram = histogram(node, where, n);
-        if (faults.size() > before) {
+        if (faults.count() > before) {
             return null;
         }
         return new ProfileCell(pair, size.intValue(), n, mean, stdDev, max, histogram);
     }
 
-    private CpuStatePair cpuPair(final JsonNode cell, final String where) {
-        final JsonNode cpu = array(cell, where, "cpu", true);
+    private CpuStatePair cpuPair(final InputNode cell, final String where) {
+        final InputNode cpu = array(cell, where, "cpu", true);
         if (cpu == null) {
             return null;
         }
-        if (cpu.size() != 2) {
-            fault(where + ".cpu", "expected [sender, receiver] CPU states, found " + cpu.size() + " entries");
+        if (cpu.items().size() != 2) {
+            fault(where + ".cpu", "expected [sender, receiver] CPU states, found " + cpu.items().size() + " entries");
             return null;
         }
         final CpuState[] states = new CpuState[2];
         for (int i = 0; i < 2; i++) {
-            final JsonNode label = cpu.get(i);
-            if (!label.isTextual()) {
+            final InputNode label = cpu.items().get(i);
+            if (!label.isText()) {
                 fault(where + ".cpu[" + i + "]", "expected a CPU state such as \"0-33\", found " + found(label));
                 continue;
             }
-            final String text = label.textValue();
+            final String text = label.text();
             if ("0-33".equals(text) || "34-66".equals(text) || "67-100".equals(text)) {
                 states[i] = CpuState.parse(text);
             } else {
@@ -266,35 +276,36 @@ final class ProfileReader {
         return states[0] == null || states[1] == null ? null : new CpuStatePair(states[0], states[1]);
     }
 
-    private LatencyHistogram histogram(final JsonNode cell, final String cellWhere, final Long n) {
-        final JsonNode node = knownObject(cell, cellWhere, "histogram", false, HISTOGRAM_FIELDS);
+    private LatencyHistogram histogram(final InputNode cell, final String cellWhere, final Long n) {
+        final InputNode node = object(cell, cellWhere, "histogram", false);
         if (node == null) {
             return null;
         }
-        final String where = path(cellWhere, "histogram");
-        final JsonNode edges = array(node, where, "upper_edges_ns", true);
-        final JsonNode counts = array(node, where, "counts", true);
-        final Long overflow = node.has("overflow") ? integer(node, where, "overflow", 0, Long.MAX_VALUE) : Long.valueOf(0);
+        final String where = cellWhere + ".histogram";
+        knownFields(node, where, HISTOGRAM_FIELDS);
+        final InputNode edges = array(node, where, "upper_edges_ns", true);
+        final InputNode counts = array(node, where, "counts", true);
+        final Long overflow = node.fields().containsKey("overflow") ? integer(node, where, "overflow", 0, Long.MAX_VALUE) : Long.valueOf(0);
         if (edges == null || counts == null || overflow == null) {
             return null;
         }
-        if (edges.size() > maxHistogramBins || counts.size() > maxHistogramBins) {
+        if (edges.items().size() > maxHistogramBins || counts.items().size() > maxHistogramBins) {
             // Refused before its values are read: an oversized histogram costs nothing more.
-            fault(where + (edges.size() > maxHistogramBins ? ".upper_edges_ns" : ".counts"), "has "
-                + Math.max(edges.size(), counts.size()) + " bins, more than the limit of " + maxHistogramBins
+            fault(where + (edges.items().size() > maxHistogramBins ? ".upper_edges_ns" : ".counts"), "has "
+                + Math.max(edges.items().size(), counts.items().size()) + " bins, more than the limit of " + maxHistogramBins
                 + " bins per histogram");
             return null;
         }
-        final int before = faults.size();
-        if (edges.isEmpty()) {
+        final int before = faults.count();
+        if (edges.items().isEmpty()) {
             fault(where + ".upper_edges_ns", "a histogram needs at least one bin");
         }
-        if (edges.size() != counts.size()) {
-            fault(where, "upper_edges_ns has " + edges.size() + " entries but counts has " + counts.size());
+        if (edges.items().size() != counts.items().size()) {
+            fault(where, "upper_edges_ns has " + edges.items().size() + " entries but counts has " + counts.items().size());
         }
-        final long[] edgeValues = new long[edges.size()];
-        for (int i = 0; i < edges.size(); i++) {
-            final Long edge = element(edges.get(i), where + ".upper_edges_ns[" + i + "]", 1);
+        final long[] edgeValues = new long[edges.items().size()];
+        for (int i = 0; i < edges.items().size(); i++) {
+            final Long edge = element(edges.items().get(i), where + ".upper_edges_ns[" + i + "]", 1);
             if (edge == null) {
                 continue;
             }
@@ -304,11 +315,11 @@ final class ProfileReader {
                     + " ns is not above the previous edge " + edgeValues[i - 1] + " ns");
             }
         }
-        final long[] countValues = new long[counts.size()];
+        final long[] countValues = new long[counts.items().size()];
         long total = overflow;
         boolean totalOverflows = false;
-        for (int i = 0; i < counts.size(); i++) {
-            final Long count = element(counts.get(i), where + ".counts[" + i + "]", 0);
+        for (int i = 0; i < counts.items().size(); i++) {
+            final Long count = element(counts.items().get(i), where + ".counts[" + i + "]", 0);
             if (count != null) {
                 countValues[i] = count;
                 try {
@@ -321,7 +332,7 @@ final class ProfileReader {
         if (totalOverflows) {
             fault(where + ".counts", "counts plus overflow add up to more than " + Long.MAX_VALUE + " samples");
         }
-        if (faults.size() > before) {
+        if (faults.count() > before) {
             return null;
         }
         if (n != null && total != n) {
@@ -331,33 +342,33 @@ final class ProfileReader {
         return LatencyHistogram.of(edgeValues, countValues, overflow);
     }
 
-    private Long element(final JsonNode value, final String where, final long minimum) {
-        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+    private Long element(final InputNode value, final String where, final long minimum) {
+        final Long v = wholeNumber(value);
+        if (v == null) {
             fault(where, "expected a whole number, found " + found(value));
             return null;
         }
-        if (value.longValue() < minimum) {
-            fault(where, (minimum == 0 ? "count must be >= 0" : "edge must be >= " + minimum + " ns") + ", was " + value.longValue());
+        if (v < minimum) {
+            fault(where, (minimum == 0 ? "count must be >= 0" : "edge must be >= " + minimum + " ns") + ", was " + v);
             return null;
         }
-        return value.longValue();
+        return v;
     }
 
     // --- field helpers: each reports its own fault and returns null on a fault -----------------
 
-    private void knownFields(final JsonNode node, final String where, final Set<String> known) {
-        final Iterator<String> names = node.fieldNames();
-        while (names.hasNext()) {
-            final String name = names.next();
+    private void knownFields(final InputNode node, final String where, final Set<String> known) {
+        for (final String name : node.fields().keySet()) {
             if (!known.contains(name)) {
-                fault(path(where, name), "unknown field '" + name + "'; expected one of " + new TreeSet<>(known));
+                final int[] at = node.keyLocation(name);
+                faults.add(at[0], at[1], path(where, name), "unknown field '" + name + "'; expected one of " + new TreeSet<>(known));
             }
         }
     }
 
-    private JsonNode field(final JsonNode node, final String where, final String name, final boolean required) {
-        final JsonNode value = node.get(name);
-        if (value == null || (value.isNull() && !required)) {
+    private InputNode field(final InputNode node, final String where, final String name, final boolean required) {
+        final InputNode value = node.fields().get(name);
+        if (value == null || (isNull(value) && !required)) {
             if (required) {
                 fault(path(where, name), "missing required field '" + name + "'");
             }
@@ -366,62 +377,46 @@ final class ProfileReader {
         return value;
     }
 
-    private String text(final JsonNode node, final String where, final String name, final boolean required) {
-        final JsonNode value = field(node, where, name, required);
+    private String text(final InputNode node, final String where, final String name, final boolean required) {
+        final InputNode value = field(node, where, name, required);
         if (value == null) {
             return null;
         }
-        if (!value.isTextual() || value.textValue().isBlank()) {
+        if (!value.isText() || value.text().isBlank()) {
             fault(path(where, name), "expected a non-empty string, found " + found(value));
             return null;
         }
-        return value.textValue();
+        return value.text();
     }
 
-    private JsonNode object(final JsonNode node, final String where, final String name, final boolean required) {
-        return container(node, where, name, required, JsonNodeType.OBJECT, "an object");
-    }
-
-    /**
-     * An object field whose own fields are all known: an unknown one is a fault, and the object is
-     * still returned so that its known fields are checked too.
-     *
-     * @return the object, or null when it is missing or not an object (a fault when required or not an object)
-     */
-    private JsonNode knownObject(final JsonNode node, final String where, final String name, final boolean required,
-                                 final Set<String> known) {
-        final JsonNode value = object(node, where, name, required);
-        if (value != null) {
-            knownFields(value, path(where, name), known);
-        }
-        return value;
-    }
-
-    private JsonNode array(final JsonNode node, final String where, final String name, final boolean required) {
-        return container(node, where, name, required, JsonNodeType.ARRAY, "an array");
-    }
-
-    /** @return the field when it is of the given type, else null (a fault when it is present or required) */
-    private JsonNode container(final JsonNode node, final String where, final String name, final boolean required,
-                               final JsonNodeType type, final String described) {
-        final JsonNode value = field(node, where, name, required);
-        if (value != null && value.getNodeType() != type) {
-            fault(path(where, name), "expected " + described + ", found " + found(value));
+    private InputNode object(final InputNode node, final String where, final String name, final boolean required) {
+        final InputNode value = field(node, where, name, required);
+        if (value != null && !isObject(value)) {
+            fault(path(where, name), "expected an object, found " + found(value));
             return null;
         }
         return value;
     }
 
-    private Long integer(final JsonNode node, final String where, final String name, final long minimum, final long maximum) {
-        final JsonNode value = field(node, where, name, true);
+    private InputNode array(final InputNode node, final String where, final String name, final boolean required) {
+        final InputNode value = field(node, where, name, required);
+        if (value != null && !isArray(value)) {
+            fault(path(where, name), "expected an array, found " + found(value));
+            return null;
+        }
+        return value;
+    }
+
+    private Long integer(final InputNode node, final String where, final String name, final long minimum, final long maximum) {
+        final InputNode value = field(node, where, name, true);
         if (value == null) {
             return null;
         }
-        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+        final Long v = wholeNumber(value);
+        if (v == null) {
             fault(path(where, name), "expected a whole number, found " + found(value));
             return null;
         }
-        final long v = value.longValue();
         if (v < minimum || v > maximum) {
             fault(path(where, name), (maximum >= Integer.MAX_VALUE ? "must be >= " + minimum : "must be " + minimum + ".." + maximum)
                 + ", was " + v);
@@ -431,9 +426,9 @@ final class ProfileReader {
     }
 
     /** A finite number, {@code > 0} when {@code strictlyPositive}, else {@code >= 0}. */
-    private Double positiveNumber(final JsonNode node, final String where, final String name, final boolean required,
+    private Double positiveNumber(final InputNode node, final String where, final String name, final boolean required,
                                   final boolean strictlyPositive) {
-        final JsonNode value = field(node, where, name, required);
+        final InputNode value = field(node, where, name, required);
         if (value == null) {
             return null;
         }
@@ -453,21 +448,76 @@ final class ProfileReader {
         return v;
     }
 
+    /** Reports a fault at the node its location names, or at the nearest enclosing one that exists (for a missing field). */
     private void fault(final String location, final String reason) {
-        faults.add(new ProfileFault(file, location, reason));
+        faults.at(nodeAt(location), location, reason);
+    }
+
+    /**
+     * @param location a key path as faults name it, e.g. {@code cells[3] (0-33/67-100, 256 B).histogram.counts[7]}
+     * @return the deepest node of the document on that path (the root for {@code $})
+     */
+    private InputNode nodeAt(final String location) {
+        // The cell's name in parentheses is for the reader of the fault, not part of the path.
+        final Matcher step = PATH_STEP.matcher(location.replaceAll(" \\([^)]*\\)", ""));
+        InputNode node = root;
+        while (step.find()) {
+            final InputNode next;
+            if (step.group(1) != null) {
+                next = node.fields().get(step.group(1));
+            } else {
+                final int index = Integer.parseInt(step.group(2));
+                next = index < node.items().size() ? node.items().get(index) : null;
+            }
+            if (next == null) {
+                break;
+            }
+            node = next;
+        }
+        return node;
     }
 
     private static String path(final String where, final String name) {
         return where.isEmpty() ? name : where + "." + name;
     }
 
-    /** What was found instead, with the value itself for a scalar: {@code string "ten"}, {@code null}, {@code array}. */
-    private static String found(final JsonNode node) {
-        final String kind = node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
-        if (node.isNull() || node.isContainerNode() || node.isMissingNode()) {
-            return kind;
+    private static boolean isObject(final InputNode node) {
+        return node.kind() == InputNode.Kind.MAP;
+    }
+
+    private static boolean isArray(final InputNode node) {
+        return node.kind() == InputNode.Kind.LIST;
+    }
+
+    private static boolean isNull(final InputNode node) {
+        return node.kind() == InputNode.Kind.NULL;
+    }
+
+    /** @return the value of an integer written without fraction or exponent that fits a long, else null */
+    private static Long wholeNumber(final InputNode node) {
+        if (!node.isIntegral()) {
+            return null;
         }
-        final String value = node.toString();
-        return kind + " " + (value.length() > 60 ? value.substring(0, 57) + "..." : value);
+        try {
+            return Long.parseLong(node.text());
+        } catch (NumberFormatException tooLarge) {
+            return null;
+        }
+    }
+
+    /** What was found instead, with the value itself for a scalar: {@code string "ten"}, {@code null}, {@code array}. */
+    private static String found(final InputNode node) {
+        final String value = switch (node.kind()) {
+            case MAP -> "object";
+            case LIST -> "array";
+            case NULL, INVALID -> "null";
+            case SCALAR -> switch (node.scalarType()) {
+                // Quoted and escaped as JSON writes it, so the value reads as it stood in the file.
+                case TEXT -> "string \"" + node.text().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+                case NUMBER -> "number " + node.text();
+                case BOOLEAN -> "boolean " + node.text();
+            };
+        };
+        return value.length() > 60 ? value.substring(0, 57) + "..." : value;
     }
 }

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStatePair;
+import org.latencyserver.core.state.PortState;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,5 +53,31 @@ class QosTest {
     void refusesALevelOutside1To4(final int level) {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Qos.ofLevel(level));
         assertEquals("QoS must be 1..4, was " + level, e.getMessage());
+    }
+
+    @Test
+    void eachLevelServesItsOwnEstimatorFromAProfile() throws EstimateRefusedException {
+        final Profile profile = ThesisAppendixA.tac4Corba();
+        final ConnectionLoadState load = new ConnectionLoadState(new CpuStatePair(CpuState.LOW, CpuState.LOW), PortState.NORMAL);
+        final Estimate mean = ProfileAverageEstimator.estimate(profile, load, 256);
+
+        assertEquals(mean.valueMillis(), Qos.PROFILE_AVERAGE.fromProfile(profile, load, 256, 96.0).valueMillis());
+        assertEquals(mean.valueMillis(), Qos.MEASURED_AVERAGE.fromProfile(profile, load, 256, 96.0).valueMillis());
+        // The thesis profile has no histograms: a bound is refused rather than served as a mean.
+        assertThrows(EstimateRefusedException.class, () -> Qos.PROFILE_BOUND.fromProfile(profile, load, 256, 96.0));
+        assertThrows(EstimateRefusedException.class, () -> Qos.MEASURED_BOUND.fromProfile(profile, load, 256, 96.0));
+    }
+
+    @Test
+    void eachLevelServesItsOwnEstimatorFromAMeasurement() throws EstimateRefusedException {
+        final Measurement measurement = new Measurement(LatencyHistogram.uniform(1_000_000L, new long[] {600, 400}, 0),
+            1000, 1.46, 1.6, 1.99);
+
+        assertEquals(MeasuredAverageEstimator.estimate(measurement, "t").valueMillis(),
+            Qos.MEASURED_AVERAGE.fromMeasurement(measurement, 96.0, "t").valueMillis());
+        assertEquals(MeasuredBoundEstimator.estimate(measurement, 96.0, "t").valueMillis(),
+            Qos.MEASURED_BOUND.fromMeasurement(measurement, 96.0, "t").valueMillis());
+        assertEquals(EstimateKind.BOUND, Qos.MEASURED_BOUND.fromMeasurement(measurement, 96.0, "t").kind());
+        assertEquals(EstimateKind.AVERAGE, Qos.MEASURED_AVERAGE.fromMeasurement(measurement, 96.0, "t").kind());
     }
 }

@@ -12,13 +12,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.port.MeasuredTablePortModel;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStatePair;
@@ -48,16 +47,29 @@ class ProfileJsonTest {
             + "  \"cells\": [\n" + cells + "\n  ]\n}\n";
     }
 
-    private static List<ProfileFault> faultsOf(final String json) {
+    private static List<InputFault> faultsOf(final String json) {
         final ProfileValidationException error =
             assertThrows(ProfileValidationException.class, () -> ProfileJson.parse(json, FILE));
         assertFalse(error.faults().isEmpty());
-        error.faults().forEach(fault -> assertEquals(FILE, fault.file()));
+        error.faults().forEach(fault -> assertEquals(FILE, fault.source()));
         return error.faults();
     }
 
-    private static ProfileFault onlyFault(final String json) {
-        final List<ProfileFault> faults = faultsOf(json);
+    /** @return the 1-based line and column where {@code token} first occurs in {@code text} */
+    private static int[] placeOf(final String text, final String token) {
+        final int index = text.indexOf(token);
+        assertTrue(index >= 0, token + " is in the text");
+        final String before = text.substring(0, index);
+        return new int[] {(int) before.chars().filter(c -> c == '\n').count() + 1, index - before.lastIndexOf('\n')};
+    }
+
+    private static InputFault faultAt(final String text, final String token, final String path, final String reason) {
+        final int[] at = placeOf(text, token);
+        return new InputFault(FILE, at[0], at[1], path, reason);
+    }
+
+    private static InputFault onlyFault(final String json) {
+        final List<InputFault> faults = faultsOf(json);
         assertEquals(1, faults.size(), faults.toString());
         return faults.get(0);
     }
@@ -92,80 +104,84 @@ class ProfileJsonTest {
     @Test
     void missingCellIsNamed() {
         final String json = valid().replaceFirst("\\{\"cpu\": \\[\"34-66\", \"67-100\"\\][^\\n]*\\n", "");
-        final ProfileFault fault = onlyFault(json);
-        assertEquals("cells", fault.location());
+        final InputFault fault = onlyFault(json);
+        assertEquals("cells", fault.path());
         assertEquals("missing cell 34-66/67-100 at 256 B (every message size needs all six CPU state pairs)", fault.reason());
     }
 
-    /**
-     * One edit of the valid profile, one fault: its place and its reason, exactly. The edit replaces
-     * the first occurrence of the text (in the first cell where the text is a cell's).
-     */
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
-        "a negative count is named with its cell and index | \"counts\": [4, 5, 1] | \"counts\": [4, -4, 10] | cells[0] (0-33/0-33, 256 B).histogram.counts[1] | count must be >= 0, was -4",
-        "not a number is named | \"mean_ms\": 1.5 | \"mean_ms\": NaN | cells[0] (0-33/0-33, 256 B).mean_ms | must be a finite number, was NaN",
-        "a latency unit other than ms is refused naming the unit found and expected | \"latency\": \"ms\" | \"latency\": \"us\" | units.latency | unit 'us' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'",
-        "a histogram edge unit other than ns is refused naming the unit found and expected | \"histogram_edges\": \"ns\" | \"histogram_edges\": \"ms\" | units.histogram_edges | unit 'ms' is not supported; histogram edges are in 'ns'",
-        "counts that do not add up to n are refused | \"n\": 10, | \"n\": 11, | cells[0] (0-33/0-33, 256 B).histogram | counts plus overflow add up to 10 samples, but n is 11",
-        "a missing required cell field is named | ~\"n\": 10, ~ | ~~ | cells[0] (0-33/0-33, 256 B).n | missing required field 'n'",
-        "a missing required top-level field is named | \"provenance\": {\"source\": \"test\", \"orb\": \"JacORB 3.9\"}, | ~~ | provenance | missing required field 'provenance'",
-        "a required field given as null is a wrong type | \"n\": 10, | \"n\": null, | cells[0] (0-33/0-33, 256 B).n | expected a whole number, found null",
-        "a string where a whole number belongs is named with the value found | \"n\": 10, | \"n\": \"ten\", | cells[0] (0-33/0-33, 256 B).n | expected a whole number, found string \"ten\"",
-        "a number where a string belongs is named with the value found | \"layer\": \"CORBA\" | \"layer\": 3 | layer | expected a non-empty string, found number 3",
-        "an array where an object belongs is named | \"units\": {\"latency\": \"ms\", \"histogram_edges\": \"ns\"} | \"units\": [\"ms\", \"ns\"] | units | expected an object, found array",
-        "a fraction where a whole number belongs is named with the value found | \"n\": 10, | \"n\": 10.5, | cells[0] (0-33/0-33, 256 B).n | expected a whole number, found number 10.5",
-        "a maximum below the mean is refused | \"max_ms\": 2.9 | \"max_ms\": 1.2 | cells[0] (0-33/0-33, 256 B).max_ms | maximum 1.2 ms is below the mean 1.5 ms",
-        "equal edges are out of order too | [1000000, 2000000, 3000000] | [1000000, 2000000, 2000000] | cells[0] (0-33/0-33, 256 B).histogram.upper_edges_ns[2] | bins out of order: edge 2000000 ns is not above the previous edge 2000000 ns",
-        "a zero edge is refused | [1000000, 2000000, 3000000] | [0, 2000000, 3000000] | cells[0] (0-33/0-33, 256 B).histogram.upper_edges_ns[0] | edge must be >= 1 ns, was 0",
-        "counts and edges of different length are refused | \"counts\": [4, 5, 1] | \"counts\": [4, 6] | cells[0] (0-33/0-33, 256 B).histogram | upper_edges_ns has 3 entries but counts has 2",
-        "an unknown format version is refused | latency-profile/1 | latency-profile/2 | format | unknown format 'latency-profile/2'; this reader understands 'latency-profile/1'"})
-    void oneBadEditIsOneFaultNamingItsPlaceAndReason(final String behaviour, final String original, final String replacement,
-                                                     final String location, final String reason) {
-        final ProfileFault fault = onlyFault(valid().replaceFirst(Pattern.quote(original), Matcher.quoteReplacement(replacement)));
-        assertEquals(location, fault.location());
-        assertEquals(reason, fault.reason());
+    @Test
+    void negativeCountIsNamedWithItsCellAndIndex() {
+        final String json = valid().replaceFirst("\"counts\": \\[4, 5, 1\\]", "\"counts\": [4, -4, 10]");
+        final InputFault fault = onlyFault(json);
+        assertEquals("cells[0] (0-33/0-33, 256 B).histogram.counts[1]", fault.path());
+        assertEquals("count must be >= 0, was -4", fault.reason());
     }
 
     @Test
     void binsOutOfOrderAreNamed() {
         final String json = valid().replaceFirst("\\[1000000, 2000000, 3000000\\]", "[1000000, 3000000, 2000000]");
-        final ProfileFault fault = onlyFault(json);
-        assertEquals("cells[0] (0-33/0-33, 256 B).histogram.upper_edges_ns[2]", fault.location());
+        final InputFault fault = onlyFault(json);
+        assertEquals("cells[0] (0-33/0-33, 256 B).histogram.upper_edges_ns[2]", fault.path());
         assertTrue(fault.reason().startsWith("bins out of order: edge 2000000 ns is not above the previous edge 3000000 ns"),
             fault.reason());
     }
 
     @Test
+    void notANumberIsNamed() {
+        final String json = valid().replaceFirst("\"mean_ms\": 1.5", "\"mean_ms\": NaN");
+        final InputFault fault = onlyFault(json);
+        assertEquals("cells[0] (0-33/0-33, 256 B).mean_ms", fault.path());
+        assertEquals("must be a finite number, was NaN", fault.reason());
+    }
+
+    @Test
     void unknownFieldIsNamedAtAnyDepth() {
-        final List<ProfileFault> faults = faultsOf(valid()
+        final List<InputFault> faults = faultsOf(valid()
             .replace("\"layer\": \"CORBA\",", "\"layer\": \"CORBA\", \"colour\": \"blue\",")
             .replaceFirst("\"max_ms\": 2.9,", "\"max_ms\": 2.9, \"maxx_ms\": 3,"));
         assertEquals(2, faults.size(), faults.toString());
-        assertEquals("colour", faults.get(0).location());
+        assertEquals("colour", faults.get(0).path());
         assertEquals("unknown field 'colour'; expected one of [assumptions, cells, format, layer, name, port_model, "
             + "provenance, units, workstation_type]", faults.get(0).reason());
-        assertEquals("cells[0] (0-33/0-33, 256 B).maxx_ms", faults.get(1).location());
+        assertEquals("cells[0] (0-33/0-33, 256 B).maxx_ms", faults.get(1).path());
         assertTrue(faults.get(1).reason().startsWith("unknown field 'maxx_ms'; expected one of [cpu, "), faults.get(1).reason());
+    }
+
+    @Test
+    void wrongUnitsAreRefusedNamingTheUnitFoundAndExpected() {
+        final InputFault fault = onlyFault(valid().replace("\"latency\": \"ms\"", "\"latency\": \"us\""));
+        assertEquals("units.latency", fault.path());
+        assertEquals("unit 'us' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'", fault.reason());
+        final InputFault edges = onlyFault(valid().replace("\"histogram_edges\": \"ns\"", "\"histogram_edges\": \"ms\""));
+        assertEquals("units.histogram_edges", edges.path());
+        assertEquals("unit 'ms' is not supported; histogram edges are in 'ns'", edges.reason());
     }
 
     @Test
     void truncatedFileIsReportedWithLineAndColumn() {
         final String json = valid();
-        final ProfileFault fault = onlyFault(json.substring(0, json.length() / 2));
-        assertTrue(fault.location().matches("line \\d+, column \\d+"), fault.location());
+        final InputFault fault = onlyFault(json.substring(0, json.length() / 2));
+        assertEquals("file", fault.path());
+        assertTrue(fault.line() > 0 && fault.column() > 0, fault::toString);
         assertTrue(fault.reason().startsWith("malformed or truncated JSON"), fault.reason());
     }
 
     @Test
+    void countsThatDoNotAddUpToNAreRefused() {
+        final InputFault fault = onlyFault(valid().replaceFirst("\"n\": 10,", "\"n\": 11,"));
+        assertEquals("cells[0] (0-33/0-33, 256 B).histogram", fault.path());
+        assertEquals("counts plus overflow add up to 10 samples, but n is 11", fault.reason());
+    }
+
+    @Test
     void everyFaultIsReportedTogether() {
-        final List<ProfileFault> faults = faultsOf(valid()
+        final List<InputFault> faults = faultsOf(valid()
             .replace("\"format\": \"latency-profile/1\",", "")
             .replace("\"layer\": \"CORBA\"", "\"layer\": \"ATM\"")
             .replaceFirst("\"mean_ms\": 1.5", "\"mean_ms\": -1")
             .replaceFirst("\"cpu\": \\[\"0-33\", \"34-66\"\\]", "\"cpu\": [\"0-33\", \"50-60\"]"));
         final List<String> locations = new ArrayList<>();
-        faults.forEach(f -> locations.add(f.location()));
+        faults.forEach(f -> locations.add(f.path()));
         assertTrue(locations.contains("format"), locations.toString());
         assertTrue(locations.contains("layer"), locations.toString());
         assertTrue(locations.contains("cells[0] (0-33/0-33, 256 B).mean_ms"), locations.toString());
@@ -176,11 +192,11 @@ class ProfileJsonTest {
     @Test
     void duplicateCellIsRefused() {
         final String json = valid().replace("\"cpu\": [\"0-33\", \"34-66\"]", "\"cpu\": [\"0-33\", \"0-33\"]");
-        final List<ProfileFault> faults = faultsOf(json);
+        final List<InputFault> faults = faultsOf(json);
         assertEquals(2, faults.size(), faults.toString());
-        assertEquals("cells[1] (0-33/0-33, 256 B)", faults.get(0).location());
+        assertEquals("cells[1] (0-33/0-33, 256 B)", faults.get(0).path());
         assertEquals("duplicate cell: cells[0] is the same CPU pair and size", faults.get(0).reason());
-        assertEquals("cells", faults.get(1).location(), "and the pair it displaced is now missing");
+        assertEquals("cells", faults.get(1).path(), "and the pair it displaced is now missing");
         assertEquals("missing cell 0-33/34-66 at 256 B (every message size needs all six CPU state pairs)", faults.get(1).reason());
     }
 
@@ -189,8 +205,8 @@ class ProfileJsonTest {
         final ProfileValidationException error = assertThrows(ProfileValidationException.class,
             () -> ProfileJson.read(directory.resolve("absent.json")));
         assertEquals(1, error.faults().size(), error.getMessage());
-        assertEquals(directory.resolve("absent.json").toString(), error.faults().get(0).file());
-        assertEquals("file", error.faults().get(0).location());
+        assertEquals(directory.resolve("absent.json").toString(), error.faults().get(0).source());
+        assertEquals("file", error.faults().get(0).path());
         assertTrue(error.faults().get(0).reason().startsWith("cannot be read: NoSuchFileException"), error.getMessage());
     }
 
@@ -209,6 +225,44 @@ class ProfileJsonTest {
     /** The first cell's location as every fault in it is reported. */
     private static final String CELL0 = "cells[0] (0-33/0-33, 256 B)";
 
+    @Test
+    void missingRequiredCellFieldIsNamed() {
+        final InputFault fault = onlyFault(valid().replaceFirst("\"n\": 10, ", ""));
+        assertEquals(CELL0 + ".n", fault.path());
+        assertEquals("missing required field 'n'", fault.reason());
+    }
+
+    @Test
+    void missingRequiredTopLevelFieldIsNamed() {
+        final InputFault fault = onlyFault(valid().replace("  \"provenance\": {\"source\": \"test\", \"orb\": \"JacORB 3.9\"},\n", ""));
+        assertEquals("provenance", fault.path());
+        assertEquals("missing required field 'provenance'", fault.reason());
+    }
+
+    @Test
+    void requiredFieldGivenAsNullIsAWrongType() {
+        final InputFault fault = onlyFault(valid().replaceFirst("\"n\": 10,", "\"n\": null,"));
+        assertEquals(CELL0 + ".n", fault.path());
+        assertEquals("expected a whole number, found null", fault.reason());
+    }
+
+    @Test
+    void wrongTypeIsNamedWithTheValueFound() {
+        final InputFault count = onlyFault(valid().replaceFirst("\"n\": 10,", "\"n\": \"ten\","));
+        assertEquals(CELL0 + ".n", count.path());
+        assertEquals("expected a whole number, found string \"ten\"", count.reason());
+        final InputFault layer = onlyFault(valid().replace("\"layer\": \"CORBA\"", "\"layer\": 3"));
+        assertEquals("layer", layer.path());
+        assertEquals("expected a non-empty string, found number 3", layer.reason());
+        final InputFault units = onlyFault(valid().replace("\"units\": {\"latency\": \"ms\", \"histogram_edges\": \"ns\"}",
+            "\"units\": [\"ms\", \"ns\"]"));
+        assertEquals("units", units.path());
+        assertEquals("expected an object, found array", units.reason());
+        final InputFault fraction = onlyFault(valid().replaceFirst("\"n\": 10,", "\"n\": 10.5,"));
+        assertEquals(CELL0 + ".n", fraction.path());
+        assertEquals("expected a whole number, found number 10.5", fraction.reason());
+    }
+
     @ParameterizedTest(name = "{0}: {1} -> {3}")
     @CsvSource(delimiter = '|', value = {
         "mean_ms    | NaN       | \"mean_ms\": 1.5    | must be a finite number, was NaN",
@@ -222,10 +276,10 @@ class ProfileJsonTest {
         "message_size_bytes | 0 | \"message_size_bytes\": 256 | must be >= 1, was 0"})
     void numberOutOfRangeIsNamedWithTheBadValue(final String field, final String bad, final String original,
                                                 final String reason) {
-        final List<ProfileFault> faults = faultsOf(valid().replaceFirst(original, "\"" + field + "\": " + bad));
+        final List<InputFault> faults = faultsOf(valid().replaceFirst(original, "\"" + field + "\": " + bad));
         // The size is part of the cell's key: without it the cell is named by index only.
         final String location = "message_size_bytes".equals(field) ? "cells[0]." + field : CELL0 + "." + field;
-        assertEquals(location, faults.get(0).location());
+        assertEquals(location, faults.get(0).path());
         assertEquals(reason, faults.get(0).reason());
         assertEquals("message_size_bytes".equals(field) ? 2 : 1, faults.size(), faults.toString());
     }
@@ -239,48 +293,86 @@ class ProfileJsonTest {
     }
 
     @Test
+    void maximumBelowTheMeanIsRefused() {
+        final InputFault fault = onlyFault(valid().replaceFirst("\"max_ms\": 2.9", "\"max_ms\": 1.2"));
+        assertEquals(CELL0 + ".max_ms", fault.path());
+        assertEquals("maximum 1.2 ms is below the mean 1.5 ms", fault.reason());
+    }
+
+    @Test
+    void equalEdgesAreOutOfOrderToo() {
+        final InputFault fault = onlyFault(valid().replaceFirst("\\[1000000, 2000000, 3000000\\]", "[1000000, 2000000, 2000000]"));
+        assertEquals(CELL0 + ".histogram.upper_edges_ns[2]", fault.path());
+        assertEquals("bins out of order: edge 2000000 ns is not above the previous edge 2000000 ns", fault.reason());
+    }
+
+    @Test
+    void zeroEdgeIsRefused() {
+        final InputFault fault = onlyFault(valid().replaceFirst("\\[1000000, 2000000, 3000000\\]", "[0, 2000000, 3000000]"));
+        assertEquals(CELL0 + ".histogram.upper_edges_ns[0]", fault.path());
+        assertEquals("edge must be >= 1 ns, was 0", fault.reason());
+    }
+
+    @Test
+    void countsAndEdgesOfDifferentLengthAreRefused() {
+        final InputFault fault = onlyFault(valid().replaceFirst("\"counts\": \\[4, 5, 1\\]", "\"counts\": [4, 6]"));
+        assertEquals(CELL0 + ".histogram", fault.path());
+        assertEquals("upper_edges_ns has 3 entries but counts has 2", fault.reason());
+    }
+
+    @Test
     void overflowCountsTowardsTheTotal() throws Exception {
         final Profile profile = ProfileJson.parse(valid().replaceFirst("\"counts\": \\[4, 5, 1\\], \"overflow\": 0",
             "\"counts\": [4, 5, 0], \"overflow\": 1"), "x");
         assertEquals(1, profile.cells().get(0).histogram().overflowCount());
-        final ProfileFault fault = onlyFault(valid().replaceFirst("\"overflow\": 0", "\"overflow\": 2"));
-        assertEquals(CELL0 + ".histogram", fault.location());
+        final InputFault fault = onlyFault(valid().replaceFirst("\"overflow\": 0", "\"overflow\": 2"));
+        assertEquals(CELL0 + ".histogram", fault.path());
         assertEquals("counts plus overflow add up to 12 samples, but n is 10", fault.reason());
     }
 
     @Test
     void unknownCpuLabelIsNamedAndItsCellCountsAsMissing() {
-        final List<ProfileFault> faults = faultsOf(valid().replaceFirst("\"cpu\": \\[\"0-33\", \"0-33\"\\]", "\"cpu\": [\"0-33\", \"0-30\"]"));
+        final List<InputFault> faults = faultsOf(valid().replaceFirst("\"cpu\": \\[\"0-33\", \"0-33\"\\]", "\"cpu\": [\"0-33\", \"0-30\"]"));
         assertEquals(2, faults.size(), faults.toString());
-        assertEquals("cells[0].cpu[1]", faults.get(0).location());
+        assertEquals("cells[0].cpu[1]", faults.get(0).path());
         assertEquals("unknown CPU state '0-30'; expected 0-33, 34-66 or 67-100", faults.get(0).reason());
         assertEquals("missing cell 0-33/0-33 at 256 B (every message size needs all six CPU state pairs)", faults.get(1).reason());
     }
 
     @Test
     void receiverSenderOrderThatDuplicatesACellIsADuplicate() {
-        final List<ProfileFault> faults = faultsOf(valid().replace("\"cpu\": [\"0-33\", \"34-66\"]", "\"cpu\": [\"67-100\", \"0-33\"]"));
-        assertEquals("cells[2] (0-33/67-100, 256 B)", faults.get(0).location());
+        final List<InputFault> faults = faultsOf(valid().replace("\"cpu\": [\"0-33\", \"34-66\"]", "\"cpu\": [\"67-100\", \"0-33\"]"));
+        assertEquals("cells[2] (0-33/67-100, 256 B)", faults.get(0).path());
         assertEquals("duplicate cell: cells[1] is the same CPU pair and size", faults.get(0).reason());
     }
 
     @Test
+    void unknownFormatVersionIsRefused() {
+        final InputFault fault = onlyFault(valid().replace("latency-profile/1", "latency-profile/2"));
+        assertEquals("format", fault.path());
+        assertEquals("unknown format 'latency-profile/2'; this reader understands 'latency-profile/1'", fault.reason());
+    }
+
+    @Test
     void unknownLayerAndPortModelAreRefused() {
-        final List<ProfileFault> faults = faultsOf(valid().replace("\"layer\": \"CORBA\"", "\"layer\": \"corba\"")
-            .replace("\"kind\": \"thesis-queue\"", "\"kind\": \"m/m/1\""));
+        final String json = valid().replace("\"layer\": \"CORBA\"", "\"layer\": \"corba\"")
+            .replace("\"kind\": \"thesis-queue\"", "\"kind\": \"m/m/1\"");
+        final List<InputFault> faults = faultsOf(json);
         assertEquals(2, faults.size(), faults.toString());
-        assertEquals(new ProfileFault(FILE, "layer", "unknown layer 'corba'; expected CORBA, TCP or UDP"), faults.get(0));
-        assertEquals(new ProfileFault(FILE, "port_model.kind", "unknown port model 'm/m/1'; expected thesis-queue or measured-table"),
-            faults.get(1));
+        assertEquals(faultAt(json, "\"corba\"", "layer", "unknown layer 'corba'; expected CORBA, TCP or UDP"), faults.get(0));
+        assertEquals(faultAt(json, "\"m/m/1\"", "port_model.kind",
+            "unknown port model 'm/m/1'; expected thesis-queue or measured-table"), faults.get(1));
     }
 
     @Test
     void malformedJsonIsReportedAtItsLineAndColumn() {
         // Line 3 holds the stray comma; Jackson's column is 1-based and points at the offending character.
         final String json = "{\n  \"format\": \"latency-profile/1\",\n  \"name\": ,\n}\n";
-        final ProfileFault fault = onlyFault(json);
+        final InputFault fault = onlyFault(json);
         final int column = "  \"name\": ,".indexOf(',') + 1;
-        assertEquals("line 3, column " + column, fault.location());
+        assertEquals(3, fault.line(), fault::toString);
+        assertEquals(column, fault.column(), fault::toString);
+        assertEquals("file", fault.path());
         assertTrue(fault.reason().startsWith("malformed or truncated JSON: Unexpected character (','"), fault.reason());
     }
 
@@ -288,34 +380,38 @@ class ProfileJsonTest {
     void truncatedFileIsReportedAtItsEnd() {
         final String json = valid();
         final String truncated = json.substring(0, json.indexOf("\"cells\""));
-        final ProfileFault fault = onlyFault(truncated);
+        final InputFault fault = onlyFault(truncated);
         final long lines = truncated.chars().filter(c -> c == '\n').count() + 1;
-        assertTrue(fault.location().startsWith("line " + lines + ", column "), fault.location() + " in " + lines + " lines");
+        assertEquals(lines, fault.line(), fault + " in " + lines + " lines");
         assertTrue(fault.reason().startsWith("malformed or truncated JSON: Unexpected end-of-input"), fault.reason());
     }
 
     @Test
     void textAfterTheProfileIsMalformed() {
-        final ProfileFault fault = onlyFault(valid() + "{}\n");
-        assertTrue(fault.location().matches("line \\d+, column \\d+"), fault.location());
+        final InputFault fault = onlyFault(valid() + "{}\n");
+        assertEquals(valid().lines().count() + 1, fault.line(), fault::toString);
         assertTrue(fault.reason().startsWith("malformed or truncated JSON: Trailing token"), fault.reason());
     }
 
     @Test
-    void repeatedKeyIsMalformed() {
-        final ProfileFault fault = onlyFault(valid().replace("\"name\": \"lab\",", "\"name\": \"lab\", \"name\": \"lab2\","));
-        // Jackson notices the repeat once it has read the key: the column just after its closing quote.
-        assertEquals("line 3, column " + ("  \"name\": \"lab\", \"name\"".length() + 1), fault.location());
-        assertTrue(fault.reason().contains("Duplicate field 'name'"), fault.reason());
+    void repeatedKeyIsRefusedAtTheSecondKey() {
+        final InputFault fault = onlyFault(valid().replace("\"name\": \"lab\",", "\"name\": \"lab\", \"name\": \"lab2\","));
+        assertEquals(3, fault.line(), fault::toString);
+        assertEquals("  \"name\": \"lab\", ".length() + 1, fault.column(), fault::toString);
+        assertEquals("name", fault.path());
+        assertEquals("key 'name' is given twice in one mapping (first at line 3); keep one", fault.reason());
     }
 
     @Test
     void exceptionMessageListsEveryFaultOnItsOwnLine() {
-        final ProfileValidationException error = assertThrows(ProfileValidationException.class, () -> ProfileJson.parse(
-            valid().replace("\"layer\": \"CORBA\"", "\"layer\": \"ATM\"").replaceFirst("\"mean_ms\": 1.5", "\"mean_ms\": -1"), FILE));
+        final String json = valid().replace("\"layer\": \"CORBA\"", "\"layer\": \"ATM\"")
+            .replaceFirst("\"mean_ms\": 1.5", "\"mean_ms\": -1");
+        final ProfileValidationException error = assertThrows(ProfileValidationException.class, () -> ProfileJson.parse(json, FILE));
+        final int[] layer = placeOf(json, "\"ATM\"");
+        final int[] mean = placeOf(json, "-1,");
         assertEquals(List.of(
-                "bad.json: layer: unknown layer 'ATM'; expected CORBA, TCP or UDP",
-                "bad.json: " + CELL0 + ".mean_ms: must be > 0, was -1.0"),
+                "bad.json:" + layer[0] + ":" + layer[1] + ": layer: unknown layer 'ATM'; expected CORBA, TCP or UDP",
+                "bad.json:" + mean[0] + ":" + mean[1] + ": " + CELL0 + ".mean_ms: must be > 0, was -1.0"),
             List.of(error.getMessage().split(System.lineSeparator())));
     }
 
@@ -333,13 +429,14 @@ class ProfileJsonTest {
 
     @Test
     void measuredPortTableRowsAreCheckedFieldByField() {
-        final List<ProfileFault> faults = faultsOf(valid().replace("\"port_model\": {\"kind\": \"thesis-queue\"}",
+        final String json = valid().replace("\"port_model\": {\"kind\": \"thesis-queue\"}",
             "\"port_model\": {\"kind\": \"measured-table\", \"rows\": ["
                 + "{\"message_size_bytes\": 1024, \"port_load_percent\": 0, \"avg_round_trip_us\": 968},"
-                + "{\"message_size_bytes\": 1024, \"port_load_percent\": 120, \"avg_round_trip_us\": -1339}]}"));
+                + "{\"message_size_bytes\": 1024, \"port_load_percent\": 120, \"avg_round_trip_us\": -1339}]}");
+        final List<InputFault> faults = faultsOf(json);
         assertEquals(List.of(
-                new ProfileFault(FILE, "port_model.rows[1].port_load_percent", "must be 0..100, was 120"),
-                new ProfileFault(FILE, "port_model.rows[1].avg_round_trip_us", "must be > 0, was -1339.0")),
+                faultAt(json, "120", "port_model.rows[1].port_load_percent", "must be 0..100, was 120"),
+                faultAt(json, "-1339", "port_model.rows[1].avg_round_trip_us", "must be > 0, was -1339.0")),
             faults);
     }
 
@@ -350,15 +447,15 @@ class ProfileJsonTest {
         final ProfileValidationException error = assertThrows(ProfileValidationException.class,
             () -> ProfileJson.parse(valid(), FILE, new ProfileLimits(1_000_000, 2)));
         assertEquals(6, error.faults().size(), "one per cell: " + error.faults());
-        assertEquals(new ProfileFault(FILE, CELL0 + ".histogram.upper_edges_ns", "has 3 bins, more than the limit of 2 bins"
-            + " per histogram"), error.faults().get(0));
+        assertEquals(faultAt(valid(), "[1000000, 2000000, 3000000]", CELL0 + ".histogram.upper_edges_ns",
+            "has 3 bins, more than the limit of 2 bins per histogram"), error.faults().get(0));
     }
 
     @Test
     void theDefaultLimitAllowsTwentyThousandBinsAndNoMore() throws Exception {
         assertEquals(20_000, ProfileLimits.DEFAULT.maxHistogramBins());
-        final ProfileFault fault = faultsOf(withFirstHistogram(20_001)).get(0);
-        assertEquals(CELL0 + ".histogram.upper_edges_ns", fault.location());
+        final InputFault fault = faultsOf(withFirstHistogram(20_001)).get(0);
+        assertEquals(CELL0 + ".histogram.upper_edges_ns", fault.path());
         assertEquals("has 20001 bins, more than the limit of 20000 bins per histogram", fault.reason());
         assertEquals(20_000, ProfileJson.parse(withFirstHistogram(20_000), "at-the-limit.json").cells().stream()
             .mapToInt(cell -> cell.histogram().binCount()).max().orElseThrow());
@@ -385,7 +482,7 @@ class ProfileJsonTest {
         final int bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         final ProfileValidationException error = assertThrows(ProfileValidationException.class,
             () -> ProfileJson.parse(text, FILE, new ProfileLimits(bytes - 1, 20_000)));
-        assertEquals(List.of(new ProfileFault(FILE, "file", "is " + bytes + " bytes, more than the limit of " + (bytes - 1)
+        assertEquals(List.of(new InputFault(FILE, 0, 0, "file", "is " + bytes + " bytes, more than the limit of " + (bytes - 1)
             + " bytes for a profile")), error.faults(), "the size, not the JSON, is the fault");
     }
 
@@ -407,15 +504,15 @@ class ProfileJsonTest {
         final long bytes = Files.size(file);
         final ProfileValidationException error = assertThrows(ProfileValidationException.class,
             () -> ProfileJson.read(file, new ProfileLimits(4096, 20_000)));
-        assertEquals(List.of(new ProfileFault(file.toString(), "file", "is " + bytes + " bytes, more than the limit of 4096"
+        assertEquals(List.of(new InputFault(file.toString(), 0, 0, "file", "is " + bytes + " bytes, more than the limit of 4096"
             + " bytes for a profile")), error.faults());
     }
 
     @Test
     void overlongStringIsNamedAsTooLongNotAsMalformed() {
         final String longText = "x".repeat(ProfileJson.MAX_STRING_CHARS + 1);
-        final ProfileFault fault = onlyFault(valid().replace("\"orb\": \"JacORB 3.9\"", "\"orb\": \"" + longText + "\""));
-        assertTrue(fault.reason().startsWith("a value too long for a profile: String value length"), fault.toString());
+        final InputFault fault = onlyFault(valid().replace("\"orb\": \"JacORB 3.9\"", "\"orb\": \"" + longText + "\""));
+        assertTrue(fault.reason().startsWith("a value too long: String value length"), fault.toString());
         assertTrue(fault.reason().contains("(" + ProfileJson.MAX_STRING_CHARS + ")"), fault.toString());
         assertFalse(fault.reason().contains("StreamReadConstraints"), fault.toString());
     }

@@ -1,31 +1,23 @@
 package org.latencyserver.server.config;
 
 import java.util.List;
-import java.util.stream.Collectors;
+import org.latencyserver.core.input.InputFault;
+import org.latencyserver.core.input.InputFaultsException;
 
 /**
  * The configuration was refused. {@link #faults()} lists every fault found, in file order; the
- * message holds one fault per line, {@code file:line:column: path: reason}.
+ * message holds one fault per line, {@code file:line:column: path: reason}. A kind of
+ * {@link InputFaultsException}, so that a caller can tell a refused configuration from other
+ * refused input.
  */
-public class ConfigurationException extends Exception {
+public class ConfigurationException extends InputFaultsException {
     private static final long serialVersionUID = 1L;
 
-    private final transient List<ConfigurationFault> faults;
-
     /**
-     * @param faults every fault found, at least one
+     * @param faults every fault found, at least one, in file order
      * @throws IllegalArgumentException when there is none
      */
-    public ConfigurationException(final List<ConfigurationFault> faults) {
-        super(faults.stream().map(ConfigurationFault::toString).collect(Collectors.joining(System.lineSeparator())));
-        if (faults.isEmpty()) {
-            throw new IllegalArgumentException("a refused configuration has at least one fault");
-        }
-        this.faults = List.copyOf(faults);
-    }
-
-    /** @return the faults, in file order */
-    public List<ConfigurationFault> faults() {
-        return faults;
+    public ConfigurationException(final List<InputFault> faults) {
+        super(faults);
     }
 }

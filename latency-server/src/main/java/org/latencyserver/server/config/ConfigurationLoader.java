@@ -11,13 +11,19 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import org.latencyserver.core.input.InputFault;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputMapping;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.engine.InputLimits;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /**
  * Reads and validates the server's YAML configuration file, and loads the profiles it lists.
@@ -25,35 +31,21 @@ import org.latencyserver.server.engine.InputLimits;
  * <p>Every fault is reported, all at once, each with the file, line, column, key path and the
  * bad value (a secret's value excepted), and nothing is returned until there is none. Unknown
  * keys are faults — a typo must not silently become a default — with the closest known key
- * suggested. The keys and their defaults are listed in this package's documentation.
+ * suggested. The keys, their defaults and their ranges are {@link ServerOption}'s.
  *
  * <p>One instance reads one file; {@link #load} is safe to call from any thread.
  */
 public final class ConfigurationLoader {
 
-    private static final Set<String> TOP = Set.of("server", "security", "thresholds", "measurement", "limits", "profiles", "nodes",
-        "links", "connections");
-    private static final Set<String> SERVER = Set.of("name", "poll_interval_millis", "unknown_after_missed_polls",
-        "state_file", "metrics", "operator_calls_enabled", "planner_calls_enabled");
-    private static final Set<String> METRICS = Set.of("address", "port");
-    private static final Set<String> THRESHOLDS = Set.of("cpu_low_upper_percent", "cpu_medium_upper_percent",
-        "cpu_hysteresis_band_percent", "port_loaded_above_percent", "port_hysteresis_band_percent");
-    private static final Set<String> MEASUREMENT = Set.of("round_trips", "warmup_round_trips", "timeout_millis",
-        "min_interval_millis", "budget_round_trips_per_second", "max_concurrent_measurements", "dwell_millis");
-    private static final Set<String> LIMITS = Set.of("max_result_millis", "plausibility_factor", "max_histogram_bins",
-        "max_profile_bytes");
-    private static final Set<String> NODE = Set.of("name", "node_id", "workstation_type", "mib_source", "snmp");
-    private static final Set<String> LINK = Set.of("name", "mib_source", "snmp");
-
     private final Path file;
     private final Path directory;
-    private final FaultCollector faults;
+    private final InputFaults faults;
     private final SnmpBlockReader snmpReader;
 
     private ConfigurationLoader(final Path file) {
         this.file = file.toAbsolutePath().normalize();
         this.directory = this.file.getParent();
-        this.faults = new FaultCollector(file.toString());
+        this.faults = new InputFaults(file.toString());
         this.snmpReader = new SnmpBlockReader(faults);
     }
 
@@ -78,20 +70,18 @@ public final class ConfigurationLoader {
             faults.add(0, 0, "file", "cannot be read: " + e.getClass().getSimpleName() + ": " + e.getMessage());
             throw new ConfigurationException(faults.inFileOrder());
         }
-        final YamlNode root;
-        try {
-            root = YamlNode.parse(text, faults);
-        } catch (YamlSyntaxException e) {
-            faults.add(e.line(), e.column(), "file", "malformed YAML: " + e.getMessage());
+        final InputNode root = InputNode.parse(text, InputFormat.YAML, faults);
+        if (root.kind() == InputNode.Kind.INVALID) {
+            // Malformed YAML, reported by the parser at its line: nothing further can be read.
             throw new ConfigurationException(faults.inFileOrder());
         }
-        if (root.kind() != YamlNode.Kind.MAP) {
-            faults.at(root, "file", (root.kind() == YamlNode.Kind.NULL ? "the file is empty" : "expected a mapping, was "
-                + root.describe()) + "; a configuration has the sections " + String.join(", ", TOP.stream().sorted().toList()));
+        if (root.kind() != InputNode.Kind.MAP) {
+            faults.at(root, "file", (root.kind() == InputNode.Kind.NULL ? "the file is empty" : "expected a mapping, was "
+                + root.describe()) + "; a configuration has the sections " + String.join(", ", new java.util.TreeSet<>(ServerOption.keysIn(""))));
             throw new ConfigurationException(faults.inFileOrder());
         }
-        final Section top = new Section(root, "", faults);
-        top.allowOnly(TOP, elsewhereForTop());
+        final InputMapping top = new InputMapping(root, "", faults);
+        OptionReads.allowOnlyOptionsOf(top, "", elsewhereForTop());
 
         final ServerSettings server = server(top.section("server"));
         final Thresholds thresholds = thresholds(top.section("thresholds"), top);
@@ -99,11 +89,11 @@ public final class ConfigurationLoader {
         final InputLimits limits = limits(top.section("limits"));
         // Profiles are read within the limits; with faulty limits (reported) within the defaults.
         final ProfileSet profiles = profiles(top, (limits == null ? InputLimits.DEFAULT : limits).profileLimits());
-        final NodeSet nodes = nodes(top);
-        final LinkSet links = links(top);
-        final List<ConnectionConfig> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
+        final NamedSet<NodeConfig> nodes = nodes(top);
+        final NamedSet<LinkConfig> links = links(top);
+        final List<ConnectionSpec> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
         final SecuritySettings security = new SecurityReader(faults, directory).read(top.section("security"), nodes.declared());
-        final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionConfig::probeRatePerSecond).sum();
+        final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionSpec::probeRatePerSecond).sum();
         if (measurement != null && probeRoundTripsPerSecond > measurement.budgetRoundTripsPerSecond() / 2.0) {
             top.fault("connections", String.format(java.util.Locale.ROOT,
                 "the connections' probes take %.1f round trips/s, more than half of measurement.budget_round_trips_per_second"
@@ -121,53 +111,61 @@ public final class ConfigurationLoader {
     /** Keys of the sections, for a key written at the top level by mistake. */
     private static Map<String, String> elsewhereForTop() {
         final Map<String, String> elsewhere = new HashMap<>();
-        SERVER.forEach(key -> elsewhere.put(key, "it belongs under server:"));
-        THRESHOLDS.forEach(key -> elsewhere.put(key, "it belongs under thresholds:"));
-        MEASUREMENT.forEach(key -> elsewhere.put(key, "it belongs under measurement:"));
-        LIMITS.forEach(key -> elsewhere.put(key, "it belongs under limits:"));
+        for (final String section : List.of("server", "thresholds", "measurement", "limits")) {
+            ServerOption.keysIn(section).forEach(key -> elsewhere.putIfAbsent(key, "it belongs under " + section + ":"));
+        }
         return elsewhere;
     }
 
     // ---- server -------------------------------------------------------------------------------
 
-    private ServerSettings server(final Section server) {
+    private ServerSettings server(final InputMapping server) {
         final String defaultStateFile = file.getFileName().toString().replaceFirst("\\.ya?ml$", "")
             + ServerSettings.DEFAULT_STATE_FILE_SUFFIX;
         if (server == null) {
             return new ServerSettings(ServerSettings.DEFAULT_NAME, ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
                 ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, directory.resolve(defaultStateFile).normalize(),
-                ServerSettings.Metrics.DEFAULT, true, true);
+                ServerSettings.Metrics.DEFAULT, ServerOption.SERVER_OPERATOR_CALLS_ENABLED.defaultFlag(),
+                ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag());
         }
-        server.allowOnly(SERVER);
-        final String name = server.text("name", ServerSettings.DEFAULT_NAME);
-        final Long poll = server.integer("poll_interval_millis", ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS, 10, 3_600_000);
-        final Long missed = server.integer("unknown_after_missed_polls",
-            (long) ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, 1, 1000);
-        final Path stateFile = relativePath(server, "state_file", defaultStateFile);
-        final ServerSettings.Metrics metrics = metrics(server.section("metrics"));
-        final boolean operatorCalls = server.bool("operator_calls_enabled", true);
-        final boolean plannerCalls = server.bool("planner_calls_enabled", true);
+        OptionReads.allowOnlyOptionsOf(server, "server");
+        final String name = OptionReads.text(server, ServerOption.SERVER_NAME);
+        final Long poll = OptionReads.whole(server, ServerOption.SERVER_POLL_INTERVAL_MILLIS);
+        final Long missed = OptionReads.whole(server, ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
+        final Path stateFile = relativePath(server, ServerOption.SERVER_STATE_FILE.key(), defaultStateFile);
+        final ServerSettings.Metrics metrics = metrics(server.section(ServerOption.SERVER_METRICS.key()));
+        final boolean operatorCalls = OptionReads.flag(server, ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
+        final boolean plannerCalls = OptionReads.flag(server, ServerOption.SERVER_PLANNER_CALLS_ENABLED);
         if (poll == null || missed == null || stateFile == null || metrics == null) {
             return null;
         }
         return new ServerSettings(name, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
     }
 
-    private ServerSettings.Metrics metrics(final Section metrics) {
+    private ServerSettings.Metrics metrics(final InputMapping metrics) {
         if (metrics == null) {
             return ServerSettings.Metrics.DEFAULT;
         }
-        metrics.allowOnly(METRICS);
-        final String address = metrics.text("address", ServerSettings.Metrics.DEFAULT_ADDRESS);
+        OptionReads.allowOnlyOptionsOf(metrics, "server.metrics");
+        final boolean enabled = OptionReads.flag(metrics, ServerOption.SERVER_METRICS_ENABLED);
+        final String address = OptionReads.text(metrics, ServerOption.SERVER_METRICS_ADDRESS);
         if (address.chars().anyMatch(Character::isWhitespace)) {
-            metrics.fault("address", "expected an IP address or host name, was '" + address + "'");
+            metrics.fault(ServerOption.SERVER_METRICS_ADDRESS.key(), "expected an IP address or host name, was '" + address + "'");
             return null;
         }
-        final Long port = metrics.integer("port", (long) ServerSettings.Metrics.DEFAULT_PORT, 0, 65_535);
-        return port == null ? null : new ServerSettings.Metrics(address, port.intValue());
+        final Long port = OptionReads.whole(metrics, ServerOption.SERVER_METRICS_PORT);
+        if (port != null && port == 0 && !metrics.has(ServerOption.SERVER_METRICS_ENABLED.key())) {
+            // Port 0 here used to mean "no endpoint" (everywhere else "any free port"): an old file must not silently
+            // open one, so 0 counts only with enabled written beside it, which says which is meant.
+            metrics.fault(ServerOption.SERVER_METRICS_PORT.key(), "0 means any free port, as on the command line and for"
+                + " security.tls.port (it used to mean no endpoint): write 'enabled: false' for no endpoint, or"
+                + " 'enabled: true' to serve on any free port");
+            return null;
+        }
+        return port == null ? null : new ServerSettings.Metrics(enabled, address, port.intValue());
     }
 
-    private Path relativePath(final Section section, final String key, final String fallback) {
+    private Path relativePath(final InputMapping section, final String key, final String fallback) {
         final String text = section.text(key, fallback);
         try {
             return directory.resolve(text).normalize();
@@ -179,18 +177,19 @@ public final class ConfigurationLoader {
 
     // ---- thresholds and measurement -------------------------------------------------------------
 
-    private Thresholds thresholds(final Section section, final Section top) {
+    private Thresholds thresholds(final InputMapping section, final InputMapping top) {
         if (section == null) {
             return Thresholds.DEFAULT;
         }
-        section.allowOnly(THRESHOLDS);
+        OptionReads.allowOnlyOptionsOf(section, "thresholds");
         final int before = faults.count();
-        final Thresholds d = Thresholds.DEFAULT;
-        final Long low = section.integer("cpu_low_upper_percent", (long) d.cpuLowUpperPercent(), 0, 98);
-        final Long medium = section.integer("cpu_medium_upper_percent", (long) d.cpuMediumUpperPercent(), 1, 99);
-        final Double cpuBand = section.decimal("cpu_hysteresis_band_percent", d.cpuHysteresisBandPercent(), 0, false, 100);
-        final Long portThreshold = section.integer("port_loaded_above_percent", (long) d.portLoadedAbovePercent(), 0, 100);
-        final Double portBand = section.decimal("port_hysteresis_band_percent", d.portHysteresisBandPercent(), 0, false, 100);
+        final Long low = OptionReads.whole(section, ServerOption.THRESHOLDS_CPU_LOW_UPPER_PERCENT);
+        final Long medium = OptionReads.whole(section, ServerOption.THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT);
+        final Double cpuBand = OptionReads.decimal(section, ServerOption.THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT);
+        // Read as a percentage, so that any other value gets the reason it is fixed rather than a bare range.
+        final ServerOption portLoaded = ServerOption.THRESHOLDS_PORT_LOADED_ABOVE_PERCENT;
+        final Long portThreshold = section.integer(portLoaded.key(), portLoaded.defaultWhole(), 0, 100);
+        final Double portBand = OptionReads.decimal(section, ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT);
         if (low != null && medium != null && low >= medium) {
             section.fault(section.has("cpu_low_upper_percent") ? "cpu_low_upper_percent" : "cpu_medium_upper_percent",
                 "cpu_low_upper_percent (" + low + ") must be below cpu_medium_upper_percent (" + medium + ")");
@@ -202,7 +201,7 @@ public final class ConfigurationLoader {
                     + " points (LOW 0-" + low + ", MEDIUM " + (low + 1) + "-" + medium + ", HIGH " + (medium + 1) + "-100)");
             }
         }
-        if (portThreshold != null && portThreshold != 90) {
+        if (portThreshold != null && !portLoaded.whole().contains(portThreshold)) {
             section.fault("port_loaded_above_percent", "is fixed at 90 by the IDL's port_state encoding (LOADED is 91..100), was "
                 + portThreshold);
         }
@@ -216,44 +215,34 @@ public final class ConfigurationLoader {
         return new Thresholds(low.intValue(), medium.intValue(), cpuBand, portThreshold.intValue(), portBand);
     }
 
-    private MeasurementSettings measurement(final Section section) {
+    private MeasurementSettings measurement(final InputMapping section) {
         if (section == null) {
             return MeasurementSettings.DEFAULT;
         }
-        section.allowOnly(MEASUREMENT);
-        final MeasurementSettings d = MeasurementSettings.DEFAULT;
-        final Long roundTrips = section.integer("round_trips", (long) d.roundTrips(), 1, 10_000_000);
-        final Long warmup = section.integer("warmup_round_trips", (long) d.warmupRoundTrips(), 0, 1_000_000);
-        final Long timeout = section.integer("timeout_millis", d.timeoutMillis(), 1, 86_400_000);
-        final Long interval = section.integer("min_interval_millis", d.minIntervalMillis(), 0, 86_400_000);
-        final Long budget = section.integer("budget_round_trips_per_second", (long) d.budgetRoundTripsPerSecond(), 1, 10_000_000);
-        final Long concurrent = section.integer("max_concurrent_measurements", (long) d.maxConcurrentMeasurements(), 1, 10_000);
-        final Long dwell = section.integer("dwell_millis", MeasurementSettings.DWELL_FROM_POLL_INTERVAL, 0, 86_400_000);
-        if (roundTrips == null || warmup == null || timeout == null || interval == null || budget == null || concurrent == null
-            || dwell == null) {
+        final NumberBlock read = NumberBlock.read(section, "measurement",
+            Map.of(ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL));
+        if (!read.complete()) {
             return null;
         }
-        return new MeasurementSettings(roundTrips.intValue(), warmup.intValue(), timeout, interval, budget.intValue(),
-            concurrent.intValue(), dwell);
+        return new MeasurementSettings((int) read.whole(ServerOption.MEASUREMENT_ROUND_TRIPS),
+            (int) read.whole(ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS), read.whole(ServerOption.MEASUREMENT_TIMEOUT_MILLIS),
+            read.whole(ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS),
+            (int) read.whole(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND),
+            (int) read.whole(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS), read.whole(ServerOption.MEASUREMENT_DWELL_MILLIS));
     }
 
     // ---- limits -------------------------------------------------------------------------------
 
-    private InputLimits limits(final Section section) {
+    private InputLimits limits(final InputMapping section) {
         if (section == null) {
             return InputLimits.DEFAULT;
         }
-        section.allowOnly(LIMITS);
-        final InputLimits d = InputLimits.DEFAULT;
-        final Long maxResult = section.integer("max_result_millis", d.maxResultMillis(), 1, 86_400_000);
-        final Double factor = section.decimal("plausibility_factor", d.plausibilityFactor(), 1, true, 1e12);
-        // Fewer than the thesis's 100 bins would refuse every measured histogram.
-        final Long bins = section.integer("max_histogram_bins", (long) d.maxHistogramBins(), 100, 10_000_000);
-        final Long bytes = section.integer("max_profile_bytes", d.maxProfileBytes(), 1024, 1L << 30);
-        if (maxResult == null || factor == null || bins == null || bytes == null) {
+        final NumberBlock read = NumberBlock.read(section, "limits", Map.of());
+        if (!read.complete()) {
             return null;
         }
-        return new InputLimits(maxResult, factor, bins.intValue(), bytes);
+        return new InputLimits(read.whole(ServerOption.LIMITS_MAX_RESULT_MILLIS), read.decimal(ServerOption.LIMITS_PLAUSIBILITY_FACTOR),
+            (int) read.whole(ServerOption.LIMITS_MAX_HISTOGRAM_BINS), read.whole(ServerOption.LIMITS_MAX_PROFILE_BYTES));
     }
 
     // ---- profiles -----------------------------------------------------------------------------
@@ -262,16 +251,16 @@ public final class ConfigurationLoader {
     record ProfileSet(Map<String, Profile> byName, int refusedFiles) {
     }
 
-    private ProfileSet profiles(final Section top, final ProfileLimits limits) {
+    private ProfileSet profiles(final InputMapping top, final ProfileLimits limits) {
         final Map<String, Profile> profiles = new LinkedHashMap<>();
-        final Map<String, String> firstSeen = new HashMap<>();
-        final List<YamlNode> items = top.list("profiles");
+        final FirstPlaces<String> names = new FirstPlaces<>();
+        final List<InputNode> items = top.list(ServerOption.PROFILES.key());
         int refused = 0;
         for (int i = 0; i < items.size(); i++) {
-            final YamlNode item = items.get(i);
+            final InputNode item = items.get(i);
             final String path = "profiles[" + i + "]";
-            if (item.kind() != YamlNode.Kind.SCALAR || item.text().isBlank()) {
-                if (item.kind() != YamlNode.Kind.INVALID) {
+            if (item.kind() != InputNode.Kind.SCALAR || item.text().isBlank()) {
+                if (item.kind() != InputNode.Kind.INVALID) {
                     faults.at(item, path, "expected a profile file path, was " + item.describe());
                 }
                 continue;
@@ -285,7 +274,7 @@ public final class ConfigurationLoader {
             }
             try {
                 final Profile profile = ProfileJson.read(profileFile, limits);
-                final String first = firstSeen.putIfAbsent(profile.name(), path + " (line " + item.line() + ")");
+                final String first = names.earlier(profile.name(), path, item.line());
                 if (first != null) {
                     faults.at(item, path, "'" + item.text() + "' is a second profile named '" + profile.name()
                         + "', after " + first);
@@ -294,7 +283,7 @@ public final class ConfigurationLoader {
                 }
             } catch (ProfileValidationException e) {
                 refused++;
-                for (final ProfileFault fault : e.faults()) {
+                for (final InputFault fault : e.faults()) {
                     faults.at(item, path, "profile refused: " + fault);
                 }
             }
@@ -305,86 +294,97 @@ public final class ConfigurationLoader {
     // ---- nodes and links ----------------------------------------------------------------------
 
     /**
-     * The nodes: every declared name (so that a reference to a faulty node is not also reported
-     * as unknown) and the nodes that passed every check.
+     * Nodes or links: every declared name (so that a reference to a faulty one is not also
+     * reported as unknown) and those that passed every check, by name.
+     *
+     * @param <T> {@link NodeConfig} or {@link LinkConfig}
      */
-    record NodeSet(Set<String> declared, Map<String, NodeConfig> valid) {
+    record NamedSet<T>(Set<String> declared, Map<String, T> valid) {
     }
 
-    /** The links, as {@link NodeSet}. */
-    record LinkSet(Set<String> declared, Map<String, LinkConfig> valid) {
+    /** What a node and a link both have: where its utilisation comes from, and how to poll it. */
+    private record Source(MibSource mibSource, SnmpBlockReader.Result snmp) {
     }
 
-    private NodeSet nodes(final Section top) {
-        final Set<String> declared = new LinkedHashSet<>();
-        final Map<String, NodeConfig> valid = new LinkedHashMap<>();
-        top.require("nodes", "nodes, the workstations the connections join");
+    /**
+     * Reads what only a node or only a link has.
+     *
+     * @param <T> {@link NodeConfig} or {@link LinkConfig}
+     */
+    private interface OwnKeys<T> {
+        /**
+         * Reads the item's own keys, reporting their faults.
+         *
+         * @param name the item's name, null when missing or bad (reported)
+         * @return what builds the item from its source once the whole item is known to be fault-free
+         */
+        Function<Source, T> read(InputMapping item, String name);
+    }
+
+    private NamedSet<NodeConfig> nodes(final InputMapping top) {
+        top.require(ServerOption.NODES.key(), "nodes, " + ServerOption.NODES.doc());
         final Map<String, WorkstationType> types = new HashMap<>(Map.of("TAC-3", WorkstationType.TAC_3, "TAC-4",
             WorkstationType.TAC_4));
-        final Map<String, String> nameSeen = new HashMap<>();
-        final Map<Long, String> idSeen = new HashMap<>();
-        final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.NODE);
-        for (final Section node : top.sections("nodes")) {
-            final int before = faults.count();
-            node.allowOnly(NODE, elsewhere);
-            final String name = node.requiredText("name", "name, which connections use to refer to the node");
-            final Long id = node.requiredInteger("node_id", 1, Short.MAX_VALUE,
-                "node_id, the IDL's client_node/peer_node number, 1..32767");
+        final FirstPlaces<Long> ids = new FirstPlaces<>();
+        return named(top, SnmpBlockReader.Owner.NODE, (node, name) -> {
+            final Long id = OptionReads.requiredWhole(node, ServerOption.NODES_NODE_ID,
+                "node_id, the IDL's client_node/peer_node number");
             final String typeName = node.requiredText("workstation_type", "workstation_type, e.g. TAC-4, as profiles name it");
-            final MibSource source = node.choice("mib_source", MibSource.PUSH, SnmpBlockReader.MIB_SOURCES);
-            final SnmpBlockReader.Result snmp = snmpReader.read(node, source, SnmpBlockReader.Owner.NODE);
-            if (name != null) {
-                final String first = nameSeen.putIfAbsent(name, node.path() + " (line " + node.node().line() + ")");
-                if (first != null) {
-                    node.fault("name", "a second node named '" + name + "', after " + first);
-                }
-                declared.add(name);
-            }
             if (id != null) {
-                final String first = idSeen.putIfAbsent(id, node.path() + " (line " + node.node().line() + ")");
+                final String first = ids.earlier(id, node);
                 if (first != null) {
                     node.fault("node_id", "node_id " + id + " is already used by " + first);
                 }
             }
-            WorkstationType type = null;
-            if (typeName != null) {
-                // TAC-3 and TAC-4 keep the thesis's codes; other types are numbered from 5 in order of appearance.
-                type = types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
-            }
-            if (faults.count() == before) {
-                valid.put(name, new NodeConfig(name, id.shortValue(), type, source, snmp.access()));
-            }
-        }
-        return new NodeSet(declared, valid);
+            // TAC-3 and TAC-4 keep the thesis's codes; other types are numbered from 5 in order of appearance.
+            final WorkstationType type = typeName == null ? null
+                : types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
+            return source -> new NodeConfig(name, id.shortValue(), type, source.mibSource(), source.snmp().access());
+        });
     }
 
     private static int nextCode(final Map<String, WorkstationType> types) {
         return types.values().stream().mapToInt(WorkstationType::code).max().orElse(4) + 1;
     }
 
-    private LinkSet links(final Section top) {
+    private NamedSet<LinkConfig> links(final InputMapping top) {
+        return named(top, SnmpBlockReader.Owner.LINK, (link, name) -> source -> new LinkConfig(name, source.mibSource(),
+            source.snmp().access(), source.snmp().ifIndex(), source.snmp().speedMbps()));
+    }
+
+    /**
+     * Reads the list of nodes or links: each item's keys, its required and unique name, its own
+     * keys, its {@code mib_source} and {@code snmp} block; an item is built only without faults.
+     */
+    private <T> NamedSet<T> named(final InputMapping top, final SnmpBlockReader.Owner owner, final OwnKeys<T> ownKeys) {
+        final String word = owner.word();
+        final boolean nodes = owner == SnmpBlockReader.Owner.NODE;
+        final ServerOption list = nodes ? ServerOption.NODES : ServerOption.LINKS;
+        final ServerOption mibSource = nodes ? ServerOption.NODES_MIB_SOURCE : ServerOption.LINKS_MIB_SOURCE;
         final Set<String> declared = new LinkedHashSet<>();
-        final Map<String, LinkConfig> valid = new LinkedHashMap<>();
-        final Map<String, String> nameSeen = new HashMap<>();
-        final Map<String, String> elsewhere = snmpKeysBelongInBlock(SnmpBlockReader.Owner.LINK);
-        for (final Section link : top.sections("links")) {
+        final Map<String, T> valid = new LinkedHashMap<>();
+        final FirstPlaces<String> names = new FirstPlaces<>();
+        final Map<String, String> elsewhere = snmpKeysBelongInBlock(owner);
+        for (final InputMapping item : top.sections(list.key())) {
             final int before = faults.count();
-            link.allowOnly(LINK, elsewhere);
-            final String name = link.requiredText("name", "name, which connections use to refer to the link");
-            final MibSource source = link.choice("mib_source", MibSource.PUSH, SnmpBlockReader.MIB_SOURCES);
-            final SnmpBlockReader.Result snmp = snmpReader.read(link, source, SnmpBlockReader.Owner.LINK);
+            OptionReads.allowOnlyOptionsOf(item, list.path() + "[]", elsewhere);
+            final String name = item.requiredText("name", "name, which connections use to refer to the " + word);
+            final Function<Source, T> build = ownKeys.read(item, name);
+            final MibSource source = item.choice(mibSource.key(), SnmpBlockReader.MIB_SOURCES.get(mibSource.defaultString()),
+                SnmpBlockReader.MIB_SOURCES);
+            final SnmpBlockReader.Result snmp = snmpReader.read(item, source, owner);
             if (name != null) {
-                final String first = nameSeen.putIfAbsent(name, link.path() + " (line " + link.node().line() + ")");
+                final String first = names.earlier(name, item);
                 if (first != null) {
-                    link.fault("name", "a second link named '" + name + "', after " + first);
+                    item.fault("name", "a second " + word + " named '" + name + "', after " + first);
                 }
                 declared.add(name);
             }
             if (faults.count() == before) {
-                valid.put(name, new LinkConfig(name, source, snmp.access(), snmp.ifIndex(), snmp.speedMbps()));
+                valid.put(name, build.apply(new Source(source, snmp)));
             }
         }
-        return new LinkSet(declared, valid);
+        return new NamedSet<>(declared, valid);
     }
 
     private static Map<String, String> snmpKeysBelongInBlock(final SnmpBlockReader.Owner owner) {

@@ -1,13 +1,13 @@
 package org.latencyserver.server.config;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.latencyserver.core.estimate.Qos;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /**
  * Reads the {@code connections:} list and checks each connection against the nodes, links and
@@ -19,16 +19,12 @@ import org.latencyserver.server.table.CalibrationMode;
  */
 final class ConnectionReader {
 
-    private static final Set<String> CONNECTION = Set.of("index_ref", "client", "peer", "link", "message_size_bytes", "qos",
-        "profile", "bound_percent",
-        "calibration", "probe_rate_per_second");
-
-    private final FaultCollector faults;
-    private final ConfigurationLoader.NodeSet nodes;
-    private final ConfigurationLoader.LinkSet links;
+    private final InputFaults faults;
+    private final ConfigurationLoader.NamedSet<NodeConfig> nodes;
+    private final ConfigurationLoader.NamedSet<LinkConfig> links;
     private final ConfigurationLoader.ProfileSet profiles;
 
-    ConnectionReader(final FaultCollector faults, final ConfigurationLoader.NodeSet nodes, final ConfigurationLoader.LinkSet links,
+    ConnectionReader(final InputFaults faults, final ConfigurationLoader.NamedSet<NodeConfig> nodes, final ConfigurationLoader.NamedSet<LinkConfig> links,
                      final ConfigurationLoader.ProfileSet profiles) {
         this.faults = faults;
         this.nodes = nodes;
@@ -37,17 +33,16 @@ final class ConnectionReader {
     }
 
     /** @return the connections that passed every check, in file order */
-    List<ConnectionConfig> read(final Section top) {
-        top.require("connections", "connections, the message paths the server estimates (an empty list is written [])");
-        final List<ConnectionConfig> connections = new ArrayList<>();
-        final Map<Long, String> indexSeen = new HashMap<>();
-        for (final Section c : top.sections("connections")) {
+    List<ConnectionSpec> read(final InputMapping top) {
+        top.require(ServerOption.CONNECTIONS.key(), "connections, " + ServerOption.CONNECTIONS.doc());
+        final List<ConnectionSpec> connections = new ArrayList<>();
+        final FirstPlaces<Long> indexRefs = new FirstPlaces<>();
+        for (final InputMapping c : top.sections("connections")) {
             final int before = faults.count();
-            c.allowOnly(CONNECTION);
-            final Long indexRef = c.requiredInteger("index_ref", 1, Short.MAX_VALUE,
-                "index_ref, the connection's number in the IDL, 1..32767");
+            OptionReads.allowOnlyOptionsOf(c, "connections[]");
+            final Long indexRef = required(c, ServerOption.CONNECTIONS_INDEX_REF);
             if (indexRef != null) {
-                final String first = indexSeen.putIfAbsent(indexRef, c.path() + " (line " + c.node().line() + ")");
+                final String first = indexRefs.earlier(indexRef, c);
                 if (first != null) {
                     c.fault("index_ref", "index_ref " + indexRef + " is already used by " + first);
                 }
@@ -58,27 +53,30 @@ final class ConnectionReader {
                 c.fault("peer", "client and peer are both '" + c.text("peer", "") + "': a connection joins two different workstations");
             }
             final LinkConfig link = link(c);
-            final Long size = c.requiredInteger("message_size_bytes", 1, Short.MAX_VALUE,
-                "message_size_bytes, 1..32767 (the IDL's short)");
-            final Long qosLevel = c.requiredInteger("qos", 1, 4, "qos, 1..4");
+            final Long size = required(c, ServerOption.CONNECTIONS_MESSAGE_SIZE_BYTES);
+            final Long qosLevel = required(c, ServerOption.CONNECTIONS_QOS);
             final Qos qos = qosLevel == null ? null : Qos.ofLevel(qosLevel.intValue());
             final double bound = bound(c, qos);
             final String profile = profile(c, qos, client);
             final CalibrationMode calibration = calibration(c);
-            final Double probeRate = c.decimal("probe_rate_per_second", ConnectionConfig.DEFAULT_PROBE_RATE_PER_SECOND, 0, false,
-                1000);
+            final Double probeRate = OptionReads.decimal(c, ServerOption.CONNECTIONS_PROBE_RATE_PER_SECOND);
             // A node or link with faults of its own is not built; its connections cannot be either.
             final boolean partsBuilt = client != null && peer != null && (link != null || !c.has("link"));
             if (faults.count() == before && partsBuilt) {
-                connections.add(new ConnectionConfig(indexRef.shortValue(), client, peer, link, size.intValue(), qos.level(),
+                connections.add(ConnectionSpecs.of(indexRef.shortValue(), client, peer, link, size.intValue(), qos.level(),
                     bound, profile, calibration, probeRate));
             }
         }
         return connections;
     }
 
-    private CalibrationMode calibration(final Section c) {
-        final String mode = c.text("calibration", CalibrationMode.ADAPTIVE.configName());
+    /** @return a required whole number within the option's range, or null when missing or bad (reported) */
+    private static Long required(final InputMapping c, final ServerOption option) {
+        return OptionReads.requiredWhole(c, option, option.key() + ", " + option.doc());
+    }
+
+    private CalibrationMode calibration(final InputMapping c) {
+        final String mode = OptionReads.text(c, ServerOption.CONNECTIONS_CALIBRATION);
         for (final CalibrationMode known : CalibrationMode.values()) {
             if (known.configName().equals(mode)) {
                 return known;
@@ -89,7 +87,7 @@ final class ConnectionReader {
         return null;
     }
 
-    private NodeConfig node(final Section c, final String key) {
+    private NodeConfig node(final InputMapping c, final String key) {
         final String name = c.requiredText(key, key + ", the name of a node");
         if (name == null) {
             return null;
@@ -101,7 +99,7 @@ final class ConnectionReader {
         return nodes.valid().get(name);
     }
 
-    private LinkConfig link(final Section c) {
+    private LinkConfig link(final InputMapping c) {
         final String name = c.text("link", null);
         if (name == null) {
             return null;
@@ -113,7 +111,7 @@ final class ConnectionReader {
         return links.valid().get(name);
     }
 
-    private double bound(final Section c, final Qos qos) {
+    private double bound(final InputMapping c, final Qos qos) {
         final boolean servesBound = qos != null && qos.needsBoundPercent();
         if (qos != null && !servesBound) {
             if (c.value("bound_percent") != null) {
@@ -126,11 +124,11 @@ final class ConnectionReader {
             + "the share of messages the bound covers, in (0, 100], e.g. 96")) {
             return 0;
         }
-        final Double bound = c.decimal("bound_percent", 0.0, 0, true, 100);
+        final Double bound = OptionReads.decimal(c, ServerOption.CONNECTIONS_BOUND_PERCENT, 0.0);
         return bound == null ? 0 : bound;
     }
 
-    private String profile(final Section c, final Qos qos, final NodeConfig client) {
+    private String profile(final InputMapping c, final Qos qos, final NodeConfig client) {
         final boolean fromProfile = qos != null && qos.needsProfile();
         if (fromProfile && !c.require("profile", "QoS " + qos.level() + " is served from a profile, so profile is required; "
             + loadedProfiles())) {

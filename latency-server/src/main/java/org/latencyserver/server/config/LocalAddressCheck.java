@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.latencyserver.core.input.InputMapping;
 
 /**
  * Checks an snmp block's {@code local_address}: an IP address (no host name: what it resolves to
@@ -34,7 +35,7 @@ final class LocalAddressCheck {
      * @param localAddress the value of {@code local_address}
      * @param agentHost    the host part of the block's {@code address}, null when that was bad (reported)
      */
-    static void check(final Section block, final String localAddress, final String agentHost) {
+    static void check(final InputMapping block, final String localAddress, final String agentHost) {
         final InetAddress local = literal(localAddress);
         if (local == null) {
             block.fault("local_address", EXPECTED + ", was '" + localAddress + "'");

@@ -5,20 +5,9 @@ package org.latencyserver.server.config;
  *
  * <p>Immutable and thread-safe.
  */
-public enum MibSource {
+public enum MibSource implements ConfigWord {
     /** pushed as percentages through {@code PutMibUpdates}, as the thesis's emulator did ({@code push}) */
-    PUSH("push"),
+    PUSH,
     /** polled from an SNMP agent ({@code snmp}); the node or link then has an {@code snmp} block */
-    SNMP("snmp");
-
-    private final String configName;
-
-    MibSource(final String configName) {
-        this.configName = configName;
-    }
-
-    /** @return the word used in the configuration file */
-    public String configName() {
-        return configName;
-    }
+    SNMP
 }

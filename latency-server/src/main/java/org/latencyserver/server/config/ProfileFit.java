@@ -3,8 +3,8 @@ package org.latencyserver.server.config;
 import java.util.ArrayList;
 import java.util.List;
 import org.latencyserver.core.estimate.Qos;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.server.table.ConnectionSpec;
 
 /**
@@ -50,13 +50,13 @@ public final class ProfileFit {
      * @return a fault for each connection naming the profile that it does not fit, located at
      *         {@code connection <index_ref>}; empty when it fits them all (or none names it)
      */
-    public static List<ProfileFault> faults(final Profile profile, final String sourceName, final List<ConnectionSpec> connections) {
-        final List<ProfileFault> faults = new ArrayList<>();
+    public static List<InputFault> faults(final Profile profile, final String sourceName, final List<ConnectionSpec> connections) {
+        final List<InputFault> faults = new ArrayList<>();
         for (final ConnectionSpec connection : connections) {
             if (profile.name().equals(connection.profileName())) {
                 for (final String reason : reasons(profile, connection.asQos(), connection.clientNodeName(),
                     connection.clientWorkstationType().name())) {
-                    faults.add(new ProfileFault(sourceName, "connection " + connection.indexRef(), reason));
+                    faults.add(new InputFault(sourceName, 0, 0, "connection " + connection.indexRef(), reason));
                 }
             }
         }

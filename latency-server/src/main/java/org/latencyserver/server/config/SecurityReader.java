@@ -2,27 +2,26 @@ package org.latencyserver.server.config;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import javax.security.auth.x500.X500Principal;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputMapping;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.server.security.PrincipalRule;
 import org.latencyserver.server.security.Role;
 
 /** Reads the {@code security:} section (see {@link SecuritySettings}); faults go to the collector. */
 final class SecurityReader {
 
-    private static final Set<String> SECURITY = Set.of("plain_iiop", "tls", "principals");
-    private static final Set<String> TLS = Set.of("port", "keystore", "truststore", "password_env");
-    private static final Set<String> PRINCIPAL = Set.of("subject", "roles", "node");
-
-    private final FaultCollector faults;
+    private final InputFaults faults;
     private final Path directory;
 
-    SecurityReader(final FaultCollector faults, final Path directory) {
+    SecurityReader(final InputFaults faults, final Path directory) {
         this.faults = faults;
         this.directory = directory;
     }
@@ -32,20 +31,15 @@ final class SecurityReader {
      * @param nodeNames the configured workstations (an agent's node must be one)
      * @return the settings, or null when faulty (reported)
      */
-    SecuritySettings read(final Section section, final Set<String> nodeNames) {
+    SecuritySettings read(final InputMapping section, final Set<String> nodeNames) {
         if (section == null) {
             return SecuritySettings.LEGACY_OPEN;
         }
         final int before = faults.count();
-        section.allowOnly(SECURITY);
+        OptionReads.allowOnlyOptionsOf(section, "security");
         final SecuritySettings.Tls tls = tls(section.section("tls"));
         final String plainText = section.text("plain_iiop", tls == null ? "all" : "read-only");
-        SecuritySettings.PlainIiop plain = null;
-        for (final SecuritySettings.PlainIiop candidate : SecuritySettings.PlainIiop.values()) {
-            if (candidate.configName().equals(plainText)) {
-                plain = candidate;
-            }
-        }
+        final SecuritySettings.PlainIiop plain = ConfigWord.byWord(SecuritySettings.PlainIiop.class).get(plainText);
         if (plain == null) {
             section.fault("plain_iiop", "expected read-only or all, was '" + plainText + "'");
         }
@@ -59,22 +53,22 @@ final class SecurityReader {
         return new SecuritySettings(plain, tls, principals);
     }
 
-    private SecuritySettings.Tls tls(final Section tls) {
+    private SecuritySettings.Tls tls(final InputMapping tls) {
         if (tls == null) {
             return null;
         }
-        tls.allowOnly(TLS);
-        final Long port = tls.integer("port", 0L, 0, 65_535);
+        OptionReads.allowOnlyOptionsOf(tls, "security.tls");
+        final Long port = OptionReads.whole(tls, ServerOption.SECURITY_TLS_PORT);
         final Path keystore = store(tls, "keystore", "the server's certificate and key (PKCS#12), e.g. from ./latency certs");
         final Path truststore = store(tls, "truststore", "the certificate authorities of the clients (PKCS#12)");
-        final String passwordEnv = tls.text("password_env", org.latencyserver.orb.TlsStores.DEFAULT_PASSWORD_ENV);
+        final String passwordEnv = OptionReads.text(tls, ServerOption.SECURITY_TLS_PASSWORD_ENV);
         if (port == null || keystore == null || truststore == null) {
             return null;
         }
         return new SecuritySettings.Tls(port.intValue(), keystore, truststore, passwordEnv);
     }
 
-    private Path store(final Section tls, final String key, final String what) {
+    private Path store(final InputMapping tls, final String key, final String what) {
         final String text = tls.requiredText(key, what);
         if (text == null) {
             return null;
@@ -93,11 +87,11 @@ final class SecurityReader {
         return path;
     }
 
-    private List<PrincipalRule> principals(final Section section, final Set<String> nodeNames) {
+    private List<PrincipalRule> principals(final InputMapping section, final Set<String> nodeNames) {
         final List<PrincipalRule> rules = new ArrayList<>();
         final Map<String, String> seen = new HashMap<>();
-        for (final Section item : section.sections("principals")) {
-            item.allowOnly(PRINCIPAL);
+        for (final InputMapping item : section.sections("principals")) {
+            OptionReads.allowOnlyOptionsOf(item, "security.principals[]");
             final String subjectText = item.requiredText("subject", "the certificate subject, e.g. \"CN=agent ws1,OU=agent,O=Latency Server\"");
             X500Principal subject = null;
             if (subjectText != null) {
@@ -109,8 +103,8 @@ final class SecurityReader {
             }
             final Set<Role> roles = EnumSet.noneOf(Role.class);
             if (item.require("roles", "a list of roles: agent, operator, planner")) {
-                for (final YamlNode node : item.list("roles")) {
-                    final Role role = node.kind() == YamlNode.Kind.SCALAR ? Role.fromConfigName(node.text()) : null;
+                for (final InputNode node : item.list("roles")) {
+                    final Role role = node.kind() == InputNode.Kind.SCALAR ? Role.fromConfigName(node.text()) : null;
                     if (role == null) {
                         faults.at(node, item.pathOf("roles"), "expected agent, operator or planner, was " + node.describe());
                     } else {

@@ -50,22 +50,11 @@ public record SecuritySettings(PlainIiop plainIiop, Tls tls, List<PrincipalRule>
     }
 
     /** {@code security.plain_iiop}. */
-    public enum PlainIiop {
+    public enum PlainIiop implements ConfigWord {
         /** Reads only; writes need TLS and a role (the default once TLS is configured). */
-        READ_ONLY("read-only"),
+        READ_ONLY,
         /** Every call from anyone: the legacy open mode, warned about at start. */
-        ALL("all");
-
-        private final String configName;
-
-        PlainIiop(final String configName) {
-            this.configName = configName;
-        }
-
-        /** @return the value as written in the configuration */
-        public String configName() {
-            return configName;
-        }
+        ALL
     }
 
     /**

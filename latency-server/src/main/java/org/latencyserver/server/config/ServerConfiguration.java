@@ -13,8 +13,8 @@ import org.latencyserver.server.table.ConnectionSpec;
 
 /**
  * The validated configuration of a server: what {@link ConfigurationLoader#load} makes of one YAML
- * file. Every key of the file is described in this package's documentation
- * ({@code package-info.java}) and shown in {@code examples/thesis-testbed.yaml}.
+ * file. Every key of the file is described in {@link ServerOption} (and the operator guide's table
+ * rendered from it) and shown in {@code examples/thesis-testbed.yaml}.
  *
  * <p>Immutable and thread-safe.
  *
@@ -26,13 +26,13 @@ import org.latencyserver.server.table.ConnectionSpec;
  *                          name, in file order
  * @param nodes             the workstations, in file order
  * @param links             the switch ports, in file order
- * @param connectionConfigs the connections, in file order
+ * @param connectionSpecs   the connections, in file order, as the connection table takes them
  * @param security          the {@code security:} section ({@link SecuritySettings#LEGACY_OPEN} when absent)
  * @param limits            the {@code limits:} section ({@link InputLimits#DEFAULT} when absent)
  */
 public record ServerConfiguration(Path file, ServerSettings server, Thresholds thresholds, MeasurementSettings measurement,
                                   Map<String, Profile> profiles, List<NodeConfig> nodes, List<LinkConfig> links,
-                                  List<ConnectionConfig> connectionConfigs, SecuritySettings security, InputLimits limits) {
+                                  List<ConnectionSpec> connectionSpecs, SecuritySettings security, InputLimits limits) {
 
     /**
      * Copies the collections; the profile map keeps its order.
@@ -47,12 +47,30 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
         profiles = Collections.unmodifiableMap(new LinkedHashMap<>(profiles));
         nodes = List.copyOf(nodes);
         links = List.copyOf(links);
-        connectionConfigs = List.copyOf(connectionConfigs);
+        connectionSpecs = List.copyOf(connectionSpecs);
     }
 
-    /** @return the connections as the connection table takes them, in file order */
-    public List<ConnectionSpec> connectionSpecs() {
-        return connectionConfigs.stream().map(ConnectionConfig::toSpec).toList();
+    /**
+     * @param name a node's name, e.g. a connection's {@link ConnectionSpec#clientNodeName()}
+     * @return the node of that name
+     * @throws IllegalArgumentException when there is none (the loader has checked every connection's ends)
+     */
+    public NodeConfig node(final String name) {
+        return nodes.stream().filter(n -> n.name().equals(name)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no node named '" + name + "'"));
+    }
+
+    /**
+     * @param name a link's name, e.g. a connection's {@link ConnectionSpec#linkName()}, or null
+     * @return the link of that name, or null for a null name
+     * @throws IllegalArgumentException when a name is given and there is no such link
+     */
+    public LinkConfig link(final String name) {
+        if (name == null) {
+            return null;
+        }
+        return links.stream().filter(l -> l.name().equals(name)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no link named '" + name + "'"));
     }
 
     /** @return the update engine's settings: thresholds, bands and the measurement rules */
@@ -66,11 +84,6 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
 
     /** @return round trips per second the connections' probes take out of the budget */
     public double probeRoundTripsPerSecond() {
-        return connectionConfigs.stream().mapToDouble(ConnectionConfig::probeRatePerSecond).sum();
+        return connectionSpecs.stream().mapToDouble(ConnectionSpec::probeRatePerSecond).sum();
     }
-
-
-
-
-
 }

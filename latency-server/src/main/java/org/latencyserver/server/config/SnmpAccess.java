@@ -14,10 +14,10 @@ import java.util.Objects;
  * @param communityEnv     v2c: the environment variable holding the community; {@code community_env},
  *                         required for v2c; null for v3
  * @param user             v3: the USM user name; {@code user}, required for v3; null for v2c
- * @param authProtocol     v3: {@code auth_protocol}, {@code SHA} or {@code SHA256}, default SHA; null for v2c
+ * @param authProtocol     v3: {@code auth_protocol}, {@code sha} or {@code sha256} (any case), default sha; null for v2c
  * @param authPasswordEnv  v3: the environment variable holding the authentication passphrase;
  *                         {@code auth_password_env}, required for v3; null for v2c
- * @param privProtocol     v3: {@code priv_protocol}, {@code AES} (128) or {@code AES256}, default AES; null for v2c
+ * @param privProtocol     v3: {@code priv_protocol}, {@code aes} (128) or {@code aes256} (any case), default aes; null for v2c
  * @param privPasswordEnv  v3: the environment variable holding the privacy passphrase;
  *                         {@code priv_password_env}, required for v3 (authPriv only); null for v2c
  * @param cpuSource        nodes: {@code cpu_source}, default {@code ucd-raw}; null for links
@@ -74,78 +74,34 @@ public record SnmpAccess(String address, Version version, String communityEnv, S
     }
 
     /** SNMP protocol version. */
-    public enum Version {
+    public enum Version implements ConfigWord {
         /** community-based v2c ({@code v2c}) */
-        V2C("v2c"),
+        V2C,
         /** user-based v3 with authentication and privacy ({@code v3}) */
-        V3("v3");
-
-        private final String configName;
-
-        Version(final String configName) {
-            this.configName = configName;
-        }
-
-        /** @return the word used in the configuration file */
-        public String configName() {
-            return configName;
-        }
+        V3
     }
 
     /** SNMPv3 authentication protocol. */
-    public enum AuthProtocol {
-        /** HMAC-SHA-96 ({@code SHA}) */
-        SHA("SHA"),
-        /** HMAC-SHA-256 ({@code SHA256}) */
-        SHA256("SHA256");
-
-        private final String configName;
-
-        AuthProtocol(final String configName) {
-            this.configName = configName;
-        }
-
-        /** @return the word used in the configuration file */
-        public String configName() {
-            return configName;
-        }
+    public enum AuthProtocol implements ConfigWord {
+        /** HMAC-SHA-96 ({@code sha}) */
+        SHA,
+        /** HMAC-SHA-256 ({@code sha256}) */
+        SHA256
     }
 
     /** SNMPv3 privacy (encryption) protocol. */
-    public enum PrivProtocol {
-        /** AES-128 ({@code AES}) */
-        AES("AES"),
-        /** AES-256 ({@code AES256}) */
-        AES256("AES256");
-
-        private final String configName;
-
-        PrivProtocol(final String configName) {
-            this.configName = configName;
-        }
-
-        /** @return the word used in the configuration file */
-        public String configName() {
-            return configName;
-        }
+    public enum PrivProtocol implements ConfigWord {
+        /** AES-128 ({@code aes}) */
+        AES,
+        /** AES-256 ({@code aes256}) */
+        AES256
     }
 
     /** Where a node's CPU utilisation is read (BRIEF §5). */
-    public enum CpuSource {
+    public enum CpuSource implements ConfigWord {
         /** UCD-SNMP-MIB raw CPU tick counters (ssCpuRaw*, .1.3.6.1.4.1.2021.11.50–), as a delta over the poll interval ({@code ucd-raw}) */
-        UCD_RAW("ucd-raw"),
+        UCD_RAW,
         /** HOST-RESOURCES-MIB hrProcessorLoad, averaged over the processors ({@code hr-processor-load}) */
-        HR_PROCESSOR_LOAD("hr-processor-load");
-
-        private final String configName;
-
-        CpuSource(final String configName) {
-            this.configName = configName;
-        }
-
-        /** @return the word used in the configuration file */
-        public String configName() {
-            return configName;
-        }
+        HR_PROCESSOR_LOAD
     }
 }

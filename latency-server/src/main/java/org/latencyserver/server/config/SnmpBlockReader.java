@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputMapping;
 
 /**
  * Reads and checks the {@code snmp:} block of a node or link against its {@code mib_source}.
@@ -16,7 +18,14 @@ import java.util.regex.Pattern;
 final class SnmpBlockReader {
 
     /** What the block belongs to: the keys differ. */
-    enum Owner { NODE, LINK }
+    enum Owner {
+        NODE, LINK;
+
+        /** @return the owner in a fault, e.g. "a second node named ..." */
+        String word() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     private static final List<String> COMMON = List.of("address", "version", "community_env", "user", "auth_protocol",
         "auth_password_env", "priv_protocol", "priv_password_env", "timeout_millis", "retries", "local_address");
@@ -25,15 +34,11 @@ final class SnmpBlockReader {
     private static final Pattern ADDRESS = Pattern.compile("(udp|tcp):(\\S+)/([0-9]{1,5})");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-    static final Map<String, MibSource> MIB_SOURCES = Map.of("push", MibSource.PUSH, "snmp", MibSource.SNMP);
-    private static final Map<String, SnmpAccess.Version> VERSIONS = Map.of("v2c", SnmpAccess.Version.V2C,
-        "v3", SnmpAccess.Version.V3);
-    private static final Map<String, SnmpAccess.AuthProtocol> AUTH = Map.of("sha", SnmpAccess.AuthProtocol.SHA,
-        "sha256", SnmpAccess.AuthProtocol.SHA256);
-    private static final Map<String, SnmpAccess.PrivProtocol> PRIV = Map.of("aes", SnmpAccess.PrivProtocol.AES,
-        "aes256", SnmpAccess.PrivProtocol.AES256);
-    private static final Map<String, SnmpAccess.CpuSource> CPU = Map.of("ucd-raw", SnmpAccess.CpuSource.UCD_RAW,
-        "hr-processor-load", SnmpAccess.CpuSource.HR_PROCESSOR_LOAD);
+    static final Map<String, MibSource> MIB_SOURCES = ConfigWord.byWord(MibSource.class);
+    private static final Map<String, SnmpAccess.Version> VERSIONS = ConfigWord.byWord(SnmpAccess.Version.class);
+    private static final Map<String, SnmpAccess.AuthProtocol> AUTH = ConfigWord.byWord(SnmpAccess.AuthProtocol.class);
+    private static final Map<String, SnmpAccess.PrivProtocol> PRIV = ConfigWord.byWord(SnmpAccess.PrivProtocol.class);
+    private static final Map<String, SnmpAccess.CpuSource> CPU = ConfigWord.byWord(SnmpAccess.CpuSource.class);
 
     /** The keys of a node's or link's snmp block. */
     static Set<String> keys(final Owner owner) {
@@ -47,9 +52,9 @@ final class SnmpBlockReader {
         return keys;
     }
 
-    private final FaultCollector faults;
+    private final InputFaults faults;
 
-    SnmpBlockReader(final FaultCollector faults) {
+    SnmpBlockReader(final InputFaults faults) {
         this.faults = faults;
     }
 
@@ -70,8 +75,8 @@ final class SnmpBlockReader {
      * @param kind   node or link
      * @return the access; {@link Result#NONE} for a pushed owner or on faults
      */
-    Result read(final Section owner, final MibSource source, final Owner kind) {
-        final Section block = owner.section("snmp");
+    Result read(final InputMapping owner, final MibSource source, final Owner kind) {
+        final InputMapping block = owner.section("snmp");
         if (source == MibSource.PUSH && owner.has("snmp")) {
             owner.fault("snmp", "mib_source is push" + (owner.has("mib_source") ? "" : " (the default)")
                 + ", so this snmp block would be unused: remove it, or set mib_source: snmp");
@@ -94,7 +99,7 @@ final class SnmpBlockReader {
         } else {
             elsewhere.put("cpu_source", "it applies to a node's snmp block (a workstation's CPU)");
         }
-        block.allowOnly(keys(kind), elsewhere);
+        OptionReads.allowOnly(block, keys(kind), elsewhere);
 
         final String address = block.requiredText("address", "the agent's address, e.g. udp:127.0.0.1/161");
         final String agentHost = address == null ? null : checkAddress(block, address);
@@ -146,7 +151,7 @@ final class SnmpBlockReader {
     }
 
     /** @return the address's host, or null when the address is bad (reported) */
-    private static String checkAddress(final Section block, final String address) {
+    private static String checkAddress(final InputMapping block, final String address) {
         final Matcher matcher = ADDRESS.matcher(address);
         final int port = matcher.matches() ? Integer.parseInt(matcher.group(3)) : -1;
         if (port < 1 || port > 65_535) {
@@ -157,7 +162,7 @@ final class SnmpBlockReader {
         return matcher.group(2);
     }
 
-    private String envName(final Section block, final String key, final String what) {
+    private String envName(final InputMapping block, final String key, final String what) {
         final String name = block.requiredText(key, what);
         if (name != null && !ENV_NAME.matcher(name).matches()) {
             // Not echoed: a value that is no variable name may be the secret itself.

@@ -6,27 +6,32 @@ import org.latencyserver.core.state.CpuThresholds;
  * The {@code thresholds:} section: where the load states of thesis section 4.2.4 begin, and the
  * hysteresis bands that keep a utilisation hovering at a boundary from flapping the state.
  *
+ * <p>The keys' defaults (the thesis's 33/66 with bands of 2 and 1 points), ranges and meaning are
+ * {@link ServerOption}'s ({@code THRESHOLDS_*}); the rules that join keys are checked here and by the loader.
+ *
  * <p>Immutable and thread-safe.
  *
- * @param cpuLowUpperPercent         highest whole percent still LOW; {@code cpu_low_upper_percent},
- *                                   default 33 (thesis LOW 0–33 %)
- * @param cpuMediumUpperPercent      highest whole percent still MEDIUM; {@code cpu_medium_upper_percent},
- *                                   default 66 (thesis MEDIUM 34–66 %, HIGH 67–100 %); 0 ≤ low &lt; medium &lt; 100
- * @param cpuHysteresisBandPercent   total width of the band around each CPU boundary, percentage
- *                                   points, ≥ 0 and narrower than the narrowest CPU band;
- *                                   {@code cpu_hysteresis_band_percent}, default 2; 0 turns it off
- * @param portLoadedAbovePercent     the switch port is LOADED above this; {@code port_loaded_above_percent},
- *                                   default and only accepted value 90, because the IDL's
+ * @param cpuLowUpperPercent         {@code thresholds.cpu_low_upper_percent}: highest whole percent still LOW
+ * @param cpuMediumUpperPercent      {@code thresholds.cpu_medium_upper_percent}: highest whole percent still
+ *                                   MEDIUM; 0 ≤ low &lt; medium &lt; 100
+ * @param cpuHysteresisBandPercent   {@code thresholds.cpu_hysteresis_band_percent}: total width of the band
+ *                                   around each CPU boundary, percentage points, ≥ 0 and narrower than the
+ *                                   narrowest CPU band; 0 turns it off
+ * @param portLoadedAbovePercent     {@code thresholds.port_loaded_above_percent}: only 90, because the IDL's
  *                                   {@code port_state} encodes LOADED as 91..100
- * @param portHysteresisBandPercent  total width of the band around the port threshold, points, ≥ 0
- *                                   and below 10 (the LOADED range); {@code port_hysteresis_band_percent},
- *                                   default 1
+ * @param portHysteresisBandPercent  {@code thresholds.port_hysteresis_band_percent}: total width of the band
+ *                                   around the port threshold, points, ≥ 0 and below 10 (the LOADED range)
  */
 public record Thresholds(int cpuLowUpperPercent, int cpuMediumUpperPercent, double cpuHysteresisBandPercent,
                          int portLoadedAbovePercent, double portHysteresisBandPercent) {
 
-    /** The thesis's thresholds with the default hysteresis bands. */
-    public static final Thresholds DEFAULT = new Thresholds(33, 66, 2, 90, 1);
+    /** The thesis's thresholds with the default hysteresis bands: the options table's. */
+    public static final Thresholds DEFAULT = new Thresholds(
+        (int) ServerOption.THRESHOLDS_CPU_LOW_UPPER_PERCENT.defaultWhole(),
+        (int) ServerOption.THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT.defaultWhole(),
+        ServerOption.THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT.defaultDecimal(),
+        (int) ServerOption.THRESHOLDS_PORT_LOADED_ABOVE_PERCENT.defaultWhole(),
+        ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT.defaultDecimal());
 
     /**
      * @throws IllegalArgumentException when the thresholds are not ordered, the port threshold is

@@ -8,8 +8,8 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.idl.LatservPackage.IdlBaselineMeasurements;
@@ -526,7 +526,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         } catch (ProfileValidationException e) {
             throw profileRejected(source, e.faults());
         }
-        final List<ProfileFault> misfits = ProfileFit.faults(profile, source, query.rows().stream().map(ConnectionRow::spec).toList());
+        final List<InputFault> misfits = ProfileFit.faults(profile, source, query.rows().stream().map(ConnectionRow::spec).toList());
         if (!misfits.isEmpty()) {
             throw profileRejected(source, misfits);
         }
@@ -539,14 +539,14 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         return IdlConversions.profileSummary(profile);
     }
 
-    private ProfileRejected profileRejected(final String source, final List<ProfileFault> faults) {
+    private ProfileRejected profileRejected(final String source, final List<InputFault> faults) {
         // A size limit is the whole story only when every fault is one (the size is checked before anything else).
         final Refusal why = faults.stream().allMatch(f -> f.reason().contains(" more than the limit of ")) ? Refusal.TOO_LARGE
             : Refusal.BAD_PROFILE;
         final String reason = source + " refused; the server keeps the profile it had";
         refusals.record(Operation.LOAD_PROFILE, why, reason + ": " + faults.get(0) + (faults.size() > 1 ? " (and "
             + (faults.size() - 1) + " more)" : ""));
-        return new ProfileRejected(reason, faults.stream().map(ProfileFault::toString).toArray(String[]::new));
+        return new ProfileRejected(reason, faults.stream().map(InputFault::toString).toArray(String[]::new));
     }
 
     @Override

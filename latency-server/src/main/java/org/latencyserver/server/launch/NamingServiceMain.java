@@ -2,26 +2,44 @@ package org.latencyserver.server.launch;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./latency naming-service}: JacORB's CORBA Naming Service on a fixed port, so that every
- * component finds the others at {@code corbaloc::HOST:PORT/NameService}.
+ * {@code ./latency naming-service}: parses the command line into a {@link NamingServiceContext} and
+ * launches a {@link NamingServiceNode} — JacORB's CORBA Naming Service on a fixed port, so that every
+ * component finds the others at {@code corbaloc::HOST:PORT/NameService} — and closes it on SIGTERM
+ * (saving its bindings in {@code --db-dir}).
+ *
+ * <p>With {@code --ready-file PATH} it writes a ready file ({@code docs/ready-files.md}) once it
+ * serves, and deletes it when it stops cleanly.
+ *
+ * <p>Exit codes: 0 after a clean stop, 1 when the port cannot be listened on or a file or directory
+ * cannot be written (one line on stderr), 2 usage.
  */
 @Command(name = "naming-service", mixinStandardHelpOptions = true, version = "latency naming-service 0.1.0",
     description = "Run a CORBA Naming Service (JacORB's) for the Latency Server's components.")
 public final class NamingServiceMain implements Callable<Integer> {
 
+    /** Exit status of a port that cannot be listened on or a file that cannot be written. */
+    static final int EXIT_FAILED = 1;
+    /** Exit status of a usage error. */
+    static final int EXIT_USAGE = 2;
+
     @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
-    private String host = "127.0.0.1";
+    private String host = NamingServiceContext.DEFAULT_HOST;
 
     @Option(names = "--port", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
-    private int port = 2809;
+    private int port = NamingServiceContext.DEFAULT_PORT;
 
     @Option(names = "--ior-file", paramLabel = "PATH", description = "Also write the naming service's IOR here.")
     private Path iorFile;
+
+    @Option(names = "--ready-file", paramLabel = "PATH",
+        description = "Once serving, write a ready file here (JSON: its corbaloc and port; see docs/ready-files.md).")
+    private Path readyFile;
 
     @Option(names = "--db-dir", paramLabel = "DIR",
         description = "Where the name server keeps its bindings across restarts (default: ${DEFAULT-VALUE}).")
@@ -31,33 +49,27 @@ public final class NamingServiceMain implements Callable<Integer> {
      * @param args command line
      */
     public static void main(final String[] args) {
-        final int exit = new CommandLine(new NamingServiceMain()).execute(args);
-        if (exit != 0) {
-            System.exit(exit);
-        }
+        System.exit(new CommandLine(new NamingServiceMain()).execute(args));
     }
 
     @Override
-    public Integer call() {
-        System.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        System.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        System.setProperty("OAIAddr", host);
-        System.setProperty("OAPort", Integer.toString(port));
-        System.setProperty("jacorb.naming.print_ior", "off");
-        System.setProperty("jacorb.log.default.verbosity", "1");
+    public Integer call() throws Exception {
+        final NamingServiceContext context = new NamingServiceContext().host(host).port(port).databaseDirectory(dbDirectory)
+            .iorFile(iorFile).readyFile(readyFile);
+        final NamingServiceNode namingService;
         try {
-            java.nio.file.Files.createDirectories(dbDirectory);
-        } catch (java.io.IOException e) {
-            System.err.println("latency naming-service: cannot create " + dbDirectory + ": " + e.getMessage());
-            return 1;
+            namingService = NamingServiceNode.launch(context);
+        } catch (LaunchFailure e) {
+            System.err.println("latency naming-service: " + e.getMessage());
+            return e.kind() == LaunchFailure.Kind.INVALID_CONTEXT ? EXIT_USAGE : EXIT_FAILED;
         }
-        System.setProperty("jacorb.naming.db_dir", dbDirectory.toAbsolutePath().toString());
-        if (iorFile != null) {
-            System.setProperty("jacorb.naming.ior_filename", iorFile.toAbsolutePath().toString());
-        }
-        System.err.println("naming service at corbaloc::" + host + ":" + port + "/NameService");
-        // Blocks while the name server runs.
-        org.jacorb.naming.NameServer.main(new String[0]);
+        System.err.println("naming service at " + namingService.corbaloc());
+        final CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            namingService.close();
+            stopped.countDown();
+        }, "naming-service-shutdown"));
+        stopped.await();
         return 0;
     }
 }

@@ -67,6 +67,17 @@ public final class RepeatedWarningFilter extends TurboFilter {
         return filter;
     }
 
+    /**
+     * Takes the filter out of logback's context again (a server launched in a JVM that goes on, such
+     * as a test's, leaves no filter behind when it stops). Doing it twice does nothing.
+     */
+    public void uninstall() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.getTurboFilterList().remove(this);
+        }
+        stop();
+    }
+
     /** @return how often JacORB's POA reported its thread pool exhausted */
     public long poolExhausted() {
         return poolExhausted.sum();

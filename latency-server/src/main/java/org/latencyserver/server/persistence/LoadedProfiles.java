@@ -1,18 +1,18 @@
 package org.latencyserver.server.persistence;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.channels.FileChannel;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
@@ -88,7 +88,7 @@ public final class LoadedProfiles {
                 }
                 try {
                     final Profile profile = ProfileJson.read(file, limits);
-                    final List<ProfileFault> misfits = ProfileFit.faults(profile, file.toString(), connections);
+                    final List<InputFault> misfits = ProfileFit.faults(profile, file.toString(), connections);
                     if (!misfits.isEmpty()) {
                         throw new ProfileValidationException(misfits);
                     }

@@ -1,6 +1,5 @@
 package org.latencyserver.server.persistence;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,6 +11,10 @@ import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.CoverageTally;
@@ -29,8 +32,9 @@ import org.latencyserver.server.table.MibReading;
 
 /**
  * The server's saved state as JSON: per connection the MIB values, the served estimate, the last
- * measurement with its histogram, and calibration. Reading checks everything and throws with the
- * place of the first fault; a damaged file is set aside by the caller, never half-used. A histogram
+ * measurement with its histogram, and calibration. Reading checks every record and reports every
+ * fault, each with its line, column and place in the record; a damaged file is set aside by the
+ * caller, never half-used. A histogram
  * with more bins than the server accepts (limits.max_histogram_bins) is such a fault, found before
  * the histogram is built.
  *
@@ -241,63 +245,90 @@ final class StateCodec {
     }
 
     /**
-     * @param root             the parsed file
+     * Reads a state file, checking every connection's record; a record with a fault does not stop
+     * the others from being checked, so every fault is reported.
+     *
+     * @param text             the state file's text
+     * @param source           its name, for the faults
      * @param maxHistogramBins the most bins (and batch means) a saved measurement may have
-     * @return saved connections by {@code index_ref}
-     * @throws IllegalArgumentException naming the place and the fault
+     * @return the file's generation (0 for the formats before the journal) and its saved connections
+     * @throws InputFaultsException with every fault, each with its place, when the file is not a
+     *                              state file or any record is bad: such a file is set aside whole
      */
-    static Map<Short, SavedConnection> decode(final JsonNode root, final int maxHistogramBins) {
-        final String format = root.path("format").asText();
+    static Decoded decode(final String text, final String source, final int maxHistogramBins) throws InputFaultsException {
+        final InputFaults faults = new InputFaults(source);
+        final InputNode root = InputNode.parse(text, InputFormat.JSON, faults);
+        if (root.kind() == InputNode.Kind.NULL) {
+            faults.whole("the file is empty; a state file is a JSON object of format '" + FORMAT + "'");
+        } else if (root.kind() != InputNode.Kind.MAP && root.kind() != InputNode.Kind.INVALID) {
+            faults.at(root, "file", "expected a JSON object of format '" + FORMAT + "', found " + root.describe());
+        }
+        if (root.kind() != InputNode.Kind.MAP) {
+            throw new InputFaultsException(faults.inFileOrder());
+        }
+        final String format = text(root, "format", "");
+        long generation = 0;
         if (!FORMAT.equals(format) && !FORMAT_2.equals(format) && !FORMAT_1.equals(format)) {
-            throw new IllegalArgumentException("format: expected '" + FORMAT + "', found '" + format + "'");
+            faults.at(placeOf(root, "format"), "format", "expected '" + FORMAT + "', found '" + format + "'");
+        } else if (FORMAT.equals(format)) {
+            generation = positiveLong(root, "generation", faults);
         }
-        generation(root);
-        final JsonNode connections = root.path("connections");
-        if (!connections.isArray()) {
-            throw new IllegalArgumentException("connections: expected an array");
-        }
+        final InputNode connections = root.fields().get("connections");
         final Map<Short, SavedConnection> saved = new HashMap<>();
-        for (int i = 0; i < connections.size(); i++) {
-            try {
-                final SavedConnection connection = decodeConnection(connections.get(i), Map.of(), maxHistogramBins);
-                saved.put(connection.indexRef(), connection);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("connections[" + i + "]: " + e.getMessage(), e);
+        if (connections == null || connections.kind() != InputNode.Kind.LIST) {
+            faults.at(placeOf(root, "connections"), "connections", "expected an array, found "
+                + (connections == null ? "none" : connections.describe()));
+        } else {
+            for (int i = 0; i < connections.items().size(); i++) {
+                final InputNode record = connections.items().get(i);
+                try {
+                    final SavedConnection connection = decodeConnection(record, Map.of(), maxHistogramBins);
+                    saved.put(connection.indexRef(), connection);
+                } catch (RuntimeException e) {
+                    faults.at(record, "connections[" + i + "]", e.getMessage());
+                }
             }
         }
-        return saved;
+        if (!faults.isEmpty()) {
+            throw new InputFaultsException(faults.inFileOrder());
+        }
+        return new Decoded(generation, saved);
     }
 
-    /**
-     * @param root a state file whose format {@link #decode} accepted
-     * @return its generation; 0 for the formats before the journal
-     * @throws IllegalArgumentException when a current file has none
-     */
-    static long generation(final JsonNode root) {
-        if (!FORMAT.equals(root.path("format").asText())) {
-            return 0;
-        }
-        return positiveLong(root, "generation");
+    /** What a state file holds: its generation (0 before the journal) and the connections by {@code index_ref}. */
+    record Decoded(long generation, Map<Short, SavedConnection> connections) {
     }
 
     /**
      * @param header a journal's first line
-     * @return the generation of the state file the journal continues
-     * @throws IllegalArgumentException when it is no journal header of a known format
+     * @param faults where a fault is reported
+     * @return the generation of the state file the journal continues, or -1 when the header is bad (reported)
      */
-    static long journalGeneration(final JsonNode header) {
-        if (!JOURNAL_FORMAT.equals(header.path("format").asText())) {
-            throw new IllegalArgumentException("format: expected '" + JOURNAL_FORMAT + "', found '" + header.path("format").asText()
-                + "'");
+    static long journalGeneration(final InputNode header, final InputFaults faults) {
+        final String format = text(header, "format", "");
+        if (!JOURNAL_FORMAT.equals(format)) {
+            faults.at(placeOf(header, "format"), "format", "expected '" + JOURNAL_FORMAT + "', found '" + format + "'");
+            return -1;
         }
-        return positiveLong(header, "generation");
+        final long generation = positiveLong(header, "generation", faults);
+        return generation < 1 ? -1 : generation;
     }
 
-    private static long positiveLong(final JsonNode node, final String field) {
-        if (!node.path(field).canConvertToExactIntegral() || !node.path(field).canConvertToLong() || node.get(field).asLong() < 1) {
-            throw new IllegalArgumentException(field + ": expected a whole number of at least 1");
+    /** @return the whole number of at least 1 at {@code field}, or 0 when it is not one (reported) */
+    private static long positiveLong(final InputNode node, final String field, final InputFaults faults) {
+        final InputNode value = node.fields().get(field);
+        final Double number = value == null ? null : numberOf(value);
+        if (number == null || number != Math.rint(number) || number < 1 || number >= 0x1p63) {
+            faults.at(placeOf(node, field), field, "expected a whole number of at least 1");
+            return 0;
         }
-        return node.get(field).asLong();
+        return wholeOf(value);
+    }
+
+    /** @return the field's value, or the mapping itself (for a fault) when the field is absent */
+    private static InputNode placeOf(final InputNode map, final String field) {
+        final InputNode value = map.fields().get(field);
+        return value == null ? map : value;
     }
 
     /**
@@ -306,40 +337,44 @@ final class StateCodec {
      *                         abbreviations of a journal line ({@code *_as_before}) are taken from
      * @param maxHistogramBins the most bins (and batch means) a saved measurement may have
      * @return the connection
-     * @throws IllegalArgumentException naming the place and the fault
+     * @throws IllegalArgumentException naming the place in the record and the fault
      */
-    static SavedConnection decodeConnection(final JsonNode c, final Map<Short, SavedConnection> earlier, final int maxHistogramBins) {
+    static SavedConnection decodeConnection(final InputNode c, final Map<Short, SavedConnection> earlier,
+                                            final int maxHistogramBins) {
+        if (c.kind() != InputNode.Kind.MAP) {
+            throw new IllegalArgumentException("expected a connection's record (a JSON object), found " + c.describe());
+        }
         final short indexRef = (short) requiredInt(c, "index_ref");
         final SavedConnection before = earlier.get(indexRef);
-        final Estimate estimate = c.has("estimate") ? estimate(c.get("estimate")) : null;
+        final Estimate estimate = has(c, "estimate") ? estimate(field(c, "estimate")) : null;
         final Measurement measurement;
-        if (c.path("measurement_as_before").asBoolean(false)) {
+        if (bool(c, "measurement_as_before")) {
             if (before == null || before.measurement() == null) {
                 throw new IllegalArgumentException("measurement_as_before: no earlier record of connection " + indexRef
                     + " holds a measurement");
             }
             measurement = before.measurement();
         } else {
-            measurement = c.has("measurement") ? measurement(c.get("measurement"), "measurement", maxHistogramBins) : null;
+            measurement = has(c, "measurement") ? measurement(field(c, "measurement"), "measurement", maxHistogramBins) : null;
         }
         final int qos = requiredInt(c, "qos");
-        final Estimate thesis = c.has("thesis_estimate") ? estimate(c.get("thesis_estimate")) : estimate;
-        final String source = c.path("source").asText(estimate == null ? ServedEstimate.NOT_SERVED
+        final Estimate thesis = has(c, "thesis_estimate") ? estimate(field(c, "thesis_estimate")) : estimate;
+        final String source = text(c, "source", estimate == null ? ServedEstimate.NOT_SERVED
             : qos <= 2 ? ServedEstimate.PROFILE : ServedEstimate.MEASUREMENT);
-        final ServedEstimate served = new ServedEstimate(thesis, null, source, c.path("data_epoch_millis").asLong(0),
-            c.path("correction").asText(""));
+        final ServedEstimate served = new ServedEstimate(thesis, null, source, longOr(c, "data_epoch_millis", 0),
+            text(c, "correction", ""));
         Learning learning = Learning.NONE;
         final double boundPercent = estimate != null && estimate.kind() == EstimateKind.BOUND ? estimate.boundPercent()
             : thesis != null && thesis.kind() == EstimateKind.BOUND ? thesis.boundPercent() : 0.0;
-        final JsonNode states = c.path("states");
+        final List<InputNode> states = items(c, "states");
         for (int s = 0; s < states.size(); s++) {
             try {
-                final JsonNode state = states.get(s);
+                final InputNode state = states.get(s);
                 final ConnectionLoadState load = new ConnectionLoadState(
                     org.latencyserver.core.state.CpuStatePair.fromCode(requiredInt(state, "cpu_state")),
                     PortState.fromCode(requiredInt(state, "port_state")));
                 final StateKnowledge known = before == null ? null : before.learning().byState().get(load);
-                if (state.path("as_before").asBoolean(false)) {
+                if (bool(state, "as_before")) {
                     if (known == null) {
                         throw new IllegalArgumentException("as_before: no earlier record of connection " + indexRef
                             + " holds this load state");
@@ -353,143 +388,229 @@ final class StateCodec {
             }
         }
         return new SavedConnection(indexRef, qos, requiredInt(c, "message_size_bytes"),
-            mib(c.path("latest")), mib(c.path("previous")), estimate,
-            c.hasNonNull("unavailable_reason") ? c.get("unavailable_reason").asText() : null,
-            c.path("measurement_wanted").asBoolean(false), measurement, served, learning);
+            mib(field(c, "latest")), mib(field(c, "previous")), estimate,
+            has(c, "unavailable_reason") ? text(c, "unavailable_reason", null) : null,
+            bool(c, "measurement_wanted"), measurement, served, learning);
     }
 
     /** @param before the previous record's knowledge of this state, where {@code last_measurement_as_before} points; or null */
-    private static StateKnowledge knowledge(final JsonNode node, final double boundPercent, final int maxHistogramBins,
+    private static StateKnowledge knowledge(final InputNode node, final double boundPercent, final int maxHistogramBins,
                                             final StateKnowledge before) {
         final Measurement lastMeasurement;
-        if (node.path("last_measurement_as_before").asBoolean(false)) {
+        if (bool(node, "last_measurement_as_before")) {
             if (before == null || before.lastMeasurement() == null) {
                 throw new IllegalArgumentException("last_measurement_as_before: no earlier record holds a measurement of this state");
             }
             lastMeasurement = before.lastMeasurement();
         } else {
-            lastMeasurement = node.has("last_measurement")
-                ? measurement(node.get("last_measurement"), "last_measurement", maxHistogramBins) : null;
+            lastMeasurement = has(node, "last_measurement")
+                ? measurement(field(node, "last_measurement"), "last_measurement", maxHistogramBins) : null;
         }
         final StateKnowledge fresh = StateKnowledge.fresh(boundPercent);
-        final AdaptiveQuantileLevel level = fresh.level() == null || !node.has("level_miss_fraction") ? fresh.level()
+        final AdaptiveQuantileLevel level = fresh.level() == null || !has(node, "level_miss_fraction") ? fresh.level()
             : new AdaptiveQuantileLevel(fresh.level().targetMissFraction(), number(node, "level_miss_fraction"),
                 fresh.level().stepPerRoundTrip(), fresh.level().maxBlockWeight());
-        final JsonNode c = node.path("coverage");
-        if (!c.isArray() || c.size() != 6) {
+        final InputNode c = field(node, "coverage");
+        if (c == null || c.kind() != InputNode.Kind.LIST || c.items().size() != 6) {
             throw new IllegalArgumentException("coverage: expected [blocks, round trips, hits, sum n^2, sum k^2, sum k n]");
         }
-        final CoverageTally coverage = new CoverageTally(c.get(0).asLong(), c.get(1).asLong(), c.get(2).asLong(),
-            c.get(3).asDouble(), c.get(4).asDouble(), c.get(5).asDouble());
+        final List<InputNode> tally = c.items();
+        final CoverageTally coverage = new CoverageTally(wholeOf(tally.get(0)), wholeOf(tally.get(1)), wholeOf(tally.get(2)),
+            doubleOf(tally.get(3)), doubleOf(tally.get(4)), doubleOf(tally.get(5)));
         if (coverage.hits() < 0 || coverage.hits() > coverage.roundTrips() || coverage.blocks() < 0) {
             throw new IllegalArgumentException("coverage: hits " + coverage.hits() + " of " + coverage.roundTrips() + " round trips");
         }
-        return new StateKnowledge(lastMeasurement, node.path("last_measured_epoch_millis").asLong(0), node.path("measurements").asLong(0), level,
-            new MeanCorrection(number(node, "mean_log_factor"), node.path("mean_log_square").asDouble(0.0),
-                node.path("mean_windows").asLong(0),
-                RecentValues.of(doubles(node.path("mean_log_residuals")))),
-            coverage, new MeanErrorTally(node.path("error_windows").asLong(0), node.path("error_inside_interval").asLong(0),
-                RecentValues.of(doubles(node.path("relative_errors")))),
-            DriftDetector.QUIET, node.path("drift_alarms").asLong(0), node.path("probe_windows").asLong(0));
+        return new StateKnowledge(lastMeasurement, longOr(node, "last_measured_epoch_millis", 0), longOr(node, "measurements", 0),
+            level,
+            new MeanCorrection(number(node, "mean_log_factor"), doubleOr(node, "mean_log_square", 0.0),
+                longOr(node, "mean_windows", 0),
+                RecentValues.of(doubles(field(node, "mean_log_residuals")))),
+            coverage, new MeanErrorTally(longOr(node, "error_windows", 0), longOr(node, "error_inside_interval", 0),
+                RecentValues.of(doubles(field(node, "relative_errors")))),
+            DriftDetector.QUIET, longOr(node, "drift_alarms", 0), longOr(node, "probe_windows", 0));
     }
 
-    private static double[] doubles(final JsonNode array) {
-        if (array.isMissingNode()) {
+    private static double[] doubles(final InputNode array) {
+        if (array == null) {
             return new double[0];
         }
-        if (!array.isArray()) {
-            throw new IllegalArgumentException("expected an array of numbers, found " + array);
+        if (array.kind() != InputNode.Kind.LIST) {
+            throw new IllegalArgumentException("expected an array of numbers, found " + array.describe());
         }
-        final double[] values = new double[array.size()];
+        final double[] values = new double[array.items().size()];
         for (int i = 0; i < values.length; i++) {
-            if (!array.get(i).isNumber()) {
-                throw new IllegalArgumentException("expected numbers, found " + array.get(i));
+            final InputNode value = array.items().get(i);
+            if (!value.isNumber()) {
+                throw new IllegalArgumentException("expected numbers, found " + value.describe());
             }
-            values[i] = array.get(i).asDouble();
+            values[i] = doubleOf(value);
         }
         return values;
     }
 
-    private static int requiredInt(final JsonNode node, final String field) {
-        if (!node.path(field).isInt()) {
+    private static int requiredInt(final InputNode node, final String field) {
+        final InputNode value = field(node, field);
+        final Double number = value == null || !value.isIntegral() ? null : numberOf(value);
+        if (number == null || number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(field + ": expected a whole number");
         }
-        return node.get(field).asInt();
+        return number.intValue();
     }
 
-    private static MibReading mib(final JsonNode array) {
-        if (!array.isArray() || array.size() != 3) {
+    private static MibReading mib(final InputNode array) {
+        if (array == null || array.kind() != InputNode.Kind.LIST || array.items().size() != 3) {
             throw new IllegalArgumentException("MIB values: expected [client, peer, port]");
         }
-        return new MibReading((short) array.get(0).asInt(), (short) array.get(1).asInt(), (short) array.get(2).asInt());
+        final List<InputNode> values = array.items();
+        return new MibReading((short) wholeOf(values.get(0)), (short) wholeOf(values.get(1)), (short) wholeOf(values.get(2)));
     }
 
-    private static Estimate estimate(final JsonNode node) {
+    private static Estimate estimate(final InputNode node) {
+        if (node == null || node.kind() != InputNode.Kind.MAP) {
+            throw new IllegalArgumentException("estimate: expected an object, found " + (node == null ? "null" : node.describe()));
+        }
         final List<ConfidenceInterval> alternatives = new ArrayList<>();
-        node.path("alternatives").forEach(a -> alternatives.add(interval(a)));
+        items(node, "alternatives").forEach(a -> alternatives.add(interval(a)));
         final List<String> notes = new ArrayList<>();
-        node.path("notes").forEach(n -> notes.add(n.asText()));
-        return new Estimate(requiredInt(node, "qos"), EstimateKind.valueOf(node.path("kind").asText()),
-            number(node, "value_ms"), number(node, "bound_percent"), interval(node.path("interval")), alternatives,
-            node.path("basis").asText(), notes, node.path("interpolated").asBoolean());
+        items(node, "notes").forEach(n -> notes.add(n.kind() == InputNode.Kind.SCALAR ? n.text() : ""));
+        return new Estimate(requiredInt(node, "qos"), EstimateKind.valueOf(text(node, "kind", "")),
+            number(node, "value_ms"), number(node, "bound_percent"), interval(field(node, "interval")), alternatives,
+            text(node, "basis", ""), notes, bool(node, "interpolated"));
     }
 
-    private static ConfidenceInterval interval(final JsonNode node) {
+    private static ConfidenceInterval interval(final InputNode node) {
+        if (node == null || node.kind() != InputNode.Kind.MAP) {
+            throw new IllegalArgumentException("interval: expected an object with lower, upper, level and method");
+        }
         return new ConfidenceInterval(number(node, "lower"), number(node, "upper"), number(node, "level"),
-            node.path("method").asText());
+            text(node, "method", ""));
     }
 
-    private static Measurement measurement(final JsonNode node, final String where, final int maxHistogramBins) {
-        final JsonNode histogram = node.path("histogram");
-        final int bins = Math.max(histogram.path("upper_edges_ns").size(), histogram.path("counts").size());
+    private static Measurement measurement(final InputNode node, final String where, final int maxHistogramBins) {
+        if (node == null || node.kind() != InputNode.Kind.MAP) {
+            throw new IllegalArgumentException(where + ": expected an object, found " + (node == null ? "null" : node.describe()));
+        }
+        final InputNode histogram = field(node, "histogram");
+        final int bins = histogram == null ? 0
+            : Math.max(items(histogram, "upper_edges_ns").size(), items(histogram, "counts").size());
         if (bins > maxHistogramBins) {
             throw new IllegalArgumentException(where + ".histogram: " + bins + " bins, more than the limit of " + maxHistogramBins
                 + " (limits.max_histogram_bins)");
         }
-        if (node.path("batch_means_ms").size() > maxHistogramBins) {
-            throw new IllegalArgumentException(where + ".batch_means_ms: " + node.path("batch_means_ms").size()
+        if (items(node, "batch_means_ms").size() > maxHistogramBins) {
+            throw new IllegalArgumentException(where + ".batch_means_ms: " + items(node, "batch_means_ms").size()
                 + " values, more than the limit of " + maxHistogramBins + " (limits.max_histogram_bins)");
         }
-        final long[] edges = longs(histogram.path("upper_edges_ns"));
-        final long[] counts = longs(histogram.path("counts"));
-        return new Measurement(LatencyHistogram.of(edges, counts, histogram.path("overflow").asLong()),
-            node.path("n").asLong(), number(node, "mean_ms"), number(node, "std_dev_ms"), number(node, "max_ms"),
-            batchMeans(node.path("batch_means_ms")));
+        if (histogram == null || histogram.kind() != InputNode.Kind.MAP) {
+            throw new IllegalArgumentException("histogram: expected arrays of edges and counts");
+        }
+        final long[] edges = longs(field(histogram, "upper_edges_ns"));
+        final long[] counts = longs(field(histogram, "counts"));
+        return new Measurement(LatencyHistogram.of(edges, counts, longOr(histogram, "overflow", 0)),
+            longOr(node, "n", 0), number(node, "mean_ms"), number(node, "std_dev_ms"), number(node, "max_ms"),
+            batchMeans(field(node, "batch_means_ms")));
     }
 
     /** A state file written before batch means were kept has none: an empty list. */
-    private static List<Double> batchMeans(final JsonNode array) {
+    private static List<Double> batchMeans(final InputNode array) {
         final List<Double> values = new ArrayList<>();
-        if (array.isMissingNode()) {
+        if (array == null) {
             return values;
         }
-        if (!array.isArray()) {
+        if (array.kind() != InputNode.Kind.LIST) {
             throw new IllegalArgumentException("batch_means_ms: expected an array of numbers");
         }
-        for (final JsonNode value : array) {
+        for (final InputNode value : array.items()) {
             if (!value.isNumber()) {
-                throw new IllegalArgumentException("batch_means_ms: expected numbers, found " + value);
+                throw new IllegalArgumentException("batch_means_ms: expected numbers, found " + value.describe());
             }
-            values.add(value.asDouble());
+            values.add(doubleOf(value));
         }
         return values;
     }
 
-    private static long[] longs(final JsonNode array) {
-        if (!array.isArray()) {
+    private static long[] longs(final InputNode array) {
+        if (array == null || array.kind() != InputNode.Kind.LIST) {
             throw new IllegalArgumentException("histogram: expected arrays of edges and counts");
         }
-        final long[] values = new long[array.size()];
+        final long[] values = new long[array.items().size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = array.get(i).asLong();
+            values[i] = wholeOf(array.items().get(i));
         }
         return values;
     }
 
-    private static double number(final JsonNode node, final String field) {
-        if (!node.path(field).isNumber()) {
+    private static double number(final InputNode node, final String field) {
+        final InputNode value = field(node, field);
+        if (value == null || !value.isNumber()) {
             throw new IllegalArgumentException(field + ": expected a number");
         }
-        return node.get(field).asDouble();
+        return doubleOf(value);
+    }
+
+    // ---- lenient access: what the writer leaves out reads as its default (the format has grown field by field) ----
+
+    /** @return the field's node, or null when absent or an explicit null */
+    private static InputNode field(final InputNode node, final String field) {
+        final InputNode value = node.fields().get(field);
+        return value == null || value.kind() == InputNode.Kind.NULL ? null : value;
+    }
+
+    private static boolean has(final InputNode node, final String field) {
+        return node.fields().containsKey(field);
+    }
+
+    /** @return the items of the array at {@code field}; none when absent or not an array */
+    private static List<InputNode> items(final InputNode node, final String field) {
+        final InputNode value = field(node, field);
+        return value == null ? List.of() : value.items();
+    }
+
+    /** @return a scalar's text, or {@code fallback} when absent, null or not a scalar */
+    private static String text(final InputNode node, final String field, final String fallback) {
+        final InputNode value = field(node, field);
+        return value == null || value.kind() != InputNode.Kind.SCALAR ? fallback : value.text();
+    }
+
+    /** @return true for {@code true} (or the text "true"), false otherwise */
+    private static boolean bool(final InputNode node, final String field) {
+        final InputNode value = field(node, field);
+        return value != null && (value.scalarType() == InputNode.ScalarType.BOOLEAN ? value.booleanValue()
+            : value.isText() && "true".equals(value.text()));
+    }
+
+    private static long longOr(final InputNode node, final String field, final long fallback) {
+        final InputNode value = field(node, field);
+        return value == null || !value.isNumber() ? fallback : wholeOf(value);
+    }
+
+    private static double doubleOr(final InputNode node, final String field, final double fallback) {
+        final InputNode value = field(node, field);
+        return value == null || !value.isNumber() ? fallback : doubleOf(value);
+    }
+
+    /** @return a number's value, or null when the node is no number */
+    private static Double numberOf(final InputNode value) {
+        return value.isNumber() ? doubleOf(value) : null;
+    }
+
+    /** @return a number's value (NaN and the infinities included), 0 for what is no number */
+    private static double doubleOf(final InputNode value) {
+        return value.isNumber() ? value.doubleValue() : 0.0;
+    }
+
+    /** A number as a long: exact for an integer, truncated for a decimal; 0 for what is no number. */
+    private static long wholeOf(final InputNode value) {
+        if (!value.isNumber()) {
+            return 0;
+        }
+        if (value.isIntegral()) {
+            try {
+                return Long.parseLong(value.text());
+            } catch (NumberFormatException tooLarge) {
+                return value.text().startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
+            }
+        }
+        return (long) doubleOf(value);
     }
 }

@@ -1,12 +1,9 @@
 package org.latencyserver.server.persistence;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +25,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.latencyserver.core.input.InputFault;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.server.engine.EngineListener;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.table.ConnectionRow;
@@ -68,7 +70,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Reading: a state file that cannot be parsed or fails a check (a histogram over the bin limit
  * included), or a bad journal line before its last, makes the saved state damaged: both files are
- * moved aside (named with the time), the fault is logged with its place, and the server starts
+ * moved aside (named with the time), every fault is logged with its place, and the server starts
  * from its configuration alone. A cut-off last line (a kill during an append) is ignored with a log
  * line.
  *
@@ -97,8 +99,6 @@ public final class StateStore implements EngineListener, AutoCloseable {
     private final ConnectionTable table;
     private final int maxHistogramBins;
     private final ObjectMapper mapper = new ObjectMapper();
-    /** Journal lines are read strictly: two records run together on one line are a fault, not the first of them. */
-    private final ObjectReader lineReader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     /** Connections changed since their last record was written: added by the update thread, drained by the writer. */
     private final Set<Short> changed = ConcurrentHashMap.newKeySet();
     private final AtomicLong changesSeen = new AtomicLong();
@@ -175,16 +175,16 @@ public final class StateStore implements EngineListener, AutoCloseable {
         final Map<Short, StateCodec.SavedConnection> saved;
         final int replayed;
         try {
-            final JsonNode root = mapper.readTree(file.toFile());
-            if (root == null) {
-                throw new IllegalArgumentException("the file is empty");
-            }
-            saved = new HashMap<>(StateCodec.decode(root, maxHistogramBins));
-            final long fileGeneration = StateCodec.generation(root);
-            replayed = replayJournal(saved, fileGeneration);
-            restoredGeneration = fileGeneration;
-        } catch (IOException | RuntimeException e) {
+            final StateCodec.Decoded decoded = StateCodec.decode(Files.readString(file, StandardCharsets.UTF_8), file.toString(),
+                maxHistogramBins);
+            saved = new HashMap<>(decoded.connections());
+            replayed = replayJournal(saved, decoded.generation());
+            restoredGeneration = decoded.generation();
+        } catch (InputFaultsException e) {
             setAside(e.getMessage());
+            return 0;
+        } catch (IOException | RuntimeException e) {
+            setAside(file + ": cannot be read: " + e);
             return 0;
         }
         int restored = 0;
@@ -203,54 +203,53 @@ public final class StateStore implements EngineListener, AutoCloseable {
     }
 
     /**
-     * Applies the journal's records over the state file's, in order.
+     * Applies the journal's records over the state file's, in order. Every line is checked, so a
+     * damaged journal is refused with all of its faults, each at its line and column.
      *
      * @return records applied
-     * @throws IllegalArgumentException naming the line, when a line before the last is bad
+     * @throws InputFaultsException with every fault, when a line before the last is bad
      */
-    private int replayJournal(final Map<Short, StateCodec.SavedConnection> saved, final long fileGeneration) throws IOException {
+    private int replayJournal(final Map<Short, StateCodec.SavedConnection> saved, final long fileGeneration)
+        throws IOException, InputFaultsException {
         if (!Files.exists(journalFile)) {
             return 0;
         }
         final List<String> lines = StateJournal.read(journalFile).all();
+        final InputFaults faults = new InputFaults(journalFile.toString());
         int applied = 0;
         for (int i = 0; i < lines.size(); i++) {
-            final JsonNode node;
-            try {
-                node = lineReader.readTree(lines.get(i));
-                if (node == null || !node.isObject()) {
-                    throw new IllegalArgumentException("not a JSON object");
-                }
-            } catch (JsonProcessingException | IllegalArgumentException e) {
-                final String why = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+            final InputFaults lineFaults = new InputFaults(journalFile.toString());
+            final InputNode node = InputNode.parse(lines.get(i), InputFormat.JSON, lineFaults);
+            if (node.kind() != InputNode.Kind.MAP) {
                 if (i == lines.size() - 1) {
                     LOG.warn("the last line of the journal {} (line {}, {} characters) is cut off, written when the server was"
                         + " killed: ignored; {} records before it restored", journalFile, i + 1, lines.get(i).length(), applied);
                     break;
                 }
-                throw new IllegalArgumentException("journal line " + (i + 1) + ": not a JSON object (" + why + ")", e);
-            }
-            if (i == 0) {
-                final long continues;
-                try {
-                    continues = StateCodec.journalGeneration(node);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("journal line 1: " + e.getMessage(), e);
+                if (lineFaults.isEmpty()) {
+                    lineFaults.at(node, "line", "not a JSON object, was " + node.describe());
                 }
-                if (continues != fileGeneration) {
+            } else if (i == 0) {
+                final long continues = StateCodec.journalGeneration(node, lineFaults);
+                if (continues > 0 && continues != fileGeneration) {
                     notReplayed(continues, fileGeneration);
                     return 0;
                 }
-                continue;
+            } else {
+                try {
+                    final StateCodec.SavedConnection connection = StateCodec.decodeConnection(node, saved, maxHistogramBins);
+                    saved.put(connection.indexRef(), connection);
+                    applied++;
+                } catch (RuntimeException e) {
+                    lineFaults.at(node, "record", e.getMessage());
+                }
             }
-            try {
-                final StateCodec.SavedConnection connection = StateCodec.decodeConnection(node, saved, maxHistogramBins);
-                saved.put(connection.indexRef(), connection);
-                applied++;
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("journal line " + (i + 1) + ": " + e.getMessage(), e);
+            // Each line is parsed alone: its faults say line 1; the journal's line is i + 1.
+            for (final InputFault fault : lineFaults.inOrderFound()) {
+                faults.add(i + 1, fault.column(), fault.path(), fault.reason());
             }
         }
+        faults.throwIfAny();
         return applied;
     }
 

@@ -13,12 +13,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
-import org.latencyserver.server.config.ConnectionConfig;
 import org.latencyserver.server.config.LinkConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.config.SnmpAccess;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.snmp4j.AbstractTarget;
 import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
@@ -96,7 +96,7 @@ public final class SnmpPoller implements AutoCloseable {
      *
      * @param nodes                   the configured workstations; those with {@code mib_source: snmp} are polled
      * @param links                   the configured switch ports; those with {@code mib_source: snmp} are polled
-     * @param connectionConfigs       the connections; those with at least one polled end are fed
+     * @param connectionSpecs         the connections; those with at least one polled end are fed
      * @param pollIntervalMillis      poll period, ≥ 1 ms
      * @param unknownAfterMissedPolls misses in a row that make a source UNKNOWN, ≥ 1
      * @param environment             looks up the environment variables holding the SNMP secrets
@@ -105,7 +105,7 @@ public final class SnmpPoller implements AutoCloseable {
      * @throws IOException              when a UDP socket cannot be bound to its local address (the message names it)
      * @throws IllegalArgumentException when an address is unsupported or a secret's variable is unset
      */
-    public SnmpPoller(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionConfig> connectionConfigs,
+    public SnmpPoller(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionSpec> connectionSpecs,
                       final long pollIntervalMillis, final int unknownAfterMissedPolls,
                       final Function<String, String> environment, final MibSink sink, final LongSupplier nanoClock)
         throws IOException {
@@ -143,9 +143,9 @@ public final class SnmpPoller implements AutoCloseable {
                 agents.add(new Agent(target, link.snmp().localAddress(), "link " + link.name()));
             }
         }
-        for (final ConnectionConfig connection : connectionConfigs) {
-            final Wiring wiring = new Wiring(connection.indexRef(), this.nodes.get(connection.client().name()),
-                this.nodes.get(connection.peer().name()), connection.link() == null ? null : this.links.get(connection.link().name()));
+        for (final ConnectionSpec connection : connectionSpecs) {
+            final Wiring wiring = new Wiring(connection.indexRef(), this.nodes.get(connection.clientNodeName()),
+                this.nodes.get(connection.peerNodeName()), connection.linkName() == null ? null : this.links.get(connection.linkName()));
             if (wiring.client() != null || wiring.peer() != null || wiring.port() != null) {
                 connections.add(wiring);
             }
@@ -226,7 +226,7 @@ public final class SnmpPoller implements AutoCloseable {
      * @throws IllegalArgumentException when an address is unsupported or a secret's variable is unset
      */
     public static SnmpPoller forConfiguration(final ServerConfiguration configuration, final MibSink sink) throws IOException {
-        return new SnmpPoller(configuration.nodes(), configuration.links(), configuration.connectionConfigs(),
+        return new SnmpPoller(configuration.nodes(), configuration.links(), configuration.connectionSpecs(),
             configuration.server().pollIntervalMillis(), configuration.server().unknownAfterMissedPolls(), System::getenv, sink,
             System::nanoTime);
     }

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /** The keys of "estimates that hold": {@code calibration}, {@code probe_rate_per_second}, {@code dwell_millis}. */
 class CalibrationConfigurationTest {
@@ -20,7 +22,7 @@ class CalibrationConfigurationTest {
     @Test
     void aConnectionIsAdaptiveWithTenProbesPerSecondAndDwellsTwoPollsUnlessTheFileSaysOtherwise() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "base.yaml", BASE));
-        final ConnectionConfig connection = configuration.connectionConfigs().get(0);
+        final ConnectionSpec connection = configuration.connectionSpecs().get(0);
         assertEquals(CalibrationMode.ADAPTIVE, connection.calibration());
         assertEquals(10.0, connection.probeRatePerSecond());
         assertEquals(2 * configuration.server().pollIntervalMillis() * 1_000_000L, configuration.engine().dwellNanos());
@@ -40,26 +42,24 @@ class CalibrationConfigurationTest {
     @Test
     void anUnknownCalibrationModeIsRefusedNamingBothModes() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    calibration: magic\n");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "magic.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("connections[0].calibration", faults.get(0).path());
-        assertTrue(faults.get(0).reason().contains("'adaptive'") && faults.get(0).reason().contains("'thesis'"), faults.get(0).reason());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "magic.yaml", yaml);
+        assertEquals("connections[0].calibration", fault.path());
+        assertTrue(fault.reason().contains("'adaptive'") && fault.reason().contains("'thesis'"), fault.reason());
     }
 
     @Test
     void probesThatWouldTakeMoreThanHalfTheBudgetAreRefused() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    probe_rate_per_second: 600\n")
             + "measurement:\n  budget_round_trips_per_second: 1000\n";
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "greedy.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertTrue(faults.get(0).reason().contains("600.0 round trips/s, more than half"), faults.get(0).reason());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "greedy.yaml", yaml);
+        assertTrue(fault.reason().contains("600.0 round trips/s, more than half"), fault.reason());
     }
 
     @Test
     void aNegativeProbeRateOrDwellIsRefused() throws Exception {
         final String yaml = edit(BASE, "    qos: 3\n", "    qos: 3\n    probe_rate_per_second: -1\n")
             + "measurement:\n  dwell_millis: -5\n";
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "negative.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.faultsOf(directory, "negative.yaml", yaml);
         assertEquals(2, faults.size(), faults::toString);
     }
 }

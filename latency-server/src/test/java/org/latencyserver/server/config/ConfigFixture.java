@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.latencyserver.core.input.InputFault;
 
 /**
  * Small configuration documents for the tests, and a way to edit them and to mark the line a
@@ -86,11 +87,23 @@ final class ConfigFixture {
         return file;
     }
 
+    /** Writes a document that must be refused and loads it; see {@link #refused(Path)}. @return its faults */
+    static List<InputFault> faultsOf(final Path directory, final String name, final String yaml) throws IOException {
+        return refused(write(directory, name, yaml)).faults();
+    }
+
+    /** As {@link #faultsOf}, for a document with exactly one fault. @return that fault */
+    static InputFault onlyFault(final Path directory, final String name, final String yaml) throws IOException {
+        final List<InputFault> faults = faultsOf(directory, name, yaml);
+        assertEquals(1, faults.size(), faults::toString);
+        return faults.get(0);
+    }
+
     /** Loads a file that must be refused, and checks every fault names it. */
     static ConfigurationException refused(final Path file) {
         final ConfigurationException error = assertThrows(ConfigurationException.class, () -> ConfigurationLoader.load(file),
             "the configuration should have been refused");
-        error.faults().forEach(fault -> assertEquals(file.toString(), fault.file(), fault.toString()));
+        error.faults().forEach(fault -> assertEquals(file.toString(), fault.source(), fault.toString()));
         return error;
     }
 }

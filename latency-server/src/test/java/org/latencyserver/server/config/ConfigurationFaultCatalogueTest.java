@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.latencyserver.core.input.InputFault;
 
 /**
  * One case per kind of fault: each document differs from a valid one by a single mistake, on the
@@ -180,6 +181,9 @@ class ConfigurationFaultCatalogueTest {
             fault("a metrics port beyond 65535 is refused",
                 edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { port: 70000 } # <-"),
                 "server.metrics.port", "70000", "0..65535", "70000"),
+            fault("a metrics port of 0 without enabled is refused, as 0 used to mean no endpoint and now means any free port",
+                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { port: 0 } # <-"),
+                "server.metrics.port", "0", "any free port", "'enabled: false' for no endpoint", "'enabled: true'"),
             fault("an empty state file name is refused",
                 edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  state_file: \"\" # <-"),
                 "server.state_file", "\"\"", "must not be empty"),
@@ -215,9 +219,9 @@ class ConfigurationFaultCatalogueTest {
                                                                        final String path, final String token,
                                                                        final List<String> fragments) throws Exception {
         final Path file = ConfigFixture.write(directory, "server.yaml", document);
-        final List<ConfigurationFault> faults = ConfigFixture.refused(file).faults();
+        final List<InputFault> faults = ConfigFixture.refused(file).faults();
         assertEquals(1, faults.size(), () -> "exactly one fault expected for: " + description + "\n" + faults);
-        final ConfigurationFault fault = faults.get(0);
+        final InputFault fault = faults.get(0);
         assertEquals(path, fault.path(), fault::toString);
         assertEquals(ConfigFixture.markedLine(document), fault.line(), fault::toString);
         assertEquals(ConfigFixture.markedColumn(document, token), fault.column(), fault::toString);

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -37,28 +38,28 @@ class ConfigurationLoaderTest {
         assertTrue(configuration.nodes().stream().allMatch(n -> n.mibSource() == MibSource.PUSH && n.snmp() == null));
         assertEquals(List.of("atm-port"), configuration.links().stream().map(LinkConfig::name).toList());
 
-        final List<ConnectionConfig> connections = configuration.connectionConfigs();
+        final List<ConnectionSpec> connections = configuration.connectionSpecs();
         assertEquals(List.of(1, 2, 3, 4, 5, 6), connections.stream().map(c -> (int) c.indexRef()).toList());
-        assertEquals(List.of(1, 1, 2, 3, 3, 4), connections.stream().map(ConnectionConfig::qos).toList());
+        assertEquals(List.of(1, 1, 2, 3, 3, 4), connections.stream().map(ConnectionSpec::qos).toList());
         assertEquals("measured-loopback-jacorb", connections.get(2).profileName());
         assertEquals(96.0, connections.get(2).boundPercent());
 
-        final ConnectionConfig one = connections.get(0);
-        assertEquals("ws1", one.client().name());
-        assertEquals("ws2", one.peer().name());
-        assertEquals("TAC-4", one.client().workstationType().name());
+        final ConnectionSpec one = connections.get(0);
+        assertEquals("ws1", one.clientNodeName());
+        assertEquals("ws2", one.peerNodeName());
+        assertEquals("TAC-4", one.clientWorkstationType().name());
         assertEquals(256, one.messageSizeBytes());
         assertEquals("thesis-tac4-corba", one.profileName());
-        assertEquals("atm-port", one.link().name());
+        assertEquals("atm-port", one.linkName());
         assertEquals(0.0, one.boundPercent());
 
-        final ConnectionConfig two = connections.get(1);
-        assertEquals("TAC-3", two.client().workstationType().name());
-        assertEquals("TAC-3", two.peer().workstationType().name());
+        final ConnectionSpec two = connections.get(1);
+        assertEquals("TAC-3", two.clientWorkstationType().name());
+        assertEquals("TAC-3", two.peerWorkstationType().name());
         assertEquals(1024, two.messageSizeBytes());
         assertEquals("thesis-tac3-corba", two.profileName());
 
-        final ConnectionConfig six = connections.get(5);
+        final ConnectionSpec six = connections.get(5);
         assertEquals(96.0, six.boundPercent());
         assertNull(six.profileName());
 
@@ -69,7 +70,7 @@ class ConfigurationLoaderTest {
 
         assertEquals(EXAMPLE.toAbsolutePath().normalize().resolveSibling("thesis-testbed.state.json"),
             configuration.server().stateFile());
-        assertEquals(new ServerSettings.Metrics("127.0.0.1", 9464), configuration.server().metrics());
+        assertEquals(new ServerSettings.Metrics(true, "127.0.0.1", 9464), configuration.server().metrics());
         assertEquals(30_000_000_000L, configuration.engine().measurementTimeoutNanos());
         assertEquals(1000, configuration.engine().roundTripsPerMeasurement());
     }
@@ -79,30 +80,12 @@ class ConfigurationLoaderTest {
         final Path file = ConfigFixture.write(directory, "minimal.yaml", edit(BASE, "server:\n  name: LatencyServer\n", ""));
         final ServerConfiguration configuration = ConfigurationLoader.load(file);
 
-        final ServerSettings server = configuration.server();
-        assertEquals("LatencyServer", server.name());
-        assertEquals(100, server.pollIntervalMillis(), "10 Hz");
-        assertEquals(5, server.unknownAfterMissedPolls());
-        assertEquals(directory.resolve("minimal.state.json").toAbsolutePath().normalize(), server.stateFile());
-        assertEquals("127.0.0.1", server.metrics().address());
-        assertEquals(9464, server.metrics().port());
-        assertTrue(server.operatorCallsEnabled());
-        assertTrue(server.plannerCallsEnabled());
-
-        final Thresholds thresholds = configuration.thresholds();
-        assertEquals(33, thresholds.cpuLowUpperPercent());
-        assertEquals(66, thresholds.cpuMediumUpperPercent());
-        assertEquals(2.0, thresholds.cpuHysteresisBandPercent());
-        assertEquals(90, thresholds.portLoadedAbovePercent());
-        assertEquals(1.0, thresholds.portHysteresisBandPercent());
-
-        final MeasurementSettings measurement = configuration.measurement();
-        assertEquals(1000, measurement.roundTrips());
-        assertEquals(20, measurement.warmupRoundTrips());
-        assertEquals(30_000, measurement.timeoutMillis());
-        assertEquals(5_000, measurement.minIntervalMillis());
-        assertEquals(20_000, measurement.budgetRoundTripsPerSecond());
-        assertEquals(2, measurement.maxConcurrentMeasurements());
+        // Whole records, so that a default left out of the loader, or a new field, cannot go unnoticed.
+        assertEquals(new ServerSettings("LatencyServer", 100, 5, directory.resolve("minimal.state.json").toAbsolutePath().normalize(),
+            new ServerSettings.Metrics(true, "127.0.0.1", 9464), true, true), configuration.server(), "polled at 10 Hz");
+        assertEquals(new Thresholds(33, 66, 2.0, 90, 1.0), configuration.thresholds());
+        assertEquals(new MeasurementSettings(1000, 20, 30_000, 5_000, 20_000, 2, MeasurementSettings.DWELL_FROM_POLL_INTERVAL),
+            configuration.measurement());
 
         assertTrue(configuration.profiles().isEmpty());
         final NodeConfig ws1 = configuration.nodes().get(0);
@@ -120,7 +103,7 @@ class ConfigurationLoaderTest {
             "  poll_interval_millis: 250",
             "  unknown_after_missed_polls: 12",
             "  state_file: ../state/p7.json",
-            "  metrics: { port: 0 }",
+            "  metrics: { enabled: false, address: 0.0.0.0, port: 9100 }",
             "  operator_calls_enabled: false",
             "  planner_calls_enabled: no",
             "thresholds:",
@@ -139,7 +122,7 @@ class ConfigurationLoaderTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "conf/server.yml", yaml));
 
         assertEquals(new ServerSettings("Partition-7", 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
-            new ServerSettings.Metrics("127.0.0.1", 0), false, false), configuration.server());
+            new ServerSettings.Metrics(false, "0.0.0.0", 9100), false, false), configuration.server());
         assertFalse(configuration.server().metrics().enabled());
         assertEquals(new Thresholds(40, 80, 0, 90, 2.5), configuration.thresholds());
         assertEquals(new MeasurementSettings(10_000, 0, 1500, 0, 500, 8), configuration.measurement());
@@ -160,7 +143,7 @@ class ConfigurationLoaderTest {
             "");
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "types.yaml", yaml));
         assertEquals(List.of(4, 5, 3, 6, 5), configuration.nodes().stream().map(n -> n.workstationType().code()).toList());
-        assertTrue(configuration.connectionConfigs().isEmpty());
+        assertTrue(configuration.connectionSpecs().isEmpty());
     }
 
     @Test
@@ -172,11 +155,11 @@ class ConfigurationLoaderTest {
             "    qos: 3", "    qos: 9");                          // line 19
         final Path file = ConfigFixture.write(directory, "many.yaml", yaml);
         final ConfigurationException error = ConfigFixture.refused(file);
-        final List<ConfigurationFault> faults = error.faults();
+        final List<InputFault> faults = error.faults();
 
-        assertEquals(List.of(3, 9, 15, 19), faults.stream().map(ConfigurationFault::line).toList(), faults::toString);
+        assertEquals(List.of(3, 9, 15, 19), faults.stream().map(InputFault::line).toList(), faults::toString);
         assertEquals(List.of("server.pol_interval_millis", "nodes[1].node_id", "connections[0].client", "connections[0].qos"),
-            faults.stream().map(ConfigurationFault::path).toList());
+            faults.stream().map(InputFault::path).toList());
         final List<String> lines = error.getMessage().lines().toList();
         assertEquals(faults.size(), lines.size());
         final Pattern form = Pattern.compile(Pattern.quote(file.toString()) + ":\\d+:\\d+: [a-z_\\[\\]0-9.]+: .+");
@@ -190,22 +173,20 @@ class ConfigurationLoaderTest {
     @Test
     void anUnknownKeyIsRefusedWithTheClosestKnownKeySuggested() throws Exception {
         final String yaml = edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  pol_interval_millis: 50");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "typo.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(3, faults.get(0).line());
-        assertEquals(3, faults.get(0).column());
-        assertEquals("server.pol_interval_millis", faults.get(0).path());
-        assertEquals("unknown key 'pol_interval_millis' - did you mean 'poll_interval_millis'?", faults.get(0).reason());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "typo.yaml", yaml);
+        assertEquals(3, fault.line());
+        assertEquals(3, fault.column());
+        assertEquals("server.pol_interval_millis", fault.path());
+        assertEquals("unknown key 'pol_interval_millis' - did you mean 'poll_interval_millis'?", fault.reason());
     }
 
     @Test
     void anUnknownKeyFarFromEveryKnownOneListsTheKeysAllowedThere() throws Exception {
         final String yaml = edit(BASE, "    qos: 3", "    qos: 3\n    colour: blue");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "far.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("connections[0].colour", faults.get(0).path());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "far.yaml", yaml);
+        assertEquals("connections[0].colour", fault.path());
         assertEquals("unknown key 'colour'; the keys here are bound_percent, calibration, client, index_ref, link, "
-            + "message_size_bytes, peer, probe_rate_per_second, profile, qos", faults.get(0).reason());
+            + "message_size_bytes, peer, probe_rate_per_second, profile, qos", fault.reason());
     }
 
     @Test
@@ -223,8 +204,8 @@ class ConfigurationLoaderTest {
             "      auth_password: " + secret + "-too"));
         final ConfigurationException error = ConfigFixture.refused(ConfigFixture.write(directory, "secret.yaml", yaml));
         assertEquals(List.of("nodes[0].snmp.community", "nodes[0].snmp.auth_password"),
-            error.faults().stream().map(ConfigurationFault::path).toList());
-        assertEquals(List.of(12, 13), error.faults().stream().map(ConfigurationFault::line).toList());
+            error.faults().stream().map(InputFault::path).toList());
+        assertEquals(List.of(12, 13), error.faults().stream().map(InputFault::line).toList());
         assertTrue(error.faults().get(0).reason().startsWith("put secrets in the environment: use community_env"),
             error.faults().get(0)::toString);
         assertTrue(error.faults().get(1).reason().startsWith("put secrets in the environment: use auth_password_env"),
@@ -249,36 +230,33 @@ class ConfigurationLoaderTest {
     @Test
     void badIndentationIsReportedAsMalformedYamlAtItsLine() throws Exception {
         final String yaml = edit(BASE, "    node_id: 2", "   node_id: 2");     // line 8: one space short
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "indent.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(8, faults.get(0).line(), faults::toString);
-        assertEquals("file", faults.get(0).path());
-        assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
+        final InputFault fault = ConfigFixture.onlyFault(directory, "indent.yaml", yaml);
+        assertEquals(8, fault.line(), fault::toString);
+        assertEquals("file", fault.path());
+        assertTrue(fault.reason().startsWith("malformed YAML: "), fault::toString);
     }
 
     @Test
     void aTabUsedForIndentationIsReportedAtTheTabNotAtThePreviousLine() throws Exception {
         final String yaml = edit(BASE, "    qos: 3", "\tqos: 3");            // line 18
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "tab.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(18, faults.get(0).line(), faults::toString);
-        assertEquals(1, faults.get(0).column(), faults::toString);
-        assertTrue(faults.get(0).reason().contains("TAB"), faults.get(0)::toString);
+        final InputFault fault = ConfigFixture.onlyFault(directory, "tab.yaml", yaml);
+        assertEquals(18, fault.line(), fault::toString);
+        assertEquals(1, fault.column(), fault::toString);
+        assertTrue(fault.reason().contains("TAB"), fault::toString);
     }
 
     @Test
     void anUnclosedFlowMappingIsReportedAsMalformedYamlNearItsEnd() throws Exception {
         final String yaml = "nodes:\n  - { name: a, node_id: 1\nconnections: []\n";
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "flow.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(3, faults.get(0).line(), faults::toString);
-        assertTrue(faults.get(0).reason().startsWith("malformed YAML: "), faults.get(0)::toString);
-        assertTrue(faults.get(0).reason().contains("line 2"), "names where the mapping began: " + faults.get(0));
+        final InputFault fault = ConfigFixture.onlyFault(directory, "flow.yaml", yaml);
+        assertEquals(3, fault.line(), fault::toString);
+        assertTrue(fault.reason().startsWith("malformed YAML: "), fault::toString);
+        assertTrue(fault.reason().contains("line 2"), "names where the mapping began: " + fault);
     }
 
     @Test
     void anEmptyFileIsRefusedWithTheSectionsItNeeds() throws Exception {
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "empty.yaml", "# nothing\n"))
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "empty.yaml", "# nothing\n"))
             .faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(0, faults.get(0).line());
@@ -289,7 +267,7 @@ class ConfigurationLoaderTest {
     @Test
     void aMissingFileIsRefusedNamingIt() {
         final Path missing = directory.resolve("absent.yaml");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(missing).faults();
+        final List<InputFault> faults = ConfigFixture.refused(missing).faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(0, faults.get(0).line());
         assertTrue(faults.get(0).reason().startsWith("cannot be read: NoSuchFileException"), faults.get(0)::toString);
@@ -297,9 +275,9 @@ class ConfigurationLoaderTest {
 
     @Test
     void missingNodesAndConnectionsSectionsAreBothReported() throws Exception {
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "bare.yaml",
+        final List<InputFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "bare.yaml",
             "server:\n  name: X\n")).faults();
-        assertEquals(List.of("nodes", "connections"), faults.stream().map(ConfigurationFault::path).toList());
+        assertEquals(List.of("nodes", "connections"), faults.stream().map(InputFault::path).toList());
         assertTrue(faults.stream().allMatch(f -> f.line() == 1 && f.reason().startsWith("missing: ")), faults::toString);
     }
 
@@ -316,7 +294,21 @@ class ConfigurationLoaderTest {
     void aBoundOfExactlyOneHundredPercentIsTheClosedEndOfTheRangeAndAccepted() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "hundred.yaml",
             edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 100")));
-        assertEquals(100.0, configuration.connectionConfigs().get(0).boundPercent());
+        assertEquals(100.0, configuration.connectionSpecs().get(0).boundPercent());
+    }
+
+    @Test
+    void metricsPortZeroWithEnabledTrueServesOnAnyFreePortAsOnTheCommandLine() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "anyport.yaml",
+            edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { enabled: true, port: 0 }")));
+        assertEquals(new ServerSettings.Metrics(true, "127.0.0.1", 0), configuration.server().metrics());
+    }
+
+    @Test
+    void metricsEnabledFalseTurnsTheEndpointOffWhateverThePort() throws Exception {
+        final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "nometrics.yaml",
+            edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { enabled: false, port: 0 }")));
+        assertFalse(configuration.server().metrics().enabled());
     }
 
     @Test

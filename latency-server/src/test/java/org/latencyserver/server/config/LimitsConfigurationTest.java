@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.port.ThesisQueuePortModel;
 import org.latencyserver.core.profile.Layer;
 import org.latencyserver.core.profile.Profile;
@@ -31,8 +32,8 @@ class LimitsConfigurationTest {
         return ConfigurationLoader.load(ConfigFixture.write(directory, "server.yaml", yaml));
     }
 
-    private List<ConfigurationFault> refused(final String yaml) throws Exception {
-        return ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+    private List<InputFault> refused(final String yaml) throws Exception {
+        return ConfigFixture.faultsOf(directory, "server.yaml", yaml);
     }
 
     @Test
@@ -57,7 +58,7 @@ class LimitsConfigurationTest {
     @Test
     void aValueOutOfRangeIsNamedWithItsKeyLineAndValue() throws Exception {
         final String yaml = BASE + "limits:\n  plausibility_factor: 1 # <-\n";
-        final List<ConfigurationFault> faults = refused(yaml);
+        final List<InputFault> faults = refused(yaml);
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("limits.plausibility_factor", faults.get(0).path());
         assertEquals(ConfigFixture.markedLine(yaml), faults.get(0).line());
@@ -66,7 +67,7 @@ class LimitsConfigurationTest {
 
     @Test
     void everyBadLimitIsReportedAtOnce() throws Exception {
-        final List<ConfigurationFault> faults = refused(BASE + "limits:\n  max_result_millis: 0\n  max_histogram_bins: 99\n"
+        final List<InputFault> faults = refused(BASE + "limits:\n  max_result_millis: 0\n  max_histogram_bins: 99\n"
             + "  max_profile_bytes: 1.5\n");
         assertEquals(List.of(
                 "limits.max_result_millis: must be 1..86400000, was 0",
@@ -77,14 +78,14 @@ class LimitsConfigurationTest {
 
     @Test
     void anUnknownKeyIsAFaultWithTheClosestKeySuggested() throws Exception {
-        final List<ConfigurationFault> faults = refused(BASE + "limits:\n  max_histogram_bin: 5000\n");
+        final List<InputFault> faults = refused(BASE + "limits:\n  max_histogram_bin: 5000\n");
         assertEquals(1, faults.size(), faults::toString);
         assertTrue(faults.get(0).reason().contains("did you mean 'max_histogram_bins'"), faults.get(0)::toString);
     }
 
     @Test
     void aLimitWrittenAtTheTopLevelSaysWhereItBelongs() throws Exception {
-        final List<ConfigurationFault> faults = refused(BASE + "max_histogram_bins: 5000\n");
+        final List<InputFault> faults = refused(BASE + "max_histogram_bins: 5000\n");
         assertEquals(1, faults.size(), faults::toString);
         assertTrue(faults.get(0).reason().contains("it belongs under limits:"), faults.get(0)::toString);
     }
@@ -94,11 +95,11 @@ class LimitsConfigurationTest {
         final Path profile = Files.copy(Path.of("../profiles/thesis-tac4-corba.json"), directory.resolve("tac4.json"));
         final long bytes = Files.size(profile);
         final String yaml = "limits:\n  max_profile_bytes: 4096\nprofiles:\n  - tac4.json # <-\n" + BASE;
-        final List<ConfigurationFault> faults = refused(yaml);
+        final List<InputFault> faults = refused(yaml);
         assertEquals(1, faults.size(), faults::toString);
         assertEquals("profiles[0]", faults.get(0).path());
         assertEquals(ConfigFixture.markedLine(yaml), faults.get(0).line());
-        assertEquals("profile refused: " + profile + ": file: is " + bytes + " bytes, more than the limit of 4096 bytes for a"
+        assertEquals("profile refused: " + profile + ":0:0: file: is " + bytes + " bytes, more than the limit of 4096 bytes for a"
             + " profile", faults.get(0).reason());
     }
 
@@ -106,10 +107,15 @@ class LimitsConfigurationTest {
     void aProfileHistogramWithMoreBinsThanMaxHistogramBinsIsRefused() throws Exception {
         ProfileJson.write(profileWithBins(150), directory.resolve("wide.json"));
         final String yaml = "limits:\n  max_histogram_bins: 149\nprofiles:\n  - wide.json\n" + BASE;
-        final List<ConfigurationFault> faults = refused(yaml);
+        final List<InputFault> faults = refused(yaml);
         assertEquals(6, faults.size(), "one per cell: " + faults);
-        assertEquals("profile refused: " + directory.resolve("wide.json") + ": cells[0] (0-33/0-33, 256 B).histogram.upper_edges_ns:"
-            + " has 150 bins, more than the limit of 149 bins per histogram", faults.get(0).reason());
+        // The profile's own fault points at the first histogram's edges in wide.json.
+        final String written = Files.readString(directory.resolve("wide.json"));
+        final String before = written.substring(0, written.indexOf('[', written.indexOf("\"upper_edges_ns\"")));
+        final String place = (before.lines().count()) + ":" + (before.length() - before.lastIndexOf('\n'));
+        assertEquals("profile refused: " + directory.resolve("wide.json") + ":" + place
+            + ": cells[0] (0-33/0-33, 256 B).histogram.upper_edges_ns: has 150 bins, more than the limit of 149 bins per histogram",
+            faults.get(0).reason());
         assertEquals(150, load(edit(yaml, "max_histogram_bins: 149", "max_histogram_bins: 150")).profiles().get("wide")
             .cells().get(0).histogram().binCount(), "at the limit it is read");
     }

@@ -13,15 +13,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.port.ThesisQueuePortModel;
 import org.latencyserver.core.profile.Layer;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.profile.Provenance;
 import org.latencyserver.core.state.CpuStatePair;
+import org.latencyserver.server.table.ConnectionSpec;
 
 /** Profiles listed in the configuration: loading, refusal, and the checks connections make against them. */
 class ProfileReferenceTest {
@@ -47,19 +48,18 @@ class ProfileReferenceTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "server.yaml",
             withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json")));
         assertEquals("TAC-4", configuration.profiles().get("thesis-tac4-corba").workstationType());
-        assertEquals("thesis-tac4-corba", configuration.connectionConfigs().get(0).profileName());
+        assertEquals("thesis-tac4-corba", configuration.connectionSpecs().get(0).profileName());
     }
 
     @Test
     void aProfileForAnotherWorkstationTypeThanTheClientsIsRefused() throws Exception {
         copyShipped("thesis-tac3-corba.json");
         final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac3-corba # <-", "thesis-tac3-corba.json");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("connections[0].profile", faults.get(0).path());
-        assertEquals(ConfigFixture.markedLine(yaml), faults.get(0).line());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "server.yaml", yaml);
+        assertEquals("connections[0].profile", fault.path());
+        assertEquals(ConfigFixture.markedLine(yaml), fault.line());
         assertEquals("profile 'thesis-tac3-corba' is for TAC-3 workstations, but client 'ws1' is a TAC-4: a connection's profile "
-            + "must be for its client's workstation type", faults.get(0).reason());
+            + "must be for its client's workstation type", fault.reason());
     }
 
     @Test
@@ -67,11 +67,10 @@ class ProfileReferenceTest {
         copyShipped("thesis-tac4-corba.json");
         final String yaml = withProfiles("    qos: 2\n    bound_percent: 96\n    profile: thesis-tac4-corba # <-",
             "thesis-tac4-corba.json");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals(ConfigFixture.markedLine(yaml), faults.get(0).line());
-        assertTrue(faults.get(0).reason().startsWith("QoS 2 takes its bound from the profile's histograms, but profile "
-            + "'thesis-tac4-corba' has none"), faults.get(0)::toString);
+        final InputFault fault = ConfigFixture.onlyFault(directory, "server.yaml", yaml);
+        assertEquals(ConfigFixture.markedLine(yaml), fault.line());
+        assertTrue(fault.reason().startsWith("QoS 2 takes its bound from the profile's histograms, but profile "
+            + "'thesis-tac4-corba' has none"), fault::toString);
     }
 
     @Test
@@ -79,7 +78,7 @@ class ProfileReferenceTest {
         ProfileJson.write(histogramProfile("measured-tac4", "TAC-4"), directory.resolve("measured.json"));
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "server.yaml",
             withProfiles("    qos: 2\n    bound_percent: 96\n    profile: measured-tac4", "measured.json")));
-        final ConnectionConfig connection = configuration.connectionConfigs().get(0);
+        final ConnectionSpec connection = configuration.connectionSpecs().get(0);
         assertEquals(2, connection.qos());
         assertEquals(96.0, connection.boundPercent());
         assertTrue(configuration.profiles().get("measured-tac4").hasHistograms());
@@ -93,11 +92,11 @@ class ProfileReferenceTest {
             .replace("\"name\" : \"thesis-tac4-corba\"", "\"name\" : \"broken\"")
             .replaceFirst("\"mean_ms\" : [0-9.]+", "\"mean_ms\" : -1")
             .replace("\"layer\" : \"CORBA\"", "\"layer\" : \"SMOKE-SIGNALS\""));
-        final List<ProfileFault> ownFaults = assertThrows(ProfileValidationException.class, () -> ProfileJson.read(broken))
+        final List<InputFault> ownFaults = assertThrows(ProfileValidationException.class, () -> ProfileJson.read(broken))
             .faults();
         final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json",
             "broken.json # <-");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
+        final List<InputFault> faults = ConfigFixture.faultsOf(directory, "server.yaml", yaml);
 
         assertEquals(ownFaults.size(), faults.size(), faults::toString);
         assertTrue(ownFaults.size() >= 2, "both planted faults are the profile's own: " + ownFaults);
@@ -113,8 +112,8 @@ class ProfileReferenceTest {
     void aReferenceToARefusedProfileSaysSoInsteadOfOnlyUnknown() throws Exception {
         Files.writeString(directory.resolve("truncated.json"), "{\"format\": \"latency-profile/1\"");
         final String yaml = withProfiles("    qos: 1\n    profile: truncated", "truncated.json");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
-        final ConfigurationFault reference = faults.stream().filter(f -> f.path().equals("connections[0].profile")).findFirst()
+        final List<InputFault> faults = ConfigFixture.faultsOf(directory, "server.yaml", yaml);
+        final InputFault reference = faults.stream().filter(f -> f.path().equals("connections[0].profile")).findFirst()
             .orElseThrow(() -> new AssertionError(faults.toString()));
         assertTrue(reference.reason().contains("unknown profile 'truncated'"), reference::toString);
         assertTrue(reference.reason().contains("1 profile file(s) were refused"), reference::toString);
@@ -126,12 +125,11 @@ class ProfileReferenceTest {
         copyShipped("thesis-tac4-corba.json");
         Files.copy(directory.resolve("thesis-tac4-corba.json"), directory.resolve("copy.json"));
         final String yaml = withProfiles("    qos: 1\n    profile: thesis-tac4-corba", "thesis-tac4-corba.json", "copy.json");
-        final List<ConfigurationFault> faults = ConfigFixture.refused(ConfigFixture.write(directory, "server.yaml", yaml)).faults();
-        assertEquals(1, faults.size(), faults::toString);
-        assertEquals("profiles[1]", faults.get(0).path());
-        assertEquals(3, faults.get(0).line());
+        final InputFault fault = ConfigFixture.onlyFault(directory, "server.yaml", yaml);
+        assertEquals("profiles[1]", fault.path());
+        assertEquals(3, fault.line());
         assertEquals("'copy.json' is a second profile named 'thesis-tac4-corba', after profiles[0] (line 2)",
-            faults.get(0).reason());
+            fault.reason());
     }
 
     /** A small measured-style profile: one size, all six pairs, each with a 10-bin histogram of 100 samples. */

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.port.ThesisQueuePortModel;
 import org.latencyserver.core.profile.Layer;
 import org.latencyserver.core.profile.Profile;
@@ -29,7 +30,6 @@ import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.server.config.ConfigurationException;
-import org.latencyserver.server.config.ConfigurationFault;
 import org.latencyserver.server.config.ConfigurationLoader;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.engine.EngineLoop;
@@ -94,7 +94,7 @@ class ProfileChecksTest {
             null, ThesisQueuePortModel.INSTANCE, cells);
     }
 
-    /** A server as ServerMain builds it, without the ORB. */
+    /** A server as LatencyServerNode builds it, without the ORB. */
     private LatencyServiceServant servant(final ServerConfiguration configuration) {
         final List<ConnectionRow> rows = configuration.connectionSpecs().stream().map(spec -> ConnectionRow.initial(spec, 0)).toList();
         final AtomicLong tickets = new AtomicLong(100);
@@ -112,7 +112,7 @@ class ProfileChecksTest {
         final Path config = Files.writeString(directory.resolve("bad-server.yaml"), insteadOfTac4
             ? configuration("", bad.getFileName().toString(), "measured.json")
             : configuration("", "tac4.json", bad.getFileName().toString()));
-        final List<ConfigurationFault> faults = assertThrows(ConfigurationException.class, () -> ConfigurationLoader.load(config))
+        final List<InputFault> faults = assertThrows(ConfigurationException.class, () -> ConfigurationLoader.load(config))
             .faults();
         assertEquals(1, faults.size(), faults::toString);
         assertEquals(path, faults.get(0).path());
@@ -133,7 +133,7 @@ class ProfileChecksTest {
         servant.PutMibUpdates(new org.latencyserver.idl.LatservPackage.IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 10),
             (short) 1);
         final ProfileRejected rejected = assertThrows(ProfileRejected.class, () -> servant.load_profile(json, "other.json"));
-        assertEquals(List.of("other.json: connection 1: " + reason), List.of(rejected.faults));
+        assertEquals(List.of("other.json:0:0: connection 1: " + reason), List.of(rejected.faults));
         assertEquals("other.json refused; the server keeps the profile it had", rejected.reason);
         assertEquals("TAC-4", servant.list_profiles()[0].workstation_type, "the configured profile still serves");
         assertNotNull(servant.current_estimate((short) 1), "and connection 1 with it");
@@ -154,7 +154,7 @@ class ProfileChecksTest {
         final LatencyServiceServant servant = servant(configuration);
         final ProfileRejected rejected = assertThrows(ProfileRejected.class,
             () -> servant.load_profile(ProfileJson.toJson(flat), "flat.json"));
-        assertEquals(List.of("flat.json: connection 2: " + reason), List.of(rejected.faults));
+        assertEquals(List.of("flat.json:0:0: connection 2: " + reason), List.of(rejected.faults));
         assertTrue(Stream.of(servant.list_profiles()).filter(p -> p.name.equals("measured-tac4")).findFirst().orElseThrow()
             .has_histograms, "the configured profile still serves");
 
@@ -195,7 +195,7 @@ class ProfileChecksTest {
         final long bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         final ProfileRejected rejected = assertThrows(ProfileRejected.class,
             () -> servant(configuration).load_profile(json, "tac4.json"));
-        assertEquals(List.of("tac4.json: file: is " + bytes + " bytes, more than the limit of 4096 bytes for a profile"),
+        assertEquals(List.of("tac4.json:0:0: file: is " + bytes + " bytes, more than the limit of 4096 bytes for a profile"),
             List.of(rejected.faults));
     }
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.latencyserver.emulator.ScenarioFault;
+import org.latencyserver.core.input.InputFaultsException;
 import org.latencyserver.emulator.ScenarioLoader;
 import org.latencyserver.idl.LatservPackage.IdlBaselineMeasurements;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -619,7 +619,7 @@ class BadInputCatalogueTest {
     private static Arguments scenario(final String description, final String yaml, final String fragment) {
         return Arguments.of("scenario: " + description, (Check) () -> {
             final Throwable thrown = thrown(() -> ScenarioLoader.parse(yaml, "catalogue.yaml"));
-            assertEquals(ScenarioFault.class, thrown.getClass(), () -> description + ": " + thrown);
+            assertEquals(InputFaultsException.class, thrown.getClass(), () -> description + ": " + thrown);
             assertTrue(thrown.getMessage().contains(fragment), () -> "'" + fragment + "' missing from: " + thrown.getMessage());
             assertTrue(thrown.getMessage().contains("catalogue.yaml"), "the fault names the file: " + thrown.getMessage());
         });

@@ -93,7 +93,7 @@ class PrometheusScrapeTest {
             "  name: PrometheusScrapeTest",
             "  poll_interval_millis: 100",
             "  unknown_after_missed_polls: 5",
-            "  metrics: { address: 127.0.0.1, port: 0 }",
+            "  metrics: { enabled: false, address: 127.0.0.1 }",
             "profiles:",
             "  - " + profiles + "/measured-loopback-jacorb.json",
             "nodes:",

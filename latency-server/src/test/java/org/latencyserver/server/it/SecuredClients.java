@@ -53,11 +53,7 @@ final class SecuredClients implements AutoCloseable {
     }
 
     private String ior() {
-        try {
-            return server.ior();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return server.ior();
     }
 
     /** @return the server as a plain IIOP caller sees it */

@@ -7,21 +7,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.latencyserver.launch.ReadinessException;
+import org.latencyserver.launch.ReadyFile;
 
 /**
  * A Latency Server in its own JVM, started from the test classpath, as an operator would start it
- * with {@code ./latency server}. Its output goes to a log file that failures quote.
+ * with {@code ./latency server}. Its output goes to a log file that failures quote; it is ready when
+ * its ready file ({@code --ready-file}) is there, which also gives its IOR and metrics URL.
  */
 final class ServerProcess implements AutoCloseable {
 
+    /** How long a server may take to start on a busy machine. */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
     private final Process process;
     private final Path log;
-    private final Path iorFile;
+    private ReadyFile ready;
 
-    private ServerProcess(final Process process, final Path log, final Path iorFile) {
+    private ServerProcess(final Process process, final Path log) {
         this.process = process;
         this.log = log;
-        this.iorFile = iorFile;
     }
 
     /** Kills the process as {@code kill -9} would: no shutdown hooks, no last save. */
@@ -37,53 +42,53 @@ final class ServerProcess implements AutoCloseable {
     static ServerProcess start(final Path config, final Path directory, final java.util.Map<String, String> environment)
         throws IOException, InterruptedException {
         final Path ior = directory.resolve("server.ior");
+        final Path readyFile = directory.resolve("server.ready.json");
         final Path log = directory.resolve("server.log");
-        Files.deleteIfExists(ior); // a previous run's IOR must not be mistaken for this one's
+        // A previous run's files must not be mistaken for this one's (the server deletes them too).
+        Files.deleteIfExists(ior);
+        Files.deleteIfExists(readyFile);
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"),
             // The server logs as in production (INFO), not as the tests do.
             "-Dlogback.configurationFile=logback.xml",
             "org.latencyserver.server.launch.ServerMain",
-            "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0"));
+            "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0",
+            "--ready-file", readyFile.toString()));
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
         final Process process = builder.start();
-        final ServerProcess server = new ServerProcess(process, log, ior);
-        server.awaitIor(Duration.ofSeconds(60));
+        final ServerProcess server = new ServerProcess(process, log);
+        try {
+            server.ready = ReadyFile.await(readyFile, READY_TIMEOUT, process::isAlive, server::logForFailure);
+        } catch (ReadinessException e) {
+            server.close();
+            throw new IllegalStateException("the server did not start: " + e.getMessage(), e);
+        }
         return server;
     }
 
-    private void awaitIor(final Duration timeout) throws IOException, InterruptedException {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(iorFile) && Files.readString(iorFile).startsWith("IOR:")) {
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the server exited with " + process.exitValue() + ":\n" + log());
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("no IOR within " + timeout + ":\n" + log());
-    }
-
-    String ior() throws IOException {
-        return Files.readString(iorFile).trim();
+    /** @return the server's IOR, from its ready file */
+    String ior() {
+        return ready.reference("server");
     }
 
     String log() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "(no log)";
     }
 
-    /** @return the metrics URL the server logged */
-    String metricsUrl() throws IOException {
-        final java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("metrics at (http://\\S+)").matcher(log());
-        if (!matcher.find()) {
-            throw new IllegalStateException("the server logged no metrics URL:\n" + log());
+    /** @return the metrics URL, from the server's ready file */
+    String metricsUrl() {
+        return ready.url("metrics");
+    }
+
+    private String logForFailure() {
+        try {
+            return "exit " + (process.isAlive() ? "(still running)" : Integer.toString(process.exitValue())) + ", its log:\n" + log();
+        } catch (IOException e) {
+            return "(its log cannot be read: " + e.getMessage() + ")";
         }
-        return matcher.group(1);
     }
 
     Process process() {

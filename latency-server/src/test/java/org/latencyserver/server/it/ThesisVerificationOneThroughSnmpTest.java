@@ -14,12 +14,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.TableRow;
+import org.latencyserver.launch.ReadyFile;
 import org.omg.CORBA.ORB;
 
 /**
@@ -57,7 +59,8 @@ class ThesisVerificationOneThroughSnmpTest {
         emulatorBuilder.environment().putAll(secrets);
         final ProcessBuilder serverBuilder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
             "-Dlogback.configurationFile=logback.xml", "org.latencyserver.server.launch.ServerMain", "--config", config.toString(),
-            "--ior-file", directory.resolve("server.ior").toString(), "--metrics-port", "-1")
+            "--ior-file", directory.resolve("server.ior").toString(), "--metrics-port", "-1",
+            "--ready-file", directory.resolve("server.ready.json").toString())
             .redirectErrorStream(true).redirectOutput(directory.resolve("server.log").toFile());
         serverBuilder.environment().putAll(secrets);
 
@@ -68,13 +71,9 @@ class ThesisVerificationOneThroughSnmpTest {
         final Process server = serverBuilder.start();
         Process emulator = null;
         try {
-            final Path ior = directory.resolve("server.ior");
-            final long startDeadline = System.nanoTime() + 60_000_000_000L;
-            while (!Files.exists(ior) && server.isAlive() && System.nanoTime() < startDeadline) {
-                Thread.sleep(100);
-            }
-            assertTrue(Files.exists(ior), "the server did not start:\n" + Files.readString(directory.resolve("server.log")));
-            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(Files.readString(ior).trim()));
+            final ReadyFile ready = ReadyFile.await(directory.resolve("server.ready.json"), Duration.ofSeconds(60), server::isAlive,
+                () -> "the server did not start:\n" + readQuietly(directory.resolve("server.log")));
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
             emulator = emulatorBuilder.start();
             final long startNanos = System.nanoTime();
             final List<String> missed = new ArrayList<>();
@@ -133,6 +132,14 @@ class ThesisVerificationOneThroughSnmpTest {
 
     private static int band(final int percent) {
         return percent <= 33 ? 1 : percent <= 66 ? 2 : 3;
+    }
+
+    private static String readQuietly(final Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "(cannot read " + file + ": " + e.getMessage() + ")";
+        }
     }
 
     private static String withPorts(final String text, final Map<String, String> ports) {

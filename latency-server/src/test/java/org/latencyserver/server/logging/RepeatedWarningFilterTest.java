@@ -1,6 +1,8 @@
 package org.latencyserver.server.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -69,5 +71,16 @@ class RepeatedWarningFilterTest {
         }
         assertEquals(2 + 5, written.list.size());
         assertEquals(1, filter.suppressed());
+    }
+
+    @Test
+    void anUninstalledFilterIsGoneFromTheGlobalContextSoThatAStoppedServerLeavesNoneBehind() {
+        final LoggerContext global = (LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
+        final RepeatedWarningFilter installed = RepeatedWarningFilter.install(10_000);
+        assertTrue(global.getTurboFilterList().contains(installed));
+        installed.uninstall();
+        installed.uninstall();
+        assertFalse(global.getTurboFilterList().contains(installed));
+        assertFalse(installed.isStarted());
     }
 }

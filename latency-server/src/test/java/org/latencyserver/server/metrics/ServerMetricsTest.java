@@ -32,7 +32,7 @@ import org.latencyserver.server.table.ConnectionTable;
 
 /**
  * The gauges' and histograms' values against what the servant serves: a server as
- * {@code ServerMain} builds it, without the ORB, its metrics read over HTTP.
+ * {@code LatencyServerNode} builds it, without the ORB, its metrics read over HTTP.
  */
 class ServerMetricsTest {
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,6 +14,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.input.InputFault;
+import org.latencyserver.core.input.InputFaultsException;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.engine.EngineSettings;
 import org.latencyserver.server.engine.UpdateEngine;
@@ -57,11 +58,16 @@ class StateFileLimitsTest {
     @Test
     void aHistogramOverTheLimitIsNamedWithItsPlaceAndSize() throws Exception {
         final Path file = savedWith150Bins();
-        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-            () -> StateCodec.decode(new ObjectMapper().readTree(file.toFile()), 149));
-        assertEquals("connections[0]: measurement.histogram: 150 bins, more than the limit of 149 (limits.max_histogram_bins)",
-            error.getMessage());
-        assertEquals(1, StateCodec.decode(new ObjectMapper().readTree(file.toFile()), 150).size(), "at the limit it is read");
+        final String text = Files.readString(file);
+        final InputFaultsException error = assertThrows(InputFaultsException.class,
+            () -> StateCodec.decode(text, "state.json", 149));
+        assertEquals(1, error.faults().size(), error::getMessage);
+        final InputFault fault = error.faults().get(0);
+        assertEquals("connections[0]", fault.path());
+        assertEquals("measurement.histogram: 150 bins, more than the limit of 149 (limits.max_histogram_bins)", fault.reason());
+        assertEquals(1, fault.line(), "a state file is one line");
+        assertEquals(text.indexOf("{\"index_ref\"") + 1, fault.column(), "the column of the connection's record");
+        assertEquals(1, StateCodec.decode(text, "state.json", 150).connections().size(), "at the limit it is read");
     }
 
     @Test

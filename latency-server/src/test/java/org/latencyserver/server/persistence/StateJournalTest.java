@@ -13,9 +13,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.engine.EngineSettings;
@@ -80,6 +84,13 @@ class StateJournalTest {
         return new Server(engine, store, new AtomicLong());
     }
 
+    /** A server that has written a state file, before any change: later changes go to the journal. */
+    private Server serverWithAStateFile() throws Exception {
+        final Server server = server();
+        server.store().write();
+        return server;
+    }
+
     /** A fresh engine restored from the files as they are; the store's refusal, if any, in {@code refused}. */
     private UpdateEngine restored(final String[] refused) {
         final UpdateEngine engine = engine();
@@ -102,8 +113,7 @@ class StateJournalTest {
 
     @Test
     void changesAppendedAfterTheStateFileAreRestoredInOrderTheLastRecordWinning() throws Exception {
-        final Server server = server();
-        server.store().write();
+        final Server server = serverWithAStateFile();
         server.push(3, 10);
         server.push(4, 50);
         server.push(3, 20);
@@ -144,63 +154,62 @@ class StateJournalTest {
         assertEquals(measurement.histogram(), row.learning().byState().values().iterator().next().lastMeasurement().histogram());
     }
 
-    @Test
-    void aLastLineCutOffByAKillIsIgnoredAndTheLinesBeforeItAreRestored() throws Exception {
+    static Stream<Arguments> unfinishedLastLines() {
+        return Stream.of(
+            Arguments.of("cut off by a kill", (UnaryOperator<String>) whole -> whole.substring(0, whole.length() / 2)),
+            Arguments.of("not JSON", (UnaryOperator<String>) whole -> "{\"index_ref\":3,\"qo\n"));
+    }
+
+    @ParameterizedTest(name = "a last line {0}")
+    @MethodSource("unfinishedLastLines")
+    void aLastLineThatIsCutOffOrNotJsonIsIgnoredAndTheLinesBeforeItAreRestored(final String what,
+                                                                            final UnaryOperator<String> lastLine)
+        throws Exception {
         final Server server = server();
         server.push(3, 10);
         server.push(3, 20);
         final String whole = journalLines().get(1);
-        Files.write(journal(), whole.substring(0, whole.length() / 2).getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
+        Files.write(journal(), lastLine.apply(whole).getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
 
         assertEquals(mib(20), restoredLatest(3));
         assertTrue(Files.exists(file()) && Files.exists(journal()), "nothing set aside");
     }
 
     @Test
-    void aLastLineThatIsNotJsonIsIgnoredToo() throws Exception {
-        final Server server = server();
-        server.push(3, 10);
-        server.push(3, 20);
-        Files.writeString(journal(), "{\"index_ref\":3,\"qo\n", StandardOpenOption.APPEND);
-
-        assertEquals(mib(20), restoredLatest(3));
-    }
-
-    @Test
     void aBadLineBeforeTheLastSetsTheStateFileAndItsJournalAside() throws Exception {
-        final Server server = server();
-        server.push(3, 10); // the first save: a state file
-        server.push(3, 20);
-        server.push(3, 30);
-        final List<String> lines = journalLines();
-        Files.write(journal(), List.of(lines.get(0), lines.get(1), "{\"index_ref\":3,\"qo", lines.get(2)), StandardCharsets.UTF_8);
-
+        final List<String> lines = journalOfTwoChanges();
         final String[] refused = new String[1];
-        final UpdateEngine after = restored(refused);
-        assertTrue(refused[0] != null && refused[0].startsWith("journal line 3: not a JSON object"), refused[0]);
+        final UpdateEngine after = restoredWithJournal(List.of(lines.get(0), lines.get(1), "{\"index_ref\":3,\"qo", lines.get(2)),
+            refused);
+        assertTrue(refused[0] != null && refused[0].startsWith(journal() + ":3:19: file: malformed or truncated JSON: "),
+            refused[0]);
+        assertEquals(1, refused[0].lines().count(), "one fault: the lines after it are well formed");
         assertEquals(MibReading.NONE, after.table().row((short) 3).latest(), "nothing restored: the configuration serves");
         assertFalse(Files.exists(file()));
         assertFalse(Files.exists(journal()));
-        try (Stream<Path> files = Files.list(directory)) {
-            final List<String> names = files.map(p -> p.getFileName().toString()).toList();
-            assertTrue(names.stream().anyMatch(n -> n.startsWith("state.json.corrupt-")), names::toString);
-            assertTrue(names.stream().anyMatch(n -> n.startsWith("state.json.journal.corrupt-")), names::toString);
-        }
+        final List<String> names = fileNames();
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("state.json.corrupt-")), names::toString);
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("state.json.journal.corrupt-")), names::toString);
+    }
+
+    @Test
+    void everyBadLineOfTheJournalIsReportedTogether() throws Exception {
+        final List<String> lines = journalOfTwoChanges();
+        final String[] refused = new String[1];
+        restoredWithJournal(List.of(lines.get(0), "[3]", lines.get(1), "{\"index_ref\":\"three\"}", lines.get(2)), refused);
+        assertEquals(List.of(journal() + ":2:1: line: not a JSON object, was a list",
+                journal() + ":4:1: record: index_ref: expected a whole number"),
+            refused[0].lines().toList());
     }
 
     @Test
     void aLineThatRefersToAMeasurementNoEarlierRecordHoldsIsAFault() throws Exception {
-        final Server server = server();
-        server.push(3, 10); // the first save: a state file
-        server.push(3, 20);
-        server.push(3, 30);
-        final List<String> lines = journalLines();
-        Files.write(journal(), List.of(lines.get(0), lines.get(1).replace("\"source\"", "\"measurement_as_before\":true,\"source\""),
-            lines.get(2)), StandardCharsets.UTF_8);
-
+        final List<String> lines = journalOfTwoChanges();
         final String[] refused = new String[1];
-        restored(refused);
-        assertEquals("journal line 2: measurement_as_before: no earlier record of connection 3 holds a measurement", refused[0]);
+        restoredWithJournal(List.of(lines.get(0), lines.get(1).replace("\"source\"", "\"measurement_as_before\":true,\"source\""),
+            lines.get(2)), refused);
+        assertEquals(journal() + ":2:1: record: measurement_as_before: no earlier record of connection 3 holds a measurement",
+            refused[0]);
     }
 
     @Test
@@ -213,8 +222,28 @@ class StateJournalTest {
         final String[] refused = new String[1];
         assertEquals(MibReading.NONE, restored(refused).table().row((short) 3).latest());
         assertFalse(Files.exists(journal()));
+        assertTrue(fileNames().stream().anyMatch(n -> n.startsWith("state.json.journal.corrupt-")), fileNames()::toString);
+    }
+
+    /** Three changes of connection 3: the first save writes the state file, the next two the journal; its lines. */
+    private List<String> journalOfTwoChanges() throws Exception {
+        final Server server = server();
+        server.push(3, 10);
+        server.push(3, 20);
+        server.push(3, 30);
+        return journalLines();
+    }
+
+    /** Replaces the journal with {@code lines} and restores from the files; see {@link #restored}. */
+    private UpdateEngine restoredWithJournal(final List<String> lines, final String[] refused) throws Exception {
+        Files.write(journal(), lines, StandardCharsets.UTF_8);
+        return restored(refused);
+    }
+
+    /** @return the names of the files in the test's directory */
+    private List<String> fileNames() throws Exception {
         try (Stream<Path> files = Files.list(directory)) {
-            assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("state.json.journal.corrupt-")));
+            return files.map(p -> p.getFileName().toString()).toList();
         }
     }
 
@@ -225,8 +254,7 @@ class StateJournalTest {
      */
     @Test
     void aKillAtAnyStepOfWritingANewStateFileLeavesFilesThatRestoreTheLastChange() throws Exception {
-        final Server server = server();
-        server.store().write();
+        final Server server = serverWithAStateFile();
         server.push(3, 10);
         server.push(3, 20);
         final byte[] oldStateFile = Files.readAllBytes(file());

@@ -23,7 +23,8 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.WorkstationType;
-import org.latencyserver.server.config.ConnectionConfig;
+import org.latencyserver.server.config.ConnectionSpecs;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.config.LinkConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
@@ -142,10 +143,10 @@ class PollerAgainstNetSnmpTest {
         final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.SNMP, v3);
         // ifIndex 1 is the loopback interface; its ifHighSpeed is 10 Mbit/s.
         final LinkConfig link = new LinkConfig("lo", MibSource.SNMP, linkAccess, 1, 0);
-        final ConnectionConfig connection = new ConnectionConfig(INDEX_REF, client, peer, link, 256, 1, 0, "thesis-tac4-corba");
+        final ConnectionSpec connection = ConnectionSpecs.of(INDEX_REF, client, peer, link, 256, 1, 0, "thesis-tac4-corba");
 
         final Profile profile = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
-        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(connection.toSpec(), 0))),
+        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(connection, 0))),
             Map.of(profile.name(), profile), EngineSettings.DEFAULT, new SecureRandom()::nextLong, System::currentTimeMillis);
         loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         loop.start();

@@ -22,11 +22,12 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.state.WorkstationType;
-import org.latencyserver.server.config.ConnectionConfig;
+import org.latencyserver.server.config.ConnectionSpecs;
 import org.latencyserver.server.config.LinkConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
 import org.latencyserver.server.config.SnmpAccess;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.snmp4j.smi.Counter32;
 import org.snmp4j.smi.Counter64;
 import org.snmp4j.smi.OID;
@@ -98,7 +99,7 @@ class PollerAgainstScriptedAgentTest {
             timeoutMillis, 0);
     }
 
-    private void start(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionConfig> connections,
+    private void start(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionSpec> connections,
                        final Function<String, String> environment) throws Exception {
         final SnmpPoller poller = new SnmpPoller(nodes, links, connections, POLL_MILLIS, UNKNOWN_AFTER, environment,
             delivered::add, System::nanoTime);
@@ -117,7 +118,7 @@ class PollerAgainstScriptedAgentTest {
         final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
             v2c(agent, cpu, timeoutMillis));
         final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(new ConnectionConfig((short) 7, client, peer, null, 256, 3, 0, null)),
+        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)),
             environment);
     }
 
@@ -228,7 +229,7 @@ class PollerAgainstScriptedAgentTest {
         final NodeConfig a = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.PUSH, null);
         final NodeConfig b = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
         final LinkConfig link = new LinkConfig("port-3", MibSource.SNMP, v2c(agent, null, 200), IF_INDEX, 0);
-        start(List.of(a, b), List.of(link), List.of(new ConnectionConfig((short) 9, a, b, link, 256, 3, 0, null)), RIGHT_COMMUNITY);
+        start(List.of(a, b), List.of(link), List.of(ConnectionSpecs.of((short) 9, a, b, link, 256, 3, 0, null)), RIGHT_COMMUNITY);
         final PolledValues values = await("port near 50 %", v -> v.portPercent() >= 40 && v.portPercent() <= 60, 3000);
         assertTrue(values.portPolled() && !values.clientPolled() && !values.peerPolled(), values.toString());
         Thread.sleep(1500);
@@ -246,7 +247,7 @@ class PollerAgainstScriptedAgentTest {
             v2c(dead, SnmpAccess.CpuSource.UCD_RAW, 5000));
         final NodeConfig fast = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.SNMP,
             v2c(alive, SnmpAccess.CpuSource.UCD_RAW, 5000));
-        start(List.of(slow, fast), List.of(), List.of(new ConnectionConfig((short) 7, slow, fast, null, 256, 3, 0, null)),
+        start(List.of(slow, fast), List.of(), List.of(ConnectionSpecs.of((short) 7, slow, fast, null, 256, 3, 0, null)),
             RIGHT_COMMUNITY);
         Thread.sleep(1000);
         // 1000 ms / 40 ms = 25 polls; allow for a loaded machine.

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.launch.ReadyFile;
 
 /**
  * The server process ({@code ServerMain}) with {@code mib_source: snmp}: it starts the poller, with
@@ -33,7 +34,7 @@ class ServerPollsSnmpProcessTest {
             "server:",
             "  name: PolledServer",
             "  poll_interval_millis: 50",
-            "  metrics: { address: 127.0.0.1, port: 0 }",
+            "  metrics: { enabled: false, address: 127.0.0.1 }",
             "profiles:",
             "  - " + Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath(),
             "nodes:",
@@ -55,7 +56,8 @@ class ServerPollsSnmpProcessTest {
             "-cp", System.getProperty("java.class.path"),
             "-Dlogback.configurationFile=logback.xml",
             "org.latencyserver.server.launch.ServerMain",
-            "--config", config.toString(), "--ior-file", directory.resolve("server.ior").toString(), "--metrics-port", "0"));
+            "--config", config.toString(), "--ior-file", directory.resolve("server.ior").toString(), "--metrics-port", "0",
+            "--ready-file", readyFile().toString()));
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve("server.log").toFile()));
         builder.environment().remove("TEST_SNMP_COMMUNITY");
@@ -88,10 +90,10 @@ class ServerPollsSnmpProcessTest {
                     }
                 }
                 assertEquals(20, clientCpu, () -> "the polled 20 % in the saved table; server log: " + log());
-                final java.util.regex.Matcher url = java.util.regex.Pattern.compile("metrics at (http://\\S+)").matcher(log());
-                assertTrue(url.find(), this::log);
+                // The ready file is written once the server serves, long before the state shows 20 %.
+                final String url = ReadyFile.read(readyFile()).url("metrics");
                 final String metrics = java.net.http.HttpClient.newHttpClient().send(
-                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(url.group(1))).build(),
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();
                 final java.util.regex.Matcher answers = java.util.regex.Pattern.compile("(?m)^latency_server_snmp_answers_total (\\S+)")
                     .matcher(metrics);
@@ -112,6 +114,10 @@ class ServerPollsSnmpProcessTest {
             assertEquals(1, process.exitValue(), this::log);
             assertTrue(log().contains("TEST_SNMP_COMMUNITY"), this::log);
         }
+    }
+
+    private Path readyFile() {
+        return directory.resolve("server.ready.json");
     }
 
     private String log() {

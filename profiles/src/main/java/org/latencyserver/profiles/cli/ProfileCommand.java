@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import picocli.CommandLine;
@@ -69,7 +69,7 @@ public final class ProfileCommand implements Callable<Integer> {
                     out.println("OK " + file + ": " + summary(ProfileJson.read(file)));
                 } catch (ProfileValidationException e) {
                     exitCode = 1;
-                    for (final ProfileFault fault : e.faults()) {
+                    for (final InputFault fault : e.faults()) {
                         err.println(fault);
                     }
                     err.println("REFUSED " + file + ": " + e.faults().size() + (e.faults().size() == 1 ? " fault" : " faults"));

@@ -7,9 +7,9 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.apache.commons.math3.distribution.TDistribution;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
-import org.latencyserver.core.profile.ProfileFault;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.state.CpuState;
@@ -53,7 +53,7 @@ final class ProfileDiff implements Callable<Integer> {
             a = ProfileJson.read(first);
             b = ProfileJson.read(second);
         } catch (ProfileValidationException e) {
-            e.faults().stream().map(ProfileFault::toString).forEach(err::println);
+            e.faults().stream().map(InputFault::toString).forEach(err::println);
             err.flush();
             return 1;
         }

@@ -34,21 +34,29 @@ class ProfileCommandTest {
         assertEquals("", err.toString());
     }
 
+    /** @return {@code :line:column} where {@code token} first occurs in {@code text} (1-based) */
+    private static String placeOf(final String text, final String token) {
+        final String before = text.substring(0, text.indexOf(token));
+        return ":" + (before.chars().filter(c -> c == '\n').count() + 1) + ":" + (before.length() - before.lastIndexOf('\n'));
+    }
+
     @Test
     void badFileGivesEveryFaultAndExitOne(@TempDir final Path directory) throws Exception {
         final Path bad = directory.resolve("bad.json");
-        Files.writeString(bad, Files.readString(Path.of("thesis-tac4-corba.json"))
+        final String text = Files.readString(Path.of("thesis-tac4-corba.json"))
             .replace("\"mean_ms\" : 1.164", "\"mean_ms\" : -1.164")
             .replace("\"latency\" : \"ms\"", "\"latency\" : \"us\"")
-            .replace("\"layer\" : \"CORBA\"", "\"layer\" : \"SCTP\", \"colour\" : \"blue\""));
+            .replace("\"layer\" : \"CORBA\"", "\"layer\" : \"SCTP\", \"colour\" : \"blue\"");
+        Files.writeString(bad, text);
         final int exit = run("validate", bad.toString(), "thesis-tac3-tcp.json");
         assertEquals(1, exit);
         assertEquals(List.of(
-                bad + ": colour: unknown field 'colour'; expected one of [assumptions, cells, format, layer, name, "
+                bad + placeOf(text, "\"colour\"") + ": colour: unknown field 'colour'; expected one of [assumptions, cells, format, "
+                    + "layer, name, "
                     + "port_model, provenance, units, workstation_type]",
-                bad + ": layer: unknown layer 'SCTP'; expected CORBA, TCP or UDP",
-                bad + ": units.latency: unit 'us' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'",
-                bad + ": cells[0] (0-33/0-33, 64 B).mean_ms: must be > 0, was -1.164",
+                bad + placeOf(text, "\"SCTP\"") + ": layer: unknown layer 'SCTP'; expected CORBA, TCP or UDP",
+                bad + placeOf(text, "\"us\"") + ": units.latency: unit 'us' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'",
+                bad + placeOf(text, "-1.164") + ": cells[0] (0-33/0-33, 64 B).mean_ms: must be > 0, was -1.164",
                 "REFUSED " + bad + ": 4 faults"),
             List.of(err.toString().strip().split("\\R")));
         assertEquals("OK thesis-tac3-tcp.json: thesis-tac3-tcp, TAC-3 TCP, 48 cells (6 CPU pairs x 8 sizes), "
@@ -64,7 +72,7 @@ class ProfileCommandTest {
             file.setLength(64L * 1024 * 1024 + 1); // sparse: costs no disk
         }
         assertEquals(1, run("validate", huge.toString()));
-        assertEquals(List.of(huge + ": file: is 67108865 bytes, more than the limit of 67108864 bytes for a profile",
+        assertEquals(List.of(huge + ":0:0: file: is 67108865 bytes, more than the limit of 67108864 bytes for a profile",
             "REFUSED " + huge + ": 1 fault"), List.of(err.toString().strip().split("\\R")));
     }
 
@@ -76,7 +84,7 @@ class ProfileCommandTest {
         assertEquals(1, run("validate", cut.toString()));
         final String line = err.toString().strip().split("\\R")[0];
         assertTrue(line.matches(java.util.regex.Pattern.quote(cut.toString())
-            + ": line \\d+, column \\d+: malformed or truncated JSON: Unexpected end-of-input.*"), line);
+            + ":\\d+:\\d+: file: malformed or truncated JSON: Unexpected end-of-input.*"), line);
     }
 
     @Test
@@ -93,7 +101,7 @@ class ProfileCommandTest {
     @Test
     void missingFileIsAFaultAndNoFileIsAUsageError() {
         assertEquals(1, run("validate", "no-such-profile.json"));
-        assertTrue(err.toString().contains("no-such-profile.json: file: cannot be read"), err.toString());
+        assertTrue(err.toString().contains("no-such-profile.json:0:0: file: cannot be read"), err.toString());
         assertEquals(2, run("validate"));
         assertEquals(2, run());
     }

@@ -1,4 +1,4 @@
-package org.latencyserver.server.config;
+package org.latencyserver.core.input;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

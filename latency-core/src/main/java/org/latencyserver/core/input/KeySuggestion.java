@@ -1,4 +1,4 @@
-package org.latencyserver.server.config;
+package org.latencyserver.core.input;
 
 import java.util.Collection;
 import java.util.TreeSet;
@@ -8,7 +8,7 @@ import java.util.TreeSet;
  *
  * <p>Stateless and thread-safe.
  */
-final class KeySuggestion {
+public final class KeySuggestion {
 
     private KeySuggestion() {
     }
@@ -19,7 +19,7 @@ final class KeySuggestion {
      * @return the closest known key when it is close — at most 2 edits, or a quarter of the key's
      *         length for long keys — else null; ties go to the alphabetically first
      */
-    static String closest(final String key, final Collection<String> known) {
+    public static String closest(final String key, final Collection<String> known) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (final String candidate : new TreeSet<>(known)) {
@@ -33,7 +33,7 @@ final class KeySuggestion {
     }
 
     /** @return the Levenshtein distance: insertions, deletions and substitutions turning a into b */
-    static int distance(final String a, final String b) {
+    public static int distance(final String a, final String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {

@@ -1,0 +1,231 @@
+package org.latencyserver.agent.client;
+
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.latencyserver.agent.probe.ProbeSettings;
+import org.latencyserver.orb.TlsStores;
+
+/**
+ * What one {@link ClientAgent} measures and how: the server, the client nodes it measures for, its
+ * peers, pacing, adaptive sampling, probing and time-outs. Set with the fluent setters, then
+ * {@link ClientAgent#launch(ClientAgentContext) launch}: launching validates first.
+ *
+ * <p>Not thread-safe: configure it on one thread, then launch it; do not change it afterwards.
+ */
+public final class ClientAgentContext {
+    /** The most round trips one probe train may have. */
+    public static final int MAX_PROBE_TRAIN_ROUND_TRIPS = 10_000;
+
+    private String serverReference;
+    private String naming;
+    private TlsStores tls;
+    private Set<String> clientNodes = Set.of();
+    private Map<String, String> peerReferences = Map.of();
+    private long pollIntervalMillis = 5_000;
+    private Double adaptiveHalfWidthMillis;
+    private long intervalMicros;
+    private int jitWarmupSeconds = 15;
+    private String agentName;
+    private String host = "127.0.0.1";
+    private boolean probing = true;
+    private long probeReportMillis = ProbeSettings.DEFAULT_REPORT_INTERVAL_MILLIS;
+    private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
+    private long callTimeoutMillis = 10_000;
+
+    /** @return this, measuring for this server: its IOR file, an IOR/corbaloc, or its name with {@link #naming(String)} */
+    public ClientAgentContext server(String reference) {
+        this.serverReference = reference;
+        return this;
+    }
+
+    /** @return this, resolving the server by name and peers as {@code peers/NODE} in this naming service (null: none) */
+    public ClientAgentContext naming(String naming) {
+        this.naming = naming;
+        return this;
+    }
+
+    /** @return this, calling the server over IIOP/TLS with this agent's certificate (null: plain IIOP) */
+    public ClientAgentContext tls(TlsStores stores) {
+        this.tls = stores;
+        return this;
+    }
+
+    /** @return this, measuring only connections whose client is one of these nodes (empty, the default: every connection) */
+    public ClientAgentContext clientNodes(Set<String> nodes) {
+        this.clientNodes = Set.copyOf(nodes);
+        return this;
+    }
+
+    /** @return this, reaching the peer agent of each peer node at this IOR file, IOR or corbaloc (others: {@code peers/NODE}) */
+    public ClientAgentContext peerReferences(Map<String, String> references) {
+        this.peerReferences = new LinkedHashMap<>(references);
+        return this;
+    }
+
+    /** @return this, also polling the open requests this often, in ms (default 5000, the thesis's 5 s; at least 100) */
+    public ClientAgentContext pollIntervalMillis(long pollIntervalMillis) {
+        this.pollIntervalMillis = pollIntervalMillis;
+        return this;
+    }
+
+    /** @return this, stopping a run once the 95 % CI half-width of the mean is at most this, in ms (null: full runs) */
+    public ClientAgentContext adaptiveHalfWidthMillis(Double halfWidthMillis) {
+        this.adaptiveHalfWidthMillis = halfWidthMillis;
+        return this;
+    }
+
+    /** @return this, starting one round trip every this many microseconds at most (0, the default: back to back) */
+    public ClientAgentContext intervalMicros(long intervalMicros) {
+        this.intervalMicros = intervalMicros;
+        return this;
+    }
+
+    /** @return this, running unrecorded round trips this many seconds in all before a path's first measurements (default 15) */
+    public ClientAgentContext jitWarmupSeconds(int jitWarmupSeconds) {
+        this.jitWarmupSeconds = jitWarmupSeconds;
+        return this;
+    }
+
+    /** @return this, named so in the server's log (null, the default: {@code client-agent@HOST/PID}) */
+    public ClientAgentContext agentName(String agentName) {
+        this.agentName = agentName;
+        return this;
+    }
+
+    /** @return this, with the callback object's address (default 127.0.0.1) */
+    public ClientAgentContext host(String host) {
+        this.host = host;
+        return this;
+    }
+
+    /** @return this, probing the connections the server asks to probe (the default) or not */
+    public ClientAgentContext probing(boolean probing) {
+        this.probing = probing;
+        return this;
+    }
+
+    /**
+     * @return this, reporting each probed connection's round trips this often, in ms (at least
+     *         {@value ProbeSettings#MIN_REPORT_INTERVAL_MILLIS})
+     */
+    public ClientAgentContext probeReportMillis(long probeReportMillis) {
+        this.probeReportMillis = probeReportMillis;
+        return this;
+    }
+
+    /** @return this, with this many round trips per probe (1..{@value #MAX_PROBE_TRAIN_ROUND_TRIPS}) */
+    public ClientAgentContext probeTrainRoundTrips(int roundTrips) {
+        this.probeTrainRoundTrips = roundTrips;
+        return this;
+    }
+
+    /** @return this, failing a call (round trip, submit) unanswered this long, in ms (default 10000) */
+    public ClientAgentContext callTimeoutMillis(long callTimeoutMillis) {
+        this.callTimeoutMillis = callTimeoutMillis;
+        return this;
+    }
+
+    /**
+     * Checks the settings.
+     *
+     * @return this
+     * @throws IllegalArgumentException naming the setting (as its command-line option) and the bad value
+     */
+    public ClientAgentContext validate() {
+        if (serverReference == null || serverReference.isBlank()) {
+            throw new IllegalArgumentException("--server must name the server (IOR file, IOR/corbaloc or name), was '"
+                + serverReference + "'");
+        }
+        if (probeTrainRoundTrips < 1 || probeTrainRoundTrips > MAX_PROBE_TRAIN_ROUND_TRIPS) {
+            throw new IllegalArgumentException("--probe-train must be 1.." + MAX_PROBE_TRAIN_ROUND_TRIPS + ", was " + probeTrainRoundTrips);
+        }
+        if (probeReportMillis < ProbeSettings.MIN_REPORT_INTERVAL_MILLIS) {
+            throw new IllegalArgumentException("--probe-report-millis must be at least " + ProbeSettings.MIN_REPORT_INTERVAL_MILLIS
+                + " ms, was " + probeReportMillis);
+        }
+        if (pollIntervalMillis < 100) {
+            throw new IllegalArgumentException("--poll-millis must be at least 100 ms, was " + pollIntervalMillis);
+        }
+        if (intervalMicros < 0) {
+            throw new IllegalArgumentException("--interval-micros must be >= 0, was " + intervalMicros);
+        }
+        if (jitWarmupSeconds < 0) {
+            throw new IllegalArgumentException("--jit-warmup-seconds must be >= 0, was " + jitWarmupSeconds);
+        }
+        if (adaptiveHalfWidthMillis != null && !(adaptiveHalfWidthMillis > 0)) {
+            throw new IllegalArgumentException("--adaptive-half-width-ms must be a positive number of ms, was " + adaptiveHalfWidthMillis);
+        }
+        if (callTimeoutMillis < 1) {
+            throw new IllegalArgumentException("--call-timeout-millis must be at least 1 ms, was " + callTimeoutMillis);
+        }
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("--host must be an address, was '" + host + "'");
+        }
+        return this;
+    }
+
+    String serverReference() {
+        return serverReference;
+    }
+
+    String naming() {
+        return naming;
+    }
+
+    TlsStores tls() {
+        return tls;
+    }
+
+    /** @return the client nodes it measures for, sorted; empty for every node */
+    Set<String> clientNodes() {
+        return new TreeSet<>(clientNodes);
+    }
+
+    Map<String, String> peerReferences() {
+        return peerReferences;
+    }
+
+    long pollIntervalMillis() {
+        return pollIntervalMillis;
+    }
+
+    Double adaptiveHalfWidthMillis() {
+        return adaptiveHalfWidthMillis;
+    }
+
+    long intervalMicros() {
+        return intervalMicros;
+    }
+
+    int jitWarmupSeconds() {
+        return jitWarmupSeconds;
+    }
+
+    /** @return its name as given, or {@code client-agent@HOST/PID}'s JVM form */
+    String agentName() {
+        return agentName != null ? agentName : "client-agent@" + ManagementFactory.getRuntimeMXBean().getName();
+    }
+
+    String host() {
+        return host;
+    }
+
+    boolean probing() {
+        return probing;
+    }
+
+    long probeReportMillis() {
+        return probeReportMillis;
+    }
+
+    int probeTrainRoundTrips() {
+        return probeTrainRoundTrips;
+    }
+
+    long callTimeoutMillis() {
+        return callTimeoutMillis;
+    }
+}

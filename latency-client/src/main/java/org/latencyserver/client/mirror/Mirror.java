@@ -1,0 +1,171 @@
+package org.latencyserver.client.mirror;
+
+import java.io.IOException;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateListener;
+import org.latencyserver.idl.latency.EstimateListenerHelper;
+import org.latencyserver.idl.latency.EstimateListenerPOA;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.mirror.EstimateMirrorWriter;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.References;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+
+/**
+ * A running host-local mirror: the memory-mapped file and its writer thread, the feed that reads
+ * and subscribes to the server, and the ORB the server pushes estimate changes to. Start one with
+ * {@link #launch(MirrorContext)}, in a test's JVM as in {@link MirrorMain}'s; it serves once
+ * {@link #awaitFirstContact()} returns; stop it with {@link #close()}.
+ *
+ * <p>Thread-safe.
+ */
+public final class Mirror implements AutoCloseable {
+    /** How often {@link #awaitFirstContact()} looks, in milliseconds. */
+    private static final long FIRST_CONTACT_POLL_MILLIS = 20;
+
+    private final MirrorContext context;
+    private final MirrorWriterLoop writer;
+    private final ORB orb;
+    private MirrorFeed feed;
+    private boolean closed;
+
+    private Mirror(MirrorContext context, MirrorWriterLoop writer, ORB orb) {
+        this.context = context;
+        this.writer = writer;
+        this.orb = orb;
+    }
+
+    /**
+     * Validates the context, creates the mirror file and starts following the server (whether or
+     * not it answers yet).
+     *
+     * @param context what to mirror and where
+     * @return the running mirror
+     * @throws IllegalArgumentException when the context is not valid (naming the setting)
+     * @throws IOException naming the file when it cannot be created
+     */
+    public static Mirror launch(MirrorContext context) throws IOException {
+        context.validate();
+        final EstimateMirrorWriter mirrorFile;
+        try {
+            mirrorFile = EstimateMirrorWriter.create(context.file(), context.heartbeatMillis());
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("cannot create " + context.file() + ": " + e.getMessage(), e);
+        }
+        final MirrorWriterLoop writer = new MirrorWriterLoop(mirrorFile, context.heartbeatMillis(), System::currentTimeMillis);
+        writer.start();
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(context.listenHost(), 0,
+            MirrorContext.REPLY_TIMEOUT_MILLIS));
+        final Mirror mirror = new Mirror(context, writer, orb);
+        try {
+            mirror.start();
+        } catch (RuntimeException e) {
+            mirror.close();
+            throw e;
+        }
+        return mirror;
+    }
+
+    private synchronized void start() {
+        final EstimateListener listener;
+        try {
+            final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+            poa.the_POAManager().activate();
+            listener = EstimateListenerHelper.narrow(poa.servant_to_reference(new Listener(writer)));
+        } catch (org.omg.CORBA.UserException e) {
+            throw new IllegalStateException("the mirror's ORB cannot serve its callback object: " + e, e);
+        }
+        feed = new MirrorFeed(
+            () -> LatencyServiceHelper.narrow(References.resolve(orb, context.serverReference(), context.naming())),
+            listener, context.connections(), context.pollMillis(), context.refreshMillis(), writer::submit,
+            System::currentTimeMillis);
+        final Thread orbThread = new Thread(orb::run, "mirror-orb");
+        orbThread.setDaemon(true);
+        orbThread.start();
+        feed.start();
+    }
+
+    /**
+     * Waits until the server has answered once with every connection followed: from then on the
+     * mirror serves. While the server does not answer it keeps trying (and waiting).
+     *
+     * @throws UnknownConnections when the server lacks a connection the context follows; the mirror
+     *         then follows nothing (close it)
+     * @throws InterruptedException when interrupted
+     */
+    public void awaitFirstContact() throws UnknownConnections, InterruptedException {
+        final MirrorFeed started = feed();
+        while (started.firstContact() == MirrorFeed.FirstContact.PENDING) {
+            Thread.sleep(FIRST_CONTACT_POLL_MILLIS);
+        }
+        if (started.firstContact() == MirrorFeed.FirstContact.UNKNOWN_CONNECTIONS) {
+            throw new UnknownConnections(started.firstContactProblem());
+        }
+    }
+
+    /** @return how many connections it mirrors (known after {@link #awaitFirstContact()}) */
+    public int connectionCount() {
+        return feed().followedCount();
+    }
+
+    /**
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the file {@code mirror}
+     *         and the fact {@code connections}
+     */
+    public ReadyFile.Builder readyFile() {
+        return ReadyFile.of(Component.MIRROR).file("mirror", context.file()).fact("connections", connectionCount());
+    }
+
+    /**
+     * Stops following the server (unsubscribing), the writer (the file stays, its heartbeat stops)
+     * and the ORB; a second call does nothing.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (feed != null) {
+                feed.close();
+            }
+            writer.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            orb.shutdown(false);
+        }
+    }
+
+    private synchronized MirrorFeed feed() {
+        return feed;
+    }
+
+    /** The server, at first contact, lacks a connection the mirror was asked to follow. */
+    public static final class UnknownConnections extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UnknownConnections(final String problem) {
+            super(problem);
+        }
+    }
+
+    /** Pushed estimates go straight to the writer's queue (ORB thread; never blocks). */
+    private static final class Listener extends EstimateListenerPOA {
+        private final MirrorWriterLoop writer;
+
+        Listener(final MirrorWriterLoop writer) {
+            this.writer = writer;
+        }
+
+        @Override
+        public void estimate_changed(final Estimate changed) {
+            writer.submit(new MirrorCommand.Served(changed, System.nanoTime()));
+        }
+    }
+}

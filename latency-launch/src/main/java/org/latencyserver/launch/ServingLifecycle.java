@@ -1,0 +1,133 @@
+package org.latencyserver.launch;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The life of a serving component's process, as its {@code main} leads it: delete a stale ready file
+ * at start, write the ready file once serving, wait for a stop (Ctrl-C, {@code kill}, or
+ * {@link #requestStop()}), delete the ready file, and let the JVM exit only after the component has
+ * stopped what it started.
+ *
+ * <pre>
+ * try (ServingLifecycle life = ServingLifecycle.begin(Component.PEER_AGENT, readyFile);
+ *      PeerAgent peer = PeerAgent.launch(context)) {
+ *     life.ready(peer.readyFile());
+ *     life.awaitStop();
+ * }                                  // the peer agent closes first, then the hook lets the JVM go
+ * </pre>
+ *
+ * <p>Why the shutdown hook waits: the JVM halts once its hooks return, and the main thread, which
+ * closes the component and deletes the ready file, would be cut short. The hook waits for
+ * {@link #close()} at most {@value #CLEANUP_MILLIS} ms, so a component that cannot stop does not keep
+ * the JVM alive.
+ *
+ * <p>Thread-safe.
+ */
+public final class ServingLifecycle implements AutoCloseable {
+
+    /** How long a shutdown waits for the main thread to stop the component, in milliseconds. */
+    public static final long CLEANUP_MILLIS = 10_000;
+
+    private final Component component;
+    private final Path readyFile;
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final CountDownLatch cleanedUp = new CountDownLatch(1);
+    private final Thread hook;
+
+    private ServingLifecycle(final Component component, final Path readyFile) {
+        this.component = component;
+        this.readyFile = readyFile;
+        this.hook = new Thread(this::stopOnShutdown, component.command() + "-shutdown");
+    }
+
+    /**
+     * Deletes a ready file an earlier run left (it would say "ready" before this run is) and registers
+     * the shutdown hook.
+     *
+     * @param component the component this process runs
+     * @param readyFile its {@code --ready-file}, or null when none was given
+     * @return the lifecycle; close it when the component has stopped
+     */
+    public static ServingLifecycle begin(final Component component, final Path readyFile) {
+        ReadyFile.deleteQuietly(readyFile);
+        final ServingLifecycle life = new ServingLifecycle(component, readyFile);
+        Runtime.getRuntime().addShutdownHook(life.hook);
+        return life;
+    }
+
+    /**
+     * Writes the ready file (when one was asked for): call it exactly where the component serves.
+     *
+     * @param ready what the component reports
+     * @throws IOException naming the file when it cannot be written
+     */
+    public void ready(final ReadyFile.Builder ready) throws IOException {
+        if (readyFile == null) {
+            return;
+        }
+        try {
+            ready.writeTo(readyFile);
+        } catch (IOException e) {
+            throw new IOException("cannot write the ready file " + readyFile + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Asks the process to stop, as Ctrl-C does; {@link #awaitStop()} returns. */
+    public void requestStop() {
+        stopRequested.countDown();
+    }
+
+    /**
+     * Waits until a stop is asked for, then deletes the ready file: a stopping component no longer serves.
+     *
+     * @throws InterruptedException when interrupted
+     */
+    public void awaitStop() throws InterruptedException {
+        stopRequested.await();
+        ReadyFile.deleteQuietly(readyFile);
+    }
+
+    /**
+     * As {@link #awaitStop()}, but for at most a while (a run with {@code --duration}).
+     *
+     * @param most the longest wait
+     * @throws InterruptedException when interrupted
+     */
+    public void awaitStop(final Duration most) throws InterruptedException {
+        stopRequested.await(most.toNanos(), TimeUnit.NANOSECONDS);
+        ReadyFile.deleteQuietly(readyFile);
+    }
+
+    /** @return the component this process runs */
+    public Component component() {
+        return component;
+    }
+
+    /**
+     * Deletes the ready file, lets a shutdown in progress finish and unregisters the hook otherwise.
+     * Call it after the component has stopped; a second call does nothing more.
+     */
+    @Override
+    public void close() {
+        ReadyFile.deleteQuietly(readyFile);
+        cleanedUp.countDown();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is exiting through the hook, which now returns
+        }
+    }
+
+    private void stopOnShutdown() {
+        stopRequested.countDown();
+        try {
+            cleanedUp.await(CLEANUP_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

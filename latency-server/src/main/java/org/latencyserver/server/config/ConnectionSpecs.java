@@ -1,0 +1,58 @@
+package org.latencyserver.server.config;
+
+import java.util.Objects;
+import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionSpec;
+
+/**
+ * Builds the one description of a connection, {@link ConnectionSpec}, from the configured nodes and
+ * link it joins: their names, node ids and workstation types. {@link ConnectionSpec} checks the
+ * ranges; this adds the rule only the configuration can break, that client and peer differ.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ConnectionSpecs {
+
+    private ConnectionSpecs() {
+    }
+
+    /**
+     * @param indexRef           {@code connections[].index_ref}
+     * @param client             the client node
+     * @param peer               the peer node, not the client
+     * @param link               the switch port between them, or null when none is observed
+     * @param messageSizeBytes   {@code connections[].message_size_bytes}
+     * @param qos                {@code connections[].qos}, 1..4
+     * @param boundPercent       {@code connections[].bound_percent} for QoS 2 and 4; 0 otherwise
+     * @param profileName        {@code connections[].profile}, or null
+     * @param calibration        {@code connections[].calibration}
+     * @param probeRatePerSecond {@code connections[].probe_rate_per_second}, round trips/s
+     * @return the connection as the connection table takes it
+     * @throws IllegalArgumentException when client and peer are one node, or a value is out of range (the loader
+     *                                  reports these as faults before ever building a connection)
+     */
+    public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
+                                    final int messageSizeBytes, final int qos, final double boundPercent,
+                                    final String profileName, final CalibrationMode calibration,
+                                    final double probeRatePerSecond) {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(peer, "peer");
+        if (client.name().equals(peer.name())) {
+            throw new IllegalArgumentException("connection " + indexRef + ": client and peer are both " + client.name());
+        }
+        return new ConnectionSpec(indexRef, client.name(), client.nodeId(), client.workstationType(),
+            peer.name(), peer.nodeId(), peer.workstationType(), link == null ? null : link.name(),
+            messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond);
+    }
+
+    /**
+     * A connection with the thesis's semantics and no probing (as the thesis testbed runs).
+     *
+     * @see #of(short, NodeConfig, NodeConfig, LinkConfig, int, int, double, String, CalibrationMode, double)
+     */
+    public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
+                                    final int messageSizeBytes, final int qos, final double boundPercent,
+                                    final String profileName) {
+        return of(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName, CalibrationMode.THESIS, 0.0);
+    }
+}

@@ -1,0 +1,348 @@
+package org.latencyserver.server.config;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.engine.InputLimits;
+
+/**
+ * Every key of the server's YAML configuration, with its default, the values it accepts, its unit
+ * and one line of documentation: the one table the {@link ConfigurationLoader} takes its keys,
+ * defaults and range checks from, the settings records take their defaults from, and the operator
+ * guide's configuration table is checked against ({@link OptionsMarkdown}).
+ *
+ * <p>A key path names list items with {@code []}: {@code connections[].qos} is the {@code qos} of
+ * every item of {@code connections}. The keys of a node's or link's {@code snmp} block depend on
+ * the SNMP version and are {@link SnmpBlockReader}'s.
+ *
+ * <p>The table holds literals, never other configuration classes' constants: the records
+ * ({@link ServerSettings}, {@link Thresholds}, {@link MeasurementSettings}) build their defaults
+ * from it, so referring back to them would make their initialisation circular. The input limits'
+ * defaults are {@link InputLimits}'s, which the engine package owns.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public enum ServerOption {
+
+    SERVER("server", new OptionValues.Block(), none(), "", "how the server names itself, polls, persists and serves"),
+    SERVER_NAME("server.name", text("a name"), "LatencyServer", "", "name registered in the CORBA Naming Service"),
+    SERVER_POLL_INTERVAL_MILLIS("server.poll_interval_millis", whole(10, 3_600_000), 100L, "ms",
+        "SNMP poll period (100: the thesis's 10 Hz)"),
+    SERVER_UNKNOWN_AFTER_MISSED_POLLS("server.unknown_after_missed_polls", whole(1, 1000), 5L, "polls",
+        "a polled source that missed this many polls in a row is UNKNOWN until it answers again"),
+    SERVER_STATE_FILE("server.state_file", text("a path, relative to the configuration file"),
+        described("`<config name>.state.json` beside the configuration"), "",
+        "where the table, last estimates and measured histograms survive a restart"),
+    SERVER_METRICS("server.metrics", new OptionValues.Block(), described("enabled, 127.0.0.1:9464"), "",
+        "the Prometheus text endpoint"),
+    SERVER_METRICS_ENABLED("server.metrics.enabled", new OptionValues.Flag(), true, "",
+        "serve the endpoint; false: no endpoint (the only way to turn it off)"),
+    SERVER_METRICS_ADDRESS("server.metrics.address", text("an IP address or host name"), "127.0.0.1", "",
+        "address the endpoint listens on (the default: loopback only)"),
+    SERVER_METRICS_PORT("server.metrics.port", whole(0, 65_535), 9464L, "",
+        "TCP port; 0 = any free port (logged at start), and then enabled must be written too"),
+    SERVER_OPERATOR_CALLS_ENABLED("server.operator_calls_enabled", new OptionValues.Flag(), true, "",
+        "serve PutMibUpdates and RequestTableStatus (false: refused with NO_PERMISSION; reads are not affected)"),
+    SERVER_PLANNER_CALLS_ENABLED("server.planner_calls_enabled", new OptionValues.Flag(), true, "",
+        "serve load_profile (false: refused with NO_PERMISSION)"),
+
+    THRESHOLDS("thresholds", new OptionValues.Block(), none(), "", "where the load states begin (thesis section 4.2.4)"),
+    THRESHOLDS_CPU_LOW_UPPER_PERCENT("thresholds.cpu_low_upper_percent", whole(0, 98), 33L, "%",
+        "highest whole percent still LOW; below cpu_medium_upper_percent"),
+    THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT("thresholds.cpu_medium_upper_percent", whole(1, 99), 66L, "%",
+        "highest whole percent still MEDIUM; above it HIGH"),
+    THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT("thresholds.cpu_hysteresis_band_percent", decimal(0, false, 100), 2.0,
+        "points", "band around each CPU boundary, narrower than the narrowest CPU band; 0 = no hysteresis"),
+    THRESHOLDS_PORT_LOADED_ABOVE_PERCENT("thresholds.port_loaded_above_percent", whole(90, 90), 90L, "%",
+        "a switch port is LOADED above this; fixed by the IDL's port_state encoding (LOADED is 91..100)"),
+    THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT("thresholds.port_hysteresis_band_percent", decimal(0, false, 100), 1.0,
+        "points", "band around the port threshold, below 10 (the width of the LOADED range)"),
+
+    MEASUREMENT("measurement", new OptionValues.Block(), none(), "", "how QoS 3 and 4 connections are measured"),
+    MEASUREMENT_ROUND_TRIPS("measurement.round_trips", whole(1, 10_000_000), 1000L, "round trips",
+        "round trips one measurement asks for (the thesis's 1000)"),
+    MEASUREMENT_WARMUP_ROUND_TRIPS("measurement.warmup_round_trips", whole(0, 1_000_000), 20L, "round trips",
+        "round trips run first and discarded (the thesis's first samples took 200 ms)"),
+    MEASUREMENT_TIMEOUT_MILLIS("measurement.timeout_millis", whole(1, 86_400_000), 30_000L, "ms",
+        "a request unanswered this long is re-issued with a new ticket"),
+    MEASUREMENT_MIN_INTERVAL_MILLIS("measurement.min_interval_millis", whole(0, 86_400_000), 5_000L, "ms",
+        "between two measurements of one connection; one due sooner is coalesced, never dropped"),
+    MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND("measurement.budget_round_trips_per_second", whole(1, 10_000_000), 20_000L,
+        "round trips/s", "what all measurements and probes together may spend"),
+    MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS("measurement.max_concurrent_measurements", whole(1, 10_000), 2L,
+        "measurements", "measurements open at once across all connections"),
+    MEASUREMENT_DWELL_MILLIS("measurement.dwell_millis", whole(0, 86_400_000), described("2 × server.poll_interval_millis"),
+        "ms", "how long a new load state must hold before an adaptive QoS 3/4 connection measures it"),
+
+    LIMITS("limits", new OptionValues.Block(), none(), "", "what a result, probe report or profile may be"),
+    LIMITS_MAX_RESULT_MILLIS("limits.max_result_millis", whole(1, 86_400_000), InputLimits.DEFAULT.maxResultMillis(), "ms",
+        "the largest mean or bound a result or probe report may carry"),
+    LIMITS_PLAUSIBILITY_FACTOR("limits.plausibility_factor", decimal(1, true, 1e12), InputLimits.DEFAULT.plausibilityFactor(),
+        "×", "how many times larger or smaller than the connection's last result in its load state (else its profile's) a result may be"),
+    // Fewer than the thesis's 100 bins would refuse every measured histogram.
+    LIMITS_MAX_HISTOGRAM_BINS("limits.max_histogram_bins", whole(100, 10_000_000), (long) InputLimits.DEFAULT.maxHistogramBins(),
+        "bins", "the most bins a histogram may have (results, probes, profiles, the state file)"),
+    LIMITS_MAX_PROFILE_BYTES("limits.max_profile_bytes", whole(1024, 1L << 30), InputLimits.DEFAULT.maxProfileBytes(), "bytes",
+        "the largest profile, checked before it is parsed (64 MiB by default)"),
+
+    PROFILES("profiles", new OptionValues.Items("paths"), described("none"), "",
+        "profile files (JSON), relative to the configuration file, each read within limits; two with one name are refused"),
+
+    NODES("nodes", new OptionValues.Items("mappings"), required(), "", "the workstations the connections join"),
+    NODES_NAME("nodes[].name", text("a name"), required(), "", "unique; connections name their ends by it"),
+    NODES_NODE_ID("nodes[].node_id", whole(1, Short.MAX_VALUE), required(), "", "the IDL's client_node/peer_node, unique"),
+    NODES_WORKSTATION_TYPE("nodes[].workstation_type", text("a type, e.g. TAC-4"), required(), "",
+        "as profiles name it; TAC-3 has IDL code 3, TAC-4 code 4, others 5, 6, ... in order of appearance"),
+    NODES_MIB_SOURCE("nodes[].mib_source", words("push", "snmp"), "push", "",
+        "where its CPU utilisation comes from: PutMibUpdates (push) or the SNMP poller"),
+    NODES_SNMP("nodes[].snmp", new OptionValues.Block(), described("none"), "",
+        "its SNMP agent: required exactly when mib_source is snmp (keys: the package documentation)"),
+
+    LINKS("links", new OptionValues.Items("mappings"), described("none"), "", "the switch ports between workstations"),
+    LINKS_NAME("links[].name", text("a name"), required(), "", "unique; connections refer to it by link"),
+    LINKS_MIB_SOURCE("links[].mib_source", words("push", "snmp"), "push", "", "where its utilisation comes from"),
+    LINKS_SNMP("links[].snmp", new OptionValues.Block(), described("none"), "",
+        "as for nodes, plus if_index (required) and speed_mbps (else the agent's ifHighSpeed)"),
+
+    SECURITY("security", new OptionValues.Block(), described("legacy open mode"), "",
+        "IIOP over TLS and who may write; without it every call is open (warned at start)"),
+    SECURITY_PLAIN_IIOP("security.plain_iiop", words("read-only", "all"), described("all without tls, read-only with it"), "",
+        "what callers over plain IIOP may do: reads only, or every call (the legacy open mode)"),
+    SECURITY_TLS("security.tls", new OptionValues.Block(), described("none"), "", "the IIOP/TLS listener"),
+    SECURITY_TLS_PORT("security.tls.port", whole(0, 65_535), 0L, "", "TLS port; 0 = any free port"),
+    SECURITY_TLS_KEYSTORE("security.tls.keystore", text("a path"), required(), "",
+        "the server's certificate and key (PKCS#12), relative to the configuration file"),
+    SECURITY_TLS_TRUSTSTORE("security.tls.truststore", text("a path"), required(), "",
+        "the certificate authorities of the clients (PKCS#12)"),
+    SECURITY_TLS_PASSWORD_ENV("security.tls.password_env", text("a variable name"), TlsStores.DEFAULT_PASSWORD_ENV, "",
+        "environment variable holding both stores' password"),
+    SECURITY_PRINCIPALS("security.principals", new OptionValues.Items("mappings"), described("none"), "",
+        "the roles of client certificates"),
+    SECURITY_PRINCIPALS_SUBJECT("security.principals[].subject", text("an X.500 name"), required(), "",
+        "the certificate subject, e.g. CN=agent ws1,OU=agent,O=Latency Server; unique"),
+    SECURITY_PRINCIPALS_ROLES("security.principals[].roles", new OptionValues.Items("agent, operator, planner"), required(), "",
+        "what the subject may do"),
+    SECURITY_PRINCIPALS_NODE("security.principals[].node", text("a node's name"), described("none"), "",
+        "an agent's own workstation: required for an agent, refused otherwise"),
+
+    CONNECTIONS("connections", new OptionValues.Items("mappings"), required(), "",
+        "the message paths the server estimates (an empty list is written [])"),
+    CONNECTIONS_INDEX_REF("connections[].index_ref", whole(1, Short.MAX_VALUE), required(), "",
+        "the connection's number in the IDL, unique"),
+    CONNECTIONS_CLIENT("connections[].client", text("a node's name"), required(), "", "the client workstation"),
+    CONNECTIONS_PEER("connections[].peer", text("a node's name"), required(), "", "the peer workstation, not the client"),
+    CONNECTIONS_LINK("connections[].link", text("a link's name"), described("none"), "",
+        "the switch port between them; without one the port is always NORMAL"),
+    CONNECTIONS_MESSAGE_SIZE_BYTES("connections[].message_size_bytes", whole(1, Short.MAX_VALUE), required(), "bytes",
+        "the message size (the IDL's short)"),
+    CONNECTIONS_QOS("connections[].qos", whole(1, 4), required(), "",
+        "1 profile average, 2 profile bound, 3 measured average, 4 measured bound"),
+    CONNECTIONS_PROFILE("connections[].profile", text("a loaded profile's name"), described("none"), "",
+        "required for QoS 1/2, for QoS 3/4 the fallback in a state never measured; for the client's workstation type"),
+    CONNECTIONS_BOUND_PERCENT("connections[].bound_percent", decimal(0, true, 100), described("none"), "%",
+        "the share of messages the bound covers: required for QoS 2/4, refused for QoS 1/3"),
+    CONNECTIONS_CALIBRATION("connections[].calibration", words("adaptive", "thesis"), "adaptive", "",
+        "adaptive: serve values corrected so they hold for the messages that follow; thesis: the thesis's values"),
+    CONNECTIONS_PROBE_RATE_PER_SECOND("connections[].probe_rate_per_second", decimal(0, false, 1000), 10.0, "round trips/s",
+        "light probing of the path by its client agent, 0 = off; all together at most half the measurement budget");
+
+    private final String path;
+    private final OptionValues values;
+    private final Object defaultValue;
+    private final String defaultText;
+    private final String unit;
+    private final String doc;
+
+    ServerOption(final String path, final OptionValues values, final Object defaultValue, final String unit, final String doc) {
+        this.path = path;
+        this.values = values;
+        this.unit = unit;
+        this.doc = doc;
+        if (defaultValue instanceof Described described) {
+            this.defaultValue = null;
+            this.defaultText = described.text();
+        } else {
+            checkDefault(path, values, defaultValue);
+            this.defaultValue = defaultValue;
+            this.defaultText = defaultValue instanceof Double d ? OptionValues.plain(d) : String.valueOf(defaultValue);
+        }
+    }
+
+    /** @return the full key path, e.g. {@code server.metrics.port}; {@code []} stands for every list item */
+    public String path() {
+        return path;
+    }
+
+    /** @return the last part of the path, as written in the file, e.g. {@code port} */
+    public String key() {
+        return path.substring(path.lastIndexOf('.') + 1);
+    }
+
+    /** @return the path of the mapping that holds the key, e.g. {@code server.metrics}; empty at the top level */
+    public String parent() {
+        final int dot = path.lastIndexOf('.');
+        return dot < 0 ? "" : path.substring(0, dot);
+    }
+
+    /** @return the values the option accepts */
+    public OptionValues accepts() {
+        return values;
+    }
+
+    /** @return the default as the guide writes it: a value, or how it is found ({@code required}, {@code none}, ...) */
+    public String defaultText() {
+        return defaultText;
+    }
+
+    /** @return the unit of a number, e.g. {@code ms}; empty when it has none */
+    public String unit() {
+        return unit;
+    }
+
+    /** @return one line saying what the option does */
+    public String doc() {
+        return doc;
+    }
+
+    /** @return the whole-number default */
+    public long defaultWhole() {
+        return typedDefault(Long.class);
+    }
+
+    /** @return the decimal default */
+    public double defaultDecimal() {
+        return typedDefault(Double.class);
+    }
+
+    /** @return the boolean default */
+    public boolean defaultFlag() {
+        return typedDefault(Boolean.class);
+    }
+
+    /** @return the text (or word) default */
+    public String defaultString() {
+        return typedDefault(String.class);
+    }
+
+    /** @return the allowed range of a whole-number option */
+    public OptionValues.Whole whole() {
+        return typedValues(OptionValues.Whole.class);
+    }
+
+    /** @return the allowed interval of a decimal option */
+    public OptionValues.Decimal decimal() {
+        return typedValues(OptionValues.Decimal.class);
+    }
+
+    /**
+     * For the records' own checks: the same range the reader enforces.
+     *
+     * @param value a whole number meant for this option
+     * @return the value
+     * @throws IllegalArgumentException naming the key path and range when it is out of range
+     */
+    public long checked(final long value) {
+        if (!whole().contains(value)) {
+            throw new IllegalArgumentException(path + " must be " + whole().describe() + ", was " + value);
+        }
+        return value;
+    }
+
+    /**
+     * @param parent a mapping's path in the form {@link #parent()} returns, e.g. {@code connections[]}
+     * @return the keys that mapping may hold, in table order
+     */
+    public static Set<String> keysIn(final String parent) {
+        final Set<String> keys = new LinkedHashSet<>();
+        for (final ServerOption option : values()) {
+            if (option.parent().equals(parent)) {
+                keys.add(option.key());
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * @param parent a mapping's path, as for {@link #keysIn}
+     * @return its options, in table order
+     */
+    public static List<ServerOption> in(final String parent) {
+        final List<ServerOption> options = new ArrayList<>();
+        for (final ServerOption option : values()) {
+            if (option.parent().equals(parent)) {
+                options.add(option);
+            }
+        }
+        return options;
+    }
+
+    private <T> T typedDefault(final Class<T> type) {
+        if (!type.isInstance(defaultValue)) {
+            throw new IllegalStateException(path + " has no default of type " + type.getSimpleName() + " (its default: "
+                + defaultText + ")");
+        }
+        return type.cast(defaultValue);
+    }
+
+    private <T extends OptionValues> T typedValues(final Class<T> type) {
+        if (!type.isInstance(values)) {
+            throw new IllegalStateException(path + " is not " + type.getSimpleName() + " but " + values);
+        }
+        return type.cast(values);
+    }
+
+    /** A default given by a description (derived, required or none) rather than a value. */
+    private record Described(String text) {
+    }
+
+    private static Described described(final String text) {
+        return new Described(text);
+    }
+
+    private static Described required() {
+        return described("required");
+    }
+
+    private static Described none() {
+        return described("its keys' defaults");
+    }
+
+    private static OptionValues.Whole whole(final long minimum, final long maximum) {
+        return new OptionValues.Whole(minimum, maximum);
+    }
+
+    private static OptionValues.Decimal decimal(final double minimum, final boolean minimumOpen, final double maximum) {
+        return new OptionValues.Decimal(minimum, minimumOpen, maximum);
+    }
+
+    private static OptionValues.Words words(final String... words) {
+        return new OptionValues.Words(List.of(words));
+    }
+
+    private static OptionValues.Text text(final String what) {
+        return new OptionValues.Text(what);
+    }
+
+    /** Refuses a table entry whose default is not one of its own allowed values: the table must not contradict itself. */
+    private static void checkDefault(final String path, final OptionValues values, final Object value) {
+        final boolean fits;
+        if (values instanceof OptionValues.Whole w) {
+            fits = value instanceof Long l && w.contains(l);
+        } else if (values instanceof OptionValues.Decimal d) {
+            fits = value instanceof Double v && d.contains(v);
+        } else if (values instanceof OptionValues.Flag) {
+            fits = value instanceof Boolean;
+        } else if (values instanceof OptionValues.Words w) {
+            fits = value instanceof String s && w.words().contains(s);
+        } else if (values instanceof OptionValues.Text) {
+            fits = value instanceof String s && !s.isBlank();
+        } else {
+            fits = false; // a block or list has no value of its own
+        }
+        if (!fits) {
+            throw new IllegalStateException(path + ": default " + value + " is not among its values " + values.describe());
+        }
+    }
+}

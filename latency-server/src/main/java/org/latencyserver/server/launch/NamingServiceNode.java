@@ -1,0 +1,182 @@
+package org.latencyserver.server.launch;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jacorb.naming.NamingContextImpl;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.orb.OrbSupport;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.Policy;
+import org.omg.CosNaming.NamingContextExtHelper;
+import org.omg.PortableServer.IdAssignmentPolicyValue;
+import org.omg.PortableServer.LifespanPolicyValue;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.omg.PortableServer.RequestProcessingPolicyValue;
+
+/**
+ * A running CORBA Naming Service (JacORB's naming contexts) at {@code corbaloc::HOST:PORT/NameService}:
+ * {@link #launch} starts it from a {@link NamingServiceContext} in this JVM with an ORB of its own,
+ * the way JacORB's {@code NameServer} sets itself up (a persistent POA {@code NameServer-POA} under
+ * the implementation name {@code StandardNS}, the root context's object key mapped to
+ * {@code NameService}); {@link #close} saves the bindings ({@link PersistedNamingContexts}) and
+ * stops it. {@code NamingServiceMain} is this plus argument parsing.
+ *
+ * <p>Limit: JacORB's {@code NamingContextImpl} keeps its ORB and root POA in static fields, so one
+ * JVM runs one naming service at a time; a second {@code launch} while one runs is refused. A
+ * server or any number of clients may share the JVM with it.
+ *
+ * <p>Thread-safety: {@link #close} is idempotent and may be called from any thread except an ORB
+ * request thread.
+ */
+public final class NamingServiceNode implements AutoCloseable {
+
+    /** Set while a naming service runs in this JVM (see the class comment). */
+    private static final AtomicBoolean RUNNING = new AtomicBoolean();
+    /** JacORB's name server's implementation name and POA: its persistent object keys contain both. */
+    private static final String IMPLEMENTATION_NAME = "StandardNS";
+    private static final String POA_NAME = "NameServer-POA";
+    private static final String ROOT_CONTEXT_ID = "_root";
+
+    private final NamingServiceContext context;
+    private final ORB orb;
+    private final POA namingPoa;
+    private final String rootIor;
+    private boolean closed;
+
+    private NamingServiceNode(final NamingServiceContext context, final ORB orb, final POA namingPoa, final String rootIor) {
+        this.context = context;
+        this.orb = orb;
+        this.namingPoa = namingPoa;
+        this.rootIor = rootIor;
+    }
+
+    /**
+     * Starts a naming service; returns once it serves.
+     *
+     * @param context what to start; {@link NamingServiceContext#conclude() concluded} here
+     * @return the running naming service
+     * @throws LaunchFailure when the context is refused, one runs in this JVM already, or the database
+     *                       directory cannot be created
+     * @throws IOException   when the IOR file or ready file cannot be written
+     */
+    public static NamingServiceNode launch(final NamingServiceContext context) throws LaunchFailure, IOException {
+        // A ready file of an earlier run names a naming service that is gone.
+        ReadyFile.deleteQuietly(context.readyFile());
+        context.conclude();
+        if (!RUNNING.compareAndSet(false, true)) {
+            throw new LaunchFailure(LaunchFailure.Kind.INVALID_CONTEXT, "a naming service runs in this JVM already (JacORB's"
+                + " naming contexts keep their ORB in a static field: one at a time)");
+        }
+        final NamingServiceNode node;
+        try {
+            node = start(context);
+        } catch (LaunchFailure | RuntimeException e) {
+            RUNNING.set(false);
+            throw e;
+        }
+        try {
+            if (context.iorFile() != null) {
+                OrbSupport.writeIor(context.iorFile(), node.rootIor);
+            }
+            ReadyFile.of(Component.NAMING_SERVICE).reference("naming", context.corbaloc()).port("naming", context.port())
+                .writeTo(context.readyFile());
+        } catch (IOException | RuntimeException e) {
+            node.close();
+            throw e;
+        }
+        return node;
+    }
+
+    private static NamingServiceNode start(final NamingServiceContext context) throws LaunchFailure {
+        try {
+            Files.createDirectories(context.databaseDirectory());
+        } catch (IOException e) {
+            throw new LaunchFailure(LaunchFailure.Kind.CANNOT_WRITE, "cannot create " + context.databaseDirectory() + ": "
+                + e.getMessage());
+        }
+        final Properties properties = new Properties();
+        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        properties.setProperty("OAIAddr", context.host());
+        properties.setProperty("OAPort", Integer.toString(context.port()));
+        properties.setProperty("jacorb.implname", IMPLEMENTATION_NAME);
+        properties.setProperty("jacorb.orb.objectKeyMap.NameService", IMPLEMENTATION_NAME + "/" + POA_NAME + "/" + ROOT_CONTEXT_ID);
+        properties.setProperty("jacorb.log.default.verbosity", "1");
+        ORB orb = null;
+        try {
+            orb = ORB.init(new String[0], properties);
+            final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+            final Policy[] policies = {
+                rootPoa.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID),
+                rootPoa.create_lifespan_policy(LifespanPolicyValue.PERSISTENT),
+                rootPoa.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER),
+            };
+            final POA namingPoa = rootPoa.create_POA(POA_NAME, rootPoa.the_POAManager(), policies);
+            for (final Policy policy : policies) {
+                policy.destroy();
+            }
+            NamingContextImpl.init(orb, rootPoa);
+            namingPoa.set_servant_manager(new PersistedNamingContexts(context.databaseDirectory().toAbsolutePath(),
+                ((org.jacorb.orb.ORB) orb).getConfiguration()));
+            rootPoa.the_POAManager().activate();
+            final org.omg.CORBA.Object root = namingPoa.create_reference_with_id(
+                ROOT_CONTEXT_ID.getBytes(StandardCharsets.ISO_8859_1), NamingContextExtHelper.id());
+            return new NamingServiceNode(context, orb, namingPoa, orb.object_to_string(root));
+        } catch (org.omg.CORBA.INITIALIZE e) {
+            // JacORB's word for a port it cannot listen on (taken, or not this host's address).
+            stop(orb);
+            throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "cannot listen at " + context.host() + ":" + context.port()
+                + ": " + e.getMessage());
+        } catch (org.omg.CORBA.UserException | RuntimeException e) {
+            stop(orb);
+            throw new IllegalStateException("the ORB refused to set up the naming service: " + e, e);
+        }
+    }
+
+    private static void stop(final ORB orb) {
+        if (orb != null) {
+            orb.shutdown(true);
+            orb.destroy();
+        }
+    }
+
+    /** @return how components reach it: {@code corbaloc::HOST:PORT/NameService} */
+    public String corbaloc() {
+        return context.corbaloc();
+    }
+
+    /** @return the root naming context's stringified reference */
+    public String rootIor() {
+        return rootIor;
+    }
+
+    /** @return whether {@link #close} has been called */
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Saves every naming context's bindings (the POA etherealizes them), stops the ORB (releasing
+     * its port) and deletes the ready file. Calling it again does nothing.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            namingPoa.destroy(true, true);
+            orb.shutdown(true);
+            orb.destroy();
+        } finally {
+            RUNNING.set(false);
+            ReadyFile.deleteQuietly(context.readyFile());
+        }
+    }
+}

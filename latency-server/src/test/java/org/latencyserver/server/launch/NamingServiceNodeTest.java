@@ -1,0 +1,106 @@
+package org.latencyserver.server.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.launch.ReadyFile;
+import org.omg.CORBA.ORB;
+import org.omg.CosNaming.NamingContextExt;
+import org.omg.CosNaming.NamingContextExtHelper;
+import org.omg.CosNaming.NamingContextPackage.NotFound;
+
+/** A naming service launched in the test's JVM, used over JacORB sockets by a client ORB, closed and launched again. */
+class NamingServiceNodeTest {
+
+    @TempDir
+    Path directory;
+    private ORB client;
+    private int port;
+
+    @BeforeEach
+    void startAClientOrbAndChooseAPort() throws IOException {
+        final Properties properties = new Properties();
+        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        properties.setProperty("jacorb.retries", "0");
+        properties.setProperty("jacorb.log.default.verbosity", "1");
+        client = ORB.init(new String[0], properties);
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+    }
+
+    @AfterEach
+    void stopTheClientOrb() {
+        client.shutdown(true);
+    }
+
+    @Test
+    void aLaunchedNamingServiceWritesItsReadyFileAndKeepsItsBindingsAcrossACloseAndRelaunchOnTheSamePort() throws Exception {
+        final Path readyFile = directory.resolve("naming.ready.json");
+        final String corbaloc;
+        try (NamingServiceNode naming = NamingServiceNode.launch(context().readyFile(readyFile))) {
+            corbaloc = naming.corbaloc();
+            final ReadyFile ready = ReadyFile.read(readyFile);
+            assertEquals("naming-service", ready.component());
+            assertEquals("corbaloc::127.0.0.1:" + port + "/NameService", ready.reference("naming"));
+            assertEquals(port, ready.port("naming"));
+            final NamingContextExt root = NamingContextExtHelper.narrow(client.string_to_object(ready.reference("naming")));
+            root.bind_new_context(root.to_name("peers"));
+            root.bind_new_context(root.to_name("peers/ws2"));
+            assertThrows(NotFound.class, () -> root.resolve_str("nobody"));
+        }
+        assertFalse(Files.exists(readyFile), "a clean stop deletes the ready file");
+
+        try (NamingServiceNode again = NamingServiceNode.launch(context())) {
+            final NamingContextExt root = NamingContextExtHelper.narrow(client.string_to_object(corbaloc));
+            final NamingContextExt ws2 = NamingContextExtHelper.narrow(root.resolve_str("peers/ws2"));
+            assertEquals("ws2", ws2.to_string(root.to_name("ws2")), "the contexts bound before the restart, saved at close, answer");
+        }
+    }
+
+    @Test
+    void aSecondNamingServiceInTheSameJvmIsRefusedWhileTheFirstRunsAndAllowedOnceItIsClosed() throws Exception {
+        final NamingServiceNode first = NamingServiceNode.launch(context());
+        final LaunchFailure failure = assertThrows(LaunchFailure.class,
+            () -> NamingServiceNode.launch(context().databaseDirectory(directory.resolve("other"))));
+        assertEquals(LaunchFailure.Kind.INVALID_CONTEXT, failure.kind());
+        assertTrue(failure.getMessage().contains("one at a time"), failure.getMessage());
+        first.close();
+        first.close();
+        assertTrue(first.isClosed());
+        NamingServiceNode.launch(context()).close();
+    }
+
+    @Test
+    void aPortOfZeroIsRefusedBecauseTheNamingServiceIsFoundAtAFixedPort() {
+        final LaunchFailure failure = assertThrows(LaunchFailure.class, () -> NamingServiceNode.launch(context().port(0)));
+        assertEquals(LaunchFailure.Kind.INVALID_CONTEXT, failure.kind());
+        assertTrue(failure.getMessage().contains("fixed port"), failure.getMessage());
+    }
+
+    @Test
+    void aTakenPortIsRefusedNamingTheAddress() throws Exception {
+        try (ServerSocket taken = new ServerSocket(port, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            final LaunchFailure failure = assertThrows(LaunchFailure.class, () -> NamingServiceNode.launch(context()));
+            assertEquals(LaunchFailure.Kind.CANNOT_LISTEN, failure.kind());
+            assertTrue(failure.getMessage().contains("127.0.0.1:" + port), failure.getMessage());
+        }
+        NamingServiceNode.launch(context()).close(); // the refused launch left nothing running
+    }
+
+    private NamingServiceContext context() {
+        return new NamingServiceContext().port(port).databaseDirectory(directory.resolve("nsdb"));
+    }
+}

@@ -1,0 +1,164 @@
+package org.latencyserver.emulator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ReadyFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running SNMP emulator: the scenario's agents, its optional push to a server and the thread that
+ * follows its steps (status file, {@link EmulatorContext#onStep(java.util.function.Consumer) onStep}).
+ * Start one with {@link #launch(EmulatorContext)}, in a test's JVM as in {@link EmulatorMain}'s; stop it
+ * with {@link #close()}.
+ *
+ * <p>Thread-safe: the accessors and {@link #close()} may be called from any thread.
+ */
+public final class SnmpEmulator implements AutoCloseable {
+    /** How often the step thread looks for a step change, in milliseconds. */
+    static final long STEP_POLL_MILLIS = 100;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SnmpEmulator.class);
+
+    private final EmulatorContext context;
+    private final Emulator agents;
+    private final StepFollower steps;
+    private final ScheduledExecutorService stepThread;
+    private CorbaMibUpdateTarget pushTarget;
+    private PushSender pusher;
+    private boolean closed;
+
+    private SnmpEmulator(EmulatorContext context, Emulator agents, StepFollower steps, ScheduledExecutorService stepThread) {
+        this.context = context;
+        this.agents = agents;
+        this.steps = steps;
+        this.stepThread = stepThread;
+    }
+
+    /**
+     * Validates the context, binds every agent's port, starts the push and writes the first status
+     * (step 1) before it returns.
+     *
+     * @param context what to run
+     * @return the running emulator
+     * @throws IllegalArgumentException when the context is not valid (naming the setting)
+     * @throws IOException naming the node or link and the port when an agent cannot be bound, or
+     *         the status file when it cannot be written; whatever had started is stopped again
+     */
+    public static SnmpEmulator launch(EmulatorContext context) throws IOException {
+        context.validate();
+        Scenario scenario = context.scenario();
+        LongSupplier nanoTime = context.nanoTime();
+        long startNanos = nanoTime.getAsLong();
+        LongSupplier elapsedMicros = () -> (nanoTime.getAsLong() - startNanos) / 1_000;
+        ScheduledExecutorService stepThread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "scenario-steps");
+            t.setDaemon(true);
+            return t;
+        });
+        SnmpEmulator emulator = new SnmpEmulator(context,
+                new Emulator(scenario, context.access(), context.bindAddress(), elapsedMicros),
+                new StepFollower(scenario, elapsedMicros, context.statusFile(), context.onStep()), stepThread);
+        try {
+            emulator.start(elapsedMicros);
+        } catch (IOException | RuntimeException e) {
+            emulator.close();
+            throw e;
+        }
+        return emulator;
+    }
+
+    private synchronized void start(LongSupplier elapsedMicros) throws IOException {
+        if (!context.pushOnly()) {
+            agents.start();
+        }
+        if (context.pushTo() != null) {
+            pushTarget = new CorbaMibUpdateTarget(context.pushTo(), context.pushTls());
+            pusher = new PushSender(context.scenario(), pushTarget, elapsedMicros);
+            pusher.start();
+        }
+        steps.poll();
+        stepThread.scheduleAtFixedRate(this::pollSteps, STEP_POLL_MILLIS, STEP_POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void pollSteps() {
+        try {
+            steps.poll();
+        } catch (IOException | UncheckedIOException e) {
+            // The agents keep serving; a follower of the status file sees it stop changing.
+            LOG.warn("cannot write the status file {}: {}", context.statusFile(), e.getMessage());
+        }
+    }
+
+    /**
+     * Looks for a step change now instead of at the next poll (a test that moves its clock calls this).
+     *
+     * @return the new status, or null when the step is unchanged
+     * @throws IOException when the status file cannot be written
+     */
+    ScenarioStatus pollStepsNow() throws IOException {
+        return steps.poll();
+    }
+
+    /** @return the scenario it follows */
+    public Scenario scenario() {
+        return context.scenario();
+    }
+
+    /** @return each agent's name and bound UDP port, nodes first, in scenario order; empty when push-only */
+    public synchronized Map<String, Integer> agentUdpPorts() {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        agents.endpoints().forEach(e -> ports.put(e.name(), e.boundUdpPort()));
+        return ports;
+    }
+
+    /** @return how many step changes it has reported (1 once launched) */
+    public long stepChanges() {
+        return steps.sequence();
+    }
+
+    /**
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the status file, and
+     *         the facts {@code agents}, {@code steps} and {@code scenario}
+     */
+    public synchronized ReadyFile.Builder readyFile() {
+        ReadyFile.Builder ready = ReadyFile.of(Component.SNMP_EMULATOR)
+                .fact("agents", agents.endpoints().size())
+                .fact("steps", context.scenario().stepCount())
+                .fact("scenario", context.scenario().source());
+        if (context.statusFile() != null) {
+            ready.file("status", context.statusFile());
+        }
+        return ready;
+    }
+
+    /** Stops the step thread, the push and the agents; a second call does nothing. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stepThread.shutdownNow();
+        try {
+            // A poll under way finishes its status file before the agents go.
+            stepThread.awaitTermination(STEP_POLL_MILLIS * 10, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (pusher != null) {
+            pusher.close();
+        }
+        if (pushTarget != null) {
+            pushTarget.close();
+        }
+        agents.close();
+    }
+}

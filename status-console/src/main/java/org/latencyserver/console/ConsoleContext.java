@@ -1,0 +1,145 @@
+package org.latencyserver.console;
+
+import java.util.function.Consumer;
+import org.latencyserver.orb.TlsStores;
+
+/**
+ * What one {@link StatusConsole} shows and where: the server it reads, the web page's address and
+ * limits, how often it re-reads, and whether it serves the page at all (the terminal's
+ * {@code --watch} table only observes snapshots). Set with the fluent setters, then
+ * {@link StatusConsole#launch(ConsoleContext) launch}: launching validates first.
+ *
+ * <p>Not thread-safe: configure it on one thread, then launch it; do not change it afterwards.
+ */
+public final class ConsoleContext {
+    /** The shortest refresh period accepted, in milliseconds: a faster one only loads the server. */
+    public static final long MIN_REFRESH_MILLIS = 100;
+    /** How long one call to the server may wait for its reply, in milliseconds. */
+    static final long REPLY_TIMEOUT_MILLIS = 5_000;
+
+    private String serverReference;
+    private String naming;
+    private TlsStores tls;
+    private boolean webPage = true;
+    private String bindAddress = "127.0.0.1";
+    private int httpPort = 8470;
+    private int maxStreams = 64;
+    private long refreshMillis = 1_000;
+    private Consumer<ConsoleSnapshot> onSnapshot;
+
+    /** @return this, reading this server: its IOR file, an IOR/corbaloc, or its name with {@link #naming(String)} */
+    public ConsoleContext server(String reference) {
+        this.serverReference = reference;
+        return this;
+    }
+
+    /** @return this, resolving the server's name in this naming service (null: none) */
+    public ConsoleContext naming(String naming) {
+        this.naming = naming;
+        return this;
+    }
+
+    /** @return this, calling the server over IIOP/TLS with an operator's certificate (null: plain IIOP) */
+    public ConsoleContext tls(TlsStores stores) {
+        this.tls = stores;
+        return this;
+    }
+
+    /** @return this, serving the web page (the default) or not (a terminal table only observes) */
+    public ConsoleContext webPage(boolean webPage) {
+        this.webPage = webPage;
+        return this;
+    }
+
+    /** @return this, with the web page's address (default 127.0.0.1, loopback only) */
+    public ConsoleContext bindAddress(String bindAddress) {
+        this.bindAddress = bindAddress;
+        return this;
+    }
+
+    /** @return this, with the web page's port (0: any free port; default 8470) */
+    public ConsoleContext httpPort(int httpPort) {
+        this.httpPort = httpPort;
+        return this;
+    }
+
+    /** @return this, keeping at most this many pages live at once (default 64) */
+    public ConsoleContext maxStreams(int maxStreams) {
+        this.maxStreams = maxStreams;
+        return this;
+    }
+
+    /** @return this, re-reading the server's table this often, in milliseconds (default 1000) */
+    public ConsoleContext refreshMillis(long refreshMillis) {
+        this.refreshMillis = refreshMillis;
+        return this;
+    }
+
+    /** @return this, telling this observer every new snapshot, on the refresh thread (null: none) */
+    public ConsoleContext onSnapshot(Consumer<ConsoleSnapshot> observer) {
+        this.onSnapshot = observer;
+        return this;
+    }
+
+    /**
+     * Checks the settings.
+     *
+     * @return this
+     * @throws IllegalArgumentException naming the setting (as its command-line option) and the bad value
+     */
+    public ConsoleContext validate() {
+        if (serverReference == null || serverReference.isBlank()) {
+            throw new IllegalArgumentException("--server must name the server (IOR file, IOR/corbaloc or name), was '"
+                + serverReference + "'");
+        }
+        if (refreshMillis < MIN_REFRESH_MILLIS) {
+            throw new IllegalArgumentException("--refresh-millis must be >= " + MIN_REFRESH_MILLIS + ", was " + refreshMillis);
+        }
+        if (maxStreams < 1) {
+            throw new IllegalArgumentException("--max-streams must be >= 1, was " + maxStreams);
+        }
+        if (httpPort < 0 || httpPort > 65_535) {
+            throw new IllegalArgumentException("--http-port must be 0..65535, was " + httpPort);
+        }
+        if (bindAddress == null || bindAddress.isBlank()) {
+            throw new IllegalArgumentException("--bind must be an address, was '" + bindAddress + "'");
+        }
+        return this;
+    }
+
+    String serverReference() {
+        return serverReference;
+    }
+
+    String naming() {
+        return naming;
+    }
+
+    TlsStores tls() {
+        return tls;
+    }
+
+    boolean webPage() {
+        return webPage;
+    }
+
+    String bindAddress() {
+        return bindAddress;
+    }
+
+    int httpPort() {
+        return httpPort;
+    }
+
+    int maxStreams() {
+        return maxStreams;
+    }
+
+    long refreshMillis() {
+        return refreshMillis;
+    }
+
+    Consumer<ConsoleSnapshot> onSnapshot() {
+        return onSnapshot;
+    }
+}

@@ -1,0 +1,173 @@
+package org.latencyserver.console;
+
+import java.io.IOException;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateListener;
+import org.latencyserver.idl.latency.EstimateListenerHelper;
+import org.latencyserver.idl.latency.EstimateListenerPOA;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.References;
+import org.latencyserver.orb.ServerRoute;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+
+/**
+ * A running status console: its ORB (a client of the server, and the callback object the server
+ * pushes estimate changes to), the feed that keeps its picture current and, unless only observed,
+ * its web page. Start one with {@link #launch(ConsoleContext)}, in a test's JVM as in
+ * {@link ConsoleMain}'s; stop it with {@link #close()}. {@link #readOnce(ConsoleContext)} reads the
+ * table once for {@code --once}.
+ *
+ * <p>Thread-safe.
+ */
+public final class StatusConsole implements AutoCloseable {
+    private final ConsoleContext context;
+    private final ORB orb;
+    private final ServerRoute route;
+    private final ServerFeed feed;
+    private ConsoleWebServer web;
+    private boolean closed;
+
+    private StatusConsole(ConsoleContext context, ORB orb, ServerRoute route, ServerFeed feed) {
+        this.context = context;
+        this.orb = orb;
+        this.route = route;
+        this.feed = feed;
+    }
+
+    /**
+     * Validates the context, then serves: the web page's port is bound when this returns.
+     *
+     * @param context what to show and where
+     * @return the running console
+     * @throws IllegalArgumentException when the context is not valid (naming the setting)
+     * @throws IOException naming the address and port when the web page's port cannot be bound
+     */
+    public static StatusConsole launch(ConsoleContext context) throws IOException {
+        StatusConsole console = connect(context.validate());
+        try {
+            console.start();
+        } catch (IOException | RuntimeException e) {
+            console.close();
+            throw e;
+        }
+        return console;
+    }
+
+    /**
+     * Reads the server's table once, without serving anything.
+     *
+     * @param context which server
+     * @return the snapshot; {@link ConsoleSnapshot#reachable()} says whether the server answered
+     * @throws IllegalArgumentException when the context is not valid
+     */
+    public static ConsoleSnapshot readOnce(ConsoleContext context) {
+        try (StatusConsole console = connect(context.validate())) {
+            return console.feed.refreshOnce();
+        }
+    }
+
+    private static StatusConsole connect(ConsoleContext context) {
+        ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, ConsoleContext.REPLY_TIMEOUT_MILLIS));
+        ServerRoute route = null;
+        try {
+            // Calls to the server over TLS when a certificate is given; the listener and the naming service stay plain.
+            route = ServerRoute.of(orb, context.tls(), "127.0.0.1", ConsoleContext.REPLY_TIMEOUT_MILLIS);
+            POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+            poa.the_POAManager().activate();
+            Poker poker = new Poker();
+            EstimateListener listener = EstimateListenerHelper.narrow(poa.servant_to_reference(poker));
+            ServerRoute reach = route;
+            ServerFeed feed = new ServerFeed(context.serverReference(),
+                () -> LatencyServiceHelper.narrow(reach.reach(References.resolve(orb, context.serverReference(), context.naming()))),
+                listener, context.refreshMillis(), System::currentTimeMillis);
+            poker.feed = feed;
+            return new StatusConsole(context, orb, route, feed);
+        } catch (org.omg.CORBA.UserException e) {
+            closeOrb(orb, route);
+            throw new IllegalStateException("the console's ORB cannot serve its callback object: " + e, e);
+        } catch (RuntimeException e) {
+            closeOrb(orb, route);
+            throw e;
+        }
+    }
+
+    private synchronized void start() throws IOException {
+        Thread orbThread = new Thread(orb::run, "console-orb");
+        orbThread.setDaemon(true);
+        orbThread.start();
+        if (context.onSnapshot() != null) {
+            feed.observe(context.onSnapshot());
+        }
+        if (context.webPage()) {
+            try {
+                web = new ConsoleWebServer(feed, context.bindAddress(), context.httpPort(), context.maxStreams());
+            } catch (IOException e) {
+                throw new IOException("cannot serve on " + context.bindAddress() + ":" + context.httpPort() + ": " + e.getMessage(), e);
+            }
+            web.start();
+        }
+        feed.start();
+    }
+
+    /** @return the web page's port, or -1 when it serves no page */
+    public synchronized int httpPort() {
+        return web == null ? -1 : web.port();
+    }
+
+    /** @return the web page's URL, e.g. {@code http://127.0.0.1:8470/}, or null when it serves no page */
+    public synchronized String url() {
+        return web == null ? null : "http://" + context.bindAddress() + ":" + web.port() + "/";
+    }
+
+    /** @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code http} and URL {@code console} */
+    public synchronized ReadyFile.Builder readyFile() {
+        ReadyFile.Builder ready = ReadyFile.of(Component.CONSOLE);
+        if (web != null) {
+            ready.port("http", httpPort()).url("console", url());
+        }
+        return ready;
+    }
+
+    /** Stops the web page, the feed and the ORB; a second call does nothing. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (web != null) {
+            web.close();
+        }
+        try {
+            feed.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closeOrb(orb, route);
+    }
+
+    private static void closeOrb(ORB orb, ServerRoute route) {
+        if (route != null) {
+            route.close();
+        }
+        orb.shutdown(false);
+    }
+
+    /** The callback servant: a pushed estimate change makes the feed refresh at once. */
+    private static final class Poker extends EstimateListenerPOA {
+        private volatile ServerFeed feed;
+
+        @Override
+        public void estimate_changed(final Estimate changed) {
+            final ServerFeed target = feed;
+            if (target != null) {
+                target.poke();
+            }
+        }
+    }
+}
