@@ -3,6 +3,7 @@ package org.latencyserver.launch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * How a serving component's {@code main} runs it once its command line is parsed: begin the
@@ -69,6 +70,25 @@ public final class ComponentMain {
             }
         }
         return EXIT_STOPPED;
+    }
+
+    /**
+     * Waits until the JVM shuts down (SIGTERM, Ctrl-C), closing the component in the shutdown hook
+     * itself: for a component that writes and deletes its own ready file and whose close may take as
+     * long as it needs (a server waits for the calls in progress), which {@link ServingLifecycle}
+     * would cut short after {@value ServingLifecycle#CLEANUP_MILLIS} ms.
+     *
+     * @param running  the running component
+     * @param hookName the shutdown hook thread's name
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static void closeAtShutdown(final RunningComponent running, final String hookName) throws InterruptedException {
+        final CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            stopped.countDown();
+        }, hookName));
+        stopped.await();
     }
 
     /**

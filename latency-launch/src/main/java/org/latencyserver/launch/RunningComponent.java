@@ -37,6 +37,11 @@ public abstract class RunningComponent implements AutoCloseable {
         stop();
     }
 
+    /** @return whether {@link #close()} has been called */
+    public final synchronized boolean isClosed() {
+        return closed;
+    }
+
     /**
      * The last step of a launch: starts a constructed component, or, when starting fails, closes
      * what had started and rethrows.
