@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.latencyserver.agent.measure.AdaptiveTarget;
@@ -18,6 +16,9 @@ import org.latencyserver.agent.measure.RunResult;
 import org.latencyserver.agent.measure.SocketRoundTrips;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
@@ -56,18 +57,15 @@ public final class AgentRoundTripHarness {
         final int roundTrips = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         final int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         final Path directory = Files.createTempDirectory("agent-harness");
-        final Path peerIor = directory.resolve("peer.ior");
-        final Process peer = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"),
-            "org.latencyserver.peer.PeerAgentMain", "--name", "bench", "--ior-file", peerIor.toString(), "--tcp-port", "0",
-            "--ready-file", directory.resolve("peer.ready.json").toString())
-            .redirectErrorStream(true).redirectOutput(directory.resolve("peer.log").toFile()).start();
         final int sockperfPort = 17_000 + (int) (ProcessHandle.current().pid() % 1000);
-        final Process sockperfServer = new ProcessBuilder("sockperf", "server", "--tcp", "-i", "127.0.0.1", "-p",
-            Integer.toString(sockperfPort)).redirectErrorStream(true).redirectOutput(directory.resolve("sockperf.log").toFile()).start();
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        try {
-            final ReadyFile ready = ReadyFile.await(directory.resolve("peer.ready.json"), Duration.ofSeconds(60), peer::isAlive,
-                () -> "see " + directory.resolve("peer.log"));
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
+            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
+            final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("peer")
+                .args("--name", "bench", "--ior-file", directory.resolve("peer.ior").toString(), "--tcp-port", "0").start();
+            kit.launchProgram("sockperf", List.of("sockperf", "server", "--tcp", "-i", "127.0.0.1", "-p",
+                Integer.toString(sockperfPort))).start();
+            final ReadyFile ready = peer.awaitReady(Duration.ofSeconds(60));
             final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(ready.reference("peer")));
             final RoundTrip corba = CorbaRoundTrips.to(echo, sizeBytes);
             final RoundTripLoop loop = new RoundTripLoop();
@@ -79,7 +77,7 @@ public final class AgentRoundTripHarness {
                 loop.run(corba, 5_000, 1, null);
                 loop.run(plainTcp, 5_000, 1, null);
                 for (int round = 1; round <= rounds; round++) {
-                    final double[] sockperf = sockperf(sockperfPort, sizeBytes, roundTrips);
+                    final double[] sockperf = sockperf(kit, round, sockperfPort, sizeBytes, roundTrips);
                     final RunResult orbRun = loop.run(corba, 0, roundTrips, null);
                     final RunResult tcpRun = loop.run(plainTcp, 0, roundTrips, null);
                     print("round " + round + ": client agent, CORBA (JacORB, fm1)", orbRun, sockperf[0]);
@@ -103,10 +101,6 @@ public final class AgentRoundTripHarness {
             }
         } finally {
             orb.shutdown(false);
-            peer.destroy();
-            sockperfServer.destroy();
-            peer.waitFor(10, TimeUnit.SECONDS);
-            sockperfServer.waitFor(10, TimeUnit.SECONDS);
         }
     }
 
@@ -116,15 +110,22 @@ public final class AgentRoundTripHarness {
             run.meanNanos() / 1e3 / sockperfMeanMicros);
     }
 
-    /** @return mean, p50 and p99 round trip in us (sockperf's one-way figures doubled) */
-    private static double[] sockperf(final int port, final int sizeBytes, final int roundTrips) throws IOException, InterruptedException {
-        final List<String> command = new ArrayList<>(List.of("sockperf", "ping-pong", "--tcp", "-i", "127.0.0.1", "-p",
-            Integer.toString(port), "-m", Integer.toString(sizeBytes),
+    /**
+     * Runs one {@code sockperf ping-pong} to its end; sockperf is not ours, so its report (its log)
+     * is the only place its figures are.
+     *
+     * @return mean, p50 and p99 round trip in us (sockperf's one-way figures doubled)
+     */
+    private static double[] sockperf(final ProcessKit kit, final int round, final int port, final int sizeBytes,
+                                     final int roundTrips) throws IOException, InterruptedException {
+        final int seconds = Math.max(2, roundTrips / 5_000);
+        final ChildProcess pingPong = kit.launchProgram("sockperf-ping-pong-" + round, List.of("sockperf", "ping-pong", "--tcp",
+            "-i", "127.0.0.1", "-p", Integer.toString(port), "-m", Integer.toString(sizeBytes),
             // sockperf 3.7 runs for a time, not a count: about as long as the other runs take here.
-            "-t", Integer.toString(Math.max(2, roundTrips / 5_000))));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        process.waitFor();
+            "-t", Integer.toString(seconds))).start();
+        pingPong.awaitSuccess(Duration.ofSeconds(seconds + 60L));
+        kit.stop(pingPong);
+        final String output = pingPong.log();
         return new double[] {2 * number(SOCKPERF_AVG, output), 2 * number(SOCKPERF_P50, output), 2 * number(SOCKPERF_P99, output)};
     }
 
@@ -134,9 +135,5 @@ public final class AgentRoundTripHarness {
             throw new IllegalStateException("sockperf printed no " + pattern + ":\n" + output);
         }
         return Double.parseDouble(matcher.group(1));
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

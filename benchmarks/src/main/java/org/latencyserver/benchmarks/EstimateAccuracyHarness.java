@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -20,10 +19,13 @@ import org.latencyserver.benchmarks.accuracy.ApplicationPlayer;
 import org.latencyserver.benchmarks.accuracy.BurstRecord;
 import org.latencyserver.benchmarks.accuracy.ConnectionAccuracy;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
-import org.latencyserver.demo.DemoReady;
 import org.latencyserver.benchmarks.accuracy.PlayOptions;
 import org.latencyserver.benchmarks.accuracy.ProbeCost;
 import org.latencyserver.benchmarks.accuracy.ProbeCostMeter;
+import org.latencyserver.demo.DemoReady;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.ReadinessException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -78,7 +80,9 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
     private Path analyseDirectory;
 
     private volatile DemoProcess demo;
-    private volatile Process player;
+    /** Starts and stops the application (the demo has its own, in {@link DemoProcess}). */
+    private volatile ProcessKit playerKit;
+    private volatile ChildProcess player;
     private volatile boolean interrupted;
 
     /**
@@ -99,6 +103,7 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             : root.resolve("benchmarks/target/estimate-accuracy").resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
             .toAbsolutePath();
         Files.createDirectories(out);
+        playerKit = ProcessKit.fromThisClasspath(out);
         // Ctrl-C: the hook stops the application and the demo (whose own hook stops its parts).
         final Thread stopper = new Thread(() -> {
             interrupted = true;
@@ -133,39 +138,39 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
     private ProbeCost play(final Path out, final DemoReady ready) throws IOException, InterruptedException {
         final Path records = out.resolve(BurstRecord.FILE_NAME);
         Files.deleteIfExists(records);
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        final ProcessKit.Launch launch = playerKit.launchClass("player", ApplicationPlayer.class.getName())
             // its GC pauses land in its round trips: logged, so a slow burst can be told from a slow path
-            "-Xlog:gc:file=" + out.resolve("player-gc.log"),
-            "-cp", System.getProperty("java.class.path"), ApplicationPlayer.class.getName(),
-            "--ready", out.resolve("ready.json").toString(), "--records", records.toString(),
-            "--duration-seconds", Long.toString(durationSeconds), "--burst-size", Integer.toString(burstSize)));
-        command.addAll(play.asArguments());
-        player = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.resolve("player.log").toFile()).start();
+            .jvmOption("-Xlog:gc:file=" + out.resolve("player-gc.log"))
+            .args("--ready", out.resolve("ready.json").toString(), "--records", records.toString(),
+                "--duration-seconds", Long.toString(durationSeconds), "--burst-size", Integer.toString(burstSize))
+            .args(play.asArguments());
+        player = launch.start();
         final ProbeCostMeter meter = new ProbeCostMeter(ready);
         // The player creates its records file when it starts recording (after its warm-up).
         final long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(play.warmupSeconds() + 120);
         while (!Files.exists(records)) {
             if (!player.isAlive() || System.nanoTime() - startDeadline > 0) {
-                throw new IOException("the application did not start recording; " + out.resolve("player.log") + " says:\n"
-                    + Files.readString(out.resolve("player.log")));
+                throw new IOException("the application did not start recording; " + player.logFile() + " says:\n" + player.log());
             }
             Thread.sleep(100);
         }
         meter.start();
         System.out.printf(Locale.ROOT, "estimate accuracy: recording for %d s (bursts of %d round trips, one per %d us; mean gap %.0f ms per connection)%n",
             durationSeconds, burstSize, play.spacingMicros(), play.gapMeanMillis());
-        if (!player.waitFor(durationSeconds + 120, TimeUnit.SECONDS)) {
-            throw new IOException("the application did not finish in time; see " + out.resolve("player.log"));
+        final int exit;
+        try {
+            exit = player.awaitExit(Duration.ofSeconds(durationSeconds + 120));
+        } catch (ReadinessException e) {
+            throw new IOException("the application did not finish in time; see " + player.logFile(), e);
         }
         final ProbeCost cost = meter.finish();
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("cost.json").toFile(), cost);
-        if (player.exitValue() != 0 && interrupted) {
+        if (exit != 0 && interrupted) {
             throw new IOException("stopped before the end (Ctrl-C); the records so far are in " + records
                 + ", to be analysed with --analyse " + out);
         }
-        if (player.exitValue() != 0) {
-            throw new IOException("the application failed (exit " + player.exitValue() + "); " + out.resolve("player.log") + " says:\n"
-                + Files.readString(out.resolve("player.log")));
+        if (exit != 0) {
+            throw new IOException("the application failed (exit " + exit + "); " + player.logFile() + " says:\n" + player.log());
         }
         return cost;
     }
@@ -209,17 +214,9 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
     }
 
     private synchronized void stopEverything() {
-        final Process application = player;
-        if (application != null && application.isAlive()) {
-            application.destroy();
-            try {
-                if (!application.waitFor(10, TimeUnit.SECONDS)) {
-                    application.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                application.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+        final ProcessKit kit = playerKit;
+        if (kit != null) {
+            kit.stopAll();
         }
         try {
             stopDemo();

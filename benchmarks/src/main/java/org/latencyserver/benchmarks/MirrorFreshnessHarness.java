@@ -2,12 +2,15 @@ package org.latencyserver.benchmarks;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
@@ -34,6 +37,7 @@ public final class MirrorFreshnessHarness {
     private static final short CONNECTION = 1;
     private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long POLL_NANOS = 20_000;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private MirrorFreshnessHarness() {
     }
@@ -46,20 +50,21 @@ public final class MirrorFreshnessHarness {
         final int changes = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         final long pauseMillis = args.length > 1 ? Long.parseLong(args[1]) : 10;
         final Path work = Files.createTempDirectory("mirror-freshness");
-        final Path config = HarnessProcesses.testbedConfig(work);
-        final Path mirrorFile = work.resolve("estimates.mirror");
-        try (HarnessProcesses processes = new HarnessProcesses(work)) {
-            final Path ior = work.resolve("server.ior");
-            final Process server = processes.startJava("server.log", "org.latencyserver.server.launch.ServerMain",
-                "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0");
-            final String reference = HarnessProcesses.awaitIor(ior, server);
+        final Path config = RepositoryFiles.testbedConfig(work);
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
+            final String reference = kit.launch(Component.SERVER)
+                .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0")
+                .start().awaitReady(READY_TIMEOUT).reference("server");
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
             push(latserv, 10);
-            final Process mirror = processes.startJava("mirror.log", "org.latencyserver.client.mirror.MirrorMain",
-                "--server", ior.toString(), "--file", mirrorFile.toString(), "--connections", Short.toString(CONNECTION));
+            final Path mirrorFile = kit.launch(Component.MIRROR)
+                .args("--server", reference, "--file", work.resolve("estimates.mirror").toString(),
+                    "--connections", Short.toString(CONNECTION))
+                .start().awaitReady(READY_TIMEOUT).file("mirror");
             final MirrorRecord record = new MirrorRecord();
-            try (EstimateMirror reader = awaitMirror(mirrorFile, mirror, record)) {
+            try (EstimateMirror reader = awaitEstimate(mirrorFile, record)) {
                 final Histogram mirrorNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
                 final Histogram callNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
                 final Histogram afterAnswerNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
@@ -120,18 +125,17 @@ public final class MirrorFreshnessHarness {
         latserv.PutMibUpdates(new IdlMibUpdates(CONNECTION, (short) cpuPercent, (short) cpuPercent, (short) 20), (short) 1);
     }
 
-    private static EstimateMirror awaitMirror(final Path file, final Process mirror, final MirrorRecord record) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline && mirror.isAlive()) {
-            if (Files.exists(file)) {
-                final EstimateMirror reader = EstimateMirror.open(file);
-                while (System.nanoTime() < deadline && reader.read(CONNECTION, record) != ReadStatus.OK) {
-                    Thread.sleep(20);
-                }
-                return reader;
+    /** @return the mirror, open, once it holds the connection's first estimate (it may be written just after the ready file) */
+    private static EstimateMirror awaitEstimate(final Path file, final MirrorRecord record) throws Exception {
+        final long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        final EstimateMirror reader = EstimateMirror.open(file);
+        while (reader.read(CONNECTION, record) != ReadStatus.OK) {
+            if (System.nanoTime() > deadline) {
+                reader.close();
+                throw new IllegalStateException("no estimate of connection " + CONNECTION + " in " + file);
             }
-            Thread.sleep(50);
+            Thread.sleep(20);
         }
-        throw new IllegalStateException("no mirror at " + file + " (mirror alive: " + mirror.isAlive() + ")");
+        return reader;
     }
 }

@@ -1,9 +1,5 @@
 package org.latencyserver.benchmarks;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,16 +13,16 @@ import org.omg.CORBA.ORB;
 /**
  * One client JVM of {@link RequestStatusHarness}: keeps one JacORB client ORB (so one connection
  * per server, as a real client process has; {@code -Dharness.client.orbs=N} for N ORBs and so N
- * connections, callers spread over them) and runs the harness's rounds on command. Commands
- * come one per line on standard input; after each this JVM writes a {@link RequestStatusResult}
- * file and prints {@code HARNESS done} on standard output (the only line the harness reads; the
- * ORB's own log may share the stream).
+ * connections, callers spread over them) and runs the harness's rounds on command. Its one
+ * argument is its {@link ClientCommandDirectory}: it writes its ready file there, takes one
+ * command per file from there, and after each writes the {@link RequestStatusResult} file the
+ * command names. {@code REFERENCE} is the server's IOR.
  *
  * <ul>
- *   <li>{@code closed IOR_FILE CALLERS SECONDS START_EPOCH_MILLIS RESULT_FILE}: {@code CALLERS}
+ *   <li>{@code closed REFERENCE CALLERS SECONDS START_EPOCH_MILLIS RESULT_FILE}: {@code CALLERS}
  *       threads call {@code RequestStatus} back to back from the given start for the given time;
  *       each round trip is timed from its send.</li>
- *   <li>{@code open IOR_FILE THREADS SECONDS START_EPOCH_MILLIS RESULT_FILE RATE OFFSET_FRACTION}:
+ *   <li>{@code open REFERENCE THREADS SECONDS START_EPOCH_MILLIS RESULT_FILE RATE OFFSET_FRACTION}:
  *       sends at {@code RATE} calls/s, call {@code i} scheduled in advance at
  *       {@code start + (i + OFFSET_FRACTION) / RATE}; call {@code i} is made by thread
  *       {@code i mod THREADS}, so one slow reply does not hold up the calls scheduled after it;
@@ -49,7 +45,7 @@ public final class RequestStatusClientMain {
     }
 
     /**
-     * @param args none
+     * @param args {@code DIRECTORY}, its {@link ClientCommandDirectory}
      * @throws Exception when the ORB cannot start or a result cannot be written
      */
     public static void main(final String[] args) throws Exception {
@@ -58,12 +54,11 @@ public final class RequestStatusClientMain {
             orbs[i] = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
         }
         final RequestStatusClientMain client = new RequestStatusClientMain(orbs);
-        final BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        System.out.println("HARNESS ready");
-        System.out.flush();
-        String line;
-        while ((line = commands.readLine()) != null) {
-            final String[] words = line.strip().split("\\s+");
+        final ClientCommandDirectory commands = new ClientCommandDirectory(Path.of(args[0]));
+        commands.writeReady();
+        while (true) {
+            final String line = commands.next();
+            final String[] words = line.split("\\s+");
             if (words[0].equals("quit")) {
                 break;
             }
@@ -81,8 +76,6 @@ public final class RequestStatusClientMain {
                 throw new IllegalArgumentException("unknown command: " + line);
             }
             result.write(resultFile);
-            System.out.println("HARNESS done");
-            System.out.flush();
         }
         for (final ORB orb : orbs) {
             orb.shutdown(false);
@@ -91,15 +84,14 @@ public final class RequestStatusClientMain {
     }
 
     /** @return the server's reference in each client ORB; caller {@code t} uses ORB {@code t mod N} */
-    private Latserv[] target(final String iorFile) throws java.io.IOException {
-        Latserv[] target = targets.get(iorFile);
+    private Latserv[] target(final String ior) {
+        Latserv[] target = targets.get(ior);
         if (target == null) {
-            final String ior = Files.readString(Path.of(iorFile)).trim();
             target = new Latserv[orbs.length];
             for (int i = 0; i < orbs.length; i++) {
                 target[i] = LatservHelper.narrow(orbs[i].string_to_object(ior));
             }
-            targets.put(iorFile, target);
+            targets.put(ior, target);
         }
         return target;
     }

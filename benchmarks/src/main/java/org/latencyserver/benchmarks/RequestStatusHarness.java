@@ -1,26 +1,28 @@
 package org.latencyserver.benchmarks;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.ReadinessException;
+import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
@@ -65,14 +67,20 @@ import org.omg.CORBA.ORB;
 public final class RequestStatusHarness {
 
     private static final long HIGHEST_NANOS = 3_600_000_000_000L;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern EXHAUSTED = Pattern.compile("(?m)^latency_server_orb_thread_pool_exhausted_total (\\S+)$");
 
     private RequestStatusHarness() {
     }
 
-    /** A server to call: its reference file and, for a real server, its metrics address. */
-    /** @param process the server's JVM (its CPU time is counted per row) */
-    private record Target(String name, Path ior, String metricsUrl, Process process) {
+    /**
+     * A server to call.
+     *
+     * @param reference  its IOR, from its ready file
+     * @param metricsUrl for a real server, its metrics address; null for the empty call
+     * @param process    the server's JVM (its CPU time is counted per row)
+     */
+    private record Target(String name, String reference, String metricsUrl, ChildProcess process) {
     }
 
     /** One row of the table, accumulated over its rounds. */
@@ -119,27 +127,37 @@ public final class RequestStatusHarness {
         final Map<String, String> variants = variants(System.getProperty("harness.variants",
             "default=-D" + OrbSupport.TUNING_SWITCH + "=off;tuned="));
         final Path work = Files.createTempDirectory("latency-harness");
-        final Path config = HarnessProcesses.testbedConfig(work);
+        final Path config = RepositoryFiles.testbedConfig(work);
         final String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
-        final List<Process> processes = new ArrayList<>();
         final List<Client> clients = new ArrayList<>();
-        try {
-            final List<Target> targets = new ArrayList<>();
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            // -Dharness.server.options="-Djacorb.poa.thread_pool_max=64 ..." tries ORB settings on all servers alike.
+            final List<String> serverOptions = words(System.getProperty("harness.server.options", ""));
+            final Map<String, ChildProcess> servers = new LinkedHashMap<>();
             for (final Map.Entry<String, String> variant : variants.entrySet()) {
-                final int metricsPort = HarnessProcesses.freePort();
-                final Path ior = work.resolve(variant.getKey() + ".ior");
-                final Process server = start(work, variant.getKey() + ".log", words(variant.getValue()),
-                    "org.latencyserver.server.launch.ServerMain",
-                    "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", Integer.toString(metricsPort));
-                processes.add(server);
-                targets.add(new Target(variant.getKey(), ior, "http://127.0.0.1:" + metricsPort + "/metrics", server));
+                // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
+                final ProcessKit.Launch server = kit.launch(Component.SERVER).name(variant.getKey())
+                    .args("--config", config.toString(), "--ior-file", work.resolve(variant.getKey() + ".ior").toString(),
+                        "--metrics-port", "0");
+                serverOptions.forEach(server::jvmOption);
+                words(variant.getValue()).forEach(server::jvmOption);
+                servers.put(variant.getKey(), server.start());
             }
-            final Process empty = start(work, "empty.log", List.of(), EmptyLatservMain.class.getName(), work.resolve("empty.ior").toString());
-            processes.add(empty);
-            targets.add(new Target("empty call", work.resolve("empty.ior"), null, empty));
+            final Path emptyReadyFile = work.resolve("empty.ready.json");
+            final ProcessKit.Launch emptyLaunch = kit.launchClass("empty", EmptyLatservMain.class.getName())
+                .args("--ready-file", emptyReadyFile.toString());
+            serverOptions.forEach(emptyLaunch::jvmOption);
+            final ChildProcess empty = emptyLaunch.start();
+            final List<Target> targets = new ArrayList<>();
+            for (final Map.Entry<String, ChildProcess> server : servers.entrySet()) {
+                final ReadyFile ready = server.getValue().awaitReady(READY_TIMEOUT);
+                targets.add(new Target(server.getKey(), ready.reference("server"), ready.url("metrics"), server.getValue()));
+            }
+            targets.add(new Target("empty call", ReadyFile.await(emptyReadyFile, READY_TIMEOUT, empty::isAlive, empty::logEnd)
+                .reference("server"), null, empty));
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
             for (final Target target : targets) {
-                final Latserv reference = LatservHelper.narrow(orb.string_to_object(HarnessProcesses.awaitIor(target.ior(), target.process())));
+                final Latserv reference = LatservHelper.narrow(orb.string_to_object(target.reference()));
                 if (target.metricsUrl() != null) {
                     reference.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 10), (short) 1);
                     if (reference.RequestStatus((short) 1).server_acknowledges_client != 1) {
@@ -151,7 +169,7 @@ public final class RequestStatusHarness {
             }
             orb.shutdown(false);
             for (int c = 0; c < clientCount; c++) {
-                clients.add(Client.start(work, c, words(System.getProperty("harness.client.options", ""))));
+                clients.add(Client.start(kit, work, c, words(System.getProperty("harness.client.options", ""))));
             }
 
             final List<Row> rows = new ArrayList<>();
@@ -214,12 +232,9 @@ public final class RequestStatusHarness {
             }
             verdicts(rows, targets, callerCounts, rates.length > 0 ? rates[0] : 0);
         } finally {
+            // Asked to end first (their ORBs shut down); the kit then stops whatever is left, servers included.
             for (final Client client : clients) {
                 client.quit();
-            }
-            for (final Process process : processes) {
-                process.destroy();
-                process.waitFor(10, TimeUnit.SECONDS);
             }
         }
     }
@@ -241,7 +256,7 @@ public final class RequestStatusHarness {
             }
             final Path result = work.resolve("result-" + c);
             Files.deleteIfExists(result);
-            final String command = String.format(Locale.ROOT, "%s %s %d %.3f %d %s", mode, target.ior(), share, seconds, startEpochMillis,
+            final String command = String.format(Locale.ROOT, "%s %s %d %.3f %d %s", mode, target.reference(), share, seconds, startEpochMillis,
                 result) + (mode.equals("open")
                     ? String.format(Locale.ROOT, " %.3f %.3f", rate / clients.size(), (double) c / clients.size()) : "");
             clients.get(c).send(command);
@@ -250,8 +265,7 @@ public final class RequestStatusHarness {
         }
         final List<Long> perCaller = new ArrayList<>();
         for (int c = 0; c < used.size(); c++) {
-            used.get(c).awaitDone();
-            final RequestStatusResult result = RequestStatusResult.read(results.get(c));
+            final RequestStatusResult result = used.get(c).awaitResult(results.get(c), seconds);
             if (into != null) {
                 into.latency.add(result.latency());
                 into.calls += result.totalCalls();
@@ -272,8 +286,8 @@ public final class RequestStatusHarness {
     }
 
     /** @return the process's CPU time so far (user + system), ns; 0 when the platform does not say */
-    private static long cpuNanos(final Process process) {
-        return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+    private static long cpuNanos(final ChildProcess process) {
+        return ProcessHandle.of(process.pid()).flatMap(handle -> handle.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
     }
 
     private static void verdicts(final List<Row> rows, final List<Target> targets, final int[] callerCounts, final double rate) {
@@ -330,64 +344,36 @@ public final class RequestStatusHarness {
         return options.isBlank() ? List.of() : List.of(options.strip().split("\\s+"));
     }
 
-    private static List<String> javaCommand(final List<String> options, final String main) {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path")));
-        command.addAll(options);
-        command.add(main);
-        return command;
-    }
+    /** A client JVM and the directory the harness drives it through. */
+    private record Client(ChildProcess process, ClientCommandDirectory commands) {
 
-    private static Process start(final Path work, final String log, final List<String> variantOptions, final String main,
-        final String... args) throws IOException {
-        // -Dharness.server.options="-Djacorb.poa.thread_pool_max=64 ..." tries ORB settings on all servers alike.
-        final List<String> options = new ArrayList<>(words(System.getProperty("harness.server.options", "")));
-        options.addAll(variantOptions);
-        final List<String> command = javaCommand(options, main);
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(work.resolve(log).toFile()).start();
-    }
-
-    /** A client JVM and the pipes the harness drives it through. */
-    private record Client(Process process, Writer commands, BufferedReader replies) {
-
-        static Client start(final Path work, final int index, final List<String> options) throws IOException {
-            final Process process = new ProcessBuilder(javaCommand(options, RequestStatusClientMain.class.getName()))
-                .redirectError(work.resolve("client-" + index + ".err").toFile()).start();
-            final Client client = new Client(process, new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8),
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)));
-            client.await("HARNESS ready");
-            return client;
+        static Client start(final ProcessKit kit, final Path work, final int index, final List<String> options)
+            throws IOException, InterruptedException {
+            final ClientCommandDirectory commands = new ClientCommandDirectory(work.resolve("client-" + index));
+            final ProcessKit.Launch launch = kit.launchClass("client-" + index, RequestStatusClientMain.class.getName())
+                .args(commands.directory().toString());
+            options.forEach(launch::jvmOption);
+            final ChildProcess process = launch.start();
+            ReadyFile.await(commands.readyFile(), READY_TIMEOUT, process::isAlive, process::logEnd);
+            return new Client(process, commands);
         }
 
         void send(final String command) throws IOException {
-            commands.write(command + "\n");
-            commands.flush();
+            commands.send(command);
         }
 
-        void awaitDone() throws IOException {
-            await("HARNESS done");
-        }
-
-        private void await(final String marker) throws IOException {
-            String line;
-            while ((line = replies.readLine()) != null) {
-                if (line.equals(marker)) {
-                    return;
-                }
-            }
-            throw new IOException("a client JVM ended (exit " + (process.isAlive() ? "?" : process.exitValue()) + ") before '"
-                + marker + "'");
+        /** @return the round's result, once written; a round may take its seconds and a minute more */
+        RequestStatusResult awaitResult(final Path result, final double roundSeconds) throws IOException, InterruptedException {
+            return ClientCommandDirectory.awaitResult(result, process, Duration.ofSeconds((long) roundSeconds + 60));
         }
 
         void quit() {
             try {
                 send("quit");
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (IOException | InterruptedException e) {
-                // ended anyway below
+                process.awaitExit(Duration.ofSeconds(10));
+            } catch (IOException | InterruptedException | ReadinessException e) {
+                // the kit stops it anyway
             }
-            process.destroy();
         }
     }
 }

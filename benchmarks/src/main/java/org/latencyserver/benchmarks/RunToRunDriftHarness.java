@@ -2,8 +2,8 @@ package org.latencyserver.benchmarks;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.latencyserver.agent.load.CorePinning;
@@ -11,6 +11,9 @@ import org.latencyserver.agent.measure.CorbaRoundTrips;
 import org.latencyserver.agent.measure.RoundTrip;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
@@ -57,23 +60,16 @@ public final class RunToRunDriftHarness {
             CorePinning.pinThisProcess(0);
         }
         final Path directory = Files.createTempDirectory("drift-harness");
-        final Path peerIor = directory.resolve("peer.ior");
-        final ProcessBuilder peerCommand = pinned
-            ? new ProcessBuilder("/usr/bin/taskset", "-c", "1", java(), "-cp", System.getProperty("java.class.path"),
-                "org.latencyserver.peer.PeerAgentMain", "--name", "drift", "--ior-file", peerIor.toString())
-            : new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"),
-                "org.latencyserver.peer.PeerAgentMain", "--name", "drift", "--ior-file", peerIor.toString());
-        final Process peer = peerCommand.redirectErrorStream(true).redirectOutput(directory.resolve("peer.log").toFile()).start();
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        try {
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!(Files.exists(peerIor) && Files.readString(peerIor).startsWith("IOR:"))) {
-                if (!peer.isAlive() || System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the peer agent did not start: " + Files.readString(directory.resolve("peer.log")));
-                }
-                Thread.sleep(100);
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
+            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
+            final ProcessKit.Launch peer = kit.launch(Component.PEER_AGENT).name("peer")
+                .args("--name", "drift", "--ior-file", directory.resolve("peer.ior").toString());
+            if (pinned) {
+                peer.pinnedTo(1);
             }
-            final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(Files.readString(peerIor).trim()));
+            final ReadyFile ready = peer.start().awaitReady(Duration.ofSeconds(60));
+            final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(ready.reference("peer")));
             final RoundTrip roundTrip = CorbaRoundTrips.to(echo, sizeBytes);
             for (int i = 0; i < jitWarmupRoundTrips; i++) {
                 roundTrip.once();
@@ -81,8 +77,6 @@ public final class RunToRunDriftHarness {
             report(roundTrip, sizeBytes, runs, roundTrips, intervalNanos, pinned);
         } finally {
             orb.shutdown(false);
-            peer.destroy();
-            peer.waitFor(10, TimeUnit.SECONDS);
         }
     }
 
@@ -171,9 +165,5 @@ public final class RunToRunDriftHarness {
             squares += (m - grand) * (m - grand);
         }
         return Math.sqrt(squares / (BATCHES - 1) / BATCHES);
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

@@ -3,10 +3,12 @@ package org.latencyserver.benchmarks;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.server.config.ConfigurationLoader;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.snmp.SnmpPoller;
@@ -42,7 +44,7 @@ public final class SnmpPollerCapacityHarness {
             final int basePort = 20000 + (int) (System.nanoTime() % 10000);
             final StringBuilder scenario = new StringBuilder("step_seconds: 3600\nloop: false\nnodes:\n");
             final StringBuilder steps = new StringBuilder("steps:\n  - { cpu: { ");
-            final StringBuilder config = new StringBuilder("profiles:\n  - " + HarnessProcesses.locate("profiles/thesis-tac4-corba.json")
+            final StringBuilder config = new StringBuilder("profiles:\n  - " + RepositoryFiles.locate("profiles/thesis-tac4-corba.json")
                 .toAbsolutePath() + "\nnodes:\n");
             for (int i = 0; i < nodes; i++) {
                 scenario.append("  - { name: n").append(i).append(", port: ").append(basePort + i).append(" }\n");
@@ -59,14 +61,10 @@ public final class SnmpPollerCapacityHarness {
             }
             Files.writeString(work.resolve("scenario.yaml"), scenario);
             Files.writeString(work.resolve("config.yaml"), config);
-            final ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "org.latencyserver.emulator.EmulatorMain",
-                "--scenario", work.resolve("scenario.yaml").toString())
-                .redirectErrorStream(true).redirectOutput(work.resolve("emulator.log").toFile());
-            builder.environment().put("LATSERV_COMMUNITY", community);
-            final Process emulator = builder.start();
-            try {
-                Thread.sleep(3000 + nodes * 10L);
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+                // Ready once every agent serves: polling starts against agents that all answer.
+                kit.launch(Component.SNMP_EMULATOR).name("emulator").args("--scenario", work.resolve("scenario.yaml").toString())
+                    .env("LATSERV_COMMUNITY", community).start().awaitReady(Duration.ofSeconds(60 + nodes / 10));
                 for (final long intervalMillis : new long[] {100, 1000}) {
                     final ServerConfiguration configuration = ConfigurationLoader.load(work.resolve("config.yaml"));
                     final LongAdder delivered = new LongAdder();
@@ -88,9 +86,6 @@ public final class SnmpPollerCapacityHarness {
                             (poller.pollsSkipped() - skipped0) / elapsed, 100.0 * (os.getProcessCpuTime() - cpu0) / 1e9 / elapsed);
                     }
                 }
-            } finally {
-                emulator.destroy();
-                emulator.waitFor(10, TimeUnit.SECONDS);
             }
         }
     }

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,10 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
@@ -47,10 +52,12 @@ import org.omg.CORBA.ORB;
  * <p>Run from the repository root: {@code java -cp benchmarks/target/benchmarks.jar
  * org.latencyserver.benchmarks.StateWritesHarness [testbed|demo|both] [SECONDS]}. With
  * {@code -Dstate.writes.server.classpath=CP} the testbed's server runs from another build (to
- * compare with an earlier version; its counters read n/a where it has none).
+ * compare with an earlier version; its counters read n/a where it has none). The server is started
+ * through the process kit; its log and ready file are in the run's temporary directory.
  */
 public final class StateWritesHarness {
 
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
 
     private StateWritesHarness() {
@@ -74,21 +81,25 @@ public final class StateWritesHarness {
 
     private static void testbed(final int seconds) throws Exception {
         final Path work = Files.createTempDirectory("state-writes-testbed");
-        final Path config = work.resolve("thesis-testbed.yaml");
-        Files.writeString(config, Files.readString(HarnessProcesses.locate("examples/thesis-testbed.yaml"))
-            .replace("../profiles/", HarnessProcesses.locate("profiles").toAbsolutePath().normalize() + "/")
-            .replace("min_interval_millis: 5000", "min_interval_millis: 0"));
-        final int metricsPort = HarnessProcesses.freePort();
-        final String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
+        final Path config = RepositoryFiles.testbedConfig(work);
+        Files.writeString(config, Files.readString(config).replace("min_interval_millis: 5000", "min_interval_millis: 0"));
         final Path ior = work.resolve("server.ior");
-        final Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("state.writes.server.classpath", System.getProperty("java.class.path")),
-            "org.latencyserver.server.launch.ServerMain",
-            "--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", Integer.toString(metricsPort))
-            .redirectErrorStream(true).redirectOutput(work.resolve("server.log").toFile()).start();
+        final String otherBuild = System.getProperty("state.writes.server.classpath");
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        try {
-            final String reference = HarnessProcesses.awaitIor(ior, server);
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final String reference;
+            final String metricsUrl;
+            if (otherBuild == null) {
+                final ReadyFile ready = kit.launch(Component.SERVER)
+                    .args("--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0")
+                    .start().awaitReady(READY_TIMEOUT);
+                reference = ready.reference("server");
+                metricsUrl = ready.url("metrics");
+            } else {
+                final int metricsPort = freePort();
+                reference = startOtherBuild(kit, otherBuild, config, ior, metricsPort);
+                metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
+            }
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
             final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(reference));
             final Random random = new Random(12);
@@ -131,8 +142,36 @@ public final class StateWritesHarness {
                 puts.getMaxValue() / 1e3, reads.getValueAtPercentile(50) / 1e3, reads.getValueAtPercentile(99) / 1e3);
         } finally {
             orb.shutdown(false);
-            server.destroy();
-            server.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Starts the server of another build (its classes on {@code classpath}), by the registry's main
+     * class, and waits for its IOR file: builds from before the ready file (docs/ready-files.md), such
+     * as the "before" of docs/benchmarks.md, have no other way to say that they serve.
+     *
+     * @return the server's IOR
+     */
+    private static String startOtherBuild(final ProcessKit kit, final String classpath, final Path config, final Path ior,
+                                          final int metricsPort) throws IOException, InterruptedException {
+        final ChildProcess server = kit.launchProgram("server", List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", classpath, Component.SERVER.mainClass()))
+            .args("--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", Integer.toString(metricsPort))
+            .start();
+        final long deadlineNanos = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!(Files.exists(ior) && Files.readString(ior).startsWith("IOR:"))) {
+            if (!server.isAlive() || System.nanoTime() > deadlineNanos) {
+                throw new IllegalStateException("the server of " + classpath + " wrote no IOR to " + ior + "; " + server.logEnd());
+            }
+            Thread.sleep(50);
+        }
+        return Files.readString(ior).trim();
+    }
+
+    /** @return a TCP port that was free a moment ago (another build's server may not take 0) */
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 

@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Properties;
 import org.omg.CORBA.ORB;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.omg.PortableServer.Servant;
 
 /**
  * JacORB start-up shared by the launchers: the properties that select JacORB on Java 17, bind
@@ -162,6 +165,39 @@ public final class OrbSupport {
      */
     public static ORB init(final String[] args, final Properties properties) {
         return ORB.init(args, properties);
+    }
+
+    /**
+     * Serves a servant on the ORB's root POA, activating the POA manager: how a component offers
+     * its one object (an echo, or the callback the server pushes to).
+     *
+     * @param orb      the component's ORB
+     * @param servant  the object's servant
+     * @param whenRefused what to say when the ORB refuses, e.g. {@code the mirror's ORB cannot serve its callback object}
+     * @return the object's reference
+     * @throws IllegalStateException {@code WHENREFUSED: REASON} when the ORB refuses
+     */
+    public static org.omg.CORBA.Object serveOnRootPoa(final ORB orb, final Servant servant, final String whenRefused) {
+        try {
+            final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+            rootPoa.the_POAManager().activate();
+            return rootPoa.servant_to_reference(servant);
+        } catch (org.omg.CORBA.UserException e) {
+            throw new IllegalStateException(whenRefused + ": " + e, e);
+        }
+    }
+
+    /**
+     * Runs the ORB's request loop on a daemon thread: the component's {@code close()} ends the
+     * ORB, and a daemon thread never keeps a JVM alive whose main has finished.
+     *
+     * @param orb        the ORB
+     * @param threadName the thread's name, e.g. {@code mirror-orb}
+     */
+    public static void runInBackground(final ORB orb, final String threadName) {
+        final Thread orbThread = new Thread(orb::run, threadName);
+        orbThread.setDaemon(true);
+        orbThread.start();
     }
 
     /**

@@ -2,14 +2,12 @@ package org.latencyserver.launch;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -142,16 +140,7 @@ public record ReadyFile(
      * @throws IOException when it cannot be read, is not JSON of this layout, or is of another format
      */
     public static ReadyFile read(final Path file) throws IOException {
-        final ReadyFile ready;
-        try {
-            ready = JSON.readValue(Files.readAllBytes(file), ReadyFile.class);
-        } catch (JsonProcessingException e) {
-            throw new IOException(file + ": not a ready file: " + e.getOriginalMessage(), e);
-        }
-        if (!FORMAT.equals(ready.format())) {
-            throw new IOException(file + ": format '" + ready.format() + "', expected '" + FORMAT + "'");
-        }
-        return ready;
+        return AtomicJsonFile.read(file, ReadyFile.class, JSON, "a ready file", ReadyFile::format, FORMAT);
     }
 
     /**
@@ -198,15 +187,7 @@ public record ReadyFile(
      * @throws IOException when it cannot be written
      */
     public void writeTo(final Path file) throws IOException {
-        final Path absolute = file.toAbsolutePath();
-        Files.createDirectories(absolute.getParent());
-        final Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
-        try {
-            JSON.writeValue(temporary.toFile(), this);
-            Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        AtomicJsonFile.write(file, this, JSON);
     }
 
     /**

@@ -1,7 +1,10 @@
 /**
  * How components are launched and how their users learn that they serve: the registry
  * ({@link org.latencyserver.launch.Component}, one row per component in {@code components.tsv},
- * read by {@code ./latency} too), the ready-file contract ({@link org.latencyserver.launch.ReadyFile})
+ * read by {@code ./latency} too), the ready-file contract ({@link org.latencyserver.launch.ReadyFile},
+ * written by {@link org.latencyserver.launch.AtomicJsonFile}), what every component's launch and main
+ * share ({@link org.latencyserver.launch.RunningComponent}, {@link org.latencyserver.launch.ContextChecks},
+ * {@link org.latencyserver.launch.ServingLifecycle}, {@link org.latencyserver.launch.ComponentMain})
  * and the process kit ({@link org.latencyserver.launch.ProcessKit}) that the demo, the system tests
  * and the benchmark harnesses start children with. Depends on no component.
  */

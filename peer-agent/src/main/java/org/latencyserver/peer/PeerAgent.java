@@ -5,12 +5,11 @@ import java.nio.file.Files;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class PeerAgent implements AutoCloseable {
+public final class PeerAgent extends RunningComponent {
     private static final Logger LOG = LoggerFactory.getLogger(PeerAgent.class);
 
     private final PeerAgentContext context;
@@ -33,7 +32,6 @@ public final class PeerAgent implements AutoCloseable {
     private NameKeeper nameKeeper;
     /** Whether {@link #launch} completed: a start that failed has nothing to report at close. */
     private boolean serving;
-    private boolean closed;
 
     private PeerAgent(PeerAgentContext context, ORB orb) {
         this.context = context;
@@ -58,26 +56,12 @@ public final class PeerAgent implements AutoCloseable {
         }
         ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(context.host(), context.corbaPort(),
                 PeerAgentContext.REPLY_TIMEOUT_MILLIS));
-        PeerAgent peer = new PeerAgent(context, orb);
-        try {
-            peer.start();
-        } catch (IOException | RuntimeException e) {
-            peer.close();
-            throw e;
-        }
-        return peer;
+        return startedOrClosed(new PeerAgent(context, orb), PeerAgent::start);
     }
 
     private synchronized void start() throws IOException {
-        POA rootPoa;
-        org.omg.CORBA.Object reference;
-        try {
-            rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            rootPoa.the_POAManager().activate();
-            reference = rootPoa.servant_to_reference(new EchoPeerPOATie(servant));
-        } catch (org.omg.CORBA.UserException e) {
-            throw new IllegalStateException("the ORB's root POA cannot serve the echo object: " + e, e);
-        }
+        org.omg.CORBA.Object reference = OrbSupport.serveOnRootPoa(orb, new EchoPeerPOATie(servant),
+                "the ORB's root POA cannot serve the echo object");
         ior = orb.object_to_string(reference);
         sockets = SocketEcho.start(context.host(), context.tcpPort(), context.udpPort());
         if (context.naming() != null) {
@@ -91,9 +75,7 @@ public final class PeerAgent implements AutoCloseable {
                 throw new IOException("cannot write " + context.iorFile() + ": " + e.getMessage(), e);
             }
         }
-        Thread orbThread = new Thread(orb::run, "peer-agent-orb");
-        orbThread.setDaemon(true);
-        orbThread.start();
+        OrbSupport.runInBackground(orb, "peer-agent-orb");
         serving = true;
     }
 
@@ -122,6 +104,7 @@ public final class PeerAgent implements AutoCloseable {
      *         {@code peer}, the ports {@code tcp} and {@code udp} when on, the file {@code ior}, and the
      *         facts {@code node} and {@code name} (with a naming service)
      */
+    @Override
     public synchronized ReadyFile.Builder readyFile() {
         ReadyFile.Builder ready = ReadyFile.of(Component.PEER_AGENT).reference("peer", ior).fact("node", context.node());
         if (tcpPort() >= 0) {
@@ -139,13 +122,9 @@ public final class PeerAgent implements AutoCloseable {
         return ready;
     }
 
-    /** Stops keeping the name, the socket echoes and the ORB; a second call does nothing. */
+    /** Stops keeping the name, the socket echoes and the ORB. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void stop() {
         if (serving) {
             LOG.info("peer-agent {} stopping after {} echoes", context.node(), servant.echoCount());
         }

@@ -1,5 +1,8 @@
 package org.latencyserver.peer;
 
+import static org.latencyserver.launch.ContextChecks.requireNonBlank;
+import static org.latencyserver.launch.ContextChecks.requirePort;
+
 import java.nio.file.Path;
 
 /**
@@ -75,22 +78,14 @@ public final class PeerAgentContext {
         if (node == null || node.isBlank() || !node.equals(node.strip()) || node.contains("/")) {
             throw new IllegalArgumentException("--name must be a node name without spaces or '/', was '" + node + "'");
         }
-        if (host == null || host.isBlank()) {
-            throw new IllegalArgumentException("--host must be an address to listen on, was '" + host + "'");
-        }
-        checkPort("--port", corbaPort, 0);
-        checkPort("--tcp-port", tcpPort, -1);
-        checkPort("--udp-port", udpPort, -1);
+        requireNonBlank("--host", host, "be an address to listen on");
+        requirePort("--port", corbaPort, 0);
+        requirePort("--tcp-port", tcpPort, -1);
+        requirePort("--udp-port", udpPort, -1);
         if (naming != null && naming.isBlank()) {
             throw new IllegalArgumentException("--naming is empty; give a corbaloc or IOR of a naming service");
         }
         return this;
-    }
-
-    private static void checkPort(String option, int port, int lowest) {
-        if (port < lowest || port > 65_535) {
-            throw new IllegalArgumentException(option + " must be " + lowest + "..65535, was " + port);
-        }
     }
 
     String node() {

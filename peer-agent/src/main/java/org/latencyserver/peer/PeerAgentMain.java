@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.latencyserver.launch.Component;
-import org.latencyserver.launch.ServingLifecycle;
+import org.latencyserver.launch.ComponentMain;
+import org.latencyserver.launch.ComponentMain.Refusal;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.References;
 import picocli.CommandLine;
@@ -67,33 +68,20 @@ public final class PeerAgentMain implements Callable<Integer> {
         final PeerAgentContext context = new PeerAgentContext().node(name)
             .iorFile(iorFile != null ? iorFile : Path.of("peer-" + name + ".ior"))
             .naming(naming).host(host).corbaPort(port).tcpPort(tcpPort).udpPort(udpPort);
-        // Begun before anything can fail: a stale ready file goes even when this run does not start.
-        try (ServingLifecycle life = ServingLifecycle.begin(Component.PEER_AGENT, readyFile)) {
+        return ComponentMain.serve(Component.PEER_AGENT, readyFile, "peer-agent " + name, () -> {
+            ComponentMain.validate(context::validate);
             try {
-                context.validate();
-            } catch (IllegalArgumentException e) {
-                System.err.println("peer-agent " + name + ": " + e.getMessage());
-                return 2;
-            }
-            final PeerAgent peer;
-            try {
-                peer = PeerAgent.launch(context);
+                return PeerAgent.launch(context);
             } catch (References.ReferenceException e) {
-                System.err.println("peer-agent " + name + ": cannot register as " + context.registeredName() + ": " + e.getMessage()
-                    + "; " + NameKeeper.WHAT_TO_DO + ".");
-                return 2;
+                throw Refusal.usage("cannot register as " + context.registeredName() + ": " + e.getMessage() + "; "
+                    + NameKeeper.WHAT_TO_DO + ".");
             } catch (IOException e) {
-                System.err.println("peer-agent " + name + ": cannot start: " + e.getMessage());
-                return 1;
+                throw Refusal.failed("cannot start: " + e.getMessage());
             }
-            try (peer) {
-                System.out.println(readyLine(peer));
-                System.out.flush();
-                life.ready(peer.readyFile());
-                life.awaitStop();
-            }
-        }
-        return 0;
+        }, peer -> {
+            System.out.println(readyLine(peer));
+            System.out.flush();
+        });
     }
 
     /** @return the line printed for people once it serves */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFaultsException;
@@ -103,36 +104,19 @@ public final class ScenarioLoader {
 
         List<InputMapping> nodeSections = top.sections("nodes");
         List<InputMapping> linkSections = top.sections("links");
-        List<NodeSpec> nodes = new ArrayList<>();
         Set<String> nodeNames = new LinkedHashSet<>();
-        for (InputMapping m : nodeSections) {
-            m.allowOnly(NODE);
-            String name = uniqueName(m);
-            Long port = udpPort(m);
+        List<NodeSpec> nodes = agents(nodeSections, NODE, nodeNames, m -> {
             Long cores = m.integer("cores", (long) DEFAULT_CORES, 1, 1024);
             Double refresh = m.decimal("counter_refresh_seconds", 0.0, MIN_SECONDS, false, MAX_SECONDS);
-            if (name != null) {
-                nodeNames.add(name);
-            }
-            if (name != null && port != null && cores != null && refresh != null) {
-                nodes.add(new NodeSpec(name, port.intValue(), cores.intValue(), Math.round(refresh * 1_000_000.0)));
-            }
-        }
-        List<LinkSpec> links = new ArrayList<>();
+            return cores == null || refresh == null ? null
+                : (name, port) -> new NodeSpec(name, port, cores.intValue(), Math.round(refresh * 1_000_000.0));
+        });
         Set<String> linkNames = new LinkedHashSet<>();
-        for (InputMapping m : linkSections) {
-            m.allowOnly(LINK);
-            String name = uniqueName(m);
-            Long port = udpPort(m);
+        List<LinkSpec> links = agents(linkSections, LINK, linkNames, m -> {
             Long ifIndex = m.requiredInteger("if_index", 1, Integer.MAX_VALUE, "the interface's ifIndex in the emulated MIB");
             Long speed = m.requiredInteger("speed_mbps", 1, 10_000_000, "the link's speed in Mbit/s");
-            if (name != null) {
-                linkNames.add(name);
-            }
-            if (name != null && port != null && ifIndex != null && speed != null) {
-                links.add(new LinkSpec(name, port.intValue(), ifIndex.intValue(), speed));
-            }
-        }
+            return ifIndex == null || speed == null ? null : (name, port) -> new LinkSpec(name, port, ifIndex.intValue(), speed);
+        });
         if (nodeSections.isEmpty() && linkSections.isEmpty() && !faultedAt(top, "nodes") && !faultedAt(top, "links")) {
             faults.at(top.node(), "nodes", "a scenario needs at least one node or link");
         }
@@ -232,6 +216,42 @@ public final class ScenarioLoader {
     }
 
     /** @return the node's or link's name, or null when missing, malformed or taken (reported) */
+    /** Reads an emulated agent's own values (besides its name and port). */
+    @FunctionalInterface
+    private interface AgentValues<T> {
+        /**
+         * @return what makes the agent's spec from its checked name and UDP port, or null when one of
+         *         its own values is faulty (the fault is reported)
+         */
+        BiFunction<String, Integer, T> read(InputMapping entry);
+    }
+
+    /**
+     * Reads a list of emulated agents (nodes or links): each entry has only the {@code allowed} keys,
+     * a name unique among all agents and a UDP port no other agent uses, and its own values. Every
+     * value is read, so that all faults are reported; a name is collected even when the rest is
+     * faulty, so that steps and connections naming it are not refused again.
+     *
+     * @param names where the agents' names are collected, in file order
+     * @return the agents without a fault
+     */
+    private <T> List<T> agents(List<InputMapping> sections, Set<String> allowed, Set<String> names, AgentValues<T> own) {
+        List<T> agents = new ArrayList<>();
+        for (InputMapping m : sections) {
+            m.allowOnly(allowed);
+            String name = uniqueName(m);
+            Long port = udpPort(m);
+            BiFunction<String, Integer, T> spec = own.read(m);
+            if (name != null) {
+                names.add(name);
+            }
+            if (name != null && port != null && spec != null) {
+                agents.add(spec.apply(name, port.intValue()));
+            }
+        }
+        return agents;
+    }
+
     private String uniqueName(InputMapping m) {
         String name = m.requiredText("name", "the name steps and connections use");
         if (name == null) {

@@ -2,15 +2,13 @@ package org.latencyserver.emulator;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.latencyserver.launch.AtomicJsonFile;
 
 /**
  * The emulator's status file ({@code --status-file PATH}): which scenario step is in force and the
@@ -70,15 +68,7 @@ public record ScenarioStatus(
      * @throws IOException when it cannot be written
      */
     public void writeTo(final Path file) throws IOException {
-        final Path absolute = file.toAbsolutePath();
-        Files.createDirectories(absolute.getParent());
-        final Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
-        try {
-            JSON.writeValue(temporary.toFile(), this);
-            Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        AtomicJsonFile.write(file, this, JSON);
     }
 
     /**
@@ -87,15 +77,6 @@ public record ScenarioStatus(
      * @throws IOException when it cannot be read, is not of this layout or of another format
      */
     public static ScenarioStatus read(final Path file) throws IOException {
-        final ScenarioStatus status;
-        try {
-            status = JSON.readValue(Files.readAllBytes(file), ScenarioStatus.class);
-        } catch (JsonProcessingException e) {
-            throw new IOException(file + ": not an emulator status file: " + e.getOriginalMessage(), e);
-        }
-        if (!FORMAT.equals(status.format())) {
-            throw new IOException(file + ": format '" + status.format() + "', expected '" + FORMAT + "'");
-        }
-        return status;
+        return AtomicJsonFile.read(file, ScenarioStatus.class, JSON, "an emulator status file", ScenarioStatus::format, FORMAT);
     }
 }

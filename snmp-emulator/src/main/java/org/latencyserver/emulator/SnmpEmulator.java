@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.RunningComponent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: the accessors and {@link #close()} may be called from any thread.
  */
-public final class SnmpEmulator implements AutoCloseable {
+public final class SnmpEmulator extends RunningComponent {
     /** How often the step thread looks for a step change, in milliseconds. */
     static final long STEP_POLL_MILLIS = 100;
 
@@ -33,7 +34,6 @@ public final class SnmpEmulator implements AutoCloseable {
     private final ScheduledExecutorService stepThread;
     private CorbaMibUpdateTarget pushTarget;
     private PushSender pusher;
-    private boolean closed;
 
     private SnmpEmulator(EmulatorContext context, Emulator agents, StepFollower steps, ScheduledExecutorService stepThread) {
         this.context = context;
@@ -66,13 +66,7 @@ public final class SnmpEmulator implements AutoCloseable {
         SnmpEmulator emulator = new SnmpEmulator(context,
                 new Emulator(scenario, context.access(), context.bindAddress(), elapsedMicros),
                 new StepFollower(scenario, elapsedMicros, context.statusFile(), context.onStep()), stepThread);
-        try {
-            emulator.start(elapsedMicros);
-        } catch (IOException | RuntimeException e) {
-            emulator.close();
-            throw e;
-        }
-        return emulator;
+        return startedOrClosed(emulator, started -> started.start(elapsedMicros));
     }
 
     private synchronized void start(LongSupplier elapsedMicros) throws IOException {
@@ -128,6 +122,7 @@ public final class SnmpEmulator implements AutoCloseable {
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the status file, and
      *         the facts {@code agents}, {@code steps} and {@code scenario}
      */
+    @Override
     public synchronized ReadyFile.Builder readyFile() {
         ReadyFile.Builder ready = ReadyFile.of(Component.SNMP_EMULATOR)
                 .fact("agents", agents.endpoints().size())
@@ -139,13 +134,9 @@ public final class SnmpEmulator implements AutoCloseable {
         return ready;
     }
 
-    /** Stops the step thread, the push and the agents; a second call does nothing. */
+    /** Stops the step thread, the push and the agents. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void stop() {
         stepThread.shutdownNow();
         try {
             // A poll under way finishes its status file before the agents go.

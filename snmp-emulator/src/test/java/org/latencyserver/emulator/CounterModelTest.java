@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
+import org.latencyserver.core.input.InputFaultsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -14,8 +15,20 @@ import org.snmp4j.smi.OID;
 class CounterModelTest {
     private static final long SECOND_MICROS = 1_000_000L;
 
-    private static Scenario scenario(String yaml) throws org.latencyserver.core.input.InputFaultsException {
-        return ScenarioLoader.parse(yaml, "test.yaml");
+    /** A scenario and the counter model of it; the tests look at its first node or link. */
+    private record Modelled(Scenario scenario, CounterModel model) {
+        static Modelled of(String yaml) throws InputFaultsException {
+            Scenario scenario = ScenarioLoader.parse(yaml, "test.yaml");
+            return new Modelled(scenario, new CounterModel(scenario));
+        }
+
+        NodeSpec node() {
+            return scenario.nodes().get(0);
+        }
+
+        LinkSpec link() {
+            return scenario.links().get(0);
+        }
     }
 
     /** Utilisation as a poller computes it: non-idle share of the tick delta, in percent. */
@@ -30,10 +43,10 @@ class CounterModelTest {
     @ParameterizedTest
     @CsvSource({"0,1", "10,2", "33,2", "50,4", "67,1", "85,2", "100,8"})
     void twoReadingsWithinAStepGiveExactlyTheScenarioCpuPercent(int percent, int cores) throws Exception {
-        Scenario s = scenario("nodes: [ { name: ws1, port: 0, cores: " + cores + " } ]\n"
+        Modelled m = Modelled.of("nodes: [ { name: ws1, port: 0, cores: " + cores + " } ]\n"
                 + "steps: [ { cpu: { ws1: " + percent + " } } ]\n");
-        CounterModel model = new CounterModel(s);
-        NodeSpec node = s.nodes().get(0);
+        CounterModel model = m.model();
+        NodeSpec node = m.node();
         assertEquals(percent, cpuPercentBetween(model, node, 1 * SECOND_MICROS, 3 * SECOND_MICROS), 1e-9);
         // 100 Hz per core: 2 s are 200 ticks per core, whatever the utilisation.
         long totalDelta = model.cpuTicks(node, 3 * SECOND_MICROS).totalTicks()
@@ -43,35 +56,32 @@ class CounterModelTest {
 
     @Test
     void readingsAcrossAStepChangeGiveTheTimeWeightedMean() throws Exception {
-        Scenario s = scenario("step_seconds: 10\nnodes: [ { name: ws1, port: 0 } ]\n"
+        Modelled m = Modelled.of("step_seconds: 10\nnodes: [ { name: ws1, port: 0 } ]\n"
                 + "steps: [ { cpu: { ws1: 20 } }, { cpu: { ws1: 80 } } ]\n");
-        CounterModel model = new CounterModel(s);
         // 4 s at 20 % then 6 s at 80 %.
         double expected = (4 * 20 + 6 * 80) / 10.0;
-        assertEquals(expected, cpuPercentBetween(model, s.nodes().get(0), 6 * SECOND_MICROS, 16 * SECOND_MICROS), 1e-9);
+        assertEquals(expected, cpuPercentBetween(m.model(), m.node(), 6 * SECOND_MICROS, 16 * SECOND_MICROS), 1e-9);
     }
 
     @Test
     void aLoopingTimelineRepeatsAndAHoldingOneKeepsItsLastStep() throws Exception {
         String body = "step_seconds: 10\nnodes: [ { name: ws1, port: 0 } ]\n"
                 + "steps: [ { cpu: { ws1: 20 } }, { cpu: { ws1: 80 } } ]\n";
-        Scenario looping = scenario(body);
-        Scenario holding = scenario("loop: false\n" + body);
+        Modelled looping = Modelled.of(body);
+        Modelled holding = Modelled.of("loop: false\n" + body);
         long in3rdStep = 25 * SECOND_MICROS;
-        assertEquals(20, looping.percentAt("ws1", in3rdStep));
-        assertEquals(80, holding.percentAt("ws1", in3rdStep));
-        CounterModel loopModel = new CounterModel(looping);
-        CounterModel holdModel = new CounterModel(holding);
-        assertEquals(20.0, cpuPercentBetween(loopModel, looping.nodes().get(0), 21 * SECOND_MICROS, 29 * SECOND_MICROS), 1e-9);
-        assertEquals(80.0, cpuPercentBetween(holdModel, holding.nodes().get(0), 21 * SECOND_MICROS, 29 * SECOND_MICROS), 1e-9);
+        assertEquals(20, looping.scenario().percentAt("ws1", in3rdStep));
+        assertEquals(80, holding.scenario().percentAt("ws1", in3rdStep));
+        assertEquals(20.0, cpuPercentBetween(looping.model(), looping.node(), 21 * SECOND_MICROS, 29 * SECOND_MICROS), 1e-9);
+        assertEquals(80.0, cpuPercentBetween(holding.model(), holding.node(), 21 * SECOND_MICROS, 29 * SECOND_MICROS), 1e-9);
     }
 
     @Test
     void cpuCountersNeverGoBackwardsAtAnyUtilisation() throws Exception {
-        Scenario s = scenario("step_seconds: 0.37\nnodes: [ { name: ws1, port: 0, cores: 3 } ]\n"
+        Modelled m = Modelled.of("step_seconds: 0.37\nnodes: [ { name: ws1, port: 0, cores: 3 } ]\n"
                 + "steps: [ { cpu: { ws1: 100 } }, { cpu: { ws1: 0 } }, { cpu: { ws1: 33 } }, { cpu: { ws1: 67 } } ]\n");
-        CounterModel model = new CounterModel(s);
-        NodeSpec node = s.nodes().get(0);
+        CounterModel model = m.model();
+        NodeSpec node = m.node();
         Random random = new Random(42);
         long t = 0;
         CounterModel.CpuTicks previous = model.cpuTicks(node, t);
@@ -86,32 +96,28 @@ class CounterModelTest {
 
     @Test
     void linkOctetsAdvanceAtSpeedTimesUtilisationOverEight() throws Exception {
-        Scenario s = scenario("links: [ { name: atm, port: 0, if_index: 3, speed_mbps: 155 } ]\n"
+        Modelled m = Modelled.of("links: [ { name: atm, port: 0, if_index: 3, speed_mbps: 155 } ]\n"
                 + "steps: [ { port: { atm: 50 } } ]\n");
-        CounterModel model = new CounterModel(s);
-        LinkSpec link = s.links().get(0);
-        long delta = model.octets(link, 3 * SECOND_MICROS) - model.octets(link, 1 * SECOND_MICROS);
+        long delta = m.model().octets(m.link(), 3 * SECOND_MICROS) - m.model().octets(m.link(), 1 * SECOND_MICROS);
         assertEquals(155e6 * 0.50 / 8 * 2, delta, 0.0);
     }
 
     @Test
     void servedCpuCounterWrapsModulo2To32LikeACounter32() throws Exception {
-        Scenario s = scenario("nodes: [ { name: ws1, port: 0, cores: 1024 } ]\nsteps: [ { cpu: { ws1: 100 } } ]\n");
-        CounterModel model = new CounterModel(s);
+        Modelled m = Modelled.of("nodes: [ { name: ws1, port: 0, cores: 1024 } ]\nsteps: [ { cpu: { ws1: 100 } } ]\n");
         long elapsed = 60_000 * SECOND_MICROS; // 1024 cores × 100 Hz × 60,000 s × ¾ user = 4.6e9 ticks > 2^32
-        long unwrapped = model.cpuTicks(s.nodes().get(0), elapsed).userTicks();
+        long unwrapped = m.model().cpuTicks(m.node(), elapsed).userTicks();
         assertTrue(unwrapped > 0xFFFF_FFFFL);
-        EmulatedMib mib = EmulatedMib.forNode(model, s.nodes().get(0));
+        EmulatedMib mib = EmulatedMib.forNode(m.model(), m.node());
         Counter32 served = (Counter32) mib.get(EmulatedMib.SS_CPU_RAW_USER, elapsed);
         assertEquals(unwrapped % (1L << 32), served.getValue());
     }
 
     @Test
     void servedLinkMibHasHighSpeedAndEqualInAndOutOctets() throws Exception {
-        Scenario s = scenario("links: [ { name: atm, port: 0, if_index: 7, speed_mbps: 10000 } ]\n"
+        Modelled m = Modelled.of("links: [ { name: atm, port: 0, if_index: 7, speed_mbps: 10000 } ]\n"
                 + "steps: [ { port: { atm: 91 } } ]\n");
-        CounterModel model = new CounterModel(s);
-        EmulatedMib mib = EmulatedMib.forLink(model, s.links().get(0));
+        EmulatedMib mib = EmulatedMib.forLink(m.model(), m.link());
         long t = 12 * SECOND_MICROS;
         OID in = new OID(EmulatedMib.IF_HC_IN_OCTETS).append(7);
         OID out = new OID(EmulatedMib.IF_HC_OUT_OCTETS).append(7);
@@ -123,9 +129,8 @@ class CounterModelTest {
 
     @Test
     void aNodeWithACounterRefreshServesCountersThatChangeOnlyAtEachRefresh() throws Exception {
-        Scenario s = scenario("nodes: [ { name: ws1, port: 0, counter_refresh_seconds: 5 } ]\nsteps: [ { cpu: { ws1: 40 } } ]\n");
-        NodeSpec node = s.nodes().get(0);
-        EmulatedMib mib = EmulatedMib.forNode(new CounterModel(s), node);
+        Modelled m = Modelled.of("nodes: [ { name: ws1, port: 0, counter_refresh_seconds: 5 } ]\nsteps: [ { cpu: { ws1: 40 } } ]\n");
+        EmulatedMib mib = EmulatedMib.forNode(m.model(), m.node());
         long at5s = ((Counter32) mib.get(EmulatedMib.SS_CPU_RAW_IDLE, 5 * SECOND_MICROS)).getValue();
         assertEquals(at5s, ((Counter32) mib.get(EmulatedMib.SS_CPU_RAW_IDLE, 9_999_999L)).getValue());
         long at10s = ((Counter32) mib.get(EmulatedMib.SS_CPU_RAW_IDLE, 10 * SECOND_MICROS)).getValue();

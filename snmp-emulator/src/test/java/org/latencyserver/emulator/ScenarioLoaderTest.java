@@ -8,14 +8,21 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaultsException;
 
 class ScenarioLoaderTest {
     private static final String NODES = "nodes:\n  - { name: ws1, port: 16101 }\n  - { name: ws2, port: 16102 }\n"
             + "links:\n  - { name: atm, port: 16110, if_index: 3, speed_mbps: 155 }\n";
+    /** A first step that gives every node and link of {@link #NODES} a value (line 7 of a scenario that starts with them). */
+    private static final String FIRST_STEP = "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\n";
 
     private static List<InputFault> faults(String yaml) {
         InputFaultsException e = assertThrows(InputFaultsException.class, () -> ScenarioLoader.parse(yaml, "bad.yaml"));
@@ -31,43 +38,43 @@ class ScenarioLoaderTest {
 
     @Test
     void anUnknownKeyIsAFaultNamingItsLineAndTheKey() {
-        InputFault f = onlyFault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\nstep_secs: 10\n");
+        InputFault f = onlyFault(NODES + FIRST_STEP + "step_secs: 10\n");
         assertEquals(8, f.line());
         assertEquals("step_secs", f.path());
         assertEquals("unknown key 'step_secs'; the keys here are connections, links, loop, nodes, step_seconds, steps", f.reason());
         assertTrue(f.toString().startsWith("bad.yaml:8:1: step_secs: "), f::toString);
     }
 
-    @Test
-    void aPercentAbove100IsAFaultNamingItsLineAndValue() {
-        InputFault f = onlyFault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\n"
-                + "  - { cpu: { ws1: 101 } }\n");
-        assertEquals(8, f.line());
-        assertEquals("steps[1].cpu.ws1", f.path());
-        assertEquals("must be 0..100, was 101", f.reason());
+    /** Cases of one bad value: the scenario, then the fault's line, path and reason. */
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+            Arguments.of(Named.of("a percent above 100 is a fault naming its line and value",
+                NODES + FIRST_STEP + "  - { cpu: { ws1: 101 } }\n"), 8, "steps[1].cpu.ws1", "must be 0..100, was 101"),
+            Arguments.of(Named.of("a percent written as text is a fault",
+                NODES + "steps:\n  - { cpu: { ws1: '50%', ws2: 10 }, port: { atm: 5 } }\n"), 7, "steps[0].cpu.ws1",
+                "expected a whole number, was the text '50%'"),
+            Arguments.of(Named.of("an unknown node in a step is a fault naming the node and its line",
+                NODES + FIRST_STEP + "  - { cpu: { ws3: 40 } }\n"), 8, "steps[1].cpu.ws3",
+                "step 2: 'cpu' names an unknown node 'ws3'; declared nodes: ws1, ws2"),
+            Arguments.of(Named.of("a link name in the cpu map is an unknown node",
+                NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10, atm: 3 }, port: { atm: 5 } }\n"), 7, "steps[0].cpu.atm",
+                "step 1: 'cpu' names an unknown node 'atm'; declared nodes: ws1, ws2"),
+            Arguments.of(Named.of("a UDP port used twice is a fault naming the first user",
+                "nodes: [ { name: a, port: 161 }, { name: b, port: 161 } ]\nsteps: [ { cpu: { a: 1, b: 1 } } ]\n"), 1,
+                "nodes[1].port", "the UDP port 161 is used twice, first by nodes[0]"),
+            Arguments.of(Named.of("a connection to an unknown link is a fault", NODES + FIRST_STEP
+                + "connections:\n  - { index_ref: 1, client: ws1, peer: ws2, link: fddi }\n"), 9, "connections[0].link",
+                "'link' names an unknown link 'fddi'; declared links: atm"));
     }
 
-    @Test
-    void aPercentWrittenAsTextIsAFault() {
-        InputFault f = onlyFault(NODES + "steps:\n  - { cpu: { ws1: '50%', ws2: 10 }, port: { atm: 5 } }\n");
-        assertEquals(7, f.line());
-        assertEquals("expected a whole number, was the text '50%'", f.reason());
-    }
-
-    @Test
-    void anUnknownNodeInAStepIsAFaultNamingTheNodeAndItsLine() {
-        InputFault f = onlyFault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\n"
-                + "  - { cpu: { ws3: 40 } }\n");
-        assertEquals(8, f.line());
-        assertEquals("steps[1].cpu.ws3", f.path());
-        assertEquals("step 2: 'cpu' names an unknown node 'ws3'; declared nodes: ws1, ws2", f.reason());
-    }
-
-    @Test
-    void aLinkNameInTheCpuMapIsAnUnknownNode() {
-        InputFault f = onlyFault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10, atm: 3 }, port: { atm: 5 } }\n");
-        assertEquals("steps[0].cpu.atm", f.path());
-        assertTrue(f.reason().contains("unknown node 'atm'"), f::toString);
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badValues")
+    void aBadValueIsOneFaultNamingItsLinePathAndReason(String yaml, int line, String path, String reason) {
+        InputFault f = onlyFault(yaml);
+        assertEquals(line, f.line());
+        assertEquals(path, f.path());
+        assertEquals(reason, f.reason());
+        assertTrue(f.toString().startsWith("bad.yaml:" + line + ":"), f::toString);
     }
 
     @Test
@@ -75,22 +82,6 @@ class ScenarioLoaderTest {
         InputFault f = onlyFault(NODES + "steps:\n  - { cpu: { ws1: 10 }, port: { atm: 5 } }\n");
         assertTrue(f.reason().contains("'ws2' has none"), f::toString);
         assertEquals(7, f.line());
-    }
-
-    @Test
-    void aUdpPortUsedTwiceIsAFault() {
-        InputFault f = onlyFault("nodes: [ { name: a, port: 161 }, { name: b, port: 161 } ]\nsteps: [ { cpu: { a: 1, b: 1 } } ]\n");
-        assertEquals("nodes[1].port", f.path());
-        assertEquals("the UDP port 161 is used twice, first by nodes[0]", f.reason());
-    }
-
-    @Test
-    void aConnectionToAnUnknownLinkIsAFault() {
-        InputFault f = onlyFault(NODES + "steps:\n  - { cpu: { ws1: 10, ws2: 10 }, port: { atm: 5 } }\n"
-                + "connections:\n  - { index_ref: 1, client: ws1, peer: ws2, link: fddi }\n");
-        assertEquals(9, f.line());
-        assertEquals("connections[0].link", f.path());
-        assertEquals("'link' names an unknown link 'fddi'; declared links: atm", f.reason());
     }
 
     @Test

@@ -1,5 +1,9 @@
 package org.latencyserver.console;
 
+import static org.latencyserver.launch.ContextChecks.requireAtLeast;
+import static org.latencyserver.launch.ContextChecks.requireNonBlank;
+import static org.latencyserver.launch.ContextChecks.requirePort;
+
 import java.util.function.Consumer;
 import org.latencyserver.orb.TlsStores;
 
@@ -88,22 +92,11 @@ public final class ConsoleContext {
      * @throws IllegalArgumentException naming the setting (as its command-line option) and the bad value
      */
     public ConsoleContext validate() {
-        if (serverReference == null || serverReference.isBlank()) {
-            throw new IllegalArgumentException("--server must name the server (IOR file, IOR/corbaloc or name), was '"
-                + serverReference + "'");
-        }
-        if (refreshMillis < MIN_REFRESH_MILLIS) {
-            throw new IllegalArgumentException("--refresh-millis must be >= " + MIN_REFRESH_MILLIS + ", was " + refreshMillis);
-        }
-        if (maxStreams < 1) {
-            throw new IllegalArgumentException("--max-streams must be >= 1, was " + maxStreams);
-        }
-        if (httpPort < 0 || httpPort > 65_535) {
-            throw new IllegalArgumentException("--http-port must be 0..65535, was " + httpPort);
-        }
-        if (bindAddress == null || bindAddress.isBlank()) {
-            throw new IllegalArgumentException("--bind must be an address, was '" + bindAddress + "'");
-        }
+        requireNonBlank("--server", serverReference, "name the server (IOR file, IOR/corbaloc or name)");
+        requireAtLeast("--refresh-millis", refreshMillis, MIN_REFRESH_MILLIS);
+        requireAtLeast("--max-streams", maxStreams, 1);
+        requirePort("--http-port", httpPort, 0);
+        requireNonBlank("--bind", bindAddress, "be an address");
         return this;
     }
 

@@ -8,12 +8,11 @@ import org.latencyserver.idl.latency.EstimateListenerPOA;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.ServerRoute;
 import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
 
 /**
  * A running status console: its ORB (a client of the server, and the callback object the server
@@ -24,13 +23,12 @@ import org.omg.PortableServer.POAHelper;
  *
  * <p>Thread-safe.
  */
-public final class StatusConsole implements AutoCloseable {
+public final class StatusConsole extends RunningComponent {
     private final ConsoleContext context;
     private final ORB orb;
     private final ServerRoute route;
     private final ServerFeed feed;
     private ConsoleWebServer web;
-    private boolean closed;
 
     private StatusConsole(ConsoleContext context, ORB orb, ServerRoute route, ServerFeed feed) {
         this.context = context;
@@ -48,14 +46,7 @@ public final class StatusConsole implements AutoCloseable {
      * @throws IOException naming the address and port when the web page's port cannot be bound
      */
     public static StatusConsole launch(ConsoleContext context) throws IOException {
-        StatusConsole console = connect(context.validate());
-        try {
-            console.start();
-        } catch (IOException | RuntimeException e) {
-            console.close();
-            throw e;
-        }
-        return console;
+        return startedOrClosed(connect(context.validate()), StatusConsole::start);
     }
 
     /**
@@ -77,19 +68,15 @@ public final class StatusConsole implements AutoCloseable {
         try {
             // Calls to the server over TLS when a certificate is given; the listener and the naming service stay plain.
             route = ServerRoute.of(orb, context.tls(), "127.0.0.1", ConsoleContext.REPLY_TIMEOUT_MILLIS);
-            POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            poa.the_POAManager().activate();
             Poker poker = new Poker();
-            EstimateListener listener = EstimateListenerHelper.narrow(poa.servant_to_reference(poker));
+            EstimateListener listener = EstimateListenerHelper.narrow(
+                OrbSupport.serveOnRootPoa(orb, poker, "the console's ORB cannot serve its callback object"));
             ServerRoute reach = route;
             ServerFeed feed = new ServerFeed(context.serverReference(),
                 () -> LatencyServiceHelper.narrow(reach.reach(References.resolve(orb, context.serverReference(), context.naming()))),
                 listener, context.refreshMillis(), System::currentTimeMillis);
             poker.feed = feed;
             return new StatusConsole(context, orb, route, feed);
-        } catch (org.omg.CORBA.UserException e) {
-            closeOrb(orb, route);
-            throw new IllegalStateException("the console's ORB cannot serve its callback object: " + e, e);
         } catch (RuntimeException e) {
             closeOrb(orb, route);
             throw e;
@@ -97,9 +84,7 @@ public final class StatusConsole implements AutoCloseable {
     }
 
     private synchronized void start() throws IOException {
-        Thread orbThread = new Thread(orb::run, "console-orb");
-        orbThread.setDaemon(true);
-        orbThread.start();
+        OrbSupport.runInBackground(orb, "console-orb");
         if (context.onSnapshot() != null) {
             feed.observe(context.onSnapshot());
         }
@@ -125,6 +110,7 @@ public final class StatusConsole implements AutoCloseable {
     }
 
     /** @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code http} and URL {@code console} */
+    @Override
     public synchronized ReadyFile.Builder readyFile() {
         ReadyFile.Builder ready = ReadyFile.of(Component.CONSOLE);
         if (web != null) {
@@ -133,13 +119,9 @@ public final class StatusConsole implements AutoCloseable {
         return ready;
     }
 
-    /** Stops the web page, the feed and the ORB; a second call does nothing. */
+    /** Stops the web page, the feed and the ORB. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void stop() {
         if (web != null) {
             web.close();
         }

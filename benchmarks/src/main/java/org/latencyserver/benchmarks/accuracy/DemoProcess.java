@@ -1,6 +1,8 @@
 package org.latencyserver.benchmarks.accuracy;
 
 import org.latencyserver.demo.DemoReady;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadinessException;
 import org.latencyserver.launch.ReadyFile;
 
@@ -10,33 +12,33 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@code ./latency demo} as a child process of the harness: started from the repository root (it
- * builds what is missing on first use), known to be running once its {@code --ready-file} appears,
- * and stopped with everything it started. Its output goes to a log file that is only quoted, never
- * parsed.
+ * {@code ./latency demo} as a child process of the harness, started through the process kit:
+ * run by the launcher (not by its registry row directly) because the launcher builds what is
+ * missing on first use, and it finds the demo's main class in the same registry. Known to be
+ * running once its {@code --ready-file} appears, and stopped with everything it started. Its
+ * output goes to a log file that is only quoted, never parsed.
  */
 public final class DemoProcess {
 
-    private final Process process;
+    private final ProcessKit kit;
+    private final ChildProcess process;
     private final Path readyFile;
-    private final Path log;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private volatile DemoReady ready;
 
-    private DemoProcess(final Process process, final Path readyFile, final Path log) {
+    private DemoProcess(final ProcessKit kit, final ChildProcess process, final Path readyFile) {
+        this.kit = kit;
         this.process = process;
         this.readyFile = readyFile;
-        this.log = log;
     }
 
     /**
      * @param root            the repository root (holds {@code ./latency})
      * @param durationSeconds the demo's own {@code --duration}: a backstop, the harness stops it earlier
-     * @param directory       where its work directory, ready file and log go
+     * @param directory       where its work directory, ready file ({@code ready.json}) and log ({@code demo.log}) go
      * @param noBuild         skip the launcher's build check (the caller has just built)
      * @return the started demo, not yet ready
      * @throws IOException when it cannot be started
@@ -45,16 +47,16 @@ public final class DemoProcess {
         throws IOException {
         final Path work = directory.resolve("demo-work");
         final Path readyFile = directory.resolve("ready.json");
-        final Path log = directory.resolve("demo.log");
         Files.createDirectories(work);
         Files.deleteIfExists(readyFile);
-        final ProcessBuilder builder = new ProcessBuilder(root.resolve("latency").toString(), "demo", "--duration",
-            Long.toString(durationSeconds), "--console-port", "0", "--work-dir", work.toString(), "--ready-file", readyFile.toString())
-            .directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        final ProcessKit kit = ProcessKit.fromRepository(root, directory);
+        final ProcessKit.Launch launch = kit.launchProgram("demo", List.of(root.resolve("latency").toString(), "demo"))
+            .args("--duration", Long.toString(durationSeconds), "--console-port", "0", "--work-dir", work.toString(),
+                "--ready-file", readyFile.toString());
         if (noBuild) {
-            builder.environment().put("LATENCY_NO_BUILD", "1");
+            launch.env("LATENCY_NO_BUILD", "1");
         }
-        return new DemoProcess(builder.start(), readyFile, log);
+        return new DemoProcess(kit, launch.start(), readyFile);
     }
 
     /**
@@ -64,7 +66,7 @@ public final class DemoProcess {
      */
     public DemoReady awaitReady(final Duration timeout) throws IOException, InterruptedException {
         try {
-            ready = DemoReady.of(ReadyFile.await(readyFile, timeout, process::isAlive, () -> log + " ends:\n" + logTail()));
+            ready = DemoReady.of(ReadyFile.await(readyFile, timeout, process::isAlive, process::logEnd));
             return ready;
         } catch (ReadinessException e) {
             throw new IOException("the demo: " + e.getMessage(), e);
@@ -83,22 +85,28 @@ public final class DemoProcess {
 
     /** @return the demo's output */
     public Path log() {
-        return log;
+        return process.logFile();
     }
 
     /**
-     * Stops the demo as Ctrl-C would (SIGTERM: its shutdown hook stops every part), then makes sure:
-     * whatever of it is still alive after the grace period — its descendants, the processes the ready
-     * file names — is killed. Safe to call twice (end of run and shutdown hook): a second caller waits
-     * for the first to finish, so the JVM never exits half-way through stopping.
+     * Stops the demo as Ctrl-C would (SIGTERM to the demo alone: its shutdown hook stops every part
+     * in order), then has the kit stop whatever of it is still alive after the grace period, and
+     * kills the processes its ready file names that outlived it (no longer its descendants once it
+     * has exited). Safe to call twice (end of run and shutdown hook): a second caller waits for the
+     * first to finish, so the JVM never exits half-way through stopping.
      *
-     * @return the processes that had to be killed (empty after a clean stop)
+     * @return the processes that were still alive after the grace period (empty after a clean stop)
      */
     public synchronized List<ProcessHandle> stop(final Duration grace) throws InterruptedException {
         if (!stopped.compareAndSet(false, true)) {
             return List.of();
         }
-        final List<ProcessHandle> everything = new ArrayList<>(process.descendants().toList());
+        final ProcessHandle demo = ProcessHandle.of(process.pid()).orElse(null);
+        final List<ProcessHandle> everything = new ArrayList<>();
+        if (demo != null) {
+            everything.add(demo);
+            everything.addAll(demo.descendants().toList());
+        }
         if (ready != null) {
             ready.pids().values().forEach(pid -> ProcessHandle.of(pid).ifPresent(handle -> {
                 if (!everything.contains(handle)) {
@@ -106,29 +114,17 @@ public final class DemoProcess {
                 }
             }));
         }
-        process.destroy();
-        process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
-        final List<ProcessHandle> killed = new ArrayList<>();
-        if (process.isAlive()) {
-            process.destroyForcibly();
-            process.waitFor(5, TimeUnit.SECONDS);
-            killed.add(process.toHandle());
-        }
-        for (final ProcessHandle handle : everything) {
-            if (handle.isAlive()) {
-                handle.destroyForcibly();
-                killed.add(handle);
+        if (demo != null) {
+            demo.destroy();
+            try {
+                process.awaitExit(grace);
+            } catch (ReadinessException e) {
+                // still running after the grace period: the kit ends it below
             }
         }
-        return killed;
-    }
-
-    private String logTail() {
-        try {
-            final List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-        } catch (IOException e) {
-            return "(cannot read it: " + e.getMessage() + ")";
-        }
+        final List<ProcessHandle> leftOver = everything.stream().filter(ProcessHandle::isAlive).toList();
+        kit.stopAll();
+        leftOver.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        return leftOver;
     }
 }

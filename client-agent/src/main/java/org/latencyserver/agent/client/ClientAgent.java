@@ -12,13 +12,12 @@ import org.latencyserver.idl.latency.MeasurementListenerPOA;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.ServerRoute;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class ClientAgent implements AutoCloseable {
+public final class ClientAgent extends RunningComponent {
     private static final Logger LOG = LoggerFactory.getLogger(ClientAgent.class);
     /** QoS levels whose connections agents measure (3: averages, 4: bounds). */
     private static final int MEASURED_QOS_FROM = 3;
@@ -43,7 +42,6 @@ public final class ClientAgent implements AutoCloseable {
     private final ServerConnection server;
     private MeasurementAgent agent;
     private PathProber prober;
-    private boolean closed;
 
     private ClientAgent(ClientAgentContext context, AgentSettings settings, ORB orb, ServerRoute route) {
         this.context = context;
@@ -86,14 +84,8 @@ public final class ClientAgent implements AutoCloseable {
 
     private synchronized void start() {
         final Forwarder forwarder = new Forwarder();
-        final MeasurementListener listener;
-        try {
-            final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            rootPoa.the_POAManager().activate();
-            listener = MeasurementListenerHelper.narrow(rootPoa.servant_to_reference(forwarder));
-        } catch (org.omg.CORBA.UserException e) {
-            throw new IllegalStateException("the agent's ORB cannot serve its callback object: " + e, e);
-        }
+        final MeasurementListener listener = MeasurementListenerHelper.narrow(
+            OrbSupport.serveOnRootPoa(orb, forwarder, "the agent's ORB cannot serve its callback object"));
         final PeerDirectory peers = new PeerDirectory(orb, context.peerReferences(), context.naming());
         agent = new MeasurementAgent(server, peers, settings, listener, System::nanoTime);
         forwarder.agent = agent;
@@ -103,9 +95,7 @@ public final class ClientAgent implements AutoCloseable {
                     context.probeTrainRoundTrips(), Math.max(1_000_000L, context.intervalMicros() * 1_000L)),
                 new Random());
         }
-        final Thread orbThread = new Thread(orb::run, "client-agent-orb");
-        orbThread.setDaemon(true);
-        orbThread.start();
+        OrbSupport.runInBackground(orb, "client-agent-orb");
         agent.start();
         if (prober != null) {
             prober.start();
@@ -148,6 +138,7 @@ public final class ClientAgent implements AutoCloseable {
      *         (the client nodes it measures for, comma-separated; {@code *} for every node), {@code name}
      *         and {@code connections} (when the server answers now)
      */
+    @Override
     public ReadyFile.Builder readyFile() {
         final ReadyFile.Builder ready = ReadyFile.of(Component.CLIENT_AGENT)
             .fact("node", settings.clientNodes().isEmpty() ? "*" : String.join(",", context.clientNodes()))
@@ -159,13 +150,9 @@ public final class ClientAgent implements AutoCloseable {
         return ready;
     }
 
-    /** Stops probing, measuring, the route to the server and the ORB; a second call does nothing. */
+    /** Stops probing, measuring, the route to the server and the ORB. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void stop() {
         LOG.info("client agent stopping");
         try {
             if (prober != null) {

@@ -1,5 +1,8 @@
 package org.latencyserver.agent.client;
 
+import static org.latencyserver.launch.ContextChecks.requireAtLeast;
+import static org.latencyserver.launch.ContextChecks.requireNonBlank;
+
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -135,10 +138,7 @@ public final class ClientAgentContext {
      * @throws IllegalArgumentException naming the setting (as its command-line option) and the bad value
      */
     public ClientAgentContext validate() {
-        if (serverReference == null || serverReference.isBlank()) {
-            throw new IllegalArgumentException("--server must name the server (IOR file, IOR/corbaloc or name), was '"
-                + serverReference + "'");
-        }
+        requireNonBlank("--server", serverReference, "name the server (IOR file, IOR/corbaloc or name)");
         if (probeTrainRoundTrips < 1 || probeTrainRoundTrips > MAX_PROBE_TRAIN_ROUND_TRIPS) {
             throw new IllegalArgumentException("--probe-train must be 1.." + MAX_PROBE_TRAIN_ROUND_TRIPS + ", was " + probeTrainRoundTrips);
         }
@@ -149,21 +149,15 @@ public final class ClientAgentContext {
         if (pollIntervalMillis < 100) {
             throw new IllegalArgumentException("--poll-millis must be at least 100 ms, was " + pollIntervalMillis);
         }
-        if (intervalMicros < 0) {
-            throw new IllegalArgumentException("--interval-micros must be >= 0, was " + intervalMicros);
-        }
-        if (jitWarmupSeconds < 0) {
-            throw new IllegalArgumentException("--jit-warmup-seconds must be >= 0, was " + jitWarmupSeconds);
-        }
+        requireAtLeast("--interval-micros", intervalMicros, 0);
+        requireAtLeast("--jit-warmup-seconds", jitWarmupSeconds, 0);
         if (adaptiveHalfWidthMillis != null && !(adaptiveHalfWidthMillis > 0)) {
             throw new IllegalArgumentException("--adaptive-half-width-ms must be a positive number of ms, was " + adaptiveHalfWidthMillis);
         }
         if (callTimeoutMillis < 1) {
             throw new IllegalArgumentException("--call-timeout-millis must be at least 1 ms, was " + callTimeoutMillis);
         }
-        if (host == null || host.isBlank()) {
-            throw new IllegalArgumentException("--host must be an address, was '" + host + "'");
-        }
+        requireNonBlank("--host", host, "be an address");
         return this;
     }
 

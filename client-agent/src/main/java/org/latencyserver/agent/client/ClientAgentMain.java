@@ -11,7 +11,8 @@ import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.probe.PathProber;
 import org.latencyserver.agent.probe.ProbeSettings;
 import org.latencyserver.launch.Component;
-import org.latencyserver.launch.ServingLifecycle;
+import org.latencyserver.launch.ComponentMain;
+import org.latencyserver.launch.ComponentMain.Refusal;
 import org.latencyserver.orb.TlsClientOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -118,38 +119,29 @@ public final class ClientAgentMain implements Callable<Integer> {
             .adaptiveHalfWidthMillis(adaptiveHalfWidthMillis).intervalMicros(intervalMicros).jitWarmupSeconds(jitWarmupSeconds)
             .agentName(agentName).host(host).probing(!noProbe).probeReportMillis(probeReportMillis)
             .probeTrainRoundTrips(probeTrainRoundTrips).callTimeoutMillis(callTimeoutMillis);
-        // Begun before anything can fail: a stale ready file goes even when this run does not start.
-        try (ServingLifecycle life = ServingLifecycle.begin(Component.CLIENT_AGENT, readyFile)) {
+        return ComponentMain.serve(Component.CLIENT_AGENT, readyFile, "client-agent", () -> {
             try {
                 context.validate();
             } catch (IllegalArgumentException e) {
+                // Unlike the TLS stores below, a bad option here is told with picocli's usage help.
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            try {
-                context.tls(tls.stores());
-            } catch (IllegalArgumentException e) {
-                System.err.println("client-agent: " + e.getMessage());
-                return 2;
-            }
+            ComponentMain.validate(() -> context.tls(tls.stores()));
             if (pinCore != null) {
                 try {
                     CorePinning.pinThisProcess(pinCore);
                 } catch (IOException e) {
-                    System.err.println("client-agent: --pin-core " + pinCore + ": " + e.getMessage());
-                    return 1;
+                    throw Refusal.failed("--pin-core " + pinCore + ": " + e.getMessage());
                 }
             }
-            try (ClientAgent agent = ClientAgent.launch(context)) {
-                System.out.println("client-agent ready: " + agent.name() + " measures for "
-                    + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
-                    + (pinCore == null ? "" : ", pinned to core " + pinCore)
-                    + (adaptiveHalfWidthMillis == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
-                    + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off"));
-                System.out.flush();
-                life.ready(agent.readyFile());
-                life.awaitStop();
-            }
-        }
-        return 0;
+            return ClientAgent.launch(context);
+        }, agent -> {
+            System.out.println("client-agent ready: " + agent.name() + " measures for "
+                + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
+                + (pinCore == null ? "" : ", pinned to core " + pinCore)
+                + (adaptiveHalfWidthMillis == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
+                + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off"));
+            System.out.flush();
+        });
     }
 }

@@ -8,12 +8,11 @@ import org.latencyserver.idl.latency.EstimateListenerPOA;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.mirror.EstimateMirrorWriter;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
 
 /**
  * A running host-local mirror: the memory-mapped file and its writer thread, the feed that reads
@@ -23,7 +22,7 @@ import org.omg.PortableServer.POAHelper;
  *
  * <p>Thread-safe.
  */
-public final class Mirror implements AutoCloseable {
+public final class Mirror extends RunningComponent {
     /** How often {@link #awaitFirstContact()} looks, in milliseconds. */
     private static final long FIRST_CONTACT_POLL_MILLIS = 20;
 
@@ -31,7 +30,6 @@ public final class Mirror implements AutoCloseable {
     private final MirrorWriterLoop writer;
     private final ORB orb;
     private MirrorFeed feed;
-    private boolean closed;
 
     private Mirror(MirrorContext context, MirrorWriterLoop writer, ORB orb) {
         this.context = context;
@@ -60,32 +58,17 @@ public final class Mirror implements AutoCloseable {
         writer.start();
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(context.listenHost(), 0,
             MirrorContext.REPLY_TIMEOUT_MILLIS));
-        final Mirror mirror = new Mirror(context, writer, orb);
-        try {
-            mirror.start();
-        } catch (RuntimeException e) {
-            mirror.close();
-            throw e;
-        }
-        return mirror;
+        return startedOrClosed(new Mirror(context, writer, orb), Mirror::start);
     }
 
     private synchronized void start() {
-        final EstimateListener listener;
-        try {
-            final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            poa.the_POAManager().activate();
-            listener = EstimateListenerHelper.narrow(poa.servant_to_reference(new Listener(writer)));
-        } catch (org.omg.CORBA.UserException e) {
-            throw new IllegalStateException("the mirror's ORB cannot serve its callback object: " + e, e);
-        }
+        final EstimateListener listener = EstimateListenerHelper.narrow(
+            OrbSupport.serveOnRootPoa(orb, new Listener(writer), "the mirror's ORB cannot serve its callback object"));
         feed = new MirrorFeed(
             () -> LatencyServiceHelper.narrow(References.resolve(orb, context.serverReference(), context.naming())),
             listener, context.connections(), context.pollMillis(), context.refreshMillis(), writer::submit,
             System::currentTimeMillis);
-        final Thread orbThread = new Thread(orb::run, "mirror-orb");
-        orbThread.setDaemon(true);
-        orbThread.start();
+        OrbSupport.runInBackground(orb, "mirror-orb");
         feed.start();
     }
 
@@ -116,20 +99,17 @@ public final class Mirror implements AutoCloseable {
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the file {@code mirror}
      *         and the fact {@code connections}
      */
+    @Override
     public ReadyFile.Builder readyFile() {
         return ReadyFile.of(Component.MIRROR).file("mirror", context.file()).fact("connections", connectionCount());
     }
 
     /**
      * Stops following the server (unsubscribing), the writer (the file stays, its heartbeat stops)
-     * and the ORB; a second call does nothing.
+     * and the ORB.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void stop() {
         try {
             if (feed != null) {
                 feed.close();

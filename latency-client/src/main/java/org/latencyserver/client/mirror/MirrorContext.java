@@ -1,5 +1,8 @@
 package org.latencyserver.client.mirror;
 
+import static org.latencyserver.launch.ContextChecks.requireAtLeast;
+import static org.latencyserver.launch.ContextChecks.requireNonBlank;
+
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
@@ -79,19 +82,14 @@ public final class MirrorContext {
      * @throws IllegalArgumentException naming the setting (as its command-line option) and the bad value
      */
     public MirrorContext validate() {
-        if (serverReference == null || serverReference.isBlank()) {
-            throw new IllegalArgumentException("--server must name the server (IOR/corbaloc, a file or a name), was '"
-                + serverReference + "'");
-        }
+        requireNonBlank("--server", serverReference, "name the server (IOR/corbaloc, a file or a name)");
         if (file == null) {
             throw new IllegalArgumentException("no mirror file (--file PATH)");
         }
         if (heartbeatMillis < 10 || heartbeatMillis > 60_000) {
             throw new IllegalArgumentException("--heartbeat-millis must be 10..60000, was " + heartbeatMillis);
         }
-        if (pollMillis < 10) {
-            throw new IllegalArgumentException("--poll-millis must be >= 10, was " + pollMillis);
-        }
+        requireAtLeast("--poll-millis", pollMillis, 10);
         if (refreshMillis < pollMillis) {
             throw new IllegalArgumentException("--refresh-millis must be >= --poll-millis (" + pollMillis + "), was " + refreshMillis);
         }
@@ -100,9 +98,7 @@ public final class MirrorContext {
                 throw new IllegalArgumentException("--connections: index_ref must be 0..32767, was " + indexRef);
             }
         }
-        if (listenHost == null || listenHost.isBlank()) {
-            throw new IllegalArgumentException("--listen-host must be an address, was '" + listenHost + "'");
-        }
+        requireNonBlank("--listen-host", listenHost, "be an address");
         return this;
     }
 

@@ -6,7 +6,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.latencyserver.launch.Component;
-import org.latencyserver.launch.ServingLifecycle;
+import org.latencyserver.launch.ComponentMain;
+import org.latencyserver.launch.ComponentMain.Refusal;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -72,35 +73,22 @@ public final class MirrorMain implements Callable<Integer> {
         }
         final MirrorContext context = new MirrorContext().server(serverReference).naming(naming).file(file).connections(followed)
             .heartbeatMillis(heartbeatMillis).pollMillis(pollMillis).refreshMillis(refreshMillis).listenHost(listenHost);
-        // Begun before anything can fail: a stale ready file goes even when this run does not start.
-        try (ServingLifecycle life = ServingLifecycle.begin(Component.MIRROR, readyFile)) {
+        return ComponentMain.serve(Component.MIRROR, readyFile, "latency mirror", () -> {
+            ComponentMain.validate(context::validate);
             try {
-                context.validate();
-            } catch (IllegalArgumentException e) {
-                System.err.println("latency mirror: " + e.getMessage());
-                return 2;
-            }
-            final Mirror mirror;
-            try {
-                mirror = Mirror.launch(context);
+                return Mirror.launch(context);
             } catch (IOException e) {
-                System.err.println("latency mirror: " + e.getMessage());
-                return 1;
+                throw Refusal.failed(e.getMessage());
             }
-            try (mirror) {
-                try {
-                    mirror.awaitFirstContact();
-                } catch (Mirror.UnknownConnections e) {
-                    System.err.println("latency mirror: " + e.getMessage());
-                    return 2;
-                }
-                System.out.println("mirror: " + mirror.connectionCount() + " connection(s) of " + serverReference + " in "
-                    + file.toAbsolutePath() + " (heartbeat every " + heartbeatMillis + " ms)");
-                System.out.flush();
-                life.ready(mirror.readyFile());
-                life.awaitStop();
+        }, mirror -> {
+            try {
+                mirror.awaitFirstContact();
+            } catch (Mirror.UnknownConnections e) {
+                throw Refusal.usage(e.getMessage());
             }
-        }
-        return 0;
+            System.out.println("mirror: " + mirror.connectionCount() + " connection(s) of " + serverReference + " in "
+                + file.toAbsolutePath() + " (heartbeat every " + heartbeatMillis + " ms)");
+            System.out.flush();
+        });
     }
 }

@@ -88,11 +88,10 @@ final class ProfileReader {
     }
 
     private void units(final InputNode root) {
-        final InputNode units = object(root, "", "units", true);
+        final InputNode units = knownObject(root, "", "units", true, UNITS_FIELDS);
         if (units == null) {
             return;
         }
-        knownFields(units, "units", UNITS_FIELDS);
         final String latency = text(units, "units", "latency", true);
         if (latency != null && !"ms".equals(latency)) {
             fault("units.latency", "unit '" + latency + "' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'");
@@ -104,11 +103,10 @@ final class ProfileReader {
     }
 
     private Provenance provenance(final InputNode root) {
-        final InputNode node = object(root, "", "provenance", true);
+        final InputNode node = knownObject(root, "", "provenance", true, PROVENANCE_FIELDS);
         if (node == null) {
             return null;
         }
-        knownFields(node, "provenance", PROVENANCE_FIELDS);
         final String source = text(node, "provenance", "source", true);
         final String hardware = text(node, "provenance", "hardware", false);
         final String orb = text(node, "provenance", "orb", false);
@@ -119,22 +117,20 @@ final class ProfileReader {
     }
 
     private ProfileAssumptions assumptions(final InputNode root) {
-        final InputNode node = object(root, "", "assumptions", false);
+        final InputNode node = knownObject(root, "", "assumptions", false, ASSUMPTIONS_FIELDS);
         if (node == null) {
             return null;
         }
-        knownFields(node, "assumptions", ASSUMPTIONS_FIELDS);
         final Double stdDev = positiveNumber(node, "assumptions", "std_dev_ms", false, true);
         final String note = text(node, "assumptions", "note", false);
         return new ProfileAssumptions(stdDev, note);
     }
 
     private PortModel portModel(final InputNode root) {
-        final InputNode node = object(root, "", "port_model", true);
+        final InputNode node = knownObject(root, "", "port_model", true, PORT_MODEL_FIELDS);
         if (node == null) {
             return null;
         }
-        knownFields(node, "port_model", PORT_MODEL_FIELDS);
         final String kind = text(node, "port_model", "kind", true);
         if (kind == null) {
             return null;
@@ -277,12 +273,11 @@ final class ProfileReader {
     }
 
     private LatencyHistogram histogram(final InputNode cell, final String cellWhere, final Long n) {
-        final InputNode node = object(cell, cellWhere, "histogram", false);
+        final InputNode node = knownObject(cell, cellWhere, "histogram", false, HISTOGRAM_FIELDS);
         if (node == null) {
             return null;
         }
-        final String where = cellWhere + ".histogram";
-        knownFields(node, where, HISTOGRAM_FIELDS);
+        final String where = path(cellWhere, "histogram");
         final InputNode edges = array(node, where, "upper_edges_ns", true);
         final InputNode counts = array(node, where, "counts", true);
         final Long overflow = node.fields().containsKey("overflow") ? integer(node, where, "overflow", 0, Long.MAX_VALUE) : Long.valueOf(0);
@@ -390,18 +385,34 @@ final class ProfileReader {
     }
 
     private InputNode object(final InputNode node, final String where, final String name, final boolean required) {
-        final InputNode value = field(node, where, name, required);
-        if (value != null && !isObject(value)) {
-            fault(path(where, name), "expected an object, found " + found(value));
-            return null;
+        return container(node, where, name, required, InputNode.Kind.MAP, "an object");
+    }
+
+    /**
+     * An object field whose own fields are all known: an unknown one is a fault, and the object is
+     * still returned so that its known fields are checked too.
+     *
+     * @return the object, or null when it is missing or not an object (a fault when required or not an object)
+     */
+    private InputNode knownObject(final InputNode node, final String where, final String name, final boolean required,
+                                  final Set<String> known) {
+        final InputNode value = object(node, where, name, required);
+        if (value != null) {
+            knownFields(value, path(where, name), known);
         }
         return value;
     }
 
     private InputNode array(final InputNode node, final String where, final String name, final boolean required) {
+        return container(node, where, name, required, InputNode.Kind.LIST, "an array");
+    }
+
+    /** @return the field when it is of the given kind, else null (a fault when it is present or required) */
+    private InputNode container(final InputNode node, final String where, final String name, final boolean required,
+                                final InputNode.Kind kind, final String described) {
         final InputNode value = field(node, where, name, required);
-        if (value != null && !isArray(value)) {
-            fault(path(where, name), "expected an array, found " + found(value));
+        if (value != null && value.kind() != kind) {
+            fault(path(where, name), "expected " + described + ", found " + found(value));
             return null;
         }
         return value;
@@ -483,10 +494,6 @@ final class ProfileReader {
 
     private static boolean isObject(final InputNode node) {
         return node.kind() == InputNode.Kind.MAP;
-    }
-
-    private static boolean isArray(final InputNode node) {
-        return node.kind() == InputNode.Kind.LIST;
     }
 
     private static boolean isNull(final InputNode node) {

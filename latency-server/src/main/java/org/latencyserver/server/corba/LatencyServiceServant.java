@@ -273,8 +273,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
 
     @Override
     public Estimate current_estimate(final short indexRef) throws UnknownConnection, EstimateUnavailable {
-        metrics.called(Operation.CURRENT_ESTIMATE);
-        final ConnectionRow row = row(Operation.CURRENT_ESTIMATE, indexRef);
+        final ConnectionRow row = askedRow(Operation.CURRENT_ESTIMATE, indexRef);
         if (row.estimate() == null) {
             throw new EstimateUnavailable(indexRef, Objects.requireNonNullElse(row.unavailableReason(), "no estimate yet"));
         }
@@ -284,12 +283,9 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     @Override
     public Estimate estimate_at_percentile(final short indexRef, final double percentile)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
-        final Operation operation = Operation.ESTIMATE_AT_PERCENTILE;
-        metrics.called(operation);
-        final ConnectionRow row = row(operation, indexRef);
+        final ConnectionRow row = askedRow(Operation.ESTIMATE_AT_PERCENTILE, indexRef);
         if (!(percentile > 0 && percentile <= 100)) {
-            throw new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE,
-                "percentile must be in (0, 100], was " + percentile));
+            throw badArgument(Operation.ESTIMATE_AT_PERCENTILE, "percentile must be in (0, 100], was " + percentile);
         }
         return IdlConversions.estimate(row, questions.atPercentile(row, percentile).orElseThrow(unavailable(indexRef)),
             epochMillis.getAsLong());
@@ -298,12 +294,9 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     @Override
     public DeadlineMiss deadline_miss_probability(final short indexRef, final double deadlineMillis)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
-        final Operation operation = Operation.DEADLINE_MISS_PROBABILITY;
-        metrics.called(operation);
-        final ConnectionRow row = row(operation, indexRef);
+        final ConnectionRow row = askedRow(Operation.DEADLINE_MISS_PROBABILITY, indexRef);
         if (!(deadlineMillis > 0) || Double.isInfinite(deadlineMillis)) {
-            throw new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE,
-                "deadline must be finite and > 0 ms, was " + deadlineMillis));
+            throw badArgument(Operation.DEADLINE_MISS_PROBABILITY, "deadline must be finite and > 0 ms, was " + deadlineMillis);
         }
         final org.latencyserver.core.estimate.DeadlineMiss miss = questions.deadlineMiss(row, deadlineMillis)
             .orElseThrow(unavailable(indexRef));
@@ -314,12 +307,9 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     @Override
     public Estimate estimate_for_size(final short indexRef, final int messageSizeBytes)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
-        final Operation operation = Operation.ESTIMATE_FOR_SIZE;
-        metrics.called(operation);
-        final ConnectionRow row = row(operation, indexRef);
+        final ConnectionRow row = askedRow(Operation.ESTIMATE_FOR_SIZE, indexRef);
         if (messageSizeBytes < 1) {
-            throw new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE,
-                "message size must be >= 1 byte, was " + messageSizeBytes));
+            throw badArgument(Operation.ESTIMATE_FOR_SIZE, "message size must be >= 1 byte, was " + messageSizeBytes);
         }
         return IdlConversions.estimate(row, questions.forSize(row, messageSizeBytes).orElseThrow(unavailable(indexRef)),
             epochMillis.getAsLong());
@@ -365,7 +355,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     private long subscribeTo(final Operation operation, final String kind, final Object listener, final short[] indexRefs,
                              final Subscribe subscribe) throws UnknownConnection, InvalidArgument {
         if (listener == null) {
-            throw new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE, kind + " listener is nil"));
+            throw badArgument(operation, kind + " listener is nil");
         }
         final Set<Short> refs = known(operation, indexRefs);
         final long id;
@@ -568,8 +558,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
 
     @Override
     public Calibration calibration(final short indexRef) throws UnknownConnection {
-        metrics.called(Operation.CALIBRATION);
-        return IdlConversions.calibration(row(Operation.CALIBRATION, indexRef));
+        return IdlConversions.calibration(askedRow(Operation.CALIBRATION, indexRef));
     }
 
     @Override
@@ -587,14 +576,13 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         final Operation operation = Operation.LEARNED_PROFILE;
         metrics.called(operation);
         final Profile learned = query.learnedProfile(profileName)
-            .orElseThrow(reason -> new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE, reason)));
+            .orElseThrow(reason -> badArgument(operation, reason));
         return ProfileJson.toJson(learned);
     }
 
     @Override
     public HistogramBins current_histogram(final short indexRef) throws UnknownConnection, EstimateUnavailable {
-        metrics.called(Operation.CURRENT_HISTOGRAM);
-        final ConnectionRow row = row(Operation.CURRENT_HISTOGRAM, indexRef);
+        final ConnectionRow row = askedRow(Operation.CURRENT_HISTOGRAM, indexRef);
         return IdlConversions.bins(questions.histogramBehind(row).orElseThrow(unavailable(indexRef)).histogram());
     }
 
@@ -614,6 +602,12 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         return row;
     }
 
+    /** A read of one connection: the call is counted, then the connection must exist. */
+    private ConnectionRow askedRow(final Operation operation, final short indexRef) throws UnknownConnection {
+        metrics.called(operation);
+        return row(operation, indexRef);
+    }
+
     private Set<Short> known(final Operation operation, final short[] indexRefs) throws UnknownConnection {
         final Set<Short> refs = new HashSet<>();
         for (final short indexRef : indexRefs == null ? new short[0] : indexRefs) {
@@ -625,6 +619,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
 
     private static java.util.function.Function<String, EstimateUnavailable> unavailable(final short indexRef) {
         return reason -> new EstimateUnavailable(indexRef, reason);
+    }
+
+    /** A bad value in the extended interface, counted and recorded as refused. */
+    private InvalidArgument badArgument(final Operation operation, final String reason) {
+        return new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE, reason));
     }
 
     private BAD_PARAM badParam(final Operation operation, final Refusal why, final String reason) {

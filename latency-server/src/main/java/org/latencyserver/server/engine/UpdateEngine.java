@@ -13,11 +13,7 @@ import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.EstimateRefusedException;
-import org.latencyserver.core.estimate.MeasuredAverageEstimator;
-import org.latencyserver.core.estimate.MeasuredBoundEstimator;
 import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.estimate.ProfileAverageEstimator;
-import org.latencyserver.core.estimate.ProfileBoundEstimator;
 import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
@@ -221,9 +217,8 @@ public final class UpdateEngine {
             return row.withServed(null, waiting, ServedEstimate.NONE);
         }
         try {
-            final Estimate cell = row.spec().isBound()
-                ? ProfileBoundEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes(), row.spec().boundPercent())
-                : ProfileAverageEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes());
+            final Estimate cell = row.spec().asQos().fromProfile(profile, row.load(), row.spec().messageSizeBytes(),
+                row.spec().boundPercent());
             // Served at the connection's QoS level (3 or 4), saying where it comes from.
             final Estimate fallback = new Estimate(row.spec().qos(), cell.kind(), cell.valueMillis(), cell.boundPercent(),
                 cell.interval(), cell.alternatives(), "profile fallback (" + state + " never measured): " + cell.basis(),
@@ -236,8 +231,7 @@ public final class UpdateEngine {
 
     private static Estimate measuredEstimate(final ConnectionRow row, final Measurement measurement, final String basis)
         throws EstimateRefusedException {
-        return row.spec().asQos() == Qos.MEASURED_AVERAGE ? MeasuredAverageEstimator.estimate(measurement, basis)
-            : MeasuredBoundEstimator.estimate(measurement, row.spec().boundPercent(), basis);
+        return row.spec().asQos().fromMeasurement(measurement, row.spec().boundPercent(), basis);
     }
 
     /** The profile cell's histogram for the row's state, or null when it has none. */
@@ -281,9 +275,8 @@ public final class UpdateEngine {
             return row.withEstimate(row.estimate(), "profile '" + row.spec().profileName() + "' is not loaded");
         }
         try {
-            final Estimate estimate = row.spec().asQos() == Qos.PROFILE_AVERAGE
-                ? ProfileAverageEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes())
-                : ProfileBoundEstimator.estimate(profile, row.load(), row.spec().messageSizeBytes(), row.spec().boundPercent());
+            final Estimate estimate = row.spec().asQos().fromProfile(profile, row.load(), row.spec().messageSizeBytes(),
+                row.spec().boundPercent());
             final LatencyHistogram reference = row.spec().asQos() == Qos.PROFILE_BOUND ? cellHistogram(profile, row) : null;
             return serve(row, estimate, reference, ServedEstimate.PROFILE, 0);
         } catch (EstimateRefusedException e) {

@@ -11,6 +11,7 @@ import java.util.OptionalInt;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
@@ -55,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: the accessors are safe from any thread; {@link #close} is idempotent and may be
  * called from any thread except an ORB request thread (it waits for the ORB's calls in progress).
  */
-public final class LatencyServerNode implements AutoCloseable {
+public final class LatencyServerNode extends RunningComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(LatencyServerNode.class);
 
@@ -72,7 +73,6 @@ public final class LatencyServerNode implements AutoCloseable {
     private final String metricsUrl;
     private final int connections;
     private NameKeeper nameKeeper;
-    private boolean closed;
 
     private LatencyServerNode(final ServerContext context, final ORB orb, final LatencyServiceServant servant,
                               final SnmpPoller poller, final EngineLoop loop, final StateStore store, final ServerMetrics metrics,
@@ -260,8 +260,9 @@ public final class LatencyServerNode implements AutoCloseable {
             context.iorFile() == null ? "no file" : context.iorFile().toAbsolutePath());
     }
 
-    /** The rows of {@code docs/ready-files.md} for {@code server}. */
-    private ReadyFile.Builder readyFile() {
+    /** @return its ready file's content: the rows of {@code docs/ready-files.md} for {@code server} */
+    @Override
+    public ReadyFile.Builder readyFile() {
         final ReadyFile.Builder ready = ReadyFile.of(Component.SERVER).reference("server", ior)
             .fact("connections", connections);
         if (metricsUrl != null) {
@@ -312,23 +313,14 @@ public final class LatencyServerNode implements AutoCloseable {
         return connections;
     }
 
-    /** @return whether {@link #close} has been called */
-    public synchronized boolean isClosed() {
-        return closed;
-    }
-
     /**
      * Stops the server in reverse order of start: the name keeper (the name stays bound, as when the
      * process ends), the servant, the SNMP poller, the engine loop, the state store (its last save),
      * the metrics endpoint, the ORB (waiting for calls in progress, releasing its ports); then deletes
-     * its ready file. The IOR file stays, as it always has. Calling it again does nothing.
+     * its ready file. The IOR file stays, as it always has.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void stop() {
         LOG.info("stopping");
         if (nameKeeper != null) {
             nameKeeper.close();

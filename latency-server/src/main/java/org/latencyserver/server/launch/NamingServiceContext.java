@@ -1,5 +1,9 @@
 package org.latencyserver.server.launch;
 
+import static org.latencyserver.server.launch.ContextRules.require;
+import static org.latencyserver.server.launch.ContextRules.requireDistinctIorAndReadyFiles;
+import static org.latencyserver.server.launch.ContextRules.requireHost;
+
 import java.nio.file.Path;
 
 /**
@@ -61,13 +65,11 @@ public final class NamingServiceContext {
      * @throws LaunchFailure {@link LaunchFailure.Kind#INVALID_CONTEXT} naming the setting that is wrong
      */
     public NamingServiceContext conclude() throws LaunchFailure {
-        require(host != null && !host.isBlank(), "the host must not be blank");
+        requireHost(host);
         require(port >= 1 && port <= MAX_PORT, "the port must be 1..65535 (the naming service is found at a fixed port), was "
             + port);
         require(databaseDirectory != null, "a database directory is needed (where the bindings are kept)");
-        require(iorFile == null || readyFile == null
-                || !iorFile.toAbsolutePath().normalize().equals(readyFile.toAbsolutePath().normalize()),
-            "the IOR file and the ready file are the same file " + readyFile);
+        requireDistinctIorAndReadyFiles(iorFile, readyFile);
         return this;
     }
 
@@ -99,11 +101,5 @@ public final class NamingServiceContext {
     /** @return how components reach it: {@code corbaloc::HOST:PORT/NameService} */
     public String corbaloc() {
         return "corbaloc::" + host + ":" + port + "/NameService";
-    }
-
-    private static void require(final boolean condition, final String message) throws LaunchFailure {
-        if (!condition) {
-            throw new LaunchFailure(LaunchFailure.Kind.INVALID_CONTEXT, message);
-        }
     }
 }

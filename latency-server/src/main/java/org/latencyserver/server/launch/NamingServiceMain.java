@@ -2,7 +2,7 @@ package org.latencyserver.server.launch;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import org.latencyserver.launch.ComponentMain;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,12 +64,7 @@ public final class NamingServiceMain implements Callable<Integer> {
             return e.kind() == LaunchFailure.Kind.INVALID_CONTEXT ? EXIT_USAGE : EXIT_FAILED;
         }
         System.err.println("naming service at " + namingService.corbaloc());
-        final CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            namingService.close();
-            stopped.countDown();
-        }, "naming-service-shutdown"));
-        stopped.await();
+        ComponentMain.closeAtShutdown(namingService, "naming-service-shutdown");
         return 0;
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jacorb.naming.NamingContextImpl;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.Policy;
@@ -33,7 +34,7 @@ import org.omg.PortableServer.RequestProcessingPolicyValue;
  * <p>Thread-safety: {@link #close} is idempotent and may be called from any thread except an ORB
  * request thread.
  */
-public final class NamingServiceNode implements AutoCloseable {
+public final class NamingServiceNode extends RunningComponent {
 
     /** Set while a naming service runs in this JVM (see the class comment). */
     private static final AtomicBoolean RUNNING = new AtomicBoolean();
@@ -46,7 +47,6 @@ public final class NamingServiceNode implements AutoCloseable {
     private final ORB orb;
     private final POA namingPoa;
     private final String rootIor;
-    private boolean closed;
 
     private NamingServiceNode(final NamingServiceContext context, final ORB orb, final POA namingPoa, final String rootIor) {
         this.context = context;
@@ -79,17 +79,15 @@ public final class NamingServiceNode implements AutoCloseable {
             RUNNING.set(false);
             throw e;
         }
-        try {
-            if (context.iorFile() != null) {
-                OrbSupport.writeIor(context.iorFile(), node.rootIor);
-            }
-            ReadyFile.of(Component.NAMING_SERVICE).reference("naming", context.corbaloc()).port("naming", context.port())
-                .writeTo(context.readyFile());
-        } catch (IOException | RuntimeException e) {
-            node.close();
-            throw e;
+        return startedOrClosed(node, NamingServiceNode::writeFiles);
+    }
+
+    /** Writes the IOR file and, last, the ready file: from then on it serves. */
+    private void writeFiles() throws IOException {
+        if (context.iorFile() != null) {
+            OrbSupport.writeIor(context.iorFile(), rootIor);
         }
-        return node;
+        readyFile().writeTo(context.readyFile());
     }
 
     private static NamingServiceNode start(final NamingServiceContext context) throws LaunchFailure {
@@ -155,21 +153,18 @@ public final class NamingServiceNode implements AutoCloseable {
         return rootIor;
     }
 
-    /** @return whether {@link #close} has been called */
-    public synchronized boolean isClosed() {
-        return closed;
+    /** @return its ready file's content: the rows of {@code docs/ready-files.md} for {@code naming-service} */
+    @Override
+    public ReadyFile.Builder readyFile() {
+        return ReadyFile.of(Component.NAMING_SERVICE).reference("naming", context.corbaloc()).port("naming", context.port());
     }
 
     /**
      * Saves every naming context's bindings (the POA etherealizes them), stops the ORB (releasing
-     * its port) and deletes the ready file. Calling it again does nothing.
+     * its port) and deletes the ready file.
      */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void stop() {
         try {
             namingPoa.destroy(true, true);
             orb.shutdown(true);

@@ -1,5 +1,10 @@
 package org.latencyserver.server.launch;
 
+import static org.latencyserver.server.launch.ContextRules.invalid;
+import static org.latencyserver.server.launch.ContextRules.require;
+import static org.latencyserver.server.launch.ContextRules.requireDistinctIorAndReadyFiles;
+import static org.latencyserver.server.launch.ContextRules.requireHost;
+
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -165,14 +170,12 @@ public final class ServerContext {
             throw invalid("give either a configuration file or a loaded configuration, not "
                 + (configFile == null ? "neither" : "both"));
         }
-        require(host != null && !host.isBlank(), "the host must not be blank");
+        requireHost(host);
         require(orbPort >= 0 && orbPort <= MAX_PORT, "the port must be 0..65535 (0: any free port), was " + orbPort);
         require(metricsPort == null || (metricsPort >= METRICS_OFF && metricsPort <= MAX_PORT),
             "the metrics port must be -1 (none), 0 (any free port) or 1..65535, was " + metricsPort);
         require(namingReference == null || !namingReference.isBlank(), "the naming service reference must not be blank");
-        require(iorFile == null || readyFile == null
-                || !iorFile.toAbsolutePath().normalize().equals(readyFile.toAbsolutePath().normalize()),
-            "the IOR file and the ready file are the same file " + readyFile);
+        requireDistinctIorAndReadyFiles(iorFile, readyFile);
         Objects.requireNonNull(nanoClock, "nanoClock");
         Objects.requireNonNull(epochMillis, "epochMillis");
         require(stateFlushIntervalMillis >= 1, "the state flush interval must be >= 1 ms, was " + stateFlushIntervalMillis);
@@ -263,15 +266,5 @@ public final class ServerContext {
     /** @return how often the naming service's binding is checked, milliseconds */
     public long nameCheckIntervalMillis() {
         return nameCheckIntervalMillis;
-    }
-
-    private static void require(final boolean condition, final String message) throws LaunchFailure {
-        if (!condition) {
-            throw invalid(message);
-        }
-    }
-
-    private static LaunchFailure invalid(final String message) {
-        return new LaunchFailure(LaunchFailure.Kind.INVALID_CONTEXT, message);
     }
 }

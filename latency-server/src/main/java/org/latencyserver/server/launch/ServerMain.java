@@ -2,7 +2,7 @@ package org.latencyserver.server.launch;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import org.latencyserver.launch.ComponentMain;
 import org.latencyserver.orb.NameKeeper;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -78,12 +78,7 @@ public final class ServerMain implements Callable<Integer> {
                 case INVALID_CONTEXT, NAMING_REFUSED -> EXIT_USAGE;
             };
         }
-        final CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "latency-shutdown"));
-        stopped.await();
+        ComponentMain.closeAtShutdown(server, "latency-shutdown");
         return 0;
     }
 }

@@ -11,7 +11,11 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.io.IOException;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.server.engine.EngineQuery;
@@ -55,6 +59,9 @@ public final class ServerMetrics implements AutoCloseable {
      * hold its caller's thread for long (about 30 ms at most).
      */
     static final long MAX_OBSERVED_ROUND_TRIPS_PER_REPORT = 1_000_000;
+
+    /** Connections served as a bound (the calibration coverage gauges); the others serve an average. */
+    private static final Predicate<ConnectionRow> BOUND = row -> row.spec().isBound();
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Counter calls;
@@ -132,14 +139,7 @@ public final class ServerMetrics implements AutoCloseable {
             }).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_interval_seconds").unit(Unit.SECONDS)
             .help("95 % confidence interval of a mean (AVERAGE estimates, QoS 1, 3): its lower and upper end")
-            .labelNames("index_ref", "end").callback(cb -> {
-                for (final ConnectionRow row : table.rows()) {
-                    if (row.estimate() != null && row.estimate().kind() == EstimateKind.AVERAGE) {
-                        cb.call(row.estimate().interval().lower() / 1e3, ref(row), "lower");
-                        cb.call(row.estimate().interval().upper() / 1e3, ref(row), "upper");
-                    }
-                }
-            }).register(registry);
+            .labelNames("index_ref", "end").callback(intervalEnds(table, EstimateKind.AVERAGE, 1e3)).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_bound_ratio").unit(Unit.RATIO)
             .help("the share of latencies a bound is for (0.96 for a 96 % bound; BOUND estimates, QoS 2, 4)")
             .labelNames("index_ref").callback(cb -> {
@@ -151,14 +151,7 @@ public final class ServerMetrics implements AutoCloseable {
             }).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_share_interval_ratio").unit(Unit.RATIO)
             .help("95 % confidence interval of the share of latencies at or below a bound (BOUND estimates, QoS 2, 4)")
-            .labelNames("index_ref", "end").callback(cb -> {
-                for (final ConnectionRow row : table.rows()) {
-                    if (row.estimate() != null && row.estimate().kind() == EstimateKind.BOUND) {
-                        cb.call(row.estimate().interval().lower(), ref(row), "lower");
-                        cb.call(row.estimate().interval().upper(), ref(row), "upper");
-                    }
-                }
-            }).register(registry);
+            .labelNames("index_ref", "end").callback(intervalEnds(table, EstimateKind.BOUND, 1)).register(registry);
         GaugeWithCallback.builder().name("latency_server_estimate_stale")
             .help("1 while an input of the served estimate stopped answering (it may no longer hold), else 0")
             .labelNames("index_ref").callback(cb -> {
@@ -218,35 +211,24 @@ public final class ServerMetrics implements AutoCloseable {
         GaugeWithCallback.builder().name("latency_server_calibration_coverage_ratio").unit(Unit.RATIO)
             .help("share of round trips (probes and measurements) at or below the bound served when they were sent, "
                 + "per load state (BOUND connections)").labelNames("index_ref", "state")
-            .callback(cb -> table.rows().stream().filter(row -> row.spec().isBound()).forEach(row ->
-                row.learning().byState().forEach((state, known) -> {
-                    if (known.coverage().roundTrips() > 0) {
-                        cb.call(known.coverage().coverage(), ref(row), stateLabel(state));
-                    }
-                }))).register(registry);
+            .callback(perLoadState(table, BOUND, known -> known.coverage().roundTrips() > 0, known -> known.coverage().coverage()))
+            .register(registry);
         GaugeWithCallback.builder().name("latency_server_calibration_round_trips")
             .help("round trips behind latency_server_calibration_coverage_ratio, per load state (BOUND connections)")
             .labelNames("index_ref", "state")
-            .callback(cb -> table.rows().stream().filter(row -> row.spec().isBound()).forEach(row ->
-                row.learning().byState().forEach((state, known) -> {
-                    if (known.coverage().roundTrips() > 0) {
-                        cb.call(known.coverage().roundTrips(), ref(row), stateLabel(state));
-                    }
-                }))).register(registry);
+            .callback(perLoadState(table, BOUND, known -> known.coverage().roundTrips() > 0, known -> known.coverage().roundTrips()))
+            .register(registry);
         GaugeWithCallback.builder().name("latency_server_calibration_mean_relative_error_ratio").unit(Unit.RATIO)
             .help("median |served mean - mean of the following window| / window mean, per load state (AVERAGE connections)")
             .labelNames("index_ref", "state")
-            .callback(cb -> table.rows().stream().filter(row -> !row.spec().isBound()).forEach(row ->
-                row.learning().byState().forEach((state, known) -> {
-                    if (known.meanErrors().windows() > 0) {
-                        cb.call(known.meanErrors().medianRelativeError(), ref(row), stateLabel(state));
-                    }
-                }))).register(registry);
+            .callback(perLoadState(table, BOUND.negate(), known -> known.meanErrors().windows() > 0,
+                known -> known.meanErrors().medianRelativeError()))
+            .register(registry);
         GaugeWithCallback.builder().name("latency_server_drift_alarms")
             .help("times the probe stream showed a served estimate had stopped holding (CUSUM), per connection")
             .labelNames("index_ref")
             .callback(cb -> table.rows().forEach(row -> cb.call(row.learning().byState().values().stream()
-                .mapToLong(org.latencyserver.core.calibration.StateKnowledge::driftAlarms).sum(), ref(row)))).register(registry);
+                .mapToLong(StateKnowledge::driftAlarms).sum(), ref(row)))).register(registry);
     }
 
     /**
@@ -296,6 +278,38 @@ public final class ServerMetrics implements AutoCloseable {
                 cb.call(journalBytes.getAsLong(), "journal");
                 cb.call(stateFileBytes.getAsLong(), "state_file");
             }).register(registry);
+    }
+
+    /**
+     * A gauge's callback with the lower and upper end of the interval of each served estimate of
+     * one kind (a mean's in ms, a bound's share as a ratio), divided by {@code divisor}.
+     */
+    private static Consumer<GaugeWithCallback.Callback> intervalEnds(final ConnectionTable table, final EstimateKind kind,
+                                                                    final double divisor) {
+        return cb -> {
+            for (final ConnectionRow row : table.rows()) {
+                if (row.estimate() != null && row.estimate().kind() == kind) {
+                    cb.call(row.estimate().interval().lower() / divisor, ref(row), "lower");
+                    cb.call(row.estimate().interval().upper() / divisor, ref(row), "upper");
+                }
+            }
+        };
+    }
+
+    /**
+     * A gauge's callback with one value per connection and load state: for each connection
+     * {@code rows} chooses, each load state whose knowledge {@code hasValue}, labelled with the
+     * connection's index_ref and the state. Runs at a scrape, on the scraping thread.
+     */
+    private static Consumer<GaugeWithCallback.Callback> perLoadState(final ConnectionTable table, final Predicate<ConnectionRow> rows,
+                                                                    final Predicate<StateKnowledge> hasValue,
+                                                                    final ToDoubleFunction<StateKnowledge> value) {
+        return cb -> table.rows().stream().filter(rows).forEach(row ->
+            row.learning().byState().forEach((state, known) -> {
+                if (hasValue.test(known)) {
+                    cb.call(value.applyAsDouble(known), ref(row), stateLabel(state));
+                }
+            }));
     }
 
     private static String stateLabel(final org.latencyserver.core.state.ConnectionLoadState state) {

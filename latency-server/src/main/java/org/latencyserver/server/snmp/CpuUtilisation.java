@@ -15,13 +15,12 @@ package org.latencyserver.server.snmp;
  *
  * <p>Not thread-safe: one poller thread (or a lock) at a time.
  */
-public final class CpuUtilisation {
+public final class CpuUtilisation extends CounterUtilisation {
 
     /** Fewest ticks (1/100 s of one CPU each) a utilisation is computed over: 1-point resolution. */
     static final long MIN_TICKS = 100;
 
     private CpuTicks baseline;
-    private int lastPercent = -1;
 
     /**
      * Takes a reading.
@@ -58,19 +57,8 @@ public final class CpuUtilisation {
         return lastPercent;
     }
 
-    /** Forgets the baseline (the agent restarted); the last utilisation is kept. */
-    public void restart() {
+    @Override
+    void dropBaseline() {
         baseline = null;
-    }
-
-    /** Forgets baseline and last value (the source was UNKNOWN: its old value says nothing any more). */
-    public void forget() {
-        baseline = null;
-        lastPercent = -1;
-    }
-
-    /** @return the last utilisation, 0..100, or −1 when none yet */
-    public int lastPercent() {
-        return lastPercent;
     }
 }

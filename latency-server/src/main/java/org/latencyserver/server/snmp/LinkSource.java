@@ -11,7 +11,7 @@ import org.snmp4j.smi.VariableBinding;
  *
  * <p>Thread-safety: as {@link PolledSource}.
  */
-final class LinkSource extends PolledSource {
+final class LinkSource extends CounterSource<PortUtilisation> {
 
     private static final String IF_X_ENTRY = "1.3.6.1.2.1.31.1.1.1.";
     /** a port cached by the agent looks idle only after its counters stood still this long */
@@ -21,14 +21,13 @@ final class LinkSource extends PolledSource {
     private final OID outOctets;
     private final OID highSpeed;
     private final long configuredSpeedMbps;
-    private final PortUtilisation utilisation = new PortUtilisation(IDLE_AFTER_NANOS);
 
     /**
      * @param speedMbps the configured speed, or 0 to read ifHighSpeed
      */
     LinkSource(final String label, final Target<?> target, final int unknownAfterMissedPolls, final int ifIndex,
                final long speedMbps) {
-        super(label, target, unknownAfterMissedPolls);
+        super(label, target, unknownAfterMissedPolls, new PortUtilisation(IDLE_AFTER_NANOS));
         this.inOctets = new OID(IF_X_ENTRY + "6." + ifIndex);
         this.outOctets = new OID(IF_X_ENTRY + "10." + ifIndex);
         this.highSpeed = new OID(IF_X_ENTRY + "15." + ifIndex);
@@ -66,16 +65,6 @@ final class LinkSource extends PolledSource {
             throw new BadAnswerException(highSpeed + ": ifHighSpeed is " + speedMbps
                 + " Mbit/s; configure snmp.speed_mbps for this link");
         }
-        return utilisation.update(in.value(), out.value(), in.bits(), speedMbps, nowNanos);
-    }
-
-    @Override
-    void restart() {
-        utilisation.restart();
-    }
-
-    @Override
-    void forget() {
-        utilisation.forget();
+        return utilisation().update(in.value(), out.value(), in.bits(), speedMbps, nowNanos);
     }
 }

@@ -11,7 +11,7 @@ package org.latencyserver.server.snmp;
  *
  * <p>Not thread-safe: one poller thread (or a lock) at a time.
  */
-public final class PortUtilisation {
+public final class PortUtilisation extends CounterUtilisation {
 
     /** Shortest period a rate is computed over, ns. */
     static final long MIN_WINDOW_NANOS = 1_000_000_000L;
@@ -21,7 +21,6 @@ public final class PortUtilisation {
     private long baseInOctets;
     private long baseOutOctets;
     private long baseNanos;
-    private int lastPercent = -1;
 
     /**
      * @param idleAfterNanos how long unchanged counters are read as "cached" before the port counts as idle, > 0
@@ -88,19 +87,8 @@ public final class PortUtilisation {
         baseNanos = nowNanos;
     }
 
-    /** Forgets the baseline (the agent restarted); the last utilisation is kept. */
-    public void restart() {
+    @Override
+    void dropBaseline() {
         haveBaseline = false;
-    }
-
-    /** Forgets baseline and last value (the source was UNKNOWN: its old value says nothing any more). */
-    public void forget() {
-        haveBaseline = false;
-        lastPercent = -1;
-    }
-
-    /** @return the last utilisation, 0..100, or −1 when none yet */
-    public int lastPercent() {
-        return lastPercent;
     }
 }

@@ -11,7 +11,7 @@ import org.snmp4j.smi.VariableBinding;
  *
  * <p>Thread-safety: as {@link PolledSource}.
  */
-final class UcdCpuSource extends PolledSource {
+final class UcdCpuSource extends CounterSource<CpuUtilisation> {
 
     private static final String SS_CPU_RAW = "1.3.6.1.4.1.2021.11.";
     private static final OID[] RAW = {new OID(SS_CPU_RAW + "50.0"), new OID(SS_CPU_RAW + "51.0"),
@@ -19,10 +19,8 @@ final class UcdCpuSource extends PolledSource {
         new OID(SS_CPU_RAW + "55.0"), new OID(SS_CPU_RAW + "56.0")};
     private static final int REQUIRED = 4;
 
-    private final CpuUtilisation utilisation = new CpuUtilisation();
-
     UcdCpuSource(final String label, final Target<?> target, final int unknownAfterMissedPolls) {
-        super(label, target, unknownAfterMissedPolls);
+        super(label, target, unknownAfterMissedPolls, new CpuUtilisation());
     }
 
     @Override
@@ -56,16 +54,6 @@ final class UcdCpuSource extends PolledSource {
             }
             ticks[i] = counter.value();
         }
-        return utilisation.update(new CpuTicks(ticks[0], ticks[1], ticks[2], ticks[3], ticks[4], ticks[5], ticks[6]));
-    }
-
-    @Override
-    void restart() {
-        utilisation.restart();
-    }
-
-    @Override
-    void forget() {
-        utilisation.forget();
+        return utilisation().update(new CpuTicks(ticks[0], ticks[1], ticks[2], ticks[3], ticks[4], ticks[5], ticks[6]));
     }
 }

@@ -1,5 +1,7 @@
 package org.latencyserver.server.table;
 
+import java.util.Locale;
+
 /**
  * What a connection serves (configuration key {@code calibration}).
  */
@@ -8,18 +10,16 @@ public enum CalibrationMode {
      * The value corrected from calibration so that it holds for the messages that follow (BRIEF
      * §11), with probes, memory per load state, dwell and drift-triggered re-measurement. The default.
      */
-    ADAPTIVE("adaptive"),
+    ADAPTIVE,
     /** The thesis's value, unchanged: a state change of a QoS 3/4 connection opens a measurement at once. */
-    THESIS("thesis");
+    THESIS;
 
-    private final String configName;
-
-    CalibrationMode(final String configName) {
-        this.configName = configName;
-    }
-
-    /** @return the name in the configuration and the IDL */
+    /**
+     * @return the name in the configuration and the IDL: the constant's name in lower case, as
+     *         {@code config.ConfigWord} derives it (not implemented here: the table does not depend
+     *         on the configuration package)
+     */
     public String configName() {
-        return configName;
+        return name().toLowerCase(Locale.ROOT);
     }
 }

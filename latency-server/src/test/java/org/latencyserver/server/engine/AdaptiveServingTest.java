@@ -88,6 +88,16 @@ class AdaptiveServingTest {
             measurement(roundTrips(1000, lowMicros, highMicros)), "test", nowNanos).accepted());
     }
 
+    /**
+     * The connection enters LOW/LOW at time 0, holds it for the dwell, and its request is answered
+     * with round trips of 100..300 µs 1 ms later.
+     */
+    private void measuredInLowLowAfterTheDwell(final int indexRef) {
+        engine.applyMib((short) indexRef, mib(10, 10), 0);
+        engine.tick(DWELL);
+        measure(indexRef, 100, 300, DWELL + MS);
+    }
+
     @Test
     void aNewStateIsMeasuredOnlyOnceItHasHeldForTheDwell() {
         engine.applyMib((short) 3, mib(10, 10), 0);
@@ -102,9 +112,7 @@ class AdaptiveServingTest {
 
     @Test
     void aTransientStateShorterThanTheDwellSpendsNoMeasurement() {
-        engine.applyMib((short) 3, mib(10, 10), 0);
-        engine.tick(DWELL);
-        measure(3, 100, 300, DWELL + MS);
+        measuredInLowLowAfterTheDwell(3);
         engine.applyMib((short) 3, mib(80, 10), 10 * SECOND); // one poll of a mixed state...
         engine.applyMib((short) 3, mib(80, 80), 10 * SECOND + 100 * MS); // ...on the way to HIGH/HIGH
         engine.tick(10 * SECOND + 100 * MS + DWELL - MS);
@@ -116,9 +124,7 @@ class AdaptiveServingTest {
 
     @Test
     void aReturnToAMeasuredStateServesItsLastMeasurementAtOnceLabelledWithItsAge() {
-        engine.applyMib((short) 3, mib(10, 10), 0);
-        engine.tick(DWELL);
-        measure(3, 100, 300, DWELL + MS);
+        measuredInLowLowAfterTheDwell(3);
         final double lowLow = row(3).estimate().valueMillis();
         final long measuredAt = clockMillis.get();
         engine.applyMib((short) 3, mib(80, 80), 10 * SECOND);
@@ -146,9 +152,7 @@ class AdaptiveServingTest {
 
     @Test
     void probeMissesRaiseTheServedBoundWhileTheThesisValueStaysAvailable() {
-        engine.applyMib((short) 6, mib(10, 10), 0);
-        engine.tick(DWELL);
-        measure(6, 100, 300, DWELL + MS);
+        measuredInLowLowAfterTheDwell(6);
         final double thesis = row(6).estimate().valueMillis();
         assertEquals("", row(6).served().correction(), "nothing learned yet");
         // The path got slower: every window's round trips spread up to 400 µs, above the 292 µs bound.
@@ -185,9 +189,7 @@ class AdaptiveServingTest {
 
     @Test
     void aProbeStreamThatStopsHoldingOpensAMeasurementForDrift() {
-        engine.applyMib((short) 6, mib(10, 10), 0);
-        engine.tick(DWELL);
-        measure(6, 100, 300, DWELL + MS);
+        measuredInLowLowAfterTheDwell(6);
         final long ticketsBefore = tickets.get();
         long now = 10 * SECOND;
         for (int w = 0; w < 40 && row(6).pending() == null; w++) {
@@ -212,9 +214,7 @@ class AdaptiveServingTest {
 
     @Test
     void aProbeWindowThatBeganBeforeTheStateChangeIsNotCounted() {
-        engine.applyMib((short) 6, mib(10, 10), 0);
-        engine.tick(DWELL);
-        measure(6, 100, 300, DWELL + MS);
+        measuredInLowLowAfterTheDwell(6);
         engine.submitProbe((short) 6, "lab1", roundTrips(8, 100, 200), 0.15, 2000, DWELL + SECOND);
         assertEquals(0, row(6).currentKnowledge().coverage().roundTrips(), "the window straddled the change");
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,6 +66,21 @@ class UpdateEngineTest {
 
     private static MibReading mib(final int client, final int peer, final int port) {
         return new MibReading((short) client, (short) peer, (short) port);
+    }
+
+    /**
+     * An engine over the given connections with the TAC-4 thesis profile loaded, no minimum interval
+     * between measurements, and the given limits on open requests and round trips.
+     *
+     * @param concurrentMeasurements how many requests may be open at once
+     * @param roundTripsPerSecond    the round-trip budget that refills each second
+     */
+    private UpdateEngine limitedEngine(final int concurrentMeasurements, final long roundTripsPerSecond,
+                                       final ConnectionSpec... specs) throws Exception {
+        final Profile tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
+        return new UpdateEngine(new ConnectionTable(Arrays.stream(specs).map(spec -> ConnectionRow.initial(spec, 0)).toList()),
+            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, concurrentMeasurements, 20,
+                roundTripsPerSecond), tickets::incrementAndGet, () -> 42L);
     }
 
     private ConnectionRow row(final int indexRef) {
@@ -196,11 +212,7 @@ class UpdateEngineTest {
 
     @Test
     void aRequestBeyondTheConcurrencyBudgetWaitsForASlotAndIsNotDropped() throws Exception {
-        final Profile tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
-        final UpdateEngine oneAtATime = new UpdateEngine(new ConnectionTable(List.of(
-            ConnectionRow.initial(spec(3, 3, 0, null), 0), ConnectionRow.initial(spec(4, 4, 96, null), 0))),
-            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 1, 20, 20_000),
-            tickets::incrementAndGet, () -> 42L);
+        final UpdateEngine oneAtATime = limitedEngine(1, 20_000, spec(3, 3, 0, null), spec(4, 4, 96, null));
         oneAtATime.applyMib((short) 3, mib(10, 10, 10), 0);
         oneAtATime.applyMib((short) 4, mib(10, 10, 10), 0);
         final ConnectionRow three = oneAtATime.table().row((short) 3);
@@ -215,19 +227,10 @@ class UpdateEngineTest {
     }
 
     @Test
-    void requestsBeyondTheRoundTripBudgetPerSecondWaitForTheBudgetToRefill() {
+    void requestsBeyondTheRoundTripBudgetPerSecondWaitForTheBudgetToRefill() throws Exception {
         // 1000 round trips per request, 1500 per second: the first request fits, the second must
         // wait until 500 more have accrued (1/3 s), however many slots are free.
-        final Profile tac4;
-        try {
-            tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-        final UpdateEngine budgeted = new UpdateEngine(new ConnectionTable(List.of(
-            ConnectionRow.initial(spec(3, 3, 0, null), 0), ConnectionRow.initial(spec(4, 4, 96, null), 0))),
-            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 1_500),
-            tickets::incrementAndGet, () -> 42L);
+        final UpdateEngine budgeted = limitedEngine(2, 1_500, spec(3, 3, 0, null), spec(4, 4, 96, null));
         budgeted.applyMib((short) 3, mib(10, 10, 10), 0);
         budgeted.applyMib((short) 4, mib(10, 10, 10), 0);
         assertNotNull(budgeted.table().row((short) 3).pending());
@@ -252,16 +255,8 @@ class UpdateEngineTest {
     }
 
     @Test
-    void aStateChangeReplacesTheConnectionsOwnOpenRequestWithoutWaitingForItsSlot() {
-        final Profile tac4;
-        try {
-            tac4 = ProfileJson.read(Path.of("../profiles/thesis-tac4-corba.json"));
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-        final UpdateEngine oneAtATime = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec(3, 3, 0, null), 0))),
-            Map.of(tac4.name(), tac4), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 1, 20, 20_000),
-            tickets::incrementAndGet, () -> 42L);
+    void aStateChangeReplacesTheConnectionsOwnOpenRequestWithoutWaitingForItsSlot() throws Exception {
+        final UpdateEngine oneAtATime = limitedEngine(1, 20_000, spec(3, 3, 0, null));
         oneAtATime.applyMib((short) 3, mib(10, 10, 10), 0);
         final long first = oneAtATime.table().row((short) 3).pending().ticket();
         oneAtATime.applyMib((short) 3, mib(80, 10, 10), SECOND);

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.HistogramBins;
@@ -88,13 +90,23 @@ class ServerMetricsTest {
         servant.PutMibUpdates(new IdlMibUpdates((short) indexRef, (short) clientCpu, (short) peerCpu, (short) port), (short) indexRef);
     }
 
+    /** Connection 1 serves an average from the thesis profile, connection 2 a 96 % bound from a measured one. */
+    @ParameterizedTest
+    @CsvSource({"1, 50, average, 1", "2, 10, bound, 2"})
+    void theEstimateGaugeIsTheServedValueInSecondsLabelledWithItsKindAndQos(final short indexRef, final int cpuPercent,
+                                                                             final String kind, final String qos)
+        throws Exception {
+        push(indexRef, cpuPercent, cpuPercent, 10);
+        final Estimate served = servant.current_estimate(indexRef);
+        assertEquals(served.value_ms / 1000, MetricsText.scrape(url).get("latency_server_estimate_seconds",
+            "index_ref", String.valueOf(indexRef), "kind", kind, "qos", qos), 1e-12);
+    }
+
     @Test
     void anAveragesEstimateIsInSecondsWithItsIntervalAndNoBoundSeries() throws Exception {
         push(1, 50, 50, 10);
         final Estimate served = servant.current_estimate((short) 1);
         final MetricsText scrape = MetricsText.scrape(url);
-        assertEquals(served.value_ms / 1000, scrape.get("latency_server_estimate_seconds", "index_ref", "1", "kind", "average",
-            "qos", "1"), 1e-12);
         assertEquals(2.846e-3, scrape.get("latency_server_estimate_seconds", "index_ref", "1", "kind", "average", "qos", "1"), 1e-9,
             "thesis Appendix A, TAC-4 CORBA 256 B, both 34-66 %");
         assertEquals(served.interval.lower / 1000, scrape.get("latency_server_estimate_interval_seconds", "index_ref", "1",
@@ -116,8 +128,6 @@ class ServerMetricsTest {
         push(2, 10, 10, 10);
         final Estimate served = servant.current_estimate((short) 2);
         final MetricsText scrape = MetricsText.scrape(url);
-        assertEquals(served.value_ms / 1000, scrape.get("latency_server_estimate_seconds", "index_ref", "2", "kind", "bound",
-            "qos", "2"), 1e-12);
         assertEquals(0.96, scrape.get("latency_server_estimate_bound_ratio", "index_ref", "2"), 1e-12);
         final double lower = scrape.get("latency_server_estimate_share_interval_ratio", "index_ref", "2", "end", "lower");
         final double upper = scrape.get("latency_server_estimate_share_interval_ratio", "index_ref", "2", "end", "upper");
@@ -211,6 +221,31 @@ class ServerMetricsTest {
         assertEquals(7, scrape.get("latency_server_round_trip_seconds_bucket", "index_ref", "1", "le", "0.0025"));
         assertEquals(10, scrape.get("latency_server_round_trip_seconds_bucket", "index_ref", "1", "le", "0.005"));
         assertTrue(scrape.value("latency_server_round_trip_seconds_count", "index_ref", "2").isEmpty(), "no series before a report");
+    }
+
+    @Test
+    void probesGiveABoundConnectionItsRoundTripsAndCoverageAndAnAverageOneItsMeanErrorPerLoadState()
+        throws Exception {
+        push(1, 50, 50, 10);
+        final double servedMean = servant.current_estimate((short) 1).value_ms;
+        push(2, 10, 10, 10);
+        final HistogramBins bins = new HistogramBins(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1);
+        servant.submit_probe(new ProbeReport((short) 2, "lab1", "test agent", bins, 10, 2.5, 0));
+        servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent", bins, 10, 2.5, 0));
+        final MetricsText scrape = MetricsText.scrape(url);
+        final List<MetricsText.Sample> roundTrips = scrape.samples("latency_server_calibration_round_trips");
+        assertEquals(1, roundTrips.size(), scrape::toString);
+        assertEquals("2", roundTrips.get(0).labels().get("index_ref"), "only the bound connection");
+        assertEquals(10, roundTrips.get(0).value());
+        final double coverage = scrape.get("latency_server_calibration_coverage_ratio", "index_ref", "2",
+            "state", roundTrips.get(0).labels().get("state"));
+        assertTrue(coverage >= 0 && coverage <= 1, "a share: " + coverage);
+        assertEquals(1, scrape.samples("latency_server_calibration_coverage_ratio").size(), scrape::toString);
+        // The average connection's probe window (mean 2.5 ms) against the mean served before it.
+        final List<MetricsText.Sample> meanErrors = scrape.samples("latency_server_calibration_mean_relative_error_ratio");
+        assertEquals(1, meanErrors.size(), scrape::toString);
+        assertEquals("1", meanErrors.get(0).labels().get("index_ref"), "only the average connection");
+        assertEquals(Math.abs(servedMean - 2.5) / 2.5, meanErrors.get(0).value(), 1e-9);
     }
 
     @Test

@@ -34,8 +34,11 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The Grafana dashboard in ops/grafana: valid against Grafana's published dashboard schema (and the schemas of the
@@ -64,14 +67,28 @@ class GrafanaDashboardTest {
 
     // ---------------------------------------------------------------- Grafana's schemas
 
-    @Test
-    void dashboardConformsToGrafanasDashboardSchema() throws Exception {
-        assertEquals(List.of(), schemaProblems(dashboard()));
+    /** One check of a dashboard: the problems it finds, none for a good dashboard. */
+    @FunctionalInterface
+    private interface DashboardCheck {
+        List<String> problems(JsonNode dashboard) throws IOException;
     }
 
-    @Test
-    void panelOptionsFieldConfigAndQueriesConformToThePluginSchemas() throws Exception {
-        assertEquals(List.of(), pluginSchemaProblems(dashboard()));
+    /** The checks that need nothing but the dashboard: Grafana's schemas and the own ones below. */
+    static Stream<Named<DashboardCheck>> checksOfTheDashboardAlone() {
+        return Stream.of(
+            Named.of("the dashboard conforms to Grafana's dashboard schema", GrafanaDashboardTest::schemaProblems),
+            Named.of("panel options, field config and queries conform to the plugin schemas",
+                GrafanaDashboardTest::pluginSchemaProblems),
+            Named.of("every panel query and variable goes through the datasource variable",
+                GrafanaDashboardTest::datasourceProblems),
+            Named.of("panel ids are unique and the layout has no overlaps", GrafanaDashboardTest::layoutProblems),
+            Named.of("every panel shows a Grafana unit that fits its series", GrafanaDashboardTest::unitProblems));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("checksOfTheDashboardAlone")
+    void theShippedDashboardPassesEachCheckOfItAlone(final DashboardCheck check) throws Exception {
+        assertEquals(List.of(), check.problems(dashboard()));
     }
 
     @Test
@@ -134,27 +151,12 @@ class GrafanaDashboardTest {
     }
 
     @Test
-    void everyPanelQueryAndVariableGoesThroughTheDatasourceVariable() throws Exception {
-        assertEquals(List.of(), datasourceProblems(dashboard()));
-    }
-
-    @Test
     void perConnectionSeriesFollowTheIndexRefVariableAndEveryVariableIsDefined() throws Exception {
         final JsonNode dashboard = dashboard();
         assertEquals(List.of(), variableProblems(dashboard, contract()));
         final JsonNode indexRef = variable(dashboard, "index_ref").orElseThrow();
         assertEquals("label_values(latency_server_estimate_seconds, index_ref)", indexRef.path("query").asText());
         assertTrue(indexRef.path("multi").asBoolean() && indexRef.path("includeAll").asBoolean(), "index_ref: several connections at once");
-    }
-
-    @Test
-    void panelIdsAreUniqueAndTheLayoutHasNoOverlaps() throws Exception {
-        assertEquals(List.of(), layoutProblems(dashboard()));
-    }
-
-    @Test
-    void everyPanelShowsAGrafanaUnitThatFitsItsSeries() throws Exception {
-        assertEquals(List.of(), unitProblems(dashboard()));
     }
 
     @Test

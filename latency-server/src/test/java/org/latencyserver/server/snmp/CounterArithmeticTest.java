@@ -36,19 +36,35 @@ class CounterArithmeticTest {
         return new CpuTicks(user, 0, system, idle, 0, 0, 0);
     }
 
+    /** A CPU utilisation after a baseline reading (which gives no value yet) and a second one giving {@code percent}. */
+    private static CpuUtilisation cpuAfter(final CpuTicks baseline, final CpuTicks next, final int percent) {
+        final CpuUtilisation cpu = new CpuUtilisation();
+        assertEquals(-1, cpu.update(baseline), "one reading is only a baseline");
+        assertEquals(percent, cpu.update(next));
+        return cpu;
+    }
+
+    /**
+     * A port utilisation (idle after 10 s) after a baseline reading of Counter64 octets at time 0
+     * and a second one a second later giving {@code percent}; nothing goes out.
+     */
+    private static PortUtilisation portAfterASecond(final long speedMbps, final long inOctets, final long inOctetsASecondLater,
+                                                    final int percent) {
+        final PortUtilisation port = new PortUtilisation(10 * SECOND);
+        assertEquals(-1, port.update(inOctets, 0, 64, speedMbps, 0), "one reading is only a baseline");
+        assertEquals(percent, port.update(inOctetsASecondLater, 0, 64, speedMbps, SECOND));
+        return port;
+    }
+
     @Test
     void cpuUtilisationIsTheNonIdleShareOfTheTicksSinceTheBaseline() {
-        final CpuUtilisation cpu = new CpuUtilisation();
-        assertEquals(-1, cpu.update(ticks(1000, 500, 8000)), "one reading is only a baseline");
         // 300 user + 100 system busy, 100 idle: 80 %
-        assertEquals(80, cpu.update(ticks(1300, 600, 8100)));
+        cpuAfter(ticks(1000, 500, 8000), ticks(1300, 600, 8100), 80);
     }
 
     @Test
     void cpuCountersThatHaveNotMovedKeepTheLastUtilisationInsteadOfDroppingToZero() {
-        final CpuUtilisation cpu = new CpuUtilisation();
-        cpu.update(ticks(1000, 0, 1000));
-        assertEquals(50, cpu.update(ticks(1100, 0, 1100)));
+        final CpuUtilisation cpu = cpuAfter(ticks(1000, 0, 1000), ticks(1100, 0, 1100), 50);
         for (int poll = 0; poll < 49; poll++) {
             assertEquals(50, cpu.update(ticks(1100, 0, 1100)), "net-snmp's cache has not refreshed yet");
         }
@@ -66,17 +82,13 @@ class CounterArithmeticTest {
 
     @Test
     void cpuCountersThatWrapGiveTheUtilisationOfTheTicksAroundTheWrap() {
-        final CpuUtilisation cpu = new CpuUtilisation();
-        cpu.update(ticks(MAX32 - 59, 0, 1000));
         // user moved 60 (across the wrap), idle 40: 60 %
-        assertEquals(60, cpu.update(ticks(0, 0, 1040)));
+        cpuAfter(ticks(MAX32 - 59, 0, 1000), ticks(0, 0, 1040), 60);
     }
 
     @Test
     void afterAnAgentRestartTheFirstReadingIsANewBaselineAndNotASpike() {
-        final CpuUtilisation cpu = new CpuUtilisation();
-        cpu.update(ticks(1000, 0, 9000));
-        assertEquals(10, cpu.update(ticks(1010, 0, 9090)));
+        final CpuUtilisation cpu = cpuAfter(ticks(1000, 0, 9000), ticks(1010, 0, 9090), 10);
         cpu.restart();
         // Counters that went backwards would read as a wrap of nearly 2^32 busy ticks.
         assertEquals(10, cpu.update(ticks(5, 0, 50)), "the last value is kept");
@@ -94,9 +106,7 @@ class CounterArithmeticTest {
 
     @Test
     void portCountersCachedByTheAgentKeepTheLastValueUntilTheyMoveAndAreThenAveragedOverTheGap() {
-        final PortUtilisation port = new PortUtilisation(10 * SECOND);
-        port.update(0, 0, 64, 8, 0);
-        assertEquals(100, port.update(1_000_000, 0, 64, 8, SECOND), "8 Mbit/s port full");
+        final PortUtilisation port = portAfterASecond(8, 0, 1_000_000, 100); // 8 Mbit/s port full
         assertEquals(100, port.update(1_000_000, 0, 64, 8, 2 * SECOND), "cached counters");
         // 500,000 octets over the 2 s since the last change: 2 Mbit/s of 8.
         assertEquals(25, port.update(1_500_000, 0, 64, 8, 3 * SECOND));
@@ -104,9 +114,7 @@ class CounterArithmeticTest {
 
     @Test
     void portCountersStandingStillLongerThanTheIdleTimeMeanAnIdlePort() {
-        final PortUtilisation port = new PortUtilisation(10 * SECOND);
-        port.update(0, 0, 64, 8, 0);
-        assertEquals(100, port.update(1_000_000, 0, 64, 8, SECOND));
+        final PortUtilisation port = portAfterASecond(8, 0, 1_000_000, 100);
         assertEquals(100, port.update(1_000_000, 0, 64, 8, 11 * SECOND));
         assertEquals(0, port.update(1_000_000, 0, 64, 8, 11 * SECOND + 1));
     }
@@ -123,16 +131,12 @@ class CounterArithmeticTest {
 
     @Test
     void portUtilisationAboveTheSpeedIsClampedTo100() {
-        final PortUtilisation port = new PortUtilisation(10 * SECOND);
-        port.update(0, 0, 64, 1, 0);
-        assertEquals(100, port.update(10_000_000, 0, 64, 1, SECOND));
+        portAfterASecond(1, 0, 10_000_000, 100);
     }
 
     @Test
     void afterAnAgentRestartThePortKeepsItsLastValueAndStartsANewBaseline() {
-        final PortUtilisation port = new PortUtilisation(10 * SECOND);
-        port.update(1_000_000_000, 0, 64, 8, 0);
-        assertEquals(50, port.update(1_000_500_000, 0, 64, 8, SECOND));
+        final PortUtilisation port = portAfterASecond(8, 1_000_000_000, 1_000_500_000, 50);
         port.restart();
         assertEquals(50, port.update(10, 0, 64, 8, 2 * SECOND));
         assertEquals(25, port.update(250_010, 0, 64, 8, 3 * SECOND));
@@ -154,15 +158,11 @@ class CounterArithmeticTest {
 
     @Test
     void afterForgettingNeitherTheOldValueNorTheOldBaselineIsUsed() {
-        final CpuUtilisation cpu = new CpuUtilisation();
-        cpu.update(ticks(1000, 0, 1000));
-        assertEquals(50, cpu.update(ticks(1100, 0, 1100)));
+        final CpuUtilisation cpu = cpuAfter(ticks(1000, 0, 1000), ticks(1100, 0, 1100), 50);
         cpu.forget();
         assertEquals(-1, cpu.update(ticks(1200, 0, 1300)), "a baseline again, no value");
         assertEquals(20, cpu.update(ticks(1220, 0, 1380)));
-        final PortUtilisation port = new PortUtilisation(10 * SECOND);
-        port.update(0, 0, 64, 8, 0);
-        assertEquals(100, port.update(1_000_000, 0, 64, 8, SECOND));
+        final PortUtilisation port = portAfterASecond(8, 0, 1_000_000, 100);
         port.forget();
         assertEquals(-1, port.update(1_000_000, 0, 64, 8, 2 * SECOND));
         assertEquals(50, port.update(1_500_000, 0, 64, 8, 3 * SECOND));

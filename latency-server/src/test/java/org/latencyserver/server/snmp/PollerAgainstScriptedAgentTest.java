@@ -3,22 +3,31 @@ package org.latencyserver.server.snmp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.emulator.EmulatedMib.IF_HC_IN_OCTETS;
+import static org.latencyserver.emulator.EmulatedMib.IF_HC_OUT_OCTETS;
+import static org.latencyserver.emulator.EmulatedMib.IF_HIGH_SPEED;
+import static org.latencyserver.emulator.EmulatedMib.SS_CPU_RAW_IDLE;
+import static org.latencyserver.emulator.EmulatedMib.SS_CPU_RAW_NICE;
+import static org.latencyserver.emulator.EmulatedMib.SS_CPU_RAW_SYSTEM;
+import static org.latencyserver.emulator.EmulatedMib.SS_CPU_RAW_USER;
+import static org.latencyserver.emulator.EmulatedMib.SYS_UPTIME;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.config.ConnectionSpecs;
-import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.config.LinkConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
 import org.latencyserver.server.config.SnmpAccess;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.snmp4j.smi.Counter32;
 import org.snmp4j.smi.Counter64;
 import org.snmp4j.smi.OID;
@@ -34,16 +43,12 @@ class PollerAgainstScriptedAgentTest {
 
     private static final String COMMUNITY_ENV = "TEST_COMMUNITY";
     private static final String COMMUNITY = "s3cret-test";
+    /** The environment the poller reads its secrets from: only the community's variable is set. */
+    private static final Function<String, String> RIGHT_COMMUNITY = name -> COMMUNITY_ENV.equals(name) ? COMMUNITY : null;
     private static final long POLL_MILLIS = 40;
     private static final int UNKNOWN_AFTER = 3;
-    private static final OID UPTIME = new OID("1.3.6.1.2.1.1.3.0");
-    private static final OID USER = new OID("1.3.6.1.4.1.2021.11.50.0");
-    private static final OID NICE = new OID("1.3.6.1.4.1.2021.11.51.0");
-    private static final OID SYSTEM = new OID("1.3.6.1.4.1.2021.11.52.0");
-    private static final OID IDLE = new OID("1.3.6.1.4.1.2021.11.53.0");
-    private static final OID IN = new OID("1.3.6.1.2.1.31.1.1.1.6.3");
-    private static final OID OUT = new OID("1.3.6.1.2.1.31.1.1.1.10.3");
-    private static final OID HIGH_SPEED = new OID("1.3.6.1.2.1.31.1.1.1.15.3");
+    /** the polled port's ifIndex; its IF-MIB objects are named as the emulator serves them */
+    private static final int IF_INDEX = 3;
 
     private final List<AutoCloseable> closing = new ArrayList<>();
     private final List<PolledValues> delivered = new CopyOnWriteArrayList<>();
@@ -62,16 +67,16 @@ class PollerAgainstScriptedAgentTest {
         private volatile long uptimeBase = 100_000;
 
         Variable value(final OID oid) {
-            if (oid.equals(UPTIME)) {
+            if (oid.equals(SYS_UPTIME)) {
                 return new TimeTicks(uptimeBase + polls.get());
             }
-            if (oid.equals(USER)) {
+            if (oid.equals(SS_CPU_RAW_USER)) {
                 return counter32(base + 3 * polls.incrementAndGet());
             }
-            if (oid.equals(NICE) || oid.equals(SYSTEM)) {
+            if (oid.equals(SS_CPU_RAW_NICE) || oid.equals(SS_CPU_RAW_SYSTEM)) {
                 return counter32(base);
             }
-            if (oid.equals(IDLE)) {
+            if (oid.equals(SS_CPU_RAW_IDLE)) {
                 return counter32(base + polls.get());
             }
             return null;
@@ -94,14 +99,35 @@ class PollerAgainstScriptedAgentTest {
             timeoutMillis, 0);
     }
 
-    private SnmpPoller start(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionSpec> connections)
-        throws Exception {
-        final SnmpPoller poller = new SnmpPoller(nodes, links, connections, POLL_MILLIS, UNKNOWN_AFTER,
-            name -> COMMUNITY_ENV.equals(name) ? COMMUNITY : null, delivered::add, System::nanoTime);
+    private void start(final List<NodeConfig> nodes, final List<LinkConfig> links, final List<ConnectionSpec> connections,
+                       final Function<String, String> environment) throws Exception {
+        final SnmpPoller poller = new SnmpPoller(nodes, links, connections, POLL_MILLIS, UNKNOWN_AFTER, environment,
+            delivered::add, System::nanoTime);
         closing.add(0, poller);
         poller.start();
-        return poller;
     }
+
+    /**
+     * Polls ws1's CPU from the agent for connection 7, whose peer ws2 pushes its values: only the
+     * client side is polled.
+     *
+     * @param environment looks up the community's environment variable
+     */
+    private void startPollingTheClient(final ScriptedAgent agent, final SnmpAccess.CpuSource cpu, final long timeoutMillis,
+                                       final Function<String, String> environment) throws Exception {
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, cpu, timeoutMillis));
+        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)),
+            environment);
+    }
+
+    /** As {@link #startPollingTheClient(ScriptedAgent, SnmpAccess.CpuSource, long, Function)}, with the right community. */
+    private void startPollingTheClient(final ScriptedAgent agent, final SnmpAccess.CpuSource cpu, final long timeoutMillis)
+        throws Exception {
+        startPollingTheClient(agent, cpu, timeoutMillis, RIGHT_COMMUNITY);
+    }
+
 
     private PolledValues await(final String what, final Predicate<PolledValues> condition, final long timeoutMillis)
         throws InterruptedException {
@@ -122,24 +148,20 @@ class PollerAgainstScriptedAgentTest {
         final BusyCpu cpu = new BusyCpu();
         cpu.base = 5_000;
         agent.script(cpu::value);
-        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
-            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 100));
-        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(),
-            List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
+        startPollingTheClient(agent, SnmpAccess.CpuSource.UCD_RAW, 100);
 
         PolledValues values = await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
         assertEquals(7, values.indexRef());
         assertTrue(values.clientPolled() && !values.peerPolled() && !values.portPolled(), values.toString());
 
         // noSuchInstance for a required counter
-        agent.script(oid -> oid.equals(IDLE) ? null : cpu.value(oid));
+        agent.script(oid -> oid.equals(SS_CPU_RAW_IDLE) ? null : cpu.value(oid));
         await("client unknown after noSuchInstance", v -> v.clientCpuPercent() == -1, 3000);
         agent.script(cpu::value);
         await("client recovered", v -> v.clientCpuPercent() == 75, 3000);
 
         // a string where a counter belongs
-        agent.script(oid -> oid.equals(USER) ? new OctetString("garbage") : cpu.value(oid));
+        agent.script(oid -> oid.equals(SS_CPU_RAW_USER) ? new OctetString("garbage") : cpu.value(oid));
         await("client unknown after garbage", v -> v.clientCpuPercent() == -1, 3000);
         agent.script(cpu::value);
         await("client recovered", v -> v.clientCpuPercent() == 75, 3000);
@@ -156,10 +178,7 @@ class PollerAgainstScriptedAgentTest {
         final ScriptedAgent agent = agent();
         final BusyCpu cpu = new BusyCpu();
         agent.script(cpu::value);
-        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
-            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 1000));
-        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
+        startPollingTheClient(agent, SnmpAccess.CpuSource.UCD_RAW, 1000);
         await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
         // One request with a long timeout is in flight at a time: two missed answers are two misses, fewer than 3.
         final int before = agent.requests();
@@ -178,10 +197,7 @@ class PollerAgainstScriptedAgentTest {
         final BusyCpu cpu = new BusyCpu();
         cpu.base = 3_000_000_000L;
         agent.script(cpu::value);
-        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
-            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 200));
-        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
+        startPollingTheClient(agent, SnmpAccess.CpuSource.UCD_RAW, 200);
         await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
         final int deliveredBefore = delivered.size();
         // Restart: uptime and all counters start over near 0 (the user counter would read as a huge wrap).
@@ -199,21 +215,21 @@ class PollerAgainstScriptedAgentTest {
         // 1,000,000 octets/s in = 8 Mbit/s, out half of it; ifHighSpeed 16 Mbit/s: 50 %.
         agent.script(oid -> {
             final long octets = (System.nanoTime() - startNanos) / 1000;
-            if (oid.equals(UPTIME)) {
+            if (oid.equals(SYS_UPTIME)) {
                 return new TimeTicks(octets / 10_000);
             }
-            if (oid.equals(IN)) {
+            if (oid.equals(new OID(IF_HC_IN_OCTETS).append(IF_INDEX))) {
                 return new Counter64(-1_000_000L + octets); // wraps past 2^64 after a second
             }
-            if (oid.equals(OUT)) {
+            if (oid.equals(new OID(IF_HC_OUT_OCTETS).append(IF_INDEX))) {
                 return new Counter64(octets / 2);
             }
-            return oid.equals(HIGH_SPEED) ? new org.snmp4j.smi.Gauge32(16) : null;
+            return oid.equals(new OID(IF_HIGH_SPEED).append(IF_INDEX)) ? new org.snmp4j.smi.Gauge32(16) : null;
         });
         final NodeConfig a = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.PUSH, null);
         final NodeConfig b = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        final LinkConfig link = new LinkConfig("port-3", MibSource.SNMP, v2c(agent, null, 200), 3, 0);
-        start(List.of(a, b), List.of(link), List.of(ConnectionSpecs.of((short) 9, a, b, link, 256, 3, 0, null)));
+        final LinkConfig link = new LinkConfig("port-3", MibSource.SNMP, v2c(agent, null, 200), IF_INDEX, 0);
+        start(List.of(a, b), List.of(link), List.of(ConnectionSpecs.of((short) 9, a, b, link, 256, 3, 0, null)), RIGHT_COMMUNITY);
         final PolledValues values = await("port near 50 %", v -> v.portPercent() >= 40 && v.portPercent() <= 60, 3000);
         assertTrue(values.portPolled() && !values.clientPolled() && !values.peerPolled(), values.toString());
         Thread.sleep(1500);
@@ -231,7 +247,8 @@ class PollerAgainstScriptedAgentTest {
             v2c(dead, SnmpAccess.CpuSource.UCD_RAW, 5000));
         final NodeConfig fast = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.SNMP,
             v2c(alive, SnmpAccess.CpuSource.UCD_RAW, 5000));
-        start(List.of(slow, fast), List.of(), List.of(ConnectionSpecs.of((short) 7, slow, fast, null, 256, 3, 0, null)));
+        start(List.of(slow, fast), List.of(), List.of(ConnectionSpecs.of((short) 7, slow, fast, null, 256, 3, 0, null)),
+            RIGHT_COMMUNITY);
         Thread.sleep(1000);
         // 1000 ms / 40 ms = 25 polls; allow for a loaded machine.
         assertTrue(alive.requests() >= 12, "the live agent was asked " + alive.requests() + " times in 1 s");
@@ -252,14 +269,7 @@ class PollerAgainstScriptedAgentTest {
     void theWrongCommunityIsNeverAnsweredSoTheSourceBecomesUnknownFromTheStart() throws Exception {
         final ScriptedAgent agent = agent();
         agent.script(ScriptedAgent.of(Map.of()));
-        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
-            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 50));
-        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        final SnmpPoller poller = new SnmpPoller(List.of(client, peer), List.of(),
-            List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)), POLL_MILLIS, UNKNOWN_AFTER,
-            name -> "public", delivered::add, System::nanoTime);
-        closing.add(0, poller);
-        poller.start();
+        startPollingTheClient(agent, SnmpAccess.CpuSource.UCD_RAW, 50, name -> "public");
         // Never answered from the start: UNKNOWN is delivered, so a row restored with old values is marked stale.
         final PolledValues values = await("client unknown", v -> v.clientCpuPercent() == -1, 3000);
         assertEquals(1, delivered.size(), "delivered once: " + delivered);
@@ -272,15 +282,12 @@ class PollerAgainstScriptedAgentTest {
         final ScriptedAgent agent = agent();
         final String load = "1.3.6.1.2.1.25.3.3.1.2.";
         final java.util.TreeMap<OID, Variable> table = new java.util.TreeMap<>();
-        table.put(UPTIME, new TimeTicks(500));
+        table.put(SYS_UPTIME, new TimeTicks(500));
         table.put(new OID(load + "196608"), new org.snmp4j.smi.Integer32(30));
         table.put(new OID(load + "196609"), new org.snmp4j.smi.Integer32(50));
         table.put(new OID("1.3.6.1.2.1.25.3.4.1.1.1"), new org.snmp4j.smi.Integer32(7)); // the next column
         agent.walkable(table);
-        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
-            v2c(agent, SnmpAccess.CpuSource.HR_PROCESSOR_LOAD, 100));
-        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
+        startPollingTheClient(agent, SnmpAccess.CpuSource.HR_PROCESSOR_LOAD, 100);
         await("the mean of 30 % and 50 %", v -> v.clientCpuPercent() == 40, 3000);
         // As net-snmp answered here: no hrProcessorLoad rows at all.
         table.remove(new OID(load + "196608"));
@@ -296,10 +303,7 @@ class PollerAgainstScriptedAgentTest {
         // The user counter passes 2^32 after 10 requests, the idle counter after 30.
         cpu.base = 0x1_0000_0000L - 30;
         agent.script(cpu::value);
-        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
-            v2c(agent, SnmpAccess.CpuSource.UCD_RAW, 200));
-        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
-        start(List.of(client, peer), List.of(), List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)));
+        startPollingTheClient(agent, SnmpAccess.CpuSource.UCD_RAW, 200);
         await("client at 75 %", v -> v.clientCpuPercent() == 75, 3000);
         while (cpu.polls.get() < 40) {
             Thread.sleep(POLL_MILLIS);
