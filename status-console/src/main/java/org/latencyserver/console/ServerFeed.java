@@ -1,5 +1,6 @@
 package org.latencyserver.console;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -33,6 +34,7 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.launch.WorkerThread;
 import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.SystemException;
@@ -64,8 +66,7 @@ final class ServerFeed implements AutoCloseable {
     private final List<Consumer<ConsoleSnapshot>> observers = new CopyOnWriteArrayList<>();
     private final Semaphore wake = new Semaphore(0);
     private final Map<Integer, Deque<TimelinePoint>> timelines = new HashMap<>();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final WorkerThread thread;
     private LatencyService service;
     private boolean subscribed;
     /** Delays between tries while the server cannot be reached; the refreshing thread only. */
@@ -88,8 +89,7 @@ final class ServerFeed implements AutoCloseable {
         this.refreshMillis = refreshMillis;
         this.epochMillis = epochMillis;
         this.latest = new AtomicReference<>(ConsoleSnapshot.empty(serverName));
-        this.thread = new Thread(this::loop, "console-refresh");
-        this.thread.setDaemon(true);
+        this.thread = new WorkerThread("console-refresh", this::loop);
     }
 
     void start() {
@@ -122,7 +122,7 @@ final class ServerFeed implements AutoCloseable {
     }
 
     private void loop() {
-        while (running) {
+        while (thread.running()) {
             final boolean ok = refresh(true);
             final long waitMillis = ok ? refreshMillis : retryDelayMillis;
             try {
@@ -309,8 +309,6 @@ final class ServerFeed implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        running = false;
-        thread.interrupt();
-        thread.join(5_000);
+        thread.stop(Duration.ofSeconds(5));
     }
 }

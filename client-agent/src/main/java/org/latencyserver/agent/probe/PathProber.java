@@ -1,5 +1,6 @@
 package org.latencyserver.agent.probe;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -19,6 +20,7 @@ import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.launch.WorkerThread;
 import org.latencyserver.orb.Backoff;
 import org.omg.CORBA.BAD_OPERATION;
 import org.omg.CORBA.NO_IMPLEMENT;
@@ -76,8 +78,7 @@ public final class PathProber implements AutoCloseable {
     private final long reportIntervalNanos;
     private final long refreshIntervalNanos;
     private final PoissonSchedule schedule;
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final WorkerThread thread;
 
     // ---- prober thread only ----
     /** The path in each schedule slot; null for a free slot. */
@@ -121,9 +122,8 @@ public final class PathProber implements AutoCloseable {
         this.reportIntervalNanos = settings.reportIntervalMillis() * 1_000_000L;
         this.refreshIntervalNanos = settings.refreshIntervalMillis() * 1_000_000L;
         this.schedule = new PoissonSchedule(random);
-        this.thread = new Thread(this::run, "agent-probe");
-        // Probing is an extra: it must never keep the JVM alive on its own.
-        this.thread.setDaemon(true);
+        // A daemon: probing is an extra, it must never keep the JVM alive on its own.
+        this.thread = new WorkerThread("agent-probe", this::run);
     }
 
     /** Starts the probe thread. */
@@ -144,20 +144,14 @@ public final class PathProber implements AutoCloseable {
      */
     @Override
     public void close() {
-        running = false;
-        thread.interrupt();
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.stopKeepingInterrupt(Duration.ofSeconds(5));
     }
 
     private void run() {
         long nowNanos = System.nanoTime();
         long nextRefreshNanos = nowNanos;
         long nextReportNanos = nowNanos + reportIntervalNanos;
-        while (running) {
+        while (thread.running()) {
             try {
                 nowNanos = System.nanoTime();
                 if (nowNanos - nextRefreshNanos >= 0) {
@@ -221,7 +215,7 @@ public final class PathProber implements AutoCloseable {
                     LockSupport.parkNanos(this, waitNanos);
                 }
             }
-            if (!running || !sendOne(path, i == 0 ? dueNanos : System.nanoTime(), train > 1 && i == 0)) {
+            if (!thread.running() || !sendOne(path, i == 0 ? dueNanos : System.nanoTime(), train > 1 && i == 0)) {
                 return;
             }
         }
@@ -272,7 +266,7 @@ public final class PathProber implements AutoCloseable {
     }
 
     private void peerFailed(final ProbePath path, final Exception e) {
-        if (!running) {
+        if (!thread.running()) {
             return; // interrupted by close(): not the peer's fault
         }
         failedRoundTrips++;

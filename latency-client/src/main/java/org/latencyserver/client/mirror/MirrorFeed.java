@@ -1,5 +1,6 @@
 package org.latencyserver.client.mirror;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +15,7 @@ import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.InvalidArgument;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.launch.WorkerThread;
 import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
@@ -48,8 +50,7 @@ final class MirrorFeed implements AutoCloseable {
     private final Consumer<MirrorCommand> writer;
     private final LongSupplier epochMillis;
     private final Semaphore wake = new Semaphore(0);
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final WorkerThread thread;
     private volatile FirstContact firstContact = FirstContact.PENDING;
     private volatile String firstContactProblem = "";
     private volatile int followedCount;
@@ -78,8 +79,7 @@ final class MirrorFeed implements AutoCloseable {
         this.refreshMillis = refreshMillis;
         this.writer = writer;
         this.epochMillis = epochMillis;
-        this.thread = new Thread(this::loop, "mirror-feed");
-        this.thread.setDaemon(true);
+        this.thread = new WorkerThread("mirror-feed", this::loop);
     }
 
     void start() {
@@ -108,7 +108,7 @@ final class MirrorFeed implements AutoCloseable {
 
     private void loop() {
         final Backoff backoff = new Backoff(pollMillis, MAX_BACKOFF_MILLIS);
-        while (running) {
+        while (thread.running()) {
             final boolean ok = refresh();
             final long waitMillis;
             if (ok) {
@@ -183,7 +183,7 @@ final class MirrorFeed implements AutoCloseable {
             if (firstContact == FirstContact.PENDING) {
                 firstContactProblem = problem;
                 firstContact = FirstContact.UNKNOWN_CONNECTIONS;
-                running = false;
+                thread.finish();
                 return null;
             }
             LOG.warn("mirror: {}; mirroring the others", problem);
@@ -231,9 +231,7 @@ final class MirrorFeed implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        running = false;
-        thread.interrupt();
-        thread.join(5_000);
+        thread.stop(Duration.ofSeconds(5));
         final LatencyService current = service;
         if (current != null && subscriptionId != 0) {
             try {

@@ -1,10 +1,12 @@
 package org.latencyserver.client.mirror;
 
+import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.launch.WorkerThread;
 import org.latencyserver.mirror.EstimateMirrorWriter;
 import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.mirror.MirrorRecord;
@@ -30,10 +32,9 @@ final class MirrorWriterLoop implements AutoCloseable {
     private final int heartbeatIntervalMillis;
     private final LongSupplier epochMillis;
     private final BlockingQueue<MirrorCommand> commands = new LinkedBlockingQueue<>();
-    private final Thread thread;
+    private final WorkerThread thread;
     /** Last record written per index_ref (loop thread only); null where never written. */
     private final MirrorRecord[] written = new MirrorRecord[MirrorLayout.RECORD_COUNT];
-    private volatile boolean running = true;
     private volatile long writes;
     private int link = -1;
     private long contactEpochMillis;
@@ -47,8 +48,7 @@ final class MirrorWriterLoop implements AutoCloseable {
         this.writer = writer;
         this.heartbeatIntervalMillis = heartbeatIntervalMillis;
         this.epochMillis = epochMillis;
-        this.thread = new Thread(this::run, "mirror-writer");
-        this.thread.setDaemon(true);
+        this.thread = new WorkerThread("mirror-writer", this::run);
     }
 
     void start() {
@@ -68,7 +68,7 @@ final class MirrorWriterLoop implements AutoCloseable {
 
     private void run() {
         long nextBeatMillis = epochMillis.getAsLong() + heartbeatIntervalMillis;
-        while (running) {
+        while (thread.running()) {
             try {
                 final long waitMillis = Math.max(0, nextBeatMillis - epochMillis.getAsLong());
                 final MirrorCommand command = commands.poll(waitMillis, TimeUnit.MILLISECONDS);
@@ -137,9 +137,7 @@ final class MirrorWriterLoop implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        running = false;
-        thread.interrupt();
-        thread.join(5_000);
+        thread.stop(Duration.ofSeconds(5));
         writer.close();
     }
 }

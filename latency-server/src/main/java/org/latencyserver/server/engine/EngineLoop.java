@@ -1,10 +1,12 @@
 package org.latencyserver.server.engine;
 
+import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.latencyserver.launch.WorkerThread;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class EngineLoop implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineLoop.class);
-    private static final long JOIN_MILLIS = 2000;
+    /** How long close waits for the update thread to finish the command it runs. */
+    private static final Duration JOIN_WAIT = Duration.ofMillis(2000);
 
     private final UpdateEngine engine;
     private final EngineQuery query;
@@ -34,8 +37,7 @@ public final class EngineLoop implements AutoCloseable {
     private final AtomicLong commandErrors = new AtomicLong();
     /** Commands skipped because their caller had cancelled them; written by the update thread. */
     private final AtomicLong commandsSkipped = new AtomicLong();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final WorkerThread thread;
 
     /**
      * @param engine            the engine this loop owns; no other thread may use it once the loop is started
@@ -47,8 +49,7 @@ public final class EngineLoop implements AutoCloseable {
         this.query = new EngineQuery(engine);
         this.nanoClock = nanoClock;
         this.tickIntervalNanos = tickIntervalNanos;
-        this.thread = new Thread(this::run, "latency-update");
-        this.thread.setDaemon(true);
+        this.thread = new WorkerThread("latency-update", this::run);
     }
 
     /** Starts the update thread. */
@@ -68,12 +69,12 @@ public final class EngineLoop implements AutoCloseable {
      * @return false when the loop is stopped; the command is then cancelled and never runs
      */
     boolean submit(final EngineCommand<?> command) {
-        if (!running) {
+        if (!thread.running()) {
             command.cancel();
             return false;
         }
         commands.add(command);
-        if (!running) {
+        if (!thread.running()) {
             // close() may have drained the queue before the add: cancel it ourselves (a no-op if the loop took it).
             command.cancel();
         }
@@ -92,7 +93,7 @@ public final class EngineLoop implements AutoCloseable {
 
     private void run() {
         long nextTickNanos = nanoClock.getAsLong();
-        while (running) {
+        while (thread.running()) {
             try {
                 final long waitNanos = Math.max(0, nextTickNanos - nanoClock.getAsLong());
                 final EngineCommand<?> command = commands.poll(waitNanos, TimeUnit.NANOSECONDS);
@@ -106,7 +107,7 @@ public final class EngineLoop implements AutoCloseable {
                     nextTickNanos = now + tickIntervalNanos;
                 }
             } catch (InterruptedException e) {
-                if (!running) {
+                if (!thread.running()) {
                     return;
                 }
             }
@@ -137,13 +138,7 @@ public final class EngineLoop implements AutoCloseable {
      */
     @Override
     public void close() {
-        running = false;
-        thread.interrupt();
-        try {
-            thread.join(JOIN_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.stopKeepingInterrupt(JOIN_WAIT);
         EngineCommand<?> left;
         while ((left = commands.poll()) != null) {
             left.cancel();
