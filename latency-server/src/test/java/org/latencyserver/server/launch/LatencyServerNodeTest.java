@@ -21,6 +21,7 @@ import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.omg.CORBA.ORB;
 
 /**
@@ -36,11 +37,7 @@ class LatencyServerNodeTest {
         "  state_file: node-test.state.json",
         "profiles:",
         "  - PROFILES/thesis-tac4-corba.json",
-        "nodes:",
-        "  - { name: ws1, node_id: 1, workstation_type: TAC-4, mib_source: push }",
-        "  - { name: ws2, node_id: 2, workstation_type: TAC-4, mib_source: push }",
-        "links:",
-        "  - { name: atm-port, mib_source: push }",
+        TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
         "connections:",
         "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1,"
             + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }",

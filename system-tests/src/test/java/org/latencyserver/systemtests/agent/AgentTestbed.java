@@ -10,6 +10,7 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
@@ -85,11 +86,7 @@ final class AgentTestbed implements AutoCloseable {
             "  max_concurrent_measurements: 2",
             "profiles:",
             "  - " + profiles.resolve("thesis-tac4-corba.json"),
-            "nodes:",
-            "  - { name: ws1, node_id: 1, workstation_type: TAC-4, mib_source: push }",
-            "  - { name: ws2, node_id: 2, workstation_type: TAC-4, mib_source: push }",
-            "links:",
-            "  - { name: atm-port, mib_source: push }",
+            TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
             "connections:",
             "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, " + connectionKeys + " }",
             "  - { index_ref: 6, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 4, bound_percent: 96, "

@@ -19,6 +19,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.security.LocalCertificateAuthority;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
@@ -57,11 +58,7 @@ class SecuredWritersProcessTest {
             "measurement: { round_trips: 500, warmup_round_trips: 100, timeout_millis: 30000, min_interval_millis: 0 }",
             "profiles:",
             "  - " + profiles.resolve("thesis-tac4-corba.json"),
-            "nodes:",
-            "  - { name: ws1, node_id: 1, workstation_type: TAC-4, mib_source: push }",
-            "  - { name: ws2, node_id: 2, workstation_type: TAC-4, mib_source: push }",
-            "links:",
-            "  - { name: atm-port, mib_source: push }",
+            TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
             "connections:",
             "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, calibration: thesis,"
                 + " probe_rate_per_second: 0 }",
