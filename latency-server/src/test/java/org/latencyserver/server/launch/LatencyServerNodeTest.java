@@ -11,7 +11,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +20,7 @@ import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.server.config.TestbedConfigLines;
 import org.omg.CORBA.ORB;
 
@@ -52,11 +52,7 @@ class LatencyServerNodeTest {
     void writeConfigurationAndStartAClientOrb() throws IOException {
         config = directory.resolve("node-test.yaml");
         Files.writeString(config, CONFIGURATION.replace("PROFILES", Path.of("../profiles").toAbsolutePath().normalize().toString()));
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        client = ORB.init(new String[0], properties);
+        client = PlainOrbs.init();
     }
 
     @AfterEach
