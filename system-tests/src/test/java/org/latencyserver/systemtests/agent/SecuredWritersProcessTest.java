@@ -101,11 +101,7 @@ class SecuredWritersProcessTest {
 
             // An agent with another node's certificate sees connection 4's request without its ticket.
             {
-                final ChildProcess stranger = system.start(system.launch(Component.CLIENT_AGENT).name("agent-ws2").env(password)
-                    .args("--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
-                        "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
-                        "--tls-keystore", certs.resolve("agent-ws2.p12").toString(), "--tls-truststore", ca.trustStore().toString()))
-                    .child();
+                final ChildProcess stranger = startAgent(system, "ws2", certs, ca, serverIor, peerIor);
                 // The IDL lists no subscriptions: this one wait is for the agent's line saying it subscribed.
                 LogWatch.await(stranger, "subscribed to measurement requests", Duration.ofSeconds(30));
                 asOperator.PutMibUpdates(new IdlMibUpdates((short) 4, (short) 10, (short) 10, (short) 50), (short) 4);
@@ -115,11 +111,7 @@ class SecuredWritersProcessTest {
             }
             // Its own node's agent measures it.
             {
-                final ChildProcess agent = system.start(system.launch(Component.CLIENT_AGENT).name("agent-ws1").env(password)
-                    .args("--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
-                        "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
-                        "--tls-keystore", certs.resolve("agent-ws1.p12").toString(), "--tls-truststore", ca.trustStore().toString()))
-                    .child();
+                final ChildProcess agent = startAgent(system, "ws1", certs, ca, serverIor, peerIor);
                 LogWatch.await(agent, "submitted mean", Duration.ofSeconds(90));
                 final Estimate estimate = awaitEstimate(asOperator, 4);
                 assertTrue(estimate.basis.contains("measurement ticket"), estimate.basis);
@@ -141,5 +133,19 @@ class SecuredWritersProcessTest {
                 Thread.sleep(200);
             }
         }
+    }
+
+    /**
+     * Starts a client agent for a node with that node's certificate (agent-NODE.p12), polling every
+     * 500 ms without probes, against the server and the peer on ws2.
+     */
+    private static ChildProcess startAgent(final SystemUnderTest system, final String node, final Path certs,
+                                           final LocalCertificateAuthority ca, final Path serverIor, final Path peerIor)
+        throws Exception {
+        return system.start(system.launch(Component.CLIENT_AGENT).name("agent-" + node).env(Map.of(PASSWORD_ENV, ca.password()))
+            .args("--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
+                "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
+                "--tls-keystore", certs.resolve("agent-" + node + ".p12").toString(), "--tls-truststore", ca.trustStore().toString()))
+            .child();
     }
 }
