@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Proxy;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +22,7 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.orb.EchoingPeer;
 import org.latencyserver.orb.Fm1Arrays;
+import org.latencyserver.orb.PlainOrbs;
 import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -43,7 +43,7 @@ class ThesisClientOverLoopbackTest {
 
     @BeforeAll
     static void startServerOrb() throws Exception {
-        serverOrb = ORB.init(new String[0], jacorbProperties());
+        serverOrb = PlainOrbs.init();
         final POA rootPoa = POAHelper.narrow(serverOrb.resolve_initial_references("RootPOA"));
         rootPoa.the_POAManager().activate();
 
@@ -78,22 +78,13 @@ class ThesisClientOverLoopbackTest {
         serverThread.setDaemon(true);
         serverThread.start();
 
-        clientOrb = ORB.init(new String[0], jacorbProperties());
+        clientOrb = PlainOrbs.init();
     }
 
     @AfterAll
     static void stopOrbs() {
         clientOrb.shutdown(true);
         serverOrb.shutdown(false);
-    }
-
-    private static Properties jacorbProperties() {
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("OAIAddr", "127.0.0.1");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        return properties;
     }
 
     @Test

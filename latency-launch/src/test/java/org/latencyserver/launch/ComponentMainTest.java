@@ -4,17 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.launch.StderrCapture.run;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.launch.StderrCapture.Run;
 
 class ComponentMainTest {
 
@@ -89,21 +87,5 @@ class ComponentMainTest {
         assertThrows(IllegalStateException.class, () -> ComponentMain.validate(() -> {
             throw new IllegalStateException("not a setting");
         }));
-    }
-
-    private record Run(int status, String stderr) {
-    }
-
-    /** Runs a main's body in this JVM, its standard error captured (tests of a class run one at a time). */
-    private static Run run(final Callable<Integer> body) throws Exception {
-        final PrintStream original = System.err;
-        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            final int status = body.call();
-            return new Run(status, captured.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(original);
-        }
     }
 }

@@ -5,25 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.idl.StandInServer;
 import org.latencyserver.idl.latency.ConnectionInfo;
-import org.latencyserver.idl.latency.LatencyServiceOperations;
-import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.launch.ReadyFile;
-import org.latencyserver.orb.OrbSupport;
-import org.omg.CORBA.NO_IMPLEMENT;
-import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
 
 /**
  * The client agent launched from a context in this JVM, as {@link ClientAgentMain} launches it,
@@ -37,40 +31,31 @@ class ClientAgentTest {
     /** Port 1 on loopback: nothing listens there, a call is refused at once. */
     private static final String NO_SERVER = "corbaloc::127.0.0.1:1/LatencyServer";
 
-    private static ORB serverOrb;
-    private static String serverIor;
+    private static StandInServer server;
     private static final CompletableFuture<MeasurementListener> subscribed = new CompletableFuture<>();
 
     @BeforeAll
     static void startStandInServer() throws Exception {
-        serverOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        final POA poa = POAHelper.narrow(serverOrb.resolve_initial_references("RootPOA"));
-        poa.the_POAManager().activate();
-        final LatencyServiceOperations service = (LatencyServiceOperations) Proxy.newProxyInstance(
-            LatencyServiceOperations.class.getClassLoader(), new Class<?>[] {LatencyServiceOperations.class},
-            (proxy, method, args) -> switch (method.getName()) {
-                case "list_connections" -> new ConnectionInfo[] {connection(1, "ws1", 4), connection(2, "ws2", 3), connection(3, "ws1", 1)};
-                case "subscribe_measurements" -> {
-                    subscribed.complete((MeasurementListener) args[0]);
-                    yield 5L;
-                }
-                case "pending_measurements" -> new MeasurementRequest[0];
-                case "unsubscribe" -> null;
-                default -> throw new NO_IMPLEMENT(method.getName());
-            });
-        serverIor = serverOrb.object_to_string(poa.servant_to_reference(new LatencyServicePOATie(service)));
+        server = StandInServer.start(Map.of(
+            "list_connections", args -> new ConnectionInfo[] {connection(1, "ws1", 4), connection(2, "ws2", 3), connection(3, "ws1", 1)},
+            "subscribe_measurements", args -> {
+                subscribed.complete((MeasurementListener) args[0]);
+                return 5L;
+            },
+            "pending_measurements", args -> new MeasurementRequest[0],
+            "unsubscribe", args -> null));
     }
 
     @AfterAll
     static void stopStandInServer() {
-        if (serverOrb != null) {
-            serverOrb.shutdown(false);
+        if (server != null) {
+            server.close();
         }
     }
 
     @Test
     void itSubscribesAtTheServerReportsWhatItMeasuresAndCloseStopsItsThreads() throws Exception {
-        final ClientAgent agent = ClientAgent.launch(new ClientAgentContext().server(serverIor).clientNodes(Set.of("ws1"))
+        final ClientAgent agent = ClientAgent.launch(new ClientAgentContext().server(server.ior()).clientNodes(Set.of("ws1"))
             .agentName("agent-under-test").jitWarmupSeconds(0));
         try {
             subscribed.get(60, TimeUnit.SECONDS);

@@ -4,31 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.StandInServer;
 import org.latencyserver.idl.latency.ConfidenceInterval;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateKind;
-import org.latencyserver.idl.latency.LatencyServiceOperations;
-import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
-import org.latencyserver.orb.OrbSupport;
-import org.omg.CORBA.NO_IMPLEMENT;
-import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
 
 /**
  * The mirror launched from a context in this JVM, as {@link MirrorMain} launches it, against a
@@ -39,8 +33,7 @@ class MirrorTest {
     private static final short CONNECTION = 6;
     private static final long SUBSCRIPTION = 77;
 
-    private static ORB serverOrb;
-    private static String serverIor;
+    private static StandInServer server;
     private static final List<Long> unsubscribed = new CopyOnWriteArrayList<>();
 
     @TempDir
@@ -48,35 +41,27 @@ class MirrorTest {
 
     @BeforeAll
     static void startStandInServer() throws Exception {
-        serverOrb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        final POA poa = POAHelper.narrow(serverOrb.resolve_initial_references("RootPOA"));
-        poa.the_POAManager().activate();
-        final LatencyServiceOperations service = (LatencyServiceOperations) Proxy.newProxyInstance(
-            LatencyServiceOperations.class.getClassLoader(), new Class<?>[] {LatencyServiceOperations.class},
-            (proxy, method, args) -> switch (method.getName()) {
-                case "list_connections" -> new ConnectionInfo[] {connection()};
-                case "current_estimate" -> estimate();
-                case "subscribe" -> SUBSCRIPTION;
-                case "unsubscribe" -> {
-                    unsubscribed.add((Long) args[0]);
-                    yield null;
-                }
-                default -> throw new NO_IMPLEMENT(method.getName());
-            });
-        serverIor = serverOrb.object_to_string(poa.servant_to_reference(new LatencyServicePOATie(service)));
+        server = StandInServer.start(Map.of(
+            "list_connections", args -> new ConnectionInfo[] {connection()},
+            "current_estimate", args -> estimate(),
+            "subscribe", args -> SUBSCRIPTION,
+            "unsubscribe", args -> {
+                unsubscribed.add((Long) args[0]);
+                return null;
+            }));
     }
 
     @AfterAll
     static void stopStandInServer() {
-        if (serverOrb != null) {
-            serverOrb.shutdown(false);
+        if (server != null) {
+            server.close();
         }
     }
 
     @Test
     void itWritesTheServersEstimateIntoTheFileItReportsAndCloseEndsItsSubscription() throws Exception {
         final Path file = directory.resolve("estimates.mirror");
-        final Mirror mirror = Mirror.launch(new MirrorContext().server(serverIor).file(file).connections(Set.of(CONNECTION)));
+        final Mirror mirror = Mirror.launch(new MirrorContext().server(server.ior()).file(file).connections(Set.of(CONNECTION)));
         try {
             mirror.awaitFirstContact();
             final ReadyFile ready = mirror.readyFile().build();
@@ -100,7 +85,7 @@ class MirrorTest {
 
     @Test
     void aConnectionTheServerLacksFailsTheFirstContactNamingIt() throws Exception {
-        try (Mirror mirror = Mirror.launch(new MirrorContext().server(serverIor).file(directory.resolve("m"))
+        try (Mirror mirror = Mirror.launch(new MirrorContext().server(server.ior()).file(directory.resolve("m"))
             .connections(Set.of(CONNECTION, (short) 9)))) {
             final Mirror.UnknownConnections refused = assertThrows(Mirror.UnknownConnections.class, mirror::awaitFirstContact);
             assertTrue(refused.getMessage().contains("[9]"), refused.getMessage());

@@ -8,20 +8,12 @@ import static org.latencyserver.server.config.ConfigFixture.edit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.input.InputFault;
-import org.latencyserver.core.port.ThesisQueuePortModel;
-import org.latencyserver.core.profile.Layer;
-import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
-import org.latencyserver.core.profile.Provenance;
-import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.server.table.ConnectionSpec;
 
 /** Profiles listed in the configuration: loading, refusal, and the checks connections make against them. */
@@ -75,7 +67,7 @@ class ProfileReferenceTest {
 
     @Test
     void qos2OnAProfileWithHistogramsIsAccepted() throws Exception {
-        ProfileJson.write(histogramProfile("measured-tac4", "TAC-4"), directory.resolve("measured.json"));
+        ProfileJson.write(TestProfiles.tenBins("measured-tac4", "TAC-4", 1_000_000L, true), directory.resolve("measured.json"));
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "server.yaml",
             withProfiles("    qos: 2\n    bound_percent: 96\n    profile: measured-tac4", "measured.json")));
         final ConnectionSpec connection = configuration.connectionSpecs().get(0);
@@ -130,21 +122,5 @@ class ProfileReferenceTest {
         assertEquals(3, fault.line());
         assertEquals("'copy.json' is a second profile named 'thesis-tac4-corba', after profiles[0] (line 2)",
             fault.reason());
-    }
-
-    /** A small measured-style profile: one size, all six pairs, each with a 10-bin histogram of 100 samples. */
-    private static Profile histogramProfile(final String name, final String workstationType) {
-        final List<ProfileCell> cells = new ArrayList<>();
-        for (final CpuStatePair pair : CpuStatePair.PROFILED_PAIRS) {
-            final long[] edges = new long[10];
-            final long[] counts = new long[10];
-            for (int i = 0; i < 10; i++) {
-                edges[i] = (i + 1) * 1_000_000L;
-                counts[i] = 10;
-            }
-            cells.add(new ProfileCell(pair, 256, 100, 5.5, 2.9, 10.0, LatencyHistogram.of(edges, counts, 0)));
-        }
-        return new Profile(name, workstationType, Layer.CORBA, new Provenance("test fixture", null, null, null, null, null),
-            null, ThesisQueuePortModel.INSTANCE, cells);
     }
 }

@@ -15,15 +15,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.input.InputFault;
-import org.latencyserver.core.port.ThesisQueuePortModel;
-import org.latencyserver.core.profile.Layer;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.profile.ProfileJson;
-import org.latencyserver.core.profile.Provenance;
-import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.ProbeReport;
@@ -32,6 +26,7 @@ import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.server.config.ConfigurationException;
 import org.latencyserver.server.config.ConfigurationLoader;
 import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.config.TestProfiles;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.engine.UpdateEngine;
@@ -74,24 +69,8 @@ class ProfileChecksTest {
 
     private Path writeGoodProfiles() throws Exception {
         Files.copy(Path.of("../profiles/thesis-tac4-corba.json"), directory.resolve("tac4.json"));
-        ProfileJson.write(measured("measured-tac4", "TAC-4", true), directory.resolve("measured.json"));
+        ProfileJson.write(TestProfiles.tenBins("measured-tac4", "TAC-4", 100_000L, true), directory.resolve("measured.json"));
         return Files.writeString(directory.resolve("server.yaml"), configuration("", "tac4.json", "measured.json"));
-    }
-
-    /** One size, all six pairs, each with (or without) a 10-bin histogram of 100 samples. */
-    private static Profile measured(final String name, final String workstationType, final boolean histograms) {
-        final List<ProfileCell> cells = new ArrayList<>();
-        for (final CpuStatePair pair : CpuStatePair.PROFILED_PAIRS) {
-            final long[] edges = new long[10];
-            final long[] counts = new long[10];
-            for (int i = 0; i < 10; i++) {
-                edges[i] = (i + 1) * 100_000L;
-                counts[i] = 10;
-            }
-            cells.add(new ProfileCell(pair, 256, 100, 0.55, 0.29, 1.0, histograms ? LatencyHistogram.of(edges, counts, 0) : null));
-        }
-        return new Profile(name, workstationType, Layer.CORBA, new Provenance("test fixture", null, null, null, null, null),
-            null, ThesisQueuePortModel.INSTANCE, cells);
     }
 
     /** A server as LatencyServerNode builds it, without the ORB. */
@@ -144,7 +123,7 @@ class ProfileChecksTest {
     @Test
     void aQos2ProfileWithoutHistogramsIsRefusedAlikeAtStartLoadAndRestart() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(writeGoodProfiles());
-        final Profile flat = measured("measured-tac4", "TAC-4", false);
+        final Profile flat = TestProfiles.tenBins("measured-tac4", "TAC-4", 100_000L, false);
         final Path bad = directory.resolve("flat.json");
         ProfileJson.write(flat, bad);
         final String reason = startupReason(bad, false, "connections[1].profile");
@@ -176,7 +155,7 @@ class ProfileChecksTest {
     @Test
     void aProfileThatFitsIsRestoredAndLoaded() throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(writeGoodProfiles());
-        final Profile better = measured("measured-tac4", "TAC-4", true);
+        final Profile better = TestProfiles.tenBins("measured-tac4", "TAC-4", 100_000L, true);
         final LoadedProfiles kept = new LoadedProfiles(directory.resolve("state.json"));
         kept.save(better);
         assertEquals(Map.of("measured-tac4", better), kept.restore(configuration.limits().profileLimits(),

@@ -11,7 +11,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +20,8 @@ import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.orb.PlainOrbs;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.omg.CORBA.ORB;
 
 /**
@@ -36,11 +37,7 @@ class LatencyServerNodeTest {
         "  state_file: node-test.state.json",
         "profiles:",
         "  - PROFILES/thesis-tac4-corba.json",
-        "nodes:",
-        "  - { name: ws1, node_id: 1, workstation_type: TAC-4, mib_source: push }",
-        "  - { name: ws2, node_id: 2, workstation_type: TAC-4, mib_source: push }",
-        "links:",
-        "  - { name: atm-port, mib_source: push }",
+        TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
         "connections:",
         "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1,"
             + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }",
@@ -55,11 +52,7 @@ class LatencyServerNodeTest {
     void writeConfigurationAndStartAClientOrb() throws IOException {
         config = directory.resolve("node-test.yaml");
         Files.writeString(config, CONFIGURATION.replace("PROFILES", Path.of("../profiles").toAbsolutePath().normalize().toString()));
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        client = ORB.init(new String[0], properties);
+        client = PlainOrbs.init();
     }
 
     @AfterEach

@@ -4,16 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.launch.StderrCapture;
+import org.latencyserver.launch.StderrCapture.Run;
 import picocli.CommandLine;
 
 /**
@@ -30,9 +29,9 @@ class LauncherExitStatusTest {
         final Path config = directory.resolve("broken.yaml");
         Files.writeString(config, "server:\n  name: X\n  no_such_key: 1\n");
         final Run run = run(new ServerMain(), "--config", config.toString(), "--ior-file", directory.resolve("s.ior").toString());
-        assertEquals(1, run.status, run.stderr);
-        assertTrue(run.stderr.startsWith("latency server: the configuration is refused:"), run.stderr);
-        assertTrue(run.stderr.contains("no_such_key"), run.stderr);
+        assertEquals(1, run.status(), run.stderr());
+        assertTrue(run.stderr().startsWith("latency server: the configuration is refused:"), run.stderr());
+        assertTrue(run.stderr().contains("no_such_key"), run.stderr());
     }
 
     @Test
@@ -41,8 +40,8 @@ class LauncherExitStatusTest {
         Files.writeString(config, "server:\n  name: X\n");
         final Run run = run(new ServerMain(), "--config", config.toString(), "--port", "70000",
             "--ior-file", directory.resolve("s.ior").toString());
-        assertEquals(2, run.status, run.stderr);
-        assertTrue(run.stderr.startsWith("latency server: the port must be 0..65535"), run.stderr);
+        assertEquals(2, run.status(), run.stderr());
+        assertTrue(run.stderr().startsWith("latency server: the port must be 0..65535"), run.stderr());
         assertFalse(Files.exists(directory.resolve("s.ior")));
     }
 
@@ -52,33 +51,22 @@ class LauncherExitStatusTest {
             final int port = taken.getLocalPort();
             final Run run = run(new NamingServiceMain(), "--port", Integer.toString(port),
                 "--db-dir", directory.resolve("nsdb").toString());
-            assertEquals(1, run.status, run.stderr);
+            assertEquals(1, run.status(), run.stderr());
             // JacORB logs its own warning first; the launcher's line names the address.
-            assertTrue(run.stderr.lines().anyMatch(line -> line.startsWith("latency naming-service: cannot listen at 127.0.0.1:"
-                + port + ": ")), run.stderr);
+            assertTrue(run.stderr().lines().anyMatch(line -> line.startsWith("latency naming-service: cannot listen at 127.0.0.1:"
+                + port + ": ")), run.stderr());
         }
     }
 
     @Test
     void aNamingServiceOnPortZeroIsAUsageErrorExitingWithTwo() throws Exception {
         final Run run = run(new NamingServiceMain(), "--port", "0", "--db-dir", directory.resolve("nsdb").toString());
-        assertEquals(2, run.status, run.stderr);
-        assertTrue(run.stderr.contains("fixed port"), run.stderr);
+        assertEquals(2, run.status(), run.stderr());
+        assertTrue(run.stderr().contains("fixed port"), run.stderr());
     }
 
-    private record Run(int status, String stderr) {
-    }
-
-    /** Runs a main's command in this JVM, its standard error captured (tests of a class run one at a time). */
-    private static Run run(final Callable<Integer> main, final String... args) {
-        final PrintStream original = System.err;
-        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            final int status = new CommandLine(main).execute(args);
-            return new Run(status, captured.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(original);
-        }
+    /** Runs a main's command in this JVM, its standard error captured. */
+    private static Run run(final Callable<Integer> main, final String... args) throws Exception {
+        return StderrCapture.run(() -> new CommandLine(main).execute(args));
     }
 }

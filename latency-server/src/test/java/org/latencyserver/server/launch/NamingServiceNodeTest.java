@@ -9,12 +9,12 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.orb.PlainOrbs;
 import org.omg.CORBA.ORB;
 import org.omg.CosNaming.NamingContextExt;
 import org.omg.CosNaming.NamingContextExtHelper;
@@ -30,12 +30,7 @@ class NamingServiceNodeTest {
 
     @BeforeEach
     void startAClientOrbAndChooseAPort() throws IOException {
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("jacorb.retries", "0");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        client = ORB.init(new String[0], properties);
+        client = PlainOrbs.withoutRetries();
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }

@@ -22,6 +22,7 @@ import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.server.config.ConfigurationLoader;
 import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.corba.LatencyServiceServant;
 import org.latencyserver.server.corba.WriteGuard;
 import org.latencyserver.server.engine.EngineLoop;
@@ -51,21 +52,11 @@ class ServerMetricsTest {
         final Path config = Files.writeString(directory.resolve("server.yaml"), String.join("\n",
             "server: { name: MetricsTest, operator_calls_enabled: true }",
             "measurement: { min_interval_millis: 0 }",
-            "profiles:",
-            "  - " + Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath(),
-            "  - " + Path.of("../profiles/measured-loopback-jacorb.json").toAbsolutePath(),
-            "nodes:",
-            "  - { name: ws1, node_id: 1, workstation_type: TAC-4 }",
-            "  - { name: ws2, node_id: 2, workstation_type: TAC-4 }",
-            "  - { name: lab1, node_id: 3, workstation_type: LOCAL-2CORE }",
-            "  - { name: lab2, node_id: 4, workstation_type: LOCAL-2CORE }",
+            TestbedConfigLines.metricsProfilesAndNodes(),
             "links:",
             "  - { name: port1 }",
             "connections:",
-            "  - { index_ref: 1, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
-            "  - { index_ref: 2, client: lab1, peer: lab2, link: port1, message_size_bytes: 256, qos: 2, bound_percent: 96,"
-                + " profile: measured-loopback-jacorb }",
-            "  - { index_ref: 3, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 3 }",
+            TestbedConfigLines.METRICS_CONNECTIONS,
             ""));
         final ServerConfiguration configuration = ConfigurationLoader.load(config);
         final List<ConnectionRow> rows = configuration.connectionSpecs().stream().map(spec -> ConnectionRow.initial(spec, 0)).toList();

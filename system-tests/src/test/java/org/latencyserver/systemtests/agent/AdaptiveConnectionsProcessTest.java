@@ -40,11 +40,7 @@ class AdaptiveConnectionsProcessTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (final AutoCloseable process : new AutoCloseable[] {agent, peer, testbed}) {
-            if (process != null) {
-                process.close();
-            }
-        }
+        AgentTestbed.closeAll(agent, peer, testbed);
     }
 
     @Test

@@ -10,6 +10,7 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
@@ -64,6 +65,30 @@ final class AgentTestbed implements AutoCloseable {
     }
 
     /**
+     * Closes each of a test's processes and its testbed that was started, in the order given (the
+     * agent before the peer before the testbed); one that never started is null and skipped.
+     */
+    static void closeAll(final AutoCloseable... started) throws Exception {
+        for (final AutoCloseable process : started) {
+            if (process != null) {
+                process.close();
+            }
+        }
+    }
+
+    /**
+     * @return the server section of a measuring testbed's configuration: the name, the state kept in
+     *     the test's directory, no metrics endpoint
+     */
+    static String serverSection(final String name, final Path directory) {
+        return String.join("\n",
+            "server:",
+            "  name: " + name,
+            "  state_file: " + directory.resolve("state.json"),
+            "  metrics: { enabled: false, address: 127.0.0.1 }");
+    }
+
+    /**
      * @param extraConnection one more line of the connections list (with its leading "  - "), or ""
      */
     static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys,
@@ -71,10 +96,7 @@ final class AgentTestbed implements AutoCloseable {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         final Path config = directory.resolve("measured.yaml");
         Files.writeString(config, String.join("\n",
-            "server:",
-            "  name: MeasuredTestbed",
-            "  state_file: " + directory.resolve("state.json"),
-            "  metrics: { enabled: false, address: 127.0.0.1 }",
+            serverSection("MeasuredTestbed", directory),
             "thresholds:",
             "  cpu_hysteresis_band_percent: 0",
             "measurement:",
@@ -85,11 +107,7 @@ final class AgentTestbed implements AutoCloseable {
             "  max_concurrent_measurements: 2",
             "profiles:",
             "  - " + profiles.resolve("thesis-tac4-corba.json"),
-            "nodes:",
-            "  - { name: ws1, node_id: 1, workstation_type: TAC-4, mib_source: push }",
-            "  - { name: ws2, node_id: 2, workstation_type: TAC-4, mib_source: push }",
-            "links:",
-            "  - { name: atm-port, mib_source: push }",
+            TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
             "connections:",
             "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, " + connectionKeys + " }",
             "  - { index_ref: 6, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 4, bound_percent: 96, "

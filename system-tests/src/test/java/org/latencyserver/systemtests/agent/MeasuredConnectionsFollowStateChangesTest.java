@@ -53,11 +53,7 @@ class MeasuredConnectionsFollowStateChangesTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (final AutoCloseable process : new AutoCloseable[] {agent, peer, testbed}) {
-            if (process != null) {
-                process.close();
-            }
-        }
+        AgentTestbed.closeAll(agent, peer, testbed);
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +22,7 @@ import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
+import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
@@ -49,12 +49,7 @@ class NamingServiceFailuresTest {
     @BeforeEach
     void startOrb() {
         system = SystemUnderTest.in(directory);
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("jacorb.retries", "0");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        orb = ORB.init(new String[0], properties);
+        orb = PlainOrbs.withoutRetries();
     }
 
     @AfterEach

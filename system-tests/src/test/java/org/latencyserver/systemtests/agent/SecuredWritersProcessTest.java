@@ -19,6 +19,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.security.LocalCertificateAuthority;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
@@ -57,11 +58,7 @@ class SecuredWritersProcessTest {
             "measurement: { round_trips: 500, warmup_round_trips: 100, timeout_millis: 30000, min_interval_millis: 0 }",
             "profiles:",
             "  - " + profiles.resolve("thesis-tac4-corba.json"),
-            "nodes:",
-            "  - { name: ws1, node_id: 1, workstation_type: TAC-4, mib_source: push }",
-            "  - { name: ws2, node_id: 2, workstation_type: TAC-4, mib_source: push }",
-            "links:",
-            "  - { name: atm-port, mib_source: push }",
+            TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
             "connections:",
             "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, calibration: thesis,"
                 + " probe_rate_per_second: 0 }",
@@ -104,11 +101,7 @@ class SecuredWritersProcessTest {
 
             // An agent with another node's certificate sees connection 4's request without its ticket.
             {
-                final ChildProcess stranger = system.start(system.launch(Component.CLIENT_AGENT).name("agent-ws2").env(password)
-                    .args("--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
-                        "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
-                        "--tls-keystore", certs.resolve("agent-ws2.p12").toString(), "--tls-truststore", ca.trustStore().toString()))
-                    .child();
+                final ChildProcess stranger = startAgent(system, "ws2", certs, ca, serverIor, peerIor);
                 // The IDL lists no subscriptions: this one wait is for the agent's line saying it subscribed.
                 LogWatch.await(stranger, "subscribed to measurement requests", Duration.ofSeconds(30));
                 asOperator.PutMibUpdates(new IdlMibUpdates((short) 4, (short) 10, (short) 10, (short) 50), (short) 4);
@@ -118,11 +111,7 @@ class SecuredWritersProcessTest {
             }
             // Its own node's agent measures it.
             {
-                final ChildProcess agent = system.start(system.launch(Component.CLIENT_AGENT).name("agent-ws1").env(password)
-                    .args("--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
-                        "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
-                        "--tls-keystore", certs.resolve("agent-ws1.p12").toString(), "--tls-truststore", ca.trustStore().toString()))
-                    .child();
+                final ChildProcess agent = startAgent(system, "ws1", certs, ca, serverIor, peerIor);
                 LogWatch.await(agent, "submitted mean", Duration.ofSeconds(90));
                 final Estimate estimate = awaitEstimate(asOperator, 4);
                 assertTrue(estimate.basis.contains("measurement ticket"), estimate.basis);
@@ -144,5 +133,19 @@ class SecuredWritersProcessTest {
                 Thread.sleep(200);
             }
         }
+    }
+
+    /**
+     * Starts a client agent for a node with that node's certificate (agent-NODE.p12), polling every
+     * 500 ms without probes, against the server and the peer on ws2.
+     */
+    private static ChildProcess startAgent(final SystemUnderTest system, final String node, final Path certs,
+                                           final LocalCertificateAuthority ca, final Path serverIor, final Path peerIor)
+        throws Exception {
+        return system.start(system.launch(Component.CLIENT_AGENT).name("agent-" + node).env(Map.of(PASSWORD_ENV, ca.password()))
+            .args("--server", serverIor.toString(), "--peer", "ws2=" + peerIor,
+                "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
+                "--tls-keystore", certs.resolve("agent-" + node + ".p12").toString(), "--tls-truststore", ca.trustStore().toString()))
+            .child();
     }
 }

@@ -104,10 +104,7 @@ class ThesisVerificationFourTest {
         }
         final Path config = directory.resolve("verification4.yaml");
         Files.writeString(config, String.join("\n",
-            "server:",
-            "  name: Verification4",
-            "  state_file: " + directory.resolve("state.json"),
-            "  metrics: { enabled: false, address: 127.0.0.1 }",
+            AgentTestbed.serverSection("Verification4", directory),
             "thresholds:",
             "  cpu_hysteresis_band_percent: 0",
             "  port_hysteresis_band_percent: 0",

@@ -1,5 +1,7 @@
 package org.latencyserver.systemtests.kit;
 
+import org.latencyserver.launch.ChildProcess;
+
 /**
  * A Latency Server started by {@link SystemUnderTest#server}, serving: its references and metrics URL
  * from its ready file ({@code references.server}, {@code urls.metrics}).
@@ -8,7 +10,7 @@ package org.latencyserver.systemtests.kit;
  *
  * @param process the server's process and ready file
  */
-public record ServerUnderTest(ReadyProcess process) implements AutoCloseable {
+public record ServerUnderTest(ReadyProcess process) implements RunningProcess {
 
     /** @return the server's IOR */
     public String ior() {
@@ -20,24 +22,9 @@ public record ServerUnderTest(ReadyProcess process) implements AutoCloseable {
         return process.ready().url("metrics");
     }
 
-    /** @return its log so far */
-    public String log() {
-        return process.log();
-    }
-
-    /** @return whether it is running */
-    public boolean isAlive() {
-        return process.isAlive();
-    }
-
-    /** Kills it as {@code kill -9} would: no shutdown hooks, no last save. */
-    public void kill() throws InterruptedException {
-        process.kill();
-    }
-
-    /** Stops it: SIGTERM, then SIGKILL after 10 s. */
+    /** @return the server's process */
     @Override
-    public void close() throws InterruptedException {
-        process.close();
+    public ChildProcess child() {
+        return process.child();
     }
 }

@@ -7,11 +7,11 @@ import java.net.URL;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadinessException;
+import org.latencyserver.orb.PlainOrbs;
 import org.omg.CORBA.ORB;
 
 /**
@@ -166,12 +166,7 @@ public final class SystemUnderTest implements AutoCloseable {
      *     shuts it down
      */
     public static ORB newClientOrb() {
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        properties.setProperty("OAIAddr", "127.0.0.1");
-        properties.setProperty("jacorb.log.default.verbosity", "1");
-        return ORB.init(new String[0], properties);
+        return PlainOrbs.init();
     }
 
     /** Stops every child, the last started first, then shuts the client ORB down. */

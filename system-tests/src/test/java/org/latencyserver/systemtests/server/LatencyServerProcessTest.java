@@ -22,6 +22,8 @@ import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.LatservPackage.TableRow;
 import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateListener;
+import org.latencyserver.idl.latency.EstimateListenerHelper;
 import org.latencyserver.idl.latency.EstimateListenerOperations;
 import org.latencyserver.idl.latency.EstimateListenerPOATie;
 import org.latencyserver.idl.latency.EstimateUnavailable;
@@ -81,6 +83,22 @@ class LatencyServerProcessTest {
     private static void push(final int indexRef, final int clientCpu, final int peerCpu, final int port) {
         latserv.PutMibUpdates(new IdlMibUpdates((short) indexRef, (short) clientCpu, (short) peerCpu, (short) port),
             (short) indexRef);
+    }
+
+    /**
+     * Serves a listener on the client ORB that puts each estimate pushed to it into the queue, and
+     * runs the ORB on a daemon thread of that name so that the pushes are answered.
+     */
+    private static EstimateListener listenInto(final BlockingQueue<Estimate> received, final String orbThreadName)
+        throws Exception {
+        final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+        poa.the_POAManager().activate();
+        final EstimateListenerOperations listener = received::add;
+        final org.omg.CORBA.Object reference = poa.servant_to_reference(new EstimateListenerPOATie(listener));
+        final Thread orbThread = new Thread(orb::run, orbThreadName);
+        orbThread.setDaemon(true);
+        orbThread.start();
+        return EstimateListenerHelper.narrow(reference);
     }
 
     @Test
@@ -202,16 +220,9 @@ class LatencyServerProcessTest {
     @Test
     void aSubscriberGetsEachChangeOnceAndInOrder() throws Exception {
         final BlockingQueue<Estimate> received = new LinkedBlockingQueue<>();
-        final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-        poa.the_POAManager().activate();
-        final EstimateListenerOperations listener = received::add;
-        final org.omg.CORBA.Object reference = poa.servant_to_reference(new EstimateListenerPOATie(listener));
-        final Thread orbThread = new Thread(orb::run, "client-orb");
-        orbThread.setDaemon(true);
-        orbThread.start();
+        final EstimateListener listener = listenInto(received, "client-orb");
         push(1, 50, 50, 10); // a known state before subscribing, whatever other tests left
-        final long id = service.subscribe(org.latencyserver.idl.latency.EstimateListenerHelper.narrow(reference),
-            new short[] {1});
+        final long id = service.subscribe(listener, new short[] {1});
         push(1, 10, 10, 10);
         push(1, 50, 10, 10);
         push(1, 80, 10, 10);
@@ -259,15 +270,9 @@ class LatencyServerProcessTest {
         doomed.kill(); // kill -9
 
         final BlockingQueue<Estimate> received = new LinkedBlockingQueue<>();
-        final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-        poa.the_POAManager().activate();
-        final EstimateListenerOperations listener = received::add;
-        final org.omg.CORBA.Object reference = poa.servant_to_reference(new EstimateListenerPOATie(listener));
-        final Thread orbThread = new Thread(orb::run, "client-orb-2");
-        orbThread.setDaemon(true);
-        orbThread.start();
+        final EstimateListener listener = listenInto(received, "client-orb-2");
         push(2, 50, 50, 10);
-        final long id = service.subscribe(org.latencyserver.idl.latency.EstimateListenerHelper.narrow(reference), new short[] {2});
+        final long id = service.subscribe(listener, new short[] {2});
         final int[][] loads = {{10, 10}, {50, 10}, {80, 10}, {80, 80}};
         for (final int[] load : loads) {
             push(2, load[0], load[1], 10);

@@ -30,6 +30,7 @@ import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.ProbeReport;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.metrics.MetricsText;
 import org.latencyserver.server.snmp.ScriptedAgent;
 import org.latencyserver.systemtests.kit.ServerUnderTest;
@@ -70,14 +71,7 @@ class MetricsTableTest {
             "  poll_interval_millis: 50",
             "  operator_calls_enabled: true",
             "measurement: { min_interval_millis: 0, timeout_millis: 600000 }",
-            "profiles:",
-            "  - " + Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath(),
-            "  - " + Path.of("../profiles/measured-loopback-jacorb.json").toAbsolutePath(),
-            "nodes:",
-            "  - { name: ws1, node_id: 1, workstation_type: TAC-4 }",
-            "  - { name: ws2, node_id: 2, workstation_type: TAC-4 }",
-            "  - { name: lab1, node_id: 3, workstation_type: LOCAL-2CORE }",
-            "  - { name: lab2, node_id: 4, workstation_type: LOCAL-2CORE }",
+            TestbedConfigLines.metricsProfilesAndNodes(),
             "  - name: polled",
             "    node_id: 5",
             "    workstation_type: TAC-4",
@@ -86,10 +80,7 @@ class MetricsTableTest {
             "links:",
             "  - { name: port1 }",
             "connections:",
-            "  - { index_ref: 1, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
-            "  - { index_ref: 2, client: lab1, peer: lab2, link: port1, message_size_bytes: 256, qos: 2, bound_percent: 96,"
-                + " profile: measured-loopback-jacorb }",
-            "  - { index_ref: 3, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 3 }",
+            TestbedConfigLines.METRICS_CONNECTIONS,
             "  - { index_ref: 4, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
             "  - { index_ref: 5, client: polled, peer: ws2, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
             ""));

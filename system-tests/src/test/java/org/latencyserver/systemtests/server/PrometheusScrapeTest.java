@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,6 +38,7 @@ import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.systemtests.kit.ServerUnderTest;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
@@ -114,10 +114,7 @@ class PrometheusScrapeTest {
             ""));
 
         final long started = System.nanoTime();
-        final Properties properties = new Properties();
-        properties.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        properties.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        final ORB orb = ORB.init(new String[0], properties);
+        final ORB orb = PlainOrbs.init();
         final AtomicBoolean calling = new AtomicBoolean(true);
         Process prometheus = null;
         Thread caller = null;
