@@ -1,0 +1,378 @@
+package org.latencyserver.benchmarks;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import org.latencyserver.idl.Latserv;
+import org.latencyserver.idl.LatservHelper;
+import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.orb.OrbSupport;
+import org.omg.CORBA.ORB;
+
+/**
+ * Today's server as its connection count grows (issue 14, item 3, "before" figures): for each N
+ * given, a configuration of N QoS 1 connections on the thesis profile {@code thesis-tac4-corba}
+ * (push mode: MIB values arrive by {@code PutMibUpdates}, no SNMP), {@code CONNECTIONS_PER_NODE}
+ * connections per client node, ten peer nodes, {@code index_ref} 1..N and a state file. The server
+ * is started through the process kit; the harness reports
+ * <ul>
+ *   <li>the time from start to its ready file, the state file's size at ready and after every
+ *       connection was pushed to LOW/LOW once;</li>
+ *   <li>a mass state change: 30 % of the client nodes move to HIGH CPU at once ({@code PutMibUpdates}
+ *       for each of their connections, from three threads, each call followed by {@code RequestStatus}
+ *       of the same connection until its estimate changed), while another thread calls
+ *       {@code RequestStatus} for random connections flat out: its p50/p99/max before and during the
+ *       storm, and per changed connection the time from its call to its new estimate served;</li>
+ *   <li>the state store's counters ({@code latency_server_state_saved_bytes_total} …) across the
+ *       storm, and again 12 s later (the state file is rewritten at most every 10 s), per connection
+ *       changed;</li>
+ *   <li>the heap after a full GC ({@code jcmd PID GC.run}, {@code GC.heap_info}), the resident set,
+ *       and the size and time of one read of the metrics endpoint.</li>
+ * </ul>
+ *
+ * <p>Run from the repository root: {@code java -cp benchmarks/target/benchmarks.jar
+ * org.latencyserver.benchmarks.ServerScaleHarness [N ...]} (default 1000 5000). The run's
+ * configuration, state file and server log are in a temporary directory, printed at start.
+ */
+public final class ServerScaleHarness {
+
+    /** Connections of one client node; 30 % of the nodes change at once. */
+    private static final int CONNECTIONS_PER_NODE = 10;
+    private static final int PEER_NODES = 10;
+    private static final double STORM_SHARE = 0.30;
+    private static final int STORM_THREADS = 3;
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(15);
+    private static final long QUIET_READ_NANOS = 5_000_000_000L;
+    private static final long ESTIMATE_WAIT_NANOS = 30_000_000_000L;
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+
+    private ServerScaleHarness() {
+    }
+
+    /**
+     * @param args connection counts, one run each (default 1000 5000); at most 32,767 (an IDL short)
+     * @throws Exception when a process or call fails
+     */
+    public static void main(final String[] args) throws Exception {
+        final List<Integer> sizes = new ArrayList<>();
+        for (final String arg : args) {
+            sizes.add(Integer.parseInt(arg.replace("_", "").replace(",", "")));
+        }
+        if (sizes.isEmpty()) {
+            sizes.addAll(List.of(1000, 5000));
+        }
+        for (final int connections : sizes) {
+            run(connections);
+        }
+    }
+
+    private static void run(final int connections) throws Exception {
+        if (connections < CONNECTIONS_PER_NODE || connections > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("connections must be " + CONNECTIONS_PER_NODE + "..32767, was " + connections);
+        }
+        final Path work = Files.createTempDirectory("server-scale-" + connections);
+        final Path config = writeConfig(work, connections);
+        final Path stateFile = work.resolve("scale.state.json");
+        System.out.printf(Locale.ROOT, "%n== %,d connections (%,d client nodes x %d, %d peer nodes), work %s%n", connections,
+            connections / CONNECTIONS_PER_NODE, CONNECTIONS_PER_NODE, PEER_NODES, work);
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final long startNanos = System.nanoTime();
+            final ChildProcess server = kit.launch(Component.SERVER)
+                .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0")
+                .start();
+            final ReadyFile ready = server.awaitReady(READY_TIMEOUT);
+            final double startSeconds = (System.nanoTime() - startNanos) / 1e9;
+            System.out.printf(Locale.ROOT, "  start to ready file: %.1f s (facts.connections %s); state file at ready %s%n",
+                startSeconds, ready.facts().get("connections"), size(stateFile));
+            final String metricsUrl = ready.url("metrics");
+            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
+
+            // Every connection LOW/LOW once, so that every one has an estimate.
+            final long pushNanos = System.nanoTime();
+            final Histogram firstPuts = pushAll(connections, latserv);
+            final double pushSeconds = (System.nanoTime() - pushNanos) / 1e9;
+            System.out.printf(Locale.ROOT, "  first push of all %,d connections (LOW/LOW), %d threads: %.1f s (%.0f calls/s), "
+                + "PutMibUpdates p50 %.2f ms p99 %.2f ms max %.1f ms%n", connections, STORM_THREADS, pushSeconds,
+                connections / pushSeconds, ms(firstPuts, 50), ms(firstPuts, 99), firstPuts.getMaxValue() / 1e6);
+            final float lowEstimate = latserv.RequestStatus((short) 1).latency_estimate;
+            Thread.sleep(11_000);
+            System.out.printf(Locale.ROOT, "  11 s later: state file %s, journal %s; LOW/LOW estimate %.3f ms%n", size(stateFile),
+                size(stateFile.resolveSibling(stateFile.getFileName() + ".journal")), lowEstimate);
+
+            final Histogram quiet = readFlatOut(latserv, connections, QUIET_READ_NANOS, null);
+            final Counters before = Counters.read(metricsUrl);
+            storm(connections, latserv, lowEstimate, quiet);
+            final Counters afterStorm = Counters.read(metricsUrl);
+            Thread.sleep(12_000);
+            final Counters later = Counters.read(metricsUrl);
+            final double changed = Math.round(connections * STORM_SHARE / CONNECTIONS_PER_NODE) * CONNECTIONS_PER_NODE;
+            afterStorm.minus(before).print("  state store, storm only", changed);
+            later.minus(before).print("  state store, storm + 12 s", changed);
+            System.out.printf(Locale.ROOT, "  state file now %s, journal %s%n", size(stateFile),
+                size(stateFile.resolveSibling(stateFile.getFileName() + ".journal")));
+
+            heap(ready.pid());
+            final long scrapeNanos = System.nanoTime();
+            final String exposition = Counters.fetch(metricsUrl);
+            System.out.printf(Locale.ROOT, "  one read of the metrics endpoint: %,d bytes, %.0f ms%n",
+                exposition.getBytes(StandardCharsets.UTF_8).length, (System.nanoTime() - scrapeNanos) / 1e6);
+        } finally {
+            orb.shutdown(false);
+        }
+    }
+
+    private static Path writeConfig(final Path work, final int connections) throws IOException {
+        final String testbed = Files.readString(RepositoryFiles.testbedConfig(work));
+        final StringBuilder yaml = new StringBuilder(testbed.substring(0, testbed.indexOf("\nnodes:") + 1)
+            .replace("state_file: thesis-testbed.state.json", "state_file: scale.state.json"));
+        final int clientNodes = connections / CONNECTIONS_PER_NODE;
+        yaml.append("nodes:\n");
+        for (int node = 1; node <= clientNodes; node++) {
+            yaml.append("  - { name: c").append(node).append(", node_id: ").append(node)
+                .append(", workstation_type: TAC-4, mib_source: push }\n");
+        }
+        for (int peer = 1; peer <= PEER_NODES; peer++) {
+            yaml.append("  - { name: p").append(peer).append(", node_id: ").append(clientNodes + peer)
+                .append(", workstation_type: TAC-4, mib_source: push }\n");
+        }
+        yaml.append("\nlinks:\n  - { name: atm-port, mib_source: push }\n\nconnections:\n");
+        for (int ref = 1; ref <= clientNodes * CONNECTIONS_PER_NODE; ref++) {
+            final int node = (ref - 1) / CONNECTIONS_PER_NODE + 1;
+            yaml.append("  - { index_ref: ").append(ref).append(", client: c").append(node).append(", peer: p")
+                .append((ref - 1) % PEER_NODES + 1).append(", link: atm-port, message_size_bytes: 256, qos: 1, ")
+                .append("profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }\n");
+        }
+        final Path config = work.resolve("scale.yaml");
+        Files.writeString(config, yaml);
+        return config;
+    }
+
+    private static Histogram pushAll(final int connections, final Latserv latserv) throws Exception {
+        final Histogram puts = new Histogram(3_600_000_000_000L, 3);
+        final ExecutorService pool = Executors.newFixedThreadPool(STORM_THREADS);
+        try {
+            final List<Future<Histogram>> parts = new ArrayList<>();
+            for (int t = 0; t < STORM_THREADS; t++) {
+                final int first = t + 1;
+                parts.add(pool.submit(() -> {
+                    final Histogram mine = new Histogram(3_600_000_000_000L, 3);
+                    for (int ref = first; ref <= connections; ref += STORM_THREADS) {
+                        final long start = System.nanoTime();
+                        put(latserv, (short) ref, 20);
+                        mine.recordValue(System.nanoTime() - start);
+                    }
+                    return mine;
+                }));
+            }
+            for (final Future<Histogram> part : parts) {
+                puts.add(part.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+        return puts;
+    }
+
+    /**
+     * 30 % of the client nodes to HIGH CPU: each of their connections pushed, then read back until its
+     * estimate is no longer {@code lowEstimate}; a reader calls {@code RequestStatus} flat out meanwhile.
+     */
+    private static void storm(final int connections, final Latserv latserv, final float lowEstimate, final Histogram quiet)
+        throws Exception {
+        final int clientNodes = connections / CONNECTIONS_PER_NODE;
+        final List<Integer> nodes = new ArrayList<>();
+        for (int node = 1; node <= clientNodes; node++) {
+            nodes.add(node);
+        }
+        Collections.shuffle(nodes, new Random(14));
+        final List<Integer> stormNodes = nodes.subList(0, (int) Math.round(clientNodes * STORM_SHARE));
+        final AtomicBoolean storming = new AtomicBoolean(true);
+        final ExecutorService readerThread = Executors.newSingleThreadExecutor();
+        final Future<Histogram> during = readerThread.submit(() -> readFlatOut(latserv, connections, Long.MAX_VALUE, storming));
+        final ExecutorService pool = Executors.newFixedThreadPool(STORM_THREADS);
+        final Histogram puts = new Histogram(3_600_000_000_000L, 3);
+        final Histogram changeToEstimate = new Histogram(3_600_000_000_000L, 3);
+        int unchanged = 0;
+        float highEstimate = Float.NaN;
+        final long stormStart = System.nanoTime();
+        try {
+            final List<Future<Object[]>> parts = new ArrayList<>();
+            for (int t = 0; t < STORM_THREADS; t++) {
+                final int first = t;
+                parts.add(pool.submit(() -> {
+                    final Histogram myPuts = new Histogram(3_600_000_000_000L, 3);
+                    final Histogram mine = new Histogram(3_600_000_000_000L, 3);
+                    int missed = 0;
+                    float seen = Float.NaN;
+                    for (int i = first; i < stormNodes.size(); i += STORM_THREADS) {
+                        final int node = stormNodes.get(i);
+                        for (int k = 0; k < CONNECTIONS_PER_NODE; k++) {
+                            final short ref = (short) ((node - 1) * CONNECTIONS_PER_NODE + k + 1);
+                            final long start = System.nanoTime();
+                            put(latserv, ref, 90);
+                            myPuts.recordValue(System.nanoTime() - start);
+                            float estimate;
+                            do {
+                                estimate = latserv.RequestStatus(ref).latency_estimate;
+                            } while (estimate == lowEstimate && System.nanoTime() - start < ESTIMATE_WAIT_NANOS);
+                            if (estimate == lowEstimate) {
+                                missed++;
+                            } else {
+                                mine.recordValue(System.nanoTime() - start);
+                                seen = estimate;
+                            }
+                        }
+                    }
+                    return new Object[] {myPuts, mine, missed, seen};
+                }));
+            }
+            for (final Future<Object[]> part : parts) {
+                final Object[] result = part.get();
+                puts.add((Histogram) result[0]);
+                changeToEstimate.add((Histogram) result[1]);
+                unchanged += (Integer) result[2];
+                if (!Float.isNaN((Float) result[3])) {
+                    highEstimate = (Float) result[3];
+                }
+            }
+        } finally {
+            pool.shutdown();
+        }
+        final double stormSeconds = (System.nanoTime() - stormStart) / 1e9;
+        storming.set(false);
+        final Histogram reads = during.get();
+        readerThread.shutdown();
+        System.out.printf(Locale.ROOT, "  storm: %d client nodes (%d connections) to HIGH CPU from %d threads in %.2f s "
+            + "(%.0f changes/s); HIGH/LOW estimate %.3f ms; %d connections still on the old estimate after %d s%n",
+            stormNodes.size(), stormNodes.size() * CONNECTIONS_PER_NODE, STORM_THREADS, stormSeconds,
+            stormNodes.size() * CONNECTIONS_PER_NODE / stormSeconds, highEstimate, unchanged, ESTIMATE_WAIT_NANOS / 1_000_000_000L);
+        System.out.printf(Locale.ROOT, "    PutMibUpdates p50 %.2f ms p99 %.2f ms max %.1f ms; call -> new estimate served: "
+            + "p50 %.2f ms p99 %.2f ms max %.1f ms; all %d served %.2f s after the storm began%n", ms(puts, 50), ms(puts, 99),
+            puts.getMaxValue() / 1e6, ms(changeToEstimate, 50), ms(changeToEstimate, 99), changeToEstimate.getMaxValue() / 1e6,
+            changeToEstimate.getTotalCount(), stormSeconds);
+        System.out.printf(Locale.ROOT, "    RequestStatus (random connection, one thread flat out): before p50 %.3f ms p99 %.3f ms "
+            + "max %.1f ms (%,d calls in %d s); during p50 %.3f ms p99 %.3f ms max %.1f ms (%,d calls)%n", ms(quiet, 50),
+            ms(quiet, 99), quiet.getMaxValue() / 1e6, quiet.getTotalCount(), QUIET_READ_NANOS / 1_000_000_000L, ms(reads, 50),
+            ms(reads, 99), reads.getMaxValue() / 1e6, reads.getTotalCount());
+    }
+
+    /** {@code RequestStatus} for random connections, for {@code nanos} or while {@code running}. */
+    private static Histogram readFlatOut(final Latserv latserv, final int connections, final long nanos,
+                                         final AtomicBoolean running) {
+        final Histogram reads = new Histogram(3_600_000_000_000L, 3);
+        final long end = System.nanoTime() + Math.min(nanos, 3_600_000_000_000L);
+        while (System.nanoTime() < end && (running == null || running.get())) {
+            final short ref = (short) (ThreadLocalRandom.current().nextInt(connections) + 1);
+            final long start = System.nanoTime();
+            latserv.RequestStatus(ref);
+            reads.recordValue(System.nanoTime() - start);
+        }
+        return reads;
+    }
+
+    private static void put(final Latserv latserv, final short ref, final int clientCpuPercent) {
+        latserv.PutMibUpdates(new IdlMibUpdates(ref, (short) clientCpuPercent, (short) 20, (short) 10), ref);
+    }
+
+    /** Heap after a full GC, by {@code jcmd}, and the resident set from {@code /proc}. */
+    private static void heap(final long pid) throws IOException, InterruptedException {
+        final String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        jcmd(jcmd, pid, "GC.run");
+        final String info = jcmd(jcmd, pid, "GC.heap_info");
+        final Matcher used = HEAP_USED.matcher(info);
+        final String rss = Files.readAllLines(Path.of("/proc", Long.toString(pid), "status")).stream()
+            .filter(line -> line.startsWith("VmRSS")).findFirst().orElse("VmRSS n/a").replaceAll("\\s+", " ");
+        System.out.printf(Locale.ROOT, "  heap after GC.run: %s; %s%n",
+            used.find() ? String.format(Locale.ROOT, "%.1f MiB used", Long.parseLong(used.group(1)) / 1024.0) : "n/a", rss);
+        for (final String line : info.split("\n")) {
+            if (line.contains("total") || line.contains("Metaspace")) {
+                System.out.println("    " + line.trim());
+            }
+        }
+    }
+
+    private static String jcmd(final String jcmd, final long pid, final String command) throws IOException, InterruptedException {
+        final Process process = new ProcessBuilder(jcmd, Long.toString(pid), command).redirectErrorStream(true).start();
+        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor(60, TimeUnit.SECONDS);
+        return out;
+    }
+
+    private static double ms(final Histogram histogram, final double percentile) {
+        return histogram.getValueAtPercentile(percentile) / 1e6;
+    }
+
+    private static String size(final Path file) throws IOException {
+        return Files.exists(file) ? String.format(Locale.ROOT, "%,d bytes", Files.size(file)) : "absent";
+    }
+
+    /** The state store's counters, from the Prometheus text endpoint. */
+    private record Counters(double changes, double journalSaves, double journalBytes, double stateFileSaves,
+                            double stateFileBytes) {
+
+        static String fetch(final String metricsUrl) throws IOException, InterruptedException {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        }
+
+        static Counters read(final String metricsUrl) throws IOException, InterruptedException {
+            final String text = fetch(metricsUrl);
+            return new Counters(sum(text, "latency_server_state_changes_total", ""),
+                sum(text, "latency_server_state_saves_total", "file=\"journal\""),
+                sum(text, "latency_server_state_saved_bytes_total", "file=\"journal\""),
+                sum(text, "latency_server_state_saves_total", "file=\"state_file\""),
+                sum(text, "latency_server_state_saved_bytes_total", "file=\"state_file\""));
+        }
+
+        Counters minus(final Counters earlier) {
+            return new Counters(changes - earlier.changes, journalSaves - earlier.journalSaves,
+                journalBytes - earlier.journalBytes, stateFileSaves - earlier.stateFileSaves, stateFileBytes - earlier.stateFileBytes);
+        }
+
+        void print(final String label, final double connectionsChanged) {
+            final double bytes = journalBytes + stateFileBytes;
+            System.out.printf(Locale.ROOT, "%s: changes %.0f; journal %.0f appends %,.0f bytes (%.0f per append); state file "
+                + "%.0f rewrites %,.0f bytes; total %,.0f bytes = %,.0f per connection changed (%.0f)%n", label, changes,
+                journalSaves, journalBytes, journalBytes / journalSaves, stateFileSaves, stateFileBytes, bytes,
+                bytes / connectionsChanged, connectionsChanged);
+        }
+
+        private static double sum(final String exposition, final String name, final String labelPart) {
+            double total = 0;
+            for (final String line : exposition.split("\n")) {
+                final Matcher sample = SAMPLE.matcher(line);
+                if (!line.startsWith("#") && sample.find() && sample.group(1).equals(name)
+                    && (sample.group(3) == null ? "" : sample.group(3)).contains(labelPart)) {
+                    total += Double.parseDouble(sample.group(4));
+                }
+            }
+            return total;
+        }
+    }
+}
