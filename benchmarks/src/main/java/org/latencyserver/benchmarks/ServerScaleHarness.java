@@ -56,7 +56,9 @@ import org.omg.CORBA.ORB;
  *
  * <p>Run from the repository root: {@code java -cp benchmarks/target/benchmarks.jar
  * org.latencyserver.benchmarks.ServerScaleHarness [N ...]} (default 1000 5000). The run's
- * configuration, state file and server log are in a temporary directory, printed at start.
+ * configuration, state file and server log are in a temporary directory, printed at start. With
+ * {@code -Dserver.scale.jvm.options="-XX:NativeMemoryTracking=summary"} (space-separated options for
+ * the server's JVM) it also prints the server's native memory summary.
  */
 public final class ServerScaleHarness {
 
@@ -107,7 +109,9 @@ public final class ServerScaleHarness {
         System.out.printf(Locale.ROOT, "%n== %,d connections (%,d client nodes x %d, %d peer nodes), work %s%n", connections,
             connections / CONNECTIONS_PER_NODE, CONNECTIONS_PER_NODE, PEER_NODES, work);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+        final String jvmOptions = System.getProperty("server.scale.jvm.options", "").trim();
+        try (ProcessKit kit = jvmOptions.isEmpty() ? ProcessKit.fromThisClasspath(work)
+            : ProcessKit.fromThisClasspath(work, jvmOptions.split("\\s+"))) {
             final long startNanos = System.nanoTime();
             final ChildProcess server = kit.launch(Component.SERVER)
                 .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0")
@@ -319,6 +323,15 @@ public final class ServerScaleHarness {
         for (final String line : info.split("\n")) {
             if (line.contains("total") || line.contains("Metaspace")) {
                 System.out.println("    " + line.trim());
+            }
+        }
+        // With -Dserver.scale.jvm.options=-XX:NativeMemoryTracking=summary: where the resident set goes.
+        final String nmt = jcmd(jcmd, pid, "VM.native_memory summary scale=MB");
+        if (nmt.contains("Total:")) {
+            for (final String line : nmt.split("\n")) {
+                if (line.startsWith("Total:") || line.startsWith("-")) {
+                    System.out.println("    NMT " + line.trim());
+                }
             }
         }
     }
