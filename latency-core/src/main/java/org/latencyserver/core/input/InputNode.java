@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * A YAML or JSON document as a small tree that remembers where each key and value stood (1-based
@@ -36,6 +37,9 @@ import java.util.Map;
  * <p>Immutable after parsing; thread-safe.
  */
 public final class InputNode {
+
+    /** The largest YAML document read, in code points: room for a server of 32,767 connections many times over. */
+    public static final int YAML_CODE_POINT_LIMIT = 64 * 1024 * 1024;
 
     /** The longest string {@link #parse(String, InputFormat, InputFaults)} accepts: Jackson's default. */
     public static final int DEFAULT_MAX_STRING_CHARS = StreamReadConstraints.DEFAULT_MAX_STRING_LEN;
@@ -156,11 +160,23 @@ public final class InputNode {
 
     private static JsonFactory factory(final InputFormat format, final StreamReadConstraints constraints) {
         return switch (format) {
-            case YAML -> YAMLFactory.builder().streamReadConstraints(constraints).build();
+            case YAML -> YAMLFactory.builder().streamReadConstraints(constraints).loaderOptions(yamlLoaderOptions()).build();
             // NaN and Infinity parse, so that validation can name the field instead of a parse error.
             case JSON -> JsonFactory.builder().streamReadConstraints(constraints)
                 .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
         };
+    }
+
+    /**
+     * SnakeYAML, under Jackson's YAML parser, refuses a document of more than 3 Mi code points by
+     * default: a configuration of about 17,000 connections. A server may hold 32,767 (the IDL's
+     * {@code short} index_ref), about 6 MB of YAML, so the limit is raised to
+     * {@value #YAML_CODE_POINT_LIMIT} code points, the order of the 64 MiB a profile may have.
+     */
+    private static LoaderOptions yamlLoaderOptions() {
+        final LoaderOptions options = new LoaderOptions();
+        options.setCodePointLimit(YAML_CODE_POINT_LIMIT);
+        return options;
     }
 
     private static InputNode read(final JsonParser parser, final String path, final InputFaults faults) throws IOException {

@@ -155,4 +155,22 @@ class InputNodeTest {
     void aRefusalWithoutAFaultIsAProgrammingError() {
         assertThrows(IllegalArgumentException.class, () -> new InputFaultsException(List.of()));
     }
+
+    @Test
+    void aYamlDocumentBeyondSnakeYamlsDefaultThreeMiCodePointsIsRead() {
+        // 30,000 list items of ~140 characters: about 4.2 M code points, more than SnakeYAML's default
+        // limit (3 Mi) and as large as a server configuration of 25,000 connections.
+        final StringBuilder text = new StringBuilder("connections:\n");
+        final String padding = "x".repeat(100);
+        for (int i = 1; i <= 30_000; i++) {
+            text.append("  - { index_ref: ").append(i).append(", note: ").append(padding).append(" }\n");
+        }
+        assertTrue(text.length() > 3 * 1024 * 1024, "the document is beyond the default limit: " + text.length());
+        final InputFaults faults = new InputFaults("big.yaml");
+
+        final InputNode root = parse(text.toString(), InputFormat.YAML, faults);
+
+        assertTrue(faults.isEmpty(), faults.inFileOrder().toString());
+        assertEquals(30_000, root.fields().get("connections").items().size());
+    }
 }
