@@ -30,6 +30,13 @@ import org.latencyserver.server.table.MibReading;
 class EngineProxyTest {
 
     private static final long GENEROUS_MILLIS = 30_000;
+    /**
+     * The caller's time-out in the test of a command taken before its caller gave up: long enough
+     * for the update thread to take the command first even on a busy machine (with 1 ms the caller
+     * could give up, and win the cancel, before the thread was scheduled), short against the hold,
+     * which lasts until the caller has passed its time-out and waits untimed.
+     */
+    private static final long TAKEN_BEFORE_TIMEOUT_MILLIS = 2_000;
     /** The duty never runs between the test's commands. */
     private static final long TICK_NEVER_NANOS = TimeUnit.HOURS.toNanos(1);
     private static final MibReading READING = new MibReading((short) 10, (short) 20, (short) 30);
@@ -116,9 +123,9 @@ class EngineProxyTest {
         loop.start();
         holdOn = 1;
         final AtomicReference<Object> answer = new AtomicReference<>();
-        final Thread caller = applyMibOnAnotherThread(new EngineProxy(loop, 1), (short) 1, answer);
+        final Thread caller = applyMibOnAnotherThread(new EngineProxy(loop, TAKEN_BEFORE_TIMEOUT_MILLIS), (short) 1, answer);
         assertTrue(held.await(GENEROUS_MILLIS, TimeUnit.MILLISECONDS), "the update thread is running the command");
-        // An untimed wait is reached only after the 1 ms time-out passed and the caller's cancel lost.
+        // An untimed wait is reached only after the caller's time-out passed and its cancel lost.
         EngineCommandTest.awaitState(caller, Thread.State.WAITING);
 
         release.countDown();
