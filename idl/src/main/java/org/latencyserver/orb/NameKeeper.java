@@ -1,5 +1,6 @@
 package org.latencyserver.orb;
 
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -12,8 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one name bound to one object in a naming service, so that a naming service that was
- * restarted (even after {@code kill -9}, with its bindings lost) finds the object again.
+ * Keeps one name (or several) bound to one object in a naming service, so that a naming service
+ * that was restarted (even after {@code kill -9}, with its bindings lost) finds the object again.
+ * With several names (a partition's server: its own name, its index ranges, its client nodes), the
+ * first is checked and all are bound again when it is lost, so a check costs one call however many
+ * names there are.
  *
  * <p>{@link #bind} binds the name once, failing at once when the naming service cannot be
  * reached (a launcher refuses to start then). From then on a daemon thread checks every
@@ -42,15 +46,17 @@ public final class NameKeeper implements AutoCloseable {
     private final ORB orb;
     private final String naming;
     private final String name;
+    private final List<String> names;
     private final org.omg.CORBA.Object reference;
     private final ScheduledExecutorService checker;
     /** Why the binding was lost, or null while it holds. Touched only on the checker thread. */
     private String lostBecause;
 
-    private NameKeeper(final ORB orb, final String naming, final String name, final org.omg.CORBA.Object reference) {
+    private NameKeeper(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference) {
         this.orb = orb;
         this.naming = naming;
-        this.name = name;
+        this.name = names.get(0);
+        this.names = List.copyOf(names);
         this.reference = reference;
         this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread thread = new Thread(r, "name-keeper " + name);
@@ -73,8 +79,28 @@ public final class NameKeeper implements AutoCloseable {
      */
     public static NameKeeper bind(final ORB orb, final String naming, final String name, final org.omg.CORBA.Object reference,
                                   final long checkIntervalMillis) {
-        References.bind(orb, naming, name, reference);
-        final NameKeeper keeper = new NameKeeper(orb, naming, name, reference);
+        return bind(orb, naming, List.of(name), reference, checkIntervalMillis);
+    }
+
+    /**
+     * Binds every name to {@code reference} now and keeps them bound: the first is checked, and all
+     * are bound again when it is lost.
+     *
+     * @param orb                 the ORB
+     * @param naming              the naming service's reference (corbaloc/IOR)
+     * @param names               the names, at least one; components separated by {@code /}
+     * @param reference           the object to keep bound
+     * @param checkIntervalMillis how often to check the first name, {@code >= 1}
+     * @return the running keeper
+     * @throws References.ReferenceException when a first bind fails; nothing is left running then
+     */
+    public static NameKeeper bind(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference,
+                                  final long checkIntervalMillis) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("no name to keep bound");
+        }
+        bindAll(orb, naming, names, reference);
+        final NameKeeper keeper = new NameKeeper(orb, naming, names, reference);
         keeper.checker.scheduleWithFixedDelay(keeper::checkAndRepair, checkIntervalMillis, checkIntervalMillis,
             TimeUnit.MILLISECONDS);
         return keeper;
@@ -90,14 +116,21 @@ public final class NameKeeper implements AutoCloseable {
             LOG.warn("lost the binding of '{}' in {}: {}; rebinding until it holds again", name, naming, problem);
         }
         try {
-            References.bind(orb, naming, name, reference);
-            LOG.info("'{}' is bound again in {}", name, naming);
+            bindAll(orb, naming, names, reference);
+            LOG.info("'{}' is bound again in {}{}", name, naming, names.size() == 1 ? "" : " (with its " + (names.size() - 1)
+                + " other names)");
             lostBecause = null;
         } catch (References.ReferenceException | SystemException stillLost) {
             // Logged once when lost; the next check tries again.
         } catch (RuntimeException e) {
             // A scheduled task that throws is never run again: keep the keeper alive whatever happens.
             LOG.warn("rebinding '{}' in {} failed unexpectedly: {}", name, naming, e.toString());
+        }
+    }
+
+    private static void bindAll(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference) {
+        for (final String each : names) {
+            References.bind(orb, naming, each, reference);
         }
     }
 

@@ -22,6 +22,7 @@ import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.orb.Partitions;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.table.ConnectionSpec;
 
@@ -123,13 +124,18 @@ public final class ConfigurationLoader {
         final String defaultStateFile = file.getFileName().toString().replaceFirst("\\.ya?ml$", "")
             + ServerSettings.DEFAULT_STATE_FILE_SUFFIX;
         if (server == null) {
-            return new ServerSettings(ServerSettings.DEFAULT_NAME, ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
+            return new ServerSettings(ServerSettings.DEFAULT_NAME, null, ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
                 ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, directory.resolve(defaultStateFile).normalize(),
                 ServerSettings.Metrics.DEFAULT, ServerOption.SERVER_OPERATOR_CALLS_ENABLED.defaultFlag(),
                 ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag());
         }
         OptionReads.allowOnlyOptionsOf(server, "server");
         final String name = OptionReads.text(server, ServerOption.SERVER_NAME);
+        String partition = server.text(ServerOption.SERVER_PARTITION.key(), null);
+        if (partition != null && Partitions.refusal(partition) != null) {
+            server.fault(ServerOption.SERVER_PARTITION.key(), Partitions.refusal(partition));
+            partition = null;
+        }
         final Long poll = OptionReads.whole(server, ServerOption.SERVER_POLL_INTERVAL_MILLIS);
         final Long missed = OptionReads.whole(server, ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
         final Path stateFile = relativePath(server, ServerOption.SERVER_STATE_FILE.key(), defaultStateFile);
@@ -139,7 +145,7 @@ public final class ConfigurationLoader {
         if (poll == null || missed == null || stateFile == null || metrics == null) {
             return null;
         }
-        return new ServerSettings(name, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
+        return new ServerSettings(name, partition, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
     }
 
     private ServerSettings.Metrics metrics(final InputMapping metrics) {

@@ -28,6 +28,8 @@ public enum ServerOption {
 
     SERVER("server", new OptionValues.Block(), none(), "", "how the server names itself, polls, persists and serves"),
     SERVER_NAME("server.name", text("a name"), "LatencyServer", "", "name registered in the CORBA Naming Service"),
+    SERVER_PARTITION("server.partition", text("1-64 letters, digits, _ or -"), described("none: the only server"), "",
+        "the partition it owns: registers as <server.name>/<partition> and binds <server.name>/by-client/<node> for its client nodes"),
     SERVER_POLL_INTERVAL_MILLIS("server.poll_interval_millis", whole(10, 3_600_000), 100L, "ms",
         "SNMP poll period (100: the thesis's 10 Hz)"),
     SERVER_UNKNOWN_AFTER_MISSED_POLLS("server.unknown_after_missed_polls", whole(1, 1000), 5L, "polls",

@@ -2,6 +2,7 @@ package org.latencyserver.server.config;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import org.latencyserver.orb.Partitions;
 
 /**
  * The {@code server:} section: how the server names itself, polls, persists, exposes metrics and
@@ -13,6 +14,8 @@ import java.util.Objects;
  * <p>Immutable and thread-safe.
  *
  * @param name                    {@code server.name}
+ * @param partition               {@code server.partition}: the partition this server owns, or null for a server
+ *                                that is the only one (registered as {@code name} itself)
  * @param pollIntervalMillis      {@code server.poll_interval_millis}, ms
  * @param unknownAfterMissedPolls {@code server.unknown_after_missed_polls}
  * @param stateFile               {@code server.state_file}, absolute (the file gives it relative to its
@@ -23,7 +26,7 @@ import java.util.Objects;
  *                                {@code RequestTableStatus} are served (reads are not affected)
  * @param plannerCallsEnabled     {@code server.planner_calls_enabled}: whether {@code load_profile} is served
  */
-public record ServerSettings(String name, long pollIntervalMillis, int unknownAfterMissedPolls, Path stateFile,
+public record ServerSettings(String name, String partition, long pollIntervalMillis, int unknownAfterMissedPolls, Path stateFile,
                              Metrics metrics, boolean operatorCallsEnabled, boolean plannerCallsEnabled) {
 
     /** Default name in the naming service (the options table's). */
@@ -45,8 +48,19 @@ public record ServerSettings(String name, long pollIntervalMillis, int unknownAf
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("server name must not be blank, was '" + name + "'");
         }
+        if (partition != null && Partitions.refusal(partition) != null) {
+            throw new IllegalArgumentException("server.partition: " + Partitions.refusal(partition));
+        }
         ServerOption.SERVER_POLL_INTERVAL_MILLIS.checked(pollIntervalMillis);
         ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS.checked(unknownAfterMissedPolls);
+    }
+
+    /**
+     * @return the name this server registers its reference under in the naming service: {@code name}, or
+     *         {@code name/partition} for a partition's server
+     */
+    public String registeredName() {
+        return partition == null ? name : Partitions.partitionName(name, partition);
     }
 
     /**

@@ -81,7 +81,7 @@ class ConfigurationLoaderTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(file);
 
         // Whole records, so that a default left out of the loader, or a new field, cannot go unnoticed.
-        assertEquals(new ServerSettings("LatencyServer", 100, 5, directory.resolve("minimal.state.json").toAbsolutePath().normalize(),
+        assertEquals(new ServerSettings("LatencyServer", null, 100, 5, directory.resolve("minimal.state.json").toAbsolutePath().normalize(),
             new ServerSettings.Metrics(true, "127.0.0.1", 9464), true, true), configuration.server(), "polled at 10 Hz");
         assertEquals(new Thresholds(33, 66, 2.0, 90, 1.0), configuration.thresholds());
         assertEquals(new MeasurementSettings(1000, 20, 30_000, 5_000, 20_000, 2, MeasurementSettings.DWELL_FROM_POLL_INTERVAL),
@@ -99,7 +99,8 @@ class ConfigurationLoaderTest {
     @Test
     void givenValuesReplaceTheDefaultsAndTheStateFileIsRelativeToTheConfiguration() throws Exception {
         final String yaml = edit(BASE, "  name: LatencyServer", String.join("\n",
-            "  name: Partition-7",
+            "  name: Partitioned",
+            "  partition: p-7",
             "  poll_interval_millis: 250",
             "  unknown_after_missed_polls: 12",
             "  state_file: ../state/p7.json",
@@ -121,9 +122,10 @@ class ConfigurationLoaderTest {
         Files.createDirectories(directory.resolve("conf"));
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "conf/server.yml", yaml));
 
-        assertEquals(new ServerSettings("Partition-7", 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
+        assertEquals(new ServerSettings("Partitioned", "p-7", 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
             new ServerSettings.Metrics(false, "0.0.0.0", 9100), false, false), configuration.server());
         assertFalse(configuration.server().metrics().enabled());
+        assertEquals("Partitioned/p-7", configuration.server().registeredName(), "a partition registers under the server name");
         assertEquals(new Thresholds(40, 80, 0, 90, 2.5), configuration.thresholds());
         assertEquals(new MeasurementSettings(10_000, 0, 1500, 0, 500, 8), configuration.measurement());
         assertEquals(40.5, configuration.engine().cpuThresholds().lowMediumBoundaryPercent());

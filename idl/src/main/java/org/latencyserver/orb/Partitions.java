@@ -1,0 +1,413 @@
+package org.latencyserver.orb;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.SystemException;
+import org.omg.CosNaming.Binding;
+import org.omg.CosNaming.BindingIteratorHolder;
+import org.omg.CosNaming.BindingListHolder;
+import org.omg.CosNaming.BindingType;
+import org.omg.CosNaming.NameComponent;
+import org.omg.CosNaming.NamingContext;
+import org.omg.CosNaming.NamingContextExt;
+import org.omg.CosNaming.NamingContextExtHelper;
+import org.omg.CosNaming.NamingContextHelper;
+import org.omg.CosNaming.NamingContextPackage.NotFound;
+
+/**
+ * The names of a partitioned deployment in a CosNaming service, and the checks a partition's server
+ * makes before it claims them. Only standard CosNaming calls ({@code resolve}, {@code list},
+ * {@code bind}, {@code unbind}), so any interoperable naming service holds them (JacORB's and
+ * omniORB's omniNames are tested).
+ *
+ * <p>Under the deployment's root name ({@code server.name}, by default {@code LatencyServer}):
+ * <ul>
+ *   <li>{@code ROOT/<partition>}: the partition's server (an object binding);</li>
+ *   <li>{@code ROOT/by-client/<node>}: the server of the partition that owns client workstation
+ *       {@code node} (an application or agent on that node resolves it);</li>
+ *   <li>{@code ROOT/index-ranges/<partition>/<lo>-<hi>}: the {@code index_ref} ranges the partition
+ *       serves, one binding per contiguous range (bound to its server, the name carries the range),
+ *       so a starting partition sees every other partition's ranges, even of one that is down.</li>
+ * </ul>
+ * A partition may therefore not be called {@value #BY_CLIENT} or {@value #INDEX_RANGES}.
+ *
+ * <p>Thread-safety: stateless; every method makes its own calls.
+ */
+public final class Partitions {
+
+    /** The context of the by-client bindings, under the root. */
+    public static final String BY_CLIENT = "by-client";
+    /** The context of the published index ranges, under the root. */
+    public static final String INDEX_RANGES = "index-ranges";
+    /** What a partition's name may be: letters, digits, {@code _} and {@code -} (a name component without escapes). */
+    public static final Pattern PARTITION_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    private static final int LIST_CHUNK = 1000;
+
+    private Partitions() {
+    }
+
+    /**
+     * @param partition a candidate partition name
+     * @return why it cannot be a partition's name, or null when it can
+     */
+    public static String refusal(final String partition) {
+        if (partition == null || !PARTITION_NAME.matcher(partition).matches()) {
+            return "a partition's name is 1 to 64 letters, digits, '_' or '-', was '" + partition + "'";
+        }
+        if (partition.equals(BY_CLIENT) || partition.equals(INDEX_RANGES)) {
+            return "'" + partition + "' is the name of a directory under the server name, not a partition";
+        }
+        return null;
+    }
+
+    /** @return the stringified name of a partition's server, e.g. {@code LatencyServer/p1} */
+    public static String partitionName(final String root, final String partition) {
+        return root + "/" + escape(partition);
+    }
+
+    /** @return the stringified name of a client node's binding, e.g. {@code LatencyServer/by-client/ws7} */
+    public static String byClientName(final String root, final String node) {
+        return root + "/" + BY_CLIENT + "/" + escape(node);
+    }
+
+    /** @return the stringified name of one published index range, e.g. {@code LatencyServer/index-ranges/p1/1-200} */
+    public static String rangeName(final String root, final String partition, final IndexRange range) {
+        return root + "/" + INDEX_RANGES + "/" + escape(partition) + "/" + range;
+    }
+
+    /**
+     * Escapes one name component for a stringified CosNaming name: {@code /}, {@code .} and {@code \}
+     * get a backslash (a node called {@code ws1.lab} stays one component, not id {@code ws1} kind {@code lab}).
+     *
+     * @param component a name component's id
+     * @return it, escaped
+     */
+    public static String escape(final String component) {
+        return component.replace("\\", "\\\\").replace("/", "\\/").replace(".", "\\.");
+    }
+
+    /**
+     * A contiguous range of {@code index_ref}s, both ends included.
+     *
+     * @param lowest  the first index_ref
+     * @param highest the last index_ref, {@code >= lowest}
+     */
+    public record IndexRange(int lowest, int highest) {
+
+        /** @throws IllegalArgumentException when highest is below lowest */
+        public IndexRange {
+            if (highest < lowest) {
+                throw new IllegalArgumentException("an index range ends at or after its start, was " + lowest + "-" + highest);
+            }
+        }
+
+        /**
+         * @param other another range
+         * @return the index_refs both hold, or null when none
+         */
+        public IndexRange overlap(final IndexRange other) {
+            final int low = Math.max(lowest, other.lowest);
+            final int high = Math.min(highest, other.highest);
+            return low <= high ? new IndexRange(low, high) : null;
+        }
+
+        /**
+         * @param text {@code LO-HI}, as {@link #toString()} writes it
+         * @return the range, or null when the text is no range
+         */
+        public static IndexRange parse(final String text) {
+            final int dash = text.indexOf('-');
+            if (dash <= 0) {
+                return null;
+            }
+            try {
+                final int low = Integer.parseInt(text.substring(0, dash));
+                final int high = Integer.parseInt(text.substring(dash + 1));
+                return high < low ? null : new IndexRange(low, high);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+
+        /** @return {@code LO-HI} (the binding's name) */
+        @Override
+        public String toString() {
+            return lowest + "-" + highest;
+        }
+    }
+
+    /**
+     * @param indexRefs a partition's index_refs
+     * @return them as the fewest contiguous ranges, ascending
+     */
+    public static List<IndexRange> rangesOf(final Collection<Integer> indexRefs) {
+        final List<IndexRange> ranges = new ArrayList<>();
+        int low = 0;
+        int high = -1;
+        for (final int ref : new TreeSet<>(indexRefs)) {
+            if (high >= low && ref == high + 1) {
+                high = ref;
+                continue;
+            }
+            if (high >= low) {
+                ranges.add(new IndexRange(low, high));
+            }
+            low = ref;
+            high = ref;
+        }
+        if (high >= low) {
+            ranges.add(new IndexRange(low, high));
+        }
+        return ranges;
+    }
+
+    /** Why a partition may not claim its names: another partition holds an overlapping range or a live client node. */
+    public static final class ConflictException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        /** @param message both partitions and what they both claim */
+        public ConflictException(final String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Checks that a partition may claim its index ranges and client nodes, clears the ranges it
+     * published in an earlier run, and returns every name it is to bind (and keep bound): its own,
+     * its ranges and its client nodes. Binding is the caller's (a {@link NameKeeper}).
+     *
+     * <p>Refused: an index range overlapping one published by another partition (whether that
+     * partition's server runs or not: the range is its configuration), and a client node bound
+     * {@code by-client} to a server that answers (another live partition). A node bound to a server
+     * that is gone (this partition's earlier run, or a retired partition) is taken over.
+     *
+     * @param orb         the ORB to call with
+     * @param naming      the naming service's reference
+     * @param root        the root name ({@code server.name})
+     * @param partition   this partition's name, {@link #refusal} null
+     * @param ranges      its index ranges ({@link #rangesOf})
+     * @param clientNodes its client workstations
+     * @return the names to bind to the partition's server, its own first
+     * @throws ConflictException         naming both partitions and what they both claim
+     * @throws References.ReferenceException when the naming service cannot be reached
+     */
+    public static List<String> claim(final ORB orb, final String naming, final String root, final String partition,
+                                     final List<IndexRange> ranges, final Collection<String> clientNodes) throws ConflictException {
+        final List<String> names = new ArrayList<>();
+        names.add(partitionName(root, partition));
+        try {
+            final NamingContext rootContext = context(orb, naming, root);
+            if (rootContext != null) {
+                checkRanges(rootContext, root, partition, ranges);
+                checkClients(orb, naming, rootContext, root, partition, clientNodes);
+                clearOwnRanges(rootContext, partition);
+            }
+        } catch (SystemException e) {
+            throw new References.ReferenceException("the naming service " + naming + " cannot be reached ("
+                + References.describe(e) + ")");
+        }
+        for (final IndexRange range : ranges) {
+            names.add(rangeName(root, partition, range));
+        }
+        for (final String node : new TreeSet<>(clientNodes)) {
+            names.add(byClientName(root, node));
+        }
+        return names;
+    }
+
+    /**
+     * The partitions registered under a root: its object bindings (the directories {@value #BY_CLIENT}
+     * and {@value #INDEX_RANGES} are contexts and left out).
+     *
+     * @param orb    the ORB
+     * @param naming the naming service's reference
+     * @param root   the root name, e.g. {@code LatencyServer}
+     * @return partition name → the stringified name to resolve it by, sorted by partition
+     * @throws References.ReferenceException when the naming service cannot be reached or the root is not a
+     *                                       directory of partitions
+     */
+    public static Map<String, String> list(final ORB orb, final String naming, final String root) {
+        final NamingContext rootContext;
+        try {
+            rootContext = context(orb, naming, root);
+        } catch (SystemException e) {
+            throw new References.ReferenceException("the naming service " + naming + " cannot be reached (" + References.describe(e) + ")");
+        } catch (References.ReferenceException e) {
+            throw new References.ReferenceException("'" + root + "' in " + naming + " is not a directory of partitions: "
+                + e.getMessage());
+        }
+        if (rootContext == null) {
+            throw new References.ReferenceException("no partition is registered: '" + root + "' is not bound in " + naming);
+        }
+        final Map<String, String> partitions = new java.util.TreeMap<>();
+        for (final Binding binding : bindings(rootContext)) {
+            if (binding.binding_type == BindingType.nobject) {
+                final String id = binding.binding_name[0].id;
+                partitions.put(id, partitionName(root, id));
+            }
+        }
+        return partitions;
+    }
+
+    private static void checkRanges(final NamingContext rootContext, final String root, final String partition,
+                                    final List<IndexRange> ranges) throws ConflictException {
+        final NamingContext published = child(rootContext, INDEX_RANGES);
+        if (published == null) {
+            return;
+        }
+        for (final Binding other : bindings(published)) {
+            final String otherPartition = other.binding_name[0].id;
+            if (other.binding_type != BindingType.ncontext || otherPartition.equals(partition)) {
+                continue;
+            }
+            final NamingContext theirs = child(published, otherPartition);
+            if (theirs == null) {
+                continue;
+            }
+            for (final Binding rangeBinding : bindings(theirs)) {
+                final IndexRange their = IndexRange.parse(rangeBinding.binding_name[0].id);
+                if (their == null) {
+                    continue;
+                }
+                for (final IndexRange mine : ranges) {
+                    final IndexRange both = mine.overlap(their);
+                    if (both != null) {
+                        throw new ConflictException("index_ref " + both + " of partition '" + partition + "' (its range " + mine
+                            + ") is also partition '" + otherPartition + "''s (its range " + their + ", published as " + root + "/"
+                            + INDEX_RANGES + "/" + otherPartition + "/" + their + "); give each partition index_refs of its own"
+                            + " (if '" + otherPartition + "' was retired, unbind " + root + "/" + INDEX_RANGES + "/" + otherPartition
+                            + " from the naming service)");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void checkClients(final ORB orb, final String naming, final NamingContext rootContext, final String root,
+                                     final String partition, final Collection<String> clientNodes) throws ConflictException {
+        final NamingContext byClient = child(rootContext, BY_CLIENT);
+        if (byClient == null) {
+            return;
+        }
+        final Map<String, Boolean> aliveByIor = new HashMap<>();
+        final Map<String, String> owners = partitionsByIor(orb, rootContext);
+        for (final String node : new TreeSet<>(clientNodes)) {
+            final org.omg.CORBA.Object bound;
+            try {
+                bound = byClient.resolve(new NameComponent[] {new NameComponent(node, "")});
+            } catch (NotFound e) {
+                continue;
+            } catch (org.omg.CORBA.UserException e) {
+                throw new References.ReferenceException("cannot look up " + byClientName(root, node) + " in " + naming + ": " + e);
+            }
+            final String ior = orb.object_to_string(bound);
+            final String owner = owners.get(ior);
+            if (partition.equals(owner)) {
+                continue; // this partition's earlier run
+            }
+            if (aliveByIor.computeIfAbsent(ior, unused -> answers(bound))) {
+                throw new ConflictException("client node '" + node + "' of partition '" + partition + "' is bound as "
+                    + byClientName(root, node) + " to " + (owner == null ? "a server that is no partition registered under "
+                    + root : "partition '" + owner + "'") + ", which is running; a client workstation belongs to one partition"
+                    + " (move it out of one configuration, or stop that server first)");
+            }
+        }
+    }
+
+    /** @return each registered partition's server by its stringified reference */
+    private static Map<String, String> partitionsByIor(final ORB orb, final NamingContext rootContext) {
+        final Map<String, String> owners = new HashMap<>();
+        for (final Binding binding : bindings(rootContext)) {
+            if (binding.binding_type != BindingType.nobject) {
+                continue;
+            }
+            try {
+                owners.put(orb.object_to_string(rootContext.resolve(binding.binding_name)), binding.binding_name[0].id);
+            } catch (org.omg.CORBA.UserException e) {
+                // Unbound meanwhile: it owns nothing.
+            }
+        }
+        return owners;
+    }
+
+    /** Unbinds the ranges this partition published before (its configuration may have changed since). */
+    private static void clearOwnRanges(final NamingContext rootContext, final String partition) {
+        final NamingContext published = child(rootContext, INDEX_RANGES);
+        final NamingContext own = published == null ? null : child(published, partition);
+        if (own == null) {
+            return;
+        }
+        for (final Binding binding : bindings(own)) {
+            try {
+                own.unbind(binding.binding_name);
+            } catch (org.omg.CORBA.UserException e) {
+                // Unbound meanwhile.
+            }
+        }
+    }
+
+    /** @return whether the object answers (a server that was killed, or restarted since, does not) */
+    public static boolean answers(final org.omg.CORBA.Object object) {
+        try {
+            return !object._non_existent();
+        } catch (SystemException e) {
+            return false;
+        }
+    }
+
+    /** @return the context a stringified name resolves to, or null when it is not bound */
+    private static NamingContext context(final ORB orb, final String naming, final String name) {
+        final NamingContextExt root = NamingContextExtHelper.narrow(orb.string_to_object(naming));
+        final org.omg.CORBA.Object bound;
+        try {
+            bound = root.resolve_str(name);
+        } catch (NotFound e) {
+            return null;
+        } catch (org.omg.CORBA.UserException e) {
+            throw new References.ReferenceException("cannot look up '" + name + "': " + e);
+        }
+        try {
+            return NamingContextHelper.narrow(bound);
+        } catch (org.omg.CORBA.BAD_PARAM e) {
+            throw new References.ReferenceException("'" + name + "' is bound to an object, not a naming context (a single server"
+                + " registered under that name)");
+        }
+    }
+
+    /** @return the child context of that id, or null when it is not bound or no context */
+    private static NamingContext child(final NamingContext parent, final String id) {
+        try {
+            return NamingContextHelper.narrow(parent.resolve(new NameComponent[] {new NameComponent(id, "")}));
+        } catch (NotFound | org.omg.CORBA.BAD_PARAM e) {
+            return null;
+        } catch (org.omg.CORBA.UserException e) {
+            throw new References.ReferenceException("cannot look up '" + id + "': " + e);
+        }
+    }
+
+    /** @return every binding of a context, through its iterator when there are many */
+    private static List<Binding> bindings(final NamingContext context) {
+        final BindingListHolder first = new BindingListHolder();
+        final BindingIteratorHolder rest = new BindingIteratorHolder();
+        context.list(LIST_CHUNK, first, rest);
+        final List<Binding> all = new ArrayList<>(List.of(first.value));
+        if (rest.value != null) {
+            try {
+                final BindingListHolder more = new BindingListHolder();
+                while (rest.value.next_n(LIST_CHUNK, more)) {
+                    all.addAll(List.of(more.value));
+                }
+            } finally {
+                rest.value.destroy();
+            }
+        }
+        return all;
+    }
+}
