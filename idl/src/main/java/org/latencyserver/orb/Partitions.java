@@ -41,6 +41,11 @@ import org.omg.CosNaming.NamingContextPackage.NotFound;
  */
 public final class Partitions {
 
+    /**
+     * The name clients look the server up by when they are given a naming service but no
+     * {@code --server}: the server's default {@code server.name}, a server or a directory of partitions.
+     */
+    public static final String DEFAULT_SERVER_NAME = "LatencyServer";
     /** The context of the by-client bindings, under the root. */
     public static final String BY_CLIENT = "by-client";
     /** The context of the published index ranges, under the root. */
@@ -136,6 +141,11 @@ public final class Partitions {
             }
         }
 
+        /** @return {@code LO-HI}, or the one index_ref when the range holds one */
+        public String describe() {
+            return lowest == highest ? Integer.toString(lowest) : toString();
+        }
+
         /** @return {@code LO-HI} (the binding's name) */
         @Override
         public String toString() {
@@ -183,9 +193,10 @@ public final class Partitions {
      * published in an earlier run, and returns every name it is to bind (and keep bound): its own,
      * its ranges and its client nodes. Binding is the caller's (a {@link NameKeeper}).
      *
-     * <p>Refused: an index range overlapping one published by another partition (whether that
-     * partition's server runs or not: the range is its configuration), and a client node bound
-     * {@code by-client} to a server that answers (another live partition). A node bound to a server
+     * <p>Refused: a partition whose name is bound to a server that answers (it runs already); an
+     * index range overlapping one published by another partition (whether that partition's server
+     * runs or not: the range is its configuration); and a client node bound {@code by-client} to a
+     * server that answers (another live partition). A node bound to a server
      * that is gone (this partition's earlier run, or a retired partition) is taken over.
      *
      * @param orb         the ORB to call with
@@ -205,6 +216,7 @@ public final class Partitions {
         try {
             final NamingContext rootContext = context(orb, naming, root);
             if (rootContext != null) {
+                checkNotRunning(rootContext, root, partition);
                 checkRanges(rootContext, root, partition, ranges);
                 checkClients(orb, naming, rootContext, root, partition, clientNodes);
                 clearOwnRanges(rootContext, partition);
@@ -256,6 +268,23 @@ public final class Partitions {
         return partitions;
     }
 
+    /** Refuses a second server of one partition while the first answers. */
+    private static void checkNotRunning(final NamingContext rootContext, final String root, final String partition)
+        throws ConflictException {
+        final org.omg.CORBA.Object earlier;
+        try {
+            earlier = rootContext.resolve(new NameComponent[] {new NameComponent(partition, "")});
+        } catch (NotFound e) {
+            return;
+        } catch (org.omg.CORBA.UserException e) {
+            throw new References.ReferenceException("cannot look up " + partitionName(root, partition) + ": " + e);
+        }
+        if (answers(earlier)) {
+            throw new ConflictException("partition '" + partition + "' is already served: " + partitionName(root, partition)
+                + " is bound to a server that is running; one server per partition");
+        }
+    }
+
     private static void checkRanges(final NamingContext rootContext, final String root, final String partition,
                                     final List<IndexRange> ranges) throws ConflictException {
         final NamingContext published = child(rootContext, INDEX_RANGES);
@@ -279,8 +308,8 @@ public final class Partitions {
                 for (final IndexRange mine : ranges) {
                     final IndexRange both = mine.overlap(their);
                     if (both != null) {
-                        throw new ConflictException("index_ref " + both + " of partition '" + partition + "' (its range " + mine
-                            + ") is also partition '" + otherPartition + "''s (its range " + their + ", published as " + root + "/"
+                        throw new ConflictException("index_ref " + both.describe() + " of partition '" + partition + "' (its range "
+                            + mine + ") overlaps partition '" + otherPartition + "' (its range " + their + ", published as " + root + "/"
                             + INDEX_RANGES + "/" + otherPartition + "/" + their + "); give each partition index_refs of its own"
                             + " (if '" + otherPartition + "' was retired, unbind " + root + "/" + INDEX_RANGES + "/" + otherPartition
                             + " from the naming service)");

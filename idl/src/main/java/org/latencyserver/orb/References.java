@@ -78,6 +78,67 @@ public final class References {
     }
 
     /**
+     * Resolves a Latency Server for a client workstation: as {@link #resolve}, except that a name
+     * bound to a directory of partitions (a naming context, as {@code LatencyServer} is in a
+     * partitioned deployment) leads to the server of the node's partition,
+     * {@code NAME/by-client/NODE}. A name bound to a server is that server, whatever the node (the
+     * single-server deployment, unchanged).
+     *
+     * @param orb    the ORB
+     * @param text   the server as typed ({@code --server}); a name needs {@code naming}
+     * @param naming the naming service's reference, or null
+     * @param nodes  the client workstations the caller works for (e.g. {@code --node}); empty for none
+     * @return the server's reference, not narrowed
+     * @throws ReferenceException as {@link #resolve}, and when the name is a directory of partitions but no node
+     *                            is given, a node is in no partition, or the nodes are in different partitions
+     */
+    public static org.omg.CORBA.Object resolveServer(final ORB orb, final String text, final String naming,
+                                                     final java.util.Collection<String> nodes) {
+        final org.omg.CORBA.Object object = resolve(orb, text, naming);
+        final String trimmed = text.trim();
+        if (isStringified(trimmed) || Files.isRegularFile(Path.of(trimmed)) || !isNamingContext(object)) {
+            return object;
+        }
+        if (nodes.isEmpty()) {
+            throw new ReferenceException("'" + trimmed + "' in " + naming + " is a partitioned deployment (a directory of partitions):"
+                + " give the client workstation (--node NODE) to find its partition's server as " + trimmed + "/"
+                + Partitions.BY_CLIENT + "/NODE, or name one partition's server (" + trimmed + "/PARTITION)");
+        }
+        org.omg.CORBA.Object found = null;
+        String foundFor = null;
+        for (final String node : new java.util.TreeSet<>(nodes)) {
+            final String name = Partitions.byClientName(trimmed, node);
+            final org.omg.CORBA.Object server;
+            try {
+                server = namingContext(orb, naming).resolve_str(name);
+            } catch (NotFound e) {
+                throw new ReferenceException("client node '" + node + "' is in no partition registered in " + naming + " (" + name
+                    + " is not bound; is its partition's server running, with this node in its configuration?)");
+            } catch (InvalidName | CannotProceed e) {
+                throw new ReferenceException("'" + name + "' cannot be looked up in " + naming + ": " + e);
+            } catch (SystemException e) {
+                throw new ReferenceException("the naming service " + naming + " cannot be reached (" + describe(e) + ")");
+            }
+            if (found != null && !orb.object_to_string(found).equals(orb.object_to_string(server))) {
+                throw new ReferenceException("client nodes '" + foundFor + "' and '" + node + "' belong to different partitions' "
+                    + "servers; give nodes of one partition (one agent per partition)");
+            }
+            found = server;
+            foundFor = node;
+        }
+        return found;
+    }
+
+    private static boolean isNamingContext(final org.omg.CORBA.Object object) {
+        try {
+            return object._is_a(org.omg.CosNaming.NamingContextHelper.id());
+        } catch (SystemException e) {
+            // A server that is down cannot say what it is; a naming context lives in the naming service, which answered.
+            return false;
+        }
+    }
+
+    /**
      * Binds (or rebinds) a name, creating the intermediate contexts of a compound name such as
      * {@code peers/ws2}.
      *

@@ -23,6 +23,8 @@ public final class ConsoleContext {
 
     private String serverReference;
     private String naming;
+    private String node;
+    private boolean allPartitions;
     private TlsStores tls;
     private boolean webPage = true;
     private String bindAddress = "127.0.0.1";
@@ -30,6 +32,7 @@ public final class ConsoleContext {
     private int maxStreams = 64;
     private long refreshMillis = 1_000;
     private Consumer<ConsoleSnapshot> onSnapshot;
+    private Consumer<PartitionsSnapshot> onPartitions;
 
     /** @return this, reading this server: its IOR file, an IOR/corbaloc, or its name with {@link #naming(String)} */
     public ConsoleContext server(String reference) {
@@ -40,6 +43,21 @@ public final class ConsoleContext {
     /** @return this, resolving the server's name in this naming service (null: none) */
     public ConsoleContext naming(String naming) {
         this.naming = naming;
+        return this;
+    }
+
+    /** @return this, showing the server of this client workstation's partition ({@code NAME/by-client/NODE}); null: none */
+    public ConsoleContext node(String node) {
+        this.node = node;
+        return this;
+    }
+
+    /**
+     * @return this, showing every partition registered under the server's name (default {@code LatencyServer}) in the
+     *     naming service, each with its own table, and which are down
+     */
+    public ConsoleContext allPartitions(boolean allPartitions) {
+        this.allPartitions = allPartitions;
         return this;
     }
 
@@ -85,6 +103,12 @@ public final class ConsoleContext {
         return this;
     }
 
+    /** @return this, telling this observer every new snapshot of all partitions ({@link #allPartitions}); null: none */
+    public ConsoleContext onPartitions(Consumer<PartitionsSnapshot> observer) {
+        this.onPartitions = observer;
+        return this;
+    }
+
     /**
      * Checks the settings.
      *
@@ -92,7 +116,13 @@ public final class ConsoleContext {
      * @throws IllegalArgumentException naming the setting (as its command-line option) and the bad value
      */
     public ConsoleContext validate() {
-        requireNonBlank("--server", serverReference, "name the server (IOR file, IOR/corbaloc or name)");
+        requireNonBlank("--server", serverReference(), "name the server (IOR file, IOR/corbaloc or name), or give --naming");
+        if (allPartitions && naming == null) {
+            throw new IllegalArgumentException("--all-partitions lists the partitions registered in a naming service: give --naming");
+        }
+        if (allPartitions && node != null) {
+            throw new IllegalArgumentException("--all-partitions shows every partition; --node shows one node's: give one of them");
+        }
         requireAtLeast("--refresh-millis", refreshMillis, MIN_REFRESH_MILLIS);
         requireAtLeast("--max-streams", maxStreams, 1);
         requirePort("--http-port", httpPort, 0);
@@ -100,8 +130,19 @@ public final class ConsoleContext {
         return this;
     }
 
+    /** @return the server as given, or {@value org.latencyserver.orb.Partitions#DEFAULT_SERVER_NAME} with a naming service */
     String serverReference() {
-        return serverReference;
+        return serverReference == null && naming != null ? org.latencyserver.orb.Partitions.DEFAULT_SERVER_NAME : serverReference;
+    }
+
+    /** @return the client workstation whose partition's server to show, or null */
+    String node() {
+        return node;
+    }
+
+    /** @return whether every partition under the server's name is shown */
+    boolean allPartitions() {
+        return allPartitions;
     }
 
     String naming() {
@@ -134,5 +175,9 @@ public final class ConsoleContext {
 
     Consumer<ConsoleSnapshot> onSnapshot() {
         return onSnapshot;
+    }
+
+    Consumer<PartitionsSnapshot> onPartitions() {
+        return onPartitions;
     }
 }

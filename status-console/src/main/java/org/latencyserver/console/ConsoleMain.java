@@ -11,7 +11,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./latency console}: the operator's status console, a CORBA client of the server (BRIEF §8).
  * By default a web page on loopback, pushed live; {@code --watch} a live table in the terminal;
- * {@code --once} the table printed once, for scripts.
+ * {@code --once} the table printed once, for scripts. {@code --all-partitions} shows every partition of a
+ * partitioned deployment (a section each, and which are down); {@code --node} the server of one client
+ * workstation's partition.
  *
  * <p>Only parses the command line: {@link StatusConsole} runs the console from a {@link ConsoleContext}.
  * In web mode prints exactly one line {@code console at http://HOST:PORT/} once it listens, for
@@ -23,9 +25,19 @@ import picocli.CommandLine.Option;
     description = "The Latency Server's status console: a live web page, or a table in the terminal.")
 public final class ConsoleMain implements Callable<Integer> {
 
-    @Option(names = "--server", required = true, paramLabel = "REF",
-        description = "The server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming.")
+    @Option(names = "--server", paramLabel = "REF",
+        description = {"The server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming (default",
+            "with --naming: LatencyServer). In a partitioned deployment: a partition's name (LatencyServer/p1), or the",
+            "deployment's name with --node or --all-partitions."})
     private String serverReference;
+
+    @Option(names = "--node", paramLabel = "NODE",
+        description = "Show the server of this client workstation's partition (LatencyServer/by-client/NODE in --naming).")
+    private String node;
+
+    @Option(names = "--all-partitions", description = {"Show every partition registered under the server's name in --naming,",
+        "each with its own table, and which partitions are down (--once then exits 1 when one is)."})
+    private boolean allPartitions;
 
     /** An operator's certificate: the thesis's table ({@code RequestTableStatus}) is an operator call. */
     @picocli.CommandLine.Mixin
@@ -70,7 +82,8 @@ public final class ConsoleMain implements Callable<Integer> {
             System.err.println("latency console: --ready-file is for a console that keeps running; --once prints and exits");
             return 2;
         }
-        final ConsoleContext context = new ConsoleContext().server(serverReference).naming(naming).bindAddress(bind)
+        final ConsoleContext context = new ConsoleContext().server(serverReference).naming(naming).node(node)
+            .allPartitions(allPartitions).bindAddress(bind)
             .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch);
         // Begun before anything can fail: a stale ready file goes even when this run does not start.
         try (ServingLifecycle life = ServingLifecycle.begin(Component.CONSOLE, readyFile)) {
@@ -81,9 +94,14 @@ public final class ConsoleMain implements Callable<Integer> {
                 return 2;
             }
             if (once) {
-                return printOnce(context);
+                return allPartitions ? printAllOnce(context) : printOnce(context);
             }
-            if (watch) {
+            if (watch && allPartitions) {
+                context.onPartitions(snapshot -> {
+                    System.out.print("\033[H\033[2J" + TerminalTable.renderPartitions(snapshot, System.currentTimeMillis()));
+                    System.out.flush();
+                });
+            } else if (watch) {
                 context.onSnapshot(snapshot -> {
                     System.out.print("\033[H\033[2J" + TerminalTable.render(snapshot, System.currentTimeMillis()));
                     System.out.flush();
@@ -108,11 +126,27 @@ public final class ConsoleMain implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code --all-partitions --once}: every partition's table printed; exit 1 when one is down or none could be listed. */
+    private int printAllOnce(final ConsoleContext context) {
+        final PartitionsSnapshot snapshot = StatusConsole.readAllPartitionsOnce(context);
+        System.out.print(TerminalTable.renderPartitions(snapshot, System.currentTimeMillis()));
+        if (!snapshot.problem().isEmpty()) {
+            System.err.println("latency console: " + snapshot.problem());
+            return 1;
+        }
+        if (!snapshot.down().isEmpty()) {
+            System.err.println("latency console: partition" + (snapshot.down().size() == 1 ? " " : "s ")
+                + String.join(", ", snapshot.down()) + " down");
+            return 1;
+        }
+        return 0;
+    }
+
     /** {@code --once}: the table printed, exit 0; or the problem, exit 1. */
     private int printOnce(final ConsoleContext context) {
         final ConsoleSnapshot snapshot = StatusConsole.readOnce(context);
         if (!snapshot.reachable()) {
-            System.err.println("latency console: " + snapshot.problem() + " (" + serverReference + ")");
+            System.err.println("latency console: " + snapshot.problem() + " (" + context.serverReference() + ")");
             return 1;
         }
         System.out.print(TerminalTable.render(snapshot, System.currentTimeMillis()));

@@ -44,7 +44,7 @@ final class ConsoleWebServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleWebServer.class);
 
     private final ObjectMapper json = new ObjectMapper();
-    private final ServerFeed feed;
+    private final SnapshotSource<?> feed;
     private final byte[] page;
     private final EventStreams streams;
     private final HttpServer server;
@@ -60,10 +60,23 @@ final class ConsoleWebServer implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     ConsoleWebServer(final ServerFeed feed, final String host, final int port, final int maxStreams) throws IOException {
-        this.feed = feed;
-        try (InputStream in = ConsoleWebServer.class.getResourceAsStream("console.html")) {
+        this(feed, "console.html", host, port, maxStreams);
+    }
+
+    /**
+     * @param source     what the page shows
+     * @param pageName   the page, a resource beside this class ({@code console.html}, {@code partitions.html})
+     * @param host       the address to listen on
+     * @param port       the port, 0 for any free port
+     * @param maxStreams the most live pages at once
+     * @throws IOException when the port cannot be bound or the page is missing
+     */
+    ConsoleWebServer(final SnapshotSource<?> source, final String pageName, final String host, final int port, final int maxStreams)
+        throws IOException {
+        this.feed = source;
+        try (InputStream in = ConsoleWebServer.class.getResourceAsStream(pageName)) {
             if (in == null) {
-                throw new IOException("console.html is missing from the classpath");
+                throw new IOException(pageName + " is missing from the classpath");
             }
             this.page = in.readAllBytes();
         }
@@ -151,7 +164,7 @@ final class ConsoleWebServer implements AutoCloseable {
             + " s\n").getBytes(StandardCharsets.UTF_8));
     }
 
-    private String toJson(final ConsoleSnapshot snapshot) {
+    private String toJson(final Object snapshot) {
         try {
             return json.writeValueAsString(snapshot);
         } catch (JsonProcessingException e) {

@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * good connections stay on show with "unreachable since", and the feed looks the server up again
  * with back-off and re-subscribes.
  */
-final class ServerFeed implements AutoCloseable {
+final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerFeed.class);
     private static final int TIMELINE_POINTS = 600;
@@ -97,12 +97,14 @@ final class ServerFeed implements AutoCloseable {
     }
 
     /** @return the latest snapshot; never null */
-    ConsoleSnapshot snapshot() {
+    @Override
+    public ConsoleSnapshot snapshot() {
         return latest.get();
     }
 
     /** Each new snapshot is handed to the observer, on the refresh thread; it must not block. */
-    void observe(final Consumer<ConsoleSnapshot> observer) {
+    @Override
+    public void observe(final Consumer<ConsoleSnapshot> observer) {
         observers.add(observer);
     }
 

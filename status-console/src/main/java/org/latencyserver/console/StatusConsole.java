@@ -1,10 +1,8 @@
 package org.latencyserver.console;
 
 import java.io.IOException;
-import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateListener;
 import org.latencyserver.idl.latency.EstimateListenerHelper;
-import org.latencyserver.idl.latency.EstimateListenerPOA;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
@@ -19,7 +17,9 @@ import org.omg.CORBA.ORB;
  * pushes estimate changes to), the feed that keeps its picture current and, unless only observed,
  * its web page. Start one with {@link #launch(ConsoleContext)}, in a test's JVM as in
  * {@link ConsoleMain}'s; stop it with {@link #close()}. {@link #readOnce(ConsoleContext)} reads the
- * table once for {@code --once}.
+ * table once for {@code --once}. With {@link ConsoleContext#allPartitions(boolean)} it shows every
+ * partition of a partitioned deployment instead ({@link PartitionFeeds}, the page {@code partitions.html},
+ * {@link #readAllPartitionsOnce}).
  *
  * <p>Thread-safe.
  */
@@ -27,14 +27,18 @@ public final class StatusConsole extends RunningComponent {
     private final ConsoleContext context;
     private final ORB orb;
     private final ServerRoute route;
+    /** One server's feed; null when it shows every partition. */
     private final ServerFeed feed;
+    /** Every partition's feeds ({@code --all-partitions}); null when it shows one server. */
+    private final PartitionFeeds partitions;
     private ConsoleWebServer web;
 
-    private StatusConsole(ConsoleContext context, ORB orb, ServerRoute route, ServerFeed feed) {
+    private StatusConsole(ConsoleContext context, ORB orb, ServerRoute route, ServerFeed feed, PartitionFeeds partitions) {
         this.context = context;
         this.orb = orb;
         this.route = route;
         this.feed = feed;
+        this.partitions = partitions;
     }
 
     /**
@@ -58,7 +62,26 @@ public final class StatusConsole extends RunningComponent {
      */
     public static ConsoleSnapshot readOnce(ConsoleContext context) {
         try (StatusConsole console = connect(context.validate())) {
+            if (console.feed == null) {
+                throw new IllegalArgumentException("the console shows every partition: read them with readAllPartitionsOnce");
+            }
             return console.feed.refreshOnce();
+        }
+    }
+
+    /**
+     * Lists the partitions and reads each one's table once, without serving anything ({@code --all-partitions --once}).
+     *
+     * @param context which naming service and root name, with {@link ConsoleContext#allPartitions(boolean)}
+     * @return the snapshot; {@link PartitionsSnapshot#down()} names the partitions whose server did not answer
+     * @throws IllegalArgumentException when the context is not valid or does not ask for every partition
+     */
+    public static PartitionsSnapshot readAllPartitionsOnce(ConsoleContext context) {
+        try (StatusConsole console = connect(context.validate())) {
+            if (console.partitions == null) {
+                throw new IllegalArgumentException("the console shows one server: read it with readOnce");
+            }
+            return console.partitions.refreshOnce();
         }
     }
 
@@ -68,15 +91,20 @@ public final class StatusConsole extends RunningComponent {
         try {
             // Calls to the server over TLS when a certificate is given; the listener and the naming service stay plain.
             route = ServerRoute.of(orb, context.tls(), "127.0.0.1", ConsoleContext.REPLY_TIMEOUT_MILLIS);
-            Poker poker = new Poker();
+            if (context.allPartitions()) {
+                return new StatusConsole(context, orb, route, null, new PartitionFeeds(orb, route, context.naming(),
+                    context.serverReference(), context.refreshMillis()));
+            }
+            FeedPoker poker = new FeedPoker();
             EstimateListener listener = EstimateListenerHelper.narrow(
                 OrbSupport.serveOnRootPoa(orb, poker, "the console's ORB cannot serve its callback object"));
             ServerRoute reach = route;
             ServerFeed feed = new ServerFeed(context.serverReference(),
-                () -> LatencyServiceHelper.narrow(reach.reach(References.resolve(orb, context.serverReference(), context.naming()))),
+                () -> LatencyServiceHelper.narrow(reach.reach(References.resolveServer(orb, context.serverReference(), context.naming(),
+                    context.node() == null ? java.util.List.of() : java.util.List.of(context.node())))),
                 listener, context.refreshMillis(), System::currentTimeMillis);
-            poker.feed = feed;
-            return new StatusConsole(context, orb, route, feed);
+            poker.feed(feed);
+            return new StatusConsole(context, orb, route, feed, null);
         } catch (RuntimeException e) {
             closeOrb(orb, route);
             throw e;
@@ -85,18 +113,26 @@ public final class StatusConsole extends RunningComponent {
 
     private synchronized void start() throws IOException {
         OrbSupport.runInBackground(orb, "console-orb");
-        if (context.onSnapshot() != null) {
+        if (feed != null && context.onSnapshot() != null) {
             feed.observe(context.onSnapshot());
+        }
+        if (partitions != null && context.onPartitions() != null) {
+            partitions.observe(context.onPartitions());
         }
         if (context.webPage()) {
             try {
-                web = new ConsoleWebServer(feed, context.bindAddress(), context.httpPort(), context.maxStreams());
+                web = feed != null ? new ConsoleWebServer(feed, context.bindAddress(), context.httpPort(), context.maxStreams())
+                    : new ConsoleWebServer(partitions, "partitions.html", context.bindAddress(), context.httpPort(), context.maxStreams());
             } catch (IOException e) {
                 throw new IOException("cannot serve on " + context.bindAddress() + ":" + context.httpPort() + ": " + e.getMessage(), e);
             }
             web.start();
         }
-        feed.start();
+        if (feed != null) {
+            feed.start();
+        } else {
+            partitions.start();
+        }
     }
 
     /** @return the web page's port, or -1 when it serves no page */
@@ -126,7 +162,11 @@ public final class StatusConsole extends RunningComponent {
             web.close();
         }
         try {
-            feed.close();
+            if (feed != null) {
+                feed.close();
+            } else {
+                partitions.close();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -138,18 +178,5 @@ public final class StatusConsole extends RunningComponent {
             route.close();
         }
         orb.shutdown(false);
-    }
-
-    /** The callback servant: a pushed estimate change makes the feed refresh at once. */
-    private static final class Poker extends EstimateListenerPOA {
-        private volatile ServerFeed feed;
-
-        @Override
-        public void estimate_changed(final Estimate changed) {
-            final ServerFeed target = feed;
-            if (target != null) {
-                target.poke();
-            }
-        }
     }
 }

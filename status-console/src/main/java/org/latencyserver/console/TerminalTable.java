@@ -42,6 +42,27 @@ final class TerminalTable {
         return text.toString();
     }
 
+    /**
+     * Every partition, for {@code --all-partitions}: a summary line naming the partitions that are
+     * down, then each partition's table as {@link #render} draws one server's.
+     *
+     * @param snapshot  every partition
+     * @param nowMillis the wall clock, for ages
+     * @return the text
+     */
+    static String renderPartitions(final PartitionsSnapshot snapshot, final long nowMillis) {
+        final StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "Partitions of %s in %s: %d, %s%n", snapshot.root(), snapshot.naming(),
+            snapshot.partitions().size(), snapshot.down().isEmpty() ? "all up" : "DOWN: " + String.join(", ", snapshot.down())));
+        if (!snapshot.problem().isEmpty()) {
+            text.append("  -- ").append(snapshot.problem()).append('\n');
+        }
+        for (final PartitionsSnapshot.PartitionView partition : snapshot.partitions()) {
+            text.append('\n').append(partition.up() ? "[up]   " : "[DOWN] ").append(render(partition.table(), nowMillis));
+        }
+        return text.toString();
+    }
+
     /** The profile cells reached by live probes, after a blank line; nothing when none was reached. */
     private static void profileCells(final StringBuilder text, final ConsoleSnapshot snapshot) {
         if (snapshot.profileCells().isEmpty()) {

@@ -49,7 +49,8 @@ public final class ClientAgent extends RunningComponent {
         this.orb = orb;
         this.route = route;
         this.server = new ServerConnection(() ->
-            LatencyServiceHelper.narrow(route.reach(References.resolve(orb, context.serverReference(), context.naming()))));
+            LatencyServiceHelper.narrow(route.reach(References.resolveServer(orb, context.serverReference(), context.naming(),
+                context.clientNodes()))));
     }
 
     /**

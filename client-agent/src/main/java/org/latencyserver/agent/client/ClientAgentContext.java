@@ -38,7 +38,10 @@ public final class ClientAgentContext {
     private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
     private long callTimeoutMillis = 10_000;
 
-    /** @return this, measuring for this server: its IOR file, an IOR/corbaloc, or its name with {@link #naming(String)} */
+    /**
+     * @return this, measuring for this server: its IOR file, an IOR/corbaloc, or its name with {@link #naming(String)} (by default
+     *     {@code LatencyServer}; a partitioned deployment's directory leads to the server of the client nodes' partition)
+     */
     public ClientAgentContext server(String reference) {
         this.serverReference = reference;
         return this;
@@ -138,7 +141,8 @@ public final class ClientAgentContext {
      * @throws IllegalArgumentException naming the setting (as its command-line option) and the bad value
      */
     public ClientAgentContext validate() {
-        requireNonBlank("--server", serverReference, "name the server (IOR file, IOR/corbaloc or name)");
+        requireNonBlank("--server", serverReference(), "name the server (IOR file, IOR/corbaloc or name), or give --naming to"
+            + " find it by name (" + org.latencyserver.orb.Partitions.DEFAULT_SERVER_NAME + ", in a partitioned deployment by --node)");
         if (probeTrainRoundTrips < 1 || probeTrainRoundTrips > MAX_PROBE_TRAIN_ROUND_TRIPS) {
             throw new IllegalArgumentException("--probe-train must be 1.." + MAX_PROBE_TRAIN_ROUND_TRIPS + ", was " + probeTrainRoundTrips);
         }
@@ -161,8 +165,9 @@ public final class ClientAgentContext {
         return this;
     }
 
+    /** @return the server as given, or {@value org.latencyserver.orb.Partitions#DEFAULT_SERVER_NAME} with a naming service */
     String serverReference() {
-        return serverReference;
+        return serverReference == null && naming != null ? org.latencyserver.orb.Partitions.DEFAULT_SERVER_NAME : serverReference;
     }
 
     String naming() {

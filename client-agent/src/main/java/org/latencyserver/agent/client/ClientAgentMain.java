@@ -41,8 +41,10 @@ public final class ClientAgentMain implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     private TlsClientOptions tls = new TlsClientOptions();
 
-    @Option(names = "--server", required = true, paramLabel = "REF",
-        description = "The Latency Server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming.")
+    @Option(names = "--server", paramLabel = "REF",
+        description = {"The Latency Server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming",
+            "(default with --naming: LatencyServer; in a partitioned deployment the server of the --node's partition,",
+            "LatencyServer/by-client/NODE)."})
     private String serverReference;
 
     @Option(names = "--naming", paramLabel = "REF",
@@ -137,7 +139,7 @@ public final class ClientAgentMain implements Callable<Integer> {
             return ClientAgent.launch(context);
         }, agent -> {
             System.out.println("client-agent ready: " + agent.name() + " measures for "
-                + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + serverReference
+                + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + context.serverReference()
                 + (pinCore == null ? "" : ", pinned to core " + pinCore)
                 + (adaptiveHalfWidthMillis == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
                 + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off"));

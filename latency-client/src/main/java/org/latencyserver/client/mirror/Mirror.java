@@ -65,7 +65,8 @@ public final class Mirror extends RunningComponent {
         final EstimateListener listener = EstimateListenerHelper.narrow(
             OrbSupport.serveOnRootPoa(orb, new Listener(writer), "the mirror's ORB cannot serve its callback object"));
         feed = new MirrorFeed(
-            () -> LatencyServiceHelper.narrow(References.resolve(orb, context.serverReference(), context.naming())),
+            () -> LatencyServiceHelper.narrow(References.resolveServer(orb, context.serverReference(), context.naming(),
+                context.node() == null ? java.util.List.of() : java.util.List.of(context.node()))),
             listener, context.connections(), context.pollMillis(), context.refreshMillis(), writer::submit,
             System::currentTimeMillis);
         OrbSupport.runInBackground(orb, "mirror-orb");

@@ -20,6 +20,7 @@ public final class MirrorContext {
 
     private String serverReference;
     private String naming;
+    private String node;
     private Path file;
     private Set<Short> connections = Set.of();
     private int heartbeatMillis = 100;
@@ -36,6 +37,15 @@ public final class MirrorContext {
     /** @return this, resolving the server's name in this naming service (null: none) */
     public MirrorContext naming(String naming) {
         this.naming = naming;
+        return this;
+    }
+
+    /**
+     * @return this, for the applications of this client workstation: in a partitioned deployment the server is its
+     *     partition's ({@code LatencyServer/by-client/NODE}); null: none
+     */
+    public MirrorContext node(String node) {
+        this.node = node;
         return this;
     }
 
@@ -82,7 +92,7 @@ public final class MirrorContext {
      * @throws IllegalArgumentException naming the setting (as its command-line option) and the bad value
      */
     public MirrorContext validate() {
-        requireNonBlank("--server", serverReference, "name the server (IOR/corbaloc, a file or a name)");
+        requireNonBlank("--server", serverReference(), "name the server (IOR/corbaloc, a file or a name), or give --naming");
         if (file == null) {
             throw new IllegalArgumentException("no mirror file (--file PATH)");
         }
@@ -102,8 +112,14 @@ public final class MirrorContext {
         return this;
     }
 
+    /** @return the server as given, or {@value org.latencyserver.orb.Partitions#DEFAULT_SERVER_NAME} with a naming service */
     String serverReference() {
-        return serverReference;
+        return serverReference == null && naming != null ? org.latencyserver.orb.Partitions.DEFAULT_SERVER_NAME : serverReference;
+    }
+
+    /** @return the client workstation this host is (finds its partition's server), or null */
+    String node() {
+        return node;
     }
 
     String naming() {

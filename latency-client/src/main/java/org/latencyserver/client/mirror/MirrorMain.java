@@ -28,12 +28,16 @@ import picocli.CommandLine.Option;
         + "(read it with the Java EstimateMirror or the C latency_mirror.h; layout: docs/mirror-layout.md).")
 public final class MirrorMain implements Callable<Integer> {
 
-    @Option(names = "--server", required = true, paramLabel = "REF",
-        description = "The server: IOR/corbaloc, a file holding one, or a name in --naming (e.g. LatencyServer).")
+    @Option(names = "--server", paramLabel = "REF",
+        description = "The server: IOR/corbaloc, a file holding one, or a name in --naming (default with --naming: LatencyServer).")
     private String serverReference;
 
     @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
     private String naming;
+
+    @Option(names = "--node", paramLabel = "NODE", description = {"This host's client workstation: in a partitioned deployment",
+        "the server is its partition's, LatencyServer/by-client/NODE in --naming."})
+    private String node;
 
     @Option(names = "--file", required = true, paramLabel = "PATH", description = "The mirror file to create (replaced atomically).")
     private Path file;
@@ -71,7 +75,7 @@ public final class MirrorMain implements Callable<Integer> {
         for (final short indexRef : connections) {
             followed.add(indexRef);
         }
-        final MirrorContext context = new MirrorContext().server(serverReference).naming(naming).file(file).connections(followed)
+        final MirrorContext context = new MirrorContext().server(serverReference).naming(naming).node(node).file(file).connections(followed)
             .heartbeatMillis(heartbeatMillis).pollMillis(pollMillis).refreshMillis(refreshMillis).listenHost(listenHost);
         return ComponentMain.serve(Component.MIRROR, readyFile, "latency mirror", () -> {
             ComponentMain.validate(context::validate);

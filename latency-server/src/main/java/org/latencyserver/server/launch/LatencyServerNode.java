@@ -14,6 +14,7 @@ import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.Partitions;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.config.SecuritySettings;
@@ -240,24 +241,52 @@ public final class LatencyServerNode extends RunningComponent {
     private void serve(final org.omg.CORBA.Object reference) throws LaunchFailure, IOException {
         final ServerConfiguration configuration = context.configuration();
         final String naming = context.namingReference();
+        final String registered = configuration.server().registeredName();
         try {
             nameKeeper = naming == null ? null
-                : NameKeeper.bind(orb, naming, configuration.server().name(), reference, context.nameCheckIntervalMillis());
+                : NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference, context.nameCheckIntervalMillis());
         } catch (References.ReferenceException e) {
-            throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "cannot register as '" + configuration.server().name()
+            throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "cannot register as '" + registered
                 + "': " + e.getMessage() + "; " + NameKeeper.WHAT_TO_DO + ".");
         }
         if (nameKeeper != null) {
-            LOG.info("registered as '{}' in {}", configuration.server().name(), naming);
+            LOG.info("registered as '{}' in {}{}", registered, naming, configuration.server().partition() == null ? ""
+                : " with its client nodes under " + configuration.server().name() + "/" + Partitions.BY_CLIENT);
         }
         // Only now: a server that could not register leaves no IOR file or ready file pointing at it.
         if (context.iorFile() != null) {
             OrbSupport.writeIor(context.iorFile(), ior);
         }
         readyFile().writeTo(context.readyFile());
-        LOG.info("Latency Server '{}' serving {} connections ({} profiles) on {}; IOR in {}", configuration.server().name(),
+        LOG.info("Latency Server '{}' serving {} connections ({} profiles) on {}; IOR in {}", registered,
             connections, configuration.profiles().size(), context.host(),
             context.iorFile() == null ? "no file" : context.iorFile().toAbsolutePath());
+    }
+
+    /**
+     * @return the names to bind in the naming service: {@code server.name} for the only server; for a
+     *         partition's, its name, its index ranges and its client nodes, once {@link Partitions#claim} found
+     *         no other partition holding them
+     * @throws LaunchFailure {@link LaunchFailure.Kind#PARTITION_CONFLICT} naming both partitions and what both claim
+     */
+    private List<String> namesToKeep(final ServerConfiguration configuration, final String naming) throws LaunchFailure {
+        final String partition = configuration.server().partition();
+        if (partition == null) {
+            return List.of(configuration.server().name());
+        }
+        final java.util.Set<Integer> indexRefs = new java.util.TreeSet<>();
+        final java.util.Set<String> clientNodes = new java.util.TreeSet<>();
+        for (final ConnectionSpec spec : configuration.connectionSpecs()) {
+            indexRefs.add((int) spec.indexRef());
+            clientNodes.add(spec.clientNodeName());
+        }
+        try {
+            return Partitions.claim(orb, naming, configuration.server().name(), partition, Partitions.rangesOf(indexRefs),
+                clientNodes);
+        } catch (Partitions.ConflictException e) {
+            throw new LaunchFailure(LaunchFailure.Kind.PARTITION_CONFLICT, "partition '" + partition + "' cannot start: "
+                + e.getMessage());
+        }
     }
 
     /** @return its ready file's content: the rows of {@code docs/ready-files.md} for {@code server} */
@@ -276,7 +305,10 @@ public final class LatencyServerNode extends RunningComponent {
             ready.file("state", stateFile);
         }
         if (nameKeeper != null) {
-            ready.fact("name", context.configuration().server().name());
+            ready.fact("name", context.configuration().server().registeredName());
+            if (context.configuration().server().partition() != null) {
+                ready.fact("partition", context.configuration().server().partition());
+            }
         }
         return ready;
     }

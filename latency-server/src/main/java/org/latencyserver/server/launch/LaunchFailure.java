@@ -19,6 +19,11 @@ public final class LaunchFailure extends Exception {
         CONFIGURATION_REFUSED,
         /** The naming service given cannot be reached or refuses the name. */
         NAMING_REFUSED,
+        /**
+         * Another partition registered in the naming service already holds part of this partition's
+         * {@code index_ref} ranges, or one of its client nodes while its server runs.
+         */
+        PARTITION_CONFLICT,
         /** A file or directory the component writes cannot be written. */
         CANNOT_WRITE,
         /** A port it is to listen on is taken or not allowed. */

@@ -74,7 +74,7 @@ public final class ServerMain implements Callable<Integer> {
         } catch (LaunchFailure e) {
             System.err.println("latency server: " + e.getMessage());
             return switch (e.kind()) {
-                case CONFIGURATION_REFUSED, CANNOT_WRITE, CANNOT_LISTEN -> EXIT_CONFIGURATION;
+                case CONFIGURATION_REFUSED, PARTITION_CONFLICT, CANNOT_WRITE, CANNOT_LISTEN -> EXIT_CONFIGURATION;
                 case INVALID_CONTEXT, NAMING_REFUSED -> EXIT_USAGE;
             };
         }
