@@ -69,8 +69,8 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
 
     /** Lists the partitions and starts every feed, and the thread that lists them again. */
     void start() {
-        started = true;
         relist();
+        started = true; // from now on a partition listed later is started as it is found
         for (final ServerFeed feed : feeds.values()) {
             feed.start();
         }
