@@ -159,7 +159,7 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
         for (final Map.Entry<String, ServerFeed> entry : feeds.entrySet()) {
             final ConsoleSnapshot table = entry.getValue().snapshot();
             views.add(new PartitionsSnapshot.PartitionView(entry.getKey(), Partitions.partitionName(root, entry.getKey()),
-                table.reachable(), table));
+                table.reachable(), table.updatedEpochMillis() > 0, table));
         }
         latest = PartitionsSnapshot.of(root, naming, problem, views);
         for (final Consumer<PartitionsSnapshot> observer : observers) {

@@ -11,7 +11,7 @@ import java.util.List;
  * @param naming     the naming service's reference
  * @param problem    why the partitions could not be listed (naming service unreachable), or empty
  * @param partitions every partition registered under the root, by name
- * @param down       the partitions whose server does not answer, by name
+ * @param down       the partitions whose server did not answer when last asked, by name (not those not asked yet)
  */
 public record PartitionsSnapshot(String root, String naming, String problem, List<PartitionView> partitions, List<String> down) {
 
@@ -24,7 +24,7 @@ public record PartitionsSnapshot(String root, String naming, String problem, Lis
      */
     static PartitionsSnapshot of(final String root, final String naming, final String problem, final List<PartitionView> partitions) {
         return new PartitionsSnapshot(root, naming, problem, List.copyOf(partitions),
-            partitions.stream().filter(p -> !p.up()).map(PartitionView::partition).toList());
+            partitions.stream().filter(p -> p.asked() && !p.up()).map(PartitionView::partition).toList());
     }
 
     /**
@@ -33,8 +33,9 @@ public record PartitionsSnapshot(String root, String naming, String problem, Lis
      * @param partition its name, e.g. {@code p1}
      * @param name      its server's name in the naming service, e.g. {@code LatencyServer/p1}
      * @param up        whether its server answered at the last refresh (false before the first answer)
+     * @param asked     whether its server was asked yet (a partition just listed was not: neither up nor down)
      * @param table     its server's table, as the single-server console shows it (the last good one while down)
      */
-    public record PartitionView(String partition, String name, boolean up, ConsoleSnapshot table) {
+    public record PartitionView(String partition, String name, boolean up, boolean asked, ConsoleSnapshot table) {
     }
 }

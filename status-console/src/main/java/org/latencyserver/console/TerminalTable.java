@@ -58,7 +58,7 @@ final class TerminalTable {
             text.append("  -- ").append(snapshot.problem()).append('\n');
         }
         for (final PartitionsSnapshot.PartitionView partition : snapshot.partitions()) {
-            text.append('\n').append(partition.up() ? "[up]   " : "[DOWN] ").append(render(partition.table(), nowMillis));
+            text.append('\n').append(partition.up() ? "[up]   " : partition.asked() ? "[DOWN] " : "[...]  ").append(render(partition.table(), nowMillis));
         }
         return text.toString();
     }

@@ -1,7 +1,6 @@
 package org.latencyserver.systemtests.kit;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +38,7 @@ public record OmniNames(ChildProcess child, String reference) {
         if (!Files.isExecutable(PROGRAM)) {
             throw new AssertionError(PROGRAM + " is needed for this test (Debian: apt-get install omniorb-nameserver; .ci/run does)");
         }
-        final int port = freePort();
+        final int port = SystemUnderTest.freeTcpPort();
         final Path data = Files.createDirectories(system.directory().resolve("omninames"));
         final ChildProcess child = system.launchProgram("omniNames", List.of(PROGRAM.toString(), "-start", Integer.toString(port),
             "-always", "-datadir", data.toString(), "-ORBendPoint", "giop:tcp:127.0.0.1:" + port)).start();
@@ -57,12 +56,6 @@ public record OmniNames(ChildProcess child, String reference) {
                 }
                 Thread.sleep(Duration.ofMillis(200).toMillis());
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -169,6 +169,16 @@ public final class SystemUnderTest implements AutoCloseable {
         return PlainOrbs.init();
     }
 
+    /**
+     * @return a TCP port on loopback that was free a moment ago, for a component that must be told a fixed port
+     *     (a naming service)
+     */
+    public static int freeTcpPort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
     /** Stops every child, the last started first, then shuts the client ORB down. */
     @Override
     public void close() {

@@ -13,7 +13,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +37,6 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.References;
-import org.latencyserver.systemtests.kit.OmniNames;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
@@ -48,8 +46,9 @@ import org.omg.CosNaming.NamingContextExtHelper;
 import org.omg.CosNaming.NamingContextPackage.NotFound;
 
 /**
- * Issue 14 items 1 and 5: three partitions of one deployment, each its own server process, in
- * omniORB's naming service (omniNames: another ORB's, so nothing here can be JacORB-private).
+ * Issue 14 items 1 and 5: three partitions of one deployment, each its own server process, in a
+ * CosNaming service: JacORB's ({@link PartitionsInJacorbNamingServiceTest}) and omniORB's omniNames
+ * ({@link PartitionsInOmniNamesTest}: another ORB's, so nothing here can be JacORB-private).
  * Partition pK owns client workstation xK (peer yK) and the index_refs K01-K02: K01 at QoS 1 on the
  * thesis profile, K02 at QoS 3.
  *
@@ -58,7 +57,7 @@ import org.omg.CosNaming.NamingContextPackage.NotFound;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class PartitionsProcessTest {
+abstract class PartitionedDeploymentChecks {
 
     private static final Duration WITHIN = Duration.ofSeconds(120);
     /** The thesis's Appendix A, TAC-4 to TAC-4, 256 B, both CPUs LOW: QoS 1's average, ms. */
@@ -75,7 +74,7 @@ class PartitionsProcessTest {
     void startThreePartitions() throws Exception {
         system = SystemUnderTest.in(directory);
         orb = system.orb();
-        naming = OmniNames.start(system, orb).reference();
+        naming = startNamingService(system, orb);
         for (final int k : new int[] {1, 2, 3}) {
             final ReadyProcess server = startServer("p" + k, "p" + k);
             assertEquals("LatencyServer/p" + k, server.ready().fact("name"), "registered under server.name/partition");
@@ -83,6 +82,9 @@ class PartitionsProcessTest {
             servers.put("p" + k, server);
         }
     }
+
+    /** @return the corbaloc of a naming service started in the kit, answering */
+    abstract String startNamingService(SystemUnderTest kit, ORB clientOrb) throws Exception;
 
     @AfterAll
     void stopEverything() {
@@ -150,8 +152,10 @@ class PartitionsProcessTest {
         }
         assertTrue(printed.contains("x2 -> y2"), "p2's connections are listed\n" + printed);
 
-        final JsonNode page = webSnapshot(startWebConsole());
-        assertEquals(List.of("p1", "p2", "p3"), partitionNames(page));
+        final String web = startWebConsole();
+        assertEquals(List.of("p1", "p2", "p3"), partitionNames(webSnapshot(web)), "listed when the page is ready");
+        awaitTrue(() -> allUp(webSnapshot(web)), "the web page shows every partition up");
+        final JsonNode page = webSnapshot(web);
         assertEquals(0, page.get("down").size(), page.toString());
         assertEquals(201, page.get("partitions").get(1).get("table").get("connections").get(0).get("indexRef").asInt());
     }
@@ -203,7 +207,7 @@ class PartitionsProcessTest {
             "by-client/x3 is bound to the returned server");
         assertEquals(before, back.RequestStatus((short) 301).latency_estimate, "it returns with its state (the state file)");
         assertEquals(50, back.RequestTableStatus((short) 301).latest_client_mib_cpu, "the MIB values pushed before the kill");
-        awaitTrue(() -> webSnapshot(web).get("down").isEmpty(), "the web page shows p3 up again");
+        awaitTrue(() -> allUp(webSnapshot(web)), "the web page shows p3 up again");
     }
 
     // ---- the deployment ---------------------------------------------------------------------------
@@ -271,6 +275,14 @@ class PartitionsProcessTest {
         final List<String> names = new ArrayList<>();
         page.get("partitions").forEach(p -> names.add(p.get("partition").asText()));
         return names;
+    }
+
+    private static boolean allUp(final JsonNode page) {
+        boolean up = page.get("partitions").size() == 3;
+        for (final JsonNode partition : page.get("partitions")) {
+            up &= partition.get("up").asBoolean();
+        }
+        return up;
     }
 
     private static List<String> textList(final JsonNode array) {

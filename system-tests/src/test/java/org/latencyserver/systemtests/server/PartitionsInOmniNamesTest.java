@@ -1,0 +1,14 @@
+package org.latencyserver.systemtests.server;
+
+import org.latencyserver.systemtests.kit.OmniNames;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.omg.CORBA.ORB;
+
+/** The partitioned deployment in omniORB's naming service, omniNames (Debian omniorb-nameserver): another ORB's. */
+class PartitionsInOmniNamesTest extends PartitionedDeploymentChecks {
+
+    @Override
+    String startNamingService(final SystemUnderTest kit, final ORB clientOrb) throws Exception {
+        return OmniNames.start(kit, clientOrb).reference();
+    }
+}
