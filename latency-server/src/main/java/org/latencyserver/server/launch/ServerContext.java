@@ -83,7 +83,10 @@ public final class ServerContext {
         return this;
     }
 
-    /** @return this, registering under {@code server.name} in this naming service (a corbaloc or IOR); null for none */
+    /**
+     * @return this, registering under {@code server.name} in this naming service (a corbaloc or IOR), or as a partition of
+     *     the deployment of that name with {@code server.partition}; null for none
+     */
     public ServerContext namingReference(final String reference) {
         this.namingReference = reference;
         return this;

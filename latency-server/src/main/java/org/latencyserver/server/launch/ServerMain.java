@@ -12,14 +12,17 @@ import picocli.CommandLine.Option;
  * {@code ./latency server}: parses the command line into a {@link ServerContext}, launches a
  * {@link LatencyServerNode} (which loads the configuration, starts the update thread, serves
  * {@code Latserv} / {@code LatencyService} over JacORB, writes its IOR file and, when a naming
- * service is given, registers under the configured name; when any workstation or switch port has
+ * service is given, registers under the configured name (with {@code server.partition}, as that
+ * partition of the deployment: see {@link org.latencyserver.orb.Partitions}); when any workstation or switch port has
  * {@code mib_source: snmp} it starts the SNMP poller, whose secrets come from the environment
  * variables the configuration names), and closes it on SIGTERM.
  *
  * <p>With {@code --ready-file PATH} it writes a ready file ({@code docs/ready-files.md}) once it
  * serves, and deletes it when it stops cleanly.
  *
- * <p>Exit codes: 0 after a clean stop, 1 a bad configuration (every fault printed), 2 usage, or a
+ * <p>Exit codes: 0 after a clean stop, 1 a bad configuration (every fault printed) or a partition
+ * that another partition in the naming service conflicts with (overlapping index_refs, a client
+ * workstation of a running partition), 2 usage, or a
  * naming service given with {@code --naming} that cannot be reached or refuses the name (one line
  * on stderr; no IOR file is written then). Once registered, the name is kept bound ({@link NameKeeper}):
  * a naming service restarted without its bindings has it again within seconds.
@@ -44,7 +47,8 @@ public final class ServerMain implements Callable<Integer> {
     private Path readyFile;
 
     @Option(names = "--naming", paramLabel = "REF",
-        description = "Register in this naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
+        description = {"Register in this naming service, e.g. corbaloc::127.0.0.1:2809/NameService: as server.name, or with",
+            "server.partition as server.name/PARTITION and server.name/by-client/NODE for each client workstation."})
     private String naming;
 
     @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")

@@ -1,0 +1,141 @@
+package org.latencyserver.server.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.orb.PlainOrbs;
+import org.latencyserver.server.config.TestbedConfigLines;
+import org.omg.CORBA.ORB;
+import org.omg.CosNaming.NamingContextExt;
+import org.omg.CosNaming.NamingContextExtHelper;
+import org.omg.CosNaming.NamingContextPackage.NotFound;
+
+/**
+ * A partition's server and JacORB's naming service in the test's JVM, over real sockets: what it
+ * binds, that it binds it all again after the naming service lost its bindings, and what it refuses.
+ * (Three partitions as processes, in omniNames too, are system-tests' {@code PartitionsIn*Test}.)
+ */
+class PartitionedServerNodeTest {
+
+    @TempDir
+    Path directory;
+    private ORB client;
+    private int namingPort;
+
+    @BeforeEach
+    void startAClientOrbAndChooseAPort() throws IOException {
+        client = PlainOrbs.withoutRetries();
+        try (ServerSocket socket = new ServerSocket(0)) {
+            namingPort = socket.getLocalPort();
+        }
+    }
+
+    @AfterEach
+    void stopTheClientOrb() {
+        client.shutdown(true);
+    }
+
+    @Test
+    void aPartitionBindsItsNameItsRangesAndItsClientNodesAndBindsThemAgainAfterTheNamingServiceLostThem() throws Exception {
+        final String corbaloc = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
+        try (NamingServiceNode naming = NamingServiceNode.launch(namingContext("nsdb"));
+             LatencyServerNode east = LatencyServerNode.launch(serverContext("east", 1, corbaloc))) {
+            assertBoundTo(east, corbaloc, "LatencyServer/east", "LatencyServer/by-client/ws1", "LatencyServer/index-ranges/east/1-2");
+            assertEquals(LaunchFailure.Kind.PARTITION_CONFLICT, assertThrows(LaunchFailure.class,
+                () -> LatencyServerNode.launch(serverContext("west", 2, corbaloc))).kind(),
+                "2-3 overlaps east's 1-2, and ws1 is east's while east runs");
+            naming.close();
+            // A naming service that lost every binding (a fresh database), as after a kill -9 without one.
+            try (NamingServiceNode fresh = NamingServiceNode.launch(namingContext("fresh-nsdb"))) {
+                final ORB later = PlainOrbs.withoutRetries(); // not the first ORB's cached connection to the stopped one
+                try {
+                    final long deadline = System.nanoTime() + 60_000_000_000L;
+                    while (!resolves(later, corbaloc, "LatencyServer/by-client/ws1")) {
+                        assertFalse(System.nanoTime() > deadline, "the client node is bound again within 60 s");
+                        Thread.sleep(100);
+                    }
+                    assertBoundTo(east, corbaloc, "LatencyServer/east", "LatencyServer/by-client/ws1",
+                        "LatencyServer/index-ranges/east/1-2");
+                } finally {
+                    later.shutdown(true);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anOverlappingRangeIsRefusedNamingBothPartitionsAndTheOverlapEvenWhileTheOtherIsDown() throws Exception {
+        final String corbaloc = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
+        try (NamingServiceNode naming = NamingServiceNode.launch(namingContext("nsdb"))) {
+            LatencyServerNode.launch(serverContext("east", 1, corbaloc, "ws1")).close(); // its ranges stay published
+            final LaunchFailure refused = assertThrows(LaunchFailure.class,
+                () -> LatencyServerNode.launch(serverContext("west", 2, corbaloc, "ws3")));
+            assertEquals(LaunchFailure.Kind.PARTITION_CONFLICT, refused.kind());
+            assertTrue(refused.getMessage().contains("index_ref 2 of partition 'west' (its range 2-3) overlaps partition 'east' (its"
+                + " range 1-2"), refused.getMessage());
+            assertFalse(resolves(client, corbaloc, "LatencyServer/west"), "a refused partition binds nothing");
+            // The same partition again (its earlier run is gone) takes its names back.
+            try (LatencyServerNode again = LatencyServerNode.launch(serverContext("east", 1, corbaloc, "ws1"))) {
+                assertBoundTo(again, corbaloc, "LatencyServer/east", "LatencyServer/by-client/ws1");
+            }
+        }
+    }
+
+    private void assertBoundTo(final LatencyServerNode server, final String corbaloc, final String... names) throws Exception {
+        final NamingContextExt root = NamingContextExtHelper.narrow(client.string_to_object(corbaloc));
+        for (final String name : names) {
+            assertTrue(root.resolve_str(name)._is_equivalent(client.string_to_object(server.serverIor())), name);
+        }
+    }
+
+    private static boolean resolves(final ORB orb, final String corbaloc, final String name) {
+        try {
+            NamingContextExtHelper.narrow(orb.string_to_object(corbaloc)).resolve_str(name);
+            return true;
+        } catch (NotFound e) {
+            return false;
+        } catch (org.omg.CORBA.SystemException | org.omg.CORBA.UserException e) {
+            return false;
+        }
+    }
+
+    private NamingServiceContext namingContext(final String database) {
+        return new NamingServiceContext().port(namingPort).databaseDirectory(directory.resolve(database));
+    }
+
+    private ServerContext serverContext(final String partition, final int firstIndexRef, final String corbaloc) throws IOException {
+        return serverContext(partition, firstIndexRef, corbaloc, "ws1");
+    }
+
+    /** A partition with connections firstIndexRef and the next from client node CLIENT to ws2. */
+    private ServerContext serverContext(final String partition, final int firstIndexRef, final String corbaloc, final String clientNode)
+        throws IOException {
+        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
+        final Path config = directory.resolve(partition + ".yaml");
+        Files.writeString(config, String.join("\n",
+            "server:",
+            "  partition: " + partition,
+            "  state_file: " + partition + ".state.json",
+            "profiles:",
+            "  - " + profiles.resolve("thesis-tac4-corba.json"),
+            TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT.replace("name: ws1,", "name: " + clientNode + ","),
+            "connections:",
+            "  - { index_ref: " + firstIndexRef + ", client: " + clientNode + ", peer: ws2, message_size_bytes: 256, qos: 1,"
+                + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }",
+            "  - { index_ref: " + (firstIndexRef + 1) + ", client: " + clientNode + ", peer: ws2, message_size_bytes: 256, qos: 1,"
+                + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }",
+            ""));
+        return new ServerContext().configFile(config).namingReference(corbaloc).metricsPort(ServerContext.METRICS_OFF)
+            .nameCheckIntervalMillis(100);
+    }
+}
