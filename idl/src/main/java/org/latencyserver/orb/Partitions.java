@@ -46,6 +46,15 @@ public final class Partitions {
      * {@code --server}: the server's default {@code server.name}, a server or a directory of partitions.
      */
     public static final String DEFAULT_SERVER_NAME = "LatencyServer";
+    /**
+     * @param server the server as a client was given it ({@code --server}), or null
+     * @param naming the naming service it was given, or null
+     * @return the server, or {@link #DEFAULT_SERVER_NAME} when only a naming service was given (null when neither)
+     */
+    public static String serverOrDefault(final String server, final String naming) {
+        return server == null && naming != null ? DEFAULT_SERVER_NAME : server;
+    }
+
     /** The context of the by-client bindings, under the root. */
     public static final String BY_CLIENT = "by-client";
     /** The context of the published index ranges, under the root. */
@@ -218,7 +227,7 @@ public final class Partitions {
             if (rootContext != null) {
                 checkNotRunning(rootContext, root, partition);
                 checkRanges(rootContext, root, partition, ranges);
-                checkClients(orb, naming, rootContext, root, partition, clientNodes);
+                checkClients(orb, rootContext, root, partition, clientNodes);
                 clearOwnRanges(rootContext, partition);
             }
         } catch (SystemException e) {
@@ -271,15 +280,8 @@ public final class Partitions {
     /** Refuses a second server of one partition while the first answers. */
     private static void checkNotRunning(final NamingContext rootContext, final String root, final String partition)
         throws ConflictException {
-        final org.omg.CORBA.Object earlier;
-        try {
-            earlier = rootContext.resolve(new NameComponent[] {new NameComponent(partition, "")});
-        } catch (NotFound e) {
-            return;
-        } catch (org.omg.CORBA.UserException e) {
-            throw new References.ReferenceException("cannot look up " + partitionName(root, partition) + ": " + e);
-        }
-        if (answers(earlier)) {
+        final org.omg.CORBA.Object earlier = boundOrNull(rootContext, partition, partitionName(root, partition));
+        if (earlier != null && answers(earlier)) {
             throw new ConflictException("partition '" + partition + "' is already served: " + partitionName(root, partition)
                 + " is bound to a server that is running; one server per partition");
         }
@@ -319,7 +321,7 @@ public final class Partitions {
         }
     }
 
-    private static void checkClients(final ORB orb, final String naming, final NamingContext rootContext, final String root,
+    private static void checkClients(final ORB orb, final NamingContext rootContext, final String root,
                                      final String partition, final Collection<String> clientNodes) throws ConflictException {
         final NamingContext byClient = child(rootContext, BY_CLIENT);
         if (byClient == null) {
@@ -328,13 +330,9 @@ public final class Partitions {
         final Map<String, Boolean> aliveByIor = new HashMap<>();
         final Map<String, String> owners = partitionsByIor(orb, rootContext);
         for (final String node : new TreeSet<>(clientNodes)) {
-            final org.omg.CORBA.Object bound;
-            try {
-                bound = byClient.resolve(new NameComponent[] {new NameComponent(node, "")});
-            } catch (NotFound e) {
+            final org.omg.CORBA.Object bound = boundOrNull(byClient, node, byClientName(root, node));
+            if (bound == null) {
                 continue;
-            } catch (org.omg.CORBA.UserException e) {
-                throw new References.ReferenceException("cannot look up " + byClientName(root, node) + " in " + naming + ": " + e);
             }
             final String ior = orb.object_to_string(bound);
             final String owner = owners.get(ior);
@@ -412,12 +410,28 @@ public final class Partitions {
 
     /** @return the child context of that id, or null when it is not bound or no context */
     private static NamingContext child(final NamingContext parent, final String id) {
+        final org.omg.CORBA.Object bound = boundOrNull(parent, id, id);
         try {
-            return NamingContextHelper.narrow(parent.resolve(new NameComponent[] {new NameComponent(id, "")}));
-        } catch (NotFound | org.omg.CORBA.BAD_PARAM e) {
+            return bound == null ? null : NamingContextHelper.narrow(bound);
+        } catch (org.omg.CORBA.BAD_PARAM e) {
+            return null;
+        }
+    }
+
+    /**
+     * @param context  a naming context
+     * @param id       one name component's id in it
+     * @param fullName the whole name, for the error
+     * @return what the id is bound to there, or null when it is not bound
+     * @throws References.ReferenceException when the naming service refuses the lookup otherwise
+     */
+    private static org.omg.CORBA.Object boundOrNull(final NamingContext context, final String id, final String fullName) {
+        try {
+            return context.resolve(new NameComponent[] {new NameComponent(id, "")});
+        } catch (NotFound e) {
             return null;
         } catch (org.omg.CORBA.UserException e) {
-            throw new References.ReferenceException("cannot look up '" + id + "': " + e);
+            throw new References.ReferenceException("cannot look up '" + fullName + "': " + e);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.latencyserver.launch.ContextChecks.requireNonBlank;
 import static org.latencyserver.launch.ContextChecks.requirePort;
 
 import java.util.function.Consumer;
+import org.latencyserver.orb.Partitions;
 import org.latencyserver.orb.TlsStores;
 
 /**
@@ -130,14 +131,14 @@ public final class ConsoleContext {
         return this;
     }
 
-    /** @return the server as given, or {@value org.latencyserver.orb.Partitions#DEFAULT_SERVER_NAME} with a naming service */
+    /** @return the server as given, or {@value Partitions#DEFAULT_SERVER_NAME} with a naming service */
     String serverReference() {
-        return serverReference == null && naming != null ? org.latencyserver.orb.Partitions.DEFAULT_SERVER_NAME : serverReference;
+        return Partitions.serverOrDefault(serverReference, naming);
     }
 
-    /** @return the client workstation whose partition's server to show, or null */
-    String node() {
-        return node;
+    /** @return the client workstation whose partition's server to show, or none */
+    java.util.List<String> nodes() {
+        return node == null ? java.util.List.of() : java.util.List.of(node);
     }
 
     /** @return whether every partition under the server's name is shown */

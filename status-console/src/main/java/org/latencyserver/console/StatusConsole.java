@@ -101,7 +101,7 @@ public final class StatusConsole extends RunningComponent {
             ServerRoute reach = route;
             ServerFeed feed = new ServerFeed(context.serverReference(),
                 () -> LatencyServiceHelper.narrow(reach.reach(References.resolveServer(orb, context.serverReference(), context.naming(),
-                    context.node() == null ? java.util.List.of() : java.util.List.of(context.node())))),
+                    context.nodes()))),
                 listener, context.refreshMillis(), System::currentTimeMillis);
             poker.feed(feed);
             return new StatusConsole(context, orb, route, feed, null);

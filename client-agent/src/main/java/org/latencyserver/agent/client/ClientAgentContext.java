@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.latencyserver.agent.probe.ProbeSettings;
+import org.latencyserver.orb.Partitions;
 import org.latencyserver.orb.TlsStores;
 
 /**
@@ -142,7 +143,7 @@ public final class ClientAgentContext {
      */
     public ClientAgentContext validate() {
         requireNonBlank("--server", serverReference(), "name the server (IOR file, IOR/corbaloc or name), or give --naming to"
-            + " find it by name (" + org.latencyserver.orb.Partitions.DEFAULT_SERVER_NAME + ", in a partitioned deployment by --node)");
+            + " find it by name (" + Partitions.DEFAULT_SERVER_NAME + ", in a partitioned deployment by --node)");
         if (probeTrainRoundTrips < 1 || probeTrainRoundTrips > MAX_PROBE_TRAIN_ROUND_TRIPS) {
             throw new IllegalArgumentException("--probe-train must be 1.." + MAX_PROBE_TRAIN_ROUND_TRIPS + ", was " + probeTrainRoundTrips);
         }
@@ -165,9 +166,9 @@ public final class ClientAgentContext {
         return this;
     }
 
-    /** @return the server as given, or {@value org.latencyserver.orb.Partitions#DEFAULT_SERVER_NAME} with a naming service */
+    /** @return the server as given, or {@value Partitions#DEFAULT_SERVER_NAME} with a naming service */
     String serverReference() {
-        return serverReference == null && naming != null ? org.latencyserver.orb.Partitions.DEFAULT_SERVER_NAME : serverReference;
+        return Partitions.serverOrDefault(serverReference, naming);
     }
 
     String naming() {

@@ -66,7 +66,7 @@ public final class Mirror extends RunningComponent {
             OrbSupport.serveOnRootPoa(orb, new Listener(writer), "the mirror's ORB cannot serve its callback object"));
         feed = new MirrorFeed(
             () -> LatencyServiceHelper.narrow(References.resolveServer(orb, context.serverReference(), context.naming(),
-                context.node() == null ? java.util.List.of() : java.util.List.of(context.node()))),
+                context.nodes())),
             listener, context.connections(), context.pollMillis(), context.refreshMillis(), writer::submit,
             System::currentTimeMillis);
         OrbSupport.runInBackground(orb, "mirror-orb");

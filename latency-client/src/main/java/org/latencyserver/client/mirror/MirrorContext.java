@@ -6,6 +6,7 @@ import static org.latencyserver.launch.ContextChecks.requireNonBlank;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
+import org.latencyserver.orb.Partitions;
 
 /**
  * What one {@link Mirror} copies and where: the server, the connections followed, the mirror file
@@ -112,14 +113,14 @@ public final class MirrorContext {
         return this;
     }
 
-    /** @return the server as given, or {@value org.latencyserver.orb.Partitions#DEFAULT_SERVER_NAME} with a naming service */
+    /** @return the server as given, or {@value Partitions#DEFAULT_SERVER_NAME} with a naming service */
     String serverReference() {
-        return serverReference == null && naming != null ? org.latencyserver.orb.Partitions.DEFAULT_SERVER_NAME : serverReference;
+        return Partitions.serverOrDefault(serverReference, naming);
     }
 
-    /** @return the client workstation this host is (finds its partition's server), or null */
-    String node() {
-        return node;
+    /** @return the client workstation this host is (finds its partition's server), or none */
+    java.util.List<String> nodes() {
+        return node == null ? java.util.List.of() : java.util.List.of(node);
     }
 
     String naming() {
