@@ -19,13 +19,12 @@ import org.latencyserver.idl.latency.Calibration;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.StateCalibration;
+import org.latencyserver.systemtests.kit.HeadlessChromium;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -40,8 +39,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class ConsoleInBrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     /** cpu_state codes (10 × client + peer; LOW 1, HIGH 3) and port NORMAL. */
     private static final int LOW_LOW = 11;
     private static final int HIGH_LOW = 31;
@@ -58,13 +55,11 @@ class ConsoleInBrowserTest {
 
     @Test
     void thePageFollowsStatesLiveDrawsAHistogramAndShowsSourcesAndCalibrationPerState() throws Exception {
-        assertTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-            "Debian's chromium and chromium-driver are needed (apt-get install chromium chromium-driver; .ci/run installs them)");
         try (ConsoleTestbed testbed = new ConsoleTestbed(directory)) {
             testbed.push(10, 10, 50);
             final String url = testbed.webConsole("web", "--http-port", "0", "--refresh-millis", "5000");
 
-            final ChromeDriver browser = browser();
+            final ChromeDriver browser = HeadlessChromium.start(directory);
             try {
                 browser.get(url);
                 final WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
@@ -477,16 +472,5 @@ class ConsoleInBrowserTest {
                 }
             }
         }
-    }
-
-    private ChromeDriver browser() throws Exception {
-        final ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-            "--window-size=1366,768", "--user-data-dir=" + Files.createDirectories(directory.resolve("chromium-profile")));
-        final ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-            .usingAnyFreePort().build();
-        return new ChromeDriver(service, options);
     }
 }

@@ -37,6 +37,7 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.References;
+import org.latencyserver.systemtests.kit.HeadlessChromium;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
@@ -44,6 +45,9 @@ import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
 import org.omg.CosNaming.NamingContextExtHelper;
 import org.omg.CosNaming.NamingContextPackage.NotFound;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Issue 14 items 1 and 5: three partitions of one deployment, each its own server process, in a
@@ -182,6 +186,18 @@ abstract class PartitionedDeploymentChecks {
     @Order(5)
     void aKilledPartitionLeavesTheOthersAnsweringAndReturnsWithItsState() throws Exception {
         final String web = startWebConsole();
+        final ChromeDriver browser = HeadlessChromium.start(directory);
+        try {
+            browser.get(web);
+            final WebDriverWait page = new WebDriverWait(browser, WITHIN);
+            page.until(b -> b.findElements(By.cssSelector("section.up")).size() == 3);
+            killAndReturn(web, browser, page);
+        } finally {
+            browser.quit();
+        }
+    }
+
+    private void killAndReturn(final String web, final ChromeDriver browser, final WebDriverWait page) throws Exception {
         final Latserv p3 = serverOf("x3");
         p3.PutMibUpdates(new IdlMibUpdates((short) 301, (short) 50, (short) 20, (short) 5), (short) 301); // MEDIUM/LOW
         final float before = p3.RequestStatus((short) 301).latency_estimate;
@@ -195,6 +211,10 @@ abstract class PartitionedDeploymentChecks {
         }
         assertThrows(SystemException.class, () -> serverOf("x3").RequestStatus((short) 301), "p3's connections go unanswered");
         awaitTrue(() -> List.of("p3").equals(textList(webSnapshot(web).get("down"))), "the web page says p3 is down");
+        page.until(b -> b.findElements(By.cssSelector("section#partition-p3.down")).size() == 1);
+        assertTrue(browser.findElement(By.id("summary")).getText().contains("DOWN: p3"), "the page's header names it");
+        assertTrue(browser.findElement(By.cssSelector("section#partition-p3 h2")).getText().contains("DOWN"));
+        assertEquals(2, browser.findElements(By.cssSelector("section.up")).size(), "p1 and p2 stay up");
         final ChildProcess once = system.launchOneShot("console-once-down", Component.CONSOLE)
             .args("--naming", naming, "--all-partitions", "--once").start();
         assertEquals(1, once.awaitExit(WITHIN), "--once exits 1 while a partition is down\n" + once.log());
@@ -208,6 +228,8 @@ abstract class PartitionedDeploymentChecks {
         assertEquals(before, back.RequestStatus((short) 301).latency_estimate, "it returns with its state (the state file)");
         assertEquals(50, back.RequestTableStatus((short) 301).latest_client_mib_cpu, "the MIB values pushed before the kill");
         awaitTrue(() -> allUp(webSnapshot(web)), "the web page shows p3 up again");
+        page.until(b -> b.findElements(By.cssSelector("section.up")).size() == 3);
+        assertEquals("all up", browser.findElement(By.id("summary")).getText().replaceFirst("^3 partitions, ", ""));
     }
 
     // ---- the deployment ---------------------------------------------------------------------------
