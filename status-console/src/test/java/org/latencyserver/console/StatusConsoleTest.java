@@ -89,4 +89,17 @@ class StatusConsoleTest {
             () -> new ConsoleContext().validate());
         assertTrue(server.getMessage().contains("--server"), server.getMessage());
     }
+
+    @Test
+    void everyPartitionNeedsANamingServiceAndExcludesOneNodesPartition() {
+        final IllegalArgumentException noNaming = assertThrows(IllegalArgumentException.class,
+            () -> new ConsoleContext().server("LatencyServer").allPartitions(true).validate());
+        assertTrue(noNaming.getMessage().contains("--all-partitions") && noNaming.getMessage().contains("--naming"),
+            noNaming.getMessage());
+        final IllegalArgumentException both = assertThrows(IllegalArgumentException.class,
+            () -> new ConsoleContext().naming(NO_SERVER).allPartitions(true).node("ws1").validate());
+        assertTrue(both.getMessage().contains("--node"), both.getMessage());
+        assertEquals("LatencyServer", new ConsoleContext().naming(NO_SERVER).validate().serverReference(),
+            "with a naming service and no --server, the server is LatencyServer (or its partitions)");
+    }
 }

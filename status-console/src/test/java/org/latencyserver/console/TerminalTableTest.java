@@ -40,6 +40,25 @@ class TerminalTableTest {
         assertEquals("too few round trips", ProfileCellView.verdict(false, 0.9, 0.3));
     }
 
+    @Test
+    void everyPartitionHasItsSectionAndTheSummaryNamesThoseDownButNotThoseNotAskedYet() {
+        final ConsoleSnapshot up = new ConsoleSnapshot("partition p1 (LatencyServer/p1)", true, "", 0, 1, List.of(), List.of(), "");
+        final ConsoleSnapshot down = new ConsoleSnapshot("partition p2 (LatencyServer/p2)", false, "server unreachable: TRANSIENT",
+            1, 1, List.of(), List.of(), "");
+        final ConsoleSnapshot notAsked = ConsoleSnapshot.empty("partition p3 (LatencyServer/p3)");
+        final PartitionsSnapshot partitions = PartitionsSnapshot.of("LatencyServer", "corbaloc::ns:2809/NameService", "", List.of(
+            new PartitionsSnapshot.PartitionView("p1", "LatencyServer/p1", true, true, up),
+            new PartitionsSnapshot.PartitionView("p2", "LatencyServer/p2", false, true, down),
+            new PartitionsSnapshot.PartitionView("p3", "LatencyServer/p3", false, false, notAsked)));
+        assertEquals(List.of("p2"), partitions.down());
+        final List<String> lines = TerminalTable.renderPartitions(partitions, 1).lines().toList();
+        assertEquals("Partitions of LatencyServer in corbaloc::ns:2809/NameService: 3, DOWN: p2", lines.get(0));
+        assertTrue(lines.contains("[up]   Latency Server partition p1 (LatencyServer/p1)"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("[DOWN] Latency Server partition p2 (LatencyServer/p2)  -- server"
+            + " unreachable: TRANSIENT")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("[...]  Latency Server partition p3")), lines.toString());
+    }
+
     private static ProfileCellView cell(final String profile, final int cpuState, final int size, final long roundTrips,
                                         final double liveMean, final double profileMean, final double statistic,
                                         final double critical, final boolean drifting) {

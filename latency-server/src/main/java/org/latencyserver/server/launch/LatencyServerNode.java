@@ -48,7 +48,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Once {@code launch} returns, the server serves: its IOR file (when asked for) and its ready file
  * (when asked for) are written, and it is registered in the naming service (when given one). A
- * launch that fails stops whatever it had started and writes neither file.
+ * launch that fails stops whatever it had started and writes neither file. With
+ * {@code server.partition} it registers as that partition of the deployment {@code server.name},
+ * with its index ranges and client workstations, after checking that no other partition holds them
+ * ({@link Partitions#claim}); a conflict is a {@link LaunchFailure.Kind#PARTITION_CONFLICT}.
  *
  * <p>Several servers may run in one JVM at once (a test shows two), each with its own JacORB ORB and
  * its own state file; a logback filter against repeated warnings is installed per server and removed

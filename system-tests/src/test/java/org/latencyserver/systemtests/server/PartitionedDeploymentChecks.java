@@ -114,6 +114,14 @@ abstract class PartitionedDeploymentChecks {
             assertEquals(0, own.RequestStatus(elsewhere).server_acknowledges_client,
                 "connection " + elsewhere + " is not partition p" + k + "'s");
         }
+        final References.ReferenceException noNode = assertThrows(References.ReferenceException.class,
+            () -> References.resolveServer(orb, "LatencyServer", naming, List.of()));
+        assertTrue(noNode.getMessage().contains("--node NODE"), noNode.getMessage());
+        final References.ReferenceException twoPartitions = assertThrows(References.ReferenceException.class,
+            () -> References.resolveServer(orb, "LatencyServer", naming, List.of("x1", "x2")));
+        assertTrue(twoPartitions.getMessage().contains("'x1' and 'x2' belong to different partitions"), twoPartitions.getMessage());
+        assertTrue(LatservHelper.narrow(References.resolveServer(orb, "LatencyServer/p2", naming, List.of("x1")))
+            ._is_equivalent(serverOf("x2")), "a partition named directly is that partition, whatever the node");
         final ReadyProcess mirror = system.start(system.launch(Component.MIRROR).name("mirror-x3")
             .args("--naming", naming, "--node", "x3", "--file", directory.resolve("x3.mirror").toString()));
         assertEquals("2", mirror.ready().fact("connections"), "the mirror of node x3 follows partition p3's two connections");
