@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ final class StateJournal implements Closeable {
 
     private static final byte NEWLINE = '\n';
 
-    private final Path path;
+    private Path path;
     private final byte[] header;
     /** Null until the first append creates the file. */
     private FileChannel channel;
@@ -86,6 +87,20 @@ final class StateJournal implements Closeable {
         }
         bytes += length;
         return length;
+    }
+
+    /**
+     * Renames the file (open or not yet created) to {@code target}; appends go on into it.
+     *
+     * @param target the new name, replaced if it exists
+     * @throws IOException when the rename failed: the file keeps its name
+     */
+    void moveTo(final Path target) throws IOException {
+        if (channel != null) {
+            Files.move(path, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            StateStore.forceDirectory(target.getParent());
+        }
+        path = target;
     }
 
     /** @return bytes in the file, header included; 0 while it does not exist */
