@@ -61,7 +61,8 @@ import org.omg.CORBA.ORB;
  * the server's JVM) it also prints the server's native memory summary. With
  * {@code -Dserver.scale.server.repository=DIR} the server runs from another build: the modules'
  * {@code target/} directories of the source tree at {@code DIR} (e.g. an older commit, packaged), so
- * that two versions are measured by the same harness.
+ * that two versions are measured by the same harness; {@code -Dserver.scale.server.args="..."} adds
+ * arguments to the server's command line (e.g. {@code --no-per-connection-metrics}).
  */
 public final class ServerScaleHarness {
 
@@ -121,6 +122,10 @@ public final class ServerScaleHarness {
                 .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0");
             for (final String option : jvmOptions.isEmpty() ? new String[0] : jvmOptions.split("\\s+")) {
                 launch.jvmOption(option);
+            }
+            final String serverArgs = System.getProperty("server.scale.server.args", "").trim();
+            if (!serverArgs.isEmpty()) {
+                launch.args(serverArgs.split("\\s+"));
             }
             final ChildProcess server = launch.start();
             final ReadyFile ready = server.awaitReady(READY_TIMEOUT);
