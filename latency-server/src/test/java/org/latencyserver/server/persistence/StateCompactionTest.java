@@ -123,13 +123,30 @@ class StateCompactionTest {
      * the new state file in place, the old journal not yet deleted; (3) deleted; (4) the compaction's
      * journal renamed to the journal; and (1) with the compaction's last line cut off.
      */
-    @Test
-    void aKillAtAnyStepOfACompactionLeavesFilesThatRestoreTheLastChange() throws Exception {
+    /** An engine whose changes a store (not started) saves, and the state file it wrote before any change. */
+    private record Saved(UpdateEngine engine, StateStore store) {
+    }
+
+    private Saved withAStateFile() throws Exception {
         final UpdateEngine engine = engine();
         final StateStore store = new StateStore(file(), engine.table());
         engine.addListener(store);
-        final AtomicLong clock = new AtomicLong();
         store.write();
+        return new Saved(engine, store);
+    }
+
+    /** @return a compaction's journal continuing {@code generation}, holding {@code row} whole */
+    private byte[] compactionJournal(final long generation, final ConnectionRow row) throws Exception {
+        return ("{\"format\":\"latency-server-journal/1\",\"generation\":" + generation + "}\n"
+            + mapper.writeValueAsString(StateCodec.encodeConnection(mapper, row, null)) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aKillAtAnyStepOfACompactionLeavesFilesThatRestoreTheLastChange() throws Exception {
+        final Saved saved = withAStateFile();
+        final UpdateEngine engine = saved.engine();
+        final StateStore store = saved.store();
+        final AtomicLong clock = new AtomicLong();
         push(engine, store, 3, 10, clock);
         final byte[] oldStateFile = Files.readAllBytes(file());
         final byte[] oldJournal = Files.readAllBytes(journal());
@@ -137,9 +154,7 @@ class StateCompactionTest {
         store.write();
         final byte[] newStateFile = Files.readAllBytes(file());
         engine.applyMib((short) 3, mib(20), clock.addAndGet(MS));
-        final String line = mapper.writeValueAsString(StateCodec.encodeConnection(mapper, engine.table().row((short) 3), null));
-        final byte[] nextJournal = ("{\"format\":\"latency-server-journal/1\",\"generation\":2}\n" + line + "\n")
-            .getBytes(StandardCharsets.UTF_8);
+        final byte[] nextJournal = compactionJournal(2, engine.table().row((short) 3));
         store.close();
 
         leave(oldStateFile, oldJournal, nextJournal);
@@ -160,16 +175,11 @@ class StateCompactionTest {
 
     @Test
     void aCompactionsJournalLeftBesideTheStateFileWrittenAfterRestoringItIsNotReplayedAgain() throws Exception {
-        final UpdateEngine first = engine();
-        final StateStore firstStore = new StateStore(file(), first.table());
-        first.addListener(firstStore);
+        final Saved first = withAStateFile();
         final AtomicLong clock = new AtomicLong();
-        firstStore.write();
-        first.applyMib((short) 3, mib(20), clock.addAndGet(MS));
-        final String line = mapper.writeValueAsString(StateCodec.encodeConnection(mapper, first.table().row((short) 3), null));
-        final byte[] nextJournal = ("{\"format\":\"latency-server-journal/1\",\"generation\":2}\n" + line + "\n")
-            .getBytes(StandardCharsets.UTF_8);
-        firstStore.close();
+        first.engine().applyMib((short) 3, mib(20), clock.addAndGet(MS));
+        final byte[] nextJournal = compactionJournal(2, first.engine().table().row((short) 3));
+        first.store().close();
         leave(Files.readAllBytes(file()), null, nextJournal);
 
         // Restored (generation 1 and the compaction's journal of 2), started: the state file written at start is generation 3.
