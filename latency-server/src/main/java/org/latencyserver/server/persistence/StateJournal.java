@@ -25,7 +25,11 @@ import java.util.List;
  * ...
  * </pre>
  * Read in order, the last record of a connection wins. The file is created with its header by the
- * first append after a state file is written, and deleted once a newer state file is in place. A
+ * first append after a state file is written, and deleted once a newer state file is in place.
+ * While a compaction writes that newer state file, the journal that continues it is written as
+ * {@code <state_file>.journal.next} (header: the newer generation; every record whole, no
+ * {@code *_as_before}) and renamed to {@code <state_file>.journal} once the state file is in place
+ * ({@link #moveTo}); see {@link StateStore}. A
  * line without its {@code \n} at the end, or a last line that is not JSON, was cut off by a kill
  * during an append and is ignored; a bad line before the last makes the whole state damaged.
  *
