@@ -132,7 +132,8 @@ public final class LatencyServerNode extends RunningComponent {
         engine.addListener(store);
         store.start(context.stateFlushIntervalMillis());
         final EngineLoop loop = new EngineLoop(engine, context.nanoClock(), context.engineTickIntervalNanos());
-        final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors, context.nanoClock());
+        final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors, context.nanoClock(),
+            context.perConnectionMetrics());
         metrics.registerProbes(engine::probeRoundTrips);
         metrics.registerStateStore(store::changesSeen, store::journalAppends, store::journalBytes, store::snapshots,
             store::snapshotBytes);

@@ -50,6 +50,7 @@ public final class ServerContext {
     private String host = DEFAULT_HOST;
     private int orbPort;
     private Integer metricsPort;
+    private boolean perConnectionMetrics = true;
     private LongSupplier nanoClock = System::nanoTime;
     private LongSupplier epochMillis = System::currentTimeMillis;
     private long stateFlushIntervalMillis = DEFAULT_STATE_FLUSH_INTERVAL_MILLIS;
@@ -111,6 +112,17 @@ public final class ServerContext {
      */
     public ServerContext metricsPort(final Integer port) {
         this.metricsPort = port;
+        return this;
+    }
+
+    /**
+     * @param perConnection whether the metrics carry a series per connection (estimates, states,
+     *                      calibration); false leaves the totals only, for a server of many thousands
+     *                      of connections (about 590 bytes of metrics page per connection)
+     * @return this
+     */
+    public ServerContext perConnectionMetrics(final boolean perConnection) {
+        this.perConnectionMetrics = perConnection;
         return this;
     }
 
@@ -234,6 +246,11 @@ public final class ServerContext {
     /** @return the metrics port override (see {@link #metricsPort(Integer)}), or null */
     public Integer metricsPort() {
         return metricsPort;
+    }
+
+    /** @return whether the metrics carry a series per connection (see {@link #perConnectionMetrics(boolean)}) */
+    public boolean perConnectionMetrics() {
+        return perConnectionMetrics;
     }
 
     /** @return the monotonic clock, nanoseconds */

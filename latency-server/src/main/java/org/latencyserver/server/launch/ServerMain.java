@@ -58,6 +58,12 @@ public final class ServerMain implements Callable<Integer> {
         description = "Prometheus metrics at this port, overriding the configuration's server.metrics; 0 for any free port, -1 for none.")
     private Integer metricsPort;
 
+    @Option(names = "--per-connection-metrics", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Metrics per connection (estimates, load states, calibration; about 590 bytes of metrics page per"
+            + " connection); --no-per-connection-metrics leaves the totals only, for many thousands of connections"
+            + " (default: ${DEFAULT-VALUE}).")
+    private boolean perConnectionMetrics = true;
+
     @Option(names = "--port", description = "Port to listen on; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int port;
 
@@ -71,7 +77,8 @@ public final class ServerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final ServerContext context = new ServerContext().configFile(config).iorFile(iorFile).readyFile(readyFile)
-            .namingReference(naming).host(host).orbPort(port).metricsPort(metricsPort);
+            .namingReference(naming).host(host).orbPort(port).metricsPort(metricsPort)
+            .perConnectionMetrics(perConnectionMetrics);
         final LatencyServerNode server;
         try {
             server = LatencyServerNode.launch(context);

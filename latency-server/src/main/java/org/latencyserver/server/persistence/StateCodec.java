@@ -1,8 +1,11 @@
 package org.latencyserver.server.persistence;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -84,22 +87,30 @@ final class StateCodec {
     }
 
     /**
+     * Writes the whole state file, one connection's record at a time (only one record's tree is
+     * ever in memory: a table of 25,000 connections is about 15 MB of JSON).
+     *
      * @param rows             every connection's published row
      * @param savedEpochMillis when
      * @param generation       the state file's generation, {@code >= 1}
-     * @return the whole state file
+     * @param out              where; flushed, not closed
+     * @throws IOException when {@code out} refuses
      */
-    static ObjectNode encode(final ObjectMapper mapper, final List<ConnectionRow> rows, final long savedEpochMillis,
-                             final long generation) {
-        final ObjectNode root = mapper.createObjectNode();
-        root.put("format", FORMAT);
-        root.put("generation", generation);
-        root.put("saved_epoch_millis", savedEpochMillis);
-        final ArrayNode connections = root.putArray("connections");
-        for (final ConnectionRow row : rows) {
-            connections.add(encodeConnection(mapper, row, null));
+    static void write(final ObjectMapper mapper, final List<ConnectionRow> rows, final long savedEpochMillis, final long generation,
+                      final OutputStream out) throws IOException {
+        try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
+            json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            json.writeStartObject();
+            json.writeStringField("format", FORMAT);
+            json.writeNumberField("generation", generation);
+            json.writeNumberField("saved_epoch_millis", savedEpochMillis);
+            json.writeArrayFieldStart("connections");
+            for (final ConnectionRow row : rows) {
+                mapper.writeTree(json, encodeConnection(mapper, row, null));
+            }
+            json.writeEndArray();
+            json.writeEndObject();
         }
-        return root;
     }
 
     /** @return the journal's first line: its format and the generation of the state file it continues */

@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,11 @@ import java.util.List;
  * ...
  * </pre>
  * Read in order, the last record of a connection wins. The file is created with its header by the
- * first append after a state file is written, and deleted once a newer state file is in place. A
+ * first append after a state file is written, and deleted once a newer state file is in place.
+ * While a compaction writes that newer state file, the journal that continues it is written as
+ * {@code <state_file>.journal.next} (header: the newer generation; every record whole, no
+ * {@code *_as_before}) and renamed to {@code <state_file>.journal} once the state file is in place
+ * ({@link #moveTo}); see {@link StateStore}. A
  * line without its {@code \n} at the end, or a last line that is not JSON, was cut off by a kill
  * during an append and is ignored; a bad line before the last makes the whole state damaged.
  *
@@ -39,7 +44,7 @@ final class StateJournal implements Closeable {
 
     private static final byte NEWLINE = '\n';
 
-    private final Path path;
+    private Path path;
     private final byte[] header;
     /** Null until the first append creates the file. */
     private FileChannel channel;
@@ -86,6 +91,20 @@ final class StateJournal implements Closeable {
         }
         bytes += length;
         return length;
+    }
+
+    /**
+     * Renames the file (open or not yet created) to {@code target}; appends go on into it.
+     *
+     * @param target the new name, replaced if it exists
+     * @throws IOException when the rename failed: the file keeps its name
+     */
+    void moveTo(final Path target) throws IOException {
+        if (channel != null) {
+            Files.move(path, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            StateStore.forceDirectory(target.getParent());
+        }
+        path = target;
     }
 
     /** @return bytes in the file, header included; 0 while it does not exist */

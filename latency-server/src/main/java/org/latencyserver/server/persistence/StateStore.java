@@ -1,10 +1,12 @@
 package org.latencyserver.server.persistence;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -41,27 +44,46 @@ import org.slf4j.LoggerFactory;
  * Keeps the connection table on disk so that a restarted server serves what it served before:
  * MIB values, estimates, measured histograms and calibration.
  *
- * <p>Two files: the state file ({@link StateCodec}), the whole table, and beside it the journal
- * {@code <state_file>.journal} ({@link StateJournal}), the record of each connection that changed
- * since, appended one line per changed connection. Restoring reads the state file, then the
- * journal's lines in order; the last record of a connection wins.
+ * <p>Files, all beside the configured state file:
+ * <pre>
+ * &lt;state_file&gt;                the whole table as of its generation G ({@link StateCodec})
+ * &lt;state_file&gt;.journal        header "continues G", then one line per changed connection ({@link StateJournal})
+ * &lt;state_file&gt;.journal.next   only while a compaction runs: header "continues G+1", then whole records
+ * </pre>
+ * Restoring reads the state file, then the journal's lines in order, then the compaction's
+ * journal's; the last record of a connection wins.
  *
- * <p>Writing, all on one writer thread: every change marks its connection (on the update thread,
- * which never waits). The marked connections' current rows are appended to the journal in one
+ * <p>Writing, on one writer thread: every change marks its connection (on the update thread, which
+ * never waits). The marked connections' current rows are appended to the journal in one
  * {@code write()} — when a caller waits for them ({@link #awaitSaved}), else at most every
  * {@code flushIntervalMillis}. An append is not forced: data handed to {@code write()} is in the
  * kernel's page cache and survives {@code kill -9}; the journal is forced in the background at most
  * every {@value #JOURNAL_FORCE_INTERVAL_MILLIS} ms, so a power cut loses at most about that much.
- * Now and then (the journal at {@value #SNAPSHOT_INTERVAL_MILLIS} ms old, or over
- * max({@value #SNAPSHOT_JOURNAL_MIN_BYTES} bytes, {@value #SNAPSHOT_JOURNAL_TO_STATE_FILE} × the
- * state file)) and at start the whole table is written as a new state file instead.
  *
- * <p>Writing a state file, in an order a kill at any step leaves restorable: (1) a temporary file,
- * forced; (2) renamed over the state file, the directory forced — the new file carries the next
- * generation and holds everything the old journal held; (3) the old journal deleted; (4) the next
- * append creates a new journal whose header names the new generation. A journal whose header names
- * another generation than the state file's is not replayed: after a kill between (2) and (3) it is
- * the old one, and everything in it is in the state file already.
+ * <p>What a save costs follows what changed: a change costs its connection's journal line. The
+ * journal is <em>compacted</em> — the table written as a new state file — only once it holds
+ * max({@value #COMPACT_JOURNAL_MIN_BYTES} bytes, {@value #COMPACT_JOURNAL_TO_STATE_FILE} × the state
+ * file): every byte of a state file is paid for by a byte of journal, so the bytes written per change
+ * are at most twice its line, at 100 connections or 25,000 (before issue 14 the whole file was also
+ * rewritten every 10 s while changes came in, so at 25,000 connections a storm of 7,500 changes cost
+ * 4,700 bytes per change). Restoring reads at most the state file and as much journal again.
+ *
+ * <p>A compaction does not stop the appends (the writer thread never writes the table): (1) the
+ * writer appends what is marked, reads the rows as they are, forces and closes the journal, and
+ * hands the rows to the compactor thread; (2) later appends go to {@code .journal.next}, whose
+ * header names G+1, as whole records (they may be replayed over the old state file or the new
+ * one); (3) the compactor streams the rows into a temporary file, forces it, renames it over the
+ * state file (generation G+1) and forces the directory; (4) the writer deletes the old journal and
+ * renames {@code .journal.next} to {@code .journal}. A kill at any step leaves files that restore:
+ * before (3) the old state file, its journal and the compaction's journal (continuing G+1, the
+ * generation after the file's: replayed after the journal); after (3) the new state file, and a
+ * journal of G (older: holds nothing the file lacks; not replayed) and the compaction's journal of
+ * G+1 under either name.
+ *
+ * <p>At start, and on {@link #write}, the whole table is written as a state file on the writer
+ * thread (at start: so nothing is ever appended after a cut-off line of the journal before); the
+ * journals then start again. Its generation is past any journal's that was replayed, so a kill
+ * before the replayed journals are deleted leaves them "older", never replayed twice.
  *
  * <p>Acknowledged writes: a caller about to tell a client that its change was taken calls
  * {@link #awaitSaved} first, which returns once its change is in the journal (or in a state file).
@@ -69,35 +91,42 @@ import org.slf4j.LoggerFactory;
  * append already holds waits for nothing more.
  *
  * <p>Reading: a state file that cannot be parsed or fails a check (a histogram over the bin limit
- * included), or a bad journal line before its last, makes the saved state damaged: both files are
- * moved aside (named with the time), every fault is logged with its place, and the server starts
+ * included), or a bad journal line before its last, makes the saved state damaged: all the files
+ * are moved aside (named with the time), every fault is logged with its place, and the server starts
  * from its configuration alone. A cut-off last line (a kill during an append) is ignored with a log
- * line.
+ * line. State files of the formats before (one file, {@code latency-server-state/2} and {@code /1};
+ * the journal of {@code /3} as the server of 5aad49b wrote it) are read as they are.
  *
  * <p>Thread-safety: {@link #restoreInto} from the starting thread before {@link #start};
  * {@link #rowChanged} from the update thread; {@link #awaitSaved} and {@link #write} from any
- * thread; the files, the open journal and the record of what is on disk belong to the writer
- * thread, which reads only immutable published rows ({@link #close} takes them over once the
- * writer has stopped).
+ * thread; the journals and the record of what is on disk belong to the writer thread, which reads
+ * only immutable published rows; the compactor thread writes only the state file, from rows it was
+ * handed ({@link #close} takes all of it over once the writer has stopped).
  */
 public final class StateStore implements EngineListener, AutoCloseable {
 
     /** How often the journal is forced to disk, at most: what a power cut may lose. */
     static final long JOURNAL_FORCE_INTERVAL_MILLIS = 1_000;
-    /** A journal this old gets a new state file instead (so the state file alone is at most this far behind). */
-    static final long SNAPSHOT_INTERVAL_MILLIS = 10_000;
-    /** A journal this large gets a new state file instead, whatever its age ... */
-    static final long SNAPSHOT_JOURNAL_MIN_BYTES = 1L << 20;
-    /** ... or this many times the state file, for a large table. */
-    static final long SNAPSHOT_JOURNAL_TO_STATE_FILE = 4;
+    /** A journal is compacted into a new state file once it holds this many bytes ... */
+    static final long COMPACT_JOURNAL_MIN_BYTES = 1L << 20;
+    /**
+     * ... and as many as the state file: a state file is then paid for by as many bytes of journal,
+     * so a change costs at most twice its journal line, whatever the table's size.
+     */
+    static final long COMPACT_JOURNAL_TO_STATE_FILE = 1;
     private static final long STARTUP_SNAPSHOT_TIMEOUT_SECONDS = 10;
+    /** How long writing a whole state file, or closing, waits for a compaction under way. */
+    private static final long COMPACTION_WAIT_MILLIS = 30_000;
+    private static final int STATE_FILE_BUFFER_BYTES = 1 << 16;
 
     private static final Logger LOG = LoggerFactory.getLogger(StateStore.class);
 
     private final Path file;
     private final Path journalFile;
+    private final Path nextJournalFile;
     private final ConnectionTable table;
     private final int maxHistogramBins;
+    private final long compactJournalMinBytes;
     private final ObjectMapper mapper = new ObjectMapper();
     /** Connections changed since their last record was written: added by the update thread, drained by the writer. */
     private final Set<Short> changed = ConcurrentHashMap.newKeySet();
@@ -106,11 +135,9 @@ public final class StateStore implements EngineListener, AutoCloseable {
     private final AtomicLong journalBytes = new AtomicLong();
     private final AtomicLong snapshots = new AtomicLong();
     private final AtomicLong snapshotBytes = new AtomicLong();
-    private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
-        final Thread thread = new Thread(r, "latency-state-writer");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "latency-state-writer"));
+    /** Writes the state file of a compaction from rows it is handed, while the writer keeps appending. */
+    private final ExecutorService compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "latency-state-compactor"));
 
     /** Why the last restore set the files aside; written and read by the starting thread. */
     private volatile String refusedBecause;
@@ -122,8 +149,11 @@ public final class StateStore implements EngineListener, AutoCloseable {
     private StateJournal journal;
     private long generation;
     private long stateFileBytes;
-    private long lastSnapshotNanos;
     private long lastForceNanos;
+    /** The state file the compactor is writing (its size when done); null when no compaction is under way. */
+    private Future<Long> compaction;
+    /** The generation of the state file under way; the journal appends go to ({@link #nextJournalFile}) continues it. */
+    private long compactionGeneration;
     /** Each connection's row as its last record on disk holds it: what journal lines abbreviate against. */
     private final Map<Short, ConnectionRow> onDisk = new HashMap<>();
 
@@ -141,15 +171,35 @@ public final class StateStore implements EngineListener, AutoCloseable {
      * @param maxHistogramBins the most bins a saved histogram may have when the file is read
      */
     public StateStore(final Path file, final ConnectionTable table, final int maxHistogramBins) {
+        this(file, table, maxHistogramBins, COMPACT_JOURNAL_MIN_BYTES);
+    }
+
+    /**
+     * @param compactJournalMinBytes the least journal a compaction waits for (tests make it small)
+     */
+    StateStore(final Path file, final ConnectionTable table, final int maxHistogramBins, final long compactJournalMinBytes) {
+        this.compactJournalMinBytes = compactJournalMinBytes;
         this.file = file.toAbsolutePath();
         this.journalFile = this.file.resolveSibling(this.file.getFileName() + ".journal");
+        this.nextJournalFile = this.file.resolveSibling(this.file.getFileName() + ".journal.next");
         this.table = table;
         this.maxHistogramBins = maxHistogramBins;
+    }
+
+    private static Thread daemon(final Runnable task, final String name) {
+        final Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        return thread;
     }
 
     /** @return the journal beside the state file, {@code <state_file>.journal} */
     public Path journalFile() {
         return journalFile;
+    }
+
+    /** @return the journal of a compaction under way, {@code <state_file>.journal.next} (renamed to the journal once it is done) */
+    public Path nextJournalFile() {
+        return nextJournalFile;
     }
 
     /**
@@ -163,11 +213,16 @@ public final class StateStore implements EngineListener, AutoCloseable {
      */
     public int restoreInto(final UpdateEngine engine, final long nowNanos) {
         if (!Files.exists(file)) {
-            if (Files.exists(journalFile)) {
-                final Path aside = moveAside(journalFile, timeSuffix());
-                LOG.error("the journal {} has no state file beside it: its records continue a state file that is gone; moved to {};"
-                    + " starting from the configuration", journalFile, aside);
-            } else {
+            boolean journals = false;
+            for (final Path journal : List.of(journalFile, nextJournalFile)) {
+                if (Files.exists(journal)) {
+                    journals = true;
+                    final Path aside = moveAside(journal, timeSuffix());
+                    LOG.error("the journal {} has no state file beside it: its records continue a state file that is gone; moved to"
+                        + " {}; starting from the configuration", journal, aside);
+                }
+            }
+            if (!journals) {
                 LOG.info("no saved state at {}: starting from the configuration", file);
             }
             return 0;
@@ -178,8 +233,10 @@ public final class StateStore implements EngineListener, AutoCloseable {
             final StateCodec.Decoded decoded = StateCodec.decode(Files.readString(file, StandardCharsets.UTF_8), file.toString(),
                 maxHistogramBins);
             saved = new HashMap<>(decoded.connections());
-            replayed = replayJournal(saved, decoded.generation());
+            // A compaction's journal carries on from the journal: a kill before its state file was in place leaves both.
             restoredGeneration = decoded.generation();
+            replayed = replayJournal(journalFile, saved, decoded.generation(), false)
+                + replayJournal(nextJournalFile, saved, decoded.generation(), true);
         } catch (InputFaultsException e) {
             setAside(e.getMessage());
             return 0;
@@ -203,14 +260,22 @@ public final class StateStore implements EngineListener, AutoCloseable {
     }
 
     /**
-     * Applies the journal's records over the state file's, in order. Every line is checked, so a
+     * Applies a journal's records over the state file's, in order. Every line is checked, so a
      * damaged journal is refused with all of its faults, each at its line and column.
      *
+     * @param journalFile    the journal or the compaction's journal
+     * @param fileGeneration the state file's generation
+     * @param next           whether it is the compaction's journal: it continues either the state
+     *                       file (the compaction's state file is in place) or the one after it (it is
+     *                       not: its lines, written whole, follow the journal's)
      * @return records applied
      * @throws InputFaultsException with every fault, when a line before the last is bad
      */
-    private int replayJournal(final Map<Short, StateCodec.SavedConnection> saved, final long fileGeneration)
+    private int replayJournal(final Path journalFile, final Map<Short, StateCodec.SavedConnection> saved, final long fileGeneration,
+                              final boolean next)
         throws IOException, InputFaultsException {
+        // (the compaction's journal, replayed, takes the generation it names: the state file written at start gets a later one,
+        // so that this journal, should a kill leave it beside that file, is seen as older and not replayed again)
         if (!Files.exists(journalFile)) {
             return 0;
         }
@@ -231,10 +296,11 @@ public final class StateStore implements EngineListener, AutoCloseable {
                 }
             } else if (i == 0) {
                 final long continues = StateCodec.journalGeneration(node, lineFaults);
-                if (continues > 0 && continues != fileGeneration) {
-                    notReplayed(continues, fileGeneration);
+                if (continues > 0 && continues != fileGeneration && !(next && continues == fileGeneration + 1)) {
+                    notReplayed(journalFile, continues, fileGeneration);
                     return 0;
                 }
+                restoredGeneration = Math.max(restoredGeneration, continues);
             } else {
                 try {
                     final StateCodec.SavedConnection connection = StateCodec.decodeConnection(node, saved, maxHistogramBins);
@@ -254,7 +320,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
     }
 
     /** A journal that does not continue this state file. */
-    private void notReplayed(final long continues, final long fileGeneration) {
+    private static void notReplayed(final Path journalFile, final long continues, final long fileGeneration) {
         if (continues < fileGeneration) {
             // A kill between writing a state file and deleting the journal before it: the file holds all of it.
             LOG.info("the journal {} continues the state file of generation {}, which the state file (generation {}) replaced and"
@@ -276,9 +342,11 @@ public final class StateStore implements EngineListener, AutoCloseable {
         final String time = timeSuffix();
         final Path aside = moveAside(file, time);
         final Path journalAside = Files.exists(journalFile) ? moveAside(journalFile, time) : null;
+        final Path nextAside = Files.exists(nextJournalFile) ? moveAside(nextJournalFile, time) : null;
         if (aside != null) {
-            LOG.error("saved state {} is damaged ({}); moved to {}{}; starting from the configuration", file, reason, aside,
-                journalAside == null ? "" : ", its journal to " + journalAside);
+            LOG.error("saved state {} is damaged ({}); moved to {}{}{}; starting from the configuration", file, reason, aside,
+                journalAside == null ? "" : ", its journal to " + journalAside,
+                nextAside == null ? "" : ", the compaction's journal to " + nextAside);
         } else {
             LOG.error("saved state {} is damaged ({}) and could not be moved aside; starting from the configuration", file, reason);
         }
@@ -382,15 +450,16 @@ public final class StateStore implements EngineListener, AutoCloseable {
         return snapshotBytes.get();
     }
 
-    /** The periodic work: append what changed, write a state file when due, force the journal when due. */
+    /** The periodic work: append what changed, start or finish a compaction when due, force the journal when due. */
     private void tick() {
         try {
             saveChanges();
-            final long now = System.nanoTime();
-            if (journal != null && journal.bytes() > 0 && (now - lastSnapshotNanos >= SNAPSHOT_INTERVAL_MILLIS * 1_000_000L
-                || journal.bytes() >= Math.max(SNAPSHOT_JOURNAL_MIN_BYTES, SNAPSHOT_JOURNAL_TO_STATE_FILE * stateFileBytes))) {
-                snapshot();
+            finishCompaction(0);
+            if (journal != null && compaction == null
+                && journal.bytes() >= Math.max(compactJournalMinBytes, COMPACT_JOURNAL_TO_STATE_FILE * stateFileBytes)) {
+                startCompaction();
             }
+            final long now = System.nanoTime();
             if (journal != null && journal.unforced() && now - lastForceNanos >= JOURNAL_FORCE_INTERVAL_MILLIS * 1_000_000L) {
                 lastForceNanos = now;
                 try {
@@ -425,7 +494,9 @@ public final class StateStore implements EngineListener, AutoCloseable {
         try {
             final List<byte[]> records = new ArrayList<>(rows.size());
             for (final ConnectionRow row : rows) {
-                records.add(mapper.writeValueAsBytes(StateCodec.encodeConnection(mapper, row, onDisk.get(row.spec().indexRef()))));
+                // While a compaction is under way a line may be replayed over the old state file or the new one: written whole.
+                final ConnectionRow earlier = compaction == null ? onDisk.get(row.spec().indexRef()) : null;
+                records.add(mapper.writeValueAsBytes(StateCodec.encodeConnection(mapper, row, earlier)));
             }
             final long written = journal.append(records);
             rows.forEach(row -> onDisk.put(row.spec().indexRef(), row));
@@ -439,10 +510,93 @@ public final class StateStore implements EngineListener, AutoCloseable {
         }
     }
 
+    /**
+     * Writer thread: starts writing the rows as they are now as a new state file on the compactor
+     * thread; appends go on, whole lines, to {@link #nextJournalFile}, which continues it. Called
+     * right after an append: every change before it is in the journal.
+     */
+    private void startCompaction() {
+        final List<ConnectionRow> rows = table.rows();
+        try {
+            journal.force(); // its lines are the compaction's until the new state file is on the disk
+        } catch (IOException e) {
+            abandonJournal("could not force the journal " + journalFile + " to disk: " + e);
+            return;
+        }
+        journal.close();
+        final long next = Math.max(generation, restoredGeneration) + 1;
+        try {
+            journal = new StateJournal(nextJournalFile, mapper.writeValueAsBytes(StateCodec.journalHeader(mapper, next)));
+        } catch (IOException e) {
+            journal = null;
+            LOG.error("could not encode the journal's header: {}; the next save writes the whole state file", e.toString());
+            return;
+        }
+        compactionGeneration = next;
+        onDisk.clear();
+        rows.forEach(row -> onDisk.put(row.spec().indexRef(), row));
+        compaction = compactor.submit(() -> writeStateFile(rows, next));
+    }
+
+    /**
+     * Writer thread (or {@link #close} once the writer stopped): once the compaction's state file
+     * is in place, deletes the journal it replaces and renames the compaction's journal to the
+     * journal. A compaction that failed is logged, and the next save writes the whole state file.
+     *
+     * @param waitMillis how long to wait for a compaction under way; 0 to finish only one that is done
+     */
+    private void finishCompaction(final long waitMillis) {
+        if (compaction == null || waitMillis == 0 && !compaction.isDone()) {
+            return;
+        }
+        final long bytes;
+        try {
+            bytes = compaction.get(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.error("the state file {} of generation {} was not written within {} ms; its journal {} is kept", file,
+                compactionGeneration, waitMillis, nextJournalFile);
+            return;
+        } catch (ExecutionException e) {
+            compaction = null;
+            // Its number is taken (the compaction's journal names it): the next state file gets the one after.
+            generation = compactionGeneration;
+            abandonJournal("could not write the state file " + file + ": " + e.getCause());
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        compaction = null;
+        generation = compactionGeneration;
+        stateFileBytes = bytes;
+        snapshots.incrementAndGet();
+        snapshotBytes.addAndGet(bytes);
+        deleteReplacedJournal(journalFile);
+        try {
+            if (journal != null) {
+                journal.moveTo(journalFile);
+            }
+        } catch (IOException e) {
+            // It continues the state file in place, so restoring replays it under either name.
+            abandonJournal("could not rename " + nextJournalFile + " to " + journalFile + ": " + e);
+        }
+    }
+
+    private static void deleteReplacedJournal(final Path replaced) {
+        try {
+            Files.deleteIfExists(replaced);
+        } catch (IOException e) {
+            // Harmless: it names an older generation, so it is not replayed, and the next append truncates it.
+            LOG.warn("could not delete the replaced journal {}: {}", replaced, e.toString());
+        }
+    }
+
     /** The journal may end in a cut-off line or hold appends the disk refused: never append to it again. */
     private void abandonJournal(final String why) {
         LOG.error("{}; the next save writes the whole state file", why);
-        journal.close();
+        if (journal != null) {
+            journal.close();
+        }
         journal = null;
     }
 
@@ -458,6 +612,10 @@ public final class StateStore implements EngineListener, AutoCloseable {
     }
 
     private Void writeSnapshot() throws IOException {
+        finishCompaction(COMPACTION_WAIT_MILLIS); // it renames over the same file
+        if (compaction != null) {
+            throw new IOException("a compaction of " + file + " is still under way");
+        }
         changed.clear(); // before the rows are read: a change published after this marks its connection again
         final List<ConnectionRow> rows = table.rows();
         try {
@@ -467,21 +625,15 @@ public final class StateStore implements EngineListener, AutoCloseable {
                 journal = null;
             }
             generation = Math.max(generation, restoredGeneration) + 1;
-            final byte[] bytes = mapper.writeValueAsBytes(StateCodec.encode(mapper, rows, System.currentTimeMillis(), generation));
-            replaceStateFile(bytes);
-            try {
-                Files.deleteIfExists(journalFile);
-            } catch (IOException e) {
-                // Harmless: it names an older generation, so it is not replayed, and the next append truncates it.
-                LOG.warn("could not delete the replaced journal {}: {}", journalFile, e.toString());
-            }
+            final long bytes = writeStateFile(rows, generation);
+            deleteReplacedJournal(nextJournalFile);
+            deleteReplacedJournal(journalFile);
             journal = new StateJournal(journalFile, mapper.writeValueAsBytes(StateCodec.journalHeader(mapper, generation)));
             onDisk.clear();
             rows.forEach(row -> onDisk.put(row.spec().indexRef(), row));
-            stateFileBytes = bytes.length;
-            lastSnapshotNanos = System.nanoTime();
+            stateFileBytes = bytes;
             snapshots.incrementAndGet();
-            snapshotBytes.addAndGet(bytes.length);
+            snapshotBytes.addAndGet(bytes);
             return null;
         } catch (IOException | RuntimeException e) {
             rows.forEach(row -> changed.add(row.spec().indexRef()));
@@ -489,20 +641,29 @@ public final class StateStore implements EngineListener, AutoCloseable {
         }
     }
 
-    /** A temporary file, forced, renamed over the state file, the directory forced: the old file or the new one, never half. */
-    private void replaceStateFile(final byte[] bytes) throws IOException {
+    /**
+     * Writes {@code rows} as the state file of {@code generation}: a temporary file, streamed one
+     * record at a time (never the whole file in memory), forced, renamed over the state file, the
+     * directory forced: the old file or the new one, never half. Any thread: it reads only
+     * immutable rows and touches only the state file.
+     *
+     * @return the file's size in bytes
+     */
+    private long writeStateFile(final List<ConnectionRow> rows, final long generation) throws IOException {
         Files.createDirectories(file.getParent());
         final Path temporary = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp");
         try {
+            final long bytes;
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                final ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
+                final OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), STATE_FILE_BUFFER_BYTES);
+                StateCodec.write(mapper, rows, System.currentTimeMillis(), generation, out);
+                out.flush();
+                bytes = channel.size();
                 channel.force(true);
             }
             Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             forceDirectory(file.getParent());
+            return bytes;
         } finally {
             Files.deleteIfExists(temporary);
         }
@@ -538,16 +699,19 @@ public final class StateStore implements EngineListener, AutoCloseable {
         }
     }
 
-    /** Stops the writer after a last append, forced. */
+    /** Stops the writer after a last append, forced, and a compaction under way finished. */
     @Override
     public void close() {
         writer.shutdown();
         try {
             if (!writer.awaitTermination(2, TimeUnit.SECONDS)) {
                 LOG.error("the state writer did not stop within 2 s; changes since its last save are not saved");
+                compactor.shutdown();
                 return;
             }
             // The writer has stopped: its files are this thread's now.
+            finishCompaction(COMPACTION_WAIT_MILLIS);
+            compactor.shutdown();
             if (!changed.isEmpty()) {
                 saveChanges();
             }

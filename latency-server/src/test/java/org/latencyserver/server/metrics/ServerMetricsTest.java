@@ -43,6 +43,7 @@ class ServerMetricsTest {
     @TempDir
     Path directory;
     private EngineLoop loop;
+    private UpdateEngine engine;
     private ServerMetrics metrics;
     private LatencyServiceServant servant;
     private String url;
@@ -61,7 +62,7 @@ class ServerMetricsTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(config);
         final List<ConnectionRow> rows = configuration.connectionSpecs().stream().map(spec -> ConnectionRow.initial(spec, 0)).toList();
         final AtomicLong tickets = new AtomicLong(100);
-        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), configuration.profiles(), configuration.engine(),
+        engine = new UpdateEngine(new ConnectionTable(rows), configuration.profiles(), configuration.engine(),
             configuration.limits(), tickets::incrementAndGet, System::currentTimeMillis);
         loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         loop.start();
@@ -148,6 +149,26 @@ class ServerMetricsTest {
         scrape = MetricsText.scrape(url);
         assertEquals(0, scrape.get("latency_server_estimate_stale", "index_ref", "1"));
         assertEquals(List.of(), scrape.samples("latency_server_estimate_stale_reason"));
+    }
+
+    @Test
+    void withoutPerConnectionMetricsThePageHasTheTotalsAndNoSeriesPerConnection() throws Exception {
+        push(3, 50, 50, 10);
+        awaitRequest();
+        final ServerMetrics totalsOnly = new ServerMetrics(engine.table(), loop::commandErrors, System::nanoTime, false);
+        try {
+            final MetricsText scrape = MetricsText.scrape("http://127.0.0.1:" + totalsOnly.serve("127.0.0.1", 0) + "/metrics");
+            assertEquals(1, scrape.get("latency_server_pending_measurements"));
+            assertEquals(0, scrape.get("latency_server_update_errors_total"));
+            for (final String perConnection : List.of("latency_server_estimate_seconds", "latency_server_cpu_state",
+                "latency_server_update_required", "latency_server_drift_alarms")) {
+                assertEquals(List.of(), scrape.samples(perConnection), perConnection);
+            }
+            assertTrue(MetricsText.scrape(url).value("latency_server_update_required", "index_ref", "3").isPresent(),
+                "the default serves them");
+        } finally {
+            totalsOnly.close();
+        }
     }
 
     @Test
