@@ -1,0 +1,184 @@
+package org.latencyserver.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.latencyserver.benchmarks.accuracy.ProcessCpu;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.server.config.ConfigurationLoader;
+import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.snmp.SnmpPoller;
+
+/**
+ * The snmp-emulator alone, answering the server's poller at thousands of workstations: the emulator
+ * (one JVM) serves N generated workstations and N/2 switch ports, each agent on its own 127.x.y.z
+ * address, and writes the server's node and link list ({@code --write-server-nodes}); this JVM adds
+ * N/2 connections (workstation 2i−1 to 2i over switch port i) and runs the server's own
+ * {@link SnmpPoller} on it at 1 Hz. Each size runs with the emulator's shared socket loop and, at
+ * the sizes it can still handle, with a listener thread per agent as the emulator ran before.
+ *
+ * <p>Reported per run: answers per second against (N + N/2) per second, polls skipped because an
+ * agent's previous answer was outstanding, the emulator's and this (the poller's) JVM's CPU time
+ * as a share of one core, the emulator's threads and resident memory, and how long it took to
+ * start. The scenario moves 30 % of the workstations from 30 % to 85 % CPU half way through, so the
+ * run also carries a mass change.
+ *
+ * <p>The poller waits {@code timeout_millis} for each answer: the server's default, 300 ms, unless a
+ * fourth argument gives another (an answer later than that counts as missed).
+ *
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.SnmpEmulatorScaleHarness
+ * [N,N,... shared] [N,N,... thread-per-agent] [SECONDS] [TIMEOUT_MILLIS]}
+ */
+public final class SnmpEmulatorScaleHarness {
+    private static final long POLL_INTERVAL_MILLIS = 1000;
+    private static final int WARM_UP_SECONDS = 5;
+
+    private SnmpEmulatorScaleHarness() {
+    }
+
+    /** One measured run: the emulator's mode and size, and what was seen. */
+    private record Result(String mode, int workstations, int switchPorts, double answersPerSecond, double expectedPerSecond,
+                          double skippedPerSecond, double emulatorCpuPercent, double pollerCpuPercent, int emulatorThreads,
+                          long emulatorRssMiB, double startSeconds, long sourcesDown) {
+        String row() {
+            return String.format(Locale.ROOT, "| %s | %,d + %,d | %,.0f | %,.0f | %.1f %% | %.1f | %.1f | %.1f | %d | %d | %.1f | %d |",
+                mode, workstations, switchPorts, answersPerSecond, expectedPerSecond, 100 * answersPerSecond / expectedPerSecond,
+                skippedPerSecond, emulatorCpuPercent, pollerCpuPercent, emulatorThreads, emulatorRssMiB, startSeconds,
+                sourcesDown);
+        }
+    }
+
+    /**
+     * @param args workstation counts with the shared socket loop (default 1000,5000,10000), with a thread
+     *             per agent (default 500,1000; "-" for none), seconds per measurement (default 20), the
+     *             poller's timeout per request in ms (default: the server's, 300)
+     * @throws Exception when a process or the poller fails
+     */
+    public static void main(final String[] args) throws Exception {
+        final int[] shared = counts(args.length > 0 ? args[0] : "1000,5000,10000");
+        final int[] threadPerAgent = counts(args.length > 1 ? args[1] : "500,1000");
+        final int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        final Integer timeoutMillis = args.length > 3 ? Integer.valueOf(args[3]) : null;
+        System.out.println("uptime before: " + uptime() + "; poller timeout per request: "
+            + (timeoutMillis == null ? "the server's default" : timeoutMillis + " ms"));
+        System.out.println("| emulator | workstations + switch ports | answers/s | expected/s | answered | skipped/s"
+            + " | emulator CPU (% of one core) | poller CPU (% of one core) | emulator threads | emulator RSS (MiB)"
+            + " | emulator start (s) | sources UNKNOWN at the end |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (final int n : threadPerAgent) {
+            System.out.println(measure(n, true, seconds, timeoutMillis).row());
+        }
+        for (final int n : shared) {
+            System.out.println(measure(n, false, seconds, timeoutMillis).row());
+        }
+        System.out.println("uptime after: " + uptime());
+    }
+
+    private static int[] counts(final String list) {
+        return "-".equals(list) ? new int[0] : Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+    }
+
+    private static Result measure(final int workstations, final boolean threadPerAgent, final int seconds,
+                                  final Integer timeoutMillis) throws Exception {
+        final int switchPorts = workstations / 2;
+        final int agents = workstations + switchPorts;
+        final String community = "bench" + System.nanoTime();
+        final Path work = Files.createTempDirectory("emulator-scale");
+        // The mass change comes half way through the measurement (after the warm-up and the start).
+        Files.writeString(work.resolve("scenario.yaml"), String.join("\n",
+            "step_seconds: " + (WARM_UP_SECONDS + 30 + seconds / 2),
+            "loop: false",
+            "node_groups:",
+            "  - { count: " + workstations + ", name: \"ws{n}\", first_address: 127.1.0.1, port: 16100 }",
+            "link_groups:",
+            "  - { count: " + switchPorts + ", name: \"sw{n}\", first_address: 127.2.0.1, port: 16100, if_index: 1, speed_mbps: 1000 }",
+            "steps:",
+            "  - { cpu: { \"ws*\": 30 }, port: { \"sw*\": 40 } }",
+            "  - { cpu: { ws1..ws" + Math.max(1, workstations * 3 / 10) + ": 85 } }",
+            ""));
+        final Path nodes = work.resolve("server-nodes.yaml");
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final long launchNanos = System.nanoTime();
+            final List<String> emulatorArgs = new ArrayList<>(List.of("--scenario", work.resolve("scenario.yaml").toString(),
+                "--community-env", "BENCH_COMMUNITY", "--write-server-nodes", nodes.toString()));
+            if (threadPerAgent) {
+                emulatorArgs.add("--thread-per-agent");
+            }
+            final ProcessKit.Launch launch = kit.launch(Component.SNMP_EMULATOR).name("emulator").args(emulatorArgs)
+                .env("BENCH_COMMUNITY", community);
+            // e.g. -Demulator.jvmOption=-XX:StartFlightRecording=filename=emulator.jfr to see where its time goes
+            final String jvmOption = System.getProperty("emulator.jvmOption");
+            if (jvmOption != null) {
+                launch.jvmOption(jvmOption);
+            }
+            final ChildProcess emulator = launch.start();
+            emulator.awaitReady(Duration.ofSeconds(120 + agents / 50));
+            final double startSeconds = (System.nanoTime() - launchNanos) / 1e9;
+            final String polled = timeoutMillis == null ? Files.readString(nodes)
+                : Files.readString(nodes).replace("version: v2c", "timeout_millis: " + timeoutMillis + ", version: v2c");
+            final StringBuilder config = new StringBuilder(polled)
+                .append("profiles:\n  - ").append(RepositoryFiles.locate("profiles/thesis-tac4-corba.json").toAbsolutePath())
+                .append("\nconnections:\n");
+            for (int i = 1; i <= switchPorts; i++) {
+                config.append("  - { index_ref: ").append(i).append(", client: ws").append(2 * i - 1).append(", peer: ws")
+                    .append(2 * i).append(", link: sw").append(i).append(", message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }\n");
+            }
+            Files.writeString(work.resolve("config.yaml"), config);
+            final ServerConfiguration configuration = ConfigurationLoader.load(work.resolve("config.yaml"));
+            final com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            try (SnmpPoller poller = new SnmpPoller(configuration.nodes(), configuration.links(), configuration.connectionSpecs(),
+                POLL_INTERVAL_MILLIS, 5, Map.of("BENCH_COMMUNITY", community)::get, values -> { }, System::nanoTime)) {
+                poller.start();
+                Thread.sleep(WARM_UP_SECONDS * 1000L);
+                final long answers0 = poller.answersReceived();
+                final long skipped0 = poller.pollsSkipped();
+                final long pollerCpu0 = os.getProcessCpuTime();
+                final OptionalLong emulatorCpu0 = ProcessCpu.cpuNanos(emulator.pid());
+                final long t0 = System.nanoTime();
+                Thread.sleep(seconds * 1000L);
+                final double elapsed = (System.nanoTime() - t0) / 1e9;
+                final OptionalLong emulatorCpu1 = ProcessCpu.cpuNanos(emulator.pid());
+                final double emulatorCpu = emulatorCpu0.isPresent() && emulatorCpu1.isPresent()
+                    ? 100.0 * (emulatorCpu1.getAsLong() - emulatorCpu0.getAsLong()) / 1e9 / elapsed : Double.NaN;
+                final long down = poller.sourcesUp().values().stream().filter(up -> !up).count();
+                return new Result(threadPerAgent ? "thread per agent (before)" : "shared socket loop", workstations, switchPorts,
+                    (poller.answersReceived() - answers0) / elapsed, agents * 1000.0 / POLL_INTERVAL_MILLIS,
+                    (poller.pollsSkipped() - skipped0) / elapsed, emulatorCpu,
+                    100.0 * (os.getProcessCpuTime() - pollerCpu0) / 1e9 / elapsed, (int) status(emulator.pid(), "Threads:"),
+                    status(emulator.pid(), "VmRSS:") / 1024, startSeconds, down);
+            }
+        }
+    }
+
+    /** @return a number from /proc/PID/status (kB for memory), or -1 */
+    private static long status(final long pid, final String key) {
+        try {
+            for (final String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith(key)) {
+                    return Long.parseLong(line.substring(key.length()).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    private static String uptime() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim() + " (1, 5, 15 min load averages; runnable/total; last pid)";
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+}
