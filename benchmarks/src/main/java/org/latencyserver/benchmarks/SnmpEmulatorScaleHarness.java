@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.IntPredicate;
+import java.util.function.ToLongFunction;
+import java.util.stream.IntStream;
 import org.latencyserver.benchmarks.accuracy.ProcessCpu;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
@@ -26,17 +29,20 @@ import org.latencyserver.server.snmp.SnmpPoller;
  * {@link SnmpPoller} on it at 1 Hz. Each size runs with the emulator's shared socket loop and, at
  * the sizes it can still handle, with a listener thread per agent as the emulator ran before.
  *
- * <p>Reported per run: answers per second against (N + N/2) per second, polls skipped because an
- * agent's previous answer was outstanding, the emulator's and this (the poller's) JVM's CPU time
- * as a share of one core, the emulator's threads and resident memory, and how long it took to
- * start. The scenario moves 30 % of the workstations from 30 % to 85 % CPU half way through, so the
+ * <p>The agents are polled by one poller, or split among P pollers as P partitions' servers would
+ * poll them (issue 14: four), each with its own socket, all in this JVM. Reported per run: answers
+ * per second against (N + N/2) per second, polls skipped because an agent's previous answer was
+ * outstanding, UDP datagrams the kernel dropped because a socket's receive buffer was full (the
+ * whole machine's {@code RcvbufErrors}), the emulator's and this (the pollers') JVM's CPU time as a
+ * share of one core, the emulator's threads and resident memory, and how long it took to start. The scenario moves 30 % of the workstations from 30 % to 85 % CPU half way through, so the
  * run also carries a mass change.
  *
- * <p>The poller waits {@code timeout_millis} for each answer: the server's default, 300 ms, unless a
+ * <p>The emulator reads its sockets with one thread ({@code -Demulator.ioThreads=N} for more). The
+ * poller waits {@code timeout_millis} for each answer: the server's default, 300 ms, unless a
  * fourth argument gives another (an answer later than that counts as missed).
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.SnmpEmulatorScaleHarness
- * [N,N,... shared] [N,N,... thread-per-agent] [SECONDS] [TIMEOUT_MILLIS]}
+ * [N,N,... shared] [N,N,... thread-per-agent] [SECONDS] [P,P,... pollers] [TIMEOUT_MILLIS]}
  */
 public final class SnmpEmulatorScaleHarness {
     private static final long POLL_INTERVAL_MILLIS = 1000;
@@ -46,39 +52,46 @@ public final class SnmpEmulatorScaleHarness {
     }
 
     /** One measured run: the emulator's mode and size, and what was seen. */
-    private record Result(String mode, int workstations, int switchPorts, double answersPerSecond, double expectedPerSecond,
-                          double skippedPerSecond, double emulatorCpuPercent, double pollerCpuPercent, int emulatorThreads,
-                          long emulatorRssMiB, double startSeconds, long sourcesDown) {
+    private record Result(String mode, int workstations, int switchPorts, int pollers, double answersPerSecond,
+                          double expectedPerSecond, double skippedPerSecond, double droppedPerSecond, double emulatorCpuPercent,
+                          double pollerCpuPercent, int emulatorThreads, long emulatorRssMiB, double startSeconds, long sourcesDown) {
         String row() {
-            return String.format(Locale.ROOT, "| %s | %,d + %,d | %,.0f | %,.0f | %.1f %% | %.1f | %.1f | %.1f | %d | %d | %.1f | %d |",
-                mode, workstations, switchPorts, answersPerSecond, expectedPerSecond, 100 * answersPerSecond / expectedPerSecond,
-                skippedPerSecond, emulatorCpuPercent, pollerCpuPercent, emulatorThreads, emulatorRssMiB, startSeconds,
+            return String.format(Locale.ROOT,
+                "| %s | %,d + %,d | %d | %,.0f | %,.0f | %.1f %% | %.1f | %,.0f | %.1f | %.0f | %.1f | %d | %d | %.1f | %d |",
+                mode, workstations, switchPorts, pollers, answersPerSecond, expectedPerSecond,
+                100 * answersPerSecond / expectedPerSecond, skippedPerSecond, droppedPerSecond, emulatorCpuPercent,
+                emulatorCpuPercent * 10_000 / answersPerSecond, pollerCpuPercent, emulatorThreads, emulatorRssMiB, startSeconds,
                 sourcesDown);
         }
     }
 
     /**
      * @param args workstation counts with the shared socket loop (default 1000,5000,10000), with a thread
-     *             per agent (default 500,1000; "-" for none), seconds per measurement (default 20), the
-     *             poller's timeout per request in ms (default: the server's, 300)
+     *             per agent (default 500,1000; "-" for none), seconds per measurement (default 20), how many
+     *             pollers share the agents with the shared loop (default 1,4; a thread per agent has one),
+     *             the pollers' timeout per request in ms (default: the server's, 300)
      * @throws Exception when a process or the poller fails
      */
     public static void main(final String[] args) throws Exception {
         final int[] shared = counts(args.length > 0 ? args[0] : "1000,5000,10000");
         final int[] threadPerAgent = counts(args.length > 1 ? args[1] : "500,1000");
         final int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-        final Integer timeoutMillis = args.length > 3 ? Integer.valueOf(args[3]) : null;
+        final int[] pollers = counts(args.length > 3 ? args[3] : "1,4");
+        final Integer timeoutMillis = args.length > 4 ? Integer.valueOf(args[4]) : null;
         System.out.println("uptime before: " + uptime() + "; poller timeout per request: "
             + (timeoutMillis == null ? "the server's default" : timeoutMillis + " ms"));
-        System.out.println("| emulator | workstations + switch ports | answers/s | expected/s | answered | skipped/s"
-            + " | emulator CPU (% of one core) | poller CPU (% of one core) | emulator threads | emulator RSS (MiB)"
-            + " | emulator start (s) | sources UNKNOWN at the end |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("| emulator | workstations + switch ports | pollers | answers/s | expected/s | answered | skipped/s"
+            + " | UDP receive-buffer drops/s | emulator CPU (% of one core) | emulator CPU per answer (µs)"
+            + " | pollers' CPU (% of one core) | emulator threads | emulator RSS (MiB) | emulator start (s)"
+            + " | sources UNKNOWN at the end |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (final int n : threadPerAgent) {
-            System.out.println(measure(n, true, seconds, timeoutMillis).row());
+            System.out.println(measure(n, true, 1, seconds, timeoutMillis).row());
         }
         for (final int n : shared) {
-            System.out.println(measure(n, false, seconds, timeoutMillis).row());
+            for (final int p : pollers) {
+                System.out.println(measure(n, false, p, seconds, timeoutMillis).row());
+            }
         }
         System.out.println("uptime after: " + uptime());
     }
@@ -87,8 +100,8 @@ public final class SnmpEmulatorScaleHarness {
         return "-".equals(list) ? new int[0] : Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
     }
 
-    private static Result measure(final int workstations, final boolean threadPerAgent, final int seconds,
-                                  final Integer timeoutMillis) throws Exception {
+    private static Result measure(final int workstations, final boolean threadPerAgent, final int pollerCount,
+                                  final int seconds, final Integer timeoutMillis) throws Exception {
         final int switchPorts = workstations / 2;
         final int agents = workstations + switchPorts;
         final String community = "bench" + System.nanoTime();
@@ -112,6 +125,8 @@ public final class SnmpEmulatorScaleHarness {
                 "--community-env", "BENCH_COMMUNITY", "--write-server-nodes", nodes.toString()));
             if (threadPerAgent) {
                 emulatorArgs.add("--thread-per-agent");
+            } else {
+                emulatorArgs.addAll(List.of("--io-threads", Integer.toString(Integer.getInteger("emulator.ioThreads", 1))));
             }
             final ProcessKit.Launch launch = kit.launch(Component.SNMP_EMULATOR).name("emulator").args(emulatorArgs)
                 .env("BENCH_COMMUNITY", community);
@@ -130,18 +145,34 @@ public final class SnmpEmulatorScaleHarness {
                 .append("\nconnections:\n");
             for (int i = 1; i <= switchPorts; i++) {
                 config.append("  - { index_ref: ").append(i).append(", client: ws").append(2 * i - 1).append(", peer: ws")
-                    .append(2 * i).append(", link: sw").append(i).append(", message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }\n");
+                    .append(2 * i).append(", link: sw").append(i).append(", message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba,"
+                    + " probe_rate_per_second: 0 }\n");
             }
             Files.writeString(work.resolve("config.yaml"), config);
             final ServerConfiguration configuration = ConfigurationLoader.load(work.resolve("config.yaml"));
             final com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-            try (SnmpPoller poller = new SnmpPoller(configuration.nodes(), configuration.links(), configuration.connectionSpecs(),
-                POLL_INTERVAL_MILLIS, 5, Map.of("BENCH_COMMUNITY", community)::get, values -> { }, System::nanoTime)) {
-                poller.start();
+            final List<SnmpPoller> pollers = new ArrayList<>();
+            try {
+                for (int p = 0; p < pollerCount; p++) {
+                    // Connection i (1-based) joins ws(2i-1), ws(2i) and sw(i): partition p takes a contiguous share.
+                    final int partition = p;
+                    final IntPredicate mine = i -> (long) i * pollerCount / switchPorts == partition; // i: 0-based connection
+                    pollers.add(new SnmpPoller(
+                        IntStream.range(0, configuration.nodes().size()).filter(k -> mine.test(k / 2))
+                            .mapToObj(configuration.nodes()::get).toList(),
+                        IntStream.range(0, configuration.links().size()).filter(mine).mapToObj(configuration.links()::get).toList(),
+                        IntStream.range(0, configuration.connectionSpecs().size()).filter(mine)
+                            .mapToObj(configuration.connectionSpecs()::get).toList(),
+                        POLL_INTERVAL_MILLIS, 5, Map.of("BENCH_COMMUNITY", community)::get, values -> { }, System::nanoTime));
+                }
+                for (final SnmpPoller poller : pollers) {
+                    poller.start();
+                }
                 Thread.sleep(WARM_UP_SECONDS * 1000L);
-                final long answers0 = poller.answersReceived();
-                final long skipped0 = poller.pollsSkipped();
+                final long answers0 = sum(pollers, SnmpPoller::answersReceived);
+                final long skipped0 = sum(pollers, SnmpPoller::pollsSkipped);
+                final long dropped0 = receiveBufferErrors();
                 final long pollerCpu0 = os.getProcessCpuTime();
                 final OptionalLong emulatorCpu0 = ProcessCpu.cpuNanos(emulator.pid());
                 final long t0 = System.nanoTime();
@@ -150,13 +181,31 @@ public final class SnmpEmulatorScaleHarness {
                 final OptionalLong emulatorCpu1 = ProcessCpu.cpuNanos(emulator.pid());
                 final double emulatorCpu = emulatorCpu0.isPresent() && emulatorCpu1.isPresent()
                     ? 100.0 * (emulatorCpu1.getAsLong() - emulatorCpu0.getAsLong()) / 1e9 / elapsed : Double.NaN;
-                final long down = poller.sourcesUp().values().stream().filter(up -> !up).count();
+                final long down = pollers.stream().mapToLong(p -> p.sourcesUp().values().stream().filter(up -> !up).count()).sum();
                 return new Result(threadPerAgent ? "thread per agent (before)" : "shared socket loop", workstations, switchPorts,
-                    (poller.answersReceived() - answers0) / elapsed, agents * 1000.0 / POLL_INTERVAL_MILLIS,
-                    (poller.pollsSkipped() - skipped0) / elapsed, emulatorCpu,
+                    pollerCount, (sum(pollers, SnmpPoller::answersReceived) - answers0) / elapsed,
+                    agents * 1000.0 / POLL_INTERVAL_MILLIS, (sum(pollers, SnmpPoller::pollsSkipped) - skipped0) / elapsed,
+                    (receiveBufferErrors() - dropped0) / elapsed, emulatorCpu,
                     100.0 * (os.getProcessCpuTime() - pollerCpu0) / 1e9 / elapsed, (int) status(emulator.pid(), "Threads:"),
                     status(emulator.pid(), "VmRSS:") / 1024, startSeconds, down);
+            } finally {
+                pollers.forEach(SnmpPoller::close);
             }
+        }
+    }
+
+    private static long sum(final List<SnmpPoller> pollers, final ToLongFunction<SnmpPoller> counter) {
+        return pollers.stream().mapToLong(counter).sum();
+    }
+
+    /** @return the kernel's count of UDP datagrams dropped for a full receive buffer, machine-wide ({@code /proc/net/snmp}), or 0 */
+    private static long receiveBufferErrors() {
+        try {
+            final List<String> udp = Files.readAllLines(Path.of("/proc/net/snmp")).stream().filter(l -> l.startsWith("Udp:")).toList();
+            final List<String> names = List.of(udp.get(0).split("\\s+"));
+            return Long.parseLong(udp.get(1).split("\\s+")[names.indexOf("RcvbufErrors")]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
         }
     }
 
