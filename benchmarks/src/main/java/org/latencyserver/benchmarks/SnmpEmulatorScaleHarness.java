@@ -34,7 +34,10 @@ import org.latencyserver.server.snmp.SnmpPoller;
  * per second against (N + N/2) per second, polls skipped because an agent's previous answer was
  * outstanding, UDP datagrams the kernel dropped because a socket's receive buffer was full (the
  * whole machine's {@code RcvbufErrors}), the emulator's and this (the pollers') JVM's CPU time as a
- * share of one core, the emulator's threads and resident memory, and how long it took to start. The scenario moves 30 % of the workstations from 30 % to 85 % CPU half way through, so the
+ * share of one core, the emulator's threads and resident memory, and how long it took to start. Then,
+ * the pollers closed, a burst: one UDP socket asks every agent at once (a hand-encoded v2c GET, no
+ * SNMP4J on this side), three times, and the last round's answers and p99 and last answer time
+ * are reported: what the emulator does without the poller's costs. The scenario moves 30 % of the workstations from 30 % to 85 % CPU half way through, so the
  * run also carries a mass change.
  *
  * <p>The emulator reads its sockets with one thread ({@code -Demulator.ioThreads=N} for more). The
@@ -47,6 +50,12 @@ import org.latencyserver.server.snmp.SnmpPoller;
 public final class SnmpEmulatorScaleHarness {
     private static final long POLL_INTERVAL_MILLIS = 1000;
     private static final int WARM_UP_SECONDS = 5;
+    private static final int AGENT_PORT = 16100;
+    /** The first workstation's and the first switch port's address, 127.1.0.1 and 127.2.0.1, as unsigned 32-bit values. */
+    private static final long FIRST_WORKSTATION = 0x7F01_0001L;
+    private static final long FIRST_SWITCH_PORT = 0x7F02_0001L;
+    private static final int BURST_ROUNDS = 3;
+    private static final long BURST_WAIT_MILLIS = 3000;
 
     private SnmpEmulatorScaleHarness() {
     }
@@ -54,14 +63,15 @@ public final class SnmpEmulatorScaleHarness {
     /** One measured run: the emulator's mode and size, and what was seen. */
     private record Result(String mode, int workstations, int switchPorts, int pollers, double answersPerSecond,
                           double expectedPerSecond, double skippedPerSecond, double droppedPerSecond, double emulatorCpuPercent,
-                          double pollerCpuPercent, int emulatorThreads, long emulatorRssMiB, double startSeconds, long sourcesDown) {
+                          double pollerCpuPercent, int emulatorThreads, long emulatorRssMiB, double startSeconds, long sourcesDown,
+                          BurstRound burst) {
         String row() {
             return String.format(Locale.ROOT,
-                "| %s | %,d + %,d | %d | %,.0f | %,.0f | %.1f %% | %.1f | %,.0f | %.1f | %.0f | %.1f | %d | %d | %.1f | %d |",
+                "| %s | %,d + %,d | %d | %,.0f | %,.0f | %.1f %% | %.1f | %,.0f | %.1f | %.0f | %.1f | %d | %d | %.1f | %d | %,d, %d / %d ms |",
                 mode, workstations, switchPorts, pollers, answersPerSecond, expectedPerSecond,
                 100 * answersPerSecond / expectedPerSecond, skippedPerSecond, droppedPerSecond, emulatorCpuPercent,
                 emulatorCpuPercent * 10_000 / answersPerSecond, pollerCpuPercent, emulatorThreads, emulatorRssMiB, startSeconds,
-                sourcesDown);
+                sourcesDown, burst.answered(), burst.p99Millis(), burst.lastMillis());
         }
     }
 
@@ -83,8 +93,8 @@ public final class SnmpEmulatorScaleHarness {
         System.out.println("| emulator | workstations + switch ports | pollers | answers/s | expected/s | answered | skipped/s"
             + " | UDP receive-buffer drops/s | emulator CPU (% of one core) | emulator CPU per answer (µs)"
             + " | pollers' CPU (% of one core) | emulator threads | emulator RSS (MiB) | emulator start (s)"
-            + " | sources UNKNOWN at the end |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+            + " | sources UNKNOWN at the end | burst: answered, p99 / last answer |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (final int n : threadPerAgent) {
             System.out.println(measure(n, true, 1, seconds, timeoutMillis).row());
         }
@@ -182,16 +192,73 @@ public final class SnmpEmulatorScaleHarness {
                 final double emulatorCpu = emulatorCpu0.isPresent() && emulatorCpu1.isPresent()
                     ? 100.0 * (emulatorCpu1.getAsLong() - emulatorCpu0.getAsLong()) / 1e9 / elapsed : Double.NaN;
                 final long down = pollers.stream().mapToLong(p -> p.sourcesUp().values().stream().filter(up -> !up).count()).sum();
+                pollers.forEach(SnmpPoller::close);
+                final BurstRound burst = burst(workstations, switchPorts, community);
                 return new Result(threadPerAgent ? "thread per agent (before)" : "shared socket loop", workstations, switchPorts,
                     pollerCount, (sum(pollers, SnmpPoller::answersReceived) - answers0) / elapsed,
                     agents * 1000.0 / POLL_INTERVAL_MILLIS, (sum(pollers, SnmpPoller::pollsSkipped) - skipped0) / elapsed,
                     (receiveBufferErrors() - dropped0) / elapsed, emulatorCpu,
                     100.0 * (os.getProcessCpuTime() - pollerCpu0) / 1e9 / elapsed, (int) status(emulator.pid(), "Threads:"),
-                    status(emulator.pid(), "VmRSS:") / 1024, startSeconds, down);
+                    status(emulator.pid(), "VmRSS:") / 1024, startSeconds, down, burst);
             } finally {
                 pollers.forEach(SnmpPoller::close);
             }
         }
+    }
+
+    /** One burst: how many of its requests were answered within {@link #BURST_WAIT_MILLIS}, and when (from its first request). */
+    private record BurstRound(int answered, long p99Millis, long lastMillis) {
+    }
+
+    /**
+     * The emulator alone, without the poller's costs: one socket sends a v2c GET of sysUpTime to every
+     * agent at once and counts the answers. {@link #BURST_ROUNDS} rounds a second apart (the first
+     * warms the JIT); the last is reported.
+     */
+    private static BurstRound burst(final int workstations, final int switchPorts, final String community) throws Exception {
+        final byte[] name = community.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        BurstRound round = null;
+        try (java.nio.channels.DatagramChannel channel = java.nio.channels.DatagramChannel.open()) {
+            channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 16 << 20);
+            channel.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+            channel.configureBlocking(false);
+            final int agents = workstations + switchPorts;
+            for (int r = 0; r < BURST_ROUNDS; r++) {
+                final long t0 = System.nanoTime();
+                for (int i = 0; i < agents; i++) {
+                    final long address = i < workstations ? FIRST_WORKSTATION + i : FIRST_SWITCH_PORT + i - workstations;
+                    channel.send(getSysUpTime(name, i + 1), new java.net.InetSocketAddress(java.net.InetAddress.getByAddress(
+                        new byte[] {(byte) (address >>> 24), (byte) (address >>> 16), (byte) (address >>> 8), (byte) address}),
+                        AGENT_PORT));
+                }
+                final long[] answeredNanos = new long[agents];
+                int answered = 0;
+                final java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(2048);
+                final long deadline = t0 + BURST_WAIT_MILLIS * 1_000_000L;
+                while (answered < agents && System.nanoTime() < deadline) {
+                    in.clear();
+                    if (channel.receive(in) != null) {
+                        answeredNanos[answered++] = System.nanoTime() - t0;
+                    } else {
+                        Thread.sleep(0, 100_000);
+                    }
+                }
+                Arrays.sort(answeredNanos, 0, answered);
+                round = new BurstRound(answered, answered == 0 ? -1 : answeredNanos[(int) (answered * 0.99)] / 1_000_000,
+                    answered == 0 ? -1 : answeredNanos[answered - 1] / 1_000_000);
+                Thread.sleep(1000);
+            }
+        }
+        return round;
+    }
+
+    /** @return an SNMPv2c GET of sysUpTime.0 with this community and request ID (BER, short lengths) */
+    private static java.nio.ByteBuffer getSysUpTime(final byte[] community, final int requestId) {
+        final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(64);
+        b.put((byte) 0x30).put((byte) (35 + community.length)).put(new byte[] {2, 1, 1, 4, (byte) community.length}).put(community);
+        b.put(new byte[] {(byte) 0xA0, 0x1C, 2, 4}).putInt(requestId);
+        b.put(new byte[] {2, 1, 0, 2, 1, 0, 0x30, 0x0E, 0x30, 0x0C, 6, 8, 0x2B, 6, 1, 2, 1, 1, 3, 0, 5, 0});
+        return b.flip();
     }
 
     private static long sum(final List<SnmpPoller> pollers, final ToLongFunction<SnmpPoller> counter) {
