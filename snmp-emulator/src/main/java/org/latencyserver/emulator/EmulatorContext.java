@@ -23,6 +23,7 @@ public final class EmulatorContext {
     private String pushTo;
     private TlsStores pushTls;
     private boolean pushOnly;
+    private int ioThreads = 1;
     private Path statusFile;
     private LongSupplier nanoTime = System::nanoTime;
     private Consumer<ScenarioStatus> onStep = status -> { };
@@ -60,6 +61,16 @@ public final class EmulatorContext {
     /** @return this, starting no SNMP agents, only pushing (needs {@link #pushTo(String)}) */
     public EmulatorContext pushOnly(boolean pushOnly) {
         this.pushOnly = pushOnly;
+        return this;
+    }
+
+    /**
+     * @param ioThreads how many threads read all the agents' sockets (default 1); 0 for a listener
+     *                  thread per agent, the way the emulator ran before it had to run thousands
+     * @return this
+     */
+    public EmulatorContext ioThreads(int ioThreads) {
+        this.ioThreads = ioThreads;
         return this;
     }
 
@@ -108,6 +119,9 @@ public final class EmulatorContext {
         if (!pushOnly && access == null) {
             throw new IllegalArgumentException("no SNMP access (a community or an SNMPv3 user) for the agents");
         }
+        if (ioThreads < 0) {
+            throw new IllegalArgumentException("--io-threads must be at least 1 (or --thread-per-agent), got " + ioThreads);
+        }
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(nanoTime, "nanoTime");
         Objects.requireNonNull(onStep, "onStep");
@@ -124,6 +138,10 @@ public final class EmulatorContext {
 
     InetAddress bindAddress() {
         return bindAddress;
+    }
+
+    int ioThreads() {
+        return ioThreads;
     }
 
     String pushTo() {

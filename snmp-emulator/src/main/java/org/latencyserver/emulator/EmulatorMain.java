@@ -1,11 +1,16 @@
 package org.latencyserver.emulator;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ServingLifecycle;
 import picocli.CommandLine;
@@ -25,8 +30,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "snmp-emulator", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Real SNMP agents (one UDP port per emulated workstation or switch port) whose UCD-SNMP-MIB CPU",
-            "counters, hrProcessorLoad and IF-MIB octet counters follow a scripted scenario.",
+            "Real SNMP agents (one UDP socket per emulated workstation or switch port, all read by one thread)",
+            "whose UCD-SNMP-MIB CPU counters, hrProcessorLoad and IF-MIB octet counters follow a scripted scenario;",
+            "node_groups and link_groups in the scenario generate thousands of agents on 127.x.y.z addresses.",
             "SNMPv2c community from the environment (no default), SNMPv3 authPriv SHA/AES-128 from",
             "LATSERV_V3_USER, LATSERV_V3_AUTH, LATSERV_V3_PRIV when set."})
 public final class EmulatorMain implements java.util.concurrent.Callable<Integer> {
@@ -59,6 +65,28 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
     @Option(names = "--v3-only", description = "Serve SNMPv3 only; the community variable is then not needed.")
     boolean v3Only;
 
+    @Option(names = "--io-threads", paramLabel = "N", defaultValue = "1",
+            description = "Threads that read all the agents' sockets (default: ${DEFAULT-VALUE}).")
+    int ioThreads;
+
+    @Option(names = "--thread-per-agent",
+            description = "A listener thread per agent instead, as the emulator ran before --io-threads (to compare;"
+                    + " a few hundred agents at most).")
+    boolean threadPerAgent;
+
+    @Option(names = "--write-server-nodes", paramLabel = "FILE",
+            description = "Write the Latency Server's nodes: and links: sections polling every agent (docs/operator-guide.md);"
+                    + " add profiles: and connections: to make a configuration.")
+    Path serverNodesFile;
+
+    @Option(names = "--server-workstation-type", paramLabel = "TYPE", defaultValue = "TAC-4",
+            description = "The workstation_type of the nodes in --write-server-nodes (default: ${DEFAULT-VALUE}).")
+    String serverWorkstationType;
+
+    @Option(names = "--dry-run",
+            description = "Check the scenario, write --write-server-nodes, print what would run, and exit without starting agents.")
+    boolean dryRun;
+
     @Option(names = "--status-file", paramLabel = "PATH",
             description = "Rewrite this JSON file at start and at every step change: the step in force and every node's and"
                     + " link's percent (layout: docs/ready-files.md).")
@@ -76,6 +104,9 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
         this.environment = environment;
         this.out = out;
     }
+
+    /** Agents listed one by one at start up to this many; more are summed up per kind. */
+    static final int AGENTS_LISTED = 20;
 
     /** Entry point. Exit code 0 on a normal end, 1 on a bad scenario, access setup or port, 2 on bad options. */
     public static void main(String[] args) {
@@ -99,10 +130,30 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
         if (durationSeconds != null && !(durationSeconds > 0)) {
             throw new IllegalArgumentException("--duration must be a positive number of seconds, got " + durationSeconds);
         }
+        if (dryRun) {
+            EmulatorContext context = context().validate();
+            Map<String, InetSocketAddress> addresses = ServerNodesFile.addressesOf(context.scenario(), context.bindAddress());
+            if (serverNodesFile != null) {
+                writeServerNodes(context, addresses);
+            }
+            printAgents(context.scenario(), addresses);
+            out.println("dry run: no agent started");
+            out.flush();
+            return 0;
+        }
         // Begun first: a stale ready file goes even when this run fails to start.
-        try (ServingLifecycle life = ServingLifecycle.begin(Component.SNMP_EMULATOR, readyFile);
-                SnmpEmulator emulator = SnmpEmulator.launch(context())) {
-            emulator.agentUdpPorts().forEach((name, port) -> out.printf("agent %s udp:%s:%d%n", name, bindAddress, port));
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.SNMP_EMULATOR, readyFile)) {
+            run(life, context());
+        }
+        return 0;
+    }
+
+    private void run(ServingLifecycle life, EmulatorContext context) throws Exception {
+        try (SnmpEmulator emulator = SnmpEmulator.launch(context)) {
+            printAgents(emulator.scenario(), emulator.agentAddresses());
+            if (serverNodesFile != null && !pushOnly) {
+                writeServerNodes(context, emulator.agentAddresses());
+            }
             if (pushTo != null) {
                 out.printf("pushing PutMibUpdates for %d connection(s) to %s at 10 Hz%n",
                         emulator.scenario().connections().size(), pushTo.length() > 60 ? pushTo.substring(0, 60) + "…" : pushTo);
@@ -118,7 +169,32 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
                 life.awaitStop();
             }
         }
-        return 0;
+    }
+
+    private void writeServerNodes(EmulatorContext context, Map<String, InetSocketAddress> addresses) throws IOException {
+        ServerNodesFile.write(serverNodesFile, ServerNodesFile.render(context.scenario(), addresses, context.access(),
+                communityEnv, serverWorkstationType));
+        out.printf("server nodes and links written to %s%n", serverNodesFile);
+    }
+
+    /** Lists every agent's address, or, for more than {@value #AGENTS_LISTED}, the first and last of each kind. */
+    private void printAgents(Scenario scenario, Map<String, InetSocketAddress> addresses) {
+        if (addresses.size() <= AGENTS_LISTED) {
+            addresses.forEach((name, a) -> out.printf("agent %s udp:%s:%d%n", name, a.getAddress().getHostAddress(), a.getPort()));
+            return;
+        }
+        printKind("workstations", scenario.nodes().stream().map(NodeSpec::name).toList(), addresses);
+        printKind("switch ports", scenario.links().stream().map(LinkSpec::name).toList(), addresses);
+    }
+
+    private void printKind(String kind, List<String> names, Map<String, InetSocketAddress> addresses) {
+        if (names.isEmpty()) {
+            return;
+        }
+        InetSocketAddress first = addresses.get(names.get(0));
+        InetSocketAddress last = addresses.get(names.get(names.size() - 1));
+        out.printf("%d %s: %s udp:%s:%d ... %s udp:%s:%d%n", names.size(), kind, names.get(0), first.getAddress().getHostAddress(),
+                first.getPort(), names.get(names.size() - 1), last.getAddress().getHostAddress(), last.getPort());
     }
 
     /** @return the context the options describe (the scenario loaded, the access read from the environment) */
@@ -128,6 +204,7 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
                 .pushTo(pushTo)
                 .pushOnly(pushOnly)
                 .bindAddress(InetAddress.getByName(bindAddress))
+                .ioThreads(threadPerAgent ? 0 : ioThreads)
                 .statusFile(statusFile)
                 .onStep(status -> {
                     // For people only: programs read the status file.
@@ -143,13 +220,24 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
         return context;
     }
 
-    /** @return the line printed for people at a step change, e.g. {@code step 2/4 (pass 1): cpu ws1=60%} */
+    /**
+     * @return the line printed for people at a step change, e.g. {@code step 2/4 (pass 1): cpu ws1=60%}; with more
+     *         than {@value #AGENTS_LISTED} agents of a kind, how many are at each percent: {@code cpu 7000×20% 3000×85%}
+     */
     static String describe(ScenarioStatus status) {
-        StringJoiner cpu = new StringJoiner(" ", "cpu ", "");
-        status.cpuPercent().forEach((name, percent) -> cpu.add(name + "=" + percent + "%"));
-        StringJoiner port = new StringJoiner(" ", "port ", "");
-        status.portPercent().forEach((name, percent) -> port.add(name + "=" + percent + "%"));
         return "step " + status.step() + "/" + status.steps() + " (pass " + status.pass() + "): "
-                + (status.cpuPercent().isEmpty() ? "" : cpu + "  ") + (status.portPercent().isEmpty() ? "" : port.toString());
+                + (status.cpuPercent().isEmpty() ? "" : percents("cpu ", status.cpuPercent()) + "  ")
+                + (status.portPercent().isEmpty() ? "" : percents("port ", status.portPercent()));
+    }
+
+    private static String percents(String prefix, Map<String, Integer> percentByName) {
+        StringJoiner line = new StringJoiner(" ", prefix, "");
+        if (percentByName.size() <= AGENTS_LISTED) {
+            percentByName.forEach((name, percent) -> line.add(name + "=" + percent + "%"));
+        } else {
+            new TreeMap<>(percentByName.values().stream().collect(Collectors.groupingBy(p -> p, Collectors.counting())))
+                    .forEach((percent, count) -> line.add(count + "×" + percent + "%"));
+        }
+        return line.toString();
     }
 }

@@ -1,5 +1,7 @@
 package org.latencyserver.emulator;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -51,8 +53,10 @@ public final class Scenario {
             stepStartMicros[i + 1] = stepStartMicros[i] + stepDurationMicros[i];
         }
         this.cycleMicros = stepStartMicros[steps];
-        this.percentByStep = Map.copyOf(percentByStep);
-        var integrals = new java.util.HashMap<String, long[]>();
+        // HashMap, not Map.copyOf: the immutable map's linear probing degrades to a scan over
+        // thousands of names such as ws1..ws10000 (every request looks a name up here).
+        this.percentByStep = Collections.unmodifiableMap(new HashMap<>(percentByStep));
+        var integrals = new HashMap<String, long[]>();
         for (var e : this.percentByStep.entrySet()) {
             int[] percents = e.getValue();
             if (percents.length != steps) {
@@ -69,7 +73,7 @@ public final class Scenario {
             }
             integrals.put(e.getKey(), acc);
         }
-        this.integralAtStepStart = Map.copyOf(integrals);
+        this.integralAtStepStart = Collections.unmodifiableMap(integrals);
     }
 
     /** @return the file (or label) the scenario was read from */

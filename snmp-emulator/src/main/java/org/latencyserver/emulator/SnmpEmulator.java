@@ -2,6 +2,7 @@ package org.latencyserver.emulator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -64,7 +65,7 @@ public final class SnmpEmulator extends RunningComponent {
             return t;
         });
         SnmpEmulator emulator = new SnmpEmulator(context,
-                new Emulator(scenario, context.access(), context.bindAddress(), elapsedMicros),
+                new Emulator(scenario, context.access(), context.bindAddress(), elapsedMicros, context.ioThreads()),
                 new StepFollower(scenario, elapsedMicros, context.statusFile(), context.onStep()), stepThread);
         return startedOrClosed(emulator, started -> started.start(elapsedMicros));
     }
@@ -111,6 +112,13 @@ public final class SnmpEmulator extends RunningComponent {
         Map<String, Integer> ports = new LinkedHashMap<>();
         agents.endpoints().forEach(e -> ports.put(e.name(), e.boundUdpPort()));
         return ports;
+    }
+
+    /** @return each agent's name and bound address and UDP port, nodes first, in scenario order; empty when push-only */
+    public synchronized Map<String, InetSocketAddress> agentAddresses() {
+        Map<String, InetSocketAddress> addresses = new LinkedHashMap<>();
+        agents.endpoints().forEach(e -> addresses.put(e.name(), new InetSocketAddress(e.bindAddress(), e.boundUdpPort())));
+        return addresses;
     }
 
     /** @return how many step changes it has reported (1 once launched) */

@@ -93,6 +93,46 @@ class EmulatorMainTest {
     }
 
     @Test
+    void aDryRunOfAGeneratedScenarioWritesTheServersNodesAndLinksAndSumsUpTheAgents() throws Exception {
+        Path file = scenario("""
+            node_groups: [ { count: 30, name: "ws{n}", first_address: 127.61.0.1, port: 16100 } ]
+            link_groups: [ { count: 15, name: "sw{n}", first_address: 127.62.0.1, port: 16100, if_index: 2, speed_mbps: 100 } ]
+            steps: [ { cpu: { "ws*": 10 }, port: { "sw*": 20 } } ]
+            """);
+        Path nodes = dir.resolve("server-nodes.yaml");
+        Run r = run(Map.of("BENCH_COMMUNITY", "c"), "--scenario", file.toString(), "--community-env", "BENCH_COMMUNITY",
+                "--dry-run", "--write-server-nodes", nodes.toString(), "--server-workstation-type", "TAC-3");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("30 workstations: ws1 udp:127.61.0.1:16100 ... ws30 udp:127.61.0.30:16100\n"), r.out());
+        assertTrue(r.out().contains("15 switch ports: sw1 udp:127.62.0.1:16100 ... sw15 udp:127.62.0.15:16100\n"), r.out());
+        assertTrue(r.out().contains("dry run: no agent started"), r.out());
+        java.util.List<String> lines = Files.readAllLines(nodes);
+        assertTrue(lines.contains("  - { name: ws30, node_id: 30, workstation_type: TAC-3, mib_source: snmp, snmp: { address:"
+                + " \"udp:127.61.0.30/16100\", version: v2c, community_env: BENCH_COMMUNITY } }"), lines::toString);
+        assertTrue(lines.contains("  - { name: sw15, mib_source: snmp, snmp: { address: \"udp:127.62.0.15/16100\", version: v2c,"
+                + " community_env: BENCH_COMMUNITY, if_index: 2, speed_mbps: 100 } }"), lines::toString);
+        assertEquals(30 + 15 + 2, lines.stream().filter(l -> l.startsWith("  - ")).count() + 2, lines::toString);
+    }
+
+    @Test
+    void aDryRunCannotNameAnAgentWhosePortIsPickedAtStart() throws Exception {
+        Path file = scenario("nodes: [ { name: ws1, port: 0 } ]\nsteps: [ { cpu: { ws1: 5 } } ]\n");
+        Run r = run(Map.of("LATSERV_COMMUNITY", "c"), "--scenario", file.toString(), "--dry-run");
+        assertEquals(1, r.exitCode());
+        assertTrue(r.err().contains("'ws1' has port 0 (any free port)"), r.err());
+    }
+
+    @Test
+    void aStepLineSumsUpManyAgentsByPercent() {
+        Map<String, Integer> cpu = new java.util.LinkedHashMap<>();
+        for (int i = 1; i <= 30; i++) {
+            cpu.put("ws" + i, i <= 9 ? 85 : 20);
+        }
+        String line = EmulatorMain.describe(new ScenarioStatus(ScenarioStatus.FORMAT, 2, 2, 1, 2, cpu, Map.of("atm", 95)));
+        assertEquals("step 2/2 (pass 1): cpu 21×20% 9×85%  port atm=95%", line);
+    }
+
+    @Test
     void helpExitsZeroAndNamesTheOptions() {
         Run r = run(Map.of(), "--help");
         assertEquals(0, r.exitCode());

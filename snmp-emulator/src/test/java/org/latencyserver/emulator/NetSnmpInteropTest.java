@@ -6,19 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.emulator.NetSnmpClient.Result;
 
 /**
  * Runs net-snmp's real command-line clients ({@code snmpget}, {@code snmpwalk}, Debian package
@@ -29,8 +27,8 @@ class NetSnmpInteropTest {
     private static final String V3_USER = "lsTestUser";
     private static final String V3_AUTH = "auth-passphrase-1";
     private static final String V3_PRIV = "priv-passphrase-2";
-    private static final String SNMPGET = "/usr/bin/snmpget";
-    private static final String SNMPWALK = "/usr/bin/snmpwalk";
+    private static final String SNMPGET = NetSnmpClient.SNMPGET;
+    private static final String SNMPWALK = NetSnmpClient.SNMPWALK;
     private static final int WS1_CPU_PERCENT = 40;
     private static final int WS2_CPU_PERCENT = 75;
     private static final int PORT_PERCENT = 95;
@@ -63,21 +61,8 @@ class NetSnmpInteropTest {
         }
     }
 
-    private record Result(int exitCode, String output) {
-    }
-
     private static Result run(List<String> command) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        // Keep net-snmp away from the user's configuration and persistent state.
-        pb.environment().put("SNMPCONFPATH", netSnmpHome.toString());
-        pb.environment().put("SNMP_PERSISTENT_DIR", netSnmpHome.toString());
-        pb.environment().put("MIBS", "");
-        Process p = pb.start();
-        if (!p.waitFor(20, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + command);
-        }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        return new NetSnmpClient(netSnmpHome).run(command);
     }
 
     private static List<String> v2c(String tool, String node, String... oids) {
@@ -94,17 +79,8 @@ class NetSnmpInteropTest {
         return cmd;
     }
 
-    /** Parses "-On" output lines ".1.3.6… = Type: value" into OID → "Type: value". */
     private static Map<String, String> values(Result r) {
-        assertEquals(0, r.exitCode(), r.output());
-        Map<String, String> map = new LinkedHashMap<>();
-        for (String line : r.output().split("\n")) {
-            int eq = line.indexOf(" = ");
-            if (eq > 0) {
-                map.put(line.substring(0, eq).trim(), line.substring(eq + 3).trim());
-            }
-        }
-        return map;
+        return NetSnmpClient.values(r);
     }
 
     private static long number(String typedValue) {

@@ -41,7 +41,7 @@ class ScenarioLoaderTest {
         InputFault f = onlyFault(NODES + FIRST_STEP + "step_secs: 10\n");
         assertEquals(8, f.line());
         assertEquals("step_secs", f.path());
-        assertEquals("unknown key 'step_secs'; the keys here are connections, links, loop, nodes, step_seconds, steps", f.reason());
+        assertEquals("unknown key 'step_secs'; the keys here are connections, link_groups, links, loop, node_groups, nodes, step_seconds, steps", f.reason());
         assertTrue(f.toString().startsWith("bad.yaml:8:1: step_secs: "), f::toString);
     }
 

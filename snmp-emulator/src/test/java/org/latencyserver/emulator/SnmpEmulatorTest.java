@@ -68,6 +68,43 @@ class SnmpEmulatorTest {
     }
 
     @Test
+    void withAListenerThreadPerAgentAsBeforeEveryAgentStillAnswersAndCloseReleasesItsPort() throws Exception {
+        Scenario scenario = scenario("nodes: [ { name: ws1, port: 0 }, { name: ws2, port: 0 } ]\n"
+                + "steps: [ { cpu: { ws1: 30, ws2: 40 } } ]\n");
+        SnmpEmulator emulator = SnmpEmulator.launch(context(scenario).ioThreads(0));
+        int port;
+        try {
+            Map<String, Integer> ports = emulator.agentUdpPorts();
+            port = ports.get("ws2");
+            assertEquals("ws1", getSysName(ports.get("ws1"), "secret"));
+            assertEquals("ws2", getSysName(port, "secret"));
+            assertEquals(0, Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("snmp-agents-"))
+                    .count(), "no shared socket loop");
+        } finally {
+            emulator.close();
+        }
+        try (DatagramSocket again = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))) {
+            assertEquals(port, again.getLocalPort());
+        }
+    }
+
+    @Test
+    void aScenarioNeedingMoreSocketsThanTheProcessMayOpenIsRefusedBeforeAnyIsOpened() throws Exception {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(os instanceof com.sun.management.UnixOperatingSystemMXBean unix
+                && unix.getMaxFileDescriptorCount() < 1_000_000, "a file limit this test can exceed");
+        long agents = ((com.sun.management.UnixOperatingSystemMXBean) os).getMaxFileDescriptorCount() + 1;
+        Scenario scenario = scenario("node_groups: [ { count: " + agents + ", name: \"ws{n}\", first_address: 127.60.0.1,"
+                + " port: 16100 } ]\nsteps: [ { cpu: { \"ws*\": 5 } } ]\n");
+        java.io.IOException e = assertThrows(java.io.IOException.class, () -> SnmpEmulator.launch(context(scenario)));
+        assertTrue(e.getMessage().startsWith("the scenario has " + agents + " SNMP agents, one UDP socket each, but this process"
+                + " may open only ") && e.getMessage().contains("`ulimit -n`"), e.getMessage());
+        try (DatagramSocket first = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.60.0.1"), 16100))) {
+            assertEquals(16100, first.getLocalPort(), "no agent was left holding its port");
+        }
+    }
+
+    @Test
     void theReadyFileReportsTheAgentsStepsScenarioAndStatusFile() throws Exception {
         Path status = dir.resolve("status.json");
         Scenario scenario = scenario("nodes: [ { name: ws1, port: 0 }, { name: ws2, port: 0 } ]\n"

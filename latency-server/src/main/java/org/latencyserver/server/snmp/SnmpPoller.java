@@ -65,6 +65,15 @@ import org.slf4j.LoggerFactory;
 public final class SnmpPoller implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnmpPoller.class);
+    /**
+     * Receive buffer asked per agent a socket polls: every agent is asked at once, so its answers
+     * arrive together, and the kernel counts about a kilobyte per small datagram. Below
+     * {@link #DEFAULT_RECEIVE_BUFFER_BYTES} the system's default is kept; Linux caps what is asked at
+     * {@code net.core.rmem_max}. (Thousands of agents overflowed the default 208 KiB: answers lost.)
+     */
+    static final int RECEIVE_BUFFER_BYTES_PER_AGENT = 2048;
+    private static final int DEFAULT_RECEIVE_BUFFER_BYTES = 212_992;
+    private static final int MAX_RECEIVE_BUFFER_BYTES = 64 * 1024 * 1024;
 
     private final long pollIntervalMillis;
     private final MibSink sink;
@@ -184,6 +193,7 @@ public final class SnmpPoller implements AutoCloseable {
         }
         final InetAddress fallback = PollerBinding.defaultFor(defaultAgents);
         final Map<InetAddress, List<String>> namedBy = new LinkedHashMap<>();
+        final Map<InetAddress, Integer> agentsBySocket = new HashMap<>();
         for (final Agent agent : agents) {
             // Validated as an IP literal when the configuration was read: no name lookup here.
             final InetAddress local = agent.localAddress() == null ? fallback : InetAddress.getByName(agent.localAddress());
@@ -198,11 +208,18 @@ public final class SnmpPoller implements AutoCloseable {
                 sockets.put(local, socket);
                 snmp.addTransportMapping(socket);
             }
+            agentsBySocket.merge(local, 1, Integer::sum);
             ((AbstractTarget) agent.target()).setPreferredTransports(List.of((TransportMapping) socket));
             if (agent.localAddress() != null) {
                 namedBy.computeIfAbsent(local, a -> new ArrayList<>()).add(agent.label());
             }
         }
+        sockets.forEach((local, socket) -> {
+            final long wanted = (long) agentsBySocket.get(local) * RECEIVE_BUFFER_BYTES_PER_AGENT;
+            if (wanted > DEFAULT_RECEIVE_BUFFER_BYTES) {
+                socket.setReceiveBufferSize((int) Math.min(wanted, MAX_RECEIVE_BUFFER_BYTES)); // applied at listen
+            }
+        });
         for (final InetAddress local : sockets.keySet()) {
             final List<String> reasons = new ArrayList<>();
             if (namedBy.containsKey(local)) {

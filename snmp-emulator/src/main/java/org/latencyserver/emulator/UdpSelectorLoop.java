@@ -1,0 +1,191 @@
+package org.latencyserver.emulator;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One thread serving the UDP sockets of many emulated agents: a {@link Selector} over their
+ * non-blocking {@link DatagramChannel}s; each datagram that arrives is handed, on this thread, to
+ * its agent's {@link ChannelTransport}, which decodes it, answers it and sends the answer before the
+ * next datagram is read. This replaces a socket-reading thread per agent, so thousands of agents
+ * cost one thread (or a few, one loop each).
+ *
+ * <p>Thread-safety: the selector, its keys and the receive buffer belong to the loop's thread;
+ * other threads act on them only through {@link #register} and {@link #closeChannel}, which queue
+ * the work for that thread and wake it.
+ */
+final class UdpSelectorLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(UdpSelectorLoop.class);
+    /** The largest UDP payload, in bytes. */
+    private static final int MAX_DATAGRAM_BYTES = 65_535;
+    /** Datagrams read from one socket before the next ready socket gets its turn. */
+    private static final int MAX_DATAGRAMS_PER_TURN = 16;
+
+    private final Selector selector;
+    private final Thread thread;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /** Owned by the loop's thread. */
+    private final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_BYTES);
+    private final AtomicLong datagramsReceived = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile boolean running = true;
+
+    /**
+     * Opens the selector and starts the loop's thread.
+     *
+     * @param threadName the thread's name
+     * @throws IOException when no selector can be opened
+     */
+    UdpSelectorLoop(String threadName) throws IOException {
+        this.selector = Selector.open();
+        this.thread = new Thread(this::run, threadName);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * Has the loop serve a bound, non-blocking channel from now on. Returns at once: a datagram that
+     * arrives before the loop's thread has registered it waits in the socket's buffer.
+     */
+    void register(DatagramChannel channel, ChannelTransport transport) {
+        submit(() -> {
+            try {
+                channel.register(selector, SelectionKey.OP_READ, transport);
+            } catch (IOException e) {
+                failures.incrementAndGet();
+                LOG.warn("cannot serve {}: {}", transport.getListenAddress(), e.toString());
+            }
+        });
+    }
+
+    /**
+     * Closes a channel the loop serves, on the loop's thread, and returns once its port is free again.
+     *
+     * @throws IOException when the channel cannot be closed
+     */
+    void closeChannel(DatagramChannel channel) throws IOException {
+        if (!running || Thread.currentThread() == thread) {
+            channel.close();
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        submit(() -> {
+            try {
+                channel.close();
+                // The socket is released when its key leaves the selector: at the next selection.
+                selector.selectNow();
+                done.complete(null);
+            } catch (IOException | RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        try {
+            done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            channel.close();
+        } catch (ExecutionException e) {
+            throw new IOException("cannot close " + channel + ": " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** @return datagrams read so far */
+    long datagramsReceived() {
+        return datagramsReceived.get();
+    }
+
+    /** @return datagrams whose handling failed, and registrations that failed */
+    long failures() {
+        return failures.get();
+    }
+
+    private void submit(Runnable task) {
+        tasks.add(task);
+        selector.wakeup();
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                selector.select();
+                for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                    task.run();
+                }
+                var ready = selector.selectedKeys().iterator();
+                while (ready.hasNext()) {
+                    SelectionKey key = ready.next();
+                    ready.remove();
+                    if (key.isValid() && key.isReadable()) {
+                        drain((DatagramChannel) key.channel(), (ChannelTransport) key.attachment());
+                    }
+                }
+            }
+        } catch (IOException | ClosedSelectorException e) {
+            if (running) {
+                LOG.error("the SNMP agents' socket loop {} stopped: {}", thread.getName(), e.toString());
+            }
+        }
+    }
+
+    private void drain(DatagramChannel channel, ChannelTransport transport) {
+        for (int i = 0; i < MAX_DATAGRAMS_PER_TURN; i++) {
+            receiveBuffer.clear();
+            SocketAddress from;
+            try {
+                from = channel.receive(receiveBuffer);
+            } catch (IOException e) {
+                failures.incrementAndGet();
+                LOG.debug("{}: receive failed: {}", transport.getListenAddress(), e.toString());
+                return;
+            }
+            if (from == null) {
+                return;
+            }
+            datagramsReceived.incrementAndGet();
+            receiveBuffer.flip();
+            ByteBuffer message = ByteBuffer.allocate(receiveBuffer.remaining());
+            message.put(receiveBuffer).flip();
+            try {
+                transport.deliver((InetSocketAddress) from, message);
+            } catch (RuntimeException e) {
+                // One bad datagram (garbage, a decoding bug) must not stop the other agents.
+                failures.incrementAndGet();
+                LOG.debug("{}: a datagram from {} could not be handled: {}", transport.getListenAddress(), from, e.toString());
+            }
+        }
+    }
+
+    /** Stops the thread, then closes the selector and every channel still registered with it. */
+    @Override
+    public void close() {
+        running = false;
+        selector.wakeup();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        // The thread has ended: what it owned is this caller's now.
+        try {
+            for (SelectionKey key : selector.keys()) {
+                key.channel().close();
+            }
+            selector.close();
+        } catch (IOException e) {
+            LOG.debug("closing the socket loop {}: {}", thread.getName(), e.toString());
+        }
+    }
+}
