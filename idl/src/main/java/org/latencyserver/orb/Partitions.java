@@ -202,11 +202,12 @@ public final class Partitions {
      * published in an earlier run, and returns every name it is to bind (and keep bound): its own,
      * its ranges and its client nodes. Binding is the caller's (a {@link NameKeeper}).
      *
-     * <p>Refused: a partition whose name is bound to a server that answers (it runs already); an
-     * index range overlapping one published by another partition (whether that partition's server
-     * runs or not: the range is its configuration); and a client node bound {@code by-client} to a
-     * server that answers (another live partition). A node bound to a server
-     * that is gone (this partition's earlier run, or a retired partition) is taken over.
+     * <p>Refused: a root name bound to a single server that answers; a partition whose name is bound
+     * to a server that answers (it runs already); an index range overlapping one published by
+     * another partition (whether that partition's server runs or not: the range is its
+     * configuration); and a client node bound {@code by-client} to a server that answers (another
+     * live partition). A node bound to a server that is gone (this partition's earlier run, or a
+     * retired partition) is taken over, and so is a root name a stopped single server left bound.
      *
      * @param orb         the ORB to call with
      * @param naming      the naming service's reference
@@ -223,7 +224,17 @@ public final class Partitions {
         final List<String> names = new ArrayList<>();
         names.add(partitionName(root, partition));
         try {
-            final NamingContext rootContext = context(orb, naming, root);
+            NamingContext rootContext;
+            try {
+                rootContext = context(orb, naming, root);
+            } catch (NotADirectory e) {
+                if (answers(e.bound)) {
+                    throw new ConflictException("'" + root + "' is registered in " + naming + " as a single server that is"
+                        + " running, not as a directory of partitions; stop that server or give the partitions another server.name");
+                }
+                unbindStale(orb, naming, root);
+                rootContext = null;
+            }
             if (rootContext != null) {
                 checkNotRunning(rootContext, root, partition);
                 checkRanges(rootContext, root, partition, ranges);
@@ -260,9 +271,9 @@ public final class Partitions {
             rootContext = context(orb, naming, root);
         } catch (SystemException e) {
             throw new References.ReferenceException("the naming service " + naming + " cannot be reached (" + References.describe(e) + ")");
-        } catch (References.ReferenceException e) {
-            throw new References.ReferenceException("'" + root + "' in " + naming + " is not a directory of partitions: "
-                + e.getMessage());
+        } catch (NotADirectory e) {
+            throw new References.ReferenceException("'" + root + "' in " + naming + " is a single server, not a directory of"
+                + " partitions: show it without --all-partitions");
         }
         if (rootContext == null) {
             throw new References.ReferenceException("no partition is registered: '" + root + "' is not bound in " + naming);
@@ -392,19 +403,53 @@ public final class Partitions {
     /** @return the context a stringified name resolves to, or null when it is not bound */
     private static NamingContext context(final ORB orb, final String naming, final String name) {
         final NamingContextExt root = NamingContextExtHelper.narrow(orb.string_to_object(naming));
-        final org.omg.CORBA.Object bound;
         try {
-            bound = root.resolve_str(name);
+            // What the name is bound to is read from its parent's listing, never by calling the bound
+            // object: a single server that stopped cannot say whether it is a naming context.
+            final NameComponent[] components = root.to_name(name);
+            final NameComponent last = components[components.length - 1];
+            final NamingContext parent = components.length == 1 ? root
+                : NamingContextHelper.narrow(root.resolve(java.util.Arrays.copyOf(components, components.length - 1)));
+            for (final Binding binding : bindings(parent)) {
+                final NameComponent bound = binding.binding_name[0];
+                if (bound.id.equals(last.id) && bound.kind.equals(last.kind)) {
+                    final org.omg.CORBA.Object object = parent.resolve(new NameComponent[] {last});
+                    if (binding.binding_type == BindingType.ncontext) {
+                        return NamingContextHelper.unchecked_narrow(object);
+                    }
+                    throw new NotADirectory(object);
+                }
+            }
+            return null;
         } catch (NotFound e) {
             return null;
         } catch (org.omg.CORBA.UserException e) {
             throw new References.ReferenceException("cannot look up '" + name + "': " + e);
         }
+    }
+
+    /** Unbinds a single server's name that its stopped server left bound, so that partitions may take the name. */
+    private static void unbindStale(final ORB orb, final String naming, final String root) {
+        final NamingContextExt rootContext = NamingContextExtHelper.narrow(orb.string_to_object(naming));
         try {
-            return NamingContextHelper.narrow(bound);
-        } catch (org.omg.CORBA.BAD_PARAM e) {
-            throw new References.ReferenceException("'" + name + "' is bound to an object, not a naming context (a single server"
-                + " registered under that name)");
+            rootContext.unbind(rootContext.to_name(root));
+        } catch (NotFound e) {
+            // Unbound meanwhile.
+        } catch (org.omg.CORBA.UserException e) {
+            throw new References.ReferenceException("cannot unbind the stopped single server's name '" + root + "': " + e);
+        }
+    }
+
+    /** The root name is bound to an object (a single server), not to a naming context. */
+    private static final class NotADirectory extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        /** What the root name is bound to; only for the thread that caught this. */
+        private final transient org.omg.CORBA.Object bound;
+
+        NotADirectory(final org.omg.CORBA.Object bound) {
+            super(null, null, false, false);
+            this.bound = bound;
         }
     }
 

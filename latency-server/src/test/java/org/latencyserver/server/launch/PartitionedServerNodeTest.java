@@ -91,6 +91,31 @@ class PartitionedServerNodeTest {
         }
     }
 
+    @Test
+    void aRunningSingleServerOfTheSameNameIsRefusedAndTheNameItLeftBoundWhenItStoppedIsTakenOver() throws Exception {
+        final String corbaloc = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
+        try (NamingServiceNode naming = NamingServiceNode.launch(namingContext("nsdb"))) {
+            final Path single = directory.resolve("single.yaml");
+            Files.writeString(single, Files.readString(serverContext("east", 1, corbaloc).conclude().configuration().file())
+                .replace("  partition: east\n", ""));
+            final LatencyServerNode running = LatencyServerNode.launch(new ServerContext().configFile(single)
+                .namingReference(corbaloc).metricsPort(ServerContext.METRICS_OFF));
+            final LaunchFailure refused;
+            try {
+                assertBoundTo(running, corbaloc, "LatencyServer");
+                refused = assertThrows(LaunchFailure.class, () -> LatencyServerNode.launch(serverContext("east", 1, corbaloc)));
+            } finally {
+                running.close(); // its name stays bound, to a server that no longer answers
+            }
+            assertEquals(LaunchFailure.Kind.PARTITION_CONFLICT, refused.kind());
+            assertTrue(refused.getMessage().contains("'LatencyServer' is registered in " + corbaloc + " as a single server that is"
+                + " running"), refused.getMessage());
+            try (LatencyServerNode east = LatencyServerNode.launch(serverContext("east", 1, corbaloc))) {
+                assertBoundTo(east, corbaloc, "LatencyServer/east", "LatencyServer/by-client/ws1");
+            }
+        }
+    }
+
     private void assertBoundTo(final LatencyServerNode server, final String corbaloc, final String... names) throws Exception {
         final NamingContextExt root = NamingContextExtHelper.narrow(client.string_to_object(corbaloc));
         for (final String name : names) {
