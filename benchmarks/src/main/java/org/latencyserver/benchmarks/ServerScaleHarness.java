@@ -35,7 +35,7 @@ import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
 /**
- * Today's server as its connection count grows (issue 14, item 3, "before" figures): for each N
+ * The server as its connection count grows (issue 14, item 3; docs/benchmarks.md, "At scale"): for each N
  * given, a configuration of N QoS 1 connections on the thesis profile {@code thesis-tac4-corba}
  * (push mode: MIB values arrive by {@code PutMibUpdates}, no SNMP), {@code CONNECTIONS_PER_NODE}
  * connections per client node, ten peer nodes, {@code index_ref} 1..N and a state file. The server
