@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -34,7 +35,7 @@ import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
 /**
- * Today's server as its connection count grows (issue 14, item 3, "before" figures): for each N
+ * The server as its connection count grows (issue 14, item 3; docs/benchmarks.md, "At scale"): for each N
  * given, a configuration of N QoS 1 connections on the thesis profile {@code thesis-tac4-corba}
  * (push mode: MIB values arrive by {@code PutMibUpdates}, no SNMP), {@code CONNECTIONS_PER_NODE}
  * connections per client node, ten peer nodes, {@code index_ref} 1..N and a state file. The server
@@ -75,6 +76,7 @@ public final class ServerScaleHarness {
     private static final long QUIET_READ_NANOS = 5_000_000_000L;
     private static final long ESTIMATE_WAIT_NANOS = 30_000_000_000L;
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
+    private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
 
     private ServerScaleHarness() {
@@ -155,6 +157,7 @@ public final class ServerScaleHarness {
             Thread.sleep(12_000);
             final Counters later = Counters.read(metricsUrl);
             final double changed = Math.round(connections * STORM_SHARE / CONNECTIONS_PER_NODE) * CONNECTIONS_PER_NODE;
+            afterStorm.printRequestStatusServerTime("  RequestStatus in the server during the storm (all callers)", before);
             afterStorm.minus(before).print("  state store, storm only", changed);
             later.minus(before).print("  state store, storm + 12 s", changed);
             final Counters sinceReady = later.minus(atReady);
@@ -368,7 +371,7 @@ public final class ServerScaleHarness {
 
     /** The state store's counters, from the Prometheus text endpoint. */
     private record Counters(double changes, double journalSaves, double journalBytes, double stateFileSaves,
-                            double stateFileBytes) {
+                            double stateFileBytes, TreeMap<Double, Double> requestStatusBuckets) {
 
         static String fetch(final String metricsUrl) throws IOException, InterruptedException {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).GET().build(),
@@ -381,12 +384,52 @@ public final class ServerScaleHarness {
                 sum(text, "latency_server_state_saves_total", "file=\"journal\""),
                 sum(text, "latency_server_state_saved_bytes_total", "file=\"journal\""),
                 sum(text, "latency_server_state_saves_total", "file=\"state_file\""),
-                sum(text, "latency_server_state_saved_bytes_total", "file=\"state_file\""));
+                sum(text, "latency_server_state_saved_bytes_total", "file=\"state_file\""), requestStatusBuckets(text));
+        }
+
+        /** @return the server's own time answering {@code RequestStatus}: cumulative count by upper bound in seconds */
+        private static TreeMap<Double, Double> requestStatusBuckets(final String exposition) {
+            final TreeMap<Double, Double> buckets = new TreeMap<>();
+            for (final String line : exposition.split("\n")) {
+                final Matcher sample = SAMPLE.matcher(line);
+                if (!line.startsWith("#") && sample.find() && sample.group(1).equals("latency_server_request_status_seconds_bucket")) {
+                    final Matcher le = LE.matcher(sample.group(3));
+                    if (le.find()) {
+                        buckets.put(le.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le.group(1)),
+                            Double.parseDouble(sample.group(4)));
+                    }
+                }
+            }
+            return buckets;
+        }
+
+        /**
+         * Prints how long the server itself took to answer the {@code RequestStatus} calls counted
+         * between {@code earlier} and this: the classic bucket that holds the 99th percentile, and the
+         * calls above 1 ms (the buckets are powers of 4: 1 µs … 1 ms, 3.9 ms …).
+         */
+        void printRequestStatusServerTime(final String label, final Counters earlier) {
+            final TreeMap<Double, Double> delta = new TreeMap<>();
+            requestStatusBuckets.forEach((le, count) -> delta.put(le, count - earlier.requestStatusBuckets.getOrDefault(le, 0.0)));
+            final double total = delta.isEmpty() ? 0 : delta.lastEntry().getValue();
+            double p99 = Double.NaN;
+            double overOneMilli = total;
+            for (final var bucket : delta.entrySet()) {
+                if (Double.isNaN(p99) && bucket.getValue() >= 0.99 * total) {
+                    p99 = bucket.getKey();
+                }
+                if (bucket.getKey() <= 0.001) {
+                    overOneMilli = total - bucket.getValue();
+                }
+            }
+            System.out.printf(Locale.ROOT, "%s: %,.0f calls, 99 %% answered within %.1f us (classic bucket), %,.0f over 1 ms%n",
+                label, total, p99 * 1e6, overOneMilli);
         }
 
         Counters minus(final Counters earlier) {
             return new Counters(changes - earlier.changes, journalSaves - earlier.journalSaves,
-                journalBytes - earlier.journalBytes, stateFileSaves - earlier.stateFileSaves, stateFileBytes - earlier.stateFileBytes);
+                journalBytes - earlier.journalBytes, stateFileSaves - earlier.stateFileSaves, stateFileBytes - earlier.stateFileBytes,
+                requestStatusBuckets);
         }
 
         void print(final String label, final double connectionsChanged) {
