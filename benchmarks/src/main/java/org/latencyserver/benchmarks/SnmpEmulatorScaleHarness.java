@@ -70,7 +70,7 @@ public final class SnmpEmulatorScaleHarness {
                 "| %s | %,d + %,d | %d | %,.0f | %,.0f | %.1f %% | %.1f | %,.0f | %.1f | %.0f | %.1f | %d | %d | %.1f | %d | %,d, %d / %d ms |",
                 mode, workstations, switchPorts, pollers, answersPerSecond, expectedPerSecond,
                 100 * answersPerSecond / expectedPerSecond, skippedPerSecond, droppedPerSecond, emulatorCpuPercent,
-                emulatorCpuPercent * 10_000 / answersPerSecond, pollerCpuPercent, emulatorThreads, emulatorRssMiB, startSeconds,
+                emulatorCpuPercent * 10_000 / expectedPerSecond, pollerCpuPercent, emulatorThreads, emulatorRssMiB, startSeconds,
                 sourcesDown, burst.answered(), burst.p99Millis(), burst.lastMillis());
         }
     }
@@ -91,7 +91,7 @@ public final class SnmpEmulatorScaleHarness {
         System.out.println("uptime before: " + uptime() + "; poller timeout per request: "
             + (timeoutMillis == null ? "the server's default" : timeoutMillis + " ms"));
         System.out.println("| emulator | workstations + switch ports | pollers | answers/s | expected/s | answered | skipped/s"
-            + " | UDP receive-buffer drops/s | emulator CPU (% of one core) | emulator CPU per answer (µs)"
+            + " | UDP receive-buffer drops/s | emulator CPU (% of one core) | emulator CPU per request (µs)"
             + " | pollers' CPU (% of one core) | emulator threads | emulator RSS (MiB) | emulator start (s)"
             + " | sources UNKNOWN at the end | burst: answered, p99 / last answer |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");

@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaultsException;
 
@@ -97,68 +102,46 @@ class GeneratedScenarioTest {
             + " address: at most 65534 fit from there (start lower or generate fewer)", f.reason());
     }
 
-    @Test
-    void moreAgentsThanTheWholeLoopbackNetworkIsAFaultOnTheCount() {
-        InputFault f = onlyFault("""
-            node_groups: [ { count: 16777215, name: "ws{n}", first_address: 127.0.0.1, port: 16100 } ]
-            steps: [ { cpu: { "ws*": 20 } } ]
-            """);
-        assertEquals("node_groups[0].count", f.path());
-        assertTrue(f.reason().contains("16777214"), f::toString);
+    /** Cases of one bad group: the scenario, then the fault's path and how its reason begins. */
+    static Stream<Arguments> badGroups() {
+        return Stream.of(
+            Arguments.of(Named.of("more agents than the whole loopback network is a fault on the count", """
+                node_groups: [ { count: 16777215, name: "ws{n}", first_address: 127.0.0.1, port: 16100 } ]
+                steps: [ { cpu: { "ws*": 20 } } ]
+                """), "node_groups[0].count", "must be 1..16777214"),
+            Arguments.of(Named.of("a name pattern without the number is a fault showing an example", """
+                node_groups: [ { count: 3, name: ws, first_address: 127.1.0.1, port: 16100 } ]
+                steps: [ { cpu: { ws1: 20 } } ]
+                """), "node_groups[0].name", "a group's name must hold {n} exactly once, for each agent's number"
+                + " (e.g. ws{n} makes ws1, ws2, ...); was 'ws'"),
+            Arguments.of(Named.of("a name pattern starting with the number makes invalid names", """
+                node_groups: [ { count: 3, name: "{n}ws", first_address: 127.1.0.1, port: 16100 } ]
+                steps: [ { cpu: { ws1: 20 } } ]
+                """), "node_groups[0].name", "the names it makes (e.g. '1ws') must start with a letter"),
+            Arguments.of(Named.of("an address outside the loopback network is a fault", """
+                node_groups: [ { count: 3, name: "ws{n}", first_address: 10.0.0.1, port: 16100 } ]
+                steps: [ { cpu: { "ws*": 20 } } ]
+                """), "node_groups[0].first_address", "'first_address' must be an IPv4 address in 127.0.0.1..127.255.255.254"
+                + " (the loopback network, which Linux routes to lo without configuration); was '10.0.0.1'"),
+            Arguments.of(Named.of("two groups overlapping on one port are a fault naming both", """
+                node_groups: [ { count: 10, name: "ws{n}", first_address: 127.1.0.1, port: 16100 } ]
+                link_groups: [ { count: 10, name: "sw{n}", first_address: 127.1.0.5, port: 16100, if_index: 1, speed_mbps: 100 } ]
+                steps: [ { cpu: { "ws*": 20 }, port: { "sw*": 1 } } ]
+                """), "link_groups[0].first_address", "its addresses 127.1.0.5..127.1.0.14 overlap those of node_groups[0]"
+                + " (127.1.0.1..127.1.0.10) on the same port 16100"),
+            Arguments.of(Named.of("a generated name taken by an explicit node is one fault", """
+                nodes: [ { name: ws2, port: 0 } ]
+                node_groups: [ { count: 5, name: "ws{n}", first_address: 127.1.0.1, port: 16100 } ]
+                steps: [ { cpu: { "ws*": 20 } } ]
+                """), "node_groups[0].name", "the name 'ws2' (agent 2 of the group) is used twice, first by nodes[0]"));
     }
 
-    @Test
-    void aNamePatternWithoutTheNumberIsAFaultShowingAnExample() {
-        InputFault f = onlyFault("""
-            node_groups: [ { count: 3, name: ws, first_address: 127.1.0.1, port: 16100 } ]
-            steps: [ { cpu: { ws1: 20 } } ]
-            """);
-        assertEquals("node_groups[0].name", f.path());
-        assertEquals("a group's name must hold {n} exactly once, for each agent's number (e.g. ws{n} makes ws1, ws2, ...);"
-            + " was 'ws'", f.reason());
-    }
-
-    @Test
-    void aNamePatternStartingWithTheNumberMakesInvalidNames() {
-        InputFault f = onlyFault("""
-            node_groups: [ { count: 3, name: "{n}ws", first_address: 127.1.0.1, port: 16100 } ]
-            steps: [ { cpu: { ws1: 20 } } ]
-            """);
-        assertEquals("node_groups[0].name", f.path());
-        assertTrue(f.reason().startsWith("the names it makes (e.g. '1ws') must start with a letter"), f::toString);
-    }
-
-    @Test
-    void anAddressOutsideTheLoopbackNetworkIsAFault() {
-        InputFault f = onlyFault("""
-            node_groups: [ { count: 3, name: "ws{n}", first_address: 10.0.0.1, port: 16100 } ]
-            steps: [ { cpu: { "ws*": 20 } } ]
-            """);
-        assertEquals("node_groups[0].first_address", f.path());
-        assertTrue(f.reason().contains("in 127.0.0.1..127.255.255.254") && f.reason().endsWith("was '10.0.0.1'"), f::toString);
-    }
-
-    @Test
-    void twoGroupsOverlappingOnOnePortAreAFaultNamingBoth() {
-        InputFault f = onlyFault("""
-            node_groups: [ { count: 10, name: "ws{n}", first_address: 127.1.0.1, port: 16100 } ]
-            link_groups: [ { count: 10, name: "sw{n}", first_address: 127.1.0.5, port: 16100, if_index: 1, speed_mbps: 100 } ]
-            steps: [ { cpu: { "ws*": 20 }, port: { "sw*": 1 } } ]
-            """);
-        assertEquals("link_groups[0].first_address", f.path());
-        assertEquals("its addresses 127.1.0.5..127.1.0.14 overlap those of node_groups[0] (127.1.0.1..127.1.0.10) on the"
-            + " same port 16100", f.reason());
-    }
-
-    @Test
-    void aGeneratedNameTakenByAnExplicitNodeIsOneFault() {
-        InputFault f = onlyFault("""
-            nodes: [ { name: ws2, port: 0 } ]
-            node_groups: [ { count: 5, name: "ws{n}", first_address: 127.1.0.1, port: 16100 } ]
-            steps: [ { cpu: { "ws*": 20 } } ]
-            """);
-        assertEquals("node_groups[0].name", f.path());
-        assertTrue(f.reason().startsWith("the name 'ws2' (agent 2 of the group) is used twice, first by nodes[0]"), f::toString);
+    @ParameterizedTest
+    @MethodSource("badGroups")
+    void aBadGroupIsOneFaultNamingTheKeyAndWhy(String yaml, String path, String reasonStart) {
+        InputFault f = onlyFault(yaml);
+        assertEquals(path, f.path());
+        assertTrue(f.reason().startsWith(reasonStart), f::toString);
     }
 
     @Test
@@ -184,5 +167,16 @@ class GeneratedScenarioTest {
             """);
         assertEquals("the first step must give a value for every node and link; ws11, ws12, ws13, ws14, ws15, ws16, ws17,"
             + " ws18, ws19, ws20 … (1990 in all) have none", f.reason());
+    }
+
+    @Test
+    void theTenThousandWorkstationExampleLoadsWithItsMassChange() throws Exception {
+        Scenario s = ScenarioLoader.load(java.nio.file.Path.of("..", "examples", "scenarios", "scale-10000.yaml"));
+        assertEquals(10_000, s.nodes().size());
+        assertEquals(5_000, s.links().size());
+        assertEquals("127.1.39.16", s.nodes().get(9_999).address().getHostAddress());
+        long secondStep = 90 * SECOND_MICROS;
+        assertEquals(3_000, s.nodes().stream().filter(n -> s.percentAt(n.name(), secondStep) == 85).count());
+        assertEquals(100, s.links().stream().filter(l -> s.percentAt(l.name(), secondStep) == 95).count());
     }
 }
