@@ -33,7 +33,10 @@ import org.omg.CosNaming.NamingContextPackage.NotFound;
  *       {@code node} (an application or agent on that node resolves it);</li>
  *   <li>{@code ROOT/index-ranges/<partition>/<lo>-<hi>}: the {@code index_ref} ranges the partition
  *       serves, one binding per contiguous range (bound to its server, the name carries the range),
- *       so a starting partition sees every other partition's ranges, even of one that is down.</li>
+ *       so a starting partition sees every other partition's ranges, even of one that is down;
+ *       or, for a partition that numbers its {@code index_ref}s on its own
+ *       ({@code server.index_ref_scope: partition}), the one binding
+ *       {@code ROOT/index-ranges/<partition>/}{@value #PER_PARTITION}.</li>
  * </ul>
  * A partition may therefore not be called {@value #BY_CLIENT} or {@value #INDEX_RANGES}.
  *
@@ -59,6 +62,11 @@ public final class Partitions {
     public static final String BY_CLIENT = "by-client";
     /** The context of the published index ranges, under the root. */
     public static final String INDEX_RANGES = "index-ranges";
+    /**
+     * The one binding under {@code index-ranges/<partition>} of a partition whose index_refs are unique only
+     * within it: it publishes no ranges, and every partition of the deployment must number its own too.
+     */
+    public static final String PER_PARTITION = "per-partition";
     /** What a partition's name may be: letters, digits, {@code _} and {@code -} (a name component without escapes). */
     public static final Pattern PARTITION_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -214,13 +222,17 @@ public final class Partitions {
      * @param root        the root name ({@code server.name})
      * @param partition   this partition's name, {@link #refusal} null
      * @param ranges      its index ranges ({@link #rangesOf})
+     * @param perPartition whether its index_refs are unique only within it ({@code server.index_ref_scope:
+     *                    partition}): then no range is checked or published, and every other partition must
+     *                    number its own too; else its ranges may not overlap another partition's
      * @param clientNodes its client workstations
      * @return the names to bind to the partition's server, its own first
      * @throws ConflictException         naming both partitions and what they both claim
      * @throws References.ReferenceException when the naming service cannot be reached
      */
     public static List<String> claim(final ORB orb, final String naming, final String root, final String partition,
-                                     final List<IndexRange> ranges, final Collection<String> clientNodes) throws ConflictException {
+                                     final List<IndexRange> ranges, final boolean perPartition,
+                                     final Collection<String> clientNodes) throws ConflictException {
         final List<String> names = new ArrayList<>();
         names.add(partitionName(root, partition));
         try {
@@ -237,7 +249,7 @@ public final class Partitions {
             }
             if (rootContext != null) {
                 checkNotRunning(rootContext, root, partition);
-                checkRanges(rootContext, root, partition, ranges);
+                checkRanges(rootContext, root, partition, ranges, perPartition);
                 checkClients(orb, rootContext, root, partition, clientNodes);
                 clearOwnRanges(rootContext, partition);
             }
@@ -245,8 +257,12 @@ public final class Partitions {
             throw new References.ReferenceException("the naming service " + naming + " cannot be reached ("
                 + References.describe(e) + ")");
         }
-        for (final IndexRange range : ranges) {
-            names.add(rangeName(root, partition, range));
+        if (perPartition) {
+            names.add(root + "/" + INDEX_RANGES + "/" + escape(partition) + "/" + PER_PARTITION);
+        } else {
+            for (final IndexRange range : ranges) {
+                names.add(rangeName(root, partition, range));
+            }
         }
         for (final String node : new TreeSet<>(clientNodes)) {
             names.add(byClientName(root, node));
@@ -299,7 +315,7 @@ public final class Partitions {
     }
 
     private static void checkRanges(final NamingContext rootContext, final String root, final String partition,
-                                    final List<IndexRange> ranges) throws ConflictException {
+                                    final List<IndexRange> ranges, final boolean perPartition) throws ConflictException {
         final NamingContext published = child(rootContext, INDEX_RANGES);
         if (published == null) {
             return;
@@ -313,7 +329,18 @@ public final class Partitions {
             if (theirs == null) {
                 continue;
             }
-            for (final Binding rangeBinding : bindings(theirs)) {
+            final List<Binding> theirBindings = bindings(theirs);
+            final boolean theirsPerPartition = theirBindings.stream()
+                .anyMatch(binding -> PER_PARTITION.equals(binding.binding_name[0].id));
+            if (!theirBindings.isEmpty() && theirsPerPartition != perPartition) {
+                throw new ConflictException("partition '" + otherPartition + "' numbers its index_refs " + scope(theirsPerPartition)
+                    + " (published under " + root + "/" + INDEX_RANGES + "/" + otherPartition + "), partition '" + partition
+                    + "' " + scope(perPartition) + "; every partition of a deployment gives the same server.index_ref_scope");
+            }
+            if (perPartition) {
+                continue;
+            }
+            for (final Binding rangeBinding : theirBindings) {
                 final IndexRange their = IndexRange.parse(rangeBinding.binding_name[0].id);
                 if (their == null) {
                     continue;
@@ -330,6 +357,11 @@ public final class Partitions {
                 }
             }
         }
+    }
+
+    private static String scope(final boolean perPartition) {
+        return perPartition ? "within the partition (server.index_ref_scope: partition)"
+            : "across the deployment (server.index_ref_scope: deployment)";
     }
 
     private static void checkClients(final ORB orb, final NamingContext rootContext, final String root,

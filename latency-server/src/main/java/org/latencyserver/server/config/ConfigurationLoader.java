@@ -38,6 +38,7 @@ import org.latencyserver.server.table.ConnectionSpec;
  */
 public final class ConfigurationLoader {
 
+    private static final Map<String, IndexRefScope> INDEX_REF_SCOPES = ConfigWord.byWord(IndexRefScope.class);
     private final Path file;
     private final Path directory;
     private final InputFaults faults;
@@ -124,7 +125,8 @@ public final class ConfigurationLoader {
         final String defaultStateFile = file.getFileName().toString().replaceFirst("\\.ya?ml$", "")
             + ServerSettings.DEFAULT_STATE_FILE_SUFFIX;
         if (server == null) {
-            return new ServerSettings(ServerSettings.DEFAULT_NAME, null, ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
+            return new ServerSettings(ServerSettings.DEFAULT_NAME, null, IndexRefScope.DEPLOYMENT,
+                ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
                 ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, directory.resolve(defaultStateFile).normalize(),
                 ServerSettings.Metrics.DEFAULT, ServerOption.SERVER_OPERATOR_CALLS_ENABLED.defaultFlag(),
                 ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag());
@@ -136,16 +138,18 @@ public final class ConfigurationLoader {
             server.fault(ServerOption.SERVER_PARTITION.key(), Partitions.refusal(partition));
             partition = null;
         }
+        final IndexRefScope scope = server.choice(ServerOption.SERVER_INDEX_REF_SCOPE.key(),
+            INDEX_REF_SCOPES.get(ServerOption.SERVER_INDEX_REF_SCOPE.defaultString()), INDEX_REF_SCOPES);
         final Long poll = OptionReads.whole(server, ServerOption.SERVER_POLL_INTERVAL_MILLIS);
         final Long missed = OptionReads.whole(server, ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
         final Path stateFile = relativePath(server, ServerOption.SERVER_STATE_FILE.key(), defaultStateFile);
         final ServerSettings.Metrics metrics = metrics(server.section(ServerOption.SERVER_METRICS.key()));
         final boolean operatorCalls = OptionReads.flag(server, ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
         final boolean plannerCalls = OptionReads.flag(server, ServerOption.SERVER_PLANNER_CALLS_ENABLED);
-        if (poll == null || missed == null || stateFile == null || metrics == null) {
+        if (poll == null || missed == null || stateFile == null || metrics == null || scope == null) {
             return null;
         }
-        return new ServerSettings(name, partition, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
+        return new ServerSettings(name, partition, scope, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
     }
 
     private ServerSettings.Metrics metrics(final InputMapping metrics) {

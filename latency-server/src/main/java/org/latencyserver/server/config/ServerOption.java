@@ -30,6 +30,10 @@ public enum ServerOption {
     SERVER_NAME("server.name", text("a name"), "LatencyServer", "", "name registered in the CORBA Naming Service"),
     SERVER_PARTITION("server.partition", text("1-64 letters, digits, _ or -"), described("none: the only server"), "",
         "the partition it owns: registers as <server.name>/<partition> and binds <server.name>/by-client/<node> for its client nodes"),
+    SERVER_INDEX_REF_SCOPE("server.index_ref_scope", words("deployment", "partition"), "deployment", "",
+        "with server.partition: where an index_ref is unique — deployment: across every partition (their ranges may not"
+            + " overlap; 32,767 connections in all), partition: within its partition only (up to 32,767 each; a client"
+            + " reaches its own through by-client/<node>); every partition of a deployment says the same"),
     SERVER_POLL_INTERVAL_MILLIS("server.poll_interval_millis", whole(10, 3_600_000), 100L, "ms",
         "SNMP poll period (100: the thesis's 10 Hz)"),
     SERVER_UNKNOWN_AFTER_MISSED_POLLS("server.unknown_after_missed_polls", whole(1, 1000), 5L, "polls",

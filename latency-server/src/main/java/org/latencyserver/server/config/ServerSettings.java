@@ -16,6 +16,8 @@ import org.latencyserver.orb.Partitions;
  * @param name                    {@code server.name}
  * @param partition               {@code server.partition}: the partition this server owns, or null for a server
  *                                that is the only one (registered as {@code name} itself)
+ * @param indexRefScope           {@code server.index_ref_scope}: where its index_refs are unique (matters
+ *                                only with a partition)
  * @param pollIntervalMillis      {@code server.poll_interval_millis}, ms
  * @param unknownAfterMissedPolls {@code server.unknown_after_missed_polls}
  * @param stateFile               {@code server.state_file}, absolute (the file gives it relative to its
@@ -26,7 +28,7 @@ import org.latencyserver.orb.Partitions;
  *                                {@code RequestTableStatus} are served (reads are not affected)
  * @param plannerCallsEnabled     {@code server.planner_calls_enabled}: whether {@code load_profile} is served
  */
-public record ServerSettings(String name, String partition, long pollIntervalMillis, int unknownAfterMissedPolls, Path stateFile,
+public record ServerSettings(String name, String partition, IndexRefScope indexRefScope, long pollIntervalMillis, int unknownAfterMissedPolls, Path stateFile,
                              Metrics metrics, boolean operatorCallsEnabled, boolean plannerCallsEnabled) {
 
     /** Default name in the naming service (the options table's). */
@@ -45,6 +47,7 @@ public record ServerSettings(String name, String partition, long pollIntervalMil
     public ServerSettings {
         Objects.requireNonNull(stateFile, "stateFile");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(indexRefScope, "indexRefScope");
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("server name must not be blank, was '" + name + "'");
         }

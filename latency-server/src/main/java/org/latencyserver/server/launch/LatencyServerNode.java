@@ -17,6 +17,7 @@ import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.Partitions;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.config.IndexRefScope;
 import org.latencyserver.server.config.SecuritySettings;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.config.ServerSettings;
@@ -286,6 +287,7 @@ public final class LatencyServerNode extends RunningComponent {
         }
         try {
             return Partitions.claim(orb, naming, configuration.server().name(), partition, Partitions.rangesOf(indexRefs),
+                configuration.server().indexRefScope() == IndexRefScope.PARTITION,
                 clientNodes);
         } catch (Partitions.ConflictException e) {
             throw new LaunchFailure(LaunchFailure.Kind.PARTITION_CONFLICT, "partition '" + partition + "' cannot start: "

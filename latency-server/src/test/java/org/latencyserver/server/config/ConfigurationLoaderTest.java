@@ -81,7 +81,7 @@ class ConfigurationLoaderTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(file);
 
         // Whole records, so that a default left out of the loader, or a new field, cannot go unnoticed.
-        assertEquals(new ServerSettings("LatencyServer", null, 100, 5, directory.resolve("minimal.state.json").toAbsolutePath().normalize(),
+        assertEquals(new ServerSettings("LatencyServer", null, IndexRefScope.DEPLOYMENT, 100, 5, directory.resolve("minimal.state.json").toAbsolutePath().normalize(),
             new ServerSettings.Metrics(true, "127.0.0.1", 9464), true, true), configuration.server(), "polled at 10 Hz");
         assertEquals(new Thresholds(33, 66, 2.0, 90, 1.0), configuration.thresholds());
         assertEquals(new MeasurementSettings(1000, 20, 30_000, 5_000, 20_000, 2, MeasurementSettings.DWELL_FROM_POLL_INTERVAL),
@@ -101,6 +101,7 @@ class ConfigurationLoaderTest {
         final String yaml = edit(BASE, "  name: LatencyServer", String.join("\n",
             "  name: Partitioned",
             "  partition: p-7",
+            "  index_ref_scope: partition",
             "  poll_interval_millis: 250",
             "  unknown_after_missed_polls: 12",
             "  state_file: ../state/p7.json",
@@ -122,7 +123,7 @@ class ConfigurationLoaderTest {
         Files.createDirectories(directory.resolve("conf"));
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "conf/server.yml", yaml));
 
-        assertEquals(new ServerSettings("Partitioned", "p-7", 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
+        assertEquals(new ServerSettings("Partitioned", "p-7", IndexRefScope.PARTITION, 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
             new ServerSettings.Metrics(false, "0.0.0.0", 9100), false, false), configuration.server());
         assertFalse(configuration.server().metrics().enabled());
         assertEquals("Partitioned/p-7", configuration.server().registeredName(), "a partition registers under the server name");

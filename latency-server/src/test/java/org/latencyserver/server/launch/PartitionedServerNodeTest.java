@@ -92,6 +92,26 @@ class PartitionedServerNodeTest {
     }
 
     @Test
+    void partitionsThatNumberTheirOwnIndexRefsMayEachUseTheSameNumbersButMayNotMixWithOnesThatShareTheNumbering() throws Exception {
+        final String corbaloc = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
+        try (NamingServiceNode naming = NamingServiceNode.launch(namingContext("nsdb"));
+             LatencyServerNode east = LatencyServerNode.launch(serverContext("east", 1, corbaloc, "ws1", "partition"));
+             LatencyServerNode west = LatencyServerNode.launch(serverContext("west", 1, corbaloc, "ws3", "partition"))) {
+            assertBoundTo(east, corbaloc, "LatencyServer/east", "LatencyServer/by-client/ws1", "LatencyServer/index-ranges/east/per-partition");
+            assertBoundTo(west, corbaloc, "LatencyServer/west", "LatencyServer/by-client/ws3", "LatencyServer/index-ranges/west/per-partition");
+            assertFalse(resolves(client, corbaloc, "LatencyServer/index-ranges/east/1-2"), "no range is published");
+
+            final LaunchFailure mixed = assertThrows(LaunchFailure.class,
+                () -> LatencyServerNode.launch(serverContext("north", 100, corbaloc, "ws5", "deployment")));
+            assertEquals(LaunchFailure.Kind.PARTITION_CONFLICT, mixed.kind());
+            assertTrue(mixed.getMessage().contains("partition 'east' numbers its index_refs within the partition"), mixed.getMessage());
+            assertTrue(mixed.getMessage().contains("every partition of a deployment gives the same server.index_ref_scope"),
+                mixed.getMessage());
+            assertFalse(resolves(client, corbaloc, "LatencyServer/north"), "a refused partition binds nothing");
+        }
+    }
+
+    @Test
     void aRunningSingleServerOfTheSameNameIsRefusedAndTheNameItLeftBoundWhenItStoppedIsTakenOver() throws Exception {
         final String corbaloc = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
         try (NamingServiceNode naming = NamingServiceNode.launch(namingContext("nsdb"))) {
@@ -145,11 +165,18 @@ class PartitionedServerNodeTest {
     /** A partition with connections firstIndexRef and the next from client node CLIENT to ws2. */
     private ServerContext serverContext(final String partition, final int firstIndexRef, final String corbaloc, final String clientNode)
         throws IOException {
+        return serverContext(partition, firstIndexRef, corbaloc, clientNode, "deployment");
+    }
+
+    /** As above, with {@code server.index_ref_scope} SCOPE. */
+    private ServerContext serverContext(final String partition, final int firstIndexRef, final String corbaloc, final String clientNode,
+                                        final String scope) throws IOException {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
         final Path config = directory.resolve(partition + ".yaml");
         Files.writeString(config, String.join("\n",
             "server:",
             "  partition: " + partition,
+            "  index_ref_scope: " + scope,
             "  state_file: " + partition + ".state.json",
             "profiles:",
             "  - " + profiles.resolve("thesis-tac4-corba.json"),
