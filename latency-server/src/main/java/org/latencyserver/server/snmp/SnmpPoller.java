@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The SNMP poller (BRIEF §5): every {@code pollIntervalMillis} it sends one asynchronous request to
  * each polled workstation and switch port over a single SNMP4J session, and hands the connections'
- * changed values to a {@link MibSink}.
+ * changed values to a {@link MibSink}. The requests of one interval are spread over it in up to
+ * {@value #SLICES_PER_INTERVAL} slices (source i in slice i mod slices), not all sent at one instant.
  *
  * <p>Each source has at most one request in flight, with its own configured timeout and retries,
  * so a slow or dead agent only skips its own polls and never delays the others. A source whose
@@ -66,13 +67,19 @@ public final class SnmpPoller implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnmpPoller.class);
     /**
-     * Receive buffer asked per agent a socket polls: every agent is asked at once, so its answers
-     * arrive together, and the kernel counts about a kilobyte per small datagram. Below
+     * Receive buffer asked per agent a socket polls: the agents of a slice are asked at once, so their
+     * answers arrive together, and the kernel counts about a kilobyte per small datagram. Below
      * {@link #DEFAULT_RECEIVE_BUFFER_BYTES} the system's default is kept; Linux caps what is asked at
      * {@code net.core.rmem_max}. (Thousands of agents overflowed the default 208 KiB: answers lost.)
      */
     static final int RECEIVE_BUFFER_BYTES_PER_AGENT = 2048;
     private static final int DEFAULT_RECEIVE_BUFFER_BYTES = 212_992;
+    /**
+     * Slices of a poll interval: the sources are asked a slice at a time rather than all at the same
+     * instant, so that thousands of answers do not arrive together (at 15,000 agents they came back
+     * later than their timeout, or overflowed the receive buffer).
+     */
+    static final int SLICES_PER_INTERVAL = 10;
     private static final int MAX_RECEIVE_BUFFER_BYTES = 64 * 1024 * 1024;
 
     private final long pollIntervalMillis;
@@ -87,6 +94,12 @@ public final class SnmpPoller implements AutoCloseable {
     private final List<Wiring> connections = new ArrayList<>();
     private final Map<Short, PolledValues> delivered = new HashMap<>();
     private final ScheduledExecutorService scheduler;
+    /** Every polled source, nodes then links: slice k of an interval asks sources k, k + slices, ... */
+    private final List<PolledSource> polled = new ArrayList<>();
+    /** The interval is cut into this many slices, each asking its share of the sources. */
+    private final int slices;
+    /** The slice the next tick asks. Owned by the scheduler thread. */
+    private int nextSlice;
     /** Requests sent, answers received, and polls skipped because the previous one was still out. */
     private final java.util.concurrent.atomic.LongAdder requestsSent = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder answersReceived = new java.util.concurrent.atomic.LongAdder();
@@ -159,6 +172,9 @@ public final class SnmpPoller implements AutoCloseable {
                 connections.add(wiring);
             }
         }
+        polled.addAll(this.nodes.values());
+        polled.addAll(this.links.values());
+        this.slices = (int) Math.max(1, Math.min(SLICES_PER_INTERVAL, Math.min(pollIntervalMillis, polled.size())));
         this.snmp = new Snmp(dispatcher);
         try {
             bind(agents);
@@ -269,7 +285,8 @@ public final class SnmpPoller implements AutoCloseable {
      */
     public void start() throws IOException {
         snmp.listen();
-        scheduler.scheduleAtFixedRate(this::pollSafely, 0, pollIntervalMillis, TimeUnit.MILLISECONDS);
+        final long sliceNanos = TimeUnit.MILLISECONDS.toNanos(pollIntervalMillis) / slices;
+        scheduler.scheduleAtFixedRate(this::pollSafely, 0, sliceNanos, TimeUnit.NANOSECONDS);
         LOG.info("SNMP poller: {} workstations, {} switch ports, {} connections, every {} ms", nodes.size(), links.size(),
             connections.size(), pollIntervalMillis);
         if (!sockets.isEmpty()) {
@@ -294,16 +311,17 @@ public final class SnmpPoller implements AutoCloseable {
 
     private void pollSafely() {
         try {
-            deliverChanges();
-            for (final PolledSource source : nodes.values()) {
-                send(source);
+            if (nextSlice == 0) {
+                deliverChanges();
             }
-            for (final PolledSource source : links.values()) {
-                send(source);
+            for (int i = nextSlice; i < polled.size(); i += slices) {
+                send(polled.get(i));
             }
         } catch (RuntimeException e) {
             // A scheduled task that throws is never run again; the poller must go on.
             LOG.error("SNMP poll failed; polling goes on", e);
+        } finally {
+            nextSlice = (nextSlice + 1) % slices;
         }
     }
 
