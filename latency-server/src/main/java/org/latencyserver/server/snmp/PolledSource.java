@@ -30,6 +30,11 @@ abstract class PolledSource {
     private long lastUptimeCentis = -1;
     private volatile int percent = -1;
     private volatile boolean settled;
+    /**
+     * Answers and misses taken so far: the poller delivers this source's connections again when it
+     * moved. Written only by the thread that holds {@link #inFlight}, read by the poller's thread.
+     */
+    private volatile long outcomes;
 
     PolledSource(final String label, final Target<?> target, final int unknownAfterMissedPolls) {
         this.label = label;
@@ -61,6 +66,11 @@ abstract class PolledSource {
      */
     final boolean settled() {
         return settled;
+    }
+
+    /** @return how many answers and misses this source has taken (any thread); it grows with each one */
+    final long outcomes() {
+        return outcomes;
     }
 
     /** @return a new request PDU (the caller sets its type and sends it) */
@@ -119,7 +129,9 @@ abstract class PolledSource {
             }
         } catch (BadAnswerException e) {
             miss(e.getMessage());
+            return; // counted by miss
         }
+        outcomes++; // one writer at a time (see the field)
     }
 
     /**
@@ -137,6 +149,7 @@ abstract class PolledSource {
         } else if (health.unknown()) {
             percent = -1;
         }
+        outcomes++; // one writer at a time (see the field)
     }
 
     /** @return whether the source is UNKNOWN now */

@@ -46,6 +46,10 @@ import org.slf4j.LoggerFactory;
  * each polled workstation and switch port over a single SNMP4J session, and hands the connections'
  * changed values to a {@link MibSink}. The requests of one interval are spread over it in up to
  * {@value #SLICES_PER_INTERVAL} slices (source i in slice i mod slices), not all sent at one instant.
+ * Every {@value #DELIVERY_PERIOD_MILLIS} ms the poller's thread looks for sources that took an answer
+ * or a miss since it last looked and delivers their connections' changed values, so a change reaches
+ * the update engine within that period of its answer, whatever the poll interval (it used to wait
+ * for the next interval: up to a whole second at 1 Hz).
  *
  * <p>Each source has at most one request in flight, with its own configured timeout and retries,
  * so a slow or dead agent only skips its own polls and never delays the others. A source whose
@@ -58,7 +62,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Values are delivered on change only (a connection's polled values are compared with what
  * was last delivered), so a quiet network costs the update thread nothing. A value is delivered at
- * most one poll interval after its answer arrived.
+ * most {@value #DELIVERY_PERIOD_MILLIS} ms after its answer arrived.
  *
  * <p>Thread-safety: {@link #start} and {@link #close} once each, from one thread; the rest runs on
  * the poller's own scheduler thread and SNMP4J's threads.
@@ -81,6 +85,11 @@ public final class SnmpPoller implements AutoCloseable {
      */
     static final int SLICES_PER_INTERVAL = 10;
     private static final int MAX_RECEIVE_BUFFER_BYTES = 64 * 1024 * 1024;
+    /**
+     * How often answers are turned into deliveries, in ms: bounds what the poller adds between an
+     * answer and the update engine. A look costs one volatile read per polled source.
+     */
+    static final long DELIVERY_PERIOD_MILLIS = 5;
 
     private final long pollIntervalMillis;
     private final MibSink sink;
@@ -98,6 +107,10 @@ public final class SnmpPoller implements AutoCloseable {
     private final List<PolledSource> polled = new ArrayList<>();
     /** The interval is cut into this many slices, each asking its share of the sources. */
     private final int slices;
+    /** Per polled source (same order), the connections it feeds. */
+    private final List<List<Wiring>> wiringsOfPolled = new ArrayList<>();
+    /** Per polled source (same order), its {@link PolledSource#outcomes} when last delivered. Owned by the scheduler thread. */
+    private long[] deliveredOutcomes;
     /** The slice the next tick asks. Owned by the scheduler thread. */
     private int nextSlice;
     /** Requests sent, answers received, and polls skipped because the previous one was still out. */
@@ -174,6 +187,21 @@ public final class SnmpPoller implements AutoCloseable {
         }
         polled.addAll(this.nodes.values());
         polled.addAll(this.links.values());
+        final Map<PolledSource, List<Wiring>> wiringsBySource = new java.util.IdentityHashMap<>();
+        for (final Wiring wiring : connections) {
+            for (final PolledSource end : new PolledSource[] {wiring.client(), wiring.peer(), wiring.port()}) {
+                if (end != null) {
+                    final List<Wiring> fed = wiringsBySource.computeIfAbsent(end, unused -> new ArrayList<>());
+                    if (fed.isEmpty() || fed.get(fed.size() - 1) != wiring) { // a node both client and peer: once
+                        fed.add(wiring);
+                    }
+                }
+            }
+        }
+        for (final PolledSource source : polled) {
+            wiringsOfPolled.add(wiringsBySource.getOrDefault(source, List.of()));
+        }
+        this.deliveredOutcomes = new long[polled.size()];
         this.slices = (int) Math.max(1, Math.min(SLICES_PER_INTERVAL, Math.min(pollIntervalMillis, polled.size())));
         this.snmp = new Snmp(dispatcher);
         try {
@@ -287,6 +315,7 @@ public final class SnmpPoller implements AutoCloseable {
         snmp.listen();
         final long sliceNanos = TimeUnit.MILLISECONDS.toNanos(pollIntervalMillis) / slices;
         scheduler.scheduleAtFixedRate(this::pollSafely, 0, sliceNanos, TimeUnit.NANOSECONDS);
+        scheduler.scheduleWithFixedDelay(this::deliverSafely, DELIVERY_PERIOD_MILLIS, DELIVERY_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         LOG.info("SNMP poller: {} workstations, {} switch ports, {} connections, every {} ms", nodes.size(), links.size(),
             connections.size(), pollIntervalMillis);
         if (!sockets.isEmpty()) {
@@ -311,9 +340,6 @@ public final class SnmpPoller implements AutoCloseable {
 
     private void pollSafely() {
         try {
-            if (nextSlice == 0) {
-                deliverChanges();
-            }
             for (int i = nextSlice; i < polled.size(); i += slices) {
                 send(polled.get(i));
             }
@@ -325,18 +351,38 @@ public final class SnmpPoller implements AutoCloseable {
         }
     }
 
+    private void deliverSafely() {
+        try {
+            deliverChanges();
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again; delivery must go on.
+            LOG.error("delivering SNMP answers failed; polling goes on", e);
+        }
+    }
+
+    /** Delivers the connections of every source that took an answer or a miss since the last look. */
     private void deliverChanges() {
-        for (final Wiring wiring : connections) {
-            if (!delivered.containsKey(wiring.indexRef()) && !settled(wiring)) {
-                // Nothing read yet: leave the row as it is (fresh, or restored from the state file)
-                // until a value arrives or a source turns out UNKNOWN.
-                continue;
+        for (int i = 0; i < deliveredOutcomes.length; i++) {
+            final long outcomes = polled.get(i).outcomes();
+            if (outcomes != deliveredOutcomes[i]) {
+                deliveredOutcomes[i] = outcomes;
+                for (final Wiring wiring : wiringsOfPolled.get(i)) {
+                    deliver(wiring);
+                }
             }
-            final PolledValues values = valuesOf(wiring);
-            if (!values.equals(delivered.get(wiring.indexRef()))) {
-                delivered.put(wiring.indexRef(), values);
-                sink.polled(values);
-            }
+        }
+    }
+
+    private void deliver(final Wiring wiring) {
+        if (!delivered.containsKey(wiring.indexRef()) && !settled(wiring)) {
+            // Nothing read yet: leave the row as it is (fresh, or restored from the state file)
+            // until a value arrives or a source turns out UNKNOWN.
+            return;
+        }
+        final PolledValues values = valuesOf(wiring);
+        if (!values.equals(delivered.get(wiring.indexRef()))) {
+            delivered.put(wiring.indexRef(), values);
+            sink.polled(values);
         }
     }
 

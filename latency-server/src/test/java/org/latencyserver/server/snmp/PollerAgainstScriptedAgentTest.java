@@ -297,6 +297,26 @@ class PollerAgainstScriptedAgentTest {
     }
 
     @Test
+    void anAnswerReachesTheSinkSoonAfterItArrivesNotAtTheNextPoll() throws Exception {
+        final ScriptedAgent agent = agent();
+        final java.util.TreeMap<OID, Variable> table = new java.util.TreeMap<>();
+        table.put(SYS_UPTIME, new TimeTicks(500));
+        table.put(new OID("1.3.6.1.2.1.25.3.3.1.2.196608"), new org.snmp4j.smi.Integer32(70)); // no baseline needed
+        table.put(new OID("1.3.6.1.2.1.25.3.4.1.1.1"), new org.snmp4j.smi.Integer32(7));
+        agent.walkable(table);
+        final NodeConfig client = new NodeConfig("ws1", (short) 1, WorkstationType.TAC_4, MibSource.SNMP,
+            v2c(agent, SnmpAccess.CpuSource.HR_PROCESSOR_LOAD, 1000));
+        final NodeConfig peer = new NodeConfig("ws2", (short) 2, WorkstationType.TAC_4, MibSource.PUSH, null);
+        // Polled once a minute: the first poll's answer must not wait for the second poll to be delivered.
+        final SnmpPoller poller = new SnmpPoller(List.of(client, peer), List.of(),
+            List.of(ConnectionSpecs.of((short) 7, client, peer, null, 256, 3, 0, null)), 60_000, UNKNOWN_AFTER, RIGHT_COMMUNITY,
+            delivered::add, System::nanoTime);
+        closing.add(0, poller);
+        poller.start();
+        await("the first poll's 70 %, a fraction of the minute after it was asked", v -> v.clientCpuPercent() == 70, 20_000);
+    }
+
+    @Test
     void cpuCounter32sWrappingWhilePolledKeepTheUtilisationSteady() throws Exception {
         final ScriptedAgent agent = agent();
         final BusyCpu cpu = new BusyCpu();
