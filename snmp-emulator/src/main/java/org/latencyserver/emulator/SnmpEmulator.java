@@ -33,6 +33,8 @@ public final class SnmpEmulator extends RunningComponent {
     private final Emulator agents;
     private final StepFollower steps;
     private final ScheduledExecutorService stepThread;
+    /** The wall-clock time of the timeline's start (elapsed 0), epoch ms: the scenario's steps begin at fixed offsets from it. */
+    private long timelineStartEpochMillis;
     private CorbaMibUpdateTarget pushTarget;
     private PushSender pusher;
 
@@ -58,6 +60,7 @@ public final class SnmpEmulator extends RunningComponent {
         Scenario scenario = context.scenario();
         LongSupplier nanoTime = context.nanoTime();
         long startNanos = nanoTime.getAsLong();
+        long startEpochMillis = System.currentTimeMillis();
         LongSupplier elapsedMicros = () -> (nanoTime.getAsLong() - startNanos) / 1_000;
         ScheduledExecutorService stepThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "scenario-steps");
@@ -67,6 +70,7 @@ public final class SnmpEmulator extends RunningComponent {
         SnmpEmulator emulator = new SnmpEmulator(context,
                 new Emulator(scenario, context.access(), context.bindAddress(), elapsedMicros, context.ioThreads()),
                 new StepFollower(scenario, elapsedMicros, context.statusFile(), context.onStep()), stepThread);
+        emulator.timelineStartEpochMillis = startEpochMillis;
         return startedOrClosed(emulator, started -> started.start(elapsedMicros));
     }
 
@@ -128,14 +132,15 @@ public final class SnmpEmulator extends RunningComponent {
 
     /**
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the status file, and
-     *         the facts {@code agents}, {@code steps} and {@code scenario}
+     *         the facts {@code agents}, {@code steps}, {@code scenario} and {@code timeline_start_epoch_millis}
      */
     @Override
     public synchronized ReadyFile.Builder readyFile() {
         ReadyFile.Builder ready = ReadyFile.of(Component.SNMP_EMULATOR)
                 .fact("agents", agents.endpoints().size())
                 .fact("steps", context.scenario().stepCount())
-                .fact("scenario", context.scenario().source());
+                .fact("scenario", context.scenario().source())
+                .fact("timeline_start_epoch_millis", timelineStartEpochMillis);
         if (context.statusFile() != null) {
             ready.file("status", context.statusFile());
         }

@@ -105,11 +105,15 @@ class SnmpEmulatorTest {
     }
 
     @Test
-    void theReadyFileReportsTheAgentsStepsScenarioAndStatusFile() throws Exception {
+    void theReadyFileReportsTheAgentsStepsScenarioStatusFileAndWhenTheTimelineBegan() throws Exception {
         Path status = dir.resolve("status.json");
         Scenario scenario = scenario("nodes: [ { name: ws1, port: 0 }, { name: ws2, port: 0 } ]\n"
                 + "steps: [ { cpu: { ws1: 5, ws2: 6 } }, { cpu: { ws1: 7 } }, { cpu: { ws2: 8 } } ]\n");
+        long before = System.currentTimeMillis();
         try (SnmpEmulator emulator = SnmpEmulator.launch(context(scenario).statusFile(status))) {
+            long after = System.currentTimeMillis();
+            long timelineStart = Long.parseLong(emulator.readyFile().build().fact("timeline_start_epoch_millis"));
+            assertTrue(timelineStart >= before && timelineStart <= after, before + " <= " + timelineStart + " <= " + after);
             ReadyFile ready = emulator.readyFile().build();
             assertEquals("snmp-emulator", ready.component());
             assertEquals("2", ready.fact("agents"));
