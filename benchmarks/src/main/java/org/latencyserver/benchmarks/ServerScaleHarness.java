@@ -1,10 +1,6 @@
 package org.latencyserver.benchmarks;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,9 +71,7 @@ public final class ServerScaleHarness {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(15);
     private static final long QUIET_READ_NANOS = 5_000_000_000L;
     private static final long ESTIMATE_WAIT_NANOS = 30_000_000_000L;
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
     private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
-    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
 
     private ServerScaleHarness() {
     }
@@ -167,7 +161,7 @@ public final class ServerScaleHarness {
 
             heap(ready.pid());
             final long scrapeNanos = System.nanoTime();
-            final String exposition = Counters.fetch(metricsUrl);
+            final String exposition = ServerProbe.fetch(metricsUrl);
             System.out.printf(Locale.ROOT, "  one read of the metrics endpoint: %,d bytes, %.0f ms%n",
                 exposition.getBytes(StandardCharsets.UTF_8).length, (System.nanoTime() - scrapeNanos) / 1e6);
         } finally {
@@ -330,21 +324,10 @@ public final class ServerScaleHarness {
 
     /** Heap after a full GC, by {@code jcmd}, and the resident set from {@code /proc}. */
     private static void heap(final long pid) throws IOException, InterruptedException {
-        final String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        jcmd(jcmd, pid, "GC.run");
-        final String info = jcmd(jcmd, pid, "GC.heap_info");
-        final Matcher used = HEAP_USED.matcher(info);
-        final String rss = Files.readAllLines(Path.of("/proc", Long.toString(pid), "status")).stream()
-            .filter(line -> line.startsWith("VmRSS")).findFirst().orElse("VmRSS n/a").replaceAll("\\s+", " ");
-        System.out.printf(Locale.ROOT, "  heap after GC.run: %s; %s%n",
-            used.find() ? String.format(Locale.ROOT, "%.1f MiB used", Long.parseLong(used.group(1)) / 1024.0) : "n/a", rss);
-        for (final String line : info.split("\n")) {
-            if (line.contains("total") || line.contains("Metaspace")) {
-                System.out.println("    " + line.trim());
-            }
-        }
+        final ServerProbe.Heap heap = ServerProbe.Heap.afterGc(pid);
+        System.out.printf(Locale.ROOT, "  %s%n%s", heap.describe(), heap.heapInfo());
         // With -Dserver.scale.jvm.options=-XX:NativeMemoryTracking=summary: where the resident set goes.
-        final String nmt = jcmd(jcmd, pid, "VM.native_memory summary scale=MB");
+        final String nmt = ServerProbe.jcmd(pid, "VM.native_memory summary scale=MB");
         if (nmt.contains("Total:")) {
             for (final String line : nmt.split("\n")) {
                 if (line.startsWith("Total:") || line.startsWith("-")) {
@@ -352,13 +335,6 @@ public final class ServerScaleHarness {
                 }
             }
         }
-    }
-
-    private static String jcmd(final String jcmd, final long pid, final String command) throws IOException, InterruptedException {
-        final Process process = new ProcessBuilder(jcmd, Long.toString(pid), command).redirectErrorStream(true).start();
-        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor(60, TimeUnit.SECONDS);
-        return out;
     }
 
     private static double ms(final Histogram histogram, final double percentile) {
@@ -370,16 +346,11 @@ public final class ServerScaleHarness {
     }
 
     /** The state store's counters, from the Prometheus text endpoint. */
-    private record Counters(double changes, double journalSaves, double journalBytes, double stateFileSaves,
+    record Counters(double changes, double journalSaves, double journalBytes, double stateFileSaves,
                             double stateFileBytes, TreeMap<Double, Double> requestStatusBuckets) {
 
-        static String fetch(final String metricsUrl) throws IOException, InterruptedException {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).GET().build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        }
-
         static Counters read(final String metricsUrl) throws IOException, InterruptedException {
-            final String text = fetch(metricsUrl);
+            final String text = ServerProbe.fetch(metricsUrl);
             return new Counters(sum(text, "latency_server_state_changes_total", ""),
                 sum(text, "latency_server_state_saves_total", "file=\"journal\""),
                 sum(text, "latency_server_state_saved_bytes_total", "file=\"journal\""),
@@ -391,7 +362,7 @@ public final class ServerScaleHarness {
         private static TreeMap<Double, Double> requestStatusBuckets(final String exposition) {
             final TreeMap<Double, Double> buckets = new TreeMap<>();
             for (final String line : exposition.split("\n")) {
-                final Matcher sample = SAMPLE.matcher(line);
+                final Matcher sample = ServerProbe.SAMPLE.matcher(line);
                 if (!line.startsWith("#") && sample.find() && sample.group(1).equals("latency_server_request_status_seconds_bucket")) {
                     final Matcher le = LE.matcher(sample.group(3));
                     if (le.find()) {
@@ -441,15 +412,7 @@ public final class ServerScaleHarness {
         }
 
         private static double sum(final String exposition, final String name, final String labelPart) {
-            double total = 0;
-            for (final String line : exposition.split("\n")) {
-                final Matcher sample = SAMPLE.matcher(line);
-                if (!line.startsWith("#") && sample.find() && sample.group(1).equals(name)
-                    && (sample.group(3) == null ? "" : sample.group(3)).contains(labelPart)) {
-                    total += Double.parseDouble(sample.group(4));
-                }
-            }
-            return total;
+            return ServerProbe.sum(exposition, name, labelPart);
         }
     }
 }

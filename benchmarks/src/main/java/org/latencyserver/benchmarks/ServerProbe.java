@@ -1,0 +1,129 @@
+package org.latencyserver.benchmarks;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the harnesses read of a running server process from outside: its Prometheus text endpoint,
+ * its heap after a full GC ({@code jcmd}), its resident set and its threads' CPU time
+ * ({@code /proc}). Linux only (reads {@code /proc}).
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ServerProbe {
+
+    /** One sample line of the text exposition: name, optional labels, value. */
+    static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    private static final long CLOCK_TICKS_PER_SECOND = 100; // Linux's USER_HZ
+
+    private ServerProbe() {
+    }
+
+    /** @return the metrics endpoint's text */
+    static String fetch(final String metricsUrl) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).GET().build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** @return the sum of the samples of {@code name} whose labels contain {@code labelPart} ("" for all) */
+    static double sum(final String exposition, final String name, final String labelPart) {
+        double total = 0;
+        for (final String line : exposition.split("\n")) {
+            final Matcher sample = SAMPLE.matcher(line);
+            if (!line.startsWith("#") && sample.find() && sample.group(1).equals(name)
+                && (sample.group(3) == null ? "" : sample.group(3)).contains(labelPart)) {
+                total += Double.parseDouble(sample.group(4));
+            }
+        }
+        return total;
+    }
+
+    /** @return what {@code jcmd PID COMMAND} printed */
+    static String jcmd(final long pid, final String command) throws IOException, InterruptedException {
+        final String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        final Process process = new ProcessBuilder(jcmd, Long.toString(pid), command).redirectErrorStream(true).start();
+        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor(60, TimeUnit.SECONDS);
+        return out;
+    }
+
+    /**
+     * The heap a process holds live: a full GC ({@code GC.run}), then {@code GC.heap_info}'s "used".
+     *
+     * @param usedMiB     heap used after the GC, MiB (NaN when jcmd's answer had none)
+     * @param residentMiB its resident set, MiB (-1 when unknown)
+     * @param heapInfo    jcmd's heap lines (total and Metaspace), for the record
+     */
+    record Heap(double usedMiB, long residentMiB, String heapInfo) {
+
+        static Heap afterGc(final long pid) throws IOException, InterruptedException {
+            jcmd(pid, "GC.run");
+            final String info = jcmd(pid, "GC.heap_info");
+            final Matcher used = HEAP_USED.matcher(info);
+            final StringBuilder lines = new StringBuilder();
+            for (final String line : info.split("\n")) {
+                if (line.contains("total") || line.contains("Metaspace")) {
+                    lines.append("    ").append(line.trim()).append('\n');
+                }
+            }
+            return new Heap(used.find() ? Long.parseLong(used.group(1)) / 1024.0 : Double.NaN, statusKib(pid, "VmRSS:") / 1024,
+                lines.toString());
+        }
+
+        String describe() {
+            return String.format(Locale.ROOT, "heap after GC.run %.1f MiB, resident %d MiB", usedMiB, residentMiB);
+        }
+    }
+
+    /** @return a kB figure of /proc/PID/status, or -1 */
+    static long statusKib(final long pid, final String key) {
+        try {
+            for (final String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith(key)) {
+                    return Long.parseLong(line.substring(key.length()).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /**
+     * @param pid a process
+     * @return CPU time (user + system, ns) of its threads, summed by thread name (the kernel's 15-character
+     *         {@code comm}: e.g. {@code snmp-poller}); empty when the process is gone
+     */
+    static Map<String, Long> cpuNanosByThreadName(final long pid) {
+        final Map<String, Long> byName = new TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (final Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    final String stat = Files.readString(task.resolve("stat"));
+                    final String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+                    final long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    byName.merge(name, ticks * 1_000_000_000L / CLOCK_TICKS_PER_SECOND, Long::sum);
+                } catch (IOException | RuntimeException threadGone) {
+                    // The thread ended between the listing and the read.
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return byName;
+    }
+}
