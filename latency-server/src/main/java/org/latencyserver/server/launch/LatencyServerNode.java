@@ -192,7 +192,8 @@ public final class LatencyServerNode extends RunningComponent {
         loop.start();
         final SnmpPoller poller;
         try {
-            poller = SnmpPoller.polls(configuration) ? SnmpPoller.forConfiguration(configuration, new EngineFeed(loop)) : null;
+            poller = SnmpPoller.polls(configuration) ? SnmpPoller.forConfiguration(configuration,
+                new EngineFeed(loop, metrics::snmpAnswerApplied, System::nanoTime)) : null;
         } catch (IllegalArgumentException e) {
             stopStartedWithOrb(servant, null, stopStarted, orb);
             throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "the SNMP poller cannot start: " + e.getMessage());

@@ -72,6 +72,7 @@ public final class ServerMetrics implements AutoCloseable {
     private final CounterDataPoint requestStatusCalls;
     /** Allocation-free, unlike client_java's Histogram (see there). */
     private final DurationHistogram requestStatusSeconds;
+    private final DurationHistogram snmpAnswerToUpdateSeconds;
     private HTTPServer server;
 
     /**
@@ -121,6 +122,10 @@ public final class ServerMetrics implements AutoCloseable {
             "time the server spends answering RequestStatus (the published row read and the reply built; the ORB's share of"
                 + " the call is not included)");
         registry.register(requestStatusSeconds);
+        snmpAnswerToUpdateSeconds = new DurationHistogram("latency_server_snmp_answer_to_update_seconds",
+            "time from an SNMP answer that changed a connection's polled values to the update thread applying them (its"
+                + " estimate is published right after): what the server adds to a polled state change");
+        registry.register(snmpAnswerToUpdateSeconds);
         CounterWithCallback.builder().name("latency_server_update_errors_total")
             .help("update commands that failed; the table kept its last good state")
             .callback(cb -> cb.call(updateErrors.getAsLong())).register(registry);
@@ -354,6 +359,16 @@ public final class ServerMetrics implements AutoCloseable {
      */
     public void requestStatusAnswered(final long nanos) {
         requestStatusSeconds.observe(nanos * 1e-9);
+    }
+
+    /**
+     * Observes how long polled values took from their SNMP answer to the update thread; lock-free and
+     * allocation-free.
+     *
+     * @param nanos monotonic time applied minus time answered
+     */
+    public void snmpAnswerApplied(final long nanos) {
+        snmpAnswerToUpdateSeconds.observe(nanos * 1e-9);
     }
 
     /**

@@ -2,28 +2,54 @@ package org.latencyserver.server.snmp;
 
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.EngineProxy;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import org.latencyserver.server.table.MibReading;
 
 /**
  * Delivers polled values to the update engine, as {@code PutMibUpdates} does, without waiting for
  * the update thread: each is merged on that thread with the row's latest values so a pushed end
- * keeps its last pushed value.
+ * keeps its last pushed value. On that thread it also tells how long the values took from their
+ * SNMP answer to being applied (the row, and its estimate, are published right after).
  *
  * <p>Thread-safe (it only enqueues onto the {@link EngineLoop}).
  */
 public final class EngineFeed implements MibSink {
 
     private final EngineProxy engine;
+    private final LongConsumer answerToUpdateNanos;
+    private final LongSupplier nanoClock;
 
     /**
      * @param loop the running update loop
      */
     public EngineFeed(final EngineLoop loop) {
+        this(loop, nanos -> { }, System::nanoTime);
+    }
+
+    /**
+     * @param loop                the running update loop
+     * @param answerToUpdateNanos told, on the update thread, the time from an answer to its values being applied, ns
+     * @param nanoClock           the poller's monotonic clock
+     */
+    public EngineFeed(final EngineLoop loop, final LongConsumer answerToUpdateNanos, final LongSupplier nanoClock) {
         this.engine = new EngineProxy(loop);
+        this.answerToUpdateNanos = answerToUpdateNanos;
+        this.nanoClock = nanoClock;
     }
 
     @Override
     public void polled(final PolledValues values) {
         engine.postMib(values.indexRef(), latest -> values.mergeInto(latest == null ? MibReading.NONE : latest));
+    }
+
+    @Override
+    public void polled(final PolledValues values, final long answeredNanos) {
+        engine.postMib(values.indexRef(), latest -> {
+            if (answeredNanos != Long.MIN_VALUE) {
+                answerToUpdateNanos.accept(nanoClock.getAsLong() - answeredNanos);
+            }
+            return values.mergeInto(latest == null ? MibReading.NONE : latest);
+        });
     }
 }

@@ -13,4 +13,15 @@ public interface MibSink {
      * @param values the connection's polled values; only called when they changed since the last call
      */
     void polled(PolledValues values);
+
+    /**
+     * As {@link #polled(PolledValues)}, saying when the newest answer behind the values arrived (for
+     * a sink that measures what follows; the default ignores it).
+     *
+     * @param values        the connection's polled values
+     * @param answeredNanos monotonic time ({@code System.nanoTime()}) the newest answer behind them arrived
+     */
+    default void polled(final PolledValues values, final long answeredNanos) {
+        polled(values);
+    }
 }

@@ -35,6 +35,8 @@ abstract class PolledSource {
      * moved. Written only by the thread that holds {@link #inFlight}, read by the poller's thread.
      */
     private volatile long outcomes;
+    /** Monotonic time of the last answer accepted (same writer rule as {@link #outcomes}). */
+    private volatile long lastAnswerNanos;
 
     PolledSource(final String label, final Target<?> target, final int unknownAfterMissedPolls) {
         this.label = label;
@@ -71,6 +73,11 @@ abstract class PolledSource {
     /** @return how many answers and misses this source has taken (any thread); it grows with each one */
     final long outcomes() {
         return outcomes;
+    }
+
+    /** @return monotonic time ({@code System.nanoTime()} as the poller's clock) of the last answer taken, 0 before one */
+    final long lastAnswerNanos() {
+        return lastAnswerNanos;
     }
 
     /** @return a new request PDU (the caller sets its type and sends it) */
@@ -131,6 +138,7 @@ abstract class PolledSource {
             miss(e.getMessage());
             return; // counted by miss
         }
+        lastAnswerNanos = nowNanos;
         outcomes++; // one writer at a time (see the field)
     }
 

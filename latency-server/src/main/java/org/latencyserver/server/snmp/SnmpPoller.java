@@ -382,7 +382,8 @@ public final class SnmpPoller implements AutoCloseable {
         final PolledValues values = valuesOf(wiring);
         if (!values.equals(delivered.get(wiring.indexRef()))) {
             delivered.put(wiring.indexRef(), values);
-            sink.polled(values);
+            sink.polled(values, Math.max(lastAnswerNanos(wiring.client()), Math.max(lastAnswerNanos(wiring.peer()),
+                lastAnswerNanos(wiring.port()))));
         }
     }
 
@@ -394,6 +395,10 @@ public final class SnmpPoller implements AutoCloseable {
     private static PolledValues valuesOf(final Wiring wiring) {
         return new PolledValues(wiring.indexRef(), wiring.client() != null, percent(wiring.client()), wiring.peer() != null,
             percent(wiring.peer()), wiring.port() != null, percent(wiring.port()));
+    }
+
+    private static long lastAnswerNanos(final PolledSource source) {
+        return source == null ? Long.MIN_VALUE : source.lastAnswerNanos();
     }
 
     private static short percent(final PolledSource source) {

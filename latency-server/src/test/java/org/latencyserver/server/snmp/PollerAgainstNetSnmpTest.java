@@ -1,6 +1,7 @@
 package org.latencyserver.server.snmp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -150,8 +151,9 @@ class PollerAgainstNetSnmpTest {
             Map.of(profile.name(), profile), EngineSettings.DEFAULT, new SecureRandom()::nextLong, System::currentTimeMillis);
         loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         loop.start();
+        final List<Long> answerToUpdateNanos = new java.util.concurrent.CopyOnWriteArrayList<>();
         poller = new SnmpPoller(List.of(client, peer), List.of(link), List.of(connection), 100, 5, environment::get,
-            new EngineFeed(loop), System::nanoTime);
+            new EngineFeed(loop, answerToUpdateNanos::add, System::nanoTime), System::nanoTime);
         poller.start();
 
         // net-snmp reads 0 for its first seconds and refreshes the CPU counters every ~5 s.
@@ -159,6 +161,8 @@ class PollerAgainstNetSnmpTest {
             r -> r.latest().clientCpuPercent() >= 0 && r.latest().peerCpuPercent() >= 0 && r.latest().portPercent() >= 0, 40);
         assertTrue(known.latest().clientCpuPercent() <= 100 && known.latest().portPercent() <= 100, known.latest().toString());
         assertNotNull(known.estimate(), "a QoS 1 estimate from the profile");
+        assertFalse(answerToUpdateNanos.isEmpty(), "each applied change told how long it took from its answer");
+        assertTrue(answerToUpdateNanos.stream().allMatch(nanos -> nanos >= 0), "from an answer to its update: " + answerToUpdateNanos);
 
         stress = new ProcessBuilder(STRESS_NG.toString(), "--cpu", "2", "--cpu-load", "90", "--timeout", "40s")
             .redirectErrorStream(true).redirectOutput(directory.resolve("stress.log").toFile()).start();

@@ -1,0 +1,499 @@
+package org.latencyserver.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.latencyserver.benchmarks.accuracy.ProcessCpu;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateListenerHelper;
+import org.latencyserver.idl.latency.EstimateListenerPOATie;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.orb.OrbSupport;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+
+/**
+ * Issue 14's scale harness: thousands of workstations polled over SNMP by a partitioned deployment,
+ * on this machine. One snmp-emulator JVM serves W workstations (127.1.x.y) and W/10 switch ports
+ * (127.2.x.y); P servers, one per partition, registered in one JacORB naming service, each own W/P
+ * client workstations with {@value #CONNECTIONS_PER_CLIENT} connections each (to peers of the same
+ * partition, over the client's switch port: W/P × 10 connections, {@code index_ref_scope: partition})
+ * and poll their workstations and ports at the given interval. Timeline (the emulator's scenario):
+ * every workstation at {@value #BASE_CPU_PERCENT} % CPU, every port at {@value #PORT_PERCENT} %; one
+ * step later {@value #STORM_PERCENT_OF_CLIENTS} % of every partition's client workstations go to
+ * {@value #STORM_CPU_PERCENT} % at once (the mass change).
+ *
+ * <p>Reported per server (partition):
+ * <ul>
+ *   <li>CPU while polling steadily (the quiet window before the change): the whole process and its
+ *       poller's threads ({@code snmp-poller} and SNMP4J's {@code DefaultUDPTransportMapping}), as a
+ *       share of one core, from {@code /proc};</li>
+ *   <li>SNMP answers against requests sent and against expected (sources ÷ interval), from the
+ *       server's own counters, and polls skipped;</li>
+ *   <li>heap after a full GC and the resident set ({@code jcmd}, {@code /proc});</li>
+ *   <li>state change → new estimate served: for up to {@value #SUBSCRIBED_PER_PARTITION} connections
+ *       whose client goes HIGH, the time from the emulator's change (its timeline's start + one step)
+ *       to the first estimate the server computed with the client HIGH ({@code computed_epoch_millis}
+ *       of the pushed estimate, a subscription per server), and to its arrival here;</li>
+ *   <li>{@code RequestStatus} latency, one call every {@value #READ_PERIOD_MICROS} µs per server for a
+ *       random connection, in the quiet window and during the change (its first
+ *       {@value #STORM_WINDOW_SECONDS} s);</li>
+ *   <li>bytes the state store wrote per state change over the change and the
+ *       {@value #STORM_WINDOW_SECONDS} s after it, from its counters.</li>
+ * </ul>
+ *
+ * <p>Run from the repository root (built with {@code mvn -B -q -pl benchmarks -am package -DskipTests}):
+ * {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.PartitionsScaleHarness
+ * [WORKSTATIONS] [PARTITIONS] [POLL_INTERVAL_MILLIS] [STEP_SECONDS]} (default 10000 4 1000 90). Each
+ * server's JVM gets {@code -Xmx1g} (the issue's heap target as a hard limit), or
+ * {@code -Dpartitions.scale.jvm.options=…}. Everything it wrote is in the work directory printed first.
+ */
+public final class PartitionsScaleHarness {
+
+    private static final int CONNECTIONS_PER_CLIENT = 10;
+    private static final int WORKSTATIONS_PER_SWITCH_PORT = 10;
+    private static final int BASE_CPU_PERCENT = 20;
+    private static final int STORM_CPU_PERCENT = 90;
+    private static final int PORT_PERCENT = 10;
+    private static final int STORM_PERCENT_OF_CLIENTS = 30;
+    private static final int SUBSCRIBED_PER_PARTITION = 1000;
+    private static final long READ_PERIOD_MICROS = 10_000;
+    private static final int STORM_WINDOW_SECONDS = 20;
+    /** The quiet window ends this long before the change, and starts after the settling. */
+    private static final int QUIET_MARGIN_SECONDS = 5;
+    private static final int SETTLE_SECONDS = 15;
+    private static final int CPU_HIGH_CODE = 3;
+    private static final String COMMUNITY_ENV = "BENCH_COMMUNITY";
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
+
+    private PartitionsScaleHarness() {
+    }
+
+    /** One partition's server as the harness follows it. */
+    private static final class Partition {
+        final int number;
+        final String name;
+        final int firstClient;
+        final int clients;
+        ChildProcess process;
+        ReadyFile ready;
+        LatencyService service;
+        /** index_ref → its client's workstation number (1-based, global). */
+        final Map<Short, Integer> clientOf = new LinkedHashMap<>();
+        /** The subscribed connections whose client goes HIGH: index_ref → epoch ms of the first HIGH estimate computed / arrived. */
+        final Map<Short, long[]> firstHigh = new ConcurrentHashMap<>();
+        final Recorder quietReads = new Recorder(3);
+        final Recorder stormReads = new Recorder(3);
+        volatile Recorder reading;
+        long readErrors;
+
+        Partition(final int number, final int clients) {
+            this.number = number;
+            this.name = "p" + (number + 1);
+            this.firstClient = number * clients + 1;
+            this.clients = clients;
+        }
+
+        int sources() {
+            return clients + clients / WORKSTATIONS_PER_SWITCH_PORT;
+        }
+
+        boolean storms(final int workstation) {
+            return workstation - firstClient < clients * STORM_PERCENT_OF_CLIENTS / 100;
+        }
+    }
+
+    /**
+     * @param args workstations (default 10,000), partitions (4), poll interval in ms (1000), seconds per
+     *             scenario step (90: settling, quiet window, the change and what follows)
+     * @throws Exception when a process or call fails
+     */
+    public static void main(final String[] args) throws Exception {
+        final int workstations = args.length > 0 ? Integer.parseInt(args[0].replace("_", "").replace(",", "")) : 10_000;
+        final int partitionCount = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        final long pollMillis = args.length > 2 ? Long.parseLong(args[2]) : 1000;
+        final int stepSeconds = args.length > 3 ? Integer.parseInt(args[3]) : 90;
+        final int clientsPerPartition = workstations / partitionCount;
+        if (clientsPerPartition * partitionCount != workstations || clientsPerPartition % WORKSTATIONS_PER_SWITCH_PORT != 0
+            || clientsPerPartition * CONNECTIONS_PER_CLIENT > Short.MAX_VALUE || clientsPerPartition <= CONNECTIONS_PER_CLIENT) {
+            throw new IllegalArgumentException("workstations must split into " + partitionCount + " equal partitions, each a"
+                + " multiple of " + WORKSTATIONS_PER_SWITCH_PORT + " above " + CONNECTIONS_PER_CLIENT + " with at most 32,767"
+                + " connections (" + CONNECTIONS_PER_CLIENT + " a client), was " + workstations);
+        }
+        if (stepSeconds < SETTLE_SECONDS + QUIET_MARGIN_SECONDS + 10 || stepSeconds < STORM_WINDOW_SECONDS + 5) {
+            throw new IllegalArgumentException("a step must be at least " + (SETTLE_SECONDS + QUIET_MARGIN_SECONDS + 10) + " s");
+        }
+        final Path work = Files.createTempDirectory("partitions-scale");
+        final String community = "bench" + System.nanoTime();
+        final List<Partition> partitions = new ArrayList<>();
+        for (int p = 0; p < partitionCount; p++) {
+            partitions.add(new Partition(p, clientsPerPartition));
+        }
+        System.out.printf(Locale.ROOT, "work %s%nload before: %s%n", work, loadAverage());
+        System.out.printf(Locale.ROOT, "%,d workstations + %,d switch ports, %d partitions x %,d connections (%,d in all), "
+            + "polled every %d ms; a step is %d s%n", workstations, workstations / WORKSTATIONS_PER_SWITCH_PORT, partitionCount,
+            clientsPerPartition * CONNECTIONS_PER_CLIENT, workstations * CONNECTIONS_PER_CLIENT, pollMillis, stepSeconds);
+        final Path scenario = writeScenario(work, workstations, partitions, stepSeconds);
+        final String jvmOptions = System.getProperty("partitions.scale.jvm.options", "-Xmx1g").trim();
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
+        final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+        poa.the_POAManager().activate();
+        OrbSupport.runInBackground(orb, "harness-orb");
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work, jvmOptions.split("\\s+"))) {
+            // The server node list the emulator writes for every agent: one line a node or link.
+            kit.launch(Component.SNMP_EMULATOR).name("emulator-dry-run").args("--scenario", scenario.toString(),
+                "--community-env", COMMUNITY_ENV, "--write-server-nodes", work.resolve("all-nodes.yaml").toString(), "--dry-run")
+                .env(COMMUNITY_ENV, community).start().awaitSuccess(Duration.ofMinutes(5));
+            final List<String> agentLines = Files.readAllLines(work.resolve("all-nodes.yaml"));
+
+            final ChildProcess naming = kit.launch(Component.NAMING_SERVICE).name("naming")
+                .args("--port", Integer.toString(freePort()), "--db-dir", work.resolve("nsdb").toString())
+                .start();
+            final String corbaloc = naming.awaitReady(READY_TIMEOUT).reference("naming");
+            for (final Partition partition : partitions) {
+                final Path config = writeServerConfig(work, partition, agentLines, pollMillis);
+                final long startNanos = System.nanoTime();
+                partition.process = kit.launch(Component.SERVER).name("server-" + partition.name)
+                    .args("--config", config.toString(), "--naming", corbaloc, "--metrics-port", "0", "--no-per-connection-metrics")
+                    .env(COMMUNITY_ENV, community).start();
+                partition.ready = partition.process.awaitReady(READY_TIMEOUT);
+                partition.service = LatencyServiceHelper.narrow(orb.string_to_object(partition.ready.reference("server")));
+                System.out.printf(Locale.ROOT, "  %s: %,d connections, ready in %.1f s (pid %d)%n", partition.name,
+                    partition.clientOf.size(), (System.nanoTime() - startNanos) / 1e9, partition.ready.pid());
+            }
+            for (final Partition partition : partitions) {
+                subscribe(orb, poa, partition);
+            }
+            final ChildProcess emulator = kit.launch(Component.SNMP_EMULATOR).name("emulator")
+                .args("--scenario", scenario.toString(), "--community-env", COMMUNITY_ENV).env(COMMUNITY_ENV, community).start();
+            final long timelineStartMillis = Long.parseLong(emulator.awaitReady(READY_TIMEOUT).fact("timeline_start_epoch_millis"));
+            final long changeMillis = timelineStartMillis + stepSeconds * 1000L;
+            System.out.printf(Locale.ROOT, "  emulator ready (pid %d); the mass change comes %.1f s from now%n", emulator.pid(),
+                (changeMillis - System.currentTimeMillis()) / 1000.0);
+
+            final AtomicBoolean reading = new AtomicBoolean(true);
+            final List<Thread> readers = new ArrayList<>();
+            for (final Partition partition : partitions) {
+                final Thread reader = new Thread(() -> readPaced(partition, reading), "reader-" + partition.name);
+                reader.setDaemon(true);
+                reader.start();
+                readers.add(reader);
+            }
+            // The quiet window: steady polling, nothing changing.
+            sleepUntil(timelineStartMillis + SETTLE_SECONDS * 1000L);
+            final Window quiet = Window.open(partitions, emulator.pid());
+            final Map<String, Snapshot> quietStart = counters(partitions);
+            partitions.forEach(p -> p.reading = p.quietReads);
+            sleepUntil(changeMillis - QUIET_MARGIN_SECONDS * 1000L);
+            partitions.forEach(p -> p.reading = null);
+            final Window.Closed quietWindow = quiet.close();
+            final Map<String, Snapshot> beforeChange = counters(partitions);
+
+            sleepUntil(changeMillis);
+            partitions.forEach(p -> p.reading = p.stormReads);
+            final Window storm = Window.open(partitions, emulator.pid());
+            sleepUntil(changeMillis + STORM_WINDOW_SECONDS * 1000L);
+            partitions.forEach(p -> p.reading = null);
+            final Window.Closed stormWindow = storm.close();
+            final Map<String, Snapshot> afterChange = counters(partitions);
+            reading.set(false);
+            for (final Thread reader : readers) {
+                reader.join(5_000);
+            }
+
+            report(partitions, workstations, pollMillis, changeMillis, quietWindow, stormWindow, quietStart, beforeChange, afterChange);
+            System.out.printf(Locale.ROOT, "load after: %s%n", loadAverage());
+        } finally {
+            orb.shutdown(false);
+        }
+    }
+
+    private static Path writeScenario(final Path work, final int workstations, final List<Partition> partitions,
+                                      final int stepSeconds) throws IOException {
+        final StringBuilder storm = new StringBuilder();
+        for (final Partition partition : partitions) {
+            final int last = partition.firstClient + partition.clients * STORM_PERCENT_OF_CLIENTS / 100 - 1;
+            storm.append(storm.length() == 0 ? "" : ", ").append("ws").append(partition.firstClient).append("..ws").append(last)
+                .append(": ").append(STORM_CPU_PERCENT);
+        }
+        final Path scenario = work.resolve("scenario.yaml");
+        Files.writeString(scenario, String.join("\n",
+            "# PartitionsScaleHarness: a base load, then a mass change of " + STORM_PERCENT_OF_CLIENTS + " % of each partition's clients",
+            "step_seconds: " + stepSeconds,
+            "loop: false",
+            "node_groups:",
+            "  - { count: " + workstations + ", name: \"ws{n}\", first_address: 127.1.0.1, port: 16100, cores: 2 }",
+            "link_groups:",
+            "  - { count: " + workstations / WORKSTATIONS_PER_SWITCH_PORT + ", name: \"sw{n}\", first_address: 127.2.0.1,"
+                + " port: 16100, if_index: 1, speed_mbps: 1000 }",
+            "steps:",
+            "  - { cpu: { \"ws*\": " + BASE_CPU_PERCENT + " }, port: { \"sw*\": " + PORT_PERCENT + " } }",
+            "  - { cpu: { " + storm + " } }",
+            ""));
+        return scenario;
+    }
+
+    /**
+     * A partition's configuration: its client workstations (which are also its connections' peers) and
+     * their switch ports, from the emulator's node list; client n's k-th connection goes to the
+     * partition's workstation (n + 1 + 37k) mod its size, over client n's switch port.
+     */
+    private static Path writeServerConfig(final Path work, final Partition partition, final List<String> agentLines,
+                                          final long pollMillis) throws IOException {
+        final int lastClient = partition.firstClient + partition.clients - 1;
+        final int firstPort = (partition.firstClient - 1) / WORKSTATIONS_PER_SWITCH_PORT + 1;
+        final int lastPort = lastClient / WORKSTATIONS_PER_SWITCH_PORT;
+        final StringBuilder yaml = new StringBuilder(String.join("\n",
+            "server:",
+            "  name: LatencyServer",
+            "  partition: " + partition.name,
+            "  index_ref_scope: partition",
+            "  poll_interval_millis: " + pollMillis,
+            "  state_file: " + partition.name + ".state.json",
+            "profiles:",
+            "  - " + RepositoryFiles.locate("profiles/thesis-tac4-corba.json").toAbsolutePath(),
+            "nodes:", ""));
+        for (final String line : agentLines) {
+            final int number = agentNumber(line, "ws");
+            if (number >= partition.firstClient && number <= lastClient) {
+                yaml.append(line).append('\n');
+            }
+        }
+        yaml.append("links:\n");
+        for (final String line : agentLines) {
+            final int number = agentNumber(line, "sw");
+            if (number >= firstPort && number <= lastPort) {
+                yaml.append(line).append('\n');
+            }
+        }
+        yaml.append("connections:\n");
+        short indexRef = 0;
+        for (int client = partition.firstClient; client <= lastClient; client++) {
+            final int local = client - partition.firstClient;
+            for (int k = 0; k < CONNECTIONS_PER_CLIENT; k++) {
+                final int peer = partition.firstClient + (local + 1 + 37 * k) % partition.clients;
+                indexRef++;
+                partition.clientOf.put(indexRef, client);
+                yaml.append("  - { index_ref: ").append(indexRef).append(", client: ws").append(client).append(", peer: ws")
+                    .append(peer).append(", link: sw").append((client - 1) / WORKSTATIONS_PER_SWITCH_PORT + 1)
+                    .append(", message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba, calibration: thesis,"
+                        + " probe_rate_per_second: 0 }\n");
+            }
+        }
+        final Path config = work.resolve(partition.name + ".yaml");
+        Files.writeString(config, yaml);
+        return config;
+    }
+
+    /** @return N of a node list line {@code "  - { name: <prefix>N, …"}, or -1 */
+    private static int agentNumber(final String line, final String prefix) {
+        final String start = "  - { name: " + prefix;
+        if (!line.startsWith(start)) {
+            return -1;
+        }
+        final int end = line.indexOf(',', start.length());
+        try {
+            return Integer.parseInt(line.substring(start.length(), end));
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Subscribes to the first connections of the partition whose client goes HIGH in the change. */
+    private static void subscribe(final ORB orb, final POA poa, final Partition partition) throws Exception {
+        final List<Short> chosen = new ArrayList<>();
+        partition.clientOf.forEach((indexRef, client) -> {
+            if (partition.storms(client) && chosen.size() < SUBSCRIBED_PER_PARTITION) {
+                chosen.add(indexRef);
+            }
+        });
+        final short[] refs = new short[chosen.size()];
+        for (int i = 0; i < refs.length; i++) {
+            refs[i] = chosen.get(i);
+        }
+        final org.omg.CORBA.Object listener = poa.servant_to_reference(new EstimateListenerPOATie(estimate ->
+            recordFirstHigh(partition, estimate)));
+        partition.service.subscribe(EstimateListenerHelper.narrow(listener), refs);
+    }
+
+    private static void recordFirstHigh(final Partition partition, final Estimate estimate) {
+        if (estimate.cpu_state / 10 == CPU_HIGH_CODE) {
+            partition.firstHigh.putIfAbsent(estimate.index_ref, new long[] {estimate.computed_epoch_millis, System.currentTimeMillis()});
+        }
+    }
+
+    /** One RequestStatus every {@link #READ_PERIOD_MICROS}, for a random connection, into whichever recorder is set. */
+    private static void readPaced(final Partition partition, final AtomicBoolean running) {
+        final int connections = partition.clientOf.size();
+        long next = System.nanoTime();
+        while (running.get()) {
+            next += READ_PERIOD_MICROS * 1000;
+            final long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            final Recorder into = partition.reading;
+            final short ref = (short) (ThreadLocalRandom.current().nextInt(connections) + 1);
+            final long start = System.nanoTime();
+            try {
+                partition.service.RequestStatus(ref);
+                if (into != null) {
+                    into.recordValue(System.nanoTime() - start);
+                }
+            } catch (org.omg.CORBA.SystemException e) {
+                partition.readErrors++;
+            }
+        }
+    }
+
+    /** The server counters the report needs, at one moment. */
+    private record Snapshot(double requests, double answers, double skipped, double changes, double savedBytes) {
+    }
+
+    private static Map<String, Snapshot> counters(final List<Partition> partitions) throws IOException, InterruptedException {
+        final Map<String, Snapshot> snapshots = new LinkedHashMap<>();
+        for (final Partition partition : partitions) {
+            final String text = ServerProbe.fetch(partition.ready.url("metrics"));
+            snapshots.put(partition.name, new Snapshot(ServerProbe.sum(text, "latency_server_snmp_requests_total", ""),
+                ServerProbe.sum(text, "latency_server_snmp_answers_total", ""),
+                ServerProbe.sum(text, "latency_server_snmp_polls_skipped_total", ""),
+                ServerProbe.sum(text, "latency_server_state_changes_total", ""),
+                ServerProbe.sum(text, "latency_server_state_saved_bytes_total", "")));
+        }
+        return snapshots;
+    }
+
+    /** CPU of every server (whole process and by thread name) and of the emulator over a stretch of time. */
+    private record Window(long startNanos, Map<String, Long> processNanos, Map<String, Map<String, Long>> threadNanos,
+                          List<Partition> partitions, long emulatorPid, long emulatorNanos) {
+
+        static Window open(final List<Partition> partitions, final long emulatorPid) {
+            final Map<String, Long> process = new LinkedHashMap<>();
+            final Map<String, Map<String, Long>> threads = new LinkedHashMap<>();
+            for (final Partition partition : partitions) {
+                process.put(partition.name, ProcessCpu.cpuNanos(partition.ready.pid()).orElse(0));
+                threads.put(partition.name, ServerProbe.cpuNanosByThreadName(partition.ready.pid()));
+            }
+            return new Window(System.nanoTime(), process, threads, partitions, emulatorPid,
+                ProcessCpu.cpuNanos(emulatorPid).orElse(0));
+        }
+
+        /** The shares of one core over the window. */
+        record Closed(double seconds, Map<String, Double> processCores, Map<String, Double> pollerCores,
+                      Map<String, String> topThreads, double emulatorCores) {
+        }
+
+        Closed close() {
+            final double seconds = (System.nanoTime() - startNanos) / 1e9;
+            final Map<String, Double> process = new LinkedHashMap<>();
+            final Map<String, Double> poller = new LinkedHashMap<>();
+            final Map<String, String> top = new LinkedHashMap<>();
+            for (final Partition partition : partitions) {
+                final long pid = partition.ready.pid();
+                process.put(partition.name, (ProcessCpu.cpuNanos(pid).orElse(0) - processNanos.get(partition.name)) / 1e9 / seconds);
+                final Map<String, Long> before = threadNanos.get(partition.name);
+                final Map<String, Long> used = new LinkedHashMap<>();
+                ServerProbe.cpuNanosByThreadName(pid).forEach((name, nanos) -> used.put(name, nanos - before.getOrDefault(name, 0L)));
+                poller.put(partition.name, used.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith("snmp-poller") || e.getKey().startsWith("DefaultUDPTrans"))
+                    .mapToLong(Map.Entry::getValue).sum() / 1e9 / seconds);
+                top.put(partition.name, used.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(4)
+                    .map(e -> String.format(Locale.ROOT, "%s %.1f%%", e.getKey(), 100 * e.getValue() / 1e9 / seconds))
+                    .reduce((a, b) -> a + ", " + b).orElse(""));
+            }
+            return new Closed(seconds, process, poller, top,
+                (ProcessCpu.cpuNanos(emulatorPid).orElse(0) - emulatorNanos) / 1e9 / seconds);
+        }
+    }
+
+    private static void report(final List<Partition> partitions, final int workstations, final long pollMillis,
+                               final long changeMillis, final Window.Closed quiet, final Window.Closed storm,
+                               final Map<String, Snapshot> quietStart, final Map<String, Snapshot> before,
+                               final Map<String, Snapshot> after) throws Exception {
+        System.out.printf(Locale.ROOT, "%nquiet window %.0f s, change window %.0f s; emulator CPU %.0f %% / %.0f %% of a core%n",
+            quiet.seconds(), storm.seconds(), 100 * quiet.emulatorCores(), 100 * storm.emulatorCores());
+        System.out.println("| partition | connections | server CPU, quiet (% of a core) | poller threads, quiet | SNMP answered /"
+            + " expected, quiet | polls skipped, quiet | heap after GC / resident | change -> HIGH estimate computed p50 / p99 / max"
+            + " (n of subscribed) | ... arrived here p50 / p99 | RequestStatus p50 / p99 / max quiet | ... during the change"
+            + " | state bytes per change (changes) | top threads, quiet |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        double totalPoller = 0;
+        double totalProcess = 0;
+        for (final Partition partition : partitions) {
+            final Snapshot q = quietStart.get(partition.name);
+            final Snapshot b = before.get(partition.name);
+            final Snapshot a = after.get(partition.name);
+            final Histogram computed = new Histogram(3);
+            final Histogram arrived = new Histogram(3);
+            partition.firstHigh.values().forEach(times -> {
+                computed.recordValue(Math.max(0, times[0] - changeMillis));
+                arrived.recordValue(Math.max(0, times[1] - changeMillis));
+            });
+            final ServerProbe.Heap heap = ServerProbe.Heap.afterGc(partition.ready.pid());
+            final Histogram quietReads = partition.quietReads.getIntervalHistogram();
+            final Histogram stormReads = partition.stormReads.getIntervalHistogram();
+            final double expected = partition.sources() * quiet.seconds() * 1000.0 / pollMillis;
+            final double changes = a.changes() - b.changes();
+            totalPoller += quiet.pollerCores().get(partition.name);
+            totalProcess += quiet.processCores().get(partition.name);
+            System.out.printf(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %,.0f / %,.0f (%.1f %%; %,.0f sent) | %,.0f | %.0f MiB / %d MiB"
+                    + " | %,d / %,d / %,d ms (%d of %d) | %,d / %,d ms | %.2f / %.2f / %.1f ms | %.2f / %.2f / %.1f ms"
+                    + " | %,.0f (%,.0f) | %s |%n",
+                partition.name, partition.clientOf.size(), 100 * quiet.processCores().get(partition.name),
+                100 * quiet.pollerCores().get(partition.name), b.answers() - q.answers(), expected,
+                100 * (b.answers() - q.answers()) / expected, b.requests() - q.requests(), b.skipped() - q.skipped(), heap.usedMiB(), heap.residentMiB(), computed.getValueAtPercentile(50), computed.getValueAtPercentile(99),
+                computed.getMaxValue(), computed.getTotalCount(), Math.min(SUBSCRIBED_PER_PARTITION, partition.clientOf.size()),
+                arrived.getValueAtPercentile(50), arrived.getValueAtPercentile(99), ms(quietReads, 50), ms(quietReads, 99),
+                quietReads.getMaxValue() / 1e6, ms(stormReads, 50), ms(stormReads, 99), stormReads.getMaxValue() / 1e6,
+                changes == 0 ? 0 : (a.savedBytes() - b.savedBytes()) / changes, changes, quiet.topThreads().get(partition.name));
+            if (partition.readErrors > 0) {
+                System.out.printf(Locale.ROOT, "  %s: %d RequestStatus calls failed%n", partition.name, partition.readErrors);
+            }
+        }
+        System.out.printf(Locale.ROOT, "all servers, quiet: %.1f %% of a core in all (poller threads %.1f %%)%n", 100 * totalProcess,
+            100 * totalPoller);
+    }
+
+    private static double ms(final Histogram histogram, final double percentile) {
+        return histogram.getValueAtPercentile(percentile) / 1e6;
+    }
+
+    private static void sleepUntil(final long epochMillis) throws InterruptedException {
+        final long wait = epochMillis - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}
