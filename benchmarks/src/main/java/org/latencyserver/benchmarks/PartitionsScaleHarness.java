@@ -100,6 +100,7 @@ public final class PartitionsScaleHarness {
         final Map<Short, Integer> clientOf = new LinkedHashMap<>();
         /** The subscribed connections whose client goes HIGH: index_ref → epoch ms of the first HIGH estimate computed / arrived. */
         final Map<Short, long[]> firstHigh = new ConcurrentHashMap<>();
+        int subscribed;
         final Recorder quietReads = new Recorder(3);
         final Recorder stormReads = new Recorder(3);
         volatile Recorder reading;
@@ -332,6 +333,7 @@ public final class PartitionsScaleHarness {
         final org.omg.CORBA.Object listener = poa.servant_to_reference(new EstimateListenerPOATie(estimate ->
             recordFirstHigh(partition, estimate)));
         partition.service.subscribe(EstimateListenerHelper.narrow(listener), refs);
+        partition.subscribed = refs.length;
     }
 
     private static void recordFirstHigh(final Partition partition, final Estimate estimate) {
@@ -365,18 +367,20 @@ public final class PartitionsScaleHarness {
     }
 
     /** The server counters the report needs, at one moment. */
-    private record Snapshot(double requests, double answers, double skipped, double changes, double savedBytes) {
+    private record Snapshot(long atNanos, double requests, double answers, double skipped, double changes, double savedBytes,
+                            java.util.TreeMap<Double, Double> answerToUpdate) {
     }
 
     private static Map<String, Snapshot> counters(final List<Partition> partitions) throws IOException, InterruptedException {
         final Map<String, Snapshot> snapshots = new LinkedHashMap<>();
         for (final Partition partition : partitions) {
             final String text = ServerProbe.fetch(partition.ready.url("metrics"));
-            snapshots.put(partition.name, new Snapshot(ServerProbe.sum(text, "latency_server_snmp_requests_total", ""),
+            snapshots.put(partition.name, new Snapshot(System.nanoTime(), ServerProbe.sum(text, "latency_server_snmp_requests_total", ""),
                 ServerProbe.sum(text, "latency_server_snmp_answers_total", ""),
                 ServerProbe.sum(text, "latency_server_snmp_polls_skipped_total", ""),
                 ServerProbe.sum(text, "latency_server_state_changes_total", ""),
-                ServerProbe.sum(text, "latency_server_state_saved_bytes_total", "")));
+                ServerProbe.sum(text, "latency_server_state_saved_bytes_total", ""),
+                ServerProbe.buckets(text, "latency_server_snmp_answer_to_update_seconds")));
         }
         return snapshots;
     }
@@ -432,9 +436,9 @@ public final class PartitionsScaleHarness {
             quiet.seconds(), storm.seconds(), 100 * quiet.emulatorCores(), 100 * storm.emulatorCores());
         System.out.println("| partition | connections | server CPU, quiet (% of a core) | poller threads, quiet | SNMP answered /"
             + " expected, quiet | polls skipped, quiet | heap after GC / resident | change -> HIGH estimate computed p50 / p99 / max"
-            + " (n of subscribed) | ... arrived here p50 / p99 | RequestStatus p50 / p99 / max quiet | ... during the change"
+            + " (n of subscribed) | ... arrived here p50 / p99 | SNMP answer -> update applied, p99 (changes), in the server | RequestStatus p50 / p99 / max quiet | ... during the change"
             + " | state bytes per change (changes) | top threads, quiet |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         double totalPoller = 0;
         double totalProcess = 0;
         for (final Partition partition : partitions) {
@@ -450,18 +454,20 @@ public final class PartitionsScaleHarness {
             final ServerProbe.Heap heap = ServerProbe.Heap.afterGc(partition.ready.pid());
             final Histogram quietReads = partition.quietReads.getIntervalHistogram();
             final Histogram stormReads = partition.stormReads.getIntervalHistogram();
-            final double expected = partition.sources() * quiet.seconds() * 1000.0 / pollMillis;
+            final double expected = partition.sources() * ((b.atNanos() - q.atNanos()) / 1e9) * 1000.0 / pollMillis;
+            final double[] answerToUpdateP99 = ServerProbe.bucketQuantile(a.answerToUpdate(), b.answerToUpdate(), 0.99);
             final double changes = a.changes() - b.changes();
             totalPoller += quiet.pollerCores().get(partition.name);
             totalProcess += quiet.processCores().get(partition.name);
             System.out.printf(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %,.0f / %,.0f (%.1f %%; %,.0f sent) | %,.0f | %.0f MiB / %d MiB"
-                    + " | %,d / %,d / %,d ms (%d of %d) | %,d / %,d ms | %.2f / %.2f / %.1f ms | %.2f / %.2f / %.1f ms"
+                    + " | %,d / %,d / %,d ms (%d of %d) | %,d / %,d ms | ≤ %.1f ms (%,.0f) | %.2f / %.2f / %.1f ms | %.2f / %.2f / %.1f ms"
                     + " | %,.0f (%,.0f) | %s |%n",
                 partition.name, partition.clientOf.size(), 100 * quiet.processCores().get(partition.name),
                 100 * quiet.pollerCores().get(partition.name), b.answers() - q.answers(), expected,
                 100 * (b.answers() - q.answers()) / expected, b.requests() - q.requests(), b.skipped() - q.skipped(), heap.usedMiB(), heap.residentMiB(), computed.getValueAtPercentile(50), computed.getValueAtPercentile(99),
-                computed.getMaxValue(), computed.getTotalCount(), Math.min(SUBSCRIBED_PER_PARTITION, partition.clientOf.size()),
-                arrived.getValueAtPercentile(50), arrived.getValueAtPercentile(99), ms(quietReads, 50), ms(quietReads, 99),
+                computed.getMaxValue(), computed.getTotalCount(), partition.subscribed,
+                arrived.getValueAtPercentile(50), arrived.getValueAtPercentile(99), answerToUpdateP99[0] * 1000, answerToUpdateP99[1],
+                ms(quietReads, 50), ms(quietReads, 99),
                 quietReads.getMaxValue() / 1e6, ms(stormReads, 50), ms(stormReads, 99), stormReads.getMaxValue() / 1e6,
                 changes == 0 ? 0 : (a.savedBytes() - b.savedBytes()) / changes, changes, quiet.topThreads().get(partition.name));
             if (partition.readErrors > 0) {

@@ -26,6 +26,7 @@ final class ServerProbe {
 
     /** One sample line of the text exposition: name, optional labels, value. */
     static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
+    private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
     private static final long CLOCK_TICKS_PER_SECOND = 100; // Linux's USER_HZ
 
@@ -49,6 +50,44 @@ final class ServerProbe {
             }
         }
         return total;
+    }
+
+    /**
+     * @param exposition the text exposition
+     * @param histogram  a histogram's name (without {@code _bucket})
+     * @return its classic buckets: cumulative count by upper bound (seconds; +Inf last)
+     */
+    static TreeMap<Double, Double> buckets(final String exposition, final String histogram) {
+        final TreeMap<Double, Double> buckets = new TreeMap<>();
+        for (final String line : exposition.split("\n")) {
+            final Matcher sample = SAMPLE.matcher(line);
+            if (!line.startsWith("#") && sample.find() && sample.group(1).equals(histogram + "_bucket")) {
+                final Matcher le = LE.matcher(sample.group(3));
+                if (le.find()) {
+                    buckets.put(le.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le.group(1)),
+                        Double.parseDouble(sample.group(4)));
+                }
+            }
+        }
+        return buckets;
+    }
+
+    /**
+     * @param later    cumulative buckets read later
+     * @param earlier  the same read earlier
+     * @param quantile 0..1
+     * @return the upper bound of the classic bucket holding that quantile of the observations between the two
+     *         readings (NaN when there were none), and their count
+     */
+    static double[] bucketQuantile(final TreeMap<Double, Double> later, final TreeMap<Double, Double> earlier,
+                                   final double quantile) {
+        final double total = later.isEmpty() ? 0 : later.lastEntry().getValue() - earlier.getOrDefault(later.lastKey(), 0.0);
+        for (final Map.Entry<Double, Double> bucket : later.entrySet()) {
+            if (total > 0 && bucket.getValue() - earlier.getOrDefault(bucket.getKey(), 0.0) >= quantile * total) {
+                return new double[] {bucket.getKey(), total};
+            }
+        }
+        return new double[] {Double.NaN, total};
     }
 
     /** @return what {@code jcmd PID COMMAND} printed */

@@ -17,8 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
@@ -71,7 +69,6 @@ public final class ServerScaleHarness {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(15);
     private static final long QUIET_READ_NANOS = 5_000_000_000L;
     private static final long ESTIMATE_WAIT_NANOS = 30_000_000_000L;
-    private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
 
     private ServerScaleHarness() {
     }
@@ -360,18 +357,7 @@ public final class ServerScaleHarness {
 
         /** @return the server's own time answering {@code RequestStatus}: cumulative count by upper bound in seconds */
         private static TreeMap<Double, Double> requestStatusBuckets(final String exposition) {
-            final TreeMap<Double, Double> buckets = new TreeMap<>();
-            for (final String line : exposition.split("\n")) {
-                final Matcher sample = ServerProbe.SAMPLE.matcher(line);
-                if (!line.startsWith("#") && sample.find() && sample.group(1).equals("latency_server_request_status_seconds_bucket")) {
-                    final Matcher le = LE.matcher(sample.group(3));
-                    if (le.find()) {
-                        buckets.put(le.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le.group(1)),
-                            Double.parseDouble(sample.group(4)));
-                    }
-                }
-            }
-            return buckets;
+            return ServerProbe.buckets(exposition, "latency_server_request_status_seconds");
         }
 
         /**

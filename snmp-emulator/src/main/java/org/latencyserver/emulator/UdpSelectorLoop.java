@@ -23,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * next datagram is read. This replaces a socket-reading thread per agent, so thousands of agents
  * cost one thread (or a few, one loop each).
  *
+ * <p>Overload sheds stale requests rather than answering them late: when a socket holds several
+ * datagrams from one requester (the loop fell behind by a poll interval or more: a machine short
+ * of CPU), only the newest is answered and the older ones are counted as shed. A poller that asks
+ * each agent once an interval has given up on the older ones already; answering them first would
+ * make every answer late and keep the loop behind for good (congestion collapse).
+ *
  * <p>Thread-safety: the selector, its keys and the receive buffer belong to the loop's thread;
  * other threads act on them only through {@link #register} and {@link #closeChannel}, which queue
  * the work for that thread and wake it.
@@ -41,6 +47,9 @@ final class UdpSelectorLoop implements AutoCloseable {
     private final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_BYTES);
     private final AtomicLong datagramsReceived = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong shed = new AtomicLong();
+    /** The datagrams of one turn of one socket: the newest per requester, in arrival order. Owned by the loop's thread. */
+    private final java.util.LinkedHashMap<SocketAddress, ByteBuffer> newestByRequester = new java.util.LinkedHashMap<>();
     private volatile boolean running = true;
 
     /**
@@ -107,6 +116,11 @@ final class UdpSelectorLoop implements AutoCloseable {
         return datagramsReceived.get();
     }
 
+    /** @return requests not answered because a newer one from the same requester was waiting on the same socket */
+    long shed() {
+        return shed.get();
+    }
+
     /** @return datagrams whose handling failed, and registrations that failed */
     long failures() {
         return failures.get();
@@ -141,6 +155,7 @@ final class UdpSelectorLoop implements AutoCloseable {
     }
 
     private void drain(DatagramChannel channel, ChannelTransport transport) {
+        newestByRequester.clear();
         for (int i = 0; i < MAX_DATAGRAMS_PER_TURN; i++) {
             receiveBuffer.clear();
             SocketAddress from;
@@ -149,21 +164,29 @@ final class UdpSelectorLoop implements AutoCloseable {
             } catch (IOException e) {
                 failures.incrementAndGet();
                 LOG.debug("{}: receive failed: {}", transport.getListenAddress(), e.toString());
-                return;
+                break;
             }
             if (from == null) {
-                return;
+                break;
             }
             datagramsReceived.incrementAndGet();
             receiveBuffer.flip();
             ByteBuffer message = ByteBuffer.allocate(receiveBuffer.remaining());
             message.put(receiveBuffer).flip();
+            // A later datagram of the same requester replaces the earlier one, which is shed.
+            if (newestByRequester.remove(from) != null) {
+                shed.incrementAndGet();
+            }
+            newestByRequester.put(from, message);
+        }
+        for (var request : newestByRequester.entrySet()) {
             try {
-                transport.deliver((InetSocketAddress) from, message);
+                transport.deliver((InetSocketAddress) request.getKey(), request.getValue());
             } catch (RuntimeException e) {
                 // One bad datagram (garbage, a decoding bug) must not stop the other agents.
                 failures.incrementAndGet();
-                LOG.debug("{}: a datagram from {} could not be handled: {}", transport.getListenAddress(), from, e.toString());
+                LOG.debug("{}: a datagram from {} could not be handled: {}", transport.getListenAddress(), request.getKey(),
+                    e.toString());
             }
         }
     }
