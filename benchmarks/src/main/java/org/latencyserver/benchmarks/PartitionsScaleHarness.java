@@ -62,7 +62,10 @@ import org.omg.PortableServer.POAHelper;
  *
  * <p>Run from the repository root (built with {@code mvn -B -q -pl benchmarks -am package -DskipTests}):
  * {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.PartitionsScaleHarness
- * [WORKSTATIONS] [PARTITIONS] [POLL_INTERVAL_MILLIS] [STEP_SECONDS]} (default 10000 4 1000 90). Each
+ * [WORKSTATIONS] [PARTITIONS] [POLL_INTERVAL_MILLIS] [STEP_SECONDS]} (default 10000 4 1000 180: the emulator starts
+ * first, then the servers one after another; {@value #WARM_UP_SECONDS} s after the last is ready the quiet window
+ * begins and lasts until {@value #QUIET_MARGIN_SECONDS} s before the change, which comes one step after the
+ * emulator's start). Each
  * server's JVM gets {@code -Xmx1g} (the issue's heap target as a hard limit), or
  * {@code -Dpartitions.scale.jvm.options=…}. Everything it wrote is in the work directory printed first.
  */
@@ -79,7 +82,9 @@ public final class PartitionsScaleHarness {
     private static final int STORM_WINDOW_SECONDS = 20;
     /** The quiet window ends this long before the change, and starts after the settling. */
     private static final int QUIET_MARGIN_SECONDS = 5;
-    private static final int SETTLE_SECONDS = 15;
+    /** After the last server is ready, before the quiet window: the JIT compilers of five JVMs settle. */
+    private static final int WARM_UP_SECONDS = 45;
+    private static final int MIN_QUIET_SECONDS = 20;
     private static final int CPU_HIGH_CODE = 3;
     private static final String COMMUNITY_ENV = "BENCH_COMMUNITY";
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
@@ -124,14 +129,14 @@ public final class PartitionsScaleHarness {
 
     /**
      * @param args workstations (default 10,000), partitions (4), poll interval in ms (1000), seconds per
-     *             scenario step (90: settling, quiet window, the change and what follows)
+     *             scenario step (180: the servers' start, warm-up and quiet window come before the change)
      * @throws Exception when a process or call fails
      */
     public static void main(final String[] args) throws Exception {
         final int workstations = args.length > 0 ? Integer.parseInt(args[0].replace("_", "").replace(",", "")) : 10_000;
         final int partitionCount = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         final long pollMillis = args.length > 2 ? Long.parseLong(args[2]) : 1000;
-        final int stepSeconds = args.length > 3 ? Integer.parseInt(args[3]) : 90;
+        final int stepSeconds = args.length > 3 ? Integer.parseInt(args[3]) : 180;
         final int clientsPerPartition = workstations / partitionCount;
         if (clientsPerPartition * partitionCount != workstations || clientsPerPartition % WORKSTATIONS_PER_SWITCH_PORT != 0
             || clientsPerPartition * CONNECTIONS_PER_CLIENT > Short.MAX_VALUE || clientsPerPartition <= CONNECTIONS_PER_CLIENT) {
@@ -139,8 +144,9 @@ public final class PartitionsScaleHarness {
                 + " multiple of " + WORKSTATIONS_PER_SWITCH_PORT + " above " + CONNECTIONS_PER_CLIENT + " with at most 32,767"
                 + " connections (" + CONNECTIONS_PER_CLIENT + " a client), was " + workstations);
         }
-        if (stepSeconds < SETTLE_SECONDS + QUIET_MARGIN_SECONDS + 10 || stepSeconds < STORM_WINDOW_SECONDS + 5) {
-            throw new IllegalArgumentException("a step must be at least " + (SETTLE_SECONDS + QUIET_MARGIN_SECONDS + 10) + " s");
+        if (stepSeconds < WARM_UP_SECONDS + QUIET_MARGIN_SECONDS + MIN_QUIET_SECONDS) {
+            throw new IllegalArgumentException("a step must be at least " + (WARM_UP_SECONDS + QUIET_MARGIN_SECONDS + MIN_QUIET_SECONDS)
+                + " s (servers' start, warm-up, quiet window), was " + stepSeconds);
         }
         final Path work = Files.createTempDirectory("partitions-scale");
         final String community = "bench" + System.nanoTime();
@@ -169,11 +175,18 @@ public final class PartitionsScaleHarness {
                 .args("--port", Integer.toString(freePort()), "--db-dir", work.resolve("nsdb").toString())
                 .start();
             final String corbaloc = naming.awaitReady(READY_TIMEOUT).reference("naming");
+            // The emulator first: its timeline starts now, and the servers poll answering agents from their start.
+            final ChildProcess emulator = kit.launch(Component.SNMP_EMULATOR).name("emulator")
+                .args("--scenario", scenario.toString(), "--community-env", COMMUNITY_ENV).env(COMMUNITY_ENV, community).start();
+            final long timelineStartMillis = Long.parseLong(emulator.awaitReady(READY_TIMEOUT).fact("timeline_start_epoch_millis"));
+            final long changeMillis = timelineStartMillis + stepSeconds * 1000L;
+            System.out.printf(Locale.ROOT, "  emulator ready (pid %d)%n", emulator.pid());
             for (final Partition partition : partitions) {
                 final Path config = writeServerConfig(work, partition, agentLines, pollMillis);
                 final long startNanos = System.nanoTime();
                 partition.process = kit.launch(Component.SERVER).name("server-" + partition.name)
-                    .args("--config", config.toString(), "--naming", corbaloc, "--metrics-port", "0", "--no-per-connection-metrics")
+                    .args("--config", config.toString(), "--naming", corbaloc, "--metrics-port", "0", "--no-per-connection-metrics",
+                        "--ior-file", work.resolve(partition.name + ".ior").toString())
                     .env(COMMUNITY_ENV, community).start();
                 partition.ready = partition.process.awaitReady(READY_TIMEOUT);
                 partition.service = LatencyServiceHelper.narrow(orb.string_to_object(partition.ready.reference("server")));
@@ -183,12 +196,14 @@ public final class PartitionsScaleHarness {
             for (final Partition partition : partitions) {
                 subscribe(orb, poa, partition);
             }
-            final ChildProcess emulator = kit.launch(Component.SNMP_EMULATOR).name("emulator")
-                .args("--scenario", scenario.toString(), "--community-env", COMMUNITY_ENV).env(COMMUNITY_ENV, community).start();
-            final long timelineStartMillis = Long.parseLong(emulator.awaitReady(READY_TIMEOUT).fact("timeline_start_epoch_millis"));
-            final long changeMillis = timelineStartMillis + stepSeconds * 1000L;
-            System.out.printf(Locale.ROOT, "  emulator ready (pid %d); the mass change comes %.1f s from now%n", emulator.pid(),
-                (changeMillis - System.currentTimeMillis()) / 1000.0);
+            final long quietStartMillis = System.currentTimeMillis() + WARM_UP_SECONDS * 1000L;
+            final long quietEndMillis = changeMillis - QUIET_MARGIN_SECONDS * 1000L;
+            if (quietEndMillis - quietStartMillis < MIN_QUIET_SECONDS * 1000L) {
+                throw new IllegalStateException("the servers took too long to start: " + (quietEndMillis - quietStartMillis) / 1000
+                    + " s of quiet window left before the change; give a longer step (now " + stepSeconds + " s)");
+            }
+            System.out.printf(Locale.ROOT, "  all serving; %d s to warm up, quiet window %.0f s, the mass change %.1f s from now%n",
+                WARM_UP_SECONDS, (quietEndMillis - quietStartMillis) / 1000.0, (changeMillis - System.currentTimeMillis()) / 1000.0);
 
             final AtomicBoolean reading = new AtomicBoolean(true);
             final List<Thread> readers = new ArrayList<>();
@@ -199,11 +214,11 @@ public final class PartitionsScaleHarness {
                 readers.add(reader);
             }
             // The quiet window: steady polling, nothing changing.
-            sleepUntil(timelineStartMillis + SETTLE_SECONDS * 1000L);
+            sleepUntil(quietStartMillis);
             final Window quiet = Window.open(partitions, emulator.pid());
             final Map<String, Snapshot> quietStart = counters(partitions);
             partitions.forEach(p -> p.reading = p.quietReads);
-            sleepUntil(changeMillis - QUIET_MARGIN_SECONDS * 1000L);
+            sleepUntil(quietEndMillis);
             partitions.forEach(p -> p.reading = null);
             final Window.Closed quietWindow = quiet.close();
             final Map<String, Snapshot> beforeChange = counters(partitions);
