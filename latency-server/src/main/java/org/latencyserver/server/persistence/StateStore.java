@@ -68,6 +68,14 @@ import org.slf4j.LoggerFactory;
  * rewritten every 10 s while changes came in, so at 25,000 connections a storm of 7,500 changes cost
  * 4,700 bytes per change). Restoring reads at most the state file and as much journal again.
  *
+ * <p>A change of a connection's MIB reading alone — a poll whose value moved by a point or two within
+ * one load state, as tick counters do at every poll — is not worth a line per poll: such a connection
+ * is marked apart and appended with its next change that matters, with any {@link #awaitSaved} (so a
+ * {@code PutMibUpdates} acknowledgement still covers its values), at close, or at the latest
+ * {@value #READINGS_SAVE_INTERVAL_MILLIS} ms later. A restart may then show a reading that old; the
+ * poller replaces it within a poll. (At 25,000 polled connections the jitter of a loaded
+ * workstation's counters was thousands of lines a second.)
+ *
  * <p>A compaction does not stop the appends (the writer thread never writes the table): (1) the
  * writer appends what is marked, reads the rows as they are, forces and closes the journal, and
  * hands the rows to the compactor thread; (2) later appends go to {@code .journal.next}, whose
@@ -107,6 +115,8 @@ public final class StateStore implements EngineListener, AutoCloseable {
 
     /** How often the journal is forced to disk, at most: what a power cut may lose. */
     static final long JOURNAL_FORCE_INTERVAL_MILLIS = 1_000;
+    /** How long a change of a connection's MIB reading alone may wait to be appended, in ms (see the class comment). */
+    static final long READINGS_SAVE_INTERVAL_MILLIS = 30_000;
     /** A journal is compacted into a new state file once it holds this many bytes ... */
     static final long COMPACT_JOURNAL_MIN_BYTES = 1L << 20;
     /**
@@ -130,6 +140,10 @@ public final class StateStore implements EngineListener, AutoCloseable {
     private final ObjectMapper mapper = new ObjectMapper();
     /** Connections changed since their last record was written: added by the update thread, drained by the writer. */
     private final Set<Short> changed = ConcurrentHashMap.newKeySet();
+    /** Connections whose only change since their last record is their MIB reading (see the class comment); same owners. */
+    private final Set<Short> readingsChanged = ConcurrentHashMap.newKeySet();
+    /** When the readings were last appended (writer thread). */
+    private long lastReadingsSaveNanos = System.nanoTime();
     private final AtomicLong changesSeen = new AtomicLong();
     private final AtomicLong journalAppends = new AtomicLong();
     private final AtomicLong journalBytes = new AtomicLong();
@@ -389,7 +403,18 @@ public final class StateStore implements EngineListener, AutoCloseable {
     @Override
     public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
         changesSeen.incrementAndGet();
-        changed.add(after.spec().indexRef());
+        final short indexRef = after.spec().indexRef();
+        if (before != null && readingOnly(before, after)) {
+            readingsChanged.add(indexRef);
+        } else {
+            changed.add(indexRef);
+        }
+    }
+
+    /** @return whether {@code after} differs from {@code before} in its MIB reading (latest and previous) alone */
+    static boolean readingOnly(final ConnectionRow before, final ConnectionRow after) {
+        return after.load().equals(before.load()) && after.equals(before.toBuilder().latest(after.latest()).previous(after.previous())
+            .version(after.version()).changedEpochMillis(after.changedEpochMillis()).build());
     }
 
     /**
@@ -406,7 +431,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
             // Runs after any append under way (one writer thread): a connection still marked is
             // appended now, our change included; one no longer marked was appended by an append
             // that read its row after our change was published.
-            return writer.submit(this::saveChanges).get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return writer.submit(() -> saveChanges(true)).get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException | ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
@@ -453,13 +478,14 @@ public final class StateStore implements EngineListener, AutoCloseable {
     /** The periodic work: append what changed, start or finish a compaction when due, force the journal when due. */
     private void tick() {
         try {
-            saveChanges();
+            final long now = System.nanoTime();
+            final boolean readingsDue = now - lastReadingsSaveNanos >= READINGS_SAVE_INTERVAL_MILLIS * 1_000_000L;
+            saveChanges(readingsDue);
             finishCompaction(0);
             if (journal != null && compaction == null
                 && journal.bytes() >= Math.max(compactJournalMinBytes, COMPACT_JOURNAL_TO_STATE_FILE * stateFileBytes)) {
                 startCompaction();
             }
-            final long now = System.nanoTime();
             if (journal != null && journal.unforced() && now - lastForceNanos >= JOURNAL_FORCE_INTERVAL_MILLIS * 1_000_000L) {
                 lastForceNanos = now;
                 try {
@@ -474,8 +500,20 @@ public final class StateStore implements EngineListener, AutoCloseable {
         }
     }
 
-    /** Writer thread: appends the changed connections, or writes a state file when there is no journal to append to. */
-    private boolean saveChanges() {
+    /**
+     * Writer thread: appends the changed connections, or writes a state file when there is no journal to append to.
+     *
+     * @param withReadings whether the connections whose MIB reading alone changed are appended too
+     */
+    private boolean saveChanges(final boolean withReadings) {
+        if (withReadings) {
+            lastReadingsSaveNanos = System.nanoTime();
+            for (final Iterator<Short> marked = readingsChanged.iterator(); marked.hasNext();) {
+                final short indexRef = marked.next();
+                marked.remove(); // before it is marked as changed: a reading published after this marks it again
+                changed.add(indexRef);
+            }
+        }
         if (journal == null) {
             return snapshot();
         }
@@ -617,6 +655,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
             throw new IOException("a compaction of " + file + " is still under way");
         }
         changed.clear(); // before the rows are read: a change published after this marks its connection again
+        readingsChanged.clear();
         final List<ConnectionRow> rows = table.rows();
         try {
             if (journal != null) {
@@ -712,8 +751,8 @@ public final class StateStore implements EngineListener, AutoCloseable {
             // The writer has stopped: its files are this thread's now.
             finishCompaction(COMPACTION_WAIT_MILLIS);
             compactor.shutdown();
-            if (!changed.isEmpty()) {
-                saveChanges();
+            if (!changed.isEmpty() || !readingsChanged.isEmpty()) {
+                saveChanges(true);
             }
             if (journal != null) {
                 journal.force();

@@ -1,0 +1,90 @@
+package org.latencyserver.server.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStatePair;
+import org.latencyserver.core.state.PortState;
+import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.MibReading;
+
+/**
+ * A change of a connection's MIB reading alone (a poll's jitter within one load state) is not a
+ * journal line per poll: it waits for the next change that matters, an {@code awaitSaved}, or the
+ * readings' interval; a change of load state is appended at the next tick as before.
+ */
+class StateStoreReadingsTest {
+
+    private static final ConnectionLoadState LOW_LOW =
+        new ConnectionLoadState(new CpuStatePair(CpuState.LOW, CpuState.LOW), PortState.NORMAL);
+    private static final ConnectionLoadState HIGH_LOW =
+        new ConnectionLoadState(new CpuStatePair(CpuState.HIGH, CpuState.LOW), PortState.NORMAL);
+
+    @TempDir
+    Path directory;
+
+    private static ConnectionRow lowLow() {
+        final WorkstationType type = new WorkstationType("LOCAL-2CORE", 5);
+        final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, type, "lab2", (short) 6, type, null, 1024, 1, 0,
+            "thesis-tac4-corba", CalibrationMode.THESIS, 0.0);
+        return ConnectionRow.initial(spec, 0).withMib(reading(20), LOW_LOW, 1);
+    }
+
+    private static MibReading reading(final int clientPercent) {
+        return new MibReading((short) clientPercent, (short) 20, (short) 10);
+    }
+
+    @Test
+    void aNewReadingInTheSameLoadStateIsAReadingOnlyChangeAndANewLoadStateIsNot() {
+        final ConnectionRow before = lowLow();
+        assertTrue(StateStore.readingOnly(before, before.withMib(reading(21), LOW_LOW, 2)), "20 % -> 21 %, still LOW/LOW");
+        assertFalse(StateStore.readingOnly(before, before.withMib(reading(90), HIGH_LOW, 2)), "LOW/LOW -> HIGH/LOW");
+        assertFalse(StateStore.readingOnly(before, before.withMib(reading(21), LOW_LOW, 2).withStaleReason("port unknown")),
+            "a reading that made the estimate stale");
+    }
+
+    @Test
+    void aReadingOnlyChangeWaitsWhileAStateChangeIsAppendedAtTheNextTickAndAnAwaitSavesBoth() throws Exception {
+        final ConnectionRow first = lowLow();
+        final ConnectionTable table = new ConnectionTable(List.of(first));
+        final StateStore store = new StateStore(directory.resolve("state.json"), table);
+        try {
+            store.start(10);
+            final long appendsAtStart = store.journalAppends();
+
+            final ConnectionRow jitter = first.withMib(reading(21), LOW_LOW, 2);
+            table.publish(jitter);
+            store.rowChanged(first, jitter);
+            Thread.sleep(500); // fifty ticks
+            assertEquals(appendsAtStart, store.journalAppends(), "a reading alone is not appended by the ticks");
+
+            final ConnectionRow loaded = jitter.withMib(reading(90), HIGH_LOW, 3);
+            table.publish(loaded);
+            store.rowChanged(jitter, loaded);
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            while (store.journalAppends() == appendsAtStart && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(appendsAtStart + 1, store.journalAppends(), "a state change is appended by the next tick");
+
+            final ConnectionRow jitterAgain = loaded.withMib(reading(89), HIGH_LOW, 4);
+            table.publish(jitterAgain);
+            store.rowChanged(loaded, jitterAgain);
+            assertTrue(store.awaitSaved(5_000));
+            assertEquals(appendsAtStart + 2, store.journalAppends(), "an await (a PutMibUpdates acknowledgement) saves a reading too");
+        } finally {
+            store.close();
+        }
+    }
+}
