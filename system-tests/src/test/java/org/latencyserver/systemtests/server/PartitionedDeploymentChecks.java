@@ -197,7 +197,9 @@ abstract class PartitionedDeploymentChecks {
         final ChromeDriver browser = HeadlessChromium.start(directory);
         try {
             browser.get(web);
+            // The page re-renders a section at each push: an element found may be replaced before it is read.
             final WebDriverWait page = new WebDriverWait(browser, WITHIN);
+            page.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
             page.until(b -> b.findElements(By.cssSelector("section.up")).size() == 3);
             killAndReturn(web, browser, page);
         } finally {
@@ -222,8 +224,9 @@ abstract class PartitionedDeploymentChecks {
         // p3 down and p1, p2 up on the page (a wait, not a snapshot: a busy machine may delay a refresh)
         page.until(b -> b.findElements(By.cssSelector("section#partition-p3.down")).size() == 1
             && b.findElements(By.cssSelector("section#partition-p1.up, section#partition-p2.up")).size() == 2);
-        assertTrue(browser.findElement(By.id("summary")).getText().contains("DOWN: p3"), "the page's header names it");
-        assertTrue(browser.findElement(By.cssSelector("section#partition-p3 h2")).getText().contains("DOWN"));
+        page.withMessage("the page's header names p3 down, and so does p3's section")
+            .until(b -> b.findElement(By.id("summary")).getText().contains("DOWN: p3")
+                && b.findElement(By.cssSelector("section#partition-p3 h2")).getText().contains("DOWN"));
         final ChildProcess once = system.launchOneShot("console-once-down", Component.CONSOLE)
             .args("--naming", naming, "--all-partitions", "--once").start();
         assertEquals(1, once.awaitExit(WITHIN), "--once exits 1 while a partition is down\n" + once.log());
@@ -238,7 +241,8 @@ abstract class PartitionedDeploymentChecks {
         assertEquals(50, back.RequestTableStatus((short) 301).latest_client_mib_cpu, "the MIB values pushed before the kill");
         awaitTrue(() -> allUp(webSnapshot(web)), "the web page shows p3 up again");
         page.until(b -> b.findElements(By.cssSelector("section.up")).size() == 3);
-        assertEquals("all up", browser.findElement(By.id("summary")).getText().replaceFirst("^3 partitions, ", ""));
+        page.withMessage("the page's header says all up").until(b ->
+            "all up".equals(b.findElement(By.id("summary")).getText().replaceFirst("^3 partitions, ", "")));
     }
 
     // ---- the deployment ---------------------------------------------------------------------------
