@@ -409,7 +409,7 @@ public final class PartitionsScaleHarness {
             final Map<String, Map<String, Long>> threads = new LinkedHashMap<>();
             for (final Partition partition : partitions) {
                 process.put(partition.name, ProcessCpu.cpuNanos(partition.ready.pid()).orElse(0));
-                threads.put(partition.name, ServerProbe.cpuNanosByThreadName(partition.ready.pid()));
+                threads.put(partition.name, ProcessCpu.cpuNanosByThreadName(partition.ready.pid()));
             }
             return new Window(System.nanoTime(), process, threads, partitions, emulatorPid,
                 ProcessCpu.cpuNanos(emulatorPid).orElse(0));
@@ -430,7 +430,7 @@ public final class PartitionsScaleHarness {
                 process.put(partition.name, (ProcessCpu.cpuNanos(pid).orElse(0) - processNanos.get(partition.name)) / 1e9 / seconds);
                 final Map<String, Long> before = threadNanos.get(partition.name);
                 final Map<String, Long> used = new LinkedHashMap<>();
-                ServerProbe.cpuNanosByThreadName(pid).forEach((name, nanos) -> used.put(name, nanos - before.getOrDefault(name, 0L)));
+                ProcessCpu.cpuNanosByThreadName(pid).forEach((name, nanos) -> used.put(name, nanos - before.getOrDefault(name, 0L)));
                 poller.put(partition.name, used.entrySet().stream()
                     .filter(e -> e.getKey().startsWith("snmp-poller") || e.getKey().startsWith("DefaultUDPTrans"))
                     .mapToLong(Map.Entry::getValue).sum() / 1e9 / seconds);

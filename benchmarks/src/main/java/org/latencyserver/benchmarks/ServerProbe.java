@@ -28,7 +28,6 @@ final class ServerProbe {
     static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
     private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
-    private static final long CLOCK_TICKS_PER_SECOND = 100; // Linux's USER_HZ
 
     private ServerProbe() {
     }
@@ -127,7 +126,7 @@ final class ServerProbe {
         }
     }
 
-    /** @return a kB figure of /proc/PID/status, or -1 */
+    /** @return a figure of /proc/PID/status (kB for memory, a count for {@code Threads:}), or -1 */
     static long statusKib(final long pid, final String key) {
         try {
             for (final String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
@@ -141,28 +140,4 @@ final class ServerProbe {
         return -1;
     }
 
-    /**
-     * @param pid a process
-     * @return CPU time (user + system, ns) of its threads, summed by thread name (the kernel's 15-character
-     *         {@code comm}: e.g. {@code snmp-poller}); empty when the process is gone
-     */
-    static Map<String, Long> cpuNanosByThreadName(final long pid) {
-        final Map<String, Long> byName = new TreeMap<>();
-        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            for (final Path task : (Iterable<Path>) tasks::iterator) {
-                try {
-                    final String stat = Files.readString(task.resolve("stat"));
-                    final String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-                    final long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                    byName.merge(name, ticks * 1_000_000_000L / CLOCK_TICKS_PER_SECOND, Long::sum);
-                } catch (IOException | RuntimeException threadGone) {
-                    // The thread ended between the listing and the read.
-                }
-            }
-        } catch (IOException e) {
-            return Map.of();
-        }
-        return byName;
-    }
 }

@@ -198,8 +198,8 @@ public final class SnmpEmulatorScaleHarness {
                     pollerCount, (sum(pollers, SnmpPoller::answersReceived) - answers0) / elapsed,
                     agents * 1000.0 / POLL_INTERVAL_MILLIS, (sum(pollers, SnmpPoller::pollsSkipped) - skipped0) / elapsed,
                     (receiveBufferErrors() - dropped0) / elapsed, emulatorCpu,
-                    100.0 * (os.getProcessCpuTime() - pollerCpu0) / 1e9 / elapsed, (int) status(emulator.pid(), "Threads:"),
-                    status(emulator.pid(), "VmRSS:") / 1024, startSeconds, down, burst);
+                    100.0 * (os.getProcessCpuTime() - pollerCpu0) / 1e9 / elapsed, (int) ServerProbe.statusKib(emulator.pid(), "Threads:"),
+                    ServerProbe.statusKib(emulator.pid(), "VmRSS:") / 1024, startSeconds, down, burst);
             } finally {
                 pollers.forEach(SnmpPoller::close);
             }
@@ -274,20 +274,6 @@ public final class SnmpEmulatorScaleHarness {
         } catch (java.io.IOException | RuntimeException e) {
             return 0;
         }
-    }
-
-    /** @return a number from /proc/PID/status (kB for memory), or -1 */
-    private static long status(final long pid, final String key) {
-        try {
-            for (final String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith(key)) {
-                    return Long.parseLong(line.substring(key.length()).trim().split("\\s+")[0]);
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
-        }
-        return -1;
     }
 
     private static String uptime() {

@@ -22,14 +22,40 @@ public final class ProcessCpu {
      */
     public static OptionalLong cpuNanos(final long pid) {
         try {
-            final String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-            final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-            final long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // fields 14 and 15: utime, stime
-            return OptionalLong.of(ticks * 1_000_000_000L / CLOCK_TICKS_PER_SECOND);
+            return OptionalLong.of(statCpuNanos(Files.readString(Path.of("/proc", Long.toString(pid), "stat"))));
         } catch (IOException | RuntimeException e) {
             return OptionalLong.empty();
         }
+    }
+
+    /**
+     * @param pid a process
+     * @return CPU time (user + system, ns) of its threads, summed by thread name (the kernel's 15-character
+     *         {@code comm}, e.g. {@code snmp-poller}); empty when the process is gone
+     */
+    public static java.util.Map<String, Long> cpuNanosByThreadName(final long pid) {
+        final java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (final Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    final String stat = Files.readString(task.resolve("stat"));
+                    byName.merge(stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')), statCpuNanos(stat), Long::sum);
+                } catch (IOException | RuntimeException threadGone) {
+                    // The thread ended between the listing and the read.
+                }
+            }
+        } catch (IOException e) {
+            return java.util.Map.of();
+        }
+        return byName;
+    }
+
+    /** @return utime + stime of a {@code stat} line, in ns */
+    private static long statCpuNanos(final String stat) {
+        // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+        final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+        final long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // fields 14 and 15: utime, stime
+        return ticks * 1_000_000_000L / CLOCK_TICKS_PER_SECOND;
     }
 
     private static long clockTicksPerSecond() {
