@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -58,18 +59,23 @@ class MeasuredConnectionsFollowStateChangesTest {
 
     @Test
     void qos3AndQos4GoThroughPendingToMeasuredOnEveryStateChange() throws Exception {
-        final BlockingQueue<Estimate> pushed = new LinkedBlockingQueue<>();
+        // One queue per connection: each subscriber's pushes arrive in order on its own thread, and
+        // sorting them by connection keeps that order within each connection.
+        final Map<Short, BlockingQueue<Estimate>> pushed = Map.of((short) 4, new LinkedBlockingQueue<>(),
+            (short) 6, new LinkedBlockingQueue<>());
         final POA poa = POAHelper.narrow(testbed.orb.resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
-        final EstimateListenerOperations listener = pushed::add;
+        final EstimateListenerOperations listener = estimate -> pushed.get(estimate.index_ref).add(estimate);
         final long subscription = testbed.service.subscribe(
             EstimateListenerHelper.narrow(poa.servant_to_reference(new EstimateListenerPOATie(listener))), new short[] {4, 6});
         // Both connections measured once, so that every change below has an estimate to mark pending
-        // (before the first measurement there is nothing to serve, and nothing is pushed).
+        // (before the first measurement there is nothing to serve, and nothing is pushed). The wait
+        // takes the pushes up to the measured one, which may reach the listener after the table says
+        // measured: a push still on its way would otherwise be read as the first after the change.
         testbed.push(80, 50, 20);
-        awaitMeasured((short) 4);
-        awaitMeasured((short) 6);
-        pushed.clear();
+        for (final short indexRef : new short[] {4, 6}) {
+            awaitMeasuredPush(pushed.get(indexRef), "67-100/34-66", "baseline, connection " + indexRef);
+        }
         final int[][] walk = {{10, 10}, {80, 10}, {50, 50}, {10, 80}};
         final String[] labels = {"0-33/0-33", "67-100/0-33", "34-66/34-66", "0-33/67-100"};
         for (int step = 0; step < walk.length; step++) {
@@ -77,25 +83,8 @@ class MeasuredConnectionsFollowStateChangesTest {
             for (final short indexRef : new short[] {4, 6}) {
                 final String context = "step " + step + ", connection " + indexRef;
                 // Pushed in order: first the pending estimate, then the measured one for this state.
-                final List<Estimate> seen = new ArrayList<>();
-                Estimate measured = null;
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (measured == null && System.nanoTime() < deadline) {
-                    final Estimate next = pushed.poll(1, TimeUnit.SECONDS);
-                    if (next == null || next.index_ref != indexRef) {
-                        if (next != null) {
-                            pushed.add(next); // the other connection's; keep it for its turn
-                            Thread.sleep(5);
-                        }
-                        continue;
-                    }
-                    seen.add(next);
-                    if (!next.update_pending && next.basis.contains(labels[step]) && next.basis.contains("measurement ticket")) {
-                        measured = next;
-                    }
-                }
-                assertTrue(measured != null, context + ": no measured estimate for " + labels[step] + "; pushed " + describe(seen)
-                    + "\n" + agent.log());
+                final List<Estimate> seen = awaitMeasuredPush(pushed.get(indexRef), labels[step], context);
+                final Estimate measured = seen.get(seen.size() - 1);
                 assertTrue(seen.get(0).update_pending, context + ": the first push after the change says pending: " + describe(seen));
                 assertEquals(indexRef == 4 ? EstimateKind.AVERAGE : EstimateKind.BOUND, measured.kind);
                 final TableRow row = testbed.latserv.RequestTableStatus(indexRef);
@@ -104,7 +93,28 @@ class MeasuredConnectionsFollowStateChangesTest {
             }
         }
         testbed.service.unsubscribe(subscription);
-        drain(pushed);
+    }
+
+    /**
+     * Takes one connection's pushes up to and including its measured estimate of the state {@code label}.
+     *
+     * @return the pushes taken, in the order they arrived; the last is the measured one
+     */
+    private static List<Estimate> awaitMeasuredPush(final BlockingQueue<Estimate> pushes, final String label, final String context)
+        throws InterruptedException {
+        final List<Estimate> seen = new ArrayList<>();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            final Estimate next = pushes.poll(1, TimeUnit.SECONDS);
+            if (next == null) {
+                continue;
+            }
+            seen.add(next);
+            if (!next.update_pending && next.basis.contains(label) && next.basis.contains("measurement ticket")) {
+                return seen;
+            }
+        }
+        throw new AssertionError(context + ": no measured estimate for " + label + "; pushed " + describe(seen) + "\n" + agent.log());
     }
 
     @Test
@@ -161,10 +171,6 @@ class MeasuredConnectionsFollowStateChangesTest {
             Thread.sleep(50);
         }
         throw new AssertionError("connection " + indexRef + " was not measured:\n" + agent.log());
-    }
-
-    private static void drain(final BlockingQueue<Estimate> queue) {
-        queue.clear();
     }
 
     private static String describe(final List<Estimate> estimates) {
