@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
@@ -169,6 +170,33 @@ final class StateCodec {
             }
         });
         return c;
+    }
+
+    /**
+     * Whether the records {@link #encodeConnection} writes for the two rows differ in their MIB
+     * readings ({@code latest}, {@code previous}) alone. What a row holds but a record does not —
+     * the load state (a restart classifies it afresh from {@code latest}), the stale reason, when
+     * the state was entered, an open request's ticket — does not count. Kept beside the encoder:
+     * a field added to the record must be added here too ({@code StateCodecTest} checks the two
+     * agree field by field).
+     *
+     * @return true when only the readings would be written differently
+     */
+    static boolean sameRecordButReadings(final ConnectionRow before, final ConnectionRow after) {
+        final ServedEstimate was = before.served();
+        final ServedEstimate is = after.served();
+        return before.spec().indexRef() == after.spec().indexRef() && before.spec().qos() == after.spec().qos()
+            && before.spec().messageSizeBytes() == after.spec().messageSizeBytes()
+            && Objects.equals(before.estimate(), after.estimate())
+            && Objects.equals(before.unavailableReason(), after.unavailableReason())
+            && before.updateRequired() == after.updateRequired()
+            && Objects.equals(before.measurement(), after.measurement())
+            && Objects.equals(was.source(), is.source())
+            && was.dataEpochMillis() == is.dataEpochMillis()
+            && Objects.equals(was.correction(), is.correction())
+            && Objects.equals(was.thesis(), is.thesis())
+            // the same map when nothing was learned (a change of state keeps it): equals returns at once
+            && before.learning().byState().equals(after.learning().byState());
     }
 
     private static void measurement(final ObjectNode node, final Measurement m) {

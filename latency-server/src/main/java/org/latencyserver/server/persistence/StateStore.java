@@ -68,13 +68,17 @@ import org.slf4j.LoggerFactory;
  * rewritten every 10 s while changes came in, so at 25,000 connections a storm of 7,500 changes cost
  * 4,700 bytes per change). Restoring reads at most the state file and as much journal again.
  *
- * <p>A change of a connection's MIB reading alone — a poll whose value moved by a point or two within
- * one load state, as tick counters do at every poll — is not worth a line per poll: such a connection
- * is marked apart and appended with its next change that matters, with any {@link #awaitSaved} (so a
+ * <p>A change that leaves a connection's record the same but for its MIB readings
+ * ({@link StateCodec#sameRecordButReadings}) is not worth a line per poll: a value that moved by a
+ * point or two within one load state, as tick counters do at every poll, or an end that turned
+ * UNKNOWN and back (the estimate is kept, marked stale; neither the load state nor the stale reason
+ * is saved — a restart classifies the saved readings afresh). Such a connection is marked apart and
+ * appended with its next change that matters, with any {@link #awaitSaved} (so a
  * {@code PutMibUpdates} acknowledgement still covers its values), at close, or at the latest
- * {@value #READINGS_SAVE_INTERVAL_MILLIS} ms later. A restart may then show a reading that old; the
- * poller replaces it within a poll. (At 25,000 polled connections the jitter of a loaded
- * workstation's counters was thousands of lines a second.)
+ * {@value #READINGS_SAVE_INTERVAL_MILLIS} ms later. A restart may then show readings that old; the
+ * poller replaces them within a poll. (At 25,000 polled connections the jitter of a loaded
+ * workstation's counters was thousands of lines a second, and on an overloaded machine sources
+ * turning UNKNOWN and back were tens of thousands a minute, each a line, which fed the overload.)
  *
  * <p>A compaction does not stop the appends (the writer thread never writes the table): (1) the
  * writer appends what is marked, reads the rows as they are, forces and closes the journal, and
@@ -140,7 +144,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
     private final ObjectMapper mapper = new ObjectMapper();
     /** Connections changed since their last record was written: added by the update thread, drained by the writer. */
     private final Set<Short> changed = ConcurrentHashMap.newKeySet();
-    /** Connections whose only change since their last record is their MIB reading (see the class comment); same owners. */
+    /** Connections whose record changed since it was last written in its MIB readings alone (see the class comment); same owners. */
     private final Set<Short> readingsChanged = ConcurrentHashMap.newKeySet();
     /** When the readings were last appended (writer thread). */
     private long lastReadingsSaveNanos = System.nanoTime();
@@ -404,17 +408,11 @@ public final class StateStore implements EngineListener, AutoCloseable {
     public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
         changesSeen.incrementAndGet();
         final short indexRef = after.spec().indexRef();
-        if (before != null && readingOnly(before, after)) {
+        if (before != null && StateCodec.sameRecordButReadings(before, after)) {
             readingsChanged.add(indexRef);
         } else {
             changed.add(indexRef);
         }
-    }
-
-    /** @return whether {@code after} differs from {@code before} in its MIB reading (latest and previous) alone */
-    static boolean readingOnly(final ConnectionRow before, final ConnectionRow after) {
-        return after.load().equals(before.load()) && after.equals(before.toBuilder().latest(after.latest()).previous(after.previous())
-            .version(after.version()).changedEpochMillis(after.changedEpochMillis()).build());
     }
 
     /**

@@ -8,11 +8,14 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.estimate.Estimate;
+import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -20,14 +23,17 @@ import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 
 /**
- * A change of a connection's MIB reading alone (a poll's jitter within one load state) is not a
- * journal line per poll: it waits for the next change that matters, an {@code awaitSaved}, or the
- * readings' interval; a change of load state is appended at the next tick as before.
+ * A change that leaves a connection's saved record the same but for its MIB readings (a poll's
+ * jitter within one load state, an end going UNKNOWN and back) is not a journal line per poll: it
+ * waits for the next change that matters, an {@code awaitSaved}, or the readings' interval; a change
+ * of what is served is appended at the next tick as before.
  */
 class StateStoreReadingsTest {
 
     private static final ConnectionLoadState LOW_LOW =
         new ConnectionLoadState(new CpuStatePair(CpuState.LOW, CpuState.LOW), PortState.NORMAL);
+    private static final ConnectionLoadState UNKNOWN_LOW =
+        new ConnectionLoadState(new CpuStatePair(CpuState.UNKNOWN, CpuState.LOW), PortState.NORMAL);
     private static final ConnectionLoadState HIGH_LOW =
         new ConnectionLoadState(new CpuStatePair(CpuState.HIGH, CpuState.LOW), PortState.NORMAL);
 
@@ -45,13 +51,20 @@ class StateStoreReadingsTest {
         return new MibReading((short) clientPercent, (short) 20, (short) 10);
     }
 
+    /** What the engine does at LOW/LOW -> HIGH/LOW for a QoS 1 connection: the profile's estimate for the new state. */
+    private static ConnectionRow servingHigh(final ConnectionRow row, final int clientPercent) {
+        final ConfidenceInterval interval = new ConfidenceInterval(1.9, 2.1, 0.95, "profile");
+        return row.withMib(reading(clientPercent), HIGH_LOW, 3)
+            .withEstimate(new Estimate(1, EstimateKind.AVERAGE, 2.0, 0, interval, List.of(), "profile, 67-100/0-33", List.of(), false), null);
+    }
+
     @Test
-    void aNewReadingInTheSameLoadStateIsAReadingOnlyChangeAndANewLoadStateIsNot() {
+    void aNewReadingOrAnUnknownEndKeepsTheRecordButANewEstimateDoesNot() {
         final ConnectionRow before = lowLow();
-        assertTrue(StateStore.readingOnly(before, before.withMib(reading(21), LOW_LOW, 2)), "20 % -> 21 %, still LOW/LOW");
-        assertFalse(StateStore.readingOnly(before, before.withMib(reading(90), HIGH_LOW, 2)), "LOW/LOW -> HIGH/LOW");
-        assertFalse(StateStore.readingOnly(before, before.withMib(reading(21), LOW_LOW, 2).withStaleReason("port unknown")),
-            "a reading that made the estimate stale");
+        assertTrue(StateCodec.sameRecordButReadings(before, before.withMib(reading(21), LOW_LOW, 2)), "20 % -> 21 %, still LOW/LOW");
+        assertTrue(StateCodec.sameRecordButReadings(before, before.withMib(reading(-1), UNKNOWN_LOW, 2)
+            .withStaleReason("client workstation CPU utilisation unknown")), "the client unknown: the estimate is kept, marked stale");
+        assertFalse(StateCodec.sameRecordButReadings(before, servingHigh(before, 90)), "LOW/LOW -> HIGH/LOW and its estimate");
     }
 
     @Test
@@ -69,7 +82,7 @@ class StateStoreReadingsTest {
             Thread.sleep(500); // fifty ticks
             assertEquals(appendsAtStart, store.journalAppends(), "a reading alone is not appended by the ticks");
 
-            final ConnectionRow loaded = jitter.withMib(reading(90), HIGH_LOW, 3);
+            final ConnectionRow loaded = servingHigh(jitter, 90);
             table.publish(loaded);
             store.rowChanged(jitter, loaded);
             final long deadline = System.nanoTime() + 10_000_000_000L;
