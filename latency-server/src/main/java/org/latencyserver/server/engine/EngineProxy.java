@@ -69,15 +69,19 @@ public final class EngineProxy {
     }
 
     /**
-     * As {@link #applyMib}, without waiting (for producers that must never wait, such as the SNMP
-     * poller). A failing command is logged and counted by the loop.
+     * Polled values, without waiting (for producers that must never wait: the SNMP poller), applied
+     * by {@link UpdateEngine#applyPolledMib} (a point of tick-counter noise within one load state is
+     * not published). A failing command is logged and counted by the loop.
      *
      * @param indexRef   the connection
      * @param fromLatest the reading to apply, given the row's latest one
      * @return false when the loop is stopped and the values were dropped
      */
     public boolean postMib(final short indexRef, final UnaryOperator<MibReading> fromLatest) {
-        return loop.submit(mibCommand(indexRef, fromLatest));
+        return loop.submit(new EngineCommand<>("polled MIB values", (engine, nowNanos) -> {
+            final ConnectionRow row = engine.table().row(indexRef);
+            return row != null && engine.applyPolledMib(indexRef, fromLatest.apply(row.latest()), nowNanos);
+        }));
     }
 
     private static EngineCommand<Boolean> mibCommand(final short indexRef, final UnaryOperator<MibReading> fromLatest) {

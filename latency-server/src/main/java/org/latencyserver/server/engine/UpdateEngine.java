@@ -52,6 +52,9 @@ public final class UpdateEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(UpdateEngine.class);
 
+    /** A polled end that moved by at most this many points within its load state is noise (see {@link #applyPolledMib}). */
+    static final int POLLED_JITTER_PERCENT = 1;
+
     private final ConnectionTable table;
     /**
      * The {@code index_ref}s of the rows with a measurement request open or due: all that the
@@ -74,6 +77,8 @@ public final class UpdateEngine {
     private final List<EngineListener> listeners = new CopyOnWriteArrayList<>();
     /** Probe round trips accepted since start; written by the update thread, read by metrics. */
     private volatile long probeRoundTrips;
+    /** Written by the update thread only; volatile for the metrics endpoint. */
+    private volatile long polledJitterKept;
     /**
      * What probes of QoS 1/2 connections taught about their profiles' cells, by profile name: written
      * by the update thread only, published as an immutable snapshot for readers.
@@ -147,19 +152,69 @@ public final class UpdateEngine {
         if (row == null) {
             return false;
         }
+        apply(row, reading, loadOf(row, reading), nowNanos);
+        return true;
+    }
+
+    /**
+     * As {@link #applyMib}, for values the SNMP poller read: a reading that moved by at most
+     * {@value #POLLED_JITTER_PERCENT} point per end within the same load state (known ends staying
+     * known) is tick-counter noise and is not published — the row, its version and its readings
+     * stay as they were, so the table shows a polled value at most that far from the last poll.
+     * Any change of load state, of an end's known-ness, or of more than that is applied as by
+     * {@link #applyMib}. (Under a mass change on a busy host every poll of every loaded workstation
+     * moved by a point; published, each was a row change for each of its connections.)
+     *
+     * @param indexRef the connection
+     * @param reading  the polled values (merged with the pushed ends, if any)
+     * @param nowNanos monotonic time
+     * @return false when no connection has this {@code index_ref}
+     */
+    public boolean applyPolledMib(final short indexRef, final MibReading reading, final long nowNanos) {
+        final ConnectionRow row = table.row(indexRef);
+        if (row == null) {
+            return false;
+        }
+        final ConnectionLoadState load = loadOf(row, reading);
+        if (load.equals(row.load()) && withinJitter(row.latest(), reading)) {
+            polledJitterKept++;
+            return true;
+        }
+        apply(row, reading, load, nowNanos);
+        return true;
+    }
+
+    /** @return polled readings not published as tick-counter noise since start (see {@link #applyPolledMib}; any thread) */
+    public long polledJitterKept() {
+        return polledJitterKept;
+    }
+
+    private static boolean withinJitter(final MibReading was, final MibReading is) {
+        return withinJitter(was.clientCpuPercent(), is.clientCpuPercent()) && withinJitter(was.peerCpuPercent(), is.peerCpuPercent())
+            && withinJitter(was.portPercent(), is.portPercent());
+    }
+
+    /** Both unknown, or both known and at most {@value #POLLED_JITTER_PERCENT} point apart. */
+    private static boolean withinJitter(final short was, final short is) {
+        return was < 0 ? is < 0 : is >= 0 && Math.abs(is - was) <= POLLED_JITTER_PERCENT;
+    }
+
+    private ConnectionLoadState loadOf(final ConnectionRow row, final MibReading reading) {
         final CpuState client = reading.clientCpuPercent() < 0 ? CpuState.UNKNOWN
             : cpuClassifier.classify(reading.clientCpuPercent(), row.load().cpu().client());
         final CpuState peer = reading.peerCpuPercent() < 0 ? CpuState.UNKNOWN
             : cpuClassifier.classify(reading.peerCpuPercent(), row.load().cpu().peer());
         final PortState port = reading.portPercent() < 0 ? PortState.UNKNOWN
             : portClassifier.classify(reading.portPercent(), row.load().port());
-        final ConnectionLoadState load = new ConnectionLoadState(new CpuStatePair(client, peer), port);
+        return new ConnectionLoadState(new CpuStatePair(client, peer), port);
+    }
+
+    private void apply(final ConnectionRow row, final MibReading reading, final ConnectionLoadState load, final long nowNanos) {
         ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleReason(staleReason(reading));
         if (load.isStateChangeFrom(row.load())) {
             next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), nowNanos);
         }
         publish(row, next);
-        return true;
     }
 
     private static String staleReason(final MibReading reading) {

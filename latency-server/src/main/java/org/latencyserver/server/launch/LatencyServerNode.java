@@ -136,6 +136,7 @@ public final class LatencyServerNode extends RunningComponent {
         final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors, context.nanoClock(),
             context.perConnectionMetrics());
         metrics.registerProbes(engine::probeRoundTrips);
+        metrics.registerPolledJitter(engine::polledJitterKept);
         metrics.registerStateStore(store::changesSeen, store::journalAppends, store::journalBytes, store::snapshots,
             store::snapshotBytes);
         metrics.registerProfileDrift(loop.query()::profileDrifts);

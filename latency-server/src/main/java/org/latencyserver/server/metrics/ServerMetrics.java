@@ -272,6 +272,16 @@ public final class ServerMetrics implements AutoCloseable {
     }
 
     /**
+     * @param polledJitterKept polled readings not published as tick-counter noise since start
+     */
+    public void registerPolledJitter(final LongSupplier polledJitterKept) {
+        CounterWithCallback.builder().name("latency_server_polled_readings_within_jitter_total")
+            .help("polled connection readings that moved by at most a point per end within their load state and were not"
+                + " published (tick-counter noise; the row keeps its previous values)")
+            .callback(cb -> cb.call(polledJitterKept.getAsLong())).register(registry);
+    }
+
+    /**
      * Adds the saved state's counters: how often the journal and the state file are written for
      * how many changes, and how much ({@code file="journal"}, {@code file="state_file"}).
      *

@@ -22,6 +22,7 @@ import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStateClassifier;
 import org.latencyserver.core.state.CpuThresholds;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.table.ConnectionRow;
@@ -269,5 +270,47 @@ class UpdateEngineTest {
     private static Measurement measurement(final int n, final double meanMillis, final double stdDevMillis) {
         final long[] counts = {n / 2, n - n / 2 - n / 10, n / 10};
         return new Measurement(LatencyHistogram.uniform(MS, counts, 0), n, meanMillis, stdDevMillis, 2.9);
+    }
+
+    @Test
+    void aPolledPointOfJitterWithinTheLoadStateIsNotPublishedButTwoPointsOrUnknownAre() {
+        assertTrue(engine.applyPolledMib((short) 1, mib(90, 10, 10), 0));
+        final long published = row(1).version();
+        engine.applyPolledMib((short) 1, mib(91, 10, 10), SECOND);
+        engine.applyPolledMib((short) 1, mib(89, 10, 10), 2 * SECOND);
+        assertEquals(published, row(1).version(), "89 and 91 after 90, all HIGH: tick noise, not a change");
+        assertEquals(mib(90, 10, 10), row(1).latest(), "the row keeps the value it had");
+        assertEquals(2, engine.polledJitterKept());
+        engine.applyPolledMib((short) 1, mib(92, 10, 10), 3 * SECOND);
+        assertEquals(mib(92, 10, 10), row(1).latest(), "two points from the kept value: published");
+        engine.applyPolledMib((short) 1, mib(-1, 10, 10), 4 * SECOND);
+        assertEquals(CpuState.UNKNOWN, row(1).load().cpu().client(), "an end turning UNKNOWN is published");
+        assertNotNull(row(1).staleReason());
+        engine.applyPolledMib((short) 1, mib(92, 10, 10), 5 * SECOND);
+        assertEquals(CpuState.HIGH, row(1).load().cpu().client(), "and so is its return");
+        final long beforePush = row(1).version();
+        assertTrue(engine.applyMib((short) 1, mib(93, 10, 10), 6 * SECOND));
+        assertEquals(beforePush + 1, row(1).version(), "a pushed value (PutMibUpdates) is always published");
+        assertEquals(mib(93, 10, 10), row(1).latest());
+        assertFalse(engine.applyPolledMib((short) 99, mib(10, 10, 10), 7 * SECOND), "no such connection");
+    }
+
+    @Test
+    void aPolledOnePointStepThatChangesTheLoadStateIsPublished() {
+        engine.applyPolledMib((short) 1, mib(30, 10, 10), 0);
+        int changes = 0;
+        for (int percent = 31; percent <= 45; percent++) {
+            final ConnectionRow before = row(1);
+            engine.applyPolledMib((short) 1, mib(percent, 10, 10), percent * SECOND);
+            final CpuState reached = CpuStateClassifier.withDefaults().classify(percent, before.load().cpu().client());
+            if (reached != before.load().cpu().client()) {
+                changes++;
+                assertEquals(reached, row(1).load().cpu().client(), "at " + percent + " %");
+                assertEquals(before.version() + 1, row(1).version(), "the change at " + percent + " % is published");
+                assertNotEquals(before.estimate(), row(1).estimate(), "with the profile's estimate for the new state");
+            }
+        }
+        assertEquals(1, changes, "LOW -> MEDIUM once on the way from 30 % to 45 %");
+        assertEquals(CpuState.MEDIUM, row(1).load().cpu().client());
     }
 }
