@@ -383,7 +383,12 @@ public final class PartitionsScaleHarness {
 
     /** The server counters the report needs, at one moment. */
     private record Snapshot(long atNanos, double requests, double answers, double skipped, double changes, double savedBytes,
-                            java.util.TreeMap<Double, Double> answerToUpdate) {
+                            java.util.TreeMap<Double, Double> answerToUpdate, double jitterKept, double sourcesDown) {
+    }
+
+    /** @return how many polled sources are UNKNOWN now ({@code latency_server_snmp_source_up} 0) */
+    private static double sourcesDown(final String metrics) {
+        return metrics.lines().filter(line -> line.startsWith("latency_server_snmp_source_up{") && line.endsWith(" 0.0")).count();
     }
 
     private static Map<String, Snapshot> counters(final List<Partition> partitions) throws IOException, InterruptedException {
@@ -395,7 +400,9 @@ public final class PartitionsScaleHarness {
                 ServerProbe.sum(text, "latency_server_snmp_polls_skipped_total", ""),
                 ServerProbe.sum(text, "latency_server_state_changes_total", ""),
                 ServerProbe.sum(text, "latency_server_state_saved_bytes_total", ""),
-                ServerProbe.buckets(text, "latency_server_snmp_answer_to_update_seconds")));
+                ServerProbe.buckets(text, "latency_server_snmp_answer_to_update_seconds"),
+                ServerProbe.sum(text, "latency_server_polled_readings_within_jitter_total", ""),
+                sourcesDown(text)));
         }
         return snapshots;
     }
@@ -485,6 +492,11 @@ public final class PartitionsScaleHarness {
                 ms(quietReads, 50), ms(quietReads, 99),
                 quietReads.getMaxValue() / 1e6, ms(stormReads, 50), ms(stormReads, 99), stormReads.getMaxValue() / 1e6,
                 changes == 0 ? 0 : (a.savedBytes() - b.savedBytes()) / changes, changes, quiet.topThreads().get(partition.name));
+            final double stormExpected = partition.sources() * ((a.atNanos() - b.atNanos()) / 1e9) * 1000.0 / pollMillis;
+            System.out.printf(Locale.ROOT, "  %s during the change: %.1f %% of a core, SNMP answered %.1f %%, polled readings kept as"
+                    + " jitter %,.0f; sources UNKNOWN before / after %,.0f / %,.0f; top threads %s%n", partition.name,
+                100 * storm.processCores().get(partition.name), 100 * (a.answers() - b.answers()) / stormExpected,
+                a.jitterKept() - b.jitterKept(), b.sourcesDown(), a.sourcesDown(), storm.topThreads().get(partition.name));
             if (partition.readErrors > 0) {
                 System.out.printf(Locale.ROOT, "  %s: %d RequestStatus calls failed%n", partition.name, partition.readErrors);
             }

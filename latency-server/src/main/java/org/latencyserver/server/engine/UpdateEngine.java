@@ -75,6 +75,8 @@ public final class UpdateEngine {
     private final LongSupplier ticketSource;
     private final LongSupplier epochMillis;
     private final List<EngineListener> listeners = new CopyOnWriteArrayList<>();
+    /** QoS 1/2 estimates by profile, state and size, shared by the rows (update thread only). */
+    private final ProfileEstimates profileEstimates = new ProfileEstimates();
     /** Probe round trips accepted since start; written by the update thread, read by metrics. */
     private volatile long probeRoundTrips;
     /** Written by the update thread only; volatile for the metrics endpoint. */
@@ -342,7 +344,7 @@ public final class UpdateEngine {
             return row.withEstimate(row.estimate(), "profile '" + row.spec().profileName() + "' is not loaded");
         }
         try {
-            final Estimate estimate = row.spec().asQos().fromProfile(profile, row.load(), row.spec().messageSizeBytes(),
+            final Estimate estimate = profileEstimates.estimate(row.spec().asQos(), profile, row.load(), row.spec().messageSizeBytes(),
                 row.spec().boundPercent());
             final LatencyHistogram reference = row.spec().asQos() == Qos.PROFILE_BOUND ? cellHistogram(profile, row) : null;
             return serve(row, estimate, reference, ServedEstimate.PROFILE, 0);
@@ -722,7 +724,10 @@ public final class UpdateEngine {
      */
     public int swapProfile(final Profile profile) {
         final HashMap<String, Profile> next = new HashMap<>(profilesByName);
-        next.put(profile.name(), profile);
+        final Profile replaced = next.put(profile.name(), profile);
+        if (replaced != null) {
+            profileEstimates.forget(replaced);
+        }
         profilesByName = Map.copyOf(next);
         // The new profile is the new baseline: what was learned against the old one is dropped.
         final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned = new HashMap<>(learnedCells);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -312,5 +313,17 @@ class UpdateEngineTest {
         }
         assertEquals(1, changes, "LOW -> MEDIUM once on the way from 30 % to 45 %");
         assertEquals(CpuState.MEDIUM, row(1).load().cpu().client());
+    }
+
+    @Test
+    void qos1ConnectionsEnteringTheSameStateShareOneProfileEstimate() throws Exception {
+        final ConnectionSpec other = new ConnectionSpec((short) 5, "ws3", (short) 3, WorkstationType.TAC_4, "ws4", (short) 4,
+            WorkstationType.TAC_4, "port-b", 256, 1, 0, "thesis-tac4-corba");
+        final UpdateEngine two = limitedEngine(1, 1000, spec(1, 1, 0, "thesis-tac4-corba"), other);
+        two.applyMib((short) 1, mib(10, 80, 50), 0);
+        two.applyMib((short) 5, mib(12, 85, 40), 0);
+        assertSame(two.table().row((short) 1).estimate(), two.table().row((short) 5).estimate(), "0-33/67-100, 256 B: one estimate");
+        two.applyMib((short) 5, mib(50, 85, 40), SECOND);
+        assertNotEquals(two.table().row((short) 1).estimate(), two.table().row((short) 5).estimate(), "34-66/67-100: another");
     }
 }
