@@ -67,7 +67,9 @@ import org.omg.PortableServer.POAHelper;
  * begins and lasts until {@value #QUIET_MARGIN_SECONDS} s before the change, which comes one step after the
  * emulator's start). Each
  * server's JVM gets {@code -Xmx1g} (the issue's heap target as a hard limit), or
- * {@code -Dpartitions.scale.jvm.options=…}. Everything it wrote is in the work directory printed first.
+ * {@code -Dpartitions.scale.jvm.options=…}. {@code -Dpartitions.scale.emulator.nice=-10} renices the emulator's
+ * threads (root only for a negative value): its agents then get the CPU first, as agents on the workstations
+ * themselves would, and the servers compete with each other only. Everything it wrote is in the work directory printed first.
  */
 public final class PartitionsScaleHarness {
 
@@ -160,6 +162,7 @@ public final class PartitionsScaleHarness {
             clientsPerPartition * CONNECTIONS_PER_CLIENT, workstations * CONNECTIONS_PER_CLIENT, pollMillis, stepSeconds);
         final Path scenario = writeScenario(work, workstations, partitions, stepSeconds);
         final String jvmOptions = System.getProperty("partitions.scale.jvm.options", "-Xmx1g").trim();
+        final int emulatorNice = Integer.getInteger("partitions.scale.emulator.nice", 0);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
         final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
@@ -181,6 +184,11 @@ public final class PartitionsScaleHarness {
             final long timelineStartMillis = Long.parseLong(emulator.awaitReady(READY_TIMEOUT).fact("timeline_start_epoch_millis"));
             final long changeMillis = timelineStartMillis + stepSeconds * 1000L;
             System.out.printf(Locale.ROOT, "  emulator ready (pid %d)%n", emulator.pid());
+            if (emulatorNice != 0) {
+                // Its agents stand for SNMP agents on the workstations themselves: given the CPU first, the
+                // servers compete with each other only, as on separate hosts.
+                System.out.printf(Locale.ROOT, "  emulator's threads reniced to %d: %d%n", emulatorNice, renice(emulator.pid(), emulatorNice));
+            }
             for (final Partition partition : partitions) {
                 final Path config = writeServerConfig(work, partition, agentLines, pollMillis);
                 final long startNanos = System.nanoTime();
@@ -384,6 +392,24 @@ public final class PartitionsScaleHarness {
     /** The server counters the report needs, at one moment. */
     private record Snapshot(long atNanos, double requests, double answers, double skipped, double changes, double savedBytes,
                             java.util.TreeMap<Double, Double> answerToUpdate, double jitterKept, double sourcesDown) {
+    }
+
+    /**
+     * Sets the nice value of every thread of a process (on Linux a nice value is per thread; threads
+     * started later inherit their starter's).
+     *
+     * @return how many threads were reniced
+     */
+    private static int renice(final long pid, final int nice) throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            tasks.forEach(task -> command.add(task.getFileName().toString()));
+        }
+        final Process renice = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (renice.waitFor() != 0) {
+            throw new IOException("renice " + nice + " of process " + pid + " failed (exit " + renice.exitValue() + "; it needs root for < 0)");
+        }
+        return command.size() - 5;
     }
 
     /** @return how many polled sources are UNKNOWN now ({@code latency_server_snmp_source_up} 0) */
