@@ -67,7 +67,11 @@ import org.omg.PortableServer.POAHelper;
  * begins and lasts until {@value #QUIET_MARGIN_SECONDS} s before the change, which comes one step after the
  * emulator's start). Each
  * server's JVM gets {@code -Xmx1g} (the issue's heap target as a hard limit), or
- * {@code -Dpartitions.scale.jvm.options=…}. {@code -Dpartitions.scale.emulator.nice=-10} renices the emulator's
+ * {@code -Dpartitions.scale.jvm.options=…}. {@code -Dpartitions.scale.rehearsal=true} puts a rehearsal before
+ * the change: one step after the start another {@value #STORM_PERCENT_OF_CLIENTS} % of each partition's clients go to
+ * {@value #STORM_CPU_PERCENT} % and one step later back, so the servers have run their state-change paths (and their
+ * JIT compilers compiled them) before the change, as a server running for days has; the change then comes three steps
+ * after the start and the quiet window lies in the third step. {@code -Dpartitions.scale.emulator.nice=-10} renices the emulator's
  * threads (root only for a negative value): its agents then get the CPU first, as agents on the workstations
  * themselves would, and the servers compete with each other only. Everything it wrote is in the work directory printed first.
  */
@@ -87,6 +91,8 @@ public final class PartitionsScaleHarness {
     /** After the last server is ready, before the quiet window: the JIT compilers of five JVMs settle. */
     private static final int WARM_UP_SECONDS = 45;
     private static final int MIN_QUIET_SECONDS = 20;
+    /** After the rehearsal's return to the base load, before the quiet window. */
+    private static final int REHEARSAL_SETTLE_SECONDS = 15;
     private static final int CPU_HIGH_CODE = 3;
     private static final String COMMUNITY_ENV = "BENCH_COMMUNITY";
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
@@ -160,7 +166,8 @@ public final class PartitionsScaleHarness {
         System.out.printf(Locale.ROOT, "%,d workstations + %,d switch ports, %d partitions x %,d connections (%,d in all), "
             + "polled every %d ms; a step is %d s%n", workstations, workstations / WORKSTATIONS_PER_SWITCH_PORT, partitionCount,
             clientsPerPartition * CONNECTIONS_PER_CLIENT, workstations * CONNECTIONS_PER_CLIENT, pollMillis, stepSeconds);
-        final Path scenario = writeScenario(work, workstations, partitions, stepSeconds);
+        final boolean rehearsal = Boolean.getBoolean("partitions.scale.rehearsal");
+        final Path scenario = writeScenario(work, workstations, partitions, stepSeconds, rehearsal);
         final String jvmOptions = System.getProperty("partitions.scale.jvm.options", "-Xmx1g").trim();
         final int emulatorNice = Integer.getInteger("partitions.scale.emulator.nice", 0);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
@@ -182,7 +189,8 @@ public final class PartitionsScaleHarness {
             final ChildProcess emulator = kit.launch(Component.SNMP_EMULATOR).name("emulator")
                 .args("--scenario", scenario.toString(), "--community-env", COMMUNITY_ENV).env(COMMUNITY_ENV, community).start();
             final long timelineStartMillis = Long.parseLong(emulator.awaitReady(READY_TIMEOUT).fact("timeline_start_epoch_millis"));
-            final long changeMillis = timelineStartMillis + stepSeconds * 1000L;
+            // With a rehearsal the change is the fourth step: base, rehearsal, base again, the change.
+            final long changeMillis = timelineStartMillis + (rehearsal ? 3L : 1L) * stepSeconds * 1000L;
             System.out.printf(Locale.ROOT, "  emulator ready (pid %d)%n", emulator.pid());
             if (emulatorNice != 0) {
                 // Its agents stand for SNMP agents on the workstations themselves: given the CPU first, the
@@ -204,7 +212,8 @@ public final class PartitionsScaleHarness {
             for (final Partition partition : partitions) {
                 subscribe(orb, poa, partition);
             }
-            final long quietStartMillis = System.currentTimeMillis() + WARM_UP_SECONDS * 1000L;
+            final long quietStartMillis = Math.max(System.currentTimeMillis() + WARM_UP_SECONDS * 1000L,
+                rehearsal ? timelineStartMillis + 2L * stepSeconds * 1000L + REHEARSAL_SETTLE_SECONDS * 1000L : 0);
             final long quietEndMillis = changeMillis - QUIET_MARGIN_SECONDS * 1000L;
             if (quietEndMillis - quietStartMillis < MIN_QUIET_SECONDS * 1000L) {
                 throw new IllegalStateException("the servers took too long to start: " + (quietEndMillis - quietStartMillis) / 1000
@@ -251,13 +260,22 @@ public final class PartitionsScaleHarness {
     }
 
     private static Path writeScenario(final Path work, final int workstations, final List<Partition> partitions,
-                                      final int stepSeconds) throws IOException {
+                                      final int stepSeconds, final boolean rehearsal) throws IOException {
         final StringBuilder storm = new StringBuilder();
+        final StringBuilder rehearsed = new StringBuilder();
+        final StringBuilder rehearsedBack = new StringBuilder();
         for (final Partition partition : partitions) {
-            final int last = partition.firstClient + partition.clients * STORM_PERCENT_OF_CLIENTS / 100 - 1;
+            final int stormCount = partition.clients * STORM_PERCENT_OF_CLIENTS / 100;
+            final int last = partition.firstClient + stormCount - 1;
             storm.append(storm.length() == 0 ? "" : ", ").append("ws").append(partition.firstClient).append("..ws").append(last)
                 .append(": ").append(STORM_CPU_PERCENT);
+            // The rehearsal moves the next clients of the partition, never the ones the change moves and the harness follows.
+            final String others = "ws" + (last + 1) + "..ws" + (last + stormCount);
+            rehearsed.append(rehearsed.length() == 0 ? "" : ", ").append(others).append(": ").append(STORM_CPU_PERCENT);
+            rehearsedBack.append(rehearsedBack.length() == 0 ? "" : ", ").append(others).append(": ").append(BASE_CPU_PERCENT);
         }
+        final String rehearsalSteps = rehearsal
+            ? "  - { cpu: { " + rehearsed + " } }\n  - { cpu: { " + rehearsedBack + " } }\n" : "";
         final Path scenario = work.resolve("scenario.yaml");
         Files.writeString(scenario, String.join("\n",
             "# PartitionsScaleHarness: a base load, then a mass change of " + STORM_PERCENT_OF_CLIENTS + " % of each partition's clients",
@@ -270,7 +288,7 @@ public final class PartitionsScaleHarness {
                 + " port: 16100, if_index: 1, speed_mbps: 1000 }",
             "steps:",
             "  - { cpu: { \"ws*\": " + BASE_CPU_PERCENT + " }, port: { \"sw*\": " + PORT_PERCENT + " } }",
-            "  - { cpu: { " + storm + " } }",
+            rehearsalSteps + "  - { cpu: { " + storm + " } }",
             ""));
         return scenario;
     }
