@@ -57,7 +57,7 @@ public final class ProfileRun {
         new CpuStatePair(CpuState.MEDIUM, CpuState.HIGH), new CpuStatePair(CpuState.HIGH, CpuState.HIGH));
 
     private static final long CHECK_WINDOW_MILLIS = 1_500;
-    /** Tries per pair: the drivers are corrected by each miss (stress-ng's duty cycle is not exact). */
+    /** Tries per pair: the drivers are corrected by each miss ({@link DriveCorrection}; stress-ng's duty cycle is not exact). */
     public static final int ATTEMPTS = 3;
 
     private final ProfileSettings settings;
@@ -142,6 +142,8 @@ public final class ProfileRun {
                             final long startNanos, final int measuredBefore) throws Exception {
         int clientDrive = drive(pair.client(), baselineClientPercent);
         int peerDrive = drive(pair.peer(), baselinePeerPercent);
+        final DriveCorrection clientCorrection = new DriveCorrection(TARGET_PERCENT.get(pair.client()));
+        final DriveCorrection peerCorrection = new DriveCorrection(TARGET_PERCENT.get(pair.peer()));
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             client.drive(clientDrive);
             peerLoad.drive(peerDrive);
@@ -170,12 +172,12 @@ public final class ProfileRun {
                     return measured;
                 }
                 progress.printf(Locale.ROOT, "%n%s: after its sizes the load read %s; measuring the pair again%n", pair, missAfter);
-                clientDrive = corrected(clientDrive, after[0], pair.client());
-                peerDrive = corrected(peerDrive, after[1], pair.peer());
+                clientDrive = clientCorrection.next(clientDrive, after[0]);
+                peerDrive = peerCorrection.next(peerDrive, after[1]);
             } else {
                 progress.printf(Locale.ROOT, "%n%s: the load read %s; correcting the drivers and trying again%n", pair, missBefore);
-                clientDrive = corrected(clientDrive, before[0], pair.client());
-                peerDrive = corrected(peerDrive, before[1], pair.peer());
+                clientDrive = clientCorrection.next(clientDrive, before[0]);
+                peerDrive = peerCorrection.next(peerDrive, before[1]);
             }
         }
         refused.add(String.format(Locale.ROOT, "%s (every size): the achieved load missed %s %d times", pair, pair, ATTEMPTS));
@@ -184,10 +186,6 @@ public final class ProfileRun {
 
     private static int drive(final CpuState state, final double baselinePercent) {
         return (int) Math.max(0, Math.min(100, Math.round(TARGET_PERCENT.get(state) - baselinePercent)));
-    }
-
-    private static int corrected(final int drivePercent, final double achievedPercent, final CpuState state) {
-        return (int) Math.max(0, Math.min(100, Math.round(drivePercent + TARGET_PERCENT.get(state) - achievedPercent)));
     }
 
     /** @return null when both sides are in their state's band, else what they read */
