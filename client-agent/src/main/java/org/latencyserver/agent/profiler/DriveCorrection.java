@@ -9,9 +9,11 @@ package org.latencyserver.agent.profiler;
  * point of duty cycle moved the reading by about 1.9 points (the round trips share the loaded core),
  * so full steps swung around a MEDIUM target of 50 %: 24 % → 73 % → 23 %, and the pair was refused.
  *
+ * <p>The profiler's runs use it, and so does thesis verification test 4, which drives the same loads.
+ *
  * <p>Units: percent of one core, 0..100. Not thread-safe (one profile run).
  */
-final class DriveCorrection {
+public final class DriveCorrection {
 
     static final double MIN_SLOPE = 0.5;
     static final double MAX_SLOPE = 3;
@@ -23,7 +25,7 @@ final class DriveCorrection {
     /**
      * @param targetPercent what the loaded core should read
      */
-    DriveCorrection(final int targetPercent) {
+    public DriveCorrection(final int targetPercent) {
         this.targetPercent = targetPercent;
     }
 
@@ -32,7 +34,7 @@ final class DriveCorrection {
      * @param readingPercent what the core read meanwhile
      * @return the duty cycle to try next, 0..100
      */
-    int next(final int drivePercent, final double readingPercent) {
+    public int next(final int drivePercent, final double readingPercent) {
         double slope = 1;
         if (lastDrivePercent >= 0 && lastDrivePercent != drivePercent) {
             final double secant = (readingPercent - lastReadingPercent) / (drivePercent - lastDrivePercent);

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
+import org.latencyserver.agent.profiler.DriveCorrection;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStateClassifier;
 import org.latencyserver.idl.Latserv;
@@ -179,6 +180,8 @@ class ThesisVerificationFourTest {
         final String pair = STATES[client] + "/" + STATES[peer];
         int clientDrive = clamp(TARGET_PERCENT[client] - baseline[0]);
         int peerDrive = clamp(TARGET_PERCENT[peer] - baseline[1]);
+        final DriveCorrection clientCorrection = new DriveCorrection(TARGET_PERCENT[client]);
+        final DriveCorrection peerCorrection = new DriveCorrection(TARGET_PERCENT[peer]);
         final List<String> misses = new ArrayList<>();
         try (OtherWork otherWork = MachineContention.sampleOtherWork()) {
             for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -213,8 +216,8 @@ class ThesisVerificationFourTest {
                     return line;
                 }
                 misses.add(String.format(Locale.ROOT, "load %.0f/%.0f %% missed", achieved[0], achieved[1]));
-                clientDrive = clamp(clientDrive + TARGET_PERCENT[client] - achieved[0]);
-                peerDrive = clamp(peerDrive + TARGET_PERCENT[peer] - achieved[1]);
+                clientDrive = clientCorrection.next(clientDrive, achieved[0]);
+                peerDrive = peerCorrection.next(peerDrive, achieved[1]);
             }
             if (!otherWork.contended()) {
                 throw new AssertionError(pair + ": the achieved load missed its state " + ATTEMPTS + " times with no other work beside it ("
