@@ -38,7 +38,7 @@ import org.latencyserver.idl.latency.EchoPeer;
  * themselves cost each core (measured first, without drivers), so the achieved utilisation — what
  * the state is about — lands in the target band. It is checked over a window of continuous round
  * trips before and after the pair's sizes; a pair whose achieved load missed its state on either
- * check is retried with the drivers corrected by the miss, up to three times, and otherwise refused: its cells
+ * check is retried with the drivers corrected ({@link DriveCorrection}), up to four times, and otherwise refused: its cells
  * are not recorded and the profile is not written (the cells done are kept for {@code --resume}).
  *
  * <p>Public for its two constants, which the system tests of {@code profile measure} read (the
@@ -58,7 +58,7 @@ public final class ProfileRun {
 
     private static final long CHECK_WINDOW_MILLIS = 1_500;
     /** Tries per pair: the drivers are corrected by each miss ({@link DriveCorrection}; stress-ng's duty cycle is not exact). */
-    public static final int ATTEMPTS = 3;
+    public static final int ATTEMPTS = 4;
 
     private final ProfileSettings settings;
     private final EchoPeer peer;

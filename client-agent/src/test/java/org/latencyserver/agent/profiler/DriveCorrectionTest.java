@@ -37,6 +37,14 @@ class DriveCorrectionTest {
     }
 
     @Test
+    void aShallowSecantNeverStepsFurtherThanTheMiss() {
+        // Read in a CI run: duty cycle 0 -> 27 %, 23 -> 33 %: secant 0.26, taken as 1: 23 + (50 - 33).
+        final DriveCorrection correction = new DriveCorrection(50);
+        assertEquals(23, correction.next(0, 27));
+        assertEquals(40, correction.next(23, 33));
+    }
+
+    @Test
     void aSteeperSlopeThanThreeIsTakenAsThree() {
         final DriveCorrection correction = new DriveCorrection(50);
         assertEquals(15, correction.next(10, 45));
