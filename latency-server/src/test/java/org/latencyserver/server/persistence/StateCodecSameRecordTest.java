@@ -3,6 +3,9 @@ package org.latencyserver.server.persistence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.persistence.TestRows.HIGH_LOW;
+import static org.latencyserver.server.persistence.TestRows.LOW_LOW;
+import static org.latencyserver.server.persistence.TestRows.UNKNOWN_LOW;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -13,16 +16,8 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
-import org.latencyserver.core.estimate.EstimateKind;
-import org.latencyserver.core.state.ConnectionLoadState;
-import org.latencyserver.core.state.CpuState;
-import org.latencyserver.core.state.CpuStatePair;
-import org.latencyserver.core.state.PortState;
-import org.latencyserver.core.state.WorkstationType;
-import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.PendingMeasurement;
 import org.latencyserver.server.table.ServedEstimate;
@@ -35,25 +30,13 @@ import org.latencyserver.server.table.ServedEstimate;
 class StateCodecSameRecordTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final ConnectionLoadState LOW_LOW =
-        new ConnectionLoadState(new CpuStatePair(CpuState.LOW, CpuState.LOW), PortState.NORMAL);
-    private static final ConnectionLoadState HIGH_LOW =
-        new ConnectionLoadState(new CpuStatePair(CpuState.HIGH, CpuState.LOW), PortState.NORMAL);
-    private static final ConnectionLoadState UNKNOWN_LOW =
-        new ConnectionLoadState(new CpuStatePair(CpuState.UNKNOWN, CpuState.LOW), PortState.NORMAL);
-
     private static Estimate estimate(final double valueMillis) {
-        final ConfidenceInterval interval = new ConfidenceInterval(valueMillis * 0.9, valueMillis * 1.1, 0.95, "t");
-        return new Estimate(3, EstimateKind.AVERAGE, valueMillis, 0, interval, List.of(), "a measurement of 0-33/0-33",
-            List.of(), false);
+        return TestRows.average(3, valueMillis, "a measurement of 0-33/0-33");
     }
 
     /** A QoS 3 row serving a measured estimate in LOW/LOW, with what it learned there. */
     private static ConnectionRow served() {
-        final WorkstationType type = new WorkstationType("LOCAL-2CORE", 5);
-        final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, type, "lab2", (short) 6, type, null, 1024, 3, 0,
-            null, CalibrationMode.ADAPTIVE, 0.0);
-        final ConnectionRow mib = ConnectionRow.initial(spec, 0).withMib(new MibReading((short) 20, (short) 20, (short) 10), LOW_LOW, 1);
+        final ConnectionRow mib = ConnectionRow.initial(TestRows.spec(3, null, CalibrationMode.ADAPTIVE), 0).withMib(new MibReading((short) 20, (short) 20, (short) 10), LOW_LOW, 1);
         return mib.withMeasurement(TestMeasurements.oneRoundTripPerBin(4),
                 mib.learning().with(LOW_LOW, StateKnowledge.fresh(96).withMeasurement(TestMeasurements.oneRoundTripPerBin(4), 5)))
             .withServed(estimate(0.75), null, new ServedEstimate(estimate(0.75), null, ServedEstimate.MEASUREMENT, 5, "none"));

@@ -3,22 +3,16 @@ package org.latencyserver.server.persistence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.persistence.TestRows.HIGH_LOW;
+import static org.latencyserver.server.persistence.TestRows.LOW_LOW;
+import static org.latencyserver.server.persistence.TestRows.UNKNOWN_LOW;
 
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.latencyserver.core.estimate.Estimate;
-import org.latencyserver.core.estimate.EstimateKind;
-import org.latencyserver.core.state.ConnectionLoadState;
-import org.latencyserver.core.state.CpuState;
-import org.latencyserver.core.state.CpuStatePair;
-import org.latencyserver.core.state.PortState;
-import org.latencyserver.core.state.WorkstationType;
-import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 
@@ -30,21 +24,11 @@ import org.latencyserver.server.table.MibReading;
  */
 class StateStoreReadingsTest {
 
-    private static final ConnectionLoadState LOW_LOW =
-        new ConnectionLoadState(new CpuStatePair(CpuState.LOW, CpuState.LOW), PortState.NORMAL);
-    private static final ConnectionLoadState UNKNOWN_LOW =
-        new ConnectionLoadState(new CpuStatePair(CpuState.UNKNOWN, CpuState.LOW), PortState.NORMAL);
-    private static final ConnectionLoadState HIGH_LOW =
-        new ConnectionLoadState(new CpuStatePair(CpuState.HIGH, CpuState.LOW), PortState.NORMAL);
-
     @TempDir
     Path directory;
 
     private static ConnectionRow lowLow() {
-        final WorkstationType type = new WorkstationType("LOCAL-2CORE", 5);
-        final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, type, "lab2", (short) 6, type, null, 1024, 1, 0,
-            "thesis-tac4-corba", CalibrationMode.THESIS, 0.0);
-        return ConnectionRow.initial(spec, 0).withMib(reading(20), LOW_LOW, 1);
+        return ConnectionRow.initial(TestRows.spec(1, "thesis-tac4-corba", CalibrationMode.THESIS), 0).withMib(reading(20), LOW_LOW, 1);
     }
 
     private static MibReading reading(final int clientPercent) {
@@ -53,9 +37,7 @@ class StateStoreReadingsTest {
 
     /** What the engine does at LOW/LOW -> HIGH/LOW for a QoS 1 connection: the profile's estimate for the new state. */
     private static ConnectionRow servingHigh(final ConnectionRow row, final int clientPercent) {
-        final ConfidenceInterval interval = new ConfidenceInterval(1.9, 2.1, 0.95, "profile");
-        return row.withMib(reading(clientPercent), HIGH_LOW, 3)
-            .withEstimate(new Estimate(1, EstimateKind.AVERAGE, 2.0, 0, interval, List.of(), "profile, 67-100/0-33", List.of(), false), null);
+        return row.withMib(reading(clientPercent), HIGH_LOW, 3).withEstimate(TestRows.average(1, 2.0, "profile, 67-100/0-33"), null);
     }
 
     @Test
