@@ -419,15 +419,17 @@ public final class PartitionsScaleHarness {
      * @return how many threads were reniced
      */
     private static int renice(final long pid, final int nice) throws IOException, InterruptedException {
-        final List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
+        final List<String> threads;
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-            tasks.forEach(task -> command.add(task.getFileName().toString()));
+            threads = tasks.map(task -> task.getFileName().toString()).toList();
         }
+        final List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
+        command.addAll(threads);
         final Process renice = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (renice.waitFor() != 0) {
             throw new IOException("renice " + nice + " of process " + pid + " failed (exit " + renice.exitValue() + "; it needs root for < 0)");
         }
-        return command.size() - 5;
+        return threads.size();
     }
 
     /** @return how many polled sources are UNKNOWN now ({@code latency_server_snmp_source_up} 0) */

@@ -3,7 +3,9 @@ package org.latencyserver.benchmarks.accuracy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 /**
  * CPU time of another process, from {@code /proc/PID/stat} (utime + stime, all its threads), so
@@ -33,8 +35,8 @@ public final class ProcessCpu {
      * @return CPU time (user + system, ns) of its threads, summed by thread name (the kernel's 15-character
      *         {@code comm}, e.g. {@code snmp-poller}); empty when the process is gone
      */
-    public static java.util.Map<String, Long> cpuNanosByThreadName(final long pid) {
-        final java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+    public static Map<String, Long> cpuNanosByThreadName(final long pid) {
+        final Map<String, Long> byName = new TreeMap<>();
         try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             for (final Path task : (Iterable<Path>) tasks::iterator) {
                 try {
@@ -45,7 +47,7 @@ public final class ProcessCpu {
                 }
             }
         } catch (IOException e) {
-            return java.util.Map.of();
+            return Map.of();
         }
         return byName;
     }

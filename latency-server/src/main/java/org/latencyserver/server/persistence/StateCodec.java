@@ -177,8 +177,8 @@ final class StateCodec {
      * readings ({@code latest}, {@code previous}) alone. What a row holds but a record does not —
      * the load state (a restart classifies it afresh from {@code latest}), the stale reason, when
      * the state was entered, an open request's ticket — does not count. Kept beside the encoder:
-     * a field added to the record must be added here too ({@code StateCodecTest} checks the two
-     * agree field by field).
+     * a field added to the record must be added here too ({@code StateCodecSameRecordTest} checks
+     * the two agree, change by change).
      *
      * @return true when only the readings would be written differently
      */

@@ -119,7 +119,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
 
     /** How often the journal is forced to disk, at most: what a power cut may lose. */
     static final long JOURNAL_FORCE_INTERVAL_MILLIS = 1_000;
-    /** How long a change of a connection's MIB reading alone may wait to be appended, in ms (see the class comment). */
+    /** How long a change of a connection's record in its MIB readings alone may wait to be appended, in ms (see the class comment). */
     static final long READINGS_SAVE_INTERVAL_MILLIS = 30_000;
     /** A journal is compacted into a new state file once it holds this many bytes ... */
     static final long COMPACT_JOURNAL_MIN_BYTES = 1L << 20;
@@ -501,7 +501,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
     /**
      * Writer thread: appends the changed connections, or writes a state file when there is no journal to append to.
      *
-     * @param withReadings whether the connections whose MIB reading alone changed are appended too
+     * @param withReadings whether the connections whose record changed in its MIB readings alone are appended too
      */
     private boolean saveChanges(final boolean withReadings) {
         if (withReadings) {
@@ -522,6 +522,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
         for (final Iterator<Short> marked = changed.iterator(); marked.hasNext();) {
             final short indexRef = marked.next();
             marked.remove(); // before the row is read: a change published after this marks it again
+            readingsChanged.remove(indexRef); // its readings go in this line too: no second line for them later
             final ConnectionRow row = table.row(indexRef);
             if (row != null) {
                 rows.add(row);
