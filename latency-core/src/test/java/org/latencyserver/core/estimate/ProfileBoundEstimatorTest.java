@@ -47,7 +47,7 @@ class ProfileBoundEstimatorTest {
     void qos2OnAHistogramLessProfileIsRefusedWithTheReason() {
         final EstimateRefusedException error = assertThrows(EstimateRefusedException.class, () ->
             ProfileBoundEstimator.estimate(ThesisAppendixA.tac4Corba(), load("0-33", "0-33", PortState.NORMAL), 256, 96));
-        assertEquals("profile appendix-a-TAC-4-CORBA has no latency histograms: QoS 2 needs a profile measured with "
+        assertEquals("profile appendix-a-TAC-4-CORBA has no latency histograms: a bound or percentile needs a profile measured with "
             + "histograms (thesis Appendix A gives only averages and maxima)", error.getMessage());
     }
 
@@ -95,12 +95,19 @@ class ProfileBoundEstimatorTest {
     }
 
     @Test
-    void qos2AboveNinetyPercentAnswersButSaysTheProfileDoesNotCoverTheState() throws Exception {
-        final Estimate loaded = ProfileBoundEstimator.estimate(histogramProfile(true), load("0-33", "67-100", PortState.loaded(95)),
-            256, 93);
-        assertEquals(7.0, loaded.valueMillis(), 1e-12, "the bound depends on the CPU state only");
-        assertTrue(loaded.notes().get(0).startsWith("port above 90 %: the profile does not cover this state"),
-            loaded.notes().toString());
+    void qos2OnALoadedPortIsRefusedNamingThePortStateNeverAnsweredWithTheIdlePortsBound() {
+        final EstimateRefusedException refused = assertThrows(EstimateRefusedException.class, () ->
+            ProfileBoundEstimator.estimate(histogramProfile(true), load("0-33", "67-100", PortState.loaded(95)), 256, 93));
+        assertTrue(refused.getMessage().contains("does not cover LOADED 95 %"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("measured with the switch port idle"), refused.getMessage());
+    }
+
+    @Test
+    void qos2OnAnUnknownPortAnswersFromTheCpuCellAndSaysWhatItAssumes() throws Exception {
+        final Estimate unknownPort = ProfileBoundEstimator.estimate(histogramProfile(true), load("0-33", "67-100",
+            PortState.UNKNOWN), 256, 93);
+        assertEquals(7.0, unknownPort.valueMillis(), 1e-12);
+        assertTrue(unknownPort.notes().get(0).startsWith("switch port state unknown"), unknownPort.notes().toString());
     }
 
     @Test

@@ -9,9 +9,9 @@ import org.latencyserver.core.estimate.EstimateRefusedException;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.estimate.PercentileEstimator;
 import org.latencyserver.core.estimate.ProfileAverageEstimator;
+import org.latencyserver.core.estimate.ProfileHistograms;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.server.table.ConnectionRow;
 
 /**
@@ -19,7 +19,8 @@ import org.latencyserver.server.table.ConnectionRow;
  * probability, another message size, the histogram itself), answered from its published row and
  * the published profiles. Decides which histogram stands behind a connection's estimate: its own
  * measurement (QoS 3/4; an adaptive connection's measurement in its current load state, else its
- * profile) or its profile's cell for the current CPU state (QoS 1/2).
+ * profile) or its profile's histogram for the current load state (QoS 1/2; none for a loaded port, which no CPU
+ * cell covers).
  *
  * <p>Thread-safety: stateless over an {@link EngineQuery}; safe from any thread.
  */
@@ -73,16 +74,13 @@ public final class EstimateQuestions {
     }
 
     private static Answer<SourcedHistogram> cellHistogram(final ConnectionRow row, final Profile profile) {
-        final ProfileCell cell = profile.cell(row.load().cpu(), row.spec().messageSizeBytes()).orElse(null);
-        if (cell == null) {
-            return Answer.unavailable("profile " + profile.name() + " has no cell for " + row.load().cpu().thesisLabel()
-                + " at " + row.spec().messageSizeBytes() + " B");
+        try {
+            final ProfileHistograms.StateHistogram state = ProfileHistograms.forState(profile, row.load(),
+                row.spec().messageSizeBytes());
+            return Answer.found(new SourcedHistogram(state.histogram(), state.basis()));
+        } catch (EstimateRefusedException e) {
+            return Answer.unavailable(e.getMessage());
         }
-        if (!cell.hasHistogram()) {
-            return Answer.unavailable("profile " + profile.name()
-                + " has no latency histograms (thesis Appendix A gives only averages and maxima)");
-        }
-        return Answer.found(new SourcedHistogram(cell.histogram(), "profile " + profile.name() + ", cell " + cell.label()));
     }
 
     /**

@@ -14,6 +14,7 @@ import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.EstimateRefusedException;
+import org.latencyserver.core.estimate.ProfileHistograms;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.histogram.LatencyHistogram;
@@ -305,8 +306,11 @@ public final class UpdateEngine {
 
     /** The profile cell's histogram for the row's state, or null when it has none. */
     private static LatencyHistogram cellHistogram(final Profile profile, final ConnectionRow row) {
-        return profile.cell(row.load().cpu(), row.spec().messageSizeBytes()).filter(ProfileCell::hasHistogram)
-            .map(ProfileCell::histogram).orElse(null);
+        try {
+            return ProfileHistograms.forState(profile, row.load(), row.spec().messageSizeBytes()).histogram();
+        } catch (EstimateRefusedException noneForThisState) {
+            return null;
+        }
     }
 
     /**
