@@ -47,7 +47,9 @@ public enum Component {
     /** The operator's status console. */
     CONSOLE("console"),
     /** The whole system on loopback. */
-    DEMO("demo");
+    DEMO("demo"),
+    /** Hosts as network namespaces on Linux bridges, with snmpd per host and switch and port load (root). */
+    TESTBED("testbed");
 
     /** The registry file, a resource next to this class. */
     public static final String REGISTRY_RESOURCE = "components.tsv";
