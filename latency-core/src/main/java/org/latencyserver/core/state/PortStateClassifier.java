@@ -11,6 +11,12 @@ package org.latencyserver.core.state;
  * While the band holds a port LOADED below 91 %, its state reads LOADED 91 %, the lowest loaded
  * value (the IDL has no loaded state below 91).
  *
+ * <p>With {@link PortBands} other than {@link PortBands#THESIS} a loaded port's state is its
+ * band (named by the band's upper edge), and the same hysteresis holds at every band boundary:
+ * the state moves up a band only at {@code u >= edge + 0.5 + band/2} and down only below
+ * {@code edge + 0.5 − band/2} of the boundary crossed, so a port jittering a point either side of
+ * a band edge stays one state.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class PortStateClassifier {
@@ -22,6 +28,7 @@ public final class PortStateClassifier {
 
     private final double boundaryPercent;
     private final double halfBand;
+    private final PortBands bands;
 
     /**
      * @param loadedAbovePercent    the threshold, must be 90 (the IDL encodes LOADED as 91..100)
@@ -29,6 +36,21 @@ public final class PortStateClassifier {
      * @throws IllegalArgumentException naming the bad value
      */
     public PortStateClassifier(final int loadedAbovePercent, final double hysteresisBandPercent) {
+        this(loadedAbovePercent, hysteresisBandPercent, PortBands.THESIS);
+    }
+
+    /**
+     * @param loadedAbovePercent    the threshold, must be 90 (the IDL encodes LOADED as 91..100)
+     * @param hysteresisBandPercent total band width around each boundary, percentage points, {@code >= 0}
+     *                              and below 10
+     * @param bands                 how the loaded range is divided into states
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public PortStateClassifier(final int loadedAbovePercent, final double hysteresisBandPercent, final PortBands bands) {
+        if (bands == null) {
+            throw new IllegalArgumentException("port bands must not be null");
+        }
+        this.bands = bands;
         if (loadedAbovePercent != 90) {
             // The IDL's port_state encodes LOADED as 91..100: the threshold is part of the contract.
             throw new IllegalArgumentException("the port threshold is fixed at 90 % by the IDL encoding, was " + loadedAbovePercent);
@@ -56,7 +78,8 @@ public final class PortStateClassifier {
     /**
      * @param utilisationPercent port utilisation, percent, 0..100
      * @param current            the state now (UNKNOWN or null when there is none: plain threshold 90.5)
-     * @return the new state: NORMAL, or LOADED at the utilisation rounded to whole percent (at least 91)
+     * @return the new state: NORMAL, or LOADED at the utilisation rounded to whole percent (at least 91), or
+     *         at its band's upper edge with bands
      * @throws IllegalArgumentException when the utilisation is NaN or outside 0..100
      */
     public PortState classify(final double utilisationPercent, final PortState current) {
@@ -69,6 +92,28 @@ public final class PortStateClassifier {
         if (utilisationPercent < threshold) {
             return PortState.NORMAL;
         }
-        return PortState.loaded(Math.max(91, (int) Math.round(utilisationPercent)));
+        final int wholePercent = Math.max(91, (int) Math.round(utilisationPercent));
+        if (bands.isEveryPercent()) {
+            return PortState.loaded(wholePercent);
+        }
+        final int plainBand = bands.bandOf(wholePercent);
+        if (!wasLoaded || !bands.upperPercents().contains(current.utilisationPercent())) {
+            return PortState.loaded(plainBand);
+        }
+        final int currentBand = current.utilisationPercent();
+        if (plainBand > currentBand) {
+            // Up only when clearly past the boundary above the current band.
+            return utilisationPercent >= currentBand + 0.5 + halfBand ? PortState.loaded(plainBand) : current;
+        }
+        if (plainBand < currentBand) {
+            final int lowerEdgeBoundary = bands.lowerPercentOf(currentBand) - 1;
+            return utilisationPercent < lowerEdgeBoundary + 0.5 - halfBand ? PortState.loaded(plainBand) : current;
+        }
+        return current;
+    }
+
+    /** @return how the loaded range is divided into states */
+    public PortBands bands() {
+        return bands;
     }
 }

@@ -102,4 +102,56 @@ class PortStateClassifierTest {
         final IllegalArgumentException threshold = assertThrows(IllegalArgumentException.class, () -> new PortStateClassifier(80, 1));
         assertTrue(threshold.getMessage().contains("80"), threshold.getMessage());
     }
+
+    @Test
+    void withBandsALoadedPortIsItsBandNamedByTheUpperEdge() {
+        final PortStateClassifier classifier = new PortStateClassifier(90, 1.0, PortBands.of(java.util.List.of(95, 98)));
+        assertEquals(PortState.NORMAL, classifier.classify(90, null));
+        assertEquals(PortState.loaded(95), classifier.classify(92, null));
+        assertEquals(PortState.loaded(98), classifier.classify(97, null));
+        assertEquals(PortState.loaded(100), classifier.classify(99.4, null));
+    }
+
+    @Test
+    void withBandsAPortJitteringAPointAcrossABandEdgeStaysOneState() {
+        final PortStateClassifier classifier = new PortStateClassifier(90, 1.0, PortBands.of(java.util.List.of(95, 98)));
+        PortState state = classifier.classify(100, null);
+        assertEquals(PortState.loaded(100), state);
+        // A real port at its rate reads 98..100 from poll to poll: one state, not a new one per point.
+        for (final int reading : new int[] {98, 100, 99, 98, 100, 98, 99}) {
+            state = classifier.classify(reading, state);
+            assertEquals(PortState.loaded(100), state, "at " + reading + " %");
+        }
+        assertEquals(PortState.loaded(98), classifier.classify(97, state), "a clear step down leaves the band");
+        PortState middle = PortState.loaded(98);
+        for (final int reading : new int[] {95, 98, 96, 95, 98}) {
+            middle = classifier.classify(reading, middle);
+            assertEquals(PortState.loaded(98), middle, "at " + reading + " %");
+        }
+        assertEquals(PortState.loaded(95), classifier.classify(94, middle));
+        assertEquals(PortState.loaded(100), classifier.classify(99, PortState.loaded(95)), "a clear step up changes at once");
+        assertEquals(PortState.NORMAL, classifier.classify(89, PortState.loaded(95)));
+    }
+
+    @Test
+    void withBandsAStateKeptFromTheThesisSchemeIsReclassifiedPlainly() {
+        final PortStateClassifier classifier = new PortStateClassifier(90, 1.0, PortBands.of(java.util.List.of(95, 98)));
+        assertEquals(PortState.loaded(98), classifier.classify(97, PortState.loaded(97)));
+    }
+
+    @Test
+    void withBandsNoBoundaryFlapsUnderJitterOfHalfTheHysteresisBand() {
+        final PortStateClassifier classifier = new PortStateClassifier(90, 2.0, PortBands.of(java.util.List.of(95, 98)));
+        final Random random = new Random(7);
+        for (final double centre : new double[] {90.5, 95.5, 98.5}) {
+            PortState state = classifier.classify(centre, null);
+            int changes = 0;
+            for (int i = 0; i < 1000; i++) {
+                final PortState next = classifier.classify(centre + (random.nextDouble() - 0.5) * 1.9, state);
+                changes += next.equals(state) ? 0 : 1;
+                state = next;
+            }
+            assertTrue(changes <= 1, changes + " changes around " + centre);
+        }
+    }
 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,6 +22,7 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
+import org.latencyserver.core.state.PortBands;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.orb.Partitions;
 import org.latencyserver.server.engine.InputLimits;
@@ -200,6 +202,7 @@ public final class ConfigurationLoader {
         final ServerOption portLoaded = ServerOption.THRESHOLDS_PORT_LOADED_ABOVE_PERCENT;
         final Long portThreshold = section.integer(portLoaded.key(), portLoaded.defaultWhole(), 0, 100);
         final Double portBand = OptionReads.decimal(section, ServerOption.THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT);
+        final PortBands portBands = portBands(section);
         if (low != null && medium != null && low >= medium) {
             section.fault(section.has("cpu_low_upper_percent") ? "cpu_low_upper_percent" : "cpu_medium_upper_percent",
                 "cpu_low_upper_percent (" + low + ") must be below cpu_medium_upper_percent (" + medium + ")");
@@ -222,7 +225,43 @@ public final class ConfigurationLoader {
         if (faults.count() != before) {
             return null;
         }
-        return new Thresholds(low.intValue(), medium.intValue(), cpuBand, portThreshold.intValue(), portBand);
+        return new Thresholds(low.intValue(), medium.intValue(), cpuBand, portThreshold.intValue(), portBand, portBands);
+    }
+
+    /** {@code port_states} and {@code port_band_upper_percents}; null when bad (reported). */
+    private static PortBands portBands(final InputMapping section) {
+        final String bandsKey = ServerOption.THRESHOLDS_PORT_BAND_UPPER_PERCENTS.key();
+        final Boolean banded = section.choice(ServerOption.THRESHOLDS_PORT_STATES.key(), Boolean.FALSE,
+            Map.of("thesis", Boolean.FALSE, "bands", Boolean.TRUE));
+        if (banded == null) {
+            return null;
+        }
+        if (!banded) {
+            if (section.has(bandsKey)) {
+                section.fault(bandsKey, "applies only with port_states: bands (port_states is thesis: a state per percent)");
+                return null;
+            }
+            return PortBands.THESIS;
+        }
+        if (!section.has(bandsKey)) {
+            return PortBands.DEFAULT_BANDS;
+        }
+        final List<InputNode> items = section.list(bandsKey);
+        final List<Integer> edges = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            final Long edge = InputMapping.integerIn(items.get(i), section.pathOf(bandsKey) + "[" + i + "]", 91, 99,
+                section.faults());
+            if (edge == null) {
+                return null;
+            }
+            edges.add(edge.intValue());
+        }
+        try {
+            return PortBands.of(edges);
+        } catch (IllegalArgumentException e) {
+            section.fault(bandsKey, e.getMessage());
+            return null;
+        }
     }
 
     private MeasurementSettings measurement(final InputMapping section) {

@@ -79,7 +79,7 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
             measurement.timeoutMillis() * 1_000_000L, measurement.minIntervalMillis() * 1_000_000L,
             measurement.maxConcurrentMeasurements(), measurement.warmupRoundTrips(),
             Math.max(1, measurement.budgetRoundTripsPerSecond() - (long) Math.ceil(probeRoundTripsPerSecond())),
-            measurement.dwellMillis(server.pollIntervalMillis()) * 1_000_000L);
+            measurement.dwellMillis(server.pollIntervalMillis()) * 1_000_000L, thresholds.portBands());
     }
 
     /** @return round trips per second the connections' probes take out of the budget */

@@ -64,7 +64,13 @@ public enum ServerOption {
     THRESHOLDS_PORT_LOADED_ABOVE_PERCENT("thresholds.port_loaded_above_percent", whole(90, 90), 90L, "%",
         "a switch port is LOADED above this; fixed by the IDL's port_state encoding (LOADED is 91..100)"),
     THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT("thresholds.port_hysteresis_band_percent", decimal(0, false, 100), 1.0,
-        "points", "band around the port threshold, below 10 (the width of the LOADED range)"),
+        "points", "band around the port threshold (and, with bands, around each band edge), below 10"),
+    THRESHOLDS_PORT_STATES("thresholds.port_states", words("thesis", "bands"), "thesis", "",
+        "thesis: every whole percent above 90 is a state (section 4.2.4); bands: one state per loaded band, so a real"
+            + " port jittering near its rate does not change state every poll"),
+    THRESHOLDS_PORT_BAND_UPPER_PERCENTS("thresholds.port_band_upper_percents", new OptionValues.Items("whole percents 91..99, ascending"),
+        described("[95, 98]"), "%", "with port_states: bands, the bands' upper edges below 100: [95, 98] makes 91–95, 96–98"
+            + " and 99–100 %; a band's port_state code is its upper edge"),
 
     MEASUREMENT("measurement", new OptionValues.Block(), none(), "", "how QoS 3 and 4 connections are measured"),
     MEASUREMENT_ROUND_TRIPS("measurement.round_trips", whole(1, 10_000_000), 1000L, "round trips",

@@ -1,6 +1,7 @@
 package org.latencyserver.server.config;
 
 import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.core.state.PortBands;
 
 /**
  * The {@code thresholds:} section: where the load states of thesis section 4.2.4 begin, and the
@@ -21,9 +22,18 @@ import org.latencyserver.core.state.CpuThresholds;
  *                                   {@code port_state} encodes LOADED as 91..100
  * @param portHysteresisBandPercent  {@code thresholds.port_hysteresis_band_percent}: total width of the band
  *                                   around the port threshold, points, ≥ 0 and below 10 (the LOADED range)
+ * @param portBands                  {@code thresholds.port_states} and {@code thresholds.port_band_upper_percents}:
+ *                                   the thesis's state per loaded percent, or loaded bands
  */
 public record Thresholds(int cpuLowUpperPercent, int cpuMediumUpperPercent, double cpuHysteresisBandPercent,
-                         int portLoadedAbovePercent, double portHysteresisBandPercent) {
+                         int portLoadedAbovePercent, double portHysteresisBandPercent, PortBands portBands) {
+
+    /** Thresholds with the thesis's port states, one per loaded percent. */
+    public Thresholds(final int cpuLowUpperPercent, final int cpuMediumUpperPercent, final double cpuHysteresisBandPercent,
+                      final int portLoadedAbovePercent, final double portHysteresisBandPercent) {
+        this(cpuLowUpperPercent, cpuMediumUpperPercent, cpuHysteresisBandPercent, portLoadedAbovePercent,
+            portHysteresisBandPercent, PortBands.THESIS);
+    }
 
     /** The thesis's thresholds with the default hysteresis bands: the options table's. */
     public static final Thresholds DEFAULT = new Thresholds(
@@ -46,6 +56,9 @@ public record Thresholds(int cpuLowUpperPercent, int cpuMediumUpperPercent, doub
         }
         if (portLoadedAbovePercent != 90) {
             throw new IllegalArgumentException("the port threshold is fixed at 90 % by the IDL, was " + portLoadedAbovePercent);
+        }
+        if (portBands == null) {
+            throw new IllegalArgumentException("port bands must not be null");
         }
         if (!(portHysteresisBandPercent >= 0 && portHysteresisBandPercent < 10)) {
             throw new IllegalArgumentException("port hysteresis band must be 0..10 points (exclusive), was "

@@ -1,6 +1,7 @@
 package org.latencyserver.server.engine;
 
 import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.core.state.PortBands;
 
 /**
  * The update engine's tunables, from the configuration.
@@ -18,10 +19,21 @@ import org.latencyserver.core.state.CpuThresholds;
  *                                   (what the connections' probes take is already deducted)
  * @param dwellNanos                 how long a new state must hold before an adaptive QoS 3/4 connection
  *                                   opens its measurement, {@code >= 0}
+ * @param portBands                  how a loaded port's utilisation is divided into states
  */
 public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisBandPercent, int roundTripsPerMeasurement,
                              long measurementTimeoutNanos, long minMeasurementIntervalNanos, int maxConcurrentMeasurements,
-                             int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos) {
+                             int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos, PortBands portBands) {
+
+    /** Settings with the thesis's port states, one per loaded percent. */
+    public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
+                          final int roundTripsPerMeasurement, final long measurementTimeoutNanos,
+                          final long minMeasurementIntervalNanos, final int maxConcurrentMeasurements,
+                          final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos) {
+        this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
+            minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
+            PortBands.THESIS);
+    }
 
     /** Settings without dwell. */
     public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
@@ -44,11 +56,12 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
      */
     public EngineSettings {
         if (roundTripsPerMeasurement < 1 || measurementTimeoutNanos <= 0 || minMeasurementIntervalNanos < 0
-            || maxConcurrentMeasurements < 1 || warmupRoundTrips < 0 || budgetRoundTripsPerSecond < 1 || dwellNanos < 0) {
+            || maxConcurrentMeasurements < 1 || warmupRoundTrips < 0 || budgetRoundTripsPerSecond < 1 || dwellNanos < 0
+            || portBands == null) {
             throw new IllegalArgumentException("bad engine settings: round trips " + roundTripsPerMeasurement
                 + ", timeout " + measurementTimeoutNanos + " ns, interval " + minMeasurementIntervalNanos
                 + " ns, concurrent " + maxConcurrentMeasurements + ", warm-up " + warmupRoundTrips + ", budget "
-                + budgetRoundTripsPerSecond + " round trips/s");
+                + budgetRoundTripsPerSecond + " round trips/s, port bands " + portBands);
         }
     }
 }

@@ -119,7 +119,7 @@ public final class UpdateEngine {
         this.limits = limits;
         this.plausibility = new ResultPlausibility(limits);
         this.cpuClassifier = new CpuStateClassifier(settings.cpuThresholds());
-        this.portClassifier = new PortStateClassifier(90, settings.portHysteresisBandPercent());
+        this.portClassifier = new PortStateClassifier(90, settings.portHysteresisBandPercent(), settings.portBands());
         this.schedule = new MeasurementSchedule(settings.minMeasurementIntervalNanos());
         this.budget = new RoundTripBudget(settings.budgetRoundTripsPerSecond(), settings.roundTripsPerMeasurement());
         this.ticketSource = ticketSource;

@@ -25,6 +25,7 @@ import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStateClassifier;
 import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.core.state.PortBands;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -104,6 +105,37 @@ class UpdateEngineTest {
         assertEquals(95, row.load().port().code());
         assertEquals(mib(10, 80, 50), row.previous());
         assertEquals(mib(10, 80, 95), row.latest());
+    }
+
+    @Test
+    void withLoadedBandsAPortJitteringNearItsRateIsOneStateAndItsMeasurementIsNotSuperseded() {
+        final UpdateEngine banded = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec(3, 3, 0, null), 0))),
+            Map.of(), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 20_000, 0,
+                PortBands.of(List.of(95, 98))), tickets::incrementAndGet, () -> 42L);
+        banded.applyMib((short) 3, mib(10, 10, 100), 0);
+        final ConnectionRow first = banded.table().row((short) 3);
+        assertEquals(100, first.load().port().code(), "the 99-100 % band is named by its upper edge");
+        final long ticket = first.pending().ticket();
+        long now = 0;
+        for (final int reading : new int[] {98, 99, 100, 98, 100, 99}) {
+            now += SECOND;
+            banded.applyMib((short) 3, mib(10, 10, reading), now);
+            final ConnectionRow row = banded.table().row((short) 3);
+            assertEquals(100, row.load().port().code(), "at " + reading + " %");
+            assertEquals(ticket, row.pending().ticket(), "the measurement of the band stays open at " + reading + " %");
+        }
+        banded.applyMib((short) 3, mib(10, 10, 93), now + SECOND);
+        assertEquals(95, banded.table().row((short) 3).load().port().code(), "a clear step down is a new state at once");
+        assertNotEquals(ticket, banded.table().row((short) 3).pending().ticket());
+    }
+
+    @Test
+    void withTheThesisStatesEveryLoadedPercentIsANewState() {
+        engine.applyMib((short) 3, mib(10, 10, 100), 0);
+        engine.applyMib((short) 3, mib(10, 10, 98), SECOND);
+        assertEquals(98, row(3).load().port().code());
+        engine.applyMib((short) 3, mib(10, 10, 99), 2 * SECOND);
+        assertEquals(99, row(3).load().port().code());
     }
 
     @Test
