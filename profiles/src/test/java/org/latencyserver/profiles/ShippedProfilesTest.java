@@ -69,7 +69,7 @@ class ShippedProfilesTest {
         "wrong latency unit     | \"latency\" : \"ms\"              | \"latency\" : \"us\"",
         "unknown top field      | \"layer\" : \"CORBA\",            | \"layer\" : \"CORBA\", \"x\" : 1,",
         "unknown cell field     | \"max_ms\" : 42.029               | \"max_ms\" : 42.029, \"min_ms\" : 1",
-        "unknown format version | latency-profile/1                 | latency-profile/2",
+        "unknown format version | latency-profile/1                 | latency-profile/3",
         "unknown CPU label      | [ \"0-33\", \"0-33\" ]              | [ \"0-33\", \"0-30\" ]",
         "zero n                 | \"n\" : 10000                     | \"n\" : 0",
         "negative mean          | \"mean_ms\" : 1.164               | \"mean_ms\" : -1.164",

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.latencyserver.core.port.PortContribution;
+import org.latencyserver.core.profile.PortCell;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.size.LatencySizeModel;
@@ -17,8 +18,11 @@ import org.latencyserver.core.stats.MeanConfidence;
  * QoS 1: the mean round trip from a profile (thesis section 4.2.4).
  *
  * <p>The profile cell for the connection's CPU state pair (either order: a round trip is
- * symmetric) and message size gives the mean; when the switch port is above 90 % the profile's
- * port model adds its contribution (the thesis assumes the two add up). The 95 % interval is the
+ * symmetric) and message size gives the mean. When the switch port is above 90 % and the profile
+ * has a measured port cell for its band and size, the mean is that cell's (measured with both CPUs
+ * LOW) plus what the CPU pair adds over LOW/LOW; otherwise the profile's port model adds its
+ * contribution (the thesis's queue model or a measured table). Either way CPU and port delays are
+ * assumed to add (thesis section 4.2.3, constraint 4), said in the notes. The 95 % interval is the
  * thesis's Eq. 1 with the cell's standard deviation, or the profile's stated assumption (thesis:
  * s = 5 ms) — said in the notes — and the cell's n. The port contribution is a model, not a
  * sample, so it shifts the interval without widening it.
@@ -92,12 +96,18 @@ public final class ProfileAverageEstimator {
 
     private static Estimate withPort(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes,
                                      final double meanMillis, final ConfidenceInterval cpuInterval, final String basis,
-                                     final List<String> notes, final boolean interpolated) {
+                                     final List<String> notes, final boolean interpolated) throws EstimateRefusedException {
         double added = 0.0;
+        final PortCell portCell = !load.port().isLoaded() || interpolated ? null
+            : profile.portCell(load.port().utilisationPercent(), messageSizeBytes).orElse(null);
+        if (portCell != null) {
+            return fromPortCell(profile, load, portCell, meanMillis, cpuInterval, basis, notes);
+        }
         if (load.port().isLoaded()) {
             final PortContribution port = profile.portModel().contribution(load.port().utilisationPercent(), messageSizeBytes);
             added = port.millis();
-            notes.add(String.format(Locale.ROOT, "port contribution %.3f ms (%s)", added, port.basis()));
+            notes.add(String.format(Locale.ROOT, "port contribution %.3f ms (%s; the profile has no measured port cell for %s"
+                + " at %d B)", added, port.basis(), load.port(), messageSizeBytes));
             notes.add("CPU and port effects assumed to add up (thesis section 4.2.3, constraint 4): "
                 + "no profile measured a loaded port and loaded CPUs together");
         } else if (load.port().kind() == PortState.Kind.UNKNOWN) {
@@ -106,6 +116,33 @@ public final class ProfileAverageEstimator {
         final ConfidenceInterval interval = new ConfidenceInterval(cpuInterval.lower() + added, cpuInterval.upper() + added,
             cpuInterval.confidenceLevel(), cpuInterval.method());
         return new Estimate(1, EstimateKind.AVERAGE, meanMillis + added, 0.0, interval, List.of(), basis, notes, interpolated);
+    }
+
+    /**
+     * A loaded port with a measured port cell: the cell's mean (both CPUs LOW) plus what the CPU pair
+     * adds over LOW/LOW at the mean; the interval from the port cell's spread when it has one.
+     */
+    private static Estimate fromPortCell(final Profile profile, final ConnectionLoadState load, final PortCell portCell,
+                                         final double cpuMeanMillis, final ConfidenceInterval cpuInterval, final String basis,
+                                         final List<String> notes) throws EstimateRefusedException {
+        final double excessMillis = ProfileHistograms.cpuExcessMillis(profile, load.cpu(), portCell.messageSizeBytes());
+        final double valueMillis = portCell.meanMillis() + excessMillis;
+        final ConfidenceInterval interval;
+        if (portCell.stdDevMillis() != null) {
+            final ConfidenceInterval port = MeanConfidence.normal(portCell.meanMillis(), portCell.stdDevMillis(),
+                portCell.sampleCount(), Estimate.CONFIDENCE_LEVEL);
+            interval = new ConfidenceInterval(port.lower() + excessMillis, port.upper() + excessMillis, port.confidenceLevel(),
+                port.method());
+        } else {
+            final double shift = valueMillis - cpuMeanMillis;
+            interval = new ConfidenceInterval(cpuInterval.lower() + shift, cpuInterval.upper() + shift,
+                cpuInterval.confidenceLevel(), cpuInterval.method());
+            notes.add("the port cell publishes no standard deviation: the CPU cell's interval, moved to the port cell's mean");
+        }
+        notes.add(String.format(Locale.ROOT, "%s: measured %s (both CPUs LOW) plus %.3f ms, what the CPU pair's mean adds over"
+            + " LOW/LOW", ProfileHistograms.ADDITIVE, portCell.label(), excessMillis));
+        return new Estimate(1, EstimateKind.AVERAGE, valueMillis, 0.0, interval, List.of(),
+            basis + ", " + portCell.label() + " for " + load.port(), notes, false);
     }
 
     private static double stdDevMillis(final Profile profile, final ProfileCell cell, final List<String> notes)

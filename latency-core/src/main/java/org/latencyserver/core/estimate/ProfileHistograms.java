@@ -1,10 +1,15 @@
 package org.latencyserver.core.estimate;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.profile.PortCell;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.core.state.PortState;
 
 /**
@@ -14,8 +19,11 @@ import org.latencyserver.core.state.PortState;
  * one place and never answered from a cell measured in another state.
  *
  * <p>A profile's CPU cells were measured with the switch port idle. A port above the loaded
- * threshold therefore lies outside every CPU cell: the answer is a refusal naming the port state,
- * never the idle port's histogram.
+ * threshold therefore lies outside every CPU cell: it is answered from the profile's measured port
+ * cell for its band (measured with both CPUs LOW), shifted by what the connection's CPU pair adds
+ * over LOW/LOW at the mean — the assumption that CPU and port delays add, said in the notes — or,
+ * when the profile has no such cell, refused with the port state named; never with the idle port's
+ * histogram.
  *
  * <p>Stateless and thread-safe.
  */
@@ -49,16 +57,84 @@ public final class ProfileHistograms {
      * @param load             the connection's load state; both CPU states must be known
      * @param messageSizeBytes a size the profile holds
      * @return the histogram of that state and size
-     * @throws EstimateRefusedException when a CPU state is unknown, the port is loaded (no CPU cell
-     *                                  covers a loaded port), the cell is missing, or it has no histogram
+     * @throws EstimateRefusedException when a CPU state is unknown, the port is loaded and the profile has no
+     *                                  port cell for it, a cell is missing, or a CPU cell has no histogram
      */
     public static StateHistogram forState(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
         throws EstimateRefusedException {
         ProfileAverageEstimator.requireKnownCpu(load);
-        requirePortCovered(profile, load);
-        final ProfileCell cell = profile.cell(load.cpu(), messageSizeBytes).orElseThrow(() -> new EstimateRefusedException(
-            "profile " + profile.name() + " has no cell for " + load.cpu().canonical().thesisLabel() + " at "
+        if (load.port().isLoaded()) {
+            return loadedPort(profile, load, messageSizeBytes);
+        }
+        final ProfileCell cell = cpuCellWithHistogram(profile, load.cpu(), messageSizeBytes);
+        final List<String> notes = load.port().kind() == PortState.Kind.UNKNOWN
+            ? List.of("switch port state unknown: the histogram assumes the port at or below its loaded threshold")
+            : List.of();
+        return new StateHistogram(cell.histogram(), "profile " + profile.name() + ", cell " + cell.label(), notes);
+    }
+
+    /**
+     * A loaded port: the measured port cell of its band (both CPUs idle), shifted by what the CPU
+     * pair adds over idle CPUs at the mean — CPU and port delays assumed to add.
+     */
+    private static StateHistogram loadedPort(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
+        throws EstimateRefusedException {
+        final PortCell portCell = portCell(profile, load, messageSizeBytes);
+        final double cpuExcessMillis = cpuExcessMillis(profile, load.cpu(), messageSizeBytes);
+        final List<String> notes = new ArrayList<>();
+        LatencyHistogram histogram = portCell.histogram();
+        if (cpuExcessMillis > 0) {
+            histogram = shifted(histogram, Math.round(cpuExcessMillis * 1e6));
+            notes.add(String.format(Locale.ROOT, "%s: the port cell (measured with both CPUs LOW) shifted by %.3f ms, what the"
+                + " CPU pair's mean adds over LOW/LOW at %d B", ADDITIVE, cpuExcessMillis, messageSizeBytes));
+        } else {
+            notes.add("port cell measured with both CPUs LOW; the CPU pair adds nothing over it at the mean");
+        }
+        return new StateHistogram(histogram, "profile " + profile.name() + ", " + portCell.label() + " for " + load.port(),
+            notes);
+    }
+
+    /** How a loaded port's cell and a CPU pair are combined, said in every such estimate. */
+    public static final String ADDITIVE = "CPU and port delays assumed to add";
+
+    /**
+     * @return the measured port cell for a loaded port's state and the size
+     * @throws EstimateRefusedException naming the port state, when the profile has none
+     */
+    static PortCell portCell(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
+        throws EstimateRefusedException {
+        final PortCell cell = profile.portCell(load.port().utilisationPercent(), messageSizeBytes).orElse(null);
+        if (cell != null) {
+            return cell;
+        }
+        throw new EstimateRefusedException("profile " + profile.name() + " does not cover " + load.port() + " at "
+            + messageSizeBytes + " B: " + (profile.portCells().isEmpty()
+                ? "its cells were measured with the switch port idle, and a loaded port's queue is not in them"
+                : "no measured port cell holds " + load.port().utilisationPercent() + " % at that size")
+            + " (serve this connection at QoS 4, or measure the port's cells into the profile: profile measure --port-loads)");
+    }
+
+    /**
+     * @return what the CPU pair's cell adds over the LOW/LOW cell at the mean, ms, never below 0
+     * @throws EstimateRefusedException when either cell is missing
+     */
+    static double cpuExcessMillis(final Profile profile, final CpuStatePair pair, final int messageSizeBytes)
+        throws EstimateRefusedException {
+        final ProfileCell cell = cpuCell(profile, pair, messageSizeBytes);
+        final ProfileCell idle = cpuCell(profile, new CpuStatePair(CpuState.LOW, CpuState.LOW), messageSizeBytes);
+        return Math.max(0.0, cell.meanMillis() - idle.meanMillis());
+    }
+
+    private static ProfileCell cpuCell(final Profile profile, final CpuStatePair pair, final int messageSizeBytes)
+        throws EstimateRefusedException {
+        return profile.cell(pair, messageSizeBytes).orElseThrow(() -> new EstimateRefusedException(
+            "profile " + profile.name() + " has no cell for " + pair.canonical().thesisLabel() + " at "
                 + messageSizeBytes + " B; it holds sizes " + profile.messageSizesBytes()));
+    }
+
+    private static ProfileCell cpuCellWithHistogram(final Profile profile, final CpuStatePair pair, final int messageSizeBytes)
+        throws EstimateRefusedException {
+        final ProfileCell cell = cpuCell(profile, pair, messageSizeBytes);
         if (!cell.hasHistogram()) {
             if (profile.cells().stream().noneMatch(ProfileCell::hasHistogram)) {
                 throw new EstimateRefusedException("profile " + profile.name() + " has no latency histograms: a bound or "
@@ -67,25 +143,14 @@ public final class ProfileHistograms {
             throw new EstimateRefusedException("profile " + profile.name() + " has no latency histogram for cell "
                 + cell.label() + ": a bound or percentile needs the cell's histogram");
         }
-        final List<String> notes = load.port().kind() == PortState.Kind.UNKNOWN
-            ? List.of("switch port state unknown: the histogram assumes the port at or below its loaded threshold")
-            : List.of();
-        return new StateHistogram(cell.histogram(), "profile " + profile.name() + ", cell " + cell.label(), notes);
+        return cell;
     }
 
-    /**
-     * Refuses a loaded port: the profile's cells describe an idle port only.
-     *
-     * @param profile the profile
-     * @param load    the connection's load state
-     * @throws EstimateRefusedException naming the port state, when the port is loaded
-     */
-    public static void requirePortCovered(final Profile profile, final ConnectionLoadState load)
-        throws EstimateRefusedException {
-        if (load.port().isLoaded()) {
-            throw new EstimateRefusedException("profile " + profile.name() + " does not cover " + load.port()
-                + ": its cells were measured with the switch port idle, and a loaded port's queue is not in them"
-                + " (serve this connection at QoS 4, or measure the port's cells into the profile)");
+    private static LatencyHistogram shifted(final LatencyHistogram histogram, final long byNanos) {
+        final long[] edges = histogram.upperEdgesNanos();
+        for (int i = 0; i < edges.length; i++) {
+            edges[i] += byNanos;
         }
+        return LatencyHistogram.of(edges, histogram.counts(), histogram.overflowCount());
     }
 }

@@ -24,8 +24,9 @@ import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.port.MeasuredTablePortModel;
 
 /**
- * Reads and writes profiles as JSON (format {@value #FORMAT}; the JSON Schema in
- * {@code profiles/schema/latency-profile.schema.json} documents it).
+ * Reads and writes profiles as JSON (format {@value #FORMAT}, or {@value #FORMAT_WITH_PORT_CELLS} for a
+ * profile that carries measured port cells, which a profile without them is never written as; the
+ * JSON Schema in {@code profiles/schema/latency-profile.schema.json} documents both).
  *
  * <p>Reading validates everything and reports <em>every</em> fault with the file, the line and
  * column, the key path — the cell is named by its CPU pair and size, not only its index — and the
@@ -45,6 +46,9 @@ public final class ProfileJson {
 
     /** The format tag every profile carries. */
     public static final String FORMAT = "latency-profile/1";
+
+    /** The format of a profile that carries measured port cells ({@code port_cells}); a reader of it reads both. */
+    public static final String FORMAT_WITH_PORT_CELLS = "latency-profile/2";
 
     /**
      * The longest string a profile may hold. Its strings are names and provenance notes; a longer one
@@ -140,7 +144,7 @@ public final class ProfileJson {
      */
     public static String toJson(final Profile profile) {
         final ObjectNode root = MAPPER.createObjectNode();
-        root.put("format", FORMAT);
+        root.put("format", profile.portCells().isEmpty() ? FORMAT : FORMAT_WITH_PORT_CELLS);
         root.put("name", profile.name());
         root.put("workstation_type", profile.workstationType());
         root.put("layer", profile.layer().name());
@@ -187,15 +191,24 @@ public final class ProfileJson {
             }
             c.put("max_ms", cell.maxMillis());
             if (cell.histogram() != null) {
-                final LatencyHistogram h = cell.histogram();
-                final ObjectNode histogram = c.putObject("histogram");
-                final ArrayNode edges = histogram.putArray("upper_edges_ns");
-                final ArrayNode counts = histogram.putArray("counts");
-                for (int i = 0; i < h.binCount(); i++) {
-                    edges.add(h.upperEdgeNanos(i));
-                    counts.add(h.count(i));
+                putHistogram(c, cell.histogram());
+            }
+        }
+        if (!profile.portCells().isEmpty()) {
+            final ArrayNode portCells = root.putArray("port_cells");
+            for (final PortCell cell : profile.portCells()) {
+                final ObjectNode c = portCells.addObject();
+                final ArrayNode band = c.putArray("port_percent");
+                band.add(cell.lowestPercent());
+                band.add(cell.highestPercent());
+                c.put("message_size_bytes", cell.messageSizeBytes());
+                c.put("n", cell.sampleCount());
+                c.put("mean_ms", cell.meanMillis());
+                if (cell.stdDevMillis() != null) {
+                    c.put("std_dev_ms", cell.stdDevMillis());
                 }
-                histogram.put("overflow", h.overflowCount());
+                c.put("max_ms", cell.maxMillis());
+                putHistogram(c, cell.histogram());
             }
         }
         try {
@@ -262,6 +275,17 @@ public final class ProfileJson {
             }
         }
         return bytes;
+    }
+
+    private static void putHistogram(final ObjectNode cell, final LatencyHistogram h) {
+        final ObjectNode histogram = cell.putObject("histogram");
+        final ArrayNode edges = histogram.putArray("upper_edges_ns");
+        final ArrayNode counts = histogram.putArray("counts");
+        for (int i = 0; i < h.binCount(); i++) {
+            edges.add(h.upperEdgeNanos(i));
+            counts.add(h.count(i));
+        }
+        histogram.put("overflow", h.overflowCount());
     }
 
     private static void putIfPresent(final ObjectNode node, final String field, final String value) {

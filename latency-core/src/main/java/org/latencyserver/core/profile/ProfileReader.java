@@ -26,7 +26,7 @@ import org.latencyserver.core.state.CpuStatePair;
 final class ProfileReader {
 
     private static final Set<String> TOP_FIELDS = Set.of("format", "name", "workstation_type", "layer", "units",
-        "provenance", "assumptions", "port_model", "cells");
+        "provenance", "assumptions", "port_model", "cells", "port_cells");
     private static final Set<String> UNITS_FIELDS = Set.of("latency", "histogram_edges");
     private static final Set<String> PROVENANCE_FIELDS = Set.of("source", "hardware", "orb", "operating_system",
         "measured_on", "method");
@@ -35,6 +35,8 @@ final class ProfileReader {
     private static final Set<String> PORT_ROW_FIELDS = Set.of("message_size_bytes", "port_load_percent", "avg_round_trip_us");
     private static final Set<String> CELL_FIELDS = Set.of("cpu", "message_size_bytes", "n", "mean_ms", "std_dev_ms",
         "max_ms", "histogram");
+    private static final Set<String> PORT_CELL_FIELDS = Set.of("port_percent", "message_size_bytes", "n", "mean_ms",
+        "std_dev_ms", "max_ms", "histogram");
     private static final Set<String> HISTOGRAM_FIELDS = Set.of("upper_edges_ns", "counts", "overflow");
 
     /** One step of a key path: a field name or a list index. */
@@ -57,8 +59,13 @@ final class ProfileReader {
         }
         knownFields(root, "", TOP_FIELDS);
         final String format = text(root, "", "format", true);
-        if (format != null && !ProfileJson.FORMAT.equals(format)) {
-            fault("format", "unknown format '" + format + "'; this reader understands '" + ProfileJson.FORMAT + "'");
+        if (format != null && !ProfileJson.FORMAT.equals(format) && !ProfileJson.FORMAT_WITH_PORT_CELLS.equals(format)) {
+            fault("format", "unknown format '" + format + "'; this reader understands '" + ProfileJson.FORMAT + "' and '"
+                + ProfileJson.FORMAT_WITH_PORT_CELLS + "'");
+        }
+        if (ProfileJson.FORMAT.equals(format) && root.fields().containsKey("port_cells")) {
+            fault("port_cells", "measured port cells need format '" + ProfileJson.FORMAT_WITH_PORT_CELLS + "', the document says '"
+                + format + "'");
         }
         final String name = text(root, "", "name", true);
         final String workstationType = text(root, "", "workstation_type", true);
@@ -68,10 +75,89 @@ final class ProfileReader {
         final ProfileAssumptions assumptions = assumptions(root);
         final PortModel portModel = portModel(root);
         final List<ProfileCell> cells = cells(root);
+        final List<PortCell> portCells = portCells(root);
         if (!faults.isEmpty()) {
             return null;
         }
-        return new Profile(name, workstationType, layer, provenance, assumptions, portModel, cells);
+        return new Profile(name, workstationType, layer, provenance, assumptions, portModel, cells, portCells);
+    }
+
+    private List<PortCell> portCells(final InputNode root) {
+        final InputNode node = array(root, "", "port_cells", false);
+        final List<PortCell> cells = new ArrayList<>();
+        if (node == null) {
+            return cells;
+        }
+        for (int i = 0; i < node.items().size(); i++) {
+            final PortCell cell = portCell(node.items().get(i), "port_cells[" + i + "]");
+            if (cell == null) {
+                continue;
+            }
+            for (int j = 0; j < cells.size(); j++) {
+                final PortCell other = cells.get(j);
+                if (other.messageSizeBytes() == cell.messageSizeBytes() && other.lowestPercent() <= cell.highestPercent()
+                    && cell.lowestPercent() <= other.highestPercent()) {
+                    fault("port_cells[" + i + "].port_percent", "band " + cell.label() + " overlaps " + other.label()
+                        + " of an earlier port cell");
+                }
+            }
+            cells.add(cell);
+        }
+        return cells;
+    }
+
+    private PortCell portCell(final InputNode node, final String where) {
+        if (!isObject(node)) {
+            fault(where, "expected an object, found " + found(node));
+            return null;
+        }
+        final int before = faults.count();
+        knownFields(node, where, PORT_CELL_FIELDS);
+        final int[] band = portBand(node, where);
+        final Long size = integer(node, where, "message_size_bytes", 1, Integer.MAX_VALUE);
+        final Long n = integer(node, where, "n", 1, Long.MAX_VALUE);
+        final Double mean = positiveNumber(node, where, "mean_ms", true, true);
+        final Double stdDev = positiveNumber(node, where, "std_dev_ms", false, false);
+        final Double max = positiveNumber(node, where, "max_ms", true, true);
+        if (mean != null && max != null && max < mean) {
+            fault(where + ".max_ms", "maximum " + max + " ms is below the mean " + mean + " ms");
+        }
+        if (!node.fields().containsKey("histogram")) {
+            fault(where, "missing field 'histogram': a port cell serves a loaded port's bound, which needs its histogram");
+        }
+        final LatencyHistogram histogram = histogram(node, where, n);
+        if (faults.count() > before) {
+            return null;
+        }
+        return new PortCell(band[0], band[1], size.intValue(), n, mean, stdDev, max, histogram);
+    }
+
+    /** {@code port_percent: [lowest, highest]}, whole percents within 91..100, lowest first; null on a fault. */
+    private int[] portBand(final InputNode cell, final String where) {
+        final InputNode band = array(cell, where, "port_percent", true);
+        if (band == null) {
+            return null;
+        }
+        if (band.items().size() != 2) {
+            fault(where + ".port_percent", "expected [lowest, highest] whole percents of the band, found "
+                + band.items().size() + " entries");
+            return null;
+        }
+        final int[] percents = new int[2];
+        for (int i = 0; i < 2; i++) {
+            final Long percent = wholeNumber(band.items().get(i));
+            if (percent == null || percent < 91 || percent > 100) {
+                fault(where + ".port_percent[" + i + "]", "expected a whole percent 91..100 (a loaded port), found "
+                    + found(band.items().get(i)));
+                return null;
+            }
+            percents[i] = percent.intValue();
+        }
+        if (percents[1] < percents[0]) {
+            fault(where + ".port_percent", "the band's lowest percent " + percents[0] + " is above its highest " + percents[1]);
+            return null;
+        }
+        return percents;
     }
 
     private Layer layer(final InputNode root) {

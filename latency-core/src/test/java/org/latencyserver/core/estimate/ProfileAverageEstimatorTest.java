@@ -80,7 +80,8 @@ class ProfileAverageEstimatorTest {
         assertEquals(mean + added - THESIS_HALF_WIDTH, estimate.interval().lower(), 1e-12);
         assertEquals(mean + added + THESIS_HALF_WIDTH, estimate.interval().upper(), 1e-12);
         assertTrue(estimate.notes().contains(String.format(java.util.Locale.ROOT,
-            "port contribution %.3f ms (thesis queue model at %d %%: 1/(1-(u-91)/10))", added, portPercent)),
+            "port contribution %.3f ms (thesis queue model at %d %%: 1/(1-(u-91)/10); the profile has no measured port cell for"
+                + " LOADED %d %% at 256 B)", added, portPercent, portPercent)),
             estimate.notes().toString());
         assertTrue(estimate.notes().stream().anyMatch(n -> n.contains("constraint 4")), estimate.notes().toString());
     }

@@ -133,7 +133,7 @@ class ProfileJsonTest {
         "equal edges are out of order too | [1000000, 2000000, 3000000] | [1000000, 2000000, 2000000] | cells[0] (0-33/0-33, 256 B).histogram.upper_edges_ns[2] | bins out of order: edge 2000000 ns is not above the previous edge 2000000 ns",
         "a zero edge is refused | [1000000, 2000000, 3000000] | [0, 2000000, 3000000] | cells[0] (0-33/0-33, 256 B).histogram.upper_edges_ns[0] | edge must be >= 1 ns, was 0",
         "counts and edges of different length are refused | \"counts\": [4, 5, 1] | \"counts\": [4, 6] | cells[0] (0-33/0-33, 256 B).histogram | upper_edges_ns has 3 entries but counts has 2",
-        "an unknown format version is refused | latency-profile/1 | latency-profile/2 | format | unknown format 'latency-profile/2'; this reader understands 'latency-profile/1'"})
+        "an unknown format version is refused | latency-profile/1 | latency-profile/3 | format | unknown format 'latency-profile/3'; this reader understands 'latency-profile/1' and 'latency-profile/2'"})
     void oneBadEditIsOneFaultNamingItsPathAndReason(final String behaviour, final String original, final String replacement,
                                                     final String path, final String reason) {
         final InputFault fault = onlyFault(valid().replaceFirst(Pattern.quote(original), Matcher.quoteReplacement(replacement)));
@@ -157,7 +157,7 @@ class ProfileJsonTest {
             .replaceFirst("\"max_ms\": 2.9,", "\"max_ms\": 2.9, \"maxx_ms\": 3,"));
         assertEquals(2, faults.size(), faults.toString());
         assertEquals("colour", faults.get(0).path());
-        assertEquals("unknown field 'colour'; expected one of [assumptions, cells, format, layer, name, port_model, "
+        assertEquals("unknown field 'colour'; expected one of [assumptions, cells, format, layer, name, port_cells, port_model, "
             + "provenance, units, workstation_type]", faults.get(0).reason());
         assertEquals("cells[0] (0-33/0-33, 256 B).maxx_ms", faults.get(1).path());
         assertTrue(faults.get(1).reason().startsWith("unknown field 'maxx_ms'; expected one of [cpu, "), faults.get(1).reason());

@@ -53,7 +53,7 @@ class ProfileCommandTest {
         assertEquals(List.of(
                 bad + placeOf(text, "\"colour\"") + ": colour: unknown field 'colour'; expected one of [assumptions, cells, format, "
                     + "layer, name, "
-                    + "port_model, provenance, units, workstation_type]",
+                    + "port_cells, port_model, provenance, units, workstation_type]",
                 bad + placeOf(text, "\"SCTP\"") + ": layer: unknown layer 'SCTP'; expected CORBA, TCP or UDP",
                 bad + placeOf(text, "\"us\"") + ": units.latency: unit 'us' is not supported; latencies (mean_ms, max_ms, std_dev_ms) are in 'ms'",
                 bad + placeOf(text, "-1.164") + ": cells[0] (0-33/0-33, 64 B).mean_ms: must be > 0, was -1.164",
