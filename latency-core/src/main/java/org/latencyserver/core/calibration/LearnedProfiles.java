@@ -70,6 +70,6 @@ public final class LearnedProfiles {
             base.provenance().orb(), base.provenance().operatingSystem(), Instant.ofEpochMilli(last).toString().substring(0, 10),
             method);
         return new Profile(base.name() + "-learned", base.workstationType(), base.layer(), provenance, base.assumptions(),
-            base.portModel(), cells);
+            base.portModel(), cells, base.portCells());
     }
 }

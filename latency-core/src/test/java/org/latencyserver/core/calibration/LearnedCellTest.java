@@ -110,6 +110,18 @@ class LearnedCellTest {
     }
 
     @Test
+    void theLearnedProfileKeepsTheBasesMeasuredPortCells() throws Exception {
+        final Profile measured = measuredProfile();
+        final ProfileCell cell = measured.cell(LOW_LOW, 256).orElseThrow();
+        final org.latencyserver.core.profile.PortCell port = new org.latencyserver.core.profile.PortCell(91, 95, 256,
+            cell.sampleCount(), cell.meanMillis(), cell.stdDevMillis(), cell.maxMillis(), cell.histogram());
+        final Profile base = new Profile(measured.name(), measured.workstationType(), measured.layer(), measured.provenance(),
+            measured.assumptions(), measured.portModel(), measured.cells(), java.util.List.of(port));
+        final Profile learned = LearnedProfiles.of(base, Map.of(new LearnedProfiles.CellKey(LOW_LOW, 256), learn(cell, 1.33, 50)));
+        assertEquals(java.util.List.of(port), ProfileJson.parse(ProfileJson.toJson(learned), "learned").portCells());
+    }
+
+    @Test
     void aProfileNothingWasLearnedForIsRefusedWithTheReason() throws Exception {
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
             () -> LearnedProfiles.of(measuredProfile(), Map.of()));
