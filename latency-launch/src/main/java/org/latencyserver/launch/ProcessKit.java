@@ -174,6 +174,7 @@ public final class ProcessKit implements AutoCloseable {
         private final List<String> extraJvmOptions = new ArrayList<>();
         private final Map<String, String> environment = new LinkedHashMap<>();
         private Integer pinnedCore;
+        private String networkNamespace;
         private boolean errorsApart;
         /** The program and its first arguments when it is not Java; null for a Java main class. */
         private final List<String> program;
@@ -247,6 +248,15 @@ public final class ProcessKit implements AutoCloseable {
         }
 
         /**
+         * @param namespace a network namespace ({@code ip netns list}); starting it needs root
+         * @return this, run under {@code ip netns exec NAMESPACE} (which execs it: the child's PID is its own)
+         */
+        public Launch inNetworkNamespace(final String namespace) {
+            this.networkNamespace = namespace;
+            return this;
+        }
+
+        /**
          * Starts it. A previous run's log and ready file of the same name are deleted first, so that
          * neither can be mistaken for this run's.
          *
@@ -264,6 +274,9 @@ public final class ProcessKit implements AutoCloseable {
             }
             ReadyFile.deleteQuietly(readyFile);
             final List<String> command = new ArrayList<>();
+            if (networkNamespace != null) {
+                command.addAll(List.of("ip", "netns", "exec", networkNamespace));
+            }
             if (pinnedCore != null) {
                 command.addAll(List.of("/usr/bin/taskset", "-c", Integer.toString(pinnedCore)));
             }

@@ -1,0 +1,272 @@
+package org.latencyserver.systemtests.testbed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.systemtests.kit.Testbed;
+import org.latencyserver.testbed.Prerequisites;
+
+/**
+ * The testbed as a user runs it, and the product on it: {@code testbed up} builds the one-switch
+ * testbed (srv, ws1, ws2 on sw1, 20 Mbit/s toward ws2); the switch's snmpd answers ifHCOutOctets of
+ * the bottleneck port to {@code snmpget} from the server's namespace; {@code testbed load} drives the
+ * port to 95 % and the counters move at about that rate; a Latency Server in srv's namespace, polling
+ * the switch's snmpd with the status file's if_index and speed_mbps and the hosts' snmpd, shows the
+ * connection through the port LOADED (port_state 91..100) while the load runs and NORMAL (0) once it
+ * stops; {@code testbed down} leaves no namespace or process of the testbed.
+ *
+ * <p>Needs root, ip, tc, snmpd, snmpget and iperf3 (CI has them); elsewhere it prints
+ * {@code NOT CHECKED} with what is missing and is skipped.
+ */
+class TestbedProcessTest {
+
+    private static final String IF_HC_OUT_OCTETS = ".1.3.6.1.2.1.31.1.1.1.10.";
+    private static final double LOAD_PERCENT = 95;
+    private static final Pattern ROW = Pattern.compile("row port_state=(\\d+) cpu_state=(\\d+) mib_port=(\\d+)");
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void aServerOnTheTestbedSeesTheBottleneckLoadedWhileIperfDrivesItAndNormalAfter() throws Exception {
+        final List<String> missing = new ArrayList<>(Prerequisites.missing(EnumSet.allOf(Prerequisites.Tool.class)));
+        if (Prerequisites.find("snmpget").isEmpty()) {
+            missing.add("the program snmpget (Debian: apt-get install snmp)");
+        }
+        if (!missing.isEmpty()) {
+            System.out.println("NOT CHECKED: the testbed on this machine; missing: " + String.join("; ", missing));
+            Assumptions.abort("missing: " + String.join("; ", missing));
+        }
+        final long startNanos = System.nanoTime();
+        // A name of its own: a run beside another (or a killed earlier run) never shares namespaces.
+        final String name = "st" + ProcessHandle.current().pid() % 100_000;
+        final Path topology = directory.resolve("one-switch.yaml");
+        Files.writeString(topology, Files.readString(Path.of("../examples/testbed/one-switch.yaml")).replace("name: one", "name: " + name));
+        final Path state = directory.resolve("state");
+        final List<String> selection = List.of("--name", name, "--state-dir", state.toString());
+        final List<Long> ownPids = new ArrayList<>();
+        try (SystemUnderTest system = SystemUnderTest.in(directory)) {
+            try {
+                testbed(system, "testbed-up", "up", "--topology", topology.toString(), "--state-dir", state.toString());
+                final JsonNode status = new ObjectMapper().readTree(state.resolve("status.json").toFile());
+                final String srv = host(status, "srv").get("namespace").asText();
+                final JsonNode sw1 = status.get("switches").get(0);
+                final JsonNode port = portNamed(sw1, "ws2");
+                final String community = status.get("snmp").get("community").asText();
+                final String agent = sw1.get("management_address").asText();
+                final String counter = IF_HC_OUT_OCTETS + port.get("if_index").asInt();
+                assertEquals(20, port.get("bottleneck").get("speed_mbps").asInt(), status::toPrettyString);
+                status.get("hosts").forEach(h -> ownPids.add(h.get("snmpd").get("pid").asLong()));
+                ownPids.add(sw1.get("snmpd").get("pid").asLong());
+
+                // The switch's snmpd answers the bottleneck port's ifHCOutOctets, numerically, to the server's host.
+                final long idleOctets = ifHcOutOctets(srv, community, agent, counter);
+
+                final ChildProcess server = system.serverLaunch("server", serverConfig(status, port))
+                    .args("--metrics-port", "-1").env("TESTBED_COMMUNITY", community).inNetworkNamespace(srv).start();
+                server.awaitReady(SystemUnderTest.READY_TIMEOUT);
+                final ChildProcess watch = system.launchClass("watch", TableStatusWatchMain.class)
+                    .args(directory.resolve("server.ior").toString(), "1").inNetworkNamespace(srv).start();
+
+                final List<String> load = new ArrayList<>(List.of("load", "ws2", "--percent", Double.toString(LOAD_PERCENT),
+                    "--from", "ws1", "--background"));
+                load.addAll(selection);
+                testbed(system, "testbed-load", load.toArray(String[]::new));
+                ownPids.addAll(loadPids(state));
+
+                final double measuredPercent = counterPercent(srv, community, agent, counter, 20);
+                assertTrue(measuredPercent > LOAD_PERCENT - 15 && measuredPercent < LOAD_PERCENT + 10, String.format(Locale.ROOT,
+                    "ifHCOutOctets of the port moved at %.1f %% of 20 Mbit/s under a %.0f %% load (idle counter was %d)",
+                    measuredPercent, LOAD_PERCENT, idleOctets));
+                System.out.printf(Locale.ROOT, "testbed: %.0f %% load read as %.1f %% from ifHCOutOctets%n", LOAD_PERCENT,
+                    measuredPercent);
+
+                final long loadedFromNanos = System.nanoTime();
+                final int loaded = awaitPortState(watch, s -> s >= 91, Duration.ofSeconds(30));
+                System.out.printf(Locale.ROOT, "testbed: port_state %d %.1f s after the counters were read%n", loaded,
+                    (System.nanoTime() - loadedFromNanos) / 1e9);
+                assertTrue(loaded >= 91, () -> "port_state under load: " + loaded + "\n" + watch.logEnd() + "\n" + server.logEnd());
+
+                final List<String> stop = new ArrayList<>(List.of("load", "ws2", "--stop"));
+                stop.addAll(selection);
+                testbed(system, "testbed-load-stop", stop.toArray(String[]::new));
+                final long stoppedNanos = System.nanoTime();
+                final int normal = awaitPortState(watch, s -> s == 0, Duration.ofSeconds(30));
+                System.out.printf(Locale.ROOT, "testbed: port_state %d %.1f s after the load stopped%n", normal,
+                    (System.nanoTime() - stoppedNanos) / 1e9);
+                assertEquals(0, normal, () -> "port_state after the load: " + normal + "\n" + watch.logEnd());
+            } finally {
+                system.close();
+                final List<String> down = new ArrayList<>(List.of("down"));
+                down.addAll(selection);
+                try (SystemUnderTest downKit = SystemUnderTest.in(directory.resolve("down"))) {
+                    testbed(downKit, "testbed-down", down.toArray(String[]::new));
+                }
+            }
+        }
+        final String namespaces = run(List.of("ip", "netns", "list"));
+        assertTrue(namespaces.lines().noneMatch(l -> l.startsWith("lt-" + name + "-")), "namespaces left:\n" + namespaces);
+        for (final long pid : ownPids) {
+            assertTrue(ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty(), "process " + pid + " of the testbed is alive");
+        }
+        assertTrue(Files.notExists(state), "state directory left: " + state);
+        System.out.printf(Locale.ROOT, "testbed: up, load, LOADED, NORMAL, down in %.1f s%n", (System.nanoTime() - startNanos) / 1e9);
+    }
+
+    /** Runs {@code testbed ARGS} as ./latency would, to its end, successfully. */
+    private static void testbed(final SystemUnderTest system, final String logName, final String... args) throws Exception {
+        system.launchOneShot(logName, Component.TESTBED).args(args).start().awaitSuccess(Duration.ofSeconds(60));
+    }
+
+    private Path serverConfig(final JsonNode status, final JsonNode port) throws IOException {
+        final JsonNode ws1 = host(status, "ws1");
+        final JsonNode ws2 = host(status, "ws2");
+        final JsonNode sw1 = status.get("switches").get(0);
+        return Testbed.write(directory, "server.yaml", String.join("\n",
+            "server:",
+            "  name: TestbedServer",
+            "  poll_interval_millis: 100",
+            "  metrics: { enabled: false, address: 127.0.0.1 }",
+            "profiles:",
+            "  - " + Testbed.PROFILES.resolve("thesis-tac4-corba.json"),
+            "nodes:",
+            "  - name: ws1",
+            "    node_id: 1",
+            "    workstation_type: TAC-4",
+            "    mib_source: snmp",
+            "    snmp: { address: udp:" + ws1.get("snmpd").get("address").asText() + "/" + status.get("snmp").get("port").asInt()
+                + ", version: v2c, community_env: TESTBED_COMMUNITY }",
+            "  - name: ws2",
+            "    node_id: 2",
+            "    workstation_type: TAC-4",
+            "    mib_source: snmp",
+            "    snmp: { address: udp:" + ws2.get("snmpd").get("address").asText() + "/" + status.get("snmp").get("port").asInt()
+                + ", version: v2c, community_env: TESTBED_COMMUNITY }",
+            "links:",
+            "  - name: sw1-ws2",
+            "    mib_source: snmp",
+            "    snmp: { address: udp:" + sw1.get("management_address").asText() + "/" + status.get("snmp").get("port").asInt()
+                + ", version: v2c, community_env: TESTBED_COMMUNITY, if_index: " + port.get("if_index").asInt()
+                + ", speed_mbps: " + port.get("bottleneck").get("speed_mbps").asInt() + " }",
+            "connections:",
+            "  - { index_ref: 1, client: ws1, peer: ws2, link: sw1-ws2, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
+            ""));
+    }
+
+    /**
+     * The port's utilisation from its counter: read every 200 ms for about {@code seconds}, the rate
+     * taken between the first and the last change seen (net-snmp refreshes the counter every ~3 s, so
+     * only the moments it changes are worth a clock reading).
+     */
+    private static double counterPercent(final String ns, final String community, final String agent, final String oid,
+                                         final double rateMbit) throws Exception {
+        final long endNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+        long firstValue = -1;
+        long firstNanos = 0;
+        long lastValue = -1;
+        long lastNanos = 0;
+        long previous = ifHcOutOctets(ns, community, agent, oid);
+        while (System.nanoTime() < endNanos) {
+            Thread.sleep(200);
+            final long now = System.nanoTime();
+            final long value = ifHcOutOctets(ns, community, agent, oid);
+            if (value != previous) {
+                if (firstValue < 0) {
+                    firstValue = value;
+                    firstNanos = now;
+                } else {
+                    lastValue = value;
+                    lastNanos = now;
+                }
+                previous = value;
+            }
+        }
+        assertTrue(lastValue > firstValue && firstValue >= 0, "the counter changed fewer than two times in 8 s");
+        return 100.0 * (lastValue - firstValue) * 8 / ((lastNanos - firstNanos) / 1e9) / (rateMbit * 1e6);
+    }
+
+    private static long ifHcOutOctets(final String ns, final String community, final String agent, final String oid)
+        throws Exception {
+        final String answer = run(List.of("ip", "netns", "exec", ns, "snmpget", "-v2c", "-c", community, "-On", "-t", "2",
+            agent, oid));
+        final Matcher m = Pattern.compile(Pattern.quote(oid) + " = Counter64: (\\d+)").matcher(answer);
+        assertTrue(m.find(), "snmpget of " + oid + " from " + agent + ": " + answer);
+        return Long.parseLong(m.group(1));
+    }
+
+    /** Waits until the watcher's latest row satisfies the condition; returns the latest port_state seen. */
+    private static int awaitPortState(final ChildProcess watch, final java.util.function.IntPredicate wanted, final Duration timeout)
+        throws InterruptedException {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        int latest = -1;
+        while (System.nanoTime() < deadline) {
+            assertTrue(watch.isAlive(), () -> "the watcher exited: " + watch.logEnd());
+            final Matcher m = ROW.matcher(watch.log());
+            while (m.find()) {
+                latest = Integer.parseInt(m.group(1));
+            }
+            if (latest >= 0 && wanted.test(latest)) {
+                return latest;
+            }
+            Thread.sleep(250);
+        }
+        return latest;
+    }
+
+    private static List<Long> loadPids(final Path state) throws IOException {
+        final List<Long> pids = new ArrayList<>();
+        for (final String file : List.of("client.pid", "server.pid")) {
+            final Path pid = state.resolve("load").resolve("ws2").resolve(file);
+            if (Files.exists(pid)) {
+                pids.add(Long.parseLong(Files.readString(pid).strip()));
+            }
+        }
+        return pids;
+    }
+
+    private static JsonNode host(final JsonNode status, final String name) {
+        for (final JsonNode host : status.get("hosts")) {
+            if (host.get("name").asText().equals(name)) {
+                return host;
+            }
+        }
+        throw new AssertionError("no host " + name + " in " + status.toPrettyString());
+    }
+
+    private static JsonNode portNamed(final JsonNode sw, final String name) {
+        for (final JsonNode port : sw.get("ports")) {
+            if (port.get("name").asText().equals(name)) {
+                return port;
+            }
+        }
+        throw new AssertionError("no port " + name + " in " + sw.toPrettyString());
+    }
+
+    private static String run(final List<String> argv) throws Exception {
+        final Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), String.join(" ", argv) + " did not end");
+        assertEquals(0, process.exitValue(), () -> String.join(" ", argv) + ": " + output);
+        return output;
+    }
+}
