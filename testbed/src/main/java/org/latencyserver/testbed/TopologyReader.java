@@ -58,6 +58,8 @@ public final class TopologyReader {
     private static final Set<String> LINK = Set.of("name", "between", "bottleneck");
     private static final Set<String> HOST_BOTTLENECK = Set.of("rate_mbit", "burst_kbyte", "latency_ms");
     private static final Set<String> LINK_BOTTLENECK = Set.of("toward", "rate_mbit", "burst_kbyte", "latency_ms");
+    /** Slowest bottleneck, Mbit/s: tc's rate is in whole kbit/s. */
+    private static final double MIN_RATE_MBIT = 0.001;
     /** Fastest bottleneck, Mbit/s: a veth carries a few Gbit/s here at most. */
     private static final double MAX_RATE_MBIT = 100_000;
 
@@ -241,7 +243,7 @@ public final class TopologyReader {
         }
         m.allowOnly(keys);
         final Double rate = m.require("rate_mbit", "the rate toward the port, Mbit/s")
-            ? m.decimal("rate_mbit", null, 0, true, MAX_RATE_MBIT) : null;
+            ? m.decimal("rate_mbit", null, MIN_RATE_MBIT, false, MAX_RATE_MBIT) : null;
         final Long burst = m.integer("burst_kbyte", Bottleneck.DEFAULT_BURST_KBYTES, 1, 1_048_576);
         final Long latency = m.integer("latency_ms", Bottleneck.DEFAULT_LATENCY_MILLIS, 1, 60_000);
         return rate == null || burst == null || latency == null ? Optional.empty()

@@ -57,7 +57,7 @@ class TopologyReaderTest {
     @Test
     void aBadRateIsRefusedNamingTheField() {
         final String message = refused(ONE.replace("rate_mbit: 20", "rate_mbit: 0"));
-        assertTrue(message.contains("hosts[1].bottleneck.rate_mbit: must be in (0, 100000], was 0"), message);
+        assertTrue(message.contains("hosts[1].bottleneck.rate_mbit: must be in [0.001, 100000], was 0"), message);
     }
 
     @Test
