@@ -269,7 +269,8 @@ public final class ConfigurationLoader {
             return MeasurementSettings.DEFAULT;
         }
         final NumberBlock read = NumberBlock.read(section, "measurement",
-            Map.of(ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL));
+            Map.of(ServerOption.MEASUREMENT_DWELL_MILLIS, MeasurementSettings.DWELL_FROM_POLL_INTERVAL,
+                ServerOption.MEASUREMENT_SETTLE_MILLIS, MeasurementSettings.SETTLE_FROM_POLL_INTERVAL));
         if (!read.complete()) {
             return null;
         }
@@ -277,7 +278,8 @@ public final class ConfigurationLoader {
             (int) read.whole(ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS), read.whole(ServerOption.MEASUREMENT_TIMEOUT_MILLIS),
             read.whole(ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS),
             (int) read.whole(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND),
-            (int) read.whole(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS), read.whole(ServerOption.MEASUREMENT_DWELL_MILLIS));
+            (int) read.whole(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS), read.whole(ServerOption.MEASUREMENT_DWELL_MILLIS),
+            read.whole(ServerOption.MEASUREMENT_SETTLE_MILLIS));
     }
 
     // ---- limits -------------------------------------------------------------------------------

@@ -19,9 +19,24 @@ package org.latencyserver.server.config;
  *                                  a mixed state while both CPUs change) spends no measurement; when not configured
  *                                  {@link #DWELL_FROM_POLL_INTERVAL}: twice the poll interval (one poll past the
  *                                  rate window of one poll)
+ * @param settleMillis              {@code measurement.settle_millis}, ms: a result whose load state changes this
+ *                                  soon after it arrived is taken back; when not configured
+ *                                  {@link #SETTLE_FROM_POLL_INTERVAL}: twice the poll interval
  */
 public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long timeoutMillis, long minIntervalMillis,
-                                  int budgetRoundTripsPerSecond, int maxConcurrentMeasurements, long dwellMillis) {
+                                  int budgetRoundTripsPerSecond, int maxConcurrentMeasurements, long dwellMillis,
+                                  long settleMillis) {
+
+    /** Settle window not configured: twice the poll interval. */
+    public static final long SETTLE_FROM_POLL_INTERVAL = -1;
+
+    /** Settings with the default settle window. */
+    public MeasurementSettings(final int roundTrips, final int warmupRoundTrips, final long timeoutMillis,
+                               final long minIntervalMillis, final int budgetRoundTripsPerSecond,
+                               final int maxConcurrentMeasurements, final long dwellMillis) {
+        this(roundTrips, warmupRoundTrips, timeoutMillis, minIntervalMillis, budgetRoundTripsPerSecond,
+            maxConcurrentMeasurements, dwellMillis, SETTLE_FROM_POLL_INTERVAL);
+    }
 
     /** Dwell not configured: twice the poll interval. */
     public static final long DWELL_FROM_POLL_INTERVAL = -1;
@@ -31,7 +46,8 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
         (int) ServerOption.MEASUREMENT_ROUND_TRIPS.defaultWhole(), (int) ServerOption.MEASUREMENT_WARMUP_ROUND_TRIPS.defaultWhole(),
         ServerOption.MEASUREMENT_TIMEOUT_MILLIS.defaultWhole(), ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS.defaultWhole(),
         (int) ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND.defaultWhole(),
-        (int) ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS.defaultWhole(), DWELL_FROM_POLL_INTERVAL);
+        (int) ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS.defaultWhole(), DWELL_FROM_POLL_INTERVAL,
+        SETTLE_FROM_POLL_INTERVAL);
 
     /** Settings with the default dwell. */
     public MeasurementSettings(final int roundTrips, final int warmupRoundTrips, final long timeoutMillis,
@@ -54,6 +70,17 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
         if (dwellMillis != DWELL_FROM_POLL_INTERVAL) {
             ServerOption.MEASUREMENT_DWELL_MILLIS.checked(dwellMillis);
         }
+        if (settleMillis != SETTLE_FROM_POLL_INTERVAL) {
+            ServerOption.MEASUREMENT_SETTLE_MILLIS.checked(settleMillis);
+        }
+    }
+
+    /**
+     * @param pollIntervalMillis the server's poll interval
+     * @return the settle window in ms: the configured one, or twice the poll interval
+     */
+    public long settleMillis(final long pollIntervalMillis) {
+        return settleMillis == SETTLE_FROM_POLL_INTERVAL ? 2 * pollIntervalMillis : settleMillis;
     }
 
     /**

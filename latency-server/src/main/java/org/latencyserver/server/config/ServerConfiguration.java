@@ -79,7 +79,8 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
             measurement.timeoutMillis() * 1_000_000L, measurement.minIntervalMillis() * 1_000_000L,
             measurement.maxConcurrentMeasurements(), measurement.warmupRoundTrips(),
             Math.max(1, measurement.budgetRoundTripsPerSecond() - (long) Math.ceil(probeRoundTripsPerSecond())),
-            measurement.dwellMillis(server.pollIntervalMillis()) * 1_000_000L, thresholds.portBands());
+            measurement.dwellMillis(server.pollIntervalMillis()) * 1_000_000L, thresholds.portBands(),
+            measurement.settleMillis(server.pollIntervalMillis()) * 1_000_000L);
     }
 
     /** @return round trips per second the connections' probes take out of the budget */

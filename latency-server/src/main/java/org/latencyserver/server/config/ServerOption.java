@@ -85,6 +85,9 @@ public enum ServerOption {
         "round trips/s", "what all measurements and probes together may spend"),
     MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS("measurement.max_concurrent_measurements", whole(1, 10_000), 2L,
         "measurements", "measurements open at once across all connections"),
+    MEASUREMENT_SETTLE_MILLIS("measurement.settle_millis", whole(0, 86_400_000), described("2 × server.poll_interval_millis"),
+        "ms", "a result whose load state changes this soon after it arrived is taken back from that state (counted): SNMP"
+            + " counters lag the load by up to an agent's refresh (net-snmp: IF-MIB ~3 s, CPU ~5 s); 0 = never"),
     MEASUREMENT_DWELL_MILLIS("measurement.dwell_millis", whole(0, 86_400_000), described("2 × server.poll_interval_millis"),
         "ms", "how long a new load state must hold before an adaptive QoS 3/4 connection measures it"),
 

@@ -20,10 +20,24 @@ import org.latencyserver.core.state.PortBands;
  * @param dwellNanos                 how long a new state must hold before an adaptive QoS 3/4 connection
  *                                   opens its measurement, {@code >= 0}
  * @param portBands                  how a loaded port's utilisation is divided into states
+ * @param settleNanos                a result whose load state changes this soon after it was accepted is taken
+ *                                   back from that state, {@code >= 0}; 0 never
  */
 public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisBandPercent, int roundTripsPerMeasurement,
                              long measurementTimeoutNanos, long minMeasurementIntervalNanos, int maxConcurrentMeasurements,
-                             int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos, PortBands portBands) {
+                             int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos, PortBands portBands,
+                             long settleNanos) {
+
+    /** Settings whose accepted results are never taken back. */
+    public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
+                          final int roundTripsPerMeasurement, final long measurementTimeoutNanos,
+                          final long minMeasurementIntervalNanos, final int maxConcurrentMeasurements,
+                          final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos,
+                          final PortBands portBands) {
+        this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
+            minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
+            portBands, 0);
+    }
 
     /** Settings with the thesis's port states, one per loaded percent. */
     public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
@@ -57,11 +71,11 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
     public EngineSettings {
         if (roundTripsPerMeasurement < 1 || measurementTimeoutNanos <= 0 || minMeasurementIntervalNanos < 0
             || maxConcurrentMeasurements < 1 || warmupRoundTrips < 0 || budgetRoundTripsPerSecond < 1 || dwellNanos < 0
-            || portBands == null) {
+            || portBands == null || settleNanos < 0) {
             throw new IllegalArgumentException("bad engine settings: round trips " + roundTripsPerMeasurement
                 + ", timeout " + measurementTimeoutNanos + " ns, interval " + minMeasurementIntervalNanos
                 + " ns, concurrent " + maxConcurrentMeasurements + ", warm-up " + warmupRoundTrips + ", budget "
-                + budgetRoundTripsPerSecond + " round trips/s, port bands " + portBands);
+                + budgetRoundTripsPerSecond + " round trips/s, port bands " + portBands + ", settle " + settleNanos + " ns");
         }
     }
 }

@@ -82,6 +82,23 @@ public final class UpdateEngine {
     private volatile long probeRoundTrips;
     /** Written by the update thread only; volatile for the metrics endpoint. */
     private volatile long polledJitterKept;
+    /** Results taken back from a load state that changed within the settle window after them; update thread writes. */
+    private volatile long resultsTakenBack;
+    /**
+     * The last accepted measurement of each connection, while the settle window after it runs: the row as it was
+     * before, to take the result back from its load state if that state turns out not to have held. Update thread only.
+     */
+    private final Map<Short, JustFiled> justFiled = new HashMap<>();
+
+    /**
+     * A result filed under a load state, still within the settle window.
+     *
+     * @param before        the row before the result was filed
+     * @param acceptedNanos when it was accepted, monotonic
+     * @param ticket        its ticket, for the log
+     */
+    private record JustFiled(ConnectionRow before, long acceptedNanos, long ticket) {
+    }
     /**
      * What probes of QoS 1/2 connections taught about their profiles' cells, by profile name: written
      * by the update thread only, published as an immutable snapshot for readers.
@@ -215,9 +232,41 @@ public final class UpdateEngine {
     private void apply(final ConnectionRow row, final MibReading reading, final ConnectionLoadState load, final long nowNanos) {
         ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleReason(staleReason(reading));
         if (load.isStateChangeFrom(row.load())) {
+            next = takeBackIfJustFiled(next, row.load(), nowNanos);
             next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), nowNanos);
         }
         publish(row, next);
+    }
+
+    /**
+     * A result accepted less than the settle window before its load state changed may have run partly in the
+     * next state: SNMP counters lag the load by up to an agent's refresh, so the change began before it was seen.
+     * Such a result is taken back from the state it was filed under — the state's knowledge, the last
+     * measurement and the served estimate return to what they were before it — logged and counted. A change to or
+     * from UNKNOWN (no answers) says nothing about the load and takes nothing back.
+     */
+    private ConnectionRow takeBackIfJustFiled(final ConnectionRow changed, final ConnectionLoadState filedUnder,
+                                              final long nowNanos) {
+        final JustFiled filed = justFiled.remove(changed.spec().indexRef());
+        if (filed == null || nowNanos - filed.acceptedNanos() > settings.settleNanos()
+            || !filedUnder.equals(filed.before().load()) || !changed.load().isKnown() || !filedUnder.isKnown()
+            || changed.load().port().kind() == PortState.Kind.UNKNOWN || filedUnder.port().kind() == PortState.Kind.UNKNOWN) {
+            return changed;
+        }
+        resultsTakenBack++;
+        LOG.info("connection {}: measurement ticket {} taken back from {}: the load state changed to {} {} ms after it"
+                + " arrived, within the settle window of {} ms (counters lag the load by up to an agent's refresh)",
+            changed.spec().indexRef(), filed.ticket(), label(filedUnder), label(changed.load()),
+            (nowNanos - filed.acceptedNanos()) / 1_000_000, settings.settleNanos() / 1_000_000);
+        final ConnectionRow before = filed.before();
+        final Learning reverted = changed.learning().with(filedUnder, before.learning().of(filedUnder, changed.spec().boundPercent()));
+        return changed.withMeasurement(before.measurement(), reverted)
+            .withServed(before.estimate(), before.unavailableReason(), before.served());
+    }
+
+    /** @return results taken back from a load state that changed within the settle window (any thread) */
+    public long resultsTakenBack() {
+        return resultsTakenBack;
     }
 
     private static String staleReason(final MibReading reading) {
@@ -424,6 +473,9 @@ public final class UpdateEngine {
      * @return how many rows changed
      */
     public int tick(final long nowNanos) {
+        if (!justFiled.isEmpty()) {
+            justFiled.values().removeIf(filed -> nowNanos - filed.acceptedNanos() > settings.settleNanos());
+        }
         int changed = 0;
         // In index_ref order; publishing a row may clear or set its own bit, which the iteration tolerates.
         for (int indexRef = openOrDue.nextSetBit(0); indexRef >= 0; indexRef = openOrDue.nextSetBit(indexRef + 1)) {
@@ -482,6 +534,9 @@ public final class UpdateEngine {
             next = measured.withServed(null, e.getMessage(), ServedEstimate.NONE);
         }
         publish(row, next);
+        if (settings.settleNanos() > 0) {
+            justFiled.put(indexRef, new JustFiled(row, nowNanos, ticket));
+        }
         return SubmitOutcome.ACCEPTED;
     }
 

@@ -137,6 +137,7 @@ public final class LatencyServerNode extends RunningComponent {
             context.perConnectionMetrics());
         metrics.registerProbes(engine::probeRoundTrips);
         metrics.registerPolledJitter(engine::polledJitterKept);
+        metrics.registerResultsTakenBack(engine::resultsTakenBack);
         metrics.registerStateStore(store::changesSeen, store::journalAppends, store::journalBytes, store::snapshots,
             store::snapshotBytes);
         metrics.registerProfileDrift(loop.query()::profileDrifts);

@@ -282,6 +282,16 @@ public final class ServerMetrics implements AutoCloseable {
     }
 
     /**
+     * @param resultsTakenBack measurement results taken back from a load state that changed within the settle window
+     */
+    public void registerResultsTakenBack(final LongSupplier resultsTakenBack) {
+        CounterWithCallback.builder().name("latency_server_measurements_taken_back_total")
+            .help("measurement results taken back from the load state they were filed under, because that state changed"
+                + " within measurement.settle_millis after them (SNMP counters lag the load)")
+            .callback(cb -> cb.call(resultsTakenBack.getAsLong())).register(registry);
+    }
+
+    /**
      * Adds the saved state's counters: how often the journal and the state file are written for
      * how many changes, and how much ({@code file="journal"}, {@code file="state_file"}).
      *

@@ -1,0 +1,117 @@
+package org.latencyserver.server.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.core.state.PortBands;
+import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.MibReading;
+
+/** A result whose load state changes within the settle window is taken back from that state. */
+class ResultSettleTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+    private static final long SETTLE = 3 * SECOND;
+
+    private final AtomicLong tickets = new AtomicLong(1000);
+
+    private UpdateEngine engine(final CalibrationMode calibration) {
+        final ConnectionSpec spec = new ConnectionSpec((short) 4, "ws1", (short) 1, WorkstationType.TAC_4, "ws2", (short) 2,
+            WorkstationType.TAC_4, "port-a", 256, 4, 96, null, calibration, 0.0);
+        return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
+            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 20_000, 0,
+                PortBands.of(List.of(95, 98)), SETTLE), tickets::incrementAndGet, () -> 42L);
+    }
+
+    private static MibReading mib(final int port) {
+        return new MibReading((short) 10, (short) 10, (short) port);
+    }
+
+    private static Measurement loadedPort() {
+        return new Measurement(LatencyHistogram.uniform(MS, new long[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 900, 90}, 0), 1000,
+            11.6, 0.5, 12.9);
+    }
+
+    private static ConnectionRow row(final UpdateEngine engine) {
+        return engine.table().row((short) 4);
+    }
+
+    private static long measure(final UpdateEngine engine, final long atNanos) {
+        final long ticket = row(engine).pending().ticket();
+        assertTrue(engine.submitMeasurement((short) 4, ticket, loadedPort(), "test", atNanos).accepted());
+        return ticket;
+    }
+
+    @Test
+    void aStateChangeWithinTheSettleWindowTakesTheResultBackFromTheStateItWasFiledUnder() {
+        final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
+        engine.applyMib((short) 4, mib(100), 0);
+        engine.tick(0);
+        assertNotNull(row(engine).pending(), "the saturated band is measured");
+        measure(engine, 10 * SECOND);
+        assertEquals(13.0, row(engine).estimate().valueMillis(), 1e-9, "the 96 % bound, served at once");
+        assertNotNull(row(engine).currentKnowledge().lastMeasurement());
+
+        // Counters still said 99-100 % when it ended; the port had emptied: the change is seen 2 s later.
+        engine.applyMib((short) 4, mib(10), 12 * SECOND);
+        assertEquals(1, engine.resultsTakenBack());
+        engine.applyMib((short) 4, mib(100), 20 * SECOND);
+        assertNull(row(engine).currentKnowledge().lastMeasurement(), "the loaded band keeps nothing of a result it may not have held for");
+        assertNull(row(engine).measurement());
+    }
+
+    @Test
+    void aStateChangeAfterTheSettleWindowKeepsTheResult() {
+        final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
+        engine.applyMib((short) 4, mib(100), 0);
+        engine.tick(0);
+        measure(engine, 10 * SECOND);
+        engine.tick(14 * SECOND);
+        engine.applyMib((short) 4, mib(10), 14 * SECOND);
+        assertEquals(0, engine.resultsTakenBack());
+        engine.applyMib((short) 4, mib(100), 20 * SECOND);
+        assertNotNull(row(engine).currentKnowledge().lastMeasurement(), "remembered for the band");
+        assertEquals(13.0, row(engine).estimate().valueMillis(), 1e-9, "served again when the band returns");
+    }
+
+    @Test
+    void anUnknownSourceWithinTheSettleWindowTakesNothingBack() {
+        final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
+        engine.applyMib((short) 4, mib(100), 0);
+        engine.tick(0);
+        measure(engine, 10 * SECOND);
+        engine.applyMib((short) 4, mib(-1), 11 * SECOND);
+        assertEquals(0, engine.resultsTakenBack());
+        assertNotNull(row(engine).measurement());
+    }
+
+    @Test
+    void theThesisCalibrationServesThePreviousValueAgainNotTheResultTakenBack() {
+        final UpdateEngine engine = engine(CalibrationMode.THESIS);
+        engine.applyMib((short) 4, mib(100), 0);
+        final long first = measure(engine, SECOND);
+        assertTrue(first > 0);
+        engine.tick(10 * SECOND);
+        engine.applyMib((short) 4, mib(93), 10 * SECOND);
+        final double previous = row(engine).estimate().valueMillis();
+        measure(engine, 20 * SECOND);
+        engine.applyMib((short) 4, mib(10), 21 * SECOND);
+        assertEquals(1, engine.resultsTakenBack());
+        assertEquals(previous, row(engine).estimate().valueMillis(), 1e-9);
+        assertTrue(row(engine).updateRequired(), "the new state is measured");
+    }
+}
