@@ -50,6 +50,9 @@ abstract class Subcommand implements Callable<Integer> {
         } catch (CommandFailedException | IOException e) {
             System.err.println("latency testbed: " + e.getMessage());
             return EXIT_FAILED;
+        } catch (InterruptedException e) {
+            System.err.println("latency testbed: " + e.getMessage());
+            return EXIT_FAILED;
         }
     }
 }

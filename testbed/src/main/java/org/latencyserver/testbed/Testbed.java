@@ -31,8 +31,10 @@ public final class Testbed {
     private final TestbedNames names;
     private final StateDirectory state;
     private final CommandRunner runner;
-    /** Set by a stop while building: the next step refuses, the hook tears down. */
-    private boolean aborted;
+    /** Held while building, and by the stop hook while it tears down. */
+    private final Object lock = new Object();
+    /** Set by a stop (SIGINT, SIGTERM): the next step refuses. */
+    private volatile boolean stopping;
 
     /**
      * @param topology     what to build (its name is the testbed's)
@@ -57,33 +59,36 @@ public final class Testbed {
     public TestbedStatus up() throws CommandFailedException, IOException, InterruptedException {
         final Teardown teardown = new Teardown(names, state, runner);
         teardown.run();
+        // A stop while building: the next step refuses, the build ends, and the hook (waiting for
+        // the lock the build holds) removes everything; no two teardowns ever run at once.
         final Thread onStop = new Thread(() -> {
-            synchronized (this) {
-                aborted = true;
-            }
-            try {
-                teardown.run();
-            } catch (CommandFailedException | IOException | InterruptedException | RuntimeException e) {
-                System.err.println("latency testbed: cleaning up after a stop failed: " + e.getMessage());
+            stopping = true;
+            synchronized (lock) {
+                try {
+                    teardown.run();
+                } catch (CommandFailedException | IOException | InterruptedException | RuntimeException e) {
+                    System.err.println("latency testbed: cleaning up after a stop failed: " + e.getMessage());
+                }
             }
         }, "testbed-up-stopped");
         Runtime.getRuntime().addShutdownHook(onStop);
-        boolean built = false;
-        try {
-            final TestbedStatus status = build();
-            built = true;
-            return status;
-        } finally {
-            if (!aborted) {
+        synchronized (lock) {
+            final TestbedStatus status;
+            try {
+                status = build();
+            } catch (CommandFailedException | IOException | InterruptedException | RuntimeException e) {
+                if (!stopping) {
+                    cleanUpAfterFailure(teardown);
+                }
+                throw e;
+            } finally {
                 try {
                     Runtime.getRuntime().removeShutdownHook(onStop);
                 } catch (IllegalStateException shuttingDown) {
-                    // the hook runs
-                }
-                if (!built) {
-                    cleanUpAfterFailure(teardown);
+                    // a stop came: the hook removes everything once this returns
                 }
             }
+            return status;
         }
     }
 
@@ -189,12 +194,10 @@ public final class Testbed {
 
     /** Runs one command, unless a stop came first. */
     private String step(final Command command) throws CommandFailedException, InterruptedException {
-        synchronized (this) {
-            if (aborted) {
-                throw new InterruptedException("stopped while building testbed " + topology.name());
-            }
-            return runner.run(command);
+        if (stopping) {
+            throw new InterruptedException("stopped while building testbed " + topology.name());
         }
+        return runner.run(command);
     }
 
     private void cleanUpAfterFailure(final Teardown teardown) {
