@@ -56,6 +56,8 @@ public final class MeasurementAgent implements AutoCloseable {
     private final AgentSettings settings;
     private final MeasurementListener listener;
     private final RequestIntake intake;
+    /** Kept free before a request's deadline for submitting a run its time budget ended, ns. */
+    static final long SUBMIT_MARGIN_NANOS = 1_000_000_000L;
     /** What each path is warmed before it is measured; measuring thread only. */
     private final WarmupBudget warmup;
     /** The monotonic clock, ns, that request deadlines and warm-ups are on. */
@@ -208,12 +210,15 @@ public final class MeasurementAgent implements AutoCloseable {
             try {
                 final RoundTripRunner runner = new RoundTripRunner(peers.peer(request.peer_node_name), request.message_size_bytes);
                 final long deadlineNanos = received.deadlineNanos();
-                if (warmUp(runner, request, deadlineNanos) && !stillOpen(request)) {
+                final long intervalNanos = intervalNanos(request);
+                if (warmUp(runner, request, intervalNanos, deadlineNanos) && !stillOpen(request)) {
                     LOG.info("{}: superseded while the path warmed up (the state changed again); not measured", what);
                     return;
                 }
+                final long stopNanos = received.timeBudgetEndNanos(nanoTime.getAsLong(), SUBMIT_MARGIN_NANOS);
+                final int minRecorded = Math.max(1, Math.min(request.round_trips, request.min_round_trips));
                 result = runner.run(request.warmup_round_trips, request.round_trips, settings.adaptive(), deadlineNanos,
-                    settings.intervalNanos());
+                    intervalNanos, stopNanos, minRecorded);
             } catch (SystemException | References.ReferenceException | IllegalStateException e) {
                 peers.forget(request.peer_node_name);
                 final long delayMillis = intake.retryDelayMillis(received, backoff.nextDelayMillis());
@@ -242,14 +247,15 @@ public final class MeasurementAgent implements AutoCloseable {
      *
      * @return whether it warmed anything (the request may have been superseded meanwhile)
      */
-    private boolean warmUp(final RoundTripRunner runner, final MeasurementRequest request, final long deadlineNanos)
-        throws Exception {
+    private boolean warmUp(final RoundTripRunner runner, final MeasurementRequest request, final long intervalNanos,
+                           final long deadlineNanos) throws Exception {
         final WarmupBudget.Plan plan = warmup.plan(request.peer_node_name, request.message_size_bytes,
-            (long) request.warmup_round_trips + request.round_trips, settings.intervalNanos(), nanoTime.getAsLong(), deadlineNanos);
+            (long) request.warmup_round_trips + request.round_trips, intervalNanos, request.min_interval_nanos,
+            nanoTime.getAsLong(), deadlineNanos);
         if (!plan.warms()) {
             return false;
         }
-        runner.warmUntil(plan.roundTrips(), plan.untilNanos());
+        runner.warmUntil(plan.roundTrips(), plan.untilNanos(), request.min_interval_nanos);
         if (!plan.spendsPeerTime()) {
             return true; // a new path of a peer whose time is spent: its round trips alone
         }
@@ -258,6 +264,14 @@ public final class MeasurementAgent implements AutoCloseable {
             spentNanos / 1e9, warmup.jitWarmupNanos() / 1e9,
             spentNanos < warmup.jitWarmupNanos() ? " (the rest before its next measurement: this request's deadline is near)" : ""));
         return true;
+    }
+
+    /**
+     * @return the run's pacing: the agent's own interval, or the request's when that is longer (the share of the
+     *         path's slowest link the server allows a measurement)
+     */
+    private long intervalNanos(final MeasurementRequest request) {
+        return Math.max(settings.intervalNanos(), Math.max(0, request.min_interval_nanos));
     }
 
     /** @return whether the server still waits for this ticket; true when it cannot be asked (the submit will tell) */
@@ -277,7 +291,8 @@ public final class MeasurementAgent implements AutoCloseable {
     private void submit(final String what, final ReceivedRequest received, final RunResult run) {
         final MeasurementRequest request = received.request();
         final String agent = run.savedRoundTrips() > 0
-            ? String.format(Locale.ROOT, "%s (adaptive: %d of %d round trips)", settings.agentName(), run.recordedRoundTrips(),
+            ? String.format(Locale.ROOT, "%s (%s: %d of %d round trips)", settings.agentName(),
+                run.stoppedByTime() ? "time budget" : "adaptive", run.recordedRoundTrips(),
                 run.recordedRoundTrips() + run.savedRoundTrips())
             : settings.agentName();
         final MeasuredResult result = new MeasuredResult(request.index_ref, request.ticket, bins(run), run.recordedRoundTrips(),

@@ -29,6 +29,20 @@ record ReceivedRequest(MeasurementRequest request, long deadlineNanos) {
     }
 
     /**
+     * @param runStartNanos when the recorded run starts, on this agent's monotonic clock
+     * @return when the run should end by the request's {@code time_budget_millis}, never after the deadline less
+     *         {@code marginNanos}; {@link Long#MAX_VALUE} when it has no time budget
+     * @param marginNanos   kept free before the deadline for the submission
+     */
+    long timeBudgetEndNanos(final long runStartNanos, final long marginNanos) {
+        if (request.time_budget_millis <= 0) {
+            return Long.MAX_VALUE;
+        }
+        final long budgetNanos = Math.min(MAX_REMAINING_MILLIS, request.time_budget_millis) * 1_000_000L;
+        return Math.min(deadlineNanos - marginNanos, runStartNanos + budgetNanos);
+    }
+
+    /**
      * @param nowNanos the monotonic clock now
      * @return whether the deadline has come (the server no longer accepts a result)
      */

@@ -46,17 +46,22 @@ final class WarmupBudget {
      * @param messageSizeBytes    the request's message size
      * @param runRoundTrips       the request's warm-up and recorded round trips together
      * @param intervalNanos       the pacing of the run, ns; 0 back to back
+     * @param warmupIntervalNanos the pacing the path's share allows the warm-up, ns; 0 back to back. A paced warm-up
+     *                            runs no more round trips than fit before it must end
      * @param nowNanos            now, on the monotonic clock
      * @param deadlineNanos       the request's local deadline, on the same clock
      * @return the warm-up to run; {@link Plan#warms()} false when nothing is to be warmed
      */
-    Plan plan(final String peer, final int messageSizeBytes, final long runRoundTrips, final long intervalNanos, final long nowNanos,
-              final long deadlineNanos) {
+    Plan plan(final String peer, final int messageSizeBytes, final long runRoundTrips, final long intervalNanos,
+              final long warmupIntervalNanos, final long nowNanos, final long deadlineNanos) {
         final boolean newPath = warmedPaths.add(peer + "@" + messageSizeBytes);
-        final int roundTrips = newPath ? JIT_WARMUP_ROUND_TRIPS : 0;
+        int roundTrips = newPath ? JIT_WARMUP_ROUND_TRIPS : 0;
         final long spentNanos = spentNanosByPeer.getOrDefault(peer, 0L);
         if (spentNanos >= jitWarmupNanos) {
-            // the peer's time is spent: a new path gets its round trips alone
+            // the peer's time is spent: a new path gets its round trips alone (paced: as many as a second allows)
+            if (warmupIntervalNanos > 0) {
+                roundTrips = (int) Math.min(roundTrips, 1_000_000_000L / warmupIntervalNanos);
+            }
             return new Plan(peer, newPath, false, roundTrips, nowNanos, nowNanos, spentNanos, false);
         }
         // Twice the paced duration: a loaded path's round trips may each take longer than the interval.
@@ -64,7 +69,11 @@ final class WarmupBudget {
         final long goalNanos = nowNanos + jitWarmupNanos - spentNanos;
         final long latestNanos = deadlineNanos - runNanos - DEADLINE_MARGIN_NANOS;
         final boolean cutShort = goalNanos - latestNanos > 0;
-        return new Plan(peer, true, true, roundTrips, cutShort ? latestNanos : goalNanos, nowNanos, spentNanos, cutShort);
+        final long untilNanos = cutShort ? latestNanos : goalNanos;
+        if (warmupIntervalNanos > 0) {
+            roundTrips = (int) Math.min(roundTrips, Math.max(0, (untilNanos - nowNanos) / warmupIntervalNanos));
+        }
+        return new Plan(peer, true, true, roundTrips, untilNanos, nowNanos, spentNanos, cutShort);
     }
 
     /**

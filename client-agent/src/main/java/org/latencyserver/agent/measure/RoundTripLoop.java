@@ -35,10 +35,22 @@ public final class RoundTripLoop {
      * @throws Exception whatever the round trip throws
      */
     static long warmUntil(final RoundTrip roundTrip, final int minRoundTrips, final long endNanos) throws Exception {
+        return warmUntil(roundTrip, minRoundTrips, endNanos, 0);
+    }
+
+    /**
+     * As {@link #warmUntil(RoundTrip, int, long)}, one round trip started every {@code intervalNanos} at most.
+     *
+     * @param intervalNanos minimum time from one round trip's start to the next; 0 for back to back
+     */
+    static long warmUntil(final RoundTrip roundTrip, final int minRoundTrips, final long endNanos, final long intervalNanos)
+        throws Exception {
         long count = 0;
         while (count < minRoundTrips || System.nanoTime() - endNanos < 0) {
+            final long startNanos = System.nanoTime();
             roundTrip.once();
             count++;
+            pace(startNanos, intervalNanos);
         }
         return count;
     }
@@ -79,6 +91,25 @@ public final class RoundTripLoop {
      */
     public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
                          final AdaptiveTarget adaptive, final long deadlineNanos, final long intervalNanos) throws Exception {
+        return run(roundTrip, warmupRoundTrips, roundTrips, adaptive, deadlineNanos, intervalNanos, Long.MAX_VALUE, roundTrips);
+    }
+
+    /**
+     * As {@link #run(RoundTrip, int, int, AdaptiveTarget, long, long)}, bounded by time as well as count: once
+     * {@code stopNanos} has passed and at least {@code minRecorded} round trips are recorded, the run ends and returns
+     * what it has ({@link RunResult#stoppedByTime()}); a path so slow that the deadline passes first is still abandoned.
+     * The warm-up round trips are paced like the run.
+     *
+     * @param stopNanos   {@link System#nanoTime()} after which the run ends early; {@link Long#MAX_VALUE} for none
+     * @param minRecorded the fewest recorded round trips an early end returns, 1..roundTrips
+     */
+    public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
+                         final AdaptiveTarget adaptive, final long deadlineNanos, final long intervalNanos,
+                         final long stopNanos, final int minRecorded) throws Exception {
+        if (minRecorded < 1 || minRecorded > roundTrips) {
+            throw new IllegalArgumentException("the fewest round trips of an early end must be 1.." + roundTrips + ", was "
+                + minRecorded);
+        }
         if (roundTrips < 1) {
             throw new IllegalArgumentException("round trips must be >= 1, was " + roundTrips);
         }
@@ -86,7 +117,9 @@ public final class RoundTripLoop {
             throw new IllegalArgumentException("warm-up round trips must be >= 0, was " + warmupRoundTrips);
         }
         for (int i = 0; i < warmupRoundTrips; i++) {
+            final long startNanos = System.nanoTime();
             roundTrip.once();
+            pace(startNanos, intervalNanos);
         }
         final Histogram histogram = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
         // Batches are sized for the full run; a run stopped early (adaptive) has fewer complete ones.
@@ -97,10 +130,12 @@ public final class RoundTripLoop {
         double mean = 0;
         double sumSquares = 0; // Welford's M2: sum of squared deviations from the running mean
         final int checkEvery = adaptive == null ? Integer.MAX_VALUE : adaptive.checkEveryRoundTrips();
+        boolean stoppedByTime = false;
         while (count < roundTrips) {
             final long startNanos = System.nanoTime();
             roundTrip.once();
-            final long rttNanos = Math.max(1, System.nanoTime() - startNanos);
+            final long endNanos = System.nanoTime();
+            final long rttNanos = Math.max(1, endNanos - startNanos);
             histogram.recordValue(Math.min(rttNanos, HIGHEST_TRACKABLE_NANOS));
             count++;
             final long batch = (count - 1) / batchSize;
@@ -113,16 +148,14 @@ public final class RoundTripLoop {
             if (count % checkEvery == 0 && adaptive.reached(count, sumSquares / (count - 1))) {
                 break;
             }
+            if (count >= minRecorded && count < roundTrips && endNanos - stopNanos > 0) {
+                stoppedByTime = true;
+                break;
+            }
             if ((count & 0xFF) == 0 && deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
                 throw new DeadlineExceededException(count, roundTrips);
             }
-            if (intervalNanos > 0) {
-                final long nextStartNanos = startNanos + intervalNanos;
-                long waitNanos;
-                while ((waitNanos = nextStartNanos - System.nanoTime()) > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(waitNanos);
-                }
-            }
+            pace(startNanos, intervalNanos);
         }
         final long gcOverlapNanos = gcPauses.totalCollectionNanos() - gcBeforeNanos;
         final double stdDev = count > 1 ? Math.sqrt(sumSquares / (count - 1)) : 0;
@@ -131,6 +164,19 @@ public final class RoundTripLoop {
         for (int b = 0; b < batchMeansNanos.length; b++) {
             batchMeansNanos[b] = batchSumsNanos[b] / batchSize;
         }
-        return new RunResult(histogram, count, warmupRoundTrips, roundTrips - count, gcOverlapNanos, mean, stdDev, batchMeansNanos);
+        return new RunResult(histogram, count, warmupRoundTrips, roundTrips - count, gcOverlapNanos, mean, stdDev, batchMeansNanos,
+            stoppedByTime);
+    }
+
+    /** Waits until {@code intervalNanos} after {@code startNanos} (nothing for 0); allocates nothing. */
+    private static void pace(final long startNanos, final long intervalNanos) {
+        if (intervalNanos <= 0) {
+            return;
+        }
+        final long nextStartNanos = startNanos + intervalNanos;
+        long waitNanos;
+        while ((waitNanos = nextStartNanos - System.nanoTime()) > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(waitNanos);
+        }
     }
 }

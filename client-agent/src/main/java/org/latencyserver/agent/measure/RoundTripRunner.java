@@ -36,6 +36,15 @@ public final class RoundTripRunner {
     }
 
     /**
+     * As {@link #warmUntil(int, long)}, paced: one round trip started every {@code intervalNanos} at most.
+     *
+     * @param intervalNanos minimum time from one round trip's start to the next; 0 for back to back
+     */
+    public long warmUntil(final int minRoundTrips, final long endNanos, final long intervalNanos) throws Exception {
+        return RoundTripLoop.warmUntil(roundTrip, minRoundTrips, endNanos, intervalNanos);
+    }
+
+    /**
      * @param warmupRoundTrips run first and discarded
      * @param roundTrips       to record at most
      * @param adaptiveOrNull   stop early once this CI target is met; null for exactly {@code roundTrips}
@@ -78,5 +87,22 @@ public final class RoundTripRunner {
     public RunResult run(final int warmupRoundTrips, final int roundTrips, final AdaptiveTarget adaptiveOrNull,
                          final long deadlineNanos, final long intervalNanos) throws Exception {
         return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull, deadlineNanos, intervalNanos);
+    }
+
+    /**
+     * Everything at once, bounded by time as well: see {@link RoundTripLoop#run(RoundTrip, int, int, AdaptiveTarget,
+     * long, long, long, int)}.
+     *
+     * @param stopNanos   after this the run ends once it has {@code minRecorded} round trips
+     * @param minRecorded the fewest round trips an early end returns
+     * @return the run
+     * @throws DeadlineExceededException when the deadline passes first
+     * @throws Exception                 when a round trip fails
+     */
+    public RunResult run(final int warmupRoundTrips, final int roundTrips, final AdaptiveTarget adaptiveOrNull,
+                         final long deadlineNanos, final long intervalNanos, final long stopNanos, final int minRecorded)
+        throws Exception {
+        return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull, deadlineNanos, intervalNanos, stopNanos,
+            minRecorded);
     }
 }

@@ -10,17 +10,19 @@ import org.HdrHistogram.Histogram;
  * @param histogramNanos      the recorded round-trip times, ns
  * @param recordedRoundTrips  how many are in the histogram
  * @param warmupRoundTrips    how many were run first and discarded
- * @param savedRoundTrips     how many of the requested round trips adaptive sampling did not
- *                            need (0 for a fixed run)
+ * @param savedRoundTrips     how many of the requested round trips were not run: adaptive sampling did
+ *                            not need them, or the run's time budget ended first (0 for a full run)
  * @param gcPauseOverlapNanos time this JVM's collectors reported during the recorded round trips;
  *                            non-zero means some round trips include a pause of the measurer itself
  * @param meanNanos           exact mean of the recorded values (not from the histogram's buckets)
  * @param stdDevNanos         exact sample standard deviation (n − 1), 0 for one value
  * @param batchMeansNanos     means of the run's consecutive equal batches, in order, ns (at least 2,
  *                            or none when the run was too short); not to be modified
+ * @param stoppedByTime       true when the run's time budget ended it before its round trips
  */
 public record RunResult(Histogram histogramNanos, long recordedRoundTrips, int warmupRoundTrips, long savedRoundTrips,
-                        long gcPauseOverlapNanos, double meanNanos, double stdDevNanos, double[] batchMeansNanos) {
+                        long gcPauseOverlapNanos, double meanNanos, double stdDevNanos, double[] batchMeansNanos,
+                        boolean stoppedByTime) {
 
     /** @return a copy of {@link #batchMeansNanos()} in ms */
     public double[] batchMeansMillis() {

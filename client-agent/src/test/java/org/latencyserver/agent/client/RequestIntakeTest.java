@@ -32,7 +32,7 @@ class RequestIntakeTest {
 
     private static MeasurementRequest request(final long ticket, final long serverNowMillis, final long remainingMillis) {
         return new MeasurementRequest((short) 3, ticket, "ws1", "ws2", "peers/ws2", 64, 1000, 100,
-            serverNowMillis - 1_000, serverNowMillis + remainingMillis, remainingMillis, "load state changed");
+            serverNowMillis - 1_000, serverNowMillis + remainingMillis, remainingMillis, "load state changed", 0L, 0L, 100);
     }
 
     private void advanceMillis(final long millis) {

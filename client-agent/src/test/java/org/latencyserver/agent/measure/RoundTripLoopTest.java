@@ -1,6 +1,7 @@
 package org.latencyserver.agent.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,6 +64,44 @@ class RoundTripLoopTest {
         assertTrue(System.nanoTime() - endNanos >= 0, "went on until the end time");
         assertEquals(300 + count, roundTrip.calls);
         assertTrue(count >= 1, "20 ms of 1 us round trips");
+    }
+
+    @Test
+    void aRunPastItsTimeBudgetEndsWithWhatItRecordedOnceItHasTheMinimum() throws Exception {
+        final CountingRoundTrip roundTrip = new CountingRoundTrip(1_000);
+        final RunResult result = new RoundTripLoop().run(roundTrip, 5, 1_000_000, null, Long.MAX_VALUE, 0,
+            System.nanoTime() + 20_000_000L, 50);
+        assertTrue(result.stoppedByTime());
+        assertTrue(result.recordedRoundTrips() >= 50 && result.recordedRoundTrips() < 1_000_000, result.toString());
+        assertEquals(1_000_000 - result.recordedRoundTrips(), result.savedRoundTrips());
+        assertEquals(result.recordedRoundTrips(), result.histogramNanos().getTotalCount());
+    }
+
+    @Test
+    void aTimeBudgetAlreadyPastStillRecordsTheMinimum() throws Exception {
+        final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(1_000), 0, 1_000, null, Long.MAX_VALUE, 0,
+            System.nanoTime() - 1, 100);
+        assertEquals(100, result.recordedRoundTrips());
+        assertTrue(result.stoppedByTime());
+    }
+
+    @Test
+    void aRunThatFinishesWithinItsTimeBudgetIsNotStoppedByTime() throws Exception {
+        final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(1_000), 0, 100, null, Long.MAX_VALUE, 0,
+            System.nanoTime() + 60_000_000_000L, 10);
+        assertEquals(100, result.recordedRoundTrips());
+        assertFalse(result.stoppedByTime());
+    }
+
+    @Test
+    void pacedWarmUpRoundTripsStartNoCloserThanTheInterval() throws Exception {
+        final CountingRoundTrip roundTrip = new CountingRoundTrip(1_000);
+        final long start = System.nanoTime();
+        RoundTripLoop.warmUntil(roundTrip, 10, start, 2_000_000L);
+        assertTrue(System.nanoTime() - start >= 9 * 2_000_000L, "ten round trips 2 ms apart take at least 18 ms");
+        final long runStart = System.nanoTime();
+        new RoundTripLoop().run(roundTrip, 10, 1, null, Long.MAX_VALUE, 2_000_000L);
+        assertTrue(System.nanoTime() - runStart >= 10 * 2_000_000L, "the run's warm-up is paced too");
     }
 
     @Test

@@ -279,7 +279,8 @@ public final class ConfigurationLoader {
             read.whole(ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS),
             (int) read.whole(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND),
             (int) read.whole(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS), read.whole(ServerOption.MEASUREMENT_DWELL_MILLIS),
-            read.whole(ServerOption.MEASUREMENT_SETTLE_MILLIS));
+            read.whole(ServerOption.MEASUREMENT_SETTLE_MILLIS), read.decimal(ServerOption.MEASUREMENT_PATH_SHARE_PERCENT),
+            read.whole(ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS));
     }
 
     // ---- limits -------------------------------------------------------------------------------

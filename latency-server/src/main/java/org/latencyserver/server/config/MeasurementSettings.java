@@ -22,10 +22,24 @@ package org.latencyserver.server.config;
  * @param settleMillis              {@code measurement.settle_millis}, ms: a result whose load state changes this
  *                                  soon after it arrived is taken back; when not configured
  *                                  {@link #SETTLE_FROM_POLL_INTERVAL}: twice the poll interval
+ * @param pathSharePercent          {@code measurement.path_share_percent}
+ * @param timeBudgetMillis          {@code measurement.time_budget_millis}, ms; 0 for none
  */
 public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long timeoutMillis, long minIntervalMillis,
                                   int budgetRoundTripsPerSecond, int maxConcurrentMeasurements, long dwellMillis,
-                                  long settleMillis) {
+                                  long settleMillis, double pathSharePercent, long timeBudgetMillis) {
+
+    /** The fewest recorded round trips a run stopped by its time budget submits (fewer: abandoned, re-issued). */
+    public static final int MIN_ROUND_TRIPS_AT_TIME_BUDGET = 100;
+
+    /** Settings with the default path share and time budget. */
+    public MeasurementSettings(final int roundTrips, final int warmupRoundTrips, final long timeoutMillis,
+                               final long minIntervalMillis, final int budgetRoundTripsPerSecond,
+                               final int maxConcurrentMeasurements, final long dwellMillis, final long settleMillis) {
+        this(roundTrips, warmupRoundTrips, timeoutMillis, minIntervalMillis, budgetRoundTripsPerSecond,
+            maxConcurrentMeasurements, dwellMillis, settleMillis, ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.defaultDecimal(),
+            ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.defaultWhole());
+    }
 
     /** Settle window not configured: twice the poll interval. */
     public static final long SETTLE_FROM_POLL_INTERVAL = -1;
@@ -47,7 +61,8 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
         ServerOption.MEASUREMENT_TIMEOUT_MILLIS.defaultWhole(), ServerOption.MEASUREMENT_MIN_INTERVAL_MILLIS.defaultWhole(),
         (int) ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND.defaultWhole(),
         (int) ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS.defaultWhole(), DWELL_FROM_POLL_INTERVAL,
-        SETTLE_FROM_POLL_INTERVAL);
+        SETTLE_FROM_POLL_INTERVAL, ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.defaultDecimal(),
+        ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.defaultWhole());
 
     /** Settings with the default dwell. */
     public MeasurementSettings(final int roundTrips, final int warmupRoundTrips, final long timeoutMillis,
@@ -73,6 +88,16 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
         if (settleMillis != SETTLE_FROM_POLL_INTERVAL) {
             ServerOption.MEASUREMENT_SETTLE_MILLIS.checked(settleMillis);
         }
+        ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.checkedDecimal(pathSharePercent);
+        ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.checked(timeBudgetMillis);
+    }
+
+    /**
+     * @return the time bound a run is given, ms: the configured one, at most three quarters of the request's
+     *         time-out (so that the result can still arrive in time); 0 for none
+     */
+    public long effectiveTimeBudgetMillis() {
+        return timeBudgetMillis == 0 ? 0 : Math.min(timeBudgetMillis, timeoutMillis * 3 / 4);
     }
 
     /**

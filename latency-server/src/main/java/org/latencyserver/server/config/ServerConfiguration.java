@@ -2,6 +2,7 @@ package org.latencyserver.server.config;
 
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Objects;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.engine.EngineSettings;
 import org.latencyserver.server.engine.InputLimits;
+import org.latencyserver.server.engine.MeasurementPacing;
 import org.latencyserver.server.table.ConnectionSpec;
 
 /**
@@ -80,7 +82,19 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
             measurement.maxConcurrentMeasurements(), measurement.warmupRoundTrips(),
             Math.max(1, measurement.budgetRoundTripsPerSecond() - (long) Math.ceil(probeRoundTripsPerSecond())),
             measurement.dwellMillis(server.pollIntervalMillis()) * 1_000_000L, thresholds.portBands(),
-            measurement.settleMillis(server.pollIntervalMillis()) * 1_000_000L);
+            measurement.settleMillis(server.pollIntervalMillis()) * 1_000_000L, pacing());
+    }
+
+    /** @return how hard and how long measurements may use their paths: the share of each configured link speed */
+    public MeasurementPacing pacing() {
+        final Map<String, Long> speeds = new HashMap<>();
+        for (final LinkConfig link : links) {
+            if (!link.speedFromAgent()) {
+                speeds.put(link.name(), link.speedMbps());
+            }
+        }
+        return new MeasurementPacing(measurement.pathSharePercent(), speeds, measurement.effectiveTimeBudgetMillis(),
+            MeasurementSettings.MIN_ROUND_TRIPS_AT_TIME_BUDGET);
     }
 
     /** @return round trips per second the connections' probes take out of the budget */

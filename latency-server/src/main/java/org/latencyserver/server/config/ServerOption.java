@@ -85,6 +85,12 @@ public enum ServerOption {
         "round trips/s", "what all measurements and probes together may spend"),
     MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS("measurement.max_concurrent_measurements", whole(1, 10_000), 2L,
         "measurements", "measurements open at once across all connections"),
+    MEASUREMENT_PATH_SHARE_PERCENT("measurement.path_share_percent", decimal(0, true, 100), 5.0, "%",
+        "of a link's configured speed_mbps one connection's measurement may take, warm-up included: its round trips are"
+            + " paced to stay within it (links without speed_mbps are not paced)"),
+    MEASUREMENT_TIME_BUDGET_MILLIS("measurement.time_budget_millis", whole(0, 86_400_000), 10_000L, "ms",
+        "a measurement's run stops this long after its agent received it and submits what it recorded (at least 100"
+            + " round trips), so a slow path gives fewer round trips rather than none; at most 3/4 of timeout_millis; 0 = no bound"),
     MEASUREMENT_SETTLE_MILLIS("measurement.settle_millis", whole(0, 86_400_000), described("2 × server.poll_interval_millis"),
         "ms", "a result whose load state changes this soon after it arrived is taken back from that state (counted): SNMP"
             + " counters lag the load by up to an agent's refresh (net-snmp: IF-MIB ~3 s, CPU ~5 s); 0 = never"),
@@ -261,6 +267,20 @@ public enum ServerOption {
     public long checked(final long value) {
         if (!whole().contains(value)) {
             throw new IllegalArgumentException(path + " must be " + whole().describe() + ", was " + value);
+        }
+        return value;
+    }
+
+    /**
+     * For the records' own checks: the same interval the reader enforces.
+     *
+     * @param value a number meant for this decimal option
+     * @return the value
+     * @throws IllegalArgumentException naming the key path and interval when it is outside
+     */
+    public double checkedDecimal(final double value) {
+        if (!decimal().contains(value)) {
+            throw new IllegalArgumentException(path + " must be " + decimal().describe() + ", was " + value);
         }
         return value;
     }

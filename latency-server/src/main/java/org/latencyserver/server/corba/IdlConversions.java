@@ -22,6 +22,7 @@ import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.StateCalibration;
 import org.latencyserver.server.engine.InputLimits;
+import org.latencyserver.server.engine.MeasurementPacing;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.PendingMeasurement;
@@ -113,18 +114,20 @@ final class IdlConversions {
      * @param row              a row with a pending measurement
      * @param peerReference    how the agent finds the peer
      * @param warmupRoundTrips warm-up round trips to ask for
+     * @param pacing           the request's pacing and time bound
      * @param nowEpochMillis   the server's clock now (the one the deadline was set by): remaining_millis
      *                         is the deadline less this, so that agents never compare clocks
      * @return the request as sent or listed now
      */
     static MeasurementRequest request(final ConnectionRow row, final String peerReference, final int warmupRoundTrips,
-                                      final long nowEpochMillis) {
+                                      final MeasurementPacing pacing, final long nowEpochMillis) {
         final PendingMeasurement pending = row.pending();
         final ConnectionSpec spec = row.spec();
         return new MeasurementRequest(spec.indexRef(), pending.ticket(), spec.clientNodeName(), spec.peerNodeName(),
             peerReference, spec.messageSizeBytes(), pending.roundTrips(), warmupRoundTrips, pending.issuedEpochMillis(),
             pending.deadlineEpochMillis(), remainingMillis(pending.deadlineEpochMillis(), nowEpochMillis),
-            nullToEmpty(pending.reason()));
+            nullToEmpty(pending.reason()), pacing.minIntervalNanos(spec.linkName(), spec.messageSizeBytes()),
+            pacing.timeBudgetMillis(), Math.min(pending.roundTrips(), pacing.minRoundTrips()));
     }
 
     /** @return the time left until the deadline, ms, never negative */
@@ -136,7 +139,8 @@ final class IdlConversions {
     static MeasurementRequest withoutTicket(final MeasurementRequest request) {
         return new MeasurementRequest(request.index_ref, 0, request.client_node_name, request.peer_node_name,
             request.peer_reference, request.message_size_bytes, request.round_trips, request.warmup_round_trips,
-            request.issued_epoch_millis, request.deadline_epoch_millis, request.remaining_millis, request.reason);
+            request.issued_epoch_millis, request.deadline_epoch_millis, request.remaining_millis, request.reason,
+            request.min_interval_nanos, request.time_budget_millis, request.min_round_trips);
     }
 
     static ProfileSummary profileSummary(final Profile profile) {

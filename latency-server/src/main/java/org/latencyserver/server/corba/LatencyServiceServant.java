@@ -375,7 +375,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         for (final ConnectionRow row : query.rows()) {
             if (row.pending() != null) {
                 final MeasurementRequest request = IdlConversions.request(row, row.spec().peerNodeName(),
-                    query.settings().warmupRoundTrips(), epochMillis.getAsLong());
+                    query.settings().warmupRoundTrips(), query.settings().pacing(), epochMillis.getAsLong());
                 requests.add(guard.maySeeTicket(row.spec().clientNodeName()) ? request : IdlConversions.withoutTicket(request));
             }
         }

@@ -76,7 +76,7 @@ final class Subscriptions implements EngineListener {
     @Override
     public void measurementRequested(final ConnectionRow row) {
         measurements.publish(row.spec().indexRef(), IdlConversions.request(row, row.spec().peerNodeName(),
-            query.settings().warmupRoundTrips(), epochMillis.getAsLong()));
+            query.settings().warmupRoundTrips(), query.settings().pacing(), epochMillis.getAsLong()));
     }
 
     /** Stops delivery to every subscriber. */

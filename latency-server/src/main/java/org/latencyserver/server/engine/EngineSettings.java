@@ -22,11 +22,23 @@ import org.latencyserver.core.state.PortBands;
  * @param portBands                  how a loaded port's utilisation is divided into states
  * @param settleNanos                a result whose load state changes this soon after it was accepted is taken
  *                                   back from that state, {@code >= 0}; 0 never
+ * @param pacing                     how hard and how long a measurement may use its path
  */
 public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisBandPercent, int roundTripsPerMeasurement,
                              long measurementTimeoutNanos, long minMeasurementIntervalNanos, int maxConcurrentMeasurements,
                              int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos, PortBands portBands,
-                             long settleNanos) {
+                             long settleNanos, MeasurementPacing pacing) {
+
+    /** Settings whose measurements are neither paced nor bounded by time beyond their round trips. */
+    public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
+                          final int roundTripsPerMeasurement, final long measurementTimeoutNanos,
+                          final long minMeasurementIntervalNanos, final int maxConcurrentMeasurements,
+                          final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos,
+                          final PortBands portBands, final long settleNanos) {
+        this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
+            minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
+            portBands, settleNanos, MeasurementPacing.NONE);
+    }
 
     /** Settings whose accepted results are never taken back. */
     public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
@@ -71,7 +83,7 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
     public EngineSettings {
         if (roundTripsPerMeasurement < 1 || measurementTimeoutNanos <= 0 || minMeasurementIntervalNanos < 0
             || maxConcurrentMeasurements < 1 || warmupRoundTrips < 0 || budgetRoundTripsPerSecond < 1 || dwellNanos < 0
-            || portBands == null || settleNanos < 0) {
+            || portBands == null || settleNanos < 0 || pacing == null) {
             throw new IllegalArgumentException("bad engine settings: round trips " + roundTripsPerMeasurement
                 + ", timeout " + measurementTimeoutNanos + " ns, interval " + minMeasurementIntervalNanos
                 + " ns, concurrent " + maxConcurrentMeasurements + ", warm-up " + warmupRoundTrips + ", budget "

@@ -18,11 +18,14 @@ class IdlConversionsTest {
     @Test
     void aRequestWithoutItsTicketKeepsItsRemainingTime() {
         final MeasurementRequest request = new MeasurementRequest((short) 3, 42, "ws1", "ws2", "peers/ws2", 64, 1000, 100,
-            1_000L, 31_000L, 25_000L, "load state changed");
+            1_000L, 31_000L, 25_000L, "load state changed", 9_000_000L, 10_000L, 100);
         final MeasurementRequest shown = IdlConversions.withoutTicket(request);
         assertEquals(0, shown.ticket);
         assertEquals(25_000L, shown.remaining_millis);
         assertEquals(31_000L, shown.deadline_epoch_millis);
         assertEquals("load state changed", shown.reason);
+        assertEquals(9_000_000L, shown.min_interval_nanos);
+        assertEquals(10_000L, shown.time_budget_millis);
+        assertEquals(100, shown.min_round_trips);
     }
 }

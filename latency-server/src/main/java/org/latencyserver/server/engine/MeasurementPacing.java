@@ -1,0 +1,55 @@
+package org.latencyserver.server.engine;
+
+import java.util.Map;
+
+/**
+ * How hard a measurement may use its path, and how long it may run: what a measurement request
+ * tells its client agent beyond the round trips. The agents' traffic — warm-up and the run — is
+ * paced so that it takes at most {@code sharePercent} of the path's slowest link, so measuring does
+ * not load the port it measures; and a run stops at {@code timeBudgetMillis}, submitting what it
+ * has when that is at least {@code minRoundTrips}, so a slow path yields fewer round trips rather
+ * than none.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param sharePercent     of a link's speed one connection's round trips may take, (0, 100]
+ * @param linkSpeedMbps    the configured speed of each link by name, Mbit/s; a link without one (its
+ *                         speed read from the agent) is not paced
+ * @param timeBudgetMillis a run's time bound after its receipt, ms; 0 for none
+ * @param minRoundTrips    the fewest recorded round trips a run stopped by its time bound submits, {@code >= 1}
+ */
+public record MeasurementPacing(double sharePercent, Map<String, Long> linkSpeedMbps, long timeBudgetMillis, int minRoundTrips) {
+
+    /** Bytes one message adds on the wire beyond its payload: Ethernet, IP, TCP and GIOP headers, rounded up. */
+    public static final int WIRE_OVERHEAD_BYTES = 100;
+
+    /** No pacing and no time bound: every run as fast as the agent's own pacing, as long as its round trips. */
+    public static final MeasurementPacing NONE = new MeasurementPacing(100.0, Map.of(), 0, 1);
+
+    /**
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public MeasurementPacing {
+        if (!(sharePercent > 0 && sharePercent <= 100) || linkSpeedMbps == null || timeBudgetMillis < 0 || minRoundTrips < 1) {
+            throw new IllegalArgumentException("bad measurement pacing: share " + sharePercent + " %, budget " + timeBudgetMillis
+                + " ms, min round trips " + minRoundTrips);
+        }
+        linkSpeedMbps = Map.copyOf(linkSpeedMbps);
+    }
+
+    /**
+     * @param linkName         the connection's link, or null for none
+     * @param messageSizeBytes the connection's message size
+     * @return the shortest start-to-start time between two round trips, ns, so that one message per round trip in
+     *         each direction takes at most the share of the link; 0 when the link's speed is not configured
+     */
+    public long minIntervalNanos(final String linkName, final int messageSizeBytes) {
+        final Long speedMbps = linkName == null ? null : linkSpeedMbps.get(linkName);
+        if (speedMbps == null || speedMbps <= 0) {
+            return 0;
+        }
+        final double bitsPerRoundTrip = (messageSizeBytes + (double) WIRE_OVERHEAD_BYTES) * 8.0;
+        final double allowedBitsPerSecond = speedMbps * 1e6 * sharePercent / 100.0;
+        return (long) Math.ceil(bitsPerRoundTrip / allowedBitsPerSecond * 1e9);
+    }
+}
