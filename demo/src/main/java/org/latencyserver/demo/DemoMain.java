@@ -76,6 +76,19 @@ public final class DemoMain implements Callable<Integer> {
         "It is deleted when the demo stops. Layout: docs/ready-files.md, section 'The demo'."})
     private Path readyFile;
 
+    @Option(names = "--real-network", description = {"Run it over the testbed instead of loopback (root): srv, ws1 and ws2 on one switch"
+        + " with a 20 Mbit/s bottleneck toward ws2, real snmpd, stress-ng CPU load and iperf3 port load"
+        + " (examples/demo/real-network-scenario.yaml); everything is removed when it stops. See docs/testbed.md."})
+    private boolean realNetwork;
+
+    @Option(names = "--testbed-name", paramLabel = "NAME", description = "With --real-network: the testbed's name; its namespaces are"
+        + " lt-NAME-* (default: " + RealNetworkDemo.DEFAULT_TESTBED_NAME + ").")
+    private String testbedName = RealNetworkDemo.DEFAULT_TESTBED_NAME;
+
+    @Option(names = "--scenario", paramLabel = "FILE", description = "With --real-network: the load walk (default:"
+        + " examples/demo/real-network-scenario.yaml).")
+    private Path scenarioFile;
+
     @Option(names = "--prometheus", description = "Also start Prometheus (/usr/bin/prometheus, Debian's package 'prometheus') on 127.0.0.1,"
         + " scraping the server with the shipped alert rules (ops/prometheus), its data under the work directory; stopped with the demo.")
     private boolean prometheus;
@@ -99,6 +112,15 @@ public final class DemoMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (realNetwork) {
+            if (prometheus) {
+                System.err.println("latency demo: --prometheus is for the demo on loopback; with --real-network the banner gives"
+                    + " the metrics URL to scrape");
+                return RealNetworkDemo.EXIT_CANNOT_RUN;
+            }
+            return new RealNetworkDemo(new RealNetworkDemo.Options(durationSeconds, consolePort, workDirectory, noLoad, readyFile,
+                testbedName, scenarioFile), out).call();
+        }
         final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
         final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();
         Files.createDirectories(work);
@@ -135,7 +157,7 @@ public final class DemoMain implements Callable<Integer> {
         }
         final String tlsPassword = Files.readString(certs.resolve("password")).strip();
         Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
-            .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs));
+            .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs, "lab1"));
         Files.deleteIfExists(work.resolve("demo.state.json"));
         Files.deleteIfExists(work.resolve("demo.state.json.journal"));
         deleteTree(work.resolve("naming")); // a fresh naming service: an old run's bindings point at dead objects
@@ -266,7 +288,7 @@ public final class DemoMain implements Callable<Integer> {
             + " its configuration " + setup.configFile() + ", log " + child.logFile() + ")");
     }
 
-    private static void deleteTree(final Path directory) throws IOException {
+    static void deleteTree(final Path directory) throws IOException {
         if (!Files.exists(directory)) {
             return;
         }
@@ -277,13 +299,17 @@ public final class DemoMain implements Callable<Integer> {
         }
     }
 
-    /** @return the demo's {@code security:} section: writes over TLS only, by the certificates {@code ./latency certs} made */
-    private static String securitySection(final Path certs) {
+    /**
+     * @param certs     the certificates {@code ./latency certs} made
+     * @param agentNode the node whose agent certificate may write its measurements
+     * @return the demo's {@code security:} section: writes over TLS only, by those certificates
+     */
+    static String securitySection(final Path certs, final String agentNode) {
         return "\nsecurity:                              # added by ./latency demo\n"
             + "  plain_iiop: read-only\n"
             + "  tls: { port: 0, keystore: " + certs.resolve("server.p12") + ", truststore: " + certs.resolve("trust.p12") + " }\n"
             + "  principals:\n"
-            + "    - { subject: \"CN=lab1,OU=agent,O=Latency Server\", roles: [agent], node: lab1 }\n"
+            + "    - { subject: \"CN=" + agentNode + ",OU=agent,O=Latency Server\", roles: [agent], node: " + agentNode + " }\n"
             + "    - { subject: \"CN=demo-operator,OU=operator,O=Latency Server\", roles: [operator] }\n"
             + "    - { subject: \"CN=demo-planner,OU=planner,O=Latency Server\", roles: [planner] }\n";
     }

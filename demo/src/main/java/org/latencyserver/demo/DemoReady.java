@@ -19,7 +19,9 @@ import org.latencyserver.launch.ReadyFile;
  * {@code files.mirror}, {@code files.work_dir}, {@code files.scenario}, {@code facts.load_driven}
  * ({@code true}/{@code false}), per agent {@code facts."client_agent.NODE.name"} and
  * {@code facts."peer_agent.NODE.name"} (the peer agent's name in the naming service) with
- * {@code ….core} when it is pinned, and {@code facts."pid.ROLE"} for each child process.
+ * {@code ….core} when it is pinned, and {@code facts."pid.ROLE"} for each child process. With
+ * {@code --real-network} also {@code facts.testbed}, {@code facts.testbed_prefix},
+ * {@code files.testbed_status}, {@code files.scenario_status} and {@code facts."namespace.ROLE"}.
  *
  * <p>Immutable; thread-safe.
  */
@@ -41,8 +43,17 @@ public final class DemoReady {
     public static final String SCENARIO = "scenario";
     /** The fact saying whether real CPU load follows the scenario on the agents' cores. */
     public static final String LOAD_DRIVEN = "load_driven";
+    /** With --real-network: the role in {@code files} of the step in force (the emulator's status layout). */
+    public static final String SCENARIO_STATUS = "scenario_status";
+    /** With --real-network: the role in {@code files} of the testbed's status file (docs/testbed.md). */
+    public static final String TESTBED_STATUS = "testbed_status";
+    /** With --real-network: the fact naming the testbed. */
+    public static final String TESTBED = "testbed";
+    /** With --real-network: the fact giving the prefix of the testbed's namespaces, e.g. {@code lt-demo-}. */
+    public static final String TESTBED_PREFIX = "testbed_prefix";
 
     private static final String PID = "pid.";
+    private static final String NAMESPACE = "namespace.";
 
     private final ReadyFile file;
 
@@ -126,6 +137,33 @@ public final class DemoReady {
      */
     public static ReadyFile.Builder withPid(final ReadyFile.Builder builder, final String role, final long pid) {
         return builder.fact(PID + role, pid);
+    }
+
+    /**
+     * Adds the network namespace a child runs in (with --real-network) to a demo ready file being built.
+     *
+     * @param builder   the demo's ready file
+     * @param role      the child's role, e.g. {@code server}
+     * @param namespace its namespace ({@code ip netns list})
+     * @return the builder
+     */
+    public static ReadyFile.Builder withNamespace(final ReadyFile.Builder builder, final String role, final String namespace) {
+        return builder.fact(NAMESPACE + role, namespace);
+    }
+
+    /** @return the network namespace a role's process runs in (with --real-network), if it runs in one */
+    public Optional<String> namespaceOf(final String role) {
+        return Optional.ofNullable(file.facts().get(NAMESPACE + role));
+    }
+
+    /** @return with --real-network, the prefix of the testbed's namespaces; empty for the demo on loopback */
+    public Optional<String> testbedPrefix() {
+        return Optional.ofNullable(file.facts().get(TESTBED_PREFIX));
+    }
+
+    /** @return with --real-network, the file saying which scenario step is in force */
+    public Optional<Path> scenarioStatus() {
+        return Optional.ofNullable(file.files().get(SCENARIO_STATUS)).map(Path::of);
     }
 
     /** @return the common ready file underneath */

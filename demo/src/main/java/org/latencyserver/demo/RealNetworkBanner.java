@@ -1,0 +1,101 @@
+package org.latencyserver.demo;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.latencyserver.testbed.TestbedStatus;
+
+/**
+ * What {@code ./latency demo --real-network} prints for people once it runs: where to look, what runs
+ * where on the testbed, what the scenario does, and what the estimates will show — including what
+ * this testbed cannot show (one machine's CPU) and what is refused by design (QoS 2 on a loaded port,
+ * whose profile has no port cells). Printed from the ready file and the testbed's status; no program
+ * reads it.
+ *
+ * <p>Stateless; thread-safe.
+ */
+final class RealNetworkBanner {
+
+    private RealNetworkBanner() {
+    }
+
+    /**
+     * @param out             where
+     * @param ready           the running demo
+     * @param status          the running testbed
+     * @param scenario        the load walk
+     * @param loadOffReason   why real CPU load is off, or null when it follows the scenario
+     * @param durationSeconds {@code --duration}, or null
+     */
+    static void print(final PrintStream out, final DemoReady ready, final TestbedStatus status, final RealNetworkScenario scenario,
+                      final String loadOffReason, final Long durationSeconds) {
+        final String naming = ready.naming();
+        final String serverName = ready.serverName();
+        final Path mirrorFile = ready.mirrorFile();
+        final String srv = ready.namespaceOf("server").orElse("?");
+        final TestbedStatus.Host ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST);
+        final TestbedStatus.Host ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST);
+        final TestbedStatus.Switch sw = status.switches().get(0);
+        final TestbedStatus.Port port = sw.ports().stream().filter(p -> p.name().equals(RealNetworkConfig.PORT)).findFirst()
+            .orElseThrow();
+        out.println();
+        out.println("  Latency Server demo is running on a real network (testbed " + status.testbed() + ", namespaces "
+            + status.prefix() + "*).");
+        out.println();
+        out.println("  Console:        " + ready.consoleUrl() + "  (the console runs in " + srv + "; carried here through "
+            + ready.workDir().resolve("console.sock") + ")");
+        ready.metricsUrl().ifPresent(url -> out.println("  Metrics:        " + url));
+        out.println("  Naming service: " + naming + "  (inside the testbed: reach it from a host, e.g. sudo ip netns exec "
+            + srv + " …)");
+        out.println("  Terminal view:  sudo ip netns exec " + srv + " ./latency console --naming " + naming + " --server "
+            + serverName + " --watch");
+        out.println("  Mirror file:    " + mirrorFile + "  (ws1's copy of every estimate; the file system is shared)");
+        out.println("                  ./latency mirror-read --file " + mirrorFile + " --watch");
+        out.println("  Testbed:        sudo ./latency testbed status --name " + status.testbed() + "     (ports, agents; "
+            + "sudo tc -n " + sw.namespace() + " -s qdisc show dev " + port.interfaceName() + " for the drops)");
+        out.println();
+        out.println("  Where things run: naming service, server and console on srv (" + RealNetworkConfig.host(status,
+            RealNetworkConfig.SERVER_HOST).address() + "); client agent and mirror on ws1 (" + ws1.address() + "); peer agent on ws2 ("
+            + ws2.address() + ").");
+        out.println(String.format(Locale.ROOT, "  The connections ws1 -> ws2 cross the switch's port toward ws2: a %s Mbit/s tbf,"
+            + " polled through %s's snmpd (ifIndex %d, speed_mbps %d).", plain(port.bottleneck().rateMbit()), sw.name(),
+            port.ifIndex(), port.bottleneck().speedMbps()));
+        out.println("  CPU: every host's snmpd reports the WHOLE machine's CPU (/proc/stat is not namespaced): ws1 and ws2 read");
+        out.println("  the same utilisation, so the CPU states are not per host here; only the port state is.");
+        out.println();
+        out.println(String.format(Locale.ROOT, "  What to look at: every %d s the load changes (%s):", scenario.stepMillis() / 1000,
+            ready.scenario()));
+        for (int i = 0; i < scenario.steps().size(); i++) {
+            final RealNetworkScenario.Step step = scenario.steps().get(i);
+            final int percent = step.portPercent().getOrDefault(RealNetworkConfig.PORT, 0);
+            out.println(String.format(Locale.ROOT, "    %d. CPU %s; port %s", i + 1, step.cpuPercent().entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue() + " %").collect(Collectors.joining(", ")),
+                percent == 0 ? "idle" : percent + " %" + (percent > 100 ? " offered (overload: the tbf drops, the counters read 100 %)"
+                    : "")));
+        }
+        out.println("  - the port state follows the load within net-snmp's counter refresh (~3 s) and a poll: LOADED in bands");
+        out.println("    91-95, 96-98, 99-100 % (port_state 95, 98, 100), NORMAL when idle;");
+        out.println("  - connection 1 (QoS 1): the profile's mean (" + RealNetworkConfig.PROFILE + ") for the CPU pair, plus the");
+        out.println("    thesis's queue model while the port is LOADED (labelled in the estimate);");
+        out.println("  - connection 2 (QoS 2): the profile's 96 % bound while the port is NORMAL. The profile has no port cells,");
+        out.println("    so while the port is LOADED QoS 2 is REFUSED, naming the port state - by design: it never serves the idle");
+        out.println("    port's bound for a queueing port. The console shows the refusal and its reason;");
+        out.println("  - connections 3 and 4 (QoS 3, 4): measured by the client agent on ws1 against the peer agent on ws2,");
+        out.println("    through the bottleneck, paced to 5 % of its rate, each result kept only if the state held for 5.1 s after it.");
+        if (loadOffReason == null) {
+            out.println("  Real CPU load follows the scenario: ws1 (client agent) on core 0, ws2 (peer agent) on core 1.");
+        } else {
+            out.println("  Real CPU load is off (" + loadOffReason + "); the port load still follows the scenario.");
+        }
+        out.println();
+        out.println("  Stop with Ctrl-C" + (durationSeconds == null ? "" : " (or wait " + durationSeconds + " s)")
+            + ": every process, the load and the testbed's namespaces (with their interfaces and qdiscs) are removed.");
+        out.println();
+        out.flush();
+    }
+
+    private static String plain(final double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+}

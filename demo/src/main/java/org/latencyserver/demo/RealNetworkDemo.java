@@ -1,0 +1,434 @@
+package org.latencyserver.demo;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.demo.DemoReady.Agent;
+import org.latencyserver.demo.DemoReady.AgentKind;
+import org.latencyserver.emulator.ScenarioStatus;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.ReadinessException;
+import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.testbed.CommandFailedException;
+import org.latencyserver.testbed.CommandRunner;
+import org.latencyserver.testbed.LoadTarget;
+import org.latencyserver.testbed.PortLoad;
+import org.latencyserver.testbed.Prerequisites;
+import org.latencyserver.testbed.StateDirectory;
+import org.latencyserver.testbed.Teardown;
+import org.latencyserver.testbed.Testbed;
+import org.latencyserver.testbed.TestbedNames;
+import org.latencyserver.testbed.TestbedStatus;
+import org.latencyserver.testbed.Topology;
+import org.latencyserver.testbed.TopologyReader;
+
+/**
+ * {@code ./latency demo --real-network} (root): the demo's console, mirror and four QoS levels over
+ * the testbed instead of the emulator. Builds the one-switch testbed
+ * ({@code examples/testbed/one-switch.yaml}: srv, ws1, ws2 on sw1, a 20 Mbit/s tbf toward ws2);
+ * starts the naming service, the server (polling every host's and the switch's real {@code snmpd},
+ * {@link RealNetworkConfig}) and the console in srv's namespace, the client agent and the mirror in
+ * ws1's, the peer agent in ws2's; carries the console's and the metrics' web ports to
+ * {@code 127.0.0.1} of the operator's namespace ({@link NamespaceForward}); and walks
+ * {@code examples/demo/real-network-scenario.yaml}: stress-ng load on the agents' cores and iperf3
+ * load through the bottleneck ({@link PortLoad}). A stop (Ctrl-C, {@code --duration}, a part that
+ * failed) ends every child, the load and the testbed: no namespace, process or qdisc is left.
+ *
+ * <p>Thread-safety: the main thread starts, follows and stops; the shutdown hook (Ctrl-C) stops too.
+ * The kit, the load drivers, the forwards and the testbed are touched only while holding
+ * {@link #lifecycle}, and nothing is started once {@link #stopped} is set.
+ */
+final class RealNetworkDemo {
+
+    /** Exit status when this machine cannot run it (not root, a program missing). */
+    static final int EXIT_CANNOT_RUN = 2;
+    /** The testbed's name unless {@code --testbed-name} says otherwise; its namespaces are {@code lt-demo-…}. */
+    static final String DEFAULT_TESTBED_NAME = "demo";
+    /** The naming service's port on srv's address (srv's namespace is new: nothing else listens there). */
+    static final int NAMING_PORT = 2809;
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration CERTS_TIMEOUT = Duration.ofSeconds(120);
+    private static final long FOLLOW_PERIOD_MILLIS = 100;
+    /** The hosts whose agents are pinned, each with the core its agent and its stress-ng load run on. */
+    private static final Map<String, Integer> CORE_BY_HOST = Map.of(RealNetworkConfig.CLIENT_HOST, 0, RealNetworkConfig.PEER_HOST, 1);
+
+    /** What the command line gave. */
+    record Options(Long durationSeconds, int consolePort, Path workDirectory, boolean noLoad, Path readyFile, String testbedName,
+                   Path scenarioFile) {
+    }
+
+    private final Options options;
+    private final PrintStream out;
+    private final Object lifecycle = new Object();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final Map<String, ChildProcess> services = new LinkedHashMap<>();
+    private final Map<String, String> namespaceByRole = new LinkedHashMap<>();
+    private final List<NamespaceForward.Listener> forwards = new ArrayList<>();
+    private ProcessKit kit;
+    private LoadDrivers loadDrivers;
+    private TestbedNames testbedNames;
+    private StateDirectory testbedState;
+    private PortLoad portLoad;
+    private LoadTarget loadTarget;
+    /** The port load in force, percent (0: none); main thread only. */
+    private int portPercent;
+
+    RealNetworkDemo(final Options options, final PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    /**
+     * @return what this machine lacks to run it, one line each; empty when it can
+     */
+    static List<String> missing() {
+        return Prerequisites.missing(EnumSet.allOf(Prerequisites.Tool.class));
+    }
+
+    /** Runs until the end; the exit status. */
+    int call() throws Exception {
+        final List<String> missing = missing();
+        if (!missing.isEmpty()) {
+            System.err.println("latency demo --real-network: cannot run here; missing: " + String.join("; ", missing));
+            return EXIT_CANNOT_RUN;
+        }
+        final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
+        final Path work = (options.workDirectory() != null ? options.workDirectory()
+            : root.resolve(".latency/demo-real-network")).toAbsolutePath();
+        final Path scenarioFile = (options.scenarioFile() != null ? options.scenarioFile()
+            : root.resolve("examples/demo/real-network-scenario.yaml")).toAbsolutePath();
+        final RealNetworkScenario scenario;
+        try {
+            scenario = RealNetworkScenario.load(scenarioFile, CORE_BY_HOST.keySet(), java.util.Set.of(RealNetworkConfig.PORT));
+        } catch (InputFaultsException e) {
+            System.err.println("latency demo: the scenario is refused:\n" + e.getMessage());
+            return EXIT_CANNOT_RUN;
+        }
+        final Topology topology;
+        try {
+            topology = TopologyReader.load(root.resolve("examples/testbed/one-switch.yaml")).named(options.testbedName());
+        } catch (InputFaultsException | IllegalArgumentException e) {
+            System.err.println("latency demo: the testbed's topology is refused: " + e.getMessage());
+            return EXIT_CANNOT_RUN;
+        }
+        Files.createDirectories(work);
+        ReadyFile.deleteQuietly(options.readyFile());
+        synchronized (lifecycle) {
+            kit = ProcessKit.fromRepository(root, work);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
+        try {
+            run(root, work, topology, scenario, scenarioFile);
+            return 0;
+        } catch (DemoException | ReadinessException | CommandFailedException e) {
+            System.err.println("latency demo: " + (stopped.get() ? "stopped while starting; " : "") + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            System.err.println("latency demo: stopped while starting");
+            return 1;
+        } finally {
+            stopAll();
+        }
+    }
+
+    private void run(final Path root, final Path work, final Topology topology, final RealNetworkScenario scenario,
+                     final Path scenarioFile) throws Exception {
+        out.println("latency demo: building testbed " + topology.name() + " (namespaces lt-" + topology.name()
+            + "-*, 198.18.0.0/24, no default route); logs in " + work);
+        final TestbedStatus status;
+        synchronized (lifecycle) {
+            if (stopped.get()) {
+                throw new DemoException("stopping; nothing more is started");
+            }
+            testbedNames = new TestbedNames(topology.name());
+            testbedState = StateDirectory.standard(root, topology.name());
+        }
+        // up() removes what a testbed of this name left, and everything it made when it fails or is stopped
+        status = new Testbed(topology, root.resolve("examples/testbed/one-switch.yaml"), testbedState, new CommandRunner()).up();
+        synchronized (lifecycle) {
+            portLoad = new PortLoad(testbedState, new CommandRunner());
+            loadTarget = LoadTarget.of(status, topology, RealNetworkConfig.PORT, RealNetworkConfig.SERVER_HOST);
+        }
+        final String srv = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).namespace();
+        final TestbedStatus.Host ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST);
+        final TestbedStatus.Host ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST);
+        final String srvAddress = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).address();
+
+        final Path certs = work.resolve("certs");
+        final ChildProcess certMaker = start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent",
+            RealNetworkConfig.CLIENT_HOST, "--operator", "demo-operator", "--planner", "demo-planner"));
+        certMaker.awaitSuccess(CERTS_TIMEOUT);
+        synchronized (lifecycle) {
+            kit.stop(certMaker);
+        }
+        final String tlsPassword = Files.readString(certs.resolve("password")).strip();
+        final Path config = work.resolve("demo.yaml");
+        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs));
+        Files.deleteIfExists(work.resolve("demo.state.json"));
+        Files.deleteIfExists(work.resolve("demo.state.json.journal"));
+        DemoMain.deleteTree(work.resolve("naming"));
+        DemoMain.deleteTree(work.resolve("demo.state.json.profiles"));
+        final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
+        final Map<String, String> snmpEnvironment = Map.of(RealNetworkConfig.COMMUNITY_ENV, status.snmp().community());
+
+        out.println("latency demo: starting the system on the testbed");
+        final ReadyFile namingService = startService(kit.launch(Component.NAMING_SERVICE).args("--host", srvAddress,
+            "--port", Integer.toString(NAMING_PORT), "--db-dir", work.resolve("naming").toString()), srv);
+        final String naming = namingService.reference("naming");
+        final ReadyFile server = startService(kit.launch(Component.SERVER).args("--config", config.toString(),
+            "--ior-file", work.resolve("server.ior").toString(), "--naming", naming, "--host", srvAddress, "--metrics-port", "0")
+            .env(snmpEnvironment).env("LATENCY_TLS_PASSWORD", tlsPassword), srv);
+        final String serverName = server.fact("name");
+        final Optional<Integer> metricsPort = server.optionalUrl("metrics").map(url -> server.port("metrics"));
+        final ProcessKit.Launch peerLaunch = kit.launch(Component.PEER_AGENT).args("--name", ws2.name(), "--naming", naming,
+            "--host", ws2.address(), "--ior-file", work.resolve("peer-" + ws2.name() + ".ior").toString(),
+            "--tcp-port", "0", "--udp-port", "0");
+        if (pinned) {
+            peerLaunch.pinnedTo(CORE_BY_HOST.get(ws2.name()));
+        }
+        final ReadyFile peerAgent = startService(peerLaunch, ws2.namespace());
+        final ProcessKit.Launch agentLaunch = kit.launch(Component.CLIENT_AGENT).args("--server", serverName, "--naming", naming,
+            "--node", ws1.name(), "--name", "demo-agent-" + ws1.name(), "--host", ws1.address(),
+            "--tls-keystore", certs.resolve("agent-" + ws1.name() + ".p12").toString(),
+            "--tls-truststore", certs.resolve("trust.p12").toString(),
+            "--interval-micros", "2000").env("LATENCY_TLS_PASSWORD", tlsPassword);
+        if (pinned) {
+            agentLaunch.args("--pin-core", Integer.toString(CORE_BY_HOST.get(ws1.name())));
+        }
+        final ReadyFile clientAgent = startService(agentLaunch, ws1.namespace());
+        final ReadyFile console = startService(kit.launch(Component.CONSOLE).args("--server", serverName, "--naming", naming,
+            "--http-port", "0", "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(),
+            "--tls-truststore", certs.resolve("trust.p12").toString()).env("LATENCY_TLS_PASSWORD", tlsPassword), srv);
+        // The client workstation's copy of every estimate: the server pushes to ws1's address.
+        final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
+            "--file", work.resolve("estimates.mirror").toString(), "--listen-host", ws1.address()), ws1.namespace()).file("mirror");
+
+        // The web ports, from srv's loopback to the operator's, through socket files (no interface, no route added here).
+        final Path consoleSocket = work.resolve("console.sock");
+        final Path metricsSocket = work.resolve("metrics.sock");
+        final List<String> pairs = new ArrayList<>(List.of(consoleSocket + "=" + console.port("http")));
+        metricsPort.ifPresent(port -> pairs.add(metricsSocket + "=" + port));
+        final ChildProcess forwarder = start(kit.launchClass("web-forward", NamespaceForward.class.getName()).args(pairs)
+            .inNetworkNamespace(srv));
+        services.put(forwarder.name(), forwarder);
+        namespaceByRole.put(forwarder.name(), srv);
+        awaitSockets(forwarder, metricsPort.isPresent() ? List.of(consoleSocket, metricsSocket) : List.of(consoleSocket));
+        final int consolePort = forward(options.consolePort(), consoleSocket);
+        final String consoleUrl = "http://127.0.0.1:" + consolePort + "/";
+        final Optional<String> metricsUrl = metricsPort.isPresent()
+            ? Optional.of("http://127.0.0.1:" + forward(0, metricsSocket) + "/metrics") : Optional.empty();
+
+        final boolean load = !options.noLoad() && pinned && LoadDrivers.available();
+        if (load) {
+            synchronized (lifecycle) {
+                loadDrivers = new LoadDrivers(kit, CORE_BY_HOST, LoadDrivers.STRESS_NG_DRIVER);
+            }
+        }
+        final Path scenarioStatus = work.resolve("scenario.status.json");
+        final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
+            .reference(DemoReady.NAMING, naming)
+            .port(DemoReady.NAMING, namingService.port("naming"))
+            .fact(DemoReady.SERVER_NAME, serverName)
+            .url(DemoReady.CONSOLE, consoleUrl)
+            .port(DemoReady.CONSOLE, consolePort)
+            .file(DemoReady.MIRROR, mirrorFile)
+            .file(DemoReady.WORK_DIR, work)
+            .file(DemoReady.SCENARIO, scenarioFile)
+            .file(DemoReady.SCENARIO_STATUS, scenarioStatus)
+            .file(DemoReady.TESTBED_STATUS, testbedState.statusFile())
+            .fact(DemoReady.LOAD_DRIVEN, load)
+            .fact(DemoReady.TESTBED, status.testbed())
+            .fact(DemoReady.TESTBED_PREFIX, status.prefix());
+        metricsUrl.ifPresent(url -> ready.url(DemoReady.METRICS, url));
+        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientAgent.fact("node"), clientAgent.fact("name"),
+            pinned ? CORE_BY_HOST.get(ws1.name()) : null));
+        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerAgent.fact("node"), peerAgent.fact("name"),
+            pinned ? CORE_BY_HOST.get(ws2.name()) : null));
+        services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
+        namespaceByRole.forEach((role, ns) -> DemoReady.withNamespace(ready, role, ns));
+        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores"
+            : options.noLoad() ? "--no-load" : "stress-ng is not installed";
+        final ReadyFile demoReady = ready.build();
+        RealNetworkBanner.print(out, DemoReady.of(demoReady), status, scenario, loadOffReason, options.durationSeconds());
+        if (options.readyFile() != null) {
+            demoReady.writeTo(options.readyFile());
+        }
+        follow(scenario, scenarioStatus);
+    }
+
+    /** Until the end: the scenario's steps (CPU and port load), and a watch that every part is still running. */
+    private void follow(final RealNetworkScenario scenario, final Path statusFile) throws Exception {
+        final Long duration = options.durationSeconds();
+        final long startNanos = System.nanoTime();
+        final long endNanos = startNanos + (duration == null ? 0 : duration * 1_000_000_000L);
+        int current = -1;
+        long sequence = 0;
+        while ((duration == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
+            for (final ChildProcess child : services.values()) {
+                if (!child.isAlive() && !stopped.get()) {
+                    throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
+                }
+            }
+            final long elapsedMillis = (System.nanoTime() - startNanos) / 1_000_000;
+            final int step = scenario.stepAt(elapsedMillis);
+            if (step < 0) {
+                break;
+            }
+            if (step != current) {
+                current = step;
+                sequence++;
+                apply(scenario, step, sequence, elapsedMillis, statusFile);
+            }
+            Thread.sleep(FOLLOW_PERIOD_MILLIS);
+        }
+        out.println("latency demo: " + (stopped.get() || duration == null ? "stopping" : "--duration " + duration + " s reached; stopping"));
+    }
+
+    private void apply(final RealNetworkScenario scenario, final int step, final long sequence, final long elapsedMillis,
+                       final Path statusFile) throws IOException, InterruptedException, CommandFailedException {
+        final RealNetworkScenario.Step values = scenario.steps().get(step);
+        final int pass = (int) (elapsedMillis / (scenario.stepMillis() * scenario.steps().size())) + 1;
+        synchronized (lifecycle) {
+            if (stopped.get()) {
+                return;
+            }
+            if (loadDrivers != null) {
+                for (final Map.Entry<String, Integer> cpu : values.cpuPercent().entrySet()) {
+                    loadDrivers.drive(cpu.getKey(), cpu.getValue());
+                }
+            }
+            final int percent = values.portPercent().getOrDefault(RealNetworkConfig.PORT, 0);
+            if (percent != portPercent) {
+                if (percent == 0) {
+                    PortLoad.stop(testbedState, RealNetworkConfig.PORT);
+                } else {
+                    portLoad.start(loadTarget, percent, 0);
+                }
+                portPercent = percent;
+            }
+        }
+        new ScenarioStatus(ScenarioStatus.FORMAT, step + 1, scenario.steps().size(), pass, sequence, values.cpuPercent(),
+            values.portPercent()).writeTo(statusFile);
+        out.println(String.format(Locale.ROOT, "latency demo: step %d/%d: CPU %s; port toward %s %s", step + 1,
+            scenario.steps().size(), values.cpuPercent().entrySet().stream().map(e -> e.getKey() + " " + e.getValue() + " %")
+                .collect(Collectors.joining(", ")), RealNetworkConfig.PORT,
+            portPercent == 0 ? "idle" : portPercent + " % of its rate (iperf3 from " + RealNetworkConfig.SERVER_HOST + ")"));
+        out.flush();
+    }
+
+    /** Waits until the forwarder in srv's namespace listens on every socket file. */
+    private static void awaitSockets(final ChildProcess forwarder, final List<Path> sockets) throws InterruptedException {
+        final long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!sockets.stream().allMatch(Files::exists)) {
+            if (!forwarder.isAlive()) {
+                throw new DemoException("the web forward in srv's namespace exited; " + forwarder.logEnd());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new DemoException("the web forward made no socket " + sockets + " within " + READY_TIMEOUT.toSeconds()
+                    + " s; " + forwarder.logEnd());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private int forward(final int port, final Path socket) throws IOException {
+        synchronized (lifecycle) {
+            if (stopped.get()) {
+                throw new DemoException("stopping; nothing more is started");
+            }
+            final NamespaceForward.Listener listener = NamespaceForward.Listener.open(port, socket);
+            forwards.add(listener);
+            return listener.port();
+        }
+    }
+
+    private ChildProcess start(final ProcessKit.Launch launch) throws IOException {
+        synchronized (lifecycle) {
+            if (stopped.get()) {
+                throw new DemoException("stopping; nothing more is started");
+            }
+            return launch.start();
+        }
+    }
+
+    /** Starts a long-running component in a host's namespace, watched until the end, and waits for its ready file. */
+    private ReadyFile startService(final ProcessKit.Launch launch, final String namespace) throws IOException, InterruptedException {
+        final ChildProcess child = start(launch.inNetworkNamespace(namespace));
+        services.put(child.name(), child);
+        namespaceByRole.put(child.name(), namespace);
+        return child.awaitReady(READY_TIMEOUT);
+    }
+
+    /**
+     * Stops everything: the ready file first, the forwards, every child (newest first), the port load,
+     * then the testbed (its namespaces take their interfaces, bridges and qdiscs with them); then checks
+     * that no namespace of the testbed is left. Safe to call twice.
+     */
+    private void stopAll() {
+        synchronized (lifecycle) {
+            if (!stopped.compareAndSet(false, true)) {
+                return;
+            }
+            ReadyFile.deleteQuietly(options.readyFile());
+            forwards.forEach(NamespaceForward.Listener::close);
+            if (kit == null) {
+                return;
+            }
+            final List<ChildProcess> children = kit.running();
+            boolean allEnded = kit.stopAll();
+            final List<String> problems = new ArrayList<>();
+            if (!allEnded) {
+                problems.add("still running: " + children.stream().filter(ChildProcess::isAlive).map(ChildProcess::toString)
+                    .collect(Collectors.joining(", ")));
+            }
+            String removed = "";
+            if (testbedNames != null) {
+                try {
+                    PortLoad.stop(testbedState, RealNetworkConfig.PORT);
+                    final Teardown teardown = new Teardown(testbedNames, testbedState, new CommandRunner());
+                    Teardown.Removed gone;
+                    try {
+                        gone = teardown.run();
+                    } catch (CommandFailedException | IOException e) {
+                        // e.g. testbed up's own stop hook removing it at the same moment: once more, then check
+                        Thread.sleep(500);
+                        gone = teardown.run();
+                    }
+                    final List<String> left = teardown.namespaces();
+                    if (!left.isEmpty()) {
+                        problems.add("namespaces left: " + left);
+                    }
+                    removed = "; removed testbed " + testbedNames.testbed() + " (" + gone.namespaces().size() + " namespaces, "
+                        + gone.processes() + " of its processes)";
+                } catch (CommandFailedException | IOException e) {
+                    problems.add("removing testbed " + testbedNames.testbed() + " failed: " + e.getMessage());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    problems.add("interrupted while removing testbed " + testbedNames.testbed());
+                }
+            }
+            if (problems.isEmpty()) {
+                out.println("latency demo: stopped " + children.size() + " processes" + removed + "; nothing left running");
+            } else {
+                out.println("latency demo: stopped " + children.size() + " processes" + removed + ", but not everything ended: "
+                    + String.join("; ", problems));
+            }
+            out.flush();
+        }
+    }
+}
