@@ -1,0 +1,55 @@
+package org.latencyserver.systemtests.testbed;
+
+import org.latencyserver.idl.latency.ConnectionInfo;
+import org.latencyserver.idl.latency.Estimate;
+import org.latencyserver.idl.latency.EstimateUnavailable;
+import org.latencyserver.idl.latency.LatencyService;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.orb.PlainOrbs;
+import org.latencyserver.orb.References;
+import org.omg.CORBA.ORB;
+
+/**
+ * A CORBA client in its own JVM, for a server in a testbed host's namespace (where the test's JVM
+ * cannot reach it): every 250 ms reads every connection's port state ({@code list_connections}) and
+ * current estimate, and prints one line per connection, read as any client reads it (plain IIOP):
+ * <pre>
+ * t=EPOCH_MS conn=N qos=Q port_state=P served quality=Q source=S value_ms=V
+ * t=EPOCH_MS conn=N qos=Q port_state=P refused reason=R
+ * </pre>
+ * or {@code t=EPOCH_MS error ...} for a call that failed.
+ */
+public final class EstimatesWatchMain {
+
+    private static final long PERIOD_MILLIS = 250;
+
+    private EstimatesWatchMain() {
+    }
+
+    /**
+     * @param args the naming service's corbaloc, the server's name in it
+     */
+    public static void main(final String[] args) throws Exception {
+        final ORB orb = PlainOrbs.init();
+        final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, args[1], args[0]));
+        while (true) {
+            final long now = System.currentTimeMillis();
+            try {
+                for (final ConnectionInfo info : service.list_connections()) {
+                    final String head = "t=" + now + " conn=" + info.index_ref + " qos=" + info.quality + " port_state=" + info.port_state;
+                    try {
+                        final Estimate estimate = service.current_estimate(info.index_ref);
+                        System.out.println(head + " served quality=" + estimate.quality + " source=" + estimate.source.replace(' ', '_')
+                            + " value_ms=" + estimate.value_ms);
+                    } catch (EstimateUnavailable e) {
+                        System.out.println(head + " refused reason=" + e.reason.replace('\n', ' '));
+                    }
+                }
+            } catch (RuntimeException e) {
+                System.out.println("t=" + now + " error " + e);
+            }
+            System.out.flush();
+            Thread.sleep(PERIOD_MILLIS);
+        }
+    }
+}
