@@ -63,7 +63,7 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--console-port", description = "The console's web port on 127.0.0.1 (default: ${DEFAULT-VALUE}; 0 = any free port).")
     private int consolePort = 8470;
 
-    @Option(names = "--work-dir", paramLabel = "DIR", description = "Logs, IORs and state of this run (default: .latency/demo).")
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "Logs, IORs and state of this run (default: .latency/demo; with --real-network .latency/demo-real-network).")
     private Path workDirectory;
 
     @Option(names = "--no-load", description = "Do not drive real CPU load on the pinned cores (the SNMP values still follow the scenario).")
