@@ -63,6 +63,8 @@ public final class ProfilerMain implements Callable<Integer> {
         description = {"Measure a latency profile with histograms on this machine: for each CPU state pair, drive",
             "both sides' cores to the pair's load, check it, and measure every message size.",
             "The two workstations are emulated by pinning each side to its own core (needs taskset, stress-ng, 2 cores).",
+            "With --peer REF --port-loads LIST: port cells against a peer agent on another host, the port driven by iperf3",
+            "and checked through its SNMP agent (CPU cells from --cpu-cells-from; see docs/planner-guide.md).",
             "Exit: 0 written, 1 cells refused (partial kept for --resume) or cannot run, 2 usage."})
     static final class Measure implements Callable<Integer> {
         /** A pinned JVM on a busy core can take a while to start. */
@@ -107,6 +109,51 @@ public final class ProfilerMain implements Callable<Integer> {
             "${DEFAULT-VALUE}): a fresh pair of JVMs reads up to 1.5 times slower for its first 10-15 s."})
         int jitWarmupSeconds = 15;
 
+        @Option(names = "--peer", paramLabel = "REF", description = {"Measure against this peer agent on another host (its name with",
+            "--naming, a corbaloc/IOR, or an IOR file) instead of starting one here. Measures port cells only",
+            "(--port-loads, --cpu-cells-from): CPU load drivers run on this host alone."})
+        String peer;
+
+        @Option(names = "--naming", paramLabel = "REF", description = "Naming service to look --peer up in, e.g. corbaloc::HOST:2809/NameService.")
+        String naming;
+
+        @Option(names = "--cpu-cells-from", paramLabel = "FILE", description = {"With --peer: the profile whose CPU state pair cells the",
+            "written profile carries (measured where both sides could be driven); its port cells are replaced."})
+        Path cpuCellsFrom;
+
+        @Option(names = "--port-loads", paramLabel = "LIST", description = {"With --peer: port loads in percent, e.g. 0,50,80,90,95,98,100.",
+            "Each load above 90 gives a port cell per size for the band from above the previous such load (or 91) up to it."})
+        String portLoads;
+
+        @Option(names = "--port-snmp", paramLabel = "udp:HOST/PORT", description = "The switch's SNMP agent (v2c) that counts the port.")
+        String portSnmp;
+
+        @Option(names = "--port-if-index", paramLabel = "N", description = "The port's IF-MIB ifIndex there.")
+        Integer portIfIndex;
+
+        @Option(names = "--port-speed-mbps", paramLabel = "MBPS", description = "The port's speed, Mbit/s (as the server's speed_mbps).")
+        Double portSpeedMbps;
+
+        @Option(names = "--port-load-target", paramLabel = "ADDR[:PORT]", description = {"An `iperf3 -s` behind the port (on the peer's side;",
+            "port 5201 by default): this host sends it UDP to drive the port to each load above 0."})
+        String portLoadTarget;
+
+        @Option(names = "--peer-snmp", paramLabel = "udp:HOST/PORT", description = {"The peer host's SNMP agent (v2c): its CPU is checked to",
+            "be LOW through UCD raw counters while port cells are measured (unchecked without it, said in the provenance)."})
+        String peerSnmp;
+
+        @Option(names = "--snmp-community-env", paramLabel = "VAR", description = "Environment variable holding the agents' v2c community (default: ${DEFAULT-VALUE}).")
+        String snmpCommunityEnv = "LATENCY_SNMP_COMMUNITY";
+
+        @Option(names = "--port-share-percent", description = "Most of the port's speed the round trips may take (default: ${DEFAULT-VALUE}).")
+        double portSharePercent = 5;
+
+        @Option(names = "--port-check-seconds", description = "Window of the port's utilisation check, s (default: ${DEFAULT-VALUE}; net-snmp refreshes counters every ~3 s).")
+        int portCheckSeconds = 10;
+
+        @Option(names = "--port-tolerance", description = "Points the port may read off its load (default: ${DEFAULT-VALUE}).")
+        double portTolerance = 2;
+
         @Override
         public Integer call() throws Exception {
             final Path outDirectory = out.toAbsolutePath().getParent();
@@ -115,6 +162,9 @@ public final class ProfilerMain implements Callable<Integer> {
                 System.err.println("latency profile measure: --out " + out + ": the directory " + outDirectory
                     + (Files.isDirectory(outDirectory) ? " is not writable" : " does not exist"));
                 return 2;
+            }
+            if (peer != null || portLoads != null) {
+                return measureAcrossPort(System::getenv);
             }
             final String problem = cannotRun();
             if (problem != null) {
@@ -151,6 +201,122 @@ public final class ProfilerMain implements Callable<Integer> {
                 } finally {
                     orb.shutdown(false);
                 }
+            }
+        }
+
+        /**
+         * The port settings the options give, or why they do not make a run.
+         *
+         * @param environment looks up the community's environment variable
+         * @throws IllegalArgumentException the usage fault, naming the option
+         */
+        PortSettings portSettings(final java.util.function.Function<String, String> environment) {
+            if (peer == null) {
+                throw new IllegalArgumentException("--port-loads needs --peer: a switch port lies between two hosts, and the peer"
+                    + " agent this command starts by itself is on this host (loopback has no port to load)");
+            }
+            if (portLoads == null) {
+                throw new IllegalArgumentException("--peer measures port cells: give --port-loads (e.g. 0,95,98,100). CPU state pairs"
+                    + " are not measured against a remote peer: the profiler's load drivers run on this host only and cannot drive or"
+                    + " pin the peer host's CPU; measure them where both sides can be driven and name that profile with"
+                    + " --cpu-cells-from");
+            }
+            if (!pairs.isEmpty()) {
+                throw new IllegalArgumentException("--pairs cannot be measured with --peer: the peer host's CPU cannot be driven from"
+                    + " here; the CPU cells come from --cpu-cells-from");
+            }
+            if (resume) {
+                throw new IllegalArgumentException("--resume is for CPU state pairs; a --peer run measures its port loads afresh");
+            }
+            final PortLoads loads = PortLoads.parse(portLoads);
+            final List<String> missing = new ArrayList<>();
+            if (cpuCellsFrom == null) {
+                missing.add("--cpu-cells-from FILE (the CPU state pair cells the profile carries)");
+            }
+            if (portSnmp == null) {
+                missing.add("--port-snmp udp:HOST/PORT (the switch's agent)");
+            }
+            if (portIfIndex == null) {
+                missing.add("--port-if-index N");
+            }
+            if (portSpeedMbps == null) {
+                missing.add("--port-speed-mbps MBPS");
+            }
+            if (portLoadTarget == null && loads.percents().stream().anyMatch(p -> p > 0)) {
+                missing.add("--port-load-target ADDR[:PORT] (an iperf3 -s behind the port, to drive it)");
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("--peer with --port-loads also needs " + String.join(", ", missing));
+            }
+            if (!(portSpeedMbps > 0)) {
+                throw new IllegalArgumentException("--port-speed-mbps must be > 0, was " + portSpeedMbps);
+            }
+            if (portIfIndex < 1) {
+                throw new IllegalArgumentException("--port-if-index must be >= 1, was " + portIfIndex);
+            }
+            if (!(portSharePercent > 0 && portSharePercent <= 20)) {
+                throw new IllegalArgumentException("--port-share-percent must be in (0, 20], was " + portSharePercent
+                    + " (the round trips load the very port they measure)");
+            }
+            if (portCheckSeconds < 6) {
+                throw new IllegalArgumentException("--port-check-seconds must be >= 6, was " + portCheckSeconds + " (the check needs "
+                    + PortCounterWindow.MIN_CHANGES + " counter refreshes, and net-snmp refreshes them every ~3 s)");
+            }
+            if (!(portTolerance > 0)) {
+                throw new IllegalArgumentException("--port-tolerance must be > 0, was " + portTolerance);
+            }
+            if (roundTrips < 1 || warmup < 0) {
+                throw new IllegalArgumentException("--round-trips must be >= 1 and --warmup >= 0");
+            }
+            if (portLoadTarget != null && !portLoadTarget.matches("[^:\\s]+(:\\d{1,5})?")) {
+                throw new IllegalArgumentException("--port-load-target: '" + portLoadTarget + "' is not ADDR or ADDR:PORT");
+            }
+            SnmpReader.agent("--port-snmp", portSnmp, "-");
+            if (peerSnmp != null) {
+                SnmpReader.agent("--peer-snmp", peerSnmp, "-");
+            }
+            final String community = environment.apply(snmpCommunityEnv);
+            if (community == null || community.isEmpty()) {
+                throw new IllegalArgumentException("the SNMP community is read from the environment variable " + snmpCommunityEnv
+                    + " (--snmp-community-env), which is not set");
+            }
+            final String profileName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
+            return new PortSettings(out.toAbsolutePath(), profileName, cpuCellsFrom, peer, sizes.stream().sorted().toList(),
+                roundTrips, warmup, intervalMicros, jitWarmupSeconds, loads, portSnmp, portIfIndex, portSpeedMbps, community,
+                peerSnmp, portLoadTarget, portSharePercent, portCheckSeconds, portTolerance);
+        }
+
+        private int measureAcrossPort(final java.util.function.Function<String, String> environment) throws Exception {
+            final PortSettings settings;
+            try {
+                settings = portSettings(environment);
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency profile measure: " + e.getMessage());
+                return 2;
+            }
+            try {
+                ProfileJson.read(settings.cpuCellsFrom());
+            } catch (ProfileValidationException e) {
+                e.faults().stream().map(InputFault::toString).forEach(System.err::println);
+                System.err.println("latency profile measure: --cpu-cells-from " + settings.cpuCellsFrom() + " is not a valid profile");
+                return 2;
+            }
+            if (settings.loadTarget() != null && !PortLoadDriver.available()) {
+                System.err.println("latency profile measure: iperf3 is needed to drive the port (Debian: apt-get install iperf3)");
+                return 1;
+            }
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
+            try {
+                final EchoPeer echo;
+                try {
+                    echo = EchoPeerHelper.narrow(References.resolve(orb, peer, naming));
+                } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
+                    System.err.println("latency profile measure: --peer " + peer + ": " + e.getMessage());
+                    return 1;
+                }
+                return new PortRun(settings, echo, System.err).run();
+            } finally {
+                orb.shutdown(false);
             }
         }
 
