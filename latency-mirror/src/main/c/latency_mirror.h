@@ -74,7 +74,7 @@ extern "C" {
 #define LM_FLAGS_OFFSET 12                 /* uint8, LM_FLAG_* */
 #define LM_STALE_REASON_OFFSET 13          /* uint8, LM_STALE_* */
 #define LM_CPU_STATE_OFFSET 14             /* int16, 10 * client + peer (1 LOW..3 HIGH), 0 unknown */
-#define LM_PORT_STATE_OFFSET 16            /* int16, 0 NORMAL, 91..100 LOADED, -1 unknown */
+#define LM_PORT_STATE_OFFSET 16            /* int16, 0 NORMAL, 91..100 LOADED, 101 SATURATED, -1 unknown */
 #define LM_VALUE_MS_OFFSET 24              /* float64, ms */
 #define LM_INTERVAL_LOWER_OFFSET 32        /* float64, ms (AVERAGE) or percent (BOUND) */
 #define LM_INTERVAL_UPPER_OFFSET 40        /* float64 */
@@ -132,7 +132,7 @@ typedef struct lm_record {
     unsigned flags;                /* LM_FLAG_* bits */
     int stale_reason;              /* LM_STALE_* */
     int cpu_state;                 /* 10 * client + peer, 0 unknown */
-    int port_state;                /* 0 NORMAL, 91..100 LOADED, -1 unknown */
+    int port_state;                /* 0 NORMAL, 91..100 LOADED, 101 SATURATED, -1 unknown */
     double value_ms;               /* ms */
     double interval_lower;         /* ms (AVERAGE) or percent (BOUND) */
     double interval_upper;

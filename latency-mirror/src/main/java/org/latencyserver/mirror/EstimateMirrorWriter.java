@@ -130,7 +130,7 @@ public final class EstimateMirrorWriter implements AutoCloseable {
      *
      * @param record the values; {@code indexRef} 0…32767, {@code qos} 1–4, {@code kind} 0–1,
      *     {@code staleReason} 0–3, {@code cpuState} 0 or {@code 10 × client + peer} with each
-     *     1–3, {@code portState} −1, 0 or 91–100
+     *     1–3, {@code portState} −1, 0, 91–100 or 101
      * @throws IllegalArgumentException naming the field and value if one is out of range (nothing
      *     is written then)
      * @throws IllegalStateException after {@link #close()}
@@ -188,8 +188,8 @@ public final class EstimateMirrorWriter implements AutoCloseable {
             throw invalid(record, "cpuState", cpuState, "0 (unknown) or 10 × client + peer with each 1–3");
         }
         final int portState = record.portState();
-        if (portState != PORT_STATE_UNKNOWN && portState != PORT_STATE_NORMAL && (portState < 91 || portState > 100)) {
-            throw invalid(record, "portState", portState, "−1 (unknown), 0 (NORMAL) or 91–100 (LOADED)");
+        if (portState != PORT_STATE_UNKNOWN && portState != PORT_STATE_NORMAL && (portState < 91 || portState > 101)) {
+            throw invalid(record, "portState", portState, "−1 (unknown), 0 (NORMAL), 91–100 (LOADED) or 101 (SATURATED)");
         }
     }
 

@@ -85,7 +85,7 @@ public final class MirrorLayout {
     public static final int STALE_REASON_OFFSET = 13;
     /** int16 {@code cpu_state}: {@code 10 × client + peer} (1 LOW, 2 MEDIUM, 3 HIGH), 0 unknown. */
     public static final int CPU_STATE_OFFSET = 14;
-    /** int16 {@code port_state}: 0 NORMAL, 91–100 LOADED at that percent, −1 unknown. */
+    /** int16 {@code port_state}: 0 NORMAL, 91–100 LOADED at that percent, 101 SATURATED, −1 unknown. */
     public static final int PORT_STATE_OFFSET = 16;
     /** float64 {@code value_ms}: the served value in milliseconds. */
     public static final int VALUE_MILLIS_OFFSET = 24;

@@ -238,14 +238,14 @@ public final class MirrorRecord {
     }
 
     /**
-     * @return 0 NORMAL, 91–100 LOADED at that percent, −1 unknown
+     * @return 0 NORMAL, 91–100 LOADED at that percent, 101 SATURATED, −1 unknown
      */
     public int portState() {
         return portState;
     }
 
     /**
-     * @param portState 0 NORMAL, 91–100 LOADED at that percent, −1 unknown
+     * @param portState 0 NORMAL, 91–100 LOADED at that percent, 101 SATURATED, −1 unknown
      * @return this holder
      */
     public MirrorRecord portState(final int portState) {

@@ -49,7 +49,7 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param calibrationMode   "adaptive" (served values corrected from calibration) or "thesis" (served unchanged)
      * @param cpuState          the IDL's cpu_state code (10 × client + peer; 0 unknown)
      * @param cpuStateText      e.g. "LOW/HIGH"
-     * @param portState         the IDL's port_state code (0 NORMAL, 91..100 LOADED, −1 unknown)
+     * @param portState         the IDL's port_state code (0 NORMAL, 91..100 LOADED, 101 SATURATED, −1 unknown)
      * @param portStateText     e.g. "LOADED 95 %"
      * @param mib               the latest and previous MIB values, percent (−1 unknown)
      * @param hysteresis        a note when a value sits in another band than its state (held by

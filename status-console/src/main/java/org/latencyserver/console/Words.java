@@ -27,6 +27,9 @@ final class Words {
         if (code < 0) {
             return "UNKNOWN";
         }
+        if (code == 101) {
+            return "SATURATED";
+        }
         return code == 0 ? "NORMAL" : "LOADED " + code + " %";
     }
 

@@ -1,6 +1,8 @@
 package org.latencyserver.testbed;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The configuration file of one testbed {@code snmpd}: it listens on one address of its namespace,
@@ -29,6 +31,25 @@ public final class SnmpdConfig {
      */
     public static String text(final String testbed, final String namespace, final String address, final SnmpCredentials credentials,
                               final Path persistentDir) {
+        return text(testbed, namespace, address, credentials, persistentDir, List.of(), null);
+    }
+
+    /**
+     * A switch's agent: as {@link #text(String, String, String, SnmpCredentials, Path)}, and for each bottleneck port
+     * a {@code pass_persist} of its ifOutDiscards instance to {@code dropsScript}, which reads the port's {@code tbf} drops from
+     * {@code tc -s} (Linux counts a qdisc's drops there only; IF-MIB's discards stay 0).
+     *
+     * @param dropPorts   the bottleneck ports: their ifIndex and interface name
+     * @param dropsScript the script ({@link #DROPS_SCRIPT}); unused without drop ports
+     * @return the file's text
+     */
+    public static String text(final String testbed, final String namespace, final String address, final SnmpCredentials credentials,
+                              final Path persistentDir, final List<DropPort> dropPorts, final Path dropsScript) {
+        final List<String> passes = new ArrayList<>();
+        for (final DropPort port : dropPorts) {
+            passes.add("pass_persist ." + TestbedStatus.Port.IF_OUT_DISCARDS + port.ifIndex() + " /bin/sh " + dropsScript + " "
+                + port.interfaceName());
+        }
         return String.join("\n",
             "# snmpd of " + namespace + ", written by ./latency testbed up (testbed " + testbed + "); removed by down.",
             "agentAddress udp:" + address + ":" + PORT,
@@ -38,6 +59,40 @@ public final class SnmpdConfig {
             "createUser " + credentials.v3User() + " SHA " + credentials.authPassword() + " AES " + credentials.privPassword(),
             "rouser " + credentials.v3User() + " priv",
             "[snmp] persistentDir " + persistentDir,
+            String.join("\n", passes),
             "");
     }
+
+    /**
+     * A bottleneck port whose drops the switch's agent serves.
+     *
+     * @param ifIndex       its ifIndex in the switch's namespace
+     * @param interfaceName its interface there
+     */
+    public record DropPort(int ifIndex, String interfaceName) {
+    }
+
+    /**
+     * net-snmp's {@code pass_persist} protocol, as {@code /bin/sh SCRIPT IFACE}: a process the agent keeps, answering
+     * {@code PING} with {@code PONG} and a {@code get} of its instance with the OID, its type and the {@code tbf}'s
+     * dropped packets as a Counter32 (0 when the interface has none), read afresh from {@code tc -s} at every request
+     * (net-snmp's plain {@code pass} would cache a script's output for 30 s). Anything else gets {@code NONE}.
+     */
+    public static final String DROPS_SCRIPT = String.join("\n",
+        "#!/bin/sh",
+        "# Written by ./latency testbed up: serves a bottleneck's tbf drops (tc -s) as its IF-MIB ifOutDiscards.",
+        "PATH=/usr/sbin:/sbin:/usr/bin:/bin",
+        "while read -r command; do",
+        "  case \"$command\" in",
+        "    PING) echo PONG ;;",
+        "    get)",
+        "      read -r oid",
+        "      dropped=$(tc -s qdisc show dev \"$1\" 2>/dev/null | sed -n 's/.*dropped \\([0-9]*\\).*/\\1/p' | head -n 1)",
+        "      echo \"$oid\"; echo counter; echo $(( ${dropped:-0} % 4294967296 )) ;;",
+        "    getnext) read -r oid; echo NONE ;;",
+        "    set) read -r oid; read -r value; echo not-writable ;;",
+        "    *) exit 0 ;;",
+        "  esac",
+        "done",
+        "");
 }

@@ -120,13 +120,15 @@ public final class Testbed {
                         limited ? TestbedStatus.Limit.of(link.bottleneck().orElseThrow()) : null));
                 }
             }
-            final TestbedStatus.Agent agent = startAgent(sw.name(), sw.managementAddress().addressText(), credentials);
+            final List<SnmpdConfig.DropPort> drops = ports.stream().filter(port -> port.bottleneck() != null)
+                .map(port -> new SnmpdConfig.DropPort(port.ifIndex(), port.interfaceName())).toList();
+            final TestbedStatus.Agent agent = startAgent(sw.name(), sw.managementAddress().addressText(), credentials, drops);
             switches.add(new TestbedStatus.Switch(sw.name(), ns, TestbedNames.BRIDGE, sw.managementAddress().addressText(),
                 sw.managementAddress().prefixLength(), agent, ports));
         }
         final List<TestbedStatus.Host> hosts = new ArrayList<>();
         for (final HostSpec host : topology.hosts()) {
-            final TestbedStatus.Agent agent = startAgent(host.name(), host.address().addressText(), credentials);
+            final TestbedStatus.Agent agent = startAgent(host.name(), host.address().addressText(), credentials, List.of());
             hosts.add(new TestbedStatus.Host(host.name(), names.namespace(host.name()), host.switchName(),
                 host.address().addressText(), host.address().prefixLength(), TestbedNames.HOST_INTERFACE, agent));
         }
@@ -142,7 +144,8 @@ public final class Testbed {
     }
 
     /** Starts one agent in a node's namespace; it daemonises once it listens, so a bind failure is its exit status. */
-    private TestbedStatus.Agent startAgent(final String node, final String address, final SnmpCredentials credentials)
+    private TestbedStatus.Agent startAgent(final String node, final String address, final SnmpCredentials credentials,
+                                           final List<SnmpdConfig.DropPort> drops)
         throws CommandFailedException, IOException, InterruptedException {
         final Path dir = state.agent(node);
         final Path persistent = dir.resolve("persist");
@@ -151,7 +154,11 @@ public final class Testbed {
         final Path pidFile = dir.resolve("snmpd.pid");
         final Path log = dir.resolve("snmpd.log");
         final String ns = names.namespace(node);
-        Files.writeString(config, SnmpdConfig.text(topology.name(), ns, address, credentials, persistent));
+        final Path dropsScript = dir.resolve("drops.sh");
+        if (!drops.isEmpty()) {
+            Files.writeString(dropsScript, SnmpdConfig.DROPS_SCRIPT);
+        }
+        Files.writeString(config, SnmpdConfig.text(topology.name(), ns, address, credentials, persistent, drops, dropsScript));
         final String snmpd = Prerequisites.find("snmpd").map(Path::toString).orElse("snmpd");
         // MIBS empty: Debian ships no MIB files, and snmpd would log a page of lookup failures.
         final Command start = Command.of("the snmpd of " + node + " (log " + log + ")", "ip", "netns", "exec", ns,

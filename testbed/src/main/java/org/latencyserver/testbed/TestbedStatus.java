@@ -108,9 +108,20 @@ public record TestbedStatus(String format, String testbed, String prefix, String
      * @param ifIndex       its IF-MIB ifIndex (the kernel's ifindex in that namespace)
      * @param toward        the host or switch its egress (ifOutOctets) goes to
      * @param bottleneck    its egress limit, or null
+     * @param discardsOid   for a bottleneck, the OID at which the switch's snmpd serves the packets its {@code tbf}
+     *                      dropped (IF-MIB ifOutDiscards of the port: Linux counts a qdisc's drops only in
+     *                      {@code tc -s}); the server's {@code snmp.discards_oid}. Null for a port without one
      */
     public record Port(String name, @JsonProperty("interface") String interfaceName, int ifIndex, String toward,
-                       Limit bottleneck) {
+                       Limit bottleneck, @JsonProperty("discards_oid") String discardsOid) {
+
+        /** IF-MIB ifOutDiscards, to which a port's ifIndex is appended. */
+        public static final String IF_OUT_DISCARDS = "1.3.6.1.2.1.2.2.1.19.";
+
+        /** A port whose drops, when it has a bottleneck, are served at its ifOutDiscards. */
+        public Port(final String name, final String interfaceName, final int ifIndex, final String toward, final Limit bottleneck) {
+            this(name, interfaceName, ifIndex, toward, bottleneck, bottleneck == null ? null : IF_OUT_DISCARDS + ifIndex);
+        }
     }
 
     /**

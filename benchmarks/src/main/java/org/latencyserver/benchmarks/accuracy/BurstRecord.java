@@ -28,7 +28,7 @@ import java.util.List;
  *  "rtt_nanos":[183211, 170934, …]}
  * </pre>
  * States are encoded as in {@code Latserv.idl} ({@code cpu_state} 10·client + peer, 1 LOW … 3 HIGH,
- * 0 unknown; {@code port_state} 0 NORMAL, 91..100 LOADED, -1 unknown). When no estimate was
+ * 0 unknown; {@code port_state} 0 NORMAL, 91..100 LOADED, 101 SATURATED, -1 unknown). When no estimate was
  * available the estimate's fields are 0 or empty and {@code unavailable_reason} says why. A
  * connection that cannot be checked (no agents on its nodes) has an empty {@code rtt_nanos}: its
  * line records only the read. {@code thesis_value_ms} is as served: a server that does not fill it

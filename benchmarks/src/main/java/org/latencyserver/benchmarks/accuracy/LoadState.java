@@ -7,7 +7,7 @@ import java.util.Comparator;
  * encoded as in {@code Latserv.idl}. {@link #POOLED} stands for all states together.
  *
  * @param cpuState  10 · client + peer, each 1 LOW, 2 MEDIUM, 3 HIGH; 0 unknown; -1 pooled
- * @param portState 0 NORMAL, 91..100 LOADED at that percent, -1 unknown
+ * @param portState 0 NORMAL, 91..100 LOADED at that percent, 101 SATURATED, -1 unknown
  */
 public record LoadState(int cpuState, int portState) implements Comparable<LoadState> {
 

@@ -104,7 +104,8 @@ public final class ProfileAverageEstimator {
             return fromPortCell(profile, load, portCell, meanMillis, cpuInterval, basis, notes);
         }
         if (load.port().isLoaded()) {
-            final PortContribution port = profile.portModel().contribution(load.port().utilisationPercent(), messageSizeBytes);
+            final PortContribution port = profile.portModel().contribution(Math.min(100, load.port().utilisationPercent()),
+                messageSizeBytes);
             added = port.millis();
             notes.add(String.format(Locale.ROOT, "port contribution %.3f ms (%s; the profile has no measured port cell for %s"
                 + " at %d B)", added, port.basis(), load.port(), messageSizeBytes));

@@ -17,6 +17,10 @@ package org.latencyserver.core.state;
  * {@code edge + 0.5 − band/2} of the boundary crossed, so a port jittering a point either side of
  * a band edge stays one state.
  *
+ * <p>A reading of {@link PortState#SATURATED_CODE} (101) says the port is at its rate and dropping
+ * (a poller that sees the port's discard counter move while it carries its rate reports it so). With
+ * bands it is the state SATURATED; with the thesis's states, LOADED 100 %.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class PortStateClassifier {
@@ -76,15 +80,18 @@ public final class PortStateClassifier {
     }
 
     /**
-     * @param utilisationPercent port utilisation, percent, 0..100
+     * @param utilisationPercent port utilisation, percent, 0..100, or 101: at its rate and dropping
      * @param current            the state now (UNKNOWN or null when there is none: plain threshold 90.5)
      * @return the new state: NORMAL, or LOADED at the utilisation rounded to whole percent (at least 91), or
      *         at its band's upper edge with bands
      * @throws IllegalArgumentException when the utilisation is NaN or outside 0..100
      */
     public PortState classify(final double utilisationPercent, final PortState current) {
+        if (utilisationPercent == PortState.SATURATED_CODE) {
+            return bands.isEveryPercent() ? PortState.loaded(100) : PortState.SATURATED;
+        }
         if (!(utilisationPercent >= 0.0 && utilisationPercent <= 100.0)) {
-            throw new IllegalArgumentException("port utilisation must be 0..100 %, was " + utilisationPercent);
+            throw new IllegalArgumentException("port utilisation must be 0..100 % (or 101: saturated), was " + utilisationPercent);
         }
         final boolean wasLoaded = current != null && current.isLoaded();
         final boolean wasKnown = current != null && current.kind() != PortState.Kind.UNKNOWN;

@@ -110,4 +110,13 @@ class LoadedPortEstimatesTest {
                 new PortCell(95, 98, 256, 100, 15.05, 2.9, 20.0, PORT_95))));
         assertTrue(overlap.getMessage().contains("overlap"), overlap.getMessage());
     }
+
+    @Test
+    void aSaturatedPortIsRefusedForQos2UnlessMeasuredAndGetsTheModelsFullContributionForQos1() throws Exception {
+        final EstimateRefusedException refused = assertThrows(EstimateRefusedException.class, () ->
+            ProfileBoundEstimator.estimate(profile(true), load(LOW_LOW, PortState.SATURATED), 256, 96));
+        assertTrue(refused.getMessage().contains("does not cover SATURATED"), refused.getMessage());
+        final Estimate mean = ProfileAverageEstimator.estimate(profile(true), load(LOW_LOW, PortState.SATURATED), 256);
+        assertEquals(1.0 + 10.0, mean.valueMillis(), 1e-9, "the thesis model at 100 %: 1/(1 - 9/10) = 10 ms");
+    }
 }

@@ -46,7 +46,7 @@ class PortStateClassifierTest {
     }
 
     @ParameterizedTest(name = "code {0}")
-    @ValueSource(ints = {-2, 1, 50, 90, 101})
+    @ValueSource(ints = {-2, 1, 50, 90, 102})
     void codesOutsideTheIdlEncodingAreRefusedWithTheCode(final int code) {
         final IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> PortState.fromCode(code));
         assertTrue(error.getMessage().contains(Integer.toString(code)), error.getMessage());

@@ -401,7 +401,7 @@ public final class ConfigurationLoader {
 
     private NamedSet<LinkConfig> links(final InputMapping top) {
         return named(top, SnmpBlockReader.Owner.LINK, (link, name) -> source -> new LinkConfig(name, source.mibSource(),
-            source.snmp().access(), source.snmp().ifIndex(), source.snmp().speedMbps()));
+            source.snmp().access(), source.snmp().ifIndex(), source.snmp().speedMbps(), source.snmp().discardsOid()));
     }
 
     /**

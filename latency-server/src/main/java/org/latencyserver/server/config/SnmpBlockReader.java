@@ -37,6 +37,8 @@ final class SnmpBlockReader {
     static final Map<String, MibSource> MIB_SOURCES = ConfigWord.byWord(MibSource.class);
     private static final Map<String, SnmpAccess.Version> VERSIONS = ConfigWord.byWord(SnmpAccess.Version.class);
     private static final Map<String, SnmpAccess.AuthProtocol> AUTH = ConfigWord.byWord(SnmpAccess.AuthProtocol.class);
+    /** A numeric OID, e.g. 1.3.6.1.2.1.2.2.1.19.3 (a leading dot allowed): no MIB names are resolved. */
+    private static final java.util.regex.Pattern NUMERIC_OID = java.util.regex.Pattern.compile("\\.?\\d+(\\.\\d+)+");
     private static final Map<String, SnmpAccess.PrivProtocol> PRIV = ConfigWord.byWord(SnmpAccess.PrivProtocol.class);
     private static final Map<String, SnmpAccess.CpuSource> CPU = ConfigWord.byWord(SnmpAccess.CpuSource.class);
 
@@ -48,6 +50,7 @@ final class SnmpBlockReader {
         } else {
             keys.add("if_index");
             keys.add("speed_mbps");
+            keys.add("discards_oid");
         }
         return keys;
     }
@@ -65,8 +68,8 @@ final class SnmpBlockReader {
      * @param ifIndex   links: the port, 0 when absent or bad
      * @param speedMbps links: the configured speed, 0 for ifHighSpeed
      */
-    record Result(SnmpAccess access, int ifIndex, long speedMbps) {
-        static final Result NONE = new Result(null, 0, 0);
+    record Result(SnmpAccess access, int ifIndex, long speedMbps, String discardsOid) {
+        static final Result NONE = new Result(null, 0, 0, null);
     }
 
     /**
@@ -139,15 +142,22 @@ final class SnmpBlockReader {
         final Long retries = block.integer("retries", (long) SnmpAccess.DEFAULT_RETRIES, 0, 10);
         Long ifIndex = 0L;
         Long speed = 0L;
+        String discardsOid = null;
         if (kind == Owner.LINK) {
             ifIndex = block.requiredInteger("if_index", 1, Integer.MAX_VALUE, "if_index, the switch port's IF-MIB ifIndex");
             speed = block.integer("speed_mbps", 0L, 1, 10_000_000);
+            discardsOid = block.text("discards_oid", null);
+            if (discardsOid != null && !NUMERIC_OID.matcher(discardsOid).matches()) {
+                block.fault("discards_oid", "expected a numeric OID of a counter of the packets the port dropped (e.g."
+                    + " IF-MIB ifOutDiscards 1.3.6.1.2.1.2.2.1.19.<if_index>), was '" + discardsOid + "'");
+                discardsOid = null;
+            }
         }
         if (faults.count() != before || version == null) {
             return Result.NONE;
         }
         return new Result(new SnmpAccess(address, version, communityEnv, user, auth, authEnv, priv, privEnv, cpu, timeout,
-            retries.intValue(), localAddress), ifIndex.intValue(), speed);
+            retries.intValue(), localAddress), ifIndex.intValue(), speed, discardsOid);
     }
 
     /** @return the address's host, or null when the address is bad (reported) */

@@ -230,6 +230,10 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         if (polled != null) {
             throw badParam(operation, polled.why(), polled.reason());
         }
+        if (updates.latest_mib_port > 100) {
+            throw badParam(operation, Refusal.BAD_VALUE, "PutMibUpdates for connection " + clientRef
+                + ": port utilisation must be 0..100 % (or -1 for unknown), was " + updates.latest_mib_port);
+        }
         final MibReading pushed;
         try {
             pushed = new MibReading(updates.latest_client_mib_cpu, updates.latest_peer_mib_cpu, updates.latest_mib_port);

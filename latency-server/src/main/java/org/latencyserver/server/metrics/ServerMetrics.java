@@ -211,7 +211,7 @@ public final class ServerMetrics implements AutoCloseable {
             .help("CPU state code: 10 * client + peer, 1 LOW, 2 MEDIUM, 3 HIGH; 0 unknown").labelNames("index_ref")
             .callback(cb -> table.rows().forEach(row -> cb.call(row.load().cpu().code(), ref(row)))).register(registry);
         GaugeWithCallback.builder().name("latency_server_port_state")
-            .help("port state code: 0 NORMAL, 91..100 LOADED at that percent, -1 unknown").labelNames("index_ref")
+            .help("port state code: 0 NORMAL, 91..100 LOADED at that percent, 101 SATURATED, -1 unknown").labelNames("index_ref")
             .callback(cb -> table.rows().forEach(row -> cb.call(row.load().port().code(), ref(row)))).register(registry);
         GaugeWithCallback.builder().name("latency_server_update_required")
             .help("1 while a measurement is awaited (QoS 3, 4)").labelNames("index_ref")

@@ -1,5 +1,7 @@
 package org.latencyserver.server.snmp;
 
+import org.latencyserver.core.state.PortState;
+
 /**
  * A switch port's utilisation from successive IF-MIB octet counter readings: the busier direction's
  * bits per second over the port speed, in percent, clamped to 0..100.
@@ -9,9 +11,19 @@ package org.latencyserver.server.snmp;
  * is measured over the whole period — unless the counters have stood still for longer than
  * {@code idleAfterNanos}, when the port is taken to be idle (0 %).
  *
+ * <p>Given a counter of the port's dropped packets, a window in which the port carried at least
+ * {@value #SATURATED_AT_PERCENT} % and that counter moved reads
+ * {@link PortState#SATURATED_CODE}: more was offered than the port carries (its utilisation alone
+ * would read 100 % whatever the queue did).
+ *
  * <p>Not thread-safe: one poller thread (or a lock) at a time.
  */
 public final class PortUtilisation extends CounterUtilisation {
+
+    /** A discards value that says none was read. */
+    static final long NO_DISCARDS = Long.MIN_VALUE;
+    /** The utilisation from which dropped packets mean the port is saturated, not merely erring. */
+    static final int SATURATED_AT_PERCENT = 95;
 
     /** Shortest period a rate is computed over, ns. */
     static final long MIN_WINDOW_NANOS = 1_000_000_000L;
@@ -21,6 +33,7 @@ public final class PortUtilisation extends CounterUtilisation {
     private long baseInOctets;
     private long baseOutOctets;
     private long baseNanos;
+    private long baseDiscards = NO_DISCARDS;
 
     /**
      * @param idleAfterNanos how long unchanged counters are read as "cached" before the port counts as idle, > 0
@@ -45,11 +58,25 @@ public final class PortUtilisation extends CounterUtilisation {
      */
     public int update(final long inOctets, final long outOctets, final int counterBits, final long speedMbps,
                       final long nowNanos) {
+        return update(inOctets, outOctets, counterBits, speedMbps, nowNanos, NO_DISCARDS, 64);
+    }
+
+    /**
+     * Takes a reading with the port's drop counter.
+     *
+     * @param discards     the drop counter, unsigned in a long, or {@link #NO_DISCARDS} when none was read
+     * @param discardsBits its width, 32 or 64
+     * @return the utilisation now, 0..100, {@link PortState#SATURATED_CODE} when the port carried its rate and
+     *         dropped in the window, or −1 while no two readings were seen
+     * @see #update(long, long, int, long, long)
+     */
+    public int update(final long inOctets, final long outOctets, final int counterBits, final long speedMbps,
+                      final long nowNanos, final long discards, final int discardsBits) {
         if (speedMbps <= 0) {
             throw new IllegalArgumentException("port speed must be > 0 Mbit/s, was " + speedMbps);
         }
         if (!haveBaseline) {
-            setBaseline(inOctets, outOctets, nowNanos);
+            setBaseline(inOctets, outOctets, nowNanos, discards);
             return lastPercent;
         }
         final long elapsedNanos = nowNanos - baseNanos;
@@ -72,7 +99,11 @@ public final class PortUtilisation extends CounterUtilisation {
         final double bitsPerSecond = octets * 8.0 * 1e9 / elapsedNanos;
         final double percent = 100.0 * bitsPerSecond / (speedMbps * 1e6);
         lastPercent = (int) Math.max(0, Math.min(100, Math.round(percent)));
-        setBaseline(inOctets, outOctets, nowNanos);
+        if (lastPercent >= SATURATED_AT_PERCENT && discards != NO_DISCARDS && baseDiscards != NO_DISCARDS
+            && CounterDelta.of(baseDiscards, discards, discardsBits) != 0) {
+            lastPercent = PortState.SATURATED_CODE;
+        }
+        setBaseline(inOctets, outOctets, nowNanos, discards);
         return lastPercent;
     }
 
@@ -80,11 +111,12 @@ public final class PortUtilisation extends CounterUtilisation {
         return value >= 0 ? value : value + 0x1p64;
     }
 
-    private void setBaseline(final long inOctets, final long outOctets, final long nowNanos) {
+    private void setBaseline(final long inOctets, final long outOctets, final long nowNanos, final long discards) {
         haveBaseline = true;
         baseInOctets = inOctets;
         baseOutOctets = outOctets;
         baseNanos = nowNanos;
+        baseDiscards = discards;
     }
 
     @Override

@@ -174,7 +174,7 @@ public final class SnmpPoller implements AutoCloseable {
             if (link.mibSource() == MibSource.SNMP) {
                 final Target<?> target = SnmpTargets.target(link.snmp(), environment, usm);
                 this.links.put(link.name(), new LinkSource("link " + link.name(), target, unknownAfterMissedPolls, link.ifIndex(),
-                    link.speedMbps()));
+                    link.speedMbps(), link.discardsOid()));
                 agents.add(new Agent(target, link.snmp().localAddress(), "link " + link.name()));
             }
         }

@@ -16,7 +16,12 @@
  *   <li>Switch port: IF-MIB ifHCInOctets/ifHCOutOctets (.1.3.6.1.2.1.31.1.1.1.6/.10.ifIndex) against
  *       ifHighSpeed (.15.ifIndex, Mbit/s) or the configured {@code speed_mbps}: the busier direction's
  *       bit rate over the speed ({@link org.latencyserver.server.snmp.PortUtilisation}). Counters that
- *       stand still keep the last value for up to 10 s (agents cache them), then mean an idle port.</li>
+ *       stand still keep the last value for up to 10 s (agents cache them), then mean an idle port.
+ *       With {@code discards_oid} (a numeric OID of a counter of the packets the port dropped, e.g.
+ *       IF-MIB ifOutDiscards .1.3.6.1.2.1.2.2.1.19.ifIndex on a switch that counts its queue's drops)
+ *       a window in which the port carried at least 95 % and that counter moved reads 101, SATURATED;
+ *       an unreadable discards answer leaves saturation unobserved for that poll (logged), never the
+ *       port's utilisation.</li>
  * </ul>
  *
  * <h2>Faults</h2>

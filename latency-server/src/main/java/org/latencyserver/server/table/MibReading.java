@@ -1,5 +1,7 @@
 package org.latencyserver.server.table;
 
+import org.latencyserver.core.state.PortState;
+
 /**
  * One set of SNMP values for a connection, as the thesis's {@code TableRow} keeps them: whole
  * percents, {@code -1} where no value has arrived.
@@ -8,7 +10,8 @@ package org.latencyserver.server.table;
  *
  * @param clientCpuPercent client workstation CPU utilisation, 0..100 or −1
  * @param peerCpuPercent   peer workstation CPU utilisation, 0..100 or −1
- * @param portPercent      switch port utilisation, 0..100 or −1
+ * @param portPercent      switch port utilisation, 0..100 or −1; or 101 ({@link PortState#SATURATED_CODE}) when
+ *                         the poller saw the port carry its rate and drop
  */
 public record MibReading(short clientCpuPercent, short peerCpuPercent, short portPercent) {
 
@@ -21,7 +24,9 @@ public record MibReading(short clientCpuPercent, short peerCpuPercent, short por
     public MibReading {
         check("client CPU", clientCpuPercent);
         check("peer CPU", peerCpuPercent);
-        check("port", portPercent);
+        if (portPercent != PortState.SATURATED_CODE) {
+            check("port", portPercent);
+        }
     }
 
     private static void check(final String what, final short percent) {

@@ -185,6 +185,8 @@ class BadInputCatalogueTest {
                 () -> as("operator-ops").PutMibUpdates(mib(1, 10, 101, 50), (short) 1)),
             thesis("PutMibUpdates with a port above 100 % is refused", BAD_PARAM.class, "PutMibUpdates", "bad_value",
                 () -> as("operator-ops").PutMibUpdates(mib(1, 10, 10, 200), (short) 1)),
+            thesis("PutMibUpdates with the saturated port code 101, which only the poller reports, is refused", BAD_PARAM.class,
+                "PutMibUpdates", "bad_value", () -> as("operator-ops").PutMibUpdates(mib(1, 10, 10, 101), (short) 1)),
             thesis("PutMibUpdates with Short.MIN_VALUE is refused", BAD_PARAM.class, "PutMibUpdates", "bad_value",
                 () -> as("operator-ops").PutMibUpdates(mib(1, Short.MIN_VALUE, 10, 50), (short) 1)),
             thesis("D-11: PutMibUpdates for a connection polled by SNMP at every end is refused", BAD_PARAM.class, "PutMibUpdates",

@@ -31,9 +31,11 @@ import org.latencyserver.testbed.Prerequisites;
  * testbed (srv, ws1, ws2 on sw1, 20 Mbit/s toward ws2); the switch's snmpd answers ifHCOutOctets of
  * the bottleneck port to {@code snmpget} from the server's namespace; {@code testbed load} drives the
  * port to 95 % and the counters move at about that rate; a Latency Server in srv's namespace, polling
- * the switch's snmpd with the status file's if_index and speed_mbps and the hosts' snmpd, shows the
- * connection through the port LOADED (port_state 91..100) while the load runs and NORMAL (0) once it
- * stops; {@code testbed down} leaves no namespace or process of the testbed.
+ * the switch's snmpd with the status file's if_index, speed_mbps and discards_oid and the hosts'
+ * snmpd, with loaded bands, shows the connection through the port in a loaded band (port_state 95,
+ * 98 or 100) while the load runs, SATURATED (101) under a 115 % load whose tbf drops the switch's
+ * snmpd serves as the port's ifOutDiscards, and NORMAL (0) once it stops; {@code testbed down}
+ * leaves no namespace or process of the testbed.
  *
  * <p>Needs root, ip, tc, snmpd, snmpget and iperf3 (CI has them); elsewhere it prints
  * {@code NOT CHECKED} with what is missing and is skipped.
@@ -48,7 +50,7 @@ class TestbedProcessTest {
     Path directory;
 
     @Test
-    void aServerOnTheTestbedSeesTheBottleneckLoadedWhileIperfDrivesItAndNormalAfter() throws Exception {
+    void aServerOnTheTestbedSeesTheBottleneckLoadedThenSaturatedWhileIperfDrivesItAndNormalAfter() throws Exception {
         final List<String> missing = new ArrayList<>(Prerequisites.missing(EnumSet.allOf(Prerequisites.Tool.class)));
         if (Prerequisites.find("snmpget").isEmpty()) {
             missing.add("the program snmpget (Debian: apt-get install snmp)");
@@ -107,9 +109,25 @@ class TestbedProcessTest {
                     (System.nanoTime() - loadedFromNanos) / 1e9);
                 assertTrue(loaded >= 91, () -> "port_state under load: " + loaded + "\n" + watch.logEnd() + "\n" + server.logEnd());
 
+                assertTrue(loaded == 95 || loaded == 98 || loaded == 100, "a loaded band's upper edge, was " + loaded);
+
                 final List<String> stop = new ArrayList<>(List.of("load", "ws2", "--stop"));
                 stop.addAll(selection);
                 testbed(system, "testbed-load-stop", stop.toArray(String[]::new));
+
+                // Offered beyond the rate: the port still reads 100 %, but its tbf drops, which the switch's
+                // snmpd serves at the port's ifOutDiscards: SATURATED (port_state 101).
+                final List<String> overload = new ArrayList<>(List.of("load", "ws2", "--percent", "115", "--from", "ws1",
+                    "--background"));
+                overload.addAll(selection);
+                testbed(system, "testbed-overload", overload.toArray(String[]::new));
+                ownPids.addAll(loadPids(state));
+                final long overloadedNanos = System.nanoTime();
+                final int saturated = awaitPortState(watch, s -> s == 101, Duration.ofSeconds(30));
+                System.out.printf(Locale.ROOT, "testbed: port_state %d %.1f s after a 115 %% load began%n", saturated,
+                    (System.nanoTime() - overloadedNanos) / 1e9);
+                assertEquals(101, saturated, () -> "port_state under overload: " + saturated + "\n" + watch.logEnd());
+                testbed(system, "testbed-overload-stop", stop.toArray(String[]::new));
                 final long stoppedNanos = System.nanoTime();
                 final int normal = awaitPortState(watch, s -> s == 0, Duration.ofSeconds(30));
                 System.out.printf(Locale.ROOT, "testbed: port_state %d %.1f s after the load stopped%n", normal,
@@ -167,7 +185,9 @@ class TestbedProcessTest {
             "    mib_source: snmp",
             "    snmp: { address: udp:" + sw1.get("management_address").asText() + "/" + status.get("snmp").get("port").asInt()
                 + ", version: v2c, community_env: TESTBED_COMMUNITY, if_index: " + port.get("if_index").asInt()
-                + ", speed_mbps: " + port.get("bottleneck").get("speed_mbps").asInt() + " }",
+                + ", speed_mbps: " + port.get("bottleneck").get("speed_mbps").asInt()
+                + ", discards_oid: " + port.get("discards_oid").asText() + " }",
+            "thresholds: { port_states: bands }",
             "connections:",
             "  - { index_ref: 1, client: ws1, peer: ws2, link: sw1-ws2, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
             ""));
