@@ -125,7 +125,8 @@ public enum ServerOption {
     LINKS_NAME("links[].name", text("a name"), required(), "", "unique; connections refer to it by link"),
     LINKS_MIB_SOURCE("links[].mib_source", words("push", "snmp"), "push", "", "where its utilisation comes from"),
     LINKS_SNMP("links[].snmp", new OptionValues.Block(), described("none"), "",
-        "as for nodes, plus if_index (required) and speed_mbps (else the agent's ifHighSpeed)"),
+        "as for nodes, plus if_index (required), speed_mbps (else the agent's ifHighSpeed) and discards_oid (a numeric OID"
+            + " of the port's drop counter: at its rate and dropping, the port is SATURATED)"),
 
     SECURITY("security", new OptionValues.Block(), described("legacy open mode"), "",
         "IIOP over TLS and who may write; without it every call is open (warned at start)"),

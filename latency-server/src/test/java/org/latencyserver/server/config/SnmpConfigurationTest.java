@@ -89,6 +89,31 @@ class SnmpConfigurationTest {
         assertEquals(4, b.ifIndex());
         assertEquals(155, b.speedMbps());
         assertEquals("port-a", configuration.connectionSpecs().get(0).linkName());
+        assertNull(a.discardsOid(), "saturation not observed unless a drop counter is named");
+    }
+
+    @Test
+    void aPolledLinkKeepsTheOidOfItsDropCounter() throws Exception {
+        final ServerConfiguration configuration = load(edit(BASE, "links:\n  - name: port-a", String.join("\n",
+            "links:",
+            "  - name: port-a",
+            "    mib_source: snmp",
+            "    snmp: { address: udp:127.0.0.1/16103, version: v2c, community_env: C, if_index: 5, speed_mbps: 20,"
+                + " discards_oid: 1.3.6.1.2.1.2.2.1.19.5 }")));
+        assertEquals("1.3.6.1.2.1.2.2.1.19.5", configuration.links().get(0).discardsOid());
+    }
+
+    @Test
+    void aDropCounterNamedByAMibNameIsRefusedAskingForTheNumericOid() throws Exception {
+        final InputFault fault = ConfigFixture.onlyFault(directory, "names.yaml", edit(BASE, "links:\n  - name: port-a",
+            String.join("\n",
+                "links:",
+                "  - name: port-a",
+                "    mib_source: snmp",
+                "    snmp: { address: udp:127.0.0.1/16103, version: v2c, community_env: C, if_index: 5,"
+                    + " discards_oid: IF-MIB::ifOutDiscards.5 }")));
+        assertEquals("links[0].snmp.discards_oid", fault.path());
+        assertTrue(fault.reason().startsWith("expected a numeric OID of a counter of the packets the port dropped"), fault.reason());
     }
 
     @Test
