@@ -233,7 +233,7 @@ public final class UpdateEngine {
         ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleReason(staleReason(reading));
         if (load.isStateChangeFrom(row.load())) {
             next = takeBackIfJustFiled(next, row.load(), nowNanos);
-            next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), nowNanos);
+            next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), row.load().port(), nowNanos);
         }
         publish(row, next);
     }
@@ -288,7 +288,7 @@ public final class UpdateEngine {
         return cpu != null ? cpu : port;
     }
 
-    private ConnectionRow onStateChange(final ConnectionRow row, final long nowNanos) {
+    private ConnectionRow onStateChange(final ConnectionRow row, final PortState portBefore, final long nowNanos) {
         if (!row.load().isKnown()) {
             // Keep the last good estimate; the stale reason says why it may no longer hold.
             return row;
@@ -301,7 +301,12 @@ public final class UpdateEngine {
             .withLearning(row.learning().withMeasurementReason(reason));
         if (!row.spec().isAdaptive()) {
             // Thesis semantics: the previous state's value stays, labelled as such, and any open request
-            // (it measured the old state) is replaced at once.
+            // (it measured the old state) is replaced at once — unless the port moved into or out of a loaded band
+            // or between bands: an idle port's value is no estimate for a queueing one (nor the reverse), so what is
+            // known of the new state is served instead (its last measurement, else the profile, else nothing).
+            if (portBandChanged(portBefore, row.load().port())) {
+                return openOrDefer(serveKnown(cleared), nowNanos);
+            }
             final ConnectionRow labelled = cleared.estimate() == null ? cleared
                 : cleared.withServed(cleared.estimate(), cleared.unavailableReason(), cleared.served().relabelled(ServedEstimate.PREVIOUS_STATE));
             return requestMeasurement(labelled, nowNanos);
@@ -313,6 +318,17 @@ public final class UpdateEngine {
             served.lastMeasurementStartNanos());
         final long dueNanos = decision.measureNow() ? nowNanos + settings.dwellNanos() : decision.notBeforeNanos();
         return served.withMeasurementRequest(null, dueNanos, served.lastMeasurementStartNanos());
+    }
+
+    /**
+     * @return whether the port went between NORMAL and a loaded state, or between loaded states (bands, or SATURATED);
+     *         a change to or from UNKNOWN (no answers) says nothing of the port and is not one
+     */
+    private static boolean portBandChanged(final PortState before, final PortState after) {
+        if (before.kind() == PortState.Kind.UNKNOWN || after.kind() == PortState.Kind.UNKNOWN) {
+            return false;
+        }
+        return (before.isLoaded() || after.isLoaded()) && !before.equals(after);
     }
 
     /** A QoS 3/4 connection entering a state: its last measurement of that state, else its profile, else nothing. */
@@ -330,7 +346,8 @@ public final class UpdateEngine {
             }
         }
         final String waiting = "connection " + row.spec().indexRef() + " has not been measured in " + state
-            + " yet: a measurement is requested once the state has held for " + settings.dwellNanos() / 1_000_000 + " ms";
+            + " yet: a measurement is requested" + (row.spec().isAdaptive()
+                ? " once the state has held for " + settings.dwellNanos() / 1_000_000 + " ms" : "");
         final Profile profile = row.spec().profileName() == null ? null : profilesByName.get(row.spec().profileName());
         if (profile == null) {
             return row.withServed(null, waiting, ServedEstimate.NONE);
@@ -411,6 +428,11 @@ public final class UpdateEngine {
         final ConnectionRow row = measured.estimate() != null ? measured : measured.withEstimate(null,
             "connection " + measured.spec().indexRef() + " has not been measured yet: a measurement of "
                 + measured.load().cpu().thesisLabel() + " is requested");
+        return openOrDefer(row, nowNanos);
+    }
+
+    /** Opens the row's measurement request now, or marks it due when the schedule or the budget defers it. */
+    private ConnectionRow openOrDefer(final ConnectionRow row, final long nowNanos) {
         final MeasurementSchedule.Decision decision = schedule.decide(nowNanos, row.lastMeasurementStartNanos());
         if (!decision.measureNow() || !mayOpen(row.spec().indexRef(), nowNanos)) {
             final long due = decision.measureNow() ? nowNanos : decision.notBeforeNanos();

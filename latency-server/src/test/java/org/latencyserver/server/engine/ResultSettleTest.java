@@ -20,7 +20,11 @@ import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 
-/** A result whose load state changes within the settle window is taken back from that state. */
+/**
+ * What a QoS 3/4 connection serves around a port state change: a result whose load state changes within the settle
+ * window is taken back from that state, and a thesis connection entering or leaving a loaded band serves what is known
+ * of the new band, never the other band's value.
+ */
 class ResultSettleTest {
 
     private static final long SECOND = 1_000_000_000L;
@@ -103,15 +107,52 @@ class ResultSettleTest {
     void theThesisCalibrationServesThePreviousValueAgainNotTheResultTakenBack() {
         final UpdateEngine engine = engine(CalibrationMode.THESIS);
         engine.applyMib((short) 4, mib(100), 0);
-        final long first = measure(engine, SECOND);
-        assertTrue(first > 0);
-        engine.tick(10 * SECOND);
-        engine.applyMib((short) 4, mib(93), 10 * SECOND);
+        measure(engine, SECOND);
         final double previous = row(engine).estimate().valueMillis();
-        measure(engine, 20 * SECOND);
-        engine.applyMib((short) 4, mib(10), 21 * SECOND);
+        engine.tick(10 * SECOND);
+        engine.applyMib((short) 4, new MibReading((short) 80, (short) 10, (short) 100), 10 * SECOND);
+        assertEquals(previous, row(engine).estimate().valueMillis(), 1e-9, "thesis semantics: the previous state's value");
+        final long ticket = row(engine).pending().ticket();
+        assertTrue(engine.submitMeasurement((short) 4, ticket, new Measurement(
+            LatencyHistogram.uniform(MS, new long[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1000}, 0), 1000,
+            20.5, 0.3, 20.9), "test", 20 * SECOND).accepted());
+        assertEquals(21.0, row(engine).estimate().valueMillis(), 1e-9);
+        engine.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 100), 21 * SECOND);
         assertEquals(1, engine.resultsTakenBack());
-        assertEquals(previous, row(engine).estimate().valueMillis(), 1e-9);
+        assertEquals(previous, row(engine).estimate().valueMillis(), 1e-9, "the value before the result taken back");
         assertTrue(row(engine).updateRequired(), "the new state is measured");
+    }
+
+    @Test
+    void aThesisConnectionEnteringALoadedBandServesNothingOfTheIdlePortWhileItsMeasurementRuns() {
+        final UpdateEngine engine = engine(CalibrationMode.THESIS);
+        engine.applyMib((short) 4, mib(10), 0);
+        measure(engine, SECOND);
+        assertNotNull(row(engine).estimate(), "the idle port measured");
+        engine.tick(10 * SECOND);
+        engine.applyMib((short) 4, mib(96), 10 * SECOND);
+        assertNull(row(engine).estimate(), "the idle port's bound is no bound for a queueing port");
+        assertTrue(row(engine).unavailableReason().contains("has not been measured in LOW/LOW LOADED 98 %"),
+            row(engine).unavailableReason());
+        assertTrue(row(engine).updateRequired());
+        measure(engine, 12 * SECOND);
+        final double loaded = row(engine).estimate().valueMillis();
+        engine.tick(20 * SECOND);
+        engine.applyMib((short) 4, mib(10), 20 * SECOND);
+        engine.tick(30 * SECOND);
+        engine.applyMib((short) 4, mib(97), 30 * SECOND);
+        assertEquals(loaded, row(engine).estimate().valueMillis(), 1e-9, "the band's own last measurement, remembered");
+    }
+
+    @Test
+    void aThesisConnectionWhoseCpuChangesWithinABandKeepsThePreviousValueLabelled() {
+        final UpdateEngine engine = engine(CalibrationMode.THESIS);
+        engine.applyMib((short) 4, mib(96), 0);
+        measure(engine, SECOND);
+        final double value = row(engine).estimate().valueMillis();
+        engine.tick(10 * SECOND);
+        engine.applyMib((short) 4, new MibReading((short) 80, (short) 10, (short) 97), 10 * SECOND);
+        assertEquals(value, row(engine).estimate().valueMillis(), 1e-9);
+        assertEquals(org.latencyserver.server.table.ServedEstimate.PREVIOUS_STATE, row(engine).served().source());
     }
 }
