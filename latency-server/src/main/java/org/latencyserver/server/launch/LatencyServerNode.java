@@ -202,6 +202,7 @@ public final class LatencyServerNode extends RunningComponent {
         }
         if (poller != null) {
             metrics.registerSnmpPoller(poller::requestsSent, poller::answersReceived, poller::pollsSkipped, poller::sourcesUp);
+            metrics.registerCounterRefresh(poller::counterRefreshSeconds);
             poller.start();
         }
 

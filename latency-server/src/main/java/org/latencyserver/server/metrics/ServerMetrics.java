@@ -491,6 +491,17 @@ public final class ServerMetrics implements AutoCloseable {
     }
 
     /**
+     * @param refreshSeconds per polled node or link name, its agent's counter refresh period as the polls saw it, s
+     */
+    public void registerCounterRefresh(final java.util.function.Supplier<java.util.Map<String, Double>> refreshSeconds) {
+        GaugeWithCallback.builder().name("latency_server_snmp_counter_refresh_seconds")
+            .help("how often a polled SNMP source's agent refreshes the counters it is read from (the median interval"
+                + " between polls that saw them change); a load change shows up to this late")
+            .unit(Unit.SECONDS).labelNames("source")
+            .callback(cb -> refreshSeconds.get().forEach((source, seconds) -> cb.call(seconds, source))).register(registry);
+    }
+
+    /**
      * @param host address to listen on
      * @param port port; 0 for any free port
      * @return the port listened on

@@ -25,6 +25,11 @@ abstract class CounterSource<U extends CounterUtilisation> extends PolledSource 
     }
 
     @Override
+    final long counterRefreshNanos() {
+        return utilisation.refreshPeriodNanos();
+    }
+
+    @Override
     final void restart() {
         utilisation.restart();
     }

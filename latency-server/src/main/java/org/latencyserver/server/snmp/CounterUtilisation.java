@@ -11,6 +11,8 @@ public abstract sealed class CounterUtilisation permits CpuUtilisation, PortUtil
 
     /** The last utilisation, 0..100, or −1 when none yet; set by the subclass's reading. */
     int lastPercent = -1;
+    /** The agent's refresh of these counters, told of every reading whose counters changed. */
+    final CounterRefresh refresh = new CounterRefresh();
 
     CounterUtilisation() {
     }
@@ -27,6 +29,12 @@ public abstract sealed class CounterUtilisation permits CpuUtilisation, PortUtil
     public final void forget() {
         dropBaseline();
         lastPercent = -1;
+        refresh.reset();
+    }
+
+    /** @return the agent's refresh period of these counters, ns, or −1 while not yet seen (any thread) */
+    public final long refreshPeriodNanos() {
+        return refresh.periodNanos();
     }
 
     /** @return the last utilisation, 0..100, or −1 when none yet */

@@ -21,17 +21,33 @@ public final class CpuUtilisation extends CounterUtilisation {
     static final long MIN_TICKS = 100;
 
     private CpuTicks baseline;
+    private CpuTicks lastSeen;
 
     /**
-     * Takes a reading.
+     * Takes a reading now (the refresh period is timed on {@link System#nanoTime()}).
      *
      * @param ticks the counters just read
      * @return the utilisation now, 0..100, or −1 while no two different readings were seen
      */
     public int update(final CpuTicks ticks) {
+        return update(ticks, System.nanoTime());
+    }
+
+    /**
+     * Takes a reading.
+     *
+     * @param ticks    the counters just read
+     * @param nowNanos monotonic time of the reading
+     * @return the utilisation now, 0..100, or −1 while no two different readings were seen
+     */
+    public int update(final CpuTicks ticks, final long nowNanos) {
         if (ticks.allZero()) {
             return lastPercent;
         }
+        if (lastSeen != null && !ticks.sameAs(lastSeen)) {
+            refresh.changed(nowNanos);
+        }
+        lastSeen = ticks;
         if (baseline == null) {
             baseline = ticks;
             return lastPercent;
@@ -60,5 +76,6 @@ public final class CpuUtilisation extends CounterUtilisation {
     @Override
     void dropBaseline() {
         baseline = null;
+        lastSeen = null;
     }
 }

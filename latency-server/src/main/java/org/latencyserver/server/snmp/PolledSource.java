@@ -102,6 +102,11 @@ abstract class PolledSource {
     /** @return how many bindings {@link #request()} asks for (for the length check) */
     abstract int expectedBindings();
 
+    /** @return how often the agent refreshes this source's counters, ns, as the polls saw it; −1 when unknown or none */
+    long counterRefreshNanos() {
+        return -1;
+    }
+
     /**
      * Checks sysUpTime in the given binding; a smaller value than last time means the agent restarted.
      *

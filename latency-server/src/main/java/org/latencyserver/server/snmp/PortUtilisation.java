@@ -8,8 +8,10 @@ import org.latencyserver.core.state.PortState;
  *
  * <p>Agents cache interface counters for a while (net-snmp for a few seconds), so a reading with
  * both counters unchanged keeps the last utilisation and the baseline, and the next changed reading
- * is measured over the whole period — unless the counters have stood still for longer than
- * {@code idleAfterNanos}, when the port is taken to be idle (0 %).
+ * is measured over the whole period — unless the counters have stood still for longer than twice
+ * the agent's refresh period as the polls have seen it ({@link CounterRefresh}; before it is known,
+ * {@code idleAfterNanos}), when the port is taken to be idle (0 %): a refresh that changed nothing is
+ * not a reading of 0 %, two are.
  *
  * <p>Given a counter of the port's dropped packets, a window in which the port carried at least
  * {@value #SATURATED_AT_PERCENT} % and that counter moved reads
@@ -34,6 +36,9 @@ public final class PortUtilisation extends CounterUtilisation {
     private long baseOutOctets;
     private long baseNanos;
     private long baseDiscards = NO_DISCARDS;
+    private boolean haveSeen;
+    private long lastSeenInOctets;
+    private long lastSeenOutOctets;
 
     /**
      * @param idleAfterNanos how long unchanged counters are read as "cached" before the port counts as idle, > 0
@@ -75,13 +80,19 @@ public final class PortUtilisation extends CounterUtilisation {
         if (speedMbps <= 0) {
             throw new IllegalArgumentException("port speed must be > 0 Mbit/s, was " + speedMbps);
         }
+        if (haveSeen && (inOctets != lastSeenInOctets || outOctets != lastSeenOutOctets)) {
+            refresh.changed(nowNanos);
+        }
+        haveSeen = true;
+        lastSeenInOctets = inOctets;
+        lastSeenOutOctets = outOctets;
         if (!haveBaseline) {
             setBaseline(inOctets, outOctets, nowNanos, discards);
             return lastPercent;
         }
         final long elapsedNanos = nowNanos - baseNanos;
         if (inOctets == baseInOctets && outOctets == baseOutOctets) {
-            if (elapsedNanos > idleAfterNanos) {
+            if (elapsedNanos > idleAfterNanos()) {
                 lastPercent = 0;
                 baseNanos = nowNanos;
             }
@@ -107,6 +118,16 @@ public final class PortUtilisation extends CounterUtilisation {
         return lastPercent;
     }
 
+    /**
+     * @return how long counters must stand still before the port counts as idle: twice the agent's refresh period
+     *         once it is known (a refresh that showed no change is an idle port), at least the shortest window and at
+     *         most the configured time; the configured time before
+     */
+    long idleAfterNanos() {
+        final long period = refresh.periodNanos();
+        return period > 0 ? Math.max(MIN_WINDOW_NANOS, Math.min(idleAfterNanos, 2 * period)) : idleAfterNanos;
+    }
+
     private static double unsigned(final long value) {
         return value >= 0 ? value : value + 0x1p64;
     }
@@ -122,5 +143,6 @@ public final class PortUtilisation extends CounterUtilisation {
     @Override
     void dropBaseline() {
         haveBaseline = false;
+        haveSeen = false;
     }
 }

@@ -453,6 +453,25 @@ public final class SnmpPoller implements AutoCloseable {
         return up;
     }
 
+    /**
+     * @return per polled node or link name, how often its agent refreshes the counters it is read from, seconds, as the
+     *         polls have seen it (the median interval between changed readings); sources not yet seen are left out
+     *         (thread-safe)
+     */
+    public Map<String, Double> counterRefreshSeconds() {
+        final Map<String, Double> refresh = new LinkedHashMap<>();
+        nodes.forEach((name, source) -> putRefresh(refresh, name, source));
+        links.forEach((name, source) -> putRefresh(refresh, name, source));
+        return refresh;
+    }
+
+    private static void putRefresh(final Map<String, Double> refresh, final String name, final PolledSource source) {
+        final long nanos = source.counterRefreshNanos();
+        if (nanos > 0) {
+            refresh.put(name, nanos / 1e9);
+        }
+    }
+
     /** @return SNMP requests sent since start (thread-safe) */
     public long requestsSent() {
         return requestsSent.sum();

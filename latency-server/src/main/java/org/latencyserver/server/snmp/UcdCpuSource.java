@@ -54,6 +54,7 @@ final class UcdCpuSource extends CounterSource<CpuUtilisation> {
             }
             ticks[i] = counter.value();
         }
-        return utilisation().update(new CpuTicks(ticks[0], ticks[1], ticks[2], ticks[3], ticks[4], ticks[5], ticks[6]));
+        return utilisation().update(new CpuTicks(ticks[0], ticks[1], ticks[2], ticks[3], ticks[4], ticks[5], ticks[6]),
+            nowNanos);
     }
 }
