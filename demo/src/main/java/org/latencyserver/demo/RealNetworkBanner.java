@@ -71,11 +71,11 @@ final class RealNetworkBanner {
             final int percent = step.portPercent().getOrDefault(RealNetworkConfig.PORT, 0);
             out.println(String.format(Locale.ROOT, "    %d. CPU %s; port %s", i + 1, step.cpuPercent().entrySet().stream()
                 .map(e -> e.getKey() + " " + e.getValue() + " %").collect(Collectors.joining(", ")),
-                percent == 0 ? "idle" : percent + " %" + (percent > 100 ? " offered (overload: the tbf drops, the counters read 100 %)"
-                    : "")));
+                percent == 0 ? "idle" : percent + " %" + (percent > 100 ? " offered (overload: the tbf drops; the counters read 100 %,"
+                    + " the drops make it SATURATED)" : "")));
         }
         out.println("  - the port state follows the load within net-snmp's counter refresh (~3 s) and a poll: LOADED in bands");
-        out.println("    91-95, 96-98, 99-100 % (port_state 95, 98, 100), NORMAL when idle;");
+        out.println("    91-95, 96-98, 99-100 % (port_state 95, 98, 100), SATURATED (101) while it drops, NORMAL when idle;");
         out.println("  - connection 1 (QoS 1): the profile's mean (" + RealNetworkConfig.PROFILE + ") for the CPU pair, plus the");
         out.println("    thesis's queue model while the port is LOADED (labelled in the estimate);");
         out.println("  - connection 2 (QoS 2): the profile's 96 % bound while the port is NORMAL. The profile has no port cells,");

@@ -91,7 +91,8 @@ final class RealNetworkConfig {
             "  - { name: " + sw.name() + "-" + port.name() + ", mib_source: snmp,",
             "      snmp: { address: \"udp:" + sw.snmpd().address() + "/" + snmpPort + "\", version: v2c, community_env: "
                 + COMMUNITY_ENV + ",",
-            "              if_index: " + port.ifIndex() + ", speed_mbps: " + port.bottleneck().speedMbps() + " } }",
+            "              if_index: " + port.ifIndex() + ", speed_mbps: " + port.bottleneck().speedMbps()
+                + (port.discardsOid() == null ? "" : ", discards_oid: " + port.discardsOid()) + " } }",
             "",
             "connections:",
             "  # QoS 1: the profile's mean for the CPU state pair; on a loaded port plus the thesis's queue model (labelled)",

@@ -30,6 +30,7 @@ class RealNetworkConfigTest {
         assertTrue(yaml.contains("address: \"udp:198.18.0.3/161\""), yaml);
         assertTrue(yaml.contains("address: \"udp:198.18.0.254/161\""), yaml);
         assertTrue(yaml.contains("if_index: 7, speed_mbps: 20"), "the bottleneck port's, not ws1's (3): " + yaml);
+        assertTrue(yaml.contains("discards_oid: 1.3.6.1.2.1.2.2.1.19.7"), "its tbf drops, as the switch serves them: " + yaml);
         assertTrue(yaml.contains("port_states: bands"), yaml);
         assertTrue(yaml.contains("settle_millis: 5100"), yaml);
         assertTrue(yaml.contains("community_env: TESTBED_COMMUNITY") && !yaml.contains("c0ffee"), "the secret stays out of the file");
