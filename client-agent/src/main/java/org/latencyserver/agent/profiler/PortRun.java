@@ -47,8 +47,8 @@ import org.snmp4j.smi.Address;
 final class PortRun {
 
     static final int ATTEMPTS = 3;
-    /** iperf3 starting and the tbf's queue filling, before a window begins. */
-    private static final long SETTLE_MILLIS = 1_000;
+    /** iperf3 starting and the tbf's queue filling, and one counter refresh, before a window begins. */
+    private static final long SETTLE_MILLIS = 3_000;
 
     /** One (load, size) measured. */
     record Result(int loadPercent, PortLoads.Band band, int messageSizeBytes, RunResult run, double portBeforePercent,
@@ -65,6 +65,8 @@ final class PortRun {
     private final CpuStateClassifier classifier = CpuStateClassifier.withDefaults();
     private final List<Result> results = new ArrayList<>();
     private final List<String> refused = new ArrayList<>();
+    /** What the round trips alone read on the port (the load-0 window), or NaN before it was measured. */
+    private double roundTripsPercent = Double.NaN;
 
     PortRun(final PortSettings settings, final EchoPeer peer, final PrintStream progress) {
         this.settings = settings;
@@ -127,7 +129,9 @@ final class PortRun {
         final PortLoads.Band band = load >= PortLoads.FIRST_LOADED_PERCENT ? settings.loads().bandOf(load) : null;
         final int smallest = settings.sizesBytes().get(0);
         final RoundTripRunner filler = new RoundTripRunner(peer, smallest);
-        double asked = load;
+        // the round trips are part of the port's load: iperf3 adds the rest
+        double asked = load == 0 ? 0 : Math.max(1, load - (Double.isNaN(roundTripsPercent)
+            ? PortPacing.sharePercent(smallest, settings.portSpeedMbps(), interval(smallest)) : roundTripsPercent));
         String lastMiss = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             driver.drive(asked);
@@ -161,6 +165,9 @@ final class PortRun {
             final String afterMiss = portMiss(load, after, meter);
             final String cpuMiss = cpuMiss(hostCpu, peerCpuPercent);
             if (afterMiss == null && cpuMiss == null) {
+                if (load == 0) {
+                    roundTripsPercent = after;
+                }
                 for (int i = 0; i < runs.size(); i++) {
                     final int size = settings.sizesBytes().get(i);
                     results.add(new Result(load, band, size, runs.get(i), before, after, hostCpu, peerCpuPercent, interval(size), asked));
