@@ -89,6 +89,10 @@ public final class DemoMain implements Callable<Integer> {
         + " examples/demo/real-network-scenario.yaml).")
     private Path scenarioFile;
 
+    @Option(names = "--path-share-percent", paramLabel = "P", description = "With --real-network: measurement.path_share_percent of the"
+        + " generated configuration, the share of the bottleneck one measurement may take (default: 5).")
+    private Double pathSharePercent;
+
     @Option(names = "--prometheus", description = "Also start Prometheus (/usr/bin/prometheus, Debian's package 'prometheus') on 127.0.0.1,"
         + " scraping the server with the shipped alert rules (ops/prometheus), its data under the work directory; stopped with the demo.")
     private boolean prometheus;
@@ -118,8 +122,13 @@ public final class DemoMain implements Callable<Integer> {
                     + " the metrics URL to scrape");
                 return RealNetworkDemo.EXIT_CANNOT_RUN;
             }
+            if (pathSharePercent != null && !(pathSharePercent > 0 && pathSharePercent <= 100)) {
+                System.err.println("latency demo: --path-share-percent must be in (0, 100], not " + pathSharePercent);
+                return RealNetworkDemo.EXIT_CANNOT_RUN;
+            }
             return new RealNetworkDemo(new RealNetworkDemo.Options(durationSeconds, consolePort, workDirectory, noLoad, readyFile,
-                testbedName, scenarioFile), out).call();
+                testbedName, scenarioFile, pathSharePercent == null ? RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT : pathSharePercent),
+                out).call();
         }
         final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
         final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();

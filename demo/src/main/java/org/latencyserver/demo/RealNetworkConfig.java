@@ -31,6 +31,8 @@ final class RealNetworkConfig {
     /** net-snmp refreshes CPU counters every ~5 s (IF-MIB every ~3 s): the slowest refresh plus one poll. */
     static final long SETTLE_MILLIS = 5_100;
     static final long POLL_INTERVAL_MILLIS = 100;
+    /** {@code measurement.path_share_percent} unless {@code --path-share-percent} says otherwise. */
+    static final double DEFAULT_PATH_SHARE_PERCENT = 5;
 
     private RealNetworkConfig() {
     }
@@ -43,6 +45,16 @@ final class RealNetworkConfig {
      * @throws IllegalArgumentException when the testbed lacks ws1, ws2, or a bottleneck port toward ws2
      */
     static String yaml(final TestbedStatus status, final Path profiles, final Path certs) {
+        return yaml(status, profiles, certs, DEFAULT_PATH_SHARE_PERCENT);
+    }
+
+    /**
+     * As {@link #yaml(TestbedStatus, Path, Path)}, with another share of the port the agents may take.
+     *
+     * @param pathSharePercent {@code measurement.path_share_percent}, (0, 100]
+     * @return the configuration's YAML text
+     */
+    static String yaml(final TestbedStatus status, final Path profiles, final Path certs, final double pathSharePercent) {
         final TestbedStatus.Host client = host(status, CLIENT_HOST);
         final TestbedStatus.Host peer = host(status, PEER_HOST);
         final TestbedStatus.Switch sw = status.switches().stream().filter(s -> s.name().equals(peer.switchName())).findFirst()
@@ -72,7 +84,7 @@ final class RealNetworkConfig {
             "  timeout_millis: 20000",
             "  min_interval_millis: 2000",
             "  max_concurrent_measurements: 2",
-            "  path_share_percent: 5                  # of speed_mbps: measuring does not load the port it measures",
+            "  path_share_percent: " + plain(pathSharePercent) + "                  # of speed_mbps: measuring does not load the port it measures",
             "  time_budget_millis: 10000",
             "  settle_millis: " + SETTLE_MILLIS + "                  # net-snmp: CPU counters refresh every ~5 s, IF-MIB ~3 s; plus one poll",
             "",

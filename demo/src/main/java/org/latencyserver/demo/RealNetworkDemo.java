@@ -69,7 +69,13 @@ final class RealNetworkDemo {
 
     /** What the command line gave. */
     record Options(Long durationSeconds, int consolePort, Path workDirectory, boolean noLoad, Path readyFile, String testbedName,
-                   Path scenarioFile) {
+                   Path scenarioFile, double pathSharePercent) {
+
+        Options(final Long durationSeconds, final int consolePort, final Path workDirectory, final boolean noLoad, final Path readyFile,
+                final String testbedName, final Path scenarioFile) {
+            this(durationSeconds, consolePort, workDirectory, noLoad, readyFile, testbedName, scenarioFile,
+                RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT);
+        }
     }
 
     private final Options options;
@@ -178,7 +184,7 @@ final class RealNetworkDemo {
         }
         final String tlsPassword = Files.readString(certs.resolve("password")).strip();
         final Path config = work.resolve("demo.yaml");
-        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs));
+        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs, options.pathSharePercent()));
         Files.deleteIfExists(work.resolve("demo.state.json"));
         Files.deleteIfExists(work.resolve("demo.state.json.journal"));
         DemoMain.deleteTree(work.resolve("naming"));

@@ -43,6 +43,14 @@ class RealNetworkConfigTest {
     }
 
     @Test
+    void theAgentsShareOfThePortIsFiveByDefaultAndWhatIsAsked() {
+        final TestbedStatus status = status(new TestbedStatus.Limit(20.0, 20, 10, 25));
+        assertTrue(RealNetworkConfig.yaml(status, Path.of("/p"), Path.of("/c")).contains("path_share_percent: 5 "));
+        assertTrue(RealNetworkConfig.yaml(status, Path.of("/p"), Path.of("/c"), 20).contains("path_share_percent: 20 "));
+        assertTrue(RealNetworkConfig.yaml(status, Path.of("/p"), Path.of("/c"), 2.5).contains("path_share_percent: 2.5 "));
+    }
+
+    @Test
     void aTestbedWithoutTheBottleneckIsRefusedByName() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> RealNetworkConfig.yaml(status(null), Path.of("/p"), Path.of("/c")));
