@@ -172,7 +172,7 @@ public final class UpdateEngine {
         if (row == null) {
             return false;
         }
-        apply(row, reading, loadOf(row, reading), nowNanos);
+        apply(row, reading, loadOf(row, reading), nowNanos, false);
         return true;
     }
 
@@ -200,7 +200,7 @@ public final class UpdateEngine {
             polledJitterKept++;
             return true;
         }
-        apply(row, reading, load, nowNanos);
+        apply(row, reading, load, nowNanos, true);
         return true;
     }
 
@@ -229,18 +229,26 @@ public final class UpdateEngine {
         return new ConnectionLoadState(new CpuStatePair(client, peer), port);
     }
 
-    private void apply(final ConnectionRow row, final MibReading reading, final ConnectionLoadState load, final long nowNanos) {
+    /**
+     * @param polled whether the reading came from the SNMP poller, whose counters lag the load by up to an agent's
+     *               refresh (a pushed reading is the load as the pusher saw it: nothing is taken back for it)
+     */
+    private void apply(final ConnectionRow row, final MibReading reading, final ConnectionLoadState load, final long nowNanos,
+                       final boolean polled) {
         ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleReason(staleReason(reading));
         if (load.isStateChangeFrom(row.load())) {
-            next = takeBackIfJustFiled(next, row.load(), nowNanos);
+            if (polled) {
+                next = takeBackIfJustFiled(next, row.load(), nowNanos);
+            }
             next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), row.load().port(), nowNanos);
         }
         publish(row, next);
     }
 
     /**
-     * A result accepted less than the settle window before its load state changed may have run partly in the
-     * next state: SNMP counters lag the load by up to an agent's refresh, so the change began before it was seen.
+     * A result accepted less than the settle window before a polled reading changed its load state may have run
+     * partly in the next state: SNMP counters lag the load by up to an agent's refresh, so the change began before
+     * it was seen.
      * Such a result is taken back from the state it was filed under — the state's knowledge, the last
      * measurement and the served estimate return to what they were before it — logged and counted. A change to or
      * from UNKNOWN (no answers) says nothing about the load and takes nothing back.

@@ -63,7 +63,7 @@ class ResultSettleTest {
     @Test
     void aStateChangeWithinTheSettleWindowTakesTheResultBackFromTheStateItWasFiledUnder() {
         final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
-        engine.applyMib((short) 4, mib(100), 0);
+        engine.applyPolledMib((short) 4, mib(100), 0);
         engine.tick(0);
         assertNotNull(row(engine).pending(), "the saturated band is measured");
         measure(engine, 10 * SECOND);
@@ -71,23 +71,35 @@ class ResultSettleTest {
         assertNotNull(row(engine).currentKnowledge().lastMeasurement());
 
         // Counters still said 99-100 % when it ended; the port had emptied: the change is seen 2 s later.
-        engine.applyMib((short) 4, mib(10), 12 * SECOND);
+        engine.applyPolledMib((short) 4, mib(10), 12 * SECOND);
         assertEquals(1, engine.resultsTakenBack());
-        engine.applyMib((short) 4, mib(100), 20 * SECOND);
+        engine.applyPolledMib((short) 4, mib(100), 20 * SECOND);
         assertNull(row(engine).currentKnowledge().lastMeasurement(), "the loaded band keeps nothing of a result it may not have held for");
         assertNull(row(engine).measurement());
     }
 
     @Test
-    void aStateChangeAfterTheSettleWindowKeepsTheResult() {
+    void aPushedStateChangeWithinTheSettleWindowTakesNothingBack() {
         final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
         engine.applyMib((short) 4, mib(100), 0);
         engine.tick(0);
         measure(engine, 10 * SECOND);
-        engine.tick(14 * SECOND);
-        engine.applyMib((short) 4, mib(10), 14 * SECOND);
-        assertEquals(0, engine.resultsTakenBack());
+        engine.applyMib((short) 4, mib(10), 10 * SECOND + 50 * MS);
+        assertEquals(0, engine.resultsTakenBack(), "a pushed reading is the load as the pusher saw it, with no counter lag");
         engine.applyMib((short) 4, mib(100), 20 * SECOND);
+        assertNotNull(row(engine).currentKnowledge().lastMeasurement());
+    }
+
+    @Test
+    void aStateChangeAfterTheSettleWindowKeepsTheResult() {
+        final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
+        engine.applyPolledMib((short) 4, mib(100), 0);
+        engine.tick(0);
+        measure(engine, 10 * SECOND);
+        engine.tick(14 * SECOND);
+        engine.applyPolledMib((short) 4, mib(10), 14 * SECOND);
+        assertEquals(0, engine.resultsTakenBack());
+        engine.applyPolledMib((short) 4, mib(100), 20 * SECOND);
         assertNotNull(row(engine).currentKnowledge().lastMeasurement(), "remembered for the band");
         assertEquals(13.0, row(engine).estimate().valueMillis(), 1e-9, "served again when the band returns");
     }
@@ -95,10 +107,10 @@ class ResultSettleTest {
     @Test
     void anUnknownSourceWithinTheSettleWindowTakesNothingBack() {
         final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
-        engine.applyMib((short) 4, mib(100), 0);
+        engine.applyPolledMib((short) 4, mib(100), 0);
         engine.tick(0);
         measure(engine, 10 * SECOND);
-        engine.applyMib((short) 4, mib(-1), 11 * SECOND);
+        engine.applyPolledMib((short) 4, mib(-1), 11 * SECOND);
         assertEquals(0, engine.resultsTakenBack());
         assertNotNull(row(engine).measurement());
     }
@@ -106,18 +118,18 @@ class ResultSettleTest {
     @Test
     void theThesisCalibrationServesThePreviousValueAgainNotTheResultTakenBack() {
         final UpdateEngine engine = engine(CalibrationMode.THESIS);
-        engine.applyMib((short) 4, mib(100), 0);
+        engine.applyPolledMib((short) 4, mib(100), 0);
         measure(engine, SECOND);
         final double previous = row(engine).estimate().valueMillis();
         engine.tick(10 * SECOND);
-        engine.applyMib((short) 4, new MibReading((short) 80, (short) 10, (short) 100), 10 * SECOND);
+        engine.applyPolledMib((short) 4, new MibReading((short) 80, (short) 10, (short) 100), 10 * SECOND);
         assertEquals(previous, row(engine).estimate().valueMillis(), 1e-9, "thesis semantics: the previous state's value");
         final long ticket = row(engine).pending().ticket();
         assertTrue(engine.submitMeasurement((short) 4, ticket, new Measurement(
             LatencyHistogram.uniform(MS, new long[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1000}, 0), 1000,
             20.5, 0.3, 20.9), "test", 20 * SECOND).accepted());
         assertEquals(21.0, row(engine).estimate().valueMillis(), 1e-9);
-        engine.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 100), 21 * SECOND);
+        engine.applyPolledMib((short) 4, new MibReading((short) 10, (short) 10, (short) 100), 21 * SECOND);
         assertEquals(1, engine.resultsTakenBack());
         assertEquals(previous, row(engine).estimate().valueMillis(), 1e-9, "the value before the result taken back");
         assertTrue(row(engine).updateRequired(), "the new state is measured");
@@ -126,11 +138,11 @@ class ResultSettleTest {
     @Test
     void aThesisConnectionEnteringALoadedBandServesNothingOfTheIdlePortWhileItsMeasurementRuns() {
         final UpdateEngine engine = engine(CalibrationMode.THESIS);
-        engine.applyMib((short) 4, mib(10), 0);
+        engine.applyPolledMib((short) 4, mib(10), 0);
         measure(engine, SECOND);
         assertNotNull(row(engine).estimate(), "the idle port measured");
         engine.tick(10 * SECOND);
-        engine.applyMib((short) 4, mib(96), 10 * SECOND);
+        engine.applyPolledMib((short) 4, mib(96), 10 * SECOND);
         assertNull(row(engine).estimate(), "the idle port's bound is no bound for a queueing port");
         assertTrue(row(engine).unavailableReason().contains("has not been measured in LOW/LOW LOADED 98 %"),
             row(engine).unavailableReason());
@@ -138,20 +150,20 @@ class ResultSettleTest {
         measure(engine, 12 * SECOND);
         final double loaded = row(engine).estimate().valueMillis();
         engine.tick(20 * SECOND);
-        engine.applyMib((short) 4, mib(10), 20 * SECOND);
+        engine.applyPolledMib((short) 4, mib(10), 20 * SECOND);
         engine.tick(30 * SECOND);
-        engine.applyMib((short) 4, mib(97), 30 * SECOND);
+        engine.applyPolledMib((short) 4, mib(97), 30 * SECOND);
         assertEquals(loaded, row(engine).estimate().valueMillis(), 1e-9, "the band's own last measurement, remembered");
     }
 
     @Test
     void aThesisConnectionWhoseCpuChangesWithinABandKeepsThePreviousValueLabelled() {
         final UpdateEngine engine = engine(CalibrationMode.THESIS);
-        engine.applyMib((short) 4, mib(96), 0);
+        engine.applyPolledMib((short) 4, mib(96), 0);
         measure(engine, SECOND);
         final double value = row(engine).estimate().valueMillis();
         engine.tick(10 * SECOND);
-        engine.applyMib((short) 4, new MibReading((short) 80, (short) 10, (short) 97), 10 * SECOND);
+        engine.applyPolledMib((short) 4, new MibReading((short) 80, (short) 10, (short) 97), 10 * SECOND);
         assertEquals(value, row(engine).estimate().valueMillis(), 1e-9);
         assertEquals(org.latencyserver.server.table.ServedEstimate.PREVIOUS_STATE, row(engine).served().source());
     }
