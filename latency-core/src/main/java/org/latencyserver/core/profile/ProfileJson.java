@@ -184,15 +184,7 @@ public final class ProfileJson {
             cpu.add(cell.cpuStates().client().thesisLabel());
             cpu.add(cell.cpuStates().peer().thesisLabel());
             c.put("message_size_bytes", cell.messageSizeBytes());
-            c.put("n", cell.sampleCount());
-            c.put("mean_ms", cell.meanMillis());
-            if (cell.stdDevMillis() != null) {
-                c.put("std_dev_ms", cell.stdDevMillis());
-            }
-            c.put("max_ms", cell.maxMillis());
-            if (cell.histogram() != null) {
-                putHistogram(c, cell.histogram());
-            }
+            putSample(c, cell.sampleCount(), cell.meanMillis(), cell.stdDevMillis(), cell.maxMillis(), cell.histogram());
         }
         if (!profile.portCells().isEmpty()) {
             final ArrayNode portCells = root.putArray("port_cells");
@@ -202,13 +194,7 @@ public final class ProfileJson {
                 band.add(cell.lowestPercent());
                 band.add(cell.highestPercent());
                 c.put("message_size_bytes", cell.messageSizeBytes());
-                c.put("n", cell.sampleCount());
-                c.put("mean_ms", cell.meanMillis());
-                if (cell.stdDevMillis() != null) {
-                    c.put("std_dev_ms", cell.stdDevMillis());
-                }
-                c.put("max_ms", cell.maxMillis());
-                putHistogram(c, cell.histogram());
+                putSample(c, cell.sampleCount(), cell.meanMillis(), cell.stdDevMillis(), cell.maxMillis(), cell.histogram());
             }
         }
         try {
@@ -275,6 +261,20 @@ public final class ProfileJson {
             }
         }
         return bytes;
+    }
+
+    /** A cell's sample: n, mean, standard deviation (when published), max and histogram (when published). */
+    private static void putSample(final ObjectNode cell, final long n, final double meanMillis, final Double stdDevMillis,
+                                  final double maxMillis, final LatencyHistogram histogram) {
+        cell.put("n", n);
+        cell.put("mean_ms", meanMillis);
+        if (stdDevMillis != null) {
+            cell.put("std_dev_ms", stdDevMillis);
+        }
+        cell.put("max_ms", maxMillis);
+        if (histogram != null) {
+            putHistogram(cell, histogram);
+        }
     }
 
     private static void putHistogram(final ObjectNode cell, final LatencyHistogram h) {

@@ -115,21 +115,15 @@ final class ProfileReader {
         knownFields(node, where, PORT_CELL_FIELDS);
         final int[] band = portBand(node, where);
         final Long size = integer(node, where, "message_size_bytes", 1, Integer.MAX_VALUE);
-        final Long n = integer(node, where, "n", 1, Long.MAX_VALUE);
-        final Double mean = positiveNumber(node, where, "mean_ms", true, true);
-        final Double stdDev = positiveNumber(node, where, "std_dev_ms", false, false);
-        final Double max = positiveNumber(node, where, "max_ms", true, true);
-        if (mean != null && max != null && max < mean) {
-            fault(where + ".max_ms", "maximum " + max + " ms is below the mean " + mean + " ms");
-        }
         if (!node.fields().containsKey("histogram")) {
             fault(where, "missing field 'histogram': a port cell serves a loaded port's bound, which needs its histogram");
         }
-        final LatencyHistogram histogram = histogram(node, where, n);
+        final Sample sample = sample(node, where);
         if (faults.count() > before) {
             return null;
         }
-        return new PortCell(band[0], band[1], size.intValue(), n, mean, stdDev, max, histogram);
+        return new PortCell(band[0], band[1], size.intValue(), sample.n(), sample.meanMillis(), sample.stdDevMillis(),
+            sample.maxMillis(), sample.histogram());
     }
 
     /** {@code port_percent: [lowest, highest]}, whole percents within 91..100, lowest first; null on a fault. */
@@ -318,6 +312,20 @@ final class ProfileReader {
             }
         }
         knownFields(node, where, CELL_FIELDS);
+        final Sample sample = sample(node, where);
+        if (faults.count() > before) {
+            return null;
+        }
+        return new ProfileCell(pair, size.intValue(), sample.n(), sample.meanMillis(), sample.stdDevMillis(),
+            sample.maxMillis(), sample.histogram());
+    }
+
+    /** What a CPU or port cell measured; any value null where it was faulty (reported). */
+    private record Sample(Long n, Double meanMillis, Double stdDevMillis, Double maxMillis, LatencyHistogram histogram) {
+    }
+
+    /** Reads a cell's n, mean, standard deviation, max and histogram, reporting each fault. */
+    private Sample sample(final InputNode node, final String where) {
         final Long n = integer(node, where, "n", 1, Long.MAX_VALUE);
         final Double mean = positiveNumber(node, where, "mean_ms", true, true);
         final Double stdDev = positiveNumber(node, where, "std_dev_ms", false, false);
@@ -325,11 +333,7 @@ final class ProfileReader {
         if (mean != null && max != null && max < mean) {
             fault(where + ".max_ms", "maximum " + max + " ms is below the mean " + mean + " ms");
         }
-        final LatencyHistogram histogram = histogram(node, where, n);
-        if (faults.count() > before) {
-            return null;
-        }
-        return new ProfileCell(pair, size.intValue(), n, mean, stdDev, max, histogram);
+        return new Sample(n, mean, stdDev, max, histogram(node, where, n));
     }
 
     private CpuStatePair cpuPair(final InputNode cell, final String where) {
