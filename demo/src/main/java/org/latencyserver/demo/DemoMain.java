@@ -17,6 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.latencyserver.demo.DemoReady.Agent;
 import org.latencyserver.demo.DemoReady.AgentKind;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
@@ -93,6 +96,11 @@ public final class DemoMain implements Callable<Integer> {
         + " generated configuration, the share of the bottleneck one measurement may take (default: 5).")
     private Double pathSharePercent;
 
+    @Option(names = "--profile", paramLabel = "FILE", description = "With --real-network: the profile every connection serves from"
+        + " instead of the shipped measured-loopback-jacorb, e.g. one with port cells measured on the testbed (profile measure --peer"
+        + " … --port-loads …), so that QoS 2 is served on a loaded port; ws1 and ws2 take its workstation type.")
+    private Path profileFile;
+
     @Option(names = "--prometheus", description = "Also start Prometheus (/usr/bin/prometheus, Debian's package 'prometheus') on 127.0.0.1,"
         + " scraping the server with the shipped alert rules (ops/prometheus), its data under the work directory; stopped with the demo.")
     private boolean prometheus;
@@ -126,9 +134,19 @@ public final class DemoMain implements Callable<Integer> {
                 System.err.println("latency demo: --path-share-percent must be in (0, 100], not " + pathSharePercent);
                 return RealNetworkDemo.EXIT_CANNOT_RUN;
             }
+            RealNetworkConfig.ServedProfile profile = null;
+            if (profileFile != null) {
+                try {
+                    final Profile read = ProfileJson.read(profileFile);
+                    profile = new RealNetworkConfig.ServedProfile(profileFile.toAbsolutePath(), read.name(), read.workstationType());
+                } catch (ProfileValidationException e) {
+                    System.err.println("latency demo: --profile " + profileFile + " is refused:\n" + e.getMessage());
+                    return RealNetworkDemo.EXIT_CANNOT_RUN;
+                }
+            }
             return new RealNetworkDemo(new RealNetworkDemo.Options(durationSeconds, consolePort, workDirectory, noLoad, readyFile,
-                testbedName, scenarioFile, pathSharePercent == null ? RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT : pathSharePercent),
-                out).call();
+                testbedName, scenarioFile, pathSharePercent == null ? RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT : pathSharePercent,
+                profile), out).call();
         }
         final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
         final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();

@@ -30,6 +30,16 @@ final class RealNetworkBanner {
      */
     static void print(final PrintStream out, final DemoReady ready, final TestbedStatus status, final RealNetworkScenario scenario,
                       final String loadOffReason, final Long durationSeconds) {
+        print(out, ready, status, scenario, loadOffReason, durationSeconds, null);
+    }
+
+    /**
+     * As above, saying which profile the connections serve from.
+     *
+     * @param profile {@code --profile}, or null for the shipped one
+     */
+    static void print(final PrintStream out, final DemoReady ready, final TestbedStatus status, final RealNetworkScenario scenario,
+                      final String loadOffReason, final Long durationSeconds, final RealNetworkConfig.ServedProfile profile) {
         final String naming = ready.naming();
         final String serverName = ready.serverName();
         final Path mirrorFile = ready.mirrorFile();
@@ -76,11 +86,19 @@ final class RealNetworkBanner {
         }
         out.println("  - the port state follows the load within net-snmp's counter refresh (~3 s) and a poll: LOADED in bands");
         out.println("    91-95, 96-98, 99-100 % (port_state 95, 98, 100), SATURATED (101) while it drops, NORMAL when idle;");
-        out.println("  - connection 1 (QoS 1): the profile's mean (" + RealNetworkConfig.PROFILE + ") for the CPU pair, plus the");
-        out.println("    thesis's queue model while the port is LOADED (labelled in the estimate);");
-        out.println("  - connection 2 (QoS 2): the profile's 96 % bound while the port is NORMAL. The profile has no port cells,");
-        out.println("    so while the port is LOADED QoS 2 is REFUSED, naming the port state - by design: it never serves the idle");
-        out.println("    port's bound for a queueing port. The console shows the refusal and its reason;");
+        if (profile == null) {
+            out.println("  - connection 1 (QoS 1): the profile's mean (" + RealNetworkConfig.PROFILE + ") for the CPU pair, plus the");
+            out.println("    thesis's queue model while the port is LOADED (labelled in the estimate);");
+            out.println("  - connection 2 (QoS 2): the profile's 96 % bound while the port is NORMAL. The profile has no port cells,");
+            out.println("    so while the port is LOADED QoS 2 is REFUSED, naming the port state - by design: it never serves the idle");
+            out.println("    port's bound for a queueing port. The console shows the refusal and its reason;");
+        } else {
+            out.println("  - every connection's profile is " + profile.name() + " (--profile " + profile.file() + "):");
+            out.println("  - connection 1 (QoS 1): its mean for the CPU pair; while the port is LOADED its port cell for the band,");
+            out.println("    plus what the CPU pair adds (labelled), or the thesis's queue model where it has no cell;");
+            out.println("  - connection 2 (QoS 2): its 96 % bound; while the port is LOADED its port cell's for the band - REFUSED,");
+            out.println("    naming the port state, in a band (or SATURATED) it has no cell for;");
+        }
         out.println("  - connections 3 and 4 (QoS 3, 4): measured by the client agent on ws1 against the peer agent on ws2,");
         out.println("    through the bottleneck, paced to 5 % of its rate, each result kept only if the state held for 5.1 s after it.");
         if (loadOffReason == null) {

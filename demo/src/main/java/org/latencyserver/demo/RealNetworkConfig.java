@@ -26,6 +26,8 @@ final class RealNetworkConfig {
     static final String PORT = PEER_HOST;
     /** The profile of every connection: its CPU cells were measured on this kind of machine; it has no port cells. */
     static final String PROFILE = "measured-loopback-jacorb";
+    /** The workstation type of ws1 and ws2: the shipped profile's. */
+    static final String WORKSTATION_TYPE = "LOCAL-2CORE";
     /** The environment variable holding the testbed's SNMPv2c community. */
     static final String COMMUNITY_ENV = "TESTBED_COMMUNITY";
     /** net-snmp refreshes CPU counters every ~5 s (IF-MIB every ~3 s): the slowest refresh plus one poll. */
@@ -55,6 +57,32 @@ final class RealNetworkConfig {
      * @return the configuration's YAML text
      */
     static String yaml(final TestbedStatus status, final Path profiles, final Path certs, final double pathSharePercent) {
+        return yaml(status, profiles, certs, pathSharePercent, null);
+    }
+
+    /**
+     * A profile the connections serve from instead of the shipped one ({@code --profile}): e.g. one with
+     * port cells measured on this testbed ({@code profile measure --peer … --port-loads …}), so that QoS 2 is
+     * served on a loaded port and QoS 3/4 fall back to the loaded band's cell while a measurement runs.
+     *
+     * @param file            the profile's file
+     * @param name            its {@code name}, which the connections name
+     * @param workstationType its {@code workstation_type}, which ws1 and ws2 are given
+     */
+    record ServedProfile(Path file, String name, String workstationType) {
+    }
+
+    /**
+     * As {@link #yaml(TestbedStatus, Path, Path, double)}, every connection on {@code profile} when it is given.
+     *
+     * @param profile the profile of every connection; null for the shipped {@value #PROFILE}
+     * @return the configuration's YAML text
+     */
+    static String yaml(final TestbedStatus status, final Path profiles, final Path certs, final double pathSharePercent,
+                       final ServedProfile profile) {
+        final String profileName = profile == null ? PROFILE : profile.name();
+        final String profileFile = (profile == null ? profiles.resolve(PROFILE + ".json") : profile.file()).toString();
+        final String workstationType = profile == null ? WORKSTATION_TYPE : profile.workstationType();
         final TestbedStatus.Host client = host(status, CLIENT_HOST);
         final TestbedStatus.Host peer = host(status, PEER_HOST);
         final TestbedStatus.Switch sw = status.switches().stream().filter(s -> s.name().equals(peer.switchName())).findFirst()
@@ -89,13 +117,13 @@ final class RealNetworkConfig {
             "  settle_millis: " + SETTLE_MILLIS + "                  # net-snmp: CPU counters refresh every ~5 s, IF-MIB ~3 s; plus one poll",
             "",
             "profiles:",
-            "  - " + profiles.resolve(PROFILE + ".json"),
+            "  - " + profileFile + (profile == null ? "" : "   # --profile"),
             "",
             "nodes:",
-            "  - { name: " + client.name() + ", node_id: 1, workstation_type: LOCAL-2CORE, mib_source: snmp,",
+            "  - { name: " + client.name() + ", node_id: 1, workstation_type: " + workstationType + ", mib_source: snmp,",
             "      snmp: { address: \"udp:" + client.snmpd().address() + "/" + snmpPort + "\", version: v2c, community_env: "
                 + COMMUNITY_ENV + " } }",
-            "  - { name: " + peer.name() + ", node_id: 2, workstation_type: LOCAL-2CORE, mib_source: snmp,",
+            "  - { name: " + peer.name() + ", node_id: 2, workstation_type: " + workstationType + ", mib_source: snmp,",
             "      snmp: { address: \"udp:" + peer.snmpd().address() + "/" + snmpPort + "\", version: v2c, community_env: "
                 + COMMUNITY_ENV + " } }",
             "",
@@ -109,16 +137,18 @@ final class RealNetworkConfig {
             "connections:",
             "  # QoS 1: the profile's mean for the CPU state pair; on a loaded port plus the thesis's queue model (labelled)",
             "  - { index_ref: 1, client: ws1, peer: ws2, link: " + sw.name() + "-" + port.name()
-                + ", message_size_bytes: 256, qos: 1, profile: " + PROFILE + " }",
-            "  # QoS 2: the profile's 96 % bound; the profile has no port cells, so on a loaded port it is refused, naming the state",
+                + ", message_size_bytes: 256, qos: 1, profile: " + profileName + " }",
+            profile == null
+                ? "  # QoS 2: the profile's 96 % bound; the profile has no port cells, so on a loaded port it is refused, naming the state"
+                : "  # QoS 2: the profile's 96 % bound; on a loaded port its port cell's, where it has one for the band (else refused)",
             "  - { index_ref: 2, client: ws1, peer: ws2, link: " + sw.name() + "-" + port.name()
-                + ", message_size_bytes: 256, qos: 2, bound_percent: 96, profile: " + PROFILE + " }",
+                + ", message_size_bytes: 256, qos: 2, bound_percent: 96, profile: " + profileName + " }",
             "  # QoS 3: the mean of a measurement by the client agent on ws1 against the peer agent on ws2, through the port",
             "  - { index_ref: 3, client: ws1, peer: ws2, link: " + sw.name() + "-" + port.name()
-                + ", message_size_bytes: 256, qos: 3, profile: " + PROFILE + " }",
+                + ", message_size_bytes: 256, qos: 3, profile: " + profileName + " }",
             "  # QoS 4: the 96 % bound of each new measurement",
             "  - { index_ref: 4, client: ws1, peer: ws2, link: " + sw.name() + "-" + port.name()
-                + ", message_size_bytes: 1024, qos: 4, bound_percent: 96, profile: " + PROFILE + " }",
+                + ", message_size_bytes: 1024, qos: 4, bound_percent: 96, profile: " + profileName + " }",
             "")
             + DemoMain.securitySection(certs, CLIENT_HOST);
     }

@@ -69,7 +69,12 @@ final class RealNetworkDemo {
 
     /** What the command line gave. */
     record Options(Long durationSeconds, int consolePort, Path workDirectory, boolean noLoad, Path readyFile, String testbedName,
-                   Path scenarioFile, double pathSharePercent) {
+                   Path scenarioFile, double pathSharePercent, RealNetworkConfig.ServedProfile profile) {
+
+        Options(final Long durationSeconds, final int consolePort, final Path workDirectory, final boolean noLoad, final Path readyFile,
+                final String testbedName, final Path scenarioFile, final double pathSharePercent) {
+            this(durationSeconds, consolePort, workDirectory, noLoad, readyFile, testbedName, scenarioFile, pathSharePercent, null);
+        }
 
         Options(final Long durationSeconds, final int consolePort, final Path workDirectory, final boolean noLoad, final Path readyFile,
                 final String testbedName, final Path scenarioFile) {
@@ -184,7 +189,8 @@ final class RealNetworkDemo {
         }
         final String tlsPassword = Files.readString(certs.resolve("password")).strip();
         final Path config = work.resolve("demo.yaml");
-        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs, options.pathSharePercent()));
+        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs, options.pathSharePercent(),
+            options.profile()));
         Files.deleteIfExists(work.resolve("demo.state.json"));
         Files.deleteIfExists(work.resolve("demo.state.json.journal"));
         DemoMain.deleteTree(work.resolve("naming"));
@@ -270,7 +276,8 @@ final class RealNetworkDemo {
         final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores"
             : options.noLoad() ? "--no-load" : "stress-ng is not installed";
         final ReadyFile demoReady = ready.build();
-        RealNetworkBanner.print(out, DemoReady.of(demoReady), status, scenario, loadOffReason, options.durationSeconds());
+        RealNetworkBanner.print(out, DemoReady.of(demoReady), status, scenario, loadOffReason, options.durationSeconds(),
+            options.profile());
         if (options.readyFile() != null) {
             demoReady.writeTo(options.readyFile());
         }

@@ -56,4 +56,23 @@ class RealNetworkConfigTest {
             () -> RealNetworkConfig.yaml(status(null), Path.of("/p"), Path.of("/c")));
         assertTrue(e.getMessage().contains("bottleneck") && e.getMessage().contains("ws2"), e.getMessage());
     }
+
+    @Test
+    void withAProfileGivenEveryConnectionServesFromItAndBothWorkstationsTakeItsType() {
+        final RealNetworkConfig.ServedProfile profile = new RealNetworkConfig.ServedProfile(Path.of("/m/testbed-ports.json"),
+            "testbed-ports", "TESTBED-2CORE");
+        final String yaml = RealNetworkConfig.yaml(status(new TestbedStatus.Limit(20.0, 20, 10, 25)), Path.of("/p"), Path.of("/c"), 5,
+            profile);
+        assertTrue(yaml.contains("  - /m/testbed-ports.json"), yaml);
+        assertTrue(!yaml.contains("measured-loopback-jacorb"), "the shipped profile is not named: " + yaml);
+        for (int qos = 1; qos <= 4; qos++) {
+            final String level = "qos: " + qos + ",";
+            assertTrue(yaml.lines().anyMatch(line -> line.contains(level) && line.contains("profile: testbed-ports }")),
+                "QoS " + qos + " on the given profile: " + yaml);
+        }
+        assertTrue(yaml.lines().filter(line -> line.contains("workstation_type: TESTBED-2CORE,")).count() == 2, yaml);
+        assertTrue(RealNetworkConfig.yaml(status(new TestbedStatus.Limit(20.0, 20, 10, 25)), Path.of("/p"), Path.of("/c"), 5, null)
+            .equals(RealNetworkConfig.yaml(status(new TestbedStatus.Limit(20.0, 20, 10, 25)), Path.of("/p"), Path.of("/c"))),
+            "without one, the configuration is as before");
+    }
 }
