@@ -45,6 +45,18 @@ public final class DemoProcess {
      */
     public static DemoProcess start(final Path root, final long durationSeconds, final Path directory, final boolean noBuild)
         throws IOException {
+        return start(root, durationSeconds, directory, noBuild, List.of());
+    }
+
+    /**
+     * As {@link #start(Path, long, Path, boolean)}, with more of the demo's options, e.g. {@code --real-network}.
+     *
+     * @param demoOptions options for {@code ./latency demo} beyond the duration, console port, work directory and ready file
+     * @return the started demo, not yet ready
+     * @throws IOException when it cannot be started
+     */
+    public static DemoProcess start(final Path root, final long durationSeconds, final Path directory, final boolean noBuild,
+                                    final List<String> demoOptions) throws IOException {
         final Path work = directory.resolve("demo-work");
         final Path readyFile = directory.resolve("ready.json");
         Files.createDirectories(work);
@@ -52,7 +64,7 @@ public final class DemoProcess {
         final ProcessKit kit = ProcessKit.fromRepository(root, directory);
         final ProcessKit.Launch launch = kit.launchProgram("demo", List.of(root.resolve("latency").toString(), "demo"))
             .args("--duration", Long.toString(durationSeconds), "--console-port", "0", "--work-dir", work.toString(),
-                "--ready-file", readyFile.toString());
+                "--ready-file", readyFile.toString()).args(demoOptions);
         if (noBuild) {
             launch.env("LATENCY_NO_BUILD", "1");
         }
