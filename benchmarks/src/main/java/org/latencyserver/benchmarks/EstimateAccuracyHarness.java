@@ -26,6 +26,10 @@ import org.latencyserver.demo.DemoReady;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadinessException;
+import org.latencyserver.testbed.Prerequisites;
+import org.latencyserver.benchmarks.accuracy.BesideSampler;
+import org.latencyserver.benchmarks.accuracy.RealNetworkOptions;
+import java.util.EnumSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -79,6 +83,9 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
     @Option(names = "--analyse", paramLabel = "DIR", description = "Only analyse the records of an earlier run in DIR (no demo is started).")
     private Path analyseDirectory;
 
+    @Mixin
+    private RealNetworkOptions realNetwork = new RealNetworkOptions();
+
     private volatile DemoProcess demo;
     /** Starts and stops the application (the demo has its own, in {@link DemoProcess}). */
     private volatile ProcessKit playerKit;
@@ -98,6 +105,13 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             report(analyseDirectory, new ObjectMapper().readValue(analyseDirectory.resolve("cost.json").toFile(), ProbeCost.class), null);
             return 0;
         }
+        if (realNetwork.enabled()) {
+            final List<String> missing = Prerequisites.missing(EnumSet.allOf(Prerequisites.Tool.class));
+            if (!missing.isEmpty()) {
+                System.err.println("estimate accuracy --real-network: cannot run here; missing: " + String.join("; ", missing));
+                return 2;
+            }
+        }
         final Path root = repositoryRoot();
         final Path out = (outputDirectory != null ? outputDirectory
             : root.resolve("benchmarks/target/estimate-accuracy").resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
@@ -110,14 +124,23 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             stopEverything();
         }, "accuracy-harness-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
+        BesideSampler beside = null;
         try {
-            System.out.println("estimate accuracy: starting ./latency demo (it builds on first use); output in " + out);
+            final List<String> demoOptions = realNetwork.enabled() ? realNetwork.prepare(root, out, System.out) : List.of();
+            System.out.println("estimate accuracy: starting ./latency demo " + String.join(" ", demoOptions)
+                + " (it builds on first use); output in " + out);
             // The demo's own --duration is only a backstop: the harness stops it when the application is done.
-            demo = DemoProcess.start(root, play.warmupSeconds() + durationSeconds + 300, out, noBuild);
+            demo = DemoProcess.start(root, play.warmupSeconds() + durationSeconds + 300, out, noBuild, demoOptions);
+            if (realNetwork.enabled()) {
+                beside = BesideSampler.start(realNetwork.quietMachine(), out.resolve("beside.log"));
+            }
             final DemoReady ready = demo.awaitReady(Duration.ofMinutes(15));
             System.out.println("estimate accuracy: demo ready (console " + ready.consoleUrl() + "); real CPU load "
                 + (ready.loadDriven() ? "driven on the agents' cores" : "NOT driven (no stress-ng, taskset or second core): figures are not under load"));
             final ProbeCost cost = play(out, ready);
+            if (beside != null) {
+                beside.stop();
+            }
             stopDemo();
             report(out, cost, ready);
             return 0;
@@ -125,6 +148,9 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             System.err.println("estimate accuracy: " + e.getMessage());
             return 1;
         } finally {
+            if (beside != null) {
+                beside.stop();
+            }
             stopEverything();
             try {
                 Runtime.getRuntime().removeShutdownHook(stopper);
@@ -144,6 +170,12 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             .args("--ready", out.resolve("ready.json").toString(), "--records", records.toString(),
                 "--duration-seconds", Long.toString(durationSeconds), "--burst-size", Integer.toString(burstSize))
             .args(play.asArguments());
+        if (realNetwork.enabled()) {
+            // On the client workstation's host, as an application there would be: its bursts cross the bottleneck to ws2.
+            final String namespace = RealNetworkOptions.clientNamespace(ready);
+            launch.inNetworkNamespace(namespace);
+            System.out.println("estimate accuracy: the application runs in " + namespace + " (ws1), its bursts go to the peer agent in ws2");
+        }
         player = launch.start();
         final ProbeCostMeter meter = new ProbeCostMeter(ready);
         // The player creates its records file when it starts recording (after its warm-up).
@@ -177,10 +209,10 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
 
     private void report(final Path directory, final ProbeCost cost, final DemoReady ready) throws IOException {
         final List<BurstRecord> records = BurstRecord.readAll(directory.resolve(BurstRecord.FILE_NAME));
-        final List<ConnectionAccuracy> connections = AccuracyAnalysis.analyse(records);
+        final List<ConnectionAccuracy> connections = AccuracyAnalysis.analyse(records, realNetwork.enabled());
         final long tested = records.stream().filter(r -> r.estimateAvailable() && r.stateHeld() && r.rttNanos().length > 0).count();
         final long discarded = records.stream().filter(r -> r.rttNanos().length > 0 && !r.stateHeld()).count();
-        final AccuracyTargets targets = new AccuracyTargets(minBursts);
+        final AccuracyTargets targets = realNetwork.enabled() ? AccuracyTargets.realNetwork(minBursts) : new AccuracyTargets(minBursts);
         System.out.println();
         System.out.println("Estimates that hold: served estimates against the round trips that followed them");
         System.out.printf(Locale.ROOT, "  %.0f s recorded: %d plays; %d bursts tested an estimate, %d discarded (the load state changed during"
@@ -189,10 +221,20 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             System.out.println("  real CPU load: " + (ready.loadDriven() ? "stress-ng following the scenario on the agents' cores" : "NOT driven"));
         }
         System.out.println("  served = value_ms as served; thesis = thesis_value_ms of the same estimate, tested by the same bursts");
-        System.out.printf(Locale.ROOT, "  targets: coverage within nominal ± %.1f points, bound <= %.1f x the nominal percentile of what followed,"
-            + " median error of the mean <= %.0f %%, no estimate for the current state <= %.0f %% of the time%n",
-            AccuracyTargets.COVERAGE_TOLERANCE * 100, AccuracyTargets.MAX_BOUND_RATIO, AccuracyTargets.MAX_MEDIAN_RELATIVE_ERROR * 100,
-            AccuracyTargets.MAX_NO_ESTIMATE_SHARE * 100);
+        if (realNetwork.enabled()) {
+            System.out.printf(Locale.ROOT, "  targets (real network): coverage within nominal ± %.1f points, bound <= %.1f x the nominal"
+                + " percentile of what followed, served mean within ± %.0f %% of the pooled mean of what followed, a loaded port state"
+                + " served a value of another band %.0f %% of the time (median error and no estimate: shown, not judged)%n",
+                targets.coverageTolerance() * 100, targets.maxBoundRatio(), targets.maxPooledMeanError() * 100,
+                targets.maxOtherBandShare() * 100);
+            System.out.println("  rows \"port X\": every CPU state together in that port state (band: LOADED N = the band up to N %;"
+                + " SATURATED = carries its rate and drops); other band = reads served a value whose data describe another band only");
+        } else {
+            System.out.printf(Locale.ROOT, "  targets: coverage within nominal ± %.1f points, bound <= %.1f x the nominal percentile of what"
+                + " followed, median error of the mean <= %.0f %%, no estimate for the current state <= %.0f %% of the time%n",
+                targets.coverageTolerance() * 100, targets.maxBoundRatio(), targets.maxMedianRelativeError() * 100,
+                targets.maxNoEstimateShare() * 100);
+        }
         System.out.printf(Locale.ROOT, "  a state is judged with at least %d bursts (accuracy) or reads (no estimate); fewer: \"few data\"."
             + " no estimate = unavailable or the previous state's; pending = a measurement awaited; disc = discarded bursts%n", minBursts);
         final AccuracyReport report = new AccuracyReport(connections, cost, targets);

@@ -25,16 +25,27 @@ public final class AccuracyAnalysis {
      * @return one entry per connection, by index_ref
      */
     public static List<ConnectionAccuracy> analyse(final List<BurstRecord> records) {
+        return analyse(records, false);
+    }
+
+    /**
+     * @param records   every record of a run
+     * @param portBands also a row per port state (band, SATURATED) over every CPU state, after the per-state rows
+     *                  (a real port: its bands are what a deadline depends on, and the CPU states share one machine)
+     * @return one entry per connection, by index_ref
+     */
+    public static List<ConnectionAccuracy> analyse(final List<BurstRecord> records, final boolean portBands) {
         final Map<Integer, List<BurstRecord>> byConnection = records.stream()
             .collect(Collectors.groupingBy(BurstRecord::indexRef, TreeMap::new, Collectors.toList()));
+        final ValueBand bands = new ValueBand(records);
         final List<ConnectionAccuracy> connections = new ArrayList<>();
         for (final List<BurstRecord> ofConnection : byConnection.values()) {
-            connections.add(connection(ofConnection));
+            connections.add(connection(ofConnection, portBands, bands));
         }
         return connections;
     }
 
-    private static ConnectionAccuracy connection(final List<BurstRecord> records) {
+    private static ConnectionAccuracy connection(final List<BurstRecord> records, final boolean portBands, final ValueBand bands) {
         final BurstRecord first = records.get(0);
         final boolean checkable = records.stream().anyMatch(record -> record.rttNanos().length > 0);
         final boolean bound = records.stream().filter(BurstRecord::estimateAvailable).findFirst()
@@ -46,8 +57,17 @@ public final class AccuracyAnalysis {
         final Map<LoadState, Double> percentileNanos = new TreeMap<>();
         byState.forEach((state, ofState) -> percentileNanos.put(state, percentileNanos(ofState, nominalPercent)));
         final List<StateAccuracy> states = new ArrayList<>();
-        byState.forEach((state, ofState) -> states.add(state(state, ofState, bound, nominalPercent, percentileNanos)));
-        states.add(state(LoadState.POOLED, records, bound, nominalPercent, percentileNanos));
+        byState.forEach((state, ofState) -> states.add(state(state, ofState, bound, nominalPercent, percentileNanos,
+            BurstRecord::stateBefore, bands)));
+        if (portBands) {
+            final Map<LoadState, List<BurstRecord>> byPort = records.stream()
+                .collect(Collectors.groupingBy(record -> LoadState.port(record.portState()), TreeMap::new, Collectors.toList()));
+            final Map<LoadState, Double> portPercentileNanos = new TreeMap<>();
+            byPort.forEach((port, ofPort) -> portPercentileNanos.put(port, percentileNanos(ofPort, nominalPercent)));
+            byPort.forEach((port, ofPort) -> states.add(state(port, ofPort, bound, nominalPercent, portPercentileNanos,
+                record -> LoadState.port(record.portState()), bands)));
+        }
+        states.add(state(LoadState.POOLED, records, bound, nominalPercent, percentileNanos, BurstRecord::stateBefore, bands));
         return new ConnectionAccuracy(first.indexRef(), first.quality(), first.clientNode(), first.peerNode(),
             first.messageSizeBytes(), checkable, bound, List.copyOf(states));
     }
@@ -63,7 +83,8 @@ public final class AccuracyAnalysis {
     }
 
     private static StateAccuracy state(final LoadState state, final List<BurstRecord> records, final boolean bound,
-                                       final double nominalPercent, final Map<LoadState, Double> percentileNanos) {
+                                       final double nominalPercent, final Map<LoadState, Double> percentileNanos,
+                                       final java.util.function.Function<BurstRecord, LoadState> percentileKey, final ValueBand bands) {
         final int reads = records.size();
         final long without = records.stream().filter(BurstRecord::withoutEstimateForState).count();
         final long pending = records.stream().filter(BurstRecord::updatePending).count();
@@ -78,14 +99,35 @@ public final class AccuracyAnalysis {
             boundAccuracy = new StateAccuracy.Bound(nominalPercent / 100,
                 state.equals(LoadState.POOLED) ? Double.NaN : percentileNanos.get(state) / 1e6,
                 coverage(tested, BurstRecord::valueMs), coverage(tested, BurstRecord::thesisValueOrServedMs),
-                medianRatio(tested, BurstRecord::valueMs, percentileNanos), medianRatio(tested, BurstRecord::thesisValueOrServedMs, percentileNanos));
+                medianRatio(tested, BurstRecord::valueMs, percentileNanos, percentileKey),
+                medianRatio(tested, BurstRecord::thesisValueOrServedMs, percentileNanos, percentileKey));
         } else if (!tested.isEmpty()) {
             meanAccuracy = new StateAccuracy.Mean(medianRelativeError(tested, BurstRecord::valueMs),
                 medianRelativeError(tested, BurstRecord::thesisValueOrServedMs), insideIntervalShare(tested),
-                hindsightFloor(tested));
+                hindsightFloor(tested), overPooledMean(tested, BurstRecord::valueMs), overPooledMean(tested, BurstRecord::thesisValueOrServedMs));
         }
+        final Map<ValueBand.Verdict, Long> verdicts = records.stream()
+            .collect(Collectors.groupingBy(bands::judge, () -> new java.util.EnumMap<>(ValueBand.Verdict.class), Collectors.counting()));
+        final long unknownWithEstimate = records.stream().filter(record -> record.estimateAvailable()
+            && bands.judge(record) == ValueBand.Verdict.UNKNOWN).count();
         return new StateAccuracy(state, reads, reads == 0 ? Double.NaN : (double) without / reads,
-            reads == 0 ? Double.NaN : (double) pending / reads, tested.size(), discarded, roundTrips, meanRttMs, boundAccuracy, meanAccuracy);
+            reads == 0 ? Double.NaN : (double) pending / reads, tested.size(), discarded, roundTrips, meanRttMs, boundAccuracy, meanAccuracy,
+            share(verdicts.getOrDefault(ValueBand.Verdict.OTHER, 0L), reads), share(verdicts.getOrDefault(ValueBand.Verdict.MIXED, 0L), reads),
+            share(unknownWithEstimate, reads));
+    }
+
+    private static double share(final long count, final int of) {
+        return of == 0 ? Double.NaN : (double) count / of;
+    }
+
+    /**
+     * The mean of the served means over the bursts against the pooled mean of every round trip that followed them:
+     * does the served level hold on average (the application's view over many messages), whatever each burst's spell.
+     */
+    static double overPooledMean(final List<BurstRecord> tested, final ToDoubleFunction<BurstRecord> meanMs) {
+        final double servedMs = tested.stream().mapToDouble(meanMs).average().orElse(Double.NaN);
+        final double pooledMs = tested.stream().flatMapToLong(record -> Arrays.stream(record.rttNanos())).average().orElse(Double.NaN) / 1e6;
+        return servedMs / pooledMs - 1;
     }
 
     private static BlockCoverage coverage(final List<BurstRecord> tested, final ToDoubleFunction<BurstRecord> boundMs) {
@@ -101,11 +143,12 @@ public final class AccuracyAnalysis {
 
     /** Per burst, its bound over the nominal percentile of its state's round trips; the median of those. */
     private static double medianRatio(final List<BurstRecord> tested, final ToDoubleFunction<BurstRecord> boundMs,
-                                      final Map<LoadState, Double> percentileNanos) {
+                                      final Map<LoadState, Double> percentileNanos,
+                                      final java.util.function.Function<BurstRecord, LoadState> percentileKey) {
         final double[] ratios = new double[tested.size()];
         for (int i = 0; i < ratios.length; i++) {
             final BurstRecord record = tested.get(i);
-            ratios[i] = boundMs.applyAsDouble(record) * 1e6 / percentileNanos.get(record.stateBefore());
+            ratios[i] = boundMs.applyAsDouble(record) * 1e6 / percentileNanos.get(percentileKey.apply(record));
         }
         return SampleStatistics.median(ratios, ratios.length);
     }

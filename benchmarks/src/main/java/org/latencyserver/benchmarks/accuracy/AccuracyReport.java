@@ -24,7 +24,8 @@ public final class AccuracyReport {
         "thesis_coverage_high", "thesis_coverage_verdict", "thesis_bound_over_p_nominal", "thesis_bound_ratio_verdict",
         "served_median_relative_error", "served_mean_verdict", "served_inside_interval_share", "thesis_median_relative_error",
         "thesis_mean_verdict", "hindsight_floor_median_relative_error", "probe_round_trips_per_second",
-        "client_agent_cpu_percent_of_core");
+        "client_agent_cpu_percent_of_core", "served_over_pooled_mean", "served_pooled_mean_verdict", "thesis_over_pooled_mean",
+        "other_band_share", "other_band_verdict", "mixed_band_share", "unknown_band_share");
 
     private final List<ConnectionAccuracy> connections;
     private final ProbeCost cost;
@@ -71,12 +72,12 @@ public final class AccuracyReport {
     private void printBounds(final PrintStream out, final ConnectionAccuracy connection) {
         final String percentile = connection.states().stream().filter(state -> state.bound() != null).findFirst()
             .map(state -> String.format(Locale.ROOT, "p%.0f", state.bound().nominal() * 100)).orElse("p");
-        out.printf(Locale.ROOT, "  %-20s %6s %17s %8s %6s %4s %8s | %-44s | %-44s%n", "state", "reads", "no estimate", "pending",
-            "bursts", "disc", percentile + " ms", "served: coverage [95 % CI]         bound/" + percentile,
+        out.printf(Locale.ROOT, "  %-22s %6s %17s %8s %17s %6s %4s %8s | %-44s | %-44s%n", "state", "reads", "no estimate", "pending",
+            "other band", "bursts", "disc", percentile + " ms", "served: coverage [95 % CI]         bound/" + percentile,
             "thesis: coverage [95 % CI]         bound/" + percentile);
         for (final StateAccuracy state : connection.states()) {
-            out.printf(Locale.ROOT, "  %-20s %6d %17s %8s %6d %4d %8s | %-44s | %-44s%n", state.state().label(), state.reads(),
-                noEstimate(state), percent(state.updatePendingShare()), state.bursts(), state.discardedBursts(),
+            out.printf(Locale.ROOT, "  %-22s %6d %17s %8s %17s %6d %4d %8s | %-44s | %-44s%n", state.state().label(), state.reads(),
+                noEstimate(state), percent(state.updatePendingShare()), otherBand(state), state.bursts(), state.discardedBursts(),
                 state.bound() == null ? "-" : millis(state.bound().percentileMs()),
                 state.bound() == null ? "-" : boundCell(state, state.bound().served(), state.bound().servedRatio()),
                 state.bound() == null ? "-" : boundCell(state, state.bound().thesis(), state.bound().thesisRatio()));
@@ -91,18 +92,26 @@ public final class AccuracyReport {
     }
 
     private void printMeans(final PrintStream out, final ConnectionAccuracy connection) {
-        out.printf(Locale.ROOT, "  %-20s %6s %17s %8s %6s %4s %8s | %-36s | %-26s | %s%n", "state", "reads", "no estimate", "pending",
-            "bursts", "disc", "mean ms", "served: median error   inside CI", "thesis: median error", "floor");
+        out.printf(Locale.ROOT, "  %-22s %6s %17s %8s %17s %6s %4s %8s | %-26s | %-36s | %-26s | %s%n", "state", "reads", "no estimate",
+            "pending", "other band", "bursts", "disc", "mean ms", "served vs pooled  (thesis)", "served: median error   inside CI",
+            "thesis: median error", "floor");
         for (final StateAccuracy state : connection.states()) {
             final StateAccuracy.Mean mean = state.mean();
-            out.printf(Locale.ROOT, "  %-20s %6d %17s %8s %6d %4d %8s | %-36s | %-26s | %s%n", state.state().label(), state.reads(),
-                noEstimate(state), percent(state.updatePendingShare()), state.bursts(), state.discardedBursts(), millis(state.meanRttMs()),
+            out.printf(Locale.ROOT, "  %-22s %6d %17s %8s %17s %6d %4d %8s | %-26s | %-36s | %-26s | %s%n", state.state().label(),
+                state.reads(), noEstimate(state), percent(state.updatePendingShare()), otherBand(state), state.bursts(),
+                state.discardedBursts(), millis(state.meanRttMs()),
+                mean == null ? "-" : String.format(Locale.ROOT, "%7s %-8s (%7s)", signedPercent(mean.servedOverPooled()),
+                    targets.pooledMean(state, mean.servedOverPooled()).label(), signedPercent(mean.thesisOverPooled())),
                 mean == null ? "-" : String.format(Locale.ROOT, "%7s %-10s %9s", percent(mean.servedMedianRelativeError()),
                     targets.meanError(state, mean.servedMedianRelativeError()).label(), percent(mean.insideIntervalShare())),
                 mean == null ? "-" : String.format(Locale.ROOT, "%7s %-10s", percent(mean.thesisMedianRelativeError()),
                     targets.meanError(state, mean.thesisMedianRelativeError()).label()),
                 mean == null ? "-" : percent(mean.hindsightFloor()));
         }
+    }
+
+    private String otherBand(final StateAccuracy state) {
+        return String.format(Locale.ROOT, "%7s %-9s", percent(state.otherBandShare()), targets.otherBand(state).label());
     }
 
     private String noEstimate(final StateAccuracy state) {
@@ -124,8 +133,8 @@ public final class AccuracyReport {
         final List<String> missed = new ArrayList<>();
         for (final ConnectionAccuracy connection : connections) {
             for (final StateAccuracy state : connection.states()) {
-                final List<Verdict> verdicts = new ArrayList<>(List.of(targets.availability(state)));
-                final List<String> names = new ArrayList<>(List.of("no estimate"));
+                final List<Verdict> verdicts = new ArrayList<>(List.of(targets.availability(state), targets.otherBand(state)));
+                final List<String> names = new ArrayList<>(List.of("no estimate", "other band"));
                 if (connection.checkable() && state.bound() != null) {
                     verdicts.add(targets.coverage(state, state.bound().served(), state.bound().nominal()));
                     names.add("coverage");
@@ -134,6 +143,8 @@ public final class AccuracyReport {
                 } else if (connection.checkable() && state.mean() != null) {
                     verdicts.add(targets.meanError(state, state.mean().servedMedianRelativeError()));
                     names.add("mean error");
+                    verdicts.add(targets.pooledMean(state, state.mean().servedOverPooled()));
+                    names.add("mean vs pooled");
                 }
                 for (int i = 0; i < verdicts.size(); i++) {
                     if (verdicts.get(i) == Verdict.MET) {
@@ -190,6 +201,10 @@ public final class AccuracyReport {
                 }
                 cells.add(rate.isPresent() ? number(rate.getAsDouble()) : "");
                 cells.add(number(cost.clientAgentCpuPercent()));
+                cells.addAll(mean == null ? List.of("", "", "") : List.of(number(mean.servedOverPooled()),
+                    targets.pooledMean(state, mean.servedOverPooled()).name(), number(mean.thesisOverPooled())));
+                cells.addAll(List.of(number(state.otherBandShare()), targets.otherBand(state).name(), number(state.mixedBandShare()),
+                    number(state.unknownBandShare())));
                 lines.add(String.join(",", cells.stream().map(AccuracyReport::csvCell).toList()));
             }
         }
@@ -210,6 +225,10 @@ public final class AccuracyReport {
 
     private static String percent(final double share) {
         return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.1f %%", share * 100);
+    }
+
+    private static String signedPercent(final double share) {
+        return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%+.1f %%", share * 100);
     }
 
     private static String percentNumber(final double share) {

@@ -235,7 +235,8 @@ public final class ApplicationPlayer implements Callable<Integer> {
             before.portState(), after.cpuState(), after.portState(), true, "",
             estimate.kind == EstimateKind.BOUND ? "BOUND" : "AVERAGE", estimate.value_ms, estimate.thesis_value_ms,
             estimate.bound_percent, estimate.interval.lower, estimate.interval.upper, estimate.interval.unit, estimate.source,
-            estimate.correction, estimate.update_pending, estimate.stale, estimate.data_epoch_millis, rttNanos);
+            estimate.correction, estimate.update_pending, estimate.stale, estimate.data_epoch_millis, rttNanos, estimate.basis,
+            estimate.cpu_state, estimate.port_state);
     }
 
     private long gapNanos(final SplittableRandom random) {

@@ -25,7 +25,8 @@ import java.util.List;
  *  "kind":"BOUND", "value_ms":0.412, "thesis_value_ms":0.371, "bound_percent":96.0,
  *  "interval_lower":95.1, "interval_upper":97.0, "interval_unit":"percent",
  *  "source":"measurement", "correction":"", "update_pending":false, "stale":false, "data_epoch_millis":1763939990000,
- *  "rtt_nanos":[183211, 170934, …]}
+ *  "rtt_nanos":[183211, 170934, …],
+ *  "basis":"measurement ticket 7 by demo-agent-ws1, LOW/LOW LOADED 98 %", "estimate_cpu_state":11, "estimate_port_state":98}
  * </pre>
  * States are encoded as in {@code Latserv.idl} ({@code cpu_state} 10·client + peer, 1 LOW … 3 HIGH,
  * 0 unknown; {@code port_state} 0 NORMAL, 91..100 LOADED, 101 SATURATED, -1 unknown). When no estimate was
@@ -59,6 +60,10 @@ import java.util.List;
  * @param stale             an input had stopped answering
  * @param dataEpochMillis   when the data behind the value were measured; 0 for a profile
  * @param rttNanos          the burst's round trips in the order sent, ns
+ * @param basis             the estimate's basis (where its value came from: profile cell, port cell, measurement and
+ *                          the state it was made in); empty when unavailable or not recorded
+ * @param estimateCpuState  the CPU state the server served the estimate in; {@link #UNRECORDED_STATE} when none
+ * @param estimatePortState the port state the server served the estimate in; {@link #UNRECORDED_STATE} when none
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record BurstRecord(
@@ -86,7 +91,27 @@ public record BurstRecord(
     @JsonProperty("update_pending") boolean updatePending,
     @JsonProperty("stale") boolean stale,
     @JsonProperty("data_epoch_millis") long dataEpochMillis,
-    @JsonProperty("rtt_nanos") long[] rttNanos) {
+    @JsonProperty("rtt_nanos") long[] rttNanos,
+    @JsonProperty("basis") String basis,
+    @JsonProperty("estimate_cpu_state") int estimateCpuState,
+    @JsonProperty("estimate_port_state") int estimatePortState) {
+
+    /**
+     * A record without the estimate's basis and own load state (as written before they were recorded).
+     */
+    public BurstRecord(final long epochMillis, final int indexRef, final int quality, final String clientNode, final String peerNode,
+                       final int messageSizeBytes, final int cpuState, final int portState, final int cpuStateAfter,
+                       final int portStateAfter, final boolean estimateAvailable, final String unavailableReason, final String kind,
+                       final double valueMs, final double thesisValueMs, final double boundPercent, final double intervalLower,
+                       final double intervalUpper, final String intervalUnit, final String source, final String correction,
+                       final boolean updatePending, final boolean stale, final long dataEpochMillis, final long[] rttNanos) {
+        this(epochMillis, indexRef, quality, clientNode, peerNode, messageSizeBytes, cpuState, portState, cpuStateAfter, portStateAfter,
+            estimateAvailable, unavailableReason, kind, valueMs, thesisValueMs, boundPercent, intervalLower, intervalUpper, intervalUnit,
+            source, correction, updatePending, stale, dataEpochMillis, rttNanos, "", UNRECORDED_STATE, UNRECORDED_STATE);
+    }
+
+    /** {@code estimate_cpu_state}/{@code estimate_port_state} of a record that has none (unavailable, or an older file). */
+    public static final int UNRECORDED_STATE = -9;
 
     /** The file name the player writes and the harness reads. */
     public static final String FILE_NAME = "bursts.jsonl";

@@ -14,9 +14,19 @@ package org.latencyserver.benchmarks.accuracy;
  * @param meanRttMs          their mean
  * @param bound              bound accuracy (QoS 2, 4); null for a mean
  * @param mean               mean accuracy (QoS 1, 3); null for a bound
+ * @param otherBandShare     share of reads served a value whose data describe another port band (or the idle port) only
+ *                           ({@link ValueBand}); NaN when not judged
+ * @param mixedBandShare     share of reads served a value measured while the port was read in this band and another
+ * @param unknownBandShare   share of reads with an estimate whose band could not be judged (no basis, no port read then)
  */
 public record StateAccuracy(LoadState state, int reads, double noEstimateShare, double updatePendingShare, int bursts,
-                            int discardedBursts, long roundTrips, double meanRttMs, Bound bound, Mean mean) {
+                            int discardedBursts, long roundTrips, double meanRttMs, Bound bound, Mean mean, double otherBandShare,
+                            double mixedBandShare, double unknownBandShare) {
+
+    /** @return whether the state's port is loaded (a loaded band or SATURATED) */
+    public boolean portLoaded() {
+        return state.portState() > 0 && !state.equals(LoadState.POOLED);
+    }
 
     /**
      * Accuracy of served bounds.
@@ -41,8 +51,11 @@ public record StateAccuracy(LoadState state, int reads, double noEstimateShare, 
      * @param insideIntervalShare       share of burst means inside the served interval (ms)
      * @param hindsightFloor            the smallest median error any one number per load state could have had,
      *                                  chosen in hindsight from the bursts (their own scatter)
+     * @param servedOverPooled          the mean of the served means over the bursts, over the pooled mean of all their
+     *                                  round trips, minus 1 (e.g. -0.12: served 12 % below what followed)
+     * @param thesisOverPooled          the same for the thesis's mean
      */
     public record Mean(double servedMedianRelativeError, double thesisMedianRelativeError, double insideIntervalShare,
-                       double hindsightFloor) {
+                       double hindsightFloor, double servedOverPooled, double thesisOverPooled) {
     }
 }
