@@ -175,8 +175,8 @@ final class PortRun {
                 return;
             }
             lastMiss = afterMiss != null ? "while its sizes were measured " + afterMiss : cpuMiss;
-            progress.printf(Locale.ROOT, "port %d %%: %s; %s%n", load, lastMiss, attempt < ATTEMPTS ? "measuring it again"
-                : "giving up");
+            progress.printf(Locale.ROOT, "port %d %%: %s; %s (not recorded: %s)%n", load, lastMiss, attempt < ATTEMPTS
+                ? "measuring it again" : "giving up", summary(runs, after));
             if (afterMiss != null) {
                 asked = corrected(asked, load, after);
             }
@@ -184,6 +184,16 @@ final class PortRun {
         driver.stop();
         refused.add(String.format(Locale.ROOT, "port %d %%%s (every size): %s, %d times", load,
             band == null ? "" : " (band " + band.label() + ")", lastMiss, ATTEMPTS));
+    }
+
+    /** @return e.g. {@code "1024 B mean 13.1 ms p96 15.4 ms, port 95.0 %"}: what a refused try measured, for the planner to see */
+    private String summary(final List<RunResult> runs, final double portPercent) {
+        final StringBuilder text = new StringBuilder();
+        for (int i = 0; i < runs.size(); i++) {
+            text.append(String.format(Locale.ROOT, "%d B mean %.3f ms p96 %.3f ms, ", settings.sizesBytes().get(i),
+                runs.get(i).meanMillis(), runs.get(i).histogramNanos().getValueAtPercentile(96) / 1e6));
+        }
+        return text.append(String.format(Locale.ROOT, "port %.1f %%", portPercent)).toString();
     }
 
     /** Paced round trips of one size, unrecorded, until {@code endNanos}: the port carries what it carries while measuring. */
