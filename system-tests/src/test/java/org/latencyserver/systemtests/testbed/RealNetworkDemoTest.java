@@ -6,20 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.demo.DemoReady;
@@ -27,7 +23,6 @@ import org.latencyserver.emulator.ScenarioStatus;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
-import org.latencyserver.testbed.Prerequisites;
 
 /**
  * {@code ./latency demo --real-network --duration …} as a user runs it (root), from the repository's
@@ -68,13 +63,9 @@ class RealNetworkDemoTest {
 
     @Test
     void theRealNetworkDemoServesEveryQosLevelFollowsThePortLoadAndLeavesNothingBehind() throws Exception {
-        final List<String> missing = new ArrayList<>(Prerequisites.missing(EnumSet.allOf(Prerequisites.Tool.class)));
-        if (!missing.isEmpty()) {
-            System.out.println("NOT CHECKED: ./latency demo --real-network on this machine; missing: " + String.join("; ", missing));
-            Assumptions.abort("missing: " + String.join("; ", missing));
-        }
+        OneSwitchTestbed.requireTools("./latency demo --real-network on this machine");
         final long startNanos = System.nanoTime();
-        final String name = "rd" + ProcessHandle.current().pid() % 100_000;
+        final String name = OneSwitchTestbed.uniqueName("rd");
         final Path scenario = directory.resolve("scenario.yaml");
         Files.writeString(scenario, String.join("\n", "step_seconds: " + STEP_SECONDS, "loop: false", "steps:",
             "  - { cpu: { ws1: 10, ws2: 10 }, port: { ws2: 0 } }",
@@ -172,14 +163,13 @@ class RealNetworkDemoTest {
         }
 
         // Nothing is left: no namespace of the testbed, no process the demo started, no tbf.
-        final String namespaces = run(List.of("ip", "netns", "list"));
-        assertTrue(namespaces.lines().noneMatch(l -> l.startsWith("lt-" + name + "-")), "namespaces left:\n" + namespaces);
+        OneSwitchTestbed.assertNoNamespaceLeft(name);
         for (final ProcessHandle process : started) {
             assertFalse(process.isAlive(), "still running after the demo: " + process.info().commandLine().orElse("pid " + process.pid()));
         }
         assertTrue(ProcessHandle.allProcesses().noneMatch(p -> p.info().commandLine().orElse("").contains("/testbed/" + name + "/")),
             "a process of testbed " + name + " is left");
-        final String qdiscs = run(List.of("tc", "qdisc", "show"));
+        final String qdiscs = OneSwitchTestbed.exec(List.of("tc", "qdisc", "show"));
         assertTrue(qdiscs.lines().noneMatch(l -> l.contains("tbf")), "a tbf in this namespace:\n" + qdiscs);
         assertFalse(Files.exists(readyFile), "the demo deletes its ready file when it stops");
         System.out.printf(Locale.ROOT, "real-network demo: start, %d s of scenario, stop and checks in %.1f s%n", DURATION_SECONDS,
@@ -223,14 +213,6 @@ class RealNetworkDemoTest {
             (int) range[2])));
         refused.forEach((reason, count) -> parts.add("refused (" + count + "): " + reason));
         return parts.isEmpty() ? "nothing read" : String.join("; ", parts);
-    }
-
-    private static String run(final List<String> argv) throws Exception {
-        final Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
-        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS), String.join(" ", argv) + " did not end");
-        assertEquals(0, process.exitValue(), () -> String.join(" ", argv) + ": " + output);
-        return output;
     }
 
     /** The console's JSON over HTTP, as a browser on this machine fetches it. */

@@ -4,27 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ChildProcess;
-import org.latencyserver.launch.Component;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
-import org.latencyserver.testbed.Prerequisites;
 
 /**
  * The testbed as a user runs it, and the product on it: {@code testbed up} builds the one-switch
@@ -51,50 +45,35 @@ class TestbedProcessTest {
 
     @Test
     void aServerOnTheTestbedSeesTheBottleneckLoadedThenSaturatedWhileIperfDrivesItAndNormalAfter() throws Exception {
-        final List<String> missing = new ArrayList<>(Prerequisites.missing(EnumSet.allOf(Prerequisites.Tool.class)));
-        if (Prerequisites.find("snmpget").isEmpty()) {
-            missing.add("the program snmpget (Debian: apt-get install snmp)");
-        }
-        if (!missing.isEmpty()) {
-            System.out.println("NOT CHECKED: the testbed on this machine; missing: " + String.join("; ", missing));
-            Assumptions.abort("missing: " + String.join("; ", missing));
-        }
+        OneSwitchTestbed.requireTools("the testbed on this machine", "snmpget");
         final long startNanos = System.nanoTime();
-        // A name of its own: a run beside another (or a killed earlier run) never shares namespaces.
-        final String name = "st" + ProcessHandle.current().pid() % 100_000;
-        final Path topology = directory.resolve("one-switch.yaml");
-        Files.writeString(topology, Files.readString(Path.of("../examples/testbed/one-switch.yaml")).replace("name: one", "name: " + name));
-        final Path state = directory.resolve("state");
-        final List<String> selection = List.of("--name", name, "--state-dir", state.toString());
         final List<Long> ownPids = new ArrayList<>();
+        OneSwitchTestbed testbed = null;
         try (SystemUnderTest system = SystemUnderTest.in(directory)) {
             try {
-                testbed(system, "testbed-up", "up", "--topology", topology.toString(), "--state-dir", state.toString());
-                final JsonNode status = new ObjectMapper().readTree(state.resolve("status.json").toFile());
-                final String srv = host(status, "srv").get("namespace").asText();
-                final JsonNode sw1 = status.get("switches").get(0);
-                final JsonNode port = portNamed(sw1, "ws2");
-                final String community = status.get("snmp").get("community").asText();
+                testbed = OneSwitchTestbed.up(system, directory, "st");
+                final String srv = testbed.namespace("srv");
+                final JsonNode sw1 = testbed.switchOne();
+                final JsonNode port = testbed.port("ws2");
+                final String community = testbed.community();
                 final String agent = sw1.get("management_address").asText();
                 final String counter = IF_HC_OUT_OCTETS + port.get("if_index").asInt();
-                assertEquals(20, port.get("bottleneck").get("speed_mbps").asInt(), status::toPrettyString);
-                status.get("hosts").forEach(h -> ownPids.add(h.get("snmpd").get("pid").asLong()));
+                assertEquals(20, port.get("bottleneck").get("speed_mbps").asInt(), testbed.status()::toPrettyString);
+                testbed.status().get("hosts").forEach(h -> ownPids.add(h.get("snmpd").get("pid").asLong()));
                 ownPids.add(sw1.get("snmpd").get("pid").asLong());
 
                 // The switch's snmpd answers the bottleneck port's ifHCOutOctets, numerically, to the server's host.
                 final long idleOctets = ifHcOutOctets(srv, community, agent, counter);
 
-                final ChildProcess server = system.serverLaunch("server", serverConfig(status, port))
+                final ChildProcess server = system.serverLaunch("server", serverConfig(testbed))
                     .args("--metrics-port", "-1").env("TESTBED_COMMUNITY", community).inNetworkNamespace(srv).start();
                 server.awaitReady(SystemUnderTest.READY_TIMEOUT);
                 final ChildProcess watch = system.launchClass("watch", TableStatusWatchMain.class)
                     .args(directory.resolve("server.ior").toString(), "1").inNetworkNamespace(srv).start();
 
-                final List<String> load = new ArrayList<>(List.of("load", "ws2", "--percent", Double.toString(LOAD_PERCENT),
-                    "--from", "ws1", "--background"));
-                load.addAll(selection);
-                testbed(system, "testbed-load", load.toArray(String[]::new));
-                ownPids.addAll(loadPids(state));
+                testbed.command(system, "testbed-load", "load", "ws2", "--percent", Double.toString(LOAD_PERCENT), "--from", "ws1",
+                    "--background");
+                ownPids.addAll(loadPids(testbed.state()));
 
                 final double measuredPercent = counterPercent(srv, community, agent, counter, 20);
                 assertTrue(measuredPercent > LOAD_PERCENT - 15 && measuredPercent < LOAD_PERCENT + 10, String.format(Locale.ROOT,
@@ -108,26 +87,19 @@ class TestbedProcessTest {
                 System.out.printf(Locale.ROOT, "testbed: port_state %d %.1f s after the counters were read%n", loaded,
                     (System.nanoTime() - loadedFromNanos) / 1e9);
                 assertTrue(loaded >= 91, () -> "port_state under load: " + loaded + "\n" + watch.logEnd() + "\n" + server.logEnd());
-
                 assertTrue(loaded == 95 || loaded == 98 || loaded == 100, "a loaded band's upper edge, was " + loaded);
-
-                final List<String> stop = new ArrayList<>(List.of("load", "ws2", "--stop"));
-                stop.addAll(selection);
-                testbed(system, "testbed-load-stop", stop.toArray(String[]::new));
+                testbed.command(system, "testbed-load-stop", "load", "ws2", "--stop");
 
                 // Offered beyond the rate: the port still reads 100 %, but its tbf drops, which the switch's
                 // snmpd serves at the port's ifOutDiscards: SATURATED (port_state 101).
-                final List<String> overload = new ArrayList<>(List.of("load", "ws2", "--percent", "115", "--from", "ws1",
-                    "--background"));
-                overload.addAll(selection);
-                testbed(system, "testbed-overload", overload.toArray(String[]::new));
-                ownPids.addAll(loadPids(state));
+                testbed.command(system, "testbed-overload", "load", "ws2", "--percent", "115", "--from", "ws1", "--background");
+                ownPids.addAll(loadPids(testbed.state()));
                 final long overloadedNanos = System.nanoTime();
                 final int saturated = awaitPortState(watch, s -> s == 101, Duration.ofSeconds(30));
                 System.out.printf(Locale.ROOT, "testbed: port_state %d %.1f s after a 115 %% load began%n", saturated,
                     (System.nanoTime() - overloadedNanos) / 1e9);
                 assertEquals(101, saturated, () -> "port_state under overload: " + saturated + "\n" + watch.logEnd());
-                testbed(system, "testbed-overload-stop", stop.toArray(String[]::new));
+                testbed.command(system, "testbed-overload-stop", "load", "ws2", "--stop");
                 final long stoppedNanos = System.nanoTime();
                 final int normal = awaitPortState(watch, s -> s == 0, Duration.ofSeconds(30));
                 System.out.printf(Locale.ROOT, "testbed: port_state %d %.1f s after the load stopped%n", normal,
@@ -135,31 +107,20 @@ class TestbedProcessTest {
                 assertEquals(0, normal, () -> "port_state after the load: " + normal + "\n" + watch.logEnd());
             } finally {
                 system.close();
-                final List<String> down = new ArrayList<>(List.of("down"));
-                down.addAll(selection);
-                try (SystemUnderTest downKit = SystemUnderTest.in(directory.resolve("down"))) {
-                    testbed(downKit, "testbed-down", down.toArray(String[]::new));
+                if (testbed != null) {
+                    testbed.downAndCheckNothingLeft();
                 }
             }
         }
-        final String namespaces = run(List.of("ip", "netns", "list"));
-        assertTrue(namespaces.lines().noneMatch(l -> l.startsWith("lt-" + name + "-")), "namespaces left:\n" + namespaces);
         for (final long pid : ownPids) {
             assertTrue(ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty(), "process " + pid + " of the testbed is alive");
         }
-        assertTrue(Files.notExists(state), "state directory left: " + state);
-        System.out.printf(Locale.ROOT, "testbed: up, load, LOADED, NORMAL, down in %.1f s%n", (System.nanoTime() - startNanos) / 1e9);
+        System.out.printf(Locale.ROOT, "testbed: up, load, LOADED, SATURATED, NORMAL, down in %.1f s%n",
+            (System.nanoTime() - startNanos) / 1e9);
     }
 
-    /** Runs {@code testbed ARGS} as ./latency would, to its end, successfully. */
-    private static void testbed(final SystemUnderTest system, final String logName, final String... args) throws Exception {
-        system.launchOneShot(logName, Component.TESTBED).args(args).start().awaitSuccess(Duration.ofSeconds(60));
-    }
-
-    private Path serverConfig(final JsonNode status, final JsonNode port) throws IOException {
-        final JsonNode ws1 = host(status, "ws1");
-        final JsonNode ws2 = host(status, "ws2");
-        final JsonNode sw1 = status.get("switches").get(0);
+    private Path serverConfig(final OneSwitchTestbed testbed) throws IOException {
+        final JsonNode port = testbed.port("ws2");
         return Testbed.write(directory, "server.yaml", String.join("\n",
             "server:",
             "  name: TestbedServer",
@@ -172,20 +133,17 @@ class TestbedProcessTest {
             "    node_id: 1",
             "    workstation_type: TAC-4",
             "    mib_source: snmp",
-            "    snmp: { address: udp:" + ws1.get("snmpd").get("address").asText() + "/" + status.get("snmp").get("port").asInt()
-                + ", version: v2c, community_env: TESTBED_COMMUNITY }",
+            "    snmp: { address: " + testbed.agent("ws1") + ", version: v2c, community_env: TESTBED_COMMUNITY }",
             "  - name: ws2",
             "    node_id: 2",
             "    workstation_type: TAC-4",
             "    mib_source: snmp",
-            "    snmp: { address: udp:" + ws2.get("snmpd").get("address").asText() + "/" + status.get("snmp").get("port").asInt()
-                + ", version: v2c, community_env: TESTBED_COMMUNITY }",
+            "    snmp: { address: " + testbed.agent("ws2") + ", version: v2c, community_env: TESTBED_COMMUNITY }",
             "links:",
             "  - name: sw1-ws2",
             "    mib_source: snmp",
-            "    snmp: { address: udp:" + sw1.get("management_address").asText() + "/" + status.get("snmp").get("port").asInt()
-                + ", version: v2c, community_env: TESTBED_COMMUNITY, if_index: " + port.get("if_index").asInt()
-                + ", speed_mbps: " + port.get("bottleneck").get("speed_mbps").asInt()
+            "    snmp: { address: " + testbed.agent("sw1") + ", version: v2c, community_env: TESTBED_COMMUNITY, if_index: "
+                + port.get("if_index").asInt() + ", speed_mbps: " + port.get("bottleneck").get("speed_mbps").asInt()
                 + ", discards_oid: " + port.get("discards_oid").asText() + " }",
             "thresholds: { port_states: bands }",
             "connections:",
@@ -227,8 +185,8 @@ class TestbedProcessTest {
 
     private static long ifHcOutOctets(final String ns, final String community, final String agent, final String oid)
         throws Exception {
-        final String answer = run(List.of("ip", "netns", "exec", ns, "snmpget", "-v2c", "-c", community, "-On", "-t", "2",
-            agent, oid));
+        final String answer = OneSwitchTestbed.exec(List.of("ip", "netns", "exec", ns, "snmpget", "-v2c", "-c", community, "-On",
+            "-t", "2", agent, oid));
         final Matcher m = Pattern.compile(Pattern.quote(oid) + " = Counter64: (\\d+)").matcher(answer);
         assertTrue(m.find(), "snmpget of " + oid + " from " + agent + ": " + answer);
         return Long.parseLong(m.group(1));
@@ -262,31 +220,5 @@ class TestbedProcessTest {
             }
         }
         return pids;
-    }
-
-    private static JsonNode host(final JsonNode status, final String name) {
-        for (final JsonNode host : status.get("hosts")) {
-            if (host.get("name").asText().equals(name)) {
-                return host;
-            }
-        }
-        throw new AssertionError("no host " + name + " in " + status.toPrettyString());
-    }
-
-    private static JsonNode portNamed(final JsonNode sw, final String name) {
-        for (final JsonNode port : sw.get("ports")) {
-            if (port.get("name").asText().equals(name)) {
-                return port;
-            }
-        }
-        throw new AssertionError("no port " + name + " in " + sw.toPrettyString());
-    }
-
-    private static String run(final List<String> argv) throws Exception {
-        final Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
-        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS), String.join(" ", argv) + " did not end");
-        assertEquals(0, process.exitValue(), () -> String.join(" ", argv) + ": " + output);
-        return output;
     }
 }
