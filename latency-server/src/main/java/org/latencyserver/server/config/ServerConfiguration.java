@@ -94,7 +94,7 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
             }
         }
         return new MeasurementPacing(measurement.pathSharePercent(), speeds, measurement.effectiveTimeBudgetMillis(),
-            MeasurementSettings.MIN_ROUND_TRIPS_AT_TIME_BUDGET);
+            MeasurementSettings.MIN_ROUND_TRIPS_AT_TIME_BUDGET, measurement.maxConcurrentMeasurements());
     }
 
     /** @return round trips per second the connections' probes take out of the budget */

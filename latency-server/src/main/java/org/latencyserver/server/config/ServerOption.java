@@ -86,8 +86,8 @@ public enum ServerOption {
     MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS("measurement.max_concurrent_measurements", whole(1, 10_000), 2L,
         "measurements", "measurements open at once across all connections"),
     MEASUREMENT_PATH_SHARE_PERCENT("measurement.path_share_percent", decimal(0, true, 100), 5.0, "%",
-        "of a link's configured speed_mbps one connection's measurement may take, warm-up included: its round trips are"
-            + " paced to stay within it (links without speed_mbps are not paced)"),
+        "of a link's configured speed_mbps the measurements may take together, warm-up included: their round trips are"
+            + " paced to stay within it, split among max_concurrent_measurements (links without speed_mbps are not paced)"),
     MEASUREMENT_TIME_BUDGET_MILLIS("measurement.time_budget_millis", whole(0, 86_400_000), 10_000L, "ms",
         "a measurement's run stops this long after its agent received it and submits what it recorded (at least 100"
             + " round trips), so a slow path gives fewer round trips rather than none; at most 3/4 of timeout_millis; 0 = no bound"),

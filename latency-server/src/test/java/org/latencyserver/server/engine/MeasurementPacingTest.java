@@ -8,15 +8,21 @@ import org.junit.jupiter.api.Test;
 
 class MeasurementPacingTest {
 
-    private static final MeasurementPacing FIVE_PERCENT = new MeasurementPacing(5.0, Map.of("bottleneck", 20L), 10_000, 100);
+    private static final MeasurementPacing FIVE_PERCENT = new MeasurementPacing(5.0, Map.of("bottleneck", 20L), 10_000, 100, 1);
 
     @Test
     void roundTripsOnAConfiguredLinkArePacedToItsShare() {
-        // 1 KB plus 100 B of headers each way per round trip = 8,992 bits; 5 % of 20 Mbit/s = 1 Mbit/s.
-        assertEquals(8_992_000L, FIVE_PERCENT.minIntervalNanos("bottleneck", 1024));
+        // 1 KB plus 250 B of headers and acknowledgement each way per round trip = 10,192 bits; 5 % of 20 Mbit/s = 1 Mbit/s.
+        assertEquals(10_192_000L, FIVE_PERCENT.minIntervalNanos("bottleneck", 1024));
         final double bitsPerSecond = (1024 + MeasurementPacing.WIRE_OVERHEAD_BYTES) * 8.0
             / (FIVE_PERCENT.minIntervalNanos("bottleneck", 1024) / 1e9);
         assertEquals(0.05 * 20e6, bitsPerSecond, 1.0, "at most the share, one message per direction per round trip");
+    }
+
+    @Test
+    void theShareIsSplitAmongTheMeasurementsThatMayBeOpenAtOnce() {
+        final MeasurementPacing two = new MeasurementPacing(5.0, Map.of("bottleneck", 20L), 10_000, 100, 2);
+        assertEquals(2 * FIVE_PERCENT.minIntervalNanos("bottleneck", 1024), two.minIntervalNanos("bottleneck", 1024));
     }
 
     @Test
@@ -28,8 +34,9 @@ class MeasurementPacingTest {
 
     @Test
     void aShareOutsideItsRangeIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new MeasurementPacing(0, Map.of(), 0, 1));
-        assertThrows(IllegalArgumentException.class, () -> new MeasurementPacing(101, Map.of(), 0, 1));
-        assertThrows(IllegalArgumentException.class, () -> new MeasurementPacing(5, Map.of(), 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> new MeasurementPacing(0, Map.of(), 0, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new MeasurementPacing(101, Map.of(), 0, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new MeasurementPacing(5, Map.of(), 0, 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new MeasurementPacing(5, Map.of(), 0, 1, 0));
     }
 }
