@@ -35,6 +35,69 @@ public final class SnmpdConfig {
     }
 
     /**
+     * A host's agent with a CPU of its own: as {@link #text(String, String, String, SnmpCredentials, Path)}, and
+     * UCD-SNMP-MIB's raw CPU counters ({@link #UCD_RAW_CPU}) served by {@code cpuScript} from {@code /proc/stat}'s
+     * line of one core instead of the whole machine's.
+     *
+     * @param cpuCore   the core
+     * @param cpuScript the script ({@link #CPU_SCRIPT})
+     * @return the file's text
+     */
+    public static String hostText(final String testbed, final String namespace, final String address,
+                                  final SnmpCredentials credentials, final Path persistentDir, final int cpuCore,
+                                  final Path cpuScript) {
+        final List<String> passes = new ArrayList<>();
+        for (final String oid : UCD_RAW_CPU) {
+            passes.add("pass_persist ." + oid + " /bin/sh " + cpuScript + " " + cpuCore);
+        }
+        return text(testbed, namespace, address, credentials, persistentDir, List.of(), null).stripTrailing() + "\n"
+            + String.join("\n", passes) + "\n";
+    }
+
+    /**
+     * UCD-SNMP-MIB's raw CPU counters a host's own core is served at: ssCpuRawUser, Nice, System, Idle, Wait,
+     * Kernel and Interrupt (.1.3.6.1.4.1.2021.11.50.0 to .56.0), what the server's poller reads.
+     */
+    public static final List<String> UCD_RAW_CPU = List.of("1.3.6.1.4.1.2021.11.50.0", "1.3.6.1.4.1.2021.11.51.0",
+        "1.3.6.1.4.1.2021.11.52.0", "1.3.6.1.4.1.2021.11.53.0", "1.3.6.1.4.1.2021.11.54.0", "1.3.6.1.4.1.2021.11.55.0",
+        "1.3.6.1.4.1.2021.11.56.0");
+
+    /**
+     * net-snmp's {@code pass_persist} protocol, as {@code /bin/sh SCRIPT CORE}: a {@code get} of a raw CPU counter
+     * answered from {@code /proc/stat}'s {@code cpuCORE} line, in its ticks (USER_HZ) as net-snmp's own counters are:
+     * user, nice, system, idle, iowait as wait, system as kernel (net-snmp's kernel is part of system), irq + softirq
+     * as interrupt; Counter32. Anything else gets {@code NONE}.
+     */
+    public static final String CPU_SCRIPT = String.join("\n",
+        "#!/bin/sh",
+        "# Written by ./latency testbed up: serves one core of /proc/stat as this host's UCD-SNMP-MIB raw CPU counters.",
+        "PATH=/usr/sbin:/sbin:/usr/bin:/bin",
+        "core=$1",
+        "while read -r command; do",
+        "  case \"$command\" in",
+        "    PING) echo PONG ;;",
+        "    get)",
+        "      read -r oid",
+        "      set -- $(grep \"^cpu$core \" /proc/stat)",
+        "      case \"$oid\" in",
+        "        *.11.50.0) value=$2 ;;",
+        "        *.11.51.0) value=$3 ;;",
+        "        *.11.52.0) value=$4 ;;",
+        "        *.11.53.0) value=$5 ;;",
+        "        *.11.54.0) value=$6 ;;",
+        "        *.11.55.0) value=$4 ;;",
+        "        *.11.56.0) value=$(( $7 + $8 )) ;;",
+        "        *) echo NONE; continue ;;",
+        "      esac",
+        "      echo \"$oid\"; echo counter; echo $(( ${value:-0} % 4294967296 )) ;;",
+        "    getnext) read -r oid; echo NONE ;;",
+        "    set) read -r oid; read -r value; echo not-writable ;;",
+        "    *) exit 0 ;;",
+        "  esac",
+        "done",
+        "");
+
+    /**
      * A switch's agent: as {@link #text(String, String, String, SnmpCredentials, Path)}, and for each bottleneck port
      * a {@code pass_persist} of its ifOutDiscards instance to {@code dropsScript}, which reads the port's {@code tbf} drops from
      * {@code tc -s} (Linux counts a qdisc's drops there only; IF-MIB's discards stay 0).

@@ -122,15 +122,17 @@ public final class Testbed {
             }
             final List<SnmpdConfig.DropPort> drops = ports.stream().filter(port -> port.bottleneck() != null)
                 .map(port -> new SnmpdConfig.DropPort(port.ifIndex(), port.interfaceName())).toList();
-            final TestbedStatus.Agent agent = startAgent(sw.name(), sw.managementAddress().addressText(), credentials, drops);
+            final TestbedStatus.Agent agent = startAgent(sw.name(), sw.managementAddress().addressText(), credentials, drops, null);
             switches.add(new TestbedStatus.Switch(sw.name(), ns, TestbedNames.BRIDGE, sw.managementAddress().addressText(),
                 sw.managementAddress().prefixLength(), agent, ports));
         }
         final List<TestbedStatus.Host> hosts = new ArrayList<>();
         for (final HostSpec host : topology.hosts()) {
-            final TestbedStatus.Agent agent = startAgent(host.name(), host.address().addressText(), credentials, List.of());
+            final TestbedStatus.Agent agent = startAgent(host.name(), host.address().addressText(), credentials, List.of(),
+                host.cpuCore().orElse(null));
             hosts.add(new TestbedStatus.Host(host.name(), names.namespace(host.name()), host.switchName(),
-                host.address().addressText(), host.address().prefixLength(), TestbedNames.HOST_INTERFACE, agent));
+                host.address().addressText(), host.address().prefixLength(), TestbedNames.HOST_INTERFACE, agent,
+                host.cpuCore().orElse(null)));
         }
         final List<TestbedStatus.Link> links = topology.links().stream().map(l -> new TestbedStatus.Link(l.name(), l.switches(),
             l.towardSwitch().orElse(null), l.bottleneck().map(TestbedStatus.Limit::of).orElse(null))).toList();
@@ -145,7 +147,7 @@ public final class Testbed {
 
     /** Starts one agent in a node's namespace; it daemonises once it listens, so a bind failure is its exit status. */
     private TestbedStatus.Agent startAgent(final String node, final String address, final SnmpCredentials credentials,
-                                           final List<SnmpdConfig.DropPort> drops)
+                                           final List<SnmpdConfig.DropPort> drops, final Integer cpuCore)
         throws CommandFailedException, IOException, InterruptedException {
         final Path dir = state.agent(node);
         final Path persistent = dir.resolve("persist");
@@ -158,7 +160,13 @@ public final class Testbed {
         if (!drops.isEmpty()) {
             Files.writeString(dropsScript, SnmpdConfig.DROPS_SCRIPT);
         }
-        Files.writeString(config, SnmpdConfig.text(topology.name(), ns, address, credentials, persistent, drops, dropsScript));
+        if (cpuCore != null) {
+            final Path cpuScript = dir.resolve("cpu.sh");
+            Files.writeString(cpuScript, SnmpdConfig.CPU_SCRIPT);
+            Files.writeString(config, SnmpdConfig.hostText(topology.name(), ns, address, credentials, persistent, cpuCore, cpuScript));
+        } else {
+            Files.writeString(config, SnmpdConfig.text(topology.name(), ns, address, credentials, persistent, drops, dropsScript));
+        }
         final String snmpd = Prerequisites.find("snmpd").map(Path::toString).orElse("snmpd");
         // MIBS empty: Debian ships no MIB files, and snmpd would log a page of lookup failures.
         final Command start = Command.of("the snmpd of " + node + " (log " + log + ")", "ip", "netns", "exec", ns,

@@ -80,9 +80,18 @@ public record TestbedStatus(String format, String testbed, String prefix, String
      * @param prefixLength  its network's prefix length
      * @param interfaceName its one interface
      * @param snmpd         its agent
+     * @param cpuCore       the core its agent reports as its CPU (UCD-SNMP-MIB's raw counters), or null: the whole
+     *                      machine's, as every namespace's {@code /proc/stat} is
      */
     public record Host(String name, String namespace, @JsonProperty("switch") String switchName, String address,
-                       int prefixLength, @JsonProperty("interface") String interfaceName, Agent snmpd) {
+                       int prefixLength, @JsonProperty("interface") String interfaceName, Agent snmpd,
+                       @JsonProperty("cpu_core") Integer cpuCore) {
+
+        /** A host whose agent reports the whole machine's CPU. */
+        public Host(final String name, final String namespace, final String switchName, final String address,
+                    final int prefixLength, final String interfaceName, final Agent snmpd) {
+            this(name, namespace, switchName, address, prefixLength, interfaceName, snmpd, null);
+        }
     }
 
     /**

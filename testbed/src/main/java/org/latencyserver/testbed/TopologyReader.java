@@ -29,6 +29,7 @@ import org.latencyserver.core.input.InputNode;
  *   - { name: sw1, management_address: 198.18.0.254/24 }
  * hosts:
  *   - { name: srv, switch: sw1, address: 198.18.0.1/24 }
+ *   - { name: ws1, switch: sw1, address: 198.18.0.2/24, cpu_core: 0 }   # its snmpd reports core 0 as its CPU
  *   - { name: ws2, switch: sw1, address: 198.18.0.3/24,
  *       bottleneck: { rate_mbit: 20, burst_kbyte: 10, latency_ms: 25 } }   # tbf on the port toward ws2
  * links:                                      # optional: switch to switch
@@ -54,7 +55,7 @@ public final class TopologyReader {
     private static final Pattern NODE_NAME = Pattern.compile("[a-z][a-z0-9-]{0," + (MAX_NODE_NAME_CHARS - 1) + "}");
     private static final Set<String> TOP = Set.of("name", "switches", "hosts", "links");
     private static final Set<String> SWITCH = Set.of("name", "management_address");
-    private static final Set<String> HOST = Set.of("name", "switch", "address", "bottleneck");
+    private static final Set<String> HOST = Set.of("name", "switch", "address", "bottleneck", "cpu_core");
     private static final Set<String> LINK = Set.of("name", "between", "bottleneck");
     private static final Set<String> HOST_BOTTLENECK = Set.of("rate_mbit", "burst_kbyte", "latency_ms");
     private static final Set<String> LINK_BOTTLENECK = Set.of("toward", "rate_mbit", "burst_kbyte", "latency_ms");
@@ -155,9 +156,12 @@ public final class TopologyReader {
                     + " (same prefix length), was " + address);
             }
             final Optional<Bottleneck> bottleneck = bottleneck(m.section("bottleneck"), HOST_BOTTLENECK);
+            final int cores = Runtime.getRuntime().availableProcessors();
+            final Long core = m.has("cpu_core") ? m.integer("cpu_core", null, 0, cores - 1) : null;
             if (name != null && switchName != null && attached != null && address != null
-                && (bottleneck.isPresent() || !m.has("bottleneck"))) {
-                hosts.add(new HostSpec(name, switchName, address, bottleneck));
+                && (bottleneck.isPresent() || !m.has("bottleneck")) && (core != null || !m.has("cpu_core"))) {
+                hosts.add(new HostSpec(name, switchName, address, bottleneck,
+                    core == null ? Optional.empty() : Optional.of(core.intValue())));
             }
         }
         return hosts;

@@ -35,6 +35,16 @@ class TopologyReaderTest {
     }
 
     @Test
+    void aHostMayHaveACpuCoreOfItsOwnAndOneThisMachineLacksIsRefused() throws Exception {
+        final Topology one = TopologyReader.load(Path.of("../examples/testbed/one-switch.yaml"));
+        assertEquals(java.util.Optional.of(0), one.host("ws1").orElseThrow().cpuCore());
+        assertEquals(java.util.Optional.empty(), one.host("srv").orElseThrow().cpuCore(), "srv reports the whole machine");
+        final int cores = Runtime.getRuntime().availableProcessors();
+        final String message = refused(ONE.replace("address: 198.18.0.1/24 }", "address: 198.18.0.1/24, cpu_core: " + cores + " }"));
+        assertTrue(message.contains("hosts[0].cpu_core: must be 0.." + (cores - 1) + ", was " + cores), message);
+    }
+
+    @Test
     void defaultsFillBurstAndLatency() throws Exception {
         final Bottleneck b = TopologyReader.parse(ONE, "t.yaml").host("ws2").orElseThrow().bottleneck().orElseThrow();
         assertEquals(Bottleneck.DEFAULT_BURST_KBYTES, b.burstKbytes());
