@@ -56,6 +56,12 @@ import picocli.CommandLine.Parameters;
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.EstimateAccuracyHarness [DURATION_SECONDS] [BURST_SIZE]}
  * from the repository root; {@code --help} for the options. Connection 1 of the demo (emulated TAC-4
  * workstations, no agents) is read but reported as not checkable.
+ *
+ * <p>With {@code --real-network} (root; {@link RealNetworkOptions}) it waits for a quiet machine, measures a
+ * profile with port cells on a testbed of its own, runs {@code ./latency demo --real-network} with that profile
+ * and a scenario of port phases, plays the application from ws1's namespace across the bottleneck, and reports
+ * per port band too, against the real network's targets ({@link AccuracyTargets#realNetwork}); see
+ * docs/benchmarks.md, "Estimates that hold on a real network".
  */
 @Command(name = "EstimateAccuracyHarness", mixinStandardHelpOptions = true,
     description = "Run the demo under real load with an application beside it and report how well served estimates held.")
