@@ -119,9 +119,13 @@ public record AccuracyTargets(int minBursts, double coverageTolerance, double ma
         return Math.abs(servedOverPooled) <= maxPooledMeanError ? Verdict.MET : Verdict.MISSED;
     }
 
-    /** @return the verdict on the share of time a loaded port state was served a value of another band (reads) */
+    /**
+     * @return the verdict on the share of time a loaded port state was served a value of another band (reads); none
+     *         where no read was served an estimate at all
+     */
     public Verdict otherBand(final StateAccuracy state) {
-        if (Double.isNaN(maxOtherBandShare) || !state.portLoaded()) {
+        // nothing served (e.g. QoS 2 refused in a band its profile has no cell for): no value of any band to judge
+        if (Double.isNaN(maxOtherBandShare) || !state.portLoaded() || state.noEstimateShare() >= 1.0) {
             return Verdict.NONE;
         }
         if (state.reads() < minBursts) {

@@ -44,6 +44,9 @@ class RealNetworkAnalysisTest {
         assertEquals(AccuracyTargets.Verdict.MISSED, targets.otherBand(saturated));
         assertEquals(AccuracyTargets.Verdict.NONE, targets.meanError(band, 0.5), "per-burst median error is shown, not judged");
         assertEquals(AccuracyTargets.Verdict.NONE, new AccuracyTargets(20).otherBand(band), "not a loopback target");
+        final StateAccuracy refusedThroughout = new StateAccuracy(LoadState.port(101), 50, 1.0, 0, 0, 0, 0, Double.NaN, null, null,
+            0.0, 0.0, 0.0);
+        assertEquals(AccuracyTargets.Verdict.NONE, targets.otherBand(refusedThroughout), "nothing served, nothing to judge");
     }
 
     @Test

@@ -251,7 +251,7 @@ public final class MeasurementAgent implements AutoCloseable {
                            final long deadlineNanos) throws Exception {
         final WarmupBudget.Plan plan = warmup.plan(request.peer_node_name, request.message_size_bytes,
             (long) request.warmup_round_trips + request.round_trips, intervalNanos, request.min_interval_nanos,
-            nanoTime.getAsLong(), deadlineNanos);
+            Math.max(0, request.time_budget_millis) * 1_000_000L, nanoTime.getAsLong(), deadlineNanos);
         if (!plan.warms()) {
             return false;
         }

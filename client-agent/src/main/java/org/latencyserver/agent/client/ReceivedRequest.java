@@ -29,7 +29,7 @@ record ReceivedRequest(MeasurementRequest request, long deadlineNanos) {
     }
 
     /**
-     * @param runStartNanos when the recorded run starts, on this agent's monotonic clock
+     * @param runStartNanos when the run starts (its warm-up round trips first), on this agent's monotonic clock
      * @return when the run should end by the request's {@code time_budget_millis}, never after the deadline less
      *         {@code marginNanos}; {@link Long#MAX_VALUE} when it has no time budget
      * @param marginNanos   kept free before the deadline for the submission

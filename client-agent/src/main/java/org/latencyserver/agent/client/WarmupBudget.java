@@ -48,12 +48,14 @@ final class WarmupBudget {
      * @param intervalNanos       the pacing of the run, ns; 0 back to back
      * @param warmupIntervalNanos the pacing the path's share allows the warm-up, ns; 0 back to back. A paced warm-up
      *                            runs no more round trips than fit before it must end
+     * @param runBudgetNanos      the run's time bound (the request's time budget), ns; 0 for none: the run is then
+     *                            estimated from its round trips alone
      * @param nowNanos            now, on the monotonic clock
      * @param deadlineNanos       the request's local deadline, on the same clock
      * @return the warm-up to run; {@link Plan#warms()} false when nothing is to be warmed
      */
     Plan plan(final String peer, final int messageSizeBytes, final long runRoundTrips, final long intervalNanos,
-              final long warmupIntervalNanos, final long nowNanos, final long deadlineNanos) {
+              final long warmupIntervalNanos, final long runBudgetNanos, final long nowNanos, final long deadlineNanos) {
         final boolean newPath = warmedPaths.add(peer + "@" + messageSizeBytes);
         int roundTrips = newPath ? JIT_WARMUP_ROUND_TRIPS : 0;
         final long spentNanos = spentNanosByPeer.getOrDefault(peer, 0L);
@@ -64,8 +66,10 @@ final class WarmupBudget {
             }
             return new Plan(peer, newPath, false, roundTrips, nowNanos, nowNanos, spentNanos, false);
         }
-        // Twice the paced duration: a loaded path's round trips may each take longer than the interval.
-        final long runNanos = 2L * runRoundTrips * Math.max(intervalNanos, SHORTEST_ROUND_TRIP_NANOS);
+        // Twice the paced duration: a loaded path's round trips may each take longer than the interval; a run with a
+        // time bound takes no longer than that.
+        final long pacedNanos = 2L * runRoundTrips * Math.max(intervalNanos, SHORTEST_ROUND_TRIP_NANOS);
+        final long runNanos = runBudgetNanos > 0 ? Math.min(pacedNanos, runBudgetNanos) : pacedNanos;
         final long goalNanos = nowNanos + jitWarmupNanos - spentNanos;
         final long latestNanos = deadlineNanos - runNanos - DEADLINE_MARGIN_NANOS;
         final boolean cutShort = goalNanos - latestNanos > 0;

@@ -149,6 +149,9 @@ public final class RoundTripLoop {
                 break;
             }
             if (count >= minRecorded && count < roundTrips && endNanos - stopNanos > 0) {
+                if (deadlineNanos != Long.MAX_VALUE && endNanos - deadlineNanos > 0) {
+                    throw new DeadlineExceededException(count, roundTrips); // too late to be accepted: not submitted
+                }
                 stoppedByTime = true;
                 break;
             }

@@ -78,6 +78,13 @@ class RoundTripLoopTest {
     }
 
     @Test
+    void aRunThatReachesItsMinimumOnlyAfterTheDeadlineIsAbandonedNotSubmittedLate() {
+        final long now = System.nanoTime();
+        assertThrows(DeadlineExceededException.class, () -> new RoundTripLoop().run(new CountingRoundTrip(1_000), 0, 1_000, null,
+            now - 1, 0, now - 1, 100));
+    }
+
+    @Test
     void aTimeBudgetAlreadyPastStillRecordsTheMinimum() throws Exception {
         final RunResult result = new RoundTripLoop().run(new CountingRoundTrip(1_000), 0, 1_000, null, Long.MAX_VALUE, 0,
             System.nanoTime() - 1, 100);

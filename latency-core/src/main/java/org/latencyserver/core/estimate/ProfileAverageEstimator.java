@@ -20,8 +20,10 @@ import org.latencyserver.core.stats.MeanConfidence;
  * <p>The profile cell for the connection's CPU state pair (either order: a round trip is
  * symmetric) and message size gives the mean. When the switch port is above 90 % and the profile
  * has a measured port cell for its band and size, the mean is that cell's (measured with both CPUs
- * LOW) plus what the CPU pair adds over LOW/LOW; otherwise the profile's port model adds its
- * contribution (the thesis's queue model or a measured table). Either way CPU and port delays are
+ * LOW) plus what the CPU pair adds over LOW/LOW; when the profile has port cells for the size but
+ * none for the state (SATURATED, or a band not measured) the state is refused as not covered;
+ * otherwise the profile's port model adds its contribution (the thesis's queue model or a measured
+ * table). Either way CPU and port delays are
  * assumed to add (thesis section 4.2.3, constraint 4), said in the notes. The 95 % interval is the
  * thesis's Eq. 1 with the cell's standard deviation, or the profile's stated assumption (thesis:
  * s = 5 ms) — said in the notes — and the cell's n. The port contribution is a model, not a
@@ -102,6 +104,12 @@ public final class ProfileAverageEstimator {
             : profile.portCell(load.port().utilisationPercent(), messageSizeBytes).orElse(null);
         if (portCell != null) {
             return fromPortCell(profile, load, portCell, meanMillis, cpuInterval, basis, notes);
+        }
+        if (load.port().isLoaded() && !interpolated && profile.portCells().stream()
+            .anyMatch(cell -> cell.messageSizeBytes() == messageSizeBytes)) {
+            // Measured cells for this size that do not hold the state (or SATURATED, which none holds): the model
+            // could serve less than the measured cells do for a busier state, so the state is not covered.
+            ProfileHistograms.portCell(profile, load, messageSizeBytes);
         }
         if (load.port().isLoaded()) {
             final PortContribution port = profile.portModel().contribution(Math.min(100, load.port().utilisationPercent()),

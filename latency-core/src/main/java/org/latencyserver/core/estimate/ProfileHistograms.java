@@ -107,11 +107,15 @@ public final class ProfileHistograms {
         if (cell != null) {
             return cell;
         }
+        if (load.port().kind() == PortState.Kind.SATURATED) {
+            throw new EstimateRefusedException("profile " + profile.name() + " does not cover SATURATED: a port offered more than"
+                + " its rate (dropping) is in no profile's cells; only a measurement of the path (QoS 3/4) covers it");
+        }
         throw new EstimateRefusedException("profile " + profile.name() + " does not cover " + load.port() + " at "
             + messageSizeBytes + " B: " + (profile.portCells().isEmpty()
                 ? "its cells were measured with the switch port idle, and a loaded port's queue is not in them"
                 : "no measured port cell holds " + load.port().utilisationPercent() + " % at that size")
-            + " (serve this connection at QoS 4, or measure the port's cells into the profile: profile measure --port-loads)");
+            + " (a profile with the port's cells covers it: profile measure --port-loads)");
     }
 
     /**

@@ -112,11 +112,26 @@ class LoadedPortEstimatesTest {
     }
 
     @Test
-    void aSaturatedPortIsRefusedForQos2UnlessMeasuredAndGetsTheModelsFullContributionForQos1() throws Exception {
-        final EstimateRefusedException refused = assertThrows(EstimateRefusedException.class, () ->
+    void aSaturatedPortIsInNoProfilesCellsSoQos2AndAQos1WithPortCellsAreRefused() {
+        final EstimateRefusedException bound = assertThrows(EstimateRefusedException.class, () ->
             ProfileBoundEstimator.estimate(profile(true), load(LOW_LOW, PortState.SATURATED), 256, 96));
-        assertTrue(refused.getMessage().contains("does not cover SATURATED"), refused.getMessage());
-        final Estimate mean = ProfileAverageEstimator.estimate(profile(true), load(LOW_LOW, PortState.SATURATED), 256);
+        assertTrue(bound.getMessage().contains("does not cover SATURATED: a port offered more than its rate"), bound.getMessage());
+        final EstimateRefusedException mean = assertThrows(EstimateRefusedException.class, () ->
+            ProfileAverageEstimator.estimate(profile(true), load(LOW_LOW, PortState.SATURATED), 256));
+        assertTrue(mean.getMessage().contains("does not cover SATURATED"), "the model could serve less than the measured"
+            + " cells of a less loaded port: " + mean.getMessage());
+    }
+
+    @Test
+    void aQos1MeanOnAPortStateNoPortCellHoldsIsRefusedWhenTheProfileHasPortCellsForTheSize() {
+        final EstimateRefusedException refused = assertThrows(EstimateRefusedException.class, () ->
+            ProfileAverageEstimator.estimate(profile(true), load(LOW_LOW, PortState.loaded(98)), 256));
+        assertTrue(refused.getMessage().contains("no measured port cell holds 98 %"), refused.getMessage());
+    }
+
+    @Test
+    void aSaturatedPortOnAProfileWithoutPortCellsGetsTheModelsFullContributionForQos1() throws Exception {
+        final Estimate mean = ProfileAverageEstimator.estimate(profile(false), load(LOW_LOW, PortState.SATURATED), 256);
         assertEquals(1.0 + 10.0, mean.valueMillis(), 1e-9, "the thesis model at 100 %: 1/(1 - 9/10) = 10 ms");
     }
 }

@@ -89,8 +89,9 @@ public enum ServerOption {
         "of a link's configured speed_mbps the measurements may take together, warm-up included: their round trips are"
             + " paced to stay within it, split among max_concurrent_measurements (links without speed_mbps are not paced)"),
     MEASUREMENT_TIME_BUDGET_MILLIS("measurement.time_budget_millis", whole(0, 86_400_000), 10_000L, "ms",
-        "a measurement's run stops this long after its agent received it and submits what it recorded (at least 100"
-            + " round trips), so a slow path gives fewer round trips rather than none; at most 3/4 of timeout_millis; 0 = no bound"),
+        "a measurement's run (its warm-up round trips included, the agent's JIT warm-up before it not) stops this long after"
+            + " it began and submits what it recorded (at least 100 round trips), so a slow path gives fewer round trips"
+            + " rather than none; at most 3/4 of timeout_millis; 0 = no bound"),
     MEASUREMENT_SETTLE_MILLIS("measurement.settle_millis", whole(0, 86_400_000), described("2 × server.poll_interval_millis"),
         "ms", "a result whose load state changes this soon after it arrived is taken back from that state (counted): SNMP"
             + " counters lag the load by up to an agent's refresh (net-snmp: IF-MIB ~3 s, CPU ~5 s); 0 = never"),

@@ -312,7 +312,7 @@ public final class UpdateEngine {
             // (it measured the old state) is replaced at once — unless the port moved into or out of a loaded band
             // or between bands: an idle port's value is no estimate for a queueing one (nor the reverse), so what is
             // known of the new state is served instead (its last measurement, else the profile, else nothing).
-            if (portBandChanged(portBefore, row.load().port())) {
+            if (cleared.estimate() != null && portBandChanged(portBefore, row.load().port())) {
                 return openOrDefer(serveKnown(cleared), nowNanos);
             }
             final ConnectionRow labelled = cleared.estimate() == null ? cleared
@@ -329,12 +329,17 @@ public final class UpdateEngine {
     }
 
     /**
-     * @return whether the port went between NORMAL and a loaded state, or between loaded states (bands, or SATURATED);
-     *         a change to or from UNKNOWN (no answers) says nothing of the port and is not one
+     * @return whether the value served before may belong to another port band than the new state's: the port went
+     *         between NORMAL and a loaded state or between loaded states (bands, SATURATED), or it returns from UNKNOWN
+     *         (no answers: what it was in the meantime, and so which band the served value belongs to, is not known);
+     *         a change to UNKNOWN is not one
      */
     private static boolean portBandChanged(final PortState before, final PortState after) {
-        if (before.kind() == PortState.Kind.UNKNOWN || after.kind() == PortState.Kind.UNKNOWN) {
+        if (after.kind() == PortState.Kind.UNKNOWN) {
             return false;
+        }
+        if (before.kind() == PortState.Kind.UNKNOWN) {
+            return true;
         }
         return (before.isLoaded() || after.isLoaded()) && !before.equals(after);
     }

@@ -17,7 +17,10 @@ final class CounterRefresh {
     static final int KEPT = 5;
 
     private final long[] intervalsNanos = new long[KEPT];
+    /** Intervals kept, at most {@link #KEPT}. */
     private int seen;
+    /** Where the next interval goes in the ring. */
+    private int next;
     private long lastChangeNanos;
     private boolean haveChange;
     private volatile long periodNanos = -1;
@@ -27,9 +30,10 @@ final class CounterRefresh {
      */
     void changed(final long nowNanos) {
         if (haveChange) {
-            intervalsNanos[seen % KEPT] = nowNanos - lastChangeNanos;
-            seen++;
-            final int n = Math.min(seen, KEPT);
+            intervalsNanos[next] = nowNanos - lastChangeNanos;
+            next = (next + 1) % KEPT;
+            seen = Math.min(KEPT, seen + 1);
+            final int n = seen;
             final long[] sorted = Arrays.copyOf(intervalsNanos, n);
             Arrays.sort(sorted);
             periodNanos = sorted[n / 2];
@@ -41,6 +45,7 @@ final class CounterRefresh {
     /** Forgets what was seen (the source was UNKNOWN or the agent restarted: its refresh may differ now). */
     void reset() {
         seen = 0;
+        next = 0;
         haveChange = false;
         periodNanos = -1;
     }

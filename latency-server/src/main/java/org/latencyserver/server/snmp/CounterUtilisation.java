@@ -23,6 +23,7 @@ public abstract sealed class CounterUtilisation permits CpuUtilisation, PortUtil
     /** Forgets the baseline (the agent restarted); the last utilisation is kept. */
     public final void restart() {
         dropBaseline();
+        refresh.reset();
     }
 
     /** Forgets baseline and last value (the source was UNKNOWN: its old value says nothing any more). */

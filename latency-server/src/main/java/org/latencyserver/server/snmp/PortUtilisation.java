@@ -16,7 +16,9 @@ import org.latencyserver.core.state.PortState;
  * <p>Given a counter of the port's dropped packets, a window in which the port carried at least
  * {@value #SATURATED_AT_PERCENT} % and that counter moved reads
  * {@link PortState#SATURATED_CODE}: more was offered than the port carries (its utilisation alone
- * would read 100 % whatever the queue did).
+ * would read 100 % whatever the queue did). A saturated port stays so through one more window
+ * without drops while it still carries that much (bursty drops do not flap it), and leaves at once
+ * when it carries less.
  *
  * <p>Not thread-safe: one poller thread (or a lock) at a time.
  */
@@ -36,6 +38,8 @@ public final class PortUtilisation extends CounterUtilisation {
     private long baseOutOctets;
     private long baseNanos;
     private long baseDiscards = NO_DISCARDS;
+    /** Windows without drops a saturated port still reads saturated while it carries its rate. */
+    private int saturatedHold;
     private boolean haveSeen;
     private long lastSeenInOctets;
     private long lastSeenOutOctets;
@@ -110,8 +114,15 @@ public final class PortUtilisation extends CounterUtilisation {
         final double bitsPerSecond = octets * 8.0 * 1e9 / elapsedNanos;
         final double percent = 100.0 * bitsPerSecond / (speedMbps * 1e6);
         lastPercent = (int) Math.max(0, Math.min(100, Math.round(percent)));
-        if (lastPercent >= SATURATED_AT_PERCENT && discards != NO_DISCARDS && baseDiscards != NO_DISCARDS
-            && CounterDelta.of(baseDiscards, discards, discardsBits) != 0) {
+        final boolean dropped = discards != NO_DISCARDS && baseDiscards != NO_DISCARDS
+            && CounterDelta.of(baseDiscards, discards, discardsBits) != 0;
+        if (lastPercent < SATURATED_AT_PERCENT) {
+            saturatedHold = 0;
+        } else if (dropped) {
+            lastPercent = PortState.SATURATED_CODE;
+            saturatedHold = 1;
+        } else if (saturatedHold > 0) {
+            saturatedHold--;
             lastPercent = PortState.SATURATED_CODE;
         }
         setBaseline(inOctets, outOctets, nowNanos, discards);
@@ -144,5 +155,6 @@ public final class PortUtilisation extends CounterUtilisation {
     void dropBaseline() {
         haveBaseline = false;
         haveSeen = false;
+        saturatedHold = 0;
     }
 }

@@ -167,4 +167,17 @@ class ResultSettleTest {
         assertEquals(value, row(engine).estimate().valueMillis(), 1e-9);
         assertEquals(org.latencyserver.server.table.ServedEstimate.PREVIOUS_STATE, row(engine).served().source());
     }
+
+    @Test
+    void aThesisConnectionWhosePortWentUnknownAndCameBackLoadedDoesNotServeTheIdlePortsValue() {
+        final UpdateEngine engine = engine(CalibrationMode.THESIS);
+        engine.applyPolledMib((short) 4, mib(10), 0);
+        measure(engine, SECOND);
+        engine.tick(10 * SECOND);
+        engine.applyPolledMib((short) 4, mib(-1), 10 * SECOND);
+        assertNotNull(row(engine).estimate(), "while the port is unknown the last value stays, stale");
+        engine.applyPolledMib((short) 4, mib(100), 12 * SECOND);
+        assertNull(row(engine).estimate(), "what the port was meanwhile is not known: the idle port's value is not served");
+        assertTrue(row(engine).updateRequired());
+    }
 }

@@ -48,11 +48,21 @@ class PortSaturationTest {
     }
 
     @Test
-    void theStateAfterSaturationReturnsToTheRateOnceDropsStop() {
+    void aSaturatedPortAtItsRateStaysSaturatedThroughOneWindowWithoutDropsThenReturnsToItsRate() {
         final PortUtilisation port = new PortUtilisation(10 * SECOND);
         port.update(0, 0, 64, 20, 0, 5, 32);
         port.update(0, 3 * FULL_SECOND_OCTETS, 64, 20, 3 * SECOND, 472, 32);
-        assertEquals(100, port.update(0, 6 * FULL_SECOND_OCTETS, 64, 20, 6 * SECOND, 472, 32));
+        assertEquals(PortState.SATURATED_CODE, port.update(0, 6 * FULL_SECOND_OCTETS, 64, 20, 6 * SECOND, 472, 32),
+            "bursty drops: one window without them is no reason to leave");
+        assertEquals(100, port.update(0, 9 * FULL_SECOND_OCTETS, 64, 20, 9 * SECOND, 472, 32));
+    }
+
+    @Test
+    void aSaturatedPortThatCarriesLessLeavesAtOnce() {
+        final PortUtilisation port = new PortUtilisation(10 * SECOND);
+        port.update(0, 0, 64, 20, 0, 5, 32);
+        port.update(0, 3 * FULL_SECOND_OCTETS, 64, 20, 3 * SECOND, 472, 32);
+        assertEquals(50, port.update(0, 3 * FULL_SECOND_OCTETS + 3 * FULL_SECOND_OCTETS / 2, 64, 20, 6 * SECOND, 472, 32));
     }
 
     @Test
