@@ -68,34 +68,42 @@ public final class SnmpdConfig {
      * user, nice, system, idle, iowait as wait, system as kernel (net-snmp's kernel is part of system), irq + softirq
      * as interrupt; Counter32. Anything else gets {@code NONE}.
      */
-    public static final String CPU_SCRIPT = String.join("\n",
-        "#!/bin/sh",
-        "# Written by ./latency testbed up: serves one core of /proc/stat as this host's UCD-SNMP-MIB raw CPU counters.",
-        "PATH=/usr/sbin:/sbin:/usr/bin:/bin",
-        "core=$1",
-        "while read -r command; do",
-        "  case \"$command\" in",
-        "    PING) echo PONG ;;",
-        "    get)",
-        "      read -r oid",
-        "      set -- $(grep \"^cpu$core \" /proc/stat)",
-        "      case \"$oid\" in",
-        "        *.11.50.0) value=$2 ;;",
-        "        *.11.51.0) value=$3 ;;",
-        "        *.11.52.0) value=$4 ;;",
-        "        *.11.53.0) value=$5 ;;",
-        "        *.11.54.0) value=$6 ;;",
-        "        *.11.55.0) value=$4 ;;",
-        "        *.11.56.0) value=$(( $7 + $8 )) ;;",
-        "        *) echo NONE; continue ;;",
-        "      esac",
-        "      echo \"$oid\"; echo counter; echo $(( ${value:-0} % 4294967296 )) ;;",
-        "    getnext) read -r oid; echo NONE ;;",
-        "    set) read -r oid; read -r value; echo not-writable ;;",
-        "    *) exit 0 ;;",
-        "  esac",
-        "done",
-        "");
+    public static final String CPU_SCRIPT = passPersistScript(
+        "serves one core of /proc/stat as this host's UCD-SNMP-MIB raw CPU counters.", List.of("core=$1"),
+        List.of("      set -- $(grep \"^cpu$core \" /proc/stat)",
+            "      case \"$oid\" in",
+            "        *.11.50.0) value=$2 ;;",
+            "        *.11.51.0) value=$3 ;;",
+            "        *.11.52.0) value=$4 ;;",
+            "        *.11.53.0) value=$5 ;;",
+            "        *.11.54.0) value=$6 ;;",
+            "        *.11.55.0) value=$4 ;;",
+            "        *.11.56.0) value=$(( $7 + $8 )) ;;",
+            "        *) echo NONE; continue ;;",
+            "      esac",
+            "      echo \"$oid\"; echo counter; echo $(( ${value:-0} % 4294967296 )) ;;"));
+
+    /**
+     * A script speaking net-snmp's {@code pass_persist} protocol on standard input and output: {@code PING} answered
+     * {@code PONG}, {@code get} read with its OID into {@code $oid} and answered by {@code getLines}, {@code getnext}
+     * answered {@code NONE}, {@code set} refused, end of input (the agent stopping) the end.
+     *
+     * @param what     what it serves, for its comment line
+     * @param preamble lines run once at start (e.g. naming an argument)
+     * @param getLines the {@code get} branch after the OID is read: prints the OID, its type and value, ends with {@code ;;}
+     * @return the script's text
+     */
+    private static String passPersistScript(final String what, final List<String> preamble, final List<String> getLines) {
+        final List<String> lines = new ArrayList<>(List.of("#!/bin/sh", "# Written by ./latency testbed up: " + what,
+            "PATH=/usr/sbin:/sbin:/usr/bin:/bin"));
+        lines.addAll(preamble);
+        lines.addAll(List.of("while read -r command; do", "  case \"$command\" in", "    PING) echo PONG ;;", "    get)",
+            "      read -r oid"));
+        lines.addAll(getLines);
+        lines.addAll(List.of("    getnext) read -r oid; echo NONE ;;", "    set) read -r oid; read -r value; echo not-writable ;;",
+            "    *) exit 0 ;;", "  esac", "done", ""));
+        return String.join("\n", lines);
+    }
 
     /**
      * A switch's agent: as {@link #text(String, String, String, SnmpCredentials, Path)}, and for each bottleneck port
@@ -141,21 +149,8 @@ public final class SnmpdConfig {
      * dropped packets as a Counter32 (0 when the interface has none), read afresh from {@code tc -s} at every request
      * (net-snmp's plain {@code pass} would cache a script's output for 30 s). Anything else gets {@code NONE}.
      */
-    public static final String DROPS_SCRIPT = String.join("\n",
-        "#!/bin/sh",
-        "# Written by ./latency testbed up: serves a bottleneck's tbf drops (tc -s) as its IF-MIB ifOutDiscards.",
-        "PATH=/usr/sbin:/sbin:/usr/bin:/bin",
-        "while read -r command; do",
-        "  case \"$command\" in",
-        "    PING) echo PONG ;;",
-        "    get)",
-        "      read -r oid",
-        "      dropped=$(tc -s qdisc show dev \"$1\" 2>/dev/null | sed -n 's/.*dropped \\([0-9]*\\).*/\\1/p' | head -n 1)",
-        "      echo \"$oid\"; echo counter; echo $(( ${dropped:-0} % 4294967296 )) ;;",
-        "    getnext) read -r oid; echo NONE ;;",
-        "    set) read -r oid; read -r value; echo not-writable ;;",
-        "    *) exit 0 ;;",
-        "  esac",
-        "done",
-        "");
+    public static final String DROPS_SCRIPT = passPersistScript(
+        "serves a bottleneck's tbf drops (tc -s) as its IF-MIB ifOutDiscards.", List.of(),
+        List.of("      dropped=$(tc -s qdisc show dev \"$1\" 2>/dev/null | sed -n 's/.*dropped \\([0-9]*\\).*/\\1/p' | head -n 1)",
+            "      echo \"$oid\"; echo counter; echo $(( ${dropped:-0} % 4294967296 )) ;;"));
 }
