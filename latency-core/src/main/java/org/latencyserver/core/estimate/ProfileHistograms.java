@@ -98,10 +98,13 @@ public final class ProfileHistograms {
     public static final String ADDITIVE = "CPU and port delays assumed to add";
 
     /**
+     * @param profile          the profile
+     * @param load             a load state whose port is loaded (LOADED or SATURATED)
+     * @param messageSizeBytes the message size
      * @return the measured port cell for a loaded port's state and the size
      * @throws EstimateRefusedException naming the port state, when the profile has none
      */
-    static PortCell portCell(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
+    public static PortCell portCell(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
         throws EstimateRefusedException {
         final PortCell cell = profile.portCell(load.port().utilisationPercent(), messageSizeBytes).orElse(null);
         if (cell != null) {

@@ -366,6 +366,11 @@ public final class UpdateEngine {
             return row.withServed(null, waiting, ServedEstimate.NONE);
         }
         try {
+            if (row.load().port().isLoaded()) {
+                // A measured connection's stand-in for a loaded band is the band's own measured cell, never the idle
+                // port's cell with a model's guess added: ProfileHistograms refuses the state without one.
+                ProfileHistograms.portCell(profile, row.load(), row.spec().messageSizeBytes());
+            }
             final Estimate cell = row.spec().asQos().fromProfile(profile, row.load(), row.spec().messageSizeBytes(),
                 row.spec().boundPercent());
             // Served at the connection's QoS level (3 or 4), saying where it comes from.

@@ -180,4 +180,22 @@ class ResultSettleTest {
         assertNull(row(engine).estimate(), "what the port was meanwhile is not known: the idle port's value is not served");
         assertTrue(row(engine).updateRequired());
     }
+
+    @Test
+    void aMeasuredConnectionWaitingInALoadedBandIsNotServedTheIdlePortsCellWithAModelAdded() throws Exception {
+        final org.latencyserver.core.profile.Profile measured = org.latencyserver.core.profile.ProfileJson.read(
+            java.nio.file.Path.of("../profiles/measured-loopback-jacorb.json"));
+        final ConnectionSpec spec = new ConnectionSpec((short) 3, "ws1", (short) 1, new WorkstationType("LOCAL-2CORE", 5), "ws2",
+            (short) 2, new WorkstationType("LOCAL-2CORE", 5), "port-a", 256, 3, 0, measured.name(), CalibrationMode.ADAPTIVE, 0.0);
+        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))),
+            Map.of(measured.name(), measured), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 20_000,
+                SECOND, PortBands.of(List.of(95, 98)), SETTLE), tickets::incrementAndGet, () -> 42L);
+        engine.applyPolledMib((short) 3, mib(10), 0);
+        assertEquals(org.latencyserver.server.table.ServedEstimate.PROFILE_FALLBACK, engine.table().row((short) 3).served().source(),
+            "an idle port: the profile's CPU cell stands in");
+        engine.applyPolledMib((short) 3, mib(95), SECOND);
+        final ConnectionRow loaded = engine.table().row((short) 3);
+        assertNull(loaded.estimate(), "a loaded band: no cell of its own, so nothing stands in");
+        assertTrue(loaded.unavailableReason().contains("does not cover LOADED 95 %"), loaded.unavailableReason());
+    }
 }
