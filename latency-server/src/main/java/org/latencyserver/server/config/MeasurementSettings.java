@@ -32,14 +32,6 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
     /** The fewest recorded round trips a run stopped by its time budget submits (fewer: abandoned, re-issued). */
     public static final int MIN_ROUND_TRIPS_AT_TIME_BUDGET = 100;
 
-    /** Settings with the default path share and time budget. */
-    public MeasurementSettings(final int roundTrips, final int warmupRoundTrips, final long timeoutMillis,
-                               final long minIntervalMillis, final int budgetRoundTripsPerSecond,
-                               final int maxConcurrentMeasurements, final long dwellMillis, final long settleMillis) {
-        this(roundTrips, warmupRoundTrips, timeoutMillis, minIntervalMillis, budgetRoundTripsPerSecond,
-            maxConcurrentMeasurements, dwellMillis, settleMillis, ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.defaultDecimal(),
-            ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.defaultWhole());
-    }
 
     /** Settle window not configured: twice the poll interval. */
     public static final long SETTLE_FROM_POLL_INTERVAL = -1;
@@ -49,7 +41,8 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
                                final long minIntervalMillis, final int budgetRoundTripsPerSecond,
                                final int maxConcurrentMeasurements, final long dwellMillis) {
         this(roundTrips, warmupRoundTrips, timeoutMillis, minIntervalMillis, budgetRoundTripsPerSecond,
-            maxConcurrentMeasurements, dwellMillis, SETTLE_FROM_POLL_INTERVAL);
+            maxConcurrentMeasurements, dwellMillis, SETTLE_FROM_POLL_INTERVAL,
+            ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.defaultDecimal(), ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.defaultWhole());
     }
 
     /** Dwell not configured: twice the poll interval. */

@@ -29,27 +29,7 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
                              int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos, PortBands portBands,
                              long settleNanos, MeasurementPacing pacing) {
 
-    /** Settings whose measurements are neither paced nor bounded by time beyond their round trips. */
-    public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
-                          final int roundTripsPerMeasurement, final long measurementTimeoutNanos,
-                          final long minMeasurementIntervalNanos, final int maxConcurrentMeasurements,
-                          final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos,
-                          final PortBands portBands, final long settleNanos) {
-        this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
-            minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
-            portBands, settleNanos, MeasurementPacing.NONE);
-    }
 
-    /** Settings whose accepted results are never taken back. */
-    public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
-                          final int roundTripsPerMeasurement, final long measurementTimeoutNanos,
-                          final long minMeasurementIntervalNanos, final int maxConcurrentMeasurements,
-                          final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos,
-                          final PortBands portBands) {
-        this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
-            minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
-            portBands, 0);
-    }
 
     /** Settings with the thesis's port states, one per loaded percent. */
     public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
@@ -58,7 +38,7 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
                           final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos) {
         this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
             minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
-            PortBands.THESIS);
+            PortBands.THESIS, 0, MeasurementPacing.NONE);
     }
 
     /** Settings without dwell. */

@@ -44,12 +44,6 @@ final class LinkSource extends CounterSource<PortUtilisation> {
         this.configuredSpeedMbps = speedMbps;
     }
 
-    /** A source whose saturation is not observed. */
-    LinkSource(final String label, final Target<?> target, final int unknownAfterMissedPolls, final int ifIndex,
-               final long speedMbps) {
-        this(label, target, unknownAfterMissedPolls, ifIndex, speedMbps, null);
-    }
-
     @Override
     PDU request() {
         final PDU pdu = SnmpTargets.newPdu(target());
