@@ -14,7 +14,7 @@ import org.omg.CORBA.ORB;
  * cannot reach it): every 250 ms reads every connection's port state ({@code list_connections}) and
  * current estimate, and prints one line per connection, read as any client reads it (plain IIOP):
  * <pre>
- * t=EPOCH_MS conn=N qos=Q port_state=P served quality=Q source=S value_ms=V
+ * t=EPOCH_MS conn=N qos=Q port_state=P served quality=Q source=S value_ms=V basis=B
  * t=EPOCH_MS conn=N qos=Q port_state=P refused reason=R
  * </pre>
  * or {@code t=EPOCH_MS error ...} for a call that failed.
@@ -27,11 +27,12 @@ public final class EstimatesWatchMain {
     }
 
     /**
-     * @param args the naming service's corbaloc, the server's name in it
+     * @param args the server: a name in the naming service, a corbaloc, an IOR or an IOR file; then the naming
+     *             service's corbaloc when the server is given by name
      */
     public static void main(final String[] args) throws Exception {
         final ORB orb = PlainOrbs.init();
-        final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, args[1], args[0]));
+        final LatencyService service = LatencyServiceHelper.narrow(References.resolve(orb, args[0], args.length > 1 ? args[1] : null));
         while (true) {
             final long now = System.currentTimeMillis();
             try {
@@ -40,7 +41,7 @@ public final class EstimatesWatchMain {
                     try {
                         final Estimate estimate = service.current_estimate(info.index_ref);
                         System.out.println(head + " served quality=" + estimate.quality + " source=" + estimate.source.replace(' ', '_')
-                            + " value_ms=" + estimate.value_ms);
+                            + " value_ms=" + estimate.value_ms + " basis=" + estimate.basis.replace('\n', ' '));
                     } catch (EstimateUnavailable e) {
                         System.out.println(head + " refused reason=" + e.reason.replace('\n', ' '));
                     }

@@ -41,8 +41,10 @@ class PortCellsOnTestbedTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern IDLE_ROW = Pattern.compile("(?m)^\\s+0 %\\s+\\(NORMAL\\)\\s+1024\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)");
-    private static final Pattern ESTIMATE = Pattern.compile("estimate port_state=(-?\\d+) value_ms=([0-9.]+) basis=(.*)");
-    private static final Pattern UNAVAILABLE = Pattern.compile("unavailable port_state=(-?\\d+) reason=(.*)");
+    /** The watcher's lines for connection 1 (see {@link EstimatesWatchMain}): served, or refused with the reason. */
+    private static final Pattern ESTIMATE = Pattern.compile(
+        "t=\\d+ conn=1 qos=2 port_state=(-?\\d+) served quality=\\d+ source=(\\S+) value_ms=([0-9.]+) basis=(.*)");
+    private static final Pattern UNAVAILABLE = Pattern.compile("t=\\d+ conn=1 qos=2 port_state=(-?\\d+) refused reason=(.*)");
 
     @TempDir
     Path directory;
@@ -122,10 +124,8 @@ class PortCellsOnTestbedTest {
                 System.out.printf(Locale.ROOT, "testbed port cells: 1024 B idle mean %.3f ms p96 %.3f ms; 91-100 %% mean %.3f ms p96 %.3f"
                     + " ms (n %d)%n", idleMeanMillis, idleP96Millis, loadedMeanMillis, cellP96Millis, cell.get("n").asLong());
                 assertEquals(200, cell.get("n").asLong());
-                // a 20 Mbit/s tbf driven to its rate queues: the round trips wait behind the load
-                assertTrue(loadedMeanMillis > 2 * idleMeanMillis && cellP96Millis > 2 * idleP96Millis, String.format(Locale.ROOT,
-                    "a saturated 20 Mbit/s port queues: idle mean %.3f ms p96 %.3f ms, 91-100 %% mean %.3f ms p96 %.3f ms",
-                    idleMeanMillis, idleP96Millis, loadedMeanMillis, cellP96Millis));
+                // How much a tbf at its rate queues depends on how bursty its load is (docs/benchmarks.md, measured port
+                // cells): iperf3's paced UDP gave this cell 1-4 ms means from run to run, so no queue is asserted here.
                 assertTrue(written.get("provenance").get("method").asText().contains("at most 5 % of the port's speed"),
                     () -> written.get("provenance").toPrettyString());
 
@@ -136,18 +136,19 @@ class PortCellsOnTestbedTest {
                 final ChildProcess server = system.serverLaunch("server", serverConfig(testbed, profile))
                     .args("--metrics-port", "-1").env("TESTBED_COMMUNITY", community).inNetworkNamespace(testbed.namespace("srv")).start();
                 server.awaitReady(SystemUnderTest.READY_TIMEOUT);
-                final ChildProcess watch = system.launchClass("estimates", EstimateWatchMain.class)
-                    .args(directory.resolve("server.ior").toString(), "1")
+                final ChildProcess watch = system.launchClass("estimates", EstimatesWatchMain.class)
+                    .args(directory.resolve("server.ior").toString())
                     .inNetworkNamespace(testbed.namespace("srv")).start();
                 testbed.command(system, "testbed-load", "load", "ws2", "--percent", "93", "--from", "srv", "--background");
                 final String served = awaitLoadedEstimate(watch, Duration.ofSeconds(40));
                 final Matcher estimate = ESTIMATE.matcher(served);
                 assertTrue(estimate.matches(), () -> "QoS 2 on the loaded port was not served: " + served + "\n" + server.logEnd());
-                final double boundMillis = Double.parseDouble(estimate.group(2));
-                System.out.printf(Locale.ROOT, "testbed port cells: QoS 2 96 %% bound on the loaded port %.3f ms (%s)%n", boundMillis,
-                    estimate.group(3));
+                final double boundMillis = Double.parseDouble(estimate.group(3));
+                System.out.printf(Locale.ROOT, "testbed port cells: QoS 2 96 %% bound on the loaded port %.3f ms (source %s)%n",
+                    boundMillis, estimate.group(2));
                 // the loaded cell's bound, moved up by the CPU pair's excess over LOW/LOW (never down): not the idle port's
-                assertTrue(boundMillis >= 0.9 * cellP96Millis && boundMillis > 2 * idleP96Millis, String.format(Locale.ROOT,
+                assertTrue(estimate.group(4).contains("port 91–100 %, 1024 B"), () -> "served from the port cell: " + served);
+                assertTrue(boundMillis >= 0.9 * cellP96Millis, String.format(Locale.ROOT,
                     "the 96 %% bound %.3f ms is not the loaded cell's (its p96 %.3f ms; the idle port's %.3f ms)", boundMillis,
                     cellP96Millis, idleP96Millis));
                 assertTrue(boundMillis <= cell.get("max_ms").asDouble() + 50, String.format(Locale.ROOT,

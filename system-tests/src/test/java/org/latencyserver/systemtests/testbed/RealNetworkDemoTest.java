@@ -44,7 +44,7 @@ class RealNetworkDemoTest {
     /** Idle, 95 %, 102 %, and a few seconds of idle again: the run ends within the fourth step. */
     private static final long DURATION_SECONDS = 3 * STEP_SECONDS + 4;
     private static final Pattern LINE = Pattern.compile(
-        "t=(\\d+) conn=(\\d+) qos=(\\d+) port_state=(-?\\d+) (served quality=(\\d+) source=(\\S+) value_ms=(\\S+)|refused reason=(.*))");
+        "t=(\\d+) conn=(\\d+) qos=(\\d+) port_state=(-?\\d+) (served quality=(\\d+) source=(\\S+) value_ms=(\\S+) basis=.*|refused reason=(.*))");
 
     @TempDir
     Path directory;
@@ -99,7 +99,7 @@ class RealNetworkDemoTest {
             assertTrue(snapshot.contains("\"reachable\":true") && snapshot.contains("measured-loopback-jacorb"), snapshot);
 
             final ChildProcess watch = system.launchClass("watch", EstimatesWatchMain.class)
-                .args(ready.naming(), ready.serverName()).inNetworkNamespace(ready.namespaceOf("server").orElseThrow()).start();
+                .args(ready.serverName(), ready.naming()).inNetworkNamespace(ready.namespaceOf("server").orElseThrow()).start();
             final Path statusFile = ready.scenarioStatus().orElseThrow();
             long sequence = 0;
             int parsedUpTo = 0;

@@ -38,7 +38,8 @@ class TestbedProcessTest {
 
     private static final String IF_HC_OUT_OCTETS = ".1.3.6.1.2.1.31.1.1.1.10.";
     private static final double LOAD_PERCENT = 95;
-    private static final Pattern ROW = Pattern.compile("row port_state=(\\d+) cpu_state=(\\d+) mib_port=(\\d+)");
+    /** The watcher's line for the connection's port state (see {@link EstimatesWatchMain}). */
+    private static final Pattern ROW = Pattern.compile("conn=1 qos=1 port_state=(-?\\d+) ");
 
     @TempDir
     Path directory;
@@ -68,8 +69,8 @@ class TestbedProcessTest {
                 final ChildProcess server = system.serverLaunch("server", serverConfig(testbed))
                     .args("--metrics-port", "-1").env("TESTBED_COMMUNITY", community).inNetworkNamespace(srv).start();
                 server.awaitReady(SystemUnderTest.READY_TIMEOUT);
-                final ChildProcess watch = system.launchClass("watch", TableStatusWatchMain.class)
-                    .args(directory.resolve("server.ior").toString(), "1").inNetworkNamespace(srv).start();
+                final ChildProcess watch = system.launchClass("watch", EstimatesWatchMain.class)
+                    .args(directory.resolve("server.ior").toString()).inNetworkNamespace(srv).start();
 
                 testbed.command(system, "testbed-load", "load", "ws2", "--percent", Double.toString(LOAD_PERCENT), "--from", "ws1",
                     "--background");
