@@ -108,7 +108,7 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param thesisValueMillis the thesis's own, uncorrected value; equal to valueMillis when not corrected
      * @param correction      how valueMillis was corrected from it; empty when served unchanged
      * @param source          the server's word for where the data come from ("measurement", "remembered
-     *                        measurement", "profile", "profile fallback", "previous state's measurement")
+     *                        measurement", "band probes", "profile", "profile fallback", "previous state's measurement")
      * @param dataEpochMillis when the data were measured; 0 for a profile
      * @param sourceLabel     what the operator is told about the source, e.g. "remembered, 3 min old";
      *                        empty when the value is the current state's own fresh one

@@ -47,6 +47,7 @@ class CalibrationsTest {
         assertEquals("remembered, 3 min old", Words.source("remembered measurement", 1_000, 1_000 + 200_000));
         assertEquals("remembered, 42 s old", Words.source("remembered measurement", 1_000, 43_000));
         assertEquals("profile fallback", Words.source("profile fallback", 0, 5_000));
+        assertEquals("probes of this port state", Words.source("band probes", 4_000, 5_000));
         assertEquals("previous state's value", Words.source("previous state's measurement", 1_000, 5_000));
         assertTrue(Words.sourceExplanation("previous state's measurement").contains("does not belong to the current state"));
     }

@@ -100,6 +100,19 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
             driftAlarms, probeWindows + (fromProbe ? 1 : 0));
     }
 
+    /**
+     * @param boundPercent the connection's bound, in (0, 100], or 0 for a mean
+     * @return the knowledge with its corrections learned afresh — the adaptive level back at the nominal one, no
+     *         mean factor, the drift test quiet — when the served estimate starts coming from another kind of
+     *         source (a factor learned against one source says nothing of another); the tallies of what was
+     *         served, the last measurement and the counts stay
+     */
+    public StateKnowledge withCorrectionsRestarted(final double boundPercent) {
+        final AdaptiveQuantileLevel restarted = level == null ? null : AdaptiveQuantileLevel.start(boundPercent);
+        return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, restarted, MeanCorrection.NONE, coverage,
+            meanErrors, DriftDetector.QUIET, driftAlarms, probeWindows);
+    }
+
     /** @return the knowledge after its drift alarm was acted on: scores cleared, alarm counted */
     public StateKnowledge withDriftHandled() {
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, level, meanCorrection, coverage,

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
+import org.latencyserver.core.calibration.BandProbes;
 import org.latencyserver.core.calibration.EstimateCorrection;
 import org.latencyserver.core.calibration.LearnedCell;
 import org.latencyserver.core.calibration.LearnedProfiles;
@@ -104,6 +105,16 @@ public final class UpdateEngine {
      * by the update thread only, published as an immutable snapshot for readers.
      */
     private volatile Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learnedCells = Map.of();
+
+    /**
+     * Each connection's recent probe windows per loaded port state (update thread only). Not saved: after a restart
+     * they are probed again within {@value BandProbes#MIN_ROUND_TRIPS} round trips.
+     */
+    private final Map<BandKey, BandProbes> bandProbes = new HashMap<>();
+
+    /** A connection in a loaded port state. */
+    private record BandKey(short indexRef, PortState port) {
+    }
 
     /**
      * @param table          the table this engine owns
@@ -239,6 +250,7 @@ public final class UpdateEngine {
         if (load.isStateChangeFrom(row.load())) {
             if (polled) {
                 next = takeBackIfJustFiled(next, row.load(), nowNanos);
+                takeBackBandProbes(row, load.port(), nowNanos);
             }
             next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), row.load().port(), nowNanos);
         }
@@ -270,6 +282,19 @@ public final class UpdateEngine {
         final Learning reverted = changed.learning().with(filedUnder, before.learning().of(filedUnder, changed.spec().boundPercent()));
         return changed.withMeasurement(before.measurement(), reverted)
             .withServed(before.estimate(), before.unavailableReason(), before.served());
+    }
+
+    /**
+     * A polled reading that moved the port out of a loaded state: the probe windows accepted in that state within the
+     * settle window before it may have run after the change began (counters lag the load), so they are dropped.
+     */
+    private void takeBackBandProbes(final ConnectionRow row, final PortState portNow, final long nowNanos) {
+        final PortState before = row.load().port();
+        if (!before.isLoaded() || before.equals(portNow) || portNow.kind() == PortState.Kind.UNKNOWN || settings.settleNanos() == 0) {
+            return;
+        }
+        bandProbes.computeIfPresent(new BandKey(row.spec().indexRef(), before),
+            (key, probes) -> probes.withoutWindowsAfter(nowNanos - settings.settleNanos()));
     }
 
     /** @return results taken back from a load state that changed within the settle window (any thread) */
@@ -344,10 +369,22 @@ public final class UpdateEngine {
         return (before.isLoaded() || after.isLoaded()) && !before.equals(after);
     }
 
-    /** A QoS 3/4 connection entering a state: its last measurement of that state, else its profile, else nothing. */
+    /**
+     * A QoS 3/4 connection entering a state: its last measurement of that state, else its profile, else nothing. On a
+     * loaded port the band's probes come before a remembered measurement older than they may be
+     * ({@value BandProbes#MAX_AGE_MILLIS} ms) and before the profile's port cell.
+     */
     private ConnectionRow serveKnown(final ConnectionRow row) {
         final StateKnowledge known = row.currentKnowledge();
         final String state = label(row.load());
+        final boolean rememberedIsRecent = known.lastMeasurement() != null
+            && epochMillis.getAsLong() - known.lastMeasuredEpochMillis() <= BandProbes.MAX_AGE_MILLIS;
+        if (!rememberedIsRecent) {
+            final ConnectionRow probed = fromBandProbes(row);
+            if (probed != null) {
+                return probed;
+            }
+        }
         if (known.lastMeasurement() != null) {
             final String basis = String.format(Locale.ROOT, "the last measurement of %s (%d ms old)", state,
                 Math.max(0, epochMillis.getAsLong() - known.lastMeasuredEpochMillis()));
@@ -427,9 +464,16 @@ public final class UpdateEngine {
     }
 
     private ConnectionRow recomputeFromProfile(final ConnectionRow row) {
+        final ConnectionRow probed = fromBandProbes(row);
+        if (probed != null) {
+            return probed;
+        }
         final Profile profile = profilesByName.get(row.spec().profileName());
         if (profile == null) {
-            return row.withEstimate(row.estimate(), "profile '" + row.spec().profileName() + "' is not loaded");
+            final String reason = "profile '" + row.spec().profileName() + "' is not loaded";
+            // A band's probes describe that band only: without them for this state there is nothing to keep serving.
+            return ServedEstimate.BAND_PROBES.equals(row.served().source()) ? row.withServed(null, reason, ServedEstimate.NONE)
+                : row.withEstimate(row.estimate(), reason);
         }
         try {
             final Estimate estimate = profileEstimates.estimate(row.spec().asQos(), profile, row.load(), row.spec().messageSizeBytes(),
@@ -439,6 +483,70 @@ public final class UpdateEngine {
         } catch (EstimateRefusedException e) {
             return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
         }
+    }
+
+    /**
+     * On a loaded port, the connection's own recent probes of the port state served as its estimate (a QoS 1/2
+     * connection's instead of the profile, a QoS 3/4 connection's until a measurement of the state): a mean, or the
+     * bound read from their merged histogram, corrected as any estimate is; the corrections start afresh when the
+     * source changes to them.
+     *
+     * @return the row serving them, or null when the port is not loaded or the probes are too few or refused
+     */
+    private ConnectionRow fromBandProbes(final ConnectionRow row) {
+        if (!row.load().port().isLoaded() || !row.load().isKnown()) {
+            return null;
+        }
+        final BandProbes probes = bandProbes.get(new BandKey(row.spec().indexRef(), row.load().port()));
+        final long nowMillis = epochMillis.getAsLong();
+        final Measurement pooled = probes == null ? null : probes.measurement(nowMillis);
+        if (pooled == null) {
+            return null;
+        }
+        final long lastMillis = probes.lastEpochMillis(nowMillis);
+        final String basis = String.format(Locale.ROOT,
+            "probes of connection %d in port %s: %d round trips over %d s up to %d ms ago (CPU states pooled: the port's"
+                + " queue decides)", row.spec().indexRef(), row.load().port(), pooled.sampleCount(),
+            Math.max(0, lastMillis - probes.firstEpochMillis(nowMillis)) / 1000, Math.max(0, nowMillis - lastMillis));
+        final Qos asMeasured = row.spec().asQos().bound() ? Qos.MEASURED_BOUND : Qos.MEASURED_AVERAGE;
+        final Estimate measured;
+        try {
+            measured = asMeasured.fromMeasurement(pooled, row.spec().boundPercent(), basis);
+        } catch (EstimateRefusedException tooFew) {
+            return null;
+        }
+        final Estimate thesis = new Estimate(row.spec().qos(), measured.kind(), measured.valueMillis(), measured.boundPercent(),
+            measured.interval(), measured.alternatives(), measured.basis(), measured.notes(), false);
+        final ConnectionRow restarted = !row.spec().isAdaptive() || ServedEstimate.BAND_PROBES.equals(row.served().source()) ? row
+            : row.withLearning(row.learning().with(row.load(),
+                row.currentKnowledge().withCorrectionsRestarted(row.spec().boundPercent())));
+        return serve(restarted, thesis, pooled.histogram(), ServedEstimate.BAND_PROBES, lastMillis);
+    }
+
+    /**
+     * A probe window of a loaded port state, after it tested what was served: kept with the band's probes, and the
+     * row's estimate drawn from them again where it comes from them, or from a stand-in they replace (the profile
+     * for QoS 1/2; its fallback, or nothing, for QoS 3/4 awaiting a measurement).
+     */
+    private ConnectionRow learnBand(final ConnectionRow row, final LatencyHistogram roundTrips, final double meanMillis,
+                                    final long nowNanos) {
+        if (!row.load().port().isLoaded()) {
+            return row;
+        }
+        bandProbes.merge(new BandKey(row.spec().indexRef(), row.load().port()),
+            BandProbes.EMPTY.add(new BandProbes.Window(roundTrips, meanMillis, nowNanos, epochMillis.getAsLong())),
+            (kept, added) -> kept.add(added.windows().get(0)));
+        if (!row.spec().isMeasured()) {
+            return recomputeFromProfile(row);
+        }
+        final String source = row.served().source();
+        final boolean standIn = ServedEstimate.BAND_PROBES.equals(source) || ServedEstimate.PROFILE_FALLBACK.equals(source)
+            || ServedEstimate.NOT_SERVED.equals(source);
+        if (!standIn) {
+            return row;
+        }
+        final ConnectionRow probed = fromBandProbes(row);
+        return probed == null ? row : probed;
     }
 
     private ConnectionRow requestMeasurement(final ConnectionRow measured, final long nowNanos) {
@@ -660,7 +768,7 @@ public final class UpdateEngine {
         }
         final String source = row.served().source();
         final boolean ownState = ServedEstimate.MEASUREMENT.equals(source) || ServedEstimate.REMEMBERED.equals(source)
-            || ServedEstimate.PROFILE.equals(source);
+            || ServedEstimate.PROFILE.equals(source) || ServedEstimate.BAND_PROBES.equals(source);
         final boolean adapt = row.spec().isAdaptive() && ownState;
         if (served.kind() == EstimateKind.BOUND) {
             final long hits = Math.min(count, roundTrips.countAtOrBelow(Math.round(served.valueMillis() * 1e6)));
@@ -702,15 +810,23 @@ public final class UpdateEngine {
             return SubmitOutcome.implausible(implausible);
         }
         final long count = roundTrips.totalCount();
-        if (!row.load().isKnown() || row.estimate() == null || count == 0
-            || row.learning().stateSinceNanos() == ConnectionRow.NOT_DUE
+        if (!row.load().isKnown() || count == 0 || row.learning().stateSinceNanos() == ConnectionRow.NOT_DUE
             || nowNanos - row.learning().stateSinceNanos() < windowMillis * 1_000_000L) {
-            return SubmitOutcome.ACCEPTED; // nothing to test against, or the window began in another state
+            return SubmitOutcome.ACCEPTED; // the window began in another state
+        }
+        if (row.estimate() == null) {
+            // Nothing to test against; on a loaded port the window still describes the band.
+            final ConnectionRow learned = learnBand(row, roundTrips, meanMillis, nowNanos);
+            if (learned != row) {
+                publish(row, learned);
+            }
+            return SubmitOutcome.ACCEPTED;
         }
         probeRoundTrips += count;
         learnProfileCell(row, roundTrips, meanMillis);
         StateKnowledge known = testServed(row, roundTrips, count, meanMillis, true);
-        ConnectionRow next = reserve(row.withLearning(row.learning().with(row.load(), known)));
+        ConnectionRow next = learnBand(reserve(row.withLearning(row.learning().with(row.load(), known))), roundTrips,
+            meanMillis, nowNanos);
         final String alarm = known.drift().alarm();
         if (alarm != null) {
             known = known.withDriftHandled();

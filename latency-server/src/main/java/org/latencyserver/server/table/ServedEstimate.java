@@ -11,8 +11,8 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  *
  * @param thesis          the thesis's estimate (what {@code calibration: thesis} serves), or null when none
  * @param reference       the histogram behind a bound, or null
- * @param source          {@link #MEASUREMENT}, {@link #REMEMBERED}, {@link #PROFILE}, {@link #PROFILE_FALLBACK},
- *                        {@link #PREVIOUS_STATE}, or {@link #NONE}
+ * @param source          {@link #MEASUREMENT}, {@link #REMEMBERED}, {@link #BAND_PROBES}, {@link #PROFILE},
+ *                        {@link #PROFILE_FALLBACK}, {@link #PREVIOUS_STATE}, or {@link #NOT_SERVED}
  * @param dataEpochMillis when the data were measured, epoch ms; 0 for a profile
  * @param correction      how the served value was corrected from the thesis's, or "" when it was not
  */
@@ -23,6 +23,11 @@ public record ServedEstimate(Estimate thesis, LatencyHistogram reference, String
     public static final String MEASUREMENT = "measurement";
     /** The last measurement of the current load state, taken when the connection was last in it. */
     public static final String REMEMBERED = "remembered measurement";
+    /**
+     * On a loaded port (a band, or saturated): the connection's own probe windows of the current port state, CPU
+     * states pooled — what the queue does now; {@code dataEpochMillis} is the newest window's time.
+     */
+    public static final String BAND_PROBES = "band probes";
     /** A profile cell of the current load state. */
     public static final String PROFILE = "profile";
     /** A measured connection in a load state it was never measured in: its profile's cell. */
