@@ -66,6 +66,11 @@ public final class UpdateEngine {
     private final BitSet openOrDue = new BitSet();
     /** Rows with a measurement request open. */
     private int openRequests;
+    /**
+     * Open requests by client workstation: a client agent measures one request at a time, so a second one opened for
+     * its workstation would wait behind the first while its deadline ran; it waits here, due, instead.
+     */
+    private final Map<String, Integer> openByClient = new HashMap<>();
     private volatile Map<String, Profile> profilesByName;
     private final EngineSettings settings;
     private final InputLimits limits;
@@ -85,6 +90,8 @@ public final class UpdateEngine {
     private volatile long polledJitterKept;
     /** Results taken back from a load state that changed within the settle window after them; update thread writes. */
     private volatile long resultsTakenBack;
+    /** Results pooled with their port state's probes because the CPU states moved while they ran; update thread writes. */
+    private volatile long resultsPooledInBand;
     /**
      * The last accepted measurement of each connection, while the settle window after it runs: the row as it was
      * before, to take the result back from its load state if that state turns out not to have held. Update thread only.
@@ -328,6 +335,12 @@ public final class UpdateEngine {
         }
         if (!row.spec().isMeasured()) {
             return recomputeFromProfile(row);
+        }
+        if (row.spec().isAdaptive() && row.pending() != null && portBefore.isLoaded() && portBefore.equals(row.load().port())) {
+            // Only the CPUs moved, on a loaded port whose queue decides: the open request still measures this port state.
+            // It stays open (a result that straddles CPU states is pooled with the port state's probes, not filed under
+            // either state); meanwhile what is known of the new state is served.
+            return serveKnown(row);
         }
         final String reason = "load state changed to " + label(row.load());
         final ConnectionRow cleared = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
@@ -574,7 +587,7 @@ public final class UpdateEngine {
             : "load state " + label(row.load());
         final PendingMeasurement request = new PendingMeasurement(nextTicket(), settings.roundTripsPerMeasurement(),
             nowNanos, nowNanos + settings.measurementTimeoutNanos(), nowMillis, nowMillis + timeoutMillis, attempt,
-            attempt > 1 ? reason + " (re-issued after a time-out, attempt " + attempt + ")" : reason);
+            attempt > 1 ? reason + " (re-issued after a time-out, attempt " + attempt + ")" : reason, row.load());
         return row.withMeasurementRequest(request, ConnectionRow.NOT_DUE, nowNanos);
     }
 
@@ -586,10 +599,23 @@ public final class UpdateEngine {
         return ticket;
     }
 
-    /** Room for one more request: under the concurrency limit, and the round trips fit the budget (taken if so). */
+    /**
+     * Room for one more request: under the concurrency limit, none other open for the same client workstation (its
+     * agent measures one at a time), and the round trips fit the budget (taken if so).
+     */
     private boolean mayOpen(final short indexRef, final long nowNanos) {
-        return openRequestsOtherThan(indexRef) < settings.maxConcurrentMeasurements()
+        return openRequestsOtherThan(indexRef) < settings.maxConcurrentMeasurements() && !clientBusyOtherThan(indexRef)
             && budget.tryTake(settings.roundTripsPerMeasurement(), nowNanos);
+    }
+
+    /** Whether another connection of {@code indexRef}'s client workstation has a request open. */
+    private boolean clientBusyOtherThan(final short indexRef) {
+        final ConnectionRow own = table.row(indexRef);
+        if (own == null) {
+            return false;
+        }
+        final int open = openByClient.getOrDefault(own.spec().clientNodeName(), 0);
+        return (own.pending() != null ? open - 1 : open) > 0;
     }
 
     /** @return the engine's settings */
@@ -665,6 +691,10 @@ public final class UpdateEngine {
         if (implausible != null) {
             return SubmitOutcome.implausible(implausible); // the request stays open for a plausible result
         }
+        final ConnectionLoadState issuedIn = row.pending().issuedIn();
+        if (issuedIn != null && !issuedIn.equals(row.load())) {
+            return poolInBand(row, ticket, measurement, issuedIn, nowNanos);
+        }
         final String basis = String.format(Locale.ROOT, "measurement ticket %d by %s, %s", ticket, agent,
             row.load().cpu().thesisLabel());
         final long nowMillis = epochMillis.getAsLong();
@@ -686,6 +716,35 @@ public final class UpdateEngine {
             justFiled.put(indexRef, new JustFiled(row, nowNanos, ticket));
         }
         return SubmitOutcome.ACCEPTED;
+    }
+
+    /**
+     * A result whose request stayed open while only the CPUs moved on a loaded port: its load state did not hold
+     * throughout, its port state did. It is filed under no load state; its round trips join the port state's probes,
+     * which the connection then serves. Counted and logged.
+     */
+    private SubmitOutcome poolInBand(final ConnectionRow row, final long ticket, final Measurement measurement,
+                                     final ConnectionLoadState issuedIn, final long nowNanos) {
+        final StateKnowledge tested = testServed(row, measurement.histogram(), measurement.sampleCount(), measurement.meanMillis(),
+            false);
+        final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
+            .withLearning(row.learning().with(row.load(), tested).withMeasurementReason(null));
+        bandProbes.merge(new BandKey(row.spec().indexRef(), row.load().port()),
+            BandProbes.EMPTY.add(new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos,
+                epochMillis.getAsLong())),
+            (kept, added) -> kept.add(added.windows().get(0)));
+        resultsPooledInBand++;
+        LOG.info("connection {}: measurement ticket {} ran from {} into {}: filed under neither state, its {} round trips"
+                + " join the probes of port {}", row.spec().indexRef(), ticket, label(issuedIn), label(row.load()),
+            measurement.sampleCount(), row.load().port());
+        final ConnectionRow probed = fromBandProbes(answered);
+        publish(row, probed != null ? probed : answered);
+        return SubmitOutcome.ACCEPTED;
+    }
+
+    /** @return results pooled with their port state's probes because the CPU states moved while they ran (any thread) */
+    public long resultsPooledInBand() {
+        return resultsPooledInBand;
     }
 
     /**
@@ -962,9 +1021,11 @@ public final class UpdateEngine {
     private void track(final ConnectionRow replaced, final ConnectionRow published) {
         if (replaced != null && replaced.pending() != null) {
             openRequests--;
+            openByClient.merge(replaced.spec().clientNodeName(), -1, (was, minus) -> was + minus == 0 ? null : was + minus);
         }
         if (published.pending() != null) {
             openRequests++;
+            openByClient.merge(published.spec().clientNodeName(), 1, Integer::sum);
         }
         openOrDue.set(published.spec().indexRef(),
             published.pending() != null || published.measurementDueNanos() != ConnectionRow.NOT_DUE);

@@ -138,6 +138,7 @@ public final class LatencyServerNode extends RunningComponent {
         metrics.registerProbes(engine::probeRoundTrips);
         metrics.registerPolledJitter(engine::polledJitterKept);
         metrics.registerResultsTakenBack(engine::resultsTakenBack);
+        metrics.registerResultsPooledInBand(engine::resultsPooledInBand);
         metrics.registerStateStore(store::changesSeen, store::journalAppends, store::journalBytes, store::snapshots,
             store::snapshotBytes);
         metrics.registerProfileDrift(loop.query()::profileDrifts);

@@ -292,6 +292,16 @@ public final class ServerMetrics implements AutoCloseable {
     }
 
     /**
+     * @param resultsPooled measurement results pooled with their port state's probes because the CPU states moved while they ran
+     */
+    public void registerResultsPooledInBand(final LongSupplier resultsPooled) {
+        CounterWithCallback.builder().name("latency_server_measurements_pooled_in_band_total")
+            .help("measurement results filed under no load state because the CPU states moved while they ran on a loaded"
+                + " port: their round trips joined the port state's probes")
+            .callback(cb -> cb.call(resultsPooled.getAsLong())).register(registry);
+    }
+
+    /**
      * Adds the saved state's counters: how often the journal and the state file are written for
      * how many changes, and how much ({@code file="journal"}, {@code file="state_file"}).
      *

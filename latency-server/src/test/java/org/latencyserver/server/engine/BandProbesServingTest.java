@@ -166,4 +166,36 @@ class BandProbesServingTest {
         engine.applyPolledMib(QOS2, mib(10, 100), now + 400 * SECOND);
         assertNull(row(engine, QOS2).estimate(), "five-minute-old probes describe another queue");
     }
+    @Test
+    void aCpuChangeOnALoadedPortKeepsTheRequestOpenAndItsResultJoinsTheBandsProbesFiledUnderNeitherState() {
+        final UpdateEngine engine = engine();
+        engine.applyPolledMib(QOS4, mib(10, 100), 0);
+        engine.tick(0);
+        final long ticket = row(engine, QOS4).pending().ticket();
+        engine.applyPolledMib(QOS4, mib(95, 100), 5 * SECOND);
+        assertEquals(ticket, row(engine, QOS4).pending().ticket(), "the port state held: the request still measures it");
+
+        final long[] counts = new long[30];
+        counts[20] = 1000;
+        assertTrue(engine.submitMeasurement(QOS4, ticket, new Measurement(LatencyHistogram.uniform(MS, counts, 0), 1000, 20.5,
+            0.3, 21.0), "test", 8 * SECOND).accepted());
+        final ConnectionRow after = row(engine, QOS4);
+        assertEquals(1, engine.resultsPooledInBand());
+        assertNull(after.pending());
+        assertNull(after.currentKnowledge().lastMeasurement(), "HIGH/HIGH did not hold throughout: nothing filed under it");
+        assertEquals(ServedEstimate.BAND_PROBES, after.served().source());
+        assertEquals(21.0, after.estimate().valueMillis(), 1e-9, "the 96 % bound of the band's round trips");
+    }
+
+    @Test
+    void aPortChangeStillReplacesTheOpenRequest() {
+        final UpdateEngine engine = engine();
+        engine.applyPolledMib(QOS4, mib(10, 100), 0);
+        engine.tick(0);
+        final long ticket = row(engine, QOS4).pending().ticket();
+        engine.applyPolledMib(QOS4, mib(10, 20), 5 * SECOND);
+        assertNull(row(engine, QOS4).pending(), "an idle port is another measurement");
+        engine.tick(10 * SECOND);
+        assertNotEquals(ticket, row(engine, QOS4).pending().ticket());
+    }
 }

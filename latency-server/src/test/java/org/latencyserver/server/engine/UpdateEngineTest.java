@@ -67,6 +67,30 @@ class UpdateEngineTest {
             256, qos, bound, profile);
     }
 
+    /** A connection from another client workstation (ws3 to ws4). */
+    private static ConnectionSpec otherClient(final int indexRef, final int qos, final double bound) {
+        return new ConnectionSpec((short) indexRef, "ws3", (short) 3, WorkstationType.TAC_4, "ws4", (short) 4, WorkstationType.TAC_4,
+            "port-b", 256, qos, bound, null);
+    }
+
+    @Test
+    void aClientWorkstationHasOneRequestOpenAtATimeAndTheNextOpensWhenItCloses() throws Exception {
+        final UpdateEngine twoSlots = limitedEngine(2, 20_000, spec(3, 3, 0, null), spec(4, 4, 96, null), otherClient(5, 3, 0));
+        twoSlots.applyMib((short) 3, mib(10, 10, 10), 0);
+        twoSlots.applyMib((short) 4, mib(10, 10, 10), 0);
+        twoSlots.applyMib((short) 5, mib(10, 10, 10), 0);
+        assertNotNull(twoSlots.table().row((short) 3).pending());
+        assertNull(twoSlots.table().row((short) 4).pending(), "ws1's agent is busy with connection 3: 4 waits, due");
+        assertTrue(twoSlots.table().row((short) 4).updateRequired());
+        assertNotNull(twoSlots.table().row((short) 5).pending(), "ws3's agent is free: the second slot is its");
+        assertEquals(0, twoSlots.tick(SECOND));
+        final long ticket = twoSlots.table().row((short) 3).pending().ticket();
+        assertTrue(twoSlots.submitMeasurement((short) 3, ticket, measurement(1000, 1.46, 1.6), "test", 2 * SECOND)
+            .accepted());
+        assertEquals(1, twoSlots.tick(2 * SECOND));
+        assertNotNull(twoSlots.table().row((short) 4).pending(), "opened once ws1's agent is free");
+    }
+
     private static MibReading mib(final int client, final int peer, final int port) {
         return new MibReading((short) client, (short) peer, (short) port);
     }
@@ -264,7 +288,7 @@ class UpdateEngineTest {
     void requestsBeyondTheRoundTripBudgetPerSecondWaitForTheBudgetToRefill() throws Exception {
         // 1000 round trips per request, 1500 per second: the first request fits, the second must
         // wait until 500 more have accrued (1/3 s), however many slots are free.
-        final UpdateEngine budgeted = limitedEngine(2, 1_500, spec(3, 3, 0, null), spec(4, 4, 96, null));
+        final UpdateEngine budgeted = limitedEngine(2, 1_500, spec(3, 3, 0, null), otherClient(4, 4, 96));
         budgeted.applyMib((short) 3, mib(10, 10, 10), 0);
         budgeted.applyMib((short) 4, mib(10, 10, 10), 0);
         assertNotNull(budgeted.table().row((short) 3).pending());
