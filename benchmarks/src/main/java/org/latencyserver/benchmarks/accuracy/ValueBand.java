@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  *       comes from: a port cell ({@code "port 96–98 %, 256 B"}) describes that band; a CPU cell alone
  *       ({@code "profile NAME, cell 0-33/0-33 256 B"}) was measured with the port idle, NORMAL — also when the
  *       thesis's queue model is added to it.</li>
- *   <li>A measured value (a measurement, remembered or the previous state's) describes the port as it was
+ *   <li>A measured value (a measurement, remembered or the previous state's, or the band's probes, whose
+ *       {@code data_epoch_millis} is their newest window's) describes the port as it was
  *       while it was measured: the port states the application itself read from the server in the
  *       {@value #WINDOW_MILLIS} ms up to {@code data_epoch_millis} (every play reads it; every connection of
  *       the demo crosses the one port). All one band: that band; several: mixed; no read then: unknown.</li>
