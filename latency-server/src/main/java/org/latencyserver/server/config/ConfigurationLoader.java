@@ -280,7 +280,7 @@ public final class ConfigurationLoader {
             (int) read.whole(ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND),
             (int) read.whole(ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS), read.whole(ServerOption.MEASUREMENT_DWELL_MILLIS),
             read.whole(ServerOption.MEASUREMENT_SETTLE_MILLIS), read.decimal(ServerOption.MEASUREMENT_PATH_SHARE_PERCENT),
-            read.whole(ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS));
+            read.whole(ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS), (int) read.whole(ServerOption.MEASUREMENT_MAX_OPEN_PER_CLIENT));
     }
 
     // ---- limits -------------------------------------------------------------------------------

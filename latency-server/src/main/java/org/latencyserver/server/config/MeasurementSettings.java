@@ -24,10 +24,11 @@ package org.latencyserver.server.config;
  *                                  {@link #SETTLE_FROM_POLL_INTERVAL}: twice the poll interval
  * @param pathSharePercent          {@code measurement.path_share_percent}
  * @param timeBudgetMillis          {@code measurement.time_budget_millis}, ms; 0 for none
+ * @param maxOpenPerClient          {@code measurement.max_open_per_client}
  */
 public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long timeoutMillis, long minIntervalMillis,
                                   int budgetRoundTripsPerSecond, int maxConcurrentMeasurements, long dwellMillis,
-                                  long settleMillis, double pathSharePercent, long timeBudgetMillis) {
+                                  long settleMillis, double pathSharePercent, long timeBudgetMillis, int maxOpenPerClient) {
 
     /** The fewest recorded round trips a run stopped by its time budget submits (fewer: abandoned, re-issued). */
     public static final int MIN_ROUND_TRIPS_AT_TIME_BUDGET = 100;
@@ -42,7 +43,8 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
                                final int maxConcurrentMeasurements, final long dwellMillis) {
         this(roundTrips, warmupRoundTrips, timeoutMillis, minIntervalMillis, budgetRoundTripsPerSecond,
             maxConcurrentMeasurements, dwellMillis, SETTLE_FROM_POLL_INTERVAL,
-            ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.defaultDecimal(), ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.defaultWhole());
+            ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.defaultDecimal(), ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.defaultWhole(),
+            (int) ServerOption.MEASUREMENT_MAX_OPEN_PER_CLIENT.defaultWhole());
     }
 
     /** Dwell not configured: twice the poll interval. */
@@ -55,7 +57,7 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
         (int) ServerOption.MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND.defaultWhole(),
         (int) ServerOption.MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS.defaultWhole(), DWELL_FROM_POLL_INTERVAL,
         SETTLE_FROM_POLL_INTERVAL, ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.defaultDecimal(),
-        ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.defaultWhole());
+        ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.defaultWhole(), (int) ServerOption.MEASUREMENT_MAX_OPEN_PER_CLIENT.defaultWhole());
 
     /** Settings with the default dwell. */
     public MeasurementSettings(final int roundTrips, final int warmupRoundTrips, final long timeoutMillis,
@@ -83,6 +85,7 @@ public record MeasurementSettings(int roundTrips, int warmupRoundTrips, long tim
         }
         ServerOption.MEASUREMENT_PATH_SHARE_PERCENT.checkedDecimal(pathSharePercent);
         ServerOption.MEASUREMENT_TIME_BUDGET_MILLIS.checked(timeBudgetMillis);
+        ServerOption.MEASUREMENT_MAX_OPEN_PER_CLIENT.checked(maxOpenPerClient);
     }
 
     /**

@@ -82,7 +82,7 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
             measurement.maxConcurrentMeasurements(), measurement.warmupRoundTrips(),
             Math.max(1, measurement.budgetRoundTripsPerSecond() - (long) Math.ceil(probeRoundTripsPerSecond())),
             measurement.dwellMillis(server.pollIntervalMillis()) * 1_000_000L, thresholds.portBands(),
-            measurement.settleMillis(server.pollIntervalMillis()) * 1_000_000L, pacing());
+            measurement.settleMillis(server.pollIntervalMillis()) * 1_000_000L, pacing(), measurement.maxOpenPerClient());
     }
 
     /** @return how hard and how long measurements may use their paths: the share of each configured link speed */

@@ -85,6 +85,9 @@ public enum ServerOption {
         "round trips/s", "what all measurements and probes together may spend"),
     MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS("measurement.max_concurrent_measurements", whole(1, 10_000), 2L,
         "measurements", "measurements open at once across all connections"),
+    MEASUREMENT_MAX_OPEN_PER_CLIENT("measurement.max_open_per_client", whole(1, 10_000), 1L, "measurements",
+        "requests open at once for one client workstation: its client agent measures them one after another, so another"
+            + " one would wait there while its timeout_millis ran; here it waits, due, and opens when one closes"),
     MEASUREMENT_PATH_SHARE_PERCENT("measurement.path_share_percent", decimal(0, true, 100), 5.0, "%",
         "of a link's configured speed_mbps the measurements may take together, warm-up included: their round trips are"
             + " paced to stay within it, split among max_concurrent_measurements (links without speed_mbps are not paced)"),

@@ -23,12 +23,23 @@ import org.latencyserver.core.state.PortBands;
  * @param settleNanos                a result whose load state changes this soon after it was accepted is taken
  *                                   back from that state, {@code >= 0}; 0 never
  * @param pacing                     how hard and how long a measurement may use its path
+ * @param maxOpenPerClient           open requests of one client workstation's connections, {@code >= 1}; more wait
  */
 public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisBandPercent, int roundTripsPerMeasurement,
                              long measurementTimeoutNanos, long minMeasurementIntervalNanos, int maxConcurrentMeasurements,
                              int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos, PortBands portBands,
-                             long settleNanos, MeasurementPacing pacing) {
+                             long settleNanos, MeasurementPacing pacing, int maxOpenPerClient) {
 
+    /** Settings with one open request per client workstation, as its client agent measures them. */
+    public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
+                          final int roundTripsPerMeasurement, final long measurementTimeoutNanos,
+                          final long minMeasurementIntervalNanos, final int maxConcurrentMeasurements,
+                          final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos,
+                          final PortBands portBands, final long settleNanos, final MeasurementPacing pacing) {
+        this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
+            minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
+            portBands, settleNanos, pacing, 1);
+    }
 
 
     /** Settings with the thesis's port states, one per loaded percent. */
@@ -63,11 +74,12 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
     public EngineSettings {
         if (roundTripsPerMeasurement < 1 || measurementTimeoutNanos <= 0 || minMeasurementIntervalNanos < 0
             || maxConcurrentMeasurements < 1 || warmupRoundTrips < 0 || budgetRoundTripsPerSecond < 1 || dwellNanos < 0
-            || portBands == null || settleNanos < 0 || pacing == null) {
+            || portBands == null || settleNanos < 0 || pacing == null || maxOpenPerClient < 1) {
             throw new IllegalArgumentException("bad engine settings: round trips " + roundTripsPerMeasurement
                 + ", timeout " + measurementTimeoutNanos + " ns, interval " + minMeasurementIntervalNanos
                 + " ns, concurrent " + maxConcurrentMeasurements + ", warm-up " + warmupRoundTrips + ", budget "
-                + budgetRoundTripsPerSecond + " round trips/s, port bands " + portBands + ", settle " + settleNanos + " ns");
+                + budgetRoundTripsPerSecond + " round trips/s, port bands " + portBands + ", settle " + settleNanos + " ns, open per client "
+                + maxOpenPerClient);
         }
     }
 }

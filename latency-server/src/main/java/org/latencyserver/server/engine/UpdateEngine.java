@@ -67,8 +67,8 @@ public final class UpdateEngine {
     /** Rows with a measurement request open. */
     private int openRequests;
     /**
-     * Open requests by client workstation: a client agent measures one request at a time, so a second one opened for
-     * its workstation would wait behind the first while its deadline ran; it waits here, due, instead.
+     * Open requests by client workstation: a client agent measures one request at a time, so one opened beyond
+     * {@link EngineSettings#maxOpenPerClient()} would wait behind the others while its deadline ran; it waits here, due.
      */
     private final Map<String, Integer> openByClient = new HashMap<>();
     private volatile Map<String, Profile> profilesByName;
@@ -608,14 +608,14 @@ public final class UpdateEngine {
             && budget.tryTake(settings.roundTripsPerMeasurement(), nowNanos);
     }
 
-    /** Whether another connection of {@code indexRef}'s client workstation has a request open. */
+    /** Whether other connections of {@code indexRef}'s client workstation hold all the requests it may have open. */
     private boolean clientBusyOtherThan(final short indexRef) {
         final ConnectionRow own = table.row(indexRef);
         if (own == null) {
             return false;
         }
         final int open = openByClient.getOrDefault(own.spec().clientNodeName(), 0);
-        return (own.pending() != null ? open - 1 : open) > 0;
+        return (own.pending() != null ? open - 1 : open) >= settings.maxOpenPerClient();
     }
 
     /** @return the engine's settings */

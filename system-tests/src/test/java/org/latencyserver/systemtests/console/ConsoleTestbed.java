@@ -80,14 +80,14 @@ final class ConsoleTestbed implements AutoCloseable {
 
     /**
      * The example's configuration as the tests run it: profiles found from here, no minimum interval
-     * between measurements, room for every measured connection to have its request open at once (the
-     * tests answer them in their own order), the thesis's semantics on the example's connections (as
+     * between measurements, room for every measured connection to have its request open at once, also several
+     * of one client workstation (the tests answer them in their own order, as no one client agent would), the thesis's semantics on the example's connections (as
      * the example means them) and connections 7 (adaptive QoS 4) and 8 (probed QoS 2) added.
      */
     private static String configuration(final String example, final Path profiles) {
         String yaml = replaceOnce(example, "../profiles/", profiles + "/");
         yaml = replaceOnce(yaml, "min_interval_millis: 5000", "min_interval_millis: 0");
-        yaml = replaceOnce(yaml, "max_concurrent_measurements: 2", "max_concurrent_measurements: 8");
+        yaml = replaceOnce(yaml, "max_concurrent_measurements: 2", "max_concurrent_measurements: 8\n  max_open_per_client: 8");
         yaml = CONNECTION_ITEM.matcher(yaml).replaceAll(m -> Matcher.quoteReplacement(
             m.group(1).contains("calibration:") ? m.group() : m.group(1) + ", calibration: thesis }"));
         final String connections = yaml.substring(yaml.indexOf("\nconnections:"));
