@@ -31,7 +31,7 @@ import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 
 /**
- * Issue 14's scale harness: thousands of workstations polled over SNMP by a partitioned deployment,
+ * The deployment at scale: thousands of workstations polled over SNMP by a partitioned deployment,
  * on this machine. One snmp-emulator JVM serves W workstations (127.1.x.y) and W/10 switch ports
  * (127.2.x.y); P servers, one per partition, registered in one JacORB naming service, each own W/P
  * client workstations with {@value #CONNECTIONS_PER_CLIENT} connections each (to peers of the same
@@ -66,7 +66,7 @@ import org.omg.PortableServer.POAHelper;
  * first, then the servers one after another; {@value #WARM_UP_SECONDS} s after the last is ready the quiet window
  * begins and lasts until {@value #QUIET_MARGIN_SECONDS} s before the change, which comes one step after the
  * emulator's start). Each
- * server's JVM gets {@code -Xmx1g} (the issue's heap target as a hard limit), or
+ * server's JVM gets {@code -Xmx1g} (the target of a heap under 1 GiB per server, as a hard limit), or
  * {@code -Dpartitions.scale.jvm.options=…}. {@code -Dpartitions.scale.rehearsal=true} puts a rehearsal before
  * the change: one step after the start another {@value #STORM_PERCENT_OF_CLIENTS} % of each partition's clients go to
  * {@value #STORM_CPU_PERCENT} % and one step later back, so the servers have run their state-change paths (and their

@@ -29,7 +29,7 @@ import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
 /**
- * The server as its connection count grows (issue 14, item 3; docs/benchmarks.md, "At scale"): for each N
+ * The server as its connection count grows (docs/benchmarks.md, "At scale"): for each N
  * given, a configuration of N QoS 1 connections on the thesis profile {@code thesis-tac4-corba}
  * (push mode: MIB values arrive by {@code PutMibUpdates}, no SNMP), {@code CONNECTIONS_PER_NODE}
  * connections per client node, ten peer nodes, {@code index_ref} 1..N and a state file. The server
@@ -43,7 +43,7 @@ import org.omg.CORBA.ORB;
  *       {@code RequestStatus} for random connections flat out: its p50/p99/max before and during the
  *       storm, and per changed connection the time from its call to its new estimate served;</li>
  *   <li>the state store's counters ({@code latency_server_state_saved_bytes_total} …) across the
- *       storm, and again 12 s later (before issue 14 the state file was rewritten every 10 s), per connection
+ *       storm, and again 12 s later (an earlier server rewrote its state file every 10 s), per connection
  *       changed;</li>
  *   <li>the heap after a full GC ({@code jcmd PID GC.run}, {@code GC.heap_info}), the resident set,
  *       and the size and time of one read of the metrics endpoint.</li>

@@ -30,7 +30,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./latency demo}: the whole system on loopback in one command (BRIEF §9). Starts a naming
+ * {@code ./latency demo}: the whole system on loopback in one command. Starts a naming
  * service, the snmp-emulator walking {@code examples/demo/demo-scenario.yaml}, the Latency Server
  * polling it over SNMP with a connection of each QoS level ({@code examples/demo/demo.yaml}), a peer
  * agent and a client agent pinned to cores 1 and 0 with real load following the scenario, the
@@ -172,7 +172,8 @@ public final class DemoMain implements Callable<Integer> {
         final Map<String, String> snmpEnvironment = Map.of("LATSERV_COMMUNITY", community);
         final Path scenario = root.resolve("examples/demo/demo-scenario.yaml");
         final Path config = work.resolve("demo.yaml");
-        // Writers over TLS (BRIEF §10): a local CA in the work directory, kept across runs; its
+        // Writers over TLS (the server takes a write only from a certificate with the role it needs,
+        // an agent's only for its own node; reads stay open): a local CA in the work directory, kept across runs; its
         // certificates give the client agent the agent role for lab1, and an operator and a
         // planner certificate are there for the user's own writes (see the banner).
         final Path certs = work.resolve("certs");

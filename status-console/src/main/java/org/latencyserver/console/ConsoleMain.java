@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./latency console}: the operator's status console, a CORBA client of the server (BRIEF §8).
+ * {@code ./latency console}: the operator's status console, a CORBA client of the server.
  * By default a web page on loopback, pushed live; {@code --watch} a live table in the terminal;
  * {@code --once} the table printed once, for scripts. {@code --all-partitions} shows every partition of a
  * partitioned deployment (a section each, and which are down); {@code --node} the server of one client

@@ -25,7 +25,7 @@ import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.NO_PERMISSION;
 
 /**
- * Writes only by their owners (BRIEF §10): a server with {@code security:} serves reads to
+ * Writes only by their owners: a server with {@code security:} serves reads to
  * everyone over plain IIOP and takes writes only over IIOP/TLS from a certificate with the role —
  * an operator's readings, a planner's profiles, an agent's results for its own node's connections.
  * Real JacORB on both ends, real TLS over loopback, certificates from {@code ./latency certs}'s code.
