@@ -26,6 +26,7 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
@@ -433,22 +434,19 @@ public final class PartitionsScaleHarness {
     }
 
     /** @return how many polled sources are UNKNOWN now ({@code latency_server_snmp_source_up} 0) */
-    private static double sourcesDown(final String metrics) {
-        return metrics.lines().filter(line -> line.startsWith("latency_server_snmp_source_up{") && line.endsWith(" 0.0")).count();
+    private static double sourcesDown(final MetricsText metrics) {
+        return metrics.samples("latency_server_snmp_source_up").stream().filter(source -> source.value() == 0).count();
     }
 
     private static Map<String, Snapshot> counters(final List<Partition> partitions) throws IOException, InterruptedException {
         final Map<String, Snapshot> snapshots = new LinkedHashMap<>();
         for (final Partition partition : partitions) {
-            final String text = ServerProbe.fetch(partition.ready.url("metrics"));
-            snapshots.put(partition.name, new Snapshot(System.nanoTime(), ServerProbe.sum(text, "latency_server_snmp_requests_total", ""),
-                ServerProbe.sum(text, "latency_server_snmp_answers_total", ""),
-                ServerProbe.sum(text, "latency_server_snmp_polls_skipped_total", ""),
-                ServerProbe.sum(text, "latency_server_state_changes_total", ""),
-                ServerProbe.sum(text, "latency_server_state_saved_bytes_total", ""),
-                ServerProbe.buckets(text, "latency_server_snmp_answer_to_update_seconds"),
-                ServerProbe.sum(text, "latency_server_polled_readings_within_jitter_total", ""),
-                sourcesDown(text)));
+            final MetricsText scrape = MetricsText.scrape(partition.ready.url("metrics"));
+            snapshots.put(partition.name, new Snapshot(System.nanoTime(), scrape.sum("latency_server_snmp_requests_total"),
+                scrape.sum("latency_server_snmp_answers_total"), scrape.sum("latency_server_snmp_polls_skipped_total"),
+                scrape.sum("latency_server_state_changes_total"), scrape.sum("latency_server_state_saved_bytes_total"),
+                scrape.buckets("latency_server_snmp_answer_to_update_seconds"),
+                scrape.sum("latency_server_polled_readings_within_jitter_total"), sourcesDown(scrape)));
         }
         return snapshots;
     }

@@ -26,6 +26,7 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 
 /**
@@ -158,7 +159,7 @@ public final class ServerScaleHarness {
 
             heap(ready.pid());
             final long scrapeNanos = System.nanoTime();
-            final String exposition = ServerProbe.fetch(metricsUrl);
+            final String exposition = MetricsText.fetch(metricsUrl);
             System.out.printf(Locale.ROOT, "  one read of the metrics endpoint: %,d bytes, %.0f ms%n",
                 exposition.getBytes(StandardCharsets.UTF_8).length, (System.nanoTime() - scrapeNanos) / 1e6);
         } finally {
@@ -347,17 +348,17 @@ public final class ServerScaleHarness {
                             double stateFileBytes, TreeMap<Double, Double> requestStatusBuckets) {
 
         static Counters read(final String metricsUrl) throws IOException, InterruptedException {
-            final String text = ServerProbe.fetch(metricsUrl);
-            return new Counters(sum(text, "latency_server_state_changes_total", ""),
-                sum(text, "latency_server_state_saves_total", "file=\"journal\""),
-                sum(text, "latency_server_state_saved_bytes_total", "file=\"journal\""),
-                sum(text, "latency_server_state_saves_total", "file=\"state_file\""),
-                sum(text, "latency_server_state_saved_bytes_total", "file=\"state_file\""), requestStatusBuckets(text));
+            final MetricsText scrape = MetricsText.scrape(metricsUrl);
+            return new Counters(scrape.sum("latency_server_state_changes_total"),
+                scrape.sum("latency_server_state_saves_total", "file", "journal"),
+                scrape.sum("latency_server_state_saved_bytes_total", "file", "journal"),
+                scrape.sum("latency_server_state_saves_total", "file", "state_file"),
+                scrape.sum("latency_server_state_saved_bytes_total", "file", "state_file"), requestStatusBuckets(scrape));
         }
 
         /** @return the server's own time answering {@code RequestStatus}: cumulative count by upper bound in seconds */
-        private static TreeMap<Double, Double> requestStatusBuckets(final String exposition) {
-            return ServerProbe.buckets(exposition, "latency_server_request_status_seconds");
+        private static TreeMap<Double, Double> requestStatusBuckets(final MetricsText scrape) {
+            return scrape.buckets("latency_server_request_status_seconds");
         }
 
         /**
@@ -395,10 +396,6 @@ public final class ServerScaleHarness {
                 + "%.0f rewrites %,.0f bytes; total %,.0f bytes = %,.0f per connection changed (%.0f)%n", label, changes,
                 journalSaves, journalBytes, journalBytes / journalSaves, stateFileSaves, stateFileBytes, bytes,
                 bytes / connectionsChanged, connectionsChanged);
-        }
-
-        private static double sum(final String exposition, final String name, final String labelPart) {
-            return ServerProbe.sum(exposition, name, labelPart);
         }
     }
 }

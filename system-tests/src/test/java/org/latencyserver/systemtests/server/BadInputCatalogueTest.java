@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.reflect.Field;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,6 +54,7 @@ import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.systemtests.kit.SecuredClients;
 import org.latencyserver.systemtests.kit.ServerUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.NO_PERMISSION;
 import org.omg.CORBA.SystemException;
@@ -859,12 +858,11 @@ class BadInputCatalogueTest {
 
     /** @return the server's refusal counter for the operation and reason */
     private static double refusals(final String operation, final String reason) throws Exception {
-        return metric("latency_server_refusals_total{operation=\"" + operation + "\",reason=\"" + reason + "\"}");
+        return metric("latency_server_refusals_total", "operation", operation, "reason", reason);
     }
 
-    private static double metric(final String series) throws Exception {
-        final String text = new String(URI.create(server.metricsUrl()).toURL().openStream().readAllBytes(), StandardCharsets.UTF_8);
-        final Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
-        return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+    /** @return the server's series of that name and exactly those labels (name, value…), 0 when not exposed */
+    private static double metric(final String name, final String... labels) throws Exception {
+        return MetricsText.scrape(server.metricsUrl()).value(name, labels).orElse(0.0);
     }
 }

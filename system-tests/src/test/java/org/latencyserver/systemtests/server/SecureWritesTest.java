@@ -124,11 +124,8 @@ class SecureWritesTest {
 
     /** @return the server's refusal counter for the operation and reason */
     private static double refusals(final String operation, final String reason) throws Exception {
-        final String text = new String(java.net.URI.create(server.metricsUrl()).toURL().openStream().readAllBytes(),
-            java.nio.charset.StandardCharsets.UTF_8);
-        final java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("latency_server_refusals_total\\{operation=\""
-            + operation + "\",reason=\"" + reason + "\"\\} (\\S+)").matcher(text);
-        return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+        return org.latencyserver.testkit.MetricsText.scrape(server.metricsUrl())
+            .value("latency_server_refusals_total", "operation", operation, "reason", reason).orElse(0.0);
     }
 
     private static MeasurementRequest pendingFor(final LatencyService service, final int indexRef) {
