@@ -26,12 +26,13 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 
 /**
- * Issue 14's scale harness: thousands of workstations polled over SNMP by a partitioned deployment,
+ * The deployment at scale: thousands of workstations polled over SNMP by a partitioned deployment,
  * on this machine. One snmp-emulator JVM serves W workstations (127.1.x.y) and W/10 switch ports
  * (127.2.x.y); P servers, one per partition, registered in one JacORB naming service, each own W/P
  * client workstations with {@value #CONNECTIONS_PER_CLIENT} connections each (to peers of the same
@@ -66,7 +67,7 @@ import org.omg.PortableServer.POAHelper;
  * first, then the servers one after another; {@value #WARM_UP_SECONDS} s after the last is ready the quiet window
  * begins and lasts until {@value #QUIET_MARGIN_SECONDS} s before the change, which comes one step after the
  * emulator's start). Each
- * server's JVM gets {@code -Xmx1g} (the issue's heap target as a hard limit), or
+ * server's JVM gets {@code -Xmx1g} (the target of a heap under 1 GiB per server, as a hard limit), or
  * {@code -Dpartitions.scale.jvm.options=…}. {@code -Dpartitions.scale.rehearsal=true} puts a rehearsal before
  * the change: one step after the start another {@value #STORM_PERCENT_OF_CLIENTS} % of each partition's clients go to
  * {@value #STORM_CPU_PERCENT} % and one step later back, so the servers have run their state-change paths (and their
@@ -433,22 +434,19 @@ public final class PartitionsScaleHarness {
     }
 
     /** @return how many polled sources are UNKNOWN now ({@code latency_server_snmp_source_up} 0) */
-    private static double sourcesDown(final String metrics) {
-        return metrics.lines().filter(line -> line.startsWith("latency_server_snmp_source_up{") && line.endsWith(" 0.0")).count();
+    private static double sourcesDown(final MetricsText metrics) {
+        return metrics.samples("latency_server_snmp_source_up").stream().filter(source -> source.value() == 0).count();
     }
 
     private static Map<String, Snapshot> counters(final List<Partition> partitions) throws IOException, InterruptedException {
         final Map<String, Snapshot> snapshots = new LinkedHashMap<>();
         for (final Partition partition : partitions) {
-            final String text = ServerProbe.fetch(partition.ready.url("metrics"));
-            snapshots.put(partition.name, new Snapshot(System.nanoTime(), ServerProbe.sum(text, "latency_server_snmp_requests_total", ""),
-                ServerProbe.sum(text, "latency_server_snmp_answers_total", ""),
-                ServerProbe.sum(text, "latency_server_snmp_polls_skipped_total", ""),
-                ServerProbe.sum(text, "latency_server_state_changes_total", ""),
-                ServerProbe.sum(text, "latency_server_state_saved_bytes_total", ""),
-                ServerProbe.buckets(text, "latency_server_snmp_answer_to_update_seconds"),
-                ServerProbe.sum(text, "latency_server_polled_readings_within_jitter_total", ""),
-                sourcesDown(text)));
+            final MetricsText scrape = MetricsText.scrape(partition.ready.url("metrics"));
+            snapshots.put(partition.name, new Snapshot(System.nanoTime(), scrape.sum("latency_server_snmp_requests_total"),
+                scrape.sum("latency_server_snmp_answers_total"), scrape.sum("latency_server_snmp_polls_skipped_total"),
+                scrape.sum("latency_server_state_changes_total"), scrape.sum("latency_server_state_saved_bytes_total"),
+                scrape.buckets("latency_server_snmp_answer_to_update_seconds"),
+                scrape.sum("latency_server_polled_readings_within_jitter_total"), sourcesDown(scrape)));
         }
         return snapshots;
     }

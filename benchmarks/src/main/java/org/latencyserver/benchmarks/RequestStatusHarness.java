@@ -1,8 +1,6 @@
 package org.latencyserver.benchmarks;
 
 import java.io.IOException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,8 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
@@ -24,6 +20,7 @@ import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadinessException;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 
 /**
@@ -68,7 +65,6 @@ public final class RequestStatusHarness {
 
     private static final long HIGHEST_NANOS = 3_600_000_000_000L;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Pattern EXHAUSTED = Pattern.compile("(?m)^latency_server_orb_thread_pool_exhausted_total (\\S+)$");
 
     private RequestStatusHarness() {
     }
@@ -317,10 +313,12 @@ public final class RequestStatusHarness {
         if (target.metricsUrl() == null) {
             return 0;
         }
-        try (var in = URI.create(target.metricsUrl()).toURL().openStream()) {
-            final Matcher counter = EXHAUSTED.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            return counter.find() ? Double.parseDouble(counter.group(1)) : Double.NaN;
-        } catch (IOException e) {
+        try {
+            return MetricsText.scrape(target.metricsUrl()).value("latency_server_orb_thread_pool_exhausted_total").orElse(Double.NaN);
+        } catch (IOException | IllegalArgumentException e) {
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return Double.NaN;
         }
     }

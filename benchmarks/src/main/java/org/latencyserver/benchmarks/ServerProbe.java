@@ -1,10 +1,6 @@
 package org.latencyserver.benchmarks;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,59 +12,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the harnesses read of a running server process from outside: its Prometheus text endpoint,
- * its heap after a full GC ({@code jcmd}), its resident set and its threads' CPU time
+ * What the harnesses read of a running server process from outside, beside its metrics page
+ * ({@link org.latencyserver.testkit.MetricsText}): the quantile of two readings of a classic
+ * histogram, its heap after a full GC ({@code jcmd}), its resident set and its threads' CPU time
  * ({@code /proc}). Linux only (reads {@code /proc}).
  *
  * <p>Stateless and thread-safe.
  */
 final class ServerProbe {
 
-    /** One sample line of the text exposition: name, optional labels, value. */
-    static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
-    private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
 
     private ServerProbe() {
-    }
-
-    /** @return the metrics endpoint's text */
-    static String fetch(final String metricsUrl) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).GET().build(),
-            HttpResponse.BodyHandlers.ofString()).body();
-    }
-
-    /** @return the sum of the samples of {@code name} whose labels contain {@code labelPart} ("" for all) */
-    static double sum(final String exposition, final String name, final String labelPart) {
-        double total = 0;
-        for (final String line : exposition.split("\n")) {
-            final Matcher sample = SAMPLE.matcher(line);
-            if (!line.startsWith("#") && sample.find() && sample.group(1).equals(name)
-                && (sample.group(3) == null ? "" : sample.group(3)).contains(labelPart)) {
-                total += Double.parseDouble(sample.group(4));
-            }
-        }
-        return total;
-    }
-
-    /**
-     * @param exposition the text exposition
-     * @param histogram  a histogram's name (without {@code _bucket})
-     * @return its classic buckets: cumulative count by upper bound (seconds; +Inf last)
-     */
-    static TreeMap<Double, Double> buckets(final String exposition, final String histogram) {
-        final TreeMap<Double, Double> buckets = new TreeMap<>();
-        for (final String line : exposition.split("\n")) {
-            final Matcher sample = SAMPLE.matcher(line);
-            if (!line.startsWith("#") && sample.find() && sample.group(1).equals(histogram + "_bucket")) {
-                final Matcher le = LE.matcher(sample.group(3));
-                if (le.find()) {
-                    buckets.put(le.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le.group(1)),
-                        Double.parseDouble(sample.group(4)));
-                }
-            }
-        }
-        return buckets;
     }
 
     /**

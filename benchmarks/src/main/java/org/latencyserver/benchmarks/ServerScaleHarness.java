@@ -26,10 +26,11 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 
 /**
- * The server as its connection count grows (issue 14, item 3; docs/benchmarks.md, "At scale"): for each N
+ * The server as its connection count grows (docs/benchmarks.md, "At scale"): for each N
  * given, a configuration of N QoS 1 connections on the thesis profile {@code thesis-tac4-corba}
  * (push mode: MIB values arrive by {@code PutMibUpdates}, no SNMP), {@code CONNECTIONS_PER_NODE}
  * connections per client node, ten peer nodes, {@code index_ref} 1..N and a state file. The server
@@ -43,7 +44,7 @@ import org.omg.CORBA.ORB;
  *       {@code RequestStatus} for random connections flat out: its p50/p99/max before and during the
  *       storm, and per changed connection the time from its call to its new estimate served;</li>
  *   <li>the state store's counters ({@code latency_server_state_saved_bytes_total} …) across the
- *       storm, and again 12 s later (before issue 14 the state file was rewritten every 10 s), per connection
+ *       storm, and again 12 s later (an earlier server rewrote its state file every 10 s), per connection
  *       changed;</li>
  *   <li>the heap after a full GC ({@code jcmd PID GC.run}, {@code GC.heap_info}), the resident set,
  *       and the size and time of one read of the metrics endpoint.</li>
@@ -158,7 +159,7 @@ public final class ServerScaleHarness {
 
             heap(ready.pid());
             final long scrapeNanos = System.nanoTime();
-            final String exposition = ServerProbe.fetch(metricsUrl);
+            final String exposition = MetricsText.fetch(metricsUrl);
             System.out.printf(Locale.ROOT, "  one read of the metrics endpoint: %,d bytes, %.0f ms%n",
                 exposition.getBytes(StandardCharsets.UTF_8).length, (System.nanoTime() - scrapeNanos) / 1e6);
         } finally {
@@ -347,17 +348,17 @@ public final class ServerScaleHarness {
                             double stateFileBytes, TreeMap<Double, Double> requestStatusBuckets) {
 
         static Counters read(final String metricsUrl) throws IOException, InterruptedException {
-            final String text = ServerProbe.fetch(metricsUrl);
-            return new Counters(sum(text, "latency_server_state_changes_total", ""),
-                sum(text, "latency_server_state_saves_total", "file=\"journal\""),
-                sum(text, "latency_server_state_saved_bytes_total", "file=\"journal\""),
-                sum(text, "latency_server_state_saves_total", "file=\"state_file\""),
-                sum(text, "latency_server_state_saved_bytes_total", "file=\"state_file\""), requestStatusBuckets(text));
+            final MetricsText scrape = MetricsText.scrape(metricsUrl);
+            return new Counters(scrape.sum("latency_server_state_changes_total"),
+                scrape.sum("latency_server_state_saves_total", "file", "journal"),
+                scrape.sum("latency_server_state_saved_bytes_total", "file", "journal"),
+                scrape.sum("latency_server_state_saves_total", "file", "state_file"),
+                scrape.sum("latency_server_state_saved_bytes_total", "file", "state_file"), requestStatusBuckets(scrape));
         }
 
         /** @return the server's own time answering {@code RequestStatus}: cumulative count by upper bound in seconds */
-        private static TreeMap<Double, Double> requestStatusBuckets(final String exposition) {
-            return ServerProbe.buckets(exposition, "latency_server_request_status_seconds");
+        private static TreeMap<Double, Double> requestStatusBuckets(final MetricsText scrape) {
+            return scrape.buckets("latency_server_request_status_seconds");
         }
 
         /**
@@ -395,10 +396,6 @@ public final class ServerScaleHarness {
                 + "%.0f rewrites %,.0f bytes; total %,.0f bytes = %,.0f per connection changed (%.0f)%n", label, changes,
                 journalSaves, journalBytes, journalBytes / journalSaves, stateFileSaves, stateFileBytes, bytes,
                 bytes / connectionsChanged, connectionsChanged);
-        }
-
-        private static double sum(final String exposition, final String name, final String labelPart) {
-            return ServerProbe.sum(exposition, name, labelPart);
         }
     }
 }

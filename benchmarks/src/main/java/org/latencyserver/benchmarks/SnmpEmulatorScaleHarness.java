@@ -30,7 +30,7 @@ import org.latencyserver.server.snmp.SnmpPoller;
  * the sizes it can still handle, with a listener thread per agent as the emulator ran before.
  *
  * <p>The agents are polled by one poller, or split among P pollers as P partitions' servers would
- * poll them (issue 14: four), each with its own socket, all in this JVM. Reported per run: answers
+ * poll them (the partitions harness runs four), each with its own socket, all in this JVM. Reported per run: answers
  * per second against (N + N/2) per second, polls skipped because an agent's previous answer was
  * outstanding, UDP datagrams the kernel dropped because a socket's receive buffer was full (the
  * whole machine's {@code RcvbufErrors}), the emulator's and this (the pollers') JVM's CPU time as a

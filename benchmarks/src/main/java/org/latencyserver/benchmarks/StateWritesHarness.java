@@ -1,10 +1,6 @@
 package org.latencyserver.benchmarks;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,8 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
 import org.latencyserver.core.histogram.LatencyHistogram;
@@ -31,6 +25,7 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 
 /**
@@ -58,7 +53,6 @@ import org.omg.CORBA.ORB;
 public final class StateWritesHarness {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
 
     private StateWritesHarness() {
     }
@@ -238,15 +232,14 @@ public final class StateWritesHarness {
                             double stateFileSaves, double stateFileBytes, double measurements) {
 
         static Counters read(final String metricsUrl) throws IOException, InterruptedException {
-            final String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).GET().build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-            return new Counters(sum(text, "latency_server_state_changes_total", ""),
-                sum(text, "latency_server_state_saves_total", ""), sum(text, "latency_server_state_saved_bytes_total", ""),
-                sum(text, "latency_server_state_saves_total", "file=\"journal\""),
-                sum(text, "latency_server_state_saved_bytes_total", "file=\"journal\""),
-                sum(text, "latency_server_state_saves_total", "file=\"state_file\""),
-                sum(text, "latency_server_state_saved_bytes_total", "file=\"state_file\""),
-                sum(text, "latency_server_calls_total", "operation=\"submit_measurement\""));
+            final MetricsText scrape = MetricsText.scrape(metricsUrl);
+            return new Counters(sum(scrape, "latency_server_state_changes_total"),
+                sum(scrape, "latency_server_state_saves_total"), sum(scrape, "latency_server_state_saved_bytes_total"),
+                sum(scrape, "latency_server_state_saves_total", "file", "journal"),
+                sum(scrape, "latency_server_state_saved_bytes_total", "file", "journal"),
+                sum(scrape, "latency_server_state_saves_total", "file", "state_file"),
+                sum(scrape, "latency_server_state_saved_bytes_total", "file", "state_file"),
+                sum(scrape, "latency_server_calls_total", "operation", "submit_measurement"));
         }
 
         Counters minus(final Counters earlier) {
@@ -268,19 +261,9 @@ public final class StateWritesHarness {
             }
         }
 
-        /** @return the sum of the samples of {@code name} whose labels contain {@code labelPart}; NaN when none */
-        private static double sum(final String exposition, final String name, final String labelPart) {
-            double total = 0;
-            boolean found = false;
-            for (final String line : exposition.split("\n")) {
-                final Matcher sample = SAMPLE.matcher(line);
-                if (!line.startsWith("#") && sample.find() && sample.group(1).equals(name)
-                    && (sample.group(3) == null ? "" : sample.group(3)).contains(labelPart)) {
-                    total += Double.parseDouble(sample.group(4));
-                    found = true;
-                }
-            }
-            return found ? total : Double.NaN;
+        /** @return the sum of the samples of {@code name} carrying these labels (name, value…); NaN when none */
+        private static double sum(final MetricsText scrape, final String name, final String... labels) {
+            return scrape.has(name, labels) ? scrape.sum(name, labels) : Double.NaN;
         }
     }
 }

@@ -24,13 +24,15 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadinessException;
+import org.latencyserver.launch.ReadinessOptions;
 import org.latencyserver.launch.ReadyFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./latency demo}: the whole system on loopback in one command (BRIEF §9). Starts a naming
+ * {@code ./latency demo}: the whole system on loopback in one command. Starts a naming
  * service, the snmp-emulator walking {@code examples/demo/demo-scenario.yaml}, the Latency Server
  * polling it over SNMP with a connection of each QoS level ({@code examples/demo/demo.yaml}), a peer
  * agent and a client agent pinned to cores 1 and 0 with real load following the scenario, the
@@ -72,12 +74,9 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--no-load", description = "Do not drive real CPU load on the pinned cores (the SNMP values still follow the scenario).")
     private boolean noLoad;
 
-    @Option(names = "--ready-file", paramLabel = "PATH", description = {
-        "Once everything is running, write this JSON file (atomically) for programs that use the demo: the naming service's"
-            + " corbaloc, the server's name, the console and metrics URLs, the mirror file, the agents (name, core) and the pid"
-            + " of each child process by role.",
-        "It is deleted when the demo stops. Layout: docs/ready-files.md, section 'The demo'."})
-    private Path readyFile;
+    /** Ready once everything is running: the file of docs/ready-files.md's section "The demo" ({@link DemoReady}). */
+    @Mixin
+    private ReadinessOptions readiness = new ReadinessOptions();
 
     @Option(names = "--real-network", description = {"Run it over the testbed instead of loopback (root): srv, ws1 and ws2 on one switch"
         + " with a 20 Mbit/s bottleneck toward ws2, real snmpd, stress-ng CPU load and iperf3 port load"
@@ -144,14 +143,14 @@ public final class DemoMain implements Callable<Integer> {
                     return RealNetworkDemo.EXIT_CANNOT_RUN;
                 }
             }
-            return new RealNetworkDemo(new RealNetworkDemo.Options(durationSeconds, consolePort, workDirectory, noLoad, readyFile,
-                testbedName, scenarioFile, pathSharePercent == null ? RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT : pathSharePercent,
-                profile), out).call();
+            return new RealNetworkDemo(new RealNetworkDemo.Options(durationSeconds, consolePort, workDirectory, noLoad,
+                readiness.readyFile(), testbedName, scenarioFile,
+                pathSharePercent == null ? RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT : pathSharePercent, profile), out).call();
         }
         final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
         final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();
         Files.createDirectories(work);
-        ReadyFile.deleteQuietly(readyFile); // an earlier run's file would say "ready" before this run is
+        ReadyFile.deleteQuietly(readiness.readyFile()); // an earlier run's file would say "ready" before this run is
         synchronized (lifecycle) {
             kit = ProcessKit.fromRepository(root, work);
         }
@@ -172,7 +171,8 @@ public final class DemoMain implements Callable<Integer> {
         final Map<String, String> snmpEnvironment = Map.of("LATSERV_COMMUNITY", community);
         final Path scenario = root.resolve("examples/demo/demo-scenario.yaml");
         final Path config = work.resolve("demo.yaml");
-        // Writers over TLS (BRIEF §10): a local CA in the work directory, kept across runs; its
+        // Writers over TLS (the server takes a write only from a certificate with the role it needs,
+        // an agent's only for its own node; reads stay open): a local CA in the work directory, kept across runs; its
         // certificates give the client agent the agent role for lab1, and an operator and a
         // planner certificate are there for the user's own writes (see the banner).
         final Path certs = work.resolve("certs");
@@ -255,8 +255,8 @@ public final class DemoMain implements Callable<Integer> {
         // The banner first: once the ready file is there, so is what the demo says to people.
         final ReadyFile demoReady = ready.build();
         DemoBanner.print(out, DemoReady.of(demoReady), prometheusLines, loadOffReason, durationSeconds);
-        if (readyFile != null) {
-            demoReady.writeTo(readyFile);
+        if (readiness.readyFile() != null) {
+            demoReady.writeTo(readiness.readyFile());
         }
         follow(new ScenarioFollower(statusFile, List.copyOf(CORE_BY_NODE.keySet()), this::driveLoad));
     }
@@ -382,7 +382,7 @@ public final class DemoMain implements Callable<Integer> {
             if (!stopped.compareAndSet(false, true)) {
                 return;
             }
-            ReadyFile.deleteQuietly(readyFile); // first: from now on the demo is no longer ready
+            ReadyFile.deleteQuietly(readiness.readyFile()); // first: from now on the demo is no longer ready
             if (kit == null) {
                 return;
             }

@@ -4,7 +4,8 @@
  * read by {@code ./latency} too), the ready-file contract ({@link org.latencyserver.launch.ReadyFile},
  * written by {@link org.latencyserver.launch.AtomicJsonFile}), what every component's launch and main
  * share ({@link org.latencyserver.launch.RunningComponent}, {@link org.latencyserver.launch.ContextChecks},
- * {@link org.latencyserver.launch.ServingLifecycle}, {@link org.latencyserver.launch.ComponentMain})
+ * {@link org.latencyserver.launch.ServingLifecycle}, {@link org.latencyserver.launch.ComponentMain},
+ * the {@code --ready-file} option {@link org.latencyserver.launch.ReadinessOptions})
  * and the process kit ({@link org.latencyserver.launch.ProcessKit}) that the demo, the system tests
  * and the benchmark harnesses start children with. Depends on no component.
  */

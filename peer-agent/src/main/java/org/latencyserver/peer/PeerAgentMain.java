@@ -6,10 +6,12 @@ import java.util.concurrent.Callable;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ComponentMain;
 import org.latencyserver.launch.ComponentMain.Refusal;
+import org.latencyserver.launch.ReadinessOptions;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.References;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -52,9 +54,9 @@ public final class PeerAgentMain implements Callable<Integer> {
     @Option(names = "--udp-port", description = "Also echo over UDP on this port; 0 any free port, -1 none (default: ${DEFAULT-VALUE}).")
     private int udpPort = -1;
 
-    @Option(names = "--ready-file", paramLabel = "PATH",
-        description = "Once it serves, write this JSON file (its IOR, echo ports, node; docs/ready-files.md); deleted at start and at a clean stop.")
-    private Path readyFile;
+    /** Ready once it serves. */
+    @Mixin
+    private ReadinessOptions readiness = new ReadinessOptions();
 
     /**
      * @param args command line
@@ -68,7 +70,7 @@ public final class PeerAgentMain implements Callable<Integer> {
         final PeerAgentContext context = new PeerAgentContext().node(name)
             .iorFile(iorFile != null ? iorFile : Path.of("peer-" + name + ".ior"))
             .naming(naming).host(host).corbaPort(port).tcpPort(tcpPort).udpPort(udpPort);
-        return ComponentMain.serve(Component.PEER_AGENT, readyFile, "peer-agent " + name, () -> {
+        return ComponentMain.serve(Component.PEER_AGENT, readiness.readyFile(), "peer-agent " + name, () -> {
             ComponentMain.validate(context::validate);
             try {
                 return PeerAgent.launch(context);

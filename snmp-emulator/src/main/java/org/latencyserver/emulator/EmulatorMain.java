@@ -12,6 +12,7 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ReadinessOptions;
 import org.latencyserver.launch.ServingLifecycle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -92,10 +93,9 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
                     + " link's percent (layout: docs/ready-files.md).")
     Path statusFile;
 
-    @Option(names = "--ready-file", paramLabel = "PATH",
-            description = "Once the agents serve, write this JSON file (agents, steps, status file; docs/ready-files.md);"
-                    + " deleted at start and at a clean stop.")
-    Path readyFile;
+    /** Ready once the agents serve. */
+    @picocli.CommandLine.Mixin
+    ReadinessOptions readiness = new ReadinessOptions();
 
     private final Map<String, String> environment;
     private final PrintWriter out;
@@ -142,7 +142,7 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
             return 0;
         }
         // Begun first: a stale ready file goes even when this run fails to start.
-        try (ServingLifecycle life = ServingLifecycle.begin(Component.SNMP_EMULATOR, readyFile)) {
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.SNMP_EMULATOR, readiness.readyFile())) {
             run(life, context());
         }
         return 0;

@@ -3,13 +3,18 @@ package org.latencyserver.console;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ReadinessOptions;
 import org.latencyserver.launch.ServingLifecycle;
+import org.latencyserver.orb.ClientNodeOption;
+import org.latencyserver.orb.ServerLocationOptions;
+import org.latencyserver.orb.TlsClientOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./latency console}: the operator's status console, a CORBA client of the server (BRIEF §8).
+ * {@code ./latency console}: the operator's status console, a CORBA client of the server.
  * By default a web page on loopback, pushed live; {@code --watch} a live table in the terminal;
  * {@code --once} the table printed once, for scripts. {@code --all-partitions} shows every partition of a
  * partitioned deployment (a section each, and which are down); {@code --node} the server of one client
@@ -25,26 +30,21 @@ import picocli.CommandLine.Option;
     description = "The Latency Server's status console: a live web page, or a table in the terminal.")
 public final class ConsoleMain implements Callable<Integer> {
 
-    @Option(names = "--server", paramLabel = "REF",
-        description = {"The server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming (default",
-            "with --naming: LatencyServer). In a partitioned deployment: a partition's name (LatencyServer/p1), or the",
-            "deployment's name with --node or --all-partitions."})
-    private String serverReference;
+    /** The server, or with --all-partitions the deployment's name whose partitions are shown. */
+    @Mixin
+    private ServerLocationOptions location = new ServerLocationOptions();
 
-    @Option(names = "--node", paramLabel = "NODE",
-        description = "Show the server of this client workstation's partition (LatencyServer/by-client/NODE in --naming).")
-    private String node;
+    /** Show the server of this client workstation's partition. */
+    @Mixin
+    private ClientNodeOption node = new ClientNodeOption();
 
     @Option(names = "--all-partitions", description = {"Show every partition registered under the server's name in --naming,",
         "each with its own table, and which partitions are down (--once then exits 1 when one is)."})
     private boolean allPartitions;
 
     /** An operator's certificate: the thesis's table ({@code RequestTableStatus}) is an operator call. */
-    @picocli.CommandLine.Mixin
-    private org.latencyserver.orb.TlsClientOptions tls = new org.latencyserver.orb.TlsClientOptions();
-
-    @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
-    private String naming;
+    @Mixin
+    private TlsClientOptions tls = new TlsClientOptions();
 
     @Option(names = "--bind", description = "Address of the web page (default: ${DEFAULT-VALUE}, loopback only).")
     private String bind = "127.0.0.1";
@@ -62,12 +62,13 @@ public final class ConsoleMain implements Callable<Integer> {
     @Option(names = "--watch", description = "Show the table in this terminal, redrawn live; Ctrl-C to leave.")
     private boolean watch;
 
-    @Option(names = "--once", description = "Print the table once and exit (exit 1 if the server cannot be reached).")
+    @Option(names = "--once", description = "Print the table once and exit (exit 1 if the server cannot be reached); not with"
+        + " --ready-file.")
     private boolean once;
 
-    @Option(names = "--ready-file", paramLabel = "PATH", description = "Once the web page listens, write this JSON file"
-        + " (its port and URL; docs/ready-files.md); deleted at start and at a clean stop. Not with --once.")
-    private Path readyFile;
+    /** Ready once the web page listens; not with --once. */
+    @Mixin
+    private ReadinessOptions readiness = new ReadinessOptions();
 
     /**
      * @param args command line
@@ -78,11 +79,12 @@ public final class ConsoleMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        final Path readyFile = readiness.readyFile();
         if (once && readyFile != null) {
             System.err.println("latency console: --ready-file is for a console that keeps running; --once prints and exits");
             return 2;
         }
-        final ConsoleContext context = new ConsoleContext().server(serverReference).naming(naming).node(node)
+        final ConsoleContext context = new ConsoleContext().server(location.server()).naming(location.naming()).node(node.node())
             .allPartitions(allPartitions).bindAddress(bind)
             .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch);
         // Begun before anything can fail: a stale ready file goes even when this run does not start.

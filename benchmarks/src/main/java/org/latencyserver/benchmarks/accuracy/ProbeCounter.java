@@ -2,16 +2,11 @@ package org.latencyserver.benchmarks.accuracy;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.latencyserver.testkit.MetricsText;
 
 /**
  * The client agents' probe round trips as the server counts them, read from its Prometheus text
@@ -21,13 +16,11 @@ import java.util.regex.Pattern;
  */
 public final class ProbeCounter {
 
-    private static final List<String> NAMES = List.of("latency_server_probe_round_trips_total");
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
-    private static final Pattern INDEX_REF = Pattern.compile("index_ref=\"(-?\\d+)\"");
+    private static final String NAME = "latency_server_probe_round_trips_total";
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
     /** The key of a sample without an index_ref label: all connections together. */
     public static final int ALL_CONNECTIONS = -1;
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI metrics;
 
     /** @param metricsUrl the server's metrics endpoint */
@@ -37,14 +30,12 @@ public final class ProbeCounter {
 
     /**
      * @return round trips so far by index_ref ({@link #ALL_CONNECTIONS} for unlabelled samples); empty
-     *         when the endpoint cannot be read or has no such counter
+     *         when the endpoint cannot be read (no answer, not 200, not the text format) or has no such counter
      */
     public Optional<Map<Integer, Double>> read() {
         try {
-            final HttpResponse<String> response = client.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? parse(response.body()) : Optional.empty();
-        } catch (IOException e) {
+            return parse(MetricsText.scrape(metrics, TIMEOUT));
+        } catch (IOException | IllegalArgumentException e) {
             return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -55,21 +46,17 @@ public final class ProbeCounter {
     /**
      * @param exposition Prometheus text format
      * @return the counter's samples summed by index_ref; empty when it has none
+     * @throws IllegalArgumentException when the text is not in the format
      */
     static Optional<Map<Integer, Double>> parse(final String exposition) {
+        return parse(MetricsText.parse(exposition));
+    }
+
+    private static Optional<Map<Integer, Double>> parse(final MetricsText scrape) {
         final Map<Integer, Double> byConnection = new TreeMap<>();
-        for (final String line : exposition.split("\n")) {
-            final Matcher sample = SAMPLE.matcher(line);
-            if (line.startsWith("#") || !sample.find() || !NAMES.contains(sample.group(1))) {
-                continue;
-            }
-            final Matcher indexRef = INDEX_REF.matcher(sample.group(3) == null ? "" : sample.group(3));
-            final int key = indexRef.find() ? Integer.parseInt(indexRef.group(1)) : ALL_CONNECTIONS;
-            try {
-                byConnection.merge(key, Double.parseDouble(sample.group(4)), Double::sum);
-            } catch (NumberFormatException e) {
-                // a sample that is no number (NaN is parsed; anything else is not ours to guess)
-            }
+        for (final MetricsText.Sample sample : scrape.samples(NAME)) {
+            final String indexRef = sample.labels().get("index_ref");
+            byConnection.merge(indexRef == null ? ALL_CONNECTIONS : Integer.parseInt(indexRef), sample.value(), Double::sum);
         }
         return byConnection.isEmpty() ? Optional.empty() : Optional.of(byConnection);
     }

@@ -21,8 +21,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.latencyserver.idl.latency.Calibration;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
@@ -41,6 +39,7 @@ import org.latencyserver.testbed.TestbedStatus;
 import org.latencyserver.testbed.Topology;
 import org.latencyserver.testbed.TopologyReader;
 import org.latencyserver.testbed.CommandRunner;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
 import picocli.CommandLine;
@@ -69,8 +68,6 @@ public final class PortRun implements Callable<Integer> {
     /** The connections read each sample: QoS 1 (the estimate of part 1) and the measured QoS 3 and 4. */
     static final List<Short> READ = List.of((short) 1, (short) 3, (short) 4);
     static final List<Short> MEASURED = List.of((short) 3, (short) 4);
-    private static final Pattern SAMPLE_LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s+(\\S+)");
-    private static final Pattern SOURCE_LABEL = Pattern.compile("source=\"([^\"]*)\"");
 
     @Option(names = "--naming", required = true) private String naming;
     @Option(names = "--server", required = true) private String serverName;
@@ -291,7 +288,7 @@ public final class PortRun implements Callable<Integer> {
                         metrics.add(m);
                     }
                 }
-            } catch (IOException e) {
+            } catch (IOException | IllegalArgumentException e) {
                 readError = e.toString();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -302,22 +299,18 @@ public final class PortRun implements Callable<Integer> {
         }
     }
 
-    /** @return the two metrics the harness needs, from the server's text exposition */
+    /**
+     * @return the two metrics the harness needs, from the server's text exposition
+     * @throws IllegalArgumentException when the text is not in the format
+     */
     static RunRecord.Metrics metricsOf(final long epochMillis, final String exposition) {
-        double takenBack = Double.NaN;
+        final MetricsText scrape = MetricsText.parse(exposition);
+        final double takenBack = scrape.value("latency_server_measurements_taken_back_total").orElse(Double.NaN);
         final Map<String, Double> refresh = new TreeMap<>();
-        for (final String line : exposition.split("\n")) {
-            final Matcher m = SAMPLE_LINE.matcher(line);
-            if (line.startsWith("#") || !m.find()) {
-                continue;
-            }
-            if (m.group(1).equals("latency_server_measurements_taken_back_total")) {
-                takenBack = Double.parseDouble(m.group(4));
-            } else if (m.group(1).equals("latency_server_snmp_counter_refresh_seconds") && m.group(3) != null) {
-                final Matcher source = SOURCE_LABEL.matcher(m.group(3));
-                if (source.find()) {
-                    refresh.put(source.group(1), Double.parseDouble(m.group(4)));
-                }
+        for (final MetricsText.Sample sample : scrape.samples("latency_server_snmp_counter_refresh_seconds")) {
+            final String source = sample.labels().get("source");
+            if (source != null) {
+                refresh.put(source, sample.value());
             }
         }
         return new RunRecord.Metrics(epochMillis, takenBack, Collections.unmodifiableMap(refresh));

@@ -1,7 +1,6 @@
 package org.latencyserver.agent.client;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +12,12 @@ import org.latencyserver.agent.probe.ProbeSettings;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ComponentMain;
 import org.latencyserver.launch.ComponentMain.Refusal;
+import org.latencyserver.launch.ReadinessOptions;
+import org.latencyserver.orb.ServerLocationOptions;
 import org.latencyserver.orb.TlsClientOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -38,19 +40,14 @@ public final class ClientAgentMain implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     private TlsClientOptions tls = new TlsClientOptions();
 
-    @Option(names = "--server", paramLabel = "REF",
-        description = {"The Latency Server: its IOR file (latency-server.ior), an IOR/corbaloc, or its name with --naming",
-            "(default with --naming: LatencyServer; in a partitioned deployment the server of the --node's partition,",
-            "LatencyServer/by-client/NODE)."})
-    private String serverReference;
+    /** The server; its naming service also finds the peers (peers/NODE) not given with --peer. */
+    @Mixin
+    private ServerLocationOptions location = new ServerLocationOptions();
 
-    @Option(names = "--naming", paramLabel = "REF",
-        description = "Naming service (corbaloc::127.0.0.1:2809/NameService): resolves --server by name and peers as peers/NODE.")
-    private String naming;
-
+    /** Not {@link org.latencyserver.orb.ClientNodeOption}: repeatable, and it also picks the connections measured. */
     @Option(names = "--node", paramLabel = "NODE", split = ",",
         description = "Measure only connections whose client is this node (repeatable); default: every connection.")
     private List<String> nodes = List.of();
@@ -100,9 +97,9 @@ public final class ClientAgentMain implements Callable<Integer> {
         "like: single round trips after idle seconds read 2-10x slower than paced ones on a shared host. 1 = single round trips."})
     private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
 
-    @Option(names = "--ready-file", paramLabel = "PATH", description = "Once it runs, write this JSON file (its name, nodes,"
-        + " how many connections it measures; docs/ready-files.md); deleted at start and at a clean stop.")
-    private Path readyFile;
+    /** Ready once it runs. */
+    @Mixin
+    private ReadinessOptions readiness = new ReadinessOptions();
 
     @Option(names = "--call-timeout-millis", description = "A call (round trip, submit) unanswered this long fails (default: ${DEFAULT-VALUE}).")
     private long callTimeoutMillis = 10_000;
@@ -116,12 +113,12 @@ public final class ClientAgentMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final ClientAgentContext context = new ClientAgentContext().server(serverReference).naming(naming)
+        final ClientAgentContext context = new ClientAgentContext().server(location.server()).naming(location.naming())
             .clientNodes(Set.copyOf(nodes)).peerReferences(peerReferences).pollIntervalMillis(pollIntervalMillis)
             .adaptiveHalfWidthMillis(adaptiveHalfWidthMillis).intervalMicros(intervalMicros).jitWarmupSeconds(jitWarmupSeconds)
             .agentName(agentName).host(host).probing(!noProbe).probeReportMillis(probeReportMillis)
             .probeTrainRoundTrips(probeTrainRoundTrips).callTimeoutMillis(callTimeoutMillis);
-        return ComponentMain.serve(Component.CLIENT_AGENT, readyFile, "client-agent", () -> {
+        return ComponentMain.serve(Component.CLIENT_AGENT, readiness.readyFile(), "client-agent", () -> {
             try {
                 context.validate();
             } catch (IllegalArgumentException e) {

@@ -8,8 +8,12 @@ import java.util.concurrent.Callable;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ComponentMain;
 import org.latencyserver.launch.ComponentMain.Refusal;
+import org.latencyserver.launch.ReadinessOptions;
+import org.latencyserver.orb.ClientNodeOption;
+import org.latencyserver.orb.ServerLocationOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -28,16 +32,12 @@ import picocli.CommandLine.Option;
         + "(read it with the Java EstimateMirror or the C latency_mirror.h; layout: docs/mirror-layout.md).")
 public final class MirrorMain implements Callable<Integer> {
 
-    @Option(names = "--server", paramLabel = "REF",
-        description = "The server: IOR/corbaloc, a file holding one, or a name in --naming (default with --naming: LatencyServer).")
-    private String serverReference;
+    @Mixin
+    private ServerLocationOptions location = new ServerLocationOptions();
 
-    @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
-    private String naming;
-
-    @Option(names = "--node", paramLabel = "NODE", description = {"This host's client workstation: in a partitioned deployment",
-        "the server is its partition's, LatencyServer/by-client/NODE in --naming."})
-    private String node;
+    /** This host's client workstation, in a partitioned deployment. */
+    @Mixin
+    private ClientNodeOption node = new ClientNodeOption();
 
     @Option(names = "--file", required = true, paramLabel = "PATH", description = "The mirror file to create (replaced atomically).")
     private Path file;
@@ -55,9 +55,9 @@ public final class MirrorMain implements Callable<Integer> {
     @Option(names = "--refresh-millis", description = "Full re-read period while pushed, a safety net, ms (default: ${DEFAULT-VALUE}).")
     private long refreshMillis = 10_000;
 
-    @Option(names = "--ready-file", paramLabel = "PATH", description = "Once the server has answered, write this JSON file"
-        + " (the mirror file, how many connections; docs/ready-files.md); deleted at start and at a clean stop.")
-    private Path readyFile;
+    /** Ready once the server has answered. */
+    @Mixin
+    private ReadinessOptions readiness = new ReadinessOptions();
 
     @Option(names = "--listen-host", description = "Address the server pushes to (this host as the server reaches it; default: ${DEFAULT-VALUE}).")
     private String listenHost = "127.0.0.1";
@@ -75,9 +75,10 @@ public final class MirrorMain implements Callable<Integer> {
         for (final short indexRef : connections) {
             followed.add(indexRef);
         }
-        final MirrorContext context = new MirrorContext().server(serverReference).naming(naming).node(node).file(file).connections(followed)
+        final MirrorContext context = new MirrorContext().server(location.server()).naming(location.naming()).node(node.node())
+            .file(file).connections(followed)
             .heartbeatMillis(heartbeatMillis).pollMillis(pollMillis).refreshMillis(refreshMillis).listenHost(listenHost);
-        return ComponentMain.serve(Component.MIRROR, readyFile, "latency mirror", () -> {
+        return ComponentMain.serve(Component.MIRROR, readiness.readyFile(), "latency mirror", () -> {
             ComponentMain.validate(context::validate);
             try {
                 return Mirror.launch(context);
@@ -90,7 +91,7 @@ public final class MirrorMain implements Callable<Integer> {
             } catch (Mirror.UnknownConnections e) {
                 throw Refusal.usage(e.getMessage());
             }
-            System.out.println("mirror: " + mirror.connectionCount() + " connection(s) of " + serverReference + " in "
+            System.out.println("mirror: " + mirror.connectionCount() + " connection(s) of " + location.server() + " in "
                 + file.toAbsolutePath() + " (heartbeat every " + heartbeatMillis + " ms)");
             System.out.flush();
         });

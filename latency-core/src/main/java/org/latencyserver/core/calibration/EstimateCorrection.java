@@ -10,8 +10,9 @@ import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.stats.ConfidenceInterval;
 
 /**
- * Turns the thesis's estimate into the one served for the messages that follow (BRIEF §11), from
- * what was learned in the load state:
+ * Turns the thesis's estimate into the one served for the messages that follow, so that it holds for
+ * them (a bound covers its nominal share of round trips, a mean has no systematic error), from what
+ * was learned in the load state:
  * <ul>
  * <li>a bound is read from the same histogram at the {@linkplain AdaptiveQuantileLevel adaptive
  *     level} instead of the nominal one; its interval is the observed coverage (over blocks) once

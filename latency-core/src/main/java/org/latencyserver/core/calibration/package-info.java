@@ -1,5 +1,5 @@
 /**
- * Calibration and correction of served estimates (BRIEF §11): how well a served bound or mean held
+ * Calibration and correction of served estimates: how well a served bound or mean held
  * for the round trips that followed it, and the corrections that make it hold under drift.
  *
  * <p>Everything here is pure and immutable: values in, new values out, no clocks or threads. The

@@ -16,7 +16,7 @@ import org.HdrHistogram.HistogramIterationValue;
  * Bin {@code i} holds the samples in {@code (upperEdgeNanos(i - 1), upperEdgeNanos(i)]}; the first
  * bin is {@code (0, upperEdgeNanos(0)]}. Samples above the last edge are counted in
  * {@link #overflowCount()}; they are part of {@link #totalCount()} but have no edge, so a bound
- * that would need them is refused rather than guessed. Both of the brief's layouts fit: the
+ * that would need them is refused rather than guessed. Both layouts in use fit: the
  * thesis's 100 bins of 1 ms ({@link #uniform}), and fine bins exported from an HdrHistogram
  * ({@link #fromHdr(AbstractHistogram)}).
  *

@@ -1,7 +1,7 @@
 package org.latencyserver.core.state;
 
 /**
- * The measurement-interval rule (beyond the thesis, product brief §4): two measurements of one
+ * The measurement-interval rule (beyond the thesis): two measurements of one
  * connection start at least {@code minIntervalNanos} apart. A measurement due sooner is deferred
  * to the earliest allowed time; if one is already waiting (or under way), the new need is
  * coalesced with it — one measurement, of the latest state, at that time — and never dropped. So

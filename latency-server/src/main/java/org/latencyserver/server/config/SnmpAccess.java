@@ -97,7 +97,7 @@ public record SnmpAccess(String address, Version version, String communityEnv, S
         AES256
     }
 
-    /** Where a node's CPU utilisation is read (BRIEF §5). */
+    /** Which MIB a node's CPU utilisation is read from when the server polls it over SNMP. */
     public enum CpuSource implements ConfigWord {
         /** UCD-SNMP-MIB raw CPU tick counters (ssCpuRaw*, .1.3.6.1.4.1.2021.11.50–), as a delta over the poll interval ({@code ucd-raw}) */
         UCD_RAW,

@@ -3,8 +3,10 @@ package org.latencyserver.server.launch;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.latencyserver.launch.ComponentMain;
+import org.latencyserver.launch.ReadinessOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,9 +39,9 @@ public final class NamingServiceMain implements Callable<Integer> {
     @Option(names = "--ior-file", paramLabel = "PATH", description = "Also write the naming service's IOR here.")
     private Path iorFile;
 
-    @Option(names = "--ready-file", paramLabel = "PATH",
-        description = "Once serving, write a ready file here (JSON: its corbaloc and port; see docs/ready-files.md).")
-    private Path readyFile;
+    /** Ready once it serves. */
+    @Mixin
+    private ReadinessOptions readiness = new ReadinessOptions();
 
     @Option(names = "--db-dir", paramLabel = "DIR",
         description = "Where the name server keeps its bindings across restarts (default: ${DEFAULT-VALUE}).")
@@ -55,7 +57,7 @@ public final class NamingServiceMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final NamingServiceContext context = new NamingServiceContext().host(host).port(port).databaseDirectory(dbDirectory)
-            .iorFile(iorFile).readyFile(readyFile);
+            .iorFile(iorFile).readyFile(readiness.readyFile());
         final NamingServiceNode namingService;
         try {
             namingService = NamingServiceNode.launch(context);

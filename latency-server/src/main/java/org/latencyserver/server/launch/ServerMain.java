@@ -3,9 +3,11 @@ package org.latencyserver.server.launch;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.latencyserver.launch.ComponentMain;
+import org.latencyserver.launch.ReadinessOptions;
 import org.latencyserver.orb.NameKeeper;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -42,9 +44,9 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--ior-file", paramLabel = "PATH", description = "Write the server's IOR here (default: latency-server.ior).")
     private Path iorFile = Path.of("latency-server.ior");
 
-    @Option(names = "--ready-file", paramLabel = "PATH",
-        description = "Once serving, write a ready file here (JSON: IOR, metrics port and URL; see docs/ready-files.md).")
-    private Path readyFile;
+    /** Ready once it serves (and is registered, with --naming). */
+    @Mixin
+    private ReadinessOptions readiness = new ReadinessOptions();
 
     @Option(names = "--naming", paramLabel = "REF",
         description = {"Register in this naming service, e.g. corbaloc::127.0.0.1:2809/NameService: as server.name, or with",
@@ -76,7 +78,7 @@ public final class ServerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final ServerContext context = new ServerContext().configFile(config).iorFile(iorFile).readyFile(readyFile)
+        final ServerContext context = new ServerContext().configFile(config).iorFile(iorFile).readyFile(readiness.readyFile())
             .namingReference(naming).host(host).orbPort(port).metricsPort(metricsPort)
             .perConnectionMetrics(perConnectionMetrics);
         final LatencyServerNode server;

@@ -64,8 +64,8 @@ import org.slf4j.LoggerFactory;
  * journal is <em>compacted</em> — the table written as a new state file — only once it holds
  * max({@value #COMPACT_JOURNAL_MIN_BYTES} bytes, {@value #COMPACT_JOURNAL_TO_STATE_FILE} × the state
  * file): every byte of a state file is paid for by a byte of journal, so the bytes written per change
- * are at most twice its line, at 100 connections or 25,000 (before issue 14 the whole file was also
- * rewritten every 10 s while changes came in, so at 25,000 connections a storm of 7,500 changes cost
+ * are at most twice its line, at 100 connections or 25,000 (an earlier version also rewrote the whole
+ * file every 10 s while changes came in, so at 25,000 connections a storm of 7,500 changes cost
  * 4,700 bytes per change). Restoring reads at most the state file and as much journal again.
  *
  * <p>A change that leaves a connection's record the same but for its MIB readings
@@ -107,7 +107,7 @@ import org.slf4j.LoggerFactory;
  * are moved aside (named with the time), every fault is logged with its place, and the server starts
  * from its configuration alone. A cut-off last line (a kill during an append) is ignored with a log
  * line. State files of the formats before (one file, {@code latency-server-state/2} and {@code /1};
- * the journal of {@code /3} as the server of 5aad49b wrote it) are read as they are.
+ * the journal of {@code /3} as the server wrote it before compaction) are read as they are.
  *
  * <p>Thread-safety: {@link #restoreInto} from the starting thread before {@link #start};
  * {@link #rowChanged} from the update thread; {@link #awaitSaved} and {@link #write} from any

@@ -42,7 +42,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The SNMP poller (BRIEF §5): every {@code pollIntervalMillis} it sends one asynchronous request to
+ * The SNMP poller: every {@code pollIntervalMillis} it sends one asynchronous request to
  * each polled workstation and switch port over a single SNMP4J session, and hands the connections'
  * changed values to a {@link MibSink}. The requests of one interval are spread over it in up to
  * {@value #SLICES_PER_INTERVAL} slices (source i in slice i mod slices), not all sent at one instant.

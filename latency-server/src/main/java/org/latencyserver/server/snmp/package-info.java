@@ -1,5 +1,5 @@
 /**
- * The SNMP poller (BRIEF §5): reads workstation CPU and switch port utilisation from SNMP agents
+ * The SNMP poller: reads workstation CPU and switch port utilisation from SNMP agents
  * with SNMP4J and feeds the update engine, as {@code PutMibUpdates} does for pushed values.
  *
  * <h2>What is read</h2>

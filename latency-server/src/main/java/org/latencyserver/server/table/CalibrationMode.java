@@ -7,8 +7,9 @@ import java.util.Locale;
  */
 public enum CalibrationMode {
     /**
-     * The value corrected from calibration so that it holds for the messages that follow (BRIEF
-     * §11), with probes, memory per load state, dwell and drift-triggered re-measurement. The default.
+     * The value corrected from calibration so that it holds for the messages that follow (each served
+     * estimate is tested against the round trips sent while it was served, and corrected from what
+     * they showed), with probes, memory per load state, dwell and drift-triggered re-measurement. The default.
      */
     ADAPTIVE,
     /** The thesis's value, unchanged: a state change of a QoS 3/4 connection opens a measurement at once. */

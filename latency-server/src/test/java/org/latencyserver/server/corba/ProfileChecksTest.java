@@ -36,10 +36,10 @@ import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 
 /**
- * One validation path for profiles (issue 12, D-3): a profile that start-up refuses for a connection is
+ * One validation path for profiles: a profile that start-up refuses for a connection is
  * refused by {@code load_profile} with the same words, and one that was loaded before a restart is set
- * aside at start by the same check. Also the size limits the servant checks before building anything
- * (D-2): profile bytes, histogram bins, batch means.
+ * aside at start by the same check. Also the size limits the servant checks before building anything:
+ * profile bytes, histogram bins, batch means.
  */
 class ProfileChecksTest {
 

@@ -10,7 +10,7 @@ import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.security.AccessPolicy;
 import org.latencyserver.server.security.Caller;
 
-/** What the servant asks before a write: switches, roles, polled sources (D-9, D-11 of issue 12). */
+/** What the servant asks before a write: switches, roles, polled sources. */
 class WriteGuardTest {
 
     @Test

@@ -27,7 +27,7 @@ import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.ServedEstimate;
 
 /**
- * What {@code calibration: adaptive} serves (BRIEF §11): dwell before measuring, memory per load
+ * What {@code calibration: adaptive} serves: dwell before measuring, memory per load
  * state, a profile for a state never measured, probes that correct the served value and raise drift
  * alarms — and that {@code calibration: thesis} keeps the thesis's semantics.
  */

@@ -26,7 +26,7 @@ import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 
 /**
- * The plausibility limits on results and probe reports (issue 12, D-1): an absolute ceiling, and a
+ * The plausibility limits on results and probe reports: an absolute ceiling, and a
  * factor either way of what the connection is known to take in its load state. The reasons are
  * asserted word for word: they are what the bad-input catalogue matches.
  */

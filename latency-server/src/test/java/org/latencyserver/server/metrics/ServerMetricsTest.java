@@ -30,6 +30,7 @@ import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.testkit.MetricsText;
 
 /**
  * The gauges' and histograms' values against what the servant serves: a server as

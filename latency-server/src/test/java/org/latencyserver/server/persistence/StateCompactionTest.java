@@ -25,7 +25,7 @@ import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 
 /**
- * Compaction (issue 14): the journal is written into a new state file only once it holds as many
+ * Compaction: the journal is written into a new state file only once it holds as many
  * bytes as the state file, the appends going on meanwhile into {@code <state_file>.journal.next};
  * a kill at any step of it leaves files that restore the last change.
  */

@@ -25,7 +25,7 @@ import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 
 /**
- * A state file holding a histogram over the bin limit (issue 12, D-2) is refused when read, as any
+ * A state file holding a histogram over the bin limit is refused when read, as any
  * damaged state file is: set aside with the reason, and the server starts from its configuration.
  */
 class StateFileLimitsTest {

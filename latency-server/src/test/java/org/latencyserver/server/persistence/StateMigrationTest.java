@@ -22,13 +22,14 @@ import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 
 /**
- * A state file and journal written by the server of commit 5aad49b (before issue 14's compaction;
- * {@code src/test/resources/state-5aad49b}) are restored by today's server, and what it writes from
- * them restores the same again.
+ * A state file and journal written by the server before journal compaction (state file format
+ * {@code latency-server-state/3}, journal {@code latency-server-journal/1};
+ * {@code src/test/resources/state-before-compaction}) are restored by today's server, and what it
+ * writes from them restores the same again.
  */
 class StateMigrationTest {
 
-    private static final Path OLD = Path.of("src/test/resources/state-5aad49b");
+    private static final Path OLD = Path.of("src/test/resources/state-before-compaction");
 
     @TempDir
     Path directory;

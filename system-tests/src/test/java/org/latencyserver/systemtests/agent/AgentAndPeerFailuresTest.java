@@ -17,7 +17,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.systemtests.kit.LogWatch;
 
 /**
- * Issue 5's fault must-shows with real processes: a client agent killed mid-measurement (the
+ * Agent failures with real processes: a client agent killed mid-measurement (the
  * request times out, is re-issued with a new ticket and completes when an agent returns; nothing
  * half-submitted) and a peer agent killed (the failure is logged with its reason and retried until
  * the peer is back).

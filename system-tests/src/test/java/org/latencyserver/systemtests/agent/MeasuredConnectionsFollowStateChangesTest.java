@@ -28,7 +28,7 @@ import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 
 /**
- * Issue 5's first must-show, with real processes on loopback: the server, a peer agent and a
+ * Measured connections follow state changes, with real processes on loopback: the server, a peer agent and a
  * client agent, each in its own JVM. A QoS 3 and a QoS 4 connection go through "measurement
  * pending" (update_required_flag 1) to a measured estimate (flag 0) on every state change.
  *

@@ -31,7 +31,7 @@ import org.omg.CosNaming.NamingContextExt;
 import org.omg.CosNaming.NamingContextExtHelper;
 
 /**
- * Issue 12 (D-4, D-7): the server and the peer agent against a naming service that dies. Killed
+ * The server and the peer agent against a naming service that dies. Killed
  * with {@code kill -9} and restarted on its port, the naming service has lost their names, and
  * both bind them again by themselves; one that cannot be reached at start-up stops them with one
  * line, exit code 2, and no IOR file pointing at a process that is gone.

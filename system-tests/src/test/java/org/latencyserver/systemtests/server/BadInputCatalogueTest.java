@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.reflect.Field;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,6 +54,7 @@ import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.systemtests.kit.SecuredClients;
 import org.latencyserver.systemtests.kit.ServerUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.NO_PERMISSION;
 import org.omg.CORBA.SystemException;
@@ -72,19 +71,22 @@ import org.snmp4j.smi.TimeTicks;
 import org.snmp4j.smi.VariableBinding;
 
 /**
- * The bad-input catalogue (BRIEF §10): every kind of input the Latency Server takes — each IDL
+ * The bad-input catalogue: every kind of input the Latency Server takes — each IDL
  * call, profiles, configuration, state files, SNMP answers, emulator scenarios — given nonsense,
  * forged, replayed and late tickets, the wrong role and huge sizes. Each case asserts that the
  * refusal names the fault (the reason of an IDL exception or of the reader; for the thesis's calls,
  * which carry no text, the refusal counter by operation and reason) and, afterwards, that the
  * running server still serves exactly the state it had (its table read back row by row).
  *
- * <p>The twelve defects of issue 12 are rows here: D-1 {@code implausible} results, D-2 bins over
- * the cap, D-3 profiles start-up would refuse, D-5 a flood of pool warnings kept to a counter
- * ({@link #sixtyFourCallersDoNotFloodTheLog}), D-9 operator calls, D-10 every refused submission
- * counted, D-11 readings for a polled source. D-4 and D-7 (naming service) are
- * {@code NamingServiceFailuresTest} in client-agent, D-6 {@code PollerLocalAddressTest}, D-8
- * {@code ConsoleStreamLimitTest}, D-12 the client-agent test that no jar carries logback.xml.
+ * <p>Among the rows: {@code implausible} results (beyond {@code limits.max_result_millis} or the
+ * plausibility factor), histograms and batch means over {@code limits.max_histogram_bins}, profiles
+ * that start-up would refuse, operator calls without the operator role, every refused submission
+ * counted, and readings pushed for a source the server polls; a flood of request-pool warnings is
+ * kept to a counter ({@link #sixtyFourCallersDoNotFloodTheLog}). Neighbouring faults are tested
+ * elsewhere: a naming service that dies ({@code NamingServiceFailuresTest}), where the poller's
+ * sockets are bound ({@code PollerLocalAddressTest}), the console's bound on live streams
+ * ({@code ConsoleStreamLimitTest}) and that no jar carries a logback.xml (client-agent's
+ * {@code LogbackOnceTest}).
  *
  * <p>One server for all cases, secured with the test CA ({@link org.latencyserver.systemtests.kit.TestCertificates}); measurement
  * requests time out after 1.5 s so that a late ticket can be made.
@@ -189,7 +191,7 @@ class BadInputCatalogueTest {
                 "PutMibUpdates", "bad_value", () -> as("operator-ops").PutMibUpdates(mib(1, 10, 10, 101), (short) 1)),
             thesis("PutMibUpdates with Short.MIN_VALUE is refused", BAD_PARAM.class, "PutMibUpdates", "bad_value",
                 () -> as("operator-ops").PutMibUpdates(mib(1, Short.MIN_VALUE, 10, 50), (short) 1)),
-            thesis("D-11: PutMibUpdates for a connection polled by SNMP at every end is refused", BAD_PARAM.class, "PutMibUpdates",
+            thesis("PutMibUpdates for a connection polled by SNMP at every end is refused", BAD_PARAM.class, "PutMibUpdates",
                 "polled_source", () -> as("operator-ops").PutMibUpdates(mib(7, 10, 10, 50), (short) 7)),
             thesis("UpdateResponse over plain IIOP is refused: results need the agent role", NO_PERMISSION.class, "UpdateResponse",
                 "not_permitted", () -> plain().UpdateResponse(baseline(5, 1.2f, 0, 1.3f, 1.1f, 1), (short) 5)),
@@ -197,7 +199,7 @@ class BadInputCatalogueTest {
                 () -> as("agent-ws1").UpdateResponse(baseline(5, 1.2f, 0, 1.3f, 1.1f, 1), (short) 5)),
             thesis("UpdateResponse from an operator is refused", NO_PERMISSION.class, "UpdateResponse", "not_permitted",
                 () -> as("operator-ops").UpdateResponse(baseline(5, 1.2f, 0, 1.3f, 1.1f, 1), (short) 5)),
-            thesis("D-1: UpdateResponse of 1e30 ms is refused as implausible", BAD_PARAM.class, "UpdateResponse", "implausible",
+            thesis("UpdateResponse of 1e30 ms is refused as implausible", BAD_PARAM.class, "UpdateResponse", "implausible",
                 () -> as("agent-ws3").UpdateResponse(baseline(5, 1e30f, 0, 1e30f, 1e29f, 1), (short) 5)),
             thesis("UpdateResponse with a NaN mean is refused", BAD_PARAM.class, "UpdateResponse", "implausible",
                 () -> as("agent-ws3").UpdateResponse(baseline(5, Float.NaN, 0, 1.3f, 1.1f, 1), (short) 5)),
@@ -215,7 +217,7 @@ class BadInputCatalogueTest {
                 "bad_value", () -> as("agent-ws3").UpdateResponse(baseline(4, 1.2f, 0, 1.3f, 1.1f, 1), (short) 5)),
             thesis("UpdateResponse for an unknown connection is refused", BAD_PARAM.class, "UpdateResponse",
                 "unknown_connection", () -> as("agent-ws3").UpdateResponse(baseline(99, 1.2f, 0, 1.3f, 1.1f, 1), (short) 99)),
-            thesis("D-9: RequestTableStatus over plain IIOP is refused (an operator call)", NO_PERMISSION.class,
+            thesis("RequestTableStatus over plain IIOP is refused (an operator call)", NO_PERMISSION.class,
                 "RequestTableStatus", "not_permitted", () -> plain().RequestTableStatus((short) 1)),
             thesis("RequestTableStatus from an agent is refused", NO_PERMISSION.class, "RequestTableStatus", "not_permitted",
                 () -> as("agent-ws1").RequestTableStatus((short) 1)),
@@ -302,50 +304,50 @@ class BadInputCatalogueTest {
 
     static Stream<Arguments> submissions() {
         return Stream.of(
-            idl("D-10: a result over plain IIOP is refused (agent role)", OperationDisabled.class,
+            idl("a result over plain IIOP is refused (agent role)", OperationDisabled.class,
                 () -> plain().submit_measurement(result(5, ticket5(), bins(3), 1000, 1.1, 2.9)), "needs the agent role",
                 "plain IIOP is read-only"),
-            idl("D-10: a result from a TLS caller without a certificate is refused", OperationDisabled.class,
+            idl("a result from a TLS caller without a certificate is refused", OperationDisabled.class,
                 () -> as("none").submit_measurement(result(5, ticket5(), bins(3), 1000, 1.1, 2.9)), "presented no certificate"),
-            idl("D-10: a result from another node's agent is refused", OperationDisabled.class,
+            idl("a result from another node's agent is refused", OperationDisabled.class,
                 () -> as("agent-ws1").submit_measurement(result(5, ticket5(), bins(3), 1000, 1.1, 2.9)),
                 "is the agent of node ws1; the connection's client node is ws3"),
-            idl("D-10: a result from an operator is refused", OperationDisabled.class,
+            idl("a result from an operator is refused", OperationDisabled.class,
                 () -> as("operator-ops").submit_measurement(result(5, ticket5(), bins(3), 1000, 1.1, 2.9)), "has the roles [operator]"),
-            idl("D-10: a forged ticket is refused", ResultRefused.class,
+            idl("a forged ticket is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, 4242, bins(3), 1000, 1.1, 2.9)), "connection 5"),
-            idl("D-10: a replayed ticket (already used) is refused", ResultRefused.class,
+            idl("a replayed ticket (already used) is refused", ResultRefused.class,
                 () -> as("agent-ws1").submit_measurement(result(4, usedTicket, bins(3), 1000, 1.1, 2.9)), "no measurement is pending"),
-            idl("D-10: a late ticket (its request re-issued since) is refused", ResultRefused.class,
+            idl("a late ticket (its request re-issued since) is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, lateTicket5(), bins(3), 1000, 1.1, 2.9)), "connection 5"),
-            idl("D-10: a result for an unknown connection is refused", UnknownConnection.class,
+            idl("a result for an unknown connection is refused", UnknownConnection.class,
                 () -> as("agent-ws3").submit_measurement(result(99, 1, bins(3), 1000, 1.1, 2.9)), "no connection 99"),
-            idl("D-10: a result whose histogram edges go down is refused", ResultRefused.class,
+            idl("a result whose histogram edges go down is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), new HistogramBins(new long[] {2_000_000, 1_000_000},
                     new long[] {500, 500}, 0), 1000, 1.1, 2.9)), "bad measurement"),
-            idl("D-10: a result with a negative count is refused", ResultRefused.class,
+            idl("a result with a negative count is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), new HistogramBins(new long[] {1_000_000, 2_000_000},
                     new long[] {-500, 1500}, 0), 1000, 1.1, 2.9)), "bad measurement"),
-            idl("D-10: a result whose edges and counts differ in length is refused", ResultRefused.class,
+            idl("a result whose edges and counts differ in length is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), new HistogramBins(new long[] {1_000_000, 2_000_000,
                     3_000_000}, new long[] {500, 500}, 0), 1000, 1.1, 2.9)), "bad measurement"),
-            idl("D-10: a result whose sample count is not its histogram's is refused", ResultRefused.class,
+            idl("a result whose sample count is not its histogram's is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), bins(3), 999, 1.1, 2.9)), "sample count 999"),
-            idl("D-10: a result with a NaN mean is refused", ResultRefused.class,
+            idl("a result with a NaN mean is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), bins(3), 1000, Double.NaN, 2.9)),
                 "mean must be finite and > 0 ms"),
-            idl("D-10: a result with a negative mean is refused", ResultRefused.class,
+            idl("a result with a negative mean is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), bins(3), 1000, -1.1, 2.9)),
                 "mean must be finite and > 0 ms"),
-            idl("D-10: a result whose maximum is below its mean is refused", ResultRefused.class,
+            idl("a result whose maximum is below its mean is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), bins(3), 1000, 5.0, 2.9)), "maximum 2.9 ms"),
-            idl("D-1: a result with a mean of 1.5e9 ms is refused as implausible", ResultRefused.class,
+            idl("a result with a mean of 1.5e9 ms is refused as implausible", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), bins(3), 1000, 1.5e9, 1.6e9)), "1500000000",
                 "limit"),
-            idl("D-2: a result with 30,000 histogram bins is refused before it is built", ResultRefused.class,
+            idl("a result with 30,000 histogram bins is refused before it is built", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(result(5, ticket5(), bins(30_000), 30_000, 15.0, 31.0)), "30000",
                 "20000"),
-            idl("D-2: a result with 30,000 batch means is refused", ResultRefused.class,
+            idl("a result with 30,000 batch means is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_measurement(withBatchMeans(result(5, ticket5(), bins(3), 1000, 1.1, 2.9), 30_000)),
                 "30000"),
             idl("a result whose agent name is 10,000 characters long is refused", ResultRefused.class,
@@ -375,7 +377,7 @@ class BadInputCatalogueTest {
             idl("a probe report with a bad histogram is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_probe(probe(5, "ws3", new HistogramBins(new long[] {3, 2, 1}, new long[] {1, 1, 1}, 0),
                     3, 1.1, 2000)), "bad probe histogram"),
-            idl("D-2: a probe report with 30,000 bins is refused", ResultRefused.class,
+            idl("a probe report with 30,000 bins is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_probe(probe(5, "ws3", bins(30_000), 30_000, 15.0, 2000)), "30000"),
             idl("a probe report naming another client node is refused", ResultRefused.class,
                 () -> as("agent-ws3").submit_probe(probe(5, "ws1", bins(3), 1000, 1.1, 2000)), "ws1"),
@@ -404,14 +406,14 @@ class BadInputCatalogueTest {
             idl("a profile with a negative mean is refused", ProfileRejected.class,
                 () -> as("planner-plan").load_profile(tac4Profile.replaceFirst("\"mean_ms\" : ", "\"mean_ms\" : -"), "neg.json"),
                 "mean"),
-            idl("D-3: the measured profile without its histograms is refused, as start-up refuses it", ProfileRejected.class,
+            idl("the measured profile without its histograms is refused, as start-up refuses it", ProfileRejected.class,
                 () -> as("planner-plan").load_profile(withoutHistograms(measuredProfile), "nohist.json"), "histogram"),
-            idl("D-3: a profile of workstation type OTHER for TAC-4 connections is refused", ProfileRejected.class,
+            idl("a profile of workstation type OTHER for TAC-4 connections is refused", ProfileRejected.class,
                 () -> as("planner-plan").load_profile(tac4Profile.replace("\"workstation_type\" : \"TAC-4\"",
                     "\"workstation_type\" : \"OTHER\""), "other.json"), "OTHER"),
-            idl("D-2: a profile larger than limits.max_profile_bytes is refused by its size", ProfileRejected.class,
+            idl("a profile larger than limits.max_profile_bytes is refused by its size", ProfileRejected.class,
                 () -> as("planner-plan").load_profile(tac4Profile + " ".repeat(1_100_000), "huge.json"), "1048576"),
-            idl("D-2: a profile cell with 30,000 histogram bins is refused", ProfileRejected.class,
+            idl("a profile cell with 30,000 histogram bins is refused", ProfileRejected.class,
                 () -> as("planner-plan").load_profile(withHugeHistogram(measuredProfile, 30_000), "bins.json"), "30000"));
     }
 
@@ -457,7 +459,7 @@ class BadInputCatalogueTest {
             state("a state file with a connection without index_ref is set aside",
                 "{\"format\":\"latency-server-state/2\",\"saved_epoch_millis\":1,\"connections\":[{\"qos\":3}]}", "index_ref"),
             state("a JSON list as a state file is set aside", "[1,2,3]", ""),
-            state("D-2: a state file with a 30,000-bin histogram is set aside", savedWithBins(30_000), "30000"));
+            state("a state file with a 30,000-bin histogram is set aside", savedWithBins(30_000), "30000"));
     }
 
     static Stream<Arguments> snmpAnswers() {
@@ -494,7 +496,7 @@ class BadInputCatalogueTest {
                 valid.replace("nodes:\n", "nodes:\n  - { name: a, port: 16402, cores: 1 }\n"), "a"));
     }
 
-    /** D-5: 64 callers at once make JacORB refuse threads; the log says so once per 10 s, the rest is counted. */
+    /** 64 callers at once make JacORB refuse threads; the log says so once per 10 s, the rest is counted. */
     @Test
     void sixtyFourCallersDoNotFloodTheLog() throws Exception {
         final ExecutorService callers = Executors.newFixedThreadPool(64);
@@ -856,12 +858,11 @@ class BadInputCatalogueTest {
 
     /** @return the server's refusal counter for the operation and reason */
     private static double refusals(final String operation, final String reason) throws Exception {
-        return metric("latency_server_refusals_total{operation=\"" + operation + "\",reason=\"" + reason + "\"}");
+        return metric("latency_server_refusals_total", "operation", operation, "reason", reason);
     }
 
-    private static double metric(final String series) throws Exception {
-        final String text = new String(URI.create(server.metricsUrl()).toURL().openStream().readAllBytes(), StandardCharsets.UTF_8);
-        final Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
-        return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+    /** @return the server's series of that name and exactly those labels (name, value…), 0 when not exposed */
+    private static double metric(final String name, final String... labels) throws Exception {
+        return MetricsText.scrape(server.metricsUrl()).value(name, labels).orElse(0.0);
     }
 }

@@ -248,8 +248,7 @@ class LatencyServerProcessTest {
             java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode());
         final String body = response.body();
-        final org.latencyserver.server.metrics.MetricsText scrape = org.latencyserver.server.metrics.MetricsText.scrape(
-            server.metricsUrl());
+        final org.latencyserver.testkit.MetricsText scrape = org.latencyserver.testkit.MetricsText.scrape(server.metricsUrl());
         assertEquals(2.846e-3, scrape.get("latency_server_estimate_seconds", "index_ref", "1", "kind", "average", "qos", "1"), 1e-12);
         assertTrue(body.contains("latency_server_cpu_state{index_ref=\"1\"} 22"), body);
         assertTrue(body.matches("(?s).*latency_server_calls_total\\{operation=\"RequestStatus\"\\} [1-9].*"), body);

@@ -31,10 +31,10 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.server.config.TestbedConfigLines;
-import org.latencyserver.server.metrics.MetricsText;
 import org.latencyserver.server.snmp.ScriptedAgent;
 import org.latencyserver.systemtests.kit.ServerUnderTest;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.ORB;
 

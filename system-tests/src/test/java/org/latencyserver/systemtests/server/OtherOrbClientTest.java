@@ -20,7 +20,7 @@ import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.ORB;
 
 /**
- * Interoperability, as BRIEF §3 promises "any ORB, any language": the C++ example client
+ * Interoperability with clients of any ORB in any language: the C++ example client
  * ({@code examples/clients/cpp}), compiled here with omniORB's IDL compiler from the thesis's
  * {@code Latserv.idl}, calls {@code RequestStatus} on the JacORB server over a loopback socket and
  * gets exactly what a Java client gets — on a server that takes writes only over IIOP/TLS, as

@@ -50,7 +50,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Issue 14 items 1 and 5: three partitions of one deployment, each its own server process, in a
+ * Three partitions of one deployment, each its own server process, in a
  * CosNaming service: JacORB's ({@link PartitionsInJacorbNamingServiceTest}) and omniORB's omniNames
  * ({@link PartitionsInOmniNamesTest}: another ORB's, so nothing here can be JacORB-private).
  * Partition pK owns client workstation xK (peer yK) and the index_refs K01-K02: K01 at QoS 1 on the

@@ -25,7 +25,7 @@ import org.latencyserver.systemtests.kit.Testbed;
 import org.omg.CORBA.NO_PERMISSION;
 
 /**
- * Writes only by their owners (BRIEF §10): a server with {@code security:} serves reads to
+ * Writes only by their owners: a server with {@code security:} serves reads to
  * everyone over plain IIOP and takes writes only over IIOP/TLS from a certificate with the role —
  * an operator's readings, a planner's profiles, an agent's results for its own node's connections.
  * Real JacORB on both ends, real TLS over loopback, certificates from {@code ./latency certs}'s code.
@@ -124,11 +124,8 @@ class SecureWritesTest {
 
     /** @return the server's refusal counter for the operation and reason */
     private static double refusals(final String operation, final String reason) throws Exception {
-        final String text = new String(java.net.URI.create(server.metricsUrl()).toURL().openStream().readAllBytes(),
-            java.nio.charset.StandardCharsets.UTF_8);
-        final java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("latency_server_refusals_total\\{operation=\""
-            + operation + "\",reason=\"" + reason + "\"\\} (\\S+)").matcher(text);
-        return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+        return org.latencyserver.testkit.MetricsText.scrape(server.metricsUrl())
+            .value("latency_server_refusals_total", "operation", operation, "reason", reason).orElse(0.0);
     }
 
     private static MeasurementRequest pendingFor(final LatencyService service, final int indexRef) {

@@ -134,7 +134,7 @@ class ServerRestartTest {
     }
 
     /**
-     * Issue 12: a change the server acknowledged is on disk before the caller hears of it. The
+     * A change the server acknowledged is on disk before the caller hears of it. The
      * server is killed the moment the call returns, with no time for a periodic save (its own
      * directory and state file, apart from the other tests').
      */
