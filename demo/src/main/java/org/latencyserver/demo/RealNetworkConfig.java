@@ -135,12 +135,15 @@ final class RealNetworkConfig {
                 + (port.discardsOid() == null ? "" : ", discards_oid: " + port.discardsOid()) + " } }",
             "",
             "connections:",
-            "  # QoS 1: the profile's mean for the CPU state pair; on a loaded port plus the thesis's queue model (labelled)",
+            "  # QoS 1: the profile's mean for the CPU state pair; on a loaded port plus the thesis's queue model (labelled),",
+            "  # then (as for every connection) its own probes of the port state once they hold 100 round trips",
             "  - { index_ref: 1, client: ws1, peer: ws2, link: " + sw.name() + "-" + port.name()
                 + ", message_size_bytes: 256, qos: 1, profile: " + profileName + " }",
             profile == null
-                ? "  # QoS 2: the profile's 96 % bound; the profile has no port cells, so on a loaded port it is refused, naming the state"
-                : "  # QoS 2: the profile's 96 % bound; on a loaded port its port cell's, where it has one for the band (else refused)",
+                ? "  # QoS 2: the profile's 96 % bound; the profile has no port cells, so on a loaded port it is refused, naming the"
+                    + " state, until its probes of the state hold 100 round trips"
+                : "  # QoS 2: the profile's 96 % bound; on a loaded port its port cell's (else refused), until its probes of the"
+                    + " state hold 100 round trips",
             "  - { index_ref: 2, client: ws1, peer: ws2, link: " + sw.name() + "-" + port.name()
                 + ", message_size_bytes: 256, qos: 2, bound_percent: 96, profile: " + profileName + " }",
             "  # QoS 3: the mean of a measurement by the client agent on ws1 against the peer agent on ws2, through the port",
