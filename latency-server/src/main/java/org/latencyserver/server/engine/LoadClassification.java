@@ -1,0 +1,96 @@
+package org.latencyserver.server.engine;
+
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.CpuState;
+import org.latencyserver.core.state.CpuStateClassifier;
+import org.latencyserver.core.state.CpuStatePair;
+import org.latencyserver.core.state.PortState;
+import org.latencyserver.core.state.PortStateClassifier;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.MibReading;
+
+/**
+ * Load classification: a connection's MIB values as its load state (the CPU state of each end, the port's state),
+ * with hysteresis against the state it was in; what makes a polled reading tick-counter noise; and why an estimate
+ * is stale when a value is unknown. The thresholds come from the engine's settings.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class LoadClassification {
+
+    /** A polled end that moved by at most this many points within its load state is noise (see {@link #withinJitter}). */
+    static final int POLLED_JITTER_PERCENT = 1;
+
+    private final CpuStateClassifier cpuClassifier;
+    private final PortStateClassifier portClassifier;
+
+    /** @param settings the CPU thresholds, the port's hysteresis band and its bands */
+    LoadClassification(final EngineSettings settings) {
+        this.cpuClassifier = new CpuStateClassifier(settings.cpuThresholds());
+        this.portClassifier = new PortStateClassifier(PortStateClassifier.LOADED_ABOVE_PERCENT, settings.portHysteresisBandPercent(),
+            settings.portBands());
+    }
+
+    /**
+     * @param row     the connection as it is (its state gives the hysteresis)
+     * @param reading new values; −1 for unknown
+     * @return the load state they read as
+     */
+    ConnectionLoadState loadOf(final ConnectionRow row, final MibReading reading) {
+        final CpuState client = reading.clientCpuPercent() < 0 ? CpuState.UNKNOWN
+            : cpuClassifier.classify(reading.clientCpuPercent(), row.load().cpu().client());
+        final CpuState peer = reading.peerCpuPercent() < 0 ? CpuState.UNKNOWN
+            : cpuClassifier.classify(reading.peerCpuPercent(), row.load().cpu().peer());
+        final PortState port = reading.portPercent() < 0 ? PortState.UNKNOWN
+            : portClassifier.classify(reading.portPercent(), row.load().port());
+        return new ConnectionLoadState(new CpuStatePair(client, peer), port);
+    }
+
+    /**
+     * @param latest values saved before a restart
+     * @return the load state they read as afresh, without hysteresis history
+     */
+    ConnectionLoadState restored(final MibReading latest) {
+        final CpuState client = latest.clientCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.clientCpuPercent());
+        final CpuState peer = latest.peerCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.peerCpuPercent());
+        final PortState port = latest.portPercent() < 0 ? PortState.UNKNOWN : portClassifier.classify(latest.portPercent(), null);
+        return new ConnectionLoadState(new CpuStatePair(client, peer), port);
+    }
+
+    /**
+     * @return whether every end moved by at most {@value #POLLED_JITTER_PERCENT} point, known ends staying known and
+     *         unknown ones unknown
+     */
+    static boolean withinJitter(final MibReading was, final MibReading is) {
+        return withinJitter(was.clientCpuPercent(), is.clientCpuPercent()) && withinJitter(was.peerCpuPercent(), is.peerCpuPercent())
+            && withinJitter(was.portPercent(), is.portPercent());
+    }
+
+    /** Both unknown, or both known and at most {@value #POLLED_JITTER_PERCENT} point apart. */
+    private static boolean withinJitter(final short was, final short is) {
+        return was < 0 ? is < 0 : is >= 0 && Math.abs(is - was) <= POLLED_JITTER_PERCENT;
+    }
+
+    /**
+     * @param reading the connection's values
+     * @return why an estimate served with them may not hold (which values are unknown), or null when all are known
+     */
+    static String staleReason(final MibReading reading) {
+        final String cpu;
+        if (reading.clientCpuPercent() < 0 && reading.peerCpuPercent() < 0) {
+            cpu = "CPU utilisation of both workstations unknown";
+        } else if (reading.clientCpuPercent() < 0) {
+            cpu = "client workstation CPU utilisation unknown";
+        } else if (reading.peerCpuPercent() < 0) {
+            cpu = "peer workstation CPU utilisation unknown";
+        } else {
+            cpu = null;
+        }
+        // An unknown port may hide a load above 90 %, whose contribution the estimate then lacks.
+        final String port = reading.portPercent() < 0 ? "switch port utilisation unknown" : null;
+        if (cpu != null && port != null) {
+            return cpu + "; " + port;
+        }
+        return cpu != null ? cpu : port;
+    }
+}

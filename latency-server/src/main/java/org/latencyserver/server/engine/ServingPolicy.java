@@ -1,0 +1,292 @@
+package org.latencyserver.server.engine;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.latencyserver.core.calibration.BandProbes;
+import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.estimate.Estimate;
+import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.estimate.EstimateRefusedException;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.estimate.ProfileHistograms;
+import org.latencyserver.core.estimate.Qos;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.PortState;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.Learning;
+import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.ServedEstimate;
+
+/**
+ * The serving policy: what a connection serves in its load state, and from where.
+ * <ul>
+ *   <li>QoS 1/2: the profile's cell for the state (shared between rows by {@link ProfileEstimates}).</li>
+ *   <li>QoS 3/4 entering a state: its last measurement of the state ({@code remembered}), else the profile's cell
+ *       ({@code profile fallback}); on a loaded port only the band's own measured port cell, never the idle port's.</li>
+ *   <li>On a loaded port (a band, or saturated), every connection: its own recent probes of the port state once they
+ *       hold {@value BandProbes#MIN_ROUND_TRIPS} round trips ({@code band probes}) — for QoS 1/2 instead of the
+ *       profile, for QoS 3/4 before a remembered measurement older than {@value BandProbes#MAX_AGE_MILLIS} ms and
+ *       before the profile.</li>
+ *   <li>An adaptive connection's value is corrected from what was learned in the state
+ *       ({@link EstimateCorrection}); a thesis connection's is served as the thesis computes it.</li>
+ * </ul>
+ *
+ * <p>Not thread-safe: owned by the update thread (the profiles it reads are an immutable snapshot).
+ */
+final class ServingPolicy {
+
+    private final Supplier<Map<String, Profile>> profiles;
+    private final ProfileEstimates profileEstimates = new ProfileEstimates();
+    private final BandProbesBook bandProbes;
+    private final LongSupplier epochMillis;
+    private final long dwellMillis;
+
+    /**
+     * @param profiles    the profiles now in use
+     * @param bandProbes  the connections' probes of loaded port states
+     * @param epochMillis wall clock, ms (ages and display)
+     * @param dwellMillis how long a state holds before an adaptive connection measures it, for the reason shown
+     */
+    ServingPolicy(final Supplier<Map<String, Profile>> profiles, final BandProbesBook bandProbes, final LongSupplier epochMillis,
+                  final long dwellMillis) {
+        this.profiles = profiles;
+        this.bandProbes = bandProbes;
+        this.epochMillis = epochMillis;
+        this.dwellMillis = dwellMillis;
+    }
+
+    /** @param replaced a profile replaced by another of its name: its shared estimates are dropped */
+    void forget(final Profile replaced) {
+        profileEstimates.forget(replaced);
+    }
+
+    /** @return the connection's profile, or null when it has none or it is not loaded */
+    Profile profileOf(final ConnectionRow row) {
+        return row.spec().profileName() == null ? null : profiles.get().get(row.spec().profileName());
+    }
+
+    /** A QoS 1/2 connection in its state: its band's probes on a loaded port, else its profile's cell, else why not. */
+    ConnectionRow fromProfile(final ConnectionRow row) {
+        final ConnectionRow probed = fromBandProbes(row);
+        if (probed != null) {
+            return probed;
+        }
+        final Profile profile = profileOf(row);
+        if (profile == null) {
+            final String reason = "profile '" + row.spec().profileName() + "' is not loaded";
+            // A band's probes describe that band only: without them for this state there is nothing to keep serving.
+            return ServedEstimate.BAND_PROBES.equals(row.served().source()) ? row.withServed(null, reason, ServedEstimate.NONE)
+                : row.withEstimate(row.estimate(), reason);
+        }
+        try {
+            final Estimate estimate = profileEstimates.estimate(row.spec().asQos(), profile, row.load(), row.spec().messageSizeBytes(),
+                row.spec().boundPercent());
+            final LatencyHistogram reference = row.spec().asQos() == Qos.PROFILE_BOUND ? cellHistogram(profile, row) : null;
+            return serve(row, estimate, reference, ServedEstimate.PROFILE, 0);
+        } catch (EstimateRefusedException e) {
+            return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
+        }
+    }
+
+    /**
+     * A QoS 3/4 connection entering a state: its last measurement of that state, else its profile, else nothing. On a
+     * loaded port the band's probes come before a remembered measurement older than they may be
+     * ({@value BandProbes#MAX_AGE_MILLIS} ms) and before the profile's port cell.
+     */
+    ConnectionRow known(final ConnectionRow row) {
+        final StateKnowledge known = row.currentKnowledge();
+        final String state = label(row.load());
+        final boolean rememberedIsRecent = known.lastMeasurement() != null
+            && epochMillis.getAsLong() - known.lastMeasuredEpochMillis() <= BandProbes.MAX_AGE_MILLIS;
+        if (!rememberedIsRecent) {
+            final ConnectionRow probed = fromBandProbes(row);
+            if (probed != null) {
+                return probed;
+            }
+        }
+        if (known.lastMeasurement() != null) {
+            final String basis = String.format(Locale.ROOT, "the last measurement of %s (%d ms old)", state,
+                Math.max(0, epochMillis.getAsLong() - known.lastMeasuredEpochMillis()));
+            try {
+                return serve(row, measuredEstimate(row, known.lastMeasurement(), basis), known.lastMeasurement().histogram(),
+                    ServedEstimate.REMEMBERED, known.lastMeasuredEpochMillis());
+            } catch (EstimateRefusedException e) {
+                return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
+            }
+        }
+        return profileFallback(row, state);
+    }
+
+    private ConnectionRow profileFallback(final ConnectionRow row, final String state) {
+        final String waiting = "connection " + row.spec().indexRef() + " has not been measured in " + state
+            + " yet: a measurement is requested" + (row.spec().isAdaptive() ? " once the state has held for " + dwellMillis + " ms" : "");
+        final Profile profile = profileOf(row);
+        if (profile == null) {
+            return row.withServed(null, waiting, ServedEstimate.NONE);
+        }
+        try {
+            if (row.load().port().isLoaded()) {
+                // A measured connection's stand-in for a loaded band is the band's own measured cell, never the idle
+                // port's cell with a model's guess added: ProfileHistograms refuses the state without one.
+                ProfileHistograms.portCell(profile, row.load(), row.spec().messageSizeBytes());
+            }
+            final Estimate cell = row.spec().asQos().fromProfile(profile, row.load(), row.spec().messageSizeBytes(),
+                row.spec().boundPercent());
+            // Served at the connection's QoS level (3 or 4), saying where it comes from.
+            final Estimate fallback = new Estimate(row.spec().qos(), cell.kind(), cell.valueMillis(), cell.boundPercent(),
+                cell.interval(), cell.alternatives(), "profile fallback (" + state + " never measured): " + cell.basis(),
+                cell.notes(), cell.interpolated());
+            return serve(row, fallback, cellHistogram(profile, row), ServedEstimate.PROFILE_FALLBACK, 0);
+        } catch (EstimateRefusedException e) {
+            return row.withServed(null, waiting + "; the profile offers none: " + e.getMessage(), ServedEstimate.NONE);
+        }
+    }
+
+    /**
+     * A measurement of the row's current state, served as the state's own.
+     *
+     * @param basis where it came from
+     */
+    ConnectionRow measured(final ConnectionRow row, final Measurement measurement, final String basis, final long epochMillisNow) {
+        try {
+            return serve(row, measuredEstimate(row, measurement, basis), measurement.histogram(), ServedEstimate.MEASUREMENT,
+                epochMillisNow);
+        } catch (EstimateRefusedException e) {
+            return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
+        }
+    }
+
+    /**
+     * On a loaded port, the connection's own recent probes of the port state served as its estimate: a mean, or the
+     * bound read from their merged histogram, corrected as any estimate is; the corrections start afresh when the
+     * source changes to them.
+     *
+     * @return the row serving them, or null when the port is not loaded or the probes are too few or refused
+     */
+    ConnectionRow fromBandProbes(final ConnectionRow row) {
+        if (!row.load().port().isLoaded() || !row.load().isKnown()) {
+            return null;
+        }
+        final BandProbes probes = bandProbes.of(row.spec().indexRef(), row.load().port());
+        final long nowMillis = epochMillis.getAsLong();
+        final Measurement pooled = probes.measurement(nowMillis);
+        if (pooled == null) {
+            return null;
+        }
+        final long lastMillis = probes.lastEpochMillis(nowMillis);
+        final String basis = String.format(Locale.ROOT,
+            "probes of connection %d in port %s: %d round trips over %d s up to %d ms ago (CPU states pooled: the port's"
+                + " queue decides)", row.spec().indexRef(), row.load().port(), pooled.sampleCount(),
+            Math.max(0, lastMillis - probes.firstEpochMillis(nowMillis)) / 1000, Math.max(0, nowMillis - lastMillis));
+        final Qos asMeasured = row.spec().asQos().bound() ? Qos.MEASURED_BOUND : Qos.MEASURED_AVERAGE;
+        final Estimate measured;
+        try {
+            measured = asMeasured.fromMeasurement(pooled, row.spec().boundPercent(), basis);
+        } catch (EstimateRefusedException tooFew) {
+            return null;
+        }
+        final Estimate thesis = new Estimate(row.spec().qos(), measured.kind(), measured.valueMillis(), measured.boundPercent(),
+            measured.interval(), measured.alternatives(), measured.basis(), measured.notes(), false);
+        final ConnectionRow restarted = !row.spec().isAdaptive() || ServedEstimate.BAND_PROBES.equals(row.served().source()) ? row
+            : row.withLearning(row.learning().with(row.load(),
+                row.currentKnowledge().withCorrectionsRestarted(row.spec().boundPercent())));
+        return serve(restarted, thesis, pooled.histogram(), ServedEstimate.BAND_PROBES, lastMillis);
+    }
+
+    /**
+     * After a probe window (or a pooled result) of a loaded port state joined the band's probes: the row's estimate drawn
+     * from them again where it comes from them, or from a stand-in they replace (the profile for QoS 1/2; its fallback,
+     * or nothing, for QoS 3/4 awaiting a measurement).
+     */
+    ConnectionRow afterBandProbes(final ConnectionRow row) {
+        if (!row.spec().isMeasured()) {
+            return fromProfile(row);
+        }
+        final String source = row.served().source();
+        final boolean standIn = ServedEstimate.BAND_PROBES.equals(source) || ServedEstimate.PROFILE_FALLBACK.equals(source)
+            || ServedEstimate.NOT_SERVED.equals(source);
+        final ConnectionRow probed = standIn ? fromBandProbes(row) : null;
+        return probed == null ? row : probed;
+    }
+
+    /** Serves the same thesis estimate again with the correction as it now stands. */
+    static ConnectionRow reserve(final ConnectionRow row) {
+        final ServedEstimate served = row.served();
+        if (served.thesis() == null || row.estimate() == null) {
+            return row;
+        }
+        final ConnectionRow again = serve(row, served.thesis(), served.reference(), served.source(), served.dataEpochMillis());
+        return again.withServed(again.estimate(), row.unavailableReason(), again.served());
+    }
+
+    /** The histogram a restored bound was read from: not saved, found again where it came from. */
+    ServedEstimate withReference(final ConnectionRow row, final ConnectionLoadState load, final ServedEstimate served,
+                                 final Learning learning) {
+        if (served.thesis() == null || served.thesis().kind() != EstimateKind.BOUND || !load.isKnown()) {
+            return served;
+        }
+        LatencyHistogram reference = null;
+        if (ServedEstimate.MEASUREMENT.equals(served.source()) || ServedEstimate.REMEMBERED.equals(served.source())) {
+            final StateKnowledge known = learning.byState().get(load);
+            reference = known == null || known.lastMeasurement() == null ? null : known.lastMeasurement().histogram();
+        } else if (profileOf(row) != null) {
+            reference = cellHistogram(profileOf(row), row.withMib(MibReading.NONE, load, 0));
+        }
+        return new ServedEstimate(served.thesis(), reference, served.source(), served.dataEpochMillis(), served.correction());
+    }
+
+    /**
+     * @return whether the value served before may belong to another port band than the new state's: the port went
+     *         between NORMAL and a loaded state or between loaded states (bands, SATURATED), or it returns from UNKNOWN
+     *         (no answers: what it was in the meantime, and so which band the served value belongs to, is not known);
+     *         a change to UNKNOWN is not one
+     */
+    static boolean portBandChanged(final PortState before, final PortState after) {
+        if (after.kind() == PortState.Kind.UNKNOWN) {
+            return false;
+        }
+        if (before.kind() == PortState.Kind.UNKNOWN) {
+            return true;
+        }
+        return (before.isLoaded() || after.isLoaded()) && !before.equals(after);
+    }
+
+    /** @return the load state as logs and reasons name it, e.g. "LOW/LOW LOADED 100 %" */
+    static String label(final ConnectionLoadState load) {
+        return load.cpu() + " " + load.port();
+    }
+
+    private static Estimate measuredEstimate(final ConnectionRow row, final Measurement measurement, final String basis)
+        throws EstimateRefusedException {
+        return row.spec().asQos().fromMeasurement(measurement, row.spec().boundPercent(), basis);
+    }
+
+    /** The profile cell's histogram for the row's state, or null when it has none. */
+    private static LatencyHistogram cellHistogram(final Profile profile, final ConnectionRow row) {
+        try {
+            return ProfileHistograms.forState(profile, row.load(), row.spec().messageSizeBytes()).histogram();
+        } catch (EstimateRefusedException noneForThisState) {
+            return null;
+        }
+    }
+
+    /**
+     * Serves the thesis's estimate, corrected from what was learned in the row's load state when the
+     * connection is adaptive.
+     */
+    private static ConnectionRow serve(final ConnectionRow row, final Estimate thesis, final LatencyHistogram reference,
+                                       final String source, final long dataEpochMillis) {
+        if (!row.spec().isAdaptive()) {
+            return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, ""));
+        }
+        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge(),
+            row.learning().pooledMeanLogResiduals());
+        return row.withServed(corrected.estimate(), null,
+            new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description()));
+    }
+}
