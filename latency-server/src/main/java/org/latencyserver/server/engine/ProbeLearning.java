@@ -36,6 +36,7 @@ final class ProbeLearning {
     private final BandProbesBook bandProbes;
     private final LongSupplier epochMillis;
     private final MeasurementScheduler.RowPublisher publisher;
+    private final BandListener bandListener;
     /** Probe round trips accepted since start; written by the update thread, read by metrics. */
     private volatile long probeRoundTrips;
     /** What probes of QoS 1/2 connections taught about their profiles' cells, by profile name. */
@@ -43,7 +44,8 @@ final class ProbeLearning {
 
     ProbeLearning(final ConnectionTable table, final ResultPlausibility plausibility, final ServingPolicy serving,
                   final MeasurementScheduler scheduler, final BandProbesBook bandProbes, final LongSupplier epochMillis,
-                  final MeasurementScheduler.RowPublisher publisher) {
+                  final MeasurementScheduler.RowPublisher publisher, final BandListener bandListener) {
+        this.bandListener = bandListener;
         this.table = table;
         this.plausibility = plausibility;
         this.serving = serving;
@@ -115,8 +117,8 @@ final class ProbeLearning {
         if (!row.load().port().isLoaded()) {
             return row;
         }
-        bandProbes.add(row.spec().indexRef(), row.load().port(),
-            new BandProbes.Window(roundTrips, meanMillis, nowNanos, epochMillis.getAsLong()));
+        bandProbes.add(row.spec(), row.load().port(), new BandProbes.Window(roundTrips, meanMillis, nowNanos, epochMillis.getAsLong()));
+        bandListener.bandProbesChanged(row);
         return serving.afterBandProbes(row);
     }
 

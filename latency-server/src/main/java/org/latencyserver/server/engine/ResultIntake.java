@@ -51,6 +51,7 @@ final class ResultIntake {
     private final BandProbesBook bandProbes;
     private final LongSupplier epochMillis;
     private final MeasurementScheduler.RowPublisher publisher;
+    private final BandListener bandListener;
     /** The last accepted measurement of each connection, while the settle window after it runs (update thread only). */
     private final Map<Short, JustFiled> justFiled = new HashMap<>();
     /** Results taken back from a load state that changed within the settle window after them; update thread writes. */
@@ -60,7 +61,8 @@ final class ResultIntake {
 
     ResultIntake(final ConnectionTable table, final EngineSettings settings, final ResultPlausibility plausibility,
                  final ServingPolicy serving, final BandProbesBook bandProbes, final LongSupplier epochMillis,
-                 final MeasurementScheduler.RowPublisher publisher) {
+                 final MeasurementScheduler.RowPublisher publisher, final BandListener bandListener) {
+        this.bandListener = bandListener;
         this.table = table;
         this.settings = settings;
         this.plausibility = plausibility;
@@ -101,6 +103,12 @@ final class ResultIntake {
         if (settings.settleNanos() > 0) {
             justFiled.put(indexRef, new JustFiled(row, nowNanos, ticket));
         }
+        if (row.load().port().isLoaded()) {
+            // On a loaded port its round trips also describe the path's port state, for its other connections.
+            bandProbes.add(row.spec(), row.load().port(),
+                new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, nowMillis));
+            bandListener.bandProbesChanged(row);
+        }
         return SubmitOutcome.ACCEPTED;
     }
 
@@ -115,7 +123,7 @@ final class ResultIntake {
             measurement.meanMillis(), false);
         final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
             .withLearning(row.learning().with(row.load(), tested).withMeasurementReason(null));
-        bandProbes.add(row.spec().indexRef(), row.load().port(),
+        bandProbes.add(row.spec(), row.load().port(),
             new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, epochMillis.getAsLong()));
         resultsPooledInBand++;
         LOG.info("connection {}: measurement ticket {} ran from {} into {}: filed under neither state, its {} round trips"
@@ -123,6 +131,7 @@ final class ResultIntake {
             ServingPolicy.label(row.load()), measurement.sampleCount(), row.load().port());
         final ConnectionRow probed = serving.fromBandProbes(answered);
         publisher.publish(row, probed != null ? probed : answered);
+        bandListener.bandProbesChanged(row);
         return SubmitOutcome.ACCEPTED;
     }
 
@@ -215,7 +224,7 @@ final class ResultIntake {
         if (!before.isLoaded() || before.equals(now) || now.kind() == PortState.Kind.UNKNOWN || settings.settleNanos() == 0) {
             return;
         }
-        bandProbes.takeBackAfter(indexRef, before, nowNanos - settings.settleNanos());
+        bandProbes.takeBackAfter(table.row(indexRef).spec(), before, nowNanos - settings.settleNanos());
     }
 
     /** Forgets the results whose settle window has passed. */

@@ -28,8 +28,9 @@ import org.latencyserver.server.table.ServedEstimate;
  *   <li>QoS 1/2: the profile's cell for the state (shared between rows by {@link ProfileEstimates}).</li>
  *   <li>QoS 3/4 entering a state: its last measurement of the state ({@code remembered}), else the profile's cell
  *       ({@code profile fallback}); on a loaded port only the band's own measured port cell, never the idle port's.</li>
- *   <li>On a loaded port (a band, or saturated), every connection: its own recent probes of the port state once they
- *       hold {@value BandProbes#MIN_ROUND_TRIPS} round trips ({@code band probes}) — for QoS 1/2 instead of the
+ *   <li>On a loaded port (a band, or saturated), every connection: its path's recent probe windows and measurements
+ *       of the port state once they hold {@value BandProbes#MIN_ROUND_TRIPS} round trips ({@code band probes}; see
+ *       {@link BandProbesBook}) — for QoS 1/2 instead of the
  *       profile, for QoS 3/4 before a remembered measurement older than {@value BandProbes#MAX_AGE_MILLIS} ms and
  *       before the profile.</li>
  *   <li>An adaptive connection's value is corrected from what was learned in the state
@@ -162,7 +163,7 @@ final class ServingPolicy {
     }
 
     /**
-     * On a loaded port, the connection's own recent probes of the port state served as its estimate: a mean, or the
+     * On a loaded port, its path's recent round trips in the port state served as the connection's estimate: a mean, or the
      * bound read from their merged histogram, corrected as any estimate is; the corrections start afresh when the
      * source changes to them.
      *
@@ -172,7 +173,7 @@ final class ServingPolicy {
         if (!row.load().port().isLoaded() || !row.load().isKnown()) {
             return null;
         }
-        final BandProbes probes = bandProbes.of(row.spec().indexRef(), row.load().port());
+        final BandProbes probes = bandProbes.of(row.spec(), row.load().port());
         final long nowMillis = epochMillis.getAsLong();
         final Measurement pooled = probes.measurement(nowMillis);
         if (pooled == null) {
@@ -180,8 +181,9 @@ final class ServingPolicy {
         }
         final long lastMillis = probes.lastEpochMillis(nowMillis);
         final String basis = String.format(Locale.ROOT,
-            "probes of connection %d in port %s: %d round trips over %d s up to %d ms ago (CPU states pooled: the port's"
-                + " queue decides)", row.spec().indexRef(), row.load().port(), pooled.sampleCount(),
+            "probes and measurements of %s -> %s via %s, %d B, in port %s: %d round trips over %d s up to %d ms ago (CPU"
+                + " states and the path's connections pooled: the port's queue decides)", row.spec().clientNodeName(),
+            row.spec().peerNodeName(), row.spec().linkName(), row.spec().messageSizeBytes(), row.load().port(), pooled.sampleCount(),
             Math.max(0, lastMillis - probes.firstEpochMillis(nowMillis)) / 1000, Math.max(0, nowMillis - lastMillis));
         final Qos asMeasured = row.spec().asQos().bound() ? Qos.MEASURED_BOUND : Qos.MEASURED_AVERAGE;
         final Estimate measured;

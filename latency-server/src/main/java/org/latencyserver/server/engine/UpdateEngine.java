@@ -51,6 +51,7 @@ public final class UpdateEngine {
     private final MeasurementScheduler scheduler;
     private final ResultIntake results;
     private final ProbeLearning probes;
+    private final BandProbesBook bandProbes;
     /** Polled readings kept as tick-counter noise; written by the update thread only, volatile for the metrics endpoint. */
     private volatile long polledJitterKept;
 
@@ -82,12 +83,14 @@ public final class UpdateEngine {
         this.limits = limits;
         this.epochMillis = epochMillis;
         final ResultPlausibility plausibility = new ResultPlausibility(limits);
-        final BandProbesBook bandProbes = new BandProbesBook();
+        this.bandProbes = new BandProbesBook(table.rows());
         this.classification = new LoadClassification(settings);
         this.serving = new ServingPolicy(this::profiles, bandProbes, epochMillis, settings.dwellNanos() / 1_000_000);
         this.scheduler = new MeasurementScheduler(table, settings, ticketSource, epochMillis);
-        this.results = new ResultIntake(table, settings, plausibility, serving, bandProbes, epochMillis, this::publish);
-        this.probes = new ProbeLearning(table, plausibility, serving, scheduler, bandProbes, epochMillis, this::publish);
+        this.results = new ResultIntake(table, settings, plausibility, serving, bandProbes, epochMillis, this::publish,
+            this::servePathsBand);
+        this.probes = new ProbeLearning(table, plausibility, serving, scheduler, bandProbes, epochMillis, this::publish,
+            this::servePathsBand);
     }
 
     /** @param listener told of every change, on the update thread */
@@ -358,6 +361,26 @@ public final class UpdateEngine {
             }
         }
         return recomputed;
+    }
+
+    /**
+     * Round trips of {@code source}'s path joined its port state's band probes: the path's other connections in that
+     * state serve them again where they serve them or a stand-in they replace (published when the value or its source
+     * changed, so that a probe window does not push every connection of its path).
+     */
+    private void servePathsBand(final ConnectionRow source) {
+        for (final short indexRef : bandProbes.pathOf(source.spec())) {
+            final ConnectionRow row = table.row(indexRef);
+            if (indexRef == source.spec().indexRef() || !row.load().isKnown() || !source.load().port().equals(row.load().port())) {
+                continue;
+            }
+            final ConnectionRow next = serving.afterBandProbes(row);
+            if (next != row && (next.estimate() == null ? row.estimate() != null : row.estimate() == null
+                || next.estimate().valueMillis() != row.estimate().valueMillis()
+                || !next.served().source().equals(row.served().source()))) {
+                publish(row, next);
+            }
+        }
     }
 
     private void publish(final ConnectionRow before, final ConnectionRow after) {

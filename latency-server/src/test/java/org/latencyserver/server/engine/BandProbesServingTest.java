@@ -96,7 +96,7 @@ class BandProbesServingTest {
         assertEquals(EstimateKind.BOUND, served.estimate().kind());
         assertEquals(2, served.estimate().qos());
         assertEquals(15.0, served.estimate().valueMillis(), 1e-9, "96 % of 100: 90 at or below 11 ms, the rest at 15 ms");
-        assertTrue(served.estimate().basis().contains("probes of connection 2 in port LOADED 100"), served.estimate().basis());
+        assertTrue(served.estimate().basis().contains("of ws1 -> ws2 via port-a, 256 B, in port LOADED 100"), served.estimate().basis());
         assertEquals(epochMillis.get(), served.served().dataEpochMillis(), "the newest window's time");
     }
 
@@ -197,5 +197,27 @@ class BandProbesServingTest {
         assertNull(row(engine, QOS4).pending(), "an idle port is another measurement");
         engine.tick(10 * SECOND);
         assertNotEquals(ticket, row(engine, QOS4).pending().ticket());
+    }
+    @Test
+    void aMeasurementOnALoadedPortServesTheOtherConnectionsOfItsPath() {
+        final ConnectionSpec bound = new ConnectionSpec(QOS2, "ws1", (short) 1, WorkstationType.TAC_4, "ws2", (short) 2,
+            WorkstationType.TAC_4, "port-a", 1024, 2, 96, "not-loaded", CalibrationMode.ADAPTIVE, 10.0);
+        final ConnectionSpec measured = new ConnectionSpec(QOS4, "ws1", (short) 1, WorkstationType.TAC_4, "ws2", (short) 2,
+            WorkstationType.TAC_4, "port-a", 1024, 4, 96, null, CalibrationMode.ADAPTIVE, 10.0);
+        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(bound, 0),
+            ConnectionRow.initial(measured, 0))), Map.of(), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2,
+                20, 20_000, 0, PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE), tickets::incrementAndGet,
+            epochMillis::get);
+        engine.applyPolledMib(QOS2, mib(10, 100), 0);
+        engine.applyPolledMib(QOS4, mib(10, 100), 0);
+        engine.tick(0);
+        assertNull(row(engine, QOS2).estimate());
+        final long[] counts = new long[30];
+        counts[20] = 1000;
+        assertTrue(engine.submitMeasurement(QOS4, row(engine, QOS4).pending().ticket(), new Measurement(
+            LatencyHistogram.uniform(MS, counts, 0), 1000, 20.5, 0.3, 21.0), "test", 5 * SECOND).accepted());
+        assertEquals(ServedEstimate.MEASUREMENT, row(engine, QOS4).served().source(), "its own state's measurement");
+        assertEquals(ServedEstimate.BAND_PROBES, row(engine, QOS2).served().source(), "the same path's port state, for the QoS 2 one");
+        assertEquals(21.0, row(engine, QOS2).estimate().valueMillis(), 1e-9);
     }
 }
