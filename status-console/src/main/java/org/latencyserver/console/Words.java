@@ -80,8 +80,8 @@ final class Words {
                 + " served at once on the return, until a new measurement of the state arrives";
             case "profile fallback" -> "never measured in this load state: the profile's cell for it is served until"
                 + " the state's first measurement arrives";
-            case "band probes" -> "on a loaded port: the connection's own recent probes of this port state (CPU states"
-                + " pooled), served instead of a profile's cell, or until a measurement of the state arrives";
+            case "band probes" -> "on a loaded port: the recent probes and measurements of this path in this port state"
+                + " (CPU states pooled), served instead of a profile's cell, or until a measurement of the state arrives";
             case "previous state's measurement" -> "thesis semantics: the value measured in the previous load state is"
                 + " still served; it does not belong to the current state, whose measurement is awaited";
             default -> "the server's source of this value";
