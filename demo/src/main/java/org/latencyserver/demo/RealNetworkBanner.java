@@ -92,12 +92,16 @@ final class RealNetworkBanner {
             out.println("  - connection 2 (QoS 2): the profile's 96 % bound while the port is NORMAL. The profile has no port cells,");
             out.println("    so while the port is LOADED QoS 2 is REFUSED, naming the port state - by design: it never serves the idle");
             out.println("    port's bound for a queueing port. The console shows the refusal and its reason;");
+            out.println("  - on a loaded port every connection then serves its path's own probes and measurements of the port state");
+            out.println("    once they hold 100 round trips (source 'band probes': about 10 s of probes, or one measurement);");
         } else {
             out.println("  - every connection's profile is " + profile.name() + " (--profile " + profile.file() + "):");
             out.println("  - connection 1 (QoS 1): its mean for the CPU pair; while the port is LOADED its port cell for the band,");
             out.println("    plus what the CPU pair adds (labelled), or the thesis's queue model where it has no cell;");
             out.println("  - connection 2 (QoS 2): its 96 % bound; while the port is LOADED its port cell's for the band - REFUSED,");
             out.println("    naming the port state, in a band (or SATURATED) it has no cell for;");
+            out.println("  - on a loaded port every connection then serves its path's own probes and measurements of the port state");
+            out.println("    once they hold 100 round trips (source 'band probes': about 10 s of probes, or one measurement);");
         }
         out.println("  - connections 3 and 4 (QoS 3, 4): measured by the client agent on ws1 against the peer agent on ws2,");
         out.println("    through the bottleneck, paced to 5 % of its rate, each result kept only if the state held for 5.1 s after it.");

@@ -155,11 +155,13 @@ class RealNetworkDemoTest {
                 + readings.stream().map(Reading::portState).distinct().toList()));
         System.out.printf(Locale.ROOT, "real-network demo: port state %d %.1f s after the scenario loaded the port%n",
             firstLoaded.portState(), (firstLoaded.epochMillis() - loadedStep.fromEpochMillis()) / 1e3);
-        // QoS 2 on a profile without port cells: refused on the loaded port, naming its state; never the idle port's bound.
+        // QoS 2 on a profile without port cells, on the loaded port: refused naming its state, or — once the path's round
+        // trips in the port state hold 100 — served from them; never the idle port's bound.
         final List<Reading> qos2Loaded = readings.stream().filter(r -> r.qos() == 2 && r.portState() >= 91).toList();
         assertFalse(qos2Loaded.isEmpty(), "QoS 2 read while the port was LOADED");
         for (final Reading r : qos2Loaded) {
-            assertTrue(!r.served() && r.refusal().matches(".*(LOADED|SATURATED).*"), "QoS 2 on a loaded port: " + r);
+            assertTrue(r.served() ? "band probes".equals(r.source()) : r.refusal().matches(".*(LOADED|SATURATED).*"),
+                "QoS 2 on a loaded port: " + r);
         }
 
         // Nothing is left: no namespace of the testbed, no process the demo started, no tbf.
