@@ -14,6 +14,7 @@ public final class InputFaults {
 
     private final String source;
     private final List<InputFault> faults = new ArrayList<>();
+    private int sizeLimitFaults;
 
     /** @param source the file name (or label) every fault carries */
     public InputFaults(final String source) {
@@ -42,6 +43,15 @@ public final class InputFaults {
         add(node.line(), node.column(), path, reason);
     }
 
+    /**
+     * Reports a size over its limit at a node's value (too many items, too long), so that a caller can
+     * tell an input refused only for its size ({@link #allOverSizeLimit}).
+     */
+    public void overSizeLimit(final InputNode node, final String path, final String reason) {
+        at(node, path, reason);
+        sizeLimitFaults++;
+    }
+
     /** Reports a fault that concerns the whole input (line and column 0, path {@code file}). */
     public void whole(final String reason) {
         add(0, 0, "file", reason);
@@ -55,6 +65,11 @@ public final class InputFaults {
     /** @return whether no fault has been reported */
     public boolean isEmpty() {
         return faults.isEmpty();
+    }
+
+    /** @return whether there are faults and every one was reported by {@link #overSizeLimit} */
+    public boolean allOverSizeLimit() {
+        return !faults.isEmpty() && sizeLimitFaults == faults.size();
     }
 
     /** @return the faults in the order they were reported */

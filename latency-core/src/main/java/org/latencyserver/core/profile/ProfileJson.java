@@ -86,7 +86,7 @@ public final class ProfileJson {
         try {
             final long bytes = Files.size(file);
             if (bytes > limits.maxBytes()) {
-                throw new ProfileValidationException(List.of(tooLarge(file.toString(), bytes, limits)));
+                throw new ProfileValidationException(List.of(tooLarge(file.toString(), bytes, limits)), true);
             }
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
@@ -120,7 +120,7 @@ public final class ProfileJson {
         final String text = json == null ? "" : json;
         final long bytes = utf8Length(text);
         if (bytes > limits.maxBytes()) {
-            throw new ProfileValidationException(List.of(tooLarge(sourceName, bytes, limits)));
+            throw new ProfileValidationException(List.of(tooLarge(sourceName, bytes, limits)), true);
         }
         final InputFaults faults = new InputFaults(sourceName);
         final InputNode root = InputNode.parse(text, InputFormat.JSON, MAX_STRING_CHARS, faults);
@@ -135,7 +135,7 @@ public final class ProfileJson {
             }
         }
         throw new ProfileValidationException(faults.isEmpty()
-            ? List.of(new InputFault(sourceName, 0, 0, "$", "not a valid profile")) : faults.inOrderFound());
+            ? List.of(new InputFault(sourceName, 0, 0, "$", "not a valid profile")) : faults.inOrderFound(), faults.allOverSizeLimit());
     }
 
     /**

@@ -376,7 +376,8 @@ final class ProfileReader {
         }
         if (edges.items().size() > maxHistogramBins || counts.items().size() > maxHistogramBins) {
             // Refused before its values are read: an oversized histogram costs nothing more.
-            fault(where + (edges.items().size() > maxHistogramBins ? ".upper_edges_ns" : ".counts"), "has "
+            final String location = where + (edges.items().size() > maxHistogramBins ? ".upper_edges_ns" : ".counts");
+            faults.overSizeLimit(nodeAt(location), location, "has "
                 + Math.max(edges.items().size(), counts.items().size()) + " bins, more than the limit of " + maxHistogramBins
                 + " bins per histogram");
             return null;

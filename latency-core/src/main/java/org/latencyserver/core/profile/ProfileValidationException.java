@@ -13,11 +13,31 @@ import org.latencyserver.core.input.InputFaultsException;
 public class ProfileValidationException extends InputFaultsException {
     private static final long serialVersionUID = 1L;
 
+    private final boolean overSizeLimit;
+
     /**
      * @param faults every fault, at least one
      * @throws IllegalArgumentException when there is none: a refusal must say why
      */
     public ProfileValidationException(final List<InputFault> faults) {
+        this(faults, false);
+    }
+
+    /**
+     * @param faults        every fault, at least one
+     * @param overSizeLimit whether every fault is a size over its limit (the text's bytes, a histogram's bins)
+     * @throws IllegalArgumentException when there is none: a refusal must say why
+     */
+    public ProfileValidationException(final List<InputFault> faults, final boolean overSizeLimit) {
         super(faults);
+        this.overSizeLimit = overSizeLimit;
+    }
+
+    /**
+     * @return true when the profile is refused for its size alone: every fault is a size over its limit
+     *         ({@link ProfileLimits}), so its content may be sound
+     */
+    public boolean overSizeLimit() {
+        return overSizeLimit;
     }
 }

@@ -375,6 +375,20 @@ class ProfileJsonTest {
         assertEquals(6, error.faults().size(), "one per cell: " + error.faults());
         assertEquals(faultAt(valid(), "[1000000, 2000000, 3000000]", CELL0 + ".histogram.upper_edges_ns",
             "has 3 bins, more than the limit of 2 bins per histogram"), error.faults().get(0));
+        assertTrue(error.overSizeLimit(), "refused for its size alone");
+    }
+
+    @Test
+    void aProfileIsRefusedForItsSizeAloneOnlyWhenEveryFaultIsASizeOverItsLimit() {
+        final String badMean = valid().replaceFirst("\"mean_ms\": ", "\"mean_ms\": -");
+        assertTrue(badMean.contains("\"mean_ms\": -"), "the fixture has a mean to spoil");
+        final ProfileValidationException content = assertThrows(ProfileValidationException.class,
+            () -> ProfileJson.parse(badMean, FILE));
+        assertEquals(false, content.overSizeLimit(), content.getMessage());
+        final ProfileValidationException both = assertThrows(ProfileValidationException.class,
+            () -> ProfileJson.parse(badMean, FILE, new ProfileLimits(1_000_000, 2)));
+        assertTrue(both.getMessage().contains("mean_ms"), both.getMessage());
+        assertEquals(false, both.overSizeLimit(), "a size and a content fault: " + both.getMessage());
     }
 
     @Test
@@ -410,6 +424,7 @@ class ProfileJsonTest {
             () -> ProfileJson.parse(text, FILE, new ProfileLimits(bytes - 1, 20_000)));
         assertEquals(List.of(new InputFault(FILE, 0, 0, "file", "is " + bytes + " bytes, more than the limit of " + (bytes - 1)
             + " bytes for a profile")), error.faults(), "the size, not the JSON, is the fault");
+        assertTrue(error.overSizeLimit());
     }
 
     @Test
@@ -432,6 +447,7 @@ class ProfileJsonTest {
             () -> ProfileJson.read(file, new ProfileLimits(4096, 20_000)));
         assertEquals(List.of(new InputFault(file.toString(), 0, 0, "file", "is " + bytes + " bytes, more than the limit of 4096"
             + " bytes for a profile")), error.faults());
+        assertTrue(error.overSizeLimit());
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.latencyserver.core.calibration.CoverageTally;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
@@ -23,6 +24,7 @@ import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.StateCalibration;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.engine.MeasurementPacing;
+import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.PendingMeasurement;
@@ -217,13 +219,13 @@ final class IdlConversions {
      * @param bins       a submitted histogram (null is left to {@link #histogram})
      * @param batchMeans its batch means, or null
      * @param limits     the configured limits
-     * @return why they are too large, or null
+     * @return a {@link Refusal.Kind#TOO_LARGE} refusal of the histogram, else of the batch means; empty when within
      */
-    static String tooLarge(final HistogramBins bins, final double[] batchMeans, final InputLimits limits) {
+    static Optional<Refusal> tooLarge(final HistogramBins bins, final double[] batchMeans, final InputLimits limits) {
         final long binCount = bins == null ? 0
             : Math.max(bins.upper_edges_ns == null ? 0 : bins.upper_edges_ns.length, bins.counts == null ? 0 : bins.counts.length);
-        final String histogram = limits.tooMany("histogram", binCount, "bins");
-        return histogram != null ? histogram : limits.tooMany("batch_means_ms", batchMeans == null ? 0 : batchMeans.length, "values");
+        return limits.tooMany("histogram", binCount, "bins")
+            .or(() -> limits.tooMany("batch_means_ms", batchMeans == null ? 0 : batchMeans.length, "values"));
     }
 
     static LatencyHistogram histogram(final HistogramBins bins) {
@@ -243,7 +245,6 @@ final class IdlConversions {
         }
         return list;
     }
-
 
     private static short flag(final boolean value) {
         return value ? (short) 1 : (short) 0;

@@ -4,14 +4,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
-import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
-import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.idl.LatservPackage.IdlBaselineMeasurements;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
@@ -35,34 +32,27 @@ import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
-import org.latencyserver.server.config.ProfileFit;
-import org.latencyserver.server.engine.EngineCallException;
 import org.latencyserver.server.engine.EngineListener;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.EngineProxy;
 import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.engine.EstimateQuestions;
 import org.latencyserver.server.engine.ProfileInstaller;
+import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.engine.SubmitOutcome;
 import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.MibReading;
-import org.omg.CORBA.BAD_PARAM;
-import org.omg.CORBA.CompletionStatus;
-import org.omg.CORBA.INTERNAL;
-import org.omg.CORBA.NO_PERMISSION;
-import org.omg.CORBA.SystemException;
-import org.omg.CORBA.TRANSIENT;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The CORBA face of the server: the thesis's {@code Latserv} operations with their semantics,
  * and the extended {@code LatencyService}. It maps IDL to the domain and back, and nothing more:
- * commands go to the update thread through an {@link EngineProxy}, reads come from the published
- * state through an {@link EngineQuery} and {@link EstimateQuestions}, loaded profiles go through a
- * {@link ProfileInstaller}, and engine events reach subscribers through {@link Subscriptions}.
+ * reads come from the published state through an {@link EngineQuery} and {@link EstimateQuestions},
+ * engine events reach subscribers through {@link Subscriptions}, and every write takes one path,
+ * {@link WriteCalls}, with its checks and its command from {@link ThesisWrites}, {@link AgentWrites}
+ * or {@link ProfileLoads}.
  *
  * <p>Reads ({@code RequestStatus}, {@code RequestTableStatus}, the extended getters) take the
  * published row: no locks, no waiting on the update thread. Writes ({@code PutMibUpdates},
@@ -72,39 +62,28 @@ import org.slf4j.LoggerFactory;
  * cancelled and answered with CORBA {@code TRANSIENT} (completed: no; it is not applied later),
  * so the caller may send it again.
  *
- * <p>Bad input is refused with a reason: IDL exceptions in the extended interface; in the thesis's
- * operations, which declare none, a CORBA {@code BAD_PARAM} (the reason is also logged, since
- * system exceptions carry no text to the client).
+ * <p>Bad input is refused with a reason, a {@link Refusal} counted by its kind: IDL exceptions in the
+ * extended interface; in the thesis's operations, which declare none, a CORBA {@code BAD_PARAM} or
+ * {@code NO_PERMISSION} (the reason is also logged, since system exceptions carry no text to the
+ * client); see {@link IdlRefusals}.
  *
  * <p>Thread-safe: called on the ORB's request threads.
  */
 public final class LatencyServiceServant implements LatencyServiceOperations {
 
     private static final Logger LOG = LoggerFactory.getLogger(LatencyServiceServant.class);
-    /** Its own logger, so that the repeated-warning filter keeps this kind apart. */
-    private static final Logger UNSAVED_LOG = LoggerFactory.getLogger(LatencyServiceServant.class.getName() + ".unsaved");
-    /**
-     * Minor code of the {@code TRANSIENT} and {@code INTERNAL} a write is answered with when the
-     * update thread gave no outcome. 0: the server has no registered vendor minor code set; the
-     * completion status says whether the write may have taken effect, and the log says why.
-     */
-    static final int ENGINE_UNAVAILABLE_MINOR = 0;
-    /**
-     * The longest free-text name a caller may send (an agent's name, a profile's source name): it
-     * goes into estimates' basis, every subscriber's push, the state file and the log.
-     */
-    static final int MAX_NAME_CHARS = 200;
 
-    private final EngineProxy engine;
     private final EngineQuery query;
     private final EstimateQuestions questions;
-    private final ProfileInstaller profiles;
     private final Subscriptions subscriptions;
     private final LongSupplier epochMillis;
     private final WriteGuard guard;
     private final ServerMetrics metrics;
     private final Refusals refusals;
-    private final StateSaver stateSaver;
+    private final WriteCalls writes;
+    private final ThesisWrites thesisWrites;
+    private final AgentWrites agentWrites;
+    private final ProfileLoads profileLoads;
 
     /**
      * @param loop                 the update thread
@@ -117,16 +96,18 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final WriteGuard guard,
                                  final ServerMetrics metrics, final ProfileInstaller.ProfileKeeper profileKeeper,
                                  final StateSaver stateSaver) {
-        this.stateSaver = Objects.requireNonNull(stateSaver, "stateSaver");
         this.metrics = metrics;
         this.refusals = new Refusals(metrics);
         this.guard = Objects.requireNonNull(guard, "guard");
-        this.engine = new EngineProxy(loop);
+        final EngineProxy engine = new EngineProxy(loop);
         this.query = loop.query();
         this.questions = new EstimateQuestions(query);
-        this.profiles = new ProfileInstaller(engine, profileKeeper);
         this.subscriptions = new Subscriptions(query, epochMillis);
         this.epochMillis = epochMillis;
+        this.writes = new WriteCalls(engine, metrics, refusals, Objects.requireNonNull(stateSaver, "stateSaver"));
+        this.thesisWrites = new ThesisWrites(query, guard);
+        this.agentWrites = new AgentWrites(query, guard);
+        this.profileLoads = new ProfileLoads(query, guard, new ProfileInstaller(engine, profileKeeper));
     }
 
     /** Puts applied writes on disk before they are answered (see {@code persistence.StateStore#awaitSaved}). */
@@ -144,31 +125,6 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         return subscriptions;
     }
 
-    /**
-     * Every applied write ends here before it is answered: the state file must hold it (a refused
-     * write may save others' changes; it changed nothing itself).
-     */
-    private void awaitSaved() {
-        if (!stateSaver.awaitSaved(engine.timeoutMillis())) {
-            // The write serves (it is applied) and the store keeps retrying; the caller is still
-            // answered, since refusing a write that took effect would be worse. Said and counted.
-            metrics.unsavedWrite();
-            UNSAVED_LOG.error("a write was answered before the state file's journal held it (the append failed or took over {} ms);"
-                + " kill -9 now could lose it", engine.timeoutMillis());
-        }
-    }
-
-    /**
-     * The update thread gave no outcome: {@code TRANSIENT} when the write was not applied (time-out,
-     * stopping server; the caller may send it again), {@code INTERNAL} when it ran and failed.
-     */
-    private SystemException engineUnavailable(final Operation operation, final EngineCallException e) {
-        LOG.warn("{} not answered: {}", operation.label(), e.getMessage());
-        return e.mayHaveApplied()
-            ? new INTERNAL(e.getMessage(), ENGINE_UNAVAILABLE_MINOR, CompletionStatus.COMPLETED_MAYBE)
-            : new TRANSIENT(e.getMessage(), ENGINE_UNAVAILABLE_MINOR, CompletionStatus.COMPLETED_NO);
-    }
-
     // ---- Latserv (thesis) ----------------------------------------------------------------------
 
     @Override
@@ -183,75 +139,17 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
 
     @Override
     public void UpdateResponse(final IdlBaselineMeasurements baseline, final short clientRef) {
-        final Operation operation = Operation.UPDATE_RESPONSE;
-        metrics.called(operation);
-        if (baseline == null || baseline.index_ref != clientRef) {
-            throw badParam(operation, Refusal.BAD_VALUE, "UpdateResponse: baseline_status.index_ref "
-                + (baseline == null ? "missing" : baseline.index_ref) + " does not match client_ref " + clientRef);
-        }
-        final ConnectionRow target = query.row(clientRef);
-        if (target == null) {
-            throw badParam(operation, Refusal.UNKNOWN_CONNECTION, "UpdateResponse: no connection " + clientRef);
-        }
-        final WriteGuard.Denial denied = guard.agent(operation, target.spec().clientNodeName());
-        if (denied != null) {
-            throw noPermission(operation, denied);
-        }
-        final SubmitOutcome outcome;
-        try {
-            outcome = engine.submitThesisResponse(clientRef, baseline.latency_avg, baseline.latency_bound,
-                baseline.upper_bound_estimate, baseline.lower_bound_estimate, baseline.latency_data_provided);
-        } catch (EngineCallException e) {
-            throw engineUnavailable(operation, e);
-        }
-        awaitSaved();
-        if (!outcome.accepted()) {
-            throw badParam(operation, label(outcome), "UpdateResponse for connection " + clientRef + " refused: "
-                + outcome.reason());
+        final Refusal refusal = writes.run(thesisWrites.updateResponse(baseline, clientRef)).refusal();
+        if (refusal != null) {
+            throw IdlRefusals.thesis(refusal);
         }
     }
 
     @Override
     public void PutMibUpdates(final IdlMibUpdates updates, final short clientRef) {
-        final Operation operation = Operation.PUT_MIB_UPDATES;
-        metrics.called(operation);
-        final WriteGuard.Denial denied = guard.operator(operation);
-        if (denied != null) {
-            throw noPermission(operation, denied);
-        }
-        if (updates == null || updates.index_ref != clientRef) {
-            throw badParam(operation, Refusal.BAD_VALUE, "PutMibUpdates: mib_updates.index_ref "
-                + (updates == null ? "missing" : updates.index_ref) + " does not match client_ref " + clientRef);
-        }
-        if (query.row(clientRef) == null) {
-            throw badParam(operation, Refusal.UNKNOWN_CONNECTION, "PutMibUpdates: no connection " + clientRef);
-        }
-        final WriteGuard.Denial polled = guard.pushedReading(clientRef);
-        if (polled != null) {
-            throw badParam(operation, polled.why(), polled.reason());
-        }
-        if (updates.latest_mib_port > 100) {
-            throw badParam(operation, Refusal.BAD_VALUE, "PutMibUpdates for connection " + clientRef
-                + ": port utilisation must be 0..100 % (or -1 for unknown), was " + updates.latest_mib_port);
-        }
-        final MibReading pushed;
-        try {
-            pushed = new MibReading(updates.latest_client_mib_cpu, updates.latest_peer_mib_cpu, updates.latest_mib_port);
-        } catch (IllegalArgumentException e) {
-            throw badParam(operation, Refusal.BAD_VALUE, "PutMibUpdates for connection " + clientRef + ": " + e.getMessage());
-        }
-        // A connection with a polled end takes the push for its pushed ends only (the poll owns the
-        // rest): merged on the update thread, against the latest reading there.
-        final PolledSources partlyPolled = guard.polled(clientRef);
-        final boolean known;
-        try {
-            known = engine.applyMib(clientRef, latest -> partlyPolled == null ? pushed : partlyPolled.keepPolled(pushed, latest));
-        } catch (EngineCallException e) {
-            throw engineUnavailable(operation, e);
-        }
-        awaitSaved();
-        if (!known) {
-            throw badParam(operation, Refusal.UNKNOWN_CONNECTION, "PutMibUpdates: no connection " + clientRef);
+        final Refusal refusal = writes.run(thesisWrites.mibUpdates(updates, clientRef)).refusal();
+        if (refusal != null) {
+            throw IdlRefusals.thesis(refusal);
         }
     }
 
@@ -259,9 +157,9 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     public TableRow RequestTableStatus(final short clientRef) {
         final Operation operation = Operation.REQUEST_TABLE_STATUS;
         metrics.called(operation);
-        final WriteGuard.Denial denied = guard.operator(operation);
-        if (denied != null) {
-            throw noPermission(operation, denied);
+        final Optional<Refusal> denied = guard.operator(operation);
+        if (denied.isPresent()) {
+            throw IdlRefusals.thesis(refusals.record(operation, denied.get()));
         }
         final ConnectionRow row = query.row(clientRef);
         return row == null ? IdlConversions.unknownTableRow(clientRef) : IdlConversions.tableRow(row);
@@ -339,9 +237,9 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         final Operation operation = Operation.SUBSCRIBE_MEASUREMENTS;
         metrics.called(operation);
         // Only agents measure: anyone else would only hold one of the hub's bounded places.
-        final WriteGuard.Denial denied = guard.anyAgent(operation);
-        if (denied != null) {
-            throw new OperationDisabled(operation.label(), refusals.record(operation, denied.why(), denied.reason()));
+        final Optional<Refusal> denied = guard.anyAgent(operation);
+        if (denied.isPresent()) {
+            throw IdlRefusals.disabled(operation, refusals.record(operation, denied.get()));
         }
         // A subscription outlives the call: whether it sees tickets is decided by who subscribed.
         final org.latencyserver.server.security.Caller subscriber = guard.caller();
@@ -366,7 +264,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         try {
             id = subscribe.to(refs);
         } catch (IllegalStateException e) {
-            throw new InvalidArgument(refusals.record(operation, Refusal.TOO_LARGE, e.getMessage()));
+            throw new InvalidArgument(refusals.record(operation, Refusal.of(Refusal.Kind.TOO_LARGE, e.getMessage())).message());
         }
         LOG.info("{} subscriber {} for connections {}", kind, id, refs.isEmpty() ? "all" : refs);
         return id;
@@ -388,169 +286,32 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
 
     @Override
     public void submit_measurement(final MeasuredResult result) throws UnknownConnection, ResultRefused, OperationDisabled {
-        final Operation operation = Operation.SUBMIT_MEASUREMENT;
-        metrics.called(operation);
-        if (result == null) {
-            throw new ResultRefused((short) 0, 0, refusals.record(operation, Refusal.BAD_VALUE, "result is missing"));
+        final WriteCalls.Written<AgentWrites.CheckedResult, SubmitOutcome> written = writes.run(agentWrites.measurement(result));
+        if (written.isRefused()) {
+            IdlRefusals.throwForResult(Operation.SUBMIT_MEASUREMENT, written.refusal(), result == null ? 0 : result.index_ref,
+                result == null ? 0 : result.ticket);
         }
-        agentMayWrite(operation, result.index_ref);
-        final String tooLarge = IdlConversions.tooLarge(result.histogram, result.batch_means_ms, query.limits());
-        if (tooLarge != null) {
-            throw new ResultRefused(result.index_ref, result.ticket, refusals.record(operation, Refusal.TOO_LARGE,
-                "result for connection " + result.index_ref + " refused: " + tooLarge));
-        }
-        final Measurement measurement;
-        try {
-            measurement = new Measurement(IdlConversions.histogram(result.histogram), result.sample_count, result.mean_ms,
-                result.std_dev_ms, result.max_ms, IdlConversions.doubles(result.batch_means_ms));
-        } catch (IllegalArgumentException e) {
-            throw new ResultRefused(result.index_ref, result.ticket, refusals.record(operation, Refusal.BAD_VALUE,
-                "bad measurement for connection " + result.index_ref + ": " + e.getMessage()));
-        }
-        if (result.agent != null && result.agent.length() > MAX_NAME_CHARS) {
-            throw new ResultRefused(result.index_ref, result.ticket, refusals.record(operation, Refusal.TOO_LARGE,
-                "the agent's name has " + result.agent.length() + " characters, more than " + MAX_NAME_CHARS));
-        }
-        final String agent = result.agent == null || result.agent.isBlank() ? "unnamed agent" : result.agent;
-        final SubmitOutcome outcome;
-        try {
-            outcome = engine.submitMeasurement(result.index_ref, result.ticket, measurement, agent);
-        } catch (EngineCallException e) {
-            throw engineUnavailable(operation, e);
-        }
-        awaitSaved();
-        switch (outcome.kind()) {
-            case ACCEPTED:
-                metrics.roundTrips(result.index_ref, measurement.histogram());
-                return;
-            case UNKNOWN_CONNECTION:
-                throw new UnknownConnection(result.index_ref, refusals.record(operation, Refusal.UNKNOWN_CONNECTION,
-                    outcome.reason()));
-            default:
-                throw new ResultRefused(result.index_ref, result.ticket, refusals.record(operation, label(outcome),
-                    "result for connection " + result.index_ref + " refused: " + outcome.reason()));
-        }
+        metrics.roundTrips(result.index_ref, written.input().measurement().histogram());
     }
 
     @Override
     public void submit_probe(final ProbeReport report) throws UnknownConnection, ResultRefused, OperationDisabled {
-        final Operation operation = Operation.SUBMIT_PROBE;
-        metrics.called(operation);
-        if (report == null) {
-            throw refusedProbe((short) 0, Refusal.BAD_VALUE, "probe report is missing");
+        final WriteCalls.Written<AgentWrites.CheckedProbe, SubmitOutcome> written = writes.run(agentWrites.probe(report));
+        if (written.isRefused()) {
+            IdlRefusals.throwForResult(Operation.SUBMIT_PROBE, written.refusal(), report == null ? 0 : report.index_ref, 0);
         }
-        agentMayWrite(operation, report.index_ref);
-        final String tooLarge = IdlConversions.tooLarge(report.histogram, null, query.limits());
-        if (tooLarge != null) {
-            throw refusedProbe(report.index_ref, Refusal.TOO_LARGE, tooLarge);
-        }
-        final LatencyHistogram roundTrips;
-        try {
-            roundTrips = IdlConversions.histogram(report.histogram);
-        } catch (IllegalArgumentException e) {
-            throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "bad probe histogram: " + e.getMessage());
-        }
-        if (report.sample_count != roundTrips.totalCount() || report.sample_count < 0) {
-            throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "probe report says " + report.sample_count + " round trips, its histogram holds "
-                + roundTrips.totalCount());
-        }
-        if (report.sample_count > 0 && (!(report.mean_ms > 0) || Double.isInfinite(report.mean_ms))) {
-            throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "probe mean must be finite and > 0 ms, was " + report.mean_ms);
-        }
-        if (report.window_millis < 0 || report.window_millis > 3_600_000) {
-            throw refusedProbe(report.index_ref, Refusal.BAD_VALUE, "probe window must be 0..3600000 ms, was " + report.window_millis);
-        }
-        final String node = report.client_node_name == null ? "" : report.client_node_name;
-        final SubmitOutcome outcome;
-        try {
-            outcome = engine.submitProbe(report.index_ref, node, roundTrips, report.mean_ms, report.window_millis);
-        } catch (EngineCallException e) {
-            throw engineUnavailable(operation, e);
-        }
-        awaitSaved();
-        switch (outcome.kind()) {
-            case ACCEPTED:
-                metrics.roundTrips(report.index_ref, roundTrips);
-                return;
-            case UNKNOWN_CONNECTION:
-                throw new UnknownConnection(report.index_ref, refusals.record(operation, Refusal.UNKNOWN_CONNECTION,
-                    outcome.reason()));
-            default:
-                throw refusedProbe(report.index_ref, label(outcome), outcome.reason());
-        }
-    }
-
-    private ResultRefused refusedProbe(final short indexRef, final Refusal why, final String reason) {
-        return new ResultRefused(indexRef, 0, refusals.record(Operation.SUBMIT_PROBE, why, "probe report for connection " + indexRef
-            + " refused: " + reason));
-    }
-
-    /** An agent's write: the connection must exist and be the calling agent's own. */
-    private void agentMayWrite(final Operation operation, final short indexRef) throws UnknownConnection, OperationDisabled {
-        final ConnectionRow target = query.row(indexRef);
-        if (target == null) {
-            throw new UnknownConnection(indexRef, refusals.record(operation, Refusal.UNKNOWN_CONNECTION,
-                "no connection " + indexRef + " is configured"));
-        }
-        final WriteGuard.Denial denied = guard.agent(operation, target.spec().clientNodeName());
-        if (denied != null) {
-            throw new OperationDisabled(operation.label(), refusals.record(operation, denied.why(), denied.reason()));
-        }
-    }
-
-    private static Refusal label(final SubmitOutcome outcome) {
-        switch (outcome.kind()) {
-            case UNKNOWN_CONNECTION:
-                return Refusal.UNKNOWN_CONNECTION;
-            case IMPLAUSIBLE:
-                return Refusal.IMPLAUSIBLE;
-            default:
-                return Refusal.BAD_TICKET;
-        }
+        metrics.roundTrips(report.index_ref, written.input().roundTrips());
     }
 
     @Override
     public ProfileSummary load_profile(final String profileJson, final String sourceName)
         throws ProfileRejected, OperationDisabled {
-        final Operation operation = Operation.LOAD_PROFILE;
-        metrics.called(operation);
-        final WriteGuard.Denial denied = guard.planner();
-        if (denied != null) {
-            throw new OperationDisabled(operation.label(), refusals.record(operation, denied.why(), denied.reason()));
+        final WriteCalls.Written<ProfileLoads.CheckedProfile, ProfileInstaller.Installed> written =
+            writes.run(profileLoads.load(profileJson, sourceName));
+        if (written.isRefused()) {
+            IdlRefusals.throwForProfile(written.refusal());
         }
-        if (sourceName != null && sourceName.length() > MAX_NAME_CHARS) {
-            throw new ProfileRejected(refusals.record(operation, Refusal.TOO_LARGE, "the source name has " + sourceName.length()
-                + " characters, more than " + MAX_NAME_CHARS), new String[0]);
-        }
-        final String source = sourceName == null || sourceName.isBlank() ? "profile from load_profile" : sourceName;
-        final Profile profile;
-        try {
-            // Within the configured size and bins, then against the configured connections: what start-up checks.
-            profile = ProfileJson.parse(profileJson == null ? "" : profileJson, source, query.limits().profileLimits());
-        } catch (ProfileValidationException e) {
-            throw profileRejected(source, e.faults());
-        }
-        final List<InputFault> misfits = ProfileFit.faults(profile, source, query.rows().stream().map(ConnectionRow::spec).toList());
-        if (!misfits.isEmpty()) {
-            throw profileRejected(source, misfits);
-        }
-        try {
-            profiles.install(profile, source);
-        } catch (EngineCallException e) {
-            throw engineUnavailable(operation, e);
-        }
-        awaitSaved();
-        return IdlConversions.profileSummary(profile);
-    }
-
-    private ProfileRejected profileRejected(final String source, final List<InputFault> faults) {
-        // A size limit is the whole story only when every fault is one (the size is checked before anything else).
-        final Refusal why = faults.stream().allMatch(f -> f.reason().contains(" more than the limit of ")) ? Refusal.TOO_LARGE
-            : Refusal.BAD_PROFILE;
-        final String reason = source + " refused; the server keeps the profile it had";
-        refusals.record(Operation.LOAD_PROFILE, why, reason + ": " + faults.get(0) + (faults.size() > 1 ? " (and "
-            + (faults.size() - 1) + " more)" : ""));
-        return new ProfileRejected(reason, faults.stream().map(InputFault::toString).toArray(String[]::new));
+        return IdlConversions.profileSummary(written.input().profile());
     }
 
     @Override
@@ -600,8 +361,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     private ConnectionRow row(final Operation operation, final short indexRef) throws UnknownConnection {
         final ConnectionRow row = query.row(indexRef);
         if (row == null) {
-            throw new UnknownConnection(indexRef, refusals.record(operation, Refusal.UNKNOWN_CONNECTION,
-                "no connection " + indexRef + " is configured"));
+            throw new UnknownConnection(indexRef, refusals.record(operation, CallChecks.unknownConnection(indexRef)).message());
         }
         return row;
     }
@@ -627,14 +387,6 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
 
     /** A bad value in the extended interface, counted and recorded as refused. */
     private InvalidArgument badArgument(final Operation operation, final String reason) {
-        return new InvalidArgument(refusals.record(operation, Refusal.BAD_VALUE, reason));
-    }
-
-    private BAD_PARAM badParam(final Operation operation, final Refusal why, final String reason) {
-        return new BAD_PARAM(refusals.record(operation, why, reason), 0, CompletionStatus.COMPLETED_NO);
-    }
-
-    private NO_PERMISSION noPermission(final Operation operation, final WriteGuard.Denial denied) {
-        return new NO_PERMISSION(refusals.record(operation, denied.why(), denied.reason()), 0, CompletionStatus.COMPLETED_NO);
+        return new InvalidArgument(refusals.record(operation, Refusal.of(Refusal.Kind.BAD_VALUE, reason)).message());
     }
 }

@@ -1,13 +1,15 @@
 package org.latencyserver.server.corba;
 
+import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.metrics.ServerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every refused call goes through here: counted by operation and reason, and logged at WARN (the
- * log's {@code RepeatedWarningFilter} keeps a flood of the same refusal to one line per interval).
+ * Every refused call goes through here: counted by operation and the refusal's kind
+ * ({@link Refusal.Kind#metricLabel()}), and logged at WARN (the log's {@code RepeatedWarningFilter}
+ * keeps a flood of the same refusal to one line per interval).
  *
  * <p>Thread-safe.
  */
@@ -23,14 +25,23 @@ final class Refusals {
 
     /**
      * @param operation the IDL operation
-     * @param why       the label
-     * @param reason    the full reason, as told to the caller
-     * @return {@code reason}
+     * @param refusal   why it is refused
+     * @return {@code refusal}
      */
-    String record(final Operation operation, final Refusal why, final String reason) {
-        metrics.refused(operation, why.label());
+    Refusal record(final Operation operation, final Refusal refusal) {
+        final String label = refusal.kind().metricLabel();
+        metrics.refused(operation, refusal.kind());
         // The operation and label are part of the pattern, so that repeats are held back per kind of refusal.
-        LOG.warn(operation.label() + " refused (" + why.label() + "): {}", reason);
-        return reason;
+        LOG.warn(operation.label() + " refused (" + label + "): {}", logged(refusal));
+        return refusal;
+    }
+
+    /** The message, and for a refused document its first fault and how many more. */
+    private static String logged(final Refusal refusal) {
+        if (refusal.faults().isEmpty()) {
+            return refusal.message();
+        }
+        final int more = refusal.faults().size() - 1;
+        return refusal.message() + ": " + refusal.faults().get(0) + (more > 0 ? " (and " + more + " more)" : "");
     }
 }

@@ -2,7 +2,9 @@ package org.latencyserver.server.corba;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
+import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.security.AccessPolicy;
 import org.latencyserver.server.security.Caller;
@@ -44,31 +46,30 @@ public final class WriteGuard {
         return new WriteGuard(AccessPolicy.open(), () -> Caller.PLAIN, true, true, Map.of());
     }
 
-    /** A refused write: the label and the reason told to the caller. */
-    record Denial(Refusal why, String reason) {
-    }
-
     /**
      * @param operation the operator call
-     * @return null when allowed, else why not
+     * @return empty when allowed, else why not
      */
-    Denial operator(final Operation operation) {
+    Optional<Refusal> operator(final Operation operation) {
         if (!operatorCallsEnabled) {
-            return new Denial(Refusal.DISABLED, operation.label() + " is switched off in this server's configuration"
-                + " (server.operator_calls_enabled: false)");
+            return Optional.of(Refusal.of(Refusal.Kind.DISABLED, operation.label() + " is switched off in this server's"
+                + " configuration (server.operator_calls_enabled: false)"));
         }
         return role(Role.OPERATOR, operation, null);
     }
 
     /**
      * @param indexRef the connection an operator pushes a reading for
-     * @return null when some of its load is pushed, else (every source polled by SNMP) why the reading is refused
+     * @return empty when some of its load is pushed, else (every source polled by SNMP) why the reading is refused
      */
-    Denial pushedReading(final short indexRef) {
+    Optional<Refusal> pushedReading(final short indexRef) {
         final PolledSources polled = polledSources.get(indexRef);
-        return polled == null || !polled.all() ? null : new Denial(Refusal.POLLED_SOURCE, Operation.PUT_MIB_UPDATES.label() + " for connection " + indexRef
-            + " refused: its " + polled.describe() + (polled.describe().contains(" and ") ? " are" : " is")
-            + " polled by SNMP (mib_source: snmp); a pushed reading would be overwritten by the next poll");
+        if (polled == null || !polled.all()) {
+            return Optional.empty();
+        }
+        return Optional.of(Refusal.of(Refusal.Kind.POLLED_SOURCE, "mib_source", "snmp", "", Operation.PUT_MIB_UPDATES.label()
+            + " for connection " + indexRef + " refused: its " + polled.describe() + (polled.describe().contains(" and ") ? " are" : " is")
+            + " polled by SNMP (mib_source: snmp); a pushed reading would be overwritten by the next poll"));
     }
 
     /**
@@ -79,11 +80,11 @@ public final class WriteGuard {
         return polledSources.get(indexRef);
     }
 
-    /** @return null when the caller may load profiles, else why not */
-    Denial planner() {
+    /** @return empty when the caller may load profiles, else why not */
+    Optional<Refusal> planner() {
         if (!plannerCallsEnabled) {
-            return new Denial(Refusal.DISABLED, Operation.LOAD_PROFILE.label() + " is switched off in this server's configuration"
-                + " (server.planner_calls_enabled: false)");
+            return Optional.of(Refusal.of(Refusal.Kind.DISABLED, Operation.LOAD_PROFILE.label() + " is switched off in this"
+                + " server's configuration (server.planner_calls_enabled: false)"));
         }
         return role(Role.PLANNER, Operation.LOAD_PROFILE, null);
     }
@@ -91,19 +92,18 @@ public final class WriteGuard {
     /**
      * @param operation  the agent's call
      * @param clientNode the client node of the connection written to
-     * @return null when the caller is that node's agent (or the server is open), else why not
+     * @return empty when the caller is that node's agent (or the server is open), else why not
      */
-    Denial agent(final Operation operation, final String clientNode) {
+    Optional<Refusal> agent(final Operation operation, final String clientNode) {
         return role(Role.AGENT, operation, clientNode);
     }
 
     /**
      * @param operation a call only agents make, whatever their node (subscribing to measurement requests)
-     * @return null when the caller is an agent (or the server is open), else why not
+     * @return empty when the caller is an agent (or the server is open), else why not
      */
-    Denial anyAgent(final Operation operation) {
-        final String reason = policy.refusalOfRole(callers.get(), Role.AGENT, operation.label());
-        return reason == null ? null : new Denial(Refusal.NOT_PERMITTED, reason);
+    Optional<Refusal> anyAgent(final Operation operation) {
+        return notPermitted(policy.refusalOfRole(callers.get(), Role.AGENT, operation.label()));
     }
 
     /**
@@ -124,8 +124,12 @@ public final class WriteGuard {
         return policy;
     }
 
-    private Denial role(final Role role, final Operation operation, final String clientNode) {
-        final String reason = policy.refusal(callers.get(), role, operation.label(), clientNode);
-        return reason == null ? null : new Denial(Refusal.NOT_PERMITTED, reason);
+    private Optional<Refusal> role(final Role role, final Operation operation, final String clientNode) {
+        return notPermitted(policy.refusal(callers.get(), role, operation.label(), clientNode));
+    }
+
+    /** @param reason the access policy's answer: null when allowed */
+    private static Optional<Refusal> notPermitted(final String reason) {
+        return reason == null ? Optional.empty() : Optional.of(Refusal.of(Refusal.Kind.NOT_PERMITTED, reason));
     }
 }

@@ -1,5 +1,6 @@
 package org.latencyserver.server.engine;
 
+import java.util.Optional;
 import org.latencyserver.core.profile.ProfileLimits;
 
 /**
@@ -56,10 +57,15 @@ public record InputLimits(long maxResultMillis, double plausibilityFactor, int m
      * @param what   what holds the values, e.g. {@code "histogram"}, {@code "batch_means_ms"}
      * @param count  how many bins (or values) it has
      * @param values what it counts: {@code "bins"}, {@code "values"}
-     * @return why it is refused, or null when within {@link #maxHistogramBins}
+     * @return a {@link Refusal.Kind#TOO_LARGE} refusal naming the count and the limit; empty when within
+     *         {@link #maxHistogramBins}
      */
-    public String tooMany(final String what, final long count, final String values) {
-        return count <= maxHistogramBins ? null
-            : what + " has " + count + " " + values + ", more than the limit of " + maxHistogramBins + " (limits.max_histogram_bins)";
+    public Optional<Refusal> tooMany(final String what, final long count, final String values) {
+        if (count <= maxHistogramBins) {
+            return Optional.empty();
+        }
+        final String limit = maxHistogramBins + " (limits.max_histogram_bins)";
+        return Optional.of(Refusal.of(Refusal.Kind.TOO_LARGE, what, count, limit,
+            what + " has " + count + " " + values + ", more than the limit of " + limit));
     }
 }

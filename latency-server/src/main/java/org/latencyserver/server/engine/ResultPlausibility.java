@@ -3,6 +3,7 @@ package org.latencyserver.server.engine;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Locale;
+import java.util.Optional;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.EstimateRefusedException;
@@ -41,16 +42,16 @@ final class ResultPlausibility {
      * @param row         the connection, in the load state the measurement is for
      * @param measurement the submitted round trips
      * @param profile     the connection's profile, or null
-     * @return why it is refused, or null when plausible
+     * @return an {@link Refusal.Kind#IMPLAUSIBLE} refusal of its mean or bound; empty when plausible
      */
-    String ofMeasurement(final ConnectionRow row, final Measurement measurement, final Profile profile) {
-        String refusal = check(row, profile, false, measurement.meanMillis());
-        if (refusal == null && row.spec().isBound()) {
-            final Double bound = boundOf(measurement.histogram(), row.spec().boundPercent());
-            // A bound in the overflow is no number to check: the estimator refuses to serve it, saying why.
-            refusal = bound == null ? null : check(row, profile, true, bound);
+    Optional<Refusal> measurement(final ConnectionRow row, final Measurement measurement, final Profile profile) {
+        final Optional<Refusal> mean = check(row, profile, false, measurement.meanMillis());
+        if (mean.isPresent() || !row.spec().isBound()) {
+            return mean;
         }
-        return refusal;
+        final Double bound = boundOf(measurement.histogram(), row.spec().boundPercent());
+        // A bound in the overflow is no number to check: the estimator refuses to serve it, saying why.
+        return bound == null ? Optional.empty() : check(row, profile, true, bound);
     }
 
     /**
@@ -58,14 +59,13 @@ final class ResultPlausibility {
      * @param value   the reported mean (QoS 3) or bound (QoS 4), ms
      * @param upper   the upper end of its interval (ms for QoS 3; percent for QoS 4)
      * @param profile the connection's profile, or null
-     * @return why it is refused, or null when plausible
+     * @return an {@link Refusal.Kind#IMPLAUSIBLE} refusal of the value or the interval; empty when plausible
      */
-    String ofThesisResponse(final ConnectionRow row, final double value, final double upper, final Profile profile) {
+    Optional<Refusal> thesisResponse(final ConnectionRow row, final double value, final double upper, final Profile profile) {
         final boolean bound = row.spec().isBound();
-        final String refusal = check(row, profile, bound, value);
-        if (refusal == null && !bound && upper > limits.maxResultMillis()) {
-            return "interval upper end " + millis(upper) + " ms is above the limit of " + limits.maxResultMillis()
-                + " ms (limits.max_result_millis)";
+        final Optional<Refusal> refusal = check(row, profile, bound, value);
+        if (refusal.isEmpty() && !bound && upper > limits.maxResultMillis()) {
+            return Optional.of(overMaximum("interval upper end", upper));
         }
         return refusal;
     }
@@ -75,36 +75,60 @@ final class ResultPlausibility {
      * @param roundTrips the window's round trips
      * @param meanMillis their mean
      * @param profile    the connection's profile, or null
-     * @return why it is refused, or null when plausible
+     * @return an {@link Refusal.Kind#IMPLAUSIBLE} refusal of the mean; empty when plausible (or no round trips)
      */
-    String ofProbe(final ConnectionRow row, final LatencyHistogram roundTrips, final double meanMillis, final Profile profile) {
-        return roundTrips.totalCount() == 0 ? null : check(row, profile, false, meanMillis);
+    Optional<Refusal> probe(final ConnectionRow row, final LatencyHistogram roundTrips, final double meanMillis,
+                            final Profile profile) {
+        return roundTrips.totalCount() == 0 ? Optional.empty() : check(row, profile, false, meanMillis);
     }
 
-    private String check(final ConnectionRow row, final Profile profile, final boolean bound, final double valueMillis) {
+    /** @return the message of {@link #measurement}, or null when plausible (for callers that pass the text on) */
+    String ofMeasurement(final ConnectionRow row, final Measurement measurement, final Profile profile) {
+        return measurement(row, measurement, profile).map(Refusal::message).orElse(null);
+    }
+
+    /** @return the message of {@link #thesisResponse}, or null when plausible (for callers that pass the text on) */
+    String ofThesisResponse(final ConnectionRow row, final double value, final double upper, final Profile profile) {
+        return thesisResponse(row, value, upper, profile).map(Refusal::message).orElse(null);
+    }
+
+    /** @return the message of {@link #probe}, or null when plausible (for callers that pass the text on) */
+    String ofProbe(final ConnectionRow row, final LatencyHistogram roundTrips, final double meanMillis, final Profile profile) {
+        return probe(row, roundTrips, meanMillis, profile).map(Refusal::message).orElse(null);
+    }
+
+    private Optional<Refusal> check(final ConnectionRow row, final Profile profile, final boolean bound, final double valueMillis) {
         final String name = bound ? percent(row.spec().boundPercent()) + " % bound" : "mean";
         if (!(valueMillis > 0) || Double.isInfinite(valueMillis)) {
-            return name + " " + valueMillis + " ms is not a finite number > 0";
+            return Optional.of(Refusal.of(Refusal.Kind.IMPLAUSIBLE, name, valueMillis, "finite and > 0 ms",
+                name + " " + valueMillis + " ms is not a finite number > 0"));
         }
         if (valueMillis > limits.maxResultMillis()) {
-            return name + " " + millis(valueMillis) + " ms is above the limit of " + limits.maxResultMillis()
-                + " ms (limits.max_result_millis)";
+            return Optional.of(overMaximum(name, valueMillis));
         }
         final Reference reference = reference(row, profile, bound, name);
         if (reference == null) {
-            return null;
+            return Optional.empty();
         }
         final double ratio = valueMillis / reference.millis();
         final double factor = limits.plausibilityFactor();
         if (ratio > factor) {
-            return name + " " + millis(valueMillis) + " ms is " + times(ratio) + " × " + reference.description() + "; the limit is "
-                + times(factor) + " × (limits.plausibility_factor)";
+            final String limit = times(factor) + " × (limits.plausibility_factor)";
+            return Optional.of(Refusal.of(Refusal.Kind.IMPLAUSIBLE, name, millis(valueMillis), limit, name + " "
+                + millis(valueMillis) + " ms is " + times(ratio) + " × " + reference.description() + "; the limit is " + limit));
         }
         if (1 / ratio > factor) {
-            return name + " " + millis(valueMillis) + " ms is 1/" + times(1 / ratio) + " of " + reference.description()
-                + "; the limit is 1/" + times(factor) + " (limits.plausibility_factor)";
+            final String limit = "1/" + times(factor) + " (limits.plausibility_factor)";
+            return Optional.of(Refusal.of(Refusal.Kind.IMPLAUSIBLE, name, millis(valueMillis), limit, name + " "
+                + millis(valueMillis) + " ms is 1/" + times(1 / ratio) + " of " + reference.description() + "; the limit is " + limit));
         }
-        return null;
+        return Optional.empty();
+    }
+
+    private Refusal overMaximum(final String name, final double valueMillis) {
+        final String limit = limits.maxResultMillis() + " ms (limits.max_result_millis)";
+        return Refusal.of(Refusal.Kind.IMPLAUSIBLE, name, millis(valueMillis), limit,
+            name + " " + millis(valueMillis) + " ms is above the limit of " + limit);
     }
 
     /**

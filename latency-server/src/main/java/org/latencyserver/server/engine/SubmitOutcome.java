@@ -1,48 +1,66 @@
 package org.latencyserver.server.engine;
 
 /**
- * The answer to a submitted result: accepted, or refused with the reason.
+ * The answer to a submitted result: accepted, or refused with a {@link Refusal} (its kind is one of
+ * {@link Refusal.Kind}: the same kinds the servant counts every refusal by).
  *
  * <p>Immutable and thread-safe.
  *
- * @param kind   what happened
- * @param reason for a refusal, why; empty when accepted
+ * @param refusal why it was refused; null when accepted
  */
-public record SubmitOutcome(Kind kind, String reason) {
-
-    /** What happened to a submitted result. */
-    public enum Kind {
-        /** The result is now the connection's measurement. */
-        ACCEPTED,
-        /** No connection has the given {@code index_ref}. */
-        UNKNOWN_CONNECTION,
-        /** Refused: no open request, wrong or expired ticket. */
-        REFUSED,
-        /** Refused: the values are out of range or implausible for the connection. */
-        IMPLAUSIBLE
-    }
+public record SubmitOutcome(Refusal refusal) {
 
     /** The one accepted outcome. */
-    public static final SubmitOutcome ACCEPTED = new SubmitOutcome(Kind.ACCEPTED, "");
+    public static final SubmitOutcome ACCEPTED = new SubmitOutcome((Refusal) null);
 
     /**
+     * The refusal kinds the update engine names as {@code SubmitOutcome.Kind.*}: constants of
+     * {@link Refusal.Kind}, not kinds of their own.
+     */
+    public static final class Kind {
+        /** No connection has the given {@code index_ref}. */
+        public static final Refusal.Kind UNKNOWN_CONNECTION = Refusal.Kind.UNKNOWN_CONNECTION;
+
+        private Kind() {
+        }
+    }
+
+    /**
+     * @param kind   what kind of refusal
      * @param reason why
-     * @return a refusal
+     */
+    public SubmitOutcome(final Refusal.Kind kind, final String reason) {
+        this(Refusal.of(kind, reason));
+    }
+
+    /**
+     * @param reason why: no open request, wrong or expired ticket, no data provided
+     * @return a refusal of kind {@link Refusal.Kind#BAD_TICKET}
      */
     public static SubmitOutcome refused(final String reason) {
-        return new SubmitOutcome(Kind.REFUSED, reason);
+        return new SubmitOutcome(Refusal.Kind.BAD_TICKET, reason);
     }
 
     /**
      * @param reason what was implausible, with the value and the limit
-     * @return a refusal of the result's values
+     * @return a refusal of the result's values, of kind {@link Refusal.Kind#IMPLAUSIBLE}
      */
     public static SubmitOutcome implausible(final String reason) {
-        return new SubmitOutcome(Kind.IMPLAUSIBLE, reason);
+        return new SubmitOutcome(Refusal.Kind.IMPLAUSIBLE, reason);
     }
 
     /** @return true when accepted */
     public boolean accepted() {
-        return kind == Kind.ACCEPTED;
+        return refusal == null;
+    }
+
+    /** @return the refusal's kind; null when accepted */
+    public Refusal.Kind kind() {
+        return refusal == null ? null : refusal.kind();
+    }
+
+    /** @return for a refusal, why; empty when accepted */
+    public String reason() {
+        return refusal == null ? "" : refusal.message();
     }
 }

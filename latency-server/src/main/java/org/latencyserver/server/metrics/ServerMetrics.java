@@ -10,15 +10,18 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.server.engine.EngineQuery;
+import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 
@@ -106,8 +109,8 @@ public final class ServerMetrics implements AutoCloseable {
         calls = Counter.builder().name("latency_server_calls_total").help("CORBA calls served, by operation")
             .labelNames("operation").register(registry);
         refusals = Counter.builder().name("latency_server_refusals_total")
-            .help("calls refused, by operation and reason (not_permitted, disabled, unknown_connection, bad_value, bad_ticket,"
-                + " implausible, too_large, polled_source, bad_profile)")
+            .help("calls refused, by operation and reason (" + Arrays.stream(Refusal.Kind.values()).map(Refusal.Kind::metricLabel)
+                .collect(Collectors.joining(", ")) + ")")
             .labelNames("operation", "reason").register(registry);
         requestStatusCalls = calls.labelValues(Operation.REQUEST_STATUS.label());
         unsavedWrites = Counter.builder().name("latency_server_unsaved_writes_total")
@@ -444,10 +447,10 @@ public final class ServerMetrics implements AutoCloseable {
      * Counts one refusal.
      *
      * @param operation the operation refused
-     * @param reason    a bounded reason label
+     * @param kind      why: its {@link Refusal.Kind#metricLabel()} is the {@code reason} label
      */
-    public void refused(final Operation operation, final String reason) {
-        refusals.labelValues(operation.label(), reason).inc();
+    public void refused(final Operation operation, final Refusal.Kind kind) {
+        refusals.labelValues(operation.label(), kind.metricLabel()).inc();
     }
 
     /**

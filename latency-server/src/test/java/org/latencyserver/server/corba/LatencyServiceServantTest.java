@@ -49,7 +49,7 @@ class LatencyServiceServantTest {
         final TRANSIENT refused = assertThrows(TRANSIENT.class,
             () -> servant.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 20, (short) 30), (short) 1));
         assertEquals(CompletionStatus.COMPLETED_NO, refused.completed, "the caller may send it again");
-        assertEquals(LatencyServiceServant.ENGINE_UNAVAILABLE_MINOR, refused.minor);
+        assertEquals(WriteCalls.ENGINE_UNAVAILABLE_MINOR, refused.minor);
         assertTrue(refused.getMessage().contains("was not applied: the update thread is stopped"), refused.getMessage());
         assertEquals(MibReading.NONE, loop.query().row((short) 1).latest());
         assertEquals(0, saves.get(), "nothing applied, so nothing to wait for on disk");

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +29,10 @@ import org.latencyserver.server.config.ConfigurationLoader;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.config.TestProfiles;
 import org.latencyserver.server.engine.EngineLoop;
+import org.latencyserver.server.engine.EngineProxy;
 import org.latencyserver.server.engine.InputLimits;
+import org.latencyserver.server.engine.ProfileInstaller;
+import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.persistence.LoadedProfiles;
@@ -178,6 +182,33 @@ class ProfileChecksTest {
             List.of(rejected.faults));
     }
 
+    @Test
+    void aProfileRefusedForItsSizeAloneIsTooLargeAndOneThatDoesNotFitIsABadProfile() throws Exception {
+        writeGoodProfiles();
+        final ServerConfiguration configuration = ConfigurationLoader.load(Files.writeString(directory.resolve("small.yaml"),
+            configuration("limits:\n  max_profile_bytes: 4096\n", "measured.json", "measured.json")
+                .replace("  - measured.json\n  - measured.json\n", "  - measured.json\n")
+                .replace("qos: 1, profile: thesis-tac4-corba", "qos: 3")));
+        servant(configuration);
+        final EngineLoop loop = loops.get(loops.size() - 1);
+        final ProfileLoads loads = new ProfileLoads(loop.query(), WriteGuard.open(), new ProfileInstaller(new EngineProxy(loop),
+            profile -> { }));
+
+        final Refusal huge = loads.load(Files.readString(directory.resolve("tac4.json")), "tac4.json").admit().refusal();
+        assertEquals(Refusal.Kind.TOO_LARGE, huge.kind());
+        assertEquals("tac4.json refused; the server keeps the profile it had", huge.message());
+        assertEquals(1, huge.faults().size());
+
+        final String flat = ProfileJson.toJson(TestProfiles.tenBins("measured-tac4", "TAC-4", 100_000L, false));
+        final Refusal misfit = loads.load(flat, "flat.json").admit().refusal();
+        assertEquals(Refusal.Kind.BAD_PROFILE, misfit.kind(), misfit.faults().toString());
+
+        final Refusal longName = loads.load(flat, "y".repeat(201)).admit().refusal();
+        assertEquals(Refusal.Kind.TOO_LARGE, longName.kind());
+        assertEquals("the source name has 201 characters, more than 200", longName.message());
+        assertEquals(List.of(), longName.faults());
+    }
+
     private static HistogramBins bins(final int count) {
         final long[] edges = new long[count];
         final long[] counts = new long[count];
@@ -211,9 +242,13 @@ class ProfileChecksTest {
     @Test
     void theBinLimitIsTheConfiguredOne() {
         final InputLimits limits = new InputLimits(60_000, 1000, 100, 1 << 20);
-        assertEquals("histogram has 101 bins, more than the limit of 100 (limits.max_histogram_bins)",
-            IdlConversions.tooLarge(bins(101), null, limits));
-        assertEquals(null, IdlConversions.tooLarge(bins(100), new double[100], limits));
-        assertEquals(null, IdlConversions.tooLarge(null, null, limits), "a missing histogram is left to the conversion");
+        final Refusal tooLarge = IdlConversions.tooLarge(bins(101), null, limits).orElseThrow();
+        assertEquals("histogram has 101 bins, more than the limit of 100 (limits.max_histogram_bins)", tooLarge.message());
+        assertEquals(Refusal.Kind.TOO_LARGE, tooLarge.kind());
+        assertEquals("histogram", tooLarge.field());
+        assertEquals("101", tooLarge.value());
+        assertEquals("100 (limits.max_histogram_bins)", tooLarge.limit());
+        assertEquals(Optional.empty(), IdlConversions.tooLarge(bins(100), new double[100], limits));
+        assertEquals(Optional.empty(), IdlConversions.tooLarge(null, null, limits), "a missing histogram is left to the conversion");
     }
 }

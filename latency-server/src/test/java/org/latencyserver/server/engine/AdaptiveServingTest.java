@@ -208,7 +208,7 @@ class AdaptiveServingTest {
         final SubmitOutcome forged = engine.submitProbe((short) 6, "lab2", roundTrips(8, 100, 200), 0.15, 2000, SECOND);
         assertFalse(forged.accepted());
         assertTrue(forged.reason().contains("only the client's own agent"), forged.reason());
-        assertEquals(SubmitOutcome.Kind.UNKNOWN_CONNECTION,
+        assertEquals(Refusal.Kind.UNKNOWN_CONNECTION,
             engine.submitProbe((short) 99, "lab1", roundTrips(8, 100, 200), 0.15, 2000, SECOND).kind());
     }
 

@@ -166,9 +166,9 @@ class EngineProxyTest {
         final EngineProxy proxy = new EngineProxy(loop, GENEROUS_MILLIS);
         assertFalse(proxy.applyMib((short) 9, latest -> READING), "no connection 9");
         final SubmitOutcome noTicket = proxy.submitMeasurement((short) 1, 99, null, "agent");
-        assertEquals(SubmitOutcome.Kind.REFUSED, noTicket.kind(), noTicket.reason());
+        assertEquals(Refusal.Kind.BAD_TICKET, noTicket.kind(), noTicket.reason());
         assertTrue(noTicket.reason().contains("no measurement is pending for connection 1"), noTicket.reason());
-        assertEquals(SubmitOutcome.Kind.UNKNOWN_CONNECTION,
+        assertEquals(Refusal.Kind.UNKNOWN_CONNECTION,
             proxy.submitThesisResponse((short) 9, 1f, 0f, 2f, 0.5f, (short) 1).kind());
     }
 }

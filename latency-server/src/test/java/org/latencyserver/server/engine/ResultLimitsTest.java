@@ -97,7 +97,7 @@ class ResultLimitsTest {
         engine.applyMib((short) 3, mib(10, 10), 0);
         final ConnectionRow before = row(3);
         final SubmitOutcome outcome = submit(3, 1.5e9, SECOND);
-        assertEquals(SubmitOutcome.Kind.IMPLAUSIBLE, outcome.kind());
+        assertEquals(Refusal.Kind.IMPLAUSIBLE, outcome.kind());
         assertEquals("mean 1500000000 ms is above the limit of 60000 ms (limits.max_result_millis)", outcome.reason());
         assertSame(before, row(3), "nothing served, nothing learned; the request stays open for a plausible result");
         assertTrue(submit(3, 48, 2 * SECOND).accepted(), "the same ticket still takes a plausible result");
@@ -107,7 +107,7 @@ class ResultLimitsTest {
     void aThesisUpdateResponseAboveTheCeilingIsRefused() {
         engine.applyMib((short) 3, mib(10, 10), 0);
         final SubmitOutcome outcome = engine.submitThesisResponse((short) 3, 1e30f, 0f, 1e30f, 1f, (short) 1, SECOND);
-        assertEquals(SubmitOutcome.Kind.IMPLAUSIBLE, outcome.kind());
+        assertEquals(Refusal.Kind.IMPLAUSIBLE, outcome.kind());
         assertEquals("mean 1.00e+30 ms is above the limit of 60000 ms (limits.max_result_millis)", outcome.reason());
         assertNull(row(3).estimate(), "nothing is served");
     }
@@ -136,7 +136,7 @@ class ResultLimitsTest {
     void aMeanFarAboveTheLastMeasurementInTheStateIsRefusedNamingBoth() {
         measuredInLowLowAndBack();
         final SubmitOutcome outcome = submit(3, 50_000, 21 * SECOND);
-        assertEquals(SubmitOutcome.Kind.IMPLAUSIBLE, outcome.kind());
+        assertEquals(Refusal.Kind.IMPLAUSIBLE, outcome.kind());
         assertEquals("mean 50000 ms is 1040 × the connection's last measured mean 48 ms in LOW/LOW NORMAL; the limit is"
             + " 1000 × (limits.plausibility_factor)", outcome.reason());
     }
@@ -201,7 +201,7 @@ class ResultLimitsTest {
         engine.applyMib((short) 8, mib(10, 80), 0);
         final LatencyHistogram window = LatencyHistogram.uniform(MS, new long[] {20}, 0);
         final SubmitOutcome far = engine.submitProbe((short) 8, "ws1", window, 5000, 2000, 10 * SECOND);
-        assertEquals(SubmitOutcome.Kind.IMPLAUSIBLE, far.kind());
+        assertEquals(Refusal.Kind.IMPLAUSIBLE, far.kind());
         assertEquals("mean 5000 ms is 2100 × profile thesis-tac4-corba's mean 2.386 ms for LOW/HIGH NORMAL at 256 B; the limit"
             + " is 1000 × (limits.plausibility_factor)", far.reason());
         assertEquals(0, engine.probeRoundTrips());
@@ -216,8 +216,10 @@ class ResultLimitsTest {
         assertThrows(IllegalArgumentException.class, () -> new InputLimits(0, 1000, 20_000, 1 << 20));
         assertThrows(IllegalArgumentException.class, () -> new InputLimits(60_000, 1, 20_000, 1 << 20));
         assertThrows(IllegalArgumentException.class, () -> new InputLimits(60_000, 1000, 0, 1 << 20));
-        assertEquals("histogram has 20001 bins, more than the limit of 20000 (limits.max_histogram_bins)",
-            InputLimits.DEFAULT.tooMany("histogram", 20_001, "bins"));
-        assertNull(InputLimits.DEFAULT.tooMany("histogram", 20_000, "bins"));
+        final Refusal tooMany = InputLimits.DEFAULT.tooMany("histogram", 20_001, "bins").orElseThrow();
+        assertEquals("histogram has 20001 bins, more than the limit of 20000 (limits.max_histogram_bins)", tooMany.message());
+        assertEquals(Refusal.Kind.TOO_LARGE, tooMany.kind());
+        assertEquals("too_large", tooMany.kind().metricLabel());
+        assertTrue(InputLimits.DEFAULT.tooMany("histogram", 20_000, "bins").isEmpty());
     }
 }

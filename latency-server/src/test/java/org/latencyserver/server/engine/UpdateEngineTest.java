@@ -251,7 +251,7 @@ class UpdateEngineTest {
         engine.applyMib((short) 4, mib(10, 10, 10), 0);
         final SubmitOutcome nonsense = engine.submitThesisResponse((short) 4, 0f, -5f, 98f, 97f, (short) 1, SECOND);
         assertFalse(nonsense.accepted());
-        assertEquals(SubmitOutcome.Kind.UNKNOWN_CONNECTION,
+        assertEquals(Refusal.Kind.UNKNOWN_CONNECTION,
             engine.submitThesisResponse((short) 99, 1f, 1f, 1f, 1f, (short) 1, 0).kind());
     }
 
