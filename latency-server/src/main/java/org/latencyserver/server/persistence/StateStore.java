@@ -69,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * 4,700 bytes per change). Restoring reads at most the state file and as much journal again.
  *
  * <p>A change that leaves a connection's record the same but for its MIB readings
- * ({@link StateCodec#sameRecordButReadings}) is not worth a line per poll: a value that moved by a
+ * ({@link ConnectionRecordCodec#sameRecordButReadings}) is not worth a line per poll: a value that moved by a
  * point or two within one load state, as tick counters do at every poll, or an end that turned
  * UNKNOWN and back (the estimate is kept, marked stale; neither the load state nor the stale reason
  * is saved — a restart classifies the saved readings afresh). Such a connection is marked apart and
@@ -245,7 +245,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
             }
             return 0;
         }
-        final Map<Short, StateCodec.SavedConnection> saved;
+        final Map<Short, ConnectionRecordCodec.SavedConnection> saved;
         final int replayed;
         try {
             final StateCodec.Decoded decoded = StateCodec.decode(Files.readString(file, StandardCharsets.UTF_8), file.toString(),
@@ -263,7 +263,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
             return 0;
         }
         int restored = 0;
-        for (final StateCodec.SavedConnection s : saved.values()) {
+        for (final ConnectionRecordCodec.SavedConnection s : saved.values()) {
             final ConnectionRow row = table.row(s.indexRef());
             if (row == null || row.spec().qos() != s.qos() || row.spec().messageSizeBytes() != s.messageSizeBytes()) {
                 LOG.warn("saved state of connection {} does not match the configuration any more; not restored", s.indexRef());
@@ -289,7 +289,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
      * @return records applied
      * @throws InputFaultsException with every fault, when a line before the last is bad
      */
-    private int replayJournal(final Path journalFile, final Map<Short, StateCodec.SavedConnection> saved, final long fileGeneration,
+    private int replayJournal(final Path journalFile, final Map<Short, ConnectionRecordCodec.SavedConnection> saved, final long fileGeneration,
                               final boolean next)
         throws IOException, InputFaultsException {
         // (the compaction's journal, replayed, takes the generation it names: the state file written at start gets a later one,
@@ -321,7 +321,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
                 restoredGeneration = Math.max(restoredGeneration, continues);
             } else {
                 try {
-                    final StateCodec.SavedConnection connection = StateCodec.decodeConnection(node, saved, maxHistogramBins);
+                    final ConnectionRecordCodec.SavedConnection connection = ConnectionRecordCodec.decode(node, saved, maxHistogramBins);
                     saved.put(connection.indexRef(), connection);
                     applied++;
                 } catch (RuntimeException e) {
@@ -408,7 +408,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
     public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
         changesSeen.incrementAndGet();
         final short indexRef = after.spec().indexRef();
-        if (before != null && StateCodec.sameRecordButReadings(before, after)) {
+        if (before != null && ConnectionRecordCodec.sameRecordButReadings(before, after)) {
             readingsChanged.add(indexRef);
         } else {
             changed.add(indexRef);
@@ -533,7 +533,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
             for (final ConnectionRow row : rows) {
                 // While a compaction is under way a line may be replayed over the old state file or the new one: written whole.
                 final ConnectionRow earlier = compaction == null ? onDisk.get(row.spec().indexRef()) : null;
-                records.add(mapper.writeValueAsBytes(StateCodec.encodeConnection(mapper, row, earlier)));
+                records.add(mapper.writeValueAsBytes(ConnectionRecordCodec.encode(row, earlier)));
             }
             final long written = journal.append(records);
             rows.forEach(row -> onDisk.put(row.spec().indexRef(), row));

@@ -138,7 +138,7 @@ class StateCompactionTest {
     /** @return a compaction's journal continuing {@code generation}, holding {@code row} whole */
     private byte[] compactionJournal(final long generation, final ConnectionRow row) throws Exception {
         return ("{\"format\":\"latency-server-journal/1\",\"generation\":" + generation + "}\n"
-            + mapper.writeValueAsString(StateCodec.encodeConnection(mapper, row, null)) + "\n").getBytes(StandardCharsets.UTF_8);
+            + mapper.writeValueAsString(ConnectionRecordCodec.encode(row, null)) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -43,10 +43,12 @@ class StateStoreReadingsTest {
     @Test
     void aNewReadingOrAnUnknownEndKeepsTheRecordButANewEstimateDoesNot() {
         final ConnectionRow before = lowLow();
-        assertTrue(StateCodec.sameRecordButReadings(before, before.withMib(reading(21), LOW_LOW, 2)), "20 % -> 21 %, still LOW/LOW");
-        assertTrue(StateCodec.sameRecordButReadings(before, before.withMib(reading(-1), UNKNOWN_LOW, 2)
+        assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, before.withMib(reading(21), LOW_LOW, 2)),
+            "20 % -> 21 %, still LOW/LOW");
+        assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, before.withMib(reading(-1), UNKNOWN_LOW, 2)
             .withStaleReason("client workstation CPU utilisation unknown")), "the client unknown: the estimate is kept, marked stale");
-        assertFalse(StateCodec.sameRecordButReadings(before, servingHigh(before, 90)), "LOW/LOW -> HIGH/LOW and its estimate");
+        assertFalse(ConnectionRecordCodec.sameRecordButReadings(before, servingHigh(before, 90)),
+            "LOW/LOW -> HIGH/LOW and its estimate");
     }
 
     @Test
