@@ -13,15 +13,13 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.function.Function;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.server.persistence.JsonFieldTable.Field;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
@@ -29,9 +27,10 @@ import org.latencyserver.server.table.ServedEstimate;
 
 /**
  * One connection's record in the state file and the journal, written, read and compared by one
- * table of fields: each field has its JSON name, how it is written from a row, how it is read back,
- * and the row's value it stands for — compared for {@link #sameRecordButReadings}, so a field added
- * to the table counts there too, unless it is one of the MIB readings.
+ * table of fields ({@link JsonFieldTable}): each field has its JSON name, how it is written from a
+ * row, how it is read back, and the row's value it stands for — compared for
+ * {@link #sameRecordButReadings}, so a field added to the table counts there too, unless it is one
+ * of the MIB readings.
  *
  * <p>The record (a contract: operators read it with {@code jq}, a restarted server restores it):
  * {@code index_ref}, {@code qos}, {@code message_size_bytes}, {@code latest} and {@code previous}
@@ -39,7 +38,7 @@ import org.latencyserver.server.table.ServedEstimate;
  * {@code measurement_wanted}, {@code measurement} (with its histogram), {@code source},
  * {@code data_epoch_millis}, {@code correction}, {@code thesis_estimate} (the thesis's value behind
  * the served estimate; absent when it is the served estimate) and {@code states} (per load state:
- * last measurement, correction, calibration tallies; {@link RecordPartsJson}).
+ * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}).
  *
  * <p>A journal line abbreviates what did not change since that connection's previous record (in the
  * state file or an earlier journal line) — the histograms, which are most of a record:
@@ -62,79 +61,58 @@ final class ConnectionRecordCodec {
                            Measurement measurement, ServedEstimate served, Learning learning) {
     }
 
-    /** Writes a field into the record; {@code earlier} is the row the connection's previous record holds, or null. */
-    @FunctionalInterface
-    private interface Writer {
-        void write(ObjectNode record, String name, ConnectionRow row, ConnectionRow earlier);
-    }
-
-    /** Reads a field of the record into the draft. */
-    @FunctionalInterface
-    private interface Reader {
-        void read(InputNode record, String name, Draft draft);
-    }
-
-    /**
-     * One field of the record.
-     *
-     * @param name     its JSON name
-     * @param compared the row's value it is written from, compared with {@link Objects#equals} by
-     *                 {@link #sameRecordButReadings}; null for a MIB reading, which does not count there
-     */
-    private record Field(String name, Function<ConnectionRow, Object> compared, Writer writer, Reader reader) {
-    }
-
     private static final String AS_BEFORE = "_as_before";
 
-    private static final Field INDEX_REF = new Field("index_ref", row -> row.spec().indexRef(),
+    private static final Field<ConnectionRow, Draft> INDEX_REF = new Field<>("index_ref", row -> row.spec().indexRef(),
         (c, name, row, earlier) -> c.put(name, row.spec().indexRef()),
         (c, name, d) -> {
             d.indexRef = (short) requiredInt(c, name);
             d.before = d.earlier.get(d.indexRef);
         });
-    private static final Field QOS = new Field("qos", row -> row.spec().qos(),
+    private static final Field<ConnectionRow, Draft> QOS = new Field<>("qos", row -> row.spec().qos(),
         (c, name, row, earlier) -> c.put(name, row.spec().qos()),
         (c, name, d) -> d.qos = requiredInt(c, name));
-    private static final Field MESSAGE_SIZE = new Field("message_size_bytes", row -> row.spec().messageSizeBytes(),
+    private static final Field<ConnectionRow, Draft> MESSAGE_SIZE = new Field<>("message_size_bytes", row -> row.spec().messageSizeBytes(),
         (c, name, row, earlier) -> c.put(name, row.spec().messageSizeBytes()),
         (c, name, d) -> d.messageSizeBytes = requiredInt(c, name));
-    private static final Field LATEST = new Field("latest", null,
+    private static final Field<ConnectionRow, Draft> LATEST = new Field<>("latest", null,
         (c, name, row, earlier) -> RecordPartsJson.writeMib(c.putArray(name), row.latest()),
         (c, name, d) -> d.latest = RecordPartsJson.readMib(field(c, name)));
-    private static final Field PREVIOUS = new Field("previous", null,
+    private static final Field<ConnectionRow, Draft> PREVIOUS = new Field<>("previous", null,
         (c, name, row, earlier) -> RecordPartsJson.writeMib(c.putArray(name), row.previous()),
         (c, name, d) -> d.previous = RecordPartsJson.readMib(field(c, name)));
-    private static final Field ESTIMATE = new Field("estimate", ConnectionRow::estimate,
+    private static final Field<ConnectionRow, Draft> ESTIMATE = new Field<>("estimate", ConnectionRow::estimate,
         (c, name, row, earlier) -> {
             if (row.estimate() != null) {
                 RecordPartsJson.writeEstimate(c.putObject(name), row.estimate());
             }
         },
         (c, name, d) -> d.estimate = has(c, name) ? RecordPartsJson.readEstimate(field(c, name)) : null);
-    private static final Field UNAVAILABLE_REASON = new Field("unavailable_reason", ConnectionRow::unavailableReason,
+    private static final Field<ConnectionRow, Draft> UNAVAILABLE_REASON = new Field<>("unavailable_reason",
+        ConnectionRow::unavailableReason,
         (c, name, row, earlier) -> {
             if (row.unavailableReason() != null) {
                 c.put(name, row.unavailableReason());
             }
         },
         (c, name, d) -> d.unavailableReason = has(c, name) ? text(c, name, null) : null);
-    private static final Field MEASUREMENT_WANTED = new Field("measurement_wanted", ConnectionRow::updateRequired,
+    private static final Field<ConnectionRow, Draft> MEASUREMENT_WANTED = new Field<>("measurement_wanted", ConnectionRow::updateRequired,
         (c, name, row, earlier) -> c.put(name, row.updateRequired()),
         (c, name, d) -> d.measurementWanted = bool(c, name));
-    private static final Field MEASUREMENT = new Field("measurement", ConnectionRow::measurement,
+    private static final Field<ConnectionRow, Draft> MEASUREMENT = new Field<>("measurement", ConnectionRow::measurement,
         ConnectionRecordCodec::writeMeasurement, ConnectionRecordCodec::readMeasurement);
-    private static final Field SOURCE = new Field("source", row -> row.served().source(),
+    private static final Field<ConnectionRow, Draft> SOURCE = new Field<>("source", row -> row.served().source(),
         (c, name, row, earlier) -> c.put(name, row.served().source()),
         (c, name, d) -> d.source = text(c, name, d.estimate == null ? ServedEstimate.NOT_SERVED
             : d.qos <= 2 ? ServedEstimate.PROFILE : ServedEstimate.MEASUREMENT));
-    private static final Field DATA_EPOCH = new Field("data_epoch_millis", row -> row.served().dataEpochMillis(),
+    private static final Field<ConnectionRow, Draft> DATA_EPOCH = new Field<>("data_epoch_millis", row -> row.served().dataEpochMillis(),
         (c, name, row, earlier) -> c.put(name, row.served().dataEpochMillis()),
         (c, name, d) -> d.dataEpochMillis = longOr(c, name, 0));
-    private static final Field CORRECTION = new Field("correction", row -> row.served().correction(),
+    private static final Field<ConnectionRow, Draft> CORRECTION = new Field<>("correction", row -> row.served().correction(),
         (c, name, row, earlier) -> c.put(name, row.served().correction()),
         (c, name, d) -> d.correction = text(c, name, ""));
     /** Absent when it is the served estimate (no correction applied), as reading takes it: 40 % of a QoS 1 record. */
-    private static final Field THESIS = new Field("thesis_estimate", row -> row.served().thesis(),
+    private static final Field<ConnectionRow, Draft> THESIS = new Field<>("thesis_estimate", row -> row.served().thesis(),
         (c, name, row, earlier) -> {
             final Estimate thesis = row.served().thesis();
             if (thesis != null && !thesis.equals(row.estimate())) {
@@ -143,26 +121,20 @@ final class ConnectionRecordCodec {
         },
         (c, name, d) -> d.thesis = has(c, name) ? RecordPartsJson.readEstimate(field(c, name)) : d.estimate);
     /** Compared as one map: the same map when nothing was learned (a change of load state keeps it), so equals returns at once. */
-    private static final Field STATES = new Field("states", row -> row.learning().byState(),
+    private static final Field<ConnectionRow, Draft> STATES = new Field<>("states", row -> row.learning().byState(),
         ConnectionRecordCodec::writeStates, ConnectionRecordCodec::readStates);
 
-    /** The fields in the order they are written. */
-    private static final List<Field> FIELDS = List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE,
-        UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE, DATA_EPOCH, CORRECTION, THESIS, STATES);
     /**
-     * The fields in the order they are read: what a field's reading depends on comes first
+     * Written in the file's field order; read so that what a field's reading depends on comes first
      * ({@code index_ref} for the abbreviations; {@code estimate} and {@code qos} for the defaults of
-     * {@code thesis_estimate}, {@code source} and the states' bound), and a record's first fault, the
-     * one reported, is found in this order.
+     * {@code thesis_estimate}, {@code source} and the states' bound), in the order a record's faults
+     * were always found: its first fault is the one reported.
      */
-    private static final List<Field> READ_ORDER = List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH,
-        CORRECTION, STATES, MESSAGE_SIZE, LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED);
-
-    static {
-        if (!Set.copyOf(READ_ORDER).equals(Set.copyOf(FIELDS)) || READ_ORDER.size() != FIELDS.size()) {
-            throw new AssertionError("every field of a connection's record is read once");
-        }
-    }
+    private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
+        List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
+            DATA_EPOCH, CORRECTION, THESIS, STATES),
+        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, STATES, MESSAGE_SIZE, LATEST, PREVIOUS,
+            UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 
     private ConnectionRecordCodec() {
     }
@@ -175,9 +147,7 @@ final class ConnectionRecordCodec {
      */
     static ObjectNode encode(final ConnectionRow row, final ConnectionRow earlier) {
         final ObjectNode record = JsonNodeFactory.instance.objectNode();
-        for (final Field field : FIELDS) {
-            field.writer().write(record, field.name(), row, earlier);
-        }
+        FIELDS.write(record, row, earlier);
         return record;
     }
 
@@ -194,9 +164,7 @@ final class ConnectionRecordCodec {
             throw new IllegalArgumentException("expected a connection's record (a JSON object), found " + record.describe());
         }
         final Draft draft = new Draft(earlier, maxHistogramBins);
-        for (final Field field : READ_ORDER) {
-            field.reader().read(record, field.name(), draft);
-        }
+        FIELDS.read(record, draft);
         return draft.build();
     }
 
@@ -209,12 +177,7 @@ final class ConnectionRecordCodec {
      * @return true when only the readings would be written differently
      */
     static boolean sameRecordButReadings(final ConnectionRow before, final ConnectionRow after) {
-        for (final Field field : FIELDS) {
-            if (field.compared() != null && !Objects.equals(field.compared().apply(before), field.compared().apply(after))) {
-                return false;
-            }
-        }
-        return true;
+        return FIELDS.sameInComparedFields(before, after);
     }
 
     private static void writeMeasurement(final ObjectNode c, final String name, final ConnectionRow row, final ConnectionRow earlier) {
@@ -249,7 +212,7 @@ final class ConnectionRecordCodec {
             if (before == known) {
                 node.put("as_before", true);
             } else {
-                RecordPartsJson.writeKnowledge(node, known, before);
+                StateKnowledgeJson.write(node, known, before);
             }
         });
     }
@@ -270,7 +233,7 @@ final class ConnectionRecordCodec {
                     }
                     d.learning = d.learning.with(load, known);
                 } else {
-                    d.learning = d.learning.with(load, RecordPartsJson.readKnowledge(state, boundPercent, d.maxHistogramBins, known));
+                    d.learning = d.learning.with(load, StateKnowledgeJson.read(state, boundPercent, d.maxHistogramBins, known));
                 }
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(name + "[" + s + "]: " + e.getMessage(), e);
@@ -278,7 +241,7 @@ final class ConnectionRecordCodec {
         }
     }
 
-    /** A record being read: each field's reader fills its part, in {@link #READ_ORDER}. Confined to one decode. */
+    /** A record being read: each field's reader fills its part. Confined to one decode. */
     private static final class Draft {
         final Map<Short, SavedConnection> earlier;
         final int maxHistogramBins;

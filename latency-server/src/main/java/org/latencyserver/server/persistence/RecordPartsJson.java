@@ -2,10 +2,7 @@ package org.latencyserver.server.persistence;
 
 import static org.latencyserver.server.persistence.LenientJson.bool;
 import static org.latencyserver.server.persistence.LenientJson.doubleOf;
-import static org.latencyserver.server.persistence.LenientJson.doubleOr;
-import static org.latencyserver.server.persistence.LenientJson.doubles;
 import static org.latencyserver.server.persistence.LenientJson.field;
-import static org.latencyserver.server.persistence.LenientJson.has;
 import static org.latencyserver.server.persistence.LenientJson.items;
 import static org.latencyserver.server.persistence.LenientJson.longOr;
 import static org.latencyserver.server.persistence.LenientJson.number;
@@ -17,13 +14,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
-import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
-import org.latencyserver.core.calibration.CoverageTally;
-import org.latencyserver.core.calibration.DriftDetector;
-import org.latencyserver.core.calibration.MeanCorrection;
-import org.latencyserver.core.calibration.MeanErrorTally;
-import org.latencyserver.core.calibration.RecentValues;
-import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
@@ -39,8 +29,9 @@ import org.latencyserver.server.table.MibReading;
 /**
  * The parts of a connection's record ({@link ConnectionRecordCodec}) that are objects or arrays of
  * their own — MIB readings, an estimate with its intervals, a measurement with its histogram, one
- * load state's knowledge — each written and read by a pair of methods side by side, so a field
- * added to one is seen beside the other.
+ * load state's key — each written and read by a pair of methods side by side, so a field added to
+ * one is seen beside the other. A load state's knowledge has a field table of its own
+ * ({@link StateKnowledgeJson}).
  *
  * <p>Reading throws {@link IllegalArgumentException} naming the field and what was wrong; the
  * record's codec adds the record's place. Stateless and thread-safe.
@@ -183,7 +174,7 @@ final class RecordPartsJson {
         return values;
     }
 
-    // ---- one load state's knowledge: last measurement, correction, calibration tallies ----
+    // ---- a load state: the first fields of each element of a record's states ({@link StateKnowledgeJson} writes the rest) ----
 
     /** The load state's own fields, written first in each element of {@code states}. */
     static void writeLoadState(final ObjectNode node, final ConnectionLoadState state) {
@@ -194,88 +185,5 @@ final class RecordPartsJson {
     static ConnectionLoadState readLoadState(final InputNode node) {
         return new ConnectionLoadState(
             CpuStatePair.fromCode(requiredInt(node, "cpu_state")), PortState.fromCode(requiredInt(node, "port_state")));
-    }
-
-    /**
-     * One load state's knowledge after its {@link #writeLoadState load state}; the last measurement
-     * written as {@code "last_measurement_as_before":true} when {@code before} (the previous
-     * record's) holds the very same object.
-     */
-    static void writeKnowledge(final ObjectNode node, final StateKnowledge k, final StateKnowledge before) {
-        if (k.lastMeasurement() != null) {
-            if (before != null && before.lastMeasurement() == k.lastMeasurement()) {
-                node.put("last_measurement_as_before", true);
-            } else {
-                writeMeasurement(node.putObject("last_measurement"), k.lastMeasurement());
-            }
-        }
-        node.put("last_measured_epoch_millis", k.lastMeasuredEpochMillis());
-        node.put("measurements", k.measurements());
-        if (k.level() != null) {
-            node.put("level_miss_fraction", k.level().missFraction());
-        }
-        node.put("mean_log_factor", k.meanCorrection().logFactor());
-        node.put("mean_log_square", k.meanCorrection().logSquareMean());
-        node.put("mean_windows", k.meanCorrection().windows());
-        final ArrayNode logResiduals = node.putArray("mean_log_residuals");
-        for (final double value : k.meanCorrection().logResiduals().toArray()) {
-            logResiduals.add(value);
-        }
-        final CoverageTally t = k.coverage();
-        final ArrayNode coverage = node.putArray("coverage");
-        coverage.add(t.blocks()).add(t.roundTrips()).add(t.hits()).add(t.sumSquaredN()).add(t.sumSquaredHits()).add(t.sumHitsTimesN());
-        node.put("error_windows", k.meanErrors().windows());
-        node.put("error_inside_interval", k.meanErrors().insideInterval());
-        final ArrayNode errors = node.putArray("relative_errors");
-        for (final double value : k.meanErrors().relativeErrors().toArray()) {
-            errors.add(value);
-        }
-        node.put("drift_alarms", k.driftAlarms());
-        node.put("probe_windows", k.probeWindows());
-    }
-
-    /**
-     * @param boundPercent the bound the connection serves (0 for a mean), which a fresh level starts from
-     * @param before       the previous record's knowledge of this state, where
-     *                     {@code last_measurement_as_before} points; or null
-     */
-    static StateKnowledge readKnowledge(final InputNode node, final double boundPercent, final int maxHistogramBins,
-                                        final StateKnowledge before) {
-        final Measurement lastMeasurement;
-        if (bool(node, "last_measurement_as_before")) {
-            if (before == null || before.lastMeasurement() == null) {
-                throw new IllegalArgumentException("last_measurement_as_before: no earlier record holds a measurement of this state");
-            }
-            lastMeasurement = before.lastMeasurement();
-        } else {
-            lastMeasurement = has(node, "last_measurement")
-                ? readMeasurement(field(node, "last_measurement"), "last_measurement", maxHistogramBins) : null;
-        }
-        final StateKnowledge fresh = StateKnowledge.fresh(boundPercent);
-        final AdaptiveQuantileLevel level = fresh.level() == null || !has(node, "level_miss_fraction") ? fresh.level()
-            : new AdaptiveQuantileLevel(fresh.level().targetMissFraction(), number(node, "level_miss_fraction"),
-                fresh.level().stepPerRoundTrip(), fresh.level().maxBlockWeight());
-        final CoverageTally coverage = readCoverage(field(node, "coverage"));
-        return new StateKnowledge(lastMeasurement, longOr(node, "last_measured_epoch_millis", 0), longOr(node, "measurements", 0),
-            level,
-            new MeanCorrection(number(node, "mean_log_factor"), doubleOr(node, "mean_log_square", 0.0),
-                longOr(node, "mean_windows", 0),
-                RecentValues.of(doubles(field(node, "mean_log_residuals")))),
-            coverage, new MeanErrorTally(longOr(node, "error_windows", 0),
-                longOr(node, "error_inside_interval", 0), RecentValues.of(doubles(field(node, "relative_errors")))),
-            DriftDetector.QUIET, longOr(node, "drift_alarms", 0), longOr(node, "probe_windows", 0));
-    }
-
-    private static CoverageTally readCoverage(final InputNode c) {
-        if (c == null || c.kind() != InputNode.Kind.LIST || c.items().size() != 6) {
-            throw new IllegalArgumentException("coverage: expected [blocks, round trips, hits, sum n^2, sum k^2, sum k n]");
-        }
-        final List<InputNode> tally = c.items();
-        final CoverageTally coverage = new CoverageTally(wholeOf(tally.get(0)), wholeOf(tally.get(1)), wholeOf(tally.get(2)),
-            doubleOf(tally.get(3)), doubleOf(tally.get(4)), doubleOf(tally.get(5)));
-        if (coverage.hits() < 0 || coverage.hits() > coverage.roundTrips() || coverage.blocks() < 0) {
-            throw new IllegalArgumentException("coverage: hits " + coverage.hits() + " of " + coverage.roundTrips() + " round trips");
-        }
-        return coverage;
     }
 }
