@@ -17,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Set;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.histogram.LatencyHistogramJson;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFormat;
@@ -278,14 +279,7 @@ public final class ProfileJson {
     }
 
     private static void putHistogram(final ObjectNode cell, final LatencyHistogram h) {
-        final ObjectNode histogram = cell.putObject("histogram");
-        final ArrayNode edges = histogram.putArray("upper_edges_ns");
-        final ArrayNode counts = histogram.putArray("counts");
-        for (int i = 0; i < h.binCount(); i++) {
-            edges.add(h.upperEdgeNanos(i));
-            counts.add(h.count(i));
-        }
-        histogram.put("overflow", h.overflowCount());
+        LatencyHistogramJson.write(cell.putObject("histogram"), h);
     }
 
     private static void putIfPresent(final ObjectNode node, final String field, final String value) {

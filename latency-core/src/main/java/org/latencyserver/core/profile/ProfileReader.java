@@ -9,6 +9,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.histogram.LatencyHistogramJson;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.port.MeasuredTablePortModel;
@@ -37,7 +38,8 @@ final class ProfileReader {
         "max_ms", "histogram");
     private static final Set<String> PORT_CELL_FIELDS = Set.of("port_percent", "message_size_bytes", "n", "mean_ms",
         "std_dev_ms", "max_ms", "histogram");
-    private static final Set<String> HISTOGRAM_FIELDS = Set.of("upper_edges_ns", "counts", "overflow");
+    private static final Set<String> HISTOGRAM_FIELDS = Set.of(LatencyHistogramJson.UPPER_EDGES_NS, LatencyHistogramJson.COUNTS,
+        LatencyHistogramJson.OVERFLOW);
 
     /** One step of a key path: a field name or a list index. */
     private static final Pattern PATH_STEP = Pattern.compile("([^.\\[]+)|\\[(\\d+)\\]");
@@ -368,9 +370,10 @@ final class ProfileReader {
             return null;
         }
         final String where = path(cellWhere, "histogram");
-        final InputNode edges = array(node, where, "upper_edges_ns", true);
-        final InputNode counts = array(node, where, "counts", true);
-        final Long overflow = node.fields().containsKey("overflow") ? integer(node, where, "overflow", 0, Long.MAX_VALUE) : Long.valueOf(0);
+        final InputNode edges = array(node, where, LatencyHistogramJson.UPPER_EDGES_NS, true);
+        final InputNode counts = array(node, where, LatencyHistogramJson.COUNTS, true);
+        final Long overflow = node.fields().containsKey(LatencyHistogramJson.OVERFLOW)
+            ? integer(node, where, LatencyHistogramJson.OVERFLOW, 0, Long.MAX_VALUE) : Long.valueOf(0);
         if (edges == null || counts == null || overflow == null) {
             return null;
         }

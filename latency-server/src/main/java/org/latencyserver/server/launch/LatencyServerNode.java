@@ -139,8 +139,7 @@ public final class LatencyServerNode extends RunningComponent {
         metrics.registerPolledJitter(engine::polledJitterKept);
         metrics.registerResultsTakenBack(engine::resultsTakenBack);
         metrics.registerResultsPooledInBand(engine::resultsPooledInBand);
-        metrics.registerStateStore(store::changesSeen, store::journalAppends, store::journalBytes, store::snapshots,
-            store::snapshotBytes);
+        metrics.registerStateStore(store::counters);
         metrics.registerProfileDrift(loop.query()::profileDrifts);
         final RepeatedWarningFilter repeatedWarnings = RepeatedWarningFilter.install(context.repeatedWarningIntervalMillis());
         if (repeatedWarnings != null) {

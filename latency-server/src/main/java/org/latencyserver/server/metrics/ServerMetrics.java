@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.latencyserver.core.calibration.StateKnowledge;
@@ -22,6 +23,7 @@ import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.engine.Refusal;
+import org.latencyserver.server.persistence.StateSaveCounters;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 
@@ -308,29 +310,26 @@ public final class ServerMetrics implements AutoCloseable {
      * Adds the saved state's counters: how often the journal and the state file are written for
      * how many changes, and how much ({@code file="journal"}, {@code file="state_file"}).
      *
-     * @param changes        changes the state store was told of since start
-     * @param journalAppends appends to the journal since start
-     * @param journalBytes   bytes appended to the journal since start
-     * @param stateFiles     state files written since start
-     * @param stateFileBytes bytes of state files written since start
+     * @param counters the state store's counters since start, read at each scrape
      */
-    public void registerStateStore(final LongSupplier changes, final LongSupplier journalAppends, final LongSupplier journalBytes,
-                                   final LongSupplier stateFiles, final LongSupplier stateFileBytes) {
+    public void registerStateStore(final Supplier<StateSaveCounters> counters) {
         CounterWithCallback.builder().name("latency_server_state_changes_total")
             .help("changes of the connection table, each of which marks its connection for saving")
-            .callback(cb -> cb.call(changes.getAsLong())).register(registry);
+            .callback(cb -> cb.call(counters.get().changesSeen())).register(registry);
         CounterWithCallback.builder().name("latency_server_state_saves_total")
             .help("writes of the saved state: appends to the journal (one write for any number of changed connections) and"
                 + " whole state files (forced to disk)").labelNames("file")
             .callback(cb -> {
-                cb.call(journalAppends.getAsLong(), "journal");
-                cb.call(stateFiles.getAsLong(), "state_file");
+                final StateSaveCounters now = counters.get();
+                cb.call(now.journalAppends(), "journal");
+                cb.call(now.stateFiles(), "state_file");
             }).register(registry);
         CounterWithCallback.builder().name("latency_server_state_saved_bytes_total")
             .help("bytes of the saved state written: appended to the journal, and of whole state files").labelNames("file")
             .callback(cb -> {
-                cb.call(journalBytes.getAsLong(), "journal");
-                cb.call(stateFileBytes.getAsLong(), "state_file");
+                final StateSaveCounters now = counters.get();
+                cb.call(now.journalBytes(), "journal");
+                cb.call(now.stateFileBytes(), "state_file");
             }).register(registry);
     }
 

@@ -1,13 +1,13 @@
 package org.latencyserver.server.persistence;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * Profiles a planner loaded into the running server ({@code profile load}), kept beside the state
  * file so that a restart serves them again instead of falling back to the configured files.
  *
- * <p>Each is stored as {@code <state_file>.profiles/<name>.json}, written to a temporary file,
- * forced and renamed, so a crash leaves the old or the new file, never half of one. On start each
+ * <p>Each is stored as {@code <state_file>.profiles/<name>.json}, replaced whole
+ * ({@link StateFiles#replace}), so a crash leaves the old or the new file, never half of one. On start each
  * is checked again as {@code load_profile} checked it — validated within the configured limits and
  * against the configured connections ({@link ProfileFit}), which may have changed since; one that
  * fails is moved aside ({@code .refused-<time>}), logged with its faults, and the configured profile
@@ -59,16 +59,16 @@ public final class LoadedProfiles {
     public void save(final Profile profile) throws IOException {
         Files.createDirectories(directory);
         final Path target = directory.resolve(fileName(profile.name()));
-        final Path temporary = Files.createTempFile(directory, ".loading-", ".json.tmp");
-        try {
-            Files.writeString(temporary, ProfileJson.toJson(profile), StandardCharsets.UTF_8);
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-                channel.force(true);
-            }
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temporary); // gone after the move; left only by a failure, and removed then
-        }
+        final byte[] json = utf8(ProfileJson.toJson(profile));
+        StateFiles.replace(target, ".loading-", ".json.tmp", out -> out.write(json));
+    }
+
+    /** @throws CharacterCodingException for text UTF-8 cannot hold (a lone surrogate), as writing it as a string would */
+    private static byte[] utf8(final String text) throws CharacterCodingException {
+        final ByteBuffer encoded = StandardCharsets.UTF_8.newEncoder().encode(CharBuffer.wrap(text));
+        final byte[] bytes = new byte[encoded.remaining()];
+        encoded.get(bytes);
+        return bytes;
     }
 
     /**

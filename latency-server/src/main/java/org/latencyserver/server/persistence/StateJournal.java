@@ -16,11 +16,11 @@ import java.util.List;
  * The journal beside the state file, {@code <state_file>.journal}: what changed since the state
  * file was written, appended without rewriting anything.
  *
- * <p>Layout (a contract, read back by {@link StateStore#restoreInto}): UTF-8 text, one compact JSON
+ * <p>Layout (a contract, read back by {@link StateRestorer}): UTF-8 text, one compact JSON
  * object per line, each line ended by {@code \n}:
  * <pre>
  * {"format":"latency-server-journal/1","generation":7}     -- header: continues the state file of generation 7
- * {"index_ref":4,"qos":3,...}                             -- a connection's record (see StateCodec), as it is now
+ * {"index_ref":4,"qos":3,...}                             -- a connection's record ({@link ConnectionRecordCodec}), as it is now
  * {"index_ref":1,"qos":1,...}
  * ...
  * </pre>
@@ -29,16 +29,16 @@ import java.util.List;
  * While a compaction writes that newer state file, the journal that continues it is written as
  * {@code <state_file>.journal.next} (header: the newer generation; every record whole, no
  * {@code *_as_before}) and renamed to {@code <state_file>.journal} once the state file is in place
- * ({@link #moveTo}); see {@link StateStore}. A
- * line without its {@code \n} at the end, or a last line that is not JSON, was cut off by a kill
- * during an append and is ignored; a bad line before the last makes the whole state damaged.
+ * ({@link #moveTo}); see {@link StateWriter}. A line without its {@code \n} at the end, or a last
+ * line that is not JSON, was cut off by a kill during an append and is ignored; a bad line before
+ * the last makes the whole state damaged.
  *
  * <p>Appends are plain {@code write()}s into the page cache, which a killed process cannot take
  * back: they survive {@code kill -9} without {@code fsync}. {@link #force} puts them on the disk
  * too (a power cut).
  *
- * <p>Thread-safety: an instance belongs to the state store's writer thread; {@link #read} is for
- * start-up.
+ * <p>Thread-safety: an instance belongs to the state store's writer thread ({@link StateWriter});
+ * {@link #read} is for start-up.
  */
 final class StateJournal implements Closeable {
 
@@ -102,7 +102,7 @@ final class StateJournal implements Closeable {
     void moveTo(final Path target) throws IOException {
         if (channel != null) {
             Files.move(path, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            StateStore.forceDirectory(target.getParent());
+            StateFiles.forceDirectory(target.getParent());
         }
         path = target;
     }
@@ -130,7 +130,7 @@ final class StateJournal implements Closeable {
         channel.force(false);
         unforced = false;
         if (!directoryForced) {
-            StateStore.forceDirectory(path.getParent());
+            StateFiles.forceDirectory(path.getParent());
             directoryForced = true;
         }
     }

@@ -28,6 +28,7 @@ import org.latencyserver.server.corba.WriteGuard;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.persistence.StateSaveCounters;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.testkit.MetricsText;
@@ -207,6 +208,22 @@ class ServerMetricsTest {
             Thread.sleep(20);
         }
         throw new AssertionError("no measurement request opened within 30 s");
+    }
+
+    @Test
+    void theStateStoresCountersAreReadFromOneSnapshotPerScrapeUnderTheirFileLabels() throws Exception {
+        final AtomicLong scrapes = new AtomicLong();
+        metrics.registerStateStore(() -> {
+            scrapes.incrementAndGet();
+            return new StateSaveCounters(10, 3, 300, 2, 5_000);
+        });
+        final MetricsText scrape = MetricsText.scrape(url);
+        assertEquals(3, scrapes.get(), "one snapshot per counter family");
+        assertEquals(10, scrape.get("latency_server_state_changes_total"), scrape::toString);
+        assertEquals(3, scrape.get("latency_server_state_saves_total", "file", "journal"));
+        assertEquals(2, scrape.get("latency_server_state_saves_total", "file", "state_file"));
+        assertEquals(300, scrape.get("latency_server_state_saved_bytes_total", "file", "journal"));
+        assertEquals(5_000, scrape.get("latency_server_state_saved_bytes_total", "file", "state_file"));
     }
 
     @Test

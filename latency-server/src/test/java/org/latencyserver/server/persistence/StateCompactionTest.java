@@ -88,28 +88,28 @@ class StateCompactionTest {
         final AtomicLong clock = new AtomicLong();
         store.start(1);
         final long stateFileBytes = Files.size(file());
-        assertEquals(1, store.snapshots(), "written at start");
+        assertEquals(1, store.counters().stateFiles(), "written at start");
 
         // Fewer bytes of journal than the state file: no state file is written, however long one waits.
         push(engine, store, 1, 10, clock);
         Thread.sleep(300);
-        assertEquals(1, store.snapshots());
-        assertTrue(store.journalBytes() < stateFileBytes);
+        assertEquals(1, store.counters().stateFiles());
+        assertTrue(store.counters().journalBytes() < stateFileBytes);
 
         int percent = 10;
-        for (int i = 0; i < 100_000 && store.snapshots() < 2; i++) {
+        for (int i = 0; i < 100_000 && store.counters().stateFiles() < 2; i++) {
             percent = 10 + i % 80;
             push(engine, store, 1 + i % CONNECTIONS, percent, clock);
         }
-        assertEquals(2, store.snapshots(), "compacted");
-        assertTrue(store.journalBytes() >= stateFileBytes, "a state file paid for by as many bytes of journal: "
-            + store.journalBytes() + " journal bytes, state file " + stateFileBytes);
+        assertEquals(2, store.counters().stateFiles(), "compacted");
+        assertTrue(store.counters().journalBytes() >= stateFileBytes, "a state file paid for by as many bytes of journal: "
+            + store.counters().journalBytes() + " journal bytes, state file " + stateFileBytes);
         push(engine, store, 2, 95, clock); // one change after it: the journal continuing the new state file holds it
         final List<MibReading> saved = engine.table().rows().stream().map(ConnectionRow::latest).toList();
         store.close();
 
         // (Appends made while it ran, whole records, may have paid for another compaction before the close.)
-        final long generation = store.snapshots();
+        final long generation = store.counters().stateFiles();
         assertFalse(Files.exists(nextJournal()), "renamed to the journal once the compaction finished");
         assertTrue(Files.readString(file()).startsWith("{\"format\":\"latency-server-state/3\",\"generation\":" + generation + ","));
         assertTrue(Files.readString(journal()).startsWith("{\"format\":\"latency-server-journal/1\",\"generation\":" + generation
@@ -138,7 +138,7 @@ class StateCompactionTest {
     /** @return a compaction's journal continuing {@code generation}, holding {@code row} whole */
     private byte[] compactionJournal(final long generation, final ConnectionRow row) throws Exception {
         return ("{\"format\":\"latency-server-journal/1\",\"generation\":" + generation + "}\n"
-            + mapper.writeValueAsString(StateCodec.encodeConnection(mapper, row, null)) + "\n").getBytes(StandardCharsets.UTF_8);
+            + mapper.writeValueAsString(ConnectionRecordCodec.encode(row, null)) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     @Test

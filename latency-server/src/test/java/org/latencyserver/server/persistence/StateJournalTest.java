@@ -300,13 +300,13 @@ class StateJournalTest {
         server.push(3, 20);
         server.push(4, 30);
 
-        assertEquals(1, server.store().snapshots());
-        assertEquals(2, server.store().journalAppends());
-        assertEquals(3, server.store().saves());
-        assertEquals(Files.size(file()), server.store().snapshotBytes());
-        assertEquals(Files.size(journal()), server.store().journalBytes());
-        assertEquals(Files.size(file()) + Files.size(journal()), server.store().bytesSaved());
-        assertEquals(3, server.store().changesSeen());
+        assertEquals(1, server.store().counters().stateFiles());
+        assertEquals(2, server.store().counters().journalAppends());
+        assertEquals(3, server.store().counters().saves());
+        assertEquals(Files.size(file()), server.store().counters().stateFileBytes());
+        assertEquals(Files.size(journal()), server.store().counters().journalBytes());
+        assertEquals(Files.size(file()) + Files.size(journal()), server.store().counters().bytesSaved());
+        assertEquals(3, server.store().counters().changesSeen());
     }
 
     @Test

@@ -42,12 +42,12 @@ class StateStoreAwaitSavedTest {
 
         assertTrue(store.awaitSaved(5_000));
         assertTrue(Files.exists(file));
-        assertEquals(1, store.saves());
-        assertEquals(Files.size(file), store.bytesSaved());
-        assertEquals(1, store.changesSeen());
+        assertEquals(1, store.counters().saves());
+        assertEquals(Files.size(file), store.counters().bytesSaved());
+        assertEquals(1, store.counters().changesSeen());
 
         assertTrue(store.awaitSaved(5_000), "nothing pending is saved already");
-        assertEquals(1, store.saves(), "and costs no second write");
+        assertEquals(1, store.counters().saves(), "and costs no second write");
         store.close();
     }
 
@@ -61,7 +61,7 @@ class StateStoreAwaitSavedTest {
 
         assertFalse(store.awaitSaved(5_000));
         assertFalse(store.awaitSaved(5_000), "still pending, tried again, failed again");
-        assertEquals(0, store.saves());
+        assertEquals(0, store.counters().saves());
         store.close();
     }
 

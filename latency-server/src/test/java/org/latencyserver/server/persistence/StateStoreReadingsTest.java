@@ -43,10 +43,12 @@ class StateStoreReadingsTest {
     @Test
     void aNewReadingOrAnUnknownEndKeepsTheRecordButANewEstimateDoesNot() {
         final ConnectionRow before = lowLow();
-        assertTrue(StateCodec.sameRecordButReadings(before, before.withMib(reading(21), LOW_LOW, 2)), "20 % -> 21 %, still LOW/LOW");
-        assertTrue(StateCodec.sameRecordButReadings(before, before.withMib(reading(-1), UNKNOWN_LOW, 2)
+        assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, before.withMib(reading(21), LOW_LOW, 2)),
+            "20 % -> 21 %, still LOW/LOW");
+        assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, before.withMib(reading(-1), UNKNOWN_LOW, 2)
             .withStaleReason("client workstation CPU utilisation unknown")), "the client unknown: the estimate is kept, marked stale");
-        assertFalse(StateCodec.sameRecordButReadings(before, servingHigh(before, 90)), "LOW/LOW -> HIGH/LOW and its estimate");
+        assertFalse(ConnectionRecordCodec.sameRecordButReadings(before, servingHigh(before, 90)),
+            "LOW/LOW -> HIGH/LOW and its estimate");
     }
 
     @Test
@@ -56,28 +58,28 @@ class StateStoreReadingsTest {
         final StateStore store = new StateStore(directory.resolve("state.json"), table);
         try {
             store.start(10);
-            final long appendsAtStart = store.journalAppends();
+            final long appendsAtStart = store.counters().journalAppends();
 
             final ConnectionRow jitter = first.withMib(reading(21), LOW_LOW, 2);
             table.publish(jitter);
             store.rowChanged(first, jitter);
             Thread.sleep(500); // fifty ticks
-            assertEquals(appendsAtStart, store.journalAppends(), "a reading alone is not appended by the ticks");
+            assertEquals(appendsAtStart, store.counters().journalAppends(), "a reading alone is not appended by the ticks");
 
             final ConnectionRow loaded = servingHigh(jitter, 90);
             table.publish(loaded);
             store.rowChanged(jitter, loaded);
             final long deadline = System.nanoTime() + 10_000_000_000L;
-            while (store.journalAppends() == appendsAtStart && System.nanoTime() < deadline) {
+            while (store.counters().journalAppends() == appendsAtStart && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
-            assertEquals(appendsAtStart + 1, store.journalAppends(), "a state change is appended by the next tick");
+            assertEquals(appendsAtStart + 1, store.counters().journalAppends(), "a state change is appended by the next tick");
 
             final ConnectionRow jitterAgain = loaded.withMib(reading(89), HIGH_LOW, 4);
             table.publish(jitterAgain);
             store.rowChanged(loaded, jitterAgain);
             assertTrue(store.awaitSaved(5_000));
-            assertEquals(appendsAtStart + 2, store.journalAppends(), "an await (a PutMibUpdates acknowledgement) saves a reading too");
+            assertEquals(appendsAtStart + 2, store.counters().journalAppends(), "an await (a PutMibUpdates acknowledgement) saves a reading too");
         } finally {
             store.close();
         }

@@ -7,7 +7,6 @@ import static org.latencyserver.server.persistence.TestRows.HIGH_LOW;
 import static org.latencyserver.server.persistence.TestRows.LOW_LOW;
 import static org.latencyserver.server.persistence.TestRows.UNKNOWN_LOW;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,13 +22,12 @@ import org.latencyserver.server.table.PendingMeasurement;
 import org.latencyserver.server.table.ServedEstimate;
 
 /**
- * {@link StateCodec#sameRecordButReadings} says "only the readings would be written differently"
- * exactly when the records {@link StateCodec#encodeConnection} writes differ in {@code latest} and
+ * {@link ConnectionRecordCodec#sameRecordButReadings} says "only the readings would be written differently"
+ * exactly when the records {@link ConnectionRecordCodec#encode} writes differ in {@code latest} and
  * {@code previous} alone: checked change by change, for every part of a row, against the encoder.
  */
-class StateCodecSameRecordTest {
+class ConnectionRecordCodecSameRecordTest {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static Estimate estimate(final double valueMillis) {
         return TestRows.average(3, valueMillis, "a measurement of 0-33/0-33");
     }
@@ -70,7 +68,7 @@ class StateCodecSameRecordTest {
     }
 
     private static ObjectNode withoutReadings(final ConnectionRow row) {
-        final ObjectNode record = StateCodec.encodeConnection(MAPPER, row, null);
+        final ObjectNode record = ConnectionRecordCodec.encode(row, null);
         record.remove(List.of("latest", "previous"));
         return record;
     }
@@ -82,7 +80,7 @@ class StateCodecSameRecordTest {
         for (final Map.Entry<String, UnaryOperator<ConnectionRow>> change : changes().entrySet()) {
             final ConnectionRow after = change.getValue().apply(before);
             final boolean encodedAlike = withoutReadings(before).equals(withoutReadings(after));
-            assertEquals(encodedAlike, StateCodec.sameRecordButReadings(before, after), change.getKey());
+            assertEquals(encodedAlike, ConnectionRecordCodec.sameRecordButReadings(before, after), change.getKey());
             readingsAlone += encodedAlike ? 1 : 0;
         }
         assertEquals(4, readingsAlone, "a reading, an UNKNOWN end, a new state with the same estimate and a version change");
@@ -92,8 +90,8 @@ class StateCodecSameRecordTest {
     void anEndGoingUnknownAndBackIsNotARecordChangeButANewEstimateIs() {
         final ConnectionRow before = served();
         final ConnectionRow unknown = changes().get("the client going UNKNOWN (estimate kept, marked stale)").apply(before);
-        assertTrue(StateCodec.sameRecordButReadings(before, unknown));
-        assertTrue(StateCodec.sameRecordButReadings(unknown, unknown.withMib(before.latest(), LOW_LOW, 3).withStaleReason(null)));
-        assertFalse(StateCodec.sameRecordButReadings(before, before.withEstimate(estimate(0.9), null)));
+        assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, unknown));
+        assertTrue(ConnectionRecordCodec.sameRecordButReadings(unknown, unknown.withMib(before.latest(), LOW_LOW, 3).withStaleReason(null)));
+        assertFalse(ConnectionRecordCodec.sameRecordButReadings(before, before.withEstimate(estimate(0.9), null)));
     }
 }

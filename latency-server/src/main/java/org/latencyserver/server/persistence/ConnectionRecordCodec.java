@@ -1,0 +1,275 @@
+package org.latencyserver.server.persistence;
+
+import static org.latencyserver.server.persistence.LenientJson.bool;
+import static org.latencyserver.server.persistence.LenientJson.field;
+import static org.latencyserver.server.persistence.LenientJson.has;
+import static org.latencyserver.server.persistence.LenientJson.items;
+import static org.latencyserver.server.persistence.LenientJson.longOr;
+import static org.latencyserver.server.persistence.LenientJson.requiredInt;
+import static org.latencyserver.server.persistence.LenientJson.text;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.estimate.Estimate;
+import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.input.InputNode;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.server.persistence.JsonFieldTable.Field;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.Learning;
+import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.ServedEstimate;
+
+/**
+ * One connection's record in the state file and the journal, written, read and compared by one
+ * table of fields ({@link JsonFieldTable}): each field has its JSON name, how it is written from a
+ * row, how it is read back, and the row's value it stands for — compared for
+ * {@link #sameRecordButReadings}, so a field added to the table counts there too, unless it is one
+ * of the MIB readings.
+ *
+ * <p>The record (a contract: operators read it with {@code jq}, a restarted server restores it):
+ * {@code index_ref}, {@code qos}, {@code message_size_bytes}, {@code latest} and {@code previous}
+ * ({@code [client, peer, port]} percent, -1 unknown), {@code estimate}, {@code unavailable_reason},
+ * {@code measurement_wanted}, {@code measurement} (with its histogram), {@code source},
+ * {@code data_epoch_millis}, {@code correction}, {@code thesis_estimate} (the thesis's value behind
+ * the served estimate; absent when it is the served estimate) and {@code states} (per load state:
+ * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}).
+ *
+ * <p>A journal line abbreviates what did not change since that connection's previous record (in the
+ * state file or an earlier journal line) — the histograms, which are most of a record:
+ * {@code "measurement_as_before":true} in place of {@code measurement};
+ * {@code {"cpu_state":..,"port_state":..,"as_before":true}} for a load state whose knowledge is
+ * unchanged; {@code "last_measurement_as_before":true} in place of a state's
+ * {@code last_measurement}. Only parts that are the very same objects are abbreviated; a record
+ * written without an earlier one (every record of a state file) is whole.
+ *
+ * <p>Reading is lenient with what older versions left out ({@link LenientJson}) and throws
+ * {@link IllegalArgumentException} at a record's first fault, naming the field and what was wrong.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ConnectionRecordCodec {
+
+    /** What was saved of one connection. */
+    record SavedConnection(short indexRef, int qos, int messageSizeBytes, MibReading latest, MibReading previous,
+                           Estimate estimate, String unavailableReason, boolean measurementWanted,
+                           Measurement measurement, ServedEstimate served, Learning learning) {
+    }
+
+    private static final String AS_BEFORE = "_as_before";
+
+    private static final Field<ConnectionRow, Draft> INDEX_REF = new Field<>("index_ref", row -> row.spec().indexRef(),
+        (c, name, row, earlier) -> c.put(name, row.spec().indexRef()),
+        (c, name, d) -> {
+            d.indexRef = (short) requiredInt(c, name);
+            d.before = d.earlier.get(d.indexRef);
+        });
+    private static final Field<ConnectionRow, Draft> QOS = new Field<>("qos", row -> row.spec().qos(),
+        (c, name, row, earlier) -> c.put(name, row.spec().qos()),
+        (c, name, d) -> d.qos = requiredInt(c, name));
+    private static final Field<ConnectionRow, Draft> MESSAGE_SIZE = new Field<>("message_size_bytes", row -> row.spec().messageSizeBytes(),
+        (c, name, row, earlier) -> c.put(name, row.spec().messageSizeBytes()),
+        (c, name, d) -> d.messageSizeBytes = requiredInt(c, name));
+    private static final Field<ConnectionRow, Draft> LATEST = new Field<>("latest", null,
+        (c, name, row, earlier) -> RecordPartsJson.writeMib(c.putArray(name), row.latest()),
+        (c, name, d) -> d.latest = RecordPartsJson.readMib(field(c, name)));
+    private static final Field<ConnectionRow, Draft> PREVIOUS = new Field<>("previous", null,
+        (c, name, row, earlier) -> RecordPartsJson.writeMib(c.putArray(name), row.previous()),
+        (c, name, d) -> d.previous = RecordPartsJson.readMib(field(c, name)));
+    private static final Field<ConnectionRow, Draft> ESTIMATE = new Field<>("estimate", ConnectionRow::estimate,
+        (c, name, row, earlier) -> {
+            if (row.estimate() != null) {
+                RecordPartsJson.writeEstimate(c.putObject(name), row.estimate());
+            }
+        },
+        (c, name, d) -> d.estimate = has(c, name) ? RecordPartsJson.readEstimate(field(c, name)) : null);
+    private static final Field<ConnectionRow, Draft> UNAVAILABLE_REASON = new Field<>("unavailable_reason",
+        ConnectionRow::unavailableReason,
+        (c, name, row, earlier) -> {
+            if (row.unavailableReason() != null) {
+                c.put(name, row.unavailableReason());
+            }
+        },
+        (c, name, d) -> d.unavailableReason = has(c, name) ? text(c, name, null) : null);
+    private static final Field<ConnectionRow, Draft> MEASUREMENT_WANTED = new Field<>("measurement_wanted", ConnectionRow::updateRequired,
+        (c, name, row, earlier) -> c.put(name, row.updateRequired()),
+        (c, name, d) -> d.measurementWanted = bool(c, name));
+    private static final Field<ConnectionRow, Draft> MEASUREMENT = new Field<>("measurement", ConnectionRow::measurement,
+        ConnectionRecordCodec::writeMeasurement, ConnectionRecordCodec::readMeasurement);
+    private static final Field<ConnectionRow, Draft> SOURCE = new Field<>("source", row -> row.served().source(),
+        (c, name, row, earlier) -> c.put(name, row.served().source()),
+        (c, name, d) -> d.source = text(c, name, d.estimate == null ? ServedEstimate.NOT_SERVED
+            : d.qos <= 2 ? ServedEstimate.PROFILE : ServedEstimate.MEASUREMENT));
+    private static final Field<ConnectionRow, Draft> DATA_EPOCH = new Field<>("data_epoch_millis", row -> row.served().dataEpochMillis(),
+        (c, name, row, earlier) -> c.put(name, row.served().dataEpochMillis()),
+        (c, name, d) -> d.dataEpochMillis = longOr(c, name, 0));
+    private static final Field<ConnectionRow, Draft> CORRECTION = new Field<>("correction", row -> row.served().correction(),
+        (c, name, row, earlier) -> c.put(name, row.served().correction()),
+        (c, name, d) -> d.correction = text(c, name, ""));
+    /** Absent when it is the served estimate (no correction applied), as reading takes it: 40 % of a QoS 1 record. */
+    private static final Field<ConnectionRow, Draft> THESIS = new Field<>("thesis_estimate", row -> row.served().thesis(),
+        (c, name, row, earlier) -> {
+            final Estimate thesis = row.served().thesis();
+            if (thesis != null && !thesis.equals(row.estimate())) {
+                RecordPartsJson.writeEstimate(c.putObject(name), thesis);
+            }
+        },
+        (c, name, d) -> d.thesis = has(c, name) ? RecordPartsJson.readEstimate(field(c, name)) : d.estimate);
+    /** Compared as one map: the same map when nothing was learned (a change of load state keeps it), so equals returns at once. */
+    private static final Field<ConnectionRow, Draft> STATES = new Field<>("states", row -> row.learning().byState(),
+        ConnectionRecordCodec::writeStates, ConnectionRecordCodec::readStates);
+
+    /**
+     * Written in the file's field order; read so that what a field's reading depends on comes first
+     * ({@code index_ref} for the abbreviations; {@code estimate} and {@code qos} for the defaults of
+     * {@code thesis_estimate}, {@code source} and the states' bound), in the order a record's faults
+     * were always found: its first fault is the one reported.
+     */
+    private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
+        List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
+            DATA_EPOCH, CORRECTION, THESIS, STATES),
+        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, STATES, MESSAGE_SIZE, LATEST, PREVIOUS,
+            UNAVAILABLE_REASON, MEASUREMENT_WANTED));
+
+    private ConnectionRecordCodec() {
+    }
+
+    /**
+     * @param row     the connection's row to write
+     * @param earlier the row its previous record on disk holds (for a journal line), or null to
+     *                write it whole; only parts that are the very same objects are abbreviated
+     * @return one connection's record
+     */
+    static ObjectNode encode(final ConnectionRow row, final ConnectionRow earlier) {
+        final ObjectNode record = JsonNodeFactory.instance.objectNode();
+        FIELDS.write(record, row, earlier);
+        return record;
+    }
+
+    /**
+     * @param record           one connection's record
+     * @param earlier          what the records before it hold, by {@code index_ref}: where the
+     *                         abbreviations of a journal line ({@code *_as_before}) are taken from
+     * @param maxHistogramBins the most bins (and batch means) a saved measurement may have
+     * @return the connection
+     * @throws IllegalArgumentException naming the place in the record and the fault
+     */
+    static SavedConnection decode(final InputNode record, final Map<Short, SavedConnection> earlier, final int maxHistogramBins) {
+        if (record.kind() != InputNode.Kind.MAP) {
+            throw new IllegalArgumentException("expected a connection's record (a JSON object), found " + record.describe());
+        }
+        final Draft draft = new Draft(earlier, maxHistogramBins);
+        FIELDS.read(record, draft);
+        return draft.build();
+    }
+
+    /**
+     * Whether the records {@link #encode} writes for the two rows differ in their MIB readings
+     * ({@code latest}, {@code previous}) alone. What a row holds but a record does not — the load
+     * state (a restart classifies it afresh from {@code latest}), the stale reason, when the state
+     * was entered, an open request's ticket — does not count.
+     *
+     * @return true when only the readings would be written differently
+     */
+    static boolean sameRecordButReadings(final ConnectionRow before, final ConnectionRow after) {
+        return FIELDS.sameInComparedFields(before, after);
+    }
+
+    private static void writeMeasurement(final ObjectNode c, final String name, final ConnectionRow row, final ConnectionRow earlier) {
+        if (row.measurement() == null) {
+            return;
+        }
+        if (earlier != null && earlier.measurement() == row.measurement()) {
+            c.put(name + AS_BEFORE, true);
+        } else {
+            RecordPartsJson.writeMeasurement(c.putObject(name), row.measurement());
+        }
+    }
+
+    private static void readMeasurement(final InputNode c, final String name, final Draft d) {
+        if (bool(c, name + AS_BEFORE)) {
+            if (d.before == null || d.before.measurement() == null) {
+                throw new IllegalArgumentException(name + AS_BEFORE + ": no earlier record of connection " + d.indexRef
+                    + " holds a measurement");
+            }
+            d.measurement = d.before.measurement();
+        } else {
+            d.measurement = has(c, name) ? RecordPartsJson.readMeasurement(field(c, name), name, d.maxHistogramBins) : null;
+        }
+    }
+
+    private static void writeStates(final ObjectNode c, final String name, final ConnectionRow row, final ConnectionRow earlier) {
+        final ArrayNode states = c.putArray(name);
+        row.learning().byState().forEach((state, known) -> {
+            final StateKnowledge before = earlier == null ? null : earlier.learning().byState().get(state);
+            final ObjectNode node = states.addObject();
+            RecordPartsJson.writeLoadState(node, state);
+            if (before == known) {
+                node.put("as_before", true);
+            } else {
+                StateKnowledgeJson.write(node, known, before);
+            }
+        });
+    }
+
+    private static void readStates(final InputNode c, final String name, final Draft d) {
+        final double boundPercent = d.estimate != null && d.estimate.kind() == EstimateKind.BOUND ? d.estimate.boundPercent()
+            : d.thesis != null && d.thesis.kind() == EstimateKind.BOUND ? d.thesis.boundPercent() : 0.0;
+        final List<InputNode> states = items(c, name);
+        for (int s = 0; s < states.size(); s++) {
+            try {
+                final InputNode state = states.get(s);
+                final ConnectionLoadState load = RecordPartsJson.readLoadState(state);
+                final StateKnowledge known = d.before == null ? null : d.before.learning().byState().get(load);
+                if (bool(state, "as_before")) {
+                    if (known == null) {
+                        throw new IllegalArgumentException("as_before: no earlier record of connection " + d.indexRef
+                            + " holds this load state");
+                    }
+                    d.learning = d.learning.with(load, known);
+                } else {
+                    d.learning = d.learning.with(load, StateKnowledgeJson.read(state, boundPercent, d.maxHistogramBins, known));
+                }
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(name + "[" + s + "]: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** A record being read: each field's reader fills its part. Confined to one decode. */
+    private static final class Draft {
+        final Map<Short, SavedConnection> earlier;
+        final int maxHistogramBins;
+        short indexRef;
+        /** The connection's previous record, where the abbreviations point; null when there is none. */
+        SavedConnection before;
+        int qos;
+        int messageSizeBytes;
+        MibReading latest;
+        MibReading previous;
+        Estimate estimate;
+        String unavailableReason;
+        boolean measurementWanted;
+        Measurement measurement;
+        Estimate thesis;
+        String source;
+        long dataEpochMillis;
+        String correction;
+        Learning learning = Learning.NONE;
+
+        Draft(final Map<Short, SavedConnection> earlier, final int maxHistogramBins) {
+            this.earlier = earlier;
+            this.maxHistogramBins = maxHistogramBins;
+        }
+
+        SavedConnection build() {
+            return new SavedConnection(indexRef, qos, messageSizeBytes, latest, previous, estimate, unavailableReason,
+                measurementWanted, measurement, new ServedEstimate(thesis, null, source, dataEpochMillis, correction), learning);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package org.latencyserver.server.persistence;
+
+import static org.latencyserver.server.persistence.LenientJson.bool;
+import static org.latencyserver.server.persistence.LenientJson.doubleOf;
+import static org.latencyserver.server.persistence.LenientJson.doubleOr;
+import static org.latencyserver.server.persistence.LenientJson.doubles;
+import static org.latencyserver.server.persistence.LenientJson.field;
+import static org.latencyserver.server.persistence.LenientJson.has;
+import static org.latencyserver.server.persistence.LenientJson.longOr;
+import static org.latencyserver.server.persistence.LenientJson.number;
+import static org.latencyserver.server.persistence.LenientJson.wholeOf;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.CoverageTally;
+import org.latencyserver.core.calibration.DriftDetector;
+import org.latencyserver.core.calibration.MeanCorrection;
+import org.latencyserver.core.calibration.MeanErrorTally;
+import org.latencyserver.core.calibration.RecentValues;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.input.InputNode;
+import org.latencyserver.server.persistence.JsonFieldTable.Field;
+
+/**
+ * One load state's knowledge in a connection record's {@code states}, after the load state's own
+ * fields: its last measurement, the mean correction and the calibration tallies, by one table of
+ * fields ({@link JsonFieldTable}). The last measurement is written as
+ * {@code "last_measurement_as_before":true} when the previous record's knowledge of the state holds
+ * the very same object. The drift detector is not saved: a restart starts it quiet.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class StateKnowledgeJson {
+
+    private static final String AS_BEFORE = "_as_before";
+
+    private static final Field<StateKnowledge, Draft> LAST_MEASUREMENT = new Field<>("last_measurement", null,
+        StateKnowledgeJson::writeLastMeasurement, StateKnowledgeJson::readLastMeasurement);
+    private static final Field<StateKnowledge, Draft> LAST_MEASURED = new Field<>("last_measured_epoch_millis", null,
+        (n, name, k, before) -> n.put(name, k.lastMeasuredEpochMillis()),
+        (n, name, d) -> d.lastMeasuredEpochMillis = longOr(n, name, 0));
+    private static final Field<StateKnowledge, Draft> MEASUREMENTS = new Field<>("measurements", null,
+        (n, name, k, before) -> n.put(name, k.measurements()),
+        (n, name, d) -> d.measurements = longOr(n, name, 0));
+    /** Only for a bound, which has a level; read over a fresh level for the connection's bound. */
+    private static final Field<StateKnowledge, Draft> LEVEL = new Field<>("level_miss_fraction", null,
+        (n, name, k, before) -> {
+            if (k.level() != null) {
+                n.put(name, k.level().missFraction());
+            }
+        },
+        (n, name, d) -> {
+            final AdaptiveQuantileLevel fresh = StateKnowledge.fresh(d.boundPercent).level();
+            d.level = fresh == null || !has(n, name) ? fresh
+                : new AdaptiveQuantileLevel(fresh.targetMissFraction(), number(n, name), fresh.stepPerRoundTrip(), fresh.maxBlockWeight());
+        });
+    private static final Field<StateKnowledge, Draft> MEAN_LOG_FACTOR = new Field<>("mean_log_factor", null,
+        (n, name, k, before) -> n.put(name, k.meanCorrection().logFactor()),
+        (n, name, d) -> d.meanLogFactor = number(n, name));
+    private static final Field<StateKnowledge, Draft> MEAN_LOG_SQUARE = new Field<>("mean_log_square", null,
+        (n, name, k, before) -> n.put(name, k.meanCorrection().logSquareMean()),
+        (n, name, d) -> d.meanLogSquare = doubleOr(n, name, 0.0));
+    private static final Field<StateKnowledge, Draft> MEAN_WINDOWS = new Field<>("mean_windows", null,
+        (n, name, k, before) -> n.put(name, k.meanCorrection().windows()),
+        (n, name, d) -> d.meanWindows = longOr(n, name, 0));
+    /** The mean correction's last field: reading it builds (and checks) the correction. */
+    private static final Field<StateKnowledge, Draft> MEAN_LOG_RESIDUALS = new Field<>("mean_log_residuals", null,
+        (n, name, k, before) -> writeDoubles(n.putArray(name), k.meanCorrection().logResiduals()),
+        (n, name, d) -> d.meanCorrection = new MeanCorrection(d.meanLogFactor, d.meanLogSquare, d.meanWindows,
+            RecentValues.of(doubles(field(n, name)))));
+    private static final Field<StateKnowledge, Draft> COVERAGE = new Field<>("coverage", null,
+        (n, name, k, before) -> {
+            final CoverageTally t = k.coverage();
+            n.putArray(name).add(t.blocks()).add(t.roundTrips()).add(t.hits()).add(t.sumSquaredN()).add(t.sumSquaredHits())
+                .add(t.sumHitsTimesN());
+        },
+        (n, name, d) -> d.coverage = readCoverage(field(n, name)));
+    private static final Field<StateKnowledge, Draft> ERROR_WINDOWS = new Field<>("error_windows", null,
+        (n, name, k, before) -> n.put(name, k.meanErrors().windows()),
+        (n, name, d) -> d.errorWindows = longOr(n, name, 0));
+    private static final Field<StateKnowledge, Draft> ERROR_INSIDE = new Field<>("error_inside_interval", null,
+        (n, name, k, before) -> n.put(name, k.meanErrors().insideInterval()),
+        (n, name, d) -> d.errorInsideInterval = longOr(n, name, 0));
+    private static final Field<StateKnowledge, Draft> RELATIVE_ERRORS = new Field<>("relative_errors", null,
+        (n, name, k, before) -> writeDoubles(n.putArray(name), k.meanErrors().relativeErrors()),
+        (n, name, d) -> d.relativeErrors = RecentValues.of(doubles(field(n, name))));
+    private static final Field<StateKnowledge, Draft> DRIFT_ALARMS = new Field<>("drift_alarms", null,
+        (n, name, k, before) -> n.put(name, k.driftAlarms()),
+        (n, name, d) -> d.driftAlarms = longOr(n, name, 0));
+    private static final Field<StateKnowledge, Draft> PROBE_WINDOWS = new Field<>("probe_windows", null,
+        (n, name, k, before) -> n.put(name, k.probeWindows()),
+        (n, name, d) -> d.probeWindows = longOr(n, name, 0));
+
+    /** Read in the order a state's faults were always found: its first fault is the one reported. */
+    private static final JsonFieldTable<StateKnowledge, Draft> FIELDS = new JsonFieldTable<>(
+        List.of(LAST_MEASUREMENT, LAST_MEASURED, MEASUREMENTS, LEVEL, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
+            MEAN_LOG_RESIDUALS, COVERAGE, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS),
+        List.of(LAST_MEASUREMENT, LEVEL, COVERAGE, LAST_MEASURED, MEASUREMENTS, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
+            MEAN_LOG_RESIDUALS, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS));
+
+    private StateKnowledgeJson() {
+    }
+
+    /**
+     * @param node   the state's element of {@code states}, its load state already written
+     * @param before the previous record's knowledge of this state, or null
+     */
+    static void write(final ObjectNode node, final StateKnowledge knowledge, final StateKnowledge before) {
+        FIELDS.write(node, knowledge, before);
+    }
+
+    /**
+     * @param boundPercent the bound the connection serves (0 for a mean), which a fresh level starts from
+     * @param before       the previous record's knowledge of this state, where
+     *                     {@code last_measurement_as_before} points; or null
+     * @throws IllegalArgumentException naming the field and the fault
+     */
+    static StateKnowledge read(final InputNode node, final double boundPercent, final int maxHistogramBins,
+                               final StateKnowledge before) {
+        final Draft draft = new Draft(boundPercent, before, maxHistogramBins);
+        FIELDS.read(node, draft);
+        return new StateKnowledge(draft.lastMeasurement, draft.lastMeasuredEpochMillis, draft.measurements, draft.level,
+            draft.meanCorrection, draft.coverage, new MeanErrorTally(draft.errorWindows, draft.errorInsideInterval,
+                draft.relativeErrors), DriftDetector.QUIET, draft.driftAlarms, draft.probeWindows);
+    }
+
+    private static void writeLastMeasurement(final ObjectNode n, final String name, final StateKnowledge k,
+                                             final StateKnowledge before) {
+        if (k.lastMeasurement() == null) {
+            return;
+        }
+        if (before != null && before.lastMeasurement() == k.lastMeasurement()) {
+            n.put(name + AS_BEFORE, true);
+        } else {
+            RecordPartsJson.writeMeasurement(n.putObject(name), k.lastMeasurement());
+        }
+    }
+
+    private static void readLastMeasurement(final InputNode n, final String name, final Draft d) {
+        if (bool(n, name + AS_BEFORE)) {
+            if (d.before == null || d.before.lastMeasurement() == null) {
+                throw new IllegalArgumentException(name + AS_BEFORE + ": no earlier record holds a measurement of this state");
+            }
+            d.lastMeasurement = d.before.lastMeasurement();
+        } else {
+            d.lastMeasurement = has(n, name) ? RecordPartsJson.readMeasurement(field(n, name), name, d.maxHistogramBins) : null;
+        }
+    }
+
+    private static void writeDoubles(final ArrayNode array, final RecentValues values) {
+        for (final double value : values.toArray()) {
+            array.add(value);
+        }
+    }
+
+    private static CoverageTally readCoverage(final InputNode c) {
+        if (c == null || c.kind() != InputNode.Kind.LIST || c.items().size() != 6) {
+            throw new IllegalArgumentException("coverage: expected [blocks, round trips, hits, sum n^2, sum k^2, sum k n]");
+        }
+        final List<InputNode> tally = c.items();
+        final CoverageTally coverage = new CoverageTally(wholeOf(tally.get(0)), wholeOf(tally.get(1)), wholeOf(tally.get(2)),
+            doubleOf(tally.get(3)), doubleOf(tally.get(4)), doubleOf(tally.get(5)));
+        if (coverage.hits() < 0 || coverage.hits() > coverage.roundTrips() || coverage.blocks() < 0) {
+            throw new IllegalArgumentException("coverage: hits " + coverage.hits() + " of " + coverage.roundTrips() + " round trips");
+        }
+        return coverage;
+    }
+
+    /** A state's knowledge being read: each field's reader fills its part. Confined to one read. */
+    private static final class Draft {
+        /** The bound the connection serves (0 for a mean): a fresh level's, which a saved level is read over. */
+        final double boundPercent;
+        final StateKnowledge before;
+        final int maxHistogramBins;
+        Measurement lastMeasurement;
+        long lastMeasuredEpochMillis;
+        long measurements;
+        AdaptiveQuantileLevel level;
+        double meanLogFactor;
+        double meanLogSquare;
+        long meanWindows;
+        MeanCorrection meanCorrection;
+        CoverageTally coverage;
+        long errorWindows;
+        long errorInsideInterval;
+        RecentValues relativeErrors;
+        long driftAlarms;
+        long probeWindows;
+
+        Draft(final double boundPercent, final StateKnowledge before, final int maxHistogramBins) {
+            this.boundPercent = boundPercent;
+            this.before = before;
+            this.maxHistogramBins = maxHistogramBins;
+        }
+    }
+}
