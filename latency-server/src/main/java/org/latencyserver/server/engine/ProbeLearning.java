@@ -2,6 +2,7 @@ package org.latencyserver.server.engine;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.latencyserver.core.calibration.BandProbes;
 import org.latencyserver.core.calibration.LearnedCell;
@@ -60,7 +61,7 @@ final class ProbeLearning {
                               final double meanMillis, final long windowMillis, final long nowNanos) {
         final ConnectionRow row = table.row(indexRef);
         if (row == null) {
-            return new SubmitOutcome(SubmitOutcome.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
+            return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
         }
         if (!row.spec().clientNodeName().equals(clientNode)) {
             return SubmitOutcome.refused("probe report from node '" + clientNode + "' for connection " + indexRef
@@ -69,9 +70,9 @@ final class ProbeLearning {
         if (row.spec().probeRatePerSecond() == 0) {
             return SubmitOutcome.refused("probing of connection " + indexRef + " is switched off (probe_rate_per_second: 0)");
         }
-        final String implausible = plausibility.ofProbe(row, roundTrips, meanMillis, serving.profileOf(row));
-        if (implausible != null) {
-            return SubmitOutcome.implausible(implausible);
+        final Optional<Refusal> implausible = plausibility.probe(row, roundTrips, meanMillis, serving.profileOf(row));
+        if (implausible.isPresent()) {
+            return new SubmitOutcome(implausible.get());
         }
         final long count = roundTrips.totalCount();
         if (!row.load().isKnown() || count == 0 || row.learning().stateSinceNanos() == ConnectionRow.NOT_DUE

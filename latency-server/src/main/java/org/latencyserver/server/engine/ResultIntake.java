@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.latencyserver.core.calibration.BandProbes;
 import org.latencyserver.core.calibration.StateKnowledge;
@@ -77,15 +78,15 @@ final class ResultIntake {
                                     final long nowNanos) {
         final ConnectionRow row = table.row(indexRef);
         if (row == null) {
-            return new SubmitOutcome(SubmitOutcome.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
+            return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
         }
         final String refusal = checkTicket(row, ticket, nowNanos);
         if (refusal != null) {
             return SubmitOutcome.refused(refusal);
         }
-        final String implausible = plausibility.ofMeasurement(row, measurement, serving.profileOf(row));
-        if (implausible != null) {
-            return SubmitOutcome.implausible(implausible); // the request stays open for a plausible result
+        final Optional<Refusal> implausible = plausibility.measurement(row, measurement, serving.profileOf(row));
+        if (implausible.isPresent()) {
+            return new SubmitOutcome(implausible.get()); // the request stays open for a plausible result
         }
         final ConnectionLoadState issuedIn = row.pending().issuedIn();
         if (issuedIn != null && !issuedIn.equals(row.load())) {
@@ -140,7 +141,7 @@ final class ResultIntake {
                                        final float upper, final float lower, final short dataProvided, final long nowNanos) {
         final ConnectionRow row = table.row(indexRef);
         if (row == null) {
-            return new SubmitOutcome(SubmitOutcome.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
+            return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
         }
         if (row.pending() == null) {
             return SubmitOutcome.refused("no measurement is pending for connection " + indexRef
@@ -160,9 +161,9 @@ final class ResultIntake {
             return SubmitOutcome.implausible(String.format(Locale.ROOT,
                 "implausible result for QoS %d: value %s ms, interval [%s, %s]", row.spec().qos(), value, lower, upper));
         }
-        final String implausible = plausibility.ofThesisResponse(row, value, upper, serving.profileOf(row));
-        if (implausible != null) {
-            return SubmitOutcome.implausible(implausible);
+        final Optional<Refusal> implausible = plausibility.thesisResponse(row, value, upper, serving.profileOf(row));
+        if (implausible.isPresent()) {
+            return new SubmitOutcome(implausible.get());
         }
         final ConfidenceInterval interval = new ConfidenceInterval(lower / scale, upper / scale, Estimate.CONFIDENCE_LEVEL,
             "reported by the client agent (thesis UpdateResponse)");

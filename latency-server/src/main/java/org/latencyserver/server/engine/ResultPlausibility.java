@@ -82,21 +82,6 @@ final class ResultPlausibility {
         return roundTrips.totalCount() == 0 ? Optional.empty() : check(row, profile, false, meanMillis);
     }
 
-    /** @return the message of {@link #measurement}, or null when plausible (for callers that pass the text on) */
-    String ofMeasurement(final ConnectionRow row, final Measurement measurement, final Profile profile) {
-        return measurement(row, measurement, profile).map(Refusal::message).orElse(null);
-    }
-
-    /** @return the message of {@link #thesisResponse}, or null when plausible (for callers that pass the text on) */
-    String ofThesisResponse(final ConnectionRow row, final double value, final double upper, final Profile profile) {
-        return thesisResponse(row, value, upper, profile).map(Refusal::message).orElse(null);
-    }
-
-    /** @return the message of {@link #probe}, or null when plausible (for callers that pass the text on) */
-    String ofProbe(final ConnectionRow row, final LatencyHistogram roundTrips, final double meanMillis, final Profile profile) {
-        return probe(row, roundTrips, meanMillis, profile).map(Refusal::message).orElse(null);
-    }
-
     private Optional<Refusal> check(final ConnectionRow row, final Profile profile, final boolean bound, final double valueMillis) {
         final String name = bound ? percent(row.spec().boundPercent()) + " % bound" : "mean";
         if (!(valueMillis > 0) || Double.isInfinite(valueMillis)) {

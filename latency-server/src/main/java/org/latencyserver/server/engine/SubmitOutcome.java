@@ -14,18 +14,6 @@ public record SubmitOutcome(Refusal refusal) {
     public static final SubmitOutcome ACCEPTED = new SubmitOutcome((Refusal) null);
 
     /**
-     * The refusal kinds the update engine names as {@code SubmitOutcome.Kind.*}: constants of
-     * {@link Refusal.Kind}, not kinds of their own.
-     */
-    public static final class Kind {
-        /** No connection has the given {@code index_ref}. */
-        public static final Refusal.Kind UNKNOWN_CONNECTION = Refusal.Kind.UNKNOWN_CONNECTION;
-
-        private Kind() {
-        }
-    }
-
-    /**
      * @param kind   what kind of refusal
      * @param reason why
      */

@@ -44,8 +44,8 @@ class RefusalTest {
         assertEquals("", SubmitOutcome.ACCEPTED.reason());
         assertEquals(Refusal.Kind.BAD_TICKET, SubmitOutcome.refused("no open request").kind());
         assertEquals(Refusal.Kind.IMPLAUSIBLE, SubmitOutcome.implausible("mean 1e9 ms").kind());
-        assertEquals(Refusal.Kind.UNKNOWN_CONNECTION, new SubmitOutcome(SubmitOutcome.Kind.UNKNOWN_CONNECTION, "no connection 9")
+        assertEquals(Refusal.Kind.UNKNOWN_CONNECTION, new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection 9")
             .kind());
-        assertEquals("no connection 9", new SubmitOutcome(SubmitOutcome.Kind.UNKNOWN_CONNECTION, "no connection 9").reason());
+        assertEquals("no connection 9", new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection 9").reason());
     }
 }
