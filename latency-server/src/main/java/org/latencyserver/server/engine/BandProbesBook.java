@@ -57,7 +57,8 @@ final class BandProbesBook {
      * @param window the round trips
      */
     void add(final ConnectionSpec spec, final PortState port, final BandProbes.Window window) {
-        probes.merge(new BandKey(Path.of(spec), port), BandProbes.EMPTY.add(window), (kept, added) -> kept.add(window));
+        final BandKey key = new BandKey(Path.of(spec), port);
+        probes.put(key, probes.getOrDefault(key, BandProbes.EMPTY).add(window));
     }
 
     /**

@@ -30,16 +30,6 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
                              int warmupRoundTrips, long budgetRoundTripsPerSecond, long dwellNanos, PortBands portBands,
                              long settleNanos, MeasurementPacing pacing, int maxOpenPerClient) {
 
-    /** Settings with one open request per client workstation, as its client agent measures them. */
-    public EngineSettings(final CpuThresholds cpuThresholds, final double portHysteresisBandPercent,
-                          final int roundTripsPerMeasurement, final long measurementTimeoutNanos,
-                          final long minMeasurementIntervalNanos, final int maxConcurrentMeasurements,
-                          final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos,
-                          final PortBands portBands, final long settleNanos, final MeasurementPacing pacing) {
-        this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
-            minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
-            portBands, settleNanos, pacing, 1);
-    }
 
 
     /** Settings with the thesis's port states, one per loaded percent. */
@@ -49,7 +39,7 @@ public record EngineSettings(CpuThresholds cpuThresholds, double portHysteresisB
                           final int warmupRoundTrips, final long budgetRoundTripsPerSecond, final long dwellNanos) {
         this(cpuThresholds, portHysteresisBandPercent, roundTripsPerMeasurement, measurementTimeoutNanos,
             minMeasurementIntervalNanos, maxConcurrentMeasurements, warmupRoundTrips, budgetRoundTripsPerSecond, dwellNanos,
-            PortBands.THESIS, 0, MeasurementPacing.NONE);
+            PortBands.THESIS, 0, MeasurementPacing.NONE, 1);
     }
 
     /** Settings without dwell. */

@@ -48,7 +48,7 @@ class BandProbesServingTest {
             WorkstationType.TAC_4, "port-a", 1024, 4, 96, null, CalibrationMode.ADAPTIVE, 10.0);
         return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(bound, 0), ConnectionRow.initial(measured, 0))),
             Map.of(), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 20_000, 0,
-                PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE), tickets::incrementAndGet, epochMillis::get);
+                PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE, 1), tickets::incrementAndGet, epochMillis::get);
     }
 
     private static MibReading mib(final int cpu, final int port) {
@@ -206,7 +206,7 @@ class BandProbesServingTest {
             WorkstationType.TAC_4, "port-a", 1024, 4, 96, null, CalibrationMode.ADAPTIVE, 10.0);
         final UpdateEngine engine = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(bound, 0),
             ConnectionRow.initial(measured, 0))), Map.of(), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2,
-                20, 20_000, 0, PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE), tickets::incrementAndGet,
+                20, 20_000, 0, PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE, 1), tickets::incrementAndGet,
             epochMillis::get);
         engine.applyPolledMib(QOS2, mib(10, 100), 0);
         engine.applyPolledMib(QOS4, mib(10, 100), 0);

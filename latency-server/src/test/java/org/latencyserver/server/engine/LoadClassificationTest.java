@@ -21,7 +21,7 @@ class LoadClassificationTest {
     private static final long SECOND = 1_000_000_000L;
 
     private final LoadClassification bands = new LoadClassification(new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000,
-        30 * SECOND, 0, 2, 20, 20_000, 0, PortBands.of(List.of(95, 98)), 0, MeasurementPacing.NONE));
+        30 * SECOND, 0, 2, 20, 20_000, 0, PortBands.of(List.of(95, 98)), 0, MeasurementPacing.NONE, 1));
 
     private static ConnectionRow row() {
         return ConnectionRow.initial(new ConnectionSpec((short) 1, "ws1", (short) 1, WorkstationType.TAC_4, "ws2", (short) 2,

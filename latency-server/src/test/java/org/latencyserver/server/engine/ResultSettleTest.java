@@ -38,7 +38,7 @@ class ResultSettleTest {
             WorkstationType.TAC_4, "port-a", 256, 4, 96, null, calibration, 0.0);
         return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
             new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 20_000, 0,
-                PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE), tickets::incrementAndGet, () -> 42L);
+                PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE, 1), tickets::incrementAndGet, () -> 42L);
     }
 
     private static MibReading mib(final int port) {
@@ -189,7 +189,7 @@ class ResultSettleTest {
             (short) 2, new WorkstationType("LOCAL-2CORE", 5), "port-a", 256, 3, 0, measured.name(), CalibrationMode.ADAPTIVE, 0.0);
         final UpdateEngine engine = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))),
             Map.of(measured.name(), measured), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 20_000,
-                SECOND, PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE), tickets::incrementAndGet, () -> 42L);
+                SECOND, PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE, 1), tickets::incrementAndGet, () -> 42L);
         engine.applyPolledMib((short) 3, mib(10), 0);
         assertEquals(org.latencyserver.server.table.ServedEstimate.PROFILE_FALLBACK, engine.table().row((short) 3).served().source(),
             "an idle port: the profile's CPU cell stands in");

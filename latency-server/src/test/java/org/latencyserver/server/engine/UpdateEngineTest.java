@@ -135,7 +135,7 @@ class UpdateEngineTest {
     void withLoadedBandsAPortJitteringNearItsRateIsOneStateAndItsMeasurementIsNotSuperseded() {
         final UpdateEngine banded = new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec(3, 3, 0, null), 0))),
             Map.of(), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 20_000, 0,
-                PortBands.of(List.of(95, 98)), 0, MeasurementPacing.NONE), tickets::incrementAndGet, () -> 42L);
+                PortBands.of(List.of(95, 98)), 0, MeasurementPacing.NONE, 1), tickets::incrementAndGet, () -> 42L);
         banded.applyMib((short) 3, mib(10, 10, 100), 0);
         final ConnectionRow first = banded.table().row((short) 3);
         assertEquals(100, first.load().port().code(), "the 99-100 % band is named by its upper edge");
