@@ -1,11 +1,5 @@
 package org.latencyserver.systemtests.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -41,6 +35,9 @@ import org.latencyserver.systemtests.kit.HeadlessChromium;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import org.latencyserver.testkit.config.ServerYaml.Node;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
 import org.omg.CosNaming.NamingContextExtHelper;
@@ -48,6 +45,11 @@ import org.omg.CosNaming.NamingContextPackage.NotFound;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Three partitions of one deployment, each its own server process, in a
@@ -256,28 +258,15 @@ abstract class PartitionedDeploymentChecks {
     /** A partition's configuration: client node CLIENT (peer y + its suffix), index_refs BASE+1 (QoS 1) and BASE+2 (QoS 3). */
     private Path write(final String fileName, final String partition, final int base, final String client) throws IOException {
         final String peer = "y" + client.substring(1);
-        return Testbed.write(directory, fileName + ".yaml", String.join("\n",
-            "server:",
-            "  name: LatencyServer",
-            "  partition: " + partition,
-            "  state_file: " + directory.resolve(partition + ".state.json"),
-            "  metrics: { enabled: false }",
-            "measurement:",
-            "  round_trips: 200",
-            "  warmup_round_trips: 20",
-            "  timeout_millis: 60000",
-            "  min_interval_millis: 0",
-            "profiles:",
-            "  - " + Testbed.PROFILES.resolve("thesis-tac4-corba.json"),
-            "nodes:",
-            "  - { name: " + client + ", node_id: 1, workstation_type: TAC-4 }",
-            "  - { name: " + peer + ", node_id: 2, workstation_type: TAC-4 }",
-            "connections:",
-            "  - { index_ref: " + (base + 1) + ", client: " + client + ", peer: " + peer + ", message_size_bytes: 256, qos: 1,"
-                + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }",
-            "  - { index_ref: " + (base + 2) + ", client: " + client + ", peer: " + peer + ", message_size_bytes: 256, qos: 3,"
-                + " calibration: thesis, probe_rate_per_second: 0 }",
-            ""));
+        return ServerYaml.named("LatencyServer").server("partition", partition)
+            .stateFile(directory.resolve(partition + ".state.json")).metricsOff()
+            .measurement("round_trips", 200).measurement("warmup_round_trips", 20).measurement("timeout_millis", 60000)
+            .measurement("min_interval_millis", 0)
+            .profile(Testbed.PROFILES.resolve("thesis-tac4-corba.json"))
+            .node(Node.of(client, 1, "TAC-4")).node(Node.of(peer, 2, "TAC-4"))
+            .connection(Connection.of(base + 1, client, peer, 1).profile("thesis-tac4-corba").calibration("thesis").probeRatePerSecond(0))
+            .connection(Connection.of(base + 2, client, peer, 3).calibration("thesis").probeRatePerSecond(0))
+            .writeTo(directory.resolve(fileName + ".yaml"));
     }
 
     /** As an application on that node finds its server: {@code LatencyServer} in the naming service, by its node. */

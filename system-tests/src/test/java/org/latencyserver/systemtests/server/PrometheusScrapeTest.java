@@ -1,9 +1,5 @@
 package org.latencyserver.systemtests.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -41,8 +37,15 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.systemtests.kit.ServerUnderTest;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
-import org.latencyserver.systemtests.kit.Testbed;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import org.latencyserver.testkit.config.ServerYaml.Link;
+import org.latencyserver.testkit.config.ServerYaml.Node;
+import org.latencyserver.testkit.config.ServerYaml.Snmp;
 import org.omg.CORBA.ORB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A real Prometheus (Debian's {@code /usr/bin/prometheus}, with native histograms) scrapes a
@@ -90,28 +93,16 @@ class PrometheusScrapeTest {
             "steps:",
             "  - { cpu: { ws1: 10, ws2: 10 }, port: { atm-port: 50 } }",
             ""));
-        final String profiles = Path.of("../profiles").toAbsolutePath().normalize().toString();
-        final Path config = Testbed.write(directory, "polled.yaml", String.join("\n",
-            "server:",
-            "  name: PrometheusScrapeTest",
-            "  poll_interval_millis: 100",
-            "  unknown_after_missed_polls: 5",
-            "  metrics: { enabled: false, address: 127.0.0.1 }",
-            "profiles:",
-            "  - " + profiles + "/measured-loopback-jacorb.json",
-            "nodes:",
-            "  - { name: ws1, node_id: 1, workstation_type: LOCAL-2CORE, mib_source: snmp,",
-            "      snmp: { address: udp:127.0.0.1/" + ws1 + ", version: v2c, community_env: LATSERV_COMMUNITY } }",
-            "  - { name: ws2, node_id: 2, workstation_type: LOCAL-2CORE, mib_source: snmp,",
-            "      snmp: { address: udp:127.0.0.1/" + ws2 + ", version: v2c, community_env: LATSERV_COMMUNITY } }",
-            "links:",
-            "  - { name: atm-port, mib_source: snmp,",
-            "      snmp: { address: udp:127.0.0.1/" + port + ", version: v2c, community_env: LATSERV_COMMUNITY, if_index: 3 } }",
-            "connections:",
-            "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1, profile: measured-loopback-jacorb }",
-            "  - { index_ref: 2, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 2, bound_percent: 96,",
-            "      profile: measured-loopback-jacorb }",
-            ""));
+        final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
+        final Path config = ServerYaml.named("PrometheusScrapeTest").pollIntervalMillis(100)
+            .server("unknown_after_missed_polls", 5).metricsOff()
+            .profile(profiles.resolve("measured-loopback-jacorb.json"))
+            .node(Node.of("ws1", 1, "LOCAL-2CORE").snmp(Snmp.v2c("udp:127.0.0.1/" + ws1, "LATSERV_COMMUNITY")))
+            .node(Node.of("ws2", 2, "LOCAL-2CORE").snmp(Snmp.v2c("udp:127.0.0.1/" + ws2, "LATSERV_COMMUNITY")))
+            .link(Link.named("atm-port").snmp(Snmp.v2c("udp:127.0.0.1/" + port, "LATSERV_COMMUNITY").ifIndex(3)))
+            .connection(Connection.of(1, "ws1", "ws2", 1).link("atm-port").profile("measured-loopback-jacorb"))
+            .connection(Connection.of(2, "ws1", "ws2", 2).link("atm-port").boundPercent(96).profile("measured-loopback-jacorb"))
+            .writeTo(directory.resolve("polled.yaml"));
 
         final long started = System.nanoTime();
         final ORB orb = PlainOrbs.init();

@@ -18,6 +18,10 @@ import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.server.snmp.ScriptedAgent;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import org.latencyserver.testkit.config.ServerYaml.Node;
+import org.latencyserver.testkit.config.ServerYaml.Snmp;
 
 /**
  * The server process ({@code ServerMain}) with {@code mib_source: snmp}: it starts the poller, with
@@ -33,25 +37,12 @@ class ServerPollsSnmpProcessTest {
     Path directory;
 
     private Path writeConfig(final ScriptedAgent agent) throws Exception {
-        final Path config = directory.resolve("polled.yaml");
-        Files.writeString(config, String.join("\n",
-            "server:",
-            "  name: PolledServer",
-            "  poll_interval_millis: 50",
-            "  metrics: { enabled: false, address: 127.0.0.1 }",
-            "profiles:",
-            "  - " + Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath(),
-            "nodes:",
-            "  - name: ws1",
-            "    node_id: 1",
-            "    workstation_type: TAC-4",
-            "    mib_source: snmp",
-            "    snmp: { address: " + agent.address() + ", version: v2c, community_env: TEST_SNMP_COMMUNITY }",
-            "  - { name: ws2, node_id: 2, workstation_type: TAC-4, mib_source: push }",
-            "connections:",
-            "  - { index_ref: 1, client: ws1, peer: ws2, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
-            ""));
-        return config;
+        return ServerYaml.named("PolledServer").pollIntervalMillis(50).metricsOff()
+            .profile(Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath())
+            .node(Node.of("ws1", 1, "TAC-4").snmp(Snmp.v2c(agent.address(), "TEST_SNMP_COMMUNITY")))
+            .node(Node.of("ws2", 2, "TAC-4").with("mib_source", "push"))
+            .connection(Connection.of(1, "ws1", "ws2", 1).profile("thesis-tac4-corba"))
+            .writeTo(directory.resolve("polled.yaml"));
     }
 
     /** The server as the operator starts it, in this test's directory, its metrics on any free port. */

@@ -1,9 +1,5 @@
 package org.latencyserver.systemtests.testbed;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -21,6 +17,14 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.systemtests.kit.MachineContention;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import org.latencyserver.testkit.config.ServerYaml.Link;
+import org.latencyserver.testkit.config.ServerYaml.Node;
+import org.latencyserver.testkit.config.ServerYaml.Snmp;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The port model measured on a real port: on the one-switch testbed (20 Mbit/s tbf toward ws2), a
@@ -191,27 +195,16 @@ class PortCellsOnTestbedTest {
         final JsonNode port = testbed.port("ws2");
         final String type = JSON.readTree(profile.toFile()).get("workstation_type").asText();
         final String name = JSON.readTree(profile.toFile()).get("name").asText();
-        return Testbed.write(directory, "server.yaml", String.join("\n",
-            "server:",
-            "  name: TestbedServer",
-            "  poll_interval_millis: 100",
-            "  metrics: { enabled: false, address: 127.0.0.1 }",
-            "thresholds: { port_states: bands }",
-            "profiles:",
-            "  - " + profile,
-            "nodes:",
-            "  - { name: ws1, node_id: 1, workstation_type: " + type + ", mib_source: snmp, snmp: { address: "
-                + testbed.agent("ws1") + ", version: v2c, community_env: TESTBED_COMMUNITY } }",
-            "  - { name: ws2, node_id: 2, workstation_type: " + type + ", mib_source: snmp, snmp: { address: "
-                + testbed.agent("ws2") + ", version: v2c, community_env: TESTBED_COMMUNITY } }",
-            "links:",
-            "  - { name: sw1-ws2, mib_source: snmp, snmp: { address: " + testbed.agent("sw1")
-                + ", version: v2c, community_env: TESTBED_COMMUNITY, if_index: " + port.get("if_index").asInt()
-                + ", speed_mbps: " + port.get("bottleneck").get("speed_mbps").asInt() + " } }",
-            "connections:",
-            "  - { index_ref: 1, client: ws1, peer: ws2, link: sw1-ws2, message_size_bytes: 1024, qos: 2, bound_percent: 96,"
-                + " profile: " + name + ", calibration: thesis, probe_rate_per_second: 0 }",
-            ""));
+        return ServerYaml.named("TestbedServer").pollIntervalMillis(100).metricsOff()
+            .thresholds("port_states", "bands")
+            .profile(profile)
+            .node(Node.of("ws1", 1, type).snmp(Snmp.v2c(testbed.agent("ws1"), "TESTBED_COMMUNITY")))
+            .node(Node.of("ws2", 2, type).snmp(Snmp.v2c(testbed.agent("ws2"), "TESTBED_COMMUNITY")))
+            .link(Link.named("sw1-ws2").snmp(Snmp.v2c(testbed.agent("sw1"), "TESTBED_COMMUNITY")
+                .ifIndex(port.get("if_index").asInt()).speedMbps(port.get("bottleneck").get("speed_mbps").asInt())))
+            .connection(Connection.of(1, "ws1", "ws2", 2).link("sw1-ws2").messageSizeBytes(1024).boundPercent(96).profile(name)
+                .calibration("thesis").probeRatePerSecond(0))
+            .writeTo(directory.resolve("server.yaml"));
     }
 
     /** The 96th percentile of a cell's histogram: the upper edge of the bin where 96 % of its round trips are reached, ms. */

@@ -1,8 +1,5 @@
 package org.latencyserver.systemtests.testbed;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import org.latencyserver.testkit.config.ServerYaml.Link;
+import org.latencyserver.testkit.config.ServerYaml.Node;
+import org.latencyserver.testkit.config.ServerYaml.Snmp;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The testbed as a user runs it, and the product on it: {@code testbed up} builds the one-switch
@@ -122,34 +126,16 @@ class TestbedProcessTest {
 
     private Path serverConfig(final OneSwitchTestbed testbed) throws IOException {
         final JsonNode port = testbed.port("ws2");
-        return Testbed.write(directory, "server.yaml", String.join("\n",
-            "server:",
-            "  name: TestbedServer",
-            "  poll_interval_millis: 100",
-            "  metrics: { enabled: false, address: 127.0.0.1 }",
-            "profiles:",
-            "  - " + Testbed.PROFILES.resolve("thesis-tac4-corba.json"),
-            "nodes:",
-            "  - name: ws1",
-            "    node_id: 1",
-            "    workstation_type: TAC-4",
-            "    mib_source: snmp",
-            "    snmp: { address: " + testbed.agent("ws1") + ", version: v2c, community_env: TESTBED_COMMUNITY }",
-            "  - name: ws2",
-            "    node_id: 2",
-            "    workstation_type: TAC-4",
-            "    mib_source: snmp",
-            "    snmp: { address: " + testbed.agent("ws2") + ", version: v2c, community_env: TESTBED_COMMUNITY }",
-            "links:",
-            "  - name: sw1-ws2",
-            "    mib_source: snmp",
-            "    snmp: { address: " + testbed.agent("sw1") + ", version: v2c, community_env: TESTBED_COMMUNITY, if_index: "
-                + port.get("if_index").asInt() + ", speed_mbps: " + port.get("bottleneck").get("speed_mbps").asInt()
-                + ", discards_oid: " + port.get("discards_oid").asText() + " }",
-            "thresholds: { port_states: bands }",
-            "connections:",
-            "  - { index_ref: 1, client: ws1, peer: ws2, link: sw1-ws2, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
-            ""));
+        return ServerYaml.named("TestbedServer").pollIntervalMillis(100).metricsOff()
+            .profile(Testbed.PROFILES.resolve("thesis-tac4-corba.json"))
+            .node(Node.of("ws1", 1, "TAC-4").snmp(Snmp.v2c(testbed.agent("ws1"), "TESTBED_COMMUNITY")))
+            .node(Node.of("ws2", 2, "TAC-4").snmp(Snmp.v2c(testbed.agent("ws2"), "TESTBED_COMMUNITY")))
+            .link(Link.named("sw1-ws2").snmp(Snmp.v2c(testbed.agent("sw1"), "TESTBED_COMMUNITY")
+                .ifIndex(port.get("if_index").asInt()).speedMbps(port.get("bottleneck").get("speed_mbps").asInt())
+                .with("discards_oid", port.get("discards_oid").asText())))
+            .thresholds("port_states", "bands")
+            .connection(Connection.of(1, "ws1", "ws2", 1).link("sw1-ws2").profile("thesis-tac4-corba"))
+            .writeTo(directory.resolve("server.yaml"));
     }
 
     /**
