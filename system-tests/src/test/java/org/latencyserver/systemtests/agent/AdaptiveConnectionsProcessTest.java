@@ -33,7 +33,7 @@ class AdaptiveConnectionsProcessTest {
 
     @BeforeAll
     static void start() throws Exception {
-        testbed = AgentTestbed.start(directory, 1000, 30_000, "calibration: adaptive, probe_rate_per_second: 20");
+        testbed = AgentTestbed.start(directory, 1000, 30_000, c -> c.calibration("adaptive").probeRatePerSecond(20));
         peer = testbed.startPeer("peer");
         agent = testbed.startAgent("agent", "--probe-report-millis", "1000");
     }

@@ -1,8 +1,8 @@
 package org.latencyserver.systemtests.agent;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -10,10 +10,13 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
-import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import org.latencyserver.testkit.config.ServerYaml.Link;
+import org.latencyserver.testkit.config.ServerYaml.Node;
 import org.omg.CORBA.ORB;
 
 /**
@@ -53,15 +56,15 @@ final class AgentTestbed implements AutoCloseable {
      */
     static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis) throws Exception {
         // These tests follow requests, tickets and pushes through the thesis's semantics.
-        return start(directory, roundTrips, timeoutMillis, "calibration: thesis");
+        return start(directory, roundTrips, timeoutMillis, c -> c.calibration("thesis"));
     }
 
     /**
-     * @param connectionKeys extra keys of both connections, e.g. {@code "calibration: adaptive, probe_rate_per_second: 20"}
+     * @param connectionKeys adds keys to both measured connections, e.g. {@code c -> c.calibration("adaptive")}
      */
-    static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys)
-        throws Exception {
-        return start(directory, roundTrips, timeoutMillis, connectionKeys, "");
+    static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis,
+                              final UnaryOperator<Connection> connectionKeys) throws Exception {
+        return start(directory, roundTrips, timeoutMillis, connectionKeys, null);
     }
 
     /**
@@ -77,47 +80,42 @@ final class AgentTestbed implements AutoCloseable {
     }
 
     /**
-     * @return the server section of a measuring testbed's configuration: the name, the state kept in
-     *     the test's directory, no metrics endpoint
+     * @return a measuring testbed's configuration so far: the name, the state kept in the test's
+     *     directory, no metrics endpoint
      */
-    static String serverSection(final String name, final Path directory) {
-        return String.join("\n",
-            "server:",
-            "  name: " + name,
-            "  state_file: " + directory.resolve("state.json"),
-            "  metrics: { enabled: false, address: 127.0.0.1 }");
+    static ServerYaml serverSection(final String name, final Path directory) {
+        return ServerYaml.named(name).stateFile(directory.resolve("state.json")).metricsOff();
+    }
+
+    /** @return the configuration with two TAC-4 workstations ws1 and ws2 and the link atm-port, their MIB data pushed */
+    static ServerYaml pushedWs1Ws2OnAtmPort(final ServerYaml config) {
+        return config.node(Node.of("ws1", 1, "TAC-4").with("mib_source", "push"))
+            .node(Node.of("ws2", 2, "TAC-4").with("mib_source", "push"))
+            .link(Link.named("atm-port").with("mib_source", "push"));
     }
 
     /**
-     * @param extraConnection one more line of the connections list (with its leading "  - "), or ""
+     * @param extraConnection one more connection, or null
      */
-    static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis, final String connectionKeys,
-                         final String extraConnection) throws Exception {
+    static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis,
+                              final UnaryOperator<Connection> connectionKeys, final Connection extraConnection) throws Exception {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final Path config = directory.resolve("measured.yaml");
-        Files.writeString(config, String.join("\n",
-            serverSection("MeasuredTestbed", directory),
-            "thresholds:",
-            "  cpu_hysteresis_band_percent: 0",
-            "measurement:",
-            "  round_trips: " + roundTrips,
-            "  warmup_round_trips: 200",
-            "  timeout_millis: " + timeoutMillis,
-            "  min_interval_millis: 0",
-            "  max_concurrent_measurements: 2",
-            "profiles:",
-            "  - " + profiles.resolve("thesis-tac4-corba.json"),
-            TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
-            "connections:",
-            "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, " + connectionKeys + " }",
-            "  - { index_ref: 6, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 4, bound_percent: 96, "
-                + connectionKeys + " }",
-            extraConnection,
-            ""));
+        final ServerYaml yaml = pushedWs1Ws2OnAtmPort(serverSection("MeasuredTestbed", directory)
+            .thresholds("cpu_hysteresis_band_percent", 0)
+            .measurement("round_trips", roundTrips).measurement("warmup_round_trips", 200)
+            .measurement("timeout_millis", timeoutMillis).measurement("min_interval_millis", 0)
+            .measurement("max_concurrent_measurements", 2)
+            .profile(profiles.resolve("thesis-tac4-corba.json")))
+            .connection(connectionKeys.apply(Connection.of(4, "ws1", "ws2", 3).link("atm-port")))
+            .connection(connectionKeys.apply(Connection.of(6, "ws1", "ws2", 4).link("atm-port").boundPercent(96)));
+        if (extraConnection != null) {
+            yaml.connection(extraConnection);
+        }
+        final Path config = yaml.writeTo(directory.resolve("measured.yaml"));
         final SystemUnderTest system = SystemUnderTest.in(directory);
         try {
             final ReadyProcess server = system.start(system.serverLaunch("server", config).args("--metrics-port", "-1"));
-            final String connections = Integer.toString(extraConnection.isBlank() ? 2 : 3);
+            final String connections = Integer.toString(extraConnection == null ? 2 : 3);
             if (!connections.equals(server.ready().fact("connections"))) {
                 throw new IllegalStateException("the server serves " + server.ready().fact("connections") + " connections, not "
                     + connections + "\n" + server.child().logEnd());

@@ -1,13 +1,10 @@
 package org.latencyserver.systemtests.agent;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -18,6 +15,10 @@ import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ./latency mirror} against a real server: the mirror file follows the server's estimates
@@ -28,9 +29,8 @@ class EstimateMirrorProcessTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     /** Beside the testbed's measured connections 4 and 6 (no estimate until measured), one served from a profile. */
-    private static final String PROFILED = "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1, "
-        + "profile: thesis-tac4-corba }";
-    private static final String KEYS = "calibration: adaptive, probe_rate_per_second: 0";
+    private static final Connection PROFILED = Connection.of(1, "ws1", "ws2", 1).link("atm-port").profile("thesis-tac4-corba");
+    private static final UnaryOperator<Connection> KEYS = c -> c.calibration("adaptive").probeRatePerSecond(0);
 
     @TempDir
     Path directory;

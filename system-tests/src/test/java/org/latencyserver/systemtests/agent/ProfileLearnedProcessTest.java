@@ -1,8 +1,5 @@
 package org.latencyserver.systemtests.agent;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +12,9 @@ import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ./latency profile learned PROFILE --server REF --out FILE}: the client agent's probes of a
@@ -28,9 +28,8 @@ class ProfileLearnedProcessTest {
 
     @Test
     void probesOfAProfileConnectionBecomeALearnedProfileAPlannerCanWrite() throws Exception {
-        try (AgentTestbed testbed = AgentTestbed.start(directory, 1000, 30_000, "calibration: thesis, probe_rate_per_second: 0",
-            "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1, "
-                + "profile: thesis-tac4-corba, probe_rate_per_second: 40 }")) {
+        try (AgentTestbed testbed = AgentTestbed.start(directory, 1000, 30_000, c -> c.calibration("thesis").probeRatePerSecond(0),
+            Connection.of(1, "ws1", "ws2", 1).link("atm-port").profile("thesis-tac4-corba").probeRatePerSecond(40))) {
             testbed.latserv.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 20), (short) 1);
             final Path out = directory.resolve("learned.json");
             final String[] none = learned(testbed, out);

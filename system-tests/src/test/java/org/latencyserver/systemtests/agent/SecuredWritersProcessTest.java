@@ -1,12 +1,10 @@
 package org.latencyserver.systemtests.agent;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,13 +17,17 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
-import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.security.LocalCertificateAuthority;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.TestCertificates;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
 import org.omg.CORBA.ORB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The writers' command lines against a server that takes writes only over TLS, each in its own
@@ -52,24 +54,19 @@ class SecuredWritersProcessTest {
         final Map<String, String> password = Map.of(PASSWORD_ENV, ca.password());
 
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final Path config = directory.resolve("secured.yaml");
-        Files.writeString(config, String.join("\n",
-            "server: { name: SecuredTestbed, state_file: " + directory.resolve("state.json") + " }",
-            "measurement: { round_trips: 500, warmup_round_trips: 100, timeout_millis: 30000, min_interval_millis: 0 }",
-            "profiles:",
-            "  - " + profiles.resolve("thesis-tac4-corba.json"),
-            TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
-            "connections:",
-            "  - { index_ref: 4, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 3, calibration: thesis,"
-                + " probe_rate_per_second: 0 }",
-            "security:",
-            "  tls: { keystore: " + certs.resolve("server.p12") + ", truststore: " + ca.trustStore() + " }",
-            "  principals:",
-            "    - { subject: \"" + LocalCertificateAuthority.subject("agent", "ws1") + "\", roles: [agent], node: ws1 }",
-            "    - { subject: \"" + LocalCertificateAuthority.subject("agent", "ws2") + "\", roles: [agent], node: ws2 }",
-            "    - { subject: \"" + LocalCertificateAuthority.subject("operator", "ops") + "\", roles: [operator] }",
-            "    - { subject: \"" + LocalCertificateAuthority.subject("planner", "plan") + "\", roles: [planner] }",
-            ""));
+        final Path config = AgentTestbed.pushedWs1Ws2OnAtmPort(ServerYaml.named("SecuredTestbed")
+            .stateFile(directory.resolve("state.json"))
+            .measurement("round_trips", 500).measurement("warmup_round_trips", 100).measurement("timeout_millis", 30000)
+            .measurement("min_interval_millis", 0)
+            .profile(profiles.resolve("thesis-tac4-corba.json")))
+            .connection(Connection.of(4, "ws1", "ws2", 3).link("atm-port").calibration("thesis").probeRatePerSecond(0))
+            .section("security", "tls", Map.of("keystore", certs.resolve("server.p12").toString(), "truststore", ca.trustStore().toString()))
+            .section("security", "principals", List.of(
+                principal(LocalCertificateAuthority.subject("agent", "ws1"), "agent", "ws1"),
+                principal(LocalCertificateAuthority.subject("agent", "ws2"), "agent", "ws2"),
+                principal(LocalCertificateAuthority.subject("operator", "ops"), "operator", null),
+                principal(LocalCertificateAuthority.subject("planner", "plan"), "planner", null)))
+            .writeTo(directory.resolve("secured.yaml"));
         final Path serverIor = directory.resolve("server.ior");
         final Path peerIor = directory.resolve("peer-ws2.ior");
         final ORB operatorOrb = OrbSupport.init(new String[0], OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 10_000),
@@ -147,5 +144,16 @@ class SecuredWritersProcessTest {
                 "--poll-millis", "500", "--jit-warmup-seconds", "0", "--no-probe",
                 "--tls-keystore", certs.resolve("agent-" + node + ".p12").toString(), "--tls-truststore", ca.trustStore().toString()))
             .child();
+    }
+
+    /** One {@code security.principals} entry: the certificate subject, its one role, and the node it writes for (or none). */
+    private static Map<String, Object> principal(final String subject, final String role, final String node) {
+        final Map<String, Object> principal = new LinkedHashMap<>();
+        principal.put("subject", subject);
+        principal.put("roles", List.of(role));
+        if (node != null) {
+            principal.put("node", node);
+        }
+        return principal;
     }
 }

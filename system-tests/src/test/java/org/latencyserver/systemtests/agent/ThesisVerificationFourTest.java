@@ -1,8 +1,5 @@
 package org.latencyserver.systemtests.agent;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,11 +29,16 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.systemtests.kit.LogWatch;
-import org.latencyserver.systemtests.kit.MachineContention.OtherWork;
 import org.latencyserver.systemtests.kit.MachineContention;
+import org.latencyserver.systemtests.kit.MachineContention.OtherWork;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import org.latencyserver.testkit.config.ServerYaml.Link;
+import org.latencyserver.testkit.config.ServerYaml.Node;
 import org.omg.CORBA.ORB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Thesis verification test 4 (§4.3): "for QoS 3 the Latency Server provided latency estimates that
@@ -103,31 +105,18 @@ class ThesisVerificationFourTest {
                 + String.join("\n  ", report));
             return;
         }
-        final Path config = directory.resolve("verification4.yaml");
-        Files.writeString(config, String.join("\n",
-            AgentTestbed.serverSection("Verification4", directory),
-            "thresholds:",
-            "  cpu_hysteresis_band_percent: 0",
-            "  port_hysteresis_band_percent: 0",
-            "measurement:",
-            "  round_trips: 1000",
-            "  warmup_round_trips: 200",
-            "  timeout_millis: 60000",
-            "  min_interval_millis: 0",
-            "profiles:",
-            "  - " + profile,
-            "nodes:",
-            "  - { name: lab1, node_id: 5, workstation_type: LOCAL-2CORE, mib_source: push }",
-            "  - { name: lab2, node_id: 6, workstation_type: LOCAL-2CORE, mib_source: push }",
-            "links:",
-            "  - { name: lab-port, mib_source: push }",
-            "connections:",
-            // The thesis's test compares the thesis's values: no correction, no probes disturbing the measurement.
-            "  - { index_ref: 1, client: lab1, peer: lab2, link: lab-port, message_size_bytes: 256, qos: 1, profile: " + PROFILE
-                + ", calibration: thesis, probe_rate_per_second: 0 }",
-            "  - { index_ref: 3, client: lab1, peer: lab2, link: lab-port, message_size_bytes: 256, qos: 3, calibration: thesis,"
-                + " probe_rate_per_second: 0 }",
-            ""));
+        // The thesis's test compares the thesis's values: no correction, no probes disturbing the measurement.
+        final Path config = AgentTestbed.serverSection("Verification4", directory)
+            .thresholds("cpu_hysteresis_band_percent", 0).thresholds("port_hysteresis_band_percent", 0)
+            .measurement("round_trips", 1000).measurement("warmup_round_trips", 200).measurement("timeout_millis", 60000)
+            .measurement("min_interval_millis", 0)
+            .profile(profile)
+            .node(Node.of("lab1", 5, "LOCAL-2CORE").with("mib_source", "push"))
+            .node(Node.of("lab2", 6, "LOCAL-2CORE").with("mib_source", "push"))
+            .link(Link.named("lab-port").with("mib_source", "push"))
+            .connection(Connection.of(1, "lab1", "lab2", 1).link("lab-port").profile(PROFILE).calibration("thesis").probeRatePerSecond(0))
+            .connection(Connection.of(3, "lab1", "lab2", 3).link("lab-port").calibration("thesis").probeRatePerSecond(0))
+            .writeTo(directory.resolve("verification4.yaml"));
         final Path serverIor = directory.resolve("server.ior");
         final Path peerIor = directory.resolve("peer.ior");
         int notCompared = 0;
