@@ -102,7 +102,7 @@ final class IdlConversions {
             estimate.basis(), estimate.notes().toArray(new String[0]), epochMillis,
             // The served estimate carries its thesis value and correction; any other (a percentile, a size) is uncorrected.
             estimate == row.estimate() && row.served().thesis() != null ? row.served().thesis().valueMillis() : estimate.valueMillis(),
-            estimate == row.estimate() ? row.served().correction() : "", row.served().source(), row.served().dataEpochMillis(),
+            estimate == row.estimate() ? row.served().correction() : "", row.served().source().word(), row.served().dataEpochMillis(),
             (short) row.load().cpu().code(), (short) row.load().port().code());
     }
 

@@ -14,6 +14,7 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
@@ -211,7 +212,7 @@ public final class UpdateEngine {
                 return scheduler.openOrDefer(serving.known(cleared), nowNanos);
             }
             final ConnectionRow labelled = cleared.estimate() == null ? cleared
-                : cleared.withServed(cleared.estimate(), cleared.unavailableReason(), cleared.served().relabelled(ServedEstimate.PREVIOUS_STATE));
+                : cleared.withServed(cleared.estimate(), cleared.unavailableReason(), cleared.served().relabelled(EstimateSource.PREVIOUS_STATE));
             return scheduler.request(labelled, nowNanos);
         }
         // Serve at once what is known of the new state; measure once it has held for the dwell.
@@ -377,7 +378,7 @@ public final class UpdateEngine {
             final ConnectionRow next = serving.afterBandProbes(row);
             if (next != row && (next.estimate() == null ? row.estimate() != null : row.estimate() == null
                 || next.estimate().valueMillis() != row.estimate().valueMillis()
-                || !next.served().source().equals(row.served().source()))) {
+                || next.served().source() != row.served().source())) {
                 publish(row, next);
             }
         }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.server.table.CalibrationMode;
@@ -37,7 +38,7 @@ class ConnectionRecordCodecSameRecordTest {
         final ConnectionRow mib = ConnectionRow.initial(TestRows.spec(3, null, CalibrationMode.ADAPTIVE), 0).withMib(new MibReading((short) 20, (short) 20, (short) 10), LOW_LOW, 1);
         return mib.withMeasurement(TestMeasurements.oneRoundTripPerBin(4),
                 mib.learning().with(LOW_LOW, StateKnowledge.fresh(96).withMeasurement(TestMeasurements.oneRoundTripPerBin(4), 5)))
-            .withServed(estimate(0.75), null, new ServedEstimate(estimate(0.75), null, ServedEstimate.MEASUREMENT, 5, "none"));
+            .withServed(estimate(0.75), null, new ServedEstimate(estimate(0.75), null, EstimateSource.MEASUREMENT, 5, "none"));
     }
 
     /** Every kind of change a row can undergo, by name. */
@@ -56,13 +57,13 @@ class ConnectionRecordCodecSameRecordTest {
             new PendingMeasurement(7, 100, 0, 10, 0, 10, 1, "load state changed"), ConnectionRow.NOT_DUE, 0));
         changes.put("the measurement", r -> r.withMeasurement(TestMeasurements.oneRoundTripPerBin(5), r.learning()));
         changes.put("the served estimate's source", r -> r.withServed(r.estimate(), null,
-            new ServedEstimate(r.served().thesis(), null, ServedEstimate.REMEMBERED, 5, "none")));
+            new ServedEstimate(r.served().thesis(), null, EstimateSource.REMEMBERED, 5, "none")));
         changes.put("the served estimate's age", r -> r.withServed(r.estimate(), null,
-            new ServedEstimate(r.served().thesis(), null, ServedEstimate.MEASUREMENT, 6, "none")));
+            new ServedEstimate(r.served().thesis(), null, EstimateSource.MEASUREMENT, 6, "none")));
         changes.put("the correction", r -> r.withServed(r.estimate(), null,
-            new ServedEstimate(r.served().thesis(), null, ServedEstimate.MEASUREMENT, 5, "mean x 1.1")));
+            new ServedEstimate(r.served().thesis(), null, EstimateSource.MEASUREMENT, 5, "mean x 1.1")));
         changes.put("the thesis's estimate behind it", r -> r.withServed(r.estimate(), null,
-            new ServedEstimate(estimate(0.70), null, ServedEstimate.MEASUREMENT, 5, "none")));
+            new ServedEstimate(estimate(0.70), null, EstimateSource.MEASUREMENT, 5, "none")));
         changes.put("what was learned", r -> r.withLearning(r.learning().with(HIGH_LOW, StateKnowledge.fresh(96))));
         return changes;
     }
