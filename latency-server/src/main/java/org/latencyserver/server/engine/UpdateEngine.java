@@ -176,7 +176,7 @@ public final class UpdateEngine {
      */
     private void apply(final ConnectionRow row, final MibReading reading, final ConnectionLoadState load, final long nowNanos,
                        final boolean polled) {
-        ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleReason(LoadClassification.staleReason(reading));
+        ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleInputs(LoadClassification.staleInputs(reading));
         if (load.isStateChangeFrom(row.load())) {
             if (polled) {
                 next = results.takeBackIfJustFiled(next, row.load(), nowNanos);
@@ -328,7 +328,7 @@ public final class UpdateEngine {
         }
         final ConnectionLoadState load = classification.restored(latest);
         ConnectionRow restored = row.toBuilder().latest(latest).previous(previous).load(load).estimate(estimate)
-            .unavailableReason(unavailableReason).staleReason(LoadClassification.staleReason(latest)).pending(null)
+            .unavailableReason(unavailableReason).staleInputs(LoadClassification.staleInputs(latest)).pending(null)
             .measurementDueNanos(ConnectionRow.NOT_DUE).lastMeasurementStartNanos(ConnectionRow.NOT_DUE).measurement(measurement)
             .served(serving.withReference(row, load, served, learning))
             .learning(learning.enteredStateAt(nowNanos).withMeasurementReason("restart: a measurement was awaited"))

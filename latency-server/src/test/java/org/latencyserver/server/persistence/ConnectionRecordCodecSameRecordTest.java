@@ -21,6 +21,7 @@ import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.PendingMeasurement;
 import org.latencyserver.server.table.ServedEstimate;
+import org.latencyserver.server.table.StaleInputs;
 
 /**
  * {@link ConnectionRecordCodec#sameRecordButReadings} says "only the readings would be written differently"
@@ -47,7 +48,7 @@ class ConnectionRecordCodecSameRecordTest {
         changes.put("a reading in the same state", r -> r.withMib(new MibReading((short) 21, (short) 20, (short) 10), r.load(), 2));
         changes.put("the client going UNKNOWN (estimate kept, marked stale)",
             r -> r.withMib(new MibReading((short) -1, (short) 20, (short) 10), UNKNOWN_LOW, 2)
-                .withStaleReason("client workstation CPU utilisation unknown"));
+                .withStaleInputs(StaleInputs.of(StaleInputs.Input.CLIENT_CPU)));
         changes.put("a new load state, same estimate", r -> r.withMib(new MibReading((short) 90, (short) 20, (short) 10), HIGH_LOW, 2)
             .withLearning(r.learning().enteredStateAt(77)));
         changes.put("a new version only", r -> r.withNextVersion(9));
@@ -92,7 +93,7 @@ class ConnectionRecordCodecSameRecordTest {
         final ConnectionRow before = served();
         final ConnectionRow unknown = changes().get("the client going UNKNOWN (estimate kept, marked stale)").apply(before);
         assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, unknown));
-        assertTrue(ConnectionRecordCodec.sameRecordButReadings(unknown, unknown.withMib(before.latest(), LOW_LOW, 3).withStaleReason(null)));
+        assertTrue(ConnectionRecordCodec.sameRecordButReadings(unknown, unknown.withMib(before.latest(), LOW_LOW, 3).withStaleInputs(StaleInputs.NONE)));
         assertFalse(ConnectionRecordCodec.sameRecordButReadings(before, before.withEstimate(estimate(0.9), null)));
     }
 }
