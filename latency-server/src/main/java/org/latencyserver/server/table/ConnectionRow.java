@@ -1,5 +1,6 @@
 package org.latencyserver.server.table;
 
+import java.util.Objects;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
@@ -41,7 +42,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
 
     /** @throws NullPointerException when the stale inputs are missing (use {@link StaleInputs#NONE}) */
     public ConnectionRow {
-        java.util.Objects.requireNonNull(staleInputs, "staleInputs");
+        Objects.requireNonNull(staleInputs, "staleInputs");
     }
 
     /**

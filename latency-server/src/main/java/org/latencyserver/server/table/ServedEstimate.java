@@ -1,5 +1,6 @@
 package org.latencyserver.server.table;
 
+import java.util.Objects;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.histogram.LatencyHistogram;
 
@@ -22,7 +23,7 @@ public record ServedEstimate(Estimate thesis, LatencyHistogram reference, Estima
      * @throws NullPointerException when the source is missing (use {@link EstimateSource#NONE})
      */
     public ServedEstimate {
-        java.util.Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(source, "source");
     }
 
     /** Nothing served yet. */
