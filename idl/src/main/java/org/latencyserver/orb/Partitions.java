@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.omg.CORBA.ORB;
@@ -77,16 +78,16 @@ public final class Partitions {
 
     /**
      * @param partition a candidate partition name
-     * @return why it cannot be a partition's name, or null when it can
+     * @return why it cannot be a partition's name, or empty when it can
      */
-    public static String refusal(final String partition) {
+    public static Optional<String> refusal(final String partition) {
         if (partition == null || !PARTITION_NAME.matcher(partition).matches()) {
-            return "a partition's name is 1 to 64 letters, digits, '_' or '-', was '" + partition + "'";
+            return Optional.of("a partition's name is 1 to 64 letters, digits, '_' or '-', was '" + partition + "'");
         }
         if (partition.equals(BY_CLIENT) || partition.equals(INDEX_RANGES)) {
-            return "'" + partition + "' is the name of a directory under the server name, not a partition";
+            return Optional.of("'" + partition + "' is the name of a directory under the server name, not a partition");
         }
-        return null;
+        return Optional.empty();
     }
 
     /** @return the stringified name of a partition's server, e.g. {@code LatencyServer/p1} */
@@ -220,7 +221,7 @@ public final class Partitions {
      * @param orb         the ORB to call with
      * @param naming      the naming service's reference
      * @param root        the root name ({@code server.name})
-     * @param partition   this partition's name, {@link #refusal} null
+     * @param partition   this partition's name, {@link #refusal} empty
      * @param ranges      its index ranges ({@link #rangesOf})
      * @param perPartition whether its index_refs are unique only within it ({@code server.index_ref_scope:
      *                    partition}): then no range is checked or published, and every other partition must

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.orb.Partitions.IndexRange;
 
@@ -40,9 +41,9 @@ class PartitionsTest {
 
     @Test
     void aPartitionIsOneNameComponentAndNotADirectoryOfTheDeployment() {
-        assertNull(Partitions.refusal("east-1_b"));
+        assertEquals(Optional.empty(), Partitions.refusal("east-1_b"));
         for (final String bad : List.of("", "east/1", "p.1", Partitions.BY_CLIENT, Partitions.INDEX_RANGES, "x".repeat(65))) {
-            assertTrue(Partitions.refusal(bad) != null, bad);
+            assertTrue(Partitions.refusal(bad).isPresent(), bad);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.latencyserver.server.table.EstimateSource;
 
 /**
  * Which port band the data behind a served value describe, judged from outside the server: is a
@@ -68,8 +69,8 @@ public final class ValueBand {
         if (!record.estimateAvailable() || served < 0) {
             return Verdict.UNKNOWN;
         }
-        final String source = record.source() == null ? "" : record.source();
-        if (source.startsWith("profile")) {
+        final EstimateSource source = EstimateSource.fromWord(record.source() == null ? "" : record.source()).orElse(null);
+        if (source == EstimateSource.PROFILE || source == EstimateSource.PROFILE_FALLBACK) {
             final int[] band = profileBand(record.basis());
             if (band == null) {
                 return Verdict.UNKNOWN;

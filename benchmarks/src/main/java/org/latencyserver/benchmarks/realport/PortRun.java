@@ -45,6 +45,7 @@ import org.omg.CORBA.SystemException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import org.latencyserver.server.table.EstimateSource;
 
 /**
  * The measuring half of {@code RealPortHarness}, run in srv's namespace (where the server, its naming
@@ -165,7 +166,8 @@ public final class PortRun implements Callable<Integer> {
         while (System.currentTimeMillis() < deadline) {
             synchronized (this) {
                 final boolean all = MEASURED.stream().allMatch(ref -> samples.stream()
-                    .anyMatch(s -> s.indexRef() == ref && s.served() && "measurement".equals(s.source())));
+                    .anyMatch(s -> s.indexRef() == ref && s.served()
+                        && EstimateSource.fromWord(s.source()).orElse(null) == EstimateSource.MEASUREMENT));
                 if (all) {
                     break;
                 }

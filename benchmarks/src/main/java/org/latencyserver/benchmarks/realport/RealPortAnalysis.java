@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import org.latencyserver.server.table.EstimateSource;
 
 /**
  * The figures of a {@link RunRecord}: how long a real port change took to show in the port state and in
@@ -258,7 +259,8 @@ public final class RealPortAnalysis {
             }
         }
         for (final RunRecord.Sample s : record.samples()) {
-            if (s.served() && "measurement".equals(s.source()) && s.dataEpochMillis() >= record.startEpochMillis()) {
+            if (s.served() && EstimateSource.fromWord(s.source()).orElse(null) == EstimateSource.MEASUREMENT
+                && s.dataEpochMillis() >= record.startEpochMillis()) {
                 final String key = s.indexRef() + "/" + s.dataEpochMillis();
                 if (!results.containsKey(key)) {
                     final Optional<RunRecord.Request> request = requestOf(record, s.indexRef(), s.dataEpochMillis());

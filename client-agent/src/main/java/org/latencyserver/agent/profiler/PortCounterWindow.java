@@ -3,6 +3,7 @@ package org.latencyserver.agent.profiler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * A switch port's achieved utilisation over a window, from its IF-MIB octet counters as an SNMP
@@ -91,16 +92,17 @@ final class PortCounterWindow {
      * @param achievedPercent what the window read (NaN: too few refreshes)
      * @param targetPercent   the load asked for
      * @param tolerancePoints how far it may be off
-     * @return null when within the tolerance, else why not
+     * @return empty when within the tolerance, else why not
      */
-    static String miss(final double achievedPercent, final int targetPercent, final double tolerancePoints) {
+    static Optional<LoadMiss> miss(final double achievedPercent, final int targetPercent, final double tolerancePoints) {
         if (Double.isNaN(achievedPercent)) {
-            return "the port's counters changed fewer than " + MIN_CHANGES + " times in the window (is the agent refreshing them?)";
+            return Optional.of(new LoadMiss(LoadMiss.Kind.PORT_COUNTERS_STILL, "the port's counters changed fewer than " + MIN_CHANGES
+                + " times in the window (is the agent refreshing them?)"));
         }
         if (Math.abs(achievedPercent - targetPercent) <= tolerancePoints) {
-            return null;
+            return Optional.empty();
         }
-        return String.format(Locale.ROOT, "the port read %.1f %% for a target of %d %% (more than %.0f points off)", achievedPercent,
-            targetPercent, tolerancePoints);
+        return Optional.of(new LoadMiss(LoadMiss.Kind.PORT_OFF_TARGET, String.format(Locale.ROOT,
+            "the port read %.1f %% for a target of %d %% (more than %.0f points off)", achievedPercent, targetPercent, tolerancePoints)));
     }
 }

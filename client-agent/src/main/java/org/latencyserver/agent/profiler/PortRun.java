@@ -8,6 +8,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.measure.RoundTripRunner;
 import org.latencyserver.agent.measure.RunResult;
@@ -141,10 +142,10 @@ final class PortRun {
             final long beforeFrom = System.nanoTime();
             runFor(filler, smallest, beforeFrom + settings.checkSeconds() * 1_000_000_000L);
             final double before = PortCounterWindow.percent(meter.changes(), beforeFrom, System.nanoTime(), settings.portSpeedMbps());
-            final String beforeMiss = portMiss(load, before, meter);
-            if (beforeMiss != null) {
-                lastMiss = beforeMiss;
-                progress.printf(Locale.ROOT, "port %d %%: %s; %s%n", load, beforeMiss, attempt < ATTEMPTS ? "correcting the load"
+            final Optional<LoadMiss> beforeMiss = portMiss(load, before, meter);
+            if (beforeMiss.isPresent()) {
+                lastMiss = beforeMiss.get().detail();
+                progress.printf(Locale.ROOT, "port %d %%: %s; %s%n", load, lastMiss, attempt < ATTEMPTS ? "correcting the load"
                     + " and trying again" : "giving up");
                 asked = corrected(asked, load, before);
                 continue;
@@ -162,9 +163,9 @@ final class PortRun {
             final double after = PortCounterWindow.percent(meter.changes(), measureFrom, System.nanoTime(), settings.portSpeedMbps());
             final double hostCpu = hostPercent(hostStart, CoreUtilisation.read());
             final double peerCpuPercent = peerStart == null ? Double.NaN : peerPercent(peerStart, snmp.cpuTicks(peerCpu));
-            final String afterMiss = portMiss(load, after, meter);
-            final String cpuMiss = cpuMiss(hostCpu, peerCpuPercent);
-            if (afterMiss == null && cpuMiss == null) {
+            final Optional<LoadMiss> afterMiss = portMiss(load, after, meter);
+            final Optional<LoadMiss> cpuMiss = cpuMiss(hostCpu, peerCpuPercent);
+            if (afterMiss.isEmpty() && cpuMiss.isEmpty()) {
                 if (load == 0) {
                     roundTripsPercent = after;
                 }
@@ -174,10 +175,10 @@ final class PortRun {
                 }
                 return;
             }
-            lastMiss = afterMiss != null ? "while its sizes were measured " + afterMiss : cpuMiss;
+            lastMiss = afterMiss.isPresent() ? "while its sizes were measured " + afterMiss.get().detail() : cpuMiss.orElseThrow().detail();
             progress.printf(Locale.ROOT, "port %d %%: %s; %s (not recorded: %s)%n", load, lastMiss, attempt < ATTEMPTS
                 ? "measuring it again" : "giving up", summary(runs, after));
-            if (afterMiss != null) {
+            if (afterMiss.isPresent()) {
                 asked = corrected(asked, load, after);
             }
         }
@@ -201,23 +202,24 @@ final class PortRun {
         filler.warmUntil(1, endNanos, interval(size) * 1_000L);
     }
 
-    private String portMiss(final int load, final double achieved, final PortMeter meter) {
+    private Optional<LoadMiss> portMiss(final int load, final double achieved, final PortMeter meter) {
         final String fault = meter.lastFault();
         if (Double.isNaN(achieved) && fault != null) {
-            return "the port's agent could not be read: " + fault;
+            return Optional.of(new LoadMiss(LoadMiss.Kind.PORT_UNREAD, "the port's agent could not be read: " + fault));
         }
         return portMiss(load, achieved, settings.sharePercent(), settings.tolerancePoints());
     }
 
     /**
-     * @return null when the port read the load: within the tolerance of it, or for a load of 0 (no
+     * @return empty when the port read the load: within the tolerance of it, or for a load of 0 (no
      *         iperf3) at most the round trips' own share plus the tolerance; else why not
      */
-    static String portMiss(final int load, final double achieved, final double sharePercent, final double tolerancePoints) {
+    static Optional<LoadMiss> portMiss(final int load, final double achieved, final double sharePercent, final double tolerancePoints) {
         if (load == 0 && !Double.isNaN(achieved)) {
-            return achieved <= sharePercent + tolerancePoints ? null : String.format(Locale.ROOT,
-                "the port read %.1f %% with no load driven (more than the round trips' %.0f %% share plus %.0f points: other "
-                    + "traffic on the port?)", achieved, sharePercent, tolerancePoints);
+            return achieved <= sharePercent + tolerancePoints ? Optional.empty() : Optional.of(new LoadMiss(
+                LoadMiss.Kind.PORT_BUSY_UNLOADED, String.format(Locale.ROOT, "the port read %.1f %% with no load driven (more than"
+                    + " the round trips' %.0f %% share plus %.0f points: other traffic on the port?)", achieved, sharePercent,
+                    tolerancePoints)));
         }
         return PortCounterWindow.miss(achieved, load, tolerancePoints);
     }
@@ -230,7 +232,8 @@ final class PortRun {
         return Math.max(1, Math.min(110, asked + (load - achieved)));
     }
 
-    private String cpuMiss(final double hostPercent, final double peerPercent) {
+    /** @return empty when both hosts' CPUs read LOW (or could not be read), else what they read */
+    private Optional<LoadMiss> cpuMiss(final double hostPercent, final double peerPercent) {
         final StringBuilder miss = new StringBuilder();
         if (!Double.isNaN(hostPercent) && classifier.classifyPlain(hostPercent) != CpuState.LOW) {
             miss.append(String.format(Locale.ROOT, "this host's CPU read %.0f %% (%s)", hostPercent,
@@ -240,7 +243,8 @@ final class PortRun {
             miss.append(miss.isEmpty() ? "" : " and ").append(String.format(Locale.ROOT, "the peer host's CPU read %.0f %% (%s)",
                 peerPercent, classifier.classifyPlain(peerPercent)));
         }
-        return miss.isEmpty() ? null : miss + ", not LOW: port cells are measured with both CPUs idle";
+        return miss.isEmpty() ? Optional.empty()
+            : Optional.of(new LoadMiss(LoadMiss.Kind.CPU_NOT_IDLE, miss + ", not LOW: port cells are measured with both CPUs idle"));
     }
 
     /** @return the whole host's utilisation between the readings: the mean of its cores, as its snmpd's UCD counters read */

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
 import org.latencyserver.agent.measure.RoundTripRunner;
@@ -150,8 +151,8 @@ public final class ProfileRun {
             Thread.sleep(1_000); // the drivers reach their duty cycle
             final RoundTripRunner probe = new RoundTripRunner(peer, 256);
             final double[] before = checkWindow(probe);
-            final String missBefore = miss(pair, before);
-            if (missBefore == null) {
+            final Optional<LoadMiss> missBefore = miss(pair, before);
+            if (missBefore.isEmpty()) {
                 final Map<String, CellResult> cells = new LinkedHashMap<>();
                 int measured = 0;
                 for (final int size : settings.sizesBytes()) {
@@ -165,17 +166,19 @@ public final class ProfileRun {
                     progressLine(pair, size, doneAmongChosen() + cells.size(), total, startNanos, measuredBefore + measured);
                 }
                 final double[] after = checkWindow(probe);
-                final String missAfter = miss(pair, after);
-                if (missAfter == null) {
+                final Optional<LoadMiss> missAfter = miss(pair, after);
+                if (missAfter.isEmpty()) {
                     done.putAll(cells);
                     savePartial();
                     return measured;
                 }
-                progress.printf(Locale.ROOT, "%n%s: after its sizes the load read %s; measuring the pair again%n", pair, missAfter);
+                progress.printf(Locale.ROOT, "%n%s: after its sizes the load read %s; measuring the pair again%n", pair,
+                    missAfter.get().detail());
                 clientDrive = clientCorrection.next(clientDrive, after[0]);
                 peerDrive = peerCorrection.next(peerDrive, after[1]);
             } else {
-                progress.printf(Locale.ROOT, "%n%s: the load read %s; correcting the drivers and trying again%n", pair, missBefore);
+                progress.printf(Locale.ROOT, "%n%s: the load read %s; correcting the drivers and trying again%n", pair,
+                    missBefore.get().detail());
                 clientDrive = clientCorrection.next(clientDrive, before[0]);
                 peerDrive = peerCorrection.next(peerDrive, before[1]);
             }
@@ -188,14 +191,15 @@ public final class ProfileRun {
         return (int) Math.max(0, Math.min(100, Math.round(TARGET_PERCENT.get(state) - baselinePercent)));
     }
 
-    /** @return null when both sides are in their state's band, else what they read */
-    private String miss(final CpuStatePair pair, final double[] achieved) {
+    /** @return empty when both sides are in their state's band, else what they read */
+    private Optional<LoadMiss> miss(final CpuStatePair pair, final double[] achieved) {
         final CpuState client = classifier.classifyPlain(achieved[0]);
         final CpuState peerState = classifier.classifyPlain(achieved[1]);
         if (client == pair.client() && peerState == pair.peer()) {
-            return null;
+            return Optional.empty();
         }
-        return String.format(Locale.ROOT, "client %.0f %% (%s), peer %.0f %% (%s)", achieved[0], client, achieved[1], peerState);
+        return Optional.of(new LoadMiss(LoadMiss.Kind.CPU_OUT_OF_BAND, String.format(Locale.ROOT, "client %.0f %% (%s), peer %.0f %% (%s)",
+            achieved[0], client, achieved[1], peerState)));
     }
 
     /** Continuous 256 B round trips for the window, as a measurement runs: each side's utilisation. */

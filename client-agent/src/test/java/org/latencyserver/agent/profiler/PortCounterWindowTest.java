@@ -2,10 +2,10 @@ package org.latencyserver.agent.profiler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PortCounterWindowTest {
@@ -62,9 +62,11 @@ class PortCounterWindowTest {
 
     @Test
     void theCheckAllowsTheToleranceEitherSideAndSaysWhatItRead() {
-        assertNull(PortCounterWindow.miss(93.0, 95, 2));
-        assertNull(PortCounterWindow.miss(97.0, 95, 2));
-        assertEquals("the port read 92.9 % for a target of 95 % (more than 2 points off)", PortCounterWindow.miss(92.9, 95, 2));
-        assertTrue(PortCounterWindow.miss(Double.NaN, 95, 2).startsWith("the port's counters changed fewer than 3 times"));
+        assertEquals(Optional.empty(), PortCounterWindow.miss(93.0, 95, 2));
+        assertEquals(Optional.empty(), PortCounterWindow.miss(97.0, 95, 2));
+        assertEquals("the port read 92.9 % for a target of 95 % (more than 2 points off)",
+            PortCounterWindow.miss(92.9, 95, 2).orElseThrow().detail());
+        final LoadMiss still = PortCounterWindow.miss(Double.NaN, 95, 2).orElseThrow();
+        assertTrue(still.detail().startsWith("the port's counters changed fewer than 3 times"), still::detail);
     }
 }

@@ -1,9 +1,9 @@
 package org.latencyserver.agent.profiler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The port run's decisions that need no port: when a load counts as reached, and how the next try is asked. */
@@ -11,17 +11,22 @@ class PortRunChecksTest {
 
     @Test
     void aLoadOfZeroAllowsTheRoundTripsOwnShareAndTheTolerance() {
-        assertNull(PortRun.portMiss(0, 4.4, 5, 2));
-        assertNull(PortRun.portMiss(0, 7.0, 5, 2));
-        final String miss = PortRun.portMiss(0, 7.5, 5, 2);
-        assertTrue(miss.startsWith("the port read 7.5 % with no load driven (more than the round trips' 5 % share plus 2 points"), miss);
+        assertEquals(Optional.empty(), PortRun.portMiss(0, 4.4, 5, 2));
+        assertEquals(Optional.empty(), PortRun.portMiss(0, 7.0, 5, 2));
+        final LoadMiss miss = PortRun.portMiss(0, 7.5, 5, 2).orElseThrow();
+        assertEquals(LoadMiss.Kind.PORT_BUSY_UNLOADED, miss.kind());
+        assertTrue(miss.detail().startsWith("the port read 7.5 % with no load driven (more than the round trips' 5 % share plus 2"
+            + " points"), miss::detail);
     }
 
     @Test
     void aLoadAbove0MustReadWithinTheTolerance() {
-        assertNull(PortRun.portMiss(95, 96.9, 5, 2));
-        assertEquals("the port read 97.2 % for a target of 95 % (more than 2 points off)", PortRun.portMiss(95, 97.2, 5, 2));
-        assertTrue(PortRun.portMiss(0, Double.NaN, 5, 2).contains("changed fewer than 3 times"));
+        assertEquals(Optional.empty(), PortRun.portMiss(95, 96.9, 5, 2));
+        assertEquals(new LoadMiss(LoadMiss.Kind.PORT_OFF_TARGET, "the port read 97.2 % for a target of 95 % (more than 2 points off)"),
+            PortRun.portMiss(95, 97.2, 5, 2).orElseThrow());
+        final LoadMiss still = PortRun.portMiss(0, Double.NaN, 5, 2).orElseThrow();
+        assertTrue(still.detail().contains("changed fewer than 3 times"), still::detail);
+        assertEquals(LoadMiss.Kind.PORT_COUNTERS_STILL, still.kind());
     }
 
     @Test

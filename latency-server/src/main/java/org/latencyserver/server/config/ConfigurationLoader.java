@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.latencyserver.core.input.InputFault;
@@ -136,8 +137,9 @@ public final class ConfigurationLoader {
         OptionReads.allowOnlyOptionsOf(server, "server");
         final String name = OptionReads.text(server, ServerOption.SERVER_NAME);
         String partition = server.text(ServerOption.SERVER_PARTITION.key(), null);
-        if (partition != null && Partitions.refusal(partition) != null) {
-            server.fault(ServerOption.SERVER_PARTITION.key(), Partitions.refusal(partition));
+        final Optional<String> badPartition = partition == null ? Optional.empty() : Partitions.refusal(partition);
+        if (badPartition.isPresent()) {
+            server.fault(ServerOption.SERVER_PARTITION.key(), badPartition.get());
             partition = null;
         }
         final IndexRefScope scope = server.choice(ServerOption.SERVER_INDEX_REF_SCOPE.key(),

@@ -2,6 +2,7 @@ package org.latencyserver.server.config;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import org.latencyserver.orb.Partitions;
 
 /**
@@ -51,8 +52,9 @@ public record ServerSettings(String name, String partition, IndexRefScope indexR
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("server name must not be blank, was '" + name + "'");
         }
-        if (partition != null && Partitions.refusal(partition) != null) {
-            throw new IllegalArgumentException("server.partition: " + Partitions.refusal(partition));
+        final Optional<String> badPartition = partition == null ? Optional.empty() : Partitions.refusal(partition);
+        if (badPartition.isPresent()) {
+            throw new IllegalArgumentException("server.partition: " + badPartition.get());
         }
         ServerOption.SERVER_POLL_INTERVAL_MILLIS.checked(pollIntervalMillis);
         ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS.checked(unknownAfterMissedPolls);

@@ -79,7 +79,7 @@ final class IdlConversions {
         return new ConnectionInfo(spec.indexRef(), spec.clientNodeName(), spec.peerNodeName(), spec.clientWorkstationCode(),
             spec.peerWorkstationCode(), spec.messageSizeBytes(), (short) spec.qos(), spec.boundPercent(),
             spec.profileName() == null ? "" : spec.profileName(), (short) row.load().cpu().code(),
-            (short) row.load().port().code(), row.staleReason() != null, nullToEmpty(row.staleReason()),
+            (short) row.load().port().code(), row.staleInputs().isStale(), row.staleInputs().reason(),
             spec.clientWorkstationType().name(), spec.peerWorkstationType().name(), spec.probeRatePerSecond(),
             spec.calibration().configName());
     }
@@ -98,11 +98,11 @@ final class IdlConversions {
             bound ? org.latencyserver.idl.latency.EstimateKind.BOUND : org.latencyserver.idl.latency.EstimateKind.AVERAGE,
             estimate.valueMillis(), estimate.boundPercent(),
             interval(estimate.interval(), bound ? "percent" : "ms", bound ? 100.0 : 1.0), alternatives,
-            row.updateRequired(), row.staleReason() != null, nullToEmpty(row.staleReason()), estimate.interpolated(),
+            row.updateRequired(), row.staleInputs().isStale(), row.staleInputs().reason(), estimate.interpolated(),
             estimate.basis(), estimate.notes().toArray(new String[0]), epochMillis,
             // The served estimate carries its thesis value and correction; any other (a percentile, a size) is uncorrected.
             estimate == row.estimate() && row.served().thesis() != null ? row.served().thesis().valueMillis() : estimate.valueMillis(),
-            estimate == row.estimate() ? row.served().correction() : "", row.served().source(), row.served().dataEpochMillis(),
+            estimate == row.estimate() ? row.served().correction() : "", row.served().source().word(), row.served().dataEpochMillis(),
             (short) row.load().cpu().code(), (short) row.load().port().code());
     }
 

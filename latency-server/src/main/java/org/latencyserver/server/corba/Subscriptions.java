@@ -67,7 +67,7 @@ final class Subscriptions implements EngineListener {
     public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
         if (after.estimate() != null && (!Objects.equals(before.estimate(), after.estimate())
             || before.updateRequired() != after.updateRequired()
-            || !Objects.equals(before.staleReason(), after.staleReason())
+            || !before.staleInputs().equals(after.staleInputs())
             || !Objects.equals(before.load(), after.load()))) {
             estimates.publish(after.spec().indexRef(), IdlConversions.estimate(after, after.estimate(), after.changedEpochMillis()));
         }

@@ -103,7 +103,7 @@ public final class WriteGuard {
      * @return empty when the caller is an agent (or the server is open), else why not
      */
     Optional<Refusal> anyAgent(final Operation operation) {
-        return notPermitted(policy.refusalOfRole(callers.get(), Role.AGENT, operation.label()));
+        return policy.refusalOfRole(callers.get(), Role.AGENT, operation.label());
     }
 
     /**
@@ -125,11 +125,6 @@ public final class WriteGuard {
     }
 
     private Optional<Refusal> role(final Role role, final Operation operation, final String clientNode) {
-        return notPermitted(policy.refusal(callers.get(), role, operation.label(), clientNode));
-    }
-
-    /** @param reason the access policy's answer: null when allowed */
-    private static Optional<Refusal> notPermitted(final String reason) {
-        return reason == null ? Optional.empty() : Optional.of(Refusal.of(Refusal.Kind.NOT_PERMITTED, reason));
+        return policy.refusal(callers.get(), role, operation.label(), clientNode);
     }
 }

@@ -8,11 +8,12 @@ import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.state.PortStateClassifier;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.StaleInputs;
 
 /**
  * Load classification: a connection's MIB values as its load state (the CPU state of each end, the port's state),
- * with hysteresis against the state it was in; what makes a polled reading tick-counter noise; and why an estimate
- * is stale when a value is unknown. The thresholds come from the engine's settings.
+ * with hysteresis against the state it was in; what makes a polled reading tick-counter noise; and which inputs make an
+ * estimate stale (those whose value is unknown). The thresholds come from the engine's settings.
  *
  * <p>Immutable and thread-safe.
  */
@@ -73,24 +74,9 @@ final class LoadClassification {
 
     /**
      * @param reading the connection's values
-     * @return why an estimate served with them may not hold (which values are unknown), or null when all are known
+     * @return the inputs whose values are unknown, so that an estimate served with them may not hold; none when all are known
      */
-    static String staleReason(final MibReading reading) {
-        final String cpu;
-        if (reading.clientCpuPercent() < 0 && reading.peerCpuPercent() < 0) {
-            cpu = "CPU utilisation of both workstations unknown";
-        } else if (reading.clientCpuPercent() < 0) {
-            cpu = "client workstation CPU utilisation unknown";
-        } else if (reading.peerCpuPercent() < 0) {
-            cpu = "peer workstation CPU utilisation unknown";
-        } else {
-            cpu = null;
-        }
-        // An unknown port may hide a load above 90 %, whose contribution the estimate then lacks.
-        final String port = reading.portPercent() < 0 ? "switch port utilisation unknown" : null;
-        if (cpu != null && port != null) {
-            return cpu + "; " + port;
-        }
-        return cpu != null ? cpu : port;
+    static StaleInputs staleInputs(final MibReading reading) {
+        return StaleInputs.unknownIn(reading);
     }
 }

@@ -16,6 +16,7 @@ import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.ServedEstimate;
@@ -171,7 +172,7 @@ final class ResultIntake {
             bound ? row.spec().boundPercent() : 0.0, interval, List.of(), "thesis UpdateResponse", List.of(), false);
         // The thesis's agents report numbers, not round trips: served as reported, never corrected.
         publisher.publish(row, row.withMeasurement(row.measurement(), row.learning().withMeasurementReason(null))
-            .withServed(estimate, null, new ServedEstimate(estimate, null, ServedEstimate.MEASUREMENT, epochMillis.getAsLong(), "")));
+            .withServed(estimate, null, new ServedEstimate(estimate, null, EstimateSource.MEASUREMENT, epochMillis.getAsLong(), "")));
         return SubmitOutcome.ACCEPTED;
     }
 

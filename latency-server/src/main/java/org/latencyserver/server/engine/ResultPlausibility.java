@@ -13,6 +13,7 @@ import org.latencyserver.core.estimate.ProfileBoundEstimator;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.server.table.ServedEstimate;
 
 /**
@@ -128,7 +129,7 @@ final class ResultPlausibility {
         final String state = row.load().cpu() + " " + row.load().port();
         final ServedEstimate served = row.served();
         final Estimate accepted = served.thesis();
-        if (ServedEstimate.MEASUREMENT.equals(served.source()) && accepted != null
+        if (served.source() == EstimateSource.MEASUREMENT && accepted != null
             && accepted.kind() == (bound ? EstimateKind.BOUND : EstimateKind.AVERAGE) && accepted.valueMillis() > 0) {
             return new Reference(accepted.valueMillis(), "the connection's last accepted " + name + " "
                 + millis(accepted.valueMillis()) + " ms in " + state);

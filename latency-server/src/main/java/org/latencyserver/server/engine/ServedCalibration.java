@@ -5,7 +5,7 @@ import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ServedEstimate;
+
 
 /**
  * Round trips sent while an estimate was served test it: counted in the load state's calibration, and, when the
@@ -34,9 +34,7 @@ final class ServedCalibration {
         if (served == null || count < 1) {
             return known;
         }
-        final String source = row.served().source();
-        final boolean ownState = ServedEstimate.MEASUREMENT.equals(source) || ServedEstimate.REMEMBERED.equals(source)
-            || ServedEstimate.PROFILE.equals(source) || ServedEstimate.BAND_PROBES.equals(source);
+        final boolean ownState = row.served().source().ofCurrentState();
         final boolean adapt = row.spec().isAdaptive() && ownState;
         if (served.kind() == EstimateKind.BOUND) {
             final long hits = Math.min(count, roundTrips.countAtOrBelow(Math.round(served.valueMillis() * 1e6)));

@@ -18,6 +18,7 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.ServedEstimate;
@@ -81,14 +82,14 @@ final class ServingPolicy {
         if (profile == null) {
             final String reason = "profile '" + row.spec().profileName() + "' is not loaded";
             // A band's probes describe that band only: without them for this state there is nothing to keep serving.
-            return ServedEstimate.BAND_PROBES.equals(row.served().source()) ? row.withServed(null, reason, ServedEstimate.NONE)
+            return row.served().source() == EstimateSource.BAND_PROBES ? row.withServed(null, reason, ServedEstimate.NONE)
                 : row.withEstimate(row.estimate(), reason);
         }
         try {
             final Estimate estimate = profileEstimates.estimate(row.spec().asQos(), profile, row.load(), row.spec().messageSizeBytes(),
                 row.spec().boundPercent());
             final LatencyHistogram reference = row.spec().asQos() == Qos.PROFILE_BOUND ? cellHistogram(profile, row) : null;
-            return serve(row, estimate, reference, ServedEstimate.PROFILE, 0);
+            return serve(row, estimate, reference, EstimateSource.PROFILE, 0);
         } catch (EstimateRefusedException e) {
             return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
         }
@@ -115,7 +116,7 @@ final class ServingPolicy {
                 Math.max(0, epochMillis.getAsLong() - known.lastMeasuredEpochMillis()));
             try {
                 return serve(row, measuredEstimate(row, known.lastMeasurement(), basis), known.lastMeasurement().histogram(),
-                    ServedEstimate.REMEMBERED, known.lastMeasuredEpochMillis());
+                    EstimateSource.REMEMBERED, known.lastMeasuredEpochMillis());
             } catch (EstimateRefusedException e) {
                 return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
             }
@@ -142,7 +143,7 @@ final class ServingPolicy {
             final Estimate fallback = new Estimate(row.spec().qos(), cell.kind(), cell.valueMillis(), cell.boundPercent(),
                 cell.interval(), cell.alternatives(), "profile fallback (" + state + " never measured): " + cell.basis(),
                 cell.notes(), cell.interpolated());
-            return serve(row, fallback, cellHistogram(profile, row), ServedEstimate.PROFILE_FALLBACK, 0);
+            return serve(row, fallback, cellHistogram(profile, row), EstimateSource.PROFILE_FALLBACK, 0);
         } catch (EstimateRefusedException e) {
             return row.withServed(null, waiting + "; the profile offers none: " + e.getMessage(), ServedEstimate.NONE);
         }
@@ -155,7 +156,7 @@ final class ServingPolicy {
      */
     ConnectionRow measured(final ConnectionRow row, final Measurement measurement, final String basis, final long epochMillisNow) {
         try {
-            return serve(row, measuredEstimate(row, measurement, basis), measurement.histogram(), ServedEstimate.MEASUREMENT,
+            return serve(row, measuredEstimate(row, measurement, basis), measurement.histogram(), EstimateSource.MEASUREMENT,
                 epochMillisNow);
         } catch (EstimateRefusedException e) {
             return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
@@ -194,10 +195,10 @@ final class ServingPolicy {
         }
         final Estimate thesis = new Estimate(row.spec().qos(), measured.kind(), measured.valueMillis(), measured.boundPercent(),
             measured.interval(), measured.alternatives(), measured.basis(), measured.notes(), false);
-        final ConnectionRow restarted = !row.spec().isAdaptive() || ServedEstimate.BAND_PROBES.equals(row.served().source()) ? row
+        final ConnectionRow restarted = !row.spec().isAdaptive() || row.served().source() == EstimateSource.BAND_PROBES ? row
             : row.withLearning(row.learning().with(row.load(),
                 row.currentKnowledge().withCorrectionsRestarted(row.spec().boundPercent())));
-        return serve(restarted, thesis, pooled.histogram(), ServedEstimate.BAND_PROBES, lastMillis);
+        return serve(restarted, thesis, pooled.histogram(), EstimateSource.BAND_PROBES, lastMillis);
     }
 
     /**
@@ -209,9 +210,9 @@ final class ServingPolicy {
         if (!row.spec().isMeasured()) {
             return fromProfile(row);
         }
-        final String source = row.served().source();
-        final boolean standIn = ServedEstimate.BAND_PROBES.equals(source) || ServedEstimate.PROFILE_FALLBACK.equals(source)
-            || ServedEstimate.NOT_SERVED.equals(source);
+        final EstimateSource source = row.served().source();
+        final boolean standIn = source == EstimateSource.BAND_PROBES || source == EstimateSource.PROFILE_FALLBACK
+            || source == EstimateSource.NONE;
         final ConnectionRow probed = standIn ? fromBandProbes(row) : null;
         return probed == null ? row : probed;
     }
@@ -233,7 +234,7 @@ final class ServingPolicy {
             return served;
         }
         LatencyHistogram reference = null;
-        if (ServedEstimate.MEASUREMENT.equals(served.source()) || ServedEstimate.REMEMBERED.equals(served.source())) {
+        if (served.source().measured()) {
             final StateKnowledge known = learning.byState().get(load);
             reference = known == null || known.lastMeasurement() == null ? null : known.lastMeasurement().histogram();
         } else if (profileOf(row) != null) {
@@ -282,7 +283,7 @@ final class ServingPolicy {
      * connection is adaptive.
      */
     private static ConnectionRow serve(final ConnectionRow row, final Estimate thesis, final LatencyHistogram reference,
-                                       final String source, final long dataEpochMillis) {
+                                       final EstimateSource source, final long dataEpochMillis) {
         if (!row.spec().isAdaptive()) {
             return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, ""));
         }

@@ -14,6 +14,7 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
@@ -175,7 +176,7 @@ public final class UpdateEngine {
      */
     private void apply(final ConnectionRow row, final MibReading reading, final ConnectionLoadState load, final long nowNanos,
                        final boolean polled) {
-        ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleReason(LoadClassification.staleReason(reading));
+        ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleInputs(LoadClassification.staleInputs(reading));
         if (load.isStateChangeFrom(row.load())) {
             if (polled) {
                 next = results.takeBackIfJustFiled(next, row.load(), nowNanos);
@@ -211,7 +212,7 @@ public final class UpdateEngine {
                 return scheduler.openOrDefer(serving.known(cleared), nowNanos);
             }
             final ConnectionRow labelled = cleared.estimate() == null ? cleared
-                : cleared.withServed(cleared.estimate(), cleared.unavailableReason(), cleared.served().relabelled(ServedEstimate.PREVIOUS_STATE));
+                : cleared.withServed(cleared.estimate(), cleared.unavailableReason(), cleared.served().relabelled(EstimateSource.PREVIOUS_STATE));
             return scheduler.request(labelled, nowNanos);
         }
         // Serve at once what is known of the new state; measure once it has held for the dwell.
@@ -327,7 +328,7 @@ public final class UpdateEngine {
         }
         final ConnectionLoadState load = classification.restored(latest);
         ConnectionRow restored = row.toBuilder().latest(latest).previous(previous).load(load).estimate(estimate)
-            .unavailableReason(unavailableReason).staleReason(LoadClassification.staleReason(latest)).pending(null)
+            .unavailableReason(unavailableReason).staleInputs(LoadClassification.staleInputs(latest)).pending(null)
             .measurementDueNanos(ConnectionRow.NOT_DUE).lastMeasurementStartNanos(ConnectionRow.NOT_DUE).measurement(measurement)
             .served(serving.withReference(row, load, served, learning))
             .learning(learning.enteredStateAt(nowNanos).withMeasurementReason("restart: a measurement was awaited"))
@@ -377,7 +378,7 @@ public final class UpdateEngine {
             final ConnectionRow next = serving.afterBandProbes(row);
             if (next != row && (next.estimate() == null ? row.estimate() != null : row.estimate() == null
                 || next.estimate().valueMillis() != row.estimate().valueMillis()
-                || !next.served().source().equals(row.served().source()))) {
+                || next.served().source() != row.served().source())) {
                 publish(row, next);
             }
         }

@@ -26,6 +26,7 @@ import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.persistence.StateSaveCounters;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.StaleInputs;
 
 /**
  * The server's metrics, served on loopback in Prometheus conventions: base units (seconds, ratios
@@ -186,7 +187,7 @@ public final class ServerMetrics implements AutoCloseable {
             .labelNames("index_ref").callback(cb -> {
                 for (final ConnectionRow row : table.rows()) {
                     if (row.estimate() != null) {
-                        cb.call(row.staleReason() != null ? 1 : 0, ref(row));
+                        cb.call(row.staleInputs().isStale() ? 1 : 0, ref(row));
                     }
                 }
             }).register(registry);
@@ -195,16 +196,9 @@ public final class ServerMetrics implements AutoCloseable {
                 + " peer_cpu_unknown, port_unknown); no series while the estimate is fresh")
             .labelNames("index_ref", "reason").callback(cb -> {
                 for (final ConnectionRow row : table.rows()) {
-                    if (row.estimate() != null && row.staleReason() != null) {
-                        final String ref = ref(row);
-                        if (row.latest().clientCpuPercent() < 0) {
-                            cb.call(1, ref, "client_cpu_unknown");
-                        }
-                        if (row.latest().peerCpuPercent() < 0) {
-                            cb.call(1, ref, "peer_cpu_unknown");
-                        }
-                        if (row.latest().portPercent() < 0) {
-                            cb.call(1, ref, "port_unknown");
+                    if (row.estimate() != null) {
+                        for (final StaleInputs.Input input : row.staleInputs().inputs()) {
+                            cb.call(1, ref(row), input.metricLabel());
                         }
                     }
                 }

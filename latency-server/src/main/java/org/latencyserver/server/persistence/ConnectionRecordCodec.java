@@ -11,6 +11,7 @@ import static org.latencyserver.server.persistence.LenientJson.text;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.latencyserver.core.calibration.StateKnowledge;
@@ -21,6 +22,7 @@ import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.server.persistence.JsonFieldTable.Field;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.ServedEstimate;
@@ -101,10 +103,10 @@ final class ConnectionRecordCodec {
         (c, name, d) -> d.measurementWanted = bool(c, name));
     private static final Field<ConnectionRow, Draft> MEASUREMENT = new Field<>("measurement", ConnectionRow::measurement,
         ConnectionRecordCodec::writeMeasurement, ConnectionRecordCodec::readMeasurement);
+    /** Written as the source's wire word; absent in the oldest records, where the estimate and the QoS imply it. */
     private static final Field<ConnectionRow, Draft> SOURCE = new Field<>("source", row -> row.served().source(),
-        (c, name, row, earlier) -> c.put(name, row.served().source()),
-        (c, name, d) -> d.source = text(c, name, d.estimate == null ? ServedEstimate.NOT_SERVED
-            : d.qos <= 2 ? ServedEstimate.PROFILE : ServedEstimate.MEASUREMENT));
+        (c, name, row, earlier) -> c.put(name, row.served().source().word()),
+        (c, name, d) -> d.source = sourceOf(text(c, name, null), name, d));
     private static final Field<ConnectionRow, Draft> DATA_EPOCH = new Field<>("data_epoch_millis", row -> row.served().dataEpochMillis(),
         (c, name, row, earlier) -> c.put(name, row.served().dataEpochMillis()),
         (c, name, d) -> d.dataEpochMillis = longOr(c, name, 0));
@@ -178,6 +180,19 @@ final class ConnectionRecordCodec {
      */
     static boolean sameRecordButReadings(final ConnectionRow before, final ConnectionRow after) {
         return FIELDS.sameInComparedFields(before, after);
+    }
+
+    /**
+     * @param word the record's source word, or null when it has none
+     * @return its source; when absent, what the estimate and the QoS imply
+     * @throws IllegalArgumentException naming the field and the word when no source has it
+     */
+    private static EstimateSource sourceOf(final String word, final String name, final Draft d) {
+        if (word == null) {
+            return d.estimate == null ? EstimateSource.NONE : d.qos <= 2 ? EstimateSource.PROFILE : EstimateSource.MEASUREMENT;
+        }
+        return EstimateSource.fromWord(word).orElseThrow(() -> new IllegalArgumentException(name + ": unknown source '" + word
+            + "'; expected one of " + Arrays.stream(EstimateSource.values()).map(s -> "'" + s.word() + "'").toList()));
     }
 
     private static void writeMeasurement(final ObjectNode c, final String name, final ConnectionRow row, final ConnectionRow earlier) {
@@ -257,7 +272,7 @@ final class ConnectionRecordCodec {
         boolean measurementWanted;
         Measurement measurement;
         Estimate thesis;
-        String source;
+        EstimateSource source;
         long dataEpochMillis;
         String correction;
         Learning learning = Learning.NONE;

@@ -4,7 +4,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import javax.security.auth.x500.X500Principal;
+import org.latencyserver.server.engine.Refusal;
 
 /**
  * Decides, per call, whether a caller may make a write and see a ticket.
@@ -57,51 +59,54 @@ public final class AccessPolicy {
      * @param needed     the role the call needs
      * @param operation  the call, named in the reason
      * @param clientNode for {@link Role#AGENT}: the client node of the connection written to; else ignored
-     * @return null when allowed, else why not (names the caller, the role and what to do)
+     * @return empty when allowed, else a {@link Refusal.Kind#NOT_PERMITTED} refusal saying why (it names the caller, the
+     *         role and what to do)
      */
-    public String refusal(final Caller caller, final Role needed, final String operation, final String clientNode) {
-        final String byRole = refusalOfRole(caller, needed, operation);
-        if (byRole != null || open || needed != Role.AGENT) {
+    public Optional<Refusal> refusal(final Caller caller, final Role needed, final String operation, final String clientNode) {
+        final Optional<Refusal> byRole = refusalOfRole(caller, needed, operation);
+        if (byRole.isPresent() || open || needed != Role.AGENT) {
             return byRole;
         }
         final PrincipalRule rule = rulesBySubject.get(caller.subject().getName(X500Principal.CANONICAL));
         if (clientNode == null) {
             // Fail closed: an agent's write is allowed only against a node it can be compared with.
-            return operation + ": no client node to check " + caller.describe() + " against";
+            return notPermitted(operation + ": no client node to check " + caller.describe() + " against");
         }
         if (!clientNode.equals(rule.node())) {
-            return operation + ": " + caller.describe() + " is the agent of node " + rule.node()
-                + "; the connection's client node is " + clientNode;
+            return notPermitted(operation + ": " + caller.describe() + " is the agent of node " + rule.node()
+                + "; the connection's client node is " + clientNode);
         }
-        return null;
+        return Optional.empty();
     }
 
     /**
      * @param caller    who calls
      * @param needed    the role the call needs, whatever connection it concerns
      * @param operation the call, named in the reason
-     * @return null when the caller holds the role (or the policy is open), else why not
+     * @return empty when the caller holds the role (or the policy is open), else a {@link Refusal.Kind#NOT_PERMITTED}
+     *         refusal saying why
      */
-    public String refusalOfRole(final Caller caller, final Role needed, final String operation) {
+    public Optional<Refusal> refusalOfRole(final Caller caller, final Role needed, final String operation) {
         Objects.requireNonNull(caller, "caller");
         if (open) {
-            return null;
+            return Optional.empty();
         }
         final String what = operation + " needs the " + needed.configName() + " role";
         if (caller.transport() == Caller.Transport.PLAIN) {
-            return what + "; plain IIOP is read-only on this server: call over IIOP/TLS with a certificate that has the role";
+            return notPermitted(what + "; plain IIOP is read-only on this server: call over IIOP/TLS with a certificate that has the role");
         }
         if (caller.subject() == null) {
-            return what + "; the TLS caller presented no certificate";
+            return notPermitted(what + "; the TLS caller presented no certificate");
         }
         final PrincipalRule rule = rulesBySubject.get(caller.subject().getName(X500Principal.CANONICAL));
         if (rule == null) {
-            return what + "; " + caller.describe() + " has no roles on this server (security.principals)";
+            return notPermitted(what + "; " + caller.describe() + " has no roles on this server (security.principals)");
         }
         if (!rule.roles().contains(needed)) {
-            return what + "; " + caller.describe() + " has the roles " + rule.roles().stream().map(Role::configName).sorted().toList();
+            return notPermitted(what + "; " + caller.describe() + " has the roles "
+                + rule.roles().stream().map(Role::configName).sorted().toList());
         }
-        return null;
+        return Optional.empty();
     }
 
     /**
@@ -110,6 +115,10 @@ public final class AccessPolicy {
      * @return whether the caller may see the request's ticket: in open mode anyone, else only the agent of that node
      */
     public boolean maySeeTicket(final Caller caller, final String clientNode) {
-        return refusal(caller, Role.AGENT, "seeing a ticket", clientNode) == null;
+        return refusal(caller, Role.AGENT, "seeing a ticket", clientNode).isEmpty();
+    }
+
+    private static Optional<Refusal> notPermitted(final String message) {
+        return Optional.of(Refusal.of(Refusal.Kind.NOT_PERMITTED, message));
     }
 }

@@ -1,5 +1,6 @@
 package org.latencyserver.server.table;
 
+import java.util.Objects;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
@@ -19,7 +20,8 @@ import org.latencyserver.core.state.ConnectionLoadState;
  * @param load                    the classified load state
  * @param estimate                the estimate served, or null when none can be
  * @param unavailableReason       why no estimate (or why the last one could not be refreshed), or null
- * @param staleReason             why the served estimate may no longer hold (an input stopped), or null
+ * @param staleInputs             the inputs that stopped answering, so that the served estimate may no longer hold;
+ *                                {@link StaleInputs#NONE} while every input answers
  * @param pending                 the open measurement request (QoS 3, 4), or null
  * @param measurementDueNanos     when a deferred measurement may open, or {@link #NOT_DUE}
  * @param lastMeasurementStartNanos when the last measurement request opened, or {@link #NOT_DUE}
@@ -31,12 +33,17 @@ import org.latencyserver.core.state.ConnectionLoadState;
  * @param changedEpochMillis      wall-clock time of the last change
  */
 public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading previous, ConnectionLoadState load,
-                            Estimate estimate, String unavailableReason, String staleReason, PendingMeasurement pending,
+                            Estimate estimate, String unavailableReason, StaleInputs staleInputs, PendingMeasurement pending,
                             long measurementDueNanos, long lastMeasurementStartNanos, Measurement measurement,
                             ServedEstimate served, Learning learning, long version, long changedEpochMillis) {
 
     /** Marks "no time": no measurement due, or none started yet. */
     public static final long NOT_DUE = Long.MIN_VALUE;
+
+    /** @throws NullPointerException when the stale inputs are missing (use {@link StaleInputs#NONE}) */
+    public ConnectionRow {
+        Objects.requireNonNull(staleInputs, "staleInputs");
+    }
 
     /**
      * @param spec      the connection
@@ -45,7 +52,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
      */
     public static ConnectionRow initial(final ConnectionSpec spec, final long nowMillis) {
         return new ConnectionRow(spec, MibReading.NONE, MibReading.NONE, ConnectionLoadState.UNKNOWN, null,
-            "no load state yet: waiting for the first MIB values", null, null, NOT_DUE, NOT_DUE, null,
+            "no load state yet: waiting for the first MIB values", StaleInputs.NONE, null, NOT_DUE, NOT_DUE, null,
             ServedEstimate.NONE, Learning.NONE, 0, nowMillis);
     }
 
@@ -111,11 +118,11 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
     }
 
     /**
-     * @param reason why the served estimate may be stale, or null when it is not
+     * @param inputs the inputs that stopped answering; {@link StaleInputs#NONE} when every input answers
      * @return the changed row
      */
-    public ConnectionRow withStaleReason(final String reason) {
-        return toBuilder().staleReason(reason).build();
+    public ConnectionRow withStaleInputs(final StaleInputs inputs) {
+        return toBuilder().staleInputs(inputs).build();
     }
 
     /**
@@ -173,7 +180,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
         private ConnectionLoadState load;
         private Estimate estimate;
         private String unavailableReason;
-        private String staleReason;
+        private StaleInputs staleInputs;
         private PendingMeasurement pending;
         private long measurementDueNanos;
         private long lastMeasurementStartNanos;
@@ -190,7 +197,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
             load = row.load;
             estimate = row.estimate;
             unavailableReason = row.unavailableReason;
-            staleReason = row.staleReason;
+            staleInputs = row.staleInputs;
             pending = row.pending;
             measurementDueNanos = row.measurementDueNanos;
             lastMeasurementStartNanos = row.lastMeasurementStartNanos;
@@ -247,11 +254,11 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
         }
 
         /**
-         * @param value why the served estimate may no longer hold, or null
+         * @param value the inputs that stopped answering; {@link StaleInputs#NONE} when every input answers
          * @return this builder
          */
-        public Builder staleReason(final String value) {
-            staleReason = value;
+        public Builder staleInputs(final StaleInputs value) {
+            staleInputs = value;
             return this;
         }
 
@@ -329,7 +336,7 @@ public record ConnectionRow(ConnectionSpec spec, MibReading latest, MibReading p
 
         /** @return the new row */
         public ConnectionRow build() {
-            return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleReason, pending,
+            return new ConnectionRow(spec, latest, previous, load, estimate, unavailableReason, staleInputs, pending,
                 measurementDueNanos, lastMeasurementStartNanos, measurement, served, learning, version, changedEpochMillis);
         }
     }

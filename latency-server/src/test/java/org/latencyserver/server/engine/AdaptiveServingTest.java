@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
@@ -134,7 +135,7 @@ class AdaptiveServingTest {
         engine.applyMib((short) 3, mib(10, 10), 20 * SECOND);
         final ConnectionRow back = row(3);
         assertEquals(lowLow, back.estimate().valueMillis(), 1e-9, "LOW/LOW's own value, not HIGH/HIGH's");
-        assertEquals(ServedEstimate.REMEMBERED, back.served().source());
+        assertEquals(EstimateSource.REMEMBERED, back.served().source());
         assertEquals(measuredAt, back.served().dataEpochMillis());
         assertTrue(back.updateRequired(), "a fresh measurement is still asked for");
     }
@@ -142,7 +143,7 @@ class AdaptiveServingTest {
     @Test
     void aStateNeverMeasuredFallsBackToTheProfileLabelledAndWithoutAProfileSaysWhy() {
         engine.applyMib((short) 4, mib(10, 10), 0);
-        assertEquals(ServedEstimate.PROFILE_FALLBACK, row(4).served().source());
+        assertEquals(EstimateSource.PROFILE_FALLBACK, row(4).served().source());
         assertEquals(4, row(4).estimate().qos(), "served at the connection's QoS level");
         assertTrue(row(4).estimate().basis().startsWith("profile fallback (LOW/LOW NORMAL never measured)"), row(4).estimate().basis());
         engine.applyMib((short) 6, mib(10, 10), 0);
@@ -183,7 +184,7 @@ class AdaptiveServingTest {
         assertEquals("", row(5).served().correction());
         assertEquals(30 * 8, row(5).currentKnowledge().coverage().roundTrips(), "calibration is still kept");
         engine.applyMib((short) 5, mib(80, 80), now + SECOND);
-        assertEquals(ServedEstimate.PREVIOUS_STATE, row(5).served().source(), "the old state's value, labelled");
+        assertEquals(EstimateSource.PREVIOUS_STATE, row(5).served().source(), "the old state's value, labelled");
         assertEquals(thesis, row(5).estimate().valueMillis(), 0.0);
     }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.core.calibration.BandProbes;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
@@ -92,7 +93,7 @@ class BandProbesServingTest {
         now = probe(engine, 1, now);
         final ConnectionRow served = row(engine, QOS2);
         assertNotNull(served.estimate(), "100 round trips: served");
-        assertEquals(ServedEstimate.BAND_PROBES, served.served().source());
+        assertEquals(EstimateSource.BAND_PROBES, served.served().source());
         assertEquals(EstimateKind.BOUND, served.estimate().kind());
         assertEquals(2, served.estimate().qos());
         assertEquals(15.0, served.estimate().valueMillis(), 1e-9, "96 % of 100: 90 at or below 11 ms, the rest at 15 ms");
@@ -108,7 +109,7 @@ class BandProbesServingTest {
         assertNotNull(row(engine, QOS4).pending(), "the saturated port is measured");
         assertNull(row(engine, QOS4).estimate());
         final long now = probe(engine, 5, 0);
-        assertEquals(ServedEstimate.BAND_PROBES, row(engine, QOS4).served().source());
+        assertEquals(EstimateSource.BAND_PROBES, row(engine, QOS4).served().source());
         assertEquals(15.0, row(engine, QOS4).estimate().valueMillis(), 1e-9);
         assertNotNull(row(engine, QOS4).pending(), "the measurement is still awaited");
 
@@ -117,9 +118,9 @@ class BandProbesServingTest {
         final long ticket = row(engine, QOS4).pending().ticket();
         assertTrue(engine.submitMeasurement(QOS4, ticket, new Measurement(LatencyHistogram.uniform(MS, counts, 0), 1000, 20.5,
             0.3, 21.0), "test", now + SECOND).accepted());
-        assertEquals(ServedEstimate.MEASUREMENT, row(engine, QOS4).served().source());
+        assertEquals(EstimateSource.MEASUREMENT, row(engine, QOS4).served().source());
         probe(engine, 1, now + SECOND);
-        assertEquals(ServedEstimate.MEASUREMENT, row(engine, QOS4).served().source(), "a measurement of the state is not replaced");
+        assertEquals(EstimateSource.MEASUREMENT, row(engine, QOS4).served().source(), "a measurement of the state is not replaced");
     }
 
     @Test
@@ -129,7 +130,7 @@ class BandProbesServingTest {
         final long now = probe(engine, 5, 0);
         engine.applyPolledMib(QOS2, mib(95, 100), now + SECOND);
         assertNotEquals(mib(10, 100), row(engine, QOS2).latest());
-        assertEquals(ServedEstimate.BAND_PROBES, row(engine, QOS2).served().source(), "the port's queue decides, whatever the CPUs");
+        assertEquals(EstimateSource.BAND_PROBES, row(engine, QOS2).served().source(), "the port's queue decides, whatever the CPUs");
         assertEquals(15.0, row(engine, QOS2).estimate().valueMillis(), 1e-9);
     }
 
@@ -140,7 +141,7 @@ class BandProbesServingTest {
         engine.tick(0);
         probe(engine, 10, 0);
         assertNull(row(engine, QOS4).estimate(), "an idle port's probes say nothing of a band");
-        assertEquals(ServedEstimate.NOT_SERVED, row(engine, QOS4).served().source());
+        assertEquals(EstimateSource.NONE, row(engine, QOS4).served().source());
     }
 
     @Test
@@ -153,7 +154,7 @@ class BandProbesServingTest {
         engine.applyPolledMib(QOS2, mib(10, 100), now + 20 * SECOND);
         assertNull(row(engine, QOS2).estimate(), "80 round trips kept: too few");
         probe(engine, 1, now + 20 * SECOND);
-        assertEquals(ServedEstimate.BAND_PROBES, row(engine, QOS2).served().source());
+        assertEquals(EstimateSource.BAND_PROBES, row(engine, QOS2).served().source());
     }
 
     @Test
@@ -183,7 +184,7 @@ class BandProbesServingTest {
         assertEquals(1, engine.resultsPooledInBand());
         assertNull(after.pending());
         assertNull(after.currentKnowledge().lastMeasurement(), "HIGH/HIGH did not hold throughout: nothing filed under it");
-        assertEquals(ServedEstimate.BAND_PROBES, after.served().source());
+        assertEquals(EstimateSource.BAND_PROBES, after.served().source());
         assertEquals(21.0, after.estimate().valueMillis(), 1e-9, "the 96 % bound of the band's round trips");
     }
 
@@ -216,8 +217,8 @@ class BandProbesServingTest {
         counts[20] = 1000;
         assertTrue(engine.submitMeasurement(QOS4, row(engine, QOS4).pending().ticket(), new Measurement(
             LatencyHistogram.uniform(MS, counts, 0), 1000, 20.5, 0.3, 21.0), "test", 5 * SECOND).accepted());
-        assertEquals(ServedEstimate.MEASUREMENT, row(engine, QOS4).served().source(), "its own state's measurement");
-        assertEquals(ServedEstimate.BAND_PROBES, row(engine, QOS2).served().source(), "the same path's port state, for the QoS 2 one");
+        assertEquals(EstimateSource.MEASUREMENT, row(engine, QOS4).served().source(), "its own state's measurement");
+        assertEquals(EstimateSource.BAND_PROBES, row(engine, QOS2).served().source(), "the same path's port state, for the QoS 2 one");
         assertEquals(21.0, row(engine, QOS2).estimate().valueMillis(), 1e-9);
     }
 }

@@ -2,7 +2,6 @@ package org.latencyserver.server.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -15,6 +14,7 @@ import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.StaleInputs;
 
 class LoadClassificationTest {
 
@@ -52,9 +52,9 @@ class LoadClassificationTest {
 
     @Test
     void theStaleReasonNamesTheUnknownValues() {
-        assertNull(LoadClassification.staleReason(mib(10, 20, 30)));
-        assertEquals("client workstation CPU utilisation unknown", LoadClassification.staleReason(mib(-1, 20, 30)));
+        assertEquals(StaleInputs.NONE, LoadClassification.staleInputs(mib(10, 20, 30)));
+        assertEquals("client workstation CPU utilisation unknown", LoadClassification.staleInputs(mib(-1, 20, 30)).reason());
         assertEquals("CPU utilisation of both workstations unknown; switch port utilisation unknown",
-            LoadClassification.staleReason(mib(-1, -1, -1)));
+            LoadClassification.staleInputs(mib(-1, -1, -1)).reason());
     }
 }

@@ -31,6 +31,7 @@ import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.StaleInputs;
 
 /** The engine on its own, with a controlled clock: no threads, no CORBA. */
 class UpdateEngineTest {
@@ -176,9 +177,9 @@ class UpdateEngineTest {
         engine.applyMib((short) 1, mib(-1, 10, 10), SECOND);
         assertEquals(served, row(1).estimate().valueMillis());
         assertEquals(CpuState.UNKNOWN, row(1).load().cpu().client());
-        assertEquals("client workstation CPU utilisation unknown", row(1).staleReason());
+        assertEquals("client workstation CPU utilisation unknown", row(1).staleInputs().reason());
         engine.applyMib((short) 1, mib(12, 10, 10), 2 * SECOND);
-        assertNull(row(1).staleReason(), "recovers by itself");
+        assertEquals(StaleInputs.NONE, row(1).staleInputs(), "recovers by itself");
     }
 
     @Test
@@ -302,14 +303,14 @@ class UpdateEngineTest {
     @Test
     void anUnknownPortMarksTheEstimateStaleWithItsReasonAndAKnownOneClearsIt() {
         engine.applyMib((short) 1, mib(10, 10, 50), 0);
-        assertNull(row(1).staleReason());
+        assertEquals(StaleInputs.NONE, row(1).staleInputs());
         engine.applyMib((short) 1, mib(10, 10, -1), 0);
-        assertEquals("switch port utilisation unknown", row(1).staleReason());
+        assertEquals("switch port utilisation unknown", row(1).staleInputs().reason());
         assertEquals(1.365, row(1).estimate().valueMillis(), 1e-12, "the last good estimate is kept");
         engine.applyMib((short) 1, mib(10, -1, -1), 0);
-        assertEquals("peer workstation CPU utilisation unknown; switch port utilisation unknown", row(1).staleReason());
+        assertEquals("peer workstation CPU utilisation unknown; switch port utilisation unknown", row(1).staleInputs().reason());
         engine.applyMib((short) 1, mib(10, 10, 50), 0);
-        assertNull(row(1).staleReason());
+        assertEquals(StaleInputs.NONE, row(1).staleInputs());
     }
 
     @Test
@@ -342,7 +343,7 @@ class UpdateEngineTest {
         assertEquals(mib(92, 10, 10), row(1).latest(), "two points from the kept value: published");
         engine.applyPolledMib((short) 1, mib(-1, 10, 10), 4 * SECOND);
         assertEquals(CpuState.UNKNOWN, row(1).load().cpu().client(), "an end turning UNKNOWN is published");
-        assertNotNull(row(1).staleReason());
+        assertTrue(row(1).staleInputs().isStale());
         engine.applyPolledMib((short) 1, mib(92, 10, 10), 5 * SECOND);
         assertEquals(CpuState.HIGH, row(1).load().cpu().client(), "and so is its return");
         final long beforePush = row(1).version();

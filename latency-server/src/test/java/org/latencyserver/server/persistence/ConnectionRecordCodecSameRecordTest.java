@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.server.table.CalibrationMode;
@@ -20,6 +21,7 @@ import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.PendingMeasurement;
 import org.latencyserver.server.table.ServedEstimate;
+import org.latencyserver.server.table.StaleInputs;
 
 /**
  * {@link ConnectionRecordCodec#sameRecordButReadings} says "only the readings would be written differently"
@@ -37,7 +39,7 @@ class ConnectionRecordCodecSameRecordTest {
         final ConnectionRow mib = ConnectionRow.initial(TestRows.spec(3, null, CalibrationMode.ADAPTIVE), 0).withMib(new MibReading((short) 20, (short) 20, (short) 10), LOW_LOW, 1);
         return mib.withMeasurement(TestMeasurements.oneRoundTripPerBin(4),
                 mib.learning().with(LOW_LOW, StateKnowledge.fresh(96).withMeasurement(TestMeasurements.oneRoundTripPerBin(4), 5)))
-            .withServed(estimate(0.75), null, new ServedEstimate(estimate(0.75), null, ServedEstimate.MEASUREMENT, 5, "none"));
+            .withServed(estimate(0.75), null, new ServedEstimate(estimate(0.75), null, EstimateSource.MEASUREMENT, 5, "none"));
     }
 
     /** Every kind of change a row can undergo, by name. */
@@ -46,7 +48,7 @@ class ConnectionRecordCodecSameRecordTest {
         changes.put("a reading in the same state", r -> r.withMib(new MibReading((short) 21, (short) 20, (short) 10), r.load(), 2));
         changes.put("the client going UNKNOWN (estimate kept, marked stale)",
             r -> r.withMib(new MibReading((short) -1, (short) 20, (short) 10), UNKNOWN_LOW, 2)
-                .withStaleReason("client workstation CPU utilisation unknown"));
+                .withStaleInputs(StaleInputs.of(StaleInputs.Input.CLIENT_CPU)));
         changes.put("a new load state, same estimate", r -> r.withMib(new MibReading((short) 90, (short) 20, (short) 10), HIGH_LOW, 2)
             .withLearning(r.learning().enteredStateAt(77)));
         changes.put("a new version only", r -> r.withNextVersion(9));
@@ -56,13 +58,13 @@ class ConnectionRecordCodecSameRecordTest {
             new PendingMeasurement(7, 100, 0, 10, 0, 10, 1, "load state changed"), ConnectionRow.NOT_DUE, 0));
         changes.put("the measurement", r -> r.withMeasurement(TestMeasurements.oneRoundTripPerBin(5), r.learning()));
         changes.put("the served estimate's source", r -> r.withServed(r.estimate(), null,
-            new ServedEstimate(r.served().thesis(), null, ServedEstimate.REMEMBERED, 5, "none")));
+            new ServedEstimate(r.served().thesis(), null, EstimateSource.REMEMBERED, 5, "none")));
         changes.put("the served estimate's age", r -> r.withServed(r.estimate(), null,
-            new ServedEstimate(r.served().thesis(), null, ServedEstimate.MEASUREMENT, 6, "none")));
+            new ServedEstimate(r.served().thesis(), null, EstimateSource.MEASUREMENT, 6, "none")));
         changes.put("the correction", r -> r.withServed(r.estimate(), null,
-            new ServedEstimate(r.served().thesis(), null, ServedEstimate.MEASUREMENT, 5, "mean x 1.1")));
+            new ServedEstimate(r.served().thesis(), null, EstimateSource.MEASUREMENT, 5, "mean x 1.1")));
         changes.put("the thesis's estimate behind it", r -> r.withServed(r.estimate(), null,
-            new ServedEstimate(estimate(0.70), null, ServedEstimate.MEASUREMENT, 5, "none")));
+            new ServedEstimate(estimate(0.70), null, EstimateSource.MEASUREMENT, 5, "none")));
         changes.put("what was learned", r -> r.withLearning(r.learning().with(HIGH_LOW, StateKnowledge.fresh(96))));
         return changes;
     }
@@ -91,7 +93,7 @@ class ConnectionRecordCodecSameRecordTest {
         final ConnectionRow before = served();
         final ConnectionRow unknown = changes().get("the client going UNKNOWN (estimate kept, marked stale)").apply(before);
         assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, unknown));
-        assertTrue(ConnectionRecordCodec.sameRecordButReadings(unknown, unknown.withMib(before.latest(), LOW_LOW, 3).withStaleReason(null)));
+        assertTrue(ConnectionRecordCodec.sameRecordButReadings(unknown, unknown.withMib(before.latest(), LOW_LOW, 3).withStaleInputs(StaleInputs.NONE)));
         assertFalse(ConnectionRecordCodec.sameRecordButReadings(before, before.withEstimate(estimate(0.9), null)));
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
@@ -96,7 +97,7 @@ class LearningSurvivesRestartTest {
         }
         // Back in LOW/LOW after the restart: its own last measurement, not HIGH/HIGH's, at once.
         after.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), SECOND);
-        assertEquals(ServedEstimate.REMEMBERED, after.table().row((short) 4).served().source());
+        assertEquals(EstimateSource.REMEMBERED, after.table().row((short) 4).served().source());
         assertTrue(after.table().row((short) 4).estimate().valueMillis() < 0.5);
     }
 }

@@ -15,6 +15,7 @@ import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.StaleInputs;
 
 /**
  * A change that leaves a connection's saved record the same but for its MIB readings (a poll's
@@ -46,7 +47,7 @@ class StateStoreReadingsTest {
         assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, before.withMib(reading(21), LOW_LOW, 2)),
             "20 % -> 21 %, still LOW/LOW");
         assertTrue(ConnectionRecordCodec.sameRecordButReadings(before, before.withMib(reading(-1), UNKNOWN_LOW, 2)
-            .withStaleReason("client workstation CPU utilisation unknown")), "the client unknown: the estimate is kept, marked stale");
+            .withStaleInputs(StaleInputs.of(StaleInputs.Input.CLIENT_CPU))), "the client unknown: the estimate is kept, marked stale");
         assertFalse(ConnectionRecordCodec.sameRecordButReadings(before, servingHigh(before, 90)),
             "LOW/LOW -> HIGH/LOW and its estimate");
     }

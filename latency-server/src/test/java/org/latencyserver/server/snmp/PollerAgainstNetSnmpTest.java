@@ -109,7 +109,7 @@ class PollerAgainstNetSnmpTest {
             Thread.sleep(100);
         }
         throw new AssertionError("not seen within " + timeoutSeconds + " s: " + what + "; last row: mib " + row.latest()
-            + ", load " + row.load() + ", stale " + row.staleReason() + "; snmpd log: "
+            + ", load " + row.load() + ", stale " + row.staleInputs() + "; snmpd log: "
             + Files.readString(directory.resolve("snmpd.log")).lines().filter(l -> !l.contains("MIB") && !l.contains("OID"))
                 .limit(20).toList());
     }
@@ -180,10 +180,10 @@ class PollerAgainstNetSnmpTest {
         final ConnectionRow down = awaitRow("client, peer and port UNKNOWN and the estimate stale after the agent stopped",
             r -> r.load().cpu().client() == CpuState.UNKNOWN && r.load().cpu().peer() == CpuState.UNKNOWN
                 && r.latest().portPercent() == -1, 10);
-        assertEquals("CPU utilisation of both workstations unknown; switch port utilisation unknown", down.staleReason());
+        assertEquals("CPU utilisation of both workstations unknown; switch port utilisation unknown", down.staleInputs().reason());
 
         snmpd = startSnmpd(config);
         awaitRow("client known again after the agent restarted", r -> r.load().cpu().client().isKnown()
-            && r.load().cpu().peer().isKnown() && r.staleReason() == null, 40);
+            && r.load().cpu().peer().isKnown() && !r.staleInputs().isStale(), 40);
     }
 }

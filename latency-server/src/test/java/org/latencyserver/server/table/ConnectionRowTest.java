@@ -20,10 +20,10 @@ class ConnectionRowTest {
 
     @Test
     void aBuilderChangesOnlyTheFieldsItIsGiven() {
-        final ConnectionRow changed = INITIAL.toBuilder().staleReason("port unknown").version(9).build();
-        assertEquals("port unknown", changed.staleReason());
+        final ConnectionRow changed = INITIAL.toBuilder().staleInputs(StaleInputs.of(StaleInputs.Input.PORT)).version(9).build();
+        assertEquals(StaleInputs.of(StaleInputs.Input.PORT), changed.staleInputs());
         assertEquals(9, changed.version());
-        assertEquals(INITIAL, changed.toBuilder().staleReason(null).version(0).build(), "every other field is kept");
+        assertEquals(INITIAL, changed.toBuilder().staleInputs(StaleInputs.NONE).version(0).build(), "every other field is kept");
     }
 
     @Test
