@@ -113,12 +113,14 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param sourceLabel     what the operator is told about the source, e.g. "remembered, 3 min old";
      *                        empty when the value is the current state's own fresh one
      * @param sourceExplanation what the label means, for a tooltip; empty with the label
+     * @param sourceElsewhere the data do not belong to the connection's current load state (a profile
+     *                        fallback, the previous state's measurement): marked as a warning
      */
     public record EstimateView(String kind, double valueMillis, double boundPercent, double lower, double upper, String unit,
                                String method, List<String> alternatives, String basis, List<String> notes,
                                boolean updatePending, boolean interpolated, long computedEpochMillis,
                                double thesisValueMillis, String correction, String source, long dataEpochMillis,
-                               String sourceLabel, String sourceExplanation) {
+                               String sourceLabel, String sourceExplanation, boolean sourceElsewhere) {
     }
 
     /**

@@ -279,7 +279,7 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
             e.interval.lower, e.interval.upper, e.interval.unit, e.interval.method, List.copyOf(alternatives), e.basis,
             List.of(e.notes), e.update_pending, e.interpolated, e.computed_epoch_millis, e.thesis_value_ms, e.correction,
             e.source, e.data_epoch_millis, Words.source(e.source, e.data_epoch_millis, nowMillis),
-            Words.sourceExplanation(e.source));
+            Words.sourceExplanation(e.source), Words.sourceElsewhere(e.source));
     }
 
     private static List<ProfileCellView> profileCells(final ProfileCellDrift[] drifts) {

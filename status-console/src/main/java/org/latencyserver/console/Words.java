@@ -1,5 +1,7 @@
 package org.latencyserver.console;
 
+import org.latencyserver.orb.EstimateSource;
+
 /**
  * The IDL's codes in words, as an operator reads them (encodings documented in {@code Latserv.idl}).
  * The hysteresis note uses the thesis's bands (LOW ≤ 33 < MEDIUM ≤ 66 < HIGH; port LOADED above
@@ -58,15 +60,24 @@ final class Words {
      *         a measurement or a profile of the current state (the ordinary case needs no label)
      */
     static String source(final String source, final long dataEpochMillis, final long nowMillis) {
-        return switch (source == null ? "" : source) {
-            case "", "measurement", "profile" -> "";
-            case "remembered measurement" -> dataEpochMillis > 0
+        return EstimateSource.fromWord(source == null ? "" : source).map(known -> switch (known) {
+            case NONE, MEASUREMENT, PROFILE -> "";
+            case REMEMBERED -> dataEpochMillis > 0
                 ? "remembered, " + age(Math.max(0, nowMillis - dataEpochMillis)) + " old" : "remembered";
-            case "profile fallback" -> "profile fallback";
-            case "band probes" -> "probes of this port state";
-            case "previous state's measurement" -> "previous state's value";
-            default -> source;
-        };
+            case PROFILE_FALLBACK -> "profile fallback";
+            case BAND_PROBES -> "probes of this port state";
+            case PREVIOUS_STATE -> "previous state's value";
+        }).orElse(source);
+    }
+
+    /**
+     * @param source the server's source word
+     * @return whether the value's data do not belong to the connection's current load state (a profile
+     *         fallback, the previous state's measurement): the console marks such a value
+     */
+    static boolean sourceElsewhere(final String source) {
+        return EstimateSource.fromWord(source == null ? "" : source)
+            .map(known -> known != EstimateSource.NONE && !known.ofCurrentState()).orElse(false);
     }
 
     /**
@@ -74,18 +85,17 @@ final class Words {
      * @return what {@link #source(String, long, long)}'s label means, for a tooltip; empty when there is no label
      */
     static String sourceExplanation(final String source) {
-        return switch (source == null ? "" : source) {
-            case "", "measurement", "profile" -> "";
-            case "remembered measurement" -> "the last measurement of this load state, from when the connection was last in it;"
+        return EstimateSource.fromWord(source == null ? "" : source).map(known -> switch (known) {
+            case NONE, MEASUREMENT, PROFILE -> "";
+            case REMEMBERED -> "the last measurement of this load state, from when the connection was last in it;"
                 + " served at once on the return, until a new measurement of the state arrives";
-            case "profile fallback" -> "never measured in this load state: the profile's cell for it is served until"
+            case PROFILE_FALLBACK -> "never measured in this load state: the profile's cell for it is served until"
                 + " the state's first measurement arrives";
-            case "band probes" -> "on a loaded port: the recent probes and measurements of this path in this port state"
+            case BAND_PROBES -> "on a loaded port: the recent probes and measurements of this path in this port state"
                 + " (CPU states pooled), served instead of a profile's cell, or until a measurement of the state arrives";
-            case "previous state's measurement" -> "thesis semantics: the value measured in the previous load state is"
+            case PREVIOUS_STATE -> "thesis semantics: the value measured in the previous load state is"
                 + " still served; it does not belong to the current state, whose measurement is awaited";
-            default -> "the server's source of this value";
-        };
+        }).orElse("the server's source of this value");
     }
 
     /**

@@ -5,7 +5,7 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.latencyserver.server.table.EstimateSource;
+import org.latencyserver.orb.EstimateSource;
 
 /**
  * Which port band the data behind a served value describe, judged from outside the server: is a

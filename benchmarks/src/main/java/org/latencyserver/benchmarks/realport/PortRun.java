@@ -30,22 +30,22 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.StateCalibration;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
+import org.latencyserver.testbed.CommandRunner;
 import org.latencyserver.testbed.LoadTarget;
 import org.latencyserver.testbed.PortLoad;
 import org.latencyserver.testbed.StateDirectory;
 import org.latencyserver.testbed.TestbedStatus;
 import org.latencyserver.testbed.Topology;
 import org.latencyserver.testbed.TopologyReader;
-import org.latencyserver.testbed.CommandRunner;
 import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import org.latencyserver.server.table.EstimateSource;
 
 /**
  * The measuring half of {@code RealPortHarness}, run in srv's namespace (where the server, its naming

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
-import org.latencyserver.server.table.EstimateSource;
+import org.latencyserver.orb.EstimateSource;
 
 /**
  * The figures of a {@link RunRecord}: how long a real port change took to show in the port state and in

@@ -12,8 +12,8 @@ import org.latencyserver.core.estimate.ProfileAverageEstimator;
 import org.latencyserver.core.estimate.ProfileBoundEstimator;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
+import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.EstimateSource;
 import org.latencyserver.server.table.ServedEstimate;
 
 /**

@@ -3,6 +3,7 @@ package org.latencyserver.server.table;
 import java.util.Objects;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.orb.EstimateSource;
 
 /**
  * Where the served estimate comes from: the thesis's own estimate behind it, the histogram a bound

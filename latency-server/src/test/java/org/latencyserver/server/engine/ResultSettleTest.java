@@ -14,6 +14,7 @@ import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.state.CpuThresholds;
 import org.latencyserver.core.state.PortBands;
 import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -165,7 +166,7 @@ class ResultSettleTest {
         engine.tick(10 * SECOND);
         engine.applyPolledMib((short) 4, new MibReading((short) 80, (short) 10, (short) 97), 10 * SECOND);
         assertEquals(value, row(engine).estimate().valueMillis(), 1e-9);
-        assertEquals(org.latencyserver.server.table.EstimateSource.PREVIOUS_STATE, row(engine).served().source());
+        assertEquals(org.latencyserver.orb.EstimateSource.PREVIOUS_STATE, row(engine).served().source());
     }
 
     @Test
@@ -191,7 +192,7 @@ class ResultSettleTest {
             Map.of(measured.name(), measured), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 20_000,
                 SECOND, PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE, 1), tickets::incrementAndGet, () -> 42L);
         engine.applyPolledMib((short) 3, mib(10), 0);
-        assertEquals(org.latencyserver.server.table.EstimateSource.PROFILE_FALLBACK, engine.table().row((short) 3).served().source(),
+        assertEquals(org.latencyserver.orb.EstimateSource.PROFILE_FALLBACK, engine.table().row((short) 3).served().source(),
             "an idle port: the profile's CPU cell stands in");
         engine.applyPolledMib((short) 3, mib(95), SECOND);
         final ConnectionRow loaded = engine.table().row((short) 3);

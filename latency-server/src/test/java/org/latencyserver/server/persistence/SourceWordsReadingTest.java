@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaultsException;
-import org.latencyserver.server.table.EstimateSource;
+import org.latencyserver.orb.EstimateSource;
 
 /**
  * The {@code source} of a saved connection is written as its wire word, and every word a state file holds (the words

@@ -1,4 +1,4 @@
-package org.latencyserver.server.table;
+package org.latencyserver.orb;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package org.latencyserver.server.table;
+package org.latencyserver.orb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The extended interface documents every estimate source with its code and word, as the server sends them. */
 class EstimateSourceContractTest {
 
-    private static final Path IDL = Path.of("../idl/src/main/idl/LatencyService.idl");
+    private static final Path IDL = Path.of("src/main/idl/LatencyService.idl");
 
     @Test
     void theIdlListsEverySourceWithItsCodeAndWord() throws Exception {
