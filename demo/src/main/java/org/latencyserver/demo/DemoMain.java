@@ -166,32 +166,66 @@ public final class DemoMain implements Callable<Integer> {
         }
     }
 
+    /** The long-running parts started on loopback, with what their ready files say. */
+    private record Started(ReadyFile namingService, String naming, Path statusFile, String serverName,
+                           Optional<String> metricsUrl, ReadyFile peerAgent, ReadyFile clientAgent, ReadyFile console,
+                           Path mirrorFile) {
+    }
+
     private void run(final Path root, final Path work) throws Exception {
         final String community = HexFormat.of().formatHex(SecureRandom.getInstanceStrong().generateSeed(8));
         final Map<String, String> snmpEnvironment = Map.of("LATSERV_COMMUNITY", community);
         final Path scenario = root.resolve("examples/demo/demo-scenario.yaml");
         final Path config = work.resolve("demo.yaml");
-        // Writers over TLS (the server takes a write only from a certificate with the role it needs,
-        // an agent's only for its own node; reads stay open): a local CA in the work directory, kept across runs; its
-        // certificates give the client agent the agent role for lab1, and an operator and a
-        // planner certificate are there for the user's own writes (see the banner).
         final Path certs = work.resolve("certs");
+        final String tlsPassword = makeCertificates(certs);
+        Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
+            .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs, "lab1"));
+        clearState(work);
+        final boolean pinned = canPinCores();
+
+        out.println("latency demo: starting on loopback; logs in " + work);
+        final Started started = startSystem(work, scenario, config, certs, tlsPassword, snmpEnvironment, pinned);
+        final boolean load = !noLoad && pinned && LoadDrivers.available();
+        if (load) {
+            synchronized (lifecycle) {
+                loadDrivers = new LoadDrivers(kit, CORE_BY_NODE, LoadDrivers.STRESS_NG_DRIVER);
+            }
+        }
+        final List<String> prometheusLines = started.metricsUrl().isPresent()
+            ? prometheus(root, work, started.metricsUrl().get()) : List.of();
+        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed";
+        // The banner first: once the ready file is there, so is what the demo says to people.
+        final ReadyFile demoReady = readyFile(work, scenario, started, load, pinned);
+        DemoBanner.print(out, DemoReady.of(demoReady), prometheusLines, loadOffReason, durationSeconds);
+        if (readiness.readyFile() != null) {
+            demoReady.writeTo(readiness.readyFile());
+        }
+        follow(new ScenarioFollower(started.statusFile(), List.copyOf(CORE_BY_NODE.keySet()), this::driveLoad));
+    }
+
+    /**
+     * Writers over TLS (the server takes a write only from a certificate with the role it needs,
+     * an agent's only for its own node; reads stay open): a local CA in the work directory, kept across runs; its
+     * certificates give the client agent the agent role for lab1, and an operator and a
+     * planner certificate are there for the user's own writes (see the banner).
+     *
+     * @return the keystores' password
+     */
+    private String makeCertificates(final Path certs) throws IOException, InterruptedException {
         final ChildProcess certMaker = start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent", "lab1",
             "--operator", "demo-operator", "--planner", "demo-planner"));
         certMaker.awaitSuccess(CERTS_TIMEOUT);
         synchronized (lifecycle) {
             kit.stop(certMaker); // done (it has exited): not a service the demo watches
         }
-        final String tlsPassword = Files.readString(certs.resolve("password")).strip();
-        Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
-            .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs, "lab1"));
-        Files.deleteIfExists(work.resolve("demo.state.json"));
-        Files.deleteIfExists(work.resolve("demo.state.json.journal"));
-        deleteTree(work.resolve("naming")); // a fresh naming service: an old run's bindings point at dead objects
-        deleteTree(work.resolve("demo.state.json.profiles"));
-        final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
+        return Files.readString(certs.resolve("password")).strip();
+    }
 
-        out.println("latency demo: starting on loopback; logs in " + work);
+    /** Starts the naming service, the SNMP emulator, the server, the agents, the console and the mirror on loopback. */
+    private Started startSystem(final Path work, final Path scenario, final Path config, final Path certs, final String tlsPassword,
+                                final Map<String, String> snmpEnvironment, final boolean pinned)
+        throws IOException, InterruptedException {
         final ReadyFile namingService = startService(kit.launch(Component.NAMING_SERVICE).args("--port", Integer.toString(freePort()),
             "--db-dir", work.resolve("naming").toString()));
         final String naming = namingService.reference("naming");
@@ -201,7 +235,6 @@ public final class DemoMain implements Callable<Integer> {
             "--ior-file", work.resolve("server.ior").toString(), "--naming", naming, "--metrics-port", "0")
             .env(snmpEnvironment).env("LATENCY_TLS_PASSWORD", tlsPassword));
         final String serverName = server.fact("name");
-        final Optional<String> metricsUrl = server.optionalUrl("metrics");
         final ProcessKit.Launch peerLaunch = kit.launch(Component.PEER_AGENT).args("--name", "lab2", "--naming", naming,
             "--ior-file", work.resolve("peer-lab2.ior").toString(), "--tcp-port", "0", "--udp-port", "0");
         if (pinned) {
@@ -221,44 +254,35 @@ public final class DemoMain implements Callable<Integer> {
         final ReadyFile console = startService(kit.launch(Component.CONSOLE).args("--server", serverName, "--naming", naming,
             "--http-port", Integer.toString(consolePort), "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(),
             "--tls-truststore", certs.resolve("trust.p12").toString()).env("LATENCY_TLS_PASSWORD", tlsPassword));
-        final String consoleUrl = console.url("console");
         // This host's copy of every estimate, read without a call (docs/mirror-layout.md); reads are open, so no certificate.
         final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
             "--file", work.resolve("estimates.mirror").toString())).file("mirror");
+        return new Started(namingService, naming, statusFile, serverName, server.optionalUrl("metrics"), peerAgent, clientAgent,
+            console, mirrorFile);
+    }
 
-        final boolean load = !noLoad && pinned && LoadDrivers.available();
-        if (load) {
-            synchronized (lifecycle) {
-                loadDrivers = new LoadDrivers(kit, CORE_BY_NODE, LoadDrivers.STRESS_NG_DRIVER);
-            }
-        }
-        final List<String> prometheusLines = metricsUrl.isPresent() ? prometheus(root, work, metricsUrl.get()) : List.of();
+    /** The demo's ready file: where everything is, and each part's pid. */
+    private ReadyFile readyFile(final Path work, final Path scenario, final Started started, final boolean load,
+                                final boolean pinned) {
         final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
-            .reference(DemoReady.NAMING, naming)
-            .port(DemoReady.NAMING, namingService.port("naming"))
-            .fact(DemoReady.SERVER_NAME, serverName)
-            .url(DemoReady.CONSOLE, consoleUrl)
-            .port(DemoReady.CONSOLE, console.port("http"))
-            .file(DemoReady.MIRROR, mirrorFile)
+            .reference(DemoReady.NAMING, started.naming())
+            .port(DemoReady.NAMING, started.namingService().port("naming"))
+            .fact(DemoReady.SERVER_NAME, started.serverName())
+            .url(DemoReady.CONSOLE, started.console().url("console"))
+            .port(DemoReady.CONSOLE, started.console().port("http"))
+            .file(DemoReady.MIRROR, started.mirrorFile())
             .file(DemoReady.WORK_DIR, work)
             .file(DemoReady.SCENARIO, scenario)
             .fact(DemoReady.LOAD_DRIVEN, load);
-        metricsUrl.ifPresent(url -> ready.url(DemoReady.METRICS, url));
-        final String clientNode = clientAgent.fact("node");
-        final String peerNode = peerAgent.fact("node");
-        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientNode, clientAgent.fact("name"),
+        started.metricsUrl().ifPresent(url -> ready.url(DemoReady.METRICS, url));
+        final String clientNode = started.clientAgent().fact("node");
+        final String peerNode = started.peerAgent().fact("node");
+        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientNode, started.clientAgent().fact("name"),
             pinned ? CORE_BY_NODE.get(clientNode) : null));
-        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerNode, peerAgent.fact("name"),
+        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerNode, started.peerAgent().fact("name"),
             pinned ? CORE_BY_NODE.get(peerNode) : null));
         services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
-        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed";
-        // The banner first: once the ready file is there, so is what the demo says to people.
-        final ReadyFile demoReady = ready.build();
-        DemoBanner.print(out, DemoReady.of(demoReady), prometheusLines, loadOffReason, durationSeconds);
-        if (readiness.readyFile() != null) {
-            demoReady.writeTo(readiness.readyFile());
-        }
-        follow(new ScenarioFollower(statusFile, List.copyOf(CORE_BY_NODE.keySet()), this::driveLoad));
+        return ready.build();
     }
 
     /** Until the end: drive the load of each scenario step and watch that every part is still running. */
@@ -266,11 +290,7 @@ public final class DemoMain implements Callable<Integer> {
         // Compared as a difference (nanoTime may be negative); without --duration only a stop ends it.
         final long endNanos = System.nanoTime() + (durationSeconds == null ? 0 : durationSeconds * 1_000_000_000L);
         while ((durationSeconds == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
-            for (final ChildProcess child : services.values()) {
-                if (!child.isAlive() && !stopped.get()) {
-                    throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
-                }
-            }
+            requireRunning(services.values(), stopped);
             follower.poll();
             Thread.sleep(STATUS_POLL_MILLIS);
         }
@@ -313,6 +333,35 @@ public final class DemoMain implements Callable<Integer> {
         HttpReadiness.await(PrometheusSetup.readinessEndpoint(port), READY_TIMEOUT, child::isAlive, child::logEnd);
         return List.of("  Prometheus:     http://127.0.0.1:" + port + "/  (alerts: http://127.0.0.1:" + port + "/alerts;"
             + " its configuration " + setup.configFile() + ", log " + child.logFile() + ")");
+    }
+
+    /**
+     * Removes what an earlier run left in the work directory: the server's state and journal, its
+     * stored profiles, and the naming service's bindings (an old run's point at dead objects).
+     */
+    static void clearState(final Path work) throws IOException {
+        Files.deleteIfExists(work.resolve("demo.state.json"));
+        Files.deleteIfExists(work.resolve("demo.state.json.journal"));
+        deleteTree(work.resolve("naming"));
+        deleteTree(work.resolve("demo.state.json.profiles"));
+    }
+
+    /** @return whether each agent can be pinned to its own core: taskset is there and there are 2 cores or more */
+    static boolean canPinCores() {
+        return Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
+    }
+
+    /**
+     * The demo's watch: every long-running part is still running.
+     *
+     * @throws DemoException naming the first that stopped, unless the demo is stopping
+     */
+    static void requireRunning(final java.util.Collection<ChildProcess> services, final AtomicBoolean stopped) {
+        for (final ChildProcess child : services) {
+            if (!child.isAlive() && !stopped.get()) {
+                throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
+            }
+        }
     }
 
     static void deleteTree(final Path directory) throws IOException {

@@ -157,11 +157,51 @@ final class RealNetworkDemo {
         }
     }
 
+    /** The long-running parts started on the testbed, with what their ready files say. */
+    private record Started(ReadyFile namingService, String naming, String serverName, Optional<Integer> metricsPort,
+                           ReadyFile peerAgent, ReadyFile clientAgent, ReadyFile console, Path mirrorFile) {
+    }
+
+    /** The web ports carried to the operator's loopback. */
+    private record WebPorts(int consolePort, String consoleUrl, Optional<String> metricsUrl) {
+    }
+
     private void run(final Path root, final Path work, final Topology topology, final RealNetworkScenario scenario,
                      final Path scenarioFile) throws Exception {
         out.println("latency demo: building testbed " + topology.name() + " (namespaces lt-" + topology.name()
             + "-*, 198.18.0.0/24, no default route); logs in " + work);
-        final TestbedStatus status;
+        final TestbedStatus status = buildTestbed(root, topology);
+        final Path certs = work.resolve("certs");
+        final String tlsPassword = makeCertificates(certs);
+        final Path config = work.resolve("demo.yaml");
+        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs, options.pathSharePercent(),
+            options.profile()));
+        DemoMain.clearState(work);
+        final boolean pinned = DemoMain.canPinCores();
+
+        out.println("latency demo: starting the system on the testbed");
+        final Started started = startSystem(status, work, config, certs, tlsPassword, pinned);
+        final WebPorts web = forwardWebPorts(status, work, started.console(), started.metricsPort());
+        final boolean load = !options.noLoad() && pinned && LoadDrivers.available();
+        if (load) {
+            synchronized (lifecycle) {
+                loadDrivers = new LoadDrivers(kit, CORE_BY_HOST, LoadDrivers.STRESS_NG_DRIVER);
+            }
+        }
+        final Path scenarioStatus = work.resolve("scenario.status.json");
+        final ReadyFile demoReady = readyFile(status, work, scenarioFile, scenarioStatus, started, web, load, pinned);
+        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores"
+            : options.noLoad() ? "--no-load" : "stress-ng is not installed";
+        RealNetworkBanner.print(out, DemoReady.of(demoReady), status, scenario, loadOffReason, options.durationSeconds(),
+            options.profile());
+        if (options.readyFile() != null) {
+            demoReady.writeTo(options.readyFile());
+        }
+        follow(scenario, scenarioStatus);
+    }
+
+    /** Builds the testbed and the port load through it; nothing when the demo is already stopping. */
+    private TestbedStatus buildTestbed(final Path root, final Topology topology) throws Exception {
         synchronized (lifecycle) {
             if (stopped.get()) {
                 throw new DemoException("stopping; nothing more is started");
@@ -170,35 +210,34 @@ final class RealNetworkDemo {
             testbedState = StateDirectory.standard(root, topology.name());
         }
         // up() removes what a testbed of this name left, and everything it made when it fails or is stopped
-        status = new Testbed(topology, root.resolve("examples/testbed/one-switch.yaml"), testbedState, new CommandRunner()).up();
+        final TestbedStatus status = new Testbed(topology, root.resolve("examples/testbed/one-switch.yaml"), testbedState,
+            new CommandRunner()).up();
         synchronized (lifecycle) {
             portLoad = new PortLoad(testbedState, new CommandRunner());
             loadTarget = LoadTarget.of(status, topology, RealNetworkConfig.PORT, RealNetworkConfig.SERVER_HOST);
         }
-        final String srv = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).namespace();
-        final TestbedStatus.Host ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST);
-        final TestbedStatus.Host ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST);
-        final String srvAddress = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).address();
+        return status;
+    }
 
-        final Path certs = work.resolve("certs");
+    /** Makes the demo's CA and certificates in {@code certs}; returns their keystores' password. */
+    private String makeCertificates(final Path certs) throws IOException, InterruptedException {
         final ChildProcess certMaker = start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent",
             RealNetworkConfig.CLIENT_HOST, "--operator", "demo-operator", "--planner", "demo-planner"));
         certMaker.awaitSuccess(CERTS_TIMEOUT);
         synchronized (lifecycle) {
             kit.stop(certMaker);
         }
-        final String tlsPassword = Files.readString(certs.resolve("password")).strip();
-        final Path config = work.resolve("demo.yaml");
-        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs, options.pathSharePercent(),
-            options.profile()));
-        Files.deleteIfExists(work.resolve("demo.state.json"));
-        Files.deleteIfExists(work.resolve("demo.state.json.journal"));
-        DemoMain.deleteTree(work.resolve("naming"));
-        DemoMain.deleteTree(work.resolve("demo.state.json.profiles"));
-        final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
-        final Map<String, String> snmpEnvironment = Map.of(RealNetworkConfig.COMMUNITY_ENV, status.snmp().community());
+        return Files.readString(certs.resolve("password")).strip();
+    }
 
-        out.println("latency demo: starting the system on the testbed");
+    /** Starts the naming service, the server and the console in srv's namespace, the agents and the mirror in theirs. */
+    private Started startSystem(final TestbedStatus status, final Path work, final Path config, final Path certs,
+                                final String tlsPassword, final boolean pinned) throws IOException, InterruptedException {
+        final String srv = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).namespace();
+        final TestbedStatus.Host ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST);
+        final TestbedStatus.Host ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST);
+        final String srvAddress = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).address();
+        final Map<String, String> snmpEnvironment = Map.of(RealNetworkConfig.COMMUNITY_ENV, status.snmp().community());
         final ReadyFile namingService = startService(kit.launch(Component.NAMING_SERVICE).args("--host", srvAddress,
             "--port", Integer.toString(NAMING_PORT), "--db-dir", work.resolve("naming").toString()), srv);
         final String naming = namingService.reference("naming");
@@ -229,8 +268,13 @@ final class RealNetworkDemo {
         // The client workstation's copy of every estimate: the server pushes to ws1's address.
         final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
             "--file", work.resolve("estimates.mirror").toString(), "--listen-host", ws1.address()), ws1.namespace()).file("mirror");
+        return new Started(namingService, naming, serverName, metricsPort, peerAgent, clientAgent, console, mirrorFile);
+    }
 
-        // The web ports, from srv's loopback to the operator's, through socket files (no interface, no route added here).
+    /** The web ports, from srv's loopback to the operator's, through socket files (no interface, no route added here). */
+    private WebPorts forwardWebPorts(final TestbedStatus status, final Path work, final ReadyFile console,
+                                     final Optional<Integer> metricsPort) throws IOException, InterruptedException {
+        final String srv = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).namespace();
         final Path consoleSocket = work.resolve("console.sock");
         final Path metricsSocket = work.resolve("metrics.sock");
         final List<String> pairs = new ArrayList<>(List.of(consoleSocket + "=" + console.port("http")));
@@ -241,24 +285,21 @@ final class RealNetworkDemo {
         namespaceByRole.put(forwarder.name(), srv);
         awaitSockets(forwarder, metricsPort.isPresent() ? List.of(consoleSocket, metricsSocket) : List.of(consoleSocket));
         final int consolePort = forward(options.consolePort(), consoleSocket);
-        final String consoleUrl = "http://127.0.0.1:" + consolePort + "/";
         final Optional<String> metricsUrl = metricsPort.isPresent()
             ? Optional.of("http://127.0.0.1:" + forward(0, metricsSocket) + "/metrics") : Optional.empty();
+        return new WebPorts(consolePort, "http://127.0.0.1:" + consolePort + "/", metricsUrl);
+    }
 
-        final boolean load = !options.noLoad() && pinned && LoadDrivers.available();
-        if (load) {
-            synchronized (lifecycle) {
-                loadDrivers = new LoadDrivers(kit, CORE_BY_HOST, LoadDrivers.STRESS_NG_DRIVER);
-            }
-        }
-        final Path scenarioStatus = work.resolve("scenario.status.json");
+    /** The demo's ready file: where everything is, each part's pid and namespace. */
+    private ReadyFile readyFile(final TestbedStatus status, final Path work, final Path scenarioFile, final Path scenarioStatus,
+                                final Started started, final WebPorts web, final boolean load, final boolean pinned) {
         final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
-            .reference(DemoReady.NAMING, naming)
-            .port(DemoReady.NAMING, namingService.port("naming"))
-            .fact(DemoReady.SERVER_NAME, serverName)
-            .url(DemoReady.CONSOLE, consoleUrl)
-            .port(DemoReady.CONSOLE, consolePort)
-            .file(DemoReady.MIRROR, mirrorFile)
+            .reference(DemoReady.NAMING, started.naming())
+            .port(DemoReady.NAMING, started.namingService().port("naming"))
+            .fact(DemoReady.SERVER_NAME, started.serverName())
+            .url(DemoReady.CONSOLE, web.consoleUrl())
+            .port(DemoReady.CONSOLE, web.consolePort())
+            .file(DemoReady.MIRROR, started.mirrorFile())
             .file(DemoReady.WORK_DIR, work)
             .file(DemoReady.SCENARIO, scenarioFile)
             .file(DemoReady.SCENARIO_STATUS, scenarioStatus)
@@ -266,22 +307,16 @@ final class RealNetworkDemo {
             .fact(DemoReady.LOAD_DRIVEN, load)
             .fact(DemoReady.TESTBED, status.testbed())
             .fact(DemoReady.TESTBED_PREFIX, status.prefix());
-        metricsUrl.ifPresent(url -> ready.url(DemoReady.METRICS, url));
-        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientAgent.fact("node"), clientAgent.fact("name"),
-            pinned ? CORE_BY_HOST.get(ws1.name()) : null));
-        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerAgent.fact("node"), peerAgent.fact("name"),
-            pinned ? CORE_BY_HOST.get(ws2.name()) : null));
+        web.metricsUrl().ifPresent(url -> ready.url(DemoReady.METRICS, url));
+        final String ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST).name();
+        final String ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST).name();
+        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(started.clientAgent().fact("node"), started.clientAgent().fact("name"),
+            pinned ? CORE_BY_HOST.get(ws1) : null));
+        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(started.peerAgent().fact("node"), started.peerAgent().fact("name"),
+            pinned ? CORE_BY_HOST.get(ws2) : null));
         services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
         namespaceByRole.forEach((role, ns) -> DemoReady.withNamespace(ready, role, ns));
-        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores"
-            : options.noLoad() ? "--no-load" : "stress-ng is not installed";
-        final ReadyFile demoReady = ready.build();
-        RealNetworkBanner.print(out, DemoReady.of(demoReady), status, scenario, loadOffReason, options.durationSeconds(),
-            options.profile());
-        if (options.readyFile() != null) {
-            demoReady.writeTo(options.readyFile());
-        }
-        follow(scenario, scenarioStatus);
+        return ready.build();
     }
 
     /** Until the end: the scenario's steps (CPU and port load), and a watch that every part is still running. */
@@ -292,11 +327,7 @@ final class RealNetworkDemo {
         int current = -1;
         long sequence = 0;
         while ((duration == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
-            for (final ChildProcess child : services.values()) {
-                if (!child.isAlive() && !stopped.get()) {
-                    throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
-                }
-            }
+            DemoMain.requireRunning(services.values(), stopped);
             final long elapsedMillis = (System.nanoTime() - startNanos) / 1_000_000;
             final int step = scenario.stepAt(elapsedMillis);
             if (step < 0) {
