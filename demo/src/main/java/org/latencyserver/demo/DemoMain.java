@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.latencyserver.demo.DemoReady.Agent;
 import org.latencyserver.demo.DemoReady.AgentKind;
@@ -45,8 +44,8 @@ import picocli.CommandLine.Option;
  * follows the scenario's steps through the emulator's status file ({@link ScenarioFollower}).
  *
  * <p>Thread-safety: the main thread starts, follows and stops; the shutdown hook (Ctrl-C) stops
- * too. The kit and the load drivers are touched only while holding {@link #lifecycle}, and nothing
- * is started once {@link #stopped} is set, so nothing started can escape the stop.
+ * too. The kit and the load drivers are touched only while holding {@link #lifecycle}'s lock, and nothing
+ * is started once it is stopping, so nothing started can escape the stop.
  *
  * <p>Exit codes: 0 after a clean stop, 1 when a part failed (which, and its log, printed), 2 usage.
  */
@@ -104,10 +103,8 @@ public final class DemoMain implements Callable<Integer> {
         + " scraping the server with the shipped alert rules (ops/prometheus), its data under the work directory; stopped with the demo.")
     private boolean prometheus;
 
-    /** Guards {@link #kit} and {@link #loadDrivers} between the main thread and the shutdown hook. */
-    private final Object lifecycle = new Object();
-    /** Set once, when stopping starts; from then on nothing is started. */
-    private final AtomicBoolean stopped = new AtomicBoolean();
+    /** Its lock guards {@link #kit} and {@link #loadDrivers} between the main thread and the shutdown hook. */
+    private final DemoLifecycle lifecycle = new DemoLifecycle();
     private ProcessKit kit;
     private LoadDrivers loadDrivers;
     /** The long-running children the demo watches, by role (their kit name); main thread only. */
@@ -151,7 +148,7 @@ public final class DemoMain implements Callable<Integer> {
         final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();
         Files.createDirectories(work);
         ReadyFile.deleteQuietly(readiness.readyFile()); // an earlier run's file would say "ready" before this run is
-        synchronized (lifecycle) {
+        synchronized (lifecycle.lock()) {
             kit = ProcessKit.fromRepository(root, work);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
@@ -159,7 +156,7 @@ public final class DemoMain implements Callable<Integer> {
             run(root, work);
             return 0;
         } catch (DemoException | ReadinessException e) {
-            System.err.println("latency demo: " + (stopped.get() ? "stopped while starting; " : "") + e.getMessage());
+            System.err.println("latency demo: " + (lifecycle.isStopped() ? "stopped while starting; " : "") + e.getMessage());
             return 1;
         } finally {
             stopAll();
@@ -181,14 +178,14 @@ public final class DemoMain implements Callable<Integer> {
         final String tlsPassword = makeCertificates(certs);
         Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
             .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs, "lab1"));
-        clearState(work);
-        final boolean pinned = canPinCores();
+        DemoWorkDirectory.clearState(work);
+        final boolean pinned = LoadDrivers.canPinCores();
 
         out.println("latency demo: starting on loopback; logs in " + work);
         final Started started = startSystem(work, scenario, config, certs, tlsPassword, snmpEnvironment, pinned);
         final boolean load = !noLoad && pinned && LoadDrivers.available();
         if (load) {
-            synchronized (lifecycle) {
+            synchronized (lifecycle.lock()) {
                 loadDrivers = new LoadDrivers(kit, CORE_BY_NODE, LoadDrivers.STRESS_NG_DRIVER);
             }
         }
@@ -213,10 +210,10 @@ public final class DemoMain implements Callable<Integer> {
      * @return the keystores' password
      */
     private String makeCertificates(final Path certs) throws IOException, InterruptedException {
-        final ChildProcess certMaker = start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent", "lab1",
+        final ChildProcess certMaker = lifecycle.start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent", "lab1",
             "--operator", "demo-operator", "--planner", "demo-planner"));
         certMaker.awaitSuccess(CERTS_TIMEOUT);
-        synchronized (lifecycle) {
+        synchronized (lifecycle.lock()) {
             kit.stop(certMaker); // done (it has exited): not a service the demo watches
         }
         return Files.readString(certs.resolve("password")).strip();
@@ -289,20 +286,20 @@ public final class DemoMain implements Callable<Integer> {
     private void follow(final ScenarioFollower follower) throws Exception {
         // Compared as a difference (nanoTime may be negative); without --duration only a stop ends it.
         final long endNanos = System.nanoTime() + (durationSeconds == null ? 0 : durationSeconds * 1_000_000_000L);
-        while ((durationSeconds == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
-            requireRunning(services.values(), stopped);
+        while ((durationSeconds == null || System.nanoTime() - endNanos < 0) && !lifecycle.isStopped()) {
+            lifecycle.requireRunning(services.values());
             follower.poll();
             Thread.sleep(STATUS_POLL_MILLIS);
         }
         // Stopped by a signal (the shutdown hook set stopped) or at the end of --duration: say which.
-        out.println("latency demo: " + (stopped.get() || durationSeconds == null ? "stopping"
+        out.println("latency demo: " + (lifecycle.isStopped() || durationSeconds == null ? "stopping"
             : "--duration " + durationSeconds + " s reached; stopping"));
     }
 
     /** A step's CPU level for a node: to its load driver, unless the load is off or the demo is stopping. */
     private void driveLoad(final String node, final int percent) throws IOException, InterruptedException {
-        synchronized (lifecycle) {
-            if (loadDrivers != null && !stopped.get()) {
+        synchronized (lifecycle.lock()) {
+            if (loadDrivers != null && !lifecycle.isStopped()) {
                 loadDrivers.drive(node, percent);
             }
         }
@@ -326,53 +323,13 @@ public final class DemoMain implements Callable<Integer> {
             return List.of("  Prometheus:     not started: " + PrometheusSetup.PROMETHEUS + " is not installed"
                 + " (Debian: sudo apt-get install prometheus); elsewhere run", "                  " + commandLine);
         }
-        deleteTree(setup.dataDirectory()); // a fresh run: an old run's series name a server that is gone
+        DemoWorkDirectory.deleteTree(setup.dataDirectory()); // a fresh run: an old run's series name a server that is gone
         final int port = freePort();
-        final ChildProcess child = start(kit.launchProgram("prometheus", setup.commandLine(port)));
+        final ChildProcess child = lifecycle.start(kit.launchProgram("prometheus", setup.commandLine(port)));
         services.put(child.name(), child);
         HttpReadiness.await(PrometheusSetup.readinessEndpoint(port), READY_TIMEOUT, child::isAlive, child::logEnd);
         return List.of("  Prometheus:     http://127.0.0.1:" + port + "/  (alerts: http://127.0.0.1:" + port + "/alerts;"
             + " its configuration " + setup.configFile() + ", log " + child.logFile() + ")");
-    }
-
-    /**
-     * Removes what an earlier run left in the work directory: the server's state and journal, its
-     * stored profiles, and the naming service's bindings (an old run's point at dead objects).
-     */
-    static void clearState(final Path work) throws IOException {
-        Files.deleteIfExists(work.resolve("demo.state.json"));
-        Files.deleteIfExists(work.resolve("demo.state.json.journal"));
-        deleteTree(work.resolve("naming"));
-        deleteTree(work.resolve("demo.state.json.profiles"));
-    }
-
-    /** @return whether each agent can be pinned to its own core: taskset is there and there are 2 cores or more */
-    static boolean canPinCores() {
-        return Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
-    }
-
-    /**
-     * The demo's watch: every long-running part is still running.
-     *
-     * @throws DemoException naming the first that stopped, unless the demo is stopping
-     */
-    static void requireRunning(final java.util.Collection<ChildProcess> services, final AtomicBoolean stopped) {
-        for (final ChildProcess child : services) {
-            if (!child.isAlive() && !stopped.get()) {
-                throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
-            }
-        }
-    }
-
-    static void deleteTree(final Path directory) throws IOException {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
-            for (final Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 
     /**
@@ -397,26 +354,12 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     /**
-     * Starts a child unless the demo is stopping (then the stop would miss it).
-     *
-     * @throws DemoException when the demo is stopping
-     */
-    private ChildProcess start(final ProcessKit.Launch launch) throws IOException {
-        synchronized (lifecycle) {
-            if (stopped.get()) {
-                throw new DemoException("stopping; nothing more is started");
-            }
-            return launch.start();
-        }
-    }
-
-    /**
      * Starts a long-running component, watched until the end, and waits for its ready file.
      *
      * @return its ready file
      */
     private ReadyFile startService(final ProcessKit.Launch launch) throws IOException, InterruptedException {
-        final ChildProcess child = start(launch);
+        final ChildProcess child = lifecycle.start(launch);
         services.put(child.name(), child);
         return child.awaitReady(READY_TIMEOUT);
     }
@@ -427,8 +370,8 @@ public final class DemoMain implements Callable<Integer> {
      * and its descendants have ended.
      */
     private void stopAll() {
-        synchronized (lifecycle) {
-            if (!stopped.compareAndSet(false, true)) {
+        synchronized (lifecycle.lock()) {
+            if (!lifecycle.beginStop()) {
                 return;
             }
             ReadyFile.deleteQuietly(readiness.readyFile()); // first: from now on the demo is no longer ready

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.latencyserver.core.input.InputFaultsException;
 import org.latencyserver.demo.DemoReady.Agent;
@@ -50,7 +49,7 @@ import org.latencyserver.testbed.TopologyReader;
  *
  * <p>Thread-safety: the main thread starts, follows and stops; the shutdown hook (Ctrl-C) stops too.
  * The kit, the load drivers, the forwards and the testbed are touched only while holding
- * {@link #lifecycle}, and nothing is started once {@link #stopped} is set.
+ * {@link #lifecycle}'s lock, and nothing is started once it is stopping.
  */
 final class RealNetworkDemo {
 
@@ -85,8 +84,7 @@ final class RealNetworkDemo {
 
     private final Options options;
     private final PrintStream out;
-    private final Object lifecycle = new Object();
-    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final DemoLifecycle lifecycle = new DemoLifecycle();
     private final Map<String, ChildProcess> services = new LinkedHashMap<>();
     private final Map<String, String> namespaceByRole = new LinkedHashMap<>();
     private final List<NamespaceForward.Listener> forwards = new ArrayList<>();
@@ -139,7 +137,7 @@ final class RealNetworkDemo {
         }
         Files.createDirectories(work);
         ReadyFile.deleteQuietly(options.readyFile());
-        synchronized (lifecycle) {
+        synchronized (lifecycle.lock()) {
             kit = ProcessKit.fromRepository(root, work);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
@@ -147,7 +145,7 @@ final class RealNetworkDemo {
             run(root, work, topology, scenario, scenarioFile);
             return 0;
         } catch (DemoException | ReadinessException | CommandFailedException e) {
-            System.err.println("latency demo: " + (stopped.get() ? "stopped while starting; " : "") + e.getMessage());
+            System.err.println("latency demo: " + (lifecycle.isStopped() ? "stopped while starting; " : "") + e.getMessage());
             return 1;
         } catch (InterruptedException e) {
             System.err.println("latency demo: stopped while starting");
@@ -176,15 +174,15 @@ final class RealNetworkDemo {
         final Path config = work.resolve("demo.yaml");
         Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs, options.pathSharePercent(),
             options.profile()));
-        DemoMain.clearState(work);
-        final boolean pinned = DemoMain.canPinCores();
+        DemoWorkDirectory.clearState(work);
+        final boolean pinned = LoadDrivers.canPinCores();
 
         out.println("latency demo: starting the system on the testbed");
         final Started started = startSystem(status, work, config, certs, tlsPassword, pinned);
         final WebPorts web = forwardWebPorts(status, work, started.console(), started.metricsPort());
         final boolean load = !options.noLoad() && pinned && LoadDrivers.available();
         if (load) {
-            synchronized (lifecycle) {
+            synchronized (lifecycle.lock()) {
                 loadDrivers = new LoadDrivers(kit, CORE_BY_HOST, LoadDrivers.STRESS_NG_DRIVER);
             }
         }
@@ -200,19 +198,17 @@ final class RealNetworkDemo {
         follow(scenario, scenarioStatus);
     }
 
-    /** Builds the testbed and the port load through it; nothing when the demo is already stopping. */
+    /** Builds the testbed and the port load through it; a {@link DemoException} when the demo is already stopping. */
     private TestbedStatus buildTestbed(final Path root, final Topology topology) throws Exception {
-        synchronized (lifecycle) {
-            if (stopped.get()) {
-                throw new DemoException("stopping; nothing more is started");
-            }
+        synchronized (lifecycle.lock()) {
+            lifecycle.requireNotStopping();
             testbedNames = new TestbedNames(topology.name());
             testbedState = StateDirectory.standard(root, topology.name());
         }
         // up() removes what a testbed of this name left, and everything it made when it fails or is stopped
         final TestbedStatus status = new Testbed(topology, root.resolve("examples/testbed/one-switch.yaml"), testbedState,
             new CommandRunner()).up();
-        synchronized (lifecycle) {
+        synchronized (lifecycle.lock()) {
             portLoad = new PortLoad(testbedState, new CommandRunner());
             loadTarget = LoadTarget.of(status, topology, RealNetworkConfig.PORT, RealNetworkConfig.SERVER_HOST);
         }
@@ -221,10 +217,10 @@ final class RealNetworkDemo {
 
     /** Makes the demo's CA and certificates in {@code certs}; returns their keystores' password. */
     private String makeCertificates(final Path certs) throws IOException, InterruptedException {
-        final ChildProcess certMaker = start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent",
+        final ChildProcess certMaker = lifecycle.start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent",
             RealNetworkConfig.CLIENT_HOST, "--operator", "demo-operator", "--planner", "demo-planner"));
         certMaker.awaitSuccess(CERTS_TIMEOUT);
-        synchronized (lifecycle) {
+        synchronized (lifecycle.lock()) {
             kit.stop(certMaker);
         }
         return Files.readString(certs.resolve("password")).strip();
@@ -279,7 +275,7 @@ final class RealNetworkDemo {
         final Path metricsSocket = work.resolve("metrics.sock");
         final List<String> pairs = new ArrayList<>(List.of(consoleSocket + "=" + console.port("http")));
         metricsPort.ifPresent(port -> pairs.add(metricsSocket + "=" + port));
-        final ChildProcess forwarder = start(kit.launchClass("web-forward", NamespaceForward.class.getName()).args(pairs)
+        final ChildProcess forwarder = lifecycle.start(kit.launchClass("web-forward", NamespaceForward.class.getName()).args(pairs)
             .inNetworkNamespace(srv));
         services.put(forwarder.name(), forwarder);
         namespaceByRole.put(forwarder.name(), srv);
@@ -326,8 +322,8 @@ final class RealNetworkDemo {
         final long endNanos = startNanos + (duration == null ? 0 : duration * 1_000_000_000L);
         int current = -1;
         long sequence = 0;
-        while ((duration == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
-            DemoMain.requireRunning(services.values(), stopped);
+        while ((duration == null || System.nanoTime() - endNanos < 0) && !lifecycle.isStopped()) {
+            lifecycle.requireRunning(services.values());
             final long elapsedMillis = (System.nanoTime() - startNanos) / 1_000_000;
             final int step = scenario.stepAt(elapsedMillis);
             if (step < 0) {
@@ -340,15 +336,15 @@ final class RealNetworkDemo {
             }
             Thread.sleep(FOLLOW_PERIOD_MILLIS);
         }
-        out.println("latency demo: " + (stopped.get() || duration == null ? "stopping" : "--duration " + duration + " s reached; stopping"));
+        out.println("latency demo: " + (lifecycle.isStopped() || duration == null ? "stopping" : "--duration " + duration + " s reached; stopping"));
     }
 
     private void apply(final RealNetworkScenario scenario, final int step, final long sequence, final long elapsedMillis,
                        final Path statusFile) throws IOException, InterruptedException, CommandFailedException {
         final RealNetworkScenario.Step values = scenario.steps().get(step);
         final int pass = (int) (elapsedMillis / (scenario.stepMillis() * scenario.steps().size())) + 1;
-        synchronized (lifecycle) {
-            if (stopped.get()) {
+        synchronized (lifecycle.lock()) {
+            if (lifecycle.isStopped()) {
                 return;
             }
             if (loadDrivers != null) {
@@ -391,28 +387,17 @@ final class RealNetworkDemo {
     }
 
     private int forward(final int port, final Path socket) throws IOException {
-        synchronized (lifecycle) {
-            if (stopped.get()) {
-                throw new DemoException("stopping; nothing more is started");
-            }
+        synchronized (lifecycle.lock()) {
+            lifecycle.requireNotStopping();
             final NamespaceForward.Listener listener = NamespaceForward.Listener.open(port, socket);
             forwards.add(listener);
             return listener.port();
         }
     }
 
-    private ChildProcess start(final ProcessKit.Launch launch) throws IOException {
-        synchronized (lifecycle) {
-            if (stopped.get()) {
-                throw new DemoException("stopping; nothing more is started");
-            }
-            return launch.start();
-        }
-    }
-
     /** Starts a long-running component in a host's namespace, watched until the end, and waits for its ready file. */
     private ReadyFile startService(final ProcessKit.Launch launch, final String namespace) throws IOException, InterruptedException {
-        final ChildProcess child = start(launch.inNetworkNamespace(namespace));
+        final ChildProcess child = lifecycle.start(launch.inNetworkNamespace(namespace));
         services.put(child.name(), child);
         namespaceByRole.put(child.name(), namespace);
         return child.awaitReady(READY_TIMEOUT);
@@ -424,8 +409,8 @@ final class RealNetworkDemo {
      * that no namespace of the testbed is left. Safe to call twice.
      */
     private void stopAll() {
-        synchronized (lifecycle) {
-            if (!stopped.compareAndSet(false, true)) {
+        synchronized (lifecycle.lock()) {
+            if (!lifecycle.beginStop()) {
                 return;
             }
             ReadyFile.deleteQuietly(options.readyFile());

@@ -1,10 +1,7 @@
 package org.latencyserver.emulator;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +13,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.core.input.InputFiles;
 import org.latencyserver.core.input.InputFormat;
 import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.input.InputNode;
@@ -105,16 +103,7 @@ public final class ScenarioLoader {
      *                              when the file is unreadable or invalid
      */
     public static Scenario load(Path path) throws InputFaultsException {
-        String label = path.toString();
-        String text;
-        try {
-            text = Files.readString(path, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            InputFaults unreadable = new InputFaults(label);
-            unreadable.whole("cannot read the scenario file: " + e);
-            throw new InputFaultsException(unreadable.inFileOrder());
-        }
-        return parse(text, label);
+        return parse(InputFiles.readText(path, "scenario file"), path.toString());
     }
 
     /**
