@@ -100,12 +100,12 @@ public final class RoundTripLoop {
      * what it has ({@link RunResult#stoppedByTime()}); a path so slow that the deadline passes first is still abandoned.
      * The warm-up round trips are paced like the run.
      *
-     * @param stopNanos   {@link System#nanoTime()} after which the run ends early; {@link Long#MAX_VALUE} for none
-     * @param minRecorded the fewest recorded round trips an early end returns, 1..roundTrips
-     *
      * <p>The timed loop stays whole in this method on purpose: moving its steps into helper methods
      * would add calls between the two clock reads and in the recording, and the loop must not
      * allocate or add work there. Only what runs before and after it is split out.
+     *
+     * @param stopNanos   {@link System#nanoTime()} after which the run ends early; {@link Long#MAX_VALUE} for none
+     * @param minRecorded the fewest recorded round trips an early end returns, 1..roundTrips
      */
     public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
                          final AdaptiveTarget adaptive, final long deadlineNanos, final long intervalNanos,
