@@ -65,27 +65,14 @@ public final class MirrorFreshnessHarness {
                 .start().awaitReady(READY_TIMEOUT).file("mirror");
             final MirrorRecord record = new MirrorRecord();
             try (EstimateMirror reader = awaitEstimate(mirrorFile, record)) {
-                final Histogram mirrorNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-                final Histogram callNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-                final Histogram afterAnswerNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-                final Histogram requestStatusNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-                int missed = 0;
+                final Timings timings = new Timings();
                 for (int i = 0; i < changes + 100; i++) {
                     final int cpuPercent = i % 2 == 0 ? 90 : 10;
                     final int expectedCpuState = cpuPercent == 90 ? 33 : 11;
                     final long sentNanos = System.nanoTime();
                     push(latserv, cpuPercent);
                     final long answeredNanos = System.nanoTime();
-                    long seenNanos = 0;
-                    while (System.nanoTime() - sentNanos < GIVE_UP_NANOS) {
-                        if (reader.read(CONNECTION, record) == ReadStatus.OK && record.cpuState() == expectedCpuState) {
-                            seenNanos = System.nanoTime();
-                            break;
-                        }
-                        // Looks every ~20 us rather than spinning: a spinning reader would take one of the
-                        // machine's two cores from the server and the mirror it is timing.
-                        java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
-                    }
+                    final long seenNanos = awaitInMirror(reader, record, expectedCpuState, sentNanos);
                     final long statusStart = System.nanoTime();
                     final float servedMillis = latserv.RequestStatus(CONNECTION).latency_estimate;
                     final long statusNanos = System.nanoTime() - statusStart;
@@ -94,26 +81,61 @@ public final class MirrorFreshnessHarness {
                     }
                     // The mirror must show what the server serves: the same value as RequestStatus.
                     if (seenNanos == 0 || servedMillis != (float) record.valueMillis()) {
-                        missed++;
+                        timings.missed++;
                     } else {
-                        mirrorNanos.recordValue(seenNanos - sentNanos);
-                        callNanos.recordValue(answeredNanos - sentNanos);
-                        afterAnswerNanos.recordValue(seenNanos - answeredNanos);
-                        requestStatusNanos.recordValue(statusNanos);
+                        timings.record(sentNanos, answeredNanos, seenNanos, statusNanos);
                     }
                     Thread.sleep(pauseMillis);
                 }
-                System.out.printf(Locale.ROOT, "Mirror freshness, loopback: %d state changes of connection %d, %d ms apart; "
-                    + "%d not seen within 5 s%n", changes, CONNECTION, pauseMillis, missed);
-                System.out.println("                                               p50 us    p99 us  p99.9 us    max us");
-                row("change sent -> visible in the mirror file", mirrorNanos);
-                row("  of which: PutMibUpdates call", callNanos);
-                row("call answered -> visible in the mirror file", afterAnswerNanos);
-                row("RequestStatus afterwards (one call)", requestStatusNanos);
+                timings.print(changes, pauseMillis);
             } finally {
                 orb.shutdown(false);
             }
         }
+    }
+
+    /** What the timed changes measured, ns; main thread only. */
+    private static final class Timings {
+        final Histogram mirrorNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+        final Histogram callNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+        final Histogram afterAnswerNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+        final Histogram requestStatusNanos = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+        /** Changes not seen in time, or seen with another value than RequestStatus serves. */
+        int missed;
+
+        void record(final long sentNanos, final long answeredNanos, final long seenNanos, final long statusNanos) {
+            mirrorNanos.recordValue(seenNanos - sentNanos);
+            callNanos.recordValue(answeredNanos - sentNanos);
+            afterAnswerNanos.recordValue(seenNanos - answeredNanos);
+            requestStatusNanos.recordValue(statusNanos);
+        }
+
+        void print(final int changes, final long pauseMillis) {
+            System.out.printf(Locale.ROOT, "Mirror freshness, loopback: %d state changes of connection %d, %d ms apart; "
+                + "%d not seen within 5 s%n", changes, CONNECTION, pauseMillis, missed);
+            System.out.println("                                               p50 us    p99 us  p99.9 us    max us");
+            row("change sent -> visible in the mirror file", mirrorNanos);
+            row("  of which: PutMibUpdates call", callNanos);
+            row("call answered -> visible in the mirror file", afterAnswerNanos);
+            row("RequestStatus afterwards (one call)", requestStatusNanos);
+        }
+    }
+
+    /**
+     * @return {@link System#nanoTime()} when the mirror first showed the expected CPU state, or 0 when
+     *         it did not within {@link #GIVE_UP_NANOS} of {@code sentNanos}
+     */
+    private static long awaitInMirror(final EstimateMirror reader, final MirrorRecord record, final int expectedCpuState,
+                                      final long sentNanos) {
+        while (System.nanoTime() - sentNanos < GIVE_UP_NANOS) {
+            if (reader.read(CONNECTION, record) == ReadStatus.OK && record.cpuState() == expectedCpuState) {
+                return System.nanoTime();
+            }
+            // Looks every ~20 us rather than spinning: a spinning reader would take one of the
+            // machine's two cores from the server and the mirror it is timing.
+            java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
+        }
+        return 0;
     }
 
     private static void row(final String label, final Histogram histogram) {

@@ -255,6 +255,17 @@ public final class RealPortHarness implements Callable<Integer> {
                 / (drops[0] + drops[1]) : 0, percent(drops[2])));
         }
         out.append('\n');
+        appendFiled(out, record);
+        appendAgentsShare(out, record);
+        if (beside != null) {
+            out.append("\nBeside it: ").append(beside).append('\n');
+        }
+        out.append('\n');
+        return out.toString();
+    }
+
+    /** The QoS 3/4 results accepted, taken back and still filed, and those that span a real change. */
+    private static void appendFiled(final StringBuilder out, final RunRecord record) {
         final RealPortAnalysis.FiledCheck filed = RealPortAnalysis.checkFiled(record);
         out.append(String.format(Locale.ROOT, "%nQoS 3/4 results: %d accepted during the run; %d taken back (the state they were filed"
                 + " under reverted, read through calibration()), %d seen served but taken back before a read, %d still filed;"
@@ -274,6 +285,10 @@ public final class RealPortHarness implements Callable<Integer> {
                 r.requestIssuedMillis() == null ? "?" : String.format(Locale.ROOT, "%.1f", (r.requestIssuedMillis() - record.startEpochMillis())
                     / 1000.0), RealPortAnalysis.loadAt(record, r.acceptedMillis())));
         }
+    }
+
+    /** The agents' share of the port while no iperf3 load runs. */
+    private static void appendAgentsShare(final StringBuilder out, final RunRecord record) {
         final RealPortAnalysis.AgentsShare share = RealPortAnalysis.agentsShare(record);
         out.append(String.format(Locale.ROOT, "%nThe agents' share of the %s Mbit/s port, no iperf3 load (%d idle steps after a load,"
             + " from %d ms after it stopped), from the tbf's byte counter (tc -s, every %d ms):%n%n", plain(record.rateMbit()),
@@ -287,11 +302,6 @@ public final class RealPortHarness implements Callable<Integer> {
             percent(share.measuring().maxSecondShare()), share.measuring().bytesPerFrame(), share.probing().seconds(),
             percent(share.probing().share()), percent(share.probing().maxSecondShare()), share.probing().bytesPerFrame(),
             share.paces().entrySet().stream().map(e -> e.getKey() + " B " + percent(e.getValue())).collect(Collectors.joining(", "))));
-        if (beside != null) {
-            out.append("\nBeside it: ").append(beside).append('\n');
-        }
-        out.append('\n');
-        return out.toString();
     }
 
     private static String stateName(final int code) {

@@ -129,82 +129,24 @@ public final class RequestStatusHarness {
         try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
             // -Dharness.server.options="-Djacorb.poa.thread_pool_max=64 ..." tries ORB settings on all servers alike.
             final List<String> serverOptions = words(System.getProperty("harness.server.options", ""));
-            final Map<String, ChildProcess> servers = new LinkedHashMap<>();
-            for (final Map.Entry<String, String> variant : variants.entrySet()) {
-                // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
-                final ProcessKit.Launch server = kit.launch(Component.SERVER).name(variant.getKey())
-                    .args("--config", config.toString(), "--ior-file", work.resolve(variant.getKey() + ".ior").toString(),
-                        "--metrics-port", "0");
-                serverOptions.forEach(server::jvmOption);
-                words(variant.getValue()).forEach(server::jvmOption);
-                servers.put(variant.getKey(), server.start());
-            }
-            final Path emptyReadyFile = work.resolve("empty.ready.json");
-            final ProcessKit.Launch emptyLaunch = kit.launchClass("empty", EmptyLatservMain.class.getName())
-                .args("--ready-file", emptyReadyFile.toString());
-            serverOptions.forEach(emptyLaunch::jvmOption);
-            final ChildProcess empty = emptyLaunch.start();
-            final List<Target> targets = new ArrayList<>();
-            for (final Map.Entry<String, ChildProcess> server : servers.entrySet()) {
-                final ReadyFile ready = server.getValue().awaitReady(READY_TIMEOUT);
-                targets.add(new Target(server.getKey(), ready.reference("server"), ready.url("metrics"), server.getValue()));
-            }
-            targets.add(new Target("empty call", ReadyFile.await(emptyReadyFile, READY_TIMEOUT, empty::isAlive, empty::logEnd)
-                .reference("server"), null, empty));
-            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-            for (final Target target : targets) {
-                final Latserv reference = LatservHelper.narrow(orb.string_to_object(target.reference()));
-                if (target.metricsUrl() != null) {
-                    reference.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 10), (short) 1);
-                    if (reference.RequestStatus((short) 1).server_acknowledges_client != 1) {
-                        throw new IllegalStateException(target.name() + " serves no estimate for connection 1");
-                    }
-                } else {
-                    reference.RequestStatus((short) 1);
-                }
-            }
-            orb.shutdown(false);
+            final List<Target> targets = startTargets(kit, work, config, variants, serverOptions);
+            checkServing(targets);
             for (int c = 0; c < clientCount; c++) {
                 clients.add(Client.start(kit, work, c, words(System.getProperty("harness.client.options", ""))));
             }
 
             final List<Row> rows = new ArrayList<>();
             for (final int callers : callerCounts) {
-                final List<Row> group = new ArrayList<>();
-                for (final Target target : targets) {
-                    group.add(new Row("closed", callers, target));
-                    round(work, clients, "closed", target, callers, 1.0, 0, null); // warm-up
-                }
-                for (int round = 0; round < rounds; round++) {
-                    for (int i = 0; i < group.size(); i++) {
-                        final Row row = group.get((i + round) % group.size());
-                        round(work, clients, "closed", row.target, callers, secondsPerRound, 0, row);
-                    }
-                }
-                rows.addAll(group);
+                rows.addAll(measureGroup(work, clients, targets, "closed", "closed", callers, 0, rounds, secondsPerRound));
             }
             final String configuredRates = System.getProperty("harness.open.rate", "").strip();
             final String capacityOf = variants.containsKey("tuned") ? "tuned" : targets.get(targets.size() - 2).name();
             final double capacity = rows.stream().filter(r -> r.target.name().equals(capacityOf))
                 .mapToDouble(Row::callsPerSecond).max().orElse(0);
-            final double[] rates = configuredRates.isEmpty() ? new double[] {Math.floor(capacity / 2 / 100) * 100}
-                : Arrays.stream(configuredRates.split(",")).map(String::strip)
-                    .mapToDouble(r -> r.endsWith("x") ? Math.floor(capacity * Double.parseDouble(r.substring(0, r.length() - 1)) / 100) * 100
-                        : Double.parseDouble(r))
-                    .filter(r -> r > 0).toArray();
+            final double[] rates = openRates(configuredRates, capacity);
             for (final double rate : rates) {
-                final List<Row> group = new ArrayList<>();
-                for (final Target target : targets) {
-                    group.add(new Row("open " + String.format(Locale.ROOT, "%,.0f/s", rate), openThreads * clientCount, target));
-                    round(work, clients, "open", target, openThreads * clientCount, 1.0, rate, null); // warm-up
-                }
-                for (int round = 0; round < rounds; round++) {
-                    for (int i = 0; i < group.size(); i++) {
-                        final Row row = group.get((i + round) % group.size());
-                        round(work, clients, "open", row.target, openThreads * clientCount, secondsPerRound, rate, row);
-                    }
-                }
-                rows.addAll(group);
+                rows.addAll(measureGroup(work, clients, targets, "open", "open " + String.format(Locale.ROOT, "%,.0f/s", rate),
+                    openThreads * clientCount, rate, rounds, secondsPerRound));
             }
             final String loadAfter = Files.readString(Path.of("/proc/loadavg")).strip();
 
@@ -215,23 +157,109 @@ public final class RequestStatusHarness {
                     + " scheduled send%n", Arrays.toString(rates), (configuredRates.isEmpty() ? "0.5x" : configuredRates)
                     + " of " + capacityOf + "'s best closed-loop " + String.format(Locale.ROOT, "%.0f", capacity), openThreads);
             }
-            System.out.println("| mode | callers | target | calls/s | p50 µs | p99 µs | p99.9 µs | max µs | errors | slowest caller |"
-                + " pool exhausted | server CPU | clients CPU |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-            for (final Row row : rows) {
-                System.out.printf(Locale.ROOT, "| %s | %d | %s | %,.0f | %,.1f | %,.1f | %,.1f | %,.1f | %d | %s | %s | %.0f %% | %.0f %% |%n",
-                    row.mode, row.callers, row.target.name(), row.callsPerSecond(), row.p(50), row.p(99), row.p(99.9),
-                    row.latency.getMaxValue() / 1e3, row.errors,
-                    row.mode.startsWith("open") ? "–" : String.format(Locale.ROOT, "%.2f", row.slowestShare),
-                    row.target.metricsUrl() == null ? "–" : String.format(Locale.ROOT, "%.0f", row.exhausted),
-                    100.0 * row.serverCpuNanos / (row.seconds * 1e9), 100.0 * row.clientsCpuNanos / (row.seconds * 1e9));
-            }
+            printTable(rows);
             verdicts(rows, targets, callerCounts, rates.length > 0 ? rates[0] : 0);
         } finally {
             // Asked to end first (their ORBs shut down); the kit then stops whatever is left, servers included.
             for (final Client client : clients) {
                 client.quit();
             }
+        }
+    }
+
+    /** Starts a server per variant and the empty call's server, and waits until each is ready. */
+    private static List<Target> startTargets(final ProcessKit kit, final Path work, final Path config,
+                                             final Map<String, String> variants, final List<String> serverOptions)
+        throws IOException, InterruptedException {
+        final Map<String, ChildProcess> servers = new LinkedHashMap<>();
+        for (final Map.Entry<String, String> variant : variants.entrySet()) {
+            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
+            final ProcessKit.Launch server = kit.launch(Component.SERVER).name(variant.getKey())
+                .args("--config", config.toString(), "--ior-file", work.resolve(variant.getKey() + ".ior").toString(),
+                    "--metrics-port", "0");
+            serverOptions.forEach(server::jvmOption);
+            words(variant.getValue()).forEach(server::jvmOption);
+            servers.put(variant.getKey(), server.start());
+        }
+        final Path emptyReadyFile = work.resolve("empty.ready.json");
+        final ProcessKit.Launch emptyLaunch = kit.launchClass("empty", EmptyLatservMain.class.getName())
+            .args("--ready-file", emptyReadyFile.toString());
+        serverOptions.forEach(emptyLaunch::jvmOption);
+        final ChildProcess empty = emptyLaunch.start();
+        final List<Target> targets = new ArrayList<>();
+        for (final Map.Entry<String, ChildProcess> server : servers.entrySet()) {
+            final ReadyFile ready = server.getValue().awaitReady(READY_TIMEOUT);
+            targets.add(new Target(server.getKey(), ready.reference("server"), ready.url("metrics"), server.getValue()));
+        }
+        targets.add(new Target("empty call", ReadyFile.await(emptyReadyFile, READY_TIMEOUT, empty::isAlive, empty::logEnd)
+            .reference("server"), null, empty));
+        return targets;
+    }
+
+    /** One call to each target; a real server is given MIB values first and must serve connection 1. */
+    private static void checkServing(final List<Target> targets) {
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        for (final Target target : targets) {
+            final Latserv reference = LatservHelper.narrow(orb.string_to_object(target.reference()));
+            if (target.metricsUrl() != null) {
+                reference.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 10, (short) 10), (short) 1);
+                if (reference.RequestStatus((short) 1).server_acknowledges_client != 1) {
+                    throw new IllegalStateException(target.name() + " serves no estimate for connection 1");
+                }
+            } else {
+                reference.RequestStatus((short) 1);
+            }
+        }
+        orb.shutdown(false);
+    }
+
+    /**
+     * One row per target for one mode and caller count: a 1 s warm-up per target, then the rounds,
+     * alternating between the targets and rotating which goes first.
+     *
+     * @param rate the open loop's calls/s; 0 for the closed loop
+     */
+    private static List<Row> measureGroup(final Path work, final List<Client> clients, final List<Target> targets,
+                                          final String mode, final String rowMode, final int callers, final double rate,
+                                          final int rounds, final double secondsPerRound) throws IOException, InterruptedException {
+        final List<Row> group = new ArrayList<>();
+        for (final Target target : targets) {
+            group.add(new Row(rowMode, callers, target));
+            round(work, clients, mode, target, callers, 1.0, rate, null); // warm-up
+        }
+        for (int round = 0; round < rounds; round++) {
+            for (int i = 0; i < group.size(); i++) {
+                final Row row = group.get((i + round) % group.size());
+                round(work, clients, mode, row.target, callers, secondsPerRound, rate, row);
+            }
+        }
+        return group;
+    }
+
+    /**
+     * @param configuredRates {@code harness.open.rate}: calls/s or fractions of the capacity ({@code 0.5x}); empty for half of it
+     * @param capacity        the best closed-loop calls/s of the capacity's variant
+     * @return the open loop's rates, calls/s, each above 0
+     */
+    private static double[] openRates(final String configuredRates, final double capacity) {
+        return configuredRates.isEmpty() ? new double[] {Math.floor(capacity / 2 / 100) * 100}
+            : Arrays.stream(configuredRates.split(",")).map(String::strip)
+                .mapToDouble(r -> r.endsWith("x") ? Math.floor(capacity * Double.parseDouble(r.substring(0, r.length() - 1)) / 100) * 100
+                    : Double.parseDouble(r))
+                .filter(r -> r > 0).toArray();
+    }
+
+    private static void printTable(final List<Row> rows) {
+        System.out.println("| mode | callers | target | calls/s | p50 µs | p99 µs | p99.9 µs | max µs | errors | slowest caller |"
+            + " pool exhausted | server CPU | clients CPU |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (final Row row : rows) {
+            System.out.printf(Locale.ROOT, "| %s | %d | %s | %,.0f | %,.1f | %,.1f | %,.1f | %,.1f | %d | %s | %s | %.0f %% | %.0f %% |%n",
+                row.mode, row.callers, row.target.name(), row.callsPerSecond(), row.p(50), row.p(99), row.p(99.9),
+                row.latency.getMaxValue() / 1e3, row.errors,
+                row.mode.startsWith("open") ? "–" : String.format(Locale.ROOT, "%.2f", row.slowestShare),
+                row.target.metricsUrl() == null ? "–" : String.format(Locale.ROOT, "%.0f", row.exhausted),
+                100.0 * row.serverCpuNanos / (row.seconds * 1e9), 100.0 * row.clientsCpuNanos / (row.seconds * 1e9));
         }
     }
 

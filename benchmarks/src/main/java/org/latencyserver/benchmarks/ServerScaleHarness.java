@@ -112,16 +112,7 @@ public final class ServerScaleHarness {
         try (ProcessKit kit = otherBuild.isEmpty() ? ProcessKit.fromThisClasspath(work) : ProcessKit.fromRepository(Path.of(otherBuild),
             work)) {
             final long startNanos = System.nanoTime();
-            final ProcessKit.Launch launch = kit.launch(Component.SERVER)
-                .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0");
-            for (final String option : jvmOptions.isEmpty() ? new String[0] : jvmOptions.split("\\s+")) {
-                launch.jvmOption(option);
-            }
-            final String serverArgs = System.getProperty("server.scale.server.args", "").trim();
-            if (!serverArgs.isEmpty()) {
-                launch.args(serverArgs.split("\\s+"));
-            }
-            final ChildProcess server = launch.start();
+            final ChildProcess server = startServer(kit, work, config, jvmOptions);
             final ReadyFile ready = server.awaitReady(READY_TIMEOUT);
             final double startSeconds = (System.nanoTime() - startNanos) / 1e9;
             System.out.printf(Locale.ROOT, "  start to ready file: %.1f s (facts.connections %s); state file at ready %s%n",
@@ -130,30 +121,13 @@ public final class ServerScaleHarness {
             final Counters atReady = Counters.read(metricsUrl);
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
 
-            // Every connection LOW/LOW once, so that every one has an estimate.
-            final long pushNanos = System.nanoTime();
-            final Histogram firstPuts = pushAll(connections, latserv);
-            final double pushSeconds = (System.nanoTime() - pushNanos) / 1e9;
-            System.out.printf(Locale.ROOT, "  first push of all %,d connections (LOW/LOW), %d threads: %.1f s (%.0f calls/s), "
-                + "PutMibUpdates p50 %.2f ms p99 %.2f ms max %.1f ms%n", connections, STORM_THREADS, pushSeconds,
-                connections / pushSeconds, ms(firstPuts, 50), ms(firstPuts, 99), firstPuts.getMaxValue() / 1e6);
+            firstPush(connections, latserv);
             final float lowEstimate = latserv.RequestStatus((short) 1).latency_estimate;
             Thread.sleep(11_000);
             System.out.printf(Locale.ROOT, "  11 s later: state file %s, journal %s; LOW/LOW estimate %.3f ms%n", size(stateFile),
                 size(stateFile.resolveSibling(stateFile.getFileName() + ".journal")), lowEstimate);
 
-            final Histogram quiet = readFlatOut(latserv, connections, QUIET_READ_NANOS, null);
-            final Counters before = Counters.read(metricsUrl);
-            storm(connections, latserv, lowEstimate, quiet);
-            final Counters afterStorm = Counters.read(metricsUrl);
-            Thread.sleep(12_000);
-            final Counters later = Counters.read(metricsUrl);
-            final double changed = Math.round(connections * STORM_SHARE / CONNECTIONS_PER_NODE) * CONNECTIONS_PER_NODE;
-            afterStorm.printRequestStatusServerTime("  RequestStatus in the server during the storm (all callers)", before);
-            afterStorm.minus(before).print("  state store, storm only", changed);
-            later.minus(before).print("  state store, storm + 12 s", changed);
-            final Counters sinceReady = later.minus(atReady);
-            sinceReady.print("  state store, first push + storm + 23 s", sinceReady.changes());
+            stormWithCounters(connections, latserv, lowEstimate, metricsUrl, atReady);
             System.out.printf(Locale.ROOT, "  state file now %s, journal %s%n", size(stateFile),
                 size(stateFile.resolveSibling(stateFile.getFileName() + ".journal")));
 
@@ -165,6 +139,48 @@ public final class ServerScaleHarness {
         } finally {
             orb.shutdown(false);
         }
+    }
+
+    /** Starts the server on the configuration, with {@code jvmOptions} and the extra {@code server.scale.server.args}. */
+    private static ChildProcess startServer(final ProcessKit kit, final Path work, final Path config, final String jvmOptions)
+        throws IOException {
+        final ProcessKit.Launch launch = kit.launch(Component.SERVER)
+            .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0");
+        for (final String option : jvmOptions.isEmpty() ? new String[0] : jvmOptions.split("\\s+")) {
+            launch.jvmOption(option);
+        }
+        final String serverArgs = System.getProperty("server.scale.server.args", "").trim();
+        if (!serverArgs.isEmpty()) {
+            launch.args(serverArgs.split("\\s+"));
+        }
+        return launch.start();
+    }
+
+    /** Every connection LOW/LOW once, so that every one has an estimate; prints how long it took. */
+    private static void firstPush(final int connections, final Latserv latserv) throws Exception {
+        final long pushNanos = System.nanoTime();
+        final Histogram firstPuts = pushAll(connections, latserv);
+        final double pushSeconds = (System.nanoTime() - pushNanos) / 1e9;
+        System.out.printf(Locale.ROOT, "  first push of all %,d connections (LOW/LOW), %d threads: %.1f s (%.0f calls/s), "
+            + "PutMibUpdates p50 %.2f ms p99 %.2f ms max %.1f ms%n", connections, STORM_THREADS, pushSeconds,
+            connections / pushSeconds, ms(firstPuts, 50), ms(firstPuts, 99), firstPuts.getMaxValue() / 1e6);
+    }
+
+    /** A quiet read, the storm, then the server's counters over the storm, 12 s after it, and since ready. */
+    private static void stormWithCounters(final int connections, final Latserv latserv, final float lowEstimate,
+                                          final String metricsUrl, final Counters atReady) throws Exception {
+        final Histogram quiet = readFlatOut(latserv, connections, QUIET_READ_NANOS, null);
+        final Counters before = Counters.read(metricsUrl);
+        storm(connections, latserv, lowEstimate, quiet);
+        final Counters afterStorm = Counters.read(metricsUrl);
+        Thread.sleep(12_000);
+        final Counters later = Counters.read(metricsUrl);
+        final double changed = Math.round(connections * STORM_SHARE / CONNECTIONS_PER_NODE) * CONNECTIONS_PER_NODE;
+        afterStorm.printRequestStatusServerTime("  RequestStatus in the server during the storm (all callers)", before);
+        afterStorm.minus(before).print("  state store, storm only", changed);
+        later.minus(before).print("  state store, storm + 12 s", changed);
+        final Counters sinceReady = later.minus(atReady);
+        sinceReady.print("  state store, first push + storm + 23 s", sinceReady.changes());
     }
 
     private static Path writeConfig(final Path work, final int connections) throws IOException {
@@ -225,13 +241,7 @@ public final class ServerScaleHarness {
      */
     private static void storm(final int connections, final Latserv latserv, final float lowEstimate, final Histogram quiet)
         throws Exception {
-        final int clientNodes = connections / CONNECTIONS_PER_NODE;
-        final List<Integer> nodes = new ArrayList<>();
-        for (int node = 1; node <= clientNodes; node++) {
-            nodes.add(node);
-        }
-        Collections.shuffle(nodes, new Random(14));
-        final List<Integer> stormNodes = nodes.subList(0, (int) Math.round(clientNodes * STORM_SHARE));
+        final List<Integer> stormNodes = stormNodes(connections / CONNECTIONS_PER_NODE);
         final AtomicBoolean storming = new AtomicBoolean(true);
         final ExecutorService readerThread = Executors.newSingleThreadExecutor();
         final Future<Histogram> during = readerThread.submit(() -> readFlatOut(latserv, connections, Long.MAX_VALUE, storming));
@@ -242,43 +252,18 @@ public final class ServerScaleHarness {
         float highEstimate = Float.NaN;
         final long stormStart = System.nanoTime();
         try {
-            final List<Future<Object[]>> parts = new ArrayList<>();
+            final List<Future<StormPart>> parts = new ArrayList<>();
             for (int t = 0; t < STORM_THREADS; t++) {
                 final int first = t;
-                parts.add(pool.submit(() -> {
-                    final Histogram myPuts = new Histogram(3_600_000_000_000L, 3);
-                    final Histogram mine = new Histogram(3_600_000_000_000L, 3);
-                    int missed = 0;
-                    float seen = Float.NaN;
-                    for (int i = first; i < stormNodes.size(); i += STORM_THREADS) {
-                        final int node = stormNodes.get(i);
-                        for (int k = 0; k < CONNECTIONS_PER_NODE; k++) {
-                            final short ref = (short) ((node - 1) * CONNECTIONS_PER_NODE + k + 1);
-                            final long start = System.nanoTime();
-                            put(latserv, ref, 90);
-                            myPuts.recordValue(System.nanoTime() - start);
-                            float estimate;
-                            do {
-                                estimate = latserv.RequestStatus(ref).latency_estimate;
-                            } while (estimate == lowEstimate && System.nanoTime() - start < ESTIMATE_WAIT_NANOS);
-                            if (estimate == lowEstimate) {
-                                missed++;
-                            } else {
-                                mine.recordValue(System.nanoTime() - start);
-                                seen = estimate;
-                            }
-                        }
-                    }
-                    return new Object[] {myPuts, mine, missed, seen};
-                }));
+                parts.add(pool.submit(() -> stormPart(latserv, stormNodes, first, lowEstimate)));
             }
-            for (final Future<Object[]> part : parts) {
-                final Object[] result = part.get();
-                puts.add((Histogram) result[0]);
-                changeToEstimate.add((Histogram) result[1]);
-                unchanged += (Integer) result[2];
-                if (!Float.isNaN((Float) result[3])) {
-                    highEstimate = (Float) result[3];
+            for (final Future<StormPart> part : parts) {
+                final StormPart result = part.get();
+                puts.add(result.puts());
+                changeToEstimate.add(result.changeToEstimate());
+                unchanged += result.missed();
+                if (!Float.isNaN(result.seen())) {
+                    highEstimate = result.seen();
                 }
             }
         } finally {
@@ -300,6 +285,56 @@ public final class ServerScaleHarness {
             + "max %.1f ms (%,d calls in %d s); during p50 %.3f ms p99 %.3f ms max %.1f ms (%,d calls)%n", ms(quiet, 50),
             ms(quiet, 99), quiet.getMaxValue() / 1e6, quiet.getTotalCount(), QUIET_READ_NANOS / 1_000_000_000L, ms(reads, 50),
             ms(reads, 99), reads.getMaxValue() / 1e6, reads.getTotalCount());
+    }
+
+    /** The client nodes the storm moves to HIGH CPU: {@link #STORM_SHARE} of them, chosen at random with a fixed seed. */
+    private static List<Integer> stormNodes(final int clientNodes) {
+        final List<Integer> nodes = new ArrayList<>();
+        for (int node = 1; node <= clientNodes; node++) {
+            nodes.add(node);
+        }
+        Collections.shuffle(nodes, new Random(14));
+        return nodes.subList(0, (int) Math.round(clientNodes * STORM_SHARE));
+    }
+
+    /**
+     * What one storm thread measured.
+     *
+     * @param puts             each PutMibUpdates call, ns
+     * @param changeToEstimate from the call to the new estimate served, ns
+     * @param missed           connections still on the old estimate after {@link #ESTIMATE_WAIT_NANOS}
+     * @param seen             the last new estimate served, ms; NaN when none
+     */
+    private record StormPart(Histogram puts, Histogram changeToEstimate, int missed, float seen) {
+    }
+
+    /** One storm thread: the nodes {@code first}, {@code first + STORM_THREADS}, … each connection pushed, then read until it changes. */
+    private static StormPart stormPart(final Latserv latserv, final List<Integer> stormNodes, final int first,
+                                       final float lowEstimate) throws Exception {
+        final Histogram myPuts = new Histogram(3_600_000_000_000L, 3);
+        final Histogram mine = new Histogram(3_600_000_000_000L, 3);
+        int missed = 0;
+        float seen = Float.NaN;
+        for (int i = first; i < stormNodes.size(); i += STORM_THREADS) {
+            final int node = stormNodes.get(i);
+            for (int k = 0; k < CONNECTIONS_PER_NODE; k++) {
+                final short ref = (short) ((node - 1) * CONNECTIONS_PER_NODE + k + 1);
+                final long start = System.nanoTime();
+                put(latserv, ref, 90);
+                myPuts.recordValue(System.nanoTime() - start);
+                float estimate;
+                do {
+                    estimate = latserv.RequestStatus(ref).latency_estimate;
+                } while (estimate == lowEstimate && System.nanoTime() - start < ESTIMATE_WAIT_NANOS);
+                if (estimate == lowEstimate) {
+                    missed++;
+                } else {
+                    mine.recordValue(System.nanoTime() - start);
+                    seen = estimate;
+                }
+            }
+        }
+        return new StormPart(myPuts, mine, missed, seen);
     }
 
     /** {@code RequestStatus} for random connections, for {@code nanos} or while {@code running}. */

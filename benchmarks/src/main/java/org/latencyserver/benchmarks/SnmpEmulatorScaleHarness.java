@@ -1,5 +1,6 @@
 package org.latencyserver.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,66 +117,19 @@ public final class SnmpEmulatorScaleHarness {
         final int agents = workstations + switchPorts;
         final String community = "bench" + System.nanoTime();
         final Path work = Files.createTempDirectory("emulator-scale");
-        // The mass change comes half way through the measurement (after the warm-up and the start).
-        Files.writeString(work.resolve("scenario.yaml"), String.join("\n",
-            "step_seconds: " + (WARM_UP_SECONDS + 30 + seconds / 2),
-            "loop: false",
-            "node_groups:",
-            "  - { count: " + workstations + ", name: \"ws{n}\", first_address: 127.1.0.1, port: 16100 }",
-            "link_groups:",
-            "  - { count: " + switchPorts + ", name: \"sw{n}\", first_address: 127.2.0.1, port: 16100, if_index: 1, speed_mbps: 1000 }",
-            "steps:",
-            "  - { cpu: { \"ws*\": 30 }, port: { \"sw*\": 40 } }",
-            "  - { cpu: { ws1..ws" + Math.max(1, workstations * 3 / 10) + ": 85 } }",
-            ""));
+        writeScenario(work.resolve("scenario.yaml"), workstations, switchPorts, seconds);
         final Path nodes = work.resolve("server-nodes.yaml");
         try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
             final long launchNanos = System.nanoTime();
-            final List<String> emulatorArgs = new ArrayList<>(List.of("--scenario", work.resolve("scenario.yaml").toString(),
-                "--community-env", "BENCH_COMMUNITY", "--write-server-nodes", nodes.toString()));
-            if (threadPerAgent) {
-                emulatorArgs.add("--thread-per-agent");
-            } else {
-                emulatorArgs.addAll(List.of("--io-threads", Integer.toString(Integer.getInteger("emulator.ioThreads", 1))));
-            }
-            final ProcessKit.Launch launch = kit.launch(Component.SNMP_EMULATOR).name("emulator").args(emulatorArgs)
-                .env("BENCH_COMMUNITY", community);
-            // e.g. -Demulator.jvmOption=-XX:StartFlightRecording=filename=emulator.jfr to see where its time goes
-            final String jvmOption = System.getProperty("emulator.jvmOption");
-            if (jvmOption != null) {
-                launch.jvmOption(jvmOption);
-            }
-            final ChildProcess emulator = launch.start();
+            final ChildProcess emulator = startEmulator(kit, work.resolve("scenario.yaml"), nodes, community, threadPerAgent);
             emulator.awaitReady(Duration.ofSeconds(120 + agents / 50));
             final double startSeconds = (System.nanoTime() - launchNanos) / 1e9;
-            final String polled = timeoutMillis == null ? Files.readString(nodes)
-                : Files.readString(nodes).replace("version: v2c", "timeout_millis: " + timeoutMillis + ", version: v2c");
-            final StringBuilder config = new StringBuilder(polled)
-                .append("profiles:\n  - ").append(RepositoryFiles.locate("profiles/thesis-tac4-corba.json").toAbsolutePath())
-                .append("\nconnections:\n");
-            for (int i = 1; i <= switchPorts; i++) {
-                config.append("  - { index_ref: ").append(i).append(", client: ws").append(2 * i - 1).append(", peer: ws")
-                    .append(2 * i).append(", link: sw").append(i).append(", message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba,"
-                    + " probe_rate_per_second: 0 }\n");
-            }
-            Files.writeString(work.resolve("config.yaml"), config);
-            final ServerConfiguration configuration = ConfigurationLoader.load(work.resolve("config.yaml"));
+            final ServerConfiguration configuration = serverConfiguration(work, nodes, timeoutMillis, switchPorts);
             final com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             final List<SnmpPoller> pollers = new ArrayList<>();
             try {
-                for (int p = 0; p < pollerCount; p++) {
-                    // Connection i (1-based) joins ws(2i-1), ws(2i) and sw(i): partition p takes a contiguous share.
-                    final int partition = p;
-                    final IntPredicate mine = i -> (long) i * pollerCount / switchPorts == partition; // i: 0-based connection
-                    pollers.add(new SnmpPoller(
-                        IntStream.range(0, configuration.nodes().size()).filter(k -> mine.test(k / 2))
-                            .mapToObj(configuration.nodes()::get).toList(),
-                        IntStream.range(0, configuration.links().size()).filter(mine).mapToObj(configuration.links()::get).toList(),
-                        IntStream.range(0, configuration.connectionSpecs().size()).filter(mine)
-                            .mapToObj(configuration.connectionSpecs()::get).toList(),
-                        POLL_INTERVAL_MILLIS, 5, Map.of("BENCH_COMMUNITY", community)::get, values -> { }, System::nanoTime));
-                }
+                addPollers(pollers, configuration, pollerCount, switchPorts, community);
                 for (final SnmpPoller poller : pollers) {
                     poller.start();
                 }
@@ -203,6 +157,80 @@ public final class SnmpEmulatorScaleHarness {
             } finally {
                 pollers.forEach(SnmpPoller::close);
             }
+        }
+    }
+
+    /** The scenario: every agent at a steady load, then a mass change half way through the measurement. */
+    private static void writeScenario(final Path file, final int workstations, final int switchPorts, final int seconds)
+        throws IOException {
+        // The mass change comes half way through the measurement (after the warm-up and the start).
+        Files.writeString(file, String.join("\n",
+            "step_seconds: " + (WARM_UP_SECONDS + 30 + seconds / 2),
+            "loop: false",
+            "node_groups:",
+            "  - { count: " + workstations + ", name: \"ws{n}\", first_address: 127.1.0.1, port: 16100 }",
+            "link_groups:",
+            "  - { count: " + switchPorts + ", name: \"sw{n}\", first_address: 127.2.0.1, port: 16100, if_index: 1, speed_mbps: 1000 }",
+            "steps:",
+            "  - { cpu: { \"ws*\": 30 }, port: { \"sw*\": 40 } }",
+            "  - { cpu: { ws1..ws" + Math.max(1, workstations * 3 / 10) + ": 85 } }",
+            ""));
+    }
+
+    /** Starts the emulator on the scenario; it writes the server's nodes and links to {@code nodes}. */
+    private static ChildProcess startEmulator(final ProcessKit kit, final Path scenario, final Path nodes, final String community,
+                                              final boolean threadPerAgent) throws IOException {
+        final List<String> emulatorArgs = new ArrayList<>(List.of("--scenario", scenario.toString(),
+            "--community-env", "BENCH_COMMUNITY", "--write-server-nodes", nodes.toString()));
+        if (threadPerAgent) {
+            emulatorArgs.add("--thread-per-agent");
+        } else {
+            emulatorArgs.addAll(List.of("--io-threads", Integer.toString(Integer.getInteger("emulator.ioThreads", 1))));
+        }
+        final ProcessKit.Launch launch = kit.launch(Component.SNMP_EMULATOR).name("emulator").args(emulatorArgs)
+            .env("BENCH_COMMUNITY", community);
+        // e.g. -Demulator.jvmOption=-XX:StartFlightRecording=filename=emulator.jfr to see where its time goes
+        final String jvmOption = System.getProperty("emulator.jvmOption");
+        if (jvmOption != null) {
+            launch.jvmOption(jvmOption);
+        }
+        return launch.start();
+    }
+
+    /** The server's configuration: the emulator's nodes and links, and a connection ws(2i-1), ws(2i) over sw(i). */
+    private static ServerConfiguration serverConfiguration(final Path work, final Path nodes, final Integer timeoutMillis,
+                                                           final int switchPorts) throws Exception {
+        final String polled = timeoutMillis == null ? Files.readString(nodes)
+            : Files.readString(nodes).replace("version: v2c", "timeout_millis: " + timeoutMillis + ", version: v2c");
+        final StringBuilder config = new StringBuilder(polled)
+            .append("profiles:\n  - ").append(RepositoryFiles.locate("profiles/thesis-tac4-corba.json").toAbsolutePath())
+            .append("\nconnections:\n");
+        for (int i = 1; i <= switchPorts; i++) {
+            config.append("  - { index_ref: ").append(i).append(", client: ws").append(2 * i - 1).append(", peer: ws")
+                .append(2 * i).append(", link: sw").append(i).append(", message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba,"
+                + " probe_rate_per_second: 0 }\n");
+        }
+        Files.writeString(work.resolve("config.yaml"), config);
+        return ConfigurationLoader.load(work.resolve("config.yaml"));
+    }
+
+    /**
+     * Adds {@code pollerCount} pollers (not started) to {@code pollers}, each taking a contiguous share
+     * of the connections and their agents; each is added as soon as it is made, so that the caller closes it.
+     */
+    private static void addPollers(final List<SnmpPoller> pollers, final ServerConfiguration configuration, final int pollerCount,
+                                   final int switchPorts, final String community) throws IOException {
+        for (int p = 0; p < pollerCount; p++) {
+            // Connection i (1-based) joins ws(2i-1), ws(2i) and sw(i): partition p takes a contiguous share.
+            final int partition = p;
+            final IntPredicate mine = i -> (long) i * pollerCount / switchPorts == partition; // i: 0-based connection
+            pollers.add(new SnmpPoller(
+                IntStream.range(0, configuration.nodes().size()).filter(k -> mine.test(k / 2))
+                    .mapToObj(configuration.nodes()::get).toList(),
+                IntStream.range(0, configuration.links().size()).filter(mine).mapToObj(configuration.links()::get).toList(),
+                IntStream.range(0, configuration.connectionSpecs().size()).filter(mine)
+                    .mapToObj(configuration.connectionSpecs()::get).toList(),
+                POLL_INTERVAL_MILLIS, 5, Map.of("BENCH_COMMUNITY", community)::get, values -> { }, System::nanoTime));
         }
     }
 

@@ -81,19 +81,9 @@ public final class StateWritesHarness {
         final String otherBuild = System.getProperty("state.writes.server.classpath");
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
         try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
-            final String reference;
-            final String metricsUrl;
-            if (otherBuild == null) {
-                final ReadyFile ready = kit.launch(Component.SERVER)
-                    .args("--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0")
-                    .start().awaitReady(READY_TIMEOUT);
-                reference = ready.reference("server");
-                metricsUrl = ready.url("metrics");
-            } else {
-                final int metricsPort = freePort();
-                reference = startOtherBuild(kit, otherBuild, config, ior, metricsPort);
-                metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
-            }
+            final TestbedServer server = startTestbedServer(kit, config, ior, otherBuild);
+            final String reference = server.reference();
+            final String metricsUrl = server.metricsUrl();
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
             final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(reference));
             final Random random = new Random(12);
@@ -108,24 +98,7 @@ public final class StateWritesHarness {
             final long countStartNanos = System.nanoTime();
             final Histogram puts = new Histogram(3_600_000_000_000L, 3);
             final Histogram reads = new Histogram(3_600_000_000_000L, 3);
-            final long endNanos = System.nanoTime() + seconds * 1_000_000_000L;
-            long nextRoundNanos = System.nanoTime();
-            int step = 0;
-            while (System.nanoTime() < endNanos) {
-                // Within MEDIUM/MEDIUM and a NORMAL port: every push changes its row, none changes a state.
-                final int cpu = 45 + step % 10;
-                for (short ref = 1; ref <= 6; ref++) {
-                    long start = System.nanoTime();
-                    push(latserv, ref, cpu, cpu, 20 + step % 5);
-                    puts.recordValue(System.nanoTime() - start);
-                    start = System.nanoTime();
-                    latserv.RequestStatus(ref);
-                    reads.recordValue(System.nanoTime() - start);
-                }
-                step++;
-                nextRoundNanos += 100_000_000L;
-                TimeUnit.NANOSECONDS.sleep(Math.max(0, nextRoundNanos - System.nanoTime()));
-            }
+            steadyPushes(latserv, seconds, puts, reads);
             final Counters after = Counters.read(metricsUrl);
             final long countedNanos = System.nanoTime() - countStartNanos;
             System.out.printf(Locale.ROOT, "thesis testbed, %d measurements (1000 round trips each) in the file, then %d s of "
@@ -136,6 +109,50 @@ public final class StateWritesHarness {
                 puts.getMaxValue() / 1e3, reads.getValueAtPercentile(50) / 1e3, reads.getValueAtPercentile(99) / 1e3);
         } finally {
             orb.shutdown(false);
+        }
+    }
+
+    /** The testbed's server: its IOR and its metrics address. */
+    private record TestbedServer(String reference, String metricsUrl) {
+    }
+
+    /** Starts this build's server, or another build's when {@code otherBuild} (a classpath) is given. */
+    private static TestbedServer startTestbedServer(final ProcessKit kit, final Path config, final Path ior, final String otherBuild)
+        throws IOException, InterruptedException {
+        if (otherBuild == null) {
+            final ReadyFile ready = kit.launch(Component.SERVER)
+                .args("--config", config.toString(), "--ior-file", ior.toString(), "--metrics-port", "0")
+                .start().awaitReady(READY_TIMEOUT);
+            return new TestbedServer(ready.reference("server"), ready.url("metrics"));
+        }
+        final int metricsPort = freePort();
+        final String reference = startOtherBuild(kit, otherBuild, config, ior, metricsPort);
+        return new TestbedServer(reference, "http://127.0.0.1:" + metricsPort + "/metrics");
+    }
+
+    /**
+     * Pushes the six connections at 10 Hz for {@code seconds}, each followed by a RequestStatus;
+     * their times go to {@code puts} and {@code reads}, ns.
+     */
+    private static void steadyPushes(final Latserv latserv, final int seconds, final Histogram puts, final Histogram reads)
+        throws InterruptedException {
+        final long endNanos = System.nanoTime() + seconds * 1_000_000_000L;
+        long nextRoundNanos = System.nanoTime();
+        int step = 0;
+        while (System.nanoTime() < endNanos) {
+            // Within MEDIUM/MEDIUM and a NORMAL port: every push changes its row, none changes a state.
+            final int cpu = 45 + step % 10;
+            for (short ref = 1; ref <= 6; ref++) {
+                long start = System.nanoTime();
+                push(latserv, ref, cpu, cpu, 20 + step % 5);
+                puts.recordValue(System.nanoTime() - start);
+                start = System.nanoTime();
+                latserv.RequestStatus(ref);
+                reads.recordValue(System.nanoTime() - start);
+            }
+            step++;
+            nextRoundNanos += 100_000_000L;
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, nextRoundNanos - System.nanoTime()));
         }
     }
 

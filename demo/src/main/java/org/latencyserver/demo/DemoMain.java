@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.latencyserver.demo.DemoReady.Agent;
 import org.latencyserver.demo.DemoReady.AgentKind;
@@ -45,8 +44,8 @@ import picocli.CommandLine.Option;
  * follows the scenario's steps through the emulator's status file ({@link ScenarioFollower}).
  *
  * <p>Thread-safety: the main thread starts, follows and stops; the shutdown hook (Ctrl-C) stops
- * too. The kit and the load drivers are touched only while holding {@link #lifecycle}, and nothing
- * is started once {@link #stopped} is set, so nothing started can escape the stop.
+ * too. The kit and the load drivers are touched only while holding {@link #lifecycle}'s lock, and nothing
+ * is started once it is stopping, so nothing started can escape the stop.
  *
  * <p>Exit codes: 0 after a clean stop, 1 when a part failed (which, and its log, printed), 2 usage.
  */
@@ -104,10 +103,8 @@ public final class DemoMain implements Callable<Integer> {
         + " scraping the server with the shipped alert rules (ops/prometheus), its data under the work directory; stopped with the demo.")
     private boolean prometheus;
 
-    /** Guards {@link #kit} and {@link #loadDrivers} between the main thread and the shutdown hook. */
-    private final Object lifecycle = new Object();
-    /** Set once, when stopping starts; from then on nothing is started. */
-    private final AtomicBoolean stopped = new AtomicBoolean();
+    /** Its lock guards {@link #kit} and {@link #loadDrivers} between the main thread and the shutdown hook. */
+    private final DemoLifecycle lifecycle = new DemoLifecycle();
     private ProcessKit kit;
     private LoadDrivers loadDrivers;
     /** The long-running children the demo watches, by role (their kit name); main thread only. */
@@ -151,7 +148,7 @@ public final class DemoMain implements Callable<Integer> {
         final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();
         Files.createDirectories(work);
         ReadyFile.deleteQuietly(readiness.readyFile()); // an earlier run's file would say "ready" before this run is
-        synchronized (lifecycle) {
+        synchronized (lifecycle.lock()) {
             kit = ProcessKit.fromRepository(root, work);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
@@ -159,11 +156,17 @@ public final class DemoMain implements Callable<Integer> {
             run(root, work);
             return 0;
         } catch (DemoException | ReadinessException e) {
-            System.err.println("latency demo: " + (stopped.get() ? "stopped while starting; " : "") + e.getMessage());
+            System.err.println("latency demo: " + (lifecycle.isStopped() ? "stopped while starting; " : "") + e.getMessage());
             return 1;
         } finally {
             stopAll();
         }
+    }
+
+    /** The long-running parts started on loopback, with what their ready files say. */
+    private record Started(ReadyFile namingService, String naming, Path statusFile, String serverName,
+                           Optional<String> metricsUrl, ReadyFile peerAgent, ReadyFile clientAgent, ReadyFile console,
+                           Path mirrorFile) {
     }
 
     private void run(final Path root, final Path work) throws Exception {
@@ -171,27 +174,55 @@ public final class DemoMain implements Callable<Integer> {
         final Map<String, String> snmpEnvironment = Map.of("LATSERV_COMMUNITY", community);
         final Path scenario = root.resolve("examples/demo/demo-scenario.yaml");
         final Path config = work.resolve("demo.yaml");
-        // Writers over TLS (the server takes a write only from a certificate with the role it needs,
-        // an agent's only for its own node; reads stay open): a local CA in the work directory, kept across runs; its
-        // certificates give the client agent the agent role for lab1, and an operator and a
-        // planner certificate are there for the user's own writes (see the banner).
         final Path certs = work.resolve("certs");
-        final ChildProcess certMaker = start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent", "lab1",
-            "--operator", "demo-operator", "--planner", "demo-planner"));
-        certMaker.awaitSuccess(CERTS_TIMEOUT);
-        synchronized (lifecycle) {
-            kit.stop(certMaker); // done (it has exited): not a service the demo watches
-        }
-        final String tlsPassword = Files.readString(certs.resolve("password")).strip();
+        final String tlsPassword = makeCertificates(certs);
         Files.writeString(config, Files.readString(root.resolve("examples/demo/demo.yaml"))
             .replace("../../profiles/", root.resolve("profiles") + "/") + securitySection(certs, "lab1"));
-        Files.deleteIfExists(work.resolve("demo.state.json"));
-        Files.deleteIfExists(work.resolve("demo.state.json.journal"));
-        deleteTree(work.resolve("naming")); // a fresh naming service: an old run's bindings point at dead objects
-        deleteTree(work.resolve("demo.state.json.profiles"));
-        final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
+        DemoWorkDirectory.clearState(work);
+        final boolean pinned = LoadDrivers.canPinCores();
 
         out.println("latency demo: starting on loopback; logs in " + work);
+        final Started started = startSystem(work, scenario, config, certs, tlsPassword, snmpEnvironment, pinned);
+        final boolean load = !noLoad && pinned && LoadDrivers.available();
+        if (load) {
+            synchronized (lifecycle.lock()) {
+                loadDrivers = new LoadDrivers(kit, CORE_BY_NODE, LoadDrivers.STRESS_NG_DRIVER);
+            }
+        }
+        final List<String> prometheusLines = started.metricsUrl().isPresent()
+            ? prometheus(root, work, started.metricsUrl().get()) : List.of();
+        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed";
+        // The banner first: once the ready file is there, so is what the demo says to people.
+        final ReadyFile demoReady = readyFile(work, scenario, started, load, pinned);
+        DemoBanner.print(out, DemoReady.of(demoReady), prometheusLines, loadOffReason, durationSeconds);
+        if (readiness.readyFile() != null) {
+            demoReady.writeTo(readiness.readyFile());
+        }
+        follow(new ScenarioFollower(started.statusFile(), List.copyOf(CORE_BY_NODE.keySet()), this::driveLoad));
+    }
+
+    /**
+     * Writers over TLS (the server takes a write only from a certificate with the role it needs,
+     * an agent's only for its own node; reads stay open): a local CA in the work directory, kept across runs; its
+     * certificates give the client agent the agent role for lab1, and an operator and a
+     * planner certificate are there for the user's own writes (see the banner).
+     *
+     * @return the keystores' password
+     */
+    private String makeCertificates(final Path certs) throws IOException, InterruptedException {
+        final ChildProcess certMaker = lifecycle.start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent", "lab1",
+            "--operator", "demo-operator", "--planner", "demo-planner"));
+        certMaker.awaitSuccess(CERTS_TIMEOUT);
+        synchronized (lifecycle.lock()) {
+            kit.stop(certMaker); // done (it has exited): not a service the demo watches
+        }
+        return Files.readString(certs.resolve("password")).strip();
+    }
+
+    /** Starts the naming service, the SNMP emulator, the server, the agents, the console and the mirror on loopback. */
+    private Started startSystem(final Path work, final Path scenario, final Path config, final Path certs, final String tlsPassword,
+                                final Map<String, String> snmpEnvironment, final boolean pinned)
+        throws IOException, InterruptedException {
         final ReadyFile namingService = startService(kit.launch(Component.NAMING_SERVICE).args("--port", Integer.toString(freePort()),
             "--db-dir", work.resolve("naming").toString()));
         final String naming = namingService.reference("naming");
@@ -201,7 +232,6 @@ public final class DemoMain implements Callable<Integer> {
             "--ior-file", work.resolve("server.ior").toString(), "--naming", naming, "--metrics-port", "0")
             .env(snmpEnvironment).env("LATENCY_TLS_PASSWORD", tlsPassword));
         final String serverName = server.fact("name");
-        final Optional<String> metricsUrl = server.optionalUrl("metrics");
         final ProcessKit.Launch peerLaunch = kit.launch(Component.PEER_AGENT).args("--name", "lab2", "--naming", naming,
             "--ior-file", work.resolve("peer-lab2.ior").toString(), "--tcp-port", "0", "--udp-port", "0");
         if (pinned) {
@@ -221,68 +251,55 @@ public final class DemoMain implements Callable<Integer> {
         final ReadyFile console = startService(kit.launch(Component.CONSOLE).args("--server", serverName, "--naming", naming,
             "--http-port", Integer.toString(consolePort), "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(),
             "--tls-truststore", certs.resolve("trust.p12").toString()).env("LATENCY_TLS_PASSWORD", tlsPassword));
-        final String consoleUrl = console.url("console");
         // This host's copy of every estimate, read without a call (docs/mirror-layout.md); reads are open, so no certificate.
         final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
             "--file", work.resolve("estimates.mirror").toString())).file("mirror");
+        return new Started(namingService, naming, statusFile, serverName, server.optionalUrl("metrics"), peerAgent, clientAgent,
+            console, mirrorFile);
+    }
 
-        final boolean load = !noLoad && pinned && LoadDrivers.available();
-        if (load) {
-            synchronized (lifecycle) {
-                loadDrivers = new LoadDrivers(kit, CORE_BY_NODE, LoadDrivers.STRESS_NG_DRIVER);
-            }
-        }
-        final List<String> prometheusLines = metricsUrl.isPresent() ? prometheus(root, work, metricsUrl.get()) : List.of();
+    /** The demo's ready file: where everything is, and each part's pid. */
+    private ReadyFile readyFile(final Path work, final Path scenario, final Started started, final boolean load,
+                                final boolean pinned) {
         final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
-            .reference(DemoReady.NAMING, naming)
-            .port(DemoReady.NAMING, namingService.port("naming"))
-            .fact(DemoReady.SERVER_NAME, serverName)
-            .url(DemoReady.CONSOLE, consoleUrl)
-            .port(DemoReady.CONSOLE, console.port("http"))
-            .file(DemoReady.MIRROR, mirrorFile)
+            .reference(DemoReady.NAMING, started.naming())
+            .port(DemoReady.NAMING, started.namingService().port("naming"))
+            .fact(DemoReady.SERVER_NAME, started.serverName())
+            .url(DemoReady.CONSOLE, started.console().url("console"))
+            .port(DemoReady.CONSOLE, started.console().port("http"))
+            .file(DemoReady.MIRROR, started.mirrorFile())
             .file(DemoReady.WORK_DIR, work)
             .file(DemoReady.SCENARIO, scenario)
             .fact(DemoReady.LOAD_DRIVEN, load);
-        metricsUrl.ifPresent(url -> ready.url(DemoReady.METRICS, url));
-        final String clientNode = clientAgent.fact("node");
-        final String peerNode = peerAgent.fact("node");
-        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientNode, clientAgent.fact("name"),
+        started.metricsUrl().ifPresent(url -> ready.url(DemoReady.METRICS, url));
+        final String clientNode = started.clientAgent().fact("node");
+        final String peerNode = started.peerAgent().fact("node");
+        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientNode, started.clientAgent().fact("name"),
             pinned ? CORE_BY_NODE.get(clientNode) : null));
-        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerNode, peerAgent.fact("name"),
+        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerNode, started.peerAgent().fact("name"),
             pinned ? CORE_BY_NODE.get(peerNode) : null));
         services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
-        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores" : noLoad ? "--no-load" : "stress-ng is not installed";
-        // The banner first: once the ready file is there, so is what the demo says to people.
-        final ReadyFile demoReady = ready.build();
-        DemoBanner.print(out, DemoReady.of(demoReady), prometheusLines, loadOffReason, durationSeconds);
-        if (readiness.readyFile() != null) {
-            demoReady.writeTo(readiness.readyFile());
-        }
-        follow(new ScenarioFollower(statusFile, List.copyOf(CORE_BY_NODE.keySet()), this::driveLoad));
+        return ready.build();
     }
 
     /** Until the end: drive the load of each scenario step and watch that every part is still running. */
     private void follow(final ScenarioFollower follower) throws Exception {
         // Compared as a difference (nanoTime may be negative); without --duration only a stop ends it.
         final long endNanos = System.nanoTime() + (durationSeconds == null ? 0 : durationSeconds * 1_000_000_000L);
-        while ((durationSeconds == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
-            for (final ChildProcess child : services.values()) {
-                if (!child.isAlive() && !stopped.get()) {
-                    throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
-                }
-            }
+        while ((durationSeconds == null || System.nanoTime() - endNanos < 0) && !lifecycle.isStopped()) {
+            lifecycle.requireRunning(services.values());
             follower.poll();
             Thread.sleep(STATUS_POLL_MILLIS);
         }
         // Stopped by a signal (the shutdown hook set stopped) or at the end of --duration: say which.
-        out.println("latency demo: " + (stopped.get() || durationSeconds == null ? "stopping"
+        out.println("latency demo: " + (lifecycle.isStopped() || durationSeconds == null ? "stopping"
             : "--duration " + durationSeconds + " s reached; stopping"));
     }
 
     /** A step's CPU level for a node: to its load driver, unless the load is off or the demo is stopping. */
     private void driveLoad(final String node, final int percent) throws IOException, InterruptedException {
-        synchronized (lifecycle) {
-            if (loadDrivers != null && !stopped.get()) {
+        synchronized (lifecycle.lock()) {
+            if (loadDrivers != null && !lifecycle.isStopped()) {
                 loadDrivers.drive(node, percent);
             }
         }
@@ -306,24 +323,13 @@ public final class DemoMain implements Callable<Integer> {
             return List.of("  Prometheus:     not started: " + PrometheusSetup.PROMETHEUS + " is not installed"
                 + " (Debian: sudo apt-get install prometheus); elsewhere run", "                  " + commandLine);
         }
-        deleteTree(setup.dataDirectory()); // a fresh run: an old run's series name a server that is gone
+        DemoWorkDirectory.deleteTree(setup.dataDirectory()); // a fresh run: an old run's series name a server that is gone
         final int port = freePort();
-        final ChildProcess child = start(kit.launchProgram("prometheus", setup.commandLine(port)));
+        final ChildProcess child = lifecycle.start(kit.launchProgram("prometheus", setup.commandLine(port)));
         services.put(child.name(), child);
         HttpReadiness.await(PrometheusSetup.readinessEndpoint(port), READY_TIMEOUT, child::isAlive, child::logEnd);
         return List.of("  Prometheus:     http://127.0.0.1:" + port + "/  (alerts: http://127.0.0.1:" + port + "/alerts;"
             + " its configuration " + setup.configFile() + ", log " + child.logFile() + ")");
-    }
-
-    static void deleteTree(final Path directory) throws IOException {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
-            for (final Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 
     /**
@@ -348,26 +354,12 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     /**
-     * Starts a child unless the demo is stopping (then the stop would miss it).
-     *
-     * @throws DemoException when the demo is stopping
-     */
-    private ChildProcess start(final ProcessKit.Launch launch) throws IOException {
-        synchronized (lifecycle) {
-            if (stopped.get()) {
-                throw new DemoException("stopping; nothing more is started");
-            }
-            return launch.start();
-        }
-    }
-
-    /**
      * Starts a long-running component, watched until the end, and waits for its ready file.
      *
      * @return its ready file
      */
     private ReadyFile startService(final ProcessKit.Launch launch) throws IOException, InterruptedException {
-        final ChildProcess child = start(launch);
+        final ChildProcess child = lifecycle.start(launch);
         services.put(child.name(), child);
         return child.awaitReady(READY_TIMEOUT);
     }
@@ -378,8 +370,8 @@ public final class DemoMain implements Callable<Integer> {
      * and its descendants have ended.
      */
     private void stopAll() {
-        synchronized (lifecycle) {
-            if (!stopped.compareAndSet(false, true)) {
+        synchronized (lifecycle.lock()) {
+            if (!lifecycle.beginStop()) {
                 return;
             }
             ReadyFile.deleteQuietly(readiness.readyFile()); // first: from now on the demo is no longer ready

@@ -55,6 +55,11 @@ final class LoadDrivers implements ScenarioFollower.CpuLoad {
         this.driverCommand = driverCommand;
     }
 
+    /** @return whether each agent can be pinned to its own core: taskset is there and there are 2 cores or more */
+    static boolean canPinCores() {
+        return Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
+    }
+
     /** @return whether stress-ng is installed (Debian: apt-get install stress-ng) */
     static boolean available() {
         return Files.isExecutable(STRESS_NG);

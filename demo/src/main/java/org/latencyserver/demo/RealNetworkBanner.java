@@ -40,15 +40,33 @@ final class RealNetworkBanner {
      */
     static void print(final PrintStream out, final DemoReady ready, final TestbedStatus status, final RealNetworkScenario scenario,
                       final String loadOffReason, final Long durationSeconds, final RealNetworkConfig.ServedProfile profile) {
+        final TestbedStatus.Switch sw = status.switches().get(0);
+        final TestbedStatus.Port port = sw.ports().stream().filter(p -> p.name().equals(RealNetworkConfig.PORT)).findFirst()
+            .orElseThrow();
+        printWhereThingsAre(out, ready, status, sw, port);
+        printScenario(out, ready, scenario);
+        printConnections(out, profile);
+        if (loadOffReason == null) {
+            out.println("  Real CPU load follows the scenario: ws1 (client agent) on core 0, ws2 (peer agent) on core 1.");
+        } else {
+            out.println("  Real CPU load is off (" + loadOffReason + "); the port load still follows the scenario.");
+        }
+        out.println();
+        out.println("  Stop with Ctrl-C" + (durationSeconds == null ? "" : " (or wait " + durationSeconds + " s)")
+            + ": every process, the load and the testbed's namespaces (with their interfaces and qdiscs) are removed.");
+        out.println();
+        out.flush();
+    }
+
+    /** The URLs, commands and files to reach the demo by, and which host runs what. */
+    private static void printWhereThingsAre(final PrintStream out, final DemoReady ready, final TestbedStatus status,
+                                            final TestbedStatus.Switch sw, final TestbedStatus.Port port) {
         final String naming = ready.naming();
         final String serverName = ready.serverName();
         final Path mirrorFile = ready.mirrorFile();
         final String srv = ready.namespaceOf("server").orElse("?");
         final TestbedStatus.Host ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST);
         final TestbedStatus.Host ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST);
-        final TestbedStatus.Switch sw = status.switches().get(0);
-        final TestbedStatus.Port port = sw.ports().stream().filter(p -> p.name().equals(RealNetworkConfig.PORT)).findFirst()
-            .orElseThrow();
         out.println();
         out.println("  Latency Server demo is running on a real network (testbed " + status.testbed() + ", namespaces "
             + status.prefix() + "*).");
@@ -69,11 +87,15 @@ final class RealNetworkBanner {
             RealNetworkConfig.SERVER_HOST).address() + "); client agent and mirror on ws1 (" + ws1.address() + "); peer agent on ws2 ("
             + ws2.address() + ").");
         out.println(String.format(Locale.ROOT, "  The connections ws1 -> ws2 cross the switch's port toward ws2: a %s Mbit/s tbf,"
-            + " polled through %s's snmpd (ifIndex %d, speed_mbps %d).", plain(port.bottleneck().rateMbit()), sw.name(),
+            + " polled through %s's snmpd (ifIndex %d, speed_mbps %d).", RealNetworkConfig.plain(port.bottleneck().rateMbit()), sw.name(),
             port.ifIndex(), port.bottleneck().speedMbps()));
         out.println("  CPU: every host's snmpd reports the WHOLE machine's CPU (/proc/stat is not namespaced): ws1 and ws2 read");
         out.println("  the same utilisation, so the CPU states are not per host here; only the port state is.");
         out.println();
+    }
+
+    /** The scenario's steps, one line each. */
+    private static void printScenario(final PrintStream out, final DemoReady ready, final RealNetworkScenario scenario) {
         out.println(String.format(Locale.ROOT, "  What to look at: every %d s the load changes (%s):", scenario.stepMillis() / 1000,
             ready.scenario()));
         for (int i = 0; i < scenario.steps().size(); i++) {
@@ -86,6 +108,10 @@ final class RealNetworkBanner {
         }
         out.println("  - the port state follows the load within net-snmp's counter refresh (~3 s) and a poll: LOADED in bands");
         out.println("    91-95, 96-98, 99-100 % (port_state 95, 98, 100), SATURATED (101) while it drops, NORMAL when idle;");
+    }
+
+    /** What each connection serves, by the profile served ({@code null}: the shipped one). */
+    private static void printConnections(final PrintStream out, final RealNetworkConfig.ServedProfile profile) {
         if (profile == null) {
             out.println("  - connection 1 (QoS 1): the profile's mean (" + RealNetworkConfig.PROFILE + ") for the CPU pair, plus the");
             out.println("    thesis's queue model while the port is LOADED (labelled in the estimate);");
@@ -105,19 +131,5 @@ final class RealNetworkBanner {
         }
         out.println("  - connections 3 and 4 (QoS 3, 4): measured by the client agent on ws1 against the peer agent on ws2,");
         out.println("    through the bottleneck, paced to 5 % of its rate, each result kept only if the state held for 5.1 s after it.");
-        if (loadOffReason == null) {
-            out.println("  Real CPU load follows the scenario: ws1 (client agent) on core 0, ws2 (peer agent) on core 1.");
-        } else {
-            out.println("  Real CPU load is off (" + loadOffReason + "); the port load still follows the scenario.");
-        }
-        out.println();
-        out.println("  Stop with Ctrl-C" + (durationSeconds == null ? "" : " (or wait " + durationSeconds + " s)")
-            + ": every process, the load and the testbed's namespaces (with their interfaces and qdiscs) are removed.");
-        out.println();
-        out.flush();
-    }
-
-    private static String plain(final double value) {
-        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 }

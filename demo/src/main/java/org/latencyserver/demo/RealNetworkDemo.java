@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.latencyserver.core.input.InputFaultsException;
 import org.latencyserver.demo.DemoReady.Agent;
@@ -50,7 +49,7 @@ import org.latencyserver.testbed.TopologyReader;
  *
  * <p>Thread-safety: the main thread starts, follows and stops; the shutdown hook (Ctrl-C) stops too.
  * The kit, the load drivers, the forwards and the testbed are touched only while holding
- * {@link #lifecycle}, and nothing is started once {@link #stopped} is set.
+ * {@link #lifecycle}'s lock, and nothing is started once it is stopping.
  */
 final class RealNetworkDemo {
 
@@ -85,8 +84,7 @@ final class RealNetworkDemo {
 
     private final Options options;
     private final PrintStream out;
-    private final Object lifecycle = new Object();
-    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final DemoLifecycle lifecycle = new DemoLifecycle();
     private final Map<String, ChildProcess> services = new LinkedHashMap<>();
     private final Map<String, String> namespaceByRole = new LinkedHashMap<>();
     private final List<NamespaceForward.Listener> forwards = new ArrayList<>();
@@ -139,7 +137,7 @@ final class RealNetworkDemo {
         }
         Files.createDirectories(work);
         ReadyFile.deleteQuietly(options.readyFile());
-        synchronized (lifecycle) {
+        synchronized (lifecycle.lock()) {
             kit = ProcessKit.fromRepository(root, work);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
@@ -147,7 +145,7 @@ final class RealNetworkDemo {
             run(root, work, topology, scenario, scenarioFile);
             return 0;
         } catch (DemoException | ReadinessException | CommandFailedException e) {
-            System.err.println("latency demo: " + (stopped.get() ? "stopped while starting; " : "") + e.getMessage());
+            System.err.println("latency demo: " + (lifecycle.isStopped() ? "stopped while starting; " : "") + e.getMessage());
             return 1;
         } catch (InterruptedException e) {
             System.err.println("latency demo: stopped while starting");
@@ -157,48 +155,85 @@ final class RealNetworkDemo {
         }
     }
 
+    /** The long-running parts started on the testbed, with what their ready files say. */
+    private record Started(ReadyFile namingService, String naming, String serverName, Optional<Integer> metricsPort,
+                           ReadyFile peerAgent, ReadyFile clientAgent, ReadyFile console, Path mirrorFile) {
+    }
+
+    /** The web ports carried to the operator's loopback. */
+    private record WebPorts(int consolePort, String consoleUrl, Optional<String> metricsUrl) {
+    }
+
     private void run(final Path root, final Path work, final Topology topology, final RealNetworkScenario scenario,
                      final Path scenarioFile) throws Exception {
         out.println("latency demo: building testbed " + topology.name() + " (namespaces lt-" + topology.name()
             + "-*, 198.18.0.0/24, no default route); logs in " + work);
-        final TestbedStatus status;
-        synchronized (lifecycle) {
-            if (stopped.get()) {
-                throw new DemoException("stopping; nothing more is started");
+        final TestbedStatus status = buildTestbed(root, topology);
+        final Path certs = work.resolve("certs");
+        final String tlsPassword = makeCertificates(certs);
+        final Path config = work.resolve("demo.yaml");
+        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs, options.pathSharePercent(),
+            options.profile()));
+        DemoWorkDirectory.clearState(work);
+        final boolean pinned = LoadDrivers.canPinCores();
+
+        out.println("latency demo: starting the system on the testbed");
+        final Started started = startSystem(status, work, config, certs, tlsPassword, pinned);
+        final WebPorts web = forwardWebPorts(status, work, started.console(), started.metricsPort());
+        final boolean load = !options.noLoad() && pinned && LoadDrivers.available();
+        if (load) {
+            synchronized (lifecycle.lock()) {
+                loadDrivers = new LoadDrivers(kit, CORE_BY_HOST, LoadDrivers.STRESS_NG_DRIVER);
             }
+        }
+        final Path scenarioStatus = work.resolve("scenario.status.json");
+        final ReadyFile demoReady = readyFile(status, work, scenarioFile, scenarioStatus, started, web, load, pinned);
+        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores"
+            : options.noLoad() ? "--no-load" : "stress-ng is not installed";
+        RealNetworkBanner.print(out, DemoReady.of(demoReady), status, scenario, loadOffReason, options.durationSeconds(),
+            options.profile());
+        if (options.readyFile() != null) {
+            demoReady.writeTo(options.readyFile());
+        }
+        follow(scenario, scenarioStatus);
+    }
+
+    /** Builds the testbed and the port load through it; a {@link DemoException} when the demo is already stopping. */
+    private TestbedStatus buildTestbed(final Path root, final Topology topology) throws Exception {
+        synchronized (lifecycle.lock()) {
+            lifecycle.requireNotStopping();
             testbedNames = new TestbedNames(topology.name());
             testbedState = StateDirectory.standard(root, topology.name());
         }
         // up() removes what a testbed of this name left, and everything it made when it fails or is stopped
-        status = new Testbed(topology, root.resolve("examples/testbed/one-switch.yaml"), testbedState, new CommandRunner()).up();
-        synchronized (lifecycle) {
+        final TestbedStatus status = new Testbed(topology, root.resolve("examples/testbed/one-switch.yaml"), testbedState,
+            new CommandRunner()).up();
+        synchronized (lifecycle.lock()) {
             portLoad = new PortLoad(testbedState, new CommandRunner());
             loadTarget = LoadTarget.of(status, topology, RealNetworkConfig.PORT, RealNetworkConfig.SERVER_HOST);
         }
+        return status;
+    }
+
+    /** Makes the demo's CA and certificates in {@code certs}; returns their keystores' password. */
+    private String makeCertificates(final Path certs) throws IOException, InterruptedException {
+        final ChildProcess certMaker = lifecycle.start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent",
+            RealNetworkConfig.CLIENT_HOST, "--operator", "demo-operator", "--planner", "demo-planner"));
+        certMaker.awaitSuccess(CERTS_TIMEOUT);
+        synchronized (lifecycle.lock()) {
+            kit.stop(certMaker);
+        }
+        return Files.readString(certs.resolve("password")).strip();
+    }
+
+    /** Starts the naming service, the server and the console in srv's namespace, the agents and the mirror in theirs. */
+    private Started startSystem(final TestbedStatus status, final Path work, final Path config, final Path certs,
+                                final String tlsPassword, final boolean pinned) throws IOException, InterruptedException {
         final String srv = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).namespace();
         final TestbedStatus.Host ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST);
         final TestbedStatus.Host ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST);
         final String srvAddress = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).address();
-
-        final Path certs = work.resolve("certs");
-        final ChildProcess certMaker = start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent",
-            RealNetworkConfig.CLIENT_HOST, "--operator", "demo-operator", "--planner", "demo-planner"));
-        certMaker.awaitSuccess(CERTS_TIMEOUT);
-        synchronized (lifecycle) {
-            kit.stop(certMaker);
-        }
-        final String tlsPassword = Files.readString(certs.resolve("password")).strip();
-        final Path config = work.resolve("demo.yaml");
-        Files.writeString(config, RealNetworkConfig.yaml(status, root.resolve("profiles"), certs, options.pathSharePercent(),
-            options.profile()));
-        Files.deleteIfExists(work.resolve("demo.state.json"));
-        Files.deleteIfExists(work.resolve("demo.state.json.journal"));
-        DemoMain.deleteTree(work.resolve("naming"));
-        DemoMain.deleteTree(work.resolve("demo.state.json.profiles"));
-        final boolean pinned = Files.isExecutable(Path.of("/usr/bin/taskset")) && Runtime.getRuntime().availableProcessors() >= 2;
         final Map<String, String> snmpEnvironment = Map.of(RealNetworkConfig.COMMUNITY_ENV, status.snmp().community());
-
-        out.println("latency demo: starting the system on the testbed");
         final ReadyFile namingService = startService(kit.launch(Component.NAMING_SERVICE).args("--host", srvAddress,
             "--port", Integer.toString(NAMING_PORT), "--db-dir", work.resolve("naming").toString()), srv);
         final String naming = namingService.reference("naming");
@@ -229,36 +264,38 @@ final class RealNetworkDemo {
         // The client workstation's copy of every estimate: the server pushes to ws1's address.
         final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
             "--file", work.resolve("estimates.mirror").toString(), "--listen-host", ws1.address()), ws1.namespace()).file("mirror");
+        return new Started(namingService, naming, serverName, metricsPort, peerAgent, clientAgent, console, mirrorFile);
+    }
 
-        // The web ports, from srv's loopback to the operator's, through socket files (no interface, no route added here).
+    /** The web ports, from srv's loopback to the operator's, through socket files (no interface, no route added here). */
+    private WebPorts forwardWebPorts(final TestbedStatus status, final Path work, final ReadyFile console,
+                                     final Optional<Integer> metricsPort) throws IOException, InterruptedException {
+        final String srv = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).namespace();
         final Path consoleSocket = work.resolve("console.sock");
         final Path metricsSocket = work.resolve("metrics.sock");
         final List<String> pairs = new ArrayList<>(List.of(consoleSocket + "=" + console.port("http")));
         metricsPort.ifPresent(port -> pairs.add(metricsSocket + "=" + port));
-        final ChildProcess forwarder = start(kit.launchClass("web-forward", NamespaceForward.class.getName()).args(pairs)
+        final ChildProcess forwarder = lifecycle.start(kit.launchClass("web-forward", NamespaceForward.class.getName()).args(pairs)
             .inNetworkNamespace(srv));
         services.put(forwarder.name(), forwarder);
         namespaceByRole.put(forwarder.name(), srv);
         awaitSockets(forwarder, metricsPort.isPresent() ? List.of(consoleSocket, metricsSocket) : List.of(consoleSocket));
         final int consolePort = forward(options.consolePort(), consoleSocket);
-        final String consoleUrl = "http://127.0.0.1:" + consolePort + "/";
         final Optional<String> metricsUrl = metricsPort.isPresent()
             ? Optional.of("http://127.0.0.1:" + forward(0, metricsSocket) + "/metrics") : Optional.empty();
+        return new WebPorts(consolePort, "http://127.0.0.1:" + consolePort + "/", metricsUrl);
+    }
 
-        final boolean load = !options.noLoad() && pinned && LoadDrivers.available();
-        if (load) {
-            synchronized (lifecycle) {
-                loadDrivers = new LoadDrivers(kit, CORE_BY_HOST, LoadDrivers.STRESS_NG_DRIVER);
-            }
-        }
-        final Path scenarioStatus = work.resolve("scenario.status.json");
+    /** The demo's ready file: where everything is, each part's pid and namespace. */
+    private ReadyFile readyFile(final TestbedStatus status, final Path work, final Path scenarioFile, final Path scenarioStatus,
+                                final Started started, final WebPorts web, final boolean load, final boolean pinned) {
         final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
-            .reference(DemoReady.NAMING, naming)
-            .port(DemoReady.NAMING, namingService.port("naming"))
-            .fact(DemoReady.SERVER_NAME, serverName)
-            .url(DemoReady.CONSOLE, consoleUrl)
-            .port(DemoReady.CONSOLE, consolePort)
-            .file(DemoReady.MIRROR, mirrorFile)
+            .reference(DemoReady.NAMING, started.naming())
+            .port(DemoReady.NAMING, started.namingService().port("naming"))
+            .fact(DemoReady.SERVER_NAME, started.serverName())
+            .url(DemoReady.CONSOLE, web.consoleUrl())
+            .port(DemoReady.CONSOLE, web.consolePort())
+            .file(DemoReady.MIRROR, started.mirrorFile())
             .file(DemoReady.WORK_DIR, work)
             .file(DemoReady.SCENARIO, scenarioFile)
             .file(DemoReady.SCENARIO_STATUS, scenarioStatus)
@@ -266,22 +303,16 @@ final class RealNetworkDemo {
             .fact(DemoReady.LOAD_DRIVEN, load)
             .fact(DemoReady.TESTBED, status.testbed())
             .fact(DemoReady.TESTBED_PREFIX, status.prefix());
-        metricsUrl.ifPresent(url -> ready.url(DemoReady.METRICS, url));
-        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(clientAgent.fact("node"), clientAgent.fact("name"),
-            pinned ? CORE_BY_HOST.get(ws1.name()) : null));
-        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(peerAgent.fact("node"), peerAgent.fact("name"),
-            pinned ? CORE_BY_HOST.get(ws2.name()) : null));
+        web.metricsUrl().ifPresent(url -> ready.url(DemoReady.METRICS, url));
+        final String ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST).name();
+        final String ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST).name();
+        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(started.clientAgent().fact("node"), started.clientAgent().fact("name"),
+            pinned ? CORE_BY_HOST.get(ws1) : null));
+        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(started.peerAgent().fact("node"), started.peerAgent().fact("name"),
+            pinned ? CORE_BY_HOST.get(ws2) : null));
         services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
         namespaceByRole.forEach((role, ns) -> DemoReady.withNamespace(ready, role, ns));
-        final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores"
-            : options.noLoad() ? "--no-load" : "stress-ng is not installed";
-        final ReadyFile demoReady = ready.build();
-        RealNetworkBanner.print(out, DemoReady.of(demoReady), status, scenario, loadOffReason, options.durationSeconds(),
-            options.profile());
-        if (options.readyFile() != null) {
-            demoReady.writeTo(options.readyFile());
-        }
-        follow(scenario, scenarioStatus);
+        return ready.build();
     }
 
     /** Until the end: the scenario's steps (CPU and port load), and a watch that every part is still running. */
@@ -291,12 +322,8 @@ final class RealNetworkDemo {
         final long endNanos = startNanos + (duration == null ? 0 : duration * 1_000_000_000L);
         int current = -1;
         long sequence = 0;
-        while ((duration == null || System.nanoTime() - endNanos < 0) && !stopped.get()) {
-            for (final ChildProcess child : services.values()) {
-                if (!child.isAlive() && !stopped.get()) {
-                    throw new DemoException(child.name() + " stopped unexpectedly; " + child.logEnd());
-                }
-            }
+        while ((duration == null || System.nanoTime() - endNanos < 0) && !lifecycle.isStopped()) {
+            lifecycle.requireRunning(services.values());
             final long elapsedMillis = (System.nanoTime() - startNanos) / 1_000_000;
             final int step = scenario.stepAt(elapsedMillis);
             if (step < 0) {
@@ -309,15 +336,15 @@ final class RealNetworkDemo {
             }
             Thread.sleep(FOLLOW_PERIOD_MILLIS);
         }
-        out.println("latency demo: " + (stopped.get() || duration == null ? "stopping" : "--duration " + duration + " s reached; stopping"));
+        out.println("latency demo: " + (lifecycle.isStopped() || duration == null ? "stopping" : "--duration " + duration + " s reached; stopping"));
     }
 
     private void apply(final RealNetworkScenario scenario, final int step, final long sequence, final long elapsedMillis,
                        final Path statusFile) throws IOException, InterruptedException, CommandFailedException {
         final RealNetworkScenario.Step values = scenario.steps().get(step);
         final int pass = (int) (elapsedMillis / (scenario.stepMillis() * scenario.steps().size())) + 1;
-        synchronized (lifecycle) {
-            if (stopped.get()) {
+        synchronized (lifecycle.lock()) {
+            if (lifecycle.isStopped()) {
                 return;
             }
             if (loadDrivers != null) {
@@ -360,28 +387,17 @@ final class RealNetworkDemo {
     }
 
     private int forward(final int port, final Path socket) throws IOException {
-        synchronized (lifecycle) {
-            if (stopped.get()) {
-                throw new DemoException("stopping; nothing more is started");
-            }
+        synchronized (lifecycle.lock()) {
+            lifecycle.requireNotStopping();
             final NamespaceForward.Listener listener = NamespaceForward.Listener.open(port, socket);
             forwards.add(listener);
             return listener.port();
         }
     }
 
-    private ChildProcess start(final ProcessKit.Launch launch) throws IOException {
-        synchronized (lifecycle) {
-            if (stopped.get()) {
-                throw new DemoException("stopping; nothing more is started");
-            }
-            return launch.start();
-        }
-    }
-
     /** Starts a long-running component in a host's namespace, watched until the end, and waits for its ready file. */
     private ReadyFile startService(final ProcessKit.Launch launch, final String namespace) throws IOException, InterruptedException {
-        final ChildProcess child = start(launch.inNetworkNamespace(namespace));
+        final ChildProcess child = lifecycle.start(launch.inNetworkNamespace(namespace));
         services.put(child.name(), child);
         namespaceByRole.put(child.name(), namespace);
         return child.awaitReady(READY_TIMEOUT);
@@ -393,8 +409,8 @@ final class RealNetworkDemo {
      * that no namespace of the testbed is left. Safe to call twice.
      */
     private void stopAll() {
-        synchronized (lifecycle) {
-            if (!stopped.compareAndSet(false, true)) {
+        synchronized (lifecycle.lock()) {
+            if (!lifecycle.beginStop()) {
                 return;
             }
             ReadyFile.deleteQuietly(options.readyFile());

@@ -1,8 +1,5 @@
 package org.latencyserver.demo;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.core.input.InputFiles;
 import org.latencyserver.core.input.InputFormat;
 import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.input.InputNode;
@@ -75,15 +73,7 @@ public record RealNetworkScenario(long stepMillis, boolean loop, List<Step> step
      */
     public static RealNetworkScenario load(final Path file, final Set<String> hosts, final Set<String> ports)
         throws InputFaultsException {
-        final String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            final InputFaults unreadable = new InputFaults(file.toString());
-            unreadable.whole("cannot read the scenario file: " + e);
-            throw new InputFaultsException(unreadable.inFileOrder());
-        }
-        return parse(text, file.toString(), hosts, ports);
+        return parse(InputFiles.readText(file, "scenario file"), file.toString(), hosts, ports);
     }
 
     /**

@@ -1,10 +1,7 @@
 package org.latencyserver.emulator;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +13,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.core.input.InputFiles;
 import org.latencyserver.core.input.InputFormat;
 import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.input.InputNode;
@@ -105,16 +103,7 @@ public final class ScenarioLoader {
      *                              when the file is unreadable or invalid
      */
     public static Scenario load(Path path) throws InputFaultsException {
-        String label = path.toString();
-        String text;
-        try {
-            text = Files.readString(path, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            InputFaults unreadable = new InputFaults(label);
-            unreadable.whole("cannot read the scenario file: " + e);
-            throw new InputFaultsException(unreadable.inFileOrder());
-        }
-        return parse(text, label);
+        return parse(InputFiles.readText(path, "scenario file"), path.toString());
     }
 
     /**
@@ -140,18 +129,8 @@ public final class ScenarioLoader {
         List<InputMapping> linkSections = top.sections("links");
         List<InputMapping> nodeGroups = top.sections("node_groups");
         List<InputMapping> linkGroups = top.sections("link_groups");
-        AgentValues<NodeSpec> nodeValues = m -> {
-            Long cores = m.integer("cores", (long) DEFAULT_CORES, 1, 1024);
-            Double refresh = m.decimal("counter_refresh_seconds", 0.0, MIN_SECONDS, false, MAX_SECONDS);
-            return cores == null || refresh == null ? null
-                : (name, port, address) -> new NodeSpec(name, port, cores.intValue(), Math.round(refresh * 1_000_000.0), address);
-        };
-        AgentValues<LinkSpec> linkValues = m -> {
-            Long ifIndex = m.requiredInteger("if_index", 1, Integer.MAX_VALUE, "the interface's ifIndex in the emulated MIB");
-            Long speed = m.requiredInteger("speed_mbps", 1, 10_000_000, "the link's speed in Mbit/s");
-            return ifIndex == null || speed == null ? null
-                : (name, port, address) -> new LinkSpec(name, port, ifIndex.intValue(), speed, address);
-        };
+        AgentValues<NodeSpec> nodeValues = ScenarioLoader::nodeValues;
+        AgentValues<LinkSpec> linkValues = ScenarioLoader::linkValues;
         Set<String> nodeNames = new LinkedHashSet<>();
         List<NodeSpec> nodes = agents(nodeSections, NODE, nodeNames, nodeValues);
         nodes.addAll(groups(nodeGroups, NODE, nodeNames, nodeValues));
@@ -173,6 +152,38 @@ public final class ScenarioLoader {
         Map<String, int[]> percents = new LinkedHashMap<>();
         nodeNames.forEach(name -> percents.put(name, new int[stepNodes.size()]));
         linkNames.forEach(name -> percents.put(name, new int[stepNodes.size()]));
+        long[] durations = steps(stepNodes, stepSeconds, declaredNodes, declaredLinks, percents);
+        List<ConnectionSpec> connections = connections(top, declaredNodes, declaredLinks);
+        if (!faults.isEmpty()) {
+            throw new InputFaultsException(faults.inFileOrder());
+        }
+        return new Scenario(file, loop, nodes, links, connections, durations, percents);
+    }
+
+    /** A node's own values (cores, counter refresh), or null when one is faulty (reported). */
+    private static AgentFactory<NodeSpec> nodeValues(InputMapping m) {
+        Long cores = m.integer("cores", (long) DEFAULT_CORES, 1, 1024);
+        Double refresh = m.decimal("counter_refresh_seconds", 0.0, MIN_SECONDS, false, MAX_SECONDS);
+        return cores == null || refresh == null ? null
+            : (name, port, address) -> new NodeSpec(name, port, cores.intValue(), Math.round(refresh * 1_000_000.0), address);
+    }
+
+    /** A link's own values (ifIndex, speed), or null when one is faulty (reported). */
+    private static AgentFactory<LinkSpec> linkValues(InputMapping m) {
+        Long ifIndex = m.requiredInteger("if_index", 1, Integer.MAX_VALUE, "the interface's ifIndex in the emulated MIB");
+        Long speed = m.requiredInteger("speed_mbps", 1, 10_000_000, "the link's speed in Mbit/s");
+        return ifIndex == null || speed == null ? null
+            : (name, port, address) -> new LinkSpec(name, port, ifIndex.intValue(), speed, address);
+    }
+
+    /**
+     * Reads the steps into {@code percents} (each agent's value per step; a value holds until a
+     * later step changes it).
+     *
+     * @return each step's duration, microseconds
+     */
+    private long[] steps(List<InputNode> stepNodes, Double stepSeconds, Declared declaredNodes, Declared declaredLinks,
+                         Map<String, int[]> percents) {
         long[] durations = new long[stepNodes.size()];
         for (int i = 0; i < stepNodes.size(); i++) {
             final int step = i;
@@ -199,7 +210,11 @@ public final class ScenarioLoader {
                 }
             }
         }
+        return durations;
+    }
 
+    /** The connections (push mode), each naming declared agents and a unique index_ref. */
+    private List<ConnectionSpec> connections(InputMapping top, Declared declaredNodes, Declared declaredLinks) {
         List<ConnectionSpec> connections = new ArrayList<>();
         Map<Long, String> indexRefs = new HashMap<>();
         for (InputMapping m : top.sections("connections")) {
@@ -218,10 +233,7 @@ public final class ScenarioLoader {
                 connections.add(new ConnectionSpec(indexRef.intValue(), client, peer, link));
             }
         }
-        if (!faults.isEmpty()) {
-            throw new InputFaultsException(faults.inFileOrder());
-        }
-        return new Scenario(file, loop, nodes, links, connections, durations, percents);
+        return connections;
     }
 
     /** The names of one kind of agent (nodes or links) in declaration order, for step keys and references. */

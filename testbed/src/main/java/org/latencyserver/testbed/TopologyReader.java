@@ -1,8 +1,5 @@
 package org.latencyserver.testbed;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.core.input.InputFiles;
 import org.latencyserver.core.input.InputFormat;
 import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.input.InputNode;
@@ -80,15 +78,7 @@ public final class TopologyReader {
      * @throws InputFaultsException with every fault when it cannot be read or breaks a rule
      */
     public static Topology load(final Path file) throws InputFaultsException {
-        final String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            final InputFaults unreadable = new InputFaults(file.toString());
-            unreadable.whole("cannot read the topology file: " + e);
-            throw new InputFaultsException(unreadable.inFileOrder());
-        }
-        return parse(text, file.toString());
+        return parse(InputFiles.readText(file, "topology file"), file.toString());
     }
 
     /**

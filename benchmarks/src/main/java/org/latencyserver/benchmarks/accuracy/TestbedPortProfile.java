@@ -59,12 +59,7 @@ public final class TestbedPortProfile {
     public String measure(final Path profile, final String portLoads, final String sizes, final int roundTrips, final Duration timeout)
         throws IOException, InterruptedException {
         Files.createDirectories(directory);
-        final Path topology = directory.resolve("one-switch.yaml");
-        final String shipped = Files.readString(root.resolve("examples/testbed/one-switch.yaml"));
-        if (!shipped.contains("\nname: one\n")) {
-            throw new IOException("examples/testbed/one-switch.yaml no longer names its testbed 'one'");
-        }
-        Files.writeString(topology, shipped.replace("\nname: one\n", "\nname: " + testbedName + "\n"));
+        final Path topology = writeTopology();
         final Path state = directory.resolve("testbed-state");
         final ProcessKit kit = ProcessKit.fromRepository(root, directory);
         try {
@@ -74,23 +69,10 @@ public final class TestbedPortProfile {
             final JsonNode ws1 = host(status, "ws1");
             final JsonNode ws2 = host(status, "ws2");
             final JsonNode sw1 = status.get("switches").get(0);
-            JsonNode port = null;
-            for (final JsonNode candidate : sw1.get("ports")) {
-                if ("ws2".equals(candidate.get("name").asText())) {
-                    port = candidate;
-                }
-            }
-            if (port == null || port.get("bottleneck").isNull()) {
-                throw new IOException("the testbed has no bottleneck toward ws2");
-            }
+            final JsonNode port = bottleneckTowardWs2(sw1);
             final int snmpPort = status.get("snmp").get("port").asInt();
             final String ws2Address = ws2.get("address").asText();
-            final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("peer-ws2")
-                .args("--name", "ws2", "--host", ws2Address, "--ior-file", directory.resolve("peer-ws2.ior").toString())
-                .inNetworkNamespace(ws2.get("namespace").asText()).start();
-            final String peerReference = peer.awaitReady(STEP_TIMEOUT).reference("peer");
-            kit.launchProgram("iperf3-server", List.of("/usr/bin/iperf3", "-s", "-B", ws2Address))
-                .inNetworkNamespace(ws2.get("namespace").asText()).start();
+            final String peerReference = startWs2Side(kit, ws2);
             out.printf(Locale.ROOT, "port profile: profile measure --peer (ws2) --port-loads %s --sizes %s --round-trips %d in ws1"
                 + " (log %s)%n", portLoads, sizes, roundTrips, directory.resolve("measure.log"));
             final long startNanos = System.nanoTime();
@@ -106,18 +88,9 @@ public final class TestbedPortProfile {
                     "--snmp-community-env", "TESTBED_COMMUNITY", "--out", profile.toString())
                 .env("TESTBED_COMMUNITY", status.get("snmp").get("community").asText())
                 .inNetworkNamespace(ws1.get("namespace").asText()).start();
-            final int exit;
-            try {
-                exit = profiler.awaitExit(timeout);
-            } catch (ReadinessException e) {
-                throw new IOException("profile measure did not finish in " + timeout.toSeconds() + " s; see " + profiler.logFile(), e);
-            }
-            final String output = profiler.log().replace('\r', '\n');
-            if (exit != 0) {
-                throw new IOException("profile measure exited " + exit + ":\n" + tableOf(output));
-            }
+            final String table = awaitTable(profiler, timeout);
             out.printf(Locale.ROOT, "port profile: wrote %s in %.0f s%n", profile, (System.nanoTime() - startNanos) / 1e9);
-            return tableOf(output);
+            return table;
         } catch (ReadinessException e) {
             throw new IOException("port profile: " + e.getMessage(), e);
         } finally {
@@ -130,6 +103,63 @@ public final class TestbedPortProfile {
                 out.println("port profile: removing testbed " + testbedName + " failed: " + e.getMessage());
             }
         }
+    }
+
+    /** The shipped one-switch topology under this testbed's name, in the directory. */
+    private Path writeTopology() throws IOException {
+        final Path topology = directory.resolve("one-switch.yaml");
+        final String shipped = Files.readString(root.resolve("examples/testbed/one-switch.yaml"));
+        if (!shipped.contains("\nname: one\n")) {
+            throw new IOException("examples/testbed/one-switch.yaml no longer names its testbed 'one'");
+        }
+        Files.writeString(topology, shipped.replace("\nname: one\n", "\nname: " + testbedName + "\n"));
+        return topology;
+    }
+
+    /** The switch's port toward ws2, from the testbed's status; it must have a bottleneck. */
+    private static JsonNode bottleneckTowardWs2(final JsonNode sw1) throws IOException {
+        JsonNode port = null;
+        for (final JsonNode candidate : sw1.get("ports")) {
+            if ("ws2".equals(candidate.get("name").asText())) {
+                port = candidate;
+            }
+        }
+        if (port == null || port.get("bottleneck").isNull()) {
+            throw new IOException("the testbed has no bottleneck toward ws2");
+        }
+        return port;
+    }
+
+    /** Starts the peer agent and an {@code iperf3 -s} in ws2's namespace; returns the peer's reference. */
+    private String startWs2Side(final ProcessKit kit, final JsonNode ws2) throws IOException, InterruptedException {
+        final String ws2Address = ws2.get("address").asText();
+        final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("peer-ws2")
+            .args("--name", "ws2", "--host", ws2Address, "--ior-file", directory.resolve("peer-ws2.ior").toString())
+            .inNetworkNamespace(ws2.get("namespace").asText()).start();
+        final String peerReference = peer.awaitReady(STEP_TIMEOUT).reference("peer");
+        kit.launchProgram("iperf3-server", List.of("/usr/bin/iperf3", "-s", "-B", ws2Address))
+            .inNetworkNamespace(ws2.get("namespace").asText()).start();
+        return peerReference;
+    }
+
+    /**
+     * Waits for the profiler to end.
+     *
+     * @return its table of loads
+     * @throws IOException when it does not end in time or exits other than 0 (its table quoted)
+     */
+    private static String awaitTable(final ChildProcess profiler, final Duration timeout) throws IOException, InterruptedException {
+        final int exit;
+        try {
+            exit = profiler.awaitExit(timeout);
+        } catch (ReadinessException e) {
+            throw new IOException("profile measure did not finish in " + timeout.toSeconds() + " s; see " + profiler.logFile(), e);
+        }
+        final String output = profiler.log().replace('\r', '\n');
+        if (exit != 0) {
+            throw new IOException("profile measure exited " + exit + ":\n" + tableOf(output));
+        }
+        return tableOf(output);
     }
 
     /** The profiler's output without its progress bar's lines. */

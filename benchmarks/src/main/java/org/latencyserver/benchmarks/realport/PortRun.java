@@ -203,43 +203,11 @@ public final class PortRun implements Callable<Integer> {
         while (reading) {
             final long now = System.currentTimeMillis();
             try {
-                final Map<Short, Integer> portStates = new HashMap<>();
-                for (final ConnectionInfo info : server.list_connections()) {
-                    portStates.put(info.index_ref, (int) info.port_state);
-                }
-                final List<RunRecord.Sample> read = new ArrayList<>();
-                for (final short ref : READ) {
-                    try {
-                        final Estimate e = server.current_estimate(ref);
-                        read.add(new RunRecord.Sample(now, ref, portStates.getOrDefault(ref, -1), true, e.value_ms, e.port_state,
-                            e.source, e.data_epoch_millis, e.computed_epoch_millis));
-                    } catch (EstimateUnavailable e) {
-                        read.add(new RunRecord.Sample(now, ref, portStates.getOrDefault(ref, -1), false, Double.NaN, -2, e.reason, 0, 0));
-                    }
-                }
+                final List<RunRecord.Sample> read = readEstimates(server, now);
                 final MeasurementRequest[] pending = server.pending_measurements();
                 final List<RunRecord.Filed> changed = new ArrayList<>();
                 for (final short ref : MEASURED) {
-                    final Calibration calibration = server.calibration(ref);
-                    final List<String> present = new ArrayList<>();
-                    for (final StateCalibration s : calibration.states) {
-                        final String key = ref + "/" + s.cpu_state + "/" + s.port_state;
-                        present.add(key);
-                        final long[] was = lastFiled.get(key);
-                        if (was == null || was[0] != s.measurements || was[1] != s.last_measured_epoch_millis) {
-                            lastFiled.put(key, new long[] {s.measurements, s.last_measured_epoch_millis});
-                            changed.add(new RunRecord.Filed(now, ref, s.cpu_state, s.port_state, s.measurements,
-                                s.last_measured_epoch_millis));
-                        }
-                    }
-                    // A state no longer listed holds nothing (a taken-back first measurement).
-                    for (final String key : new ArrayList<>(lastFiled.keySet())) {
-                        if (key.startsWith(ref + "/") && !present.contains(key) && lastFiled.get(key)[0] != 0) {
-                            final String[] parts = key.split("/");
-                            lastFiled.put(key, new long[] {0, 0});
-                            changed.add(new RunRecord.Filed(now, ref, Integer.parseInt(parts[1]), Integer.parseInt(parts[2]), 0, 0));
-                        }
-                    }
+                    changed.addAll(filedChanges(server, ref, lastFiled, now));
                 }
                 synchronized (this) {
                     samples.addAll(read);
@@ -258,6 +226,55 @@ public final class PortRun implements Callable<Integer> {
             next += SAMPLE_MILLIS;
             pauseUntil(next);
         }
+    }
+
+    /** Each read connection's estimate (or why there is none) and its port state as listed, at {@code now}. */
+    private static List<RunRecord.Sample> readEstimates(final LatencyService server, final long now) throws UnknownConnection {
+        final Map<Short, Integer> portStates = new HashMap<>();
+        for (final ConnectionInfo info : server.list_connections()) {
+            portStates.put(info.index_ref, (int) info.port_state);
+        }
+        final List<RunRecord.Sample> read = new ArrayList<>();
+        for (final short ref : READ) {
+            try {
+                final Estimate e = server.current_estimate(ref);
+                read.add(new RunRecord.Sample(now, ref, portStates.getOrDefault(ref, -1), true, e.value_ms, e.port_state,
+                    e.source, e.data_epoch_millis, e.computed_epoch_millis));
+            } catch (EstimateUnavailable e) {
+                read.add(new RunRecord.Sample(now, ref, portStates.getOrDefault(ref, -1), false, Double.NaN, -2, e.reason, 0, 0));
+            }
+        }
+        return read;
+    }
+
+    /**
+     * The states of connection {@code ref} whose filed measurements changed since {@code lastFiled}
+     * (keys {@code ref/cpu/port}: measurements and last measured time), which is brought up to date.
+     */
+    private static List<RunRecord.Filed> filedChanges(final LatencyService server, final short ref,
+                                                      final Map<String, long[]> lastFiled, final long now) throws UnknownConnection {
+        final List<RunRecord.Filed> changed = new ArrayList<>();
+        final Calibration calibration = server.calibration(ref);
+        final List<String> present = new ArrayList<>();
+        for (final StateCalibration s : calibration.states) {
+            final String key = ref + "/" + s.cpu_state + "/" + s.port_state;
+            present.add(key);
+            final long[] was = lastFiled.get(key);
+            if (was == null || was[0] != s.measurements || was[1] != s.last_measured_epoch_millis) {
+                lastFiled.put(key, new long[] {s.measurements, s.last_measured_epoch_millis});
+                changed.add(new RunRecord.Filed(now, ref, s.cpu_state, s.port_state, s.measurements,
+                    s.last_measured_epoch_millis));
+            }
+        }
+        // A state no longer listed holds nothing (a taken-back first measurement).
+        for (final String key : new ArrayList<>(lastFiled.keySet())) {
+            if (key.startsWith(ref + "/") && !present.contains(key) && lastFiled.get(key)[0] != 0) {
+                final String[] parts = key.split("/");
+                lastFiled.put(key, new long[] {0, 0});
+                changed.add(new RunRecord.Filed(now, ref, Integer.parseInt(parts[1]), Integer.parseInt(parts[2]), 0, 0));
+            }
+        }
+        return changed;
     }
 
     private void readCounters(final String switchNamespace, final String portInterface) {

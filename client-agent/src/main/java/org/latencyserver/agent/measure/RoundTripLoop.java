@@ -100,27 +100,18 @@ public final class RoundTripLoop {
      * what it has ({@link RunResult#stoppedByTime()}); a path so slow that the deadline passes first is still abandoned.
      * The warm-up round trips are paced like the run.
      *
+     * <p>The timed loop stays whole in this method on purpose: moving its steps into helper methods
+     * would add calls between the two clock reads and in the recording, and the loop must not
+     * allocate or add work there. Only what runs before and after it is split out.
+     *
      * @param stopNanos   {@link System#nanoTime()} after which the run ends early; {@link Long#MAX_VALUE} for none
      * @param minRecorded the fewest recorded round trips an early end returns, 1..roundTrips
      */
     public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
                          final AdaptiveTarget adaptive, final long deadlineNanos, final long intervalNanos,
                          final long stopNanos, final int minRecorded) throws Exception {
-        if (minRecorded < 1 || minRecorded > roundTrips) {
-            throw new IllegalArgumentException("the fewest round trips of an early end must be 1.." + roundTrips + ", was "
-                + minRecorded);
-        }
-        if (roundTrips < 1) {
-            throw new IllegalArgumentException("round trips must be >= 1, was " + roundTrips);
-        }
-        if (warmupRoundTrips < 0) {
-            throw new IllegalArgumentException("warm-up round trips must be >= 0, was " + warmupRoundTrips);
-        }
-        for (int i = 0; i < warmupRoundTrips; i++) {
-            final long startNanos = System.nanoTime();
-            roundTrip.once();
-            pace(startNanos, intervalNanos);
-        }
+        checkCounts(warmupRoundTrips, roundTrips, minRecorded);
+        warmUp(roundTrip, warmupRoundTrips, intervalNanos);
         final Histogram histogram = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
         // Batches are sized for the full run; a run stopped early (adaptive) has fewer complete ones.
         final int batchSize = Math.max(1, roundTrips / BATCHES);
@@ -162,13 +153,43 @@ public final class RoundTripLoop {
         }
         final long gcOverlapNanos = gcPauses.totalCollectionNanos() - gcBeforeNanos;
         final double stdDev = count > 1 ? Math.sqrt(sumSquares / (count - 1)) : 0;
+        return new RunResult(histogram, count, warmupRoundTrips, roundTrips - count, gcOverlapNanos, mean, stdDev,
+            batchMeansNanos(batchSumsNanos, batchSize, count), stoppedByTime);
+    }
+
+    private static void checkCounts(final int warmupRoundTrips, final int roundTrips, final int minRecorded) {
+        if (minRecorded < 1 || minRecorded > roundTrips) {
+            throw new IllegalArgumentException("the fewest round trips of an early end must be 1.." + roundTrips + ", was "
+                + minRecorded);
+        }
+        if (roundTrips < 1) {
+            throw new IllegalArgumentException("round trips must be >= 1, was " + roundTrips);
+        }
+        if (warmupRoundTrips < 0) {
+            throw new IllegalArgumentException("warm-up round trips must be >= 0, was " + warmupRoundTrips);
+        }
+    }
+
+    /** The discarded warm-up round trips, paced like the run. */
+    private static void warmUp(final RoundTrip roundTrip, final int warmupRoundTrips, final long intervalNanos) throws Exception {
+        for (int i = 0; i < warmupRoundTrips; i++) {
+            final long startNanos = System.nanoTime();
+            roundTrip.once();
+            pace(startNanos, intervalNanos);
+        }
+    }
+
+    /**
+     * The means of the complete batches, ns; empty when fewer than two are complete (a run stopped
+     * early has fewer complete batches than {@link #BATCHES}).
+     */
+    private static double[] batchMeansNanos(final double[] batchSumsNanos, final int batchSize, final long count) {
         final int completeBatches = (int) Math.min(BATCHES, count / batchSize);
         final double[] batchMeansNanos = new double[completeBatches >= 2 ? completeBatches : 0];
         for (int b = 0; b < batchMeansNanos.length; b++) {
             batchMeansNanos[b] = batchSumsNanos[b] / batchSize;
         }
-        return new RunResult(histogram, count, warmupRoundTrips, roundTrips - count, gcOverlapNanos, mean, stdDev, batchMeansNanos,
-            stoppedByTime);
+        return batchMeansNanos;
     }
 
     /** Waits until {@code intervalNanos} after {@code startNanos} (nothing for 0); allocates nothing. */

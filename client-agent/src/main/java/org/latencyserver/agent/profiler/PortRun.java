@@ -130,9 +130,7 @@ final class PortRun {
         final PortLoads.Band band = load >= PortLoads.FIRST_LOADED_PERCENT ? settings.loads().bandOf(load) : null;
         final int smallest = settings.sizesBytes().get(0);
         final RoundTripRunner filler = new RoundTripRunner(peer, smallest);
-        // the round trips are part of the port's load: iperf3 adds the rest
-        double asked = load == 0 ? 0 : Math.max(1, load - (Double.isNaN(roundTripsPercent)
-            ? PortPacing.sharePercent(smallest, settings.portSpeedMbps(), interval(smallest)) : roundTripsPercent));
+        double asked = firstAskedPercent(load, smallest);
         String lastMiss = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             driver.drive(asked);
@@ -151,13 +149,7 @@ final class PortRun {
                 continue;
             }
             final long measureFrom = System.nanoTime();
-            final List<RunResult> runs = new ArrayList<>();
-            for (final int size : settings.sizesBytes()) {
-                progress.printf(Locale.ROOT, "port %d %% (read %.1f %%): %d round trips of %d B, one every %d us at most%n", load,
-                    before, settings.roundTrips(), size, interval(size));
-                runs.add(new RoundTripRunner(peer, size).runPaced(settings.warmupRoundTrips(), settings.roundTrips(),
-                    interval(size) * 1_000L));
-            }
+            final List<RunResult> runs = measureSizes(load, before);
             // a full window of counter refreshes over the measuring time
             runFor(filler, smallest, measureFrom + settings.checkSeconds() * 1_000_000_000L);
             final double after = PortCounterWindow.percent(meter.changes(), measureFrom, System.nanoTime(), settings.portSpeedMbps());
@@ -185,6 +177,27 @@ final class PortRun {
         driver.stop();
         refused.add(String.format(Locale.ROOT, "port %d %%%s (every size): %s, %d times", load,
             band == null ? "" : " (band " + band.label() + ")", lastMiss, ATTEMPTS));
+    }
+
+    /**
+     * The load to ask iperf3 for first: the round trips are part of the port's load, and iperf3 adds
+     * the rest (their share as measured at 0 %, or as paced when 0 % was not measured).
+     */
+    private double firstAskedPercent(final int load, final int smallestBytes) {
+        return load == 0 ? 0 : Math.max(1, load - (Double.isNaN(roundTripsPercent)
+            ? PortPacing.sharePercent(smallestBytes, settings.portSpeedMbps(), interval(smallestBytes)) : roundTripsPercent));
+    }
+
+    /** One paced run of every size, in the settings' order, while the port is at {@code load}. */
+    private List<RunResult> measureSizes(final int load, final double beforePercent) throws Exception {
+        final List<RunResult> runs = new ArrayList<>();
+        for (final int size : settings.sizesBytes()) {
+            progress.printf(Locale.ROOT, "port %d %% (read %.1f %%): %d round trips of %d B, one every %d us at most%n", load,
+                beforePercent, settings.roundTrips(), size, interval(size));
+            runs.add(new RoundTripRunner(peer, size).runPaced(settings.warmupRoundTrips(), settings.roundTrips(),
+                interval(size) * 1_000L));
+        }
+        return runs;
     }
 
     /** @return e.g. {@code "1024 B mean 13.1 ms p96 15.4 ms, port 95.0 %"}: what a refused try measured, for the planner to see */

@@ -181,8 +181,7 @@ public final class ProfilerMain implements Callable<Integer> {
                     return 2;
                 }
             }
-            final String profileName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
-            final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName, workstationType,
+            final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName(), workstationType,
                 sizes.stream().sorted().toList(), chosen.isEmpty() ? ProfileRun.PAIRS : chosen, roundTrips, warmup, clientCore,
                 peerCore, resume, intervalMicros, jitWarmupSeconds);
             // The client side is this process.
@@ -211,6 +210,31 @@ public final class ProfilerMain implements Callable<Integer> {
          * @throws IllegalArgumentException the usage fault, naming the option
          */
         PortSettings portSettings(final java.util.function.Function<String, String> environment) {
+            refuseWhatAPeerRunCannotDo();
+            final PortLoads loads = PortLoads.parse(portLoads);
+            requirePortOptions(loads);
+            checkPortValues();
+            SnmpReader.agent("--port-snmp", portSnmp, "-");
+            if (peerSnmp != null) {
+                SnmpReader.agent("--peer-snmp", peerSnmp, "-");
+            }
+            final String community = environment.apply(snmpCommunityEnv);
+            if (community == null || community.isEmpty()) {
+                throw new IllegalArgumentException("the SNMP community is read from the environment variable " + snmpCommunityEnv
+                    + " (--snmp-community-env), which is not set");
+            }
+            return new PortSettings(out.toAbsolutePath(), profileName(), cpuCellsFrom, peer, sizes.stream().sorted().toList(),
+                roundTrips, warmup, intervalMicros, jitWarmupSeconds, loads, portSnmp, portIfIndex, portSpeedMbps, community,
+                peerSnmp, portLoadTarget, portSharePercent, portCheckSeconds, portTolerance);
+        }
+
+        /** The profile's name: --name, or the file name without .json. */
+        private String profileName() {
+            return name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
+        }
+
+        /** A port run needs a peer and port loads, and measures neither CPU state pairs nor a resumed run. */
+        private void refuseWhatAPeerRunCannotDo() {
             if (peer == null) {
                 throw new IllegalArgumentException("--port-loads needs --peer: a switch port lies between two hosts, and the peer"
                     + " agent this command starts by itself is on this host (loopback has no port to load)");
@@ -228,7 +252,10 @@ public final class ProfilerMain implements Callable<Integer> {
             if (resume) {
                 throw new IllegalArgumentException("--resume is for CPU state pairs; a --peer run measures its port loads afresh");
             }
-            final PortLoads loads = PortLoads.parse(portLoads);
+        }
+
+        /** Every option a port run needs is given, or the fault names all that are missing. */
+        private void requirePortOptions(final PortLoads loads) {
             final List<String> missing = new ArrayList<>();
             if (cpuCellsFrom == null) {
                 missing.add("--cpu-cells-from FILE (the CPU state pair cells the profile carries)");
@@ -248,6 +275,10 @@ public final class ProfilerMain implements Callable<Integer> {
             if (!missing.isEmpty()) {
                 throw new IllegalArgumentException("--peer with --port-loads also needs " + String.join(", ", missing));
             }
+        }
+
+        /** The port run's numbers are in range and --port-load-target is ADDR or ADDR:PORT. */
+        private void checkPortValues() {
             if (!(portSpeedMbps > 0)) {
                 throw new IllegalArgumentException("--port-speed-mbps must be > 0, was " + portSpeedMbps);
             }
@@ -271,19 +302,6 @@ public final class ProfilerMain implements Callable<Integer> {
             if (portLoadTarget != null && !portLoadTarget.matches("[^:\\s]+(:\\d{1,5})?")) {
                 throw new IllegalArgumentException("--port-load-target: '" + portLoadTarget + "' is not ADDR or ADDR:PORT");
             }
-            SnmpReader.agent("--port-snmp", portSnmp, "-");
-            if (peerSnmp != null) {
-                SnmpReader.agent("--peer-snmp", peerSnmp, "-");
-            }
-            final String community = environment.apply(snmpCommunityEnv);
-            if (community == null || community.isEmpty()) {
-                throw new IllegalArgumentException("the SNMP community is read from the environment variable " + snmpCommunityEnv
-                    + " (--snmp-community-env), which is not set");
-            }
-            final String profileName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
-            return new PortSettings(out.toAbsolutePath(), profileName, cpuCellsFrom, peer, sizes.stream().sorted().toList(),
-                roundTrips, warmup, intervalMicros, jitWarmupSeconds, loads, portSnmp, portIfIndex, portSpeedMbps, community,
-                peerSnmp, portLoadTarget, portSharePercent, portCheckSeconds, portTolerance);
         }
 
         private int measureAcrossPort(final java.util.function.Function<String, String> environment) throws Exception {

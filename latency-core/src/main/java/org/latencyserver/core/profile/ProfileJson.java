@@ -23,6 +23,7 @@ import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFormat;
 import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.port.MeasuredTablePortModel;
+import org.latencyserver.core.port.PortModel;
 
 /**
  * Reads and writes profiles as JSON (format {@value #FORMAT}, or {@value #FORMAT_WITH_PORT_CELLS} for a
@@ -152,34 +153,53 @@ public final class ProfileJson {
         final ObjectNode units = root.putObject("units");
         units.put("latency", "ms");
         units.put("histogram_edges", "ns");
-        final ObjectNode provenance = root.putObject("provenance");
-        final Provenance p = profile.provenance();
+        putProvenance(root.putObject("provenance"), profile.provenance());
+        if (profile.assumptions() != null) {
+            putAssumptions(root.putObject("assumptions"), profile.assumptions());
+        }
+        putPortModel(root.putObject("port_model"), profile.portModel());
+        putCells(root.putArray("cells"), profile.cells());
+        if (!profile.portCells().isEmpty()) {
+            putPortCells(root.putArray("port_cells"), profile.portCells());
+        }
+        try {
+            return MAPPER.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree could not be written", e);
+        }
+    }
+
+    private static void putProvenance(final ObjectNode provenance, final Provenance p) {
         provenance.put("source", p.source());
         putIfPresent(provenance, "hardware", p.hardware());
         putIfPresent(provenance, "orb", p.orb());
         putIfPresent(provenance, "operating_system", p.operatingSystem());
         putIfPresent(provenance, "measured_on", p.measuredOn());
         putIfPresent(provenance, "method", p.method());
-        if (profile.assumptions() != null) {
-            final ObjectNode assumptions = root.putObject("assumptions");
-            if (profile.assumptions().assumedStdDevMillis() != null) {
-                assumptions.put("std_dev_ms", profile.assumptions().assumedStdDevMillis());
-            }
-            putIfPresent(assumptions, "note", profile.assumptions().note());
+    }
+
+    private static void putAssumptions(final ObjectNode assumptions, final ProfileAssumptions given) {
+        if (given.assumedStdDevMillis() != null) {
+            assumptions.put("std_dev_ms", given.assumedStdDevMillis());
         }
-        final ObjectNode portModel = root.putObject("port_model");
-        portModel.put("kind", profile.portModel().kind());
-        if (profile.portModel() instanceof MeasuredTablePortModel) {
+        putIfPresent(assumptions, "note", given.note());
+    }
+
+    private static void putPortModel(final ObjectNode portModel, final PortModel model) {
+        portModel.put("kind", model.kind());
+        if (model instanceof MeasuredTablePortModel) {
             final ArrayNode rows = portModel.putArray("rows");
-            for (final MeasuredTablePortModel.Row row : ((MeasuredTablePortModel) profile.portModel()).rows()) {
+            for (final MeasuredTablePortModel.Row row : ((MeasuredTablePortModel) model).rows()) {
                 final ObjectNode r = rows.addObject();
                 r.put("message_size_bytes", row.messageSizeBytes());
                 r.put("port_load_percent", row.portLoadPercent());
                 r.put("avg_round_trip_us", row.avgRoundTripMicros());
             }
         }
-        final ArrayNode cells = root.putArray("cells");
-        for (final ProfileCell cell : profile.cells()) {
+    }
+
+    private static void putCells(final ArrayNode cells, final List<ProfileCell> profileCells) {
+        for (final ProfileCell cell : profileCells) {
             final ObjectNode c = cells.addObject();
             final ArrayNode cpu = c.putArray("cpu");
             cpu.add(cell.cpuStates().client().thesisLabel());
@@ -187,21 +207,16 @@ public final class ProfileJson {
             c.put("message_size_bytes", cell.messageSizeBytes());
             putSample(c, cell.sampleCount(), cell.meanMillis(), cell.stdDevMillis(), cell.maxMillis(), cell.histogram());
         }
-        if (!profile.portCells().isEmpty()) {
-            final ArrayNode portCells = root.putArray("port_cells");
-            for (final PortCell cell : profile.portCells()) {
-                final ObjectNode c = portCells.addObject();
-                final ArrayNode band = c.putArray("port_percent");
-                band.add(cell.lowestPercent());
-                band.add(cell.highestPercent());
-                c.put("message_size_bytes", cell.messageSizeBytes());
-                putSample(c, cell.sampleCount(), cell.meanMillis(), cell.stdDevMillis(), cell.maxMillis(), cell.histogram());
-            }
-        }
-        try {
-            return MAPPER.writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a JSON tree could not be written", e);
+    }
+
+    private static void putPortCells(final ArrayNode portCells, final List<PortCell> profilePortCells) {
+        for (final PortCell cell : profilePortCells) {
+            final ObjectNode c = portCells.addObject();
+            final ArrayNode band = c.putArray("port_percent");
+            band.add(cell.lowestPercent());
+            band.add(cell.highestPercent());
+            c.put("message_size_bytes", cell.messageSizeBytes());
+            putSample(c, cell.sampleCount(), cell.meanMillis(), cell.stdDevMillis(), cell.maxMillis(), cell.histogram());
         }
     }
 

@@ -377,12 +377,7 @@ final class ProfileReader {
         if (edges == null || counts == null || overflow == null) {
             return null;
         }
-        if (edges.items().size() > maxHistogramBins || counts.items().size() > maxHistogramBins) {
-            // Refused before its values are read: an oversized histogram costs nothing more.
-            final String location = where + (edges.items().size() > maxHistogramBins ? ".upper_edges_ns" : ".counts");
-            faults.overSizeLimit(nodeAt(location), location, "has "
-                + Math.max(edges.items().size(), counts.items().size()) + " bins, more than the limit of " + maxHistogramBins
-                + " bins per histogram");
+        if (oversized(edges, counts, where)) {
             return null;
         }
         final int before = faults.count();
@@ -392,6 +387,38 @@ final class ProfileReader {
         if (edges.items().size() != counts.items().size()) {
             fault(where, "upper_edges_ns has " + edges.items().size() + " entries but counts has " + counts.items().size());
         }
+        final long[] edgeValues = edgeValues(edges, where);
+        final long[] countValues = countValues(counts, where);
+        final long total = totalSamples(countValues, overflow, where);
+        if (faults.count() > before) {
+            return null;
+        }
+        if (n != null && total != n) {
+            fault(where, "counts plus overflow add up to " + total + " samples, but n is " + n);
+            return null;
+        }
+        return LatencyHistogram.of(edgeValues, countValues, overflow);
+    }
+
+    /**
+     * Refuses a histogram with more bins than the limit before its values are read, so that an
+     * oversized histogram costs nothing more.
+     *
+     * @return true when it is over the limit (the fault is recorded)
+     */
+    private boolean oversized(final InputNode edges, final InputNode counts, final String where) {
+        if (edges.items().size() <= maxHistogramBins && counts.items().size() <= maxHistogramBins) {
+            return false;
+        }
+        final String location = where + (edges.items().size() > maxHistogramBins ? ".upper_edges_ns" : ".counts");
+        faults.overSizeLimit(nodeAt(location), location, "has "
+            + Math.max(edges.items().size(), counts.items().size()) + " bins, more than the limit of " + maxHistogramBins
+            + " bins per histogram");
+        return true;
+    }
+
+    /** The upper edges in nanoseconds; a faulty edge is left 0 and each edge must be above the one before. */
+    private long[] edgeValues(final InputNode edges, final String where) {
         final long[] edgeValues = new long[edges.items().size()];
         for (int i = 0; i < edges.items().size(); i++) {
             final Long edge = element(edges.items().get(i), where + ".upper_edges_ns[" + i + "]", 1);
@@ -404,31 +431,39 @@ final class ProfileReader {
                     + " ns is not above the previous edge " + edgeValues[i - 1] + " ns");
             }
         }
+        return edgeValues;
+    }
+
+    /** The bin counts; a faulty count is left 0. */
+    private long[] countValues(final InputNode counts, final String where) {
         final long[] countValues = new long[counts.items().size()];
-        long total = overflow;
-        boolean totalOverflows = false;
         for (int i = 0; i < counts.items().size(); i++) {
             final Long count = element(counts.items().get(i), where + ".counts[" + i + "]", 0);
             if (count != null) {
                 countValues[i] = count;
-                try {
-                    total = Math.addExact(total, count);
-                } catch (ArithmeticException e) {
-                    totalOverflows = true;
-                }
+            }
+        }
+        return countValues;
+    }
+
+    /**
+     * The samples in the bins plus the overflow; a sum past {@link Long#MAX_VALUE} is a fault (the
+     * returned value is then meaningless).
+     */
+    private long totalSamples(final long[] countValues, final long overflow, final String where) {
+        long total = overflow;
+        boolean totalOverflows = false;
+        for (final long count : countValues) {
+            try {
+                total = Math.addExact(total, count);
+            } catch (ArithmeticException e) {
+                totalOverflows = true;
             }
         }
         if (totalOverflows) {
             fault(where + ".counts", "counts plus overflow add up to more than " + Long.MAX_VALUE + " samples");
         }
-        if (faults.count() > before) {
-            return null;
-        }
-        if (n != null && total != n) {
-            fault(where, "counts plus overflow add up to " + total + " samples, but n is " + n);
-            return null;
-        }
-        return LatencyHistogram.of(edgeValues, countValues, overflow);
+        return total;
     }
 
     private Long element(final InputNode value, final String where, final long minimum) {
