@@ -22,13 +22,16 @@ import org.latencyserver.server.table.ConnectionRow;
  *
  * <p>Run from the repository root: {@code java -cp benchmarks/target/benchmarks.jar
  * org.latencyserver.benchmarks.StateStoreComparisonHarness [TESTBED_SECONDS [SCALE_CHANGES [CONNECTIONS [KILLS]]]]}
- * (defaults 20, 50000, 25000, 5; a 0 skips that part). The stores' files are in a temporary
+ * (defaults 20, 50000, 25000, 5; a 0 skips that part); {@code -Dstore.comparison.stores=journal,sqlite,mvstore}
+ * sets the stores and their order (the first is the reference of the ratios). The stores' files are in a temporary
  * directory, printed at start, under {@code -Dstore.comparison.dir=DIR} if given (it must be on a
  * disk, not a tmpfs, for the page counts to mean anything). Linux only ({@code /proc/self/io}).
  */
 public final class StateStoreComparisonHarness {
 
-    private static final List<String> STORES = List.of("journal", "sqlite", "mvstore");
+    /** The stores, in the order they run (the first is the ratios' reference): {@code -Dstore.comparison.stores=a,b,c}. */
+    private static final List<String> STORES = List.of(System.getProperty("store.comparison.stores", "journal,sqlite,mvstore")
+        .split(","));
 
     private StateStoreComparisonHarness() {
     }
@@ -81,13 +84,13 @@ public final class StateStoreComparisonHarness {
         System.out.println("| store | ack p50 / p99 / max, us | written per change (wchar) | pages dirtied per change (write_bytes) "
             + "| write calls per change | file growth per change | restore, ms | files open | files after close |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
-        final Result journal = results.get(0);
+        final Result reference = results.get(0);
         for (final Result r : results) {
             final Histogram ack = r.acknowledgeNanos();
             System.out.printf(Locale.ROOT, "| %s | %.0f / %.0f / %.0f (p50 x%.2f) | %,.0f (x%.2f) | %,.0f (x%.2f) | %.2f | %,.0f | %.0f | %s | %s |%n",
-                r.store(), us(ack, 50), us(ack, 99), ack.getMaxValue() / 1e3, us(ack, 50) / us(journal.acknowledgeNanos(), 50),
-                perChange(r.io().wcharBytes(), r), ratio(r.io().wcharBytes(), journal.io().wcharBytes()),
-                perChange(r.io().writeBytes(), r), ratio(r.io().writeBytes(), journal.io().writeBytes()),
+                r.store(), us(ack, 50), us(ack, 99), ack.getMaxValue() / 1e3, us(ack, 50) / us(reference.acknowledgeNanos(), 50),
+                perChange(r.io().wcharBytes(), r), ratio(r.io().wcharBytes(), reference.io().wcharBytes()),
+                perChange(r.io().writeBytes(), r), ratio(r.io().writeBytes(), reference.io().writeBytes()),
                 perChange(r.io().writeCalls(), r), perChange(r.fileGrowthBytes(), r), r.restoreMillis(), r.filesOpen(),
                 r.filesClosed());
         }
