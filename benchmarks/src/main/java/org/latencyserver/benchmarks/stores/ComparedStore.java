@@ -43,15 +43,16 @@ public interface ComparedStore extends AutoCloseable {
     int restore(Path directory, UpdateEngine engine, int maxHistogramBins) throws Exception;
 
     /**
-     * @param name {@code journal}, {@code sqlite} or {@code mvstore}
+     * @param name {@code journal}, {@code sqlite}, {@code mvstore} or {@code mvstore-bg} (with MVStore's background thread)
      * @return a new store of that kind, not open
      */
     static ComparedStore named(final String name) {
         return switch (name) {
             case "journal" -> new JournalStore();
             case "sqlite" -> new SqliteWalStore();
-            case "mvstore" -> new MvStoreStore();
-            default -> throw new IllegalArgumentException("no store " + name + " (journal, sqlite, mvstore)");
+            case "mvstore" -> new MvStoreStore(false);
+            case "mvstore-bg" -> new MvStoreStore(true);
+            default -> throw new IllegalArgumentException("no store " + name + " (journal, sqlite, mvstore, mvstore-bg)");
         };
     }
 }

@@ -14,22 +14,33 @@ import org.latencyserver.server.table.ConnectionRow;
  * bytes) in {@code state.mv.db}, auto-commit off (no background writer: autoCommitDelay 0) and an
  * explicit {@link MVStore#commit} per acknowledgement, which writes a new chunk with {@code write()}
  * and forces nothing: it survives {@code kill -9} but not a power cut — the journal's guarantee.
+ * With {@code housekeeping}, MVStore's background thread runs too (its default auto-commit delay,
+ * 1 s): it commits nothing that was not committed already, but it is what frees and rewrites old
+ * chunks, without which the file only grows.
  */
 final class MvStoreStore implements ComparedStore {
 
     private static final String MAP = "connections";
 
+    private final boolean housekeeping;
+
     private final ChangedRows changed = new ChangedRows();
     private MVStore store;
     private MVMap<Integer, byte[]> records;
 
-    @Override
-    public String name() {
-        return "mvstore";
+    /** @param housekeeping whether MVStore's background thread runs (it frees and rewrites old chunks) */
+    MvStoreStore(final boolean housekeeping) {
+        this.housekeeping = housekeeping;
     }
 
-    private static MVStore openFile(final Path directory) {
-        return new MVStore.Builder().fileName(directory.resolve("state.mv.db").toString()).autoCommitDisabled().open();
+    @Override
+    public String name() {
+        return housekeeping ? "mvstore-bg" : "mvstore";
+    }
+
+    private MVStore openFile(final Path directory) {
+        final MVStore.Builder builder = new MVStore.Builder().fileName(directory.resolve("state.mv.db").toString());
+        return (housekeeping ? builder : builder.autoCommitDisabled()).open();
     }
 
     @Override
