@@ -130,7 +130,8 @@ final class StoreComparisonRun {
      * prints {@code restored COUNT MILLIS}.
      */
     static void restoreChild(final String storeName, final Path directory, final String workload) throws Exception {
-        final StoreWorkload restoring = StoreWorkload.named(workload, Files.createTempDirectory("store-restore"));
+        final StoreWorkload restoring = StoreWorkload.named(workload, Files.createDirectories(directory.resolveSibling(
+            directory.getFileName() + ".config")));
         final UpdateEngine engine = restoring.emptyEngine();
         final long start = System.nanoTime();
         final int count = ComparedStore.named(storeName).restore(directory, engine, restoring.maxHistogramBins());

@@ -114,7 +114,8 @@ final class StoreKillCheck {
      * @param directory its (empty) directory
      */
     static void child(final String storeName, final Path directory) throws Exception {
-        final StoreWorkload testbed = StoreWorkload.testbed(Files.createTempDirectory("store-kill-child"));
+        final StoreWorkload testbed = StoreWorkload.testbed(Files.createDirectories(directory.resolveSibling(directory.getFileName()
+            + ".config")));
         final UpdateEngine engine = testbed.preparedEngine();
         final ComparedStore store = ComparedStore.named(storeName);
         store.open(directory, engine);
