@@ -183,7 +183,8 @@ public final class ServerScaleHarness {
         sinceReady.print("  state store, first push + storm + 23 s", sinceReady.changes());
     }
 
-    private static Path writeConfig(final Path work, final int connections) throws IOException {
+    /** @return a configuration of {@code connections} QoS 1 connections (push mode, thesis profile), written into {@code work} */
+    static Path writeConfig(final Path work, final int connections) throws IOException {
         final String testbed = Files.readString(RepositoryFiles.testbedConfig(work));
         final StringBuilder yaml = new StringBuilder(testbed.substring(0, testbed.indexOf("\nnodes:") + 1)
             .replace("state_file: thesis-testbed.state.json", "state_file: scale.state.json"));
