@@ -12,9 +12,11 @@ import org.latencyserver.server.table.ConnectionRow;
  * the per-connection gauges — estimates ({@link EstimateSeries}), load states and requests
  * ({@link LoadStateSeries}), calibration ({@link CalibrationSeries}).
  *
- * <p>Each scrape takes ONE snapshot of the published rows and builds every family from it in one
- * pass, so all series of a scrape describe the same rows. Thread-safe: a scrape touches only the
- * immutable rows and families of its own.
+ * <p>Each scrape takes ONE snapshot of the published rows and builds every family from it, so
+ * all series of a scrape describe the same rows. Each family is one pass over that in-memory
+ * snapshot, so its series lie together in memory when the page is written (interleaving the
+ * families in a single pass made writing the page slower). Thread-safe: a scrape touches only
+ * the immutable rows and families of its own.
  */
 final class ConnectionsCollector implements MultiCollector {
 
@@ -48,17 +50,9 @@ final class ConnectionsCollector implements MultiCollector {
     }
 
     private void addPerConnection(final List<ConnectionRow> rows, final MetricSnapshots.Builder page) {
-        final EstimateSeries estimates = new EstimateSeries();
-        final LoadStateSeries loadStates = new LoadStateSeries(nanoClock.getAsLong());
-        final CalibrationSeries calibration = new CalibrationSeries();
-        for (final ConnectionRow row : rows) {
-            final String ref = Short.toString(row.spec().indexRef());
-            estimates.add(row, ref);
-            loadStates.add(row, ref);
-            calibration.add(row, ref);
-        }
-        estimates.addTo(page);
-        loadStates.addTo(page);
-        calibration.addTo(page);
+        final ScrapedRows scraped = new ScrapedRows(rows);
+        EstimateSeries.addTo(scraped, page);
+        LoadStateSeries.addTo(scraped, nanoClock.getAsLong(), page);
+        CalibrationSeries.addTo(scraped, page);
     }
 }

@@ -39,6 +39,15 @@ final class GaugeFamily {
         snapshot.dataPoint(GaugeDataPointSnapshot.builder().value(value).labels(labels(labelValues)).build());
     }
 
+    /**
+     * @param value  the series' value
+     * @param labels its labels, with exactly this family's label names (built once and shared by
+     *               the families of one connection: client_java validates every label set built)
+     */
+    void add(final double value, final Labels labels) {
+        snapshot.dataPoint(GaugeDataPointSnapshot.builder().value(value).labels(labels).build());
+    }
+
     private Labels labels(final String[] labelValues) {
         return labelNames.length == 0 ? Labels.EMPTY : Labels.of(labelNames, labelValues);
     }

@@ -2,49 +2,51 @@ package org.latencyserver.server.metrics;
 
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
-import java.util.List;
+import java.util.function.ToDoubleFunction;
 import org.latencyserver.server.table.ConnectionRow;
 
 /**
- * The load states' and measurement requests' gauges of one scrape, a series per connection: the
- * CPU and port state codes, the update-required flag, and the age of an open request (s).
+ * The load states' and measurement requests' gauges, a series per connection: the CPU and port
+ * state codes, the update-required flag, and the age of an open request (s). Each family is built
+ * in its own pass over the scrape's one snapshot.
  *
- * <p>Not thread-safe: made, filled and added by one scraping thread.
+ * <p>Stateless; thread-safe.
  */
 final class LoadStateSeries {
 
-    private final GaugeFamily cpuState = new GaugeFamily("latency_server_cpu_state", null,
-        "CPU state code: 10 * client + peer, 1 LOW, 2 MEDIUM, 3 HIGH; 0 unknown", "index_ref");
-    private final GaugeFamily portState = new GaugeFamily("latency_server_port_state", null,
-        "port state code: 0 NORMAL, 91..100 LOADED at that percent, 101 SATURATED, -1 unknown", "index_ref");
-    private final GaugeFamily updateRequired = new GaugeFamily("latency_server_update_required", null,
-        "1 while a measurement is awaited (QoS 3, 4)", "index_ref");
-    private final GaugeFamily pendingAge = new GaugeFamily("latency_server_measurement_pending_age_seconds", Unit.SECONDS,
-        "age of the open measurement request (QoS 3, 4); no series while none is open", "index_ref");
-    private final long nowNanos;
-
-    /** @param nowNanos the update engine's monotonic clock at this scrape, ns */
-    LoadStateSeries(final long nowNanos) {
-        this.nowNanos = nowNanos;
+    private LoadStateSeries() {
     }
 
     /**
-     * @param row the connection's row of this scrape's snapshot
-     * @param ref its {@code index_ref} label value
+     * @param rows     the scrape's snapshot
+     * @param nowNanos the update engine's monotonic clock at this scrape, ns
+     * @param page     the scrape's families, to which these are added
      */
-    void add(final ConnectionRow row, final String ref) {
-        cpuState.add(row.load().cpu().code(), ref);
-        portState.add(row.load().port().code(), ref);
-        updateRequired.add(row.updateRequired() ? 1 : 0, ref);
-        if (row.pending() != null) {
-            pendingAge.add(Math.max(0, nowNanos - row.pending().issuedNanos()) / 1e9, ref);
+    static void addTo(final ScrapedRows rows, final long nowNanos, final MetricSnapshots.Builder page) {
+        page.metricSnapshot(everyRow(rows, new GaugeFamily("latency_server_cpu_state", null,
+            "CPU state code: 10 * client + peer, 1 LOW, 2 MEDIUM, 3 HIGH; 0 unknown", "index_ref"), row -> row.load().cpu().code()));
+        page.metricSnapshot(everyRow(rows, new GaugeFamily("latency_server_port_state", null,
+            "port state code: 0 NORMAL, 91..100 LOADED at that percent, 101 SATURATED, -1 unknown", "index_ref"),
+            row -> row.load().port().code()));
+        page.metricSnapshot(everyRow(rows, new GaugeFamily("latency_server_update_required", null,
+            "1 while a measurement is awaited (QoS 3, 4)", "index_ref"), row -> row.updateRequired() ? 1 : 0));
+        final GaugeFamily pendingAge = new GaugeFamily("latency_server_measurement_pending_age_seconds", Unit.SECONDS,
+            "age of the open measurement request (QoS 3, 4); no series while none is open", "index_ref");
+        for (int slot = 0; slot < rows.size(); slot++) {
+            final ConnectionRow row = rows.row(slot);
+            if (row.pending() != null) {
+                pendingAge.add(Math.max(0, nowNanos - row.pending().issuedNanos()) / 1e9, rows.byRef(slot));
+            }
         }
+        page.metricSnapshot(pendingAge.build());
     }
 
-    /** @param page the scrape's families, to which these are added */
-    void addTo(final MetricSnapshots.Builder page) {
-        for (final GaugeFamily family : List.of(cpuState, portState, updateRequired, pendingAge)) {
-            page.metricSnapshot(family.build());
+    /** @return {@code family} with a series per row: {@code value} of it */
+    private static io.prometheus.metrics.model.snapshots.GaugeSnapshot everyRow(final ScrapedRows rows, final GaugeFamily family,
+                                                                             final ToDoubleFunction<ConnectionRow> value) {
+        for (int slot = 0; slot < rows.size(); slot++) {
+            family.add(value.applyAsDouble(rows.row(slot)), rows.byRef(slot));
         }
+        return family.build();
     }
 }
