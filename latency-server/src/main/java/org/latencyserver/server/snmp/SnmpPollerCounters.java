@@ -1,5 +1,7 @@
 package org.latencyserver.server.snmp;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -18,8 +20,8 @@ public record SnmpPollerCounters(long requestsSent, long answersReceived, long p
 
     /** Copies the maps, keeping their order. */
     public SnmpPollerCounters {
-        sourcesUp = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sourcesUp));
-        counterRefreshSeconds = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(counterRefreshSeconds));
+        sourcesUp = Collections.unmodifiableMap(new LinkedHashMap<>(sourcesUp));
+        counterRefreshSeconds = Collections.unmodifiableMap(new LinkedHashMap<>(counterRefreshSeconds));
     }
 
     /**

@@ -2,12 +2,29 @@ package org.latencyserver.server.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.server.engine.EngineCounters;
 import org.latencyserver.testkit.MetricsText;
 
 class EngineCountersCollectorTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void theLoopsCountersAreTheEnginesProbeRoundTripsAndItsCommandErrors() throws Exception {
+        final MetricsEngineFixture fixture = MetricsEngineFixture.in(directory);
+        fixture.push(1, 50, 50, 10, 1_000_000_000L);
+        fixture.engine.submitProbe((short) 1, "ws1", LatencyHistogram.of(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1),
+            2.5, 10, 2_000_000_000L);
+        final MetricsText page = CollectorScrape.of(new EngineCountersCollector(fixture.loop::counters));
+        assertEquals(10, page.get("latency_server_probe_round_trips_total"));
+        assertEquals(0, page.get("latency_server_update_errors_total"));
+    }
 
     @Test
     void eachCounterIsItsFieldOfOneSnapshotPerScrape() {
