@@ -1,6 +1,7 @@
 package org.latencyserver.server.metrics;
 
 import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.Map;
@@ -56,10 +57,10 @@ final class CalibrationSeries {
      * @return {@code family} with a value per connection of the kind {@code bound} says and load state
      *         whose knowledge {@code hasValue}, labelled with the connection's index_ref and the state
      */
-    private static io.prometheus.metrics.model.snapshots.GaugeSnapshot perLoadState(final ScrapedRows rows, final boolean bound,
-                                                                                 final GaugeFamily family,
-                                                                                 final Predicate<StateKnowledge> hasValue,
-                                                                                 final ToDoubleFunction<StateKnowledge> value) {
+    private static GaugeSnapshot perLoadState(final ScrapedRows rows, final boolean bound,
+                                              final GaugeFamily family,
+                                              final Predicate<StateKnowledge> hasValue,
+                                              final ToDoubleFunction<StateKnowledge> value) {
         for (int slot = 0; slot < rows.size(); slot++) {
             final ConnectionRow row = rows.row(slot);
             if (row.spec().isBound() != bound) {

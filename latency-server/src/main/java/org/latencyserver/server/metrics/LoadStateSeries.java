@@ -1,5 +1,6 @@
 package org.latencyserver.server.metrics;
 
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.function.ToDoubleFunction;
@@ -42,8 +43,8 @@ final class LoadStateSeries {
     }
 
     /** @return {@code family} with a series per row: {@code value} of it */
-    private static io.prometheus.metrics.model.snapshots.GaugeSnapshot everyRow(final ScrapedRows rows, final GaugeFamily family,
-                                                                             final ToDoubleFunction<ConnectionRow> value) {
+    private static GaugeSnapshot everyRow(final ScrapedRows rows, final GaugeFamily family,
+                                          final ToDoubleFunction<ConnectionRow> value) {
         for (int slot = 0; slot < rows.size(); slot++) {
             family.add(value.applyAsDouble(rows.row(slot)), rows.byRef(slot));
         }
