@@ -86,6 +86,12 @@ public final class EngineLoop implements AutoCloseable {
         return commandErrors.get();
     }
 
+    /** @return the loop's and its engine's counters, read now (any thread) */
+    public EngineCounters counters() {
+        return new EngineCounters(commandErrors(), engine.probeRoundTrips(), engine.polledJitterKept(), engine.resultsTakenBack(),
+            engine.resultsPooledInBand());
+    }
+
     /** @return commands skipped since start because their caller had given up on them (time-out) */
     public long commandsSkipped() {
         return commandsSkipped.get();

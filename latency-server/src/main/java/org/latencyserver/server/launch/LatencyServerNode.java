@@ -32,6 +32,7 @@ import org.latencyserver.server.persistence.StateStore;
 import org.latencyserver.server.security.CallerCapture;
 import org.latencyserver.server.snmp.EngineFeed;
 import org.latencyserver.server.snmp.SnmpPoller;
+import org.latencyserver.server.snmp.SnmpPollerCounters;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
@@ -133,17 +134,13 @@ public final class LatencyServerNode extends RunningComponent {
         engine.addListener(store);
         store.start(context.stateFlushIntervalMillis());
         final EngineLoop loop = new EngineLoop(engine, context.nanoClock(), context.engineTickIntervalNanos());
-        final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors, context.nanoClock(),
+        final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::counters, context.nanoClock(),
             context.perConnectionMetrics());
-        metrics.registerProbes(engine::probeRoundTrips);
-        metrics.registerPolledJitter(engine::polledJitterKept);
-        metrics.registerResultsTakenBack(engine::resultsTakenBack);
-        metrics.registerResultsPooledInBand(engine::resultsPooledInBand);
         metrics.registerStateStore(store::counters);
         metrics.registerProfileDrift(loop.query()::profileDrifts);
         final RepeatedWarningFilter repeatedWarnings = RepeatedWarningFilter.install(context.repeatedWarningIntervalMillis());
         if (repeatedWarnings != null) {
-            metrics.registerLogFilter(repeatedWarnings::poolExhausted, repeatedWarnings::suppressed);
+            metrics.registerLogWarnings(repeatedWarnings::counts);
         }
         final Runnable stopStarted = () -> {
             loop.close();
@@ -201,8 +198,7 @@ public final class LatencyServerNode extends RunningComponent {
             throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "the SNMP poller cannot start: " + e.getMessage());
         }
         if (poller != null) {
-            metrics.registerSnmpPoller(poller::requestsSent, poller::answersReceived, poller::pollsSkipped, poller::sourcesUp);
-            metrics.registerCounterRefresh(poller::counterRefreshSeconds);
+            metrics.registerSnmpPoller(() -> SnmpPollerCounters.of(poller));
             poller.start();
         }
 

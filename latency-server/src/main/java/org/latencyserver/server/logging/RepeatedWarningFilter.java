@@ -88,6 +88,11 @@ public final class RepeatedWarningFilter extends TurboFilter {
         return suppressed.sum();
     }
 
+    /** @return both counts, read now (any thread) */
+    public LogWarningCounts counts() {
+        return new LogWarningCounts(poolExhausted(), suppressed());
+    }
+
     @Override
     public FilterReply decide(final Marker marker, final Logger logger, final Level level, final String format,
                               final Object[] params, final Throwable t) {

@@ -33,7 +33,7 @@ class LatencyServiceServantTest {
     }
 
     private LatencyServiceServant servant(final EngineLoop loop, final UpdateEngine engine) {
-        return new LatencyServiceServant(loop, () -> 0L, WriteGuard.open(), new ServerMetrics(engine.table(), loop::commandErrors),
+        return new LatencyServiceServant(loop, () -> 0L, WriteGuard.open(), new ServerMetrics(engine.table(), loop::counters),
             profile -> { }, timeoutMillis -> saves.incrementAndGet() > 0);
     }
 

@@ -87,7 +87,7 @@ class ProfileChecksTest {
         loops.add(loop);
         loop.start();
         return new LatencyServiceServant(loop, System::currentTimeMillis, WriteGuard.open(),
-            new ServerMetrics(engine.table(), loop::commandErrors), profile -> { }, timeoutMillis -> true);
+            new ServerMetrics(engine.table(), loop::counters), profile -> { }, timeoutMillis -> true);
     }
 
     /** What start-up says about the connection's profile when {@code bad} is listed instead of the good file. */

@@ -30,7 +30,7 @@ class WriteCallsTest {
     private final UpdateEngine engine = new UpdateEngine(new ConnectionTable(List.of()), Map.of(), EngineSettings.DEFAULT,
         () -> 7L, () -> 0L);
     private final EngineLoop loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
-    private final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::commandErrors);
+    private final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::counters);
     private final WriteCalls writes = new WriteCalls(new EngineProxy(loop), metrics, new Refusals(metrics),
         timeoutMillis -> saves.incrementAndGet() > 0);
     private String url;

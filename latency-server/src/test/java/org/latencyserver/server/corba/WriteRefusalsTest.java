@@ -55,7 +55,7 @@ class WriteRefusalsTest {
             ConnectionRow.initial(measured(7), 0))), Map.of(), EngineSettings.DEFAULT, () -> 7L, () -> 0L);
         loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
         loop.start();
-        metrics = new ServerMetrics(engine.table(), loop::commandErrors);
+        metrics = new ServerMetrics(engine.table(), loop::counters);
         url = "http://127.0.0.1:" + metrics.serve("127.0.0.1", 0) + "/metrics";
         servant = servant(true, true);
     }
