@@ -12,6 +12,7 @@ import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.core.stats.ConfidenceInterval;
+import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -20,6 +21,7 @@ import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.PendingMeasurement;
 import org.latencyserver.server.table.ServedEstimate;
+import org.latencyserver.server.table.StaleInputs;
 
 /**
  * A connection table as a large server publishes it, for the scrape harness: QoS 1 to 4 in turn
@@ -67,10 +69,10 @@ final class ScrapeTable {
         final StateKnowledge known = bound ? StateKnowledge.fresh(96).observeBound(100, 96, true, false)
             : StateKnowledge.fresh(0).observeMean(millis, millis, millis * 0.9, millis * 1.1, millis * 1.05, 100, true, false);
         ConnectionRow row = ConnectionRow.initial(spec, 0).withMib(reading, load, 0)
-            .withServed(estimate, null, new ServedEstimate(estimate, null, ServedEstimate.MEASUREMENT, 0, ""))
+            .withServed(estimate, null, new ServedEstimate(estimate, null, EstimateSource.MEASUREMENT, 0, ""))
             .withLearning(new Learning(Map.of(load, known), 0, null));
         if (stale) {
-            row = row.withStaleReason("client CPU unknown");
+            row = row.withStaleInputs(StaleInputs.of(StaleInputs.Input.CLIENT_CPU));
         }
         if (qos >= 3 && indexRef % 5 == 0) {
             row = row.withMeasurementRequest(new PendingMeasurement(indexRef, 100, nowNanos - 1_000_000_000L, nowNanos + 60_000_000_000L,
