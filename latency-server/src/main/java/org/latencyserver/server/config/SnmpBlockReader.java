@@ -79,30 +79,12 @@ final class SnmpBlockReader {
      * @return the access; {@link Result#NONE} for a pushed owner or on faults
      */
     Result read(final InputMapping owner, final MibSource source, final Owner kind) {
-        final InputMapping block = owner.section("snmp");
-        if (source == MibSource.PUSH && owner.has("snmp")) {
-            owner.fault("snmp", "mib_source is push" + (owner.has("mib_source") ? "" : " (the default)")
-                + ", so this snmp block would be unused: remove it, or set mib_source: snmp");
-            return Result.NONE;
-        }
-        if (source == MibSource.SNMP && block == null) {
-            if (!owner.has("snmp")) {
-                owner.fault("mib_source", "mib_source is 'snmp', but there is no snmp block saying how to reach the agent");
-            }
-            return Result.NONE;
-        }
+        final InputMapping block = usedBlock(owner, source);
         if (block == null) {
             return Result.NONE;
         }
         final int before = faults.count();
-        final Map<String, String> elsewhere = new HashMap<>();
-        if (kind == Owner.NODE) {
-            elsewhere.put("if_index", "it applies to a link's snmp block (the switch port)");
-            elsewhere.put("speed_mbps", "it applies to a link's snmp block (the switch port)");
-        } else {
-            elsewhere.put("cpu_source", "it applies to a node's snmp block (a workstation's CPU)");
-        }
-        OptionReads.allowOnly(block, keys(kind), elsewhere);
+        OptionReads.allowOnly(block, keys(kind), keysOfTheOtherOwner(kind));
 
         final String address = block.requiredText("address", "the agent's address, e.g. udp:127.0.0.1/161");
         final String agentHost = address == null ? null : checkAddress(block, address);
@@ -112,52 +94,91 @@ final class SnmpBlockReader {
         }
         final SnmpAccess.Version version = block.require("version", "version, v2c or v3")
             ? block.choice("version", null, VERSIONS) : null;
-        String communityEnv = null;
-        String user = null;
-        SnmpAccess.AuthProtocol auth = null;
-        String authEnv = null;
-        SnmpAccess.PrivProtocol priv = null;
-        String privEnv = null;
+        final Credentials credentials = credentials(block, version);
+        final SnmpAccess.CpuSource cpu = kind == Owner.NODE ? block.choice("cpu_source", SnmpAccess.CpuSource.UCD_RAW, CPU) : null;
+        final Long timeout = block.integer("timeout_millis", SnmpAccess.DEFAULT_TIMEOUT_MILLIS, 1, 60_000);
+        final Long retries = block.integer("retries", (long) SnmpAccess.DEFAULT_RETRIES, 0, 10);
+        final Result port = kind == Owner.LINK ? port(block) : Result.NONE;
+        if (faults.count() != before || version == null) {
+            return Result.NONE;
+        }
+        return new Result(new SnmpAccess(address, version, credentials.communityEnv, credentials.user, credentials.auth,
+            credentials.authEnv, credentials.priv, credentials.privEnv, cpu, timeout, retries.intValue(), localAddress),
+            port.ifIndex(), port.speedMbps(), port.discardsOid());
+    }
+
+    /**
+     * @return the owner's snmp block when its MIB source uses one; null when it has none to read (a
+     *         push owner, or a fault reported: a block where none is used, or none where one is needed)
+     */
+    private static InputMapping usedBlock(final InputMapping owner, final MibSource source) {
+        final InputMapping block = owner.section("snmp");
+        if (source == MibSource.PUSH && owner.has("snmp")) {
+            owner.fault("snmp", "mib_source is push" + (owner.has("mib_source") ? "" : " (the default)")
+                + ", so this snmp block would be unused: remove it, or set mib_source: snmp");
+            return null;
+        }
+        if (source == MibSource.SNMP && block == null && !owner.has("snmp")) {
+            owner.fault("mib_source", "mib_source is 'snmp', but there is no snmp block saying how to reach the agent");
+        }
+        return block;
+    }
+
+    /** @return the keys that belong to the other kind of owner's block, each with where it applies */
+    private static Map<String, String> keysOfTheOtherOwner(final Owner kind) {
+        final Map<String, String> elsewhere = new HashMap<>();
+        if (kind == Owner.NODE) {
+            elsewhere.put("if_index", "it applies to a link's snmp block (the switch port)");
+            elsewhere.put("speed_mbps", "it applies to a link's snmp block (the switch port)");
+        } else {
+            elsewhere.put("cpu_source", "it applies to a node's snmp block (a workstation's CPU)");
+        }
+        return elsewhere;
+    }
+
+    /** What a version authenticates with: v2c a community, v3 a USM user; the unused ones null. */
+    private record Credentials(String communityEnv, String user, SnmpAccess.AuthProtocol auth, String authEnv,
+                               SnmpAccess.PrivProtocol priv, String privEnv) {
+        static final Credentials NONE = new Credentials(null, null, null, null, null, null);
+    }
+
+    private Credentials credentials(final InputMapping block, final SnmpAccess.Version version) {
         if (version == SnmpAccess.Version.V2C) {
             for (final String key : V3_ONLY) {
                 if (block.value(key) != null) {
                     block.fault(key, "SNMP v2c has no '" + key + "': remove it, or set version: v3");
                 }
             }
-            communityEnv = envName(block, "community_env", "SNMP v2c needs community_env, the environment variable that holds the community");
-        } else if (version == SnmpAccess.Version.V3) {
-            if (block.value("community_env") != null) {
-                block.fault("community_env", "SNMP v3 uses no community: remove community_env, or set version: v2c");
-            }
-            user = block.requiredText("user", "SNMP v3 needs user, the USM user name");
-            auth = block.choice("auth_protocol", SnmpAccess.AuthProtocol.SHA, AUTH);
-            authEnv = envName(block, "auth_password_env", "SNMP v3 needs auth_password_env, the environment variable that holds "
-                + "the authentication passphrase (authPriv)");
-            priv = block.choice("priv_protocol", SnmpAccess.PrivProtocol.AES, PRIV);
-            privEnv = envName(block, "priv_password_env", "SNMP v3 needs priv_password_env, the environment variable that holds "
-                + "the privacy passphrase (authPriv)");
+            return new Credentials(envName(block, "community_env",
+                "SNMP v2c needs community_env, the environment variable that holds the community"), null, null, null, null, null);
         }
-        final SnmpAccess.CpuSource cpu = kind == Owner.NODE ? block.choice("cpu_source", SnmpAccess.CpuSource.UCD_RAW, CPU) : null;
-        final Long timeout = block.integer("timeout_millis", SnmpAccess.DEFAULT_TIMEOUT_MILLIS, 1, 60_000);
-        final Long retries = block.integer("retries", (long) SnmpAccess.DEFAULT_RETRIES, 0, 10);
-        Long ifIndex = 0L;
-        Long speed = 0L;
-        String discardsOid = null;
-        if (kind == Owner.LINK) {
-            ifIndex = block.requiredInteger("if_index", 1, Integer.MAX_VALUE, "if_index, the switch port's IF-MIB ifIndex");
-            speed = block.integer("speed_mbps", 0L, 1, 10_000_000);
-            discardsOid = block.text("discards_oid", null);
-            if (discardsOid != null && !NUMERIC_OID.matcher(discardsOid).matches()) {
-                block.fault("discards_oid", "expected a numeric OID of a counter of the packets the port dropped (e.g."
-                    + " IF-MIB ifOutDiscards 1.3.6.1.2.1.2.2.1.19.<if_index>), was '" + discardsOid + "'");
-                discardsOid = null;
-            }
+        if (version != SnmpAccess.Version.V3) {
+            return Credentials.NONE;
         }
-        if (faults.count() != before || version == null) {
-            return Result.NONE;
+        if (block.value("community_env") != null) {
+            block.fault("community_env", "SNMP v3 uses no community: remove community_env, or set version: v2c");
         }
-        return new Result(new SnmpAccess(address, version, communityEnv, user, auth, authEnv, priv, privEnv, cpu, timeout,
-            retries.intValue(), localAddress), ifIndex.intValue(), speed, discardsOid);
+        final String user = block.requiredText("user", "SNMP v3 needs user, the USM user name");
+        final SnmpAccess.AuthProtocol auth = block.choice("auth_protocol", SnmpAccess.AuthProtocol.SHA, AUTH);
+        final String authEnv = envName(block, "auth_password_env", "SNMP v3 needs auth_password_env, the environment variable"
+            + " that holds the authentication passphrase (authPriv)");
+        final SnmpAccess.PrivProtocol priv = block.choice("priv_protocol", SnmpAccess.PrivProtocol.AES, PRIV);
+        final String privEnv = envName(block, "priv_password_env", "SNMP v3 needs priv_password_env, the environment variable"
+            + " that holds the privacy passphrase (authPriv)");
+        return new Credentials(null, user, auth, authEnv, priv, privEnv);
+    }
+
+    /** @return a link block's port: its ifIndex, configured speed and discards counter (no access) */
+    private static Result port(final InputMapping block) {
+        final Long ifIndex = block.requiredInteger("if_index", 1, Integer.MAX_VALUE, "if_index, the switch port's IF-MIB ifIndex");
+        final Long speed = block.integer("speed_mbps", 0L, 1, 10_000_000);
+        String discardsOid = block.text("discards_oid", null);
+        if (discardsOid != null && !NUMERIC_OID.matcher(discardsOid).matches()) {
+            block.fault("discards_oid", "expected a numeric OID of a counter of the packets the port dropped (e.g."
+                + " IF-MIB ifOutDiscards 1.3.6.1.2.1.2.2.1.19.<if_index>), was '" + discardsOid + "'");
+            discardsOid = null;
+        }
+        return new Result(null, ifIndex == null ? 0 : ifIndex.intValue(), speed == null ? 0 : speed, discardsOid);
     }
 
     /** @return the address's host, or null when the address is bad (reported) */

@@ -3,6 +3,7 @@ package org.latencyserver.server.corba;
 import java.util.ArrayList;
 import java.util.List;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.MibUpdate;
 
 /**
  * Which load sources of one connection the SNMP poller reads ({@code mib_source: snmp}): a value
@@ -28,14 +29,11 @@ public record PolledSources(String clientNode, String peerNode, String link, boo
     }
 
     /**
-     * @param pushed  what an operator pushed
-     * @param current the connection's latest reading
-     * @return the pushed values for the pushed sources, the current ones for the polled sources
+     * @param pushed what an operator pushed
+     * @return an update that sets the pushed sources only: the polled ones keep the poll's values
      */
-    public MibReading keepPolled(final MibReading pushed, final MibReading current) {
-        return new MibReading(clientNode != null ? current.clientCpuPercent() : pushed.clientCpuPercent(),
-            peerNode != null ? current.peerCpuPercent() : pushed.peerCpuPercent(),
-            link != null ? current.portPercent() : pushed.portPercent());
+    public MibUpdate pushed(final MibReading pushed) {
+        return new MibUpdate(pushed, clientNode == null, peerNode == null, link == null);
     }
 
     /** @return the polled sources in words, e.g. "client ws1 and switch port p3" */

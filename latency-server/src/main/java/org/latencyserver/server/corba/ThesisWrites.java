@@ -10,6 +10,7 @@ import org.latencyserver.server.engine.SubmitOutcome;
 import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.MibUpdate;
 
 /**
  * The writes of the thesis's {@code Latserv} interface, {@code UpdateResponse} and {@code PutMibUpdates},
@@ -58,8 +59,7 @@ final class ThesisWrites {
         // rest): merged on the update thread, against the latest reading there.
         final PolledSources partlyPolled = guard.polled(clientRef);
         return WriteCall.of(Operation.PUT_MIB_UPDATES, () -> admitMib(updates, clientRef),
-            (engine, pushed) -> engine.applyMib(clientRef,
-                latest -> partlyPolled == null ? pushed : partlyPolled.keepPolled(pushed, latest)),
+            (engine, pushed) -> engine.applyMib(clientRef, partlyPolled == null ? MibUpdate.all(pushed) : partlyPolled.pushed(pushed)),
             (pushed, known) -> known ? Optional.empty() : Optional.of(noConnection(Operation.PUT_MIB_UPDATES, clientRef)));
     }
 

@@ -61,6 +61,11 @@ final class EngineCommand<T> {
         this.work = work;
     }
 
+    /** @param command one of the engine's commands, queued as it describes itself */
+    EngineCommand(final Command<T> command) {
+        this(command.describe(), command::applyTo);
+    }
+
     /** @return what the command does */
     String name() {
         return name;

@@ -1,11 +1,9 @@
 package org.latencyserver.server.engine;
 
-import java.util.function.UnaryOperator;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.MibUpdate;
 
 /**
  * The write side of the update engine, for every thread but the update thread: one method per
@@ -55,40 +53,28 @@ public final class EngineProxy {
     }
 
     /**
-     * New MIB values (see {@link UpdateEngine#applyMib}), worked out on the update thread from the
-     * connection's latest reading there, so that a merge of pushed and polled ends sees the newest
-     * polled values.
+     * Pushed MIB values (see {@link UpdateEngine#applyMib}), merged on the update thread into the
+     * connection's latest reading there, so that a merge of pushed and polled sources sees the
+     * newest polled values.
      *
-     * @param indexRef       the connection
-     * @param fromLatest     the reading to apply, given the row's latest one
+     * @param indexRef the connection
+     * @param update   the pushed sources' values
      * @return false when no connection has this {@code index_ref}
      * @throws EngineCallException when the update thread gave no outcome
      */
-    public boolean applyMib(final short indexRef, final UnaryOperator<MibReading> fromLatest) throws EngineCallException {
-        return call(mibCommand(indexRef, fromLatest));
+    public boolean applyMib(final short indexRef, final MibUpdate update) throws EngineCallException {
+        return call(new Command.PushedMib(indexRef, update));
     }
 
     /**
-     * Polled values, without waiting (for producers that must never wait: the SNMP poller), applied
-     * by {@link UpdateEngine#applyPolledMib} (a point of tick-counter noise within one load state is
-     * not published). A failing command is logged and counted by the loop.
+     * A command queued without waiting (for producers that must never wait: the SNMP poller). A
+     * failing command is logged and counted by the loop.
      *
-     * @param indexRef   the connection
-     * @param fromLatest the reading to apply, given the row's latest one
-     * @return false when the loop is stopped and the values were dropped
+     * @param command the command, e.g. {@link Command.PolledMib}
+     * @return false when the loop is stopped and the command was dropped
      */
-    public boolean postMib(final short indexRef, final UnaryOperator<MibReading> fromLatest) {
-        return loop.submit(new EngineCommand<>("polled MIB values", (engine, nowNanos) -> {
-            final ConnectionRow row = engine.table().row(indexRef);
-            return row != null && engine.applyPolledMib(indexRef, fromLatest.apply(row.latest()), nowNanos);
-        }));
-    }
-
-    private static EngineCommand<Boolean> mibCommand(final short indexRef, final UnaryOperator<MibReading> fromLatest) {
-        return new EngineCommand<>("MIB values for connection " + indexRef, (engine, nowNanos) -> {
-            final ConnectionRow row = engine.table().row(indexRef);
-            return row != null && engine.applyMib(indexRef, fromLatest.apply(row.latest()), nowNanos);
-        });
+    public boolean post(final Command<?> command) {
+        return loop.submit(new EngineCommand<>(command));
     }
 
     /**
@@ -103,8 +89,7 @@ public final class EngineProxy {
      */
     public SubmitOutcome submitMeasurement(final short indexRef, final long ticket, final Measurement measurement,
                                            final String agent) throws EngineCallException {
-        return call(new EngineCommand<>("the measured result for connection " + indexRef,
-            (engine, nowNanos) -> engine.submitMeasurement(indexRef, ticket, measurement, agent, nowNanos)));
+        return call(new Command.Result(indexRef, ticket, measurement, agent));
     }
 
     /**
@@ -122,9 +107,7 @@ public final class EngineProxy {
     public SubmitOutcome submitThesisResponse(final short indexRef, final float latencyAvgMillis, final float latencyBoundMillis,
                                               final float upper, final float lower, final short dataProvided)
         throws EngineCallException {
-        return call(new EngineCommand<>("the UpdateResponse for connection " + indexRef,
-            (engine, nowNanos) -> engine.submitThesisResponse(indexRef, latencyAvgMillis, latencyBoundMillis, upper, lower,
-                dataProvided, nowNanos)));
+        return call(new Command.ThesisResponse(indexRef, latencyAvgMillis, latencyBoundMillis, upper, lower, dataProvided));
     }
 
     /**
@@ -140,8 +123,7 @@ public final class EngineProxy {
      */
     public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
                                      final double meanMillis, final long windowMillis) throws EngineCallException {
-        return call(new EngineCommand<>("the probe report for connection " + indexRef,
-            (engine, nowNanos) -> engine.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, nowNanos)));
+        return call(new Command.Probe(indexRef, clientNode, roundTrips, meanMillis, windowMillis));
     }
 
     /**
@@ -152,7 +134,19 @@ public final class EngineProxy {
      * @throws EngineCallException when the update thread gave no outcome
      */
     public int swapProfile(final Profile profile) throws EngineCallException {
-        return call(new EngineCommand<>("profile " + profile.name(), (engine, nowNanos) -> engine.swapProfile(profile)));
+        return call(new Command.SwapProfile(profile));
+    }
+
+    /**
+     * Runs one of the engine's commands on the update thread and waits for its answer.
+     *
+     * @param command the command
+     * @param <T>     its answer's type
+     * @return the engine's answer
+     * @throws EngineCallException when the update thread gave no outcome (see the class comment)
+     */
+    public <T> T call(final Command<T> command) throws EngineCallException {
+        return call(new EngineCommand<>(command));
     }
 
     private <T> T call(final EngineCommand<T> command) throws EngineCallException {

@@ -1,10 +1,10 @@
 package org.latencyserver.server.snmp;
 
-import org.latencyserver.server.engine.EngineLoop;
-import org.latencyserver.server.engine.EngineProxy;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
-import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.engine.Command;
+import org.latencyserver.server.engine.EngineLoop;
+import org.latencyserver.server.engine.EngineProxy;
 
 /**
  * Delivers polled values to the update engine, as {@code PutMibUpdates} does, without waiting for
@@ -40,16 +40,12 @@ public final class EngineFeed implements MibSink {
 
     @Override
     public void polled(final PolledValues values) {
-        engine.postMib(values.indexRef(), latest -> values.mergeInto(latest == null ? MibReading.NONE : latest));
+        polled(values, Long.MIN_VALUE);
     }
 
     @Override
     public void polled(final PolledValues values, final long answeredNanos) {
-        engine.postMib(values.indexRef(), latest -> {
-            if (answeredNanos != Long.MIN_VALUE) {
-                answerToUpdateNanos.accept(nanoClock.getAsLong() - answeredNanos);
-            }
-            return values.mergeInto(latest == null ? MibReading.NONE : latest);
-        });
+        engine.post(new Command.PolledMib(values.indexRef(), values.update(), answeredNanos,
+            answered -> answerToUpdateNanos.accept(nanoClock.getAsLong() - answered)));
     }
 }

@@ -1,13 +1,14 @@
 package org.latencyserver.server.snmp;
 
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.MibUpdate;
 
 /**
  * What the poller knows of one connection's ends: for each of client CPU, peer CPU and port,
  * whether it is polled at all, and if so its value (0..100, or −1 for unknown / not yet read).
  *
  * <p>In a mixed setup (one end pushed through {@code PutMibUpdates}, another polled),
- * {@link #mergeInto} keeps the pushed end's last value and replaces only the polled ones.
+ * {@link #update} keeps the pushed end's last value and replaces only the polled ones.
  *
  * <p>Immutable and thread-safe.
  *
@@ -22,12 +23,8 @@ import org.latencyserver.server.table.MibReading;
 public record PolledValues(short indexRef, boolean clientPolled, short clientCpuPercent, boolean peerPolled,
                            short peerCpuPercent, boolean portPolled, short portPercent) {
 
-    /**
-     * @param current the connection's latest values (pushed or polled before)
-     * @return {@code current} with the polled values replaced
-     */
-    public MibReading mergeInto(final MibReading current) {
-        return new MibReading(clientPolled ? clientCpuPercent : current.clientCpuPercent(),
-            peerPolled ? peerCpuPercent : current.peerCpuPercent(), portPolled ? portPercent : current.portPercent());
+    /** @return an update that sets the polled sources only: a pushed end keeps its last pushed value */
+    public MibUpdate update() {
+        return new MibUpdate(new MibReading(clientCpuPercent, peerCpuPercent, portPercent), clientPolled, peerPolled, portPolled);
     }
 }

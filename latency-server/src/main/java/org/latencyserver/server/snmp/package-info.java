@@ -39,12 +39,12 @@
  * each source gets one asynchronous request with its own {@code timeout_millis} and {@code retries}.
  * A source whose request is still in flight skips that poll, so a dead agent delays nobody else.
  * Values are handed to the engine only when a connection's polled values changed, through
- * {@link org.latencyserver.server.engine.EngineProxy#postMib} (never waiting for the update thread).
+ * {@link org.latencyserver.server.engine.EngineProxy#post} as a {@code Command.PolledMib} (never waiting for the update thread).
  *
  * <h2>Mixed setups</h2>
  * A connection may have polled and pushed ends (for example a polled workstation and a pushed port).
  * The poller replaces only the polled values of the row's latest reading, so a pushed end keeps its
- * last pushed value ({@link org.latencyserver.server.snmp.PolledValues#mergeInto}). A pushed
+ * last pushed value ({@link org.latencyserver.server.snmp.PolledValues#update}). A pushed
  * {@code PutMibUpdates} for a polled end is applied, and overwritten at the polled end's next change.
  *
  * <h2>Security</h2>

@@ -47,9 +47,9 @@ class WriteGuardTest {
     @Test
     void aPartlyPolledConnectionTakesThePushOnlyForItsPushedEnds() {
         final PolledSources clientPolled = new PolledSources("ws7", null, null, true);
-        final org.latencyserver.server.table.MibReading merged = clientPolled.keepPolled(
-            new org.latencyserver.server.table.MibReading((short) 90, (short) 20, (short) 95),
-            new org.latencyserver.server.table.MibReading((short) 12, (short) 50, (short) 40));
+        final org.latencyserver.server.table.MibReading merged = clientPolled.pushed(
+            new org.latencyserver.server.table.MibReading((short) 90, (short) 20, (short) 95))
+            .mergeInto(new org.latencyserver.server.table.MibReading((short) 12, (short) 50, (short) 40));
         assertEquals(12, merged.clientCpuPercent(), "the polled client keeps its polled value");
         assertEquals(20, merged.peerCpuPercent());
         assertEquals(95, merged.portPercent());

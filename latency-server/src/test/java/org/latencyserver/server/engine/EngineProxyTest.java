@@ -20,6 +20,7 @@ import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.MibUpdate;
 
 /**
  * The typed engine proxy over a real update thread: a command that times out in the queue is
@@ -86,7 +87,7 @@ class EngineProxyTest {
     private static Thread applyMibOnAnotherThread(final EngineProxy proxy, final short indexRef, final AtomicReference<Object> answer) {
         final Thread caller = new Thread(() -> {
             try {
-                answer.set(proxy.applyMib(indexRef, latest -> READING));
+                answer.set(proxy.applyMib(indexRef, MibUpdate.all(READING)));
             } catch (EngineCallException e) {
                 answer.set(e);
             }
@@ -104,14 +105,14 @@ class EngineProxyTest {
         assertTrue(held.await(GENEROUS_MILLIS, TimeUnit.MILLISECONDS), "the update thread is held inside the first command");
 
         final EngineTimeoutException timedOut = assertThrows(EngineTimeoutException.class,
-            () -> new EngineProxy(loop, 50).applyMib((short) 2, latest -> READING));
+            () -> new EngineProxy(loop, 50).applyMib((short) 2, MibUpdate.all(READING)));
         assertFalse(timedOut.mayHaveApplied());
 
         release.countDown();
         firstCaller.join(GENEROUS_MILLIS);
         assertEquals(Boolean.TRUE, first.get(), "the held command completes");
         // The queue is FIFO: once a later command is answered, the cancelled one was taken off and skipped.
-        assertTrue(new EngineProxy(loop, GENEROUS_MILLIS).applyMib((short) 1, latest -> MibReading.NONE));
+        assertTrue(new EngineProxy(loop, GENEROUS_MILLIS).applyMib((short) 1, MibUpdate.all(MibReading.NONE)));
         assertEquals(1, loop.commandsSkipped());
         assertFalse(published.contains((short) 2), "the engine never saw the cancelled command: " + published);
         assertEquals(MibReading.NONE, loop.query().row((short) 2).latest());
@@ -140,9 +141,9 @@ class EngineProxyTest {
         loop.start();
         loop.close();
         final EngineStoppedException stopped = assertThrows(EngineStoppedException.class,
-            () -> new EngineProxy(loop, GENEROUS_MILLIS).applyMib((short) 1, latest -> READING));
+            () -> new EngineProxy(loop, GENEROUS_MILLIS).applyMib((short) 1, MibUpdate.all(READING)));
         assertFalse(stopped.mayHaveApplied());
-        assertFalse(new EngineProxy(loop).postMib((short) 1, latest -> READING), "a posted reading is dropped, and says so");
+        assertFalse(new EngineProxy(loop).post(new Command.PolledMib((short) 1, MibUpdate.all(READING), Long.MIN_VALUE, answered -> { })), "a posted reading is dropped, and says so");
         assertEquals(MibReading.NONE, loop.query().row((short) 1).latest());
     }
 
@@ -164,7 +165,7 @@ class EngineProxyTest {
     void eachCommandAnswersWithTheEnginesTypedOutcome() throws Exception {
         loop.start();
         final EngineProxy proxy = new EngineProxy(loop, GENEROUS_MILLIS);
-        assertFalse(proxy.applyMib((short) 9, latest -> READING), "no connection 9");
+        assertFalse(proxy.applyMib((short) 9, MibUpdate.all(READING)), "no connection 9");
         final SubmitOutcome noTicket = proxy.submitMeasurement((short) 1, 99, null, "agent");
         assertEquals(Refusal.Kind.BAD_TICKET, noTicket.kind(), noTicket.reason());
         assertTrue(noTicket.reason().contains("no measurement is pending for connection 1"), noTicket.reason());
