@@ -1,6 +1,9 @@
 package org.latencyserver.server.config;
 
 import java.nio.file.Path;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Link;
+import org.latencyserver.testkit.config.ServerYaml.Node;
 
 /**
  * Blocks of whole YAML lines that the configurations of several tests, in this module and in
@@ -46,5 +49,16 @@ public final class TestbedConfigLines {
             "  - { name: ws2, node_id: 2, workstation_type: TAC-4 }",
             "  - { name: lab1, node_id: 3, workstation_type: LOCAL-2CORE }",
             "  - { name: lab2, node_id: 4, workstation_type: LOCAL-2CORE }");
+    }
+
+    /**
+     * @param config     a configuration being built
+     * @param clientNode the name of the first workstation (ws1 in {@link #PUSHED_WS1_WS2_ON_ATM_PORT})
+     * @return the configuration with the same workstations and link as {@link #PUSHED_WS1_WS2_ON_ATM_PORT}
+     */
+    public static ServerYaml pushedWs1Ws2OnAtmPort(final ServerYaml config, final String clientNode) {
+        return config.node(Node.of(clientNode, 1, "TAC-4").with("mib_source", "push"))
+            .node(Node.of("ws2", 2, "TAC-4").with("mib_source", "push"))
+            .link(Link.named("atm-port").with("mib_source", "push"));
     }
 }

@@ -22,6 +22,8 @@ import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.server.config.TestbedConfigLines;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
 import org.omg.CORBA.ORB;
 
 /**
@@ -30,18 +32,6 @@ import org.omg.CORBA.ORB;
  */
 class LatencyServerNodeTest {
 
-    /** One QoS 1 connection on the thesis's TAC-4 profile (Appendix A), its state kept in a file. */
-    private static final String CONFIGURATION = String.join("\n",
-        "server:",
-        "  name: NodeTestServer",
-        "  state_file: node-test.state.json",
-        "profiles:",
-        "  - PROFILES/thesis-tac4-corba.json",
-        TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT,
-        "connections:",
-        "  - { index_ref: 1, client: ws1, peer: ws2, link: atm-port, message_size_bytes: 256, qos: 1,"
-            + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }",
-        "");
 
     @TempDir
     Path directory;
@@ -50,8 +40,13 @@ class LatencyServerNodeTest {
 
     @BeforeEach
     void writeConfigurationAndStartAClientOrb() throws IOException {
-        config = directory.resolve("node-test.yaml");
-        Files.writeString(config, CONFIGURATION.replace("PROFILES", Path.of("../profiles").toAbsolutePath().normalize().toString()));
+        // One QoS 1 connection on the thesis's TAC-4 profile (Appendix A), its state kept in a file.
+        config = TestbedConfigLines.pushedWs1Ws2OnAtmPort(ServerYaml.named("NodeTestServer")
+                .stateFile(Path.of("node-test.state.json"))
+                .profile(TestbedConfigLines.profiles().resolve("thesis-tac4-corba.json")), "ws1")
+            .connection(Connection.of(1, "ws1", "ws2", 1).link("atm-port").profile("thesis-tac4-corba").calibration("thesis")
+                .probeRatePerSecond(0))
+            .writeTo(directory.resolve("node-test.yaml"));
         client = PlainOrbs.init();
     }
 

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.server.config.TestbedConfigLines;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
 import org.omg.CORBA.ORB;
 import org.omg.CosNaming.NamingContextExt;
 import org.omg.CosNaming.NamingContextExtHelper;
@@ -172,21 +174,14 @@ class PartitionedServerNodeTest {
     private ServerContext serverContext(final String partition, final int firstIndexRef, final String corbaloc, final String clientNode,
                                         final String scope) throws IOException {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final Path config = directory.resolve(partition + ".yaml");
-        Files.writeString(config, String.join("\n",
-            "server:",
-            "  partition: " + partition,
-            "  index_ref_scope: " + scope,
-            "  state_file: " + partition + ".state.json",
-            "profiles:",
-            "  - " + profiles.resolve("thesis-tac4-corba.json"),
-            TestbedConfigLines.PUSHED_WS1_WS2_ON_ATM_PORT.replace("name: ws1,", "name: " + clientNode + ","),
-            "connections:",
-            "  - { index_ref: " + firstIndexRef + ", client: " + clientNode + ", peer: ws2, message_size_bytes: 256, qos: 1,"
-                + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }",
-            "  - { index_ref: " + (firstIndexRef + 1) + ", client: " + clientNode + ", peer: ws2, message_size_bytes: 256, qos: 1,"
-                + " profile: thesis-tac4-corba, calibration: thesis, probe_rate_per_second: 0 }",
-            ""));
+        final ServerYaml yaml = ServerYaml.defaultName().server("partition", partition).server("index_ref_scope", scope)
+            .stateFile(Path.of(partition + ".state.json")).profile(profiles.resolve("thesis-tac4-corba.json"));
+        final Path config = TestbedConfigLines.pushedWs1Ws2OnAtmPort(yaml, clientNode)
+            .connection(Connection.of(firstIndexRef, clientNode, "ws2", 1).profile("thesis-tac4-corba").calibration("thesis")
+                .probeRatePerSecond(0))
+            .connection(Connection.of(firstIndexRef + 1, clientNode, "ws2", 1).profile("thesis-tac4-corba").calibration("thesis")
+                .probeRatePerSecond(0))
+            .writeTo(directory.resolve(partition + ".yaml"));
         return new ServerContext().configFile(config).namingReference(corbaloc).metricsPort(ServerContext.METRICS_OFF)
             .nameCheckIntervalMillis(100);
     }

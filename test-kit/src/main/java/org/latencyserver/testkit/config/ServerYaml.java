@@ -38,8 +38,7 @@ public final class ServerYaml {
     private final List<Map<String, Object>> links = new ArrayList<>();
     private final List<Map<String, Object>> connections = new ArrayList<>();
 
-    private ServerYaml(final String name) {
-        server.put("name", Objects.requireNonNull(name, "name"));
+    private ServerYaml() {
     }
 
     /**
@@ -47,7 +46,12 @@ public final class ServerYaml {
      * @return a configuration with only that name
      */
     public static ServerYaml named(final String name) {
-        return new ServerYaml(name);
+        return new ServerYaml().server("name", Objects.requireNonNull(name, "name"));
+    }
+
+    /** @return a configuration whose server takes the default name ({@code LatencyServer}) */
+    public static ServerYaml defaultName() {
+        return new ServerYaml();
     }
 
     /** @return this, with {@code server.<key>} set (a value's {@code toString()} for a path) */
