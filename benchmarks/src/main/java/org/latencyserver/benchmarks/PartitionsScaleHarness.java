@@ -173,7 +173,8 @@ public final class PartitionsScaleHarness {
         final Path scenario = writeScenario(work, workstations, partitions, stepSeconds, rehearsal);
         final String jvmOptions = System.getProperty("partitions.scale.jvm.options", "-Xmx1g").trim();
         final int emulatorNice = Integer.getInteger("partitions.scale.emulator.nice", 0);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
+        // It receives the servers' pushes: the listeners' fixed request pool (JacORB's default pool churns threads).
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(OrbSupport.properties("127.0.0.1", 0, 60_000)));
         final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
         OrbSupport.runInBackground(orb, "harness-orb");
