@@ -128,10 +128,10 @@ final class Subscriber<E> {
             try {
                 delivery.accept(next.event());
             } catch (RuntimeException e) {
+                drop("delivery failed: " + e);    // first, so that no new delivery starts in this one's place
                 synchronized (this) {
                     deliveriesRunning--;
                 }
-                drop("delivery failed: " + e);
                 return;
             }
             synchronized (this) {
