@@ -38,11 +38,6 @@ final class DeliveryPool implements Executor {
         threads.execute(delivery);
     }
 
-    /** @return delivery threads alive now, busy or idle */
-    int threads() {
-        return threads.getPoolSize();
-    }
-
     /** Refuses new deliveries and interrupts those under way. */
     void shutdown() {
         threads.shutdownNow();
