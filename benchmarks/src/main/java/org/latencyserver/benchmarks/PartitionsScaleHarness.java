@@ -115,6 +115,8 @@ public final class PartitionsScaleHarness {
         /** The subscribed connections whose client goes HIGH: index_ref → epoch ms of the first HIGH estimate computed / arrived. */
         final Map<Short, long[]> firstHigh = new ConcurrentHashMap<>();
         int subscribed;
+        /** Every pushed estimate this harness received from the partition's server, HIGH or not. */
+        final java.util.concurrent.atomic.AtomicLong pushesReceived = new java.util.concurrent.atomic.AtomicLong();
         final Recorder quietReads = new Recorder(3);
         final Recorder stormReads = new Recorder(3);
         volatile Recorder reading;
@@ -171,7 +173,8 @@ public final class PartitionsScaleHarness {
         final Path scenario = writeScenario(work, workstations, partitions, stepSeconds, rehearsal);
         final String jvmOptions = System.getProperty("partitions.scale.jvm.options", "-Xmx1g").trim();
         final int emulatorNice = Integer.getInteger("partitions.scale.emulator.nice", 0);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
+        // It receives the servers' pushes: the listeners' fixed request pool (JacORB's default pool churns threads).
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(OrbSupport.properties("127.0.0.1", 0, 60_000)));
         final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         poa.the_POAManager().activate();
         OrbSupport.runInBackground(orb, "harness-orb");
@@ -379,6 +382,7 @@ public final class PartitionsScaleHarness {
     }
 
     private static void recordFirstHigh(final Partition partition, final Estimate estimate) {
+        partition.pushesReceived.incrementAndGet();
         if (estimate.cpu_state / 10 == CPU_HIGH_CODE) {
             partition.firstHigh.putIfAbsent(estimate.index_ref, new long[] {estimate.computed_epoch_millis, System.currentTimeMillis()});
         }
@@ -541,6 +545,8 @@ public final class PartitionsScaleHarness {
                     + " jitter %,.0f; sources UNKNOWN before / after %,.0f / %,.0f; top threads %s%n", partition.name,
                 100 * storm.processCores().get(partition.name), 100 * (a.answers() - b.answers()) / stormExpected,
                 a.jitterKept() - b.jitterKept(), b.sourcesDown(), a.sourcesDown(), storm.topThreads().get(partition.name));
+            System.out.printf(Locale.ROOT, "  %s: %,d pushed estimates received in the whole run%n", partition.name,
+                partition.pushesReceived.get());
             if (partition.readErrors > 0) {
                 System.out.printf(Locale.ROOT, "  %s: %d RequestStatus calls failed%n", partition.name, partition.readErrors);
             }

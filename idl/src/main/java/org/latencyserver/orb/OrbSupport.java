@@ -94,6 +94,34 @@ public final class OrbSupport {
         return properties;
     }
 
+    /**
+     * The request pool of {@link #withListenerTuning}: fixed, for the pushes of four servers with up
+     * to four calls in flight each (a server sends an estimate subscriber at most four at once).
+     */
+    public static final int LISTENER_REQUEST_THREADS = 16;
+
+    /**
+     * The ORB settings of a process that receives the servers' pushes (an {@code EstimateListener}:
+     * the mirror, the console, an application): a fixed request pool of
+     * {@value #LISTENER_REQUEST_THREADS} ({@code jacorb.poa.thread_pool_min} = {@code thread_pool_max}).
+     * JacORB's default pool (min 5, max 20) retires the threads beyond its minimum as soon as they are
+     * idle and starts new ones for the next calls: with pushes of four servers, four calls in flight
+     * each, a listener started and retired a thread for about every fifth call in a mass change
+     * (about 960 threads in 5 s), which made every push wait ({@code docs/benchmarks.md}, at scale).
+     * Overrides and the switch {@value #TUNING_SWITCH} as for {@link #withServerTuning}.
+     *
+     * @param properties from {@link #properties}; changed in place
+     * @return {@code properties}
+     */
+    public static Properties withListenerTuning(final Properties properties) {
+        if ("off".equalsIgnoreCase(System.getProperty(TUNING_SWITCH, "").strip())) {
+            return properties;
+        }
+        setUnlessOverridden(properties, "jacorb.poa.thread_pool_min", Integer.toString(LISTENER_REQUEST_THREADS));
+        setUnlessOverridden(properties, "jacorb.poa.thread_pool_max", Integer.toString(LISTENER_REQUEST_THREADS));
+        return properties;
+    }
+
     private static void setUnlessOverridden(final Properties properties, final String key, final String value) {
         if (System.getProperty(key) == null) {
             properties.setProperty(key, value);

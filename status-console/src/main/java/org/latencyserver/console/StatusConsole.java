@@ -86,7 +86,8 @@ public final class StatusConsole extends RunningComponent {
     }
 
     private static StatusConsole connect(ConsoleContext context) {
-        ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, ConsoleContext.REPLY_TIMEOUT_MILLIS));
+        ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(
+            OrbSupport.properties("127.0.0.1", 0, ConsoleContext.REPLY_TIMEOUT_MILLIS)));
         ServerRoute route = null;
         try {
             // Calls to the server over TLS when a certificate is given; the listener and the naming service stay plain.

@@ -56,8 +56,8 @@ public final class Mirror extends RunningComponent {
         }
         final MirrorWriterLoop writer = new MirrorWriterLoop(mirrorFile, context.heartbeatMillis(), System::currentTimeMillis);
         writer.start();
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(context.listenHost(), 0,
-            MirrorContext.REPLY_TIMEOUT_MILLIS));
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(OrbSupport.properties(context.listenHost(), 0,
+            MirrorContext.REPLY_TIMEOUT_MILLIS)));
         return startedOrClosed(new Mirror(context, writer, orb), Mirror::start);
     }
 

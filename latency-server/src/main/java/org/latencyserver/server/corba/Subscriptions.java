@@ -15,16 +15,22 @@ import org.latencyserver.server.table.ConnectionRow;
  * update-required flag, its staleness or the load behind it) to {@code subscribe}'s listeners, a
  * new measurement request to {@code subscribe_measurements}' listeners.
  *
+ * <p>Estimates are delivered {@link DeliveryPolicy#NEWEST_PER_CONNECTION} (in order per connection;
+ * a listener that falls behind gets each connection's newest estimate, not the backlog), measurement
+ * requests {@link DeliveryPolicy#EVERY_EVENT_IN_ORDER}; both on one {@link DeliveryPool}.
+ *
  * <p>Thread-safety: the {@link EngineListener} methods run on the update thread and only offer
- * events to the subscribers' queues (never blocking it); subscribe and unsubscribe run on servant
- * threads (see {@link SubscriptionHub}).
+ * events to the subscribers' pending events (never blocking it on a listener); an event is converted
+ * to IDL only when a subscriber wants it; subscribe and unsubscribe run on servant threads (see
+ * {@link SubscriptionHub}).
  */
 final class Subscriptions implements EngineListener {
 
     private final EngineQuery query;
     private final LongSupplier epochMillis;
-    private final SubscriptionHub<Estimate> estimates = new SubscriptionHub<>();
-    private final SubscriptionHub<MeasurementRequest> measurements = new SubscriptionHub<>();
+    private final DeliveryPool pool = new DeliveryPool();
+    private final SubscriptionHub<Estimate> estimates = new SubscriptionHub<>(DeliveryPolicy.NEWEST_PER_CONNECTION, pool);
+    private final SubscriptionHub<MeasurementRequest> measurements = new SubscriptionHub<>(DeliveryPolicy.EVERY_EVENT_IN_ORDER, pool);
 
     /**
      * @param query       the published state (for the agents' warm-up count)
@@ -37,7 +43,8 @@ final class Subscriptions implements EngineListener {
 
     /**
      * @param indexRefs the connections, empty for all
-     * @param delivery  called on the subscriber's own thread with each changed estimate
+     * @param delivery  called on a delivery thread with a changed estimate; with different connections'
+     *                  estimates possibly at once, with one connection's one after the other
      * @return the subscription id
      * @throws IllegalStateException when the hub is full
      */
@@ -47,7 +54,7 @@ final class Subscriptions implements EngineListener {
 
     /**
      * @param indexRefs the connections, empty for all
-     * @param delivery  called on the subscriber's own thread with each new request
+     * @param delivery  called on a delivery thread with each new request, one call at a time
      * @return the subscription id
      * @throws IllegalStateException when the hub is full
      */
@@ -69,19 +76,20 @@ final class Subscriptions implements EngineListener {
             || before.updateRequired() != after.updateRequired()
             || !before.staleInputs().equals(after.staleInputs())
             || !Objects.equals(before.load(), after.load()))) {
-            estimates.publish(after.spec().indexRef(), IdlConversions.estimate(after, after.estimate(), after.changedEpochMillis()));
+            estimates.publish(after.spec().indexRef(), () -> IdlConversions.estimate(after, after.estimate(), after.changedEpochMillis()));
         }
     }
 
     @Override
     public void measurementRequested(final ConnectionRow row) {
-        measurements.publish(row.spec().indexRef(), IdlConversions.request(row, row.spec().peerNodeName(),
+        measurements.publish(row.spec().indexRef(), () -> IdlConversions.request(row, row.spec().peerNodeName(),
             query.settings().warmupRoundTrips(), query.settings().pacing(), epochMillis.getAsLong()));
     }
 
-    /** Stops delivery to every subscriber. */
+    /** Stops delivery to every subscriber and the delivery threads. */
     void closeAll() {
         estimates.closeAll();
         measurements.closeAll();
+        pool.shutdown();
     }
 }

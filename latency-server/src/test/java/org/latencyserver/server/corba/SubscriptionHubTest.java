@@ -14,7 +14,7 @@ class SubscriptionHubTest {
 
     @Test
     void idsArePositiveDistinctAndNotConsecutive() {
-        final SubscriptionHub<String> hub = new SubscriptionHub<>();
+        final SubscriptionHub<String> hub = new SubscriptionHub<>(DeliveryPolicy.NEWEST_PER_CONNECTION, Runnable::run);
         final Set<Long> ids = new HashSet<>();
         long previous = -1;
         int consecutive = 0;
@@ -31,7 +31,7 @@ class SubscriptionHubTest {
 
     @Test
     void onlyTheHolderOfAnIdCanUnsubscribeItAndAnUnknownIdChangesNothing() {
-        final SubscriptionHub<String> hub = new SubscriptionHub<>();
+        final SubscriptionHub<String> hub = new SubscriptionHub<>(DeliveryPolicy.NEWEST_PER_CONNECTION, Runnable::run);
         final long id = hub.subscribe(Set.of(), event -> { });
         assertFalse(hub.unsubscribe(id + 1));
         assertEquals(1, hub.size());
@@ -41,7 +41,7 @@ class SubscriptionHubTest {
 
     @Test
     void aFullHubRefusesTheNextSubscriberWithTheLimit() {
-        final SubscriptionHub<String> hub = new SubscriptionHub<>();
+        final SubscriptionHub<String> hub = new SubscriptionHub<>(DeliveryPolicy.NEWEST_PER_CONNECTION, Runnable::run);
         try {
             for (int i = 0; i < SubscriptionHub.MAX_SUBSCRIBERS; i++) {
                 hub.subscribe(Set.of(), event -> { });
