@@ -1,0 +1,72 @@
+package org.latencyserver.launch.agent;
+
+/**
+ * When a periodic duty of an agent is next due, on the agent's monotonic clock: either at a fixed
+ * rate (due times {@code start + k * period}; a late round does not shift the next ones, but rounds
+ * missed by more than one period are not caught up one by one) or with a fixed delay (the next due
+ * time is one period after the round that ran).
+ *
+ * <p>Not thread-safe: the agent's own thread only.
+ */
+public final class PeriodicDeadline {
+
+    /** How the next due time follows from the last one. */
+    public enum Kind {
+        /** Due at {@code first + k * period}. */
+        FIXED_RATE,
+        /** Due one period after the last round ran. */
+        FIXED_DELAY
+    }
+
+    private final Kind kind;
+    private final long periodNanos;
+    private long dueNanos;
+
+    /**
+     * @param kind          fixed rate or fixed delay
+     * @param periodNanos   the period, nanoseconds; positive
+     * @param firstDueNanos when the duty is first due, on the agent's clock
+     */
+    public PeriodicDeadline(final Kind kind, final long periodNanos, final long firstDueNanos) {
+        if (periodNanos <= 0) {
+            throw new IllegalArgumentException("period must be positive: " + periodNanos + " ns");
+        }
+        this.kind = kind;
+        this.periodNanos = periodNanos;
+        this.dueNanos = firstDueNanos;
+    }
+
+    /**
+     * Answers whether the duty is due and, if so, moves the due time on (the caller then runs the duty once).
+     *
+     * @param nowNanos the agent's clock
+     * @return true when the duty should run now
+     */
+    public boolean take(final long nowNanos) {
+        if (nowNanos - dueNanos < 0) {
+            return false;
+        }
+        if (kind == Kind.FIXED_DELAY) {
+            dueNanos = nowNanos + periodNanos;
+        } else {
+            dueNanos += periodNanos;
+            if (nowNanos - dueNanos >= 0) {
+                dueNanos = nowNanos + periodNanos - ((nowNanos - dueNanos) % periodNanos);
+            }
+        }
+        return true;
+    }
+
+    /** @return when the duty is next due, on the agent's clock */
+    public long dueNanos() {
+        return dueNanos;
+    }
+
+    /**
+     * @param nowNanos the agent's clock
+     * @return nanoseconds until the duty is due; 0 when due already
+     */
+    public long nanosUntilDue(final long nowNanos) {
+        return Math.max(0, dueNanos - nowNanos);
+    }
+}
