@@ -31,6 +31,15 @@ public interface Agent {
     default void onClose() throws Exception {
     }
 
+    /**
+     * Called by the runner's close on the closing thread, after the loop was asked to end and before
+     * the close waits: an agent that waits inside {@link #doWork} on something neither an unpark nor
+     * (for {@link #wakesByInterrupt()} false) an interrupt ends, ends that wait here, e.g. by offering a
+     * marker to the queue it polls. Must not block. Default: nothing.
+     */
+    default void onCloseRequested() {
+    }
+
     /** @return the agent's role, also its thread's name, e.g. {@code latency-update} */
     String roleName();
 

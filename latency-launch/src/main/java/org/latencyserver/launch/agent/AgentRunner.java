@@ -11,8 +11,8 @@ import java.util.function.LongSupplier;
  * as idle; the agent carries on. Daemon, because an agent is never a reason to keep the JVM alive:
  * its owner's close, or the main's shutdown, ends it.
  *
- * <p>{@link #close()} asks the loop to end, wakes the thread (an unpark; an interrupt as well for an
- * agent that {@linkplain Agent#wakesByInterrupt() waits inside doWork}) and waits a bounded time for
+ * <p>{@link #close()} asks the loop to end, wakes the thread ({@link Agent#onCloseRequested()}, an
+ * unpark, and an interrupt as well for an agent that {@linkplain Agent#wakesByInterrupt() asks for one}) and waits a bounded time for
  * {@code onClose} to finish. A runner closed before it started runs {@code onClose} on the closing thread.
  *
  * <p>Thread-safety: {@link #start} once; {@link #close}, {@link #requestStop()} and the readers from any thread.
@@ -116,6 +116,7 @@ public final class AgentRunner implements AutoCloseable {
         if (was == State.CLOSED || onAgentThread()) {
             return;
         }
+        agent.onCloseRequested();
         LockSupport.unpark(thread);
         if (agent.wakesByInterrupt()) {
             thread.interrupt();

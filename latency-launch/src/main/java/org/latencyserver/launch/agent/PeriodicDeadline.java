@@ -57,6 +57,16 @@ public final class PeriodicDeadline {
         return true;
     }
 
+    /**
+     * Makes the duty next due one period after {@code nowNanos}: for a fixed delay counted from the
+     * end of the round that ran, call it once the duty has finished.
+     *
+     * @param nowNanos the agent's clock
+     */
+    public void delayFrom(final long nowNanos) {
+        dueNanos = nowNanos + periodNanos;
+    }
+
     /** @return when the duty is next due, on the agent's clock */
     public long dueNanos() {
         return dueNanos;
