@@ -39,9 +39,10 @@ public final class TaskQueueAgent implements Agent, Executor {
     private final String roleName;
     private final BlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final LongSupplier nanoClock;
-    private final Runnable duty;
-    private final PeriodicDeadline dutyDeadline;
-    private final PeriodicDeadline.Kind dutyKind;
+    /** The periodic duty, its timetable and kind; null without a duty. Owned by the agent's thread once it runs. */
+    private Runnable duty;
+    private PeriodicDeadline dutyDeadline;
+    private PeriodicDeadline.Kind dutyKind;
     private final long idleWaitNanos;
     private final Leftovers leftovers;
     private final Runnable lastAction;
@@ -50,10 +51,9 @@ public final class TaskQueueAgent implements Agent, Executor {
     private TaskQueueAgent(final Builder builder) {
         this.roleName = builder.roleName;
         this.nanoClock = builder.nanoClock;
-        this.duty = builder.duty;
-        this.dutyDeadline = builder.duty == null ? null
-                : new PeriodicDeadline(builder.dutyKind, builder.dutyPeriodNanos, nanoClock.getAsLong() + builder.dutyPeriodNanos);
-        this.dutyKind = builder.dutyKind;
+        if (builder.duty != null) {
+            installDuty(builder.dutyKind, builder.dutyPeriodNanos, builder.duty);
+        }
         this.idleWaitNanos = builder.idleWaitNanos;
         this.leftovers = builder.leftovers;
         this.lastAction = builder.lastAction;
@@ -99,6 +99,28 @@ public final class TaskQueueAgent implements Agent, Executor {
         return future;
     }
 
+    /**
+     * Starts (or replaces) the periodic duty, from any thread: a task installs it on the agent's thread,
+     * first due one period after that task ran.
+     *
+     * @param kind         fixed rate or fixed delay (counted from the end of the duty's run)
+     * @param periodNanos  the duty's period, nanoseconds; positive
+     * @param periodicDuty what to run; a failure is the runner's to record
+     * @throws RejectedExecutionException once the close was requested
+     */
+    public void scheduleDuty(final PeriodicDeadline.Kind kind, final long periodNanos, final Runnable periodicDuty) {
+        if (periodNanos <= 0) {
+            throw new IllegalArgumentException("period must be positive: " + periodNanos + " ns");
+        }
+        execute(() -> installDuty(kind, periodNanos, periodicDuty));
+    }
+
+    private void installDuty(final PeriodicDeadline.Kind kind, final long periodNanos, final Runnable periodicDuty) {
+        this.dutyKind = kind;
+        this.duty = periodicDuty;
+        this.dutyDeadline = new PeriodicDeadline(kind, periodNanos, nanoClock.getAsLong() + periodNanos);
+    }
+
     /** @return tasks queued and not yet taken */
     public int queued() {
         return tasks.size();
@@ -113,7 +135,10 @@ public final class TaskQueueAgent implements Agent, Executor {
             task.run();
             workCount++;
         }
-        if (dutyDeadline != null && dutyDeadline.take(nanoClock.getAsLong())) {
+        if (dutyDeadline == null) {
+            return workCount;
+        }
+        if (dutyDeadline.take(nanoClock.getAsLong())) {
             duty.run();
             workCount++;
             if (dutyKind == PeriodicDeadline.Kind.FIXED_DELAY) {

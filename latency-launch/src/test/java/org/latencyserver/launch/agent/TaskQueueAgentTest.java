@@ -85,6 +85,24 @@ class TaskQueueAgentTest {
     }
 
     @Test
+    void aDutyScheduledLaterStartsAfterItsPeriod() throws Exception {
+        final AtomicInteger duties = new AtomicInteger();
+        final TaskQueueAgent agent = TaskQueueAgent.named("test-later").build();
+        try (AgentRunner runner = new AgentRunner(agent, NoIdleStrategy.INSTANCE)) {
+            runner.start();
+            agent.submit(() -> 0).get(10, TimeUnit.SECONDS);
+            Thread.sleep(50);
+            assertEquals(0, duties.get(), "no duty before it is scheduled");
+            agent.scheduleDuty(PeriodicDeadline.Kind.FIXED_RATE, TimeUnit.MILLISECONDS.toNanos(5), duties::incrementAndGet);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (duties.get() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertTrue(duties.get() >= 3);
+        }
+    }
+
+    @Test
     void cancelledLeftoversNeverRun() throws Exception {
         final AtomicInteger ran = new AtomicInteger();
         final TaskQueueAgent agent = TaskQueueAgent.named("test-cancel").leftovers(TaskQueueAgent.Leftovers.CANCEL).build();
