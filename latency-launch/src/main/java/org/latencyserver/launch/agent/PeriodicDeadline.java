@@ -67,6 +67,11 @@ public final class PeriodicDeadline {
         dueNanos = nowNanos + periodNanos;
     }
 
+    /** @return fixed rate or fixed delay */
+    public Kind kind() {
+        return kind;
+    }
+
     /** @return when the duty is next due, on the agent's clock */
     public long dueNanos() {
         return dueNanos;

@@ -39,10 +39,9 @@ public final class TaskQueueAgent implements Agent, Executor {
     private final String roleName;
     private final BlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final LongSupplier nanoClock;
-    /** The periodic duty, its timetable and kind; null without a duty. Owned by the agent's thread once it runs. */
+    /** The periodic duty and its timetable; null without a duty. Owned by the agent's thread once it runs. */
     private Runnable duty;
     private PeriodicDeadline dutyDeadline;
-    private PeriodicDeadline.Kind dutyKind;
     private final long idleWaitNanos;
     private final Leftovers leftovers;
     private final Runnable lastAction;
@@ -116,7 +115,6 @@ public final class TaskQueueAgent implements Agent, Executor {
     }
 
     private void installDuty(final PeriodicDeadline.Kind kind, final long periodNanos, final Runnable periodicDuty) {
-        this.dutyKind = kind;
         this.duty = periodicDuty;
         this.dutyDeadline = new PeriodicDeadline(kind, periodNanos, nanoClock.getAsLong() + periodNanos);
     }
@@ -141,7 +139,7 @@ public final class TaskQueueAgent implements Agent, Executor {
         if (dutyDeadline.take(nanoClock.getAsLong())) {
             duty.run();
             workCount++;
-            if (dutyKind == PeriodicDeadline.Kind.FIXED_DELAY) {
+            if (dutyDeadline.kind() == PeriodicDeadline.Kind.FIXED_DELAY) {
                 dutyDeadline.delayFrom(nanoClock.getAsLong());
             }
         }
@@ -184,7 +182,7 @@ public final class TaskQueueAgent implements Agent, Executor {
         private LongSupplier nanoClock = System::nanoTime;
         private Runnable duty;
         private PeriodicDeadline.Kind dutyKind;
-        private long dutyPeriodNanos;
+            private long dutyPeriodNanos;
         private long idleWaitNanos = TimeUnit.MILLISECONDS.toNanos(100);
         private Leftovers leftovers = Leftovers.RUN;
         private Runnable lastAction;
@@ -200,8 +198,7 @@ public final class TaskQueueAgent implements Agent, Executor {
          * @return this
          */
         public Builder duty(final PeriodicDeadline.Kind kind, final long periodNanos, final Runnable periodicDuty) {
-            this.dutyKind = kind;
-            this.dutyPeriodNanos = periodNanos;
+                this.dutyPeriodNanos = periodNanos;
             this.duty = periodicDuty;
             return this;
         }
