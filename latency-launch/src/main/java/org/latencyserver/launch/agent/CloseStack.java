@@ -6,8 +6,8 @@ import java.util.Deque;
 /**
  * Closes what was pushed onto it in reverse order: the undo list of a start-up that acquires one
  * resource after another. On failure, a {@code try (CloseStack undo = ...)} closes what was started so
- * far; on success, {@link #handOver()} moves the resources to their long-lived owner and leaves this
- * stack empty.
+ * far; on success, {@link #handOver()} moves the resources to a new stack that their long-lived owner
+ * closes, or {@link #release()} forgets them when the owner closes them in its own way.
  *
  * <p>A close goes on past a failing resource; the first failure is thrown (as a
  * {@link CloseFailure} when it is checked) with the later ones as suppressed exceptions.
@@ -35,6 +35,11 @@ public final class CloseStack implements AutoCloseable {
             taken.resources.addLast(resources.removeFirst());
         }
         return taken;
+    }
+
+    /** Forgets everything held without closing it: a start that succeeded, whose resources now belong to their long-lived owner. */
+    public void release() {
+        resources.clear();
     }
 
     /** @return how many resources are still to close */

@@ -71,6 +71,16 @@ class CloseStackTest {
     }
 
     @Test
+    void releaseForgetsWithoutClosing() {
+        final CloseStack stack = new CloseStack();
+        stack.push(named("owned elsewhere"));
+        stack.release();
+        stack.close();
+        assertEquals(List.of(), closed);
+        assertEquals(0, stack.size());
+    }
+
+    @Test
     void aStartFailureInTryWithResourcesUndoesWhatWasStarted() {
         final IllegalStateException startFailure = assertThrows(IllegalStateException.class, () -> {
             try (CloseStack undo = new CloseStack()) {
