@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
  * Runs one {@link Agent} on its own daemon thread, named after the agent's role: {@code onStart},
  * then rounds of {@code doWork} separated by the {@link IdleStrategy}, then {@code onClose}, all on
  * that thread. A round that throws is recorded in the runner's {@link DistinctErrorLog} and counts
- * as idle; the agent carries on. Daemon, because an agent is never a reason to keep the JVM alive:
+ * as idle (or pauses {@linkplain #pauseAfterFailure its own time}); the agent carries on. Daemon, because an agent is never a reason to keep the JVM alive:
  * its owner's close, or the main's shutdown, ends it.
  *
  * <p>{@link #close()} asks the loop to end, wakes the thread ({@link Agent#onCloseRequested()}, an
@@ -32,6 +32,8 @@ public final class AgentRunner implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private State state = State.NEW;
+    /** The pause after a failed round, ns; 0: the idle strategy's pause. Set before start. */
+    private long failurePauseNanos;
 
     /**
      * A runner with its own error log, {@code System::nanoTime} and the default close wait.
@@ -59,6 +61,21 @@ public final class AgentRunner implements AutoCloseable {
         this.closeWait = closeWait;
         this.thread = new Thread(this::run, agent.roleName());
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * Makes a failed round pause this long (ended early by the close) instead of the idle strategy's
+     * pause: for an agent that waits inside its rounds, so that a bug cannot spin a core.
+     *
+     * @param pause the pause after a failed round; positive
+     * @return this
+     */
+    public AgentRunner pauseAfterFailure(final Duration pause) {
+        if (pause.isNegative() || pause.isZero()) {
+            throw new IllegalArgumentException("pause must be positive: " + pause);
+        }
+        this.failurePauseNanos = pause.toNanos();
+        return this;
     }
 
     /** Starts the agent's thread; a runner already closed stays closed. */
@@ -103,6 +120,31 @@ public final class AgentRunner implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (signalClose()) {
+            awaitClosed();
+        }
+    }
+
+    /**
+     * Closes several runners together: all are asked to end and woken first, then each is waited
+     * for (up to its own close wait), so that none keeps running while another one's close waits.
+     *
+     * @param runners the runners, in the order their threads are waited for
+     */
+    public static void closeAll(final AgentRunner... runners) {
+        final boolean[] wait = new boolean[runners.length];
+        for (int i = 0; i < runners.length; i++) {
+            wait[i] = runners[i].signalClose();
+        }
+        for (int i = 0; i < runners.length; i++) {
+            if (wait[i]) {
+                runners[i].awaitClosed();
+            }
+        }
+    }
+
+    /** @return true when the caller should wait for the thread: it runs and the caller is not on it */
+    private boolean signalClose() {
         final State was;
         synchronized (this) {
             was = state;
@@ -111,16 +153,20 @@ public final class AgentRunner implements AutoCloseable {
         running = false;
         if (was == State.NEW) {
             closeAgent();
-            return;
+            return false;
         }
         if (was == State.CLOSED || onAgentThread()) {
-            return;
+            return false;
         }
         agent.onCloseRequested();
         LockSupport.unpark(thread);
         if (agent.wakesByInterrupt()) {
             thread.interrupt();
         }
+        return true;
+    }
+
+    private void awaitClosed() {
         try {
             thread.join(closeWait.toMillis());
         } catch (InterruptedException e) {
@@ -162,6 +208,10 @@ public final class AgentRunner implements AutoCloseable {
                 workCount = 0;
             } catch (Exception e) {
                 errors.record(e);
+                if (failurePauseNanos > 0 && running) {
+                    LockSupport.parkNanos(this, failurePauseNanos);
+                    continue;
+                }
                 workCount = 0;
             }
             if (running) {

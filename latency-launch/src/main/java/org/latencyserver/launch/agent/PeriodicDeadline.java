@@ -31,7 +31,7 @@ public final class PeriodicDeadline {
         if (periodNanos <= 0) {
             throw new IllegalArgumentException("period must be positive: " + periodNanos + " ns");
         }
-        this.kind = kind;
+        this.kind = java.util.Objects.requireNonNull(kind, "kind");
         this.periodNanos = periodNanos;
         this.dueNanos = firstDueNanos;
     }

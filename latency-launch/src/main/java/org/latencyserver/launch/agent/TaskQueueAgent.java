@@ -1,5 +1,6 @@
 package org.latencyserver.launch.agent;
 
+import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
@@ -198,7 +199,8 @@ public final class TaskQueueAgent implements Agent, Executor {
          * @return this
          */
         public Builder duty(final PeriodicDeadline.Kind kind, final long periodNanos, final Runnable periodicDuty) {
-                this.dutyPeriodNanos = periodNanos;
+            this.dutyKind = Objects.requireNonNull(kind, "kind");
+            this.dutyPeriodNanos = periodNanos;
             this.duty = periodicDuty;
             return this;
         }

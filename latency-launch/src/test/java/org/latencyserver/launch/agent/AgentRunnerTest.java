@@ -159,6 +159,30 @@ class AgentRunnerTest {
     }
 
     @Test
+    void aFailedRoundPausesItsOwnTimeEvenWithoutAnIdleStrategy() throws InterruptedException {
+        final AtomicInteger rounds = new AtomicInteger();
+        final Agent failing = new Agent() {
+            @Override
+            public int doWork(final long nowNanos) {
+                rounds.incrementAndGet();
+                throw new IllegalStateException("bug");
+            }
+
+            @Override
+            public String roleName() {
+                return "test-pausing";
+            }
+        };
+        final AgentRunner runner = new AgentRunner(failing, NoIdleStrategy.INSTANCE).pauseAfterFailure(Duration.ofMillis(100));
+        runner.start();
+        Thread.sleep(250);
+        runner.close();
+        assertTrue(rounds.get() >= 1 && rounds.get() <= 4, rounds.get() + " rounds in 250 ms");
+        assertEquals(rounds.get(), runner.errors().totalCount());
+        assertEquals(1, runner.errors().distinctCount());
+    }
+
+    @Test
     void aFailingStartSkipsTheRoundsButStillCloses() throws InterruptedException {
         final RecordingAgent agent = new RecordingAgent(1) {
             @Override
@@ -218,6 +242,42 @@ class AgentRunnerTest {
         assertTrue(closed.await(10, TimeUnit.SECONDS));
         assertEquals(1, rounds.get());
         self.get().close();
+    }
+
+    @Test
+    void closeAllWakesEveryRunnerBeforeWaitingForAny() throws InterruptedException {
+        final CountDownLatch bothWaiting = new CountDownLatch(2);
+        final Agent[] takers = new Agent[2];
+        for (int i = 0; i < 2; i++) {
+            final String role = "test-taker-" + i;
+            takers[i] = new Agent() {
+                @Override
+                public int doWork(final long nowNanos) throws InterruptedException {
+                    bothWaiting.countDown();
+                    Thread.sleep(60_000);
+                    return 0;
+                }
+
+                @Override
+                public String roleName() {
+                    return role;
+                }
+
+                @Override
+                public boolean wakesByInterrupt() {
+                    return true;
+                }
+            };
+        }
+        final AgentRunner first = new AgentRunner(takers[0], NoIdleStrategy.INSTANCE);
+        final AgentRunner second = new AgentRunner(takers[1], NoIdleStrategy.INSTANCE);
+        first.start();
+        second.start();
+        assertTrue(bothWaiting.await(10, TimeUnit.SECONDS));
+        final long start = System.nanoTime();
+        AgentRunner.closeAll(first, second);
+        assertTrue(first.closed() && second.closed());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2));
     }
 
     @Test
