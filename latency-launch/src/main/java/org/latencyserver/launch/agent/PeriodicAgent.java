@@ -21,6 +21,7 @@ public final class PeriodicAgent implements Agent {
     private final LongSupplier nanoClock;
     private final List<Duty> duties;
     private final Runnable closeAction;
+    private final boolean interruptOnClose;
 
     private record Duty(PeriodicDeadline deadline, Runnable action) {
     }
@@ -30,6 +31,7 @@ public final class PeriodicAgent implements Agent {
         this.nanoClock = builder.nanoClock;
         this.duties = List.copyOf(builder.duties);
         this.closeAction = builder.closeAction;
+        this.interruptOnClose = builder.interruptOnClose;
     }
 
     /**
@@ -80,12 +82,18 @@ public final class PeriodicAgent implements Agent {
         return roleName;
     }
 
+    @Override
+    public boolean wakesByInterrupt() {
+        return interruptOnClose;
+    }
+
     /** Builds a {@link PeriodicAgent}. */
     public static final class Builder {
         private final String roleName;
         private final List<Duty> duties = new ArrayList<>();
         private LongSupplier nanoClock = System::nanoTime;
         private Runnable closeAction;
+        private boolean interruptOnClose;
 
         private Builder(final String roleName) {
             this.roleName = roleName;
@@ -121,6 +129,17 @@ public final class PeriodicAgent implements Agent {
          */
         public Builder onClose(final Runnable action) {
             this.closeAction = action;
+            return this;
+        }
+
+        /**
+         * Makes the runner's close interrupt the agent's thread, to end a duty's blocking call (a
+         * remote call, a socket read); without it the close only ends the park between duties.
+         *
+         * @return this
+         */
+        public Builder interruptOnClose() {
+            this.interruptOnClose = true;
             return this;
         }
 
