@@ -32,6 +32,8 @@ public final class AgentRunner implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private State state = State.NEW;
+    /** Set (under this runner's lock) once the agent's thread left its rounds: no interrupt may reach its onClose. */
+    private boolean roundsEnded;
     /** The pause after a failed round, ns; 0: the idle strategy's pause. Set before start. */
     private long failurePauseNanos;
 
@@ -161,7 +163,11 @@ public final class AgentRunner implements AutoCloseable {
         agent.onCloseRequested();
         LockSupport.unpark(thread);
         if (agent.wakesByInterrupt()) {
-            thread.interrupt();
+            synchronized (this) {
+                if (!roundsEnded) {
+                    thread.interrupt();
+                }
+            }
         }
         return true;
     }
@@ -195,7 +201,10 @@ public final class AgentRunner implements AutoCloseable {
         if (started) {
             dutyCycle();
         }
-        Thread.interrupted(); // a close's interrupt; onClose may write files
+        synchronized (this) {
+            roundsEnded = true;
+        }
+        Thread.interrupted(); // a close's interrupt came before roundsEnded, or never: onClose may write files
         closeAgent();
     }
 

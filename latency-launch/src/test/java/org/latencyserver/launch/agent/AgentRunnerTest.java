@@ -127,6 +127,56 @@ class AgentRunnerTest {
     }
 
     @Test
+    void aClosesInterruptNeverReachesOnClose() throws InterruptedException {
+        final CountDownLatch looping = new CountDownLatch(1);
+        final AtomicInteger interruptedInClose = new AtomicInteger();
+        final AtomicInteger closedCalls = new AtomicInteger();
+        final Agent busy = new Agent() {
+            @Override
+            public int doWork(final long nowNanos) {
+                looping.countDown();
+                return 1;
+            }
+
+            @Override
+            public void onCloseRequested() {
+                try {
+                    Thread.sleep(50); // the agent's thread is in onClose by the time the close would interrupt
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public void onClose() {
+                closedCalls.incrementAndGet();
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    interruptedInClose.incrementAndGet();
+                }
+            }
+
+            @Override
+            public String roleName() {
+                return "test-busy";
+            }
+
+            @Override
+            public boolean wakesByInterrupt() {
+                return true;
+            }
+        };
+        final AgentRunner runner = new AgentRunner(busy, NoIdleStrategy.INSTANCE);
+        runner.start();
+        assertTrue(looping.await(10, TimeUnit.SECONDS));
+        runner.close();
+        assertTrue(runner.closed());
+        assertEquals(1, closedCalls.get());
+        assertEquals(0, interruptedInClose.get());
+    }
+
+    @Test
     void anAgentThatThrowsKeepsRunningAndEachDistinctErrorIsCountedOnce() throws InterruptedException {
         final CountDownLatch tenRounds = new CountDownLatch(10);
         final AtomicInteger rounds = new AtomicInteger();

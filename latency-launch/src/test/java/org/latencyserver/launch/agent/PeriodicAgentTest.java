@@ -54,6 +54,30 @@ class PeriodicAgentTest {
     }
 
     @Test
+    void interruptOnCloseEndsADutyBlockedInACall() throws InterruptedException {
+        final CountDownLatch blocked = new CountDownLatch(1);
+        final AtomicInteger interrupted = new AtomicInteger();
+        final PeriodicAgent agent = PeriodicAgent.named("test-blocking")
+                .duty(PeriodicDeadline.Kind.FIXED_DELAY, TimeUnit.SECONDS.toNanos(1), 0, () -> {
+                    blocked.countDown();
+                    try {
+                        Thread.sleep(60_000);
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                    }
+                })
+                .interruptOnClose()
+                .build();
+        assertTrue(agent.wakesByInterrupt());
+        final AgentRunner runner = new AgentRunner(agent, NoIdleStrategy.INSTANCE);
+        runner.start();
+        assertTrue(blocked.await(10, TimeUnit.SECONDS));
+        runner.close();
+        assertTrue(runner.closed());
+        assertEquals(1, interrupted.get());
+    }
+
+    @Test
     void anAgentWithoutDutiesIsRefused() {
         assertThrows(IllegalStateException.class, () -> PeriodicAgent.named("test-empty").build());
     }
