@@ -2,9 +2,10 @@ package org.latencyserver.launch.agent;
 
 /**
  * When a periodic duty of an agent is next due, on the agent's monotonic clock: either at a fixed
- * rate (due times {@code start + k * period}; a late round does not shift the next ones, but rounds
- * missed by more than one period are not caught up one by one) or with a fixed delay (the next due
- * time is one period after the round that ran).
+ * rate (due times {@code start + k * period}; a late round does not shift the next ones, and rounds
+ * missed while the agent was held up run back to back until it is on time again, as
+ * {@code ScheduledExecutorService.scheduleAtFixedRate} does) or with a fixed delay (the next due time
+ * is one period after the round that ran).
  *
  * <p>Not thread-safe: the agent's own thread only.
  */
@@ -12,7 +13,7 @@ public final class PeriodicDeadline {
 
     /** How the next due time follows from the last one. */
     public enum Kind {
-        /** Due at {@code first + k * period}. */
+        /** Due at {@code first + k * period}; missed rounds are caught up one after the other. */
         FIXED_RATE,
         /** Due one period after the last round ran. */
         FIXED_DELAY
@@ -50,9 +51,6 @@ public final class PeriodicDeadline {
             dueNanos = nowNanos + periodNanos;
         } else {
             dueNanos += periodNanos;
-            if (nowNanos - dueNanos >= 0) {
-                dueNanos = nowNanos + periodNanos - ((nowNanos - dueNanos) % periodNanos);
-            }
         }
         return true;
     }

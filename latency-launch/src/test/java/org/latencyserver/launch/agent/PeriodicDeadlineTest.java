@@ -19,12 +19,17 @@ class PeriodicDeadlineTest {
     }
 
     @Test
-    void aFixedRateSkipsRoundsMissedByMoreThanOnePeriod() {
+    void aFixedRateCatchesUpRoundsMissedWhileHeldUpOneAfterTheOther() {
         final PeriodicDeadline due = new PeriodicDeadline(PeriodicDeadline.Kind.FIXED_RATE, 100, 0);
         assertTrue(due.take(0));
-        assertTrue(due.take(450));
+        int caughtUp = 0;
+        while (due.take(450)) {
+            caughtUp++;
+        }
+        assertEquals(4, caughtUp, "the rounds due at 100, 200, 300 and 400");
         assertEquals(500, due.dueNanos());
         assertFalse(due.take(499));
+        assertTrue(due.take(500));
     }
 
     @Test
