@@ -1,9 +1,13 @@
 package org.latencyserver.orb;
 
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
+import org.latencyserver.launch.agent.PeriodicAgent;
+import org.latencyserver.launch.agent.PeriodicDeadline;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
 import org.omg.CosNaming.NamingContextExt;
@@ -42,27 +46,32 @@ public final class NameKeeper implements AutoCloseable {
         + "or leave --naming out and give clients the IOR file";
 
     private static final Logger LOG = LoggerFactory.getLogger(NameKeeper.class);
+    /** How long close waits for a check under way. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
 
     private final ORB orb;
     private final String naming;
     private final String name;
     private final List<String> names;
     private final org.omg.CORBA.Object reference;
-    private final ScheduledExecutorService checker;
+    /** The keeper's own thread, a {@link PeriodicAgent} checking with a fixed delay. */
+    private final AgentRunner checker;
     /** Why the binding was lost, or null while it holds. Touched only on the checker thread. */
     private String lostBecause;
 
-    private NameKeeper(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference) {
+    private NameKeeper(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference,
+                       final long checkIntervalMillis) {
         this.orb = orb;
         this.naming = naming;
         this.name = names.get(0);
         this.names = List.copyOf(names);
         this.reference = reference;
-        this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
-            final Thread thread = new Thread(r, "name-keeper " + name);
-            thread.setDaemon(true);
-            return thread;
-        });
+        final long checkNanos = TimeUnit.MILLISECONDS.toNanos(checkIntervalMillis);
+        final String role = "name-keeper " + name;
+        this.checker = new AgentRunner(PeriodicAgent.named(role)
+            .duty(PeriodicDeadline.Kind.FIXED_DELAY, checkNanos, checkNanos, this::checkAndRepair)
+            .interruptOnClose()
+            .build(), NoIdleStrategy.INSTANCE, new DistinctErrorLog(role), System::nanoTime, CLOSE_WAIT);
     }
 
     /**
@@ -100,9 +109,8 @@ public final class NameKeeper implements AutoCloseable {
             throw new IllegalArgumentException("no name to keep bound");
         }
         bindAll(orb, naming, names, reference);
-        final NameKeeper keeper = new NameKeeper(orb, naming, names, reference);
-        keeper.checker.scheduleWithFixedDelay(keeper::checkAndRepair, checkIntervalMillis, checkIntervalMillis,
-            TimeUnit.MILLISECONDS);
+        final NameKeeper keeper = new NameKeeper(orb, naming, names, reference, checkIntervalMillis);
+        keeper.checker.start();
         return keeper;
     }
 
@@ -121,10 +129,8 @@ public final class NameKeeper implements AutoCloseable {
                 + " other names)");
             lostBecause = null;
         } catch (References.ReferenceException | SystemException stillLost) {
-            // Logged once when lost; the next check tries again.
-        } catch (RuntimeException e) {
-            // A scheduled task that throws is never run again: keep the keeper alive whatever happens.
-            LOG.warn("rebinding '{}' in {} failed unexpectedly: {}", name, naming, e.toString());
+            // Logged once when lost; the next check tries again. Anything else is the agent runner's
+            // to count (once logged per distinct error), and the keeper goes on.
         }
     }
 
@@ -152,11 +158,6 @@ public final class NameKeeper implements AutoCloseable {
     /** Stops checking; the name stays bound as it is. */
     @Override
     public void close() {
-        checker.shutdownNow();
-        try {
-            checker.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        checker.close();
     }
 }

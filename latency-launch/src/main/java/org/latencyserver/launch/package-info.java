@@ -7,6 +7,7 @@
  * {@link org.latencyserver.launch.ServingLifecycle}, {@link org.latencyserver.launch.ComponentMain},
  * the {@code --ready-file} option {@link org.latencyserver.launch.ReadinessOptions})
  * and the process kit ({@link org.latencyserver.launch.ProcessKit}) that the demo, the system tests
- * and the benchmark harnesses start children with. Depends on no component.
+ * and the benchmark harnesses start children with. The agent runtime every loop of the product runs
+ * on is in {@code org.latencyserver.launch.agent}. Depends on no component.
  */
 package org.latencyserver.launch;

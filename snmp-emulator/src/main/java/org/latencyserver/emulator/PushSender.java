@@ -2,11 +2,13 @@ package org.latencyserver.emulator;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.NoIdleStrategy;
+import org.latencyserver.launch.agent.PeriodicAgent;
+import org.latencyserver.launch.agent.PeriodicDeadline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +28,8 @@ public final class PushSender implements AutoCloseable {
     private final Scenario scenario;
     private final MibUpdateTarget target;
     private final LongSupplier elapsedMicros;
-    private ScheduledExecutorService scheduler;
+    /** The pushing agent's runner; null while not started. */
+    private AgentRunner scheduler;
     private volatile boolean failing;
     private volatile long deliveredUpdates;
     private volatile long failedUpdates;
@@ -81,12 +84,10 @@ public final class PushSender implements AutoCloseable {
 
     /** Starts pushing at 10 Hz. */
     public synchronized void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "push-mib-updates");
-            t.setDaemon(true);
-            return t;
-        });
-        scheduler.scheduleAtFixedRate(this::pushOnce, 0, PUSH_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        scheduler = new AgentRunner(PeriodicAgent.named("push-mib-updates")
+                .duty(PeriodicDeadline.Kind.FIXED_RATE, TimeUnit.MILLISECONDS.toNanos(PUSH_PERIOD_MILLIS), 0, this::pushOnce)
+                .build(), NoIdleStrategy.INSTANCE);
+        scheduler.start();
     }
 
     /** @return updates delivered so far */
@@ -102,7 +103,7 @@ public final class PushSender implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (scheduler != null) {
-            scheduler.shutdownNow();
+            scheduler.close();
             scheduler = null;
         }
     }

@@ -5,15 +5,17 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
+import org.latencyserver.launch.agent.PeriodicAgent;
+import org.latencyserver.launch.agent.PeriodicDeadline;
 
 /**
  * A running SNMP emulator: the scenario's agents, its optional push to a server and the thread that
@@ -27,22 +29,21 @@ public final class SnmpEmulator extends RunningComponent {
     /** How often the step thread looks for a step change, in milliseconds. */
     static final long STEP_POLL_MILLIS = 100;
 
-    private static final Logger LOG = LoggerFactory.getLogger(SnmpEmulator.class);
 
     private final EmulatorContext context;
     private final Emulator agents;
     private final StepFollower steps;
-    private final ScheduledExecutorService stepThread;
+    /** Polls the scenario's steps every {@link #STEP_POLL_MILLIS} ms; null until started. */
+    private AgentRunner stepThread;
     /** The wall-clock time of the timeline's start (elapsed 0), epoch ms: the scenario's steps begin at fixed offsets from it. */
     private long timelineStartEpochMillis;
     private CorbaMibUpdateTarget pushTarget;
     private PushSender pusher;
 
-    private SnmpEmulator(EmulatorContext context, Emulator agents, StepFollower steps, ScheduledExecutorService stepThread) {
+    private SnmpEmulator(EmulatorContext context, Emulator agents, StepFollower steps) {
         this.context = context;
         this.agents = agents;
         this.steps = steps;
-        this.stepThread = stepThread;
     }
 
     /**
@@ -62,14 +63,9 @@ public final class SnmpEmulator extends RunningComponent {
         long startNanos = nanoTime.getAsLong();
         long startEpochMillis = System.currentTimeMillis();
         LongSupplier elapsedMicros = () -> (nanoTime.getAsLong() - startNanos) / 1_000;
-        ScheduledExecutorService stepThread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "scenario-steps");
-            t.setDaemon(true);
-            return t;
-        });
         SnmpEmulator emulator = new SnmpEmulator(context,
                 new Emulator(scenario, context.access(), context.bindAddress(), elapsedMicros, context.ioThreads()),
-                new StepFollower(scenario, elapsedMicros, context.statusFile(), context.onStep()), stepThread);
+                new StepFollower(scenario, elapsedMicros, context.statusFile(), context.onStep()));
         emulator.timelineStartEpochMillis = startEpochMillis;
         return startedOrClosed(emulator, started -> started.start(elapsedMicros));
     }
@@ -84,15 +80,25 @@ public final class SnmpEmulator extends RunningComponent {
             pusher.start();
         }
         steps.poll();
-        stepThread.scheduleAtFixedRate(this::pollSteps, STEP_POLL_MILLIS, STEP_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        final long stepPollNanos = TimeUnit.MILLISECONDS.toNanos(STEP_POLL_MILLIS);
+        // The close waits for a poll under way: it finishes its status file before the agents go.
+        stepThread = new AgentRunner(PeriodicAgent.named("scenario-steps")
+                .duty(PeriodicDeadline.Kind.FIXED_RATE, stepPollNanos, stepPollNanos, this::pollSteps).build(),
+                NoIdleStrategy.INSTANCE, new DistinctErrorLog("scenario-steps"), System::nanoTime,
+                Duration.ofMillis(STEP_POLL_MILLIS * 10));
+        stepThread.start();
     }
 
+    /**
+     * One poll of the steps. A status file that cannot be written is the step agent's error (counted,
+     * logged once per distinct error); the agents keep serving, and a follower of the status file sees
+     * it stop changing.
+     */
     private void pollSteps() {
         try {
             steps.poll();
-        } catch (IOException | UncheckedIOException e) {
-            // The agents keep serving; a follower of the status file sees it stop changing.
-            LOG.warn("cannot write the status file {}: {}", context.statusFile(), e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the status file " + context.statusFile(), e);
         }
     }
 
@@ -150,12 +156,12 @@ public final class SnmpEmulator extends RunningComponent {
     /** Stops the step thread, the push and the agents. */
     @Override
     protected void stop() {
-        stepThread.shutdownNow();
-        try {
-            // A poll under way finishes its status file before the agents go.
-            stepThread.awaitTermination(STEP_POLL_MILLIS * 10, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        final AgentRunner started;
+        synchronized (this) {
+            started = stepThread;
+        }
+        if (started != null) {
+            started.close(); // a poll under way finishes its status file before the agents go
         }
         if (pusher != null) {
             pusher.close();

@@ -13,6 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +32,11 @@ import org.slf4j.LoggerFactory;
  * each agent once an interval has given up on the older ones already; answering them first would
  * make every answer late and keep the loop behind for good (congestion collapse).
  *
+ * <p>The loop is an {@link Agent}: each round selects (its wait; the close wakes it with
+ * {@link Selector#wakeup()}, never an interrupt, which would close the channel being read), runs the
+ * queued tasks and serves the ready sockets. On its own thread as it ends, it closes every channel
+ * still registered and the selector.
+ *
  * <p>Thread-safety: the selector, its keys and the receive buffer belong to the loop's thread;
  * other threads act on them only through {@link #register} and {@link #closeChannel}, which queue
  * the work for that thread and wake it.
@@ -41,7 +49,11 @@ final class UdpSelectorLoop implements AutoCloseable {
     private static final int MAX_DATAGRAMS_PER_TURN = 16;
 
     private final Selector selector;
-    private final Thread thread;
+    /** How long close waits for the loop's thread. */
+    private static final java.time.Duration CLOSE_WAIT = java.time.Duration.ofSeconds(5);
+
+    private final String threadName;
+    private final AgentRunner thread;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** Owned by the loop's thread. */
     private final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_BYTES);
@@ -50,7 +62,6 @@ final class UdpSelectorLoop implements AutoCloseable {
     private final AtomicLong shed = new AtomicLong();
     /** The datagrams of one turn of one socket: the newest per requester, in arrival order. Owned by the loop's thread. */
     private final java.util.LinkedHashMap<SocketAddress, ByteBuffer> newestByRequester = new java.util.LinkedHashMap<>();
-    private volatile boolean running = true;
 
     /**
      * Opens the selector and starts the loop's thread.
@@ -60,8 +71,9 @@ final class UdpSelectorLoop implements AutoCloseable {
      */
     UdpSelectorLoop(String threadName) throws IOException {
         this.selector = Selector.open();
-        this.thread = new Thread(this::run, threadName);
-        thread.setDaemon(true);
+        this.threadName = threadName;
+        this.thread = new AgentRunner(new SelectAgent(), NoIdleStrategy.INSTANCE,
+            new org.latencyserver.launch.agent.DistinctErrorLog(threadName), System::nanoTime, CLOSE_WAIT);
         thread.start();
     }
 
@@ -86,7 +98,7 @@ final class UdpSelectorLoop implements AutoCloseable {
      * @throws IOException when the channel cannot be closed
      */
     void closeChannel(DatagramChannel channel) throws IOException {
-        if (!running || Thread.currentThread() == thread) {
+        if (!thread.running() || thread.onAgentThread()) {
             channel.close();
             return;
         }
@@ -131,12 +143,17 @@ final class UdpSelectorLoop implements AutoCloseable {
         selector.wakeup();
     }
 
-    private void run() {
-        try {
-            while (running) {
+    /** The loop's duty cycle. */
+    private final class SelectAgent implements Agent {
+
+        @Override
+        public int doWork(final long nowNanos) {
+            int workCount = 0;
+            try {
                 selector.select();
                 for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
                     task.run();
+                    workCount++;
                 }
                 var ready = selector.selectedKeys().iterator();
                 while (ready.hasNext()) {
@@ -144,13 +161,39 @@ final class UdpSelectorLoop implements AutoCloseable {
                     ready.remove();
                     if (key.isValid() && key.isReadable()) {
                         drain((DatagramChannel) key.channel(), (ChannelTransport) key.attachment());
+                        workCount++;
                     }
                 }
+            } catch (IOException | ClosedSelectorException e) {
+                if (thread.running()) {
+                    LOG.error("the SNMP agents' socket loop {} stopped: {}", threadName, e.toString());
+                }
+                thread.requestStop(); // a broken selector stays broken
             }
-        } catch (IOException | ClosedSelectorException e) {
-            if (running) {
-                LOG.error("the SNMP agents' socket loop {} stopped: {}", thread.getName(), e.toString());
+            return workCount;
+        }
+
+        @Override
+        public void onCloseRequested() {
+            selector.wakeup();
+        }
+
+        /** The loop has ended: closes every channel still registered, then the selector. */
+        @Override
+        public void onClose() {
+            try {
+                for (SelectionKey key : selector.keys()) {
+                    key.channel().close();
+                }
+                selector.close();
+            } catch (IOException e) {
+                LOG.debug("closing the socket loop {}: {}", threadName, e.toString());
             }
+        }
+
+        @Override
+        public String roleName() {
+            return threadName;
         }
     }
 
@@ -191,24 +234,9 @@ final class UdpSelectorLoop implements AutoCloseable {
         }
     }
 
-    /** Stops the thread, then closes the selector and every channel still registered with it. */
+    /** Stops the thread, which then closes every channel still registered and the selector. */
     @Override
     public void close() {
-        running = false;
-        selector.wakeup();
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        // The thread has ended: what it owned is this caller's now.
-        try {
-            for (SelectionKey key : selector.keys()) {
-                key.channel().close();
-            }
-            selector.close();
-        } catch (IOException e) {
-            LOG.debug("closing the socket loop {}: {}", thread.getName(), e.toString());
-        }
+        thread.close();
     }
 }

@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
+import org.latencyserver.launch.agent.PeriodicAgent;
+import org.latencyserver.launch.agent.PeriodicDeadline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * interrupts the broadcaster in that write, which closes the blocked socket, so one stuck browser
  * delays the others by at most the stall limit and never stops the broadcast.
  *
- * <p>Threads: exactly two, however many streams are open ({@value #BROADCASTER_THREAD} and
- * {@value #WATCHDOG_THREAD}). {@link #open}, {@link #publish} and {@link #close} are thread-safe;
+ * <p>Threads: exactly two agents, however many streams are open ({@value #BROADCASTER_THREAD}, one
+ * round per batch of writes, and {@value #WATCHDOG_THREAD}, a {@link PeriodicAgent}). {@link #open}, {@link #publish} and {@link #close} are thread-safe;
  * only the broadcaster writes to a stream once it is open. The watchdog interrupts the broadcaster
  * only while holding the streams' lock and only while the broadcaster is inside the stalled write; the
  * broadcaster clears its interrupt status under the same lock after every write, so an interrupt
@@ -36,6 +40,8 @@ final class EventStreams implements AutoCloseable {
     static final String WATCHDOG_THREAD = "console-events-watchdog";
 
     private static final Logger LOG = LoggerFactory.getLogger(EventStreams.class);
+    /** How long close waits for the broadcaster. */
+    private static final java.time.Duration CLOSE_WAIT = java.time.Duration.ofSeconds(5);
     private static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.UTF_8);
 
     /** One open stream: where its bytes go. Written only by the broadcaster. */
@@ -69,8 +75,10 @@ final class EventStreams implements AutoCloseable {
     private final long stallNanos;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final Thread broadcaster;
-    private final ScheduledExecutorService watchdog;
+    private final AgentRunner broadcaster;
+    private final AgentRunner watchdog;
+    /** The broadcaster's thread, for the watchdog's interrupt; set by the broadcaster as it starts. */
+    private volatile Thread broadcasterThread;
     // Guarded by lock.
     private final List<Stream> streams = new ArrayList<>();
     private byte[] latestEvent;
@@ -95,15 +103,13 @@ final class EventStreams implements AutoCloseable {
         this.maxStreams = maxStreams;
         this.keepAliveNanos = TimeUnit.MILLISECONDS.toNanos(keepAliveMillis);
         this.stallNanos = TimeUnit.MILLISECONDS.toNanos(stallMillis);
-        this.broadcaster = new Thread(this::broadcastLoop, BROADCASTER_THREAD);
-        this.broadcaster.setDaemon(true);
-        this.watchdog = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            final Thread thread = new Thread(runnable, WATCHDOG_THREAD);
-            thread.setDaemon(true);
-            return thread;
-        });
-        final long checkMillis = Math.max(1, stallMillis / 4);
-        watchdog.scheduleWithFixedDelay(this::interruptStalledWrite, checkMillis, checkMillis, TimeUnit.MILLISECONDS);
+        this.broadcaster = new AgentRunner(new BroadcastAgent(), NoIdleStrategy.INSTANCE,
+            new DistinctErrorLog(BROADCASTER_THREAD), System::nanoTime, CLOSE_WAIT);
+        final long checkNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, stallMillis / 4));
+        this.watchdog = new AgentRunner(PeriodicAgent.named(WATCHDOG_THREAD)
+            .duty(PeriodicDeadline.Kind.FIXED_DELAY, checkNanos, checkNanos, this::interruptStalledWrite).build(),
+            NoIdleStrategy.INSTANCE);
+        watchdog.start();
         broadcaster.start();
     }
 
@@ -161,8 +167,19 @@ final class EventStreams implements AutoCloseable {
         }
     }
 
-    private void broadcastLoop() {
-        while (true) {
+    /**
+     * The broadcaster's duty cycle: each round waits (under the lock) until an event, a new stream or
+     * a keep-alive is due, then writes the round outside the lock.
+     */
+    private final class BroadcastAgent implements Agent {
+
+        @Override
+        public void onStart() {
+            broadcasterThread = Thread.currentThread();
+        }
+
+        @Override
+        public int doWork(final long roundNanos) {
             final List<Stream> round;
             final byte[] event;
             final long version;
@@ -178,7 +195,7 @@ final class EventStreams implements AutoCloseable {
                     }
                 }
                 if (closed) {
-                    return;
+                    return 0;
                 }
                 streamAdded = false;
                 round = List.copyOf(streams);
@@ -196,6 +213,17 @@ final class EventStreams implements AutoCloseable {
                     send(stream, KEEP_ALIVE, nowNanos);
                 }
             }
+            return round.size();
+        }
+
+        @Override
+        public String roleName() {
+            return BROADCASTER_THREAD;
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true; // also ends a write blocked at shutdown
         }
     }
 
@@ -275,7 +303,7 @@ final class EventStreams implements AutoCloseable {
         try {
             if (writing != null && !writeInterrupted && System.nanoTime() - writeStartedNanos >= stallNanos) {
                 writeInterrupted = true; // one interrupt per stalled write
-                broadcaster.interrupt();
+                broadcasterThread.interrupt();
             }
         } finally {
             lock.unlock();
@@ -292,16 +320,10 @@ final class EventStreams implements AutoCloseable {
             }
             closed = true;
             changed.signalAll();
-            broadcaster.interrupt(); // also ends a write blocked at shutdown
         } finally {
             lock.unlock();
         }
-        watchdog.shutdownNow();
-        try {
-            broadcaster.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        AgentRunner.closeAll(watchdog, broadcaster); // interrupts the broadcaster: also ends a write blocked at shutdown
         final List<Stream> open;
         lock.lock();
         try {

@@ -1,6 +1,6 @@
 package org.latencyserver.console;
 
-import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +12,10 @@ import org.latencyserver.idl.latency.EstimateListener;
 import org.latencyserver.idl.latency.EstimateListenerHelper;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
-import org.latencyserver.launch.WorkerThread;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.NoIdleStrategy;
+import org.latencyserver.launch.agent.PeriodicAgent;
+import org.latencyserver.launch.agent.PeriodicDeadline;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.Partitions;
 import org.latencyserver.orb.References;
@@ -45,7 +48,7 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
     private final long refreshMillis;
     private final Map<String, ServerFeed> feeds = new ConcurrentSkipListMap<>();
     private final List<Consumer<PartitionsSnapshot>> observers = new CopyOnWriteArrayList<>();
-    private final WorkerThread directory;
+    private final AgentRunner directory;
     private volatile boolean started;
     private volatile String problem = "";
     private PartitionsSnapshot latest;
@@ -64,7 +67,9 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
         this.root = root;
         this.refreshMillis = refreshMillis;
         this.latest = PartitionsSnapshot.of(root, naming, "listing the partitions", List.of());
-        this.directory = new WorkerThread("console-partitions", this::directoryLoop);
+        final long refreshNanos = TimeUnit.MILLISECONDS.toNanos(DIRECTORY_REFRESH_MILLIS);
+        this.directory = new AgentRunner(PeriodicAgent.named("console-partitions")
+            .duty(PeriodicDeadline.Kind.FIXED_DELAY, refreshNanos, refreshNanos, this::relist).build(), NoIdleStrategy.INSTANCE);
     }
 
     /** Lists the partitions and starts every feed, and the thread that lists them again. */
@@ -100,16 +105,6 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
         observers.add(observer);
     }
 
-    private void directoryLoop() {
-        while (directory.running()) {
-            try {
-                Thread.sleep(DIRECTORY_REFRESH_MILLIS);
-            } catch (InterruptedException e) {
-                return;
-            }
-            relist();
-        }
-    }
 
     /** Asks the naming service for the partitions; a new one gets its feed (started when this is). */
     private void relist() {
@@ -170,8 +165,8 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
 
     /** Stops listing and every feed. */
     @Override
-    public void close() throws InterruptedException {
-        directory.stop(Duration.ofSeconds(5));
+    public void close() {
+        directory.close();
         for (final ServerFeed feed : feeds.values()) {
             feed.close();
         }

@@ -34,7 +34,10 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.UnknownConnection;
-import org.latencyserver.launch.WorkerThread;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.SystemException;
@@ -47,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * the page follows a state change within milliseconds while pending ages and MIB values stay
  * current.
  *
- * <p>Threads: one refresh thread does every CORBA call and owns the timelines; readers take the
+ * <p>Threads: one refresh thread (an {@link Agent}) does every CORBA call and owns the timelines; readers take the
  * latest {@link ConsoleSnapshot} from an atomic reference. If the server stops answering, the last
  * good connections stay on show with "unreachable since", and the feed looks the server up again
  * with back-off and re-subscribes.
@@ -66,7 +69,7 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
     private final List<Consumer<ConsoleSnapshot>> observers = new CopyOnWriteArrayList<>();
     private final Semaphore wake = new Semaphore(0);
     private final Map<Integer, Deque<TimelinePoint>> timelines = new HashMap<>();
-    private final WorkerThread thread;
+    private final AgentRunner thread;
     private LatencyService service;
     private boolean subscribed;
     /** Delays between tries while the server cannot be reached; the refreshing thread only. */
@@ -89,7 +92,8 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
         this.refreshMillis = refreshMillis;
         this.epochMillis = epochMillis;
         this.latest = new AtomicReference<>(ConsoleSnapshot.empty(serverName));
-        this.thread = new WorkerThread("console-refresh", this::loop);
+        this.thread = new AgentRunner(new RefreshAgent(), NoIdleStrategy.INSTANCE, new DistinctErrorLog("console-refresh"),
+            System::nanoTime, Duration.ofSeconds(5));
     }
 
     void start() {
@@ -123,17 +127,27 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
         return latest.get();
     }
 
-    private void loop() {
-        while (thread.running()) {
+    /** The refresh thread's duty cycle: each round refreshes once, then waits its period or for a push's poke. */
+    private final class RefreshAgent implements Agent {
+
+        @Override
+        public int doWork(final long nowNanos) throws InterruptedException {
             final boolean ok = refresh(true);
             final long waitMillis = ok ? refreshMillis : retryDelayMillis;
-            try {
-                if (wake.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
-                    wake.drainPermits(); // several pushes at once: one refresh serves them all
-                }
-            } catch (InterruptedException e) {
-                return;
+            if (wake.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
+                wake.drainPermits(); // several pushes at once: one refresh serves them all
             }
+            return 1;
+        }
+
+        @Override
+        public String roleName() {
+            return "console-refresh";
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true; // ends the wait between refreshes
         }
     }
 
@@ -310,7 +324,7 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
     }
 
     @Override
-    public void close() throws InterruptedException {
-        thread.stop(Duration.ofSeconds(5));
+    public void close() {
+        thread.close();
     }
 }

@@ -162,14 +162,10 @@ public final class StatusConsole extends RunningComponent {
         if (web != null) {
             web.close();
         }
-        try {
-            if (feed != null) {
-                feed.close();
-            } else {
-                partitions.close();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (feed != null) {
+            feed.close();
+        } else {
+            partitions.close();
         }
         closeOrb(orb, route);
     }

@@ -162,8 +162,6 @@ public final class ClientAgent extends RunningComponent {
             if (agent != null) {
                 agent.close();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
             route.close();
             orb.shutdown(false);

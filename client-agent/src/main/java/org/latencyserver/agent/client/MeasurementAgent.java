@@ -1,5 +1,6 @@
 package org.latencyserver.agent.client;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -15,6 +16,11 @@ import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
+import org.latencyserver.launch.agent.SleepingIdleStrategy;
 import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.SystemException;
@@ -32,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * call, so the server has all of it or none.
  *
  * <p>Threads: a control thread (subscribe, poll) and one measuring thread, so that two
- * measurements of this agent never disturb each other. Requests pass between them through a
+ * measurements of this agent never disturb each other; each is an {@link Agent} on its own
+ * {@link AgentRunner} (one round: one contact with the server and its wait; one request taken and
+ * measured, or half a second without one). Requests pass between them through a
  * queue; a ticket is taken once ({@link RequestIntake}). {@link #measuringNow()} tells the prober
  * (another thread) when a measurement runs, so that probes keep off it.
  *
@@ -62,8 +70,13 @@ public final class MeasurementAgent implements AutoCloseable {
     private final WarmupBudget warmup;
     /** The monotonic clock, ns, that request deadlines and warm-ups are on. */
     private final LongSupplier nanoTime;
-    private final Thread control;
-    private final Thread measuring;
+    /** How long close waits for each thread. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    /** After a control round that failed unexpectedly, the pause before the next. */
+    private static final Duration CONTROL_FAILURE_PAUSE = Duration.ofMillis(500);
+    private final AgentRunner control;
+    private final AgentRunner measuring;
+    /** False once {@link #close} began: the loops of a measurement and a submit end at their next look. */
     private volatile boolean running = true;
     /** Set by the measuring thread for the whole of a request (warm-up, run, submit); read by the prober. */
     private volatile boolean measuringNow;
@@ -87,8 +100,10 @@ public final class MeasurementAgent implements AutoCloseable {
         this.intake = new RequestIntake(settings::measuresFor, nanoTime);
         this.warmup = new WarmupBudget(settings.jitWarmupNanos());
         this.nanoTime = nanoTime;
-        this.control = new Thread(this::controlLoop, "agent-control");
-        this.measuring = new Thread(this::measuringLoop, "agent-measuring");
+        this.control = new AgentRunner(new ControlAgent(), new SleepingIdleStrategy(CONTROL_FAILURE_PAUSE),
+            new DistinctErrorLog("agent-control"), System::nanoTime, CLOSE_WAIT);
+        this.measuring = new AgentRunner(new MeasuringAgent(), NoIdleStrategy.INSTANCE,
+            new DistinctErrorLog("agent-measuring"), System::nanoTime, CLOSE_WAIT);
     }
 
     void start() {
@@ -111,45 +126,64 @@ public final class MeasurementAgent implements AutoCloseable {
         }
     }
 
-    private void controlLoop() {
-        final ServerContact contact = new ServerContact(settings.pollIntervalMillis(), new Backoff(500, 10_000));
-        while (running) {
-            try {
-                final LatencyService service = server.get();
-                if (contact.needsSubscribing()) {
-                    try {
-                        final long earlier = contact.subscribed(service.subscribe_measurements(listener, new short[0]));
-                        if (earlier != 0) {
-                            cancel(service, earlier);
-                        }
-                        LOG.info("subscribed to measurement requests");
-                    } catch (org.latencyserver.idl.latency.UnknownConnection | org.latencyserver.idl.latency.InvalidArgument
-                             | OperationDisabled e) {
-                        if (contact.subscriptionRefused()) {
-                            LOG.error("the server refused the subscription ({}); polling its open requests every {} ms instead",
-                                e, settings.pollIntervalMillis());
-                        }
+    /** The control thread: each round one contact with the server (subscribe when needed, poll), then its wait. */
+    private final class ControlAgent implements Agent {
+
+        private final ServerContact contact = new ServerContact(settings.pollIntervalMillis(), new Backoff(500, 10_000));
+
+        @Override
+        public int doWork(final long nowNanos) {
+            contactServer(contact);
+            return 1;
+        }
+
+        @Override
+        public String roleName() {
+            return "agent-control";
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true; // ends the wait between contacts
+        }
+    }
+
+    private void contactServer(final ServerContact contact) {
+        try {
+            final LatencyService service = server.get();
+            if (contact.needsSubscribing()) {
+                try {
+                    final long earlier = contact.subscribed(service.subscribe_measurements(listener, new short[0]));
+                    if (earlier != 0) {
+                        cancel(service, earlier);
+                    }
+                    LOG.info("subscribed to measurement requests");
+                } catch (org.latencyserver.idl.latency.UnknownConnection | org.latencyserver.idl.latency.InvalidArgument
+                         | OperationDisabled e) {
+                    if (contact.subscriptionRefused()) {
+                        LOG.error("the server refused the subscription ({}); polling its open requests every {} ms instead",
+                            e, settings.pollIntervalMillis());
                     }
                 }
-                for (final MeasurementRequest request : service.pending_measurements()) {
-                    offer(request);
-                }
-                final ServerContact.Next next = contact.answered();
-                if (next.answersAgain()) {
-                    LOG.info("the server answers again");
-                }
-                intake.forgetExpiredTickets();
-                sleep(next.waitMillis());
-            } catch (SystemException | References.ReferenceException e) {
-                server.invalidate();
-                final ServerContact.Next next = contact.unreachable();
-                if (next.outageBegins()) {
-                    LOG.warn("the server cannot be reached ({}); retrying with back-off", describe(e));
-                } else {
-                    LOG.debug("server still unreachable ({}); next try in {} ms", describe(e), next.waitMillis());
-                }
-                sleep(next.waitMillis());
             }
+            for (final MeasurementRequest request : service.pending_measurements()) {
+                offer(request);
+            }
+            final ServerContact.Next next = contact.answered();
+            if (next.answersAgain()) {
+                LOG.info("the server answers again");
+            }
+            intake.forgetExpiredTickets();
+            sleep(next.waitMillis());
+        } catch (SystemException | References.ReferenceException e) {
+            server.invalidate();
+            final ServerContact.Next next = contact.unreachable();
+            if (next.outageBegins()) {
+                LOG.warn("the server cannot be reached ({}); retrying with back-off", describe(e));
+            } else {
+                LOG.debug("server still unreachable ({}); next try in {} ms", describe(e), next.waitMillis());
+            }
+            sleep(next.waitMillis());
         }
     }
 
@@ -161,24 +195,34 @@ public final class MeasurementAgent implements AutoCloseable {
         }
     }
 
-    private void measuringLoop() {
-        while (running) {
-            final ReceivedRequest request;
+    /** The measuring thread: each round takes the next request (waiting half a second at most) and measures it. */
+    private final class MeasuringAgent implements Agent {
+
+        @Override
+        public int doWork(final long nowNanos) throws InterruptedException {
+            final ReceivedRequest request = intake.next(500, TimeUnit.MILLISECONDS);
+            if (request == null) {
+                return 0;
+            }
+            // Set for the whole request, warm-up included: a probe between warm-up round trips
+            // would be timed on a path kept busy by them, and would delay the run's own.
+            measuringNow = true;
             try {
-                request = intake.next(500, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                return;
+                measure(request);
+            } finally {
+                measuringNow = false;
             }
-            if (request != null) {
-                // Set for the whole request, warm-up included: a probe between warm-up round trips
-                // would be timed on a path kept busy by them, and would delay the run's own.
-                measuringNow = true;
-                try {
-                    measure(request);
-                } finally {
-                    measuringNow = false;
-                }
-            }
+            return 1;
+        }
+
+        @Override
+        public String roleName() {
+            return "agent-measuring";
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true; // ends the wait for a request, and a measurement's waits
         }
     }
 
@@ -344,6 +388,7 @@ public final class MeasurementAgent implements AutoCloseable {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
+    /** Waits; an interrupt (only close interrupts these threads) ends the wait and stops the loops. */
     private void sleep(final long millis) {
         try {
             Thread.sleep(millis);
@@ -354,11 +399,8 @@ public final class MeasurementAgent implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         running = false;
-        control.interrupt();
-        measuring.interrupt();
-        control.join(5_000);
-        measuring.join(5_000);
+        AgentRunner.closeAll(control, measuring);
     }
 }

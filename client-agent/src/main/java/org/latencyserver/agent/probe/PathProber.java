@@ -20,7 +20,10 @@ import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
-import org.latencyserver.launch.WorkerThread;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.latencyserver.orb.Backoff;
 import org.omg.CORBA.BAD_OPERATION;
 import org.omg.CORBA.NO_IMPLEMENT;
@@ -48,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * forgotten in the peer lookup and its path backed off (logged once per outage). Bad values in the
  * connection list are skipped with the reason ({@link ProbeTargets}).
  *
- * <p>Threads: one, "agent-probe", owns all the state; {@link #totals()} may be read from any
+ * <p>Threads: one, "agent-probe" (an {@link Agent} on its {@link AgentRunner}), owns all the state; {@link #totals()} may be read from any
  * thread. The send-and-record path allocates nothing of its own (the histograms are pre-sized, the
  * round trip pre-built, the schedule is arrays); what the ORB allocates while marshalling is part
  * of what is measured, as in the measurements. Units: ns internally, ms in the reports.
@@ -78,7 +81,7 @@ public final class PathProber implements AutoCloseable {
     private final long reportIntervalNanos;
     private final long refreshIntervalNanos;
     private final PoissonSchedule schedule;
-    private final WorkerThread thread;
+    private final AgentRunner thread;
 
     // ---- prober thread only ----
     /** The path in each schedule slot; null for a free slot. */
@@ -123,7 +126,8 @@ public final class PathProber implements AutoCloseable {
         this.refreshIntervalNanos = settings.refreshIntervalMillis() * 1_000_000L;
         this.schedule = new PoissonSchedule(random);
         // A daemon: probing is an extra, it must never keep the JVM alive on its own.
-        this.thread = new WorkerThread("agent-probe", this::run);
+        this.thread = new AgentRunner(new ProbeAgent(), NoIdleStrategy.INSTANCE, new DistinctErrorLog("agent-probe"),
+            System::nanoTime, Duration.ofSeconds(5)).pauseAfterFailure(Duration.ofNanos(FAULT_PAUSE_NANOS));
     }
 
     /** Starts the probe thread. */
@@ -144,51 +148,70 @@ public final class PathProber implements AutoCloseable {
      */
     @Override
     public void close() {
-        thread.stopKeepingInterrupt(Duration.ofSeconds(5));
+        thread.close();
     }
 
-    private void run() {
-        long nowNanos = System.nanoTime();
-        long nextRefreshNanos = nowNanos;
-        long nextReportNanos = nowNanos + reportIntervalNanos;
-        while (thread.running()) {
-            try {
-                nowNanos = System.nanoTime();
-                if (nowNanos - nextRefreshNanos >= 0) {
-                    nextRefreshNanos = refresh(nowNanos);
-                    continue;
-                }
-                if (nowNanos - nextReportNanos >= 0) {
-                    report(nowNanos);
-                    // Keep the cadence; after a long stall (a hung call) start afresh rather than report in a burst.
-                    nextReportNanos += reportIntervalNanos;
-                    if (nowNanos - nextReportNanos >= 0) {
-                        nextReportNanos = nowNanos + reportIntervalNanos;
-                    }
-                    continue;
-                }
-                long wakeNanos = nextRefreshNanos - nextReportNanos < 0 ? nextRefreshNanos : nextReportNanos;
-                final int slot = schedule.earliestSlot();
-                if (slot >= 0) {
-                    final long dueNanos = schedule.dueNanos(slot);
-                    if (dueNanos - nowNanos <= 0) {
-                        // The next send time is drawn now, from this one: open loop, whatever this send does.
-                        schedule.advance(slot);
-                        probe(pathsBySlot[slot], dueNanos);
-                        continue;
-                    }
-                    if (dueNanos - wakeNanos < 0) {
-                        wakeNanos = dueNanos;
-                    }
-                }
-                LockSupport.parkNanos(this, wakeNanos - nowNanos);
-                // A stray interrupt (not close()) must not turn the park into a spin.
-                Thread.interrupted();
-            } catch (RuntimeException e) {
-                // A bug here must not end probing for the rest of the agent's life, nor spin a core.
-                LOG.error("probing: unexpected failure; going on in 1 s", e);
-                LockSupport.parkNanos(FAULT_PAUSE_NANOS);
+    /**
+     * The prober's duty cycle: each round refreshes the targets, reports, or sends one due probe
+     * (whichever is due first), or parks until the next of them is due. A failure (a bug) is counted
+     * by the runner, which pauses {@code FAULT_PAUSE_NANOS} before going on.
+     */
+    private final class ProbeAgent implements Agent {
+
+        private long nextRefreshNanos;
+        private long nextReportNanos;
+
+        @Override
+        public void onStart() {
+            final long startNanos = System.nanoTime();
+            nextRefreshNanos = startNanos;
+            nextReportNanos = startNanos + reportIntervalNanos;
+        }
+
+        @Override
+        public int doWork(final long roundNanos) {
+            final long nowNanos = System.nanoTime();
+            if (nowNanos - nextRefreshNanos >= 0) {
+                nextRefreshNanos = refresh(nowNanos);
+                return 1;
             }
+            if (nowNanos - nextReportNanos >= 0) {
+                report(nowNanos);
+                // Keep the cadence; after a long stall (a hung call) start afresh rather than report in a burst.
+                nextReportNanos += reportIntervalNanos;
+                if (nowNanos - nextReportNanos >= 0) {
+                    nextReportNanos = nowNanos + reportIntervalNanos;
+                }
+                return 1;
+            }
+            long wakeNanos = nextRefreshNanos - nextReportNanos < 0 ? nextRefreshNanos : nextReportNanos;
+            final int slot = schedule.earliestSlot();
+            if (slot >= 0) {
+                final long dueNanos = schedule.dueNanos(slot);
+                if (dueNanos - nowNanos <= 0) {
+                    // The next send time is drawn now, from this one: open loop, whatever this send does.
+                    schedule.advance(slot);
+                    probe(pathsBySlot[slot], dueNanos);
+                    return 1;
+                }
+                if (dueNanos - wakeNanos < 0) {
+                    wakeNanos = dueNanos;
+                }
+            }
+            LockSupport.parkNanos(this, wakeNanos - nowNanos);
+            // A stray interrupt (not close()) must not turn the park into a spin.
+            Thread.interrupted();
+            return 0;
+        }
+
+        @Override
+        public String roleName() {
+            return "agent-probe";
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true; // ends a round trip or a report in flight
         }
     }
 

@@ -1,8 +1,12 @@
 package org.latencyserver.agent.profiler;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.SleepingIdleStrategy;
 import org.snmp4j.CommunityTarget;
 import org.snmp4j.smi.Address;
 
@@ -15,6 +19,9 @@ import org.snmp4j.smi.Address;
  * agent's only poller, and by at most one period when another poller (a server) triggered the refresh —
  * hence the short period: 50 ms is 0.5 % of a 10 s window.
  *
+ * <p>The poller is an {@link Agent}: each round reads once, and the runner's sleeping idle strategy
+ * waits {@value #PERIOD_MILLIS} ms before the next (a fixed delay after each read).
+ *
  * <p>Thread-safe: one poller thread writes under the window's lock; {@link #changes()} copies.
  */
 final class PortMeter implements AutoCloseable {
@@ -26,15 +33,13 @@ final class PortMeter implements AutoCloseable {
     private final int ifIndex;
     private final PortCounterWindow window = new PortCounterWindow();
     private final AtomicReference<String> lastFault = new AtomicReference<>();
-    private final Thread poller;
-    private volatile boolean running = true;
+    private final AgentRunner poller;
 
     PortMeter(final SnmpReader snmp, final CommunityTarget<Address> agent, final int ifIndex) {
         this.snmp = snmp;
         this.agent = agent;
         this.ifIndex = ifIndex;
-        this.poller = new Thread(this::poll, "port-meter");
-        poller.setDaemon(true);
+        this.poller = new AgentRunner(new ReadAgent(), new SleepingIdleStrategy(Duration.ofMillis(PERIOD_MILLIS)));
     }
 
     /**
@@ -50,25 +55,34 @@ final class PortMeter implements AutoCloseable {
         poller.start();
     }
 
-    private void poll() {
-        while (running) {
+    /** One read per round; the round counts as idle, so the runner sleeps a period before the next. */
+    private final class ReadAgent implements Agent {
+
+        @Override
+        public int doWork(final long nowNanos) {
             try {
                 final long sentNanos = System.nanoTime();
                 final long[] octets = snmp.portOctets(agent, ifIndex);
                 // the agent read its counters between our request and its answer
-                final long now = sentNanos + (System.nanoTime() - sentNanos) / 2;
+                final long readNanos = sentNanos + (System.nanoTime() - sentNanos) / 2;
                 synchronized (window) {
-                    window.add(now, octets[0], octets[1]);
+                    window.add(readNanos, octets[0], octets[1]);
                 }
                 lastFault.set(null);
             } catch (IOException e) {
                 lastFault.set(e.getMessage());
             }
-            try {
-                Thread.sleep(PERIOD_MILLIS);
-            } catch (InterruptedException e) {
-                return;
-            }
+            return 0;
+        }
+
+        @Override
+        public String roleName() {
+            return "port-meter";
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true; // ends a read waiting for its answer
         }
     }
 
@@ -85,9 +99,7 @@ final class PortMeter implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        running = false;
-        poller.interrupt();
-        poller.join(2_000);
+    public void close() {
+        poller.close();
     }
 }

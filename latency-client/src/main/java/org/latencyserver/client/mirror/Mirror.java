@@ -116,8 +116,6 @@ public final class Mirror extends RunningComponent {
                 feed.close();
             }
             writer.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
             orb.shutdown(false);
         }

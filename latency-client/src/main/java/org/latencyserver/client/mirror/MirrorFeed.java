@@ -15,7 +15,10 @@ import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.InvalidArgument;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.UnknownConnection;
-import org.latencyserver.launch.WorkerThread;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
@@ -50,7 +53,7 @@ final class MirrorFeed implements AutoCloseable {
     private final Consumer<MirrorCommand> writer;
     private final LongSupplier epochMillis;
     private final Semaphore wake = new Semaphore(0);
-    private final WorkerThread thread;
+    private final AgentRunner thread;
     private volatile FirstContact firstContact = FirstContact.PENDING;
     private volatile String firstContactProblem = "";
     private volatile int followedCount;
@@ -79,7 +82,8 @@ final class MirrorFeed implements AutoCloseable {
         this.refreshMillis = refreshMillis;
         this.writer = writer;
         this.epochMillis = epochMillis;
-        this.thread = new WorkerThread("mirror-feed", this::loop);
+        this.thread = new AgentRunner(new FeedAgent(), NoIdleStrategy.INSTANCE, new DistinctErrorLog("mirror-feed"),
+            System::nanoTime, Duration.ofSeconds(5));
     }
 
     void start() {
@@ -106,9 +110,13 @@ final class MirrorFeed implements AutoCloseable {
         wake.release();
     }
 
-    private void loop() {
-        final Backoff backoff = new Backoff(pollMillis, MAX_BACKOFF_MILLIS);
-        while (thread.running()) {
+    /** The feed's duty cycle: each round reads the server once, then waits its period (or for a poke). */
+    private final class FeedAgent implements Agent {
+
+        private final Backoff backoff = new Backoff(pollMillis, MAX_BACKOFF_MILLIS);
+
+        @Override
+        public int doWork(final long nowNanos) throws InterruptedException {
             final boolean ok = refresh();
             final long waitMillis;
             if (ok) {
@@ -119,14 +127,26 @@ final class MirrorFeed implements AutoCloseable {
             } else {
                 waitMillis = backoff.nextDelayMillis();
             }
-            try {
-                if (wake.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
-                    wake.drainPermits();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+            if (thread.running() && wake.tryAcquire(waitMillis, TimeUnit.MILLISECONDS)) {
+                wake.drainPermits();
             }
+            return 1;
+        }
+
+        /** Cancels the subscription, on the feed's own thread, which owns it. */
+        @Override
+        public void onClose() {
+            unsubscribe();
+        }
+
+        @Override
+        public String roleName() {
+            return "mirror-feed";
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true; // ends the wait between reads
         }
     }
 
@@ -183,7 +203,7 @@ final class MirrorFeed implements AutoCloseable {
             if (firstContact == FirstContact.PENDING) {
                 firstContactProblem = problem;
                 firstContact = FirstContact.UNKNOWN_CONNECTIONS;
-                thread.finish();
+                thread.requestStop();
                 return null;
             }
             LOG.warn("mirror: {}; mirroring the others", problem);
@@ -230,8 +250,11 @@ final class MirrorFeed implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        thread.stop(Duration.ofSeconds(5));
+    public void close() {
+        thread.close();
+    }
+
+    private void unsubscribe() {
         final LatencyService current = service;
         if (current != null && subscriptionId != 0) {
             try {

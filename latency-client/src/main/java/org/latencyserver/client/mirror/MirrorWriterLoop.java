@@ -6,12 +6,13 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.latencyserver.idl.latency.Estimate;
-import org.latencyserver.launch.WorkerThread;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.latencyserver.mirror.EstimateMirrorWriter;
 import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.mirror.MirrorRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one thread that writes the mirror file: it takes {@link MirrorCommand}s from a queue, writes
@@ -22,17 +23,23 @@ import org.slf4j.LoggerFactory;
  * record stale (reason {@code STALE_REASON_SERVER_LOST}) with its last served values, and so that an
  * estimate older than the one already mirrored (a refresh answer overtaken by a push) is dropped.
  *
+ * <p>An {@link Agent}: each round waits for a command at most until the next beat is due, writes it,
+ * then beats when due. A command that fails is counted once per distinct error by the runner; the
+ * next round beats at once when the beat is due, so a bad command never stops the heartbeat (readers
+ * would take the mirror for dead). The file is closed by the loop's own thread as it ends.
+ *
  * <p>Threads: {@link #submit} from any thread; everything else on the loop's own thread.
  */
 final class MirrorWriterLoop implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(MirrorWriterLoop.class);
+    /** How long close waits for the loop's thread. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final EstimateMirrorWriter writer;
     private final int heartbeatIntervalMillis;
     private final LongSupplier epochMillis;
     private final BlockingQueue<MirrorCommand> commands = new LinkedBlockingQueue<>();
-    private final WorkerThread thread;
+    private final AgentRunner thread;
     /** Last record written per index_ref (loop thread only); null where never written. */
     private final MirrorRecord[] written = new MirrorRecord[MirrorLayout.RECORD_COUNT];
     private volatile long writes;
@@ -48,7 +55,8 @@ final class MirrorWriterLoop implements AutoCloseable {
         this.writer = writer;
         this.heartbeatIntervalMillis = heartbeatIntervalMillis;
         this.epochMillis = epochMillis;
-        this.thread = new WorkerThread("mirror-writer", this::run);
+        this.thread = new AgentRunner(new WriterAgent(), NoIdleStrategy.INSTANCE, new DistinctErrorLog("mirror-writer"),
+            System::nanoTime, CLOSE_WAIT);
     }
 
     void start() {
@@ -66,27 +74,50 @@ final class MirrorWriterLoop implements AutoCloseable {
         return writes;
     }
 
-    private void run() {
-        long nextBeatMillis = epochMillis.getAsLong() + heartbeatIntervalMillis;
-        while (thread.running()) {
-            try {
-                final long waitMillis = Math.max(0, nextBeatMillis - epochMillis.getAsLong());
-                final MirrorCommand command = commands.poll(waitMillis, TimeUnit.MILLISECONDS);
-                if (command != null) {
-                    apply(command);
-                }
-                final long now = epochMillis.getAsLong();
-                if (now >= nextBeatMillis) {
-                    writer.heartbeat(now);
-                    nextBeatMillis = now + heartbeatIntervalMillis;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                // A bad command must not stop the heartbeat: readers would take the mirror for dead.
-                LOG.warn("mirror: could not write a record: {}", e.toString());
+    /** @return the commands that failed to be written, by distinct error (any thread) */
+    DistinctErrorLog errors() {
+        return thread.errors();
+    }
+
+    /** The writer's duty cycle. */
+    private final class WriterAgent implements Agent {
+
+        /** When the heartbeat is next due, wall-clock ms (the file's clock). */
+        private long nextBeatMillis;
+
+        @Override
+        public void onStart() {
+            nextBeatMillis = epochMillis.getAsLong() + heartbeatIntervalMillis;
+        }
+
+        @Override
+        public int doWork(final long nowNanos) throws InterruptedException {
+            final long waitMillis = Math.max(0, nextBeatMillis - epochMillis.getAsLong());
+            final MirrorCommand command = commands.poll(waitMillis, TimeUnit.MILLISECONDS);
+            if (command != null) {
+                apply(command);
             }
+            final long now = epochMillis.getAsLong();
+            if (now >= nextBeatMillis) {
+                writer.heartbeat(now);
+                nextBeatMillis = now + heartbeatIntervalMillis;
+            }
+            return command == null ? 0 : 1;
+        }
+
+        @Override
+        public void onClose() {
+            writer.close();
+        }
+
+        @Override
+        public String roleName() {
+            return "mirror-writer";
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true; // ends the wait for a command; the mapped file is not an interruptible channel
         }
     }
 
@@ -136,8 +167,7 @@ final class MirrorWriterLoop implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        thread.stop(Duration.ofSeconds(5));
-        writer.close();
+    public void close() {
+        thread.close();
     }
 }

@@ -6,7 +6,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import org.latencyserver.launch.WorkerThread;
+import org.latencyserver.launch.agent.Agent;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,13 +20,18 @@ import org.slf4j.LoggerFactory;
  * no other thread (commands get it only while they run on this one). Between commands it runs the engine's
  * periodic duty every {@code tickIntervalNanos}.
  *
- * <p>Like an agent's duty cycle: a failing command is logged and counted, and the loop carries on
- * with the last good table. A command whose caller gave up before the loop took it is skipped
+ * <p>An {@link Agent} on its own {@link AgentRunner}: each round waits for a command at most until
+ * the next tick is due (so the runner needs no idle strategy of its own), runs it, then runs the
+ * tick when due. A failing command or tick is counted in the runner's {@link DistinctErrorLog} (once
+ * logged per distinct error), and the loop carries on with the last good table. A command whose caller gave up before the loop took it is skipped
  * (see {@link EngineCommand}: the loop only runs a command it moved from PENDING to RUNNING).
  *
  * <p>Thread-safety: {@link #submit} may be used from any thread; {@link #start}/{@link #close} once.
  */
 public final class EngineLoop implements AutoCloseable {
+
+    /** The update thread's role and thread name. */
+    public static final String ROLE = "latency-update";
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineLoop.class);
     /** How long close waits for the update thread to finish the command it runs. */
@@ -34,10 +42,11 @@ public final class EngineLoop implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final long tickIntervalNanos;
     private final BlockingQueue<EngineCommand<?>> commands = new LinkedBlockingQueue<>();
-    private final AtomicLong commandErrors = new AtomicLong();
     /** Commands skipped because their caller had cancelled them; written by the update thread. */
     private final AtomicLong commandsSkipped = new AtomicLong();
-    private final WorkerThread thread;
+    private final AgentRunner thread;
+    /** When the engine's duty is next due, on {@link #nanoClock}; owned by the update thread. */
+    private long nextTickNanos;
 
     /**
      * @param engine            the engine this loop owns; no other thread may use it once the loop is started
@@ -49,7 +58,8 @@ public final class EngineLoop implements AutoCloseable {
         this.query = new EngineQuery(engine);
         this.nanoClock = nanoClock;
         this.tickIntervalNanos = tickIntervalNanos;
-        this.thread = new WorkerThread("latency-update", this::run);
+        this.thread = new AgentRunner(new UpdateAgent(), NoIdleStrategy.INSTANCE,
+                new DistinctErrorLog(ROLE), nanoClock, JOIN_WAIT);
     }
 
     /** Starts the update thread. */
@@ -81,9 +91,14 @@ public final class EngineLoop implements AutoCloseable {
         return true;
     }
 
-    /** @return commands that threw since start */
+    /** @return commands (and ticks) that threw since start */
     public long commandErrors() {
-        return commandErrors.get();
+        return thread.errors().totalCount();
+    }
+
+    /** @return the update thread's failures by distinct error */
+    public DistinctErrorLog errors() {
+        return thread.errors();
     }
 
     /** @return the loop's and its engine's counters, read now (any thread) */
@@ -97,26 +112,38 @@ public final class EngineLoop implements AutoCloseable {
         return commandsSkipped.get();
     }
 
-    private void run() {
-        long nextTickNanos = nanoClock.getAsLong();
-        while (thread.running()) {
-            try {
-                final long waitNanos = Math.max(0, nextTickNanos - nanoClock.getAsLong());
-                final EngineCommand<?> command = commands.poll(waitNanos, TimeUnit.NANOSECONDS);
-                if (command != null) {
-                    runClaimed(command);
-                }
-                // The duty runs on time even while commands keep arriving.
-                final long now = nanoClock.getAsLong();
-                if (now - nextTickNanos >= 0) {
-                    runCounted(() -> engine.tick(now));
-                    nextTickNanos = now + tickIntervalNanos;
-                }
-            } catch (InterruptedException e) {
-                if (!thread.running()) {
-                    return;
-                }
+    /** The update thread's duty cycle. */
+    private final class UpdateAgent implements Agent {
+
+        @Override
+        public void onStart() {
+            nextTickNanos = nanoClock.getAsLong();
+        }
+
+        @Override
+        public int doWork(final long nowNanos) throws InterruptedException {
+            final long waitNanos = Math.max(0, nextTickNanos - nowNanos);
+            final EngineCommand<?> command = commands.poll(waitNanos, TimeUnit.NANOSECONDS);
+            if (command != null) {
+                runClaimed(command);
             }
+            // The duty runs on time even while commands keep arriving.
+            final long afterNanos = nanoClock.getAsLong();
+            if (afterNanos - nextTickNanos >= 0) {
+                runCounted(() -> engine.tick(afterNanos));
+                nextTickNanos = afterNanos + tickIntervalNanos;
+            }
+            return command == null ? 0 : 1;
+        }
+
+        @Override
+        public String roleName() {
+            return ROLE;
+        }
+
+        @Override
+        public boolean wakesByInterrupt() {
+            return true;
         }
     }
 
@@ -133,8 +160,8 @@ public final class EngineLoop implements AutoCloseable {
         try {
             command.run();
         } catch (RuntimeException e) {
-            commandErrors.incrementAndGet();
-            LOG.error("update command failed; the table keeps its last good state", e);
+            // Counted and logged once per distinct error; the table keeps its last good state.
+            thread.errors().record(e);
         }
     }
 
@@ -144,7 +171,7 @@ public final class EngineLoop implements AutoCloseable {
      */
     @Override
     public void close() {
-        thread.stopKeepingInterrupt(JOIN_WAIT);
+        thread.close();
         EngineCommand<?> left;
         while ((left = commands.poll()) != null) {
             left.cancel();

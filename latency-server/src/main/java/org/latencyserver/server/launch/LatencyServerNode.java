@@ -3,42 +3,28 @@ package org.latencyserver.server.launch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
+import org.latencyserver.launch.agent.CloseStack;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.Partitions;
 import org.latencyserver.orb.References;
-import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.config.IndexRefScope;
 import org.latencyserver.server.config.SecuritySettings;
 import org.latencyserver.server.config.ServerConfiguration;
-import org.latencyserver.server.config.ServerSettings;
 import org.latencyserver.server.corba.LatencyServiceServant;
-import org.latencyserver.server.corba.WriteGuard;
 import org.latencyserver.server.engine.EngineLoop;
-import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.logging.RepeatedWarningFilter;
 import org.latencyserver.server.metrics.ServerMetrics;
-import org.latencyserver.server.persistence.LoadedProfiles;
 import org.latencyserver.server.persistence.StateStore;
-import org.latencyserver.server.security.CallerCapture;
-import org.latencyserver.server.snmp.EngineFeed;
 import org.latencyserver.server.snmp.SnmpPoller;
-import org.latencyserver.server.snmp.SnmpPollerCounters;
-import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
-import org.latencyserver.server.table.ConnectionTable;
 import org.omg.CORBA.ORB;
-import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,32 +60,34 @@ public final class LatencyServerNode extends RunningComponent {
     private final StateStore store;
     private final ServerMetrics metrics;
     private final RepeatedWarningFilter repeatedWarnings;
+    /** The servant's reference, as activated in the root POA. */
+    private final org.omg.CORBA.Object reference;
     private final String ior;
     private final int metricsPort;
     private final String metricsUrl;
     private final int connections;
     private NameKeeper nameKeeper;
 
-    private LatencyServerNode(final ServerContext context, final ORB orb, final LatencyServiceServant servant,
-                              final SnmpPoller poller, final EngineLoop loop, final StateStore store, final ServerMetrics metrics,
-                              final RepeatedWarningFilter repeatedWarnings, final String ior, final int metricsPort,
-                              final String metricsUrl, final int connections) {
-        this.context = context;
-        this.orb = orb;
-        this.servant = servant;
-        this.poller = poller;
-        this.loop = loop;
-        this.store = store;
-        this.metrics = metrics;
-        this.repeatedWarnings = repeatedWarnings;
-        this.ior = ior;
-        this.metricsPort = metricsPort;
-        this.metricsUrl = metricsUrl;
-        this.connections = connections;
+    private LatencyServerNode(final ServerAssembly parts) {
+        this.context = parts.context;
+        this.orb = parts.orb;
+        this.servant = parts.servant;
+        this.poller = parts.poller;
+        this.loop = parts.loop;
+        this.store = parts.store;
+        this.metrics = parts.metrics;
+        this.repeatedWarnings = parts.repeatedWarnings;
+        this.reference = parts.reference;
+        this.ior = orb.object_to_string(parts.reference);
+        this.metricsPort = parts.metricsBound;
+        this.metricsUrl = parts.metricsUrl;
+        this.connections = parts.connections;
     }
 
     /**
-     * Builds and starts a server; returns once it serves.
+     * Builds and starts a server; returns once it serves. Each start step ({@link ServerAssembly})
+     * pushes what it started onto a {@link CloseStack}; a step that fails closes what the earlier ones
+     * started, last first. Once the node exists, it owns all of it, and its {@link #close} stops it.
      *
      * @param context what to start; {@link ServerContext#conclude() concluded} here
      * @return the running server
@@ -109,120 +97,25 @@ public final class LatencyServerNode extends RunningComponent {
      * @throws IOException   when the IOR file or ready file cannot be written
      */
     public static LatencyServerNode launch(final ServerContext context) throws LaunchFailure, IOException {
-        // A ready file or IOR file of an earlier run names a server that is gone: a start that fails leaves none.
-        ReadyFile.deleteQuietly(context.readyFile());
-        if (context.iorFile() != null) {
-            Files.deleteIfExists(context.iorFile());
-        }
+        forgetEarlierRun(context);
         context.conclude();
-        final ServerConfiguration configuration = context.configuration();
-        final List<ConnectionRow> rows = new ArrayList<>();
-        final long now = context.epochMillis().getAsLong();
-        for (final ConnectionSpec spec : configuration.connectionSpecs()) {
-            rows.add(ConnectionRow.initial(spec, now));
-        }
-        final SecureRandom random = new SecureRandom();
-        // Profiles a planner loaded before a restart win over the configured files of the same name.
-        final LoadedProfiles loadedProfiles = new LoadedProfiles(configuration.server().stateFile());
-        final java.util.Map<String, org.latencyserver.core.profile.Profile> profiles = new java.util.HashMap<>(configuration.profiles());
-        profiles.putAll(loadedProfiles.restore(configuration.limits().profileLimits(), configuration.connectionSpecs()));
-        final UpdateEngine engine = new UpdateEngine(new ConnectionTable(rows), java.util.Map.copyOf(profiles),
-            configuration.engine(), configuration.limits(), random::nextLong, context.epochMillis());
-        final StateStore store = new StateStore(configuration.server().stateFile(), engine.table(),
-            configuration.limits().maxHistogramBins());
-        store.restoreInto(engine, context.nanoClock().getAsLong());
-        engine.addListener(store);
-        store.start(context.stateFlushIntervalMillis());
-        final EngineLoop loop = new EngineLoop(engine, context.nanoClock(), context.engineTickIntervalNanos());
-        final ServerMetrics metrics = new ServerMetrics(engine.table(), loop::counters, context.nanoClock(),
-            context.perConnectionMetrics());
-        metrics.registerStateStore(store::counters);
-        metrics.registerProfileDrift(loop.query()::profileDrifts);
-        final RepeatedWarningFilter repeatedWarnings = RepeatedWarningFilter.install(context.repeatedWarningIntervalMillis());
-        if (repeatedWarnings != null) {
-            metrics.registerLogWarnings(repeatedWarnings::counts);
-        }
-        final Runnable stopStarted = () -> {
-            loop.close();
-            store.close();
-            metrics.close();
-            if (repeatedWarnings != null) {
-                repeatedWarnings.uninstall();
-            }
-        };
-        final SecuritySettings security = configuration.security();
-        // Pool, queue and connection settings for many callers: see OrbSupport.withServerTuning.
-        final java.util.Properties orbProperties = OrbSupport.withServerTuning(
-            CallerCapture.register(OrbSupport.properties(context.host(), context.orbPort(), context.callbackReplyTimeoutMillis())));
-        if (security.tls() != null) {
-            final SecuritySettings.Tls tls = security.tls();
-            try {
-                OrbSupport.withTlsServer(orbProperties, TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv()),
-                    tls.port());
-            } catch (IllegalArgumentException e) {
-                stopStarted.run();
-                throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "security.tls: " + e.getMessage());
-            }
-        }
-        final ORB orb = OrbSupport.init(new String[0], orbProperties);
-        final LatencyServiceServant servant = new LatencyServiceServant(loop, context.epochMillis(),
-            new WriteGuard(security.policy(), CallerCapture.callers(orb), configuration.server().operatorCallsEnabled(),
-                configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
-            metrics, loadedProfiles::save, store::awaitSaved);
-        announceSecurity(security);
-        final ServerSettings.Metrics configured = configuration.server().metrics();
-        final String metricsHost = context.metricsPort() == null ? configured.address() : context.host();
-        final int metricsListenPort = context.metricsPort() == null ? (configured.enabled() ? configured.port() : -1)
-            : context.metricsPort();
-        int metricsBound = -1;
-        String metricsUrl = null;
-        if (metricsListenPort >= 0) {
-            try {
-                metricsBound = metrics.serve(metricsHost, metricsListenPort);
-            } catch (IOException e) {
-                stopStartedWithOrb(servant, null, stopStarted, orb);
-                throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "the metrics endpoint cannot listen on " + metricsHost
-                    + ":" + metricsListenPort + ": " + e.getMessage());
-            }
-            metricsUrl = "http://" + metricsHost + ":" + metricsBound + "/metrics";
-            LOG.info("metrics at {}", metricsUrl);
-        }
-        engine.addListener(servant.engineListener());
-        loop.start();
-        final SnmpPoller poller;
-        try {
-            poller = SnmpPoller.polls(configuration) ? SnmpPoller.forConfiguration(configuration,
-                new EngineFeed(loop, metrics::snmpAnswerApplied, System::nanoTime)) : null;
-        } catch (IllegalArgumentException e) {
-            stopStartedWithOrb(servant, null, stopStarted, orb);
-            throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "the SNMP poller cannot start: " + e.getMessage());
-        }
-        if (poller != null) {
-            metrics.registerSnmpPoller(() -> SnmpPollerCounters.of(poller));
-            poller.start();
-        }
-
         final LatencyServerNode node;
-        final org.omg.CORBA.Object reference;
-        try {
-            final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            rootPoa.the_POAManager().activate();
-            reference = rootPoa.servant_to_reference(new LatencyServicePOATie(servant));
-            node = new LatencyServerNode(context, orb, servant, poller, loop, store, metrics, repeatedWarnings,
-                orb.object_to_string(reference), metricsBound, metricsUrl, rows.size());
-        } catch (org.omg.CORBA.INITIALIZE e) {
-            // JacORB opens its listening socket with the root POA; INITIALIZE is its word for a port it cannot have.
-            stopStartedWithOrb(servant, poller, stopStarted, orb);
-            throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "cannot listen at " + context.host() + ":" + context.orbPort()
-                + ": " + e.getMessage());
-        } catch (org.omg.CORBA.UserException | RuntimeException e) {
-            // RootPOA is always there and the servant is new: JacORB would be broken.
-            stopStartedWithOrb(servant, poller, stopStarted, orb);
-            throw new IllegalStateException("the ORB refused to activate the servant: " + e, e);
+        try (CloseStack undo = new CloseStack()) {
+            final ServerAssembly parts = new ServerAssembly(context, undo);
+            parts.startEngineAndStore();
+            parts.registerMetrics();
+            parts.initOrb();
+            parts.createServant();
+            announceSecurity(context.configuration().security());
+            parts.serveMetrics();
+            parts.startLoopAndPoller();
+            parts.activateServant();
+            node = new LatencyServerNode(parts);
+            undo.release(); // the node owns them now: its close stops them in its own order
         }
         // From here on the node stops everything when the rest of the start fails.
         try {
-            node.serve(reference);
+            node.serve();
         } catch (LaunchFailure | IOException | RuntimeException e) {
             node.close();
             throw e;
@@ -230,20 +123,16 @@ public final class LatencyServerNode extends RunningComponent {
         return node;
     }
 
-    /** Stops what a launch had started before its node existed (so that it leaves nothing running). */
-    private static void stopStartedWithOrb(final LatencyServiceServant servant, final SnmpPoller poller, final Runnable stopStarted,
-                                           final ORB orb) {
-        servant.close();
-        if (poller != null) {
-            poller.close();
+    /** A ready file or IOR file of an earlier run names a server that is gone: a start that fails leaves none. */
+    private static void forgetEarlierRun(final ServerContext context) throws IOException {
+        ReadyFile.deleteQuietly(context.readyFile());
+        if (context.iorFile() != null) {
+            Files.deleteIfExists(context.iorFile());
         }
-        stopStarted.run();
-        orb.shutdown(true);
-        orb.destroy();
     }
 
     /** Registers in the naming service, then writes the IOR file and the ready file: from then on it serves. */
-    private void serve(final org.omg.CORBA.Object reference) throws LaunchFailure, IOException {
+    private void serve() throws LaunchFailure, IOException {
         final ServerConfiguration configuration = context.configuration();
         final String naming = context.namingReference();
         final String registered = configuration.server().registeredName();

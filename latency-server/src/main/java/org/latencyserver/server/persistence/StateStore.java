@@ -2,15 +2,17 @@ package org.latencyserver.server.persistence;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.DistinctErrorLog;
+import org.latencyserver.launch.agent.NoIdleStrategy;
+import org.latencyserver.launch.agent.PeriodicDeadline;
+import org.latencyserver.launch.agent.TaskQueueAgent;
 import org.latencyserver.server.engine.EngineListener;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.engine.UpdateEngine;
@@ -50,12 +52,17 @@ import org.slf4j.LoggerFactory;
  * {@link #awaitSaved}, {@link #write}, {@link #counters} and {@link #close} from any thread. The
  * journals and the record of what is on disk belong to the writer thread ({@link StateWriter}),
  * which reads only immutable published rows; the compactor thread writes only the state file, from
- * rows it was handed. {@link #close} takes all of it over once the writer has stopped.
+ * rows it was handed. Both threads are {@link TaskQueueAgent}s on their own {@link AgentRunner}s: the
+ * writer runs the tasks of {@link #awaitSaved} and {@link #write} in order and its tick with a fixed
+ * delay between them; at {@link #close} it runs the tasks still queued and then, on its own thread,
+ * its last append, forced.
  */
 public final class StateStore implements EngineListener, AutoCloseable {
 
     private static final long STARTUP_SNAPSHOT_TIMEOUT_SECONDS = 10;
-    private static final long WRITER_STOP_WAIT_SECONDS = 2;
+    private static final Duration WRITER_STOP_WAIT = Duration.ofSeconds(2);
+    /** The compactor's close waits for a compaction under way as long as the writer's last one may. */
+    private static final Duration COMPACTOR_STOP_WAIT = Duration.ofMillis(SavePolicy.COMPACTION_WAIT_MILLIS);
 
     private static final Logger LOG = LoggerFactory.getLogger(StateStore.class);
 
@@ -63,9 +70,10 @@ public final class StateStore implements EngineListener, AutoCloseable {
     private final StateRestorer restorer;
     private final ChangeMarks marks = new ChangeMarks();
     private final SaveTally tally = new SaveTally();
-    private final ScheduledExecutorService writerThread = Executors.newSingleThreadScheduledExecutor(daemon("latency-state-writer"));
     /** Writes the state file of a compaction from rows it is handed, while the writer keeps appending. */
-    private final ExecutorService compactorThread = Executors.newSingleThreadExecutor(daemon("latency-state-compactor"));
+    private final LazyAgent compactorThread;
+    /** The writer thread: the tasks of {@link #awaitSaved} and {@link #write}, and from {@link #start} its tick. */
+    private final LazyAgent writerThread;
     private final StateWriter writer;
 
     /**
@@ -92,15 +100,18 @@ public final class StateStore implements EngineListener, AutoCloseable {
         this.files = StateFiles.beside(file);
         this.restorer = new StateRestorer(files, table, maxHistogramBins);
         this.writer = new StateWriter(files, table, marks, tally, new SavePolicy(compactJournalMinBytes),
-            restorer::restoredGeneration, compactorThread);
+            restorer::restoredGeneration, task -> compactorThread().execute(task));
+        this.compactorThread = new LazyAgent(TaskQueueAgent.named("latency-state-compactor").build(), COMPACTOR_STOP_WAIT);
+        this.writerThread = new LazyAgent(TaskQueueAgent.named("latency-state-writer")
+                .lastAction(writer::closeAfterWriterStopped).build(), WRITER_STOP_WAIT);
     }
 
-    private static ThreadFactory daemon(final String name) {
-        return task -> {
-            final Thread thread = new Thread(task, name);
-            thread.setDaemon(true);
-            return thread;
-        };
+    private TaskQueueAgent compactorThread() {
+        return compactorThread.started();
+    }
+
+    private TaskQueueAgent writerTasks() {
+        return writerThread.started();
     }
 
     /** @return the journal beside the state file, {@code <state_file>.journal} */
@@ -138,8 +149,8 @@ public final class StateStore implements EngineListener, AutoCloseable {
      * @param flushIntervalMillis changes nobody waits for are appended at most this often, {@code >= 1}
      */
     public void start(final long flushIntervalMillis) {
-        final Future<Boolean> first = writerThread.submit(writer::snapshot);
-        writerThread.scheduleWithFixedDelay(writer::tick, flushIntervalMillis, flushIntervalMillis, TimeUnit.MILLISECONDS);
+        final Future<Boolean> first = writerTasks().submit(writer::snapshot);
+        writerTasks().scheduleDuty(PeriodicDeadline.Kind.FIXED_DELAY, TimeUnit.MILLISECONDS.toNanos(flushIntervalMillis), writer::tick);
         try {
             first.get(STARTUP_SNAPSHOT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
@@ -170,7 +181,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
             // Runs after any append under way (one writer thread): a connection still marked is
             // appended now, our change included; one no longer marked was appended by an append
             // that read its row after our change was published.
-            return writerThread.submit(() -> writer.saveChanges(true)).get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return writerTasks().submit(() -> writer.saveChanges(true)).get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException | ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
@@ -191,7 +202,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
      */
     public void write() throws IOException {
         try {
-            writerThread.submit(() -> {
+            writerTasks().submit(() -> {
                 writer.writeSnapshot();
                 return null;
             }).get();
@@ -208,21 +219,16 @@ public final class StateStore implements EngineListener, AutoCloseable {
         }
     }
 
-    /** Stops the writer after a last append, forced, and a compaction under way finished. */
+    /**
+     * Stops the writer after a last append, forced, and a compaction under way finished (all on the
+     * writer's thread, within {@link #WRITER_STOP_WAIT} of the tasks still queued), then the compactor.
+     */
     @Override
     public void close() {
-        writerThread.shutdown();
-        try {
-            if (!writerThread.awaitTermination(WRITER_STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.error("the state writer did not stop within 2 s; changes since its last save are not saved");
-                compactorThread.shutdown();
-                return;
-            }
-            // The writer has stopped: its files are this thread's now.
-            writer.closeAfterWriterStopped();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!writerThread.close()) {
+            LOG.error("the state writer did not stop within {} ms; changes since its last save may not be saved",
+                    WRITER_STOP_WAIT.toMillis());
         }
-        compactorThread.shutdown();
+        compactorThread.close();
     }
 }

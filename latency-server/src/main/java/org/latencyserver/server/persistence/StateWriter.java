@@ -7,8 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
@@ -56,7 +57,7 @@ final class StateWriter {
     private final SavePolicy policy;
     /** The newest generation restored at start; a new state file's must be past it. */
     private final LongSupplier restoredGeneration;
-    private final ExecutorService compactor;
+    private final Executor compactor;
     private final ObjectMapper mapper = new ObjectMapper();
 
     /** The journal appends go to; null when the next save must write a state file (at first, and after a failure). */
@@ -77,7 +78,7 @@ final class StateWriter {
      * @param compactor runs a compaction's state file; owned (started, shut down) by the caller
      */
     StateWriter(final StateFiles files, final ConnectionTable table, final ChangeMarks marks, final SaveTally tally,
-                final SavePolicy policy, final LongSupplier restoredGeneration, final ExecutorService compactor) {
+                final SavePolicy policy, final LongSupplier restoredGeneration, final Executor compactor) {
         this.files = files;
         this.table = table;
         this.marks = marks;
@@ -216,7 +217,9 @@ final class StateWriter {
         }
         compactionGeneration = next;
         remember(rows);
-        compaction = compactor.submit(() -> files.writeStateFile(mapper, rows, next));
+        final FutureTask<Long> stateFile = new FutureTask<>(() -> files.writeStateFile(mapper, rows, next));
+        compactor.execute(stateFile);
+        compaction = stateFile;
     }
 
     /**

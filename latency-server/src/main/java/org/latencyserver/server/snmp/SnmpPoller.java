@@ -8,11 +8,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.latencyserver.launch.agent.AgentRunner;
+import org.latencyserver.launch.agent.NoIdleStrategy;
+import org.latencyserver.launch.agent.PeriodicAgent;
+import org.latencyserver.launch.agent.PeriodicDeadline;
 import org.latencyserver.server.config.LinkConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
@@ -65,7 +67,8 @@ import org.slf4j.LoggerFactory;
  * most {@value #DELIVERY_PERIOD_MILLIS} ms after its answer arrived.
  *
  * <p>Thread-safety: {@link #start} and {@link #close} once each, from one thread; the rest runs on
- * the poller's own scheduler thread and SNMP4J's threads.
+ * the poller's own thread (a {@link PeriodicAgent}: the slices at a fixed rate, the deliveries with a
+ * fixed delay) and SNMP4J's threads.
  */
 public final class SnmpPoller implements AutoCloseable {
 
@@ -102,16 +105,17 @@ public final class SnmpPoller implements AutoCloseable {
     private final Map<String, PolledSource> links = new LinkedHashMap<>();
     private final List<Wiring> connections = new ArrayList<>();
     private final Map<Short, PolledValues> delivered = new HashMap<>();
-    private final ScheduledExecutorService scheduler;
+    /** The poller's thread, an agent of two duties (poll a slice, deliver answers); built by {@link #start}. */
+    private AgentRunner pollerThread;
     /** Every polled source, nodes then links: slice k of an interval asks sources k, k + slices, ... */
     private final List<PolledSource> polled = new ArrayList<>();
     /** The interval is cut into this many slices, each asking its share of the sources. */
     private final int slices;
     /** Per polled source (same order), the connections it feeds. */
     private final List<List<Wiring>> wiringsOfPolled = new ArrayList<>();
-    /** Per polled source (same order), its {@link PolledSource#outcomes} when last delivered. Owned by the scheduler thread. */
+    /** Per polled source (same order), its {@link PolledSource#outcomes} when last delivered. Owned by the poller thread. */
     private long[] deliveredOutcomes;
-    /** The slice the next tick asks. Owned by the scheduler thread. */
+    /** The slice the next tick asks. Owned by the poller thread. */
     private int nextSlice;
     /** Requests sent, answers received, and polls skipped because the previous one was still out. */
     private final java.util.concurrent.atomic.LongAdder requestsSent = new java.util.concurrent.atomic.LongAdder();
@@ -214,11 +218,6 @@ public final class SnmpPoller implements AutoCloseable {
             }
             throw e;
         }
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            final Thread thread = new Thread(runnable, "snmp-poller");
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     /**
@@ -314,8 +313,12 @@ public final class SnmpPoller implements AutoCloseable {
     public void start() throws IOException {
         snmp.listen();
         final long sliceNanos = TimeUnit.MILLISECONDS.toNanos(pollIntervalMillis) / slices;
-        scheduler.scheduleAtFixedRate(this::pollSafely, 0, sliceNanos, TimeUnit.NANOSECONDS);
-        scheduler.scheduleWithFixedDelay(this::deliverSafely, DELIVERY_PERIOD_MILLIS, DELIVERY_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        final long deliveryNanos = TimeUnit.MILLISECONDS.toNanos(DELIVERY_PERIOD_MILLIS);
+        pollerThread = new AgentRunner(PeriodicAgent.named("snmp-poller")
+                .duty(PeriodicDeadline.Kind.FIXED_RATE, sliceNanos, 0, this::pollSlice)
+                .duty(PeriodicDeadline.Kind.FIXED_DELAY, deliveryNanos, deliveryNanos, this::deliverChanges)
+                .build(), NoIdleStrategy.INSTANCE);
+        pollerThread.start();
         LOG.info("SNMP poller: {} workstations, {} switch ports, {} connections, every {} ms", nodes.size(), links.size(),
             connections.size(), pollIntervalMillis);
         if (!sockets.isEmpty()) {
@@ -338,25 +341,14 @@ public final class SnmpPoller implements AutoCloseable {
         return List.copyOf(bound);
     }
 
-    private void pollSafely() {
+    /** Asks the next slice's sources; a failure is counted by the poller's agent runner, and polling goes on. */
+    private void pollSlice() {
         try {
             for (int i = nextSlice; i < polled.size(); i += slices) {
                 send(polled.get(i));
             }
-        } catch (RuntimeException e) {
-            // A scheduled task that throws is never run again; the poller must go on.
-            LOG.error("SNMP poll failed; polling goes on", e);
         } finally {
             nextSlice = (nextSlice + 1) % slices;
-        }
-    }
-
-    private void deliverSafely() {
-        try {
-            deliverChanges();
-        } catch (RuntimeException e) {
-            // A scheduled task that throws is never run again; delivery must go on.
-            LOG.error("delivering SNMP answers failed; polling goes on", e);
         }
     }
 
@@ -490,14 +482,13 @@ public final class SnmpPoller implements AutoCloseable {
     /** Stops polling and closes the socket. */
     @Override
     public void close() {
-        scheduler.shutdownNow();
+        if (pollerThread != null) {
+            pollerThread.close();
+        }
         try {
-            scheduler.awaitTermination(2, TimeUnit.SECONDS);
             snmp.close();
         } catch (IOException e) {
             LOG.warn("closing the SNMP session: {}", e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,0 +1,211 @@
+package org.latencyserver.server.launch;
+
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.idl.latency.LatencyServicePOATie;
+import org.latencyserver.launch.agent.CloseStack;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.config.SecuritySettings;
+import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.config.ServerSettings;
+import org.latencyserver.server.corba.LatencyServiceServant;
+import org.latencyserver.server.corba.WriteGuard;
+import org.latencyserver.server.engine.EngineLoop;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.logging.RepeatedWarningFilter;
+import org.latencyserver.server.metrics.ServerMetrics;
+import org.latencyserver.server.persistence.LoadedProfiles;
+import org.latencyserver.server.persistence.StateStore;
+import org.latencyserver.server.security.CallerCapture;
+import org.latencyserver.server.snmp.EngineFeed;
+import org.latencyserver.server.snmp.SnmpPollerCounters;
+import org.latencyserver.server.snmp.SnmpPoller;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTable;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The start steps of a {@link LatencyServerNode}, one method each, in the order
+ * {@link LatencyServerNode#launch} calls them. Each step pushes what it started onto the launch's
+ * {@link CloseStack}, so a step that fails leaves nothing running: the stack closes what the earlier
+ * steps started, last first.
+ *
+ * <p>Thread-safety: the launching thread only; it lives as long as one launch.
+ */
+final class ServerAssembly {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerAssembly.class);
+
+    final ServerContext context;
+    final ServerConfiguration configuration;
+    private final CloseStack undo;
+    int connections;
+    UpdateEngine engine;
+    LoadedProfiles loadedProfiles;
+    StateStore store;
+    EngineLoop loop;
+    ServerMetrics metrics;
+    RepeatedWarningFilter repeatedWarnings;
+    ORB orb;
+    LatencyServiceServant servant;
+    int metricsBound = -1;
+    String metricsUrl;
+    SnmpPoller poller;
+    org.omg.CORBA.Object reference;
+
+    ServerAssembly(final ServerContext context, final CloseStack undo) {
+        this.context = context;
+        this.configuration = context.configuration();
+        this.undo = undo;
+    }
+
+    /** The engine with the configured rows and profiles (those a planner loaded before a restart win), and its state restored. */
+    void startEngineAndStore() {
+        final List<ConnectionRow> rows = new ArrayList<>();
+        final long nowMillis = context.epochMillis().getAsLong();
+        for (final ConnectionSpec spec : configuration.connectionSpecs()) {
+            rows.add(ConnectionRow.initial(spec, nowMillis));
+        }
+        connections = rows.size();
+        final SecureRandom random = new SecureRandom();
+        loadedProfiles = new LoadedProfiles(configuration.server().stateFile());
+        final Map<String, Profile> profiles = new HashMap<>(configuration.profiles());
+        profiles.putAll(loadedProfiles.restore(configuration.limits().profileLimits(), configuration.connectionSpecs()));
+        engine = new UpdateEngine(new ConnectionTable(rows), Map.copyOf(profiles),
+            configuration.engine(), configuration.limits(), random::nextLong, context.epochMillis());
+        store = undo.push(new StateStore(configuration.server().stateFile(), engine.table(),
+            configuration.limits().maxHistogramBins()));
+        store.restoreInto(engine, context.nanoClock().getAsLong());
+        engine.addListener(store);
+        store.start(context.stateFlushIntervalMillis());
+        loop = undo.push(new EngineLoop(engine, context.nanoClock(), context.engineTickIntervalNanos()));
+    }
+
+    /** The metrics and their sources, and the filter against repeated warnings. */
+    void registerMetrics() {
+        metrics = undo.push(new ServerMetrics(engine.table(), loop::counters, context.nanoClock(),
+            context.perConnectionMetrics()));
+        metrics.registerStateStore(store::counters);
+        metrics.registerProfileDrift(loop.query()::profileDrifts);
+        repeatedWarnings = RepeatedWarningFilter.install(context.repeatedWarningIntervalMillis());
+        if (repeatedWarnings != null) {
+            undo.push((AutoCloseable) repeatedWarnings::uninstall);
+            metrics.registerLogWarnings(repeatedWarnings::counts);
+        }
+    }
+
+    /**
+     * The ORB, tuned for many callers, with IIOP/TLS when configured.
+     *
+     * @throws LaunchFailure {@link LaunchFailure.Kind#CONFIGURATION_REFUSED} when the TLS stores cannot be used
+     */
+    void initOrb() throws LaunchFailure {
+        final SecuritySettings security = configuration.security();
+        // Pool, queue and connection settings for many callers: see OrbSupport.withServerTuning.
+        final Properties orbProperties = OrbSupport.withServerTuning(
+            CallerCapture.register(OrbSupport.properties(context.host(), context.orbPort(), context.callbackReplyTimeoutMillis())));
+        if (security.tls() != null) {
+            final SecuritySettings.Tls tls = security.tls();
+            try {
+                OrbSupport.withTlsServer(orbProperties, TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv()),
+                    tls.port());
+            } catch (IllegalArgumentException e) {
+                throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "security.tls: " + e.getMessage());
+            }
+        }
+        final ORB started = OrbSupport.init(new String[0], orbProperties);
+        orb = started;
+        undo.push(() -> {
+            started.shutdown(true);
+            started.destroy();
+        });
+    }
+
+    /** The servant, with its write guard. */
+    void createServant() {
+        final SecuritySettings security = configuration.security();
+        servant = new LatencyServiceServant(loop, context.epochMillis(),
+            new WriteGuard(security.policy(), CallerCapture.callers(orb), configuration.server().operatorCallsEnabled(),
+                configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
+            metrics, loadedProfiles::save, store::awaitSaved);
+        undo.push((AutoCloseable) servant::close);
+    }
+
+    /**
+     * The metrics endpoint, when asked for.
+     *
+     * @throws LaunchFailure {@link LaunchFailure.Kind#CANNOT_LISTEN} when its port cannot be listened on
+     */
+    void serveMetrics() throws LaunchFailure {
+        final ServerSettings.Metrics configured = configuration.server().metrics();
+        final String metricsHost = context.metricsPort() == null ? configured.address() : context.host();
+        final int metricsListenPort = context.metricsPort() == null ? (configured.enabled() ? configured.port() : -1)
+            : context.metricsPort();
+        if (metricsListenPort < 0) {
+            return;
+        }
+        try {
+            metricsBound = metrics.serve(metricsHost, metricsListenPort);
+        } catch (IOException e) {
+            throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "the metrics endpoint cannot listen on " + metricsHost
+                + ":" + metricsListenPort + ": " + e.getMessage());
+        }
+        metricsUrl = "http://" + metricsHost + ":" + metricsBound + "/metrics";
+        LOG.info("metrics at {}", metricsUrl);
+    }
+
+    /**
+     * Starts the update thread (the servant hears the engine's changes), then the SNMP poller when anything is polled.
+     *
+     * @throws LaunchFailure {@link LaunchFailure.Kind#CONFIGURATION_REFUSED} when the poller refuses the configuration
+     * @throws IOException   when the poller's socket cannot listen
+     */
+    void startLoopAndPoller() throws LaunchFailure, IOException {
+        engine.addListener(servant.engineListener());
+        loop.start();
+        try {
+            poller = SnmpPoller.polls(configuration) ? SnmpPoller.forConfiguration(configuration,
+                new EngineFeed(loop, metrics::snmpAnswerApplied, System::nanoTime)) : null;
+        } catch (IllegalArgumentException e) {
+            throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "the SNMP poller cannot start: " + e.getMessage());
+        }
+        if (poller != null) {
+            undo.push(poller);
+            final SnmpPoller started = poller;
+            metrics.registerSnmpPoller(() -> SnmpPollerCounters.of(started));
+            poller.start();
+        }
+    }
+
+    /**
+     * Activates the servant in the root POA, which opens the ORB's listening socket.
+     *
+     * @throws LaunchFailure {@link LaunchFailure.Kind#CANNOT_LISTEN} when the ORB's port cannot be had
+     */
+    void activateServant() throws LaunchFailure {
+        try {
+            final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+            rootPoa.the_POAManager().activate();
+            reference = rootPoa.servant_to_reference(new LatencyServicePOATie(servant));
+        } catch (org.omg.CORBA.INITIALIZE e) {
+            // JacORB opens its listening socket with the root POA; INITIALIZE is its word for a port it cannot have.
+            throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "cannot listen at " + context.host() + ":" + context.orbPort()
+                + ": " + e.getMessage());
+        } catch (org.omg.CORBA.UserException | RuntimeException e) {
+            // RootPOA is always there and the servant is new: JacORB would be broken.
+            throw new IllegalStateException("the ORB refused to activate the servant: " + e, e);
+        }
+    }
+}
