@@ -3,7 +3,6 @@ package org.latencyserver.testbed;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Locale;
-import java.util.Set;
 import org.latencyserver.core.input.InputFaultsException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,6 +14,10 @@ import picocli.CommandLine.Parameters;
             "rate with iperf3 over UDP, from another host (--from) to a host beyond the port, for --seconds or until",
             "stopped (Ctrl-C, SIGTERM, or load PORT --stop from anywhere). --background returns at once."})
 final class LoadCommand extends Subcommand {
+
+    LoadCommand() {
+        super(EnumSet.of(Prerequisites.Tool.IP, Prerequisites.Tool.IPERF3));
+    }
 
     @Parameters(index = "0", paramLabel = "PORT", description = "The bottleneck port: a host's or a link's name.")
     String port;
@@ -37,11 +40,6 @@ final class LoadCommand extends Subcommand {
 
     /** The highest percent: twice the rate is overload enough. */
     private static final double MAX_PERCENT = 200;
-
-    @Override
-    Set<Prerequisites.Tool> tools() {
-        return EnumSet.of(Prerequisites.Tool.IP, Prerequisites.Tool.IPERF3);
-    }
 
     @Override
     int run() throws TestbedSelection.UsageException, CommandFailedException, IOException, InterruptedException {
