@@ -13,15 +13,15 @@ import picocli.CommandLine.Parameters;
             "E.g. ./latency testbed exec srv -- ./latency server --config srv.yaml"})
 final class ExecCommand extends Subcommand {
 
-    ExecCommand() {
-        super(EnumSet.of(Prerequisites.Tool.IP));
-    }
-
     @Parameters(index = "0", paramLabel = "HOST", description = "A host's or switch's name.")
     String node;
 
     @Parameters(index = "1..*", arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
+
+    ExecCommand() {
+        super(EnumSet.of(Prerequisites.Tool.IP));
+    }
 
     @Override
     int run() throws TestbedSelection.UsageException, IOException, InterruptedException {

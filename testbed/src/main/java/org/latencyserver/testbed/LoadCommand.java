@@ -15,10 +15,6 @@ import picocli.CommandLine.Parameters;
             "stopped (Ctrl-C, SIGTERM, or load PORT --stop from anywhere). --background returns at once."})
 final class LoadCommand extends Subcommand {
 
-    LoadCommand() {
-        super(EnumSet.of(Prerequisites.Tool.IP, Prerequisites.Tool.IPERF3));
-    }
-
     @Parameters(index = "0", paramLabel = "PORT", description = "The bottleneck port: a host's or a link's name.")
     String port;
 
@@ -40,6 +36,10 @@ final class LoadCommand extends Subcommand {
 
     /** The highest percent: twice the rate is overload enough. */
     private static final double MAX_PERCENT = 200;
+
+    LoadCommand() {
+        super(EnumSet.of(Prerequisites.Tool.IP, Prerequisites.Tool.IPERF3));
+    }
 
     @Override
     int run() throws TestbedSelection.UsageException, CommandFailedException, IOException, InterruptedException {
