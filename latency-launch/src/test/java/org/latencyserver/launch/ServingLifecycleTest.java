@@ -17,8 +17,7 @@ class ServingLifecycleTest {
 
     @Test
     void aStaleReadyFileIsDeletedAtTheStartBeforeTheComponentServes() throws IOException {
-        final Path file = directory.resolve("peer.ready.json");
-        Files.writeString(file, "{}");
+        final Path file = Files.writeString(directory.resolve("peer.ready.json"), "{}");
 
         try (ServingLifecycle life = ServingLifecycle.begin(Component.PEER_AGENT, file)) {
             assertFalse(Files.exists(file), "an earlier run's file would say ready too early");
@@ -64,8 +63,7 @@ class ServingLifecycleTest {
 
     @Test
     void aReadyFileThatCannotBeWrittenIsNamedInTheError() throws Exception {
-        final Path blocker = directory.resolve("not-a-directory");
-        Files.writeString(blocker, "x");
+        final Path blocker = Files.writeString(directory.resolve("not-a-directory"), "x");
         final Path file = blocker.resolve("peer.ready.json");
         try (ServingLifecycle life = ServingLifecycle.begin(Component.PEER_AGENT, file)) {
             final IOException refused = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,

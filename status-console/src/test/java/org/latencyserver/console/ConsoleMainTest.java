@@ -17,8 +17,8 @@ class ConsoleMainTest {
 
     @Test
     void aRefusedOptionExitsTwoAndStillDeletesTheReadyFileAnEarlierRunLeft() throws Exception {
-        final Path ready = directory.resolve("console.ready.json");
-        Files.writeString(ready, "{ \"format\": \"latency-ready/1\", \"component\": \"console\", \"pid\": 1 }");
+        final Path ready = Files.writeString(directory.resolve("console.ready.json"),
+            "{ \"format\": \"latency-ready/1\", \"component\": \"console\", \"pid\": 1 }");
 
         final int exit = new CommandLine(new ConsoleMain()).execute("--server", "corbaloc::127.0.0.1:1/LatencyServer",
             "--refresh-millis", "50", "--ready-file", ready.toString());

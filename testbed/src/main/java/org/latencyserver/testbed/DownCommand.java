@@ -2,7 +2,6 @@ package org.latencyserver.testbed;
 
 import java.io.IOException;
 import java.util.EnumSet;
-import java.util.Set;
 import picocli.CommandLine.Command;
 
 /** {@code testbed down}: removes a testbed by PID and by name. */
@@ -11,9 +10,8 @@ import picocli.CommandLine.Command;
             "namespaces (with their interfaces, bridges and qdiscs) and its state directory. Safe to repeat."})
 final class DownCommand extends Subcommand {
 
-    @Override
-    Set<Prerequisites.Tool> tools() {
-        return EnumSet.of(Prerequisites.Tool.IP);
+    DownCommand() {
+        super(EnumSet.of(Prerequisites.Tool.IP));
     }
 
     @Override

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -20,9 +19,8 @@ final class ExecCommand extends Subcommand {
     @Parameters(index = "1..*", arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
 
-    @Override
-    Set<Prerequisites.Tool> tools() {
-        return EnumSet.of(Prerequisites.Tool.IP);
+    ExecCommand() {
+        super(EnumSet.of(Prerequisites.Tool.IP));
     }
 
     @Override

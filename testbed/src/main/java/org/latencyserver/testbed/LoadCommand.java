@@ -3,7 +3,6 @@ package org.latencyserver.testbed;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Locale;
-import java.util.Set;
 import org.latencyserver.core.input.InputFaultsException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,9 +37,8 @@ final class LoadCommand extends Subcommand {
     /** The highest percent: twice the rate is overload enough. */
     private static final double MAX_PERCENT = 200;
 
-    @Override
-    Set<Prerequisites.Tool> tools() {
-        return EnumSet.of(Prerequisites.Tool.IP, Prerequisites.Tool.IPERF3);
+    LoadCommand() {
+        super(EnumSet.of(Prerequisites.Tool.IP, Prerequisites.Tool.IPERF3));
     }
 
     @Override

@@ -18,11 +18,6 @@ final class StatusCommand extends Subcommand {
     boolean json;
 
     @Override
-    Set<Prerequisites.Tool> tools() {
-        return null;
-    }
-
-    @Override
     int run() throws TestbedSelection.UsageException, CommandFailedException, IOException, InterruptedException {
         final TestbedStatus status = selection.status();
         if (json) {

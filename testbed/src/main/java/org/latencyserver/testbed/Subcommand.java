@@ -26,15 +26,24 @@ abstract class Subcommand implements Callable<Integer> {
     @Mixin
     TestbedSelection selection = new TestbedSelection();
 
-    /** @return the programs this subcommand runs (checked with the capabilities), or null to check nothing */
-    abstract Set<Prerequisites.Tool> tools();
+    /** The programs this subcommand runs (checked with the capabilities), or null to check nothing. */
+    private final Set<Prerequisites.Tool> tools;
+
+    /** A subcommand that runs no program and needs no capability: nothing is checked. */
+    Subcommand() {
+        this.tools = null;
+    }
+
+    /** @param tools the programs this subcommand runs, checked with the capabilities before it runs */
+    Subcommand(final Set<Prerequisites.Tool> tools) {
+        this.tools = Set.copyOf(tools);
+    }
 
     /** Runs the subcommand once the machine is known to be able to. */
     abstract int run() throws TestbedSelection.UsageException, CommandFailedException, IOException, InterruptedException;
 
     @Override
     public final Integer call() throws InterruptedException {
-        final Set<Prerequisites.Tool> tools = tools();
         if (tools != null) {
             final List<String> missing = Prerequisites.missing(tools);
             if (!missing.isEmpty()) {

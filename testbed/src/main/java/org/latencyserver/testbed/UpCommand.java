@@ -3,7 +3,6 @@ package org.latencyserver.testbed;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.Set;
 import picocli.CommandLine.Command;
 
 /** {@code testbed up}: builds a testbed from its topology, after removing leftovers of the same name. */
@@ -13,9 +12,8 @@ import picocli.CommandLine.Command;
             "left. Writes STATE/status.json (docs/testbed.md). Needs root, ip, tc, snmpd and iperf3 (else exit 2)."})
 final class UpCommand extends Subcommand {
 
-    @Override
-    Set<Prerequisites.Tool> tools() {
-        return EnumSet.allOf(Prerequisites.Tool.class);
+    UpCommand() {
+        super(EnumSet.allOf(Prerequisites.Tool.class));
     }
 
     @Override

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.latencyserver.core.input.InputFaultsException;
 
 class TopologyReaderTest {
@@ -58,23 +60,25 @@ class TopologyReaderTest {
             && message.contains("198.18.0.0/15") && message.contains("10.0.0.1/24"), message);
     }
 
-    @Test
-    void aHostOnAnUnknownSwitchIsRefusedNamingTheSwitches() {
-        final String message = refused(ONE.replace("switch: sw1, address: 198.18.0.1", "switch: sw9, address: 198.18.0.1"));
-        assertTrue(message.contains("hosts[0].switch: no switch 'sw9'; the switches are [sw1]"), message);
-    }
-
-    @Test
-    void aBadRateIsRefusedNamingTheField() {
-        final String message = refused(ONE.replace("rate_mbit: 20", "rate_mbit: 0"));
-        assertTrue(message.contains("hosts[1].bottleneck.rate_mbit: must be in [0.001, 100000], was 0"), message);
-    }
-
-    @Test
-    void anUnknownKeyIsRefusedWithTheClosestOne() {
-        final String message = refused(ONE.replace("rate_mbit: 20", "rate_mbits: 20"));
-        assertTrue(message.contains("hosts[1].bottleneck.rate_mbits: unknown key 'rate_mbits' - did you mean 'rate_mbit'?"),
-            message);
+    /** One edit of the one-switch topology each, refused with the fault named. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+        a host on an unknown switch | switch: sw1, address: 198.18.0.1 | switch: sw9, address: 198.18.0.1 | \
+            hosts[0].switch: no switch 'sw9'; the switches are [sw1]
+        a bad rate | rate_mbit: 20 | rate_mbit: 0 | \
+            hosts[1].bottleneck.rate_mbit: must be in [0.001, 100000], was 0
+        an unknown key, with the closest one | rate_mbit: 20 | rate_mbits: 20 | \
+            hosts[1].bottleneck.rate_mbits: unknown key 'rate_mbits' - did you mean 'rate_mbit'?
+        a host outside its switch's network | 198.18.0.1/24 | 198.18.1.1/24 | \
+            hosts[0].address: must be in switch 'sw1''s network 198.18.0.254/24
+        a name too long for an interface | name: srv | name: averyverylongname | \
+            hosts[0].name: must be a-z then a-z0-9 or '-', up to 13 characters, was 'averyverylongname'
+        a testbed name with a hyphen | name: one | name: one-switch | \
+            name: must be a-z then a-z0-9, up to 12 characters (no '-'), was 'one-switch'
+        """)
+    void anEditedTopologyIsRefusedNamingTheFault(final String edit, final String from, final String to, final String fault) {
+        final String message = refused(ONE.replace(from, to));
+        assertTrue(message.contains(fault), message);
     }
 
     @Test
@@ -85,51 +89,32 @@ class TopologyReaderTest {
     }
 
     @Test
-    void aHostOutsideItsSwitchsNetworkIsRefused() {
-        final String message = refused(ONE.replace("198.18.0.1/24", "198.18.1.1/24"));
-        assertTrue(message.contains("hosts[0].address: must be in switch 'sw1''s network 198.18.0.254/24"), message);
-    }
-
-    @Test
-    void aNameTooLongForAnInterfaceIsRefused() {
-        final String message = refused(ONE.replace("name: srv", "name: averyverylongname"));
-        assertTrue(message.contains("hosts[0].name: must be a-z then a-z0-9 or '-', up to 13 characters, was 'averyverylongname'"),
-            message);
-    }
-
-    @Test
-    void aTestbedNameWithAHyphenIsRefused() {
-        final String message = refused(ONE.replace("name: one", "name: one-switch"));
-        assertTrue(message.contains("name: must be a-z then a-z0-9, up to 12 characters (no '-'), was 'one-switch'"), message);
-    }
-
-    @Test
     void linksThatCloseALoopAreRefused() {
-        final String message = refused(String.join("\n",
-            "name: loop",
-            "switches:",
-            "  - { name: a, management_address: 198.18.0.251/24 }",
-            "  - { name: b, management_address: 198.18.0.252/24 }",
-            "  - { name: c, management_address: 198.18.0.253/24 }",
-            "hosts: [ { name: h, switch: a, address: 198.18.0.1/24 } ]",
-            "links:",
-            "  - { name: ab, between: [a, b] }",
-            "  - { name: bc, between: [b, c] }",
-            "  - { name: ca, between: [c, a] }",
-            ""));
+        final String message = refused("""
+            name: loop
+            switches:
+              - { name: a, management_address: 198.18.0.251/24 }
+              - { name: b, management_address: 198.18.0.252/24 }
+              - { name: c, management_address: 198.18.0.253/24 }
+            hosts: [ { name: h, switch: a, address: 198.18.0.1/24 } ]
+            links:
+              - { name: ab, between: [a, b] }
+              - { name: bc, between: [b, c] }
+              - { name: ca, between: [c, a] }
+            """);
         assertTrue(message.contains("links[2].between: the link closes a loop between c and a"), message);
     }
 
     @Test
     void aLinkBottleneckTowardASwitchNotOnTheLinkIsRefused() {
-        final String message = refused(String.join("\n",
-            "name: two",
-            "switches:",
-            "  - { name: a, management_address: 198.18.0.251/24 }",
-            "  - { name: b, management_address: 198.18.0.252/24 }",
-            "hosts: [ { name: h, switch: a, address: 198.18.0.1/24 } ]",
-            "links: [ { name: ab, between: [a, b], bottleneck: { toward: c, rate_mbit: 10 } } ]",
-            ""));
+        final String message = refused("""
+            name: two
+            switches:
+              - { name: a, management_address: 198.18.0.251/24 }
+              - { name: b, management_address: 198.18.0.252/24 }
+            hosts: [ { name: h, switch: a, address: 198.18.0.1/24 } ]
+            links: [ { name: ab, between: [a, b], bottleneck: { toward: c, rate_mbit: 10 } } ]
+            """);
         assertTrue(message.contains("links[0].bottleneck.toward: must be one of the link's switches [a, b], was 'c'"), message);
     }
 

@@ -41,15 +41,12 @@ final class JournalStore implements ComparedStore {
 
     @Override
     public int restore(final Path directory, final UpdateEngine engine, final int maxHistogramBins) throws IOException {
-        final StateStore reader = new StateStore(stateFile(directory), engine.table(), maxHistogramBins);
-        try {
+        try (StateStore reader = new StateStore(stateFile(directory), engine.table(), maxHistogramBins)) {
             final int restored = reader.restoreInto(engine, 0);
             if (reader.refusedBecause() != null) {
                 throw new IOException("the saved state was refused: " + reader.refusedBecause());
             }
             return restored;
-        } finally {
-            reader.close();
         }
     }
 

@@ -68,12 +68,9 @@ final class MvStoreStore implements ComparedStore {
 
     @Override
     public int restore(final Path directory, final UpdateEngine engine, final int maxHistogramBins) {
-        final MVStore reader = openFile(directory);
-        try {
+        try (MVStore reader = openFile(directory)) {
             final MVMap<Integer, byte[]> saved = reader.openMap(MAP);
             return RecordAccess.restoreInto(engine, new ArrayList<>(saved.values()), maxHistogramBins, 0);
-        } finally {
-            reader.close();
         }
     }
 

@@ -3,7 +3,6 @@ package org.latencyserver.server.engine;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 import org.latencyserver.core.calibration.BandProbes;
 import org.latencyserver.core.calibration.LearnedCell;
 import org.latencyserver.core.calibration.LearnedProfiles;
@@ -13,7 +12,6 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,36 +28,22 @@ final class ProbeLearning {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProbeLearning.class);
 
-    private final ConnectionTable table;
-    private final ResultPlausibility plausibility;
-    private final ServingPolicy serving;
+    private final ResultFiling filing;
     private final MeasurementScheduler scheduler;
-    private final BandProbesBook bandProbes;
-    private final LongSupplier epochMillis;
-    private final MeasurementScheduler.RowPublisher publisher;
-    private final BandListener bandListener;
     /** Probe round trips accepted since start; written by the update thread, read by metrics. */
     private volatile long probeRoundTrips;
     /** What probes of QoS 1/2 connections taught about their profiles' cells, by profile name. */
     private volatile Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learnedCells = Map.of();
 
-    ProbeLearning(final ConnectionTable table, final ResultPlausibility plausibility, final ServingPolicy serving,
-                  final MeasurementScheduler scheduler, final BandProbesBook bandProbes, final LongSupplier epochMillis,
-                  final MeasurementScheduler.RowPublisher publisher, final BandListener bandListener) {
-        this.bandListener = bandListener;
-        this.table = table;
-        this.plausibility = plausibility;
-        this.serving = serving;
+    ProbeLearning(final ResultFiling filing, final MeasurementScheduler scheduler) {
+        this.filing = filing;
         this.scheduler = scheduler;
-        this.bandProbes = bandProbes;
-        this.epochMillis = epochMillis;
-        this.publisher = publisher;
     }
 
     /** @see UpdateEngine#submitProbe */
     SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
                               final double meanMillis, final long windowMillis, final long nowNanos) {
-        final ConnectionRow row = table.row(indexRef);
+        final ConnectionRow row = filing.table().row(indexRef);
         if (row == null) {
             return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
         }
@@ -70,7 +54,8 @@ final class ProbeLearning {
         if (row.spec().probeRatePerSecond() == 0) {
             return SubmitOutcome.refused("probing of connection " + indexRef + " is switched off (probe_rate_per_second: 0)");
         }
-        final Optional<Refusal> implausible = plausibility.probe(row, roundTrips, meanMillis, serving.profileOf(row));
+        final Optional<Refusal> implausible = filing.plausibility().probe(row, roundTrips, meanMillis,
+            filing.serving().profileOf(row));
         if (implausible.isPresent()) {
             return new SubmitOutcome(implausible.get());
         }
@@ -83,7 +68,7 @@ final class ProbeLearning {
             // Nothing to test against; on a loaded port the window still describes the band.
             final ConnectionRow learned = learnBand(row, roundTrips, meanMillis, nowNanos);
             if (learned != row) {
-                publisher.publish(row, learned);
+                filing.publisher().publish(row, learned);
             }
             return SubmitOutcome.ACCEPTED;
         }
@@ -92,7 +77,7 @@ final class ProbeLearning {
         final StateKnowledge known = ServedCalibration.tested(row, roundTrips, count, meanMillis, true);
         final ConnectionRow next = learnBand(ServingPolicy.reserve(row.withLearning(row.learning().with(row.load(), known))),
             roundTrips, meanMillis, nowNanos);
-        publisher.publish(row, known.drift().alarm() == null ? next : onDriftAlarm(row, next, known, nowNanos));
+        filing.publisher().publish(row, known.drift().alarm() == null ? next : onDriftAlarm(row, next, known, nowNanos));
         return SubmitOutcome.ACCEPTED;
     }
 
@@ -118,9 +103,10 @@ final class ProbeLearning {
         if (!row.load().port().isLoaded()) {
             return row;
         }
-        bandProbes.add(row.spec(), row.load().port(), new BandProbes.Window(roundTrips, meanMillis, nowNanos, epochMillis.getAsLong()));
-        bandListener.bandProbesChanged(row);
-        return serving.afterBandProbes(row);
+        filing.bandProbes().add(row.spec(), row.load().port(),
+            new BandProbes.Window(roundTrips, meanMillis, nowNanos, filing.epochMillis().getAsLong()));
+        filing.bandListener().bandProbesChanged(row);
+        return filing.serving().afterBandProbes(row);
     }
 
     /**
@@ -131,14 +117,15 @@ final class ProbeLearning {
         if (row.spec().isMeasured() || row.load().port().kind() != PortState.Kind.NORMAL) {
             return;
         }
-        final Profile profile = serving.profileOf(row);
+        final Profile profile = filing.serving().profileOf(row);
         final ProfileCell cell = profile == null ? null : profile.cell(row.load().cpu(), row.spec().messageSizeBytes()).orElse(null);
         if (cell == null) {
             return;
         }
         final LearnedProfiles.CellKey key = new LearnedProfiles.CellKey(cell.cpuStates(), cell.messageSizeBytes());
         final Map<LearnedProfiles.CellKey, LearnedCell> cells = new HashMap<>(learnedCells.getOrDefault(profile.name(), Map.of()));
-        cells.put(key, cells.getOrDefault(key, LearnedCell.empty(cell)).add(roundTrips, meanMillis, epochMillis.getAsLong()));
+        cells.put(key,
+            cells.getOrDefault(key, LearnedCell.empty(cell)).add(roundTrips, meanMillis, filing.epochMillis().getAsLong()));
         final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> next = new HashMap<>(learnedCells);
         next.put(profile.name(), Map.copyOf(cells));
         learnedCells = Map.copyOf(next);

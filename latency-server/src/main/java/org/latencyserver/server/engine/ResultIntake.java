@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 import org.latencyserver.core.calibration.BandProbes;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
@@ -17,7 +16,6 @@ import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.ServedEstimate;
 import org.slf4j.Logger;
@@ -36,6 +34,7 @@ final class ResultIntake {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResultIntake.class);
 
+    private final ResultFiling filing;
     /**
      * A result filed under a load state, still within the settle window.
      *
@@ -46,14 +45,7 @@ final class ResultIntake {
     private record JustFiled(ConnectionRow before, long acceptedNanos, long ticket) {
     }
 
-    private final ConnectionTable table;
     private final EngineSettings settings;
-    private final ResultPlausibility plausibility;
-    private final ServingPolicy serving;
-    private final BandProbesBook bandProbes;
-    private final LongSupplier epochMillis;
-    private final MeasurementScheduler.RowPublisher publisher;
-    private final BandListener bandListener;
     /** The last accepted measurement of each connection, while the settle window after it runs (update thread only). */
     private final Map<Short, JustFiled> justFiled = new HashMap<>();
     /** Results taken back from a load state that changed within the settle window after them; update thread writes. */
@@ -61,23 +53,15 @@ final class ResultIntake {
     /** Results pooled with their port state's probes because the CPU states moved while they ran; update thread writes. */
     private volatile long resultsPooledInBand;
 
-    ResultIntake(final ConnectionTable table, final EngineSettings settings, final ResultPlausibility plausibility,
-                 final ServingPolicy serving, final BandProbesBook bandProbes, final LongSupplier epochMillis,
-                 final MeasurementScheduler.RowPublisher publisher, final BandListener bandListener) {
-        this.bandListener = bandListener;
-        this.table = table;
+    ResultIntake(final ResultFiling filing, final EngineSettings settings) {
+        this.filing = filing;
         this.settings = settings;
-        this.plausibility = plausibility;
-        this.serving = serving;
-        this.bandProbes = bandProbes;
-        this.epochMillis = epochMillis;
-        this.publisher = publisher;
     }
 
     /** @see UpdateEngine#submitMeasurement */
     SubmitOutcome submitMeasurement(final short indexRef, final long ticket, final Measurement measurement, final String agent,
                                     final long nowNanos) {
-        final ConnectionRow row = table.row(indexRef);
+        final ConnectionRow row = filing.table().row(indexRef);
         if (row == null) {
             return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
         }
@@ -85,7 +69,8 @@ final class ResultIntake {
         if (refusal != null) {
             return SubmitOutcome.refused(refusal);
         }
-        final Optional<Refusal> implausible = plausibility.measurement(row, measurement, serving.profileOf(row));
+        final Optional<Refusal> implausible =
+            filing.plausibility().measurement(row, measurement, filing.serving().profileOf(row));
         if (implausible.isPresent()) {
             return new SubmitOutcome(implausible.get()); // the request stays open for a plausible result
         }
@@ -95,21 +80,22 @@ final class ResultIntake {
         }
         final String basis = String.format(Locale.ROOT, "measurement ticket %d by %s, %s", ticket, agent,
             row.load().cpu().thesisLabel());
-        final long nowMillis = epochMillis.getAsLong();
+        final long nowMillis = filing.epochMillis().getAsLong();
         // The measurement's round trips also test the estimate served while they were sent.
         final StateKnowledge tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
             measurement.meanMillis(), false);
         final Learning learning = row.learning().with(row.load(), tested.withMeasurement(measurement, nowMillis))
             .withMeasurementReason(null);
-        publisher.publish(row, serving.measured(row.withMeasurement(measurement, learning), measurement, basis, nowMillis));
+        filing.publisher().publish(row,
+            filing.serving().measured(row.withMeasurement(measurement, learning), measurement, basis, nowMillis));
         if (settings.settleNanos() > 0) {
             justFiled.put(indexRef, new JustFiled(row, nowNanos, ticket));
         }
         if (row.load().port().isLoaded()) {
             // On a loaded port its round trips also describe the path's port state, for its other connections.
-            bandProbes.add(row.spec(), row.load().port(),
+            filing.bandProbes().add(row.spec(), row.load().port(),
                 new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, nowMillis));
-            bandListener.bandProbesChanged(row);
+            filing.bandListener().bandProbesChanged(row);
         }
         return SubmitOutcome.ACCEPTED;
     }
@@ -125,22 +111,22 @@ final class ResultIntake {
             measurement.meanMillis(), false);
         final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
             .withLearning(row.learning().with(row.load(), tested).withMeasurementReason(null));
-        bandProbes.add(row.spec(), row.load().port(),
-            new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, epochMillis.getAsLong()));
+        filing.bandProbes().add(row.spec(), row.load().port(),
+            new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, filing.epochMillis().getAsLong()));
         resultsPooledInBand++;
         LOG.info("connection {}: measurement ticket {} ran from {} into {}: filed under neither state, its {} round trips"
                 + " join the probes of port {}", row.spec().indexRef(), ticket, ServingPolicy.label(issuedIn),
             ServingPolicy.label(row.load()), measurement.sampleCount(), row.load().port());
-        final ConnectionRow probed = serving.fromBandProbes(answered);
-        publisher.publish(row, probed != null ? probed : answered);
-        bandListener.bandProbesChanged(row);
+        final ConnectionRow probed = filing.serving().fromBandProbes(answered);
+        filing.publisher().publish(row, probed != null ? probed : answered);
+        filing.bandListener().bandProbesChanged(row);
         return SubmitOutcome.ACCEPTED;
     }
 
     /** @see UpdateEngine#submitThesisResponse */
     SubmitOutcome submitThesisResponse(final short indexRef, final float latencyAvgMillis, final float latencyBoundMillis,
                                        final float upper, final float lower, final short dataProvided, final long nowNanos) {
-        final ConnectionRow row = table.row(indexRef);
+        final ConnectionRow row = filing.table().row(indexRef);
         if (row == null) {
             return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
         }
@@ -162,7 +148,8 @@ final class ResultIntake {
             return SubmitOutcome.implausible(String.format(Locale.ROOT,
                 "implausible result for QoS %d: value %s ms, interval [%s, %s]", row.spec().qos(), value, lower, upper));
         }
-        final Optional<Refusal> implausible = plausibility.thesisResponse(row, value, upper, serving.profileOf(row));
+        final Optional<Refusal> implausible =
+            filing.plausibility().thesisResponse(row, value, upper, filing.serving().profileOf(row));
         if (implausible.isPresent()) {
             return new SubmitOutcome(implausible.get());
         }
@@ -171,8 +158,9 @@ final class ResultIntake {
         final Estimate estimate = new Estimate(row.spec().qos(), bound ? EstimateKind.BOUND : EstimateKind.AVERAGE, value,
             bound ? row.spec().boundPercent() : 0.0, interval, List.of(), "thesis UpdateResponse", List.of(), false);
         // The thesis's agents report numbers, not round trips: served as reported, never corrected.
-        publisher.publish(row, row.withMeasurement(row.measurement(), row.learning().withMeasurementReason(null))
-            .withServed(estimate, null, new ServedEstimate(estimate, null, EstimateSource.MEASUREMENT, epochMillis.getAsLong(), "")));
+        filing.publisher().publish(row, row.withMeasurement(row.measurement(), row.learning().withMeasurementReason(null))
+            .withServed(estimate, null,
+                new ServedEstimate(estimate, null, EstimateSource.MEASUREMENT, filing.epochMillis().getAsLong(), "")));
         return SubmitOutcome.ACCEPTED;
     }
 
@@ -226,7 +214,7 @@ final class ResultIntake {
         if (!before.isLoaded() || before.equals(now) || now.kind() == PortState.Kind.UNKNOWN || settings.settleNanos() == 0) {
             return;
         }
-        bandProbes.takeBackAfter(table.row(indexRef).spec(), before, nowNanos - settings.settleNanos());
+        filing.bandProbes().takeBackAfter(filing.table().row(indexRef).spec(), before, nowNanos - settings.settleNanos());
     }
 
     /** Forgets the results whose settle window has passed. */

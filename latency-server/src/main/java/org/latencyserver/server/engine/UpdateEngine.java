@@ -88,10 +88,10 @@ public final class UpdateEngine {
         this.classification = new LoadClassification(settings);
         this.serving = new ServingPolicy(this::profiles, bandProbes, epochMillis, settings.dwellNanos() / 1_000_000);
         this.scheduler = new MeasurementScheduler(table, settings, ticketSource, epochMillis);
-        this.results = new ResultIntake(table, settings, plausibility, serving, bandProbes, epochMillis, this::publish,
+        final ResultFiling filing = new ResultFiling(table, plausibility, serving, bandProbes, epochMillis, this::publish,
             this::servePathsBand);
-        this.probes = new ProbeLearning(table, plausibility, serving, scheduler, bandProbes, epochMillis, this::publish,
-            this::servePathsBand);
+        this.results = new ResultIntake(filing, settings);
+        this.probes = new ProbeLearning(filing, scheduler);
     }
 
     /** @param listener told of every change, on the update thread */

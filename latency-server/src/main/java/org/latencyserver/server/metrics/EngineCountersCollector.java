@@ -1,6 +1,5 @@
 package org.latencyserver.server.metrics;
 
-import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.function.Supplier;
 import org.latencyserver.server.engine.EngineCounters;
@@ -11,18 +10,15 @@ import org.latencyserver.server.engine.EngineCounters;
  *
  * <p>Each scrape reads one {@link EngineCounters} snapshot. Thread-safe as the supplier is.
  */
-final class EngineCountersCollector implements MultiCollector {
-
-    private final Supplier<EngineCounters> counters;
+final class EngineCountersCollector extends SnapshotCollector<EngineCounters> {
 
     /** @param counters the engine's counters, read once per scrape (from the scraping thread) */
     EngineCountersCollector(final Supplier<EngineCounters> counters) {
-        this.counters = counters;
+        super(counters);
     }
 
     @Override
-    public MetricSnapshots collect() {
-        final EngineCounters now = counters.get();
+    MetricSnapshots families(final EngineCounters now) {
         return MetricSnapshots.of(
             CounterFamily.single("latency_server_update_errors_total",
                 "update commands that failed; the table kept its last good state", now.commandErrors()),

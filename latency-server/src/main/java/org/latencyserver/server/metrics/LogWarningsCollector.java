@@ -1,6 +1,5 @@
 package org.latencyserver.server.metrics;
 
-import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.function.Supplier;
 import org.latencyserver.server.logging.LogWarningCounts;
@@ -10,18 +9,15 @@ import org.latencyserver.server.logging.LogWarningCounts;
  * want of a POA thread) and every warning held back as a repeat. Each scrape reads one
  * {@link LogWarningCounts}. Thread-safe as the supplier is.
  */
-final class LogWarningsCollector implements MultiCollector {
-
-    private final Supplier<LogWarningCounts> counts;
+final class LogWarningsCollector extends SnapshotCollector<LogWarningCounts> {
 
     /** @param counts the repeated-warning filter's counts, read once per scrape */
     LogWarningsCollector(final Supplier<LogWarningCounts> counts) {
-        this.counts = counts;
+        super(counts);
     }
 
     @Override
-    public MetricSnapshots collect() {
-        final LogWarningCounts now = counts.get();
+    MetricSnapshots families(final LogWarningCounts now) {
         return MetricSnapshots.of(
             CounterFamily.single("latency_server_orb_thread_pool_exhausted_total",
                 "requests JacORB's POA could not give a thread at once (its 'Thread pool exhausted' warning, counted, not logged)",

@@ -1,6 +1,5 @@
 package org.latencyserver.server.metrics;
 
-import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.function.Supplier;
@@ -13,18 +12,15 @@ import org.latencyserver.server.snmp.SnmpPollerCounters;
  *
  * <p>Each scrape reads one {@link SnmpPollerCounters} snapshot. Thread-safe as the supplier is.
  */
-final class SnmpPollerCollector implements MultiCollector {
-
-    private final Supplier<SnmpPollerCounters> counters;
+final class SnmpPollerCollector extends SnapshotCollector<SnmpPollerCounters> {
 
     /** @param counters the poller's counters, read once per scrape */
     SnmpPollerCollector(final Supplier<SnmpPollerCounters> counters) {
-        this.counters = counters;
+        super(counters);
     }
 
     @Override
-    public MetricSnapshots collect() {
-        final SnmpPollerCounters now = counters.get();
+    MetricSnapshots families(final SnmpPollerCounters now) {
         final GaugeFamily up = new GaugeFamily("latency_server_snmp_source_up", null,
             "1 while a polled SNMP source (node or link) answers, 0 while it is UNKNOWN (missed polls)", "source");
         now.sourcesUp().forEach((source, answers) -> up.add(answers ? 1 : 0, source));

@@ -1,6 +1,5 @@
 package org.latencyserver.server.metrics;
 
-import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.function.Supplier;
 import org.latencyserver.server.persistence.StateSaveCounters;
@@ -12,18 +11,15 @@ import org.latencyserver.server.persistence.StateSaveCounters;
  * <p>Each scrape reads one {@link StateSaveCounters} snapshot, so the families agree with each
  * other. Thread-safe as the supplier is.
  */
-final class StateStoreCollector implements MultiCollector {
-
-    private final Supplier<StateSaveCounters> counters;
+final class StateStoreCollector extends SnapshotCollector<StateSaveCounters> {
 
     /** @param counters the state store's counters since start, read once per scrape */
     StateStoreCollector(final Supplier<StateSaveCounters> counters) {
-        this.counters = counters;
+        super(counters);
     }
 
     @Override
-    public MetricSnapshots collect() {
-        final StateSaveCounters now = counters.get();
+    MetricSnapshots families(final StateSaveCounters now) {
         final CounterFamily saves = new CounterFamily("latency_server_state_saves_total",
             "writes of the saved state: appends to the journal (one write for any number of changed connections) and"
                 + " whole state files (forced to disk)", "file");

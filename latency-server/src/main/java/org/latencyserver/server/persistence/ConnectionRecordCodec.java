@@ -63,7 +63,6 @@ final class ConnectionRecordCodec {
                            Measurement measurement, ServedEstimate served, Learning learning) {
     }
 
-    private static final String AS_BEFORE = "_as_before";
 
     private static final Field<ConnectionRow, Draft> INDEX_REF = new Field<>("index_ref", row -> row.spec().indexRef(),
         (c, name, row, earlier) -> c.put(name, row.spec().indexRef()),
@@ -196,26 +195,12 @@ final class ConnectionRecordCodec {
     }
 
     private static void writeMeasurement(final ObjectNode c, final String name, final ConnectionRow row, final ConnectionRow earlier) {
-        if (row.measurement() == null) {
-            return;
-        }
-        if (earlier != null && earlier.measurement() == row.measurement()) {
-            c.put(name + AS_BEFORE, true);
-        } else {
-            RecordPartsJson.writeMeasurement(c.putObject(name), row.measurement());
-        }
+        RecordPartsJson.writeMeasurementAgainst(c, name, row.measurement(), earlier == null ? null : earlier.measurement());
     }
 
     private static void readMeasurement(final InputNode c, final String name, final Draft d) {
-        if (bool(c, name + AS_BEFORE)) {
-            if (d.before == null || d.before.measurement() == null) {
-                throw new IllegalArgumentException(name + AS_BEFORE + ": no earlier record of connection " + d.indexRef
-                    + " holds a measurement");
-            }
-            d.measurement = d.before.measurement();
-        } else {
-            d.measurement = has(c, name) ? RecordPartsJson.readMeasurement(field(c, name), name, d.maxHistogramBins) : null;
-        }
+        d.measurement = RecordPartsJson.readMeasurementAgainst(c, name, d.before == null ? null : d.before.measurement(),
+            "no earlier record of connection " + d.indexRef + " holds a measurement", d.maxHistogramBins);
     }
 
     private static void writeStates(final ObjectNode c, final String name, final ConnectionRow row, final ConnectionRow earlier) {

@@ -3,6 +3,7 @@ package org.latencyserver.server.persistence;
 import static org.latencyserver.server.persistence.LenientJson.bool;
 import static org.latencyserver.server.persistence.LenientJson.doubleOf;
 import static org.latencyserver.server.persistence.LenientJson.field;
+import static org.latencyserver.server.persistence.LenientJson.has;
 import static org.latencyserver.server.persistence.LenientJson.items;
 import static org.latencyserver.server.persistence.LenientJson.longOr;
 import static org.latencyserver.server.persistence.LenientJson.number;
@@ -37,6 +38,9 @@ import org.latencyserver.server.table.MibReading;
  * record's codec adds the record's place. Stateless and thread-safe.
  */
 final class RecordPartsJson {
+
+    /** Suffix of the flag that stands for a measurement identical to the record before's, written instead of it. */
+    private static final String AS_BEFORE = "_as_before";
 
     private static final String HISTOGRAM = "histogram";
     private static final String BATCH_MEANS_MS = "batch_means_ms";
@@ -105,6 +109,43 @@ final class RecordPartsJson {
     }
 
     // ---- a measurement and its histogram ----
+
+    /**
+     * Writes a measurement under {@code name}, or only {@code name_as_before: true} when it is the very measurement the
+     * record written before this one holds; nothing for none.
+     *
+     * @param measurement the measurement, or null for none
+     * @param earlier     the measurement in the same place of the record written before, or null
+     */
+    static void writeMeasurementAgainst(final ObjectNode node, final String name, final Measurement measurement,
+                                        final Measurement earlier) {
+        if (measurement == null) {
+            return;
+        }
+        if (earlier == measurement) {
+            node.put(name + AS_BEFORE, true);
+        } else {
+            writeMeasurement(node.putObject(name), measurement);
+        }
+    }
+
+    /**
+     * Reads what {@link #writeMeasurementAgainst} wrote.
+     *
+     * @param earlier        the measurement in the same place of the record before, or null
+     * @param noEarlierFault the fault's text when the record says "as before" and there is no earlier measurement
+     * @return the measurement, or null for none
+     */
+    static Measurement readMeasurementAgainst(final InputNode node, final String name, final Measurement earlier,
+                                              final String noEarlierFault, final int maxHistogramBins) {
+        if (bool(node, name + AS_BEFORE)) {
+            if (earlier == null) {
+                throw new IllegalArgumentException(name + AS_BEFORE + ": " + noEarlierFault);
+            }
+            return earlier;
+        }
+        return has(node, name) ? readMeasurement(field(node, name), name, maxHistogramBins) : null;
+    }
 
     static void writeMeasurement(final ObjectNode node, final Measurement m) {
         node.put("n", m.sampleCount());

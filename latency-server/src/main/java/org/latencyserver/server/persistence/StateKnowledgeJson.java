@@ -1,6 +1,5 @@
 package org.latencyserver.server.persistence;
 
-import static org.latencyserver.server.persistence.LenientJson.bool;
 import static org.latencyserver.server.persistence.LenientJson.doubleOf;
 import static org.latencyserver.server.persistence.LenientJson.doubleOr;
 import static org.latencyserver.server.persistence.LenientJson.doubles;
@@ -34,8 +33,6 @@ import org.latencyserver.server.persistence.JsonFieldTable.Field;
  * <p>Stateless and thread-safe.
  */
 final class StateKnowledgeJson {
-
-    private static final String AS_BEFORE = "_as_before";
 
     private static final Field<StateKnowledge, Draft> LAST_MEASUREMENT = new Field<>("last_measurement", null,
         StateKnowledgeJson::writeLastMeasurement, StateKnowledgeJson::readLastMeasurement);
@@ -129,25 +126,12 @@ final class StateKnowledgeJson {
 
     private static void writeLastMeasurement(final ObjectNode n, final String name, final StateKnowledge k,
                                              final StateKnowledge before) {
-        if (k.lastMeasurement() == null) {
-            return;
-        }
-        if (before != null && before.lastMeasurement() == k.lastMeasurement()) {
-            n.put(name + AS_BEFORE, true);
-        } else {
-            RecordPartsJson.writeMeasurement(n.putObject(name), k.lastMeasurement());
-        }
+        RecordPartsJson.writeMeasurementAgainst(n, name, k.lastMeasurement(), before == null ? null : before.lastMeasurement());
     }
 
     private static void readLastMeasurement(final InputNode n, final String name, final Draft d) {
-        if (bool(n, name + AS_BEFORE)) {
-            if (d.before == null || d.before.lastMeasurement() == null) {
-                throw new IllegalArgumentException(name + AS_BEFORE + ": no earlier record holds a measurement of this state");
-            }
-            d.lastMeasurement = d.before.lastMeasurement();
-        } else {
-            d.lastMeasurement = has(n, name) ? RecordPartsJson.readMeasurement(field(n, name), name, d.maxHistogramBins) : null;
-        }
+        d.lastMeasurement = RecordPartsJson.readMeasurementAgainst(n, name, d.before == null ? null : d.before.lastMeasurement(),
+            "no earlier record holds a measurement of this state", d.maxHistogramBins);
     }
 
     private static void writeDoubles(final ArrayNode array, final RecentValues values) {

@@ -39,6 +39,37 @@ class ConfigurationFaultCatalogueTest {
         return SNMP_NODE + "\n    mib_source: snmp\n    snmp:\n      " + String.join("\n      ", blockLines);
     }
 
+    /** @return the valid document with this line added to its server section */
+    private static String underServer(final String line) {
+        return edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  " + line);
+    }
+
+    /** @return the valid document after a thresholds section holding this line */
+    private static String underThresholds(final String line) {
+        return "thresholds:\n  " + line + "\n" + BASE;
+    }
+
+    /** @return the valid document followed by a security section of these lines (each ending in a line break) */
+    private static String withSecurity(final String lines) {
+        return BASE + "security:\n" + lines;
+    }
+
+    /** @return the valid document with a security section taking all plain IIOP calls, and these principals' lines */
+    private static String withPrincipals(final String lines) {
+        return withSecurity("  plain_iiop: all\n  principals:\n" + lines);
+    }
+
+    /** @return the case of a bad value of one key of the server section: at {@code server.KEY}, pointing at the value */
+    static Arguments faultInServer(final String description, final String key, final String value, final String... fragments) {
+        return fault(description, underServer(key + ": " + value + " # <-"), "server." + key, value, fragments);
+    }
+
+    /** @return the case of a bad value of one key of the thresholds section: at {@code thresholds.KEY}, pointing at the value */
+    static Arguments faultInThresholds(final String description, final String key, final String value,
+                                       final String... fragments) {
+        return fault(description, underThresholds(key + ": " + value + " # <-"), "thresholds." + key, value, fragments);
+    }
+
     private static final String SNMP_LINK = String.join("\n",
         "  - name: port-a",
         "    mib_source: snmp",
@@ -67,9 +98,8 @@ class ConfigurationFaultCatalogueTest {
             fault("a message size beyond the IDL's short is refused",
                 edit(BASE, "    message_size_bytes: 256", "    message_size_bytes: 40000 # <-"),
                 "connections[0].message_size_bytes", "40000", "1..32767", "40000"),
-            fault("a word where a number belongs is refused",
-                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  poll_interval_millis: fast # <-"),
-                "server.poll_interval_millis", "fast", "expected a whole number", "'fast'"),
+            faultInServer("a word where a number belongs is refused", "poll_interval_millis", "fast",
+                "expected a whole number", "'fast'"),
             fault("a quoted number is text and refused with a hint",
                 edit(BASE, "    message_size_bytes: 256", "    message_size_bytes: \"256\" # <-"),
                 "connections[0].message_size_bytes", "\"256\"", "the text '256'", "remove the quotes"),
@@ -109,20 +139,15 @@ class ConfigurationFaultCatalogueTest {
             fault("a bound above 100 % is refused",
                 edit(BASE, "    qos: 3", "    qos: 4\n    bound_percent: 100.5 # <-"), "connections[0].bound_percent", "100.5",
                 "(0, 100]", "was 100.5"),
-            fault("CPU thresholds out of order are refused",
-                "thresholds:\n  cpu_low_upper_percent: 70 # <-\n" + BASE, "thresholds.cpu_low_upper_percent", "70",
+            faultInThresholds("CPU thresholds out of order are refused", "cpu_low_upper_percent", "70",
                 "cpu_low_upper_percent (70) must be below cpu_medium_upper_percent (66)"),
-            fault("a CPU hysteresis band as wide as a CPU band is refused",
-                "thresholds:\n  cpu_hysteresis_band_percent: 33 # <-\n" + BASE, "thresholds.cpu_hysteresis_band_percent", "33",
+            faultInThresholds("a CPU hysteresis band as wide as a CPU band is refused", "cpu_hysteresis_band_percent", "33",
                 "band 33", "narrowest CPU band, 33 points"),
-            fault("a negative CPU hysteresis band is refused",
-                "thresholds:\n  cpu_hysteresis_band_percent: -1 # <-\n" + BASE, "thresholds.cpu_hysteresis_band_percent", "-1",
+            faultInThresholds("a negative CPU hysteresis band is refused", "cpu_hysteresis_band_percent", "-1",
                 "[0, 100]", "was -1"),
-            fault("a port hysteresis band as wide as the loaded range is refused",
-                "thresholds:\n  port_hysteresis_band_percent: 10 # <-\n" + BASE, "thresholds.port_hysteresis_band_percent", "10",
-                "below 10 points", "was 10"),
-            fault("a port threshold other than the IDL's 90 % is refused",
-                "thresholds:\n  port_loaded_above_percent: 80 # <-\n" + BASE, "thresholds.port_loaded_above_percent", "80",
+            faultInThresholds("a port hysteresis band as wide as the loaded range is refused",
+                "port_hysteresis_band_percent", "10", "below 10 points", "was 10"),
+            faultInThresholds("a port threshold other than the IDL's 90 % is refused", "port_loaded_above_percent", "80",
                 "fixed at 90", "was 80"),
             fault("mib_source snmp without an snmp block is refused",
                 edit(BASE, SNMP_NODE, SNMP_NODE + "\n    mib_source: snmp # <-"), "nodes[0].mib_source", "snmp",
@@ -164,9 +189,8 @@ class ConfigurationFaultCatalogueTest {
             fault("a key given twice is refused at the second",
                 edit(BASE, "    qos: 3", "    qos: 3\n    qos: 4 # <-"), "connections[0].qos", "qos", "given twice",
                 "first at line 18"),
-            fault("a word where true or false belongs is refused",
-                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  operator_calls_enabled: maybe # <-"),
-                "server.operator_calls_enabled", "maybe", "true or false", "'maybe'"),
+            faultInServer("a word where true or false belongs is refused", "operator_calls_enabled", "maybe",
+                "true or false", "'maybe'"),
             fault("a text where a list belongs is refused",
                 edit(BASE, "links:\n  - name: port-a", "links: port-a # <-", "    link: port-a\n", ""), "links", "port-a",
                 "expected a list", "'port-a'"),
@@ -179,46 +203,41 @@ class ConfigurationFaultCatalogueTest {
                 edit(BASE, "  - name: ws2", "  - name: &w2 ws2", "    peer: ws2", "    peer: *w2 # <-"),
                 "connections[0].peer", "*w2", "aliases", "*w2"),
             fault("a metrics port beyond 65535 is refused",
-                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { port: 70000 } # <-"),
+                underServer("metrics: { port: 70000 } # <-"),
                 "server.metrics.port", "70000", "0..65535", "70000"),
             fault("a metrics port of 0 without enabled is refused, as 0 used to mean no endpoint and now means any free port",
-                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  metrics: { port: 0 } # <-"),
+                underServer("metrics: { port: 0 } # <-"),
                 "server.metrics.port", "0", "any free port", "'enabled: false' for no endpoint", "'enabled: true'"),
-            fault("an empty state file name is refused",
-                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  state_file: \"\" # <-"),
-                "server.state_file", "\"\"", "must not be empty"),
-            fault("a partition named like a directory of the partitioned deployment is refused",
-                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  partition: by-client # <-"),
-                "server.partition", "by-client", "'by-client'", "not a partition"),
-            fault("a partition name that is no single name component is refused",
-                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  partition: east/1 # <-"),
-                "server.partition", "east/1", "letters, digits", "'east/1'"),
-            fault("an index_ref scope other than deployment or partition is refused with the two there are",
-                edit(BASE, "  name: LatencyServer", "  name: LatencyServer\n  index_ref_scope: server # <-"),
-                "server.index_ref_scope", "server", "deployment | partition"),
+            faultInServer("an empty state file name is refused", "state_file", "\"\"", "must not be empty"),
+            faultInServer("a partition named like a directory of the partitioned deployment is refused", "partition", "by-client",
+                "'by-client'", "not a partition"),
+            faultInServer("a partition name that is no single name component is refused", "partition", "east/1",
+                "letters, digits", "'east/1'"),
+            faultInServer("an index_ref scope other than deployment or partition is refused with the two there are",
+                "index_ref_scope", "server", "deployment | partition"),
             fault("a section key written at the top level is refused with where it belongs",
                 "poll_interval_millis: 50 # <-\n" + BASE, "poll_interval_millis", "poll_interval_millis",
                 "belongs under server:"),
             fault("an unknown plain_iiop mode is refused with the modes there are",
-                BASE + "security:\n  plain_iiop: writable # <-\n", "security.plain_iiop", "writable", "read-only or all",
+                withSecurity("  plain_iiop: writable # <-\n"), "security.plain_iiop", "writable", "read-only or all",
                 "'writable'"),
             fault("a role that does not exist is refused",
-                BASE + "security:\n  plain_iiop: all\n  principals:\n    - subject: \"CN=x\"\n      roles: [admin] # <-\n",
+                withPrincipals("    - subject: \"CN=x\"\n      roles: [admin] # <-\n"),
                 "security.principals[0].roles", "admin", "agent, operator or planner", "admin"),
             fault("an agent without its node is refused",
-                BASE + "security:\n  plain_iiop: all\n  principals:\n    - subject: \"CN=x\" # <-\n      roles: [agent]\n",
+                withPrincipals("    - subject: \"CN=x\" # <-\n      roles: [agent]\n"),
                 "security.principals[0].node", "subject", "an agent's own workstation"),
             fault("an agent of a node that is not configured is refused with the nodes there are",
-                BASE + "security:\n  plain_iiop: all\n  principals:\n    - subject: \"CN=x\"\n      roles: [agent]\n      node: ws9 # <-\n",
+                withPrincipals("    - subject: \"CN=x\"\n      roles: [agent]\n      node: ws9 # <-\n"),
                 "security.principals[0].node", "ws9", "no workstation 'ws9'", "ws1, ws2"),
             fault("a subject that is not an X.500 name is refused",
-                BASE + "security:\n  plain_iiop: all\n  principals:\n    - subject: \"not a name\" # <-\n      roles: [planner]\n",
+                withPrincipals("    - subject: \"not a name\" # <-\n      roles: [planner]\n"),
                 "security.principals[0].subject", "\"not a name\"", "not an X.500 name", "'not a name'"),
             fault("a TLS key store that does not exist is refused with its path",
-                BASE + "security:\n  tls:\n    keystore: nowhere.p12 # <-\n    truststore: server.yaml\n",
+                withSecurity("  tls:\n    keystore: nowhere.p12 # <-\n    truststore: server.yaml\n"),
                 "security.tls.keystore", "nowhere.p12", "no readable file", "nowhere.p12"),
             fault("a TLS port beyond 65535 is refused",
-                BASE + "security:\n  plain_iiop: all\n  tls: { port: 70000, keystore: server.yaml, truststore: server.yaml } # <-\n",
+                withSecurity("  plain_iiop: all\n  tls: { port: 70000, keystore: server.yaml, truststore: server.yaml } # <-\n"),
                 "security.tls.port", "70000", "0..65535"));
     }
 

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.state.PortBands;
 
@@ -33,34 +35,33 @@ class PortStatesConfigurationTest {
             load("thresholds: { port_states: bands, port_band_upper_percents: [93, 97] }").engine().portBands().upperPercents());
     }
 
-    @Test
-    void edgesOutOfOrderAreRefusedNamingTheKey() throws Exception {
-        final InputFault fault = ConfigFixture.onlyFault(directory, "disorder.yaml",
-            ConfigFixture.BASE + "thresholds: { port_states: bands, port_band_upper_percents: [97, 93] }");
-        assertEquals("thresholds.port_band_upper_percents", fault.path());
-        assertTrue(fault.reason().contains("must be a whole percent above 97"), fault.reason());
+    /**
+     * Loads the base document with these thresholds from its own file, checks it is refused with one fault at
+     * {@code path}.
+     * @return the fault's reason
+     */
+    private String refusedAt(final String fileName, final String thresholds, final String path) throws Exception {
+        final InputFault fault = ConfigFixture.onlyFault(directory, fileName, ConfigFixture.BASE + thresholds);
+        assertEquals(path, fault.path(), fault::toString);
+        return fault.reason();
+    }
+
+    /** Edges out of order, edges with the thesis states, an unknown port_states word: each refused naming its key. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', textBlock = """
+        disorder.yaml ; thresholds: { port_states: bands, port_band_upper_percents: [97, 93] } ; thresholds.port_band_upper_percents ; band upper edge [1] must be a whole percent above 97
+        thesis.yaml   ; thresholds: { port_band_upper_percents: [95] }                         ; thresholds.port_band_upper_percents ; applies only with port_states: bands
+        word.yaml     ; thresholds: { port_states: fine }                                      ; thresholds.port_states              ; must be one of bands | thesis
+        """)
+    void aRefusedPortStatesSettingIsNamedWithWhatIsAllowed(final String fileName, final String thresholds, final String path,
+                                                          final String reasonStart) throws Exception {
+        final String reason = refusedAt(fileName, thresholds, path);
+        assertTrue(reason.startsWith(reasonStart), reason);
     }
 
     @Test
     void anEdgeOutsideTheLoadedRangeIsRefusedNamingTheItem() throws Exception {
-        final InputFault fault = ConfigFixture.onlyFault(directory, "range.yaml",
-            ConfigFixture.BASE + "thresholds: { port_states: bands, port_band_upper_percents: [95, 100] }");
-        assertEquals("thresholds.port_band_upper_percents[1]", fault.path());
-        assertEquals("must be 91..99, was 100", fault.reason());
-    }
-
-    @Test
-    void edgesWithTheThesisStatesAreRefusedSayingTheyApplyOnlyToBands() throws Exception {
-        final InputFault fault = ConfigFixture.onlyFault(directory, "thesis.yaml",
-            ConfigFixture.BASE + "thresholds: { port_band_upper_percents: [95] }");
-        assertEquals("thresholds.port_band_upper_percents", fault.path());
-        assertTrue(fault.reason().startsWith("applies only with port_states: bands"), fault.reason());
-    }
-
-    @Test
-    void anUnknownPortStatesWordIsRefusedWithTheWordsAllowed() throws Exception {
-        final InputFault fault = ConfigFixture.onlyFault(directory, "word.yaml", ConfigFixture.BASE + "thresholds: { port_states: fine }");
-        assertEquals("thresholds.port_states", fault.path());
-        assertTrue(fault.reason().startsWith("must be one of bands | thesis"), fault.reason());
+        assertEquals("must be 91..99, was 100", refusedAt("range.yaml",
+            "thresholds: { port_states: bands, port_band_upper_percents: [95, 100] }", "thresholds.port_band_upper_percents[1]"));
     }
 }

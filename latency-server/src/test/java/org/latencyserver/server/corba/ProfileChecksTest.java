@@ -77,6 +77,18 @@ class ProfileChecksTest {
         return Files.writeString(directory.resolve("server.yaml"), configuration("", "tac4.json", "measured.json"));
     }
 
+    /**
+     * Writes the good profiles and loads a configuration with a 4096-byte profile limit that loads only the measured
+     * profile (connection 1 measured instead of served from the thesis profile), so the thesis file is too large to load.
+     */
+    private ServerConfiguration smallProfileLimit() throws Exception {
+        writeGoodProfiles();
+        return ConfigurationLoader.load(Files.writeString(directory.resolve("small.yaml"),
+            configuration("limits:\n  max_profile_bytes: 4096\n", "measured.json", "measured.json")
+                .replace("  - measured.json\n  - measured.json\n", "  - measured.json\n")
+                .replace("qos: 1, profile: thesis-tac4-corba", "qos: 3")));
+    }
+
     /** A server as LatencyServerNode builds it, without the ORB. */
     private LatencyServiceServant servant(final ServerConfiguration configuration) {
         final List<ConnectionRow> rows = configuration.connectionSpecs().stream().map(spec -> ConnectionRow.initial(spec, 0)).toList();
@@ -169,11 +181,7 @@ class ProfileChecksTest {
 
     @Test
     void aProfileLargerThanMaxProfileBytesIsRefusedByLoadProfileWithItsSize() throws Exception {
-        writeGoodProfiles();
-        final ServerConfiguration configuration = ConfigurationLoader.load(Files.writeString(directory.resolve("small.yaml"),
-            configuration("limits:\n  max_profile_bytes: 4096\n", "measured.json", "measured.json")
-                .replace("  - measured.json\n  - measured.json\n", "  - measured.json\n")
-                .replace("qos: 1, profile: thesis-tac4-corba", "qos: 3")));
+        final ServerConfiguration configuration = smallProfileLimit();
         final String json = Files.readString(directory.resolve("tac4.json"));
         final long bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         final ProfileRejected rejected = assertThrows(ProfileRejected.class,
@@ -184,11 +192,7 @@ class ProfileChecksTest {
 
     @Test
     void aProfileRefusedForItsSizeAloneIsTooLargeAndOneThatDoesNotFitIsABadProfile() throws Exception {
-        writeGoodProfiles();
-        final ServerConfiguration configuration = ConfigurationLoader.load(Files.writeString(directory.resolve("small.yaml"),
-            configuration("limits:\n  max_profile_bytes: 4096\n", "measured.json", "measured.json")
-                .replace("  - measured.json\n  - measured.json\n", "  - measured.json\n")
-                .replace("qos: 1, profile: thesis-tac4-corba", "qos: 3")));
+        final ServerConfiguration configuration = smallProfileLimit();
         servant(configuration);
         final EngineLoop loop = loops.get(loops.size() - 1);
         final ProfileLoads loads = new ProfileLoads(loop.query(), WriteGuard.open(), new ProfileInstaller(new EngineProxy(loop),

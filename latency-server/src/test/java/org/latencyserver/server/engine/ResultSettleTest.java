@@ -42,6 +42,32 @@ class ResultSettleTest {
                 PortBands.of(List.of(95, 98)), SETTLE, MeasurementPacing.NONE, 1), tickets::incrementAndGet, () -> 42L);
     }
 
+    /** @return an adaptive connection whose port polls saturated at 0, its first measurement requested */
+    private UpdateEngine saturatedAdaptive() {
+        final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
+        poll(engine, mib(100), 0);
+        engine.tick(0);
+        return engine;
+    }
+
+    /** @return a thesis connection whose port polls at {@code portPercent} at 0, measured at 1 s */
+    private UpdateEngine thesisMeasuredAt(final int portPercent) {
+        final UpdateEngine engine = engine(CalibrationMode.THESIS);
+        poll(engine, mib(portPercent), 0);
+        measure(engine, SECOND);
+        return engine;
+    }
+
+    private static void poll(final UpdateEngine engine, final MibReading reading, final long atNanos) {
+        engine.applyPolledMib((short) 4, reading, atNanos);
+    }
+
+    /** Ticks the engine to {@code atNanos}, then polls {@code reading} at that time. */
+    private static void tickAndPoll(final UpdateEngine engine, final MibReading reading, final long atNanos) {
+        engine.tick(atNanos);
+        poll(engine, reading, atNanos);
+    }
+
     private static MibReading mib(final int port) {
         return new MibReading((short) 10, (short) 10, (short) port);
     }
@@ -63,18 +89,16 @@ class ResultSettleTest {
 
     @Test
     void aStateChangeWithinTheSettleWindowTakesTheResultBackFromTheStateItWasFiledUnder() {
-        final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
-        engine.applyPolledMib((short) 4, mib(100), 0);
-        engine.tick(0);
+        final UpdateEngine engine = saturatedAdaptive();
         assertNotNull(row(engine).pending(), "the saturated band is measured");
         measure(engine, 10 * SECOND);
         assertEquals(13.0, row(engine).estimate().valueMillis(), 1e-9, "the 96 % bound, served at once");
         assertNotNull(row(engine).currentKnowledge().lastMeasurement());
 
         // Counters still said 99-100 % when it ended; the port had emptied: the change is seen 2 s later.
-        engine.applyPolledMib((short) 4, mib(10), 12 * SECOND);
+        poll(engine, mib(10), 12 * SECOND);
         assertEquals(1, engine.resultsTakenBack());
-        engine.applyPolledMib((short) 4, mib(100), 20 * SECOND);
+        poll(engine, mib(100), 20 * SECOND);
         assertNull(row(engine).currentKnowledge().lastMeasurement(), "the loaded band keeps nothing of a result it may not have held for");
         assertNull(row(engine).measurement());
     }
@@ -93,44 +117,36 @@ class ResultSettleTest {
 
     @Test
     void aStateChangeAfterTheSettleWindowKeepsTheResult() {
-        final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
-        engine.applyPolledMib((short) 4, mib(100), 0);
-        engine.tick(0);
+        final UpdateEngine engine = saturatedAdaptive();
         measure(engine, 10 * SECOND);
-        engine.tick(14 * SECOND);
-        engine.applyPolledMib((short) 4, mib(10), 14 * SECOND);
+        tickAndPoll(engine, mib(10), 14 * SECOND);
         assertEquals(0, engine.resultsTakenBack());
-        engine.applyPolledMib((short) 4, mib(100), 20 * SECOND);
+        poll(engine, mib(100), 20 * SECOND);
         assertNotNull(row(engine).currentKnowledge().lastMeasurement(), "remembered for the band");
         assertEquals(13.0, row(engine).estimate().valueMillis(), 1e-9, "served again when the band returns");
     }
 
     @Test
     void anUnknownSourceWithinTheSettleWindowTakesNothingBack() {
-        final UpdateEngine engine = engine(CalibrationMode.ADAPTIVE);
-        engine.applyPolledMib((short) 4, mib(100), 0);
-        engine.tick(0);
+        final UpdateEngine engine = saturatedAdaptive();
         measure(engine, 10 * SECOND);
-        engine.applyPolledMib((short) 4, mib(-1), 11 * SECOND);
+        poll(engine, mib(-1), 11 * SECOND);
         assertEquals(0, engine.resultsTakenBack());
         assertNotNull(row(engine).measurement());
     }
 
     @Test
     void theThesisCalibrationServesThePreviousValueAgainNotTheResultTakenBack() {
-        final UpdateEngine engine = engine(CalibrationMode.THESIS);
-        engine.applyPolledMib((short) 4, mib(100), 0);
-        measure(engine, SECOND);
+        final UpdateEngine engine = thesisMeasuredAt(100);
         final double previous = row(engine).estimate().valueMillis();
-        engine.tick(10 * SECOND);
-        engine.applyPolledMib((short) 4, new MibReading((short) 80, (short) 10, (short) 100), 10 * SECOND);
+        tickAndPoll(engine, new MibReading((short) 80, (short) 10, (short) 100), 10 * SECOND);
         assertEquals(previous, row(engine).estimate().valueMillis(), 1e-9, "thesis semantics: the previous state's value");
         final long ticket = row(engine).pending().ticket();
         assertTrue(engine.submitMeasurement((short) 4, ticket, new Measurement(
             LatencyHistogram.uniform(MS, new long[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1000}, 0), 1000,
             20.5, 0.3, 20.9), "test", 20 * SECOND).accepted());
         assertEquals(21.0, row(engine).estimate().valueMillis(), 1e-9);
-        engine.applyPolledMib((short) 4, new MibReading((short) 10, (short) 10, (short) 100), 21 * SECOND);
+        poll(engine, new MibReading((short) 10, (short) 10, (short) 100), 21 * SECOND);
         assertEquals(1, engine.resultsTakenBack());
         assertEquals(previous, row(engine).estimate().valueMillis(), 1e-9, "the value before the result taken back");
         assertTrue(row(engine).updateRequired(), "the new state is measured");
@@ -138,46 +154,35 @@ class ResultSettleTest {
 
     @Test
     void aThesisConnectionEnteringALoadedBandServesNothingOfTheIdlePortWhileItsMeasurementRuns() {
-        final UpdateEngine engine = engine(CalibrationMode.THESIS);
-        engine.applyPolledMib((short) 4, mib(10), 0);
-        measure(engine, SECOND);
+        final UpdateEngine engine = thesisMeasuredAt(10);
         assertNotNull(row(engine).estimate(), "the idle port measured");
-        engine.tick(10 * SECOND);
-        engine.applyPolledMib((short) 4, mib(96), 10 * SECOND);
+        tickAndPoll(engine, mib(96), 10 * SECOND);
         assertNull(row(engine).estimate(), "the idle port's bound is no bound for a queueing port");
         assertTrue(row(engine).unavailableReason().contains("has not been measured in LOW/LOW LOADED 98 %"),
             row(engine).unavailableReason());
         assertTrue(row(engine).updateRequired());
         measure(engine, 12 * SECOND);
         final double loaded = row(engine).estimate().valueMillis();
-        engine.tick(20 * SECOND);
-        engine.applyPolledMib((short) 4, mib(10), 20 * SECOND);
-        engine.tick(30 * SECOND);
-        engine.applyPolledMib((short) 4, mib(97), 30 * SECOND);
+        tickAndPoll(engine, mib(10), 20 * SECOND);
+        tickAndPoll(engine, mib(97), 30 * SECOND);
         assertEquals(loaded, row(engine).estimate().valueMillis(), 1e-9, "the band's own last measurement, remembered");
     }
 
     @Test
     void aThesisConnectionWhoseCpuChangesWithinABandKeepsThePreviousValueLabelled() {
-        final UpdateEngine engine = engine(CalibrationMode.THESIS);
-        engine.applyPolledMib((short) 4, mib(96), 0);
-        measure(engine, SECOND);
+        final UpdateEngine engine = thesisMeasuredAt(96);
         final double value = row(engine).estimate().valueMillis();
-        engine.tick(10 * SECOND);
-        engine.applyPolledMib((short) 4, new MibReading((short) 80, (short) 10, (short) 97), 10 * SECOND);
+        tickAndPoll(engine, new MibReading((short) 80, (short) 10, (short) 97), 10 * SECOND);
         assertEquals(value, row(engine).estimate().valueMillis(), 1e-9);
         assertEquals(org.latencyserver.orb.EstimateSource.PREVIOUS_STATE, row(engine).served().source());
     }
 
     @Test
     void aThesisConnectionWhosePortWentUnknownAndCameBackLoadedDoesNotServeTheIdlePortsValue() {
-        final UpdateEngine engine = engine(CalibrationMode.THESIS);
-        engine.applyPolledMib((short) 4, mib(10), 0);
-        measure(engine, SECOND);
-        engine.tick(10 * SECOND);
-        engine.applyPolledMib((short) 4, mib(-1), 10 * SECOND);
+        final UpdateEngine engine = thesisMeasuredAt(10);
+        tickAndPoll(engine, mib(-1), 10 * SECOND);
         assertNotNull(row(engine).estimate(), "while the port is unknown the last value stays, stale");
-        engine.applyPolledMib((short) 4, mib(100), 12 * SECOND);
+        poll(engine, mib(100), 12 * SECOND);
         assertNull(row(engine).estimate(), "what the port was meanwhile is not known: the idle port's value is not served");
         assertTrue(row(engine).updateRequired());
     }

@@ -26,8 +26,7 @@ class LauncherExitStatusTest {
 
     @Test
     void aRefusedConfigurationExitsWithOneAndItsFaults() throws Exception {
-        final Path config = directory.resolve("broken.yaml");
-        Files.writeString(config, "server:\n  name: X\n  no_such_key: 1\n");
+        final Path config = Files.writeString(directory.resolve("broken.yaml"), "server:\n  name: X\n  no_such_key: 1\n");
         final Run run = run(new ServerMain(), "--config", config.toString(), "--ior-file", directory.resolve("s.ior").toString());
         assertEquals(1, run.status(), run.stderr());
         assertTrue(run.stderr().startsWith("latency server: the configuration is refused:"), run.stderr());
@@ -36,8 +35,7 @@ class LauncherExitStatusTest {
 
     @Test
     void anOrbPortOutOfRangeIsAUsageErrorExitingWithTwo() throws Exception {
-        final Path config = directory.resolve("any.yaml");
-        Files.writeString(config, "server:\n  name: X\n");
+        final Path config = Files.writeString(directory.resolve("any.yaml"), "server:\n  name: X\n");
         final Run run = run(new ServerMain(), "--config", config.toString(), "--port", "70000",
             "--ior-file", directory.resolve("s.ior").toString());
         assertEquals(2, run.status(), run.stderr());

@@ -29,8 +29,16 @@ final class MetricsEngineFixture {
 
     /** @param directory where the configuration is written */
     static MetricsEngineFixture in(final Path directory) throws Exception {
+        return in(directory, "server: { name: CollectorTest }");
+    }
+
+    /**
+     * @param directory  where the configuration is written
+     * @param serverLine the configuration's {@code server:} section, on one line
+     */
+    static MetricsEngineFixture in(final Path directory, final String serverLine) throws Exception {
         final Path config = Files.writeString(directory.resolve("server.yaml"), String.join("\n",
-            "server: { name: CollectorTest }",
+            serverLine,
             "measurement: { min_interval_millis: 0 }",
             TestbedConfigLines.metricsProfilesAndNodes(),
             "links:",

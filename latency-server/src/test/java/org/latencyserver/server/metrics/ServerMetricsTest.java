@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,17 +19,12 @@ import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProbeReport;
-import org.latencyserver.server.config.ConfigurationLoader;
-import org.latencyserver.server.config.ServerConfiguration;
-import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.corba.LatencyServiceServant;
 import org.latencyserver.server.corba.WriteGuard;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.persistence.StateSaveCounters;
-import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.testkit.MetricsText;
 
 /**
@@ -52,21 +46,10 @@ class ServerMetricsTest {
 
     @BeforeEach
     void start() throws Exception {
-        final Path config = Files.writeString(directory.resolve("server.yaml"), String.join("\n",
-            "server: { name: MetricsTest, operator_calls_enabled: true }",
-            "measurement: { min_interval_millis: 0 }",
-            TestbedConfigLines.metricsProfilesAndNodes(),
-            "links:",
-            "  - { name: port1 }",
-            "connections:",
-            TestbedConfigLines.METRICS_CONNECTIONS,
-            ""));
-        final ServerConfiguration configuration = ConfigurationLoader.load(config);
-        final List<ConnectionRow> rows = configuration.connectionSpecs().stream().map(spec -> ConnectionRow.initial(spec, 0)).toList();
-        final AtomicLong tickets = new AtomicLong(100);
-        engine = new UpdateEngine(new ConnectionTable(rows), configuration.profiles(), configuration.engine(),
-            configuration.limits(), tickets::incrementAndGet, System::currentTimeMillis);
-        loop = new EngineLoop(engine, System::nanoTime, 50_000_000L);
+        final MetricsEngineFixture fixture =
+            MetricsEngineFixture.in(directory, "server: { name: MetricsTest, operator_calls_enabled: true }");
+        engine = fixture.engine;
+        loop = fixture.loop;
         loop.start();
         metrics = new ServerMetrics(engine.table(), loop::counters, () -> System.nanoTime() + CLOCK_AHEAD_NANOS);
         servant = new LatencyServiceServant(loop, System::currentTimeMillis, WriteGuard.open(), metrics, profile -> { },

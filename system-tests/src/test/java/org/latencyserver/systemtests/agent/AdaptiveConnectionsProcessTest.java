@@ -4,18 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.StateCalibration;
-import org.latencyserver.launch.ChildProcess;
 
 /**
  * The adaptive connections end to end, with a real server, client agent and peer agent over IIOP:
@@ -23,24 +19,12 @@ import org.latencyserver.launch.ChildProcess;
  * measured says so, and a return to a measured state serves that state's own last measurement at
  * once, labelled, while the fresh one is awaited.
  */
-class AdaptiveConnectionsProcessTest {
-
-    @TempDir
-    static Path directory;
-    private static AgentTestbed testbed;
-    private static ChildProcess peer;
-    private static ChildProcess agent;
+class AdaptiveConnectionsProcessTest extends PeerAndAgentTest {
 
     @BeforeAll
     static void start() throws Exception {
-        testbed = AgentTestbed.start(directory, 1000, 30_000, c -> c.calibration("adaptive").probeRatePerSecond(20));
-        peer = testbed.startPeer("peer");
-        agent = testbed.startAgent("agent", "--probe-report-millis", "1000");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        AgentTestbed.closeAll(agent, peer, testbed);
+        startPeerAndAgent(AgentTestbed.start(directory, 1000, 30_000, c -> c.calibration("adaptive").probeRatePerSecond(20)),
+            "--probe-report-millis", "1000");
     }
 
     @Test

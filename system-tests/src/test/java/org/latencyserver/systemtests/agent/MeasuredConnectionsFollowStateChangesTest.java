@@ -3,7 +3,6 @@ package org.latencyserver.systemtests.agent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,10 +10,8 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.TableRow;
 import org.latencyserver.idl.latency.Calibration;
 import org.latencyserver.idl.latency.Estimate;
@@ -23,7 +20,6 @@ import org.latencyserver.idl.latency.EstimateListenerHelper;
 import org.latencyserver.idl.latency.EstimateListenerOperations;
 import org.latencyserver.idl.latency.EstimateListenerPOATie;
 import org.latencyserver.idl.latency.StateCalibration;
-import org.latencyserver.launch.ChildProcess;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 
@@ -37,24 +33,11 @@ import org.omg.PortableServer.POAHelper;
  * 25–60 % slower or faster than the agent, run after run, far beyond a CI of a few per cent; a
  * test of it could only pass by luck, so none is kept (see the session note).
  */
-class MeasuredConnectionsFollowStateChangesTest {
-
-    @TempDir
-    static Path directory;
-    private static AgentTestbed testbed;
-    private static ChildProcess peer;
-    private static ChildProcess agent;
+class MeasuredConnectionsFollowStateChangesTest extends PeerAndAgentTest {
 
     @BeforeAll
     static void start() throws Exception {
-        testbed = AgentTestbed.start(directory, 2000, 30_000);
-        peer = testbed.startPeer("peer");
-        agent = testbed.startAgent("agent");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        AgentTestbed.closeAll(agent, peer, testbed);
+        startPeerAndAgent(AgentTestbed.start(directory, 2000, 30_000));
     }
 
     @Test

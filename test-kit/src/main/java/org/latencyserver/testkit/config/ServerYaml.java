@@ -175,8 +175,17 @@ public final class ServerYaml {
         }
     }
 
+    /** A list item whose values are pushed by default or polled over SNMP: a node or a link. */
+    private abstract static class PolledItem<T extends PolledItem<T>> extends Item<T> {
+
+        /** @return this, polled over SNMP ({@code mib_source: snmp} and its {@code snmp} block) */
+        public T snmp(final Snmp snmp) {
+            return with("mib_source", "snmp").with("snmp", snmp.keys);
+        }
+    }
+
     /** A workstation: {@code nodes[]}. */
-    public static final class Node extends Item<Node> {
+    public static final class Node extends PolledItem<Node> {
 
         private Node() {
         }
@@ -191,11 +200,6 @@ public final class ServerYaml {
             return new Node().with("name", name).with("node_id", nodeId).with("workstation_type", workstationType);
         }
 
-        /** @return this, polled over SNMP ({@code mib_source: snmp} and its {@code snmp} block) */
-        public Node snmp(final Snmp snmp) {
-            return with("mib_source", "snmp").with("snmp", snmp.keys);
-        }
-
         @Override
         Node self() {
             return this;
@@ -203,7 +207,7 @@ public final class ServerYaml {
     }
 
     /** A switch port: {@code links[]}. */
-    public static final class Link extends Item<Link> {
+    public static final class Link extends PolledItem<Link> {
 
         private Link() {
         }
@@ -211,11 +215,6 @@ public final class ServerYaml {
         /** @return a port of that {@code name}, its utilisation pushed */
         public static Link named(final String name) {
             return new Link().with("name", name);
-        }
-
-        /** @return this, polled over SNMP ({@code mib_source: snmp} and its {@code snmp} block) */
-        public Link snmp(final Snmp snmp) {
-            return with("mib_source", "snmp").with("snmp", snmp.keys);
         }
 
         @Override
