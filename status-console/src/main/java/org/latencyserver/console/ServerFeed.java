@@ -162,25 +162,7 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
                 service.subscribe(listener, new short[0]);
                 subscribed = true;
             }
-            final List<ConnectionView> views = new ArrayList<>();
-            final Map<Integer, MeasurementRequest> pending = new HashMap<>();
-            for (final MeasurementRequest request : service.pending_measurements()) {
-                pending.put((int) request.index_ref, request);
-            }
-            String problem = "";
-            boolean tableAllowed = true;
-            for (final ConnectionInfo info : service.list_connections()) {
-                TableRow row = null;
-                try {
-                    row = tableAllowed ? service.RequestTableStatus(info.index_ref) : null;
-                } catch (org.omg.CORBA.BAD_PARAM | org.omg.CORBA.NO_PERMISSION e) {
-                    // Refused once, refused for every row: ask no more in this refresh.
-                    tableAllowed = false;
-                    problem = "RequestTableStatus is refused (it is an operator call: switched off, or the console has no operator"
-                        + " certificate, --tls-keystore): MIB values not shown";
-                }
-                views.add(view(info, row, pending.get((int) info.index_ref), nowMillis));
-            }
+            final Rows rows = rows(nowMillis);
             List<ProfileCellView> profileCells = List.of();
             String profileCellsUnavailable = "";
             try {
@@ -192,7 +174,7 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
                 LOG.info("the server {} answers again", serverName);
             }
             backoff.reset();
-            publish(new ConsoleSnapshot(serverName, true, problem, 0, nowMillis, List.copyOf(views), profileCells,
+            publish(new ConsoleSnapshot(serverName, true, rows.problem(), 0, nowMillis, rows.views(), profileCells,
                 profileCellsUnavailable));
             return true;
         } catch (SystemException | References.ReferenceException e) {
@@ -214,6 +196,34 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
             LOG.error("the server refused the subscription: {}", e.reason);
             return false;
         }
+    }
+
+    /** The connections' rows of one refresh, and what could not be shown of them ("" when nothing). */
+    private record Rows(List<ConnectionView> views, String problem) {
+    }
+
+    /** Reads every connection, its open request and (when the console may) its MIB values. */
+    private Rows rows(final long nowMillis) {
+        final Map<Integer, MeasurementRequest> pending = new HashMap<>();
+        for (final MeasurementRequest request : service.pending_measurements()) {
+            pending.put((int) request.index_ref, request);
+        }
+        final List<ConnectionView> views = new ArrayList<>();
+        String problem = "";
+        boolean tableAllowed = true;
+        for (final ConnectionInfo info : service.list_connections()) {
+            TableRow row = null;
+            try {
+                row = tableAllowed ? service.RequestTableStatus(info.index_ref) : null;
+            } catch (org.omg.CORBA.BAD_PARAM | org.omg.CORBA.NO_PERMISSION e) {
+                // Refused once, refused for every row: ask no more in this refresh.
+                tableAllowed = false;
+                problem = "RequestTableStatus is refused (it is an operator call: switched off, or the console has no operator"
+                    + " certificate, --tls-keystore): MIB values not shown";
+            }
+            views.add(view(info, row, pending.get((int) info.index_ref), nowMillis));
+        }
+        return new Rows(List.copyOf(views), problem);
     }
 
     private void publish(final ConsoleSnapshot snapshot) {

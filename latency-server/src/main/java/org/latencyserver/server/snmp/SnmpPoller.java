@@ -1,14 +1,12 @@
 package org.latencyserver.server.snmp;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.latencyserver.launch.agent.AgentRunner;
@@ -19,14 +17,10 @@ import org.latencyserver.server.config.LinkConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
 import org.latencyserver.server.config.ServerConfiguration;
-import org.latencyserver.server.config.SnmpAccess;
 import org.latencyserver.server.table.ConnectionSpec;
-import org.snmp4j.AbstractTarget;
 import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
 import org.snmp4j.Snmp;
-import org.snmp4j.Target;
-import org.snmp4j.TransportMapping;
 import org.snmp4j.event.ResponseEvent;
 import org.snmp4j.event.ResponseListener;
 import org.snmp4j.mp.MPv2c;
@@ -38,8 +32,6 @@ import org.snmp4j.security.PrivAES256;
 import org.snmp4j.security.SecurityProtocols;
 import org.snmp4j.security.USM;
 import org.snmp4j.smi.OctetString;
-import org.snmp4j.smi.UdpAddress;
-import org.snmp4j.transport.DefaultUdpTransportMapping;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +52,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Requests go out from the local address each agent's snmp block names ({@code local_address}),
  * one UDP socket per distinct address; agents without one share a socket on the loopback when they
- * are all on loopback, else on the wildcard ({@link PollerBinding}). {@link #start} logs where.
+ * are all on loopback, else on the wildcard ({@link PollerSockets}). {@link #start} logs where.
  *
  * <p>Values are delivered on change only (a connection's polled values are compared with what
  * was last delivered), so a quiet network costs the update thread nothing. A value is delivered at
@@ -74,20 +66,11 @@ public final class SnmpPoller implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnmpPoller.class);
     /**
-     * Receive buffer asked per agent a socket polls: the agents of a slice are asked at once, so their
-     * answers arrive together, and the kernel counts about a kilobyte per small datagram. Below
-     * {@link #DEFAULT_RECEIVE_BUFFER_BYTES} the system's default is kept; Linux caps what is asked at
-     * {@code net.core.rmem_max}. (Thousands of agents overflowed the default 208 KiB: answers lost.)
-     */
-    static final int RECEIVE_BUFFER_BYTES_PER_AGENT = 2048;
-    private static final int DEFAULT_RECEIVE_BUFFER_BYTES = 212_992;
-    /**
      * Slices of a poll interval: the sources are asked a slice at a time rather than all at the same
      * instant, so that thousands of answers do not arrive together (at 15,000 agents they came back
      * later than their timeout, or overflowed the receive buffer).
      */
     static final int SLICES_PER_INTERVAL = 10;
-    private static final int MAX_RECEIVE_BUFFER_BYTES = 64 * 1024 * 1024;
     /**
      * How often answers are turned into deliveries, in ms: bounds what the poller adds between an
      * answer and the update engine. A look costs one volatile read per polled source.
@@ -98,37 +81,22 @@ public final class SnmpPoller implements AutoCloseable {
     private final MibSink sink;
     private final LongSupplier nanoClock;
     private final Snmp snmp;
-    /** The poller's sockets, by local address, and why each is there (for the start line). */
-    private final Map<InetAddress, DefaultUdpTransportMapping> sockets = new LinkedHashMap<>();
-    private final Map<InetAddress, String> socketReasons = new LinkedHashMap<>();
-    private final Map<String, PolledSource> nodes = new LinkedHashMap<>();
-    private final Map<String, PolledSource> links = new LinkedHashMap<>();
-    private final List<Wiring> connections = new ArrayList<>();
+    private final PollPlan plan;
+    private final PollerSockets sockets;
+    /** Per connection, the values last delivered. Owned by the poller thread. */
     private final Map<Short, PolledValues> delivered = new HashMap<>();
     /** The poller's thread, an agent of two duties (poll a slice, deliver answers); built by {@link #start}. */
     private AgentRunner pollerThread;
-    /** Every polled source, nodes then links: slice k of an interval asks sources k, k + slices, ... */
-    private final List<PolledSource> polled = new ArrayList<>();
     /** The interval is cut into this many slices, each asking its share of the sources. */
     private final int slices;
-    /** Per polled source (same order), the connections it feeds. */
-    private final List<List<Wiring>> wiringsOfPolled = new ArrayList<>();
-    /** Per polled source (same order), its {@link PolledSource#outcomes} when last delivered. Owned by the poller thread. */
-    private long[] deliveredOutcomes;
+    /** Per polled source (the plan's order), its {@link PolledSource#outcomes} when last delivered. Owned by the poller thread. */
+    private final long[] deliveredOutcomes;
     /** The slice the next tick asks. Owned by the poller thread. */
     private int nextSlice;
     /** Requests sent, answers received, and polls skipped because the previous one was still out. */
-    private final java.util.concurrent.atomic.LongAdder requestsSent = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder answersReceived = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder pollsSkipped = new java.util.concurrent.atomic.LongAdder();
-
-    /** A polled agent's target, the local address its block names (null: the default), and its node or link. */
-    private record Agent(Target<?> target, String localAddress, String label) {
-    }
-
-    /** A connection and its polled sources (null where that end is pushed). */
-    private record Wiring(short indexRef, PolledSource client, PolledSource peer, PolledSource port) {
-    }
+    private final LongAdder requestsSent = new LongAdder();
+    private final LongAdder answersReceived = new LongAdder();
+    private final LongAdder pollsSkipped = new LongAdder();
 
     /**
      * Builds the poller; nothing is sent before {@link #start}.
@@ -154,62 +122,16 @@ public final class SnmpPoller implements AutoCloseable {
         this.pollIntervalMillis = pollIntervalMillis;
         this.sink = sink;
         this.nanoClock = nanoClock;
-        final SecurityProtocols protocols = new SecurityProtocols(SecurityProtocols.SecurityProtocolSet.maxCompatibility);
-        protocols.addAuthenticationProtocol(new AuthSHA());
-        protocols.addAuthenticationProtocol(new AuthHMAC192SHA256());
-        protocols.addPrivacyProtocol(new PrivAES128());
-        protocols.addPrivacyProtocol(new PrivAES256());
-        final USM usm = new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
+        final USM usm = newUsm();
         final MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
         dispatcher.addMessageProcessingModel(new MPv2c());
         dispatcher.addMessageProcessingModel(new MPv3(usm));
-        final List<Agent> agents = new ArrayList<>();
-        for (final NodeConfig node : nodes) {
-            if (node.mibSource() == MibSource.SNMP) {
-                final Target<?> target = SnmpTargets.target(node.snmp(), environment, usm);
-                final String label = "node " + node.name();
-                this.nodes.put(node.name(), node.snmp().cpuSource() == SnmpAccess.CpuSource.HR_PROCESSOR_LOAD
-                    ? new HrProcessorLoadSource(label, target, unknownAfterMissedPolls)
-                    : new UcdCpuSource(label, target, unknownAfterMissedPolls));
-                agents.add(new Agent(target, node.snmp().localAddress(), label));
-            }
-        }
-        for (final LinkConfig link : links) {
-            if (link.mibSource() == MibSource.SNMP) {
-                final Target<?> target = SnmpTargets.target(link.snmp(), environment, usm);
-                this.links.put(link.name(), new LinkSource("link " + link.name(), target, unknownAfterMissedPolls, link.ifIndex(),
-                    link.speedMbps(), link.discardsOid()));
-                agents.add(new Agent(target, link.snmp().localAddress(), "link " + link.name()));
-            }
-        }
-        for (final ConnectionSpec connection : connectionSpecs) {
-            final Wiring wiring = new Wiring(connection.indexRef(), this.nodes.get(connection.clientNodeName()),
-                this.nodes.get(connection.peerNodeName()), connection.linkName() == null ? null : this.links.get(connection.linkName()));
-            if (wiring.client() != null || wiring.peer() != null || wiring.port() != null) {
-                connections.add(wiring);
-            }
-        }
-        polled.addAll(this.nodes.values());
-        polled.addAll(this.links.values());
-        final Map<PolledSource, List<Wiring>> wiringsBySource = new java.util.IdentityHashMap<>();
-        for (final Wiring wiring : connections) {
-            for (final PolledSource end : new PolledSource[] {wiring.client(), wiring.peer(), wiring.port()}) {
-                if (end != null) {
-                    final List<Wiring> fed = wiringsBySource.computeIfAbsent(end, unused -> new ArrayList<>());
-                    if (fed.isEmpty() || fed.get(fed.size() - 1) != wiring) { // a node both client and peer: once
-                        fed.add(wiring);
-                    }
-                }
-            }
-        }
-        for (final PolledSource source : polled) {
-            wiringsOfPolled.add(wiringsBySource.getOrDefault(source, List.of()));
-        }
-        this.deliveredOutcomes = new long[polled.size()];
-        this.slices = (int) Math.max(1, Math.min(SLICES_PER_INTERVAL, Math.min(pollIntervalMillis, polled.size())));
+        this.plan = new PollPlan(nodes, links, connectionSpecs, unknownAfterMissedPolls, environment, usm);
+        this.deliveredOutcomes = new long[plan.polled().size()];
+        this.slices = (int) Math.max(1, Math.min(SLICES_PER_INTERVAL, Math.min(pollIntervalMillis, plan.polled().size())));
         this.snmp = new Snmp(dispatcher);
         try {
-            bind(agents);
+            this.sockets = PollerSockets.bind(snmp, plan.agents());
         } catch (IOException | RuntimeException e) {
             try {
                 snmp.close(); // the sockets bound so far
@@ -220,60 +142,14 @@ public final class SnmpPoller implements AutoCloseable {
         }
     }
 
-    /**
-     * Opens one socket per distinct local address and makes each agent's target send from its own.
-     *
-     * @param agents the polled agents
-     * @throws IOException when a socket cannot be bound (the message names the address)
-     */
-    @SuppressWarnings({"unchecked", "rawtypes"}) // SnmpTargets makes AbstractTargets with UDP addresses; the generics cannot say so
-    private void bind(final List<Agent> agents) throws IOException {
-        final List<InetAddress> defaultAgents = new ArrayList<>();
-        for (final Agent agent : agents) {
-            if (agent.localAddress() == null) {
-                defaultAgents.add(((UdpAddress) agent.target().getAddress()).getInetAddress());
-            }
-        }
-        final InetAddress fallback = PollerBinding.defaultFor(defaultAgents);
-        final Map<InetAddress, List<String>> namedBy = new LinkedHashMap<>();
-        final Map<InetAddress, Integer> agentsBySocket = new HashMap<>();
-        for (final Agent agent : agents) {
-            // Validated as an IP literal when the configuration was read: no name lookup here.
-            final InetAddress local = agent.localAddress() == null ? fallback : InetAddress.getByName(agent.localAddress());
-            DefaultUdpTransportMapping socket = sockets.get(local);
-            if (socket == null) {
-                try {
-                    socket = new DefaultUdpTransportMapping(new UdpAddress(local, 0));
-                } catch (IOException e) {
-                    throw new IOException("cannot bind the SNMP poller's UDP socket to " + local.getHostAddress() + ": "
-                        + e.getMessage(), e);
-                }
-                sockets.put(local, socket);
-                snmp.addTransportMapping(socket);
-            }
-            agentsBySocket.merge(local, 1, Integer::sum);
-            ((AbstractTarget) agent.target()).setPreferredTransports(List.of((TransportMapping) socket));
-            if (agent.localAddress() != null) {
-                namedBy.computeIfAbsent(local, a -> new ArrayList<>()).add(agent.label());
-            }
-        }
-        sockets.forEach((local, socket) -> {
-            final long wanted = (long) agentsBySocket.get(local) * RECEIVE_BUFFER_BYTES_PER_AGENT;
-            if (wanted > DEFAULT_RECEIVE_BUFFER_BYTES) {
-                socket.setReceiveBufferSize((int) Math.min(wanted, MAX_RECEIVE_BUFFER_BYTES)); // applied at listen
-            }
-        });
-        for (final InetAddress local : sockets.keySet()) {
-            final List<String> reasons = new ArrayList<>();
-            if (namedBy.containsKey(local)) {
-                reasons.add("local_address of " + String.join(", ", namedBy.get(local)));
-            }
-            if (local.equals(fallback) && !defaultAgents.isEmpty()) {
-                reasons.add(fallback.isAnyLocalAddress() ? "the default: not every polled agent is on loopback"
-                    : "the default: every polled agent is on loopback");
-            }
-            socketReasons.put(local, String.join("; ", reasons));
-        }
+    /** @return a user-based security model that knows SHA, HMAC-192-SHA-256, AES-128 and AES-256 as well as the defaults */
+    private static USM newUsm() {
+        final SecurityProtocols protocols = new SecurityProtocols(SecurityProtocols.SecurityProtocolSet.maxCompatibility);
+        protocols.addAuthenticationProtocol(new AuthSHA());
+        protocols.addAuthenticationProtocol(new AuthHMAC192SHA256());
+        protocols.addPrivacyProtocol(new PrivAES128());
+        protocols.addPrivacyProtocol(new PrivAES256());
+        return new USM(protocols, new OctetString(MPv3.createLocalEngineID()), 0);
     }
 
     /**
@@ -302,7 +178,7 @@ public final class SnmpPoller implements AutoCloseable {
 
     /** @return how many workstations and switch ports are polled */
     public int sourceCount() {
-        return nodes.size() + links.size();
+        return plan.nodeCount() + plan.linkCount();
     }
 
     /**
@@ -319,31 +195,23 @@ public final class SnmpPoller implements AutoCloseable {
                 .duty(PeriodicDeadline.Kind.FIXED_DELAY, deliveryNanos, deliveryNanos, this::deliverChanges)
                 .build(), NoIdleStrategy.INSTANCE);
         pollerThread.start();
-        LOG.info("SNMP poller: {} workstations, {} switch ports, {} connections, every {} ms", nodes.size(), links.size(),
-            connections.size(), pollIntervalMillis);
-        if (!sockets.isEmpty()) {
-            final List<String> bound = new ArrayList<>();
-            // The address as bound, not as the socket reports it (a dual-stack wildcard reads "::").
-            sockets.forEach((local, socket) -> bound.add(local.getHostAddress()
-                + (local.isAnyLocalAddress() ? " (every interface)" : "") + " port " + socket.getListenAddress().getPort()
-                + " (" + socketReasons.get(local) + ")"));
-            LOG.info("SNMP poller sends from {}", String.join(" and ", bound));
+        LOG.info("SNMP poller: {} workstations, {} switch ports, {} connections, every {} ms", plan.nodeCount(),
+            plan.linkCount(), plan.connectionCount(), pollIntervalMillis);
+        final String bound = sockets.describe();
+        if (!bound.isEmpty()) {
+            LOG.info("SNMP poller sends from {}", bound);
         }
     }
 
     /** @return where the poller's UDP sockets are bound, one per distinct local address (thread-safe) */
     List<InetSocketAddress> localAddresses() {
-        final List<InetSocketAddress> bound = new ArrayList<>();
-        for (final DefaultUdpTransportMapping socket : sockets.values()) {
-            final UdpAddress address = socket.getListenAddress();
-            bound.add(new InetSocketAddress(address.getInetAddress(), address.getPort()));
-        }
-        return List.copyOf(bound);
+        return sockets.localAddresses();
     }
 
     /** Asks the next slice's sources; a failure is counted by the poller's agent runner, and polling goes on. */
     private void pollSlice() {
         try {
+            final List<PolledSource> polled = plan.polled();
             for (int i = nextSlice; i < polled.size(); i += slices) {
                 send(polled.get(i));
             }
@@ -355,46 +223,27 @@ public final class SnmpPoller implements AutoCloseable {
     /** Delivers the connections of every source that took an answer or a miss since the last look. */
     private void deliverChanges() {
         for (int i = 0; i < deliveredOutcomes.length; i++) {
-            final long outcomes = polled.get(i).outcomes();
+            final long outcomes = plan.polled().get(i).outcomes();
             if (outcomes != deliveredOutcomes[i]) {
                 deliveredOutcomes[i] = outcomes;
-                for (final Wiring wiring : wiringsOfPolled.get(i)) {
+                for (final PollPlan.Wiring wiring : plan.wiringsOf(i)) {
                     deliver(wiring);
                 }
             }
         }
     }
 
-    private void deliver(final Wiring wiring) {
-        if (!delivered.containsKey(wiring.indexRef()) && !settled(wiring)) {
+    private void deliver(final PollPlan.Wiring wiring) {
+        if (!delivered.containsKey(wiring.indexRef()) && !wiring.settled()) {
             // Nothing read yet: leave the row as it is (fresh, or restored from the state file)
             // until a value arrives or a source turns out UNKNOWN.
             return;
         }
-        final PolledValues values = valuesOf(wiring);
+        final PolledValues values = wiring.values();
         if (!values.equals(delivered.get(wiring.indexRef()))) {
             delivered.put(wiring.indexRef(), values);
-            sink.polled(values, Math.max(lastAnswerNanos(wiring.client()), Math.max(lastAnswerNanos(wiring.peer()),
-                lastAnswerNanos(wiring.port()))));
+            sink.polled(values, wiring.lastAnswerNanos());
         }
-    }
-
-    private static boolean settled(final Wiring wiring) {
-        return wiring.client() != null && wiring.client().settled() || wiring.peer() != null && wiring.peer().settled()
-            || wiring.port() != null && wiring.port().settled();
-    }
-
-    private static PolledValues valuesOf(final Wiring wiring) {
-        return new PolledValues(wiring.indexRef(), wiring.client() != null, percent(wiring.client()), wiring.peer() != null,
-            percent(wiring.peer()), wiring.port() != null, percent(wiring.port()));
-    }
-
-    private static long lastAnswerNanos(final PolledSource source) {
-        return source == null ? Long.MIN_VALUE : source.lastAnswerNanos();
-    }
-
-    private static short percent(final PolledSource source) {
-        return (short) (source == null ? -1 : source.percent());
     }
 
     private void send(final PolledSource source) {
@@ -438,11 +287,8 @@ public final class SnmpPoller implements AutoCloseable {
      * @return per polled node and link name (nodes first, in configuration order): true while it
      *         answers, false while it is UNKNOWN; safe to call from any thread
      */
-    public java.util.Map<String, Boolean> sourcesUp() {
-        final Map<String, Boolean> up = new LinkedHashMap<>();
-        nodes.forEach((name, source) -> up.put(name, !source.unknown()));
-        links.forEach((name, source) -> up.put(name, !source.unknown()));
-        return up;
+    public Map<String, Boolean> sourcesUp() {
+        return plan.sourcesUp();
     }
 
     /**
@@ -451,17 +297,7 @@ public final class SnmpPoller implements AutoCloseable {
      *         (thread-safe)
      */
     public Map<String, Double> counterRefreshSeconds() {
-        final Map<String, Double> refresh = new LinkedHashMap<>();
-        nodes.forEach((name, source) -> putRefresh(refresh, name, source));
-        links.forEach((name, source) -> putRefresh(refresh, name, source));
-        return refresh;
-    }
-
-    private static void putRefresh(final Map<String, Double> refresh, final String name, final PolledSource source) {
-        final long nanos = source.counterRefreshNanos();
-        if (nanos > 0) {
-            refresh.put(name, nanos / 1e9);
-        }
+        return plan.counterRefreshSeconds();
     }
 
     /** @return SNMP requests sent since start (thread-safe) */

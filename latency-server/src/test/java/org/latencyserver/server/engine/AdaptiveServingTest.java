@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.estimate.Measurement;
@@ -26,6 +25,7 @@ import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.ServedEstimate;
+import org.latencyserver.testkit.RoundTrips;
 
 /**
  * What {@code calibration: adaptive} serves: dwell before measuring, memory per load
@@ -71,11 +71,7 @@ class AdaptiveServingTest {
 
     /** Round trips spread evenly over [lowMicros, highMicros], recorded as an agent does. */
     private static LatencyHistogram roundTrips(final int count, final long lowMicros, final long highMicros) {
-        final Histogram hdr = new Histogram(1, 60_000_000_000L, 3);
-        for (int i = 0; i < count; i++) {
-            hdr.recordValue((lowMicros + (highMicros - lowMicros) * i / Math.max(1, count - 1)) * 1000);
-        }
-        return LatencyHistogram.fromHdr(hdr);
+        return LatencyHistogram.fromHdr(RoundTrips.evenlySpread(count, lowMicros, highMicros));
     }
 
     private static Measurement measurement(final LatencyHistogram histogram) {

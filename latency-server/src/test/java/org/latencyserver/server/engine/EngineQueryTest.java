@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.histogram.LatencyHistogram;
@@ -21,6 +20,7 @@ import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.testkit.RoundTrips;
 
 /** The read side: answers drawn from the published rows and snapshots, unavailability as a typed answer. */
 class EngineQueryTest {
@@ -46,11 +46,7 @@ class EngineQueryTest {
     }
 
     private static LatencyHistogram roundTrips(final int count, final long lowMicros, final long highMicros) {
-        final Histogram hdr = new Histogram(1, 60_000_000_000L, 3);
-        for (int i = 0; i < count; i++) {
-            hdr.recordValue((lowMicros + (highMicros - lowMicros) * i / Math.max(1, count - 1)) * 1000);
-        }
-        return LatencyHistogram.fromHdr(hdr);
+        return LatencyHistogram.fromHdr(RoundTrips.evenlySpread(count, lowMicros, highMicros));
     }
 
     @Test

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.calibration.StateKnowledge;
@@ -26,6 +25,7 @@ import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.ServedEstimate;
+import org.latencyserver.testkit.RoundTrips;
 
 /** What a connection learned per load state is in the state file and comes back after a restart. */
 class LearningSurvivesRestartTest {
@@ -46,11 +46,7 @@ class LearningSurvivesRestartTest {
     }
 
     private static LatencyHistogram roundTrips(final int count, final long lowMicros, final long highMicros) {
-        final Histogram hdr = new Histogram(1, 60_000_000_000L, 3);
-        for (int i = 0; i < count; i++) {
-            hdr.recordValue((lowMicros + (highMicros - lowMicros) * i / (count - 1)) * 1000);
-        }
-        return LatencyHistogram.fromHdr(hdr);
+        return LatencyHistogram.fromHdr(RoundTrips.evenlySpread(count, lowMicros, highMicros));
     }
 
     private static void measure(final UpdateEngine engine, final long lowMicros, final long highMicros, final long nowNanos) {
