@@ -1,23 +1,29 @@
 package org.latencyserver.server.engine;
 
 import java.util.function.LongConsumer;
+import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.Learning;
+import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.MibUpdate;
+import org.latencyserver.server.table.ServedEstimate;
 
 /**
  * Every change another thread may ask of the update engine: the sealed set of its commands, one
  * record each, carrying values only. {@link EngineProxy} queues them on the {@link EngineLoop};
  * the update thread applies each with {@link #applyTo}, the one place a command meets the engine.
+ * A restart's replay of the saved state is commands too ({@link RestoreConnection}), applied by the
+ * launching thread before the update thread starts (the engine is its until then).
  *
  * <p>Immutable and thread-safe (the values they carry are immutable).
  *
  * @param <T> the engine's answer
  */
 public sealed interface Command<T> permits Command.PushedMib, Command.PolledMib, Command.Result, Command.ThesisResponse,
-    Command.Probe, Command.SwapProfile {
+    Command.Probe, Command.SwapProfile, Command.RestoreConnection {
 
     /** @return what the command does, for messages ("the probe report for connection 3") */
     String describe();
@@ -158,6 +164,40 @@ public sealed interface Command<T> permits Command.PushedMib, Command.PolledMib,
         @Override
         public Integer applyTo(final UpdateEngine engine, final long nowNanos) {
             return engine.swapProfile(profile);
+        }
+    }
+
+    /**
+     * A connection as it was saved before a restart (see {@link UpdateEngine#restore}): the state
+     * file's record, or the journal's newest one for the connection.
+     *
+     * @param indexRef          the connection
+     * @param latest            saved latest values
+     * @param previous          saved previous values
+     * @param estimate          the estimate served, or null
+     * @param unavailableReason why none, or null
+     * @param measurementWanted whether a measurement was awaited
+     * @param measurement       the last measurement, or null
+     * @param served            where the served estimate came from
+     * @param learning          what was learned per load state
+     */
+    record RestoreConnection(short indexRef, MibReading latest, MibReading previous, Estimate estimate,
+                             String unavailableReason, boolean measurementWanted, Measurement measurement,
+                             ServedEstimate served, Learning learning) implements Command<Boolean> {
+        @Override
+        public String describe() {
+            return "the saved state of connection " + indexRef;
+        }
+
+        /** @return false when no connection has this {@code index_ref} (nothing restored) */
+        @Override
+        public Boolean applyTo(final UpdateEngine engine, final long nowNanos) {
+            if (engine.table().row(indexRef) == null) {
+                return false;
+            }
+            engine.restore(indexRef, latest, previous, estimate, unavailableReason, measurementWanted, measurement, served,
+                learning, nowNanos);
+            return true;
         }
     }
 }

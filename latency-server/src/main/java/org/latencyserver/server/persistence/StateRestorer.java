@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFaultsException;
 import org.latencyserver.core.input.InputFormat;
 import org.latencyserver.core.input.InputNode;
+import org.latencyserver.server.engine.Command;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.persistence.ConnectionRecordCodec.SavedConnection;
 import org.latencyserver.server.table.ConnectionRow;
@@ -75,18 +77,36 @@ final class StateRestorer {
     }
 
     /**
-     * Restores what the state file and its journals hold into the engine. Saved connections that no
-     * longer match the configuration (gone, or another QoS or size) are skipped with a log line.
+     * Restores what the state file and its journals hold into the engine: {@link #replay} applied,
+     * on the caller's thread, which must own the engine (before its update thread starts).
      *
      * @param engine   the engine to restore into
      * @param nowNanos monotonic time
      * @return how many connections were restored
      */
     int restoreInto(final UpdateEngine engine, final long nowNanos) {
+        int restored = 0;
+        for (final Command.RestoreConnection command : replay()) {
+            if (command.applyTo(engine, nowNanos)) {
+                restored++;
+            }
+        }
+        return restored;
+    }
+
+    /**
+     * Reads the state file and replays its journals (the newest record of a connection wins) into
+     * one command per saved connection that still matches the configuration; those that no longer
+     * do (gone, or another QoS or size) are skipped with a log line. Damaged files are set aside
+     * and nothing is restored from them.
+     *
+     * @return the commands, one per restorable connection, in no particular order
+     */
+    List<Command.RestoreConnection> replay() {
         final Path file = files.stateFile();
         if (!Files.exists(file)) {
             setAsideOrphanJournals();
-            return 0;
+            return List.of();
         }
         final Map<Short, SavedConnection> saved;
         final int replayed;
@@ -100,24 +120,23 @@ final class StateRestorer {
                 + replayJournal(files.nextJournal(), saved, decoded.generation(), true);
         } catch (InputFaultsException e) {
             setAside(e.getMessage());
-            return 0;
+            return List.of();
         } catch (IOException | RuntimeException e) {
             setAside(file + ": cannot be read: " + e);
-            return 0;
+            return List.of();
         }
-        int restored = 0;
+        final List<Command.RestoreConnection> commands = new ArrayList<>();
         for (final SavedConnection s : saved.values()) {
             final ConnectionRow row = table.row(s.indexRef());
             if (row == null || row.spec().qos() != s.qos() || row.spec().messageSizeBytes() != s.messageSizeBytes()) {
                 LOG.warn("saved state of connection {} does not match the configuration any more; not restored", s.indexRef());
                 continue;
             }
-            engine.restore(s.indexRef(), s.latest(), s.previous(), s.estimate(), s.unavailableReason(), s.measurementWanted(),
-                s.measurement(), s.served(), s.learning(), nowNanos);
-            restored++;
+            commands.add(new Command.RestoreConnection(s.indexRef(), s.latest(), s.previous(), s.estimate(), s.unavailableReason(),
+                s.measurementWanted(), s.measurement(), s.served(), s.learning()));
         }
-        LOG.info("restored {} connections from {} and {} journal records after it", restored, file, replayed);
-        return restored;
+        LOG.info("restoring {} connections from {} and {} journal records after it", commands.size(), file, replayed);
+        return commands;
     }
 
     /** No state file: journals beside it continue a state file that is gone. */

@@ -17,7 +17,9 @@ import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.state.CpuThresholds;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.orb.EstimateSource;
+import org.latencyserver.server.engine.Command;
 import org.latencyserver.server.engine.EngineSettings;
+import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
@@ -95,5 +97,31 @@ class LearningSurvivesRestartTest {
         after.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), SECOND);
         assertEquals(EstimateSource.REMEMBERED, after.table().row((short) 4).served().source());
         assertTrue(after.table().row((short) 4).estimate().valueMillis() < 0.5);
+    }
+
+    @Test
+    void aRestartReplaysTheSavedStateAsOneRestoreCommandPerConnection() throws Exception {
+        final UpdateEngine before = engine();
+        before.applyMib((short) 4, new MibReading((short) 10, (short) 20, (short) 30), 0);
+        measure(before, 100, 300, SECOND);
+        final Path file = directory.resolve("state.json");
+        final StateStore store = new StateStore(file, before.table());
+        store.write();
+        store.close();
+
+        final UpdateEngine after = engine();
+        final long versionBefore = after.table().row((short) 4).version();
+        final List<Command.RestoreConnection> commands =
+            new StateRestorer(StateFiles.beside(file), after.table(), InputLimits.DEFAULT.maxHistogramBins()).replay();
+        assertEquals(1, commands.size(), commands::toString);
+        final Command.RestoreConnection restore = commands.get(0);
+        assertEquals(4, restore.indexRef());
+        assertEquals(new MibReading((short) 10, (short) 20, (short) 30), restore.latest());
+        assertEquals(before.table().row((short) 4).measurement().histogram(), restore.measurement().histogram());
+        assertEquals(EstimateSource.MEASUREMENT, restore.served().source());
+        assertEquals(versionBefore, after.table().row((short) 4).version(), "replaying changes nothing until a command is applied");
+        assertTrue(restore.applyTo(after, 0));
+        assertEquals(before.table().row((short) 4).estimate().valueMillis(), after.table().row((short) 4).estimate().valueMillis(),
+            0.0);
     }
 }
