@@ -89,6 +89,9 @@ class ConsoleInBrowserTest {
                     "rows are the clients, columns the peers, in the order of the connections");
                 assertEquals(6, ((Number) ((JavascriptExecutor) browser).executeScript(
                     "return document.querySelectorAll('#pair-matrix td.empty').length;")).intValue(), "three pairs of nine are connected");
+                // Nothing clicked yet: the detail pane already shows the first connection, its row selected.
+                wait.until(b -> text(b, "#detail-title").startsWith("Connection 1: ws1 → ws2"));
+                assertEquals("selected", attribute(browser, "tr[data-index-ref='1']", "class"), "the first row is selected from the start");
                 final Map<String, String> first = cells.get(1);
                 assertEquals("estimate", first.get("state"));
                 assertEquals(1.365, Double.parseDouble(first.get("value")), 1e-9);
