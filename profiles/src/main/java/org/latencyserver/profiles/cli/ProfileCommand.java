@@ -27,7 +27,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "profile", mixinStandardHelpOptions = true, version = "latency profile 0.1.0",
     description = "Check and manage a priori latency profiles.",
-    subcommands = {ProfileCommand.Validate.class, ProfileDiff.class})
+    subcommands = {ProfileCommand.Validate.class, ProfileDiff.class},
+    footer = {"", "Also, through ./latency profile (run by the profiler, which measures and talks to a server):",
+        "  measure   Measure a profile on this machine: load drivers, every CPU state pair and size.",
+        "  load      Validate a profile and swap it into a running server.",
+        "  learned   Write what live probes taught a running server about a profile.",
+        "Each takes --help, e.g. ./latency profile measure --help."})
 public final class ProfileCommand implements Callable<Integer> {
 
     @Spec

@@ -88,10 +88,14 @@ class ProfileCommandTest {
     }
 
     @Test
-    void helpListsTheValidateSubcommand() {
+    void helpListsEverySubcommandOfLatencyProfile() {
         assertEquals(0, run("--help"));
         assertTrue(out.toString().contains("Usage: profile"), out.toString());
         assertTrue(out.toString().contains("validate"), out.toString());
+        for (final String profilerCommand : new String[] {"measure", "load", "learned"}) {
+            assertTrue(out.toString().contains("  " + profilerCommand + " "), "the profiler's " + profilerCommand + " is listed too: "
+                + out);
+        }
         out.getBuffer().setLength(0);
         assertEquals(0, run("validate", "--help"));
         assertTrue(out.toString().contains("Usage: profile validate"), out.toString());
