@@ -1,5 +1,14 @@
 package org.latencyserver.server.config;
 
+import static org.latencyserver.server.config.OptionEntries.checkDefault;
+import static org.latencyserver.server.config.OptionEntries.described;
+import static org.latencyserver.server.config.OptionEntries.interval;
+import static org.latencyserver.server.config.OptionEntries.none;
+import static org.latencyserver.server.config.OptionEntries.range;
+import static org.latencyserver.server.config.OptionEntries.required;
+import static org.latencyserver.server.config.OptionEntries.text;
+import static org.latencyserver.server.config.OptionEntries.words;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,9 +43,9 @@ public enum ServerOption {
         "with server.partition: where an index_ref is unique — deployment: across every partition (their ranges may not"
             + " overlap; 32,767 connections in all), partition: within its partition only (up to 32,767 each; a client"
             + " reaches its own through by-client/<node>); every partition of a deployment says the same"),
-    SERVER_POLL_INTERVAL_MILLIS("server.poll_interval_millis", whole(10, 3_600_000), 100L, "ms",
+    SERVER_POLL_INTERVAL_MILLIS("server.poll_interval_millis", range(10, 3_600_000), 100L, "ms",
         "SNMP poll period (100: the thesis's 10 Hz)"),
-    SERVER_UNKNOWN_AFTER_MISSED_POLLS("server.unknown_after_missed_polls", whole(1, 1000), 5L, "polls",
+    SERVER_UNKNOWN_AFTER_MISSED_POLLS("server.unknown_after_missed_polls", range(1, 1000), 5L, "polls",
         "a polled source that missed this many polls in a row is UNKNOWN until it answers again"),
     SERVER_STATE_FILE("server.state_file", text("a path, relative to the configuration file"),
         described("`<config name>.state.json` beside the configuration"), "",
@@ -47,7 +56,7 @@ public enum ServerOption {
         "serve the endpoint; false: no endpoint (the only way to turn it off)"),
     SERVER_METRICS_ADDRESS("server.metrics.address", text("an IP address or host name"), "127.0.0.1", "",
         "address the endpoint listens on (the default: loopback only)"),
-    SERVER_METRICS_PORT("server.metrics.port", whole(0, 65_535), 9464L, "",
+    SERVER_METRICS_PORT("server.metrics.port", range(0, 65_535), 9464L, "",
         "TCP port; 0 = any free port (logged at start), and then enabled must be written too"),
     SERVER_OPERATOR_CALLS_ENABLED("server.operator_calls_enabled", new OptionValues.Flag(), true, "",
         "serve PutMibUpdates and RequestTableStatus (false: refused with NO_PERMISSION; reads are not affected)"),
@@ -55,15 +64,15 @@ public enum ServerOption {
         "serve load_profile (false: refused with NO_PERMISSION)"),
 
     THRESHOLDS("thresholds", new OptionValues.Block(), none(), "", "where the load states begin (thesis section 4.2.4)"),
-    THRESHOLDS_CPU_LOW_UPPER_PERCENT("thresholds.cpu_low_upper_percent", whole(0, 98), 33L, "%",
+    THRESHOLDS_CPU_LOW_UPPER_PERCENT("thresholds.cpu_low_upper_percent", range(0, 98), 33L, "%",
         "highest whole percent still LOW; below cpu_medium_upper_percent"),
-    THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT("thresholds.cpu_medium_upper_percent", whole(1, 99), 66L, "%",
+    THRESHOLDS_CPU_MEDIUM_UPPER_PERCENT("thresholds.cpu_medium_upper_percent", range(1, 99), 66L, "%",
         "highest whole percent still MEDIUM; above it HIGH"),
-    THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT("thresholds.cpu_hysteresis_band_percent", decimal(0, false, 100), 2.0,
+    THRESHOLDS_CPU_HYSTERESIS_BAND_PERCENT("thresholds.cpu_hysteresis_band_percent", interval(0, false, 100), 2.0,
         "points", "band around each CPU boundary, narrower than the narrowest CPU band; 0 = no hysteresis"),
-    THRESHOLDS_PORT_LOADED_ABOVE_PERCENT("thresholds.port_loaded_above_percent", whole(90, 90), 90L, "%",
+    THRESHOLDS_PORT_LOADED_ABOVE_PERCENT("thresholds.port_loaded_above_percent", range(90, 90), 90L, "%",
         "a switch port is LOADED above this; fixed by the IDL's port_state encoding (LOADED is 91..100)"),
-    THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT("thresholds.port_hysteresis_band_percent", decimal(0, false, 100), 1.0,
+    THRESHOLDS_PORT_HYSTERESIS_BAND_PERCENT("thresholds.port_hysteresis_band_percent", interval(0, false, 100), 1.0,
         "points", "band around the port threshold (and, with bands, around each band edge), below 10"),
     THRESHOLDS_PORT_STATES("thresholds.port_states", words("thesis", "bands"), "thesis", "",
         "thesis: every whole percent above 90 is a state (section 4.2.4); bands: one state per loaded band, so a real"
@@ -73,43 +82,43 @@ public enum ServerOption {
             + " and 99–100 %; a band's port_state code is its upper edge"),
 
     MEASUREMENT("measurement", new OptionValues.Block(), none(), "", "how QoS 3 and 4 connections are measured"),
-    MEASUREMENT_ROUND_TRIPS("measurement.round_trips", whole(1, 10_000_000), 1000L, "round trips",
+    MEASUREMENT_ROUND_TRIPS("measurement.round_trips", range(1, 10_000_000), 1000L, "round trips",
         "round trips one measurement asks for (the thesis's 1000)"),
-    MEASUREMENT_WARMUP_ROUND_TRIPS("measurement.warmup_round_trips", whole(0, 1_000_000), 20L, "round trips",
+    MEASUREMENT_WARMUP_ROUND_TRIPS("measurement.warmup_round_trips", range(0, 1_000_000), 20L, "round trips",
         "round trips run first and discarded (the thesis's first samples took 200 ms)"),
-    MEASUREMENT_TIMEOUT_MILLIS("measurement.timeout_millis", whole(1, 86_400_000), 30_000L, "ms",
+    MEASUREMENT_TIMEOUT_MILLIS("measurement.timeout_millis", range(1, 86_400_000), 30_000L, "ms",
         "a request unanswered this long is re-issued with a new ticket"),
-    MEASUREMENT_MIN_INTERVAL_MILLIS("measurement.min_interval_millis", whole(0, 86_400_000), 5_000L, "ms",
+    MEASUREMENT_MIN_INTERVAL_MILLIS("measurement.min_interval_millis", range(0, 86_400_000), 5_000L, "ms",
         "between two measurements of one connection; one due sooner is coalesced, never dropped"),
-    MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND("measurement.budget_round_trips_per_second", whole(1, 10_000_000), 20_000L,
+    MEASUREMENT_BUDGET_ROUND_TRIPS_PER_SECOND("measurement.budget_round_trips_per_second", range(1, 10_000_000), 20_000L,
         "round trips/s", "what all measurements and probes together may spend"),
-    MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS("measurement.max_concurrent_measurements", whole(1, 10_000), 2L,
+    MEASUREMENT_MAX_CONCURRENT_MEASUREMENTS("measurement.max_concurrent_measurements", range(1, 10_000), 2L,
         "measurements", "measurements open at once across all connections"),
-    MEASUREMENT_MAX_OPEN_PER_CLIENT("measurement.max_open_per_client", whole(1, 10_000), 1L, "measurements",
+    MEASUREMENT_MAX_OPEN_PER_CLIENT("measurement.max_open_per_client", range(1, 10_000), 1L, "measurements",
         "requests open at once for one client workstation: its client agent measures them one after another, so another"
             + " one would wait there while its timeout_millis ran; here it waits, due, and opens when one closes"),
-    MEASUREMENT_PATH_SHARE_PERCENT("measurement.path_share_percent", decimal(0, true, 100), 5.0, "%",
+    MEASUREMENT_PATH_SHARE_PERCENT("measurement.path_share_percent", interval(0, true, 100), 5.0, "%",
         "of a link's configured speed_mbps the measurements may take together, warm-up included: their round trips are"
             + " paced to stay within it, split among max_concurrent_measurements (links without speed_mbps are not paced)"),
-    MEASUREMENT_TIME_BUDGET_MILLIS("measurement.time_budget_millis", whole(0, 86_400_000), 10_000L, "ms",
+    MEASUREMENT_TIME_BUDGET_MILLIS("measurement.time_budget_millis", range(0, 86_400_000), 10_000L, "ms",
         "a measurement's run (its warm-up round trips included, the agent's JIT warm-up before it not) stops this long after"
             + " it began and submits what it recorded (at least 100 round trips), so a slow path gives fewer round trips"
             + " rather than none; at most 3/4 of timeout_millis; 0 = no bound"),
-    MEASUREMENT_SETTLE_MILLIS("measurement.settle_millis", whole(0, 86_400_000), described("2 × server.poll_interval_millis"),
+    MEASUREMENT_SETTLE_MILLIS("measurement.settle_millis", range(0, 86_400_000), described("2 × server.poll_interval_millis"),
         "ms", "a result whose load state changes this soon after it arrived is taken back from that state (counted): SNMP"
             + " counters lag the load by up to an agent's refresh (net-snmp: IF-MIB ~3 s, CPU ~5 s); 0 = never"),
-    MEASUREMENT_DWELL_MILLIS("measurement.dwell_millis", whole(0, 86_400_000), described("2 × server.poll_interval_millis"),
+    MEASUREMENT_DWELL_MILLIS("measurement.dwell_millis", range(0, 86_400_000), described("2 × server.poll_interval_millis"),
         "ms", "how long a new load state must hold before an adaptive QoS 3/4 connection measures it"),
 
     LIMITS("limits", new OptionValues.Block(), none(), "", "what a result, probe report or profile may be"),
-    LIMITS_MAX_RESULT_MILLIS("limits.max_result_millis", whole(1, 86_400_000), InputLimits.DEFAULT.maxResultMillis(), "ms",
+    LIMITS_MAX_RESULT_MILLIS("limits.max_result_millis", range(1, 86_400_000), InputLimits.DEFAULT.maxResultMillis(), "ms",
         "the largest mean or bound a result or probe report may carry"),
-    LIMITS_PLAUSIBILITY_FACTOR("limits.plausibility_factor", decimal(1, true, 1e12), InputLimits.DEFAULT.plausibilityFactor(),
+    LIMITS_PLAUSIBILITY_FACTOR("limits.plausibility_factor", interval(1, true, 1e12), InputLimits.DEFAULT.plausibilityFactor(),
         "×", "how many times larger or smaller than the connection's last result in its load state (else its profile's) a result may be"),
     // Fewer than the thesis's 100 bins would refuse every measured histogram.
-    LIMITS_MAX_HISTOGRAM_BINS("limits.max_histogram_bins", whole(100, 10_000_000), (long) InputLimits.DEFAULT.maxHistogramBins(),
+    LIMITS_MAX_HISTOGRAM_BINS("limits.max_histogram_bins", range(100, 10_000_000), (long) InputLimits.DEFAULT.maxHistogramBins(),
         "bins", "the most bins a histogram may have (results, probes, profiles, the state file)"),
-    LIMITS_MAX_PROFILE_BYTES("limits.max_profile_bytes", whole(1024, 1L << 30), InputLimits.DEFAULT.maxProfileBytes(), "bytes",
+    LIMITS_MAX_PROFILE_BYTES("limits.max_profile_bytes", range(1024, 1L << 30), InputLimits.DEFAULT.maxProfileBytes(), "bytes",
         "the largest profile, checked before it is parsed (64 MiB by default)"),
 
     PROFILES("profiles", new OptionValues.Items("paths"), described("none"), "",
@@ -117,27 +126,48 @@ public enum ServerOption {
 
     NODES("nodes", new OptionValues.Items("mappings"), required(), "", "the workstations the connections join"),
     NODES_NAME("nodes[].name", text("a name"), required(), "", "unique; connections name their ends by it"),
-    NODES_NODE_ID("nodes[].node_id", whole(1, Short.MAX_VALUE), required(), "", "the IDL's client_node/peer_node, unique"),
+    NODES_NODE_ID("nodes[].node_id", range(1, Short.MAX_VALUE), required(), "", "the IDL's client_node/peer_node, unique"),
     NODES_WORKSTATION_TYPE("nodes[].workstation_type", text("a type, e.g. TAC-4"), required(), "",
         "as profiles name it; TAC-3 has IDL code 3, TAC-4 code 4, others 5, 6, ... in order of appearance"),
     NODES_MIB_SOURCE("nodes[].mib_source", words("push", "snmp"), "push", "",
         "where its CPU utilisation comes from: PutMibUpdates (push) or the SNMP poller"),
     NODES_SNMP("nodes[].snmp", new OptionValues.Block(), described("none"), "",
-        "its SNMP agent: required exactly when mib_source is snmp (keys: the package documentation)"),
+        "its SNMP agent: required exactly when mib_source is snmp, refused otherwise"),
+    NODES_SNMP_ADDRESS("nodes[].snmp.address", text("udp:HOST/PORT or tcp:HOST/PORT"), required(), "", "the agent"),
+    NODES_SNMP_VERSION("nodes[].snmp.version", words("v2c", "v3"), required(), "", "v2c (a community) or v3 (a USM user, authPriv)"),
+    NODES_SNMP_COMMUNITY_ENV("nodes[].snmp.community_env", text("an environment variable's name"), described("required for v2c"),
+        "", "the variable that holds the community (never the community itself); refused for v3"),
+    NODES_SNMP_USER("nodes[].snmp.user", text("a USM user name"), described("required for v3"), "", "the v3 user; refused for v2c"),
+    NODES_SNMP_AUTH_PROTOCOL("nodes[].snmp.auth_protocol", words("sha", "sha256"), "sha", "", "v3 authentication (HMAC-SHA-96, HMAC-SHA-256)"),
+    NODES_SNMP_AUTH_PASSWORD_ENV("nodes[].snmp.auth_password_env", text("an environment variable's name"),
+        described("required for v3"), "", "the variable that holds the authentication passphrase"),
+    NODES_SNMP_PRIV_PROTOCOL("nodes[].snmp.priv_protocol", words("aes", "aes256"), "aes", "", "v3 privacy (AES-128, AES-256)"),
+    NODES_SNMP_PRIV_PASSWORD_ENV("nodes[].snmp.priv_password_env", text("an environment variable's name"),
+        described("required for v3"), "", "the variable that holds the privacy passphrase"),
+    NODES_SNMP_LOCAL_ADDRESS("nodes[].snmp.local_address", text("an IP address of this host"),
+        described("loopback when every polled agent is on loopback, else every interface"), "", "the address the poller sends from"),
+    NODES_SNMP_TIMEOUT_MILLIS("nodes[].snmp.timeout_millis", range(1, 60_000), 300L, "ms", "how long a request waits for its answer"),
+    NODES_SNMP_RETRIES("nodes[].snmp.retries", range(0, 10), 0L, "", "resends of a request before the poll counts as missed"),
+    NODES_SNMP_CPU_SOURCE("nodes[].snmp.cpu_source", words("ucd-raw", "hr-processor-load"), "ucd-raw", "",
+        "UCD-SNMP-MIB raw CPU tick counters, or HOST-RESOURCES-MIB hrProcessorLoad (nodes only)"),
 
     LINKS("links", new OptionValues.Items("mappings"), described("none"), "", "the switch ports between workstations"),
     LINKS_NAME("links[].name", text("a name"), required(), "", "unique; connections refer to it by link"),
     LINKS_MIB_SOURCE("links[].mib_source", words("push", "snmp"), "push", "", "where its utilisation comes from"),
     LINKS_SNMP("links[].snmp", new OptionValues.Block(), described("none"), "",
-        "as for nodes, plus if_index (required), speed_mbps (else the agent's ifHighSpeed) and discards_oid (a numeric OID"
-            + " of the port's drop counter: at its rate and dropping, the port is SATURATED)"),
+        "its SNMP agent, with the keys of nodes[].snmp but cpu_source, and these three"),
+    LINKS_SNMP_IF_INDEX("links[].snmp.if_index", range(1, Integer.MAX_VALUE), required(), "", "the switch port's IF-MIB ifIndex"),
+    LINKS_SNMP_SPEED_MBPS("links[].snmp.speed_mbps", range(1, 10_000_000), described("the agent's ifHighSpeed"), "Mbit/s",
+        "the port's speed, where the agent's is not the bottleneck's"),
+    LINKS_SNMP_DISCARDS_OID("links[].snmp.discards_oid", text("a numeric OID"), described("none"), "",
+        "a counter of the packets the port drops (e.g. IF-MIB ifOutDiscards of the port's if_index): at its rate and dropping, it is SATURATED"),
 
     SECURITY("security", new OptionValues.Block(), described("legacy open mode"), "",
         "IIOP over TLS and who may write; without it every call is open (warned at start)"),
     SECURITY_PLAIN_IIOP("security.plain_iiop", words("read-only", "all"), described("all without tls, read-only with it"), "",
         "what callers over plain IIOP may do: reads only, or every call (the legacy open mode)"),
     SECURITY_TLS("security.tls", new OptionValues.Block(), described("none"), "", "the IIOP/TLS listener"),
-    SECURITY_TLS_PORT("security.tls.port", whole(0, 65_535), 0L, "", "TLS port; 0 = any free port"),
+    SECURITY_TLS_PORT("security.tls.port", range(0, 65_535), 0L, "", "TLS port; 0 = any free port"),
     SECURITY_TLS_KEYSTORE("security.tls.keystore", text("a path"), required(), "",
         "the server's certificate and key (PKCS#12), relative to the configuration file"),
     SECURITY_TLS_TRUSTSTORE("security.tls.truststore", text("a path"), required(), "",
@@ -155,23 +185,23 @@ public enum ServerOption {
 
     CONNECTIONS("connections", new OptionValues.Items("mappings"), required(), "",
         "the message paths the server estimates (an empty list is written [])"),
-    CONNECTIONS_INDEX_REF("connections[].index_ref", whole(1, Short.MAX_VALUE), required(), "",
+    CONNECTIONS_INDEX_REF("connections[].index_ref", range(1, Short.MAX_VALUE), required(), "",
         "the connection's number in the IDL, unique"),
     CONNECTIONS_CLIENT("connections[].client", text("a node's name"), required(), "", "the client workstation"),
     CONNECTIONS_PEER("connections[].peer", text("a node's name"), required(), "", "the peer workstation, not the client"),
     CONNECTIONS_LINK("connections[].link", text("a link's name"), described("none"), "",
         "the switch port between them; without one the port is always NORMAL"),
-    CONNECTIONS_MESSAGE_SIZE_BYTES("connections[].message_size_bytes", whole(1, Short.MAX_VALUE), required(), "bytes",
+    CONNECTIONS_MESSAGE_SIZE_BYTES("connections[].message_size_bytes", range(1, Short.MAX_VALUE), required(), "bytes",
         "the message size (the IDL's short)"),
-    CONNECTIONS_QOS("connections[].qos", whole(1, 4), required(), "",
+    CONNECTIONS_QOS("connections[].qos", range(1, 4), required(), "",
         "1 profile average, 2 profile bound, 3 measured average, 4 measured bound"),
     CONNECTIONS_PROFILE("connections[].profile", text("a loaded profile's name"), described("none"), "",
         "required for QoS 1/2, for QoS 3/4 the fallback in a state never measured; for the client's workstation type"),
-    CONNECTIONS_BOUND_PERCENT("connections[].bound_percent", decimal(0, true, 100), described("none"), "%",
+    CONNECTIONS_BOUND_PERCENT("connections[].bound_percent", interval(0, true, 100), described("none"), "%",
         "the share of messages the bound covers: required for QoS 2/4, refused for QoS 1/3"),
     CONNECTIONS_CALIBRATION("connections[].calibration", words("adaptive", "thesis"), "adaptive", "",
         "adaptive: serve values corrected so they hold for the messages that follow; thesis: the thesis's values"),
-    CONNECTIONS_PROBE_RATE_PER_SECOND("connections[].probe_rate_per_second", decimal(0, false, 1000), 10.0, "round trips/s",
+    CONNECTIONS_PROBE_RATE_PER_SECOND("connections[].probe_rate_per_second", interval(0, false, 1000), 10.0, "round trips/s",
         "light probing of the path by its client agent, 0 = off; all together at most half the measurement budget");
 
     private final String path;
@@ -186,7 +216,7 @@ public enum ServerOption {
         this.values = values;
         this.unit = unit;
         this.doc = doc;
-        if (defaultValue instanceof Described described) {
+        if (defaultValue instanceof OptionEntries.Described described) {
             this.defaultValue = null;
             this.defaultText = described.text();
         } else {
@@ -331,58 +361,5 @@ public enum ServerOption {
             throw new IllegalStateException(path + " is not " + type.getSimpleName() + " but " + values);
         }
         return type.cast(values);
-    }
-
-    /** A default given by a description (derived, required or none) rather than a value. */
-    private record Described(String text) {
-    }
-
-    private static Described described(final String text) {
-        return new Described(text);
-    }
-
-    private static Described required() {
-        return described("required");
-    }
-
-    private static Described none() {
-        return described("its keys' defaults");
-    }
-
-    private static OptionValues.Whole whole(final long minimum, final long maximum) {
-        return new OptionValues.Whole(minimum, maximum);
-    }
-
-    private static OptionValues.Decimal decimal(final double minimum, final boolean minimumOpen, final double maximum) {
-        return new OptionValues.Decimal(minimum, minimumOpen, maximum);
-    }
-
-    private static OptionValues.Words words(final String... words) {
-        return new OptionValues.Words(List.of(words));
-    }
-
-    private static OptionValues.Text text(final String what) {
-        return new OptionValues.Text(what);
-    }
-
-    /** Refuses a table entry whose default is not one of its own allowed values: the table must not contradict itself. */
-    private static void checkDefault(final String path, final OptionValues values, final Object value) {
-        final boolean fits;
-        if (values instanceof OptionValues.Whole w) {
-            fits = value instanceof Long l && w.contains(l);
-        } else if (values instanceof OptionValues.Decimal d) {
-            fits = value instanceof Double v && d.contains(v);
-        } else if (values instanceof OptionValues.Flag) {
-            fits = value instanceof Boolean;
-        } else if (values instanceof OptionValues.Words w) {
-            fits = value instanceof String s && w.words().contains(s);
-        } else if (values instanceof OptionValues.Text) {
-            fits = value instanceof String s && !s.isBlank();
-        } else {
-            fits = false; // a block or list has no value of its own
-        }
-        if (!fits) {
-            throw new IllegalStateException(path + ": default " + value + " is not among its values " + values.describe());
-        }
     }
 }

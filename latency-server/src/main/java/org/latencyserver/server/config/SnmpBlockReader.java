@@ -27,8 +27,6 @@ final class SnmpBlockReader {
         }
     }
 
-    private static final List<String> COMMON = List.of("address", "version", "community_env", "user", "auth_protocol",
-        "auth_password_env", "priv_protocol", "priv_password_env", "timeout_millis", "retries", "local_address");
     private static final Set<String> V3_ONLY = Set.of("user", "auth_protocol", "auth_password_env", "priv_protocol",
         "priv_password_env");
     private static final Pattern ADDRESS = Pattern.compile("(udp|tcp):(\\S+)/([0-9]{1,5})");
@@ -42,15 +40,12 @@ final class SnmpBlockReader {
     private static final Map<String, SnmpAccess.PrivProtocol> PRIV = ConfigWord.byWord(SnmpAccess.PrivProtocol.class);
     private static final Map<String, SnmpAccess.CpuSource> CPU = ConfigWord.byWord(SnmpAccess.CpuSource.class);
 
-    /** The keys of a node's or link's snmp block. */
+    /** The keys of a node's or link's snmp block, as the options table lists them (a link's: the node's but cpu_source, and its own). */
     static Set<String> keys(final Owner owner) {
-        final Set<String> keys = new LinkedHashSet<>(COMMON);
-        if (owner == Owner.NODE) {
-            keys.add("cpu_source");
-        } else {
-            keys.add("if_index");
-            keys.add("speed_mbps");
-            keys.add("discards_oid");
+        final Set<String> keys = new LinkedHashSet<>(ServerOption.keysIn("nodes[].snmp"));
+        if (owner == Owner.LINK) {
+            keys.remove(ServerOption.NODES_SNMP_CPU_SOURCE.key());
+            keys.addAll(ServerOption.keysIn("links[].snmp"));
         }
         return keys;
     }
