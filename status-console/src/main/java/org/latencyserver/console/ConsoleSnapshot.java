@@ -194,6 +194,7 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param messageSizeBytes  the cell's message size
      * @param liveRoundTrips    probe round trips seen in all
      * @param liveWeight        their decayed count, which the test rests on
+     * @param weightToFlag      the decayed count from which the server may flag the cell drifting
      * @param liveMeanMillis    the decayed mean of the live round trips
      * @param profileMeanMillis the profile cell's mean
      * @param statistic         the test's statistic
@@ -206,7 +207,7 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param lastEpochMillis   the last probe window
      */
     public record ProfileCellView(String profile, int cpuState, String cpuStateText, int messageSizeBytes, long liveRoundTrips,
-                                  double liveWeight, double liveMeanMillis, double profileMeanMillis, double statistic,
+                                  double liveWeight, double weightToFlag, double liveMeanMillis, double profileMeanMillis, double statistic,
                                   double criticalValue, boolean drifting, String verdict, String test, long lastEpochMillis) {
 
         /** The verdict of a drifting cell. */
@@ -219,6 +220,12 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
         /** @return the verdict in words, from the server's figures */
         static String verdict(final boolean drifting, final double statistic, final double criticalValue) {
             return drifting ? DRIFTING : statistic > criticalValue ? TOO_FEW : CONSISTENT;
+        }
+
+        /** @return the verdict, and for too few round trips how far the weight is from what the server needs, e.g. "too few round trips: weight 123 of 200" */
+        String verdictWithWeight() {
+            return TOO_FEW.equals(verdict) ? String.format(java.util.Locale.ROOT, "%s: weight %.0f of %.0f", verdict, liveWeight,
+                weightToFlag) : verdict;
         }
     }
 }

@@ -310,8 +310,8 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
         final List<ProfileCellView> cells = new ArrayList<>(drifts.length);
         for (final ProfileCellDrift d : drifts) {
             cells.add(new ProfileCellView(d.profile_name, d.cpu_state, Words.cpuState(d.cpu_state), d.message_size_bytes,
-                d.live_round_trips, d.live_weight, d.live_mean_ms, d.profile_mean_ms, d.statistic, d.critical_value, d.drifting,
-                ProfileCellView.verdict(d.drifting, d.statistic, d.critical_value), d.test, d.last_epoch_millis));
+                d.live_round_trips, d.live_weight, d.weight_to_flag, d.live_mean_ms, d.profile_mean_ms, d.statistic, d.critical_value,
+                d.drifting, ProfileCellView.verdict(d.drifting, d.statistic, d.critical_value), d.test, d.last_epoch_millis));
         }
         return List.copyOf(cells);
     }

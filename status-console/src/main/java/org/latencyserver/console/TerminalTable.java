@@ -74,7 +74,7 @@ final class TerminalTable {
         for (final ProfileCellView p : snapshot.profileCells()) {
             text.append(String.format(Locale.ROOT, "  %-26s %-14s %6d %11d %7.3f ms %9.3f ms %20s  %s%n", p.profile(),
                 p.cpuStateText(), p.messageSizeBytes(), p.liveRoundTrips(), p.liveMeanMillis(), p.profileMeanMillis(),
-                String.format(Locale.ROOT, "%.3f / %.3f", p.statistic(), p.criticalValue()), p.verdict()));
+                String.format(Locale.ROOT, "%.3f / %.3f", p.statistic(), p.criticalValue()), p.verdictWithWeight()));
         }
     }
 

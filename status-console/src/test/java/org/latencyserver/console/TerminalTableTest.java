@@ -38,6 +38,9 @@ class TerminalTableTest {
         assertEquals("DRIFTING", ProfileCellView.verdict(true, 0.9, 0.1));
         assertEquals("consistent", ProfileCellView.verdict(false, 0.05, 0.1));
         assertEquals("too few round trips", ProfileCellView.verdict(false, 0.9, 0.3));
+        assertEquals("too few round trips: weight 120 of 200", cell("p", 4, 256, 120, 1.0, 0.5, 0.9, 0.3, false).verdictWithWeight(),
+            "how many round trips would be enough");
+        assertEquals("DRIFTING", cell("p", 4, 256, 300, 1.0, 0.5, 0.9, 0.3, true).verdictWithWeight());
     }
 
     @Test
@@ -62,7 +65,7 @@ class TerminalTableTest {
     private static ProfileCellView cell(final String profile, final int cpuState, final int size, final long roundTrips,
                                         final double liveMean, final double profileMean, final double statistic,
                                         final double critical, final boolean drifting) {
-        return new ProfileCellView(profile, cpuState, Words.cpuState(cpuState), size, roundTrips, roundTrips, liveMean,
+        return new ProfileCellView(profile, cpuState, Words.cpuState(cpuState), size, roundTrips, roundTrips, 200, liveMean,
             profileMean, statistic, critical, drifting, ProfileCellView.verdict(drifting, statistic, critical),
             "two-sample Kolmogorov-Smirnov, 1 % level, on the profile's bin edges", 1);
     }

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import org.latencyserver.core.calibration.LearnedCell;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.idl.LatservPackage.IdlBaselineMeasurements;
@@ -332,7 +333,8 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         return query.profileDrifts().stream().map(d -> new ProfileCellDrift(d.profileName(), (short) d.key().cpuStates().code(),
             d.key().messageSizeBytes(), d.live().roundTrips(), d.live().decayedRoundTrips(), d.live().meanMillis(),
             d.cell().meanMillis(), d.verdict().statistic(),
-            Double.isFinite(d.verdict().criticalValue()) ? d.verdict().criticalValue() : 0.0, d.verdict().drifting(),
+            Double.isFinite(d.verdict().criticalValue()) ? d.verdict().criticalValue() : 0.0, LearnedCell.MIN_ROUND_TRIPS_FOR_TEST,
+            d.verdict().drifting(),
             d.verdict().test(), d.live().lastEpochMillis())).toArray(ProfileCellDrift[]::new);
     }
 
