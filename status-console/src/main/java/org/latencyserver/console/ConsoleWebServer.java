@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,6 +35,8 @@ final class ConsoleWebServer implements AutoCloseable {
 
     /** Threads of the HTTP server's executor; handlers never block on a stream. */
     static final int HTTP_THREADS = 4;
+    /** Seconds a connection may take over its request line and headers before the JDK server closes it. */
+    static final int REQUEST_HEADERS_SECONDS = 5;
     /** Prefix of the HTTP executor's thread names. */
     static final String HTTP_THREAD_PREFIX = "console-http-";
     /** Seconds a page refused a stream is asked to wait ({@code Retry-After}); the page waits as long. */
@@ -49,6 +52,7 @@ final class ConsoleWebServer implements AutoCloseable {
     private final EventStreams streams;
     private final HttpServer server;
     private final ExecutorService executor;
+    private final ConsoleRequestGate gate;
     /** Set while the streams are full and the refusal has been logged; one warning per full spell. */
     private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
@@ -88,9 +92,8 @@ final class ConsoleWebServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        server.createContext("/", this::page);
-        server.createContext("/api/snapshot", this::snapshot);
-        server.createContext("/events", this::events);
+        this.gate = new ConsoleRequestGate(host, server.getAddress().getAddress(), server.getAddress().getPort());
+        server.createContext("/", this::handle);
         this.streams = new EventStreams(maxStreams, KEEPALIVE_MILLIS, STALL_MILLIS);
         streams.publish(toJson(feed.snapshot()));
         feed.observe(snapshot -> streams.publish(toJson(snapshot)));
@@ -110,12 +113,18 @@ final class ConsoleWebServer implements AutoCloseable {
         return streams.openStreams();
     }
 
-    private void page(final HttpExchange exchange) throws IOException {
-        if (!"/".equals(exchange.getRequestURI().getPath())) {
-            send(exchange, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
+    /** Every request: refused by the gate, or served by its route. */
+    private void handle(final HttpExchange exchange) throws IOException {
+        final Optional<ConsoleRequestGate.Route> route = gate.admit(exchange);
+        if (route.isEmpty()) {
             return;
         }
-        send(exchange, 200, "text/html; charset=utf-8", page);
+        switch (route.get()) {
+            case PAGE -> send(exchange, 200, "text/html; charset=utf-8", page);
+            case SNAPSHOT -> snapshot(exchange);
+            case EVENTS -> events(exchange);
+            default -> throw new IllegalStateException("no handler for " + route.get());
+        }
     }
 
     private void snapshot(final HttpExchange exchange) throws IOException {
@@ -128,8 +137,12 @@ final class ConsoleWebServer implements AutoCloseable {
             refuse(exchange);
             return;
         }
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        if ("HEAD".equals(exchange.getRequestMethod())) {
+            send(exchange, 200, "text/event-stream", new byte[0]);
+            return;
+        }
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         final OutputStream out = exchange.getResponseBody();
         final EventStreams.Sink sink = new EventStreams.Sink() {
@@ -174,11 +187,7 @@ final class ConsoleWebServer implements AutoCloseable {
 
     private static void send(final HttpExchange exchange, final int status, final String type, final byte[] body)
         throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", type);
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+        ConsoleRequestGate.send(exchange, status, type, body);
     }
 
     @Override
