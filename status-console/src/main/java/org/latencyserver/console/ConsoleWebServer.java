@@ -30,6 +30,14 @@ import org.slf4j.LoggerFactory;
  * {@code /events} answers 503 with a plain-text reason and {@code Retry-After}. A slow browser
  * loses intermediate snapshots (it gets the newest), never delays the feed; one that stops reading
  * is dropped after {@value #STALL_MILLIS} ms. Handlers only read snapshots.
+ *
+ * <p>Slow clients: the JDK server reads a request's line and headers on a thread of that pool, so a
+ * client that sends them a line at a time would hold a thread for as long as it likes. The JDK
+ * closes a connection that has not sent its whole request head within {@value #REQUEST_HEADERS_SECONDS}
+ * s ({@code sun.net.httpserver.maxReqTime}, checked every second), so slow clients hold the pool for
+ * at most that long and a normal request waits no longer than that and the check. The response time
+ * limit ({@code sun.net.httpserver.maxRspTime}) is left unset: it would end every event stream.
+ * What reaches a handler has passed {@link ConsoleRequestGate}.
  */
 final class ConsoleWebServer implements AutoCloseable {
 
@@ -45,6 +53,18 @@ final class ConsoleWebServer implements AutoCloseable {
     private static final long STALL_MILLIS = 10_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleWebServer.class);
+    /** The JDK server's limit on reading a request line and headers, in seconds; read once per JVM. */
+    static final String MAX_REQUEST_TIME_PROPERTY = "sun.net.httpserver.maxReqTime";
+    /** The JDK server's limit on writing a response, in seconds; must stay unset, an event stream is one long response. */
+    static final String MAX_RESPONSE_TIME_PROPERTY = "sun.net.httpserver.maxRspTime";
+
+    static {
+        // The JDK reads its server settings once, when the first HttpServer of the JVM is created; this
+        // class is initialised before it creates its server, and no other part of the console creates one.
+        if (System.getProperty(MAX_REQUEST_TIME_PROPERTY) == null) {
+            System.setProperty(MAX_REQUEST_TIME_PROPERTY, Integer.toString(REQUEST_HEADERS_SECONDS));
+        }
+    }
 
     private final ObjectMapper json = new ObjectMapper();
     private final SnapshotSource<?> feed;
@@ -83,6 +103,10 @@ final class ConsoleWebServer implements AutoCloseable {
                 throw new IOException(pageName + " is missing from the classpath");
             }
             this.page = in.readAllBytes();
+        }
+        if (System.getProperty(MAX_RESPONSE_TIME_PROPERTY) != null) {
+            LOG.warn("{} is set ({} s): every live page's event stream ends after that long and reconnects",
+                MAX_RESPONSE_TIME_PROPERTY, System.getProperty(MAX_RESPONSE_TIME_PROPERTY));
         }
         this.server = HttpServer.create(new InetSocketAddress(host, port), 50);
         final AtomicInteger threadNumber = new AtomicInteger();
