@@ -50,6 +50,34 @@ class ConsoleHttpDoorsTest {
     }
 
     @Test
+    void headOfTheEventsOpensNoStream() throws Exception {
+        final Response head = ConsoleHttpClient.request(web.port(), "HEAD", "/events", host);
+        assertEquals(200, head.status(), head.head());
+        assertTrue(head.head().toLowerCase(java.util.Locale.ROOT).contains("content-type: text/event-stream"), head.head());
+        assertEquals("", head.body());
+        assertEquals(0, web.openStreams());
+    }
+
+    @Test
+    void boundToEveryAddressTheMachinesAddressesWithThePortAreAcceptedAndOtherNamesRefused() throws Exception {
+        final ServerFeed feed = new ServerFeed("test-server", () -> {
+            throw new org.omg.CORBA.TRANSIENT("no server in this test");
+        }, null, 1_000, System::currentTimeMillis);
+        try (ConsoleWebServer wildcard = new ConsoleWebServer(feed, "0.0.0.0", 0, 1)) {
+            wildcard.start();
+            final int port = wildcard.port();
+            assertEquals(200, ConsoleHttpClient.request(port, "GET", "/api/snapshot", "127.0.0.1:" + port).status());
+            final Response refused = ConsoleHttpClient.request(port, "GET", "/api/snapshot", "evil.example:" + port);
+            assertEquals(421, refused.status(), refused.head());
+            assertEquals("the console answers requests for this machine's names and addresses with port " + port
+                + " only, not Host: evil.example:" + port + "\n", refused.body());
+            assertEquals(421, ConsoleHttpClient.request(port, "GET", "/api/snapshot", "127.0.0.1:" + (port + 1)).status());
+            assertEquals(421, ConsoleHttpClient.request(port, "GET", "/api/snapshot", "192.0.2.1:" + port).status(),
+                "a documentation address on no interface here");
+        }
+    }
+
+    @Test
     void anyOtherMethodGets405NamingTheAllowedOnes() throws Exception {
         for (final String method : new String[] {"POST", "PUT", "DELETE", "OPTIONS", "TRACE", "PATCH"}) {
             final Response refused = ConsoleHttpClient.request(web.port(), method, "/api/snapshot", host);
