@@ -92,7 +92,7 @@ public final class ConsoleMain implements Callable<Integer> {
             try {
                 context.tls(tls.stores()).validate();
             } catch (IllegalArgumentException e) {
-                System.err.println("latency console: " + e.getMessage());
+                System.err.println("latency console: " + TerminalText.safe(e.getMessage()));
                 return 2;
             }
             if (once) {
@@ -113,7 +113,7 @@ public final class ConsoleMain implements Callable<Integer> {
             try {
                 console = StatusConsole.launch(context);
             } catch (java.io.IOException e) {
-                System.err.println("latency console: " + e.getMessage());
+                System.err.println("latency console: " + TerminalText.safe(e.getMessage()));
                 return 1;
             }
             try (console) {
@@ -133,12 +133,12 @@ public final class ConsoleMain implements Callable<Integer> {
         final PartitionsSnapshot snapshot = StatusConsole.readAllPartitionsOnce(context);
         System.out.print(TerminalTable.renderPartitions(snapshot, System.currentTimeMillis()));
         if (!snapshot.problem().isEmpty()) {
-            System.err.println("latency console: " + snapshot.problem());
+            System.err.println("latency console: " + TerminalText.safe(snapshot.problem()));
             return 1;
         }
         if (!snapshot.down().isEmpty()) {
             System.err.println("latency console: partition" + (snapshot.down().size() == 1 ? " " : "s ")
-                + String.join(", ", snapshot.down()) + " down");
+                + TerminalText.safe(String.join(", ", snapshot.down())) + " down");
             return 1;
         }
         return 0;
@@ -148,7 +148,8 @@ public final class ConsoleMain implements Callable<Integer> {
     private int printOnce(final ConsoleContext context) {
         final ConsoleSnapshot snapshot = StatusConsole.readOnce(context);
         if (!snapshot.reachable()) {
-            System.err.println("latency console: " + snapshot.problem() + " (" + context.serverReference() + ")");
+            System.err.println("latency console: " + TerminalText.safe(snapshot.problem()) + " ("
+                + TerminalText.safe(context.serverReference()) + ")");
             return 1;
         }
         System.out.print(TerminalTable.render(snapshot, System.currentTimeMillis()));

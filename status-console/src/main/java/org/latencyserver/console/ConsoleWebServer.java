@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,11 +30,21 @@ import org.slf4j.LoggerFactory;
  * {@code /events} answers 503 with a plain-text reason and {@code Retry-After}. A slow browser
  * loses intermediate snapshots (it gets the newest), never delays the feed; one that stops reading
  * is dropped after {@value #STALL_MILLIS} ms. Handlers only read snapshots.
+ *
+ * <p>Slow clients: the JDK server reads a request's line and headers on a thread of that pool, so a
+ * client that sends them a line at a time would hold a thread for as long as it likes. The JDK
+ * closes a connection that has not sent its whole request head within {@value #REQUEST_HEADERS_SECONDS}
+ * s ({@code sun.net.httpserver.maxReqTime}, checked every second), so slow clients hold the pool for
+ * at most that long and a normal request waits no longer than that and the check. The response time
+ * limit ({@code sun.net.httpserver.maxRspTime}) is left unset: it would end every event stream.
+ * What reaches a handler has passed {@link ConsoleRequestGate}.
  */
 final class ConsoleWebServer implements AutoCloseable {
 
     /** Threads of the HTTP server's executor; handlers never block on a stream. */
     static final int HTTP_THREADS = 4;
+    /** Seconds a connection may take over its request line and headers before the JDK server closes it. */
+    static final int REQUEST_HEADERS_SECONDS = 5;
     /** Prefix of the HTTP executor's thread names. */
     static final String HTTP_THREAD_PREFIX = "console-http-";
     /** Seconds a page refused a stream is asked to wait ({@code Retry-After}); the page waits as long. */
@@ -42,6 +53,18 @@ final class ConsoleWebServer implements AutoCloseable {
     private static final long STALL_MILLIS = 10_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleWebServer.class);
+    /** The JDK server's limit on reading a request line and headers, in seconds; read once per JVM. */
+    static final String MAX_REQUEST_TIME_PROPERTY = "sun.net.httpserver.maxReqTime";
+    /** The JDK server's limit on writing a response, in seconds; must stay unset, an event stream is one long response. */
+    static final String MAX_RESPONSE_TIME_PROPERTY = "sun.net.httpserver.maxRspTime";
+
+    static {
+        // The JDK reads its server settings once, when the first HttpServer of the JVM is created; this
+        // class is initialised before it creates its server, and no other part of the console creates one.
+        if (System.getProperty(MAX_REQUEST_TIME_PROPERTY) == null) {
+            System.setProperty(MAX_REQUEST_TIME_PROPERTY, Integer.toString(REQUEST_HEADERS_SECONDS));
+        }
+    }
 
     private final ObjectMapper json = new ObjectMapper();
     private final SnapshotSource<?> feed;
@@ -49,6 +72,7 @@ final class ConsoleWebServer implements AutoCloseable {
     private final EventStreams streams;
     private final HttpServer server;
     private final ExecutorService executor;
+    private final ConsoleRequestGate gate;
     /** Set while the streams are full and the refusal has been logged; one warning per full spell. */
     private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
@@ -80,6 +104,10 @@ final class ConsoleWebServer implements AutoCloseable {
             }
             this.page = in.readAllBytes();
         }
+        if (System.getProperty(MAX_RESPONSE_TIME_PROPERTY) != null) {
+            LOG.warn("{} is set ({} s): every live page's event stream ends after that long and reconnects",
+                MAX_RESPONSE_TIME_PROPERTY, System.getProperty(MAX_RESPONSE_TIME_PROPERTY));
+        }
         this.server = HttpServer.create(new InetSocketAddress(host, port), 50);
         final AtomicInteger threadNumber = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(HTTP_THREADS, runnable -> {
@@ -88,9 +116,8 @@ final class ConsoleWebServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        server.createContext("/", this::page);
-        server.createContext("/api/snapshot", this::snapshot);
-        server.createContext("/events", this::events);
+        this.gate = new ConsoleRequestGate(host, server.getAddress().getAddress(), server.getAddress().getPort());
+        server.createContext("/", this::handle);
         this.streams = new EventStreams(maxStreams, KEEPALIVE_MILLIS, STALL_MILLIS);
         streams.publish(toJson(feed.snapshot()));
         feed.observe(snapshot -> streams.publish(toJson(snapshot)));
@@ -110,12 +137,18 @@ final class ConsoleWebServer implements AutoCloseable {
         return streams.openStreams();
     }
 
-    private void page(final HttpExchange exchange) throws IOException {
-        if (!"/".equals(exchange.getRequestURI().getPath())) {
-            send(exchange, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
+    /** Every request: refused by the gate, or served by its route. */
+    private void handle(final HttpExchange exchange) throws IOException {
+        final Optional<ConsoleRequestGate.Route> route = gate.admit(exchange);
+        if (route.isEmpty()) {
             return;
         }
-        send(exchange, 200, "text/html; charset=utf-8", page);
+        switch (route.get()) {
+            case PAGE -> send(exchange, 200, "text/html; charset=utf-8", page);
+            case SNAPSHOT -> snapshot(exchange);
+            case EVENTS -> events(exchange);
+            default -> throw new IllegalStateException("no handler for " + route.get());
+        }
     }
 
     private void snapshot(final HttpExchange exchange) throws IOException {
@@ -128,8 +161,12 @@ final class ConsoleWebServer implements AutoCloseable {
             refuse(exchange);
             return;
         }
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        if ("HEAD".equals(exchange.getRequestMethod())) {
+            send(exchange, 200, "text/event-stream", new byte[0]);
+            return;
+        }
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         final OutputStream out = exchange.getResponseBody();
         final EventStreams.Sink sink = new EventStreams.Sink() {
@@ -174,11 +211,7 @@ final class ConsoleWebServer implements AutoCloseable {
 
     private static void send(final HttpExchange exchange, final int status, final String type, final byte[] body)
         throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", type);
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+        ConsoleRequestGate.send(exchange, status, type, body);
     }
 
     @Override

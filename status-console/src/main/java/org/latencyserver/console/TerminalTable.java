@@ -7,7 +7,9 @@ import org.latencyserver.console.ConsoleSnapshot.ProfileCellView;
 
 /**
  * The console's table as fixed-width text, for {@code --once} and {@code --watch}; below it, when
- * live probes have reached profile cells, one line per cell with its drift test.
+ * live probes have reached profile cells, one line per cell with its drift test. Every string from
+ * the configuration or the server passes {@link TerminalText#safe}: the only control characters in
+ * the text are the table's own line ends.
  */
 final class TerminalTable {
 
@@ -19,24 +21,25 @@ final class TerminalTable {
 
     static String render(final ConsoleSnapshot snapshot, final long nowMillis) {
         final StringBuilder text = new StringBuilder();
-        text.append("Latency Server ").append(snapshot.server());
+        text.append("Latency Server ").append(TerminalText.safe(snapshot.server()));
         if (!snapshot.reachable()) {
-            text.append("  -- ").append(snapshot.problem());
+            text.append("  -- ").append(TerminalText.safe(snapshot.problem()));
             if (snapshot.unreachableSinceEpochMillis() > 0) {
                 text.append(String.format(Locale.ROOT, " (for %d s; last good data below)",
                     (nowMillis - snapshot.unreachableSinceEpochMillis()) / 1000));
             }
         } else if (!snapshot.problem().isEmpty()) {
-            text.append("  -- ").append(snapshot.problem());
+            text.append("  -- ").append(TerminalText.safe(snapshot.problem()));
         }
         text.append('\n');
         text.append(String.format(Locale.ROOT, "%3s  %-15s %6s %-4s %-14s %-12s %-11s %-38s %-28s %s%n", "ref",
             "client -> peer", "size B", "QoS", "CPU", "port", "MIB c/p/port", "estimate (95 % CI)", "calibration", "flags"));
         for (final ConnectionView c : snapshot.connections()) {
             text.append(String.format(Locale.ROOT, "%3d  %-15s %6d %-4s %-14s %-12s %-11s %-38s %-28s %s%n", c.indexRef(),
-                c.client() + " -> " + c.peer(), c.messageSizeBytes(), qos(c), c.cpuStateText(), c.portStateText(),
-                c.mib().clientCpu() + "/" + c.mib().peerCpu() + "/" + c.mib().port(), estimate(c), Calibrations.summary(c),
-                flags(c)));
+                TerminalText.safe(c.client() + " -> " + c.peer()), c.messageSizeBytes(), qos(c), TerminalText.safe(c.cpuStateText()),
+                TerminalText.safe(c.portStateText()),
+                c.mib().clientCpu() + "/" + c.mib().peerCpu() + "/" + c.mib().port(), estimate(c), TerminalText.safe(Calibrations.summary(c)),
+                TerminalText.safe(flags(c))));
         }
         profileCells(text, snapshot);
         return text.toString();
@@ -52,10 +55,11 @@ final class TerminalTable {
      */
     static String renderPartitions(final PartitionsSnapshot snapshot, final long nowMillis) {
         final StringBuilder text = new StringBuilder();
-        text.append(String.format(Locale.ROOT, "Partitions of %s in %s: %d, %s%n", snapshot.root(), snapshot.naming(),
-            snapshot.partitions().size(), snapshot.down().isEmpty() ? "all up" : "DOWN: " + String.join(", ", snapshot.down())));
+        text.append(String.format(Locale.ROOT, "Partitions of %s in %s: %d, %s%n", TerminalText.safe(snapshot.root()),
+            TerminalText.safe(snapshot.naming()), snapshot.partitions().size(),
+            snapshot.down().isEmpty() ? "all up" : "DOWN: " + TerminalText.safe(String.join(", ", snapshot.down()))));
         if (!snapshot.problem().isEmpty()) {
-            text.append("  -- ").append(snapshot.problem()).append('\n');
+            text.append("  -- ").append(TerminalText.safe(snapshot.problem())).append('\n');
         }
         for (final PartitionsSnapshot.PartitionView partition : snapshot.partitions()) {
             text.append('\n').append(partition.up() ? "[up]   " : partition.asked() ? "[DOWN] " : "[...]  ").append(render(partition.table(), nowMillis));
@@ -72,9 +76,9 @@ final class TerminalTable {
         text.append(String.format(Locale.ROOT, "  %-26s %-14s %6s %11s %10s %12s %20s  %s%n", "profile", "CPU", "size B",
             "round trips", "live mean", "profile mean", "statistic / critical", "verdict"));
         for (final ProfileCellView p : snapshot.profileCells()) {
-            text.append(String.format(Locale.ROOT, "  %-26s %-14s %6d %11d %7.3f ms %9.3f ms %20s  %s%n", p.profile(),
-                p.cpuStateText(), p.messageSizeBytes(), p.liveRoundTrips(), p.liveMeanMillis(), p.profileMeanMillis(),
-                String.format(Locale.ROOT, "%.3f / %.3f", p.statistic(), p.criticalValue()), p.verdictWithWeight()));
+            text.append(String.format(Locale.ROOT, "  %-26s %-14s %6d %11d %7.3f ms %9.3f ms %20s  %s%n", TerminalText.safe(p.profile()),
+                TerminalText.safe(p.cpuStateText()), p.messageSizeBytes(), p.liveRoundTrips(), p.liveMeanMillis(), p.profileMeanMillis(),
+                String.format(Locale.ROOT, "%.3f / %.3f", p.statistic(), p.criticalValue()), TerminalText.safe(p.verdictWithWeight())));
         }
     }
 
