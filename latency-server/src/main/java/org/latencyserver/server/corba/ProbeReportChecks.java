@@ -1,5 +1,6 @@
 package org.latencyserver.server.corba;
 
+import java.util.Locale;
 import java.util.Optional;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.idl.latency.ProbeReport;
@@ -121,6 +122,6 @@ final class ProbeReportChecks {
     }
 
     private static String millis(final double value) {
-        return String.format(java.util.Locale.ROOT, "%.6g", value);
+        return String.format(Locale.ROOT, "%.6g", value);
     }
 }

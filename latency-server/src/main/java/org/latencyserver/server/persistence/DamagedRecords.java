@@ -71,7 +71,7 @@ final class DamagedRecords {
         return faults.isEmpty();
     }
 
-    /** @return the set-aside connections and their first faults, in the order found */
+    /** @return the set-aside connections and their first faults, in the order found (a read-only view) */
     Map<Short, InputFault> faults() {
         return Collections.unmodifiableMap(faults);
     }
