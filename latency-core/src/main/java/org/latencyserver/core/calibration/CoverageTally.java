@@ -2,6 +2,7 @@ package org.latencyserver.core.calibration;
 
 import org.apache.commons.math3.distribution.TDistribution;
 import org.latencyserver.core.stats.ConfidenceInterval;
+import org.latencyserver.core.stats.Counts;
 
 /**
  * Pooled coverage of served bounds: the share of round trips at or below the bound that was being
@@ -11,7 +12,8 @@ import org.latencyserver.core.stats.ConfidenceInterval;
  * round trips, as the independent units: the ratio estimator {@code p = Σk / Σn} with the
  * cluster-robust variance {@code Σ (k_i − p n_i)² / (m (m − 1) n̄²)} and Student's t with
  * {@code m − 1} degrees of freedom. Wald on single round trips would be far too narrow on a path
- * whose round trips come in slow and fast spells. Kept as running sums: constant size.
+ * whose round trips come in slow and fast spells. Kept as running sums: constant size; the counts
+ * saturate at {@link Long#MAX_VALUE} ({@link Counts#saturatedSum}), never wrap.
  *
  * <p>Immutable and thread-safe.
  *
@@ -42,7 +44,8 @@ public record CoverageTally(long blocks, long roundTrips, long hits, double sumS
         }
         final double n = blockRoundTrips;
         final double k = blockHits;
-        return new CoverageTally(blocks + 1, roundTrips + blockRoundTrips, hits + blockHits, sumSquaredN + n * n,
+        return new CoverageTally(Counts.saturatedSum(blocks, 1), Counts.saturatedSum(roundTrips, blockRoundTrips),
+            Counts.saturatedSum(hits, blockHits), sumSquaredN + n * n,
             sumSquaredHits + k * k, sumHitsTimesN + k * n);
     }
 
@@ -73,7 +76,8 @@ public record CoverageTally(long blocks, long roundTrips, long hits, double sumS
      * @return both pooled
      */
     public CoverageTally plus(final CoverageTally other) {
-        return new CoverageTally(blocks + other.blocks, roundTrips + other.roundTrips, hits + other.hits,
+        return new CoverageTally(Counts.saturatedSum(blocks, other.blocks), Counts.saturatedSum(roundTrips, other.roundTrips),
+            Counts.saturatedSum(hits, other.hits),
             sumSquaredN + other.sumSquaredN, sumSquaredHits + other.sumSquaredHits, sumHitsTimesN + other.sumHitsTimesN);
     }
 }

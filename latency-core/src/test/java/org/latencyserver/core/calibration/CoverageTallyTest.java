@@ -62,4 +62,17 @@ class CoverageTallyTest {
         assertNull(CoverageTally.EMPTY.add(10, 9).interval(0.95));
         assertTrue(Double.isNaN(CoverageTally.EMPTY.coverage()));
     }
+
+    @Test
+    void countsSaturateInsteadOfWrappingNegative() {
+        final long huge = 1L << 62;
+        final CoverageTally tally = CoverageTally.EMPTY.add(huge, huge).add(huge, huge).add(huge, 0);
+        assertEquals(Long.MAX_VALUE, tally.roundTrips(), "three blocks of 2^62 round trips");
+        assertEquals(Long.MAX_VALUE, tally.hits());
+        assertEquals(3, tally.blocks());
+        assertTrue(tally.coverage() >= 0 && tally.coverage() <= 1, "coverage " + tally.coverage());
+        final CoverageTally pooled = tally.plus(tally);
+        assertEquals(Long.MAX_VALUE, pooled.roundTrips());
+        assertEquals(6, pooled.blocks());
+    }
 }

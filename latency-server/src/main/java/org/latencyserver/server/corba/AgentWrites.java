@@ -15,16 +15,14 @@ import org.latencyserver.server.table.ConnectionRow;
 /**
  * The client agents' writes, {@code submit_measurement} and {@code submit_probe}, as {@link WriteCall}s:
  * the connection must exist and be the calling agent's own; a histogram within
- * {@code limits.max_histogram_bins} is checked before anything is built from it; then its values.
+ * {@code limits.max_histogram_bins} is checked before anything is built from it; then its values (a probe report's
+ * by {@link ProbeReportChecks}).
  * Every refusal but an unknown connection or a refused caller names the connection first
  * ({@code "result for connection 3 refused: ..."}).
  *
  * <p>Immutable and thread-safe; the calls it makes run on the ORB's request threads.
  */
 final class AgentWrites {
-
-    /** The longest probe window an agent may report, ms (an hour). */
-    static final long MAX_PROBE_WINDOW_MILLIS = 3_600_000;
 
     private final EngineQuery query;
     private final WriteGuard guard;
@@ -118,7 +116,7 @@ final class AgentWrites {
         }
         return Checked.unless(IdlConversions.tooLarge(report.histogram, null, query.limits()), report)
             .then(AgentWrites::probeHistogram)
-            .check(roundTrips -> probeValues(report, roundTrips))
+            .check(roundTrips -> ProbeReportChecks.check(report, roundTrips))
             .map(roundTrips -> new CheckedProbe(report.index_ref, report.client_node_name == null ? "" : report.client_node_name,
                 roundTrips, report.mean_ms, report.window_millis))
             .refusalPrefixed(probeRefused(report.index_ref));
@@ -130,25 +128,6 @@ final class AgentWrites {
         } catch (IllegalArgumentException e) {
             return Checked.refused(Refusal.of(Refusal.Kind.BAD_VALUE, "histogram", "", "", "bad probe histogram: " + e.getMessage()));
         }
-    }
-
-    /** The report's own numbers must agree with its histogram and lie in range. */
-    private static Optional<Refusal> probeValues(final ProbeReport report, final LatencyHistogram roundTrips) {
-        if (report.sample_count != roundTrips.totalCount() || report.sample_count < 0) {
-            return Optional.of(Refusal.of(Refusal.Kind.BAD_VALUE, "sample_count", report.sample_count,
-                "the histogram's " + roundTrips.totalCount(), "probe report says " + report.sample_count
-                    + " round trips, its histogram holds " + roundTrips.totalCount()));
-        }
-        if (report.sample_count > 0 && (!(report.mean_ms > 0) || Double.isInfinite(report.mean_ms))) {
-            return Optional.of(Refusal.of(Refusal.Kind.BAD_VALUE, "mean_ms", report.mean_ms, "finite and > 0 ms",
-                "probe mean must be finite and > 0 ms, was " + report.mean_ms));
-        }
-        if (report.window_millis < 0 || report.window_millis > MAX_PROBE_WINDOW_MILLIS) {
-            return Optional.of(Refusal.of(Refusal.Kind.BAD_VALUE, "window_millis", report.window_millis,
-                "0.." + MAX_PROBE_WINDOW_MILLIS + " ms", "probe window must be 0.." + MAX_PROBE_WINDOW_MILLIS + " ms, was "
-                    + report.window_millis));
-        }
-        return Optional.empty();
     }
 
     /**

@@ -10,6 +10,7 @@ import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
+import org.latencyserver.core.stats.Counts;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.server.table.ConnectionRow;
 import org.slf4j.Logger;
@@ -30,7 +31,7 @@ final class ProbeLearning {
 
     private final ResultFiling filing;
     private final MeasurementScheduler scheduler;
-    /** Probe round trips accepted since start; written by the update thread, read by metrics. */
+    /** Probe round trips accepted since start, saturating; written by the update thread, read by metrics. */
     private volatile long probeRoundTrips;
     /** What probes of QoS 1/2 connections taught about their profiles' cells, by profile name. */
     private volatile Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learnedCells = Map.of();
@@ -72,7 +73,7 @@ final class ProbeLearning {
             }
             return SubmitOutcome.ACCEPTED;
         }
-        probeRoundTrips += count;
+        probeRoundTrips = Counts.saturatedSum(probeRoundTrips, count);
         learnProfileCell(row, roundTrips, meanMillis);
         final StateKnowledge known = ServedCalibration.tested(row, roundTrips, count, meanMillis, true);
         final ConnectionRow next = learnBand(ServingPolicy.reserve(row.withLearning(row.learning().with(row.load(), known))),

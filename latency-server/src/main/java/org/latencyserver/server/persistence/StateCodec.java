@@ -12,6 +12,8 @@ import java.io.OutputStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFaultsException;
 import org.latencyserver.core.input.InputFormat;
@@ -109,6 +111,19 @@ final class StateCodec {
      *                              state file or any record is bad: such a file is set aside whole
      */
     static Decoded decode(final String text, final String source, final int maxHistogramBins) throws InputFaultsException {
+        return decode(text, source, maxHistogramBins, null);
+    }
+
+    /**
+     * Reads a state file as {@link #decode(String, String, int)} does, but a damaged record that names its
+     * connection is set aside alone, into {@code damaged}, and the others are read.
+     *
+     * @param damaged where a damaged record naming its connection goes; null to refuse the file for it
+     * @throws InputFaultsException with every fault, when the file is not a state file or a damaged
+     *                              record names no connection (or {@code damaged} is null)
+     */
+    static Decoded decode(final String text, final String source, final int maxHistogramBins, final DamagedRecords damaged)
+        throws InputFaultsException {
         final InputFaults faults = new InputFaults(source);
         final InputNode root = InputNode.parse(text, InputFormat.JSON, faults);
         if (root.kind() == InputNode.Kind.NULL) {
@@ -138,7 +153,13 @@ final class StateCodec {
                     final SavedConnection connection = ConnectionRecordCodec.decode(record, Map.of(), maxHistogramBins);
                     saved.put(connection.indexRef(), connection);
                 } catch (RuntimeException e) {
-                    faults.at(record, CONNECTIONS + "[" + i + "]", e.getMessage());
+                    final Optional<Short> indexRef = damaged == null ? Optional.empty() : DamagedRecords.indexRefOf(record);
+                    if (indexRef.isPresent()) {
+                        damaged.setAside(indexRef.get(), new InputFault(source, record.line(), record.column(),
+                            CONNECTIONS + "[" + i + "]", e.getMessage()));
+                    } else {
+                        faults.at(record, CONNECTIONS + "[" + i + "]", e.getMessage());
+                    }
                 }
             }
         }

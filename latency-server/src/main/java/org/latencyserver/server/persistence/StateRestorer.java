@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFaultsException;
@@ -32,11 +33,15 @@ import org.slf4j.LoggerFactory;
  * file already holds: not replayed. One naming a newer generation than the file's cannot be applied
  * to it: moved aside.
  *
- * <p>Damage: a state file that cannot be parsed or fails a check (a histogram over the bin limit
- * included), or a bad journal line before its last, makes the saved state damaged: all the files
- * are moved aside (named with the time), every fault is reported with its place in
- * {@link #refusedBecause()} and the log, and nothing is restored. A cut-off last line (a kill during
- * an append) is ignored with a log line. A journal without a state file is moved aside.
+ * <p>Damage: a damaged record (one that fails a check, a histogram over the bin limit included, or
+ * a journal line before the last that is no JSON object) that names its connection sets that
+ * connection aside ({@link DamagedRecords}): it starts from the configuration, named in an ERROR log
+ * line, and every other connection is restored. A state file that cannot be parsed, a bad journal
+ * header, or a damaged record naming no connection makes the saved state damaged whole: nothing is
+ * restored. Either way the files are moved aside (named with the time) for inspection, every fault
+ * is reported with its place in {@link #refusedBecause()} and the log, and the state file written at
+ * start holds what was restored. A cut-off last line (a kill during an append) is ignored with a log
+ * line. A journal without a state file is moved aside.
  *
  * <p>Thread-safety: {@link #restoreInto} runs on the starting thread before the store's writer
  * starts; the results are volatile so the writer and other threads read them afterwards.
@@ -48,7 +53,7 @@ final class StateRestorer {
     private final StateFiles files;
     private final ConnectionTable table;
     private final int maxHistogramBins;
-    /** Why the last restore set the files aside; null when it did not. */
+    /** Why the last restore set the files aside (whole, or damaged records of some connections); null when it did not. */
     private volatile String refusedBecause;
     /** The newest generation the last restore read, state file or journal header; 0 for none. */
     private volatile long restoredGeneration;
@@ -63,7 +68,7 @@ final class StateRestorer {
         this.maxHistogramBins = maxHistogramBins;
     }
 
-    /** @return why the last restore refused the saved state, or null when it did not */
+    /** @return why the last restore set the saved files aside (every fault, one a line), or null when it did not */
     String refusedBecause() {
         return refusedBecause;
     }
@@ -97,8 +102,8 @@ final class StateRestorer {
     /**
      * Reads the state file and replays its journals (the newest record of a connection wins) into
      * one command per saved connection that still matches the configuration; those that no longer
-     * do (gone, or another QoS or size) are skipped with a log line. Damaged files are set aside
-     * and nothing is restored from them.
+     * do (gone, or another QoS or size) are skipped with a log line. A damaged record sets its
+     * connection aside; a file damaged whole is set aside and nothing is restored from it.
      *
      * @return the commands, one per restorable connection, in no particular order
      */
@@ -110,20 +115,25 @@ final class StateRestorer {
         }
         final Map<Short, SavedConnection> saved;
         final int replayed;
+        final DamagedRecords damaged = new DamagedRecords();
         try {
             final StateCodec.Decoded decoded = StateCodec.decode(Files.readString(file, StandardCharsets.UTF_8), file.toString(),
-                maxHistogramBins);
+                maxHistogramBins, damaged);
             saved = new HashMap<>(decoded.connections());
             restoredGeneration = decoded.generation();
             // The compaction's journal carries on from the journal: a kill before its state file was in place leaves both.
-            replayed = replayJournal(files.journal(), saved, decoded.generation(), false)
-                + replayJournal(files.nextJournal(), saved, decoded.generation(), true);
+            replayed = replayJournal(files.journal(), saved, decoded.generation(), false, damaged)
+                + replayJournal(files.nextJournal(), saved, decoded.generation(), true, damaged);
         } catch (InputFaultsException e) {
-            setAside(e.getMessage());
+            setAside(damaged.isEmpty() ? e.getMessage() : damaged.describe() + System.lineSeparator() + e.getMessage(), null);
             return List.of();
         } catch (IOException | RuntimeException e) {
-            setAside(file + ": cannot be read: " + e);
+            setAside(file + ": cannot be read: " + e, null);
             return List.of();
+        }
+        if (!damaged.isEmpty()) {
+            damaged.faults().keySet().forEach(saved::remove);
+            setAside(damaged.describe(), damaged);
         }
         final List<Command.RestoreConnection> commands = new ArrayList<>();
         for (final SavedConnection s : saved.values()) {
@@ -171,7 +181,7 @@ final class StateRestorer {
      * @throws InputFaultsException with every fault, when a line before the last is bad
      */
     private int replayJournal(final Path journalFile, final Map<Short, SavedConnection> saved, final long fileGeneration,
-                              final boolean next)
+                              final boolean next, final DamagedRecords damaged)
         throws IOException, InputFaultsException {
         if (!Files.exists(journalFile)) {
             return 0;
@@ -182,6 +192,7 @@ final class StateRestorer {
         for (int i = 0; i < lines.size(); i++) {
             final InputFaults lineFaults = new InputFaults(journalFile.toString());
             final InputNode node = InputNode.parse(lines.get(i), InputFormat.JSON, lineFaults);
+            boolean setAside = false;
             if (node.kind() != InputNode.Kind.MAP) {
                 if (i == lines.size() - 1) {
                     LOG.warn("the last line of the journal {} (line {}, {} characters) is cut off, written when the server was"
@@ -191,6 +202,9 @@ final class StateRestorer {
                 if (lineFaults.isEmpty()) {
                     lineFaults.at(node, "line", "not a JSON object, was " + node.describe());
                 }
+                if (i > 0) {
+                    setAside = setAsideIfNamed(DamagedRecords.indexRefOfText(lines.get(i)), lineFaults, i + 1, saved, damaged);
+                }
             } else if (i == 0) {
                 final long continues = StateCodec.journalGeneration(node, lineFaults);
                 if (continues > 0 && continues != fileGeneration && !(next && continues == fileGeneration + 1)) {
@@ -198,22 +212,58 @@ final class StateRestorer {
                     return 0;
                 }
                 restoredGeneration = Math.max(restoredGeneration, continues);
+            } else if (applyRecord(node, saved, damaged, lineFaults)) {
+                applied++;
             } else {
-                try {
-                    final SavedConnection connection = ConnectionRecordCodec.decode(node, saved, maxHistogramBins);
-                    saved.put(connection.indexRef(), connection);
-                    applied++;
-                } catch (RuntimeException e) {
-                    lineFaults.at(node, "record", e.getMessage());
-                }
+                setAside = setAsideIfNamed(DamagedRecords.indexRefOf(node), lineFaults, i + 1, saved, damaged);
             }
             // Each line is parsed alone: its faults say line 1; the journal's line is i + 1.
-            for (final InputFault fault : lineFaults.inOrderFound()) {
+            for (final InputFault fault : setAside ? List.<InputFault>of() : lineFaults.inOrderFound()) {
                 faults.add(i + 1, fault.column(), fault.path(), fault.reason());
             }
         }
         faults.throwIfAny();
         return applied;
+    }
+
+    /**
+     * A journal record over the connection's earlier one, unless that connection is set aside.
+     *
+     * @return whether it was applied; false with the fault in {@code lineFaults} when it is damaged, or
+     *         with none when its connection was set aside before
+     */
+    private boolean applyRecord(final InputNode node, final Map<Short, SavedConnection> saved, final DamagedRecords damaged,
+                                final InputFaults lineFaults) {
+        final Optional<Short> indexRef = DamagedRecords.indexRefOf(node);
+        if (indexRef.isPresent() && damaged.isSetAside(indexRef.get())) {
+            return false;
+        }
+        try {
+            final SavedConnection connection = ConnectionRecordCodec.decode(node, saved, maxHistogramBins);
+            saved.put(connection.indexRef(), connection);
+            return true;
+        } catch (RuntimeException e) {
+            lineFaults.at(node, "record", e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * A damaged line that names its connection sets that connection aside; one that names none stays a
+     * fault of the file.
+     *
+     * @param line the line's number in the journal, from 1
+     * @return whether the line's connection was set aside (its faults are then no faults of the file)
+     */
+    private static boolean setAsideIfNamed(final Optional<Short> indexRef, final InputFaults lineFaults, final int line,
+                                        final Map<Short, SavedConnection> saved, final DamagedRecords damaged) {
+        if (indexRef.isEmpty() || lineFaults.isEmpty()) {
+            return false;
+        }
+        final InputFault first = lineFaults.inOrderFound().get(0);
+        damaged.setAside(indexRef.get(), new InputFault(lineFaults.source(), line, first.column(), first.path(), first.reason()));
+        saved.remove(indexRef.get());
+        return true;
     }
 
     /** A journal that does not continue this state file. */
@@ -229,19 +279,29 @@ final class StateRestorer {
         }
     }
 
-    private void setAside(final String reason) {
+    /**
+     * Moves the saved files aside (named with the time), keeping them for inspection.
+     *
+     * @param reason  every fault, one a line
+     * @param damaged the connections set aside alone, every other one restored; null when the whole saved state is
+     */
+    private void setAside(final String reason, final DamagedRecords damaged) {
         refusedBecause = reason;
         final Path file = files.stateFile();
         final String time = StateFiles.timeSuffix();
         final Path aside = StateFiles.moveAside(file, time);
         final Path journalAside = Files.exists(files.journal()) ? StateFiles.moveAside(files.journal(), time) : null;
         final Path nextAside = Files.exists(files.nextJournal()) ? StateFiles.moveAside(files.nextJournal(), time) : null;
-        if (aside != null) {
-            LOG.error("saved state {} is damaged ({}); moved to {}{}{}; starting from the configuration", file, reason, aside,
-                journalAside == null ? "" : ", its journal to " + journalAside,
-                nextAside == null ? "" : ", the compaction's journal to " + nextAside);
-        } else {
-            LOG.error("saved state {} is damaged ({}) and could not be moved aside; starting from the configuration", file, reason);
+        final String moved = aside == null ? " and could not be moved aside" : "; moved to " + aside
+            + (journalAside == null ? "" : ", its journal to " + journalAside)
+            + (nextAside == null ? "" : ", the compaction's journal to " + nextAside);
+        if (damaged == null) {
+            LOG.error("saved state {} is damaged ({}){}; starting from the configuration", file, reason, moved);
+            return;
         }
+        damaged.faults().forEach((indexRef, fault) -> LOG.error("the saved records of connection {} are damaged ({}): set aside,"
+            + " it starts from the configuration", indexRef, fault));
+        LOG.error("saved state {} holds damaged records of connections {}{}; every other connection is restored", file,
+            damaged.connections(), moved);
     }
 }

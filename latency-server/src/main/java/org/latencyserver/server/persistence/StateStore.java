@@ -127,7 +127,9 @@ public final class StateStore implements EngineListener, AutoCloseable {
     /**
      * Restores what the state file and its journal hold into the engine (before serving starts).
      * Saved connections that no longer match the configuration (gone, or another QoS or size) are
-     * skipped with a log line; a damaged saved state is set aside whole ({@link #refusedBecause}).
+     * skipped with a log line; a damaged record sets its connection aside (it starts from the
+     * configuration, every other connection is restored), a saved state damaged whole is set aside
+     * whole ({@link #refusedBecause}).
      *
      * @param engine   the engine to restore into
      * @param nowNanos monotonic time
@@ -137,7 +139,7 @@ public final class StateStore implements EngineListener, AutoCloseable {
         return restorer.restoreInto(engine, nowNanos);
     }
 
-    /** @return why the last restore refused the state file, or null when it did not */
+    /** @return why the last restore set the saved files aside, whole or some connections' records, or null when it did not */
     public String refusedBecause() {
         return restorer.refusedBecause();
     }

@@ -183,6 +183,32 @@ class WriteRefusalsTest {
     }
 
     @Test
+    void aProbeReportsCountMeanAndWindowAreCheckedAgainstEachOtherAndLimits() throws Exception {
+        final long hugeCount = 1L << 62;
+        final ResultRefused huge = assertThrows(ResultRefused.class, () -> servant.submit_probe(
+            new ProbeReport((short) 3, "ws1", "test", bins(hugeCount), hugeCount, 0.5, 3_600_000)));
+        assertEquals("probe report for connection 3 refused: probe report holds " + hugeCount
+            + " round trips, more than the limit of 1000000000 per report", huge.reason);
+        final ResultRefused crowded = assertThrows(ResultRefused.class, () -> servant.submit_probe(
+            new ProbeReport((short) 3, "ws1", "test", bins(0, 1_000_000), 1_000_000, 1.5, 60_000)));
+        assertTrue(crowded.reason.startsWith("probe report for connection 3 refused: probe report's 1000000 round trips take at"
+            + " least 1.00000e+06 ms by their bins, more than its window of 60000 ms allows"), crowded.reason);
+        final HistogramBins fast = new HistogramBins(new long[] {200_000, 400_000, 1_000_000}, new long[] {10, 10, 5}, 0);
+        final ResultRefused slowMean = assertThrows(ResultRefused.class, () -> servant.submit_probe(
+            new ProbeReport((short) 3, "ws1", "test", fast, 25, 1000, 2000)));
+        assertTrue(slowMean.reason.startsWith("probe report for connection 3 refused: probe mean 1000.0 ms lies outside what its"
+            + " histogram's bins allow, 0.160000..0.440000 ms"), slowMean.reason);
+        final ResultRefused fastMean = assertThrows(ResultRefused.class, () -> servant.submit_probe(
+            new ProbeReport((short) 3, "ws1", "test", bins(0, 0, 3), 3, 1.5, 2000)));
+        assertTrue(fastMean.reason.contains("probe mean 1.5 ms lies outside"), fastMean.reason);
+        assertEquals(1, refusals("submit_probe", "too_large"));
+        assertEquals(3, refusals("submit_probe", "bad_value"));
+        final ResultRefused consistent = assertThrows(ResultRefused.class, () -> servant.submit_probe(
+            new ProbeReport((short) 3, "ws1", "test", fast, 25, 0.3, 2000)));
+        assertTrue(consistent.reason.contains("switched off"), "a consistent report passes to the engine: " + consistent.reason);
+    }
+
+    @Test
     void aProfileLoadIsRefusedAsDisabledOrRejected() throws Exception {
         final OperationDisabled off = assertThrows(OperationDisabled.class, () -> servant(true, false).load_profile("{}", "x.json"));
         assertEquals("load_profile is switched off in this server's configuration (server.planner_calls_enabled: false)",

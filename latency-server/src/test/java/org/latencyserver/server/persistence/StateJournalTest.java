@@ -31,7 +31,7 @@ import org.latencyserver.server.table.MibReading;
 
 /**
  * The journal beside the state file: changes appended after a state file come back on restart, a
- * line cut off by a kill is ignored, a bad line before the last sets the saved state aside, and a
+ * line cut off by a kill is ignored, a bad line before the last sets its connection (or, naming none, the saved state) aside, and a
  * kill at any step of writing a new state file leaves files that restore to the last change.
  *
  * <p>The stores here are never started: every write happens in {@link StateStore#awaitSaved} or
@@ -223,6 +223,58 @@ class StateJournalTest {
         assertEquals(MibReading.NONE, restored(refused).table().row((short) 3).latest());
         assertFalse(Files.exists(journal()));
         assertTrue(fileNames().stream().anyMatch(n -> n.startsWith("state.json.journal.corrupt-")), fileNames()::toString);
+    }
+
+    static Stream<Arguments> poisonedRecords() {
+        return Stream.of(
+            Arguments.of("bad JSON", (UnaryOperator<String>) line -> line.substring(0, line.indexOf("\"latest\"")) + "\"latest\":[2"),
+            Arguments.of("a number of 2^62", (UnaryOperator<String>) line -> line.replaceFirst("\"qos\":\\d+",
+                "\"qos\":4611686018427387904")));
+    }
+
+    @ParameterizedTest(name = "a journal line of connection 3 with {0}")
+    @MethodSource("poisonedRecords")
+    void aPoisonedJournalRecordSetsItsConnectionAsideAndEveryOtherConnectionIsRestored(final String what,
+                                                                                     final UnaryOperator<String> poison)
+        throws Exception {
+        final Server server = serverWithAStateFile();
+        server.push(3, 10);
+        server.push(4, 50);
+        server.push(3, 20);
+        server.push(4, 60);
+        server.push(3, 30);
+        final List<String> lines = journalLines();
+        assertEquals(6, lines.size(), lines::toString);
+        final String[] refused = new String[1];
+        final UpdateEngine after = restoredWithJournal(List.of(lines.get(0), lines.get(1), lines.get(2), poison.apply(lines.get(3)),
+            lines.get(4), lines.get(5)), refused);
+        assertEquals(mib(60), after.table().row((short) 4).latest(), "connection 4 restored");
+        assertEquals(mib(50), after.table().row((short) 4).previous());
+        assertEquals(MibReading.NONE, after.table().row((short) 3).latest(),
+            "connection 3 set aside, its later lines too: its configuration serves");
+        assertTrue(refused[0] != null && refused[0].startsWith(journal() + ":4:"), refused[0]);
+        assertEquals(1, refused[0].lines().count(), refused[0]);
+        assertTrue(fileNames().stream().anyMatch(n -> n.startsWith("state.json.journal.corrupt-")), "kept for inspection");
+    }
+
+    @Test
+    void aPoisonedStateFileRecordSetsOnlyItsConnectionAside() throws Exception {
+        final Server server = server();
+        server.push(3, 10);
+        server.push(4, 50);
+        server.store().write();
+        final String text = Files.readString(file());
+        final String poisoned = text.replaceFirst("\\{\"index_ref\":3,\"qos\":\\d+", "{\"index_ref\":3,\"qos\":4611686018427387904");
+        assertTrue(!poisoned.equals(text), "connection 3's record poisoned");
+        Files.writeString(file(), poisoned);
+        Files.deleteIfExists(journal());
+        final String[] refused = new String[1];
+        final UpdateEngine after = restored(refused);
+        assertEquals(mib(50), after.table().row((short) 4).latest(), "connection 4 restored");
+        assertEquals(MibReading.NONE, after.table().row((short) 3).latest(), "connection 3 set aside");
+        assertTrue(refused[0] != null && refused[0].startsWith(file() + ":1:") && refused[0].contains("qos: expected a whole number"),
+            refused[0]);
+        assertTrue(fileNames().stream().anyMatch(n -> n.startsWith("state.json.corrupt-")), "kept for inspection");
     }
 
     /** Three changes of connection 3: the first save writes the state file, the next two the journal; its lines. */
