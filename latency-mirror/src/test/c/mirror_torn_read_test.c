@@ -71,7 +71,7 @@ static int consistent(const lm_record* r, int slot) {
         && r->port_state == (p == 10 ? 0 : p == 11 ? -1 : 91 + p)
         && r->interval_lower == (double)(n - 1)
         && r->interval_upper == (double)(n + 1)
-        && r->bound_percent == (double)(n % 100)
+        && r->bound_percent == (double)(1 + n % 100)
         && r->confidence_level == (double)(n % 1000) / 1000.0
         && r->computed_epoch_millis == 2 * n
         && r->mirrored_epoch_millis == 3 * n;

@@ -13,6 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -37,6 +40,12 @@ public final class EstimateMirrorWriter implements AutoCloseable {
     /** Release stores of the file's aligned little-endian int32 fields ({@code server_link}). */
     static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
+    /**
+     * The mirror file's mode, 0640: the owner writes, the owner's group reads, others nothing (the
+     * estimates are the deployment's data). A reader in another account joins the mirror owner's group.
+     */
+    static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-r-----");
+
     private final Path path;
     private final int heartbeatIntervalMillis;
     private final long startedEpochMillis;
@@ -59,7 +68,8 @@ public final class EstimateMirrorWriter implements AutoCloseable {
      * path (same directory, a hidden temporary name), sized to {@link MirrorLayout#FILE_LENGTH}
      * (sparse: records never written take no disk), mapped read-write, given its header (magic,
      * version, sizes, this process's pid, the start time, a first heartbeat equal to the start
-     * time, server link {@link MirrorLayout#SERVER_LINK_PUSH} with contact time 0), then renamed
+     * time, server link {@link MirrorLayout#SERVER_LINK_PUSH} with contact time 0), with mode 0640
+     * ({@link #FILE_PERMISSIONS}, narrowed further by the umask), then renamed
      * over {@code path} atomically. A reader that mapped an earlier file at {@code path} keeps its
      * mapping; that file's heartbeat stops, which tells the reader to open the path again.
      *
@@ -83,8 +93,8 @@ public final class EstimateMirrorWriter implements AutoCloseable {
             + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         MappedByteBuffer mapped = null;
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(temporary, Set.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(FILE_PERMISSIONS))) {
                 // Mapping beyond the end extends the file; the new bytes read as zero and stay sparse.
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_LENGTH);
             }
