@@ -1,5 +1,13 @@
 package org.latencyserver.client.mirror;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.concurrent.TimeUnit;
+
+import java.nio.file.StandardOpenOption;
+
+import java.nio.channels.FileChannel;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.StandInServer;
@@ -49,6 +58,12 @@ class MirrorTest {
                 unsubscribed.add((Long) args[0]);
                 return null;
             }));
+    }
+
+    /** The stand-in server is shared: each test counts its own mirror's unsubscriptions only. */
+    @BeforeEach
+    void forgetEarlierTestsUnsubscriptions() {
+        unsubscribed.clear();
     }
 
     @AfterAll
@@ -129,5 +144,19 @@ class MirrorTest {
         return new Estimate(CONNECTION, (short) 4, EstimateKind.BOUND, 42.0, 96.0,
             new ConfidenceInterval(93.5, 97.9, 0.95, "percent", "Wilson score"), new ConfidenceInterval[0], false, false,
             "", false, "measurement ticket 7", new String[0], now, 42.0, "", "measurement", now, (short) 11, (short) 0);
+    }
+
+    @Test
+    void aMirrorWhoseFileIsTruncatedUnderItsWriterReportsTheWritersDeathNamingTheFile() throws Exception {
+        final Path file = directory.resolve("truncated.mirror");
+        try (Mirror mirror = Mirror.launch(new MirrorContext().server(server.ior()).file(file).connections(Set.of(CONNECTION)))) {
+            mirror.awaitFirstContact();
+            assertFalse(mirror.writerDeath().isDone());
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.truncate(0);
+            }
+            final String why = mirror.writerDeath().get(10, TimeUnit.SECONDS);
+            assertTrue(why.startsWith(file.toAbsolutePath().toString()) && why.contains("truncated"), why);
+        }
     }
 }
