@@ -12,6 +12,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -60,24 +62,18 @@ public final class EstimateMirror implements AutoCloseable {
     /** The read-only mapping, little-endian; plain field loads go through it. */
     private final ByteBuffer buffer;
     private final MappedByteBuffer mapped;
-    /**
-     * Kept open for its length only: {@link RandomAccessFile#length()} is one {@code fstat}, takes no
-     * lock and is not interruptible (a {@link FileChannel}'s {@code size} is both). Header loads
-     * measure it every time; record reads every {@link #LENGTH_CHECK_PERIOD_NANOS}.
-     */
-    private final RandomAccessFile file;
+    /** The mapped file's length, measured before loads (see {@link #read(int, MirrorRecord, long)}). */
+    private final MappedFileLength fileLength;
     private final long heartbeatIntervalMillis;
     private final long deadAfterMillis;
     private final long writerPid;
     private final long startedEpochMillis;
     private volatile boolean closed;
-    /** When the file's length was last found whole, {@link System#nanoTime()}; any reader thread updates it. */
-    private volatile long lengthWholeNanos = System.nanoTime();
 
     private EstimateMirror(final Path path, final RandomAccessFile file, final MappedByteBuffer mapped,
         final int heartbeatIntervalMillis, final long writerPid, final long startedEpochMillis) {
         this.path = path;
-        this.file = file;
+        this.fileLength = new MappedFileLength(path, file, LENGTH_CHECK_PERIOD_NANOS);
         this.mapped = mapped;
         this.buffer = mapped.order(ByteOrder.LITTLE_ENDIAN);
         this.heartbeatIntervalMillis = heartbeatIntervalMillis;
@@ -103,7 +99,9 @@ public final class EstimateMirror implements AutoCloseable {
         try {
             file = new RandomAccessFile(path.toFile(), "r");
         } catch (final FileNotFoundException e) {
-            throw new NoSuchFileException(path.toString(), null, e.getMessage());
+            // RandomAccessFile says "not found" for every failure to open; say which it was
+            throw Files.notExists(path) ? new NoSuchFileException(path.toString())
+                : Files.isReadable(path) ? e : new AccessDeniedException(path.toString(), null, e.getMessage());
         }
         try {
             return open(path, file, file.getChannel());
@@ -167,8 +165,9 @@ public final class EstimateMirror implements AutoCloseable {
      * against {@link System#currentTimeMillis()}.
      *
      * @param indexRef the connection, 0…32767
-     * @param into the caller's holder, overwritten only for {@link ReadStatus#OK} and
-     *     {@link ReadStatus#MIRROR_DEAD}
+     * @param into the caller's holder, overwritten for {@link ReadStatus#OK},
+     *     {@link ReadStatus#MIRROR_DEAD} and {@link ReadStatus#BAD_RECORD} (and possibly for
+     *     {@link ReadStatus#FILE_TRUNCATED}); use its values only for the first two
      * @return what was found
      * @throws IllegalArgumentException if {@code indexRef} is outside 0…32767
      * @throws IllegalStateException after {@link #close()}
@@ -198,8 +197,9 @@ public final class EstimateMirror implements AutoCloseable {
      * {@link InternalError}.
      *
      * @param indexRef the connection, 0…32767
-     * @param into the caller's holder, overwritten only for {@link ReadStatus#OK} and
-     *     {@link ReadStatus#MIRROR_DEAD}
+     * @param into the caller's holder, overwritten for {@link ReadStatus#OK},
+     *     {@link ReadStatus#MIRROR_DEAD} and {@link ReadStatus#BAD_RECORD} (and possibly for
+     *     {@link ReadStatus#FILE_TRUNCATED}); use its values only for the first two
      * @param nowEpochMillis now, wall-clock ms since 1970 (the heartbeat is judged against it)
      * @return what was found
      * @throws IllegalArgumentException if {@code indexRef} is outside 0…32767
@@ -210,7 +210,7 @@ public final class EstimateMirror implements AutoCloseable {
         checkOpen();
         final ReadStatus status;
         try {
-            if (truncatedSinceLastCheck()) {
+            if (fileLength.shortSinceLastCheck()) {
                 return ReadStatus.FILE_TRUNCATED;
             }
             status = readSeqlocked(indexRef, into);
@@ -218,13 +218,13 @@ public final class EstimateMirror implements AutoCloseable {
             return ReadStatus.FILE_TRUNCATED;
         }
         if (status == ReadStatus.NOT_MIRRORED) {
-            return truncated() ? ReadStatus.FILE_TRUNCATED : status;
+            return fileLength.shortNow() ? ReadStatus.FILE_TRUNCATED : status;
         }
         if (status != ReadStatus.OK) {
             return status;
         }
         if (RecordCheck.problem(into, indexRef) != null) {
-            return truncated() ? ReadStatus.FILE_TRUNCATED : ReadStatus.BAD_RECORD;
+            return fileLength.shortNow() ? ReadStatus.FILE_TRUNCATED : ReadStatus.BAD_RECORD;
         }
         return aliveAtAge(nowEpochMillis - (long) LONGS.getAcquire(buffer, HEARTBEAT_EPOCH_MILLIS_OFFSET))
             ? ReadStatus.OK : ReadStatus.MIRROR_DEAD;
@@ -319,44 +319,15 @@ public final class EstimateMirror implements AutoCloseable {
     /** An acquire load of a header field; a fault beyond the file's end becomes a clear exception. */
     private long loadLong(final int offset) {
         try {
-            if (truncated()) {
-                throw new MirrorFileTruncatedException(path, lengthText());
+            if (fileLength.shortNow()) {
+                throw fileLength.truncated();
             }
             return (long) LONGS.getAcquire(buffer, offset);
         } catch (final InternalError faultBeyondTheFile) {
-            throw new MirrorFileTruncatedException(path, lengthText());
+            throw fileLength.truncated();
         }
     }
 
-    /** @return whether the file is short now, measured only if it was last found whole over a period ago */
-    private boolean truncatedSinceLastCheck() {
-        final long nowNanos = System.nanoTime();
-        if (nowNanos - lengthWholeNanos < LENGTH_CHECK_PERIOD_NANOS) {
-            return false;
-        }
-        if (truncated()) {
-            return true;
-        }
-        lengthWholeNanos = nowNanos;
-        return false;
-    }
-
-    /** @return whether the mapped file is now shorter than the layout's length (or cannot be measured) */
-    private boolean truncated() {
-        try {
-            return file.length() < FILE_LENGTH;
-        } catch (final IOException e) {
-            return true;
-        }
-    }
-
-    private String lengthText() {
-        try {
-            return file.length() + " bytes";
-        } catch (final IOException e) {
-            return "of unknown length (" + e.getMessage() + ")";
-        }
-    }
 
     /**
      * @return {@link MirrorLayout#SERVER_LINK_PUSH}, {@link MirrorLayout#SERVER_LINK_POLLING} or
@@ -367,12 +338,12 @@ public final class EstimateMirror implements AutoCloseable {
     public int serverLink() {
         checkOpen();
         try {
-            if (truncated()) {
-                throw new MirrorFileTruncatedException(path, lengthText());
+            if (fileLength.shortNow()) {
+                throw fileLength.truncated();
             }
             return (int) INTS.getAcquire(buffer, SERVER_LINK_OFFSET);
         } catch (final InternalError faultBeyondTheFile) {
-            throw new MirrorFileTruncatedException(path, lengthText());
+            throw fileLength.truncated();
         }
     }
 
@@ -429,11 +400,7 @@ public final class EstimateMirror implements AutoCloseable {
         if (!closed) {
             closed = true;
             Unmapper.unmap(this.mapped);
-            try {
-                file.close();
-            } catch (final IOException e) {
-                // read-only descriptor: nothing was written that a failed close could lose
-            }
+            fileLength.close();
         }
     }
 }
