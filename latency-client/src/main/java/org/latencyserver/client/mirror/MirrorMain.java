@@ -1,10 +1,12 @@
 package org.latencyserver.client.mirror;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.IntConsumer;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ComponentMain;
 import org.latencyserver.launch.ComponentMain.Refusal;
@@ -78,9 +80,20 @@ public final class MirrorMain implements Callable<Integer> {
      * writer's thread, never waits for the thread that asked for it).
      */
     private void exitAfterWriterDeath(final String why) {
-        System.err.println("latency mirror: " + why);
-        ReadyFile.deleteQuietly(readiness.readyFile());
-        new Thread(() -> System.exit(ComponentMain.EXIT_FAILED), "mirror-exit").start();
+        exitAfterWriterDeath(why, readiness.readyFile(), System.err,
+            status -> new Thread(() -> System.exit(status), "mirror-exit").start());
+    }
+
+    /**
+     * @param why       the writer's death, naming the file
+     * @param readyFile the ready file to remove, or null
+     * @param err       where the line goes
+     * @param exit      ends the process with the status it is given
+     */
+    static void exitAfterWriterDeath(final String why, final Path readyFile, final PrintStream err, final IntConsumer exit) {
+        err.println("latency mirror: " + why);
+        ReadyFile.deleteQuietly(readyFile);
+        exit.accept(ComponentMain.EXIT_FAILED);
     }
 
     @Override

@@ -1,5 +1,11 @@
 package org.latencyserver.client.mirror;
 
+import java.nio.charset.StandardCharsets;
+
+import java.io.PrintStream;
+
+import java.io.ByteArrayOutputStream;
+
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.concurrent.TimeUnit;
@@ -158,5 +164,18 @@ class MirrorTest {
             final String why = mirror.writerDeath().get(10, TimeUnit.SECONDS);
             assertTrue(why.startsWith(file.toAbsolutePath().toString()) && why.contains("truncated"), why);
         }
+    }
+
+    @Test
+    void theMirrorProcessSaysWhyItsWriterDiedRemovesItsReadyFileAndExitsOne() throws Exception {
+        final Path readyFile = Files.writeString(directory.resolve("mirror.ready"), "component=mirror\n");
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final List<Integer> exits = new CopyOnWriteArrayList<>();
+        MirrorMain.exitAfterWriterDeath("/dev/shm/m: the mirror file was truncated under its writer", readyFile,
+            new PrintStream(err, true, StandardCharsets.UTF_8), exits::add);
+        assertEquals(List.of(1), exits);
+        assertFalse(Files.exists(readyFile), "the ready file is removed: the mirror no longer serves");
+        assertEquals("latency mirror: /dev/shm/m: the mirror file was truncated under its writer",
+            err.toString(StandardCharsets.UTF_8).strip());
     }
 }
