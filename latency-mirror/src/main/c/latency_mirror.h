@@ -20,12 +20,24 @@
  * while another thread reads.
  *
  * The file is little-endian; on a big-endian host lm_open refuses it (its magic reads swapped).
+ *
+ * The file is input from another process and is not trusted. lm_read measures the file's length
+ * (one fstat) before it touches the mapping whenever it last found the file whole more than
+ * LM_LENGTH_CHECK_PERIOD_NANOS ago, and again whenever a record reads as never written or bad, so
+ * a file truncated under it reads LM_FILE_TRUNCATED instead of killing the process with SIGBUS;
+ * and it checks every field of a record it copies (lm_check_record) before it calls the copy LM_OK.
+ * The header queries (lm_alive, lm_heartbeat_age_millis, lm_server_link, ...) measure it every
+ * time. A read within the period after a truncation can still raise SIGBUS (so can any load in
+ * the instant between an fstat and the load); only a process-wide signal handler could catch
+ * that, which a header must not install. lm_mirror must not be defined const (lm_read records
+ * when it last found the file whole).
  */
 #ifndef LATENCY_MIRROR_H
 #define LATENCY_MIRROR_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -102,6 +114,12 @@ extern "C" {
 
 /* A reader treats the mirror as dead when the heartbeat is older than this many intervals. */
 #define LM_DEAD_AFTER_HEARTBEAT_INTERVALS 3
+/* How far ahead of the reader's clock the heartbeat may be and the mirror still count as alive, ms
+ * (as EstimateMirror.HEARTBEAT_FUTURE_SLACK_MILLIS): further ahead is not credible, so dead. */
+#define LM_HEARTBEAT_FUTURE_SLACK_MILLIS 1000
+/* How often, at most, lm_read measures the file's length before touching the mapping, ns (as
+ * EstimateMirror.LENGTH_CHECK_PERIOD_NANOS): an fstat per read would cost several reads. */
+#define LM_LENGTH_CHECK_PERIOD_NANOS 1000000
 /* lm_read's attempts before it returns LM_BUSY (as EstimateMirror.READ_ATTEMPTS). */
 #define LM_READ_ATTEMPTS 4096
 
@@ -110,7 +128,12 @@ typedef enum lm_status {
     LM_OK = 0,           /* a consistent copy is in *out and the heartbeat is fresh */
     LM_NOT_MIRRORED = 1, /* sequence 0: the mirror does not follow this connection; *out unchanged */
     LM_BUSY = 2,         /* the record stayed mid-write for LM_READ_ATTEMPTS tries; *out unchanged */
-    LM_MIRROR_DEAD = 3,  /* a consistent copy is in *out, but the heartbeat is older than 3 intervals */
+    LM_MIRROR_DEAD = 3,  /* a consistent copy is in *out, but the heartbeat is older than 3 intervals
+                            (or more than LM_HEARTBEAT_FUTURE_SLACK_MILLIS ahead) */
+    LM_BAD_RECORD = 4,   /* a consistent copy is in *out, but a field breaks the layout (lm_check_record
+                            says which); never use its values */
+    LM_FILE_TRUNCATED = 5, /* the file is shorter than LM_FILE_BYTES (truncated under the mapping);
+                              *out unchanged; lm_close and lm_open again */
     LM_INVALID = -1      /* index_ref outside 0..32767, or a null argument; *out unchanged */
 } lm_status;
 
@@ -118,6 +141,8 @@ typedef enum lm_status {
 typedef struct lm_mirror {
     const unsigned char* base;        /* the mapping, LM_FILE_BYTES long */
     size_t length;                    /* bytes mapped */
+    int fd;                           /* the file, open read-only for fstat until lm_close */
+    int64_t whole_at_nanos;           /* CLOCK_MONOTONIC when lm_read last found the file whole (atomic) */
     int64_t heartbeat_interval_millis;
     int64_t writer_pid;
     int64_t started_epoch_millis;
@@ -171,6 +196,13 @@ static inline int64_t lm_now_epoch_millis(void) {
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
+/* CLOCK_MONOTONIC now, ns (a vDSO call on Linux). */
+static inline int64_t lm_monotonic_nanos(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
 /*
  * Opens and maps the mirror file at path read-only after checking its header: magic, version,
  * header_bytes, record_bytes, record_count, the file length (header_bytes + record_count *
@@ -181,8 +213,8 @@ static inline int64_t lm_now_epoch_millis(void) {
  * error:     on failure, a NUL-terminated message naming the path, the wrong field, the value
  *            found and the value expected (or the failing system call and strerror); may be NULL.
  * error_len: size of error in bytes.
- * Returns 0 on success, -1 on failure. The file descriptor is closed before returning; the
- * mapping stays until lm_close.
+ * Returns 0 on success, -1 on failure. The file descriptor stays open (close-on-exec) until
+ * lm_close, for the length checks of lm_read; the mapping too.
  */
 static inline int lm_open(const char* path, lm_mirror* out, char* error, size_t error_len) {
     char scratch[1];
@@ -215,8 +247,8 @@ static inline int lm_open(const char* path, lm_mirror* out, char* error, size_t 
     const size_t length = (size_t)st.st_size;
     void* mapped = mmap(NULL, length, PROT_READ, MAP_SHARED, fd, 0);
     const int map_errno = errno;
-    close(fd);
     if (mapped == MAP_FAILED) {
+        close(fd);
         snprintf(error, error_len, "%s: cannot mmap %zu bytes: %s", path, length, strerror(map_errno));
         return -1;
     }
@@ -254,10 +286,13 @@ static inline int lm_open(const char* path, lm_mirror* out, char* error, size_t 
     }
     if (bad) {
         munmap(mapped, length);
+        close(fd);
         return -1;
     }
     out->base = base;
     out->length = length;
+    out->fd = fd;
+    out->whole_at_nanos = lm_monotonic_nanos();
     out->heartbeat_interval_millis = interval;
     out->writer_pid = lm_load_i64(base + LM_WRITER_PID_OFFSET, __ATOMIC_RELAXED);
     out->started_epoch_millis = lm_load_i64(base + LM_STARTED_EPOCH_MILLIS_OFFSET, __ATOMIC_RELAXED);
@@ -265,11 +300,47 @@ static inline int lm_open(const char* path, lm_mirror* out, char* error, size_t 
 }
 
 /*
+ * 1 if the mapped file is still LM_FILE_BYTES long (one fstat), 0 if it was truncated under the
+ * mapping (or cannot be measured): then no field of it may be loaded.
+ */
+static inline int lm_file_whole(const lm_mirror* mirror) {
+    struct stat st;
+    return fstat(mirror->fd, &st) == 0 && st.st_size >= (off_t)LM_FILE_BYTES;
+}
+
+/*
  * How old the mirror's heartbeat is at now_epoch_millis, in ms (acquire load of
- * heartbeat_epoch_millis; negative if the writer's clock is ahead).
+ * heartbeat_epoch_millis; negative if the heartbeat is ahead); INT64_MAX if the file was
+ * truncated under the mapping (checked first).
  */
 static inline int64_t lm_heartbeat_age_millis_at(const lm_mirror* mirror, int64_t now_epoch_millis) {
+    if (!lm_file_whole(mirror)) {
+        return INT64_MAX;
+    }
     return now_epoch_millis - lm_load_i64(mirror->base + LM_HEARTBEAT_EPOCH_MILLIS_OFFSET, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * 0 if the file was found whole less than LM_LENGTH_CHECK_PERIOD_NANOS ago or is whole now (one
+ * fstat, then remembered), 1 if it is short now.
+ */
+static inline int lm_truncated_since_last_check(const lm_mirror* mirror) {
+    int64_t* whole_at = (int64_t*)&mirror->whole_at_nanos;
+    const int64_t now = lm_monotonic_nanos();
+    if (now - __atomic_load_n(whole_at, __ATOMIC_RELAXED) < LM_LENGTH_CHECK_PERIOD_NANOS) {
+        return 0;
+    }
+    if (!lm_file_whole(mirror)) {
+        return 1;
+    }
+    __atomic_store_n(whole_at, now, __ATOMIC_RELAXED);
+    return 0;
+}
+
+/* 1 if a heartbeat this old (ms) means a live mirror: at most 3 intervals old, at most the slack ahead. */
+static inline int lm_alive_at_age(const lm_mirror* mirror, int64_t age_millis) {
+    return age_millis >= -LM_HEARTBEAT_FUTURE_SLACK_MILLIS
+        && age_millis <= LM_DEAD_AFTER_HEARTBEAT_INTERVALS * mirror->heartbeat_interval_millis;
 }
 
 /*
@@ -280,45 +351,91 @@ static inline int64_t lm_heartbeat_age_millis(const lm_mirror* mirror) {
 }
 
 /*
- * 1 if the heartbeat is at most 3 heartbeat intervals old now, else 0. A dead mirror's file keeps
- * its last values; a restarted mirror renames a new file over the path: lm_close and lm_open again.
+ * 1 if the heartbeat is at most 3 heartbeat intervals old now and at most
+ * LM_HEARTBEAT_FUTURE_SLACK_MILLIS ahead, else 0 (also for a truncated file). A dead mirror's file
+ * keeps its last values; a restarted mirror renames a new file over the path: lm_close and lm_open
+ * again.
  */
 static inline int lm_alive(const lm_mirror* mirror) {
-    return lm_heartbeat_age_millis(mirror) <= LM_DEAD_AFTER_HEARTBEAT_INTERVALS * mirror->heartbeat_interval_millis;
+    return lm_alive_at_age(mirror, lm_heartbeat_age_millis(mirror));
 }
 
 /*
- * How the mirror reaches the server: LM_SERVER_LINK_PUSH, _POLLING or _LOST (acquire load).
+ * How the mirror reaches the server: LM_SERVER_LINK_PUSH, _POLLING or _LOST (acquire load); -1
+ * if the file was truncated under the mapping.
  */
 static inline int lm_server_link(const lm_mirror* mirror) {
+    if (!lm_file_whole(mirror)) {
+        return -1;
+    }
     return lm_load_i32(mirror->base + LM_SERVER_LINK_OFFSET, __ATOMIC_ACQUIRE);
 }
 
 /*
  * The last time the server answered or pushed, ms since 1970 (0 if never). Load lm_server_link
- * first: the contact time is at least as new as the link code read.
+ * first: the contact time is at least as new as the link code read. 0 if the file was truncated.
  */
 static inline int64_t lm_server_contact_epoch_millis(const lm_mirror* mirror) {
+    if (!lm_file_whole(mirror)) {
+        return 0;
+    }
     return lm_load_i64(mirror->base + LM_SERVER_CONTACT_EPOCH_MILLIS_OFFSET, __ATOMIC_ACQUIRE);
 }
 
 /*
+ * NULL if the copy r of slot keeps the layout's contract, else which rule it breaks (a constant
+ * string): index_ref equals the slot; qos 1..4; kind LM_KIND_*; stale_reason 0..3; cpu_state 0 or
+ * 10 * client + peer with each 1..3; port_state -1, 0, 91..100 or 101; value_ms, interval_lower,
+ * interval_upper, bound_percent, confidence_level finite; bound_percent 0..100; confidence_level
+ * 0..1; with LM_FLAG_HAS_ESTIMATE: interval_lower <= interval_upper, a BOUND's bound_percent in
+ * (0, 100], an AVERAGE's interval_lower <= value_ms <= interval_upper. The Java reader's
+ * RecordCheck applies the same rules.
+ */
+static inline const char* lm_check_record(const lm_record* r, int slot) {
+    if (r->index_ref != slot) return "index_ref is not the slot";
+    if (r->qos < 1 || r->qos > 4) return "qos is not 1..4";
+    if (r->kind != LM_KIND_AVERAGE && r->kind != LM_KIND_BOUND) return "kind is not 0 (AVERAGE) or 1 (BOUND)";
+    if (r->stale_reason < LM_STALE_NONE || r->stale_reason > LM_STALE_NO_ESTIMATE) return "stale_reason is not 0..3";
+    if (r->cpu_state != 0 && (r->cpu_state / 10 < 1 || r->cpu_state / 10 > 3 || r->cpu_state % 10 < 1
+            || r->cpu_state % 10 > 3)) return "cpu_state is not 0 or 10 * client + peer with each 1..3";
+    if (r->port_state != -1 && r->port_state != 0 && (r->port_state < 91 || r->port_state > 101))
+        return "port_state is not -1, 0, 91..100 or 101";
+    if (!isfinite(r->value_ms) || !isfinite(r->interval_lower) || !isfinite(r->interval_upper)
+            || !isfinite(r->bound_percent) || !isfinite(r->confidence_level)) return "a value is not finite";
+    if (r->bound_percent < 0 || r->bound_percent > 100) return "bound_percent is not 0..100";
+    if (r->confidence_level < 0 || r->confidence_level > 1) return "confidence_level is not 0..1";
+    if ((r->flags & LM_FLAG_HAS_ESTIMATE) == 0) return NULL;
+    if (r->interval_lower > r->interval_upper) return "interval_lower is above interval_upper";
+    if (r->kind == LM_KIND_BOUND && r->bound_percent <= 0) return "bound_percent of a BOUND is not in (0, 100]";
+    if (r->kind == LM_KIND_AVERAGE && (r->value_ms < r->interval_lower || r->value_ms > r->interval_upper))
+        return "value_ms of an AVERAGE is outside its interval";
+    return NULL;
+}
+
+/*
  * Reads the record of index_ref under its seqlock, judging the heartbeat at now_epoch_millis:
- * loads sequence (acquire); 0 returns LM_NOT_MIRRORED; odd retries; else copies the fields,
- * issues an acquire fence, loads sequence again and accepts the copy only if it is unchanged.
- * After LM_READ_ATTEMPTS tries it returns LM_BUSY. An accepted copy goes into *out and returns
- * LM_OK, or LM_MIRROR_DEAD if the heartbeat is older than 3 intervals. No lock, no allocation,
- * no system call.
+ * first checks the file's length as the top of this header says (LM_FILE_TRUNCATED if short, also
+ * when a record reads as never written or bad); loads sequence
+ * (acquire); 0 returns LM_NOT_MIRRORED; odd retries; else copies the fields, issues an acquire
+ * fence, loads sequence again and accepts the copy only if it is unchanged. After
+ * LM_READ_ATTEMPTS tries it returns LM_BUSY. An accepted copy goes into *out and returns
+ * LM_BAD_RECORD if lm_check_record finds a broken rule, else LM_MIRROR_DEAD if the heartbeat is
+ * older than 3 intervals or more than LM_HEARTBEAT_FUTURE_SLACK_MILLIS ahead, else LM_OK. No
+ * lock, no allocation; a system call (fstat) at most every LM_LENGTH_CHECK_PERIOD_NANOS, and for
+ * a record never written or bad.
  */
 static inline lm_status lm_read_at(const lm_mirror* mirror, int index_ref, lm_record* out, int64_t now_epoch_millis) {
     if (mirror == NULL || out == NULL || mirror->base == NULL || index_ref < 0 || index_ref > LM_MAX_INDEX_REF) {
         return LM_INVALID;
     }
+    if (lm_truncated_since_last_check(mirror)) {
+        return LM_FILE_TRUNCATED;
+    }
     const unsigned char* r = mirror->base + LM_HEADER_BYTES + (size_t)index_ref * LM_RECORD_BYTES;
     for (int attempt = 0; attempt < LM_READ_ATTEMPTS; attempt++) {
         const int64_t before = lm_load_i64(r + LM_SEQUENCE_OFFSET, __ATOMIC_ACQUIRE);
         if (before == 0) {
-            return LM_NOT_MIRRORED;
+            return lm_file_whole(mirror) ? LM_NOT_MIRRORED : LM_FILE_TRUNCATED;
         }
         if ((before & 1) == 0) {
             lm_record copy;
@@ -340,11 +457,16 @@ static inline lm_status lm_read_at(const lm_mirror* mirror, int index_ref, lm_re
             /* the field loads above complete before the sequence is loaded again */
             __atomic_thread_fence(__ATOMIC_ACQUIRE);
             if (lm_load_i64(r + LM_SEQUENCE_OFFSET, __ATOMIC_RELAXED) == before) {
+                if (lm_check_record(&copy, index_ref) != NULL) {
+                    if (!lm_file_whole(mirror)) {
+                        return LM_FILE_TRUNCATED;
+                    }
+                    *out = copy;
+                    return LM_BAD_RECORD;
+                }
                 *out = copy;
-                return lm_heartbeat_age_millis_at(mirror, now_epoch_millis)
-                        > LM_DEAD_AFTER_HEARTBEAT_INTERVALS * mirror->heartbeat_interval_millis
-                    ? LM_MIRROR_DEAD
-                    : LM_OK;
+                const int64_t heartbeat = lm_load_i64(mirror->base + LM_HEARTBEAT_EPOCH_MILLIS_OFFSET, __ATOMIC_ACQUIRE);
+                return lm_alive_at_age(mirror, now_epoch_millis - heartbeat) ? LM_OK : LM_MIRROR_DEAD;
             }
         }
 #if defined(__x86_64__) || defined(__i386__)
@@ -359,20 +481,22 @@ static inline lm_status lm_read_at(const lm_mirror* mirror, int index_ref, lm_re
 /*
  * Reads the record of index_ref as lm_read_at does, judging the heartbeat at
  * lm_now_epoch_millis() (one clock_gettime, a vDSO call on Linux).
- * Returns LM_OK, LM_NOT_MIRRORED, LM_BUSY, LM_MIRROR_DEAD, or LM_INVALID for an index_ref
- * outside 0..32767.
+ * Returns LM_OK, LM_NOT_MIRRORED, LM_BUSY, LM_MIRROR_DEAD, LM_BAD_RECORD, LM_FILE_TRUNCATED, or
+ * LM_INVALID for an index_ref outside 0..32767.
  */
 static inline lm_status lm_read(const lm_mirror* mirror, int index_ref, lm_record* out) {
     return lm_read_at(mirror, index_ref, out, lm_now_epoch_millis());
 }
 
 /*
- * Unmaps the file; *mirror must not be used afterwards (its base becomes NULL). Call it when no
- * thread reads any more. Safe to call twice.
+ * Unmaps the file and closes its descriptor; *mirror must not be used afterwards (its base
+ * becomes NULL). Call it when no thread reads any more. Safe to call twice.
  */
 static inline void lm_close(lm_mirror* mirror) {
     if (mirror != NULL && mirror->base != NULL) {
         munmap((void*)mirror->base, mirror->length);
+        close(mirror->fd);
+        mirror->fd = -1;
         mirror->base = NULL;
         mirror->length = 0;
     }

@@ -14,6 +14,12 @@
  *
  *   mirror_torn_read_test --open-only PATH
  *       Prints "opened" and exits 0, or prints lm_open's message and exits 3.
+ *
+ *   mirror_torn_read_test --read-one PATH SLOT [TRUNCATE_TO]
+ *       Opens PATH, truncates the file to TRUNCATE_TO bytes if given (under the mapping) and waits
+ *       two LM_LENGTH_CHECK_PERIOD_NANOS, reads
+ *       SLOT and prints "status=S alive=A link=L" (the lm_status, lm_alive, lm_server_link); exit 0,
+ *       or 3 if lm_open fails.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -71,7 +77,7 @@ static int consistent(const lm_record* r, int slot) {
         && r->port_state == (p == 10 ? 0 : p == 11 ? -1 : 91 + p)
         && r->interval_lower == (double)(n - 1)
         && r->interval_upper == (double)(n + 1)
-        && r->bound_percent == (double)(n % 100)
+        && r->bound_percent == (double)(1 + n % 100)
         && r->confidence_level == (double)(n % 1000) / 1000.0
         && r->computed_epoch_millis == 2 * n
         && r->mirrored_epoch_millis == 3 * n;
@@ -177,8 +183,33 @@ static int check_fixed_records(void) {
     return 2;
 }
 
+/* --read-one: one read of a prepared (or, here, truncated) file. */
+static int read_one(const char* path, int slot, const char* truncate_to) {
+    char error[512];
+    if (lm_open(path, &mirror, error, sizeof error) != 0) {
+        printf("%s\n", error);
+        return 3;
+    }
+    if (truncate_to != NULL && truncate(path, (off_t)strtoll(truncate_to, NULL, 10)) != 0) {
+        perror("truncate");
+        return 1;
+    }
+    if (truncate_to != NULL) {
+        const struct timespec period = {0, 2 * LM_LENGTH_CHECK_PERIOD_NANOS}; /* lm_read measures the length again */
+        nanosleep(&period, NULL);
+    }
+    lm_record record;
+    const lm_status status = lm_read(&mirror, slot, &record);
+    printf("status=%d alive=%d link=%d\n", (int)status, lm_alive(&mirror), lm_server_link(&mirror));
+    lm_close(&mirror);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     char error[512];
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--read-one") == 0) {
+        return read_one(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
+    }
     if (argc == 3 && strcmp(argv[1], "--open-only") == 0) {
         if (lm_open(argv[2], &mirror, error, sizeof error) != 0) {
             printf("%s\n", error);

@@ -3,6 +3,7 @@ package org.latencyserver.mirror;
 import static org.latencyserver.mirror.MirrorLayout.*;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -13,6 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -37,17 +41,26 @@ public final class EstimateMirrorWriter implements AutoCloseable {
     /** Release stores of the file's aligned little-endian int32 fields ({@code server_link}). */
     static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
+    /**
+     * The mirror file's mode, 0640: the owner writes, the owner's group reads, others nothing (the
+     * estimates are the deployment's data). A reader in another account joins the mirror owner's group.
+     */
+    static final Set<PosixFilePermission> FILE_PERMISSIONS = PosixFilePermissions.fromString("rw-r-----");
+
     private final Path path;
     private final int heartbeatIntervalMillis;
     private final long startedEpochMillis;
     /** The mapping, little-endian; plain field stores go through it. */
     private final ByteBuffer buffer;
     private final MappedByteBuffer mapped;
+    /** The file, open read-only for {@link #fileLengthBytes()} (an fstat: no lock, not interruptible). */
+    private final RandomAccessFile file;
     private boolean closed;
 
     private EstimateMirrorWriter(final Path path, final int heartbeatIntervalMillis, final long startedEpochMillis,
-        final MappedByteBuffer mapped) {
+        final MappedByteBuffer mapped, final RandomAccessFile file) {
         this.path = path;
+        this.file = file;
         this.heartbeatIntervalMillis = heartbeatIntervalMillis;
         this.startedEpochMillis = startedEpochMillis;
         this.mapped = mapped;
@@ -59,7 +72,8 @@ public final class EstimateMirrorWriter implements AutoCloseable {
      * path (same directory, a hidden temporary name), sized to {@link MirrorLayout#FILE_LENGTH}
      * (sparse: records never written take no disk), mapped read-write, given its header (magic,
      * version, sizes, this process's pid, the start time, a first heartbeat equal to the start
-     * time, server link {@link MirrorLayout#SERVER_LINK_PUSH} with contact time 0), then renamed
+     * time, server link {@link MirrorLayout#SERVER_LINK_PUSH} with contact time 0), with mode 0640
+     * ({@link #FILE_PERMISSIONS}, narrowed further by the umask), then renamed
      * over {@code path} atomically. A reader that mapped an earlier file at {@code path} keeps its
      * mapping; that file's heartbeat stops, which tells the reader to open the path again.
      *
@@ -82,21 +96,30 @@ public final class EstimateMirrorWriter implements AutoCloseable {
         final Path temporary = directory.resolve("." + target.getFileName() + ".tmp-" + pid + "-"
             + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         MappedByteBuffer mapped = null;
+        RandomAccessFile file = null;
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(temporary, Set.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(FILE_PERMISSIONS))) {
                 // Mapping beyond the end extends the file; the new bytes read as zero and stay sparse.
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_LENGTH);
             }
+            file = new RandomAccessFile(temporary.toFile(), "r");
             final long startedEpochMillis = System.currentTimeMillis();
             final EstimateMirrorWriter writer = new EstimateMirrorWriter(target, heartbeatIntervalMillis,
-                startedEpochMillis, mapped);
+                startedEpochMillis, mapped, file);
             writer.writeHeader(pid);
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             return writer;
         } catch (final IOException | RuntimeException e) {
             if (mapped != null) {
                 Unmapper.unmap(mapped);
+            }
+            if (file != null) {
+                try {
+                    file.close();
+                } catch (final IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
             }
             try {
                 Files.deleteIfExists(temporary);
@@ -233,6 +256,19 @@ public final class EstimateMirrorWriter implements AutoCloseable {
     }
 
     /**
+     * The file's length now: another process may truncate it under the mapping, and a store beyond
+     * its end faults (the JVM reports that as an {@link InternalError}, possibly later than the
+     * store). The writer's owner checks it before writing and stops writing when it is short.
+     *
+     * @return the length of the file this writer mapped (the one it published, even if another was
+     *     renamed over the path since), bytes; one {@code fstat}
+     * @throws IOException if it cannot be measured
+     */
+    public long fileLengthBytes() throws IOException {
+        return file.length();
+    }
+
+    /**
      * @return the absolute path the file was published at
      */
     public Path path() {
@@ -268,6 +304,11 @@ public final class EstimateMirrorWriter implements AutoCloseable {
         if (!closed) {
             closed = true;
             Unmapper.unmap(this.mapped);
+            try {
+                file.close();
+            } catch (final IOException e) {
+                // read-only descriptor: nothing was written through it that a failed close could lose
+            }
         }
     }
 }

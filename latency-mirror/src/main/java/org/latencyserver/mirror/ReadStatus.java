@@ -17,8 +17,19 @@ public enum ReadStatus {
     BUSY,
     /**
      * A consistent copy of the record is in the holder, but the mirror's heartbeat is older than
-     * 3 heartbeat intervals: the values are the last ones the mirror wrote. Open the path again
+     * 3 heartbeat intervals (or further ahead than {@link EstimateMirror#HEARTBEAT_FUTURE_SLACK_MILLIS}): the values are the last ones the mirror wrote. Open the path again
      * (a restarted mirror renames a new file over it) or treat the connection as unknown.
      */
-    MIRROR_DEAD
+    MIRROR_DEAD,
+    /**
+     * A consistent copy is in the holder, but a field breaks the layout's contract
+     * ({@link RecordCheck#problem(MirrorRecord, int)} says which and how): {@code index_ref} not the
+     * slot, a code outside its enum, a value not finite or out of its range. Never use its values.
+     */
+    BAD_RECORD,
+    /**
+     * The file is shorter than the layout's length (truncated under the mapping): the holder's
+     * values are meaningless. Close the reader and open the path again.
+     */
+    FILE_TRUNCATED
 }

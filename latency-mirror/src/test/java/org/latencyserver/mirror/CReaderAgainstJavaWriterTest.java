@@ -149,4 +149,66 @@ class CReaderAgainstJavaWriterTest {
         final ProgramRun recordBytes = run("--open-only", path.toString());
         assertTrue(recordBytes.stdout().contains("record_bytes is 64, expected 128"), recordBytes::toString);
     }
+
+    /** A mirror with the fixed BOUND record in slot 1 and a fresh heartbeat, written and closed. */
+    private Path mirrorWithSlotOne() throws IOException {
+        final Path path = directory.resolve("mirror");
+        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 60_000)) {
+            writer.write(EstimateMirrorTest.boundRecord().indexRef(1));
+            writer.heartbeat(System.currentTimeMillis());
+        }
+        return path;
+    }
+
+    private static void assertReadOne(final String expected, final ProgramRun run) {
+        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals(expected, run.stdout().trim(), run::toString);
+    }
+
+    @Test
+    void theCReaderReportsAFileTruncatedUnderItsMappingInsteadOfDyingOfSigbus() throws Exception {
+        final Path path = mirrorWithSlotOne();
+        assertReadOne("status=0 alive=1 link=0", run("--read-one", path.toString(), "1"));
+        assertReadOne("status=5 alive=0 link=-1", run("--read-one", path.toString(), "1", "0"));
+    }
+
+    @Test
+    void theCReaderReportsAFileTruncatedInsideTheRecordItReads() throws Exception {
+        final Path path = mirrorWithSlotOne();
+        final int cut = MirrorLayout.HEADER_LENGTH + MirrorLayout.RECORD_LENGTH + MirrorLayout.INTERVAL_UPPER_OFFSET;
+        assertReadOne("status=5 alive=0 link=-1", run("--read-one", path.toString(), "1", Integer.toString(cut)));
+    }
+
+    @Test
+    void theCReaderReportsAGarbageRecordAsBad() throws Exception {
+        final Path path = mirrorWithSlotOne();
+        final ByteBuffer record = ByteBuffer.allocate(MirrorLayout.RECORD_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        record.putLong(MirrorLayout.SEQUENCE_OFFSET, 2).putShort(MirrorLayout.INDEX_REF_OFFSET, (short) 999)
+            .put(MirrorLayout.QOS_OFFSET, (byte) 77).put(MirrorLayout.KIND_OFFSET, (byte) 9)
+            .put(MirrorLayout.FLAGS_OFFSET, (byte) MirrorLayout.FLAG_HAS_ESTIMATE)
+            .putDouble(MirrorLayout.VALUE_MILLIS_OFFSET, Double.NaN).putDouble(MirrorLayout.BOUND_PERCENT_OFFSET, 250);
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            channel.write(record, MirrorLayout.recordOffset(1));
+        }
+        assertReadOne("status=4 alive=1 link=0", run("--read-one", path.toString(), "1"));
+        for (final int[] field : new int[][] {{MirrorLayout.INDEX_REF_OFFSET, 1}, {MirrorLayout.QOS_OFFSET, 4},
+            {MirrorLayout.KIND_OFFSET, 1}}) {
+            final ByteBuffer fixed = ByteBuffer.allocate(2).order(ByteOrder.LITTLE_ENDIAN).putShort(0, (short) field[1]);
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+                channel.write(fixed.limit(field[0] == MirrorLayout.INDEX_REF_OFFSET ? 2 : 1),
+                    MirrorLayout.recordOffset(1) + field[0]);
+            }
+            assertReadOne("status=4 alive=1 link=0", run("--read-one", path.toString(), "1"));
+        }
+    }
+
+    @Test
+    void theCReaderTakesAHeartbeatFarInTheFutureForDead() throws Exception {
+        final Path path = directory.resolve("mirror");
+        try (EstimateMirrorWriter writer = EstimateMirrorWriter.create(path, 60_000)) {
+            writer.write(EstimateMirrorTest.boundRecord().indexRef(1));
+            writer.heartbeat(System.currentTimeMillis() + (1L << 62));
+        }
+        assertReadOne("status=3 alive=0 link=0", run("--read-one", path.toString(), "1"));
+    }
 }

@@ -69,7 +69,7 @@ class EstimateMirrorTest {
         writer.heartbeat(T0);
         final MirrorRecord read = new MirrorRecord();
         for (final MirrorRecord written : List.of(boundRecord(), averageRecord(), new MirrorRecord().indexRef(0).qos(2)
-            .cpuState(11).portState(100).hasEstimate(true).staleReason(MirrorLayout.STALE_REASON_SERVER_LOST))) {
+            .cpuState(11).portState(100).hasEstimate(true).intervalUpper(10).staleReason(MirrorLayout.STALE_REASON_SERVER_LOST))) {
             writer.write(written);
             assertEquals(ReadStatus.OK, reader.read(written.indexRef(), read, T0));
             assertTrue(written.sameValues(read), () -> "wrote " + written + ", read " + read);

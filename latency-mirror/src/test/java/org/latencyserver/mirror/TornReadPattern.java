@@ -11,9 +11,11 @@ package org.latencyserver.mirror;
  * stale_reason = (n / 3) % 4  cpu_state = 10 × (1 + n % 3) + 1 + (n / 3) % 3
  * port_state = 0 if n % 12 == 10, −1 if n % 12 == 11, else 91 + n % 12
  * value_ms = n   interval_lower = n − 1   interval_upper = n + 1
- * bound_percent = n % 100     confidence_level = (n % 1000) / 1000.0
+ * bound_percent = 1 + n % 100 confidence_level = (n % 1000) / 1000.0
  * computed_epoch_millis = 2n  mirrored_epoch_millis = 3n
  * </pre>
+ *
+ * <p>Every record keeps {@link RecordCheck}'s rules, so an accepted copy reads {@code OK}.
  */
 final class TornReadPattern {
 
@@ -36,7 +38,7 @@ final class TornReadPattern {
             .valueMillis(n)
             .intervalLower(n - 1)
             .intervalUpper(n + 1)
-            .boundPercent(n % 100)
+            .boundPercent(1 + n % 100)
             .confidenceLevel((n % 1000) / 1000.0)
             .computedEpochMillis(2 * n)
             .mirroredEpochMillis(3 * n);

@@ -1,6 +1,7 @@
 package org.latencyserver.client.mirror;
 
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateListener;
 import org.latencyserver.idl.latency.EstimateListenerHelper;
@@ -89,6 +90,16 @@ public final class Mirror extends RunningComponent {
         if (started.firstContact() == MirrorFeed.FirstContact.UNKNOWN_CONNECTIONS) {
             throw new UnknownConnections(started.firstContactProblem());
         }
+    }
+
+    /**
+     * @return completed, with why (naming the file), when the mirror's writer thread died: the file
+     *         was truncated under it or a write failed with an {@link Error}. The file's heartbeat has
+     *         stopped then and readers see the mirror dead; its owner should close it and, as
+     *         {@link MirrorMain} does, end the process with a failure
+     */
+    public CompletableFuture<String> writerDeath() {
+        return writer.death();
     }
 
     /** @return how many connections it mirrors (known after {@link #awaitFirstContact()}) */

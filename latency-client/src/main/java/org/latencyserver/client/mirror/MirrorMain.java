@@ -1,14 +1,17 @@
 package org.latencyserver.client.mirror;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.IntConsumer;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ComponentMain;
 import org.latencyserver.launch.ComponentMain.Refusal;
 import org.latencyserver.launch.ReadinessOptions;
+import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.ClientNodeOption;
 import org.latencyserver.orb.ServerLocationOptions;
 import picocli.CommandLine;
@@ -24,8 +27,9 @@ import picocli.CommandLine.Option;
  * the server has answered it prints one line starting {@code mirror:} for people and writes
  * {@code --ready-file} for programs ({@code docs/ready-files.md}).
  *
- * <p>Exit codes: 0 after Ctrl-C, 1 when the file cannot be created, 2 for bad arguments or when the
- * server, at first contact, lacks a connection named by {@code --connections}.
+ * <p>Exit codes: 0 after Ctrl-C, 1 when the file cannot be created or the mirror's writer dies (the
+ * file truncated under it; the ready file is removed first), 2 for bad arguments or when the server,
+ * at first contact, lacks a connection named by {@code --connections}.
  */
 @Command(name = "mirror", mixinStandardHelpOptions = true, version = "latency mirror 0.1.0",
     description = "Mirror a Latency Server's estimates into a memory-mapped file on this host "
@@ -69,6 +73,29 @@ public final class MirrorMain implements Callable<Integer> {
         System.exit(new CommandLine(new MirrorMain()).execute(args));
     }
 
+    /**
+     * A mirror without its writer would keep its ready file and process while its file's heartbeat
+     * has stopped: says why, removes the ready file and exits {@value ComponentMain#EXIT_FAILED}
+     * (from a thread of its own, so that the shutdown, which closes the mirror and waits for the
+     * writer's thread, never waits for the thread that asked for it).
+     */
+    private void exitAfterWriterDeath(final String why) {
+        exitAfterWriterDeath(why, readiness.readyFile(), System.err,
+            status -> new Thread(() -> System.exit(status), "mirror-exit").start());
+    }
+
+    /**
+     * @param why       the writer's death, naming the file
+     * @param readyFile the ready file to remove, or null
+     * @param err       where the line goes
+     * @param exit      ends the process with the status it is given
+     */
+    static void exitAfterWriterDeath(final String why, final Path readyFile, final PrintStream err, final IntConsumer exit) {
+        err.println("latency mirror: " + why);
+        ReadyFile.deleteQuietly(readyFile);
+        exit.accept(ComponentMain.EXIT_FAILED);
+    }
+
     @Override
     public Integer call() throws Exception {
         final Set<Short> followed = new TreeSet<>();
@@ -81,7 +108,9 @@ public final class MirrorMain implements Callable<Integer> {
         return ComponentMain.serve(Component.MIRROR, readiness.readyFile(), "latency mirror", () -> {
             ComponentMain.validate(context::validate);
             try {
-                return Mirror.launch(context);
+                final Mirror mirror = Mirror.launch(context);
+                mirror.writerDeath().thenAccept(this::exitAfterWriterDeath);
+                return mirror;
             } catch (IOException e) {
                 throw Refusal.failed(e.getMessage());
             }

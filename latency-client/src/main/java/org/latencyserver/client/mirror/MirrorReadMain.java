@@ -6,9 +6,11 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.latencyserver.mirror.EstimateMirror;
+import org.latencyserver.mirror.MirrorFileTruncatedException;
 import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
+import org.latencyserver.mirror.RecordCheck;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,7 +18,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./latency mirror-read}: prints what a mirror file holds, read exactly as an application
  * reads it (the Java {@link EstimateMirror}), once or every second. Exit 1 when the file cannot be
- * read or the mirror is dead.
+ * read, is truncated under the reader, holds a bad record (printed with the rule it breaks) or the
+ * mirror is dead.
  */
 @Command(name = "mirror-read", mixinStandardHelpOptions = true, version = "latency mirror-read 0.1.0",
     description = "Print the estimates in a mirror file, read without a call, as an application reads them.")
@@ -46,20 +49,27 @@ public final class MirrorReadMain implements Callable<Integer> {
         }
         try (mirror) {
             while (true) {
-                final boolean alive = print(mirror, System.out, System.currentTimeMillis());
+                final boolean healthy = print(mirror, System.out, System.currentTimeMillis());
                 if (!watch) {
-                    return alive ? 0 : 1;
+                    return healthy ? 0 : 1;
                 }
                 Thread.sleep(1_000);
             }
+        } catch (MirrorFileTruncatedException e) {
+            System.err.println("latency mirror-read: " + e.getMessage());
+            return 1;
         }
     }
 
-    /** @return whether the mirror is alive */
+    /**
+     * @return whether the mirror is alive and every record it holds is whole and keeps the layout
+     * @throws MirrorFileTruncatedException naming the file when it was truncated under the reader
+     */
     static boolean print(final EstimateMirror mirror, final PrintStream out, final long nowEpochMillis) {
-        final boolean alive = mirror.alive(nowEpochMillis);
-        out.printf(Locale.ROOT, "mirror %s: %s, heartbeat %d ms ago, server %s%n", mirror.path(), alive ? "alive" : "DEAD",
-            mirror.heartbeatAgeMillis(nowEpochMillis), link(mirror.serverLink()));
+        final long heartbeatAgeMillis = mirror.heartbeatAgeMillis(nowEpochMillis);
+        boolean healthy = mirror.alive(nowEpochMillis);
+        out.printf(Locale.ROOT, "mirror %s: %s, heartbeat %d ms ago, server %s%n", mirror.path(), healthy ? "alive" : "DEAD",
+            heartbeatAgeMillis, link(mirror.serverLink()));
         out.println(" conn qos  state  estimate                                   flags");
         final MirrorRecord record = new MirrorRecord();
         for (int indexRef = MirrorLayout.MIN_INDEX_REF; indexRef <= MirrorLayout.MAX_INDEX_REF; indexRef++) {
@@ -71,10 +81,19 @@ public final class MirrorReadMain implements Callable<Integer> {
                 out.printf(Locale.ROOT, "%5d (being written)%n", indexRef);
                 continue;
             }
+            if (status == ReadStatus.FILE_TRUNCATED) {
+                out.printf(Locale.ROOT, "%5d FILE TRUNCATED under the reader; open it again%n", indexRef);
+                return false;
+            }
+            if (status == ReadStatus.BAD_RECORD) {
+                out.printf(Locale.ROOT, "%5d BAD RECORD: %s%n", indexRef, RecordCheck.problem(record, indexRef));
+                healthy = false;
+                continue;
+            }
             out.printf(Locale.ROOT, "%5d   %d  %2d/%-3d %-42s %s%n", indexRef, record.qos(), record.cpuState(), record.portState(),
                 value(record), flags(record));
         }
-        return alive;
+        return healthy;
     }
 
     private static String value(final MirrorRecord record) {

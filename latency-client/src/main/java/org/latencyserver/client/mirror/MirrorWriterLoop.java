@@ -1,7 +1,9 @@
 package org.latencyserver.client.mirror;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -26,7 +28,10 @@ import org.latencyserver.mirror.MirrorRecord;
  * <p>An {@link Agent}: each round waits for a command at most until the next beat is due, writes it,
  * then beats when due. A command that fails is counted once per distinct error by the runner; the
  * next round beats at once when the beat is due, so a bad command never stops the heartbeat (readers
- * would take the mirror for dead). The file is closed by the loop's own thread as it ends.
+ * would take the mirror for dead). A file truncated under the writer (its length is measured each
+ * round before the mapping is touched) or an {@link Error} in a round kills the writer: the loop
+ * ends and completes {@link #death()}, so that its owner can stop the process. The file is closed
+ * by the loop's own thread as it ends.
  *
  * <p>Threads: {@link #submit} from any thread; everything else on the loop's own thread.
  */
@@ -40,6 +45,7 @@ final class MirrorWriterLoop implements AutoCloseable {
     private final LongSupplier epochMillis;
     private final BlockingQueue<MirrorCommand> commands = new LinkedBlockingQueue<>();
     private final AgentRunner thread;
+    private final CompletableFuture<String> death = new CompletableFuture<>();
     /** Last record written per index_ref (loop thread only); null where never written. */
     private final MirrorRecord[] written = new MirrorRecord[MirrorLayout.RECORD_COUNT];
     private volatile long writes;
@@ -92,8 +98,23 @@ final class MirrorWriterLoop implements AutoCloseable {
 
         @Override
         public int doWork(final long nowNanos) throws InterruptedException {
+            try {
+                return writeOrBeat();
+            } catch (final IOException | Error e) {
+                die(writer.path() + ": the mirror's writer failed and stops: " + e);
+                return 0;
+            }
+        }
+
+        private int writeOrBeat() throws InterruptedException, IOException {
             final long waitMillis = Math.max(0, nextBeatMillis - epochMillis.getAsLong());
             final MirrorCommand command = commands.poll(waitMillis, TimeUnit.MILLISECONDS);
+            final long lengthBytes = writer.fileLengthBytes();
+            if (lengthBytes < MirrorLayout.FILE_LENGTH) {
+                die(writer.path() + ": the mirror file was truncated under its writer: it is " + lengthBytes
+                    + " bytes, expected " + MirrorLayout.FILE_LENGTH + "; the mirror stops");
+                return 0;
+            }
             if (command != null) {
                 apply(command);
             }
@@ -119,6 +140,11 @@ final class MirrorWriterLoop implements AutoCloseable {
         public boolean wakesByInterrupt() {
             return true; // ends the wait for a command; the mapped file is not an interruptible channel
         }
+    }
+
+    private void die(final String why) {
+        death.complete(why);
+        thread.requestStop();
     }
 
     private void apply(final MirrorCommand command) {
@@ -164,6 +190,20 @@ final class MirrorWriterLoop implements AutoCloseable {
         writer.write(record);
         written[record.indexRef()] = record;
         writes++;
+    }
+
+    /**
+     * @return completed, with why, when the writer died: the file was truncated under it (checked
+     *     before every round touches the mapping) or a round failed with an {@link Error} (a faulting
+     *     mapped store); the loop's thread then stops and the file's heartbeat with it
+     */
+    CompletableFuture<String> death() {
+        return death;
+    }
+
+    /** @return whether the loop's thread has ended */
+    boolean stopped() {
+        return thread.closed();
     }
 
     @Override

@@ -1,5 +1,19 @@
 package org.latencyserver.client.mirror;
 
+import java.nio.charset.StandardCharsets;
+
+import java.io.PrintStream;
+
+import java.io.ByteArrayOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.concurrent.TimeUnit;
+
+import java.nio.file.StandardOpenOption;
+
+import java.nio.channels.FileChannel;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.StandInServer;
@@ -49,6 +64,12 @@ class MirrorTest {
                 unsubscribed.add((Long) args[0]);
                 return null;
             }));
+    }
+
+    /** The stand-in server is shared: each test counts its own mirror's unsubscriptions only. */
+    @BeforeEach
+    void forgetEarlierTestsUnsubscriptions() {
+        unsubscribed.clear();
     }
 
     @AfterAll
@@ -129,5 +150,32 @@ class MirrorTest {
         return new Estimate(CONNECTION, (short) 4, EstimateKind.BOUND, 42.0, 96.0,
             new ConfidenceInterval(93.5, 97.9, 0.95, "percent", "Wilson score"), new ConfidenceInterval[0], false, false,
             "", false, "measurement ticket 7", new String[0], now, 42.0, "", "measurement", now, (short) 11, (short) 0);
+    }
+
+    @Test
+    void aMirrorWhoseFileIsTruncatedUnderItsWriterReportsTheWritersDeathNamingTheFile() throws Exception {
+        final Path file = directory.resolve("truncated.mirror");
+        try (Mirror mirror = Mirror.launch(new MirrorContext().server(server.ior()).file(file).connections(Set.of(CONNECTION)))) {
+            mirror.awaitFirstContact();
+            assertFalse(mirror.writerDeath().isDone());
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.truncate(0);
+            }
+            final String why = mirror.writerDeath().get(10, TimeUnit.SECONDS);
+            assertTrue(why.startsWith(file.toAbsolutePath().toString()) && why.contains("truncated"), why);
+        }
+    }
+
+    @Test
+    void theMirrorProcessSaysWhyItsWriterDiedRemovesItsReadyFileAndExitsOne() throws Exception {
+        final Path readyFile = Files.writeString(directory.resolve("mirror.ready"), "component=mirror\n");
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final List<Integer> exits = new CopyOnWriteArrayList<>();
+        MirrorMain.exitAfterWriterDeath("/dev/shm/m: the mirror file was truncated under its writer", readyFile,
+            new PrintStream(err, true, StandardCharsets.UTF_8), exits::add);
+        assertEquals(List.of(1), exits);
+        assertFalse(Files.exists(readyFile), "the ready file is removed: the mirror no longer serves");
+        assertEquals("latency mirror: /dev/shm/m: the mirror file was truncated under its writer",
+            err.toString(StandardCharsets.UTF_8).strip());
     }
 }

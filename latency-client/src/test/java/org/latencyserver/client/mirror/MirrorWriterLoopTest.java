@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -141,5 +144,23 @@ class MirrorWriterLoopTest {
         assertTrue(beatMillis >= jumpedTo, "a heartbeat after the clock moved on, with no command: last beat " + beatMillis
             + ", clock jumped to " + jumpedTo);
         assertTrue(reader.alive(beatMillis));
+    }
+
+    @Test
+    void aWriterWhoseFileIsTruncatedUnderItDiesAndSaysWhyInsteadOfFaultingUnnoticed() throws Exception {
+        final Path file = directory.resolve("test.mirror");
+        loop.submit(new MirrorCommand.Served(estimate(6, 2.5, 1000, (short) 23, false), System.nanoTime()));
+        await(6, MirrorRecord::hasEstimate);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
+        loop.submit(new MirrorCommand.Served(estimate(7, 2.5, 1000, (short) 23, false), System.nanoTime()));
+        final String why = loop.death().get(10, TimeUnit.SECONDS);
+        assertTrue(why.contains(file.toString()) && why.contains("0 bytes"), why);
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!loop.stopped() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue(loop.stopped(), "the writer thread ended");
     }
 }
