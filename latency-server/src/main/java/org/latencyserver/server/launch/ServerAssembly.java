@@ -123,7 +123,7 @@ final class ServerAssembly {
                 OrbSupport.withTlsServer(orbProperties, TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv()),
                     tls.port());
                 // The JDK's trust manager, with every refused client certificate counted and logged.
-                orbProperties.setProperty(CountingTrustManager.ORB_PROPERTY, CountingTrustManager.class.getName());
+                CountingTrustManager.installIn(orbProperties);
             } catch (IllegalArgumentException e) {
                 throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "security.tls: " + e.getMessage());
             }

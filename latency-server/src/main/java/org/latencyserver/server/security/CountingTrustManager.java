@@ -33,6 +33,17 @@ public final class CountingTrustManager extends X509ExtendedTrustManager impleme
 
     private volatile X509ExtendedTrustManager trusted;
 
+    /**
+     * Makes an ORB's TLS server use this trust manager.
+     *
+     * @param orbProperties the ORB's properties, with the TLS server's trust store; changed in place
+     * @return {@code orbProperties}
+     */
+    public static java.util.Properties installIn(final java.util.Properties orbProperties) {
+        orbProperties.setProperty(ORB_PROPERTY, CountingTrustManager.class.getName());
+        return orbProperties;
+    }
+
     /** Made by JacORB; {@link #configure} then opens the trust store. */
     public CountingTrustManager() {
     }

@@ -74,6 +74,58 @@ class CountingTrustManagerTest {
     }
 
     @Test
+    void theOrbsTlsPortCountsACallerOfAnotherAuthorityRefusedAtTheHandshake() throws Exception {
+        final long before = TlsHandshakeFailures.count(HandshakeFailure.UNKNOWN_CA);
+        final int tlsPort;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            tlsPort = free.getLocalPort();
+        }
+        final java.util.Properties properties = org.latencyserver.orb.OrbSupport.withTlsServer(
+            org.latencyserver.orb.OrbSupport.properties("127.0.0.1", 0, 5000),
+            new org.latencyserver.orb.TlsStores(ours.directory().resolve("server.p12"), ours.trustStore(), PASSWORD), tlsPort);
+        CountingTrustManager.installIn(properties);
+        final org.omg.CORBA.ORB orb = org.latencyserver.orb.OrbSupport.init(new String[0], properties);
+        try {
+            org.omg.PortableServer.POAHelper.narrow(orb.resolve_initial_references("RootPOA")).the_POAManager().activate();
+            handshakeAs(theirs, "agent-ws1", tlsPort);
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            while (TlsHandshakeFailures.count(HandshakeFailure.UNKNOWN_CA) == before && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(before + 1, TlsHandshakeFailures.count(HandshakeFailure.UNKNOWN_CA));
+        } finally {
+            orb.shutdown(false);
+            orb.destroy();
+        }
+    }
+
+    /** Opens a TLS connection with {@code party}'s certificate, trusting any server, and sends a byte. */
+    private static void handshakeAs(final LocalCertificateAuthority ca, final String party, final int port) throws Exception {
+        final KeyStore store = KeyStore.getInstance("JKS");
+        try (InputStream in = Files.newInputStream(ca.directory().resolve(party + ".p12"))) {
+            store.load(in, PASSWORD.toCharArray());
+        }
+        final javax.net.ssl.KeyManagerFactory keys = javax.net.ssl.KeyManagerFactory.getInstance("SunX509");
+        keys.init(store, PASSWORD.toCharArray());
+        final javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        final javax.net.ssl.TrustManagerFactory anyServer = javax.net.ssl.TrustManagerFactory.getInstance("PKIX");
+        final KeyStore serverTrust = KeyStore.getInstance("JKS");
+        try (InputStream in = Files.newInputStream(ours.trustStore())) {
+            serverTrust.load(in, PASSWORD.toCharArray());
+        }
+        anyServer.init(serverTrust);
+        context.init(keys.getKeyManagers(), anyServer.getTrustManagers(), null);
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
+            socket.setSoTimeout(5000);
+            socket.startHandshake();
+            socket.getOutputStream().write(0);
+            socket.getInputStream().read();
+        } catch (java.io.IOException expected) {
+            // The server refuses the certificate: the handshake or the first read fails.
+        }
+    }
+
+    @Test
     void expiryAndNotYetValidAreToldFromTheCauseTheValidatorWraps() {
         assertEquals(HandshakeFailure.EXPIRED, HandshakeFailure.of(new CertificateException("validity check failed",
             new CertificateExpiredException("NotAfter: Mon Jan 01 00:00:00 UTC 2024"))));
