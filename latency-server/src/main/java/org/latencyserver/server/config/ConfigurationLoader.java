@@ -1,8 +1,6 @@
 package org.latencyserver.server.config;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -68,7 +66,10 @@ public final class ConfigurationLoader {
     private ServerConfiguration load() throws ConfigurationException {
         final String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = ConfigurationText.read(file);
+        } catch (ConfigurationText.TooLargeException e) {
+            faults.add(0, 0, "file", e.getMessage());
+            throw new ConfigurationException(faults.inFileOrder());
         } catch (IOException | RuntimeException e) {
             faults.add(0, 0, "file", "cannot be read: " + e.getClass().getSimpleName() + ": " + e.getMessage());
             throw new ConfigurationException(faults.inFileOrder());

@@ -114,7 +114,7 @@ public final class EngineQuery {
         final Map<String, Profile> loaded = profiles();
         final Profile base = profileName == null ? null : loaded.get(profileName);
         if (base == null) {
-            return Answer.unavailable("no profile '" + profileName + "' is loaded; the loaded profiles are "
+            return Answer.unavailable("no profile '" + CallerText.capped(profileName) + "' is loaded; the loaded profiles are "
                 + String.join(", ", new TreeSet<>(loaded.keySet())));
         }
         try {

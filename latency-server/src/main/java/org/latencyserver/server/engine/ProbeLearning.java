@@ -49,7 +49,7 @@ final class ProbeLearning {
             return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
         }
         if (!row.spec().clientNodeName().equals(clientNode)) {
-            return SubmitOutcome.refused("probe report from node '" + clientNode + "' for connection " + indexRef
+            return SubmitOutcome.refused("probe report from node '" + CallerText.capped(clientNode) + "' for connection " + indexRef
                 + ", whose client is '" + row.spec().clientNodeName() + "': only the client's own agent probes a connection");
         }
         if (row.spec().probeRatePerSecond() == 0) {

@@ -5,10 +5,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import org.latencyserver.server.security.LocalCertificateAuthority;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./latency certs}: a local certificate authority and the certificates of the server and
@@ -36,6 +39,21 @@ public final class CertsMain implements Callable<Integer> {
     @Option(names = "--planner", paramLabel = "NAME", split = ",", description = "A planner's certificate.")
     private List<String> planners = new ArrayList<>();
 
+    @Spec
+    private CommandSpec spec;
+
+    private final UnaryOperator<String> environment;
+
+    /** Reads the password from the process's environment. */
+    public CertsMain() {
+        this(System::getenv);
+    }
+
+    /** @param environment the environment's value of a variable, or null when unset */
+    CertsMain(final UnaryOperator<String> environment) {
+        this.environment = environment;
+    }
+
     /**
      * @param args command line
      */
@@ -46,24 +64,27 @@ public final class CertsMain implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
-            final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory, System.getenv("LATENCY_TLS_PASSWORD"));
+            final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory, environment.apply("LATENCY_TLS_PASSWORD"));
             ca.issue(server, LocalCertificateAuthority.subject("server", server), LocalCertificateAuthority.Usage.SERVER);
             final StringBuilder principals = new StringBuilder();
             issue(ca, "agent", agents, principals);
             issue(ca, "operator", operators, principals);
             issue(ca, "planner", planners, principals);
-            final Path dir = directory.toAbsolutePath().normalize();
-            System.out.println("# certificates in " + dir + "; the stores' password is in " + dir.resolve("password")
-                + " (export LATENCY_TLS_PASSWORD=$(cat " + dir.resolve("password") + "))");
-            System.out.println("security:");
-            System.out.println("  plain_iiop: read-only");
-            System.out.println("  tls:");
-            System.out.println("    port: 0");
-            System.out.println("    keystore: " + dir.resolve(server + ".p12"));
-            System.out.println("    truststore: " + ca.trustStore());
-            System.out.println("    password_env: LATENCY_TLS_PASSWORD");
-            System.out.println("  principals:" + (principals.length() == 0 ? " []" : ""));
-            System.out.print(principals);
+            final java.io.PrintWriter out = spec.commandLine().getOut();
+            final Path dir = ca.directory();
+            out.println("# certificates in " + dir + " (every path below is absolute: paste the section as it is)");
+            out.println(ca.passwordFile().map(file -> "# the stores' password is in " + file
+                    + " (export LATENCY_TLS_PASSWORD=$(cat " + file + "))")
+                .orElse("# the stores' password is the one in LATENCY_TLS_PASSWORD (no password file written)"));
+            out.println("security:");
+            out.println("  plain_iiop: read-only");
+            out.println("  tls:");
+            out.println("    port: 0");
+            out.println("    keystore: " + dir.resolve(server + ".p12"));
+            out.println("    truststore: " + ca.trustStore());
+            out.println("    password_env: LATENCY_TLS_PASSWORD");
+            out.println("  principals:" + (principals.length() == 0 ? " []" : ""));
+            out.print(principals);
             return 0;
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("latency certs: " + e.getMessage());

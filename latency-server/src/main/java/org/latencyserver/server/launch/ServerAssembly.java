@@ -24,6 +24,7 @@ import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.persistence.LoadedProfiles;
 import org.latencyserver.server.persistence.StateStore;
 import org.latencyserver.server.security.CallerCapture;
+import org.latencyserver.server.security.CountingTrustManager;
 import org.latencyserver.server.snmp.EngineFeed;
 import org.latencyserver.server.snmp.SnmpPollerCounters;
 import org.latencyserver.server.snmp.SnmpPoller;
@@ -121,6 +122,8 @@ final class ServerAssembly {
             try {
                 OrbSupport.withTlsServer(orbProperties, TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv()),
                     tls.port());
+                // The JDK's trust manager, with every refused client certificate counted and logged.
+                CountingTrustManager.installIn(orbProperties);
             } catch (IllegalArgumentException e) {
                 throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "security.tls: " + e.getMessage());
             }

@@ -69,6 +69,7 @@ public final class ServerMetrics implements AutoCloseable {
                          final boolean perConnection) {
         registry.register(new ConnectionsCollector(table::rows, nanoClock, perConnection));
         registry.register(new EngineCountersCollector(engineCounters));
+        registry.register(new TlsHandshakeCollector());
     }
 
     /** @param drifts every learned profile cell tested against its profile's cell, read once per scrape */

@@ -1,6 +1,7 @@
 package org.latencyserver.server.security;
 
 import javax.security.auth.x500.X500Principal;
+import org.latencyserver.server.engine.CallerText;
 
 /**
  * Who made the call being served: how it arrived and, over TLS, the subject of the certificate
@@ -29,6 +30,6 @@ public record Caller(Transport transport, X500Principal subject) {
         if (transport == Transport.PLAIN) {
             return "a plain IIOP caller";
         }
-        return subject == null ? "a TLS caller without a certificate" : "certificate '" + subject.getName() + "'";
+        return subject == null ? "a TLS caller without a certificate" : "certificate '" + CallerText.capped(subject.getName()) + "'";
     }
 }

@@ -17,9 +17,10 @@ import java.util.concurrent.TimeUnit;
  * CA matters: JacORB checks no host names, so every certificate the server trusts is a possible
  * caller, and only the subject decides the roles.
  *
- * <p>Files in the directory: {@code ca.p12} (the CA's key: keep it off the hosts),
- * {@code trust.p12}, {@code <name>.p12} per party, and {@code password} (mode 600), which opens
- * them all unless a password is given.
+ * <p>Files in the directory, every path absolute: {@code ca/ca.p12} (the CA's key, in a directory
+ * of its own, mode 700: keep it off the hosts), {@code trust.p12} and {@code ca.pem} (the CA's
+ * certificate, public), {@code <name>.p12} per party (mode 600), and {@code password} (mode 600),
+ * which opens them all; it is written only when no password is given and none exists.
  *
  * <p>Not thread-safe: one maker per directory.
  */
@@ -30,44 +31,49 @@ public final class LocalCertificateAuthority {
     private static final String CA_ALIAS = "ca";
     private static final int VALIDITY_DAYS = 825;
 
+    private static final String OWNER_ONLY_FILE = "rw-------";
+    private static final String OWNER_ONLY_DIRECTORY = "rwx------";
+
     private final Path directory;
     private final String password;
+    private final Path passwordFile;
     private final Path keytool;
 
-    private LocalCertificateAuthority(final Path directory, final String password) {
+    private LocalCertificateAuthority(final Path directory, final String password, final Path passwordFile) {
         this.directory = directory;
         this.password = password;
+        this.passwordFile = passwordFile;
         this.keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
     }
 
     /**
      * Opens the CA in {@code directory}, making it (and the trust store and password file) when absent.
      *
-     * @param directory where the stores live; created when missing
+     * @param directory where the stores live, relative to the working directory or absolute; created when missing
      * @param password  the stores' password, or null to use (or make) {@code directory/password}
      * @return the CA
      * @throws IOException when a file cannot be written or keytool fails
      */
     public static LocalCertificateAuthority open(final Path directory, final String password) throws IOException {
-        Files.createDirectories(directory);
-        final Path passwordFile = directory.resolve("password");
-        final String chosen;
+        final Path absolute = directory.toAbsolutePath().normalize();
+        Files.createDirectories(absolute);
+        final Path passwordFile = absolute.resolve("password");
+        final LocalCertificateAuthority ca;
         if (password != null) {
-            chosen = password;
+            ca = new LocalCertificateAuthority(absolute, password, null);
         } else if (Files.exists(passwordFile)) {
-            chosen = Files.readString(passwordFile, StandardCharsets.US_ASCII).strip();
+            ca = new LocalCertificateAuthority(absolute, Files.readString(passwordFile, StandardCharsets.US_ASCII).strip(),
+                passwordFile);
         } else {
             final byte[] random = new byte[18];
             new SecureRandom().nextBytes(random);
-            chosen = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+            final String chosen = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
             Files.writeString(passwordFile, chosen + "\n", StandardCharsets.US_ASCII);
-            try {
-                Files.setPosixFilePermissions(passwordFile, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // Not a POSIX file system: the file keeps the directory's default permissions.
-            }
+            ownerOnly(passwordFile, OWNER_ONLY_FILE);
+            ca = new LocalCertificateAuthority(absolute, chosen, passwordFile);
         }
-        final LocalCertificateAuthority ca = new LocalCertificateAuthority(directory, chosen);
+        Files.createDirectories(ca.privateDirectory());
+        ownerOnly(ca.privateDirectory(), OWNER_ONLY_DIRECTORY);
         if (!Files.exists(ca.caStore())) {
             ca.keytool("-genkeypair", "-alias", CA_ALIAS, "-dname", "CN=" + ORGANISATION + " local CA,O=" + ORGANISATION,
                 "-ext", "bc:c", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", Integer.toString(VALIDITY_DAYS),
@@ -76,8 +82,18 @@ public final class LocalCertificateAuthority {
             ca.keytool("-exportcert", "-alias", CA_ALIAS, "-keystore", ca.caStore().toString(), "-rfc", "-file", caPem.toString());
             ca.keytool("-importcert", "-noprompt", "-alias", CA_ALIAS, "-file", caPem.toString(), "-keystore",
                 ca.trustStore().toString(), "-storetype", "PKCS12");
+            ownerOnly(ca.caStore(), OWNER_ONLY_FILE);
         }
         return ca;
+    }
+
+    /** Makes {@code path} readable by its owner only; on a file system without POSIX permissions it keeps the default. */
+    private static void ownerOnly(final Path path, final String permissions) throws IOException {
+        try {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(permissions));
+        } catch (UnsupportedOperationException e) {
+            // Not a POSIX file system: the file keeps the directory's default permissions.
+        }
     }
 
     /** What a certificate is for (its extended key usage). */
@@ -93,13 +109,33 @@ public final class LocalCertificateAuthority {
         return password;
     }
 
-    /** @return the trust store: the CA's certificate */
+    /**
+     * @return the file holding the stores' password, absolute: the one read or written by {@link #open};
+     *         empty when the password was given (then no file was written)
+     */
+    public java.util.Optional<Path> passwordFile() {
+        return java.util.Optional.ofNullable(passwordFile);
+    }
+
+    /** @return the directory of the stores, absolute */
+    public Path directory() {
+        return directory;
+    }
+
+    /** @return the trust store, absolute: the CA's certificate */
     public Path trustStore() {
         return directory.resolve("trust.p12");
     }
 
+    /** The owner's only (mode 700): the CA's key store, and each party's key store while it is made. */
+    private Path privateDirectory() {
+        return directory.resolve("ca");
+    }
+
+    /** The CA's key store: in {@link #privateDirectory()}, or where an earlier version made it, beside the issued stores. */
     private Path caStore() {
-        return directory.resolve("ca.p12");
+        final Path earlier = directory.resolve("ca.p12");
+        return Files.exists(earlier) ? earlier : privateDirectory().resolve("ca.p12");
     }
 
     /**
@@ -117,7 +153,7 @@ public final class LocalCertificateAuthority {
      * @param fileName the store's file name without {@code .p12}
      * @param subject  the certificate's subject
      * @param usage    what the certificate may prove: the server's identity, or a client's
-     * @return the key store
+     * @return the key store, absolute, readable by its owner only
      * @throws IOException when keytool fails
      */
     public Path issue(final String fileName, final String subject, final Usage usage) throws IOException {
@@ -131,7 +167,8 @@ public final class LocalCertificateAuthority {
         }
         final Path request = directory.resolve(fileName + ".csr");
         final Path signed = directory.resolve(fileName + ".pem");
-        final Path temporary = directory.resolve(fileName + ".p12.tmp");
+        // Made where only the owner reads, then made owner-only and moved beside the others.
+        final Path temporary = privateDirectory().resolve(fileName + ".p12.tmp");
         Files.deleteIfExists(temporary);
         keytool("-genkeypair", "-alias", fileName, "-dname", subject, "-keyalg", "EC", "-groupname", "secp256r1",
             "-validity", Integer.toString(VALIDITY_DAYS), "-keystore", temporary.toString(), "-storetype", "PKCS12");
@@ -144,6 +181,7 @@ public final class LocalCertificateAuthority {
         final Path chain = directory.resolve(fileName + ".chain.pem");
         Files.writeString(chain, Files.readString(signed) + Files.readString(directory.resolve("ca.pem")));
         keytool("-importcert", "-noprompt", "-alias", fileName, "-file", chain.toString(), "-keystore", temporary.toString());
+        ownerOnly(temporary, OWNER_ONLY_FILE);
         Files.move(temporary, store);
         Files.delete(request);
         Files.delete(chain);

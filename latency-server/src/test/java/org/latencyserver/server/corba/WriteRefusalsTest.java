@@ -209,6 +209,21 @@ class WriteRefusalsTest {
     }
 
     @Test
+    void aMegabyteCallerStringIsCappedInTheRefusalItIsEchoedIn() throws Exception {
+        final String huge = "n".repeat(1_048_576);
+        final String probeReason = assertThrows(ResultRefused.class, () -> servant.submit_probe(
+            new ProbeReport((short) 3, huge, "test", bins(1, 1, 1), 3, 2.0, 2000))).reason;
+        assertTrue(probeReason.length() < 600, () -> probeReason.length() + " chars");
+        assertTrue(probeReason.contains("n".repeat(200) + "… (1048576 chars)"),
+            () -> probeReason.substring(0, Math.min(300, probeReason.length())));
+        final String learnedReason = assertThrows(org.latencyserver.idl.latency.InvalidArgument.class,
+            () -> servant.learned_profile(huge)).reason;
+        assertTrue(learnedReason.length() < 600, () -> learnedReason.length() + " chars");
+        assertTrue(learnedReason.startsWith("no profile '" + "n".repeat(200) + "… (1048576 chars)' is loaded"),
+            () -> learnedReason.substring(0, Math.min(300, learnedReason.length())));
+    }
+
+    @Test
     void aProfileLoadIsRefusedAsDisabledOrRejected() throws Exception {
         final OperationDisabled off = assertThrows(OperationDisabled.class, () -> servant(true, false).load_profile("{}", "x.json"));
         assertEquals("load_profile is switched off in this server's configuration (server.planner_calls_enabled: false)",
