@@ -211,7 +211,9 @@ public final class DemoMain implements Callable<Integer> {
      */
     private String makeCertificates(final Path certs) throws IOException, InterruptedException {
         final ChildProcess certMaker = lifecycle.start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent", "lab1",
-            "--operator", "demo-operator", "--planner", "demo-planner"));
+            "--operator", "demo-operator", "--planner", "demo-planner")
+            // Its own password file in the demo's directory, even when the user's shell has LATENCY_TLS_PASSWORD set.
+            .withoutEnv("LATENCY_TLS_PASSWORD"));
         certMaker.awaitSuccess(CERTS_TIMEOUT);
         synchronized (lifecycle.lock()) {
             kit.stop(certMaker); // done (it has exited): not a service the demo watches

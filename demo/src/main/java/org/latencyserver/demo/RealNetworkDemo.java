@@ -218,7 +218,9 @@ final class RealNetworkDemo {
     /** Makes the demo's CA and certificates in {@code certs}; returns their keystores' password. */
     private String makeCertificates(final Path certs) throws IOException, InterruptedException {
         final ChildProcess certMaker = lifecycle.start(kit.launch(Component.CERTS).args("--dir", certs.toString(), "--agent",
-            RealNetworkConfig.CLIENT_HOST, "--operator", "demo-operator", "--planner", "demo-planner"));
+            RealNetworkConfig.CLIENT_HOST, "--operator", "demo-operator", "--planner", "demo-planner")
+            // Its own password file in the demo's directory, even when the user's shell has LATENCY_TLS_PASSWORD set.
+            .withoutEnv("LATENCY_TLS_PASSWORD"));
         certMaker.awaitSuccess(CERTS_TIMEOUT);
         synchronized (lifecycle.lock()) {
             kit.stop(certMaker);

@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Starts components as child processes, as {@code ./latency COMMAND} would, and stops them all:
@@ -173,6 +175,7 @@ public final class ProcessKit implements AutoCloseable {
         private final List<String> arguments = new ArrayList<>();
         private final List<String> extraJvmOptions = new ArrayList<>();
         private final Map<String, String> environment = new LinkedHashMap<>();
+        private final Set<String> withoutEnvironment = new HashSet<>();
         private Integer pinnedCore;
         private String networkNamespace;
         private boolean errorsApart;
@@ -222,6 +225,16 @@ public final class ProcessKit implements AutoCloseable {
         /** @return this, with these environment variables */
         public Launch env(final Map<String, String> values) {
             environment.putAll(values);
+            return this;
+        }
+
+        /**
+         * @param key an environment variable this process has that the child must not inherit (e.g. a
+         *            password the child would otherwise take instead of making its own)
+         * @return this, without that variable (unless {@link #env} sets it again)
+         */
+        public Launch withoutEnv(final String key) {
+            withoutEnvironment.add(key);
             return this;
         }
 
@@ -299,6 +312,7 @@ public final class ProcessKit implements AutoCloseable {
             } else {
                 builder.redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()));
             }
+            builder.environment().keySet().removeAll(withoutEnvironment);
             builder.environment().putAll(environment);
             final ChildProcess child = new ChildProcess(name, builder.start(), log, errors, readyFile);
             running.push(child);

@@ -104,6 +104,20 @@ class ProcessKitTest {
     }
 
     @Test
+    void aVariableLeftOutIsNotInheritedByTheChild() throws Exception {
+        final String inherited = System.getenv().keySet().stream().filter(k -> k.equals("HOME") || k.equals("USER") || k.equals("LANG")).findFirst()
+            .orElseThrow(() -> new AssertionError("the test JVM has none of HOME, USER, LANG to leave out (the shell sets a PATH of its own)"));
+        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+            final ChildProcess child = kit.launchProgram("env", List.of("/bin/sh", "-c", "echo \"[${" + inherited + "-unset}]\""))
+                .withoutEnv(inherited).start();
+
+            child.awaitSuccess(Duration.ofSeconds(30));
+
+            assertEquals("[unset]\n", child.log(), inherited + " is left out");
+        }
+    }
+
+    @Test
     void aChildStartedWithErrorsApartHasItsStandardOutputAloneInItsLogAndItsStandardErrorInItsErrFile() throws Exception {
         try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
             final ChildProcess child = kit.launchProgram("two-streams", List.of("/bin/sh", "-c", "echo out; echo err >&2"))
