@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.PlainOrbs;
+import org.latencyserver.testkit.FreePorts;
 import org.omg.CORBA.ORB;
 import org.omg.CosNaming.NamingContextExt;
 import org.omg.CosNaming.NamingContextExtHelper;
@@ -31,9 +32,7 @@ class NamingServiceNodeTest {
     @BeforeEach
     void startAClientOrbAndChooseAPort() throws IOException {
         client = PlainOrbs.withoutRetries();
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        port = FreePorts.belowEphemeralRange(); // an ephemeral one could be a client connection's by the time it is bound
     }
 
     @AfterEach

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.server.config.TestbedConfigLines;
+import org.latencyserver.testkit.FreePorts;
 import org.latencyserver.testkit.config.ServerYaml;
 import org.latencyserver.testkit.config.ServerYaml.Connection;
 import org.omg.CORBA.ORB;
@@ -37,9 +37,7 @@ class PartitionedServerNodeTest {
     @BeforeEach
     void startAClientOrbAndChooseAPort() throws IOException {
         client = PlainOrbs.withoutRetries();
-        try (ServerSocket socket = new ServerSocket(0)) {
-            namingPort = socket.getLocalPort();
-        }
+        namingPort = FreePorts.belowEphemeralRange(); // an ephemeral one could be a client connection's by the time it is bound
     }
 
     @AfterEach
