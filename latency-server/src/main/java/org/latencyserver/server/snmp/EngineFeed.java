@@ -17,8 +17,8 @@ import org.latencyserver.server.engine.EngineProxy;
 public final class EngineFeed implements MibSink {
 
     private final EngineProxy engine;
-    private final LongConsumer answerToUpdateNanos;
-    private final LongSupplier nanoClock;
+    /** Given an answer's time on the update thread: counts the time since on the poller's clock (one for every command). */
+    private final LongConsumer answerApplied;
 
     /**
      * @param loop the running update loop
@@ -34,8 +34,7 @@ public final class EngineFeed implements MibSink {
      */
     public EngineFeed(final EngineLoop loop, final LongConsumer answerToUpdateNanos, final LongSupplier nanoClock) {
         this.engine = new EngineProxy(loop);
-        this.answerToUpdateNanos = answerToUpdateNanos;
-        this.nanoClock = nanoClock;
+        this.answerApplied = answered -> answerToUpdateNanos.accept(nanoClock.getAsLong() - answered);
     }
 
     @Override
@@ -45,7 +44,6 @@ public final class EngineFeed implements MibSink {
 
     @Override
     public void polled(final PolledValues values, final long answeredNanos) {
-        engine.post(new Command.PolledMib(values.indexRef(), values.update(), answeredNanos,
-            answered -> answerToUpdateNanos.accept(nanoClock.getAsLong() - answered)));
+        engine.post(new Command.PolledMib(values.indexRef(), values.update(), answeredNanos, answerApplied));
     }
 }

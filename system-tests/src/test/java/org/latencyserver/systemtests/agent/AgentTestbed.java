@@ -10,13 +10,12 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.testkit.config.ServerYaml;
 import org.latencyserver.testkit.config.ServerYaml.Connection;
-import org.latencyserver.testkit.config.ServerYaml.Link;
-import org.latencyserver.testkit.config.ServerYaml.Node;
 import org.omg.CORBA.ORB;
 
 /**
@@ -87,25 +86,18 @@ final class AgentTestbed implements AutoCloseable {
         return ServerYaml.named(name).stateFile(directory.resolve("state.json")).metricsOff();
     }
 
-    /** @return the configuration with two TAC-4 workstations ws1 and ws2 and the link atm-port, their MIB data pushed */
-    static ServerYaml pushedWs1Ws2OnAtmPort(final ServerYaml config) {
-        return config.node(Node.of("ws1", 1, "TAC-4").with("mib_source", "push"))
-            .node(Node.of("ws2", 2, "TAC-4").with("mib_source", "push"))
-            .link(Link.named("atm-port").with("mib_source", "push"));
-    }
-
     /**
      * @param extraConnection one more connection, or null
      */
     static AgentTestbed start(final Path directory, final int roundTrips, final long timeoutMillis,
                               final UnaryOperator<Connection> connectionKeys, final Connection extraConnection) throws Exception {
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final ServerYaml yaml = pushedWs1Ws2OnAtmPort(serverSection("MeasuredTestbed", directory)
+        final ServerYaml yaml = TestbedConfigLines.pushedWs1Ws2OnAtmPort(serverSection("MeasuredTestbed", directory)
             .thresholds("cpu_hysteresis_band_percent", 0)
             .measurement("round_trips", roundTrips).measurement("warmup_round_trips", 200)
             .measurement("timeout_millis", timeoutMillis).measurement("min_interval_millis", 0)
             .measurement("max_concurrent_measurements", 2)
-            .profile(profiles.resolve("thesis-tac4-corba.json")))
+            .profile(profiles.resolve("thesis-tac4-corba.json")), "ws1")
             .connection(connectionKeys.apply(Connection.of(4, "ws1", "ws2", 3).link("atm-port")))
             .connection(connectionKeys.apply(Connection.of(6, "ws1", "ws2", 4).link("atm-port").boundPercent(96)));
         if (extraConnection != null) {

@@ -1,5 +1,9 @@
 package org.latencyserver.systemtests.agent;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +21,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.security.LocalCertificateAuthority;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
@@ -25,9 +30,6 @@ import org.latencyserver.systemtests.kit.TestCertificates;
 import org.latencyserver.testkit.config.ServerYaml;
 import org.latencyserver.testkit.config.ServerYaml.Connection;
 import org.omg.CORBA.ORB;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The writers' command lines against a server that takes writes only over TLS, each in its own
@@ -54,11 +56,11 @@ class SecuredWritersProcessTest {
         final Map<String, String> password = Map.of(PASSWORD_ENV, ca.password());
 
         final Path profiles = Path.of("../profiles").toAbsolutePath().normalize();
-        final Path config = AgentTestbed.pushedWs1Ws2OnAtmPort(ServerYaml.named("SecuredTestbed")
+        final Path config = TestbedConfigLines.pushedWs1Ws2OnAtmPort(ServerYaml.named("SecuredTestbed")
             .stateFile(directory.resolve("state.json"))
             .measurement("round_trips", 500).measurement("warmup_round_trips", 100).measurement("timeout_millis", 30000)
             .measurement("min_interval_millis", 0)
-            .profile(profiles.resolve("thesis-tac4-corba.json")))
+            .profile(profiles.resolve("thesis-tac4-corba.json")), "ws1")
             .connection(Connection.of(4, "ws1", "ws2", 3).link("atm-port").calibration("thesis").probeRatePerSecond(0))
             .section("security", "tls", Map.of("keystore", certs.resolve("server.p12").toString(), "truststore", ca.trustStore().toString()))
             .section("security", "principals", List.of(
