@@ -81,10 +81,8 @@ class AgentRunnerTest {
         final AgentRunner runner = new AgentRunner(agent, new SleepingIdleStrategy(Duration.ofSeconds(60)));
         runner.start();
         assertTrue(agent.enoughRounds.await(10, TimeUnit.SECONDS));
-        final long start = System.nanoTime();
         runner.close();
-        assertTrue(runner.closed());
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(1));
+        assertTrue(runner.closed(), "the thread ended within the close's wait, not after its 60 s park");
     }
 
     @Test
@@ -224,10 +222,13 @@ class AgentRunnerTest {
             }
         };
         final AgentRunner runner = new AgentRunner(failing, NoIdleStrategy.INSTANCE).pauseAfterFailure(Duration.ofMillis(100));
+        final long startNanos = System.nanoTime();
         runner.start();
         Thread.sleep(250);
         runner.close();
-        assertTrue(rounds.get() >= 1 && rounds.get() <= 4, rounds.get() + " rounds in 250 ms");
+        // At most one round per pause, however long the sleep took on a busy machine.
+        final long pauses = (System.nanoTime() - startNanos) / TimeUnit.MILLISECONDS.toNanos(100);
+        assertTrue(rounds.get() >= 1 && rounds.get() <= pauses + 1, rounds.get() + " rounds in " + pauses + " pauses");
         assertEquals(rounds.get(), runner.errors().totalCount());
         assertEquals(1, runner.errors().distinctCount());
     }
@@ -324,10 +325,8 @@ class AgentRunnerTest {
         first.start();
         second.start();
         assertTrue(bothWaiting.await(10, TimeUnit.SECONDS));
-        final long start = System.nanoTime();
         AgentRunner.closeAll(first, second);
-        assertTrue(first.closed() && second.closed());
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2));
+        assertTrue(first.closed() && second.closed(), "both threads ended within the close's wait");
     }
 
     @Test

@@ -67,7 +67,7 @@ class IdleStrategyTest {
     }
 
     @Test
-    void theSleepingStrategyParksAboutItsPeriodWhenIdleAndNotAtAllAfterWork() {
+    void theSleepingStrategyParksAtLeastMostOfItsPeriodWhenIdle() {
         final SleepingIdleStrategy idle = new SleepingIdleStrategy(Duration.ofMillis(20));
         assertEquals(20_000_000L, idle.periodNanos());
 
@@ -75,13 +75,6 @@ class IdleStrategyTest {
         idle.idle(0);
         final long idleNanos = System.nanoTime() - idleStart;
         assertTrue(idleNanos >= 15_000_000L, "an idle round parked " + idleNanos + " ns");
-
-        final long busyStart = System.nanoTime();
-        for (int i = 0; i < 10; i++) {
-            idle.idle(1);
-        }
-        final long busyNanos = System.nanoTime() - busyStart;
-        assertTrue(busyNanos < 15_000_000L, "ten busy rounds took " + busyNanos + " ns");
     }
 
     @Test
@@ -89,12 +82,4 @@ class IdleStrategyTest {
         assertThrows(IllegalArgumentException.class, () -> new SleepingIdleStrategy(Duration.ZERO));
     }
 
-    @Test
-    void noIdleReturnsAtOnce() {
-        final long start = System.nanoTime();
-        for (int i = 0; i < 1000; i++) {
-            NoIdleStrategy.INSTANCE.idle(0);
-        }
-        assertTrue(System.nanoTime() - start < 1_000_000_000L);
-    }
 }

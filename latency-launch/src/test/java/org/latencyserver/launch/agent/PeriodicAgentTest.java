@@ -44,12 +44,16 @@ class PeriodicAgentTest {
         final AgentRunner runner = new AgentRunner(agent, NoIdleStrategy.INSTANCE);
         runner.start();
         assertTrue(firstRun.await(10, TimeUnit.SECONDS));
-        Thread.sleep(50);
-        assertEquals(1, runs.get(), "parked, not spinning through the duty");
-        final long start = System.nanoTime();
+        final Thread thread = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("test-park")).findFirst()
+            .orElseThrow();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(Thread.State.TIMED_WAITING, thread.getState(), "parked until the duty is due, not spinning");
+        assertEquals(1, runs.get());
         runner.close();
-        assertTrue(runner.closed());
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(1));
+        assertTrue(runner.closed(), "the close ended the 60 s park");
         assertEquals(1, closed.get());
     }
 

@@ -118,9 +118,7 @@ class TaskQueueAgentTest {
         final TaskQueueAgent agent = TaskQueueAgent.named("test-idle").build();
         final AgentRunner runner = new AgentRunner(agent, NoIdleStrategy.INSTANCE);
         runner.start();
-        final long start = System.nanoTime();
         runner.close();
-        assertTrue(runner.closed());
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(1));
+        assertTrue(runner.closed(), "the thread ended within the close's wait");
     }
 }
