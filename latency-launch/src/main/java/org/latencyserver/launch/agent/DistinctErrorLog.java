@@ -28,6 +28,13 @@ public final class DistinctErrorLog {
     /** How often a repeating error logs its summary line at most, by default. */
     public static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(60);
 
+    /**
+     * Distinct errors kept with their own message. A message often carries a value (a connection, a
+     * number), so beyond this many a new error is kept by its class and top frame only: the log stays
+     * bounded however many values a long-running agent meets.
+     */
+    static final int MAX_DISTINCT_MESSAGES = 256;
+
     private static final Logger LOG = LoggerFactory.getLogger(DistinctErrorLog.class);
 
     private final String ownerName;
@@ -59,13 +66,15 @@ public final class DistinctErrorLog {
      * @return what the log did with it: logged in full (first occurrence), only counted, or counted and summarised
      */
     public Recorded record(final Throwable error) {
-        final ErrorKey key = ErrorKey.of(error);
+        final ErrorKey exact = ErrorKey.of(error);
         final long nowMillis = epochMillisClock.getAsLong();
+        final ErrorKey key;
         final Tally tally;
         final boolean first;
         final boolean summarise;
         synchronized (this) {
             totalCount++;
+            key = tallies.containsKey(exact) || tallies.size() < MAX_DISTINCT_MESSAGES ? exact : exact.withoutMessage();
             final Tally known = tallies.get(key);
             first = known == null;
             tally = first ? new Tally(nowMillis) : known;

@@ -21,6 +21,11 @@ public record ErrorKey(String className, String message, String topFrame) {
                 stack.length == 0 ? "" : stack[0].toString());
     }
 
+    /** @return this key with the message left out (one key for every message of this class thrown here) */
+    public ErrorKey withoutMessage() {
+        return new ErrorKey(className, "(any message: too many distinct errors to keep each)", topFrame);
+    }
+
     @Override
     public String toString() {
         return className + (message.isEmpty() ? "" : ": " + message) + (topFrame.isEmpty() ? "" : " at " + topFrame);

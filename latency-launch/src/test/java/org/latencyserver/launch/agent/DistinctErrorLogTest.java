@@ -95,4 +95,16 @@ class DistinctErrorLogTest {
         assertEquals(2, log.snapshot().get(0).count());
         org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, () -> before.add(null));
     }
+
+    @Test
+    void errorsWhoseMessagesCarryValuesStayBoundedAndAreStillCounted() {
+        final DistinctErrorLog log = new DistinctErrorLog("test-bounded", () -> 0L, Duration.ofSeconds(60));
+        final int thrown = DistinctErrorLog.MAX_DISTINCT_MESSAGES * 4;
+        for (int i = 0; i < thrown; i++) {
+            log.record(new IllegalStateException("connection " + i + " failed"));
+        }
+        assertEquals(thrown, log.totalCount(), "every occurrence is counted");
+        assertEquals(DistinctErrorLog.MAX_DISTINCT_MESSAGES + 1, log.distinctCount(),
+            "the first distinct messages, then one key for the rest of that class and frame");
+    }
 }

@@ -44,7 +44,9 @@ final class EngineCommand<T> {
         T apply(UpdateEngine engine, long nowNanos);
     }
 
+    /** What the command does, given; null for a {@link Command}, which describes itself when asked. */
     private final String name;
+    private final Command<T> command;
     private final Work<T> work;
     private final AtomicReference<State> state = new AtomicReference<>(State.PENDING);
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -58,17 +60,20 @@ final class EngineCommand<T> {
      */
     EngineCommand(final String name, final Work<T> work) {
         this.name = name;
+        this.command = null;
         this.work = work;
     }
 
-    /** @param command one of the engine's commands, queued as it describes itself */
+    /** @param command one of the engine's commands, queued as it describes itself (only when a message needs it) */
     EngineCommand(final Command<T> command) {
-        this(command.describe(), command::applyTo);
+        this.name = null;
+        this.command = command;
+        this.work = command::applyTo;
     }
 
     /** @return what the command does */
     String name() {
-        return name;
+        return name != null ? name : command.describe();
     }
 
     /** @return the state now (for tests and logs; it may change at once) */
@@ -135,12 +140,12 @@ final class EngineCommand<T> {
         try {
             try {
                 if (!finished.await(timeoutMillis, TimeUnit.MILLISECONDS) && cancel()) {
-                    throw new EngineTimeoutException(name, timeoutMillis);
+                    throw new EngineTimeoutException(name(), timeoutMillis);
                 }
             } catch (InterruptedException e) {
                 interrupted = true;
                 if (cancel()) {
-                    throw new EngineStoppedException(name + " was not applied: the caller's thread was interrupted while it"
+                    throw new EngineStoppedException(name() + " was not applied: the caller's thread was interrupted while it"
                         + " waited for the update thread");
                 }
             }
@@ -159,10 +164,10 @@ final class EngineCommand<T> {
             }
         }
         if (state.get() == State.CANCELLED) {
-            throw new EngineStoppedException(name + " was not applied: the update thread stopped before it ran");
+            throw new EngineStoppedException(name() + " was not applied: the update thread stopped before it ran");
         }
         if (failure != null) {
-            throw new EngineCommandFailedException(name, failure);
+            throw new EngineCommandFailedException(name(), failure);
         }
         return outcome;
     }
