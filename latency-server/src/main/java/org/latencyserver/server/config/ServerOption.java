@@ -146,8 +146,8 @@ public enum ServerOption {
         described("required for v3"), "", "the variable that holds the privacy passphrase"),
     NODES_SNMP_LOCAL_ADDRESS("nodes[].snmp.local_address", text("an IP address of this host"),
         described("loopback when every polled agent is on loopback, else every interface"), "", "the address the poller sends from"),
-    NODES_SNMP_TIMEOUT_MILLIS("nodes[].snmp.timeout_millis", range(1, 60_000), 300L, "ms", "how long a request waits for its answer"),
-    NODES_SNMP_RETRIES("nodes[].snmp.retries", range(0, 10), 0L, "", "resends of a request before the poll counts as missed"),
+    NODES_SNMP_TIMEOUT_MILLIS("nodes[].snmp.timeout_millis", range(1, 60_000), SnmpAccess.DEFAULT_TIMEOUT_MILLIS, "ms", "how long a request waits for its answer"),
+    NODES_SNMP_RETRIES("nodes[].snmp.retries", range(0, 10), (long) SnmpAccess.DEFAULT_RETRIES, "", "resends of a request before the poll counts as missed"),
     NODES_SNMP_CPU_SOURCE("nodes[].snmp.cpu_source", words("ucd-raw", "hr-processor-load"), "ucd-raw", "",
         "UCD-SNMP-MIB raw CPU tick counters, or HOST-RESOURCES-MIB hrProcessorLoad (nodes only)"),
 

@@ -91,8 +91,8 @@ final class SnmpBlockReader {
             ? block.choice("version", null, VERSIONS) : null;
         final Credentials credentials = credentials(block, version);
         final SnmpAccess.CpuSource cpu = kind == Owner.NODE ? block.choice("cpu_source", SnmpAccess.CpuSource.UCD_RAW, CPU) : null;
-        final Long timeout = block.integer("timeout_millis", SnmpAccess.DEFAULT_TIMEOUT_MILLIS, 1, 60_000);
-        final Long retries = block.integer("retries", (long) SnmpAccess.DEFAULT_RETRIES, 0, 10);
+        final Long timeout = OptionReads.whole(block, ServerOption.NODES_SNMP_TIMEOUT_MILLIS);
+        final Long retries = OptionReads.whole(block, ServerOption.NODES_SNMP_RETRIES);
         final Result port = kind == Owner.LINK ? port(block) : Result.NONE;
         if (faults.count() != before || version == null) {
             return Result.NONE;
@@ -123,10 +123,9 @@ final class SnmpBlockReader {
     private static Map<String, String> keysOfTheOtherOwner(final Owner kind) {
         final Map<String, String> elsewhere = new HashMap<>();
         if (kind == Owner.NODE) {
-            elsewhere.put("if_index", "it applies to a link's snmp block (the switch port)");
-            elsewhere.put("speed_mbps", "it applies to a link's snmp block (the switch port)");
+            ServerOption.keysIn("links[].snmp").forEach(key -> elsewhere.put(key, "it applies to a link's snmp block (the switch port)"));
         } else {
-            elsewhere.put("cpu_source", "it applies to a node's snmp block (a workstation's CPU)");
+            elsewhere.put(ServerOption.NODES_SNMP_CPU_SOURCE.key(), "it applies to a node's snmp block (a workstation's CPU)");
         }
         return elsewhere;
     }
@@ -165,8 +164,10 @@ final class SnmpBlockReader {
 
     /** @return a link block's port: its ifIndex, configured speed and discards counter (no access) */
     private static Result port(final InputMapping block) {
-        final Long ifIndex = block.requiredInteger("if_index", 1, Integer.MAX_VALUE, "if_index, the switch port's IF-MIB ifIndex");
-        final Long speed = block.integer("speed_mbps", 0L, 1, 10_000_000);
+        final OptionValues.Whole ifIndexRange = ServerOption.LINKS_SNMP_IF_INDEX.whole();
+        final Long ifIndex = block.requiredInteger(ServerOption.LINKS_SNMP_IF_INDEX.key(), ifIndexRange.minimum(), ifIndexRange.maximum(),
+            "if_index, the switch port's IF-MIB ifIndex");
+        final Long speed = OptionReads.whole(block, ServerOption.LINKS_SNMP_SPEED_MBPS, 0L); // 0: the agent's ifHighSpeed
         String discardsOid = block.text("discards_oid", null);
         if (discardsOid != null && !NUMERIC_OID.matcher(discardsOid).matches()) {
             block.fault("discards_oid", "expected a numeric OID of a counter of the packets the port dropped (e.g."
