@@ -21,6 +21,7 @@ import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
+import org.latencyserver.launch.Installation;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadinessException;
 import org.latencyserver.launch.ReadinessOptions;
@@ -144,12 +145,13 @@ public final class DemoMain implements Callable<Integer> {
                 readiness.readyFile(), testbedName, scenarioFile,
                 pathSharePercent == null ? RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT : pathSharePercent, profile), out).call();
         }
-        final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
-        final Path work = (workDirectory != null ? workDirectory : root.resolve(".latency/demo")).toAbsolutePath();
+        final Installation installation = Installation.current();
+        final Path root = installation.root();
+        final Path work = (workDirectory != null ? workDirectory : installation.stateDirectory().resolve("demo")).toAbsolutePath();
         Files.createDirectories(work);
         ReadyFile.deleteQuietly(readiness.readyFile()); // an earlier run's file would say "ready" before this run is
         synchronized (lifecycle.lock()) {
-            kit = ProcessKit.fromRepository(root, work);
+            kit = installation.processKit(work);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
         try {

@@ -19,6 +19,7 @@ import org.latencyserver.demo.DemoReady.AgentKind;
 import org.latencyserver.emulator.ScenarioStatus;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
+import org.latencyserver.launch.Installation;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadinessException;
 import org.latencyserver.launch.ReadyFile;
@@ -116,9 +117,10 @@ final class RealNetworkDemo {
             System.err.println("latency demo --real-network: cannot run here; missing: " + String.join("; ", missing));
             return EXIT_CANNOT_RUN;
         }
-        final Path root = Path.of(System.getProperty("latency.root", ".")).toAbsolutePath().normalize();
+        final Installation installation = Installation.current();
+        final Path root = installation.root();
         final Path work = (options.workDirectory() != null ? options.workDirectory()
-            : root.resolve(".latency/demo-real-network")).toAbsolutePath();
+            : installation.stateDirectory().resolve("demo-real-network")).toAbsolutePath();
         final Path scenarioFile = (options.scenarioFile() != null ? options.scenarioFile()
             : root.resolve("examples/demo/real-network-scenario.yaml")).toAbsolutePath();
         final RealNetworkScenario scenario;
@@ -138,7 +140,7 @@ final class RealNetworkDemo {
         Files.createDirectories(work);
         ReadyFile.deleteQuietly(options.readyFile());
         synchronized (lifecycle.lock()) {
-            kit = ProcessKit.fromRepository(root, work);
+            kit = installation.processKit(work);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "demo-stop"));
         try {
@@ -203,7 +205,7 @@ final class RealNetworkDemo {
         synchronized (lifecycle.lock()) {
             lifecycle.requireNotStopping();
             testbedNames = new TestbedNames(topology.name());
-            testbedState = StateDirectory.standard(root, topology.name());
+            testbedState = StateDirectory.standard(Installation.current().stateDirectory(), topology.name());
         }
         // up() removes what a testbed of this name left, and everything it made when it fails or is stopped
         final TestbedStatus status = new Testbed(topology, root.resolve("examples/testbed/one-switch.yaml"), testbedState,

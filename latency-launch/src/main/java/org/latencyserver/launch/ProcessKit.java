@@ -23,7 +23,9 @@ import java.util.Set;
  * reverse order of start, descendants included.
  *
  * <p>Where the classes come from: {@link #fromRepository} runs each component from its module's
- * {@code target/classes} and {@code target/lib} (what {@code ./latency} runs);
+ * {@code target/classes} and {@code target/lib} (what {@code ./latency} runs); {@link #fromDistribution}
+ * runs it through an unpacked distribution's {@code bin/latency} (its JVM options passed in
+ * {@code JAVA_OPTS});
  * {@link #fromThisClasspath} runs every component with the calling JVM's class path (a test module
  * that depends on all components). {@link #launchProgram} starts a program that is not Java (a load
  * driver, Prometheus) under the same log and stop rules.
@@ -37,12 +39,14 @@ public final class ProcessKit implements AutoCloseable {
     static final String MODULES_CLASSPATH = "modules.classpath";
 
     private final Path repository;
+    private final Path distribution;
     private final Path workDirectory;
     private final List<String> jvmOptions;
     private final Deque<ChildProcess> running = new ArrayDeque<>();
 
-    private ProcessKit(final Path repository, final Path workDirectory, final List<String> jvmOptions) {
+    private ProcessKit(final Path repository, final Path distribution, final Path workDirectory, final List<String> jvmOptions) {
         this.repository = repository;
+        this.distribution = distribution;
         this.workDirectory = workDirectory;
         this.jvmOptions = List.copyOf(jvmOptions);
     }
@@ -53,7 +57,17 @@ public final class ProcessKit implements AutoCloseable {
      * @return a kit running components from their modules' build output
      */
     public static ProcessKit fromRepository(final Path repository, final Path workDirectory) {
-        return new ProcessKit(repository.toAbsolutePath(), workDirectory.toAbsolutePath(), List.of());
+        return new ProcessKit(repository.toAbsolutePath(), null, workDirectory.toAbsolutePath(), List.of());
+    }
+
+    /**
+     * @param home          an unpacked distribution's root (its {@code bin/latency})
+     * @param workDirectory logs and ready files
+     * @return a kit running each component as {@code HOME/bin/latency COMMAND}, with no build and no
+     *     class path of this JVM's
+     */
+    public static ProcessKit fromDistribution(final Path home, final Path workDirectory) {
+        return new ProcessKit(null, home.toAbsolutePath(), workDirectory.toAbsolutePath(), List.of());
     }
 
     /**
@@ -62,7 +76,7 @@ public final class ProcessKit implements AutoCloseable {
      * @return a kit running every component with this JVM's class path
      */
     public static ProcessKit fromThisClasspath(final Path workDirectory, final String... jvmOptions) {
-        return new ProcessKit(null, workDirectory.toAbsolutePath(), List.of(jvmOptions));
+        return new ProcessKit(null, null, workDirectory.toAbsolutePath(), List.of(jvmOptions));
     }
 
     /** @return where logs and ready files go */
@@ -75,8 +89,18 @@ public final class ProcessKit implements AutoCloseable {
      * @return a launch to complete and {@link Launch#start()}; its name defaults to the component's
      */
     public Launch launch(final Component component) {
+        if (distribution != null) {
+            return new Launch(component.command(),
+                List.of(distribution.resolve("bin").resolve("latency").toString(), commandOf(component)),
+                component.writesReadyFile(), true);
+        }
         return new Launch(component.command(), component.mainClass(), classpathOf(component.module()),
             component.writesReadyFile());
+    }
+
+    /** The launcher's command for a component: {@code profile measure} and the like are the profiler's first argument. */
+    private static String commandOf(final Component component) {
+        return component == Component.PROFILER ? "profile" : component.command();
     }
 
     /**
@@ -99,7 +123,7 @@ public final class ProcessKit implements AutoCloseable {
      * @return a launch writing no ready file; {@link Launch#jvmOption} does not apply to it
      */
     public Launch launchProgram(final String name, final List<String> command) {
-        return new Launch(name, List.copyOf(command));
+        return new Launch(name, List.copyOf(command), false, false);
     }
 
     /** @return the children still running, in start order */
@@ -181,6 +205,8 @@ public final class ProcessKit implements AutoCloseable {
         private boolean errorsApart;
         /** The program and its first arguments when it is not Java; null for a Java main class. */
         private final List<String> program;
+        /** Whether the program is a launcher that takes the JVM's options in {@code JAVA_OPTS}. */
+        private final boolean javaOptionsInEnvironment;
 
         private Launch(final String name, final String mainClass, final String classpath, final boolean writesReadyFile) {
             this.name = name;
@@ -188,14 +214,17 @@ public final class ProcessKit implements AutoCloseable {
             this.classpath = classpath;
             this.writesReadyFile = writesReadyFile;
             this.program = null;
+            this.javaOptionsInEnvironment = false;
         }
 
-        private Launch(final String name, final List<String> program) {
+        private Launch(final String name, final List<String> program, final boolean writesReadyFile,
+                       final boolean javaOptionsInEnvironment) {
             this.name = name;
             this.mainClass = null;
             this.classpath = null;
-            this.writesReadyFile = false;
+            this.writesReadyFile = writesReadyFile;
             this.program = program;
+            this.javaOptionsInEnvironment = javaOptionsInEnvironment;
         }
 
         /** @return this, named (its log is {@code NAME.log}; two children of one component need two names) */
@@ -313,6 +342,11 @@ public final class ProcessKit implements AutoCloseable {
                 builder.redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()));
             }
             builder.environment().keySet().removeAll(withoutEnvironment);
+            if (javaOptionsInEnvironment) {
+                final List<String> javaOptions = new ArrayList<>(jvmOptions);
+                javaOptions.addAll(extraJvmOptions);
+                builder.environment().put("JAVA_OPTS", String.join(" ", javaOptions));
+            }
             builder.environment().putAll(environment);
             final ChildProcess child = new ChildProcess(name, builder.start(), log, errors, readyFile);
             running.push(child);

@@ -12,7 +12,8 @@ import java.util.stream.Stream;
  * Where a testbed keeps what it made: {@code status.json} (read by programs), each agent's
  * {@code snmpd/NODE/} (snmpd.conf, persist/, snmpd.pid, snmpd.log), each load's
  * {@code load/PORT.*} (pid files, iperf3's output). Mode 700: the configurations hold the SNMP
- * secrets. By default {@code .latency/testbed/NAME/} of the checkout.
+ * secrets. By default {@code .latency/testbed/NAME/} of the checkout
+ * (of {@code ~/.latency} in a distribution).
  *
  * <p>Immutable; thread-safe (the files are not).
  *
@@ -24,12 +25,12 @@ public record StateDirectory(Path root) {
     public static final String STATUS_FILE = "status.json";
 
     /**
-     * @param checkout the checkout's root (the launcher's {@code latency.root}), or the working directory
-     * @param testbed  the testbed's name
-     * @return its default state directory, {@code CHECKOUT/.latency/testbed/NAME}
+     * @param stateDirectory the launcher's state directory ({@code latency.state}: a checkout's {@code .latency})
+     * @param testbed        the testbed's name
+     * @return its default state directory, {@code STATE/testbed/NAME}
      */
-    public static StateDirectory standard(final Path checkout, final String testbed) {
-        return new StateDirectory(checkout.resolve(".latency").resolve("testbed").resolve(testbed).toAbsolutePath().normalize());
+    public static StateDirectory standard(final Path stateDirectory, final String testbed) {
+        return new StateDirectory(stateDirectory.resolve("testbed").resolve(testbed).toAbsolutePath().normalize());
     }
 
     /** @return the status file */

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.latencyserver.core.input.InputFaultsException;
+import org.latencyserver.launch.Installation;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,9 +18,6 @@ import picocli.CommandLine.Option;
  * <p>Not thread-safe; picocli fills it once.
  */
 public final class TestbedSelection {
-
-    /** The launcher's property naming the checkout's root. */
-    static final String ROOT_PROPERTY = "latency.root";
 
     @Option(names = "--name", paramLabel = "NAME", description = "The testbed's name (default: the topology file's name:).")
     String name;
@@ -66,7 +64,7 @@ public final class TestbedSelection {
         if (stateDir != null) {
             return checkedName(stateDir.toAbsolutePath().normalize().getFileName().toString());
         }
-        final Path all = checkout().resolve(".latency").resolve("testbed");
+        final Path all = Installation.current().stateDirectory().resolve("testbed");
         final List<String> known;
         try (Stream<Path> dirs = Files.isDirectory(all) ? Files.list(all) : Stream.empty()) {
             known = dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).sorted().toList();
@@ -83,7 +81,7 @@ public final class TestbedSelection {
     /** @return its state directory */
     StateDirectory state() throws UsageException {
         return stateDir != null ? new StateDirectory(stateDir.toAbsolutePath().normalize())
-            : StateDirectory.standard(checkout(), testbedName());
+            : StateDirectory.standard(Installation.current().stateDirectory(), testbedName());
     }
 
     /** @return the running testbed's status */
@@ -105,10 +103,5 @@ public final class TestbedSelection {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--name: " + e.getMessage());
         }
-    }
-
-    private static Path checkout() {
-        final String root = System.getProperty(ROOT_PROPERTY);
-        return Path.of(root != null ? root : "").toAbsolutePath();
     }
 }

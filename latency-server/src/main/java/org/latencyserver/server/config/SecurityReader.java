@@ -92,7 +92,7 @@ final class SecurityReader {
         final Map<String, String> seen = new HashMap<>();
         for (final InputMapping item : section.sections("principals")) {
             OptionReads.allowOnlyOptionsOf(item, "security.principals[]");
-            final String subjectText = item.requiredText("subject", "the certificate subject, e.g. \"CN=agent ws1,OU=agent,O=Latency Server\"");
+            final String subjectText = item.requiredText("subject", "the certificate subject, e.g. \"CN=ws1,OU=agent,O=Latency Server\"");
             X500Principal subject = null;
             if (subjectText != null) {
                 try {

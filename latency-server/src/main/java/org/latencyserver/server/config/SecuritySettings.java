@@ -19,7 +19,7 @@ import org.latencyserver.server.security.PrincipalRule;
  *     truststore: certs/trust.p12  # the certificate authorities of its clients
  *     password_env: LATENCY_TLS_PASSWORD
  *   principals:
- *     - subject: "CN=agent ws1,OU=agent,O=Latency Server"
+ *     - subject: "CN=ws1,OU=agent,O=Latency Server"
  *       roles: [agent]
  *       node: ws1                  # an agent's own workstation
  * </pre>

@@ -177,7 +177,7 @@ public enum ServerOption {
     SECURITY_PRINCIPALS("security.principals", new OptionValues.Items("mappings"), described("none"), "",
         "the roles of client certificates"),
     SECURITY_PRINCIPALS_SUBJECT("security.principals[].subject", text("an X.500 name"), required(), "",
-        "the certificate subject, e.g. CN=agent ws1,OU=agent,O=Latency Server; unique"),
+        "the certificate subject, e.g. CN=ws1,OU=agent,O=Latency Server; unique"),
     SECURITY_PRINCIPALS_ROLES("security.principals[].roles", new OptionValues.Items("agent, operator, planner"), required(), "",
         "what the subject may do"),
     SECURITY_PRINCIPALS_NODE("security.principals[].node", text("a node's name"), described("none"), "",
