@@ -64,7 +64,7 @@ public final class ProcessKit implements AutoCloseable {
      * @param home          an unpacked distribution's root (its {@code bin/latency})
      * @param workDirectory logs and ready files
      * @return a kit running each component as {@code HOME/bin/latency COMMAND}, with no build and no
-     *     class path of this JVM's
+     *     class path of this JVM's, in the work directory (not this process's working directory)
      */
     public static ProcessKit fromDistribution(final Path home, final Path workDirectory) {
         return new ProcessKit(null, home.toAbsolutePath(), workDirectory.toAbsolutePath(), List.of());
@@ -336,6 +336,9 @@ public final class ProcessKit implements AutoCloseable {
             }
             final ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            if (distribution != null) {
+                builder.directory(workDirectory.toFile());
+            }
             if (errors == null) {
                 builder.redirectErrorStream(true);
             } else {

@@ -168,4 +168,25 @@ class ProcessKitTest {
 
         assertEquals(plain + separator + "/r/launch/target/classes" + separator + "/r/x.jar", kit.classpathOf("demo"));
     }
+
+    @Test
+    void aDistributionKitRunsAComponentThroughItsLauncherWithTheJvmOptionsInJavaOptsAndTheWorkDirectoryAsItsOwn()
+        throws Exception {
+        final Path home = work.resolve("latency-1.0");
+        final Path launcher = java.nio.file.Files.createDirectories(home.resolve("bin")).resolve("latency");
+        java.nio.file.Files.writeString(launcher, "#!/bin/sh\necho \"args: $*\"; echo \"JAVA_OPTS: $JAVA_OPTS\"; echo \"pwd: $(pwd)\"\n");
+        assertTrue(launcher.toFile().setExecutable(true));
+        final Path kitWork = java.nio.file.Files.createDirectories(work.resolve("kit"));
+        try (ProcessKit kit = ProcessKit.fromDistribution(home, kitWork)) {
+            final ChildProcess server = kit.launch(Component.SERVER).jvmOption("-Dlatency.example=1").args("--config", "c.yaml")
+                .start();
+            final ChildProcess profiler = kit.launch(Component.PROFILER).args("measure").start();
+            server.awaitSuccess(Duration.ofSeconds(30));
+            profiler.awaitSuccess(Duration.ofSeconds(30));
+
+            assertEquals("args: server --config c.yaml --ready-file " + kitWork.resolve("server.ready.json") + "\n"
+                + "JAVA_OPTS: -Dlatency.example=1\npwd: " + kitWork.toRealPath() + "\n", server.log());
+            assertTrue(profiler.log().startsWith("args: profile measure\n"), profiler.log());
+        }
+    }
 }
