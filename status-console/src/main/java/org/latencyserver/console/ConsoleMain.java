@@ -54,13 +54,13 @@ public final class ConsoleMain implements Callable<Integer> {
     @Option(names = "--http-port", description = "Port of the web page; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int httpPort = 8470;
 
-    @Option(names = "--host", description = {"Address of the callback object the server pushes changes to: this host as the server",
-        "reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a server elsewhere the console",
-        "refuses to start, exit 2). Not used with --once."})
+    @Option(names = "--host", paramLabel = "ADDRESS", description = "Address of the callback object the server pushes changes to:"
+        + " this host as the server reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a server"
+        + " elsewhere the console refuses to start, exit 2). Not used with --once.")
     private String callbackHost = "127.0.0.1";
 
-    @Option(names = "--port", description = {"Port of the callback object, for a firewall; 0 for any free port (default: ${DEFAULT-VALUE}).",
-        "Not used with --once."})
+    @Option(names = "--port", paramLabel = "PORT", description = "Port of the callback object, for a firewall; 0 for any free port"
+        + " (default: ${DEFAULT-VALUE}). Not used with --once.")
     private int callbackPort;
 
     @Option(names = "--max-streams", paramLabel = "N",

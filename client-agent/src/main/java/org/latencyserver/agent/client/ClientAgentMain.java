@@ -80,12 +80,12 @@ public final class ClientAgentMain implements Callable<Integer> {
     @Option(names = "--name", description = "This agent's name in the server's log (default: client-agent@HOST/PID).")
     private String agentName;
 
-    @Option(names = "--host", description = {"Address of the callback object the server pushes requests to: this host as the server",
-        "reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a server elsewhere the agent refuses",
-        "to start, exit 2)."})
+    @Option(names = "--host", paramLabel = "ADDRESS", description = "Address of the callback object the server pushes requests to:"
+        + " this host as the server reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a server"
+        + " elsewhere the agent refuses to start, exit 2).")
     private String host = "127.0.0.1";
 
-    @Option(names = "--port", description = "Port of the callback object, for a firewall; 0 for any free port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", paramLabel = "PORT", description = "Port of the callback object, for a firewall; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int port;
 
     @Option(names = "--no-probe", description = "Do not probe. By default each connection of a node this agent measures for is"

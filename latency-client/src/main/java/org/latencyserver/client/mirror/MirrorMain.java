@@ -65,12 +65,12 @@ public final class MirrorMain implements Callable<Integer> {
     @Mixin
     private ReadinessOptions readiness = new ReadinessOptions();
 
-    @Option(names = {"--host", "--listen-host"}, description = {"Address of the callback object the server pushes to: this host as",
-        "the server reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a server elsewhere the mirror",
-        "refuses to start, exit 2). --listen-host is the same option's older name."})
+    @Option(names = {"--host", "--listen-host"}, paramLabel = "ADDRESS", description = "Address of the callback object the server"
+        + " pushes to: this host as the server reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a"
+        + " server elsewhere the mirror refuses to start, exit 2). --listen-host is the same option's older name.")
     private String listenHost = "127.0.0.1";
 
-    @Option(names = "--port", description = "Port of the callback object, for a firewall; 0 for any free port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", paramLabel = "PORT", description = "Port of the callback object, for a firewall; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int listenPort;
 
     /**
