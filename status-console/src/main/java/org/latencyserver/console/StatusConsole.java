@@ -158,10 +158,13 @@ public final class StatusConsole extends RunningComponent {
         return web == null ? null : "http://" + context.bindAddress() + ":" + web.port() + "/";
     }
 
-    /** @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code http} and URL {@code console} */
+    /**
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
+     *         objects', where the servers push), the port {@code http} and URL {@code console}
+     */
     @Override
     public synchronized ReadyFile.Builder readyFile() {
-        ReadyFile.Builder ready = ReadyFile.of(Component.CONSOLE);
+        ReadyFile.Builder ready = ReadyFile.of(Component.CONSOLE).port("callback", OrbSupport.listenPort(orb));
         if (web != null) {
             ready.port("http", httpPort()).url("console", url());
         }

@@ -81,6 +81,7 @@ class ConsoleCallbackAddressTest {
                 .callbackHost("127.0.0.1").callbackPort(port))) {
                 assertEquals(new PublishedAddress("127.0.0.1", port), PublishedAddress.of(subscribed.get(60, TimeUnit.SECONDS)));
                 assertEquals(-1, console.httpPort());
+                assertEquals(port, console.readyFile().build().port("callback"), "the ready file names the port for a firewall");
             }
         }
     }

@@ -141,13 +141,15 @@ public final class ClientAgent extends RunningComponent {
     }
 
     /**
-     * @return its ready file's content as {@code docs/ready-files.md} lists it: the facts {@code node}
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
+     *         object's, where the server pushes requests), the facts {@code node}
      *         (the client nodes it measures for, comma-separated; {@code *} for every node), {@code name}
      *         and {@code connections} (when the server answers now)
      */
     @Override
     public ReadyFile.Builder readyFile() {
         final ReadyFile.Builder ready = ReadyFile.of(Component.CLIENT_AGENT)
+            .port("callback", OrbSupport.listenPort(orb))
             .fact("node", settings.clientNodes().isEmpty() ? "*" : String.join(",", context.clientNodes()))
             .fact("name", name());
         final int connections = measuredConnections();

@@ -118,12 +118,13 @@ public final class Mirror extends RunningComponent {
     }
 
     /**
-     * @return its ready file's content as {@code docs/ready-files.md} lists it: the file {@code mirror}
-     *         and the fact {@code connections}
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
+     *         object's, where the server pushes), the file {@code mirror} and the fact {@code connections}
      */
     @Override
     public ReadyFile.Builder readyFile() {
-        return ReadyFile.of(Component.MIRROR).file("mirror", context.file()).fact("connections", connectionCount());
+        return ReadyFile.of(Component.MIRROR).port("callback", OrbSupport.listenPort(orb)).file("mirror", context.file())
+            .fact("connections", connectionCount());
     }
 
     /**

@@ -83,6 +83,7 @@ class MirrorCallbackAddressTest {
                 .listenHost("127.0.0.1").listenPort(port))) {
                 assertEquals(new PublishedAddress("127.0.0.1", port), PublishedAddress.of(subscribed.get(60, TimeUnit.SECONDS)));
                 mirror.awaitFirstContact();
+                assertEquals(port, mirror.readyFile().build().port("callback"), "the ready file names the port for a firewall");
             }
         }
     }
