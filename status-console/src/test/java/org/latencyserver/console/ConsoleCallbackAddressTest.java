@@ -87,6 +87,15 @@ class ConsoleCallbackAddressTest {
     }
 
     @Test
+    void showingEveryPartitionItListensOnTheGivenPortBeforeAnyPartitionIsFound() throws Exception {
+        final int port = FreePorts.belowEphemeralRange();
+        try (StatusConsole console = StatusConsole.launch(new ConsoleContext().naming("corbaloc::127.0.0.1:1/NameService")
+            .allPartitions(true).webPage(false).callbackPort(port))) {
+            assertEquals(port, console.readyFile().build().port("callback"));
+        }
+    }
+
+    @Test
     void readingOnceServesNoCallbackSoTheGivenPortStaysFreeWhileItReads() throws Exception {
         final CountDownLatch inCall = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
