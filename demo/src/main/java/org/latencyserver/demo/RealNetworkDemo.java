@@ -262,12 +262,13 @@ final class RealNetworkDemo {
             agentLaunch.args("--pin-core", Integer.toString(CORE_BY_HOST.get(ws1.name())));
         }
         final ReadyFile clientAgent = startService(agentLaunch, ws1.namespace());
+        // In srv's namespace with the server, which is at srv's address there: the server pushes to that address, not loopback.
         final ReadyFile console = startService(kit.launch(Component.CONSOLE).args("--server", serverName, "--naming", naming,
-            "--http-port", "0", "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(),
+            "--host", srvAddress, "--http-port", "0", "--tls-keystore", certs.resolve("operator-demo-operator.p12").toString(),
             "--tls-truststore", certs.resolve("trust.p12").toString()).env("LATENCY_TLS_PASSWORD", tlsPassword), srv);
         // The client workstation's copy of every estimate: the server pushes to ws1's address.
         final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
-            "--file", work.resolve("estimates.mirror").toString(), "--listen-host", ws1.address()), ws1.namespace()).file("mirror");
+            "--file", work.resolve("estimates.mirror").toString(), "--host", ws1.address()), ws1.namespace()).file("mirror");
         return new Started(namingService, naming, serverName, metricsPort, peerAgent, clientAgent, console, mirrorFile);
     }
 

@@ -216,6 +216,23 @@ public final class OrbSupport {
     }
 
     /**
+     * The port an ORB's plain IIOP listener is bound to: the port its objects' references publish, the one a
+     * firewall must let the server reach for a callback object (with {@link #properties}' port 0, the free one the ORB got).
+     *
+     * @param orb a JacORB ORB that serves, or is to serve, objects: one that does not listen yet starts listening
+     * @return the port
+     * @throws IllegalStateException when the ORB has no root POA
+     */
+    public static int listenPort(final ORB orb) {
+        try {
+            orb.resolve_initial_references("RootPOA"); // the root POA's creation starts the listener
+        } catch (org.omg.CORBA.ORBPackage.InvalidName e) {
+            throw new IllegalStateException("the ORB has no root POA: " + e, e);
+        }
+        return ((org.jacorb.orb.ORB) orb).getBasicAdapter().getPort();
+    }
+
+    /**
      * Runs the ORB's request loop on a daemon thread: the component's {@code close()} ends the
      * ORB, and a daemon thread never keeps a JVM alive whose main has finished.
      *

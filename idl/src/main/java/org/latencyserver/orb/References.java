@@ -200,7 +200,8 @@ public final class References {
         return NamingContextExtHelper.narrow(orb.string_to_object(naming));
     }
 
-    private static boolean isStringified(final String text) {
+    /** @return whether the text is a stringified reference ({@code IOR:}, {@code corbaloc:}, {@code corbaname:}) */
+    static boolean isStringified(final String text) {
         return text.startsWith("IOR:") || text.startsWith("corbaloc:") || text.startsWith("corbaname:");
     }
 

@@ -30,6 +30,8 @@ public final class ConsoleContext {
     private boolean webPage = true;
     private String bindAddress = "127.0.0.1";
     private int httpPort = 8470;
+    private String callbackHost = "127.0.0.1";
+    private int callbackPort;
     private int maxStreams = 64;
     private long refreshMillis = 1_000;
     private Consumer<ConsoleSnapshot> onSnapshot;
@@ -86,6 +88,21 @@ public final class ConsoleContext {
         return this;
     }
 
+    /**
+     * @return this, with the address of the callback object the server pushes to: this host as the server reaches it
+     *     (default 127.0.0.1, which only a server on loopback reaches; with a server elsewhere the launch refuses it)
+     */
+    public ConsoleContext callbackHost(String callbackHost) {
+        this.callbackHost = callbackHost;
+        return this;
+    }
+
+    /** @return this, with the port of the callback object the server pushes to (0, the default: any free port) */
+    public ConsoleContext callbackPort(int callbackPort) {
+        this.callbackPort = callbackPort;
+        return this;
+    }
+
     /** @return this, keeping at most this many pages live at once (default 64) */
     public ConsoleContext maxStreams(int maxStreams) {
         this.maxStreams = maxStreams;
@@ -128,6 +145,8 @@ public final class ConsoleContext {
         requireAtLeast("--max-streams", maxStreams, 1);
         requirePort("--http-port", httpPort, 0);
         requireNonBlank("--bind", bindAddress, "be an address");
+        requireNonBlank("--host", callbackHost, "be an address");
+        requirePort("--port", callbackPort, 0);
         return this;
     }
 
@@ -164,6 +183,14 @@ public final class ConsoleContext {
 
     int httpPort() {
         return httpPort;
+    }
+
+    String callbackHost() {
+        return callbackHost;
+    }
+
+    int callbackPort() {
+        return callbackPort;
     }
 
     int maxStreams() {

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadinessOptions;
 import org.latencyserver.launch.ServingLifecycle;
+import org.latencyserver.orb.CallbackReach;
 import org.latencyserver.orb.ClientNodeOption;
 import org.latencyserver.orb.ServerLocationOptions;
 import org.latencyserver.orb.TlsClientOptions;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Option;
  * In web mode prints exactly one line {@code console at http://HOST:PORT/} once it listens, for
  * people, and writes {@code --ready-file} for programs ({@code docs/ready-files.md}). Exit
  * codes: 0 after a clean stop (or a good {@code --once}), 1 when the server cannot be reached for
- * {@code --once} or the port cannot be bound, 2 usage.
+ * {@code --once} or the port cannot be bound, 2 usage, and when its callback address ({@code --host}) is loopback
+ * while the server is not ({@link CallbackReach}; not for {@code --once}, which takes no pushes).
  */
 @Command(name = "console", mixinStandardHelpOptions = true, version = "latency console 0.1.0",
     description = "The Latency Server's status console: a live web page, or a table in the terminal.")
@@ -52,6 +54,15 @@ public final class ConsoleMain implements Callable<Integer> {
     @Option(names = "--http-port", description = "Port of the web page; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int httpPort = 8470;
 
+    @Option(names = "--host", paramLabel = "ADDRESS", description = "Address of the callback object the server pushes changes to:"
+        + " this host as the server reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a server"
+        + " elsewhere the console refuses to start, exit 2). Not used with --once.")
+    private String callbackHost = "127.0.0.1";
+
+    @Option(names = "--port", paramLabel = "PORT", description = "Port of the callback object, for a firewall; 0 for any free port"
+        + " (default: ${DEFAULT-VALUE}). Not used with --once.")
+    private int callbackPort;
+
     @Option(names = "--max-streams", paramLabel = "N",
         description = "Most web pages kept live at once; more get HTTP 503 until one closes (default: ${DEFAULT-VALUE}).")
     private int maxStreams = 64;
@@ -63,7 +74,7 @@ public final class ConsoleMain implements Callable<Integer> {
     private boolean watch;
 
     @Option(names = "--once", description = "Print the table once and exit (exit 1 if the server cannot be reached); not with"
-        + " --ready-file.")
+        + " --ready-file. Takes no pushes, so it listens on no port (no callback object: --host and --port are not used).")
     private boolean once;
 
     /** Ready once the web page listens; not with --once. */
@@ -86,6 +97,7 @@ public final class ConsoleMain implements Callable<Integer> {
         }
         final ConsoleContext context = new ConsoleContext().server(location.server()).naming(location.naming()).node(node.node())
             .allPartitions(allPartitions).bindAddress(bind)
+            .callbackHost(callbackHost).callbackPort(callbackPort)
             .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch);
         // Begun before anything can fail: a stale ready file goes even when this run does not start.
         try (ServingLifecycle life = ServingLifecycle.begin(Component.CONSOLE, readyFile)) {
@@ -115,6 +127,9 @@ public final class ConsoleMain implements Callable<Integer> {
             } catch (java.io.IOException e) {
                 System.err.println("latency console: " + TerminalText.safe(e.getMessage()));
                 return 1;
+            } catch (CallbackReach.Unreachable e) {
+                System.err.println("latency console: " + TerminalText.safe(e.getMessage()));
+                return 2;
             }
             try (console) {
                 if (!watch) {

@@ -46,6 +46,8 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
     private final String naming;
     private final String root;
     private final long refreshMillis;
+    /** Whether each feed serves a callback object and subscribes; false for a console that reads once. */
+    private final boolean pushed;
     private final Map<String, ServerFeed> feeds = new ConcurrentSkipListMap<>();
     private final List<Consumer<PartitionsSnapshot>> observers = new CopyOnWriteArrayList<>();
     private final AgentRunner directory;
@@ -59,9 +61,12 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
      * @param naming        the naming service's reference
      * @param root          the deployment's name, e.g. {@code LatencyServer}
      * @param refreshMillis each feed's refresh period, ms
+     * @param pushed        whether the feeds serve callback objects and subscribe (false: only {@link #refreshOnce()})
      */
-    PartitionFeeds(final ORB orb, final ServerRoute route, final String naming, final String root, final long refreshMillis) {
+    PartitionFeeds(final ORB orb, final ServerRoute route, final String naming, final String root, final long refreshMillis,
+                   final boolean pushed) {
         this.orb = orb;
+        this.pushed = pushed;
         this.route = route;
         this.naming = naming;
         this.root = root;
@@ -135,7 +140,7 @@ final class PartitionFeeds implements SnapshotSource<PartitionsSnapshot>, AutoCl
 
     private ServerFeed newFeed(final String partition, final String name) {
         final FeedPoker poker = new FeedPoker();
-        final EstimateListener listener = EstimateListenerHelper.narrow(
+        final EstimateListener listener = !pushed ? null : EstimateListenerHelper.narrow(
             OrbSupport.serveOnRootPoa(orb, poker, "the console's ORB cannot serve a callback object"));
         final Supplier<LatencyService> resolver = () -> LatencyServiceHelper.narrow(route.reach(References.resolve(orb, name, naming)));
         final ServerFeed feed = new ServerFeed(label(partition, name), resolver, listener, refreshMillis, System::currentTimeMillis);

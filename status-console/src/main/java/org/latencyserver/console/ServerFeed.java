@@ -80,7 +80,8 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
     /**
      * @param serverName    as the user gave it, for display
      * @param resolver      resolves and narrows the server (again after a failure)
-     * @param listener      the console's own callback object; its servant calls {@link #poke()}
+     * @param listener      the console's own callback object, its servant calls {@link #poke()}; null for a feed only read
+     *                      with {@link #refreshOnce()}, which never subscribes
      * @param refreshMillis the refresh period
      * @param epochMillis   the wall clock
      */
@@ -97,6 +98,9 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
     }
 
     void start() {
+        if (listener == null) {
+            throw new IllegalStateException("a feed without a callback object is only read once (refreshOnce)");
+        }
         thread.start();
     }
 

@@ -7,6 +7,7 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
+import org.latencyserver.orb.CallbackReach;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.ServerRoute;
@@ -48,20 +49,22 @@ public final class StatusConsole extends RunningComponent {
      * @return the running console
      * @throws IllegalArgumentException when the context is not valid (naming the setting)
      * @throws IOException naming the address and port when the web page's port cannot be bound
+     * @throws CallbackReach.Unreachable when the callback address ({@code --host}) is loopback and the server is not
      */
     public static StatusConsole launch(ConsoleContext context) throws IOException {
-        return startedOrClosed(connect(context.validate()), StatusConsole::start);
+        return startedOrClosed(connect(context.validate(), true), StatusConsole::start);
     }
 
     /**
-     * Reads the server's table once, without serving anything.
+     * Reads the server's table once, without serving anything: no callback object, so no port of its own (and no
+     * {@link CallbackReach} check: nothing is pushed).
      *
      * @param context which server
      * @return the snapshot; {@link ConsoleSnapshot#reachable()} says whether the server answered
      * @throws IllegalArgumentException when the context is not valid
      */
     public static ConsoleSnapshot readOnce(ConsoleContext context) {
-        try (StatusConsole console = connect(context.validate())) {
+        try (StatusConsole console = connect(context.validate(), false)) {
             if (console.feed == null) {
                 throw new IllegalArgumentException("the console shows every partition: read them with readAllPartitionsOnce");
             }
@@ -77,7 +80,7 @@ public final class StatusConsole extends RunningComponent {
      * @throws IllegalArgumentException when the context is not valid or does not ask for every partition
      */
     public static PartitionsSnapshot readAllPartitionsOnce(ConsoleContext context) {
-        try (StatusConsole console = connect(context.validate())) {
+        try (StatusConsole console = connect(context.validate(), false)) {
             if (console.partitions == null) {
                 throw new IllegalArgumentException("the console shows one server: read it with readOnce");
             }
@@ -85,19 +88,28 @@ public final class StatusConsole extends RunningComponent {
         }
     }
 
-    private static StatusConsole connect(ConsoleContext context) {
+    /**
+     * @param pushed whether it takes the server's pushes: serves a callback object on {@code --host}/{@code --port} (after
+     *               {@link CallbackReach}'s check) and subscribes; false to read once, which serves nothing
+     */
+    private static StatusConsole connect(ConsoleContext context, boolean pushed) {
         ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(
-            OrbSupport.properties("127.0.0.1", 0, ConsoleContext.REPLY_TIMEOUT_MILLIS)));
+            OrbSupport.properties(context.callbackHost(), context.callbackPort(), ConsoleContext.REPLY_TIMEOUT_MILLIS)));
         ServerRoute route = null;
         try {
+            if (pushed) {
+                // Before the callback object listens and before any call: a server elsewhere cannot push to loopback.
+                CallbackReach.requireReachable(orb, context.serverReference(), context.naming(), context.callbackHost(),
+                    "this console's", "--host");
+            }
             // Calls to the server over TLS when a certificate is given; the listener and the naming service stay plain.
-            route = ServerRoute.of(orb, context.tls(), "127.0.0.1", ConsoleContext.REPLY_TIMEOUT_MILLIS);
+            route = ServerRoute.of(orb, context.tls(), context.callbackHost(), ConsoleContext.REPLY_TIMEOUT_MILLIS);
             if (context.allPartitions()) {
                 return new StatusConsole(context, orb, route, null, new PartitionFeeds(orb, route, context.naming(),
-                    context.serverReference(), context.refreshMillis()));
+                    context.serverReference(), context.refreshMillis(), pushed));
             }
             FeedPoker poker = new FeedPoker();
-            EstimateListener listener = EstimateListenerHelper.narrow(
+            EstimateListener listener = !pushed ? null : EstimateListenerHelper.narrow(
                 OrbSupport.serveOnRootPoa(orb, poker, "the console's ORB cannot serve its callback object"));
             ServerRoute reach = route;
             ServerFeed feed = new ServerFeed(context.serverReference(),
@@ -146,10 +158,13 @@ public final class StatusConsole extends RunningComponent {
         return web == null ? null : "http://" + context.bindAddress() + ":" + web.port() + "/";
     }
 
-    /** @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code http} and URL {@code console} */
+    /**
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
+     *         objects', where the servers push), the port {@code http} and URL {@code console}
+     */
     @Override
     public synchronized ReadyFile.Builder readyFile() {
-        ReadyFile.Builder ready = ReadyFile.of(Component.CONSOLE);
+        ReadyFile.Builder ready = ReadyFile.of(Component.CONSOLE).port("callback", OrbSupport.listenPort(orb));
         if (web != null) {
             ready.port("http", httpPort()).url("console", url());
         }

@@ -13,6 +13,7 @@ import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
+import org.latencyserver.orb.CallbackReach;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.ServerRoute;
@@ -59,6 +60,7 @@ public final class ClientAgent extends RunningComponent {
      * @param context what to measure and how
      * @return the running agent
      * @throws IllegalArgumentException when the context is not valid (naming the setting)
+     * @throws CallbackReach.Unreachable when the callback address is loopback and the server is not
      */
     public static ClientAgent launch(ClientAgentContext context) {
         context.validate();
@@ -66,9 +68,13 @@ public final class ClientAgent extends RunningComponent {
             : AdaptiveTarget.halfWidth(context.adaptiveHalfWidthMillis());
         final AgentSettings settings = new AgentSettings(context.agentName(), context.clientNodes(), context.pollIntervalMillis(),
             adaptive, context.intervalMicros() * 1_000L, context.jitWarmupSeconds() * 1_000_000_000L);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(context.host(), 0, context.callTimeoutMillis()));
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(context.host(), context.port(),
+            context.callTimeoutMillis()));
         ServerRoute route = null;
         try {
+            // Before the callback object listens and before any call: a server elsewhere cannot push to loopback.
+            CallbackReach.requireReachable(orb, context.serverReference(), context.naming(), context.host(), "this agent's",
+                "--host");
             // With a certificate, calls to the server go through a TLS-only ORB; peers and the naming service stay plain.
             route = ServerRoute.of(orb, context.tls(), context.host(), context.callTimeoutMillis());
             final ClientAgent client = new ClientAgent(context, settings, orb, route);
@@ -135,13 +141,15 @@ public final class ClientAgent extends RunningComponent {
     }
 
     /**
-     * @return its ready file's content as {@code docs/ready-files.md} lists it: the facts {@code node}
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
+     *         object's, where the server pushes requests), the facts {@code node}
      *         (the client nodes it measures for, comma-separated; {@code *} for every node), {@code name}
      *         and {@code connections} (when the server answers now)
      */
     @Override
     public ReadyFile.Builder readyFile() {
         final ReadyFile.Builder ready = ReadyFile.of(Component.CLIENT_AGENT)
+            .port("callback", OrbSupport.listenPort(orb))
             .fact("node", settings.clientNodes().isEmpty() ? "*" : String.join(",", context.clientNodes()))
             .fact("name", name());
         final int connections = measuredConnections();

@@ -2,6 +2,7 @@ package org.latencyserver.agent.client;
 
 import static org.latencyserver.launch.ContextChecks.requireAtLeast;
 import static org.latencyserver.launch.ContextChecks.requireNonBlank;
+import static org.latencyserver.launch.ContextChecks.requirePort;
 
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
@@ -34,6 +35,7 @@ public final class ClientAgentContext {
     private int jitWarmupSeconds = 15;
     private String agentName;
     private String host = "127.0.0.1";
+    private int port;
     private boolean probing = true;
     private long probeReportMillis = ProbeSettings.DEFAULT_REPORT_INTERVAL_MILLIS;
     private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
@@ -102,9 +104,18 @@ public final class ClientAgentContext {
         return this;
     }
 
-    /** @return this, with the callback object's address (default 127.0.0.1) */
+    /**
+     * @return this, with the callback object's address: this host as the server reaches it (default 127.0.0.1, which only a
+     *     server on loopback reaches; with a server elsewhere the launch refuses it)
+     */
     public ClientAgentContext host(String host) {
         this.host = host;
+        return this;
+    }
+
+    /** @return this, with the callback object's port (0, the default: any free port) */
+    public ClientAgentContext port(int port) {
+        this.port = port;
         return this;
     }
 
@@ -163,6 +174,7 @@ public final class ClientAgentContext {
             throw new IllegalArgumentException("--call-timeout-millis must be at least 1 ms, was " + callTimeoutMillis);
         }
         requireNonBlank("--host", host, "be an address");
+        requirePort("--port", port, 0);
         return this;
     }
 
@@ -211,6 +223,10 @@ public final class ClientAgentContext {
 
     String host() {
         return host;
+    }
+
+    int port() {
+        return port;
     }
 
     boolean probing() {

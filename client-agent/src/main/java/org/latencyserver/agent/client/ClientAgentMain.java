@@ -13,6 +13,7 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ComponentMain;
 import org.latencyserver.launch.ComponentMain.Refusal;
 import org.latencyserver.launch.ReadinessOptions;
+import org.latencyserver.orb.CallbackReach;
 import org.latencyserver.orb.ServerLocationOptions;
 import org.latencyserver.orb.TlsClientOptions;
 import picocli.CommandLine;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Spec;
  * <p>Only parses the command line: {@link ClientAgent} runs the agent from a {@link ClientAgentContext}
  * ({@code --pin-core} pins this process first). Prints one line starting {@code client-agent ready}
  * for people once it runs, and writes {@code --ready-file} for programs ({@code docs/ready-files.md}).
- * Exit codes: 0 after a clean stop, 1 when it cannot start, 2 usage.
+ * Exit codes: 0 after a clean stop, 1 when it cannot start, 2 usage, and when its callback address ({@code --host}) is
+ * loopback while the server is not ({@link CallbackReach}).
  */
 @Command(name = "client-agent", mixinStandardHelpOptions = true, version = "latency client-agent 0.1.0",
     description = "Measure round trips for the Latency Server's QoS 3 and 4 connections.")
@@ -78,8 +80,13 @@ public final class ClientAgentMain implements Callable<Integer> {
     @Option(names = "--name", description = "This agent's name in the server's log (default: client-agent@HOST/PID).")
     private String agentName;
 
-    @Option(names = "--host", description = "Address for the callback object (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", paramLabel = "ADDRESS", description = "Address of the callback object the server pushes requests to:"
+        + " this host as the server reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a server"
+        + " elsewhere the agent refuses to start, exit 2).")
     private String host = "127.0.0.1";
+
+    @Option(names = "--port", paramLabel = "PORT", description = "Port of the callback object, for a firewall; 0 for any free port (default: ${DEFAULT-VALUE}).")
+    private int port;
 
     @Option(names = "--no-probe", description = "Do not probe. By default each connection of a node this agent measures for is"
         + " probed at the rate the server lists for it (probe_rate_per_second; 0 = not probed): trains of --probe-train round trips"
@@ -116,7 +123,7 @@ public final class ClientAgentMain implements Callable<Integer> {
         final ClientAgentContext context = new ClientAgentContext().server(location.server()).naming(location.naming())
             .clientNodes(Set.copyOf(nodes)).peerReferences(peerReferences).pollIntervalMillis(pollIntervalMillis)
             .adaptiveHalfWidthMillis(adaptiveHalfWidthMillis).intervalMicros(intervalMicros).jitWarmupSeconds(jitWarmupSeconds)
-            .agentName(agentName).host(host).probing(!noProbe).probeReportMillis(probeReportMillis)
+            .agentName(agentName).host(host).port(port).probing(!noProbe).probeReportMillis(probeReportMillis)
             .probeTrainRoundTrips(probeTrainRoundTrips).callTimeoutMillis(callTimeoutMillis);
         return ComponentMain.serve(Component.CLIENT_AGENT, readiness.readyFile(), "client-agent", () -> {
             try {
@@ -133,7 +140,11 @@ public final class ClientAgentMain implements Callable<Integer> {
                     throw Refusal.failed("--pin-core " + pinCore + ": " + e.getMessage());
                 }
             }
-            return ClientAgent.launch(context);
+            try {
+                return ClientAgent.launch(context);
+            } catch (CallbackReach.Unreachable e) {
+                throw Refusal.usage(e.getMessage());
+            }
         }, agent -> {
             System.out.println("client-agent ready: " + agent.name() + " measures for "
                 + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + context.serverReference()

@@ -11,6 +11,7 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.mirror.EstimateMirrorWriter;
+import org.latencyserver.orb.CallbackReach;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
@@ -46,19 +47,28 @@ public final class Mirror extends RunningComponent {
      * @return the running mirror
      * @throws IllegalArgumentException when the context is not valid (naming the setting)
      * @throws IOException naming the file when it cannot be created
+     * @throws CallbackReach.Unreachable when the callback address is loopback and the server is not (the file is left as it was)
      */
     public static Mirror launch(MirrorContext context) throws IOException {
         context.validate();
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(OrbSupport.properties(context.listenHost(),
+            context.listenPort(), MirrorContext.REPLY_TIMEOUT_MILLIS)));
         final EstimateMirrorWriter mirrorFile;
         try {
-            mirrorFile = EstimateMirrorWriter.create(context.file(), context.heartbeatMillis());
+            // Before the file is replaced, the callback object listens and any call: a server elsewhere cannot push to loopback.
+            CallbackReach.requireReachable(orb, context.serverReference(), context.naming(), context.listenHost(), "this mirror's",
+                "--host");
+            try {
+                mirrorFile = EstimateMirrorWriter.create(context.file(), context.heartbeatMillis());
+            } catch (IOException | RuntimeException e) {
+                throw new IOException("cannot create " + context.file() + ": " + e.getMessage(), e);
+            }
         } catch (IOException | RuntimeException e) {
-            throw new IOException("cannot create " + context.file() + ": " + e.getMessage(), e);
+            orb.shutdown(false);
+            throw e;
         }
         final MirrorWriterLoop writer = new MirrorWriterLoop(mirrorFile, context.heartbeatMillis(), System::currentTimeMillis);
         writer.start();
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(OrbSupport.properties(context.listenHost(), 0,
-            MirrorContext.REPLY_TIMEOUT_MILLIS)));
         return startedOrClosed(new Mirror(context, writer, orb), Mirror::start);
     }
 
@@ -108,12 +118,13 @@ public final class Mirror extends RunningComponent {
     }
 
     /**
-     * @return its ready file's content as {@code docs/ready-files.md} lists it: the file {@code mirror}
-     *         and the fact {@code connections}
+     * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
+     *         object's, where the server pushes), the file {@code mirror} and the fact {@code connections}
      */
     @Override
     public ReadyFile.Builder readyFile() {
-        return ReadyFile.of(Component.MIRROR).file("mirror", context.file()).fact("connections", connectionCount());
+        return ReadyFile.of(Component.MIRROR).port("callback", OrbSupport.listenPort(orb)).file("mirror", context.file())
+            .fact("connections", connectionCount());
     }
 
     /**

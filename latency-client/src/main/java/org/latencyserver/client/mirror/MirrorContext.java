@@ -2,6 +2,7 @@ package org.latencyserver.client.mirror;
 
 import static org.latencyserver.launch.ContextChecks.requireAtLeast;
 import static org.latencyserver.launch.ContextChecks.requireNonBlank;
+import static org.latencyserver.launch.ContextChecks.requirePort;
 
 import java.nio.file.Path;
 import java.util.Set;
@@ -28,6 +29,7 @@ public final class MirrorContext {
     private long pollMillis = 1_000;
     private long refreshMillis = 10_000;
     private String listenHost = "127.0.0.1";
+    private int listenPort;
 
     /** @return this, mirroring this server: IOR/corbaloc, a file holding one, or a name in {@link #naming(String)} */
     public MirrorContext server(String reference) {
@@ -80,9 +82,18 @@ public final class MirrorContext {
         return this;
     }
 
-    /** @return this, with the address the server pushes to (this host as the server reaches it; default 127.0.0.1) */
+    /**
+     * @return this, with the address the server pushes to: this host as the server reaches it (default 127.0.0.1, which only
+     *     a server on loopback reaches; with a server elsewhere the launch refuses it)
+     */
     public MirrorContext listenHost(String listenHost) {
         this.listenHost = listenHost;
+        return this;
+    }
+
+    /** @return this, with the port the server pushes to (0, the default: any free port) */
+    public MirrorContext listenPort(int listenPort) {
+        this.listenPort = listenPort;
         return this;
     }
 
@@ -109,7 +120,8 @@ public final class MirrorContext {
                 throw new IllegalArgumentException("--connections: index_ref must be 0..32767, was " + indexRef);
             }
         }
-        requireNonBlank("--listen-host", listenHost, "be an address");
+        requireNonBlank("--host", listenHost, "be an address");
+        requirePort("--port", listenPort, 0);
         return this;
     }
 
@@ -149,5 +161,9 @@ public final class MirrorContext {
 
     String listenHost() {
         return listenHost;
+    }
+
+    int listenPort() {
+        return listenPort;
     }
 }

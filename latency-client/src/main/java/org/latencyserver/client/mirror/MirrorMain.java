@@ -12,6 +12,7 @@ import org.latencyserver.launch.ComponentMain;
 import org.latencyserver.launch.ComponentMain.Refusal;
 import org.latencyserver.launch.ReadinessOptions;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.orb.CallbackReach;
 import org.latencyserver.orb.ClientNodeOption;
 import org.latencyserver.orb.ServerLocationOptions;
 import picocli.CommandLine;
@@ -28,8 +29,9 @@ import picocli.CommandLine.Option;
  * {@code --ready-file} for programs ({@code docs/ready-files.md}).
  *
  * <p>Exit codes: 0 after Ctrl-C, 1 when the file cannot be created or the mirror's writer dies (the
- * file truncated under it; the ready file is removed first), 2 for bad arguments or when the server,
- * at first contact, lacks a connection named by {@code --connections}.
+ * file truncated under it; the ready file is removed first), 2 for bad arguments, when its callback address
+ * ({@code --host}) is loopback while the server is not ({@link CallbackReach}), or when the server, at first contact,
+ * lacks a connection named by {@code --connections}.
  */
 @Command(name = "mirror", mixinStandardHelpOptions = true, version = "latency mirror 0.1.0",
     description = "Mirror a Latency Server's estimates into a memory-mapped file on this host "
@@ -63,8 +65,13 @@ public final class MirrorMain implements Callable<Integer> {
     @Mixin
     private ReadinessOptions readiness = new ReadinessOptions();
 
-    @Option(names = "--listen-host", description = "Address the server pushes to (this host as the server reaches it; default: ${DEFAULT-VALUE}).")
+    @Option(names = {"--host", "--listen-host"}, paramLabel = "ADDRESS", description = "Address of the callback object the server"
+        + " pushes to: this host as the server reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a"
+        + " server elsewhere the mirror refuses to start, exit 2). --listen-host is the same option's older name.")
     private String listenHost = "127.0.0.1";
+
+    @Option(names = "--port", paramLabel = "PORT", description = "Port of the callback object, for a firewall; 0 for any free port (default: ${DEFAULT-VALUE}).")
+    private int listenPort;
 
     /**
      * @param args command line
@@ -104,7 +111,8 @@ public final class MirrorMain implements Callable<Integer> {
         }
         final MirrorContext context = new MirrorContext().server(location.server()).naming(location.naming()).node(node.node())
             .file(file).connections(followed)
-            .heartbeatMillis(heartbeatMillis).pollMillis(pollMillis).refreshMillis(refreshMillis).listenHost(listenHost);
+            .heartbeatMillis(heartbeatMillis).pollMillis(pollMillis).refreshMillis(refreshMillis).listenHost(listenHost)
+            .listenPort(listenPort);
         return ComponentMain.serve(Component.MIRROR, readiness.readyFile(), "latency mirror", () -> {
             ComponentMain.validate(context::validate);
             try {
@@ -113,6 +121,8 @@ public final class MirrorMain implements Callable<Integer> {
                 return mirror;
             } catch (IOException e) {
                 throw Refusal.failed(e.getMessage());
+            } catch (CallbackReach.Unreachable e) {
+                throw Refusal.usage(e.getMessage());
             }
         }, mirror -> {
             try {
