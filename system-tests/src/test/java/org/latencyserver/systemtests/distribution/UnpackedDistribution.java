@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * @param tarball the tarball
  * @param home    the unpacked distribution's root ({@code bin/}, {@code lib/}, {@code etc/}, ...)
  */
-record UnpackedDistribution(Path tarball, Path home) {
+public record UnpackedDistribution(Path tarball, Path home) {
 
     /** Where the distribution module leaves its tarball, relative to this module. */
     static final Path BUILT = Path.of("../distribution/target");
@@ -27,7 +27,7 @@ record UnpackedDistribution(Path tarball, Path home) {
      * @param into a fresh directory
      * @return the distribution, unpacked there
      */
-    static UnpackedDistribution unpack(final Path into) throws IOException, InterruptedException {
+    public static UnpackedDistribution unpack(final Path into) throws IOException, InterruptedException {
         final Path tarball;
         try (Stream<Path> files = Files.list(BUILT)) {
             final List<Path> tarballs = files.filter(f -> f.getFileName().toString().matches("latency-.+\\.tar\\.gz")).toList();
@@ -45,7 +45,7 @@ record UnpackedDistribution(Path tarball, Path home) {
     }
 
     /** @return {@code bin/latency} */
-    Path launcher() {
+    public Path launcher() {
         return home.resolve("bin").resolve("latency");
     }
 }

@@ -1,0 +1,232 @@
+package org.latencyserver.systemtests.testbed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.launch.ChildProcess;
+import org.latencyserver.launch.Component;
+import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.mirror.EstimateMirror;
+import org.latencyserver.mirror.MirrorRecord;
+import org.latencyserver.mirror.ReadStatus;
+import org.latencyserver.systemtests.distribution.UnpackedDistribution;
+import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.testkit.config.ServerYaml;
+import org.latencyserver.testkit.config.ServerYaml.Connection;
+import org.latencyserver.testkit.config.ServerYaml.Link;
+import org.latencyserver.testkit.config.ServerYaml.Node;
+import org.latencyserver.testkit.config.ServerYaml.Snmp;
+
+/**
+ * The deployment guide followed on the one-switch testbed: the distribution's tarball unpacked with
+ * {@code tar xf} into a fresh directory, and from it, through its {@code bin/latency}, the naming
+ * service, server and console on srv, the client agent and mirror on ws1 and the peer agent on ws2,
+ * each with the guide's fixed ports and its host's address ({@code docs/deployment.md}). The
+ * processes run in the test's directory with a {@code PATH} whose first {@code mvn} records any call
+ * and a {@code HOME} of their own: nothing may build.
+ *
+ * <p>Checks: every component serves (ready files); the mirror on ws1 holds an estimate of every
+ * connection, pushed across the testbed; the QoS 3 and 4 connections serve a measurement the client
+ * agent on ws1 made against the peer agent on ws2; each process listens on exactly the TCP ports the
+ * guide's port table gives it (read with {@code ss} in its namespace); no {@code mvn} ran. Prints the
+ * time from {@code tar xf} to that serving deployment.
+ *
+ * <p>Needs root, ip, tc, snmpd and iperf3 (CI has them); elsewhere it prints {@code NOT CHECKED} and is skipped.
+ */
+class DistributionOnTestbedTest {
+
+    private static final Path GUIDE = Path.of("../docs/deployment.md");
+    private static final String NAMING = "corbaloc::198.18.0.1:2809/NameService";
+    private static final String SERVER_NAME = "LatencyServer";
+    /** The watcher's line of a connection served from a measurement (see {@link EstimatesWatchMain}). */
+    private static final Pattern MEASURED = Pattern.compile("conn=(\\d+) qos=\\d+ port_state=-?\\d+ served quality=\\d+ source=measurement ");
+    private static final Duration SERVING_TIMEOUT = Duration.ofSeconds(120);
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void theUnpackedDistributionServesTheTestbedWithTheGuidesPortsAndNoBuild() throws Exception {
+        OneSwitchTestbed.requireTools("the distribution on the testbed", "ss");
+        OneSwitchTestbed testbed = null;
+        try (SystemUnderTest system = SystemUnderTest.in(directory.resolve("testbed-kit"))) {
+            try {
+                testbed = OneSwitchTestbed.up(system, directory, "dt");
+                run(testbed, system);
+            } finally {
+                if (testbed != null) {
+                    testbed.downAndCheckNothingLeft();
+                }
+            }
+        }
+    }
+
+    private void run(final OneSwitchTestbed testbed, final SystemUnderTest system) throws Exception {
+        final long unpackNanos = System.nanoTime();
+        final UnpackedDistribution distribution = UnpackedDistribution.unpack(directory.resolve("opt"));
+        final Path work = Files.createDirectories(directory.resolve("work"));
+        final Path mvnCalls = directory.resolve("mvn-called");
+        final Path fakeBin = Files.createDirectories(directory.resolve("fake-bin"));
+        Files.writeString(fakeBin.resolve("mvn"), "#!/bin/sh\necho \"$@\" >> " + mvnCalls + "\nexit 1\n");
+        assertTrue(fakeBin.resolve("mvn").toFile().setExecutable(true));
+        final Path home = Files.createDirectories(directory.resolve("home"));
+        final Path config = serverConfig(testbed, distribution.home());
+
+        final String srv = testbed.namespace("srv");
+        final String ws1 = testbed.namespace("ws1");
+        final String ws2 = testbed.namespace("ws2");
+        final Map<String, ChildProcess> byComponentAndHost = new LinkedHashMap<>();
+        try (ProcessKit kit = ProcessKit.fromDistribution(distribution.home(), work)) {
+            final Map<String, String> environment = Map.of("PATH", fakeBin + ":" + System.getenv("PATH"), "HOME", home.toString(),
+                "TESTBED_COMMUNITY", testbed.community());
+            start(byComponentAndHost, "naming-service@srv", kit.launch(Component.NAMING_SERVICE).env(environment)
+                .inNetworkNamespace(srv).args("--host", "198.18.0.1", "--port", "2809", "--db-dir", work.resolve("naming").toString()));
+            start(byComponentAndHost, "server@srv", kit.launch(Component.SERVER).env(environment).inNetworkNamespace(srv)
+                .args("--config", config.toString(), "--naming", NAMING, "--host", "198.18.0.1", "--port", "2810"));
+            start(byComponentAndHost, "console@srv", kit.launch(Component.CONSOLE).env(environment).inNetworkNamespace(srv)
+                .args("--server", SERVER_NAME, "--naming", NAMING, "--http-port", "8470", "--host", "198.18.0.1", "--port", "2814"));
+            start(byComponentAndHost, "peer-agent@ws2", kit.launch(Component.PEER_AGENT).env(environment).inNetworkNamespace(ws2)
+                .args("--name", "ws2", "--naming", NAMING, "--host", "198.18.0.3", "--port", "2811"));
+            start(byComponentAndHost, "client-agent@ws1", kit.launch(Component.CLIENT_AGENT).env(environment)
+                .inNetworkNamespace(ws1).args("--server", SERVER_NAME, "--naming", NAMING, "--node", "ws1", "--host", "198.18.0.2",
+                    "--port", "2812"));
+            final Path mirrorFile = work.resolve("estimates.mirror");
+            start(byComponentAndHost, "mirror@ws1", kit.launch(Component.MIRROR).env(environment).inNetworkNamespace(ws1)
+                .args("--server", SERVER_NAME, "--naming", NAMING, "--node", "ws1", "--file", mirrorFile.toString(),
+                    "--host", "198.18.0.2", "--port", "2813"));
+
+            // An application on ws1: reads every connection's estimate from the server by name.
+            final ChildProcess watch = system.launchClass("watch", EstimatesWatchMain.class).args(SERVER_NAME, NAMING)
+                .inNetworkNamespace(ws1).start();
+            final Set<Integer> measured = awaitMeasured(watch, Set.of(3, 4), byComponentAndHost);
+            awaitMirrorHoldsEveryConnection(mirrorFile, 4);
+            final double servingSeconds = (System.nanoTime() - unpackNanos) / 1e9;
+            System.out.printf(Locale.ROOT, "distribution: tar xf to a serving testbed (every component ready, the mirror"
+                + " full, QoS 3 and 4 measured across hosts) in %.1f s%n", servingSeconds);
+            assertEquals(Set.of(3, 4), measured);
+
+            compareWithThePortTable(byComponentAndHost, Map.of("srv", srv, "ws1", ws1, "ws2", ws2));
+            watch.stop(Duration.ofSeconds(10));
+        }
+        assertFalse(Files.exists(mvnCalls), () -> "mvn was run: " + read(mvnCalls));
+        for (final ChildProcess child : byComponentAndHost.values()) {
+            assertFalse(child.isAlive(), child.name() + " still running");
+        }
+    }
+
+    private static void start(final Map<String, ChildProcess> started, final String key, final ProcessKit.Launch launch)
+        throws Exception {
+        final ChildProcess child = launch.name(key.replace('@', '-')).start();
+        child.awaitReady(SystemUnderTest.READY_TIMEOUT);
+        started.put(key, child);
+    }
+
+    private static Set<Integer> awaitMeasured(final ChildProcess watch, final Set<Integer> wanted,
+                                              final Map<String, ChildProcess> components) throws InterruptedException {
+        final long deadline = System.nanoTime() + SERVING_TIMEOUT.toNanos();
+        final Set<Integer> seen = new TreeSet<>();
+        while (System.nanoTime() < deadline && !seen.containsAll(wanted)) {
+            final Matcher m = MEASURED.matcher(watch.log());
+            while (m.find()) {
+                seen.add(Integer.parseInt(m.group(1)));
+            }
+            Thread.sleep(250);
+        }
+        if (!seen.containsAll(wanted)) {
+            final StringBuilder logs = new StringBuilder();
+            components.forEach((name, child) -> logs.append("\n--- ").append(name).append('\n').append(child.logEnd()));
+            throw new AssertionError("measured connections " + seen + " of " + wanted + " within " + SERVING_TIMEOUT
+                + "; the watcher:\n" + watch.logEnd() + logs);
+        }
+        return seen;
+    }
+
+    private static void awaitMirrorHoldsEveryConnection(final Path mirrorFile, final int connections) throws Exception {
+        final long deadline = System.nanoTime() + SERVING_TIMEOUT.toNanos();
+        final MirrorRecord record = new MirrorRecord();
+        try (EstimateMirror mirror = EstimateMirror.open(mirrorFile)) {
+            final List<String> missing = new ArrayList<>();
+            do {
+                missing.clear();
+                for (int indexRef = 1; indexRef <= connections; indexRef++) {
+                    final ReadStatus status = mirror.read(indexRef, record);
+                    if (status != ReadStatus.OK || !record.hasEstimate()) {
+                        missing.add(indexRef + ": " + status + (status == ReadStatus.OK ? " without an estimate" : ""));
+                    }
+                }
+                if (missing.isEmpty()) {
+                    return;
+                }
+                Thread.sleep(250);
+            } while (System.nanoTime() < deadline);
+            throw new AssertionError("the mirror on ws1 lacks " + missing);
+        }
+    }
+
+    /**
+     * Each process's listening TCP ports, as {@code ss} sees them in its namespace, against the port table of the
+     * deployment guide (its rows for this component; the TLS row is not applicable: this deployment has no
+     * {@code security.tls}).
+     */
+    private static void compareWithThePortTable(final Map<String, ChildProcess> components, final Map<String, String> namespaces)
+        throws Exception {
+        final Map<String, Set<Integer>> guide = PortTable.read(GUIDE);
+        System.out.println("NOT CHECKED: the guide's IIOP/TLS port of the server (this deployment runs without security.tls)");
+        final Map<String, Set<Integer>> opened = new TreeMap<>();
+        final Map<String, Set<Integer>> expected = new TreeMap<>();
+        for (final Map.Entry<String, ChildProcess> entry : components.entrySet()) {
+            final String component = entry.getKey().substring(0, entry.getKey().indexOf('@'));
+            final String host = entry.getKey().substring(entry.getKey().indexOf('@') + 1);
+            opened.put(entry.getKey(), PortTable.listeningPorts(namespaces.get(host), entry.getValue().pid()));
+            expected.put(entry.getKey(), guide.getOrDefault(component, Set.of()));
+        }
+        System.out.println("distribution: listening ports " + opened);
+        assertEquals(expected, opened, "the processes' listening TCP ports against docs/deployment.md's port table");
+    }
+
+    private Path serverConfig(final OneSwitchTestbed testbed, final Path home) throws IOException {
+        final JsonNode port = testbed.port("ws2");
+        final Path profiles = home.resolve("share/latency/profiles");
+        return ServerYaml.named(SERVER_NAME).pollIntervalMillis(100)
+            .server("metrics", Map.of("enabled", true, "address", "198.18.0.1", "port", 9464))
+            .server("unknown_after_missed_polls", 20)
+            .profile(profiles.resolve("measured-loopback-jacorb.json"))
+            .node(Node.of("ws1", 1, "LOCAL-2CORE").snmp(Snmp.v2c(testbed.agent("ws1"), "TESTBED_COMMUNITY")))
+            .node(Node.of("ws2", 2, "LOCAL-2CORE").snmp(Snmp.v2c(testbed.agent("ws2"), "TESTBED_COMMUNITY")))
+            .link(Link.named("sw1-ws2").snmp(Snmp.v2c(testbed.agent("sw1"), "TESTBED_COMMUNITY")
+                .ifIndex(port.get("if_index").asInt()).speedMbps(port.get("bottleneck").get("speed_mbps").asInt())))
+            .thresholds("port_states", "bands")
+            .measurement("round_trips", 200).measurement("warmup_round_trips", 20).measurement("min_interval_millis", 1000)
+            .connection(Connection.of(1, "ws1", "ws2", 1).link("sw1-ws2").profile("measured-loopback-jacorb"))
+            .connection(Connection.of(2, "ws1", "ws2", 2).boundPercent(96).link("sw1-ws2").profile("measured-loopback-jacorb"))
+            .connection(Connection.of(3, "ws1", "ws2", 3).link("sw1-ws2").profile("measured-loopback-jacorb"))
+            .connection(Connection.of(4, "ws1", "ws2", 4).boundPercent(96).link("sw1-ws2").profile("measured-loopback-jacorb"))
+            .writeTo(directory.resolve("server.yaml"));
+    }
+
+    private static String read(final Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+}
