@@ -39,7 +39,9 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
  * The deployment guide followed on the one-switch testbed: the distribution's tarball unpacked with
  * {@code tar xf} into a fresh directory, and from it, through its {@code bin/latency}, the naming
  * service, server and console on srv, the client agent and mirror on ws1 and the peer agent on ws2,
- * each with the guide's fixed ports and its host's address ({@code docs/deployment.md}). The
+ * each with the guide's fixed ports and its host's address ({@code docs/deployment.md}), and writes
+ * over TLS: {@code latency certs} from the distribution issues the server's, the client agent's and an
+ * operator's stores, which the server, the client agent and the console are given as the guide says. The
  * processes run in the test's directory with a {@code PATH} whose first {@code mvn} records any call
  * and a {@code HOME} of their own: nothing may build.
  *
@@ -88,7 +90,7 @@ class DistributionOnTestbedTest {
         Files.writeString(fakeBin.resolve("mvn"), "#!/bin/sh\necho \"$@\" >> " + mvnCalls + "\nexit 1\n");
         assertTrue(fakeBin.resolve("mvn").toFile().setExecutable(true));
         final Path home = Files.createDirectories(directory.resolve("home"));
-        final Path config = serverConfig(testbed, distribution.home());
+        final Path ca = work.resolve("ca");
 
         final String srv = testbed.namespace("srv");
         final String ws1 = testbed.namespace("ws1");
@@ -97,17 +99,24 @@ class DistributionOnTestbedTest {
         try (ProcessKit kit = ProcessKit.fromDistribution(distribution.home(), work)) {
             final Map<String, String> environment = Map.of("PATH", fakeBin + ":" + System.getenv("PATH"), "HOME", home.toString(),
                 "TESTBED_COMMUNITY", testbed.community());
+            kit.launch(Component.CERTS).env(environment).args("--dir", ca.toString(), "--agent", "ws1", "--operator", "ops1")
+                .start().awaitSuccess(Duration.ofSeconds(120));
+            final Map<String, String> withPassword = new java.util.HashMap<>(environment);
+            withPassword.put("LATENCY_TLS_PASSWORD", Files.readString(ca.resolve("password")).strip());
+            final Path config = serverConfig(testbed, distribution.home(), ca);
             start(byComponentAndHost, "naming-service@srv", kit.launch(Component.NAMING_SERVICE).env(environment)
                 .inNetworkNamespace(srv).args("--host", "198.18.0.1", "--port", "2809", "--db-dir", work.resolve("naming").toString()));
-            start(byComponentAndHost, "server@srv", kit.launch(Component.SERVER).env(environment).inNetworkNamespace(srv)
+            start(byComponentAndHost, "server@srv", kit.launch(Component.SERVER).env(withPassword).inNetworkNamespace(srv)
                 .args("--config", config.toString(), "--naming", NAMING, "--host", "198.18.0.1", "--port", "2810"));
-            start(byComponentAndHost, "console@srv", kit.launch(Component.CONSOLE).env(environment).inNetworkNamespace(srv)
-                .args("--server", SERVER_NAME, "--naming", NAMING, "--http-port", "8470", "--host", "198.18.0.1", "--port", "2814"));
+            start(byComponentAndHost, "console@srv", kit.launch(Component.CONSOLE).env(withPassword).inNetworkNamespace(srv)
+                .args("--server", SERVER_NAME, "--naming", NAMING, "--http-port", "8470", "--host", "198.18.0.1", "--port", "2814",
+                    "--tls-keystore", ca.resolve("operator-ops1.p12").toString(), "--tls-truststore", ca.resolve("trust.p12").toString()));
             start(byComponentAndHost, "peer-agent@ws2", kit.launch(Component.PEER_AGENT).env(environment).inNetworkNamespace(ws2)
                 .args("--name", "ws2", "--naming", NAMING, "--host", "198.18.0.3", "--port", "2811"));
-            start(byComponentAndHost, "client-agent@ws1", kit.launch(Component.CLIENT_AGENT).env(environment)
+            start(byComponentAndHost, "client-agent@ws1", kit.launch(Component.CLIENT_AGENT).env(withPassword)
                 .inNetworkNamespace(ws1).args("--server", SERVER_NAME, "--naming", NAMING, "--node", "ws1", "--host", "198.18.0.2",
-                    "--port", "2812"));
+                    "--port", "2812", "--tls-keystore", ca.resolve("agent-ws1.p12").toString(),
+                    "--tls-truststore", ca.resolve("trust.p12").toString()));
             final Path mirrorFile = work.resolve("estimates.mirror");
             start(byComponentAndHost, "mirror@ws1", kit.launch(Component.MIRROR).env(environment).inNetworkNamespace(ws1)
                 .args("--server", SERVER_NAME, "--naming", NAMING, "--node", "ws1", "--file", mirrorFile.toString(),
@@ -183,13 +192,11 @@ class DistributionOnTestbedTest {
 
     /**
      * Each process's listening TCP ports, as {@code ss} sees them in its namespace, against the port table of the
-     * deployment guide (its rows for this component; the TLS row is not applicable: this deployment has no
-     * {@code security.tls}).
+     * deployment guide (its rows for this component; this deployment has {@code security.tls}, so its row counts).
      */
     private static void compareWithThePortTable(final Map<String, ChildProcess> components, final Map<String, String> namespaces)
         throws Exception {
-        final Map<String, Set<Integer>> guide = PortTable.read(GUIDE);
-        System.out.println("NOT CHECKED: the guide's IIOP/TLS port of the server (this deployment runs without security.tls)");
+        final Map<String, Set<Integer>> guide = PortTable.read(GUIDE, Set.of("security.tls"));
         final Map<String, Set<Integer>> opened = new TreeMap<>();
         final Map<String, Set<Integer>> expected = new TreeMap<>();
         for (final Map.Entry<String, ChildProcess> entry : components.entrySet()) {
@@ -202,7 +209,7 @@ class DistributionOnTestbedTest {
         assertEquals(expected, opened, "the processes' listening TCP ports against docs/deployment.md's port table");
     }
 
-    private Path serverConfig(final OneSwitchTestbed testbed, final Path home) throws IOException {
+    private Path serverConfig(final OneSwitchTestbed testbed, final Path home, final Path ca) throws IOException {
         final JsonNode port = testbed.port("ws2");
         final Path profiles = home.resolve("share/latency/profiles");
         return ServerYaml.named(SERVER_NAME).pollIntervalMillis(100)
@@ -214,6 +221,12 @@ class DistributionOnTestbedTest {
             .link(Link.named("sw1-ws2").snmp(Snmp.v2c(testbed.agent("sw1"), "TESTBED_COMMUNITY")
                 .ifIndex(port.get("if_index").asInt()).speedMbps(port.get("bottleneck").get("speed_mbps").asInt())))
             .thresholds("port_states", "bands")
+            .section("security", "plain_iiop", "read-only")
+            .section("security", "tls", Map.of("port", 2815, "keystore", ca.resolve("server.p12").toString(),
+                "truststore", ca.resolve("trust.p12").toString()))
+            .section("security", "principals", List.of(
+                Map.of("subject", "CN=ws1,OU=agent,O=Latency Server", "roles", List.of("agent"), "node", "ws1"),
+                Map.of("subject", "CN=ops1,OU=operator,O=Latency Server", "roles", List.of("operator"))))
             .measurement("round_trips", 200).measurement("warmup_round_trips", 20).measurement("min_interval_millis", 1000)
             .connection(Connection.of(1, "ws1", "ws2", 1).link("sw1-ws2").profile("measured-loopback-jacorb"))
             .connection(Connection.of(2, "ws1", "ws2", 2).boundPercent(96).link("sw1-ws2").profile("measured-loopback-jacorb"))

@@ -17,22 +17,26 @@ import java.util.regex.Pattern;
  * The deployment guide's port table, and what a process really listens on.
  *
  * <p>The table's rows are {@code | `COMPONENT` | runs on | TCP PORT[, with `KEY`] | set by | reached by |}; a row
- * that holds only {@code with `security.tls`} is left out (the deployments the tests run have none).
+ * with a condition ({@code with `security.tls`}) is read only when asked for.
  */
 final class PortTable {
 
-    private static final Pattern ROW = Pattern.compile("^\\| `([a-z-]+)` \\| [^|]+ \\| TCP (\\d+)(, with `[^`]+`)? \\|");
+    private static final Pattern ROW = Pattern.compile("^\\| `([a-z-]+)` \\| [^|]+ \\| TCP (\\d+)(?:, with `([^`]+)`)? \\|");
     private static final Pattern LISTEN = Pattern.compile(":(\\d+)\\s.*pid=(\\d+),");
 
     private PortTable() {
     }
 
-    /** @return each component's TCP ports in the guide's table (rows without a condition) */
-    static Map<String, Set<Integer>> read(final Path guide) throws IOException {
+    /**
+     * @param guide      the deployment guide
+     * @param conditions the conditions that hold (e.g. {@code security.tls}); a row with another is left out
+     * @return each component's TCP ports in the guide's table
+     */
+    static Map<String, Set<Integer>> read(final Path guide, final Set<String> conditions) throws IOException {
         final Map<String, Set<Integer>> ports = new TreeMap<>();
         for (final String line : Files.readAllLines(guide)) {
             final Matcher m = ROW.matcher(line);
-            if (m.find() && m.group(3) == null) {
+            if (m.find() && (m.group(3) == null || conditions.contains(m.group(3)))) {
                 ports.computeIfAbsent(m.group(1), c -> new TreeSet<>()).add(Integer.parseInt(m.group(2)));
             }
         }
