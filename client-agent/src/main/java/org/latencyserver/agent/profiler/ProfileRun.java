@@ -228,7 +228,7 @@ public final class ProfileRun {
         final CpuState client = classifier.classifyPlain(achieved[0]);
         if (settings.remote()) {
             return client == pair.client() ? Optional.empty() : Optional.of(new LoadMiss(LoadMiss.Kind.CPU_OUT_OF_BAND,
-                String.format(Locale.ROOT, "client %.0f %% (%s), peer host asserted %s", achieved[0], client, pair.peer())));
+                String.format(Locale.ROOT, "this host %.0f %% (%s)", achieved[0], client)));
         }
         final CpuState peerState = classifier.classifyPlain(achieved[1]);
         if (client == pair.client() && peerState == pair.peer()) {
