@@ -85,7 +85,8 @@ public final class ProfilerMain implements Callable<Integer> {
         List<Integer> sizes = List.of(64, 128, 256, 512, 1024, 2048, 4096, 8192);
 
         @Option(names = "--pairs", split = ",", paramLabel = "PAIR",
-            description = "CPU state pairs, e.g. LOW/LOW,LOW/HIGH (default: all six).")
+            description = {"CPU state pairs, e.g. LOW/LOW,LOW/HIGH (default: all six; with --peer-state, the three",
+                "holding that state)."})
         List<String> pairs = List.of();
 
         @Option(names = "--round-trips", description = "Round trips per cell (default: ${DEFAULT-VALUE}).")
@@ -94,10 +95,10 @@ public final class ProfilerMain implements Callable<Integer> {
         @Option(names = "--warmup", description = "Discarded round trips before each cell (default: ${DEFAULT-VALUE}).")
         int warmup = 200;
 
-        @Option(names = "--client-core", description = "Core of the client side (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--client-core", description = "Core of the client side, this process and its load driver (default: ${DEFAULT-VALUE}).")
         int clientCore;
 
-        @Option(names = "--peer-core", description = "Core of the peer side (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--peer-core", description = "Core of the peer agent this command starts (default: ${DEFAULT-VALUE}; unused with --peer).")
         int peerCore = 1;
 
         @Option(names = "--resume", description = "Keep the cells an interrupted run measured (FILE.partial.json).")
@@ -117,7 +118,7 @@ public final class ProfilerMain implements Callable<Integer> {
         String peer;
 
         @Option(names = "--peer-state", paramLabel = "STATE", description = {"With --peer: the CPU state LOW, MEDIUM or HIGH (0-33, 34-66,",
-            "67-100 %) the planner holds the peer host in; not driven or checked from here, recorded in the provenance.",
+            "67-100 %%) the planner holds the peer host in; not driven or checked from here, recorded in the provenance.",
             "Measures this host's LOW, MEDIUM and HIGH against it (or those of --pairs holding STATE); the other",
             "pairs need runs with other states: LOW, then MEDIUM, then HIGH with --resume make the profile."})
         String peerState;
@@ -125,7 +126,7 @@ public final class ProfilerMain implements Callable<Integer> {
         @Option(names = "--naming", paramLabel = "REF", description = "Naming service to look --peer up in, e.g. corbaloc::HOST:2809/NameService.")
         String naming;
 
-        @Option(names = "--cpu-cells-from", paramLabel = "FILE", description = {"With --peer: the profile whose CPU state pair cells the",
+        @Option(names = "--cpu-cells-from", paramLabel = "FILE", description = {"With --peer --port-loads: the profile whose CPU state pair cells the",
             "written profile carries (measured where both sides could be driven); its port cells are replaced."})
         Path cpuCellsFrom;
 
