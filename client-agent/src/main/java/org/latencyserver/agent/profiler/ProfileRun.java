@@ -11,10 +11,14 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
 import org.latencyserver.agent.measure.RoundTripRunner;
@@ -75,6 +79,7 @@ public final class ProfileRun {
     private final List<String> refused = new ArrayList<>();
     private double baselineClientPercent;
     private double baselinePeerPercent;
+    private boolean prepared;
 
     ProfileRun(final ProfileSettings settings, final EchoPeer peer, final PrintStream progress) {
         this.settings = settings;
@@ -83,10 +88,16 @@ public final class ProfileRun {
     }
 
     /**
-     * @return 0 when the profile was written, or the chosen pairs were measured and kept for a later
-     *         {@code --resume}; 1 when cells were refused (the partial file keeps the rest)
+     * Reads the cells an earlier run kept, when resuming, and says what this run will do; done once, before the
+     * process pins itself, so that a run that cannot go on stops having changed nothing.
+     *
+     * @return true when the run can go on; false when the kept cells were measured against another peer (said on
+     *         the progress stream)
      */
-    int run() throws Exception {
+    boolean prepare() throws IOException {
+        if (prepared) {
+            return true;
+        }
         if (settings.resume() && Files.exists(settings.partialFile())) {
             for (final CellResult cell : json.readValue(settings.partialFile().toFile(), CellResult[].class)) {
                 done.put(key(cell.pair(), cell.messageSizeBytes()), cell);
@@ -98,12 +109,27 @@ public final class ProfileRun {
             progress.println("latency profile measure: --resume: " + settings.partialFile() + " holds cells measured against "
                 + otherPeer + ", this run measures against " + peerWords() + "; one profile is measured against one peer (measure"
                 + " against that one, or move the partial file away to start afresh)");
-            return 1;
+            return false;
         }
         if (settings.remote()) {
             final PeerStatePlan plan = PeerStatePlan.of(settings.remotePeer().assertedState().name(), settings.pairs().stream()
                 .map(CpuStatePair::canonical).toList());
             plan.describe(settings.remotePeer(), settings.sizesBytes(), fullyDonePairs()).forEach(progress::println);
+        }
+        prepared = true;
+        return true;
+    }
+
+    /**
+     * Measures ({@link #prepare()} first, when not called yet).
+     *
+     * @return 0 when the profile was written, or the chosen pairs were measured and kept for a later
+     *         {@code --resume}; 1 when cells were refused (the partial file keeps the rest) or the kept cells
+     *         were measured against another peer
+     */
+    int run() throws Exception {
+        if (!prepare()) {
+            return 1;
         }
         measureBaseline();
         final int total = settings.pairs().size() * settings.sizesBytes().size();
@@ -259,11 +285,14 @@ public final class ProfileRun {
             remote == null ? null : remote.assertedState().name());
     }
 
-    /** @return the peer host a kept cell was measured against when it is not this run's, in words; null when all agree */
+    /**
+     * @return the peer a kept cell was measured against when its host is not this run's, in words; null when all agree (a
+     *         peer agent restarted on its host between runs listens on another port, and is the same peer host)
+     */
     private String cellsOfAnotherPeer() {
-        final String host = settings.remote() ? settings.remotePeer().host() : null;
+        final String host = settings.remote() ? withoutPort(settings.remotePeer().host()) : null;
         for (final CellResult cell : done.values()) {
-            if (!java.util.Objects.equals(cell.peerHost(), host)) {
+            if (!Objects.equals(cell.peerHost() == null ? null : withoutPort(cell.peerHost()), host)) {
                 return cell.peerHost() == null ? "the peer agent a run without --peer started on this machine"
                     : "the peer agent " + cell.peerReference() + " on " + cell.peerHost();
             }
@@ -271,13 +300,19 @@ public final class ProfileRun {
         return null;
     }
 
+    /** @return {@code HOST} of {@code HOST:PORT} */
+    private static String withoutPort(final String hostAndPort) {
+        final int colon = hostAndPort.lastIndexOf(':');
+        return colon < 0 ? hostAndPort : hostAndPort.substring(0, colon);
+    }
+
     private String peerWords() {
         return settings.remote() ? settings.remotePeer().describe() : "a peer agent it starts on this machine (no --peer)";
     }
 
     /** @return the canonical pairs whose every size of this run is kept already */
-    private java.util.Set<String> fullyDonePairs() {
-        final java.util.Set<String> pairs = new java.util.TreeSet<>();
+    private Set<String> fullyDonePairs() {
+        final Set<String> pairs = new TreeSet<>();
         for (final CpuStatePair pair : PAIRS) {
             if (settings.sizesBytes().stream().allMatch(size -> done.containsKey(key(pair, size)))) {
                 pairs.add(pair.toString());
@@ -355,7 +390,7 @@ public final class ProfileRun {
      */
     private Profile profileAgainstRemotePeer() {
         final List<ProfileCell> cells = new ArrayList<>();
-        final java.util.Set<String> peers = new java.util.LinkedHashSet<>();
+        final Set<String> peers = new LinkedHashSet<>();
         final StringBuilder states = new StringBuilder();
         for (final CellResult cell : done.values()) {
             final CpuStatePair pair = pairOf(cell);

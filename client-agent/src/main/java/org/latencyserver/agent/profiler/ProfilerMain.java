@@ -279,9 +279,13 @@ public final class ProfilerMain implements Callable<Integer> {
                 final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName(), workstationType,
                     sizes.stream().sorted().toList(), plan.pairs(), roundTrips, warmup, clientCore, peerCore, resume, intervalMicros,
                     jitWarmupSeconds, remote);
+                final ProfileRun run = new ProfileRun(settings, echo, System.err);
+                if (!run.prepare()) {
+                    return 1;
+                }
                 // This host's side is this process, pinned as in a run that starts its own peer agent.
                 CorePinning.pinThisProcess(clientCore);
-                return new ProfileRun(settings, echo, System.err).run();
+                return run.run();
             } finally {
                 orb.shutdown(false);
             }

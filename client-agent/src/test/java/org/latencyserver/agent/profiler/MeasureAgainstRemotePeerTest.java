@@ -45,6 +45,8 @@ class MeasureAgainstRemotePeerTest {
     /** Round trips of the cell measured; the seeded cells have {@link #SEEDED_ROUND_TRIPS}, so the two are told apart. */
     private static final int ROUND_TRIPS = 20;
     private static final int SEEDED_ROUND_TRIPS = 7;
+    /** The reference the seeded cells were measured with: the peer agent's IOR file of an earlier run. */
+    private static final String EARLIER_PEER = "/tmp/ws2-before-restart.ior";
 
     @TempDir
     Path directory;
@@ -78,7 +80,8 @@ class MeasureAgainstRemotePeerTest {
     @Test
     void theRunMeasuresThisHostsStateAgainstTheAssertedPeerStateAndItsProfileNamesThePeer() throws Exception {
         final Path out = directory.resolve("two-hosts.json");
-        // the other five pairs, as earlier runs against this peer with --peer-state LOW, MEDIUM and HIGH kept them
+        // the other five pairs, as earlier runs with --peer-state LOW, MEDIUM and HIGH kept them against this peer host,
+        // whose peer agent listened on another port then (restarted between the runs)
         seedPartial(out, List.of(seeded("LOW/LOW", "LOW"), seeded("LOW/MEDIUM", "LOW"), seeded("MEDIUM/MEDIUM", "MEDIUM"),
             seeded("MEDIUM/HIGH", "MEDIUM"), seeded("HIGH/HIGH", "HIGH")));
         final long echoesBefore = peerAgent.echoCount();
@@ -109,8 +112,8 @@ class MeasureAgainstRemotePeerTest {
             }
         }
         assertEquals("latency profile measure --peer --peer-state", profile.provenance().source());
-        assertTrue(profile.provenance().hardware().contains("the peer side: the peer agent " + corbaloc + " on " + peerHost),
-            profile.provenance().hardware());
+        assertTrue(profile.provenance().hardware().contains("the peer side: the peer agent " + EARLIER_PEER + " on 127.0.0.1:1 and"
+            + " the peer agent " + corbaloc + " on " + peerHost), profile.provenance().hardware());
         final String method = profile.provenance().method();
         assertTrue(method.contains("LOW/HIGH: this host HIGH (read "), method);
         assertTrue(method.contains("the peer host asserted LOW"), method);
@@ -161,16 +164,18 @@ class MeasureAgainstRemotePeerTest {
         final Path out = directory.resolve("p.json");
         seedPartial(out, List.of(new CellResult("LOW/LOW", 64, SEEDED_ROUND_TRIPS, 0.5, 0.1, 0.9, new long[] {1_000_000},
             new long[] {SEEDED_ROUND_TRIPS}, 15, Double.NaN, 0, "corbaloc::198.18.0.3:4711/peer", "198.18.0.3:4711", "LOW")));
+        final int processors = Runtime.getRuntime().availableProcessors();
         final Refusal refusal = measure("--out", out.toString(), "--peer", corbaloc, "--peer-state", "LOW", "--resume", "--sizes", "64");
         assertEquals(1, refusal.exit, refusal.errors);
+        assertEquals(processors, Runtime.getRuntime().availableProcessors(), "refused before the process pinned itself to a core");
         assertTrue(refusal.errors.contains("--resume: " + directory.resolve("p.json.partial.json") + " holds cells measured against"
             + " the peer agent corbaloc::198.18.0.3:4711/peer on 198.18.0.3:4711, this run measures against the peer agent "
             + corbaloc + " on " + peerHost), refusal.errors);
     }
 
-    private CellResult seeded(final String pair, final String peerState) {
+    private static CellResult seeded(final String pair, final String peerState) {
         return new CellResult(pair, 64, SEEDED_ROUND_TRIPS, 0.5, 0.1, 0.9, new long[] {1_000_000}, new long[] {SEEDED_ROUND_TRIPS},
-            15, Double.NaN, 0, corbaloc, peerHost, peerState);
+            15, Double.NaN, 0, EARLIER_PEER, "127.0.0.1:1", peerState);
     }
 
     private static void seedPartial(final Path out, final List<CellResult> cells) throws Exception {
