@@ -260,11 +260,6 @@ public final class ProfilerMain implements Callable<Integer> {
                 System.err.println("latency profile measure: " + e.getMessage());
                 return 2;
             }
-            final String problem = cannotRunAgainstRemotePeer();
-            if (problem != null) {
-                System.err.println("latency profile measure: " + problem);
-                return 1;
-            }
             final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
             try {
                 final EchoPeer echo;
@@ -274,6 +269,11 @@ public final class ProfilerMain implements Callable<Integer> {
                     remote = new RemotePeer(peer, RemotePeerAgent.host(echo), plan.peerState());
                 } catch (IllegalStateException e) {
                     System.err.println("latency profile measure: " + e.getMessage());
+                    return 1;
+                }
+                final String problem = cannotRunAgainstRemotePeer();
+                if (problem != null) {
+                    System.err.println("latency profile measure: " + problem);
                     return 1;
                 }
                 final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName(), workstationType,
