@@ -11,7 +11,13 @@ final class MachineFacts {
     private MachineFacts() {
     }
 
+    /** @return e.g. {@code "Intel Xeon ..., 2 cores; both workstations on this one machine, over loopback (no physical network)"} */
     static String hardware() {
+        return thisHost() + "; both workstations on this one machine, over loopback (no physical network)";
+    }
+
+    /** @return this machine's CPU model and core count, e.g. {@code "Intel Xeon ..., 2 cores"} */
+    static String thisHost() {
         String model = "unknown CPU";
         // The machine's cores, not this JVM's: the profiler has pinned itself to one by now.
         long cores = Runtime.getRuntime().availableProcessors();
@@ -23,8 +29,7 @@ final class MachineFacts {
         } catch (IOException e) {
             // keep "unknown CPU": provenance is descriptive, not load-bearing
         }
-        return model + ", " + cores + " cores; both workstations on this one machine, "
-            + "over loopback (no physical network)";
+        return model + ", " + cores + " cores";
     }
 
     static String operatingSystem() {

@@ -11,10 +11,14 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
 import org.latencyserver.agent.measure.RoundTripRunner;
@@ -41,6 +45,11 @@ import org.latencyserver.idl.latency.EchoPeer;
  * trips before and after the pair's sizes; a pair whose achieved load missed its state on either
  * check is retried with the drivers corrected ({@link DriveCorrection}), up to four times, and otherwise refused: its cells
  * are not recorded and the profile is not written (the cells done are kept for {@code --resume}).
+ *
+ * <p>Against a peer agent on another host ({@link ProfileSettings#remotePeer()}) only this host's side is
+ * driven and checked: the peer host's CPU is held by the planner in the state they assert, so a run
+ * measures the pairs of that state ({@link PeerStatePlan}), says so before the first round trip, and
+ * records the peer and the asserted state with each cell. A resumed run must be against the same peer host.
  *
  * <p>Public for its two constants, which the system tests of {@code profile measure} read (the
  * pairs it measures, the tries a pair gets before its refusal); the run itself is the profiler's.
@@ -70,6 +79,7 @@ public final class ProfileRun {
     private final List<String> refused = new ArrayList<>();
     private double baselineClientPercent;
     private double baselinePeerPercent;
+    private boolean prepared;
 
     ProfileRun(final ProfileSettings settings, final EchoPeer peer, final PrintStream progress) {
         this.settings = settings;
@@ -78,23 +88,57 @@ public final class ProfileRun {
     }
 
     /**
-     * @return 0 when the profile was written, or the chosen pairs were measured and kept for a later
-     *         {@code --resume}; 1 when cells were refused (the partial file keeps the rest)
+     * Reads the cells an earlier run kept, when resuming, and says what this run will do; done once, before the
+     * process pins itself, so that a run that cannot go on stops having changed nothing.
+     *
+     * @return true when the run can go on; false when the kept cells were measured against another peer (said on
+     *         the progress stream)
      */
-    int run() throws Exception {
+    boolean prepare() throws IOException {
+        if (prepared) {
+            return true;
+        }
         if (settings.resume() && Files.exists(settings.partialFile())) {
             for (final CellResult cell : json.readValue(settings.partialFile().toFile(), CellResult[].class)) {
                 done.put(key(cell.pair(), cell.messageSizeBytes()), cell);
             }
             progress.printf(Locale.ROOT, "resuming: %d cells already measured in %s%n", done.size(), settings.partialFile());
         }
+        final String otherPeer = cellsOfAnotherPeer();
+        if (otherPeer != null) {
+            progress.println("latency profile measure: --resume: " + settings.partialFile() + " holds cells measured against "
+                + otherPeer + ", this run measures against " + peerWords() + "; one profile is measured against one peer (measure"
+                + " against that one, or move the partial file away to start afresh)");
+            return false;
+        }
+        if (settings.remote()) {
+            final PeerStatePlan plan = PeerStatePlan.of(settings.remotePeer().assertedState().name(), settings.pairs().stream()
+                .map(CpuStatePair::canonical).toList());
+            plan.describe(settings.remotePeer(), settings.sizesBytes(), fullyDonePairs()).forEach(progress::println);
+        }
+        prepared = true;
+        return true;
+    }
+
+    /**
+     * Measures ({@link #prepare()} first, when not called yet).
+     *
+     * @return 0 when the profile was written, or the chosen pairs were measured and kept for a later
+     *         {@code --resume}; 1 when cells were refused (the partial file keeps the rest) or the kept cells
+     *         were measured against another peer
+     */
+    int run() throws Exception {
+        if (!prepare()) {
+            return 1;
+        }
         measureBaseline();
         final int total = settings.pairs().size() * settings.sizesBytes().size();
         final long startNanos = System.nanoTime();
         int measuredNow = 0;
+        // Against a remote peer there is no peer core here to drive: its driver is never started.
         try (LoadDriver client = new LoadDriver(settings.clientCore()); LoadDriver peerLoad = new LoadDriver(settings.peerCore())) {
             for (final CpuStatePair pair : settings.pairs()) {
-                if (settings.sizesBytes().stream().allMatch(size -> done.containsKey(key(pair.toString(), size)))) {
+                if (settings.sizesBytes().stream().allMatch(size -> done.containsKey(key(pair, size)))) {
                     continue;
                 }
                 final int measured = measurePair(pair, client, peerLoad, total, startNanos, measuredNow);
@@ -108,7 +152,7 @@ public final class ProfileRun {
             progress.println("The cells that were measured are kept in " + settings.partialFile() + "; run again with --resume.");
             return 1;
         }
-        final long missing = PAIRS.stream().flatMap(pair -> settings.sizesBytes().stream().map(size -> key(pair.toString(), size)))
+        final long missing = PAIRS.stream().flatMap(pair -> settings.sizesBytes().stream().map(size -> key(pair, size)))
             .filter(k -> !done.containsKey(k)).count();
         if (missing > 0) {
             progress.printf(Locale.ROOT, "%d cells measured and kept in %s; a profile needs all six CPU state pairs of every size,"
@@ -135,19 +179,26 @@ public final class ProfileRun {
         final double[] achieved = checkWindow(runner);
         baselineClientPercent = achieved[0];
         baselinePeerPercent = achieved[1];
-        progress.printf(Locale.ROOT, "baseline: round trips alone keep the client core at %.0f %% and the peer core at %.0f %%%n",
-            baselineClientPercent, baselinePeerPercent);
+        if (settings.remote()) {
+            progress.printf(Locale.ROOT, "baseline: round trips alone keep the client core at %.0f %% (the peer host's is not read"
+                + " from here)%n", baselineClientPercent);
+        } else {
+            progress.printf(Locale.ROOT, "baseline: round trips alone keep the client core at %.0f %% and the peer core at %.0f %%%n",
+                baselineClientPercent, baselinePeerPercent);
+        }
     }
 
     private int measurePair(final CpuStatePair pair, final LoadDriver client, final LoadDriver peerLoad, final int total,
                             final long startNanos, final int measuredBefore) throws Exception {
         int clientDrive = drive(pair.client(), baselineClientPercent);
-        int peerDrive = drive(pair.peer(), baselinePeerPercent);
+        int peerDrive = settings.remote() ? 0 : drive(pair.peer(), baselinePeerPercent);
         final DriveCorrection clientCorrection = new DriveCorrection(TARGET_PERCENT.get(pair.client()));
         final DriveCorrection peerCorrection = new DriveCorrection(TARGET_PERCENT.get(pair.peer()));
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             client.drive(clientDrive);
-            peerLoad.drive(peerDrive);
+            if (!settings.remote()) {
+                peerLoad.drive(peerDrive);
+            }
             Thread.sleep(1_000); // the drivers reach their duty cycle
             final RoundTripRunner probe = new RoundTripRunner(peer, 256);
             final double[] before = checkWindow(probe);
@@ -156,12 +207,12 @@ public final class ProfileRun {
                 final Map<String, CellResult> cells = new LinkedHashMap<>();
                 int measured = 0;
                 for (final int size : settings.sizesBytes()) {
-                    if (done.containsKey(key(pair.toString(), size))) {
+                    if (done.containsKey(key(pair, size))) {
                         continue;
                     }
                     final RunResult run = new RoundTripRunner(peer, size).runPaced(settings.warmupRoundTrips(), settings.roundTrips(),
                         settings.intervalMicros() * 1_000L);
-                    cells.put(key(pair.toString(), size), cell(pair, size, run, before));
+                    cells.put(key(pair, size), cell(pair, size, run, before));
                     measured++;
                     progressLine(pair, size, doneAmongChosen() + cells.size(), total, startNanos, measuredBefore + measured);
                 }
@@ -172,28 +223,39 @@ public final class ProfileRun {
                     savePartial();
                     return measured;
                 }
-                progress.printf(Locale.ROOT, "%n%s: after its sizes the load read %s; measuring the pair again%n", pair,
+                progress.printf(Locale.ROOT, "%n%s: after its sizes the load read %s; measuring the pair again%n", label(pair),
                     missAfter.get().detail());
                 clientDrive = clientCorrection.next(clientDrive, after[0]);
                 peerDrive = peerCorrection.next(peerDrive, after[1]);
             } else {
-                progress.printf(Locale.ROOT, "%n%s: the load read %s; correcting the drivers and trying again%n", pair,
+                progress.printf(Locale.ROOT, "%n%s: the load read %s; correcting the drivers and trying again%n", label(pair),
                     missBefore.get().detail());
                 clientDrive = clientCorrection.next(clientDrive, before[0]);
                 peerDrive = peerCorrection.next(peerDrive, before[1]);
             }
         }
-        refused.add(String.format(Locale.ROOT, "%s (every size): the achieved load missed %s %d times", pair, pair, ATTEMPTS));
+        refused.add(String.format(Locale.ROOT, "%s (every size): the achieved load missed %s %d times", label(pair),
+            settings.remote() ? pair.client() + " on this host" : pair.toString(), ATTEMPTS));
         return 0;
+    }
+
+    /** @return the pair as a profile names it, and against a remote peer which side is this host */
+    private String label(final CpuStatePair pair) {
+        return settings.remote() ? pair.canonical() + " (this host " + pair.client() + ", peer host asserted " + pair.peer() + ")"
+            : pair.toString();
     }
 
     private static int drive(final CpuState state, final double baselinePercent) {
         return (int) Math.max(0, Math.min(100, Math.round(TARGET_PERCENT.get(state) - baselinePercent)));
     }
 
-    /** @return empty when both sides are in their state's band, else what they read */
+    /** @return empty when both sides (against a remote peer: this host's) are in their state's band, else what they read */
     private Optional<LoadMiss> miss(final CpuStatePair pair, final double[] achieved) {
         final CpuState client = classifier.classifyPlain(achieved[0]);
+        if (settings.remote()) {
+            return client == pair.client() ? Optional.empty() : Optional.of(new LoadMiss(LoadMiss.Kind.CPU_OUT_OF_BAND,
+                String.format(Locale.ROOT, "this host %.0f %% (%s)", achieved[0], client)));
+        }
         final CpuState peerState = classifier.classifyPlain(achieved[1]);
         if (client == pair.client() && peerState == pair.peer()) {
             return Optional.empty();
@@ -202,7 +264,7 @@ public final class ProfileRun {
             achieved[0], client, achieved[1], peerState)));
     }
 
-    /** Continuous 256 B round trips for the window, as a measurement runs: each side's utilisation. */
+    /** Continuous 256 B round trips for the window, as a measurement runs: each side's utilisation (the peer's NaN when remote). */
     private double[] checkWindow(final RoundTripRunner runner) throws Exception {
         final CoreUtilisation start = CoreUtilisation.read();
         final long endNanos = System.nanoTime() + CHECK_WINDOW_MILLIS * 1_000_000L;
@@ -210,13 +272,53 @@ public final class ProfileRun {
             runner.runPaced(0, 200, settings.intervalMicros() * 1_000L);
         }
         final CoreUtilisation end = CoreUtilisation.read();
-        return new double[] {end.percentSince(start, settings.clientCore()), end.percentSince(start, settings.peerCore())};
+        return new double[] {end.percentSince(start, settings.clientCore()),
+            settings.remote() ? Double.NaN : end.percentSince(start, settings.peerCore())};
     }
 
-    private static CellResult cell(final CpuStatePair pair, final int size, final RunResult run, final double[] achieved) {
+    private CellResult cell(final CpuStatePair pair, final int size, final RunResult run, final double[] achieved) {
         final LatencyHistogram histogram = LatencyHistogram.fromHdr(run.histogramNanos());
-        return new CellResult(pair.toString(), size, run.recordedRoundTrips(), run.meanMillis(), run.stdDevMillis(),
-            Math.max(run.maxMillis(), run.meanMillis()), histogram.upperEdgesNanos(), histogram.counts(), achieved[0], achieved[1], run.gcPauseOverlapNanos());
+        final RemotePeer remote = settings.remotePeer();
+        return new CellResult(pair.canonical().toString(), size, run.recordedRoundTrips(), run.meanMillis(), run.stdDevMillis(),
+            Math.max(run.maxMillis(), run.meanMillis()), histogram.upperEdgesNanos(), histogram.counts(), achieved[0], achieved[1],
+            run.gcPauseOverlapNanos(), remote == null ? null : remote.reference(), remote == null ? null : remote.host(),
+            remote == null ? null : remote.assertedState().name());
+    }
+
+    /**
+     * @return the peer a kept cell was measured against when its host is not this run's, in words; null when all agree (a
+     *         peer agent restarted on its host between runs listens on another port, and is the same peer host)
+     */
+    private String cellsOfAnotherPeer() {
+        final String host = settings.remote() ? withoutPort(settings.remotePeer().host()) : null;
+        for (final CellResult cell : done.values()) {
+            if (!Objects.equals(cell.peerHost() == null ? null : withoutPort(cell.peerHost()), host)) {
+                return cell.peerHost() == null ? "the peer agent a run without --peer started on this machine"
+                    : "the peer agent " + cell.peerReference() + " on " + cell.peerHost();
+            }
+        }
+        return null;
+    }
+
+    /** @return {@code HOST} of {@code HOST:PORT} */
+    private static String withoutPort(final String hostAndPort) {
+        final int colon = hostAndPort.lastIndexOf(':');
+        return colon < 0 ? hostAndPort : hostAndPort.substring(0, colon);
+    }
+
+    private String peerWords() {
+        return settings.remote() ? settings.remotePeer().describe() : "a peer agent it starts on this machine (no --peer)";
+    }
+
+    /** @return the canonical pairs whose every size of this run is kept already */
+    private Set<String> fullyDonePairs() {
+        final Set<String> pairs = new TreeSet<>();
+        for (final CpuStatePair pair : PAIRS) {
+            if (settings.sizesBytes().stream().allMatch(size -> done.containsKey(key(pair, size)))) {
+                pairs.add(pair.toString());
+            }
+        }
+        return pairs;
     }
 
     /** Cells of this run's pairs already measured (a resumed file may hold other pairs' too). */
@@ -224,7 +326,7 @@ public final class ProfileRun {
         int count = 0;
         for (final CpuStatePair pair : settings.pairs()) {
             for (final int size : settings.sizesBytes()) {
-                count += done.containsKey(key(pair.toString(), size)) ? 1 : 0;
+                count += done.containsKey(key(pair, size)) ? 1 : 0;
             }
         }
         return count;
@@ -244,11 +346,14 @@ public final class ProfileRun {
         final double elapsedSeconds = (System.nanoTime() - startNanos) / 1e9;
         final double etaSeconds = measuredNow == 0 ? 0 : elapsedSeconds / measuredNow * (total - cellsDone);
         progress.printf(Locale.ROOT, "\r[%s%s] %2d/%d cells  %-13s %5d B  ETA %3.0f s ", "#".repeat(filled), ".".repeat(width - filled),
-            cellsDone, total, pair, size, etaSeconds);
+            cellsDone, total, pair.canonical(), size, etaSeconds);
         progress.flush();
     }
 
     private Profile profile() {
+        if (settings.remote()) {
+            return profileAgainstRemotePeer();
+        }
         final List<ProfileCell> cells = new ArrayList<>();
         final StringBuilder achieved = new StringBuilder();
         for (final CellResult cell : done.values()) {
@@ -279,8 +384,62 @@ public final class ProfileRun {
             ThesisQueuePortModel.INSTANCE, cells);
     }
 
+    /**
+     * The profile of cells measured against remote peers: the provenance names each peer (reference and host), says which
+     * side each pair's states were on, that the peer host's was asserted (--peer-state), and what this host's read.
+     */
+    private Profile profileAgainstRemotePeer() {
+        final List<ProfileCell> cells = new ArrayList<>();
+        final Set<String> peers = new LinkedHashSet<>();
+        final StringBuilder states = new StringBuilder();
+        for (final CellResult cell : done.values()) {
+            final CpuStatePair pair = pairOf(cell);
+            cells.add(new ProfileCell(pair, cell.messageSizeBytes(), cell.sampleCount(), cell.meanMillis(), cell.stdDevMillis(),
+                cell.maxMillis(), LatencyHistogram.of(cell.upperEdgesNanos(), cell.counts(), 0)));
+            peers.add("the peer agent " + cell.peerReference() + " on " + cell.peerHost());
+            if (cell.messageSizeBytes() == settings.sizesBytes().get(0)) {
+                final CpuState asserted = CpuState.valueOf(cell.peerStateAsserted());
+                final CpuState local = pair.client() == asserted ? pair.peer() : pair.client();
+                states.append(String.format(Locale.ROOT, "%s: this host %s (read %.0f %%), the peer host asserted %s; ", cell.pair(),
+                    local, cell.clientPercent(), asserted));
+            }
+        }
+        final String peerList = String.join(" and ", peers);
+        final String method = String.format(Locale.ROOT,
+            "latency profile measure --peer --peer-state: %d round trips per cell, one started every %d us at most, after %d discarded"
+                + " warm-up (and %d s of back-to-back round trips before the first cell of a run), timed with System.nanoTime() into"
+                + " an HdrHistogram (ns, 3 significant digits; histogram bins are its non-empty buckets); CORBA round trips through"
+                + " the thesis's fm1 fixed arrays (octet sequences for other sizes) from this host to %s, a peer agent on another"
+                + " host, across the network between them. This host's side: the profiler pinned to core %d with taskset, its load"
+                + " driver stress-ng --cpu-load on that core, set to target minus what the round trips cost alone (baseline %.0f %%),"
+                + " targets LOW %d %%, MEDIUM %d %%, HIGH %d %%, the core's utilisation read from /proc/stat over 1.5 s of continuous"
+                + " round trips before and after each pair's sizes, within the state's band. The peer host's CPU was neither driven"
+                + " nor read from here: the planner held it in the state asserted with --peer-state (one run per state, resumed)."
+                + " Per pair (this host's state as read before the smallest size's cells): %s",
+            settings.roundTrips(), settings.intervalMicros(), settings.warmupRoundTrips(), settings.jitWarmupSeconds(), peerList,
+            settings.clientCore(), baselineClientPercent, TARGET_PERCENT.get(CpuState.LOW), TARGET_PERCENT.get(CpuState.MEDIUM),
+            TARGET_PERCENT.get(CpuState.HIGH), states.toString().trim());
+        final String hardware = MachineFacts.thisHost() + " (this host, the client side); the peer side: " + peerList
+            + " (its hardware is not read from here), over the network between the two hosts";
+        final Provenance provenance = new Provenance("latency profile measure --peer --peer-state", hardware, "JacORB 3.9 on Java "
+            + System.getProperty("java.version") + " (this host)", MachineFacts.operatingSystem() + " (this host)",
+            LocalDate.now().toString(), method);
+        return new Profile(settings.name(), settings.workstationType(), Layer.CORBA, provenance, null,
+            ThesisQueuePortModel.INSTANCE, cells);
+    }
+
+    private static CpuStatePair pairOf(final CellResult cell) {
+        final String[] states = cell.pair().split("/");
+        return new CpuStatePair(CpuState.valueOf(states[0]), CpuState.valueOf(states[1]));
+    }
+
     private static String key(final String pair, final int size) {
         return pair + "@" + size;
+    }
+
+    /** @return the key of a pair in either orientation: the profile's cell is the canonical pair's */
+    private static String key(final CpuStatePair pair, final int size) {
+        return key(pair.canonical().toString(), size);
     }
 
     @Override

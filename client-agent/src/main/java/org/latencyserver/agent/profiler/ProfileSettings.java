@@ -11,7 +11,8 @@ import org.latencyserver.core.state.CpuStatePair;
  * @param name             the profile's name
  * @param workstationType  the workstation type it describes
  * @param sizesBytes       message sizes, ascending
- * @param pairs            CPU state pairs (canonical)
+ * @param pairs            CPU state pairs: canonical when both sides are driven here; with a remote peer oriented
+ *                         (this host's state, the peer host's asserted one)
  * @param roundTrips       per cell
  * @param warmupRoundTrips discarded before each cell
  * @param clientCore       the core of the client side
@@ -19,10 +20,17 @@ import org.latencyserver.core.state.CpuStatePair;
  * @param resume           continue from the partial file
  * @param intervalMicros   one round trip started every this many µs at most (the message rate)
  * @param jitWarmupSeconds back-to-back round trips, unrecorded, before anything is measured
+ * @param remotePeer       the peer agent on another host ({@code --peer} with {@code --peer-state}), or null when the
+ *                         profiler starts its own on {@code peerCore}
  */
 record ProfileSettings(Path out, String name, String workstationType, List<Integer> sizesBytes, List<CpuStatePair> pairs,
                        int roundTrips, int warmupRoundTrips, int clientCore, int peerCore, boolean resume, int intervalMicros,
-                       int jitWarmupSeconds) {
+                       int jitWarmupSeconds, RemotePeer remotePeer) {
+
+    /** @return whether the peer is a peer agent on another host, whose CPU is asserted rather than driven */
+    boolean remote() {
+        return remotePeer != null;
+    }
 
     /** @return where finished cells are kept until the profile is written */
     Path partialFile() {

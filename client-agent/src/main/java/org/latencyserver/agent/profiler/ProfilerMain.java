@@ -63,6 +63,8 @@ public final class ProfilerMain implements Callable<Integer> {
         description = {"Measure a latency profile with histograms on this machine: for each CPU state pair, drive",
             "both sides' cores to the pair's load, check it, and measure every message size.",
             "The two workstations are emulated by pinning each side to its own core (needs taskset, stress-ng, 2 cores).",
+            "With --peer REF --peer-state STATE: CPU cells against a peer agent already running on another host: this host's",
+            "states are driven here, the peer host's is held in STATE by the planner (one run per state, with --resume).",
             "With --peer REF --port-loads LIST: port cells against a peer agent on another host, the port driven by iperf3",
             "and checked through its SNMP agent (CPU cells from --cpu-cells-from; see docs/planner-guide.md).",
             "Exit: 0 written, 1 cells refused (partial kept for --resume) or cannot run, 2 usage."})
@@ -83,7 +85,8 @@ public final class ProfilerMain implements Callable<Integer> {
         List<Integer> sizes = List.of(64, 128, 256, 512, 1024, 2048, 4096, 8192);
 
         @Option(names = "--pairs", split = ",", paramLabel = "PAIR",
-            description = "CPU state pairs, e.g. LOW/LOW,LOW/HIGH (default: all six).")
+            description = {"CPU state pairs, e.g. LOW/LOW,LOW/HIGH (default: all six; with --peer-state, the three",
+                "holding that state)."})
         List<String> pairs = List.of();
 
         @Option(names = "--round-trips", description = "Round trips per cell (default: ${DEFAULT-VALUE}).")
@@ -92,10 +95,10 @@ public final class ProfilerMain implements Callable<Integer> {
         @Option(names = "--warmup", description = "Discarded round trips before each cell (default: ${DEFAULT-VALUE}).")
         int warmup = 200;
 
-        @Option(names = "--client-core", description = "Core of the client side (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--client-core", description = "Core of the client side, this process and its load driver (default: ${DEFAULT-VALUE}).")
         int clientCore;
 
-        @Option(names = "--peer-core", description = "Core of the peer side (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--peer-core", description = "Core of the peer agent this command starts (default: ${DEFAULT-VALUE}; unused with --peer).")
         int peerCore = 1;
 
         @Option(names = "--resume", description = "Keep the cells an interrupted run measured (FILE.partial.json).")
@@ -110,14 +113,20 @@ public final class ProfilerMain implements Callable<Integer> {
         int jitWarmupSeconds = 15;
 
         @Option(names = "--peer", paramLabel = "REF", description = {"Measure against this peer agent on another host (its name with",
-            "--naming, a corbaloc/IOR, or an IOR file) instead of starting one here. Measures port cells only",
-            "(--port-loads, --cpu-cells-from): CPU load drivers run on this host alone."})
+            "--naming, a corbaloc/IOR, or an IOR file) instead of starting one here: CPU cells with --peer-state,",
+            "port cells with --port-loads. Load drivers run on this host alone."})
         String peer;
+
+        @Option(names = "--peer-state", paramLabel = "STATE", description = {"With --peer: the CPU state LOW, MEDIUM or HIGH (0-33, 34-66,",
+            "67-100 %%) the planner holds the peer host in; not driven or checked from here, recorded in the provenance.",
+            "Measures this host's LOW, MEDIUM and HIGH against it (or those of --pairs holding STATE); the other",
+            "pairs need runs with other states: LOW, then MEDIUM, then HIGH with --resume make the profile."})
+        String peerState;
 
         @Option(names = "--naming", paramLabel = "REF", description = "Naming service to look --peer up in, e.g. corbaloc::HOST:2809/NameService.")
         String naming;
 
-        @Option(names = "--cpu-cells-from", paramLabel = "FILE", description = {"With --peer: the profile whose CPU state pair cells the",
+        @Option(names = "--cpu-cells-from", paramLabel = "FILE", description = {"With --peer --port-loads: the profile whose CPU state pair cells the",
             "written profile carries (measured where both sides could be driven); its port cells are replaced."})
         Path cpuCellsFrom;
 
@@ -163,6 +172,9 @@ public final class ProfilerMain implements Callable<Integer> {
                     + (Files.isDirectory(outDirectory) ? " is not writable" : " does not exist"));
                 return 2;
             }
+            if (peerState != null) {
+                return measureAgainstRemotePeer();
+            }
             if (peer != null || portLoads != null) {
                 return measureAcrossPort(System::getenv);
             }
@@ -171,19 +183,16 @@ public final class ProfilerMain implements Callable<Integer> {
                 System.err.println("latency profile measure: " + problem);
                 return 1;
             }
-            final List<CpuStatePair> chosen = new ArrayList<>();
-            for (final String pair : pairs) {
-                final String[] states = pair.toUpperCase(java.util.Locale.ROOT).split("/");
-                try {
-                    chosen.add(new CpuStatePair(CpuState.valueOf(states[0]), CpuState.valueOf(states[1])).canonical());
-                } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-                    System.err.println("latency profile measure: --pairs: '" + pair + "' is not a pair like LOW/HIGH");
-                    return 2;
-                }
+            final List<CpuStatePair> chosen;
+            try {
+                chosen = chosenPairs();
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency profile measure: " + e.getMessage());
+                return 2;
             }
             final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName(), workstationType,
                 sizes.stream().sorted().toList(), chosen.isEmpty() ? ProfileRun.PAIRS : chosen, roundTrips, warmup, clientCore,
-                peerCore, resume, intervalMicros, jitWarmupSeconds);
+                peerCore, resume, intervalMicros, jitWarmupSeconds, null);
             // The client side is this process.
             CorePinning.pinThisProcess(clientCore);
             final Path directory = Files.createTempDirectory("profile-measure");
@@ -201,6 +210,100 @@ public final class ProfilerMain implements Callable<Integer> {
                     orb.shutdown(false);
                 }
             }
+        }
+
+        /** @return the --pairs, canonical; empty when none were given */
+        private List<CpuStatePair> chosenPairs() {
+            final List<CpuStatePair> chosen = new ArrayList<>();
+            for (final String pair : pairs) {
+                final String[] states = pair.toUpperCase(java.util.Locale.ROOT).split("/");
+                try {
+                    chosen.add(new CpuStatePair(CpuState.valueOf(states[0]), CpuState.valueOf(states[1])).canonical());
+                } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+                    throw new IllegalArgumentException("--pairs: '" + pair + "' is not a pair like LOW/HIGH", e);
+                }
+            }
+            return chosen;
+        }
+
+        /**
+         * The pairs a {@code --peer REF --peer-state STATE} run measures, or why the options do not make one.
+         *
+         * @throws IllegalArgumentException the usage fault, naming the option and value
+         */
+        PeerStatePlan peerStatePlan() {
+            if (peer == null) {
+                throw new IllegalArgumentException("--peer-state needs --peer REF: it is the state of a peer agent's host that this"
+                    + " profiler cannot drive; without --peer the profiler starts its own peer agent here and drives both sides");
+            }
+            if (portLoads != null || cpuCellsFrom != null) {
+                throw new IllegalArgumentException("--peer-state measures CPU cells and cannot be combined with "
+                    + (portLoads != null ? "--port-loads" : "--cpu-cells-from") + ": port cells are measured with both CPUs"
+                    + " LOW, in a run of their own");
+            }
+            if (roundTrips < 1 || warmup < 0) {
+                throw new IllegalArgumentException("--round-trips must be >= 1 and --warmup >= 0");
+            }
+            return PeerStatePlan.of(peerState, chosenPairs());
+        }
+
+        /**
+         * CPU cells against a peer agent on another host: this host's states driven here, the peer host's asserted.
+         *
+         * @return 0 measured (and written once all six pairs are in), 1 cannot run, peer unreachable or cells refused, 2 usage
+         */
+        private int measureAgainstRemotePeer() throws Exception {
+            final PeerStatePlan plan;
+            try {
+                plan = peerStatePlan();
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency profile measure: " + e.getMessage());
+                return 2;
+            }
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
+            try {
+                final EchoPeer echo;
+                final RemotePeer remote;
+                try {
+                    echo = RemotePeerAgent.reach(orb, peer, naming);
+                    remote = new RemotePeer(peer, RemotePeerAgent.host(echo), plan.peerState());
+                } catch (IllegalStateException e) {
+                    System.err.println("latency profile measure: " + e.getMessage());
+                    return 1;
+                }
+                final String problem = cannotRunAgainstRemotePeer();
+                if (problem != null) {
+                    System.err.println("latency profile measure: " + problem);
+                    return 1;
+                }
+                final ProfileSettings settings = new ProfileSettings(out.toAbsolutePath(), profileName(), workstationType,
+                    sizes.stream().sorted().toList(), plan.pairs(), roundTrips, warmup, clientCore, peerCore, resume, intervalMicros,
+                    jitWarmupSeconds, remote);
+                final ProfileRun run = new ProfileRun(settings, echo, System.err);
+                if (!run.prepare()) {
+                    return 1;
+                }
+                // This host's side is this process, pinned as in a run that starts its own peer agent.
+                CorePinning.pinThisProcess(clientCore);
+                return run.run();
+            } finally {
+                orb.shutdown(false);
+            }
+        }
+
+        /** @return why this host cannot drive its side, or null */
+        private String cannotRunAgainstRemotePeer() throws IOException {
+            if (!CorePinning.available()) {
+                return "taskset is needed to pin this host's side to its core (Debian: util-linux)";
+            }
+            if (!LoadDriver.available()) {
+                return "stress-ng is needed to drive this host's load (Debian: apt-get install stress-ng)";
+            }
+            final int cores = CoreUtilisation.read().coreCount();
+            if (clientCore < 0 || clientCore >= cores) {
+                return "--client-core must be one of the " + cores + " cores here (0.." + (cores - 1) + "), was " + clientCore;
+            }
+            return null;
         }
 
         /**
@@ -240,14 +343,14 @@ public final class ProfilerMain implements Callable<Integer> {
                     + " agent this command starts by itself is on this host (loopback has no port to load)");
             }
             if (portLoads == null) {
-                throw new IllegalArgumentException("--peer measures port cells: give --port-loads (e.g. 0,95,98,100). CPU state pairs"
-                    + " are not measured against a remote peer: the profiler's load drivers run on this host only and cannot drive or"
-                    + " pin the peer host's CPU; measure them where both sides can be driven and name that profile with"
-                    + " --cpu-cells-from");
+                throw new IllegalArgumentException("--peer needs --peer-state STATE or --port-loads LIST: the profiler's load drivers"
+                    + " run on this host only and cannot drive or pin the peer host's CPU, so CPU cells against it are measured with"
+                    + " the peer host held in a state you assert (--peer-state LOW, MEDIUM or HIGH), and port cells"
+                    + " (--port-loads, e.g. 0,95,98,100) take their CPU cells from --cpu-cells-from");
             }
             if (!pairs.isEmpty()) {
-                throw new IllegalArgumentException("--pairs cannot be measured with --peer: the peer host's CPU cannot be driven from"
-                    + " here; the CPU cells come from --cpu-cells-from");
+                throw new IllegalArgumentException("--pairs cannot be measured with --port-loads: a port run's CPU cells come from"
+                    + " --cpu-cells-from (CPU cells against a peer on another host are measured with --peer-state)");
             }
             if (resume) {
                 throw new IllegalArgumentException("--resume is for CPU state pairs; a --peer run measures its port loads afresh");

@@ -42,8 +42,9 @@ class MeasureAcrossPortOptionsTest {
     }
 
     @Test
-    void aPeerWithoutPortLoadsSaysWhyCpuPairsAreNotMeasuredAgainstIt() {
+    void aPeerWithNeitherPortLoadsNorAPeerStateSaysWhichToGiveAndWhy() {
         final String message = refusal("--out", "/tmp/p.json", "--peer", "peers/ws2");
+        assertTrue(message.startsWith("--peer needs --peer-state STATE or --port-loads LIST"), message);
         assertTrue(message.contains("the profiler's load drivers run on this host only and cannot drive or pin the peer host's CPU"),
             message);
         assertTrue(message.contains("--cpu-cells-from"), message);
@@ -53,7 +54,7 @@ class MeasureAcrossPortOptionsTest {
     void cpuPairsAndResumeAreRefusedWithAPeer() {
         final List<String> withPairs = new ArrayList<>(COMPLETE);
         withPairs.addAll(List.of("--pairs", "LOW/HIGH"));
-        assertRefused("--pairs cannot be measured with --peer", withPairs.toArray(String[]::new));
+        assertRefused("--pairs cannot be measured with --port-loads", withPairs.toArray(String[]::new));
         final List<String> withResume = new ArrayList<>(COMPLETE);
         withResume.add("--resume");
         assertRefused("--resume is for CPU state pairs", withResume.toArray(String[]::new));
