@@ -48,7 +48,9 @@ import picocli.CommandLine.Option;
  * too. The kit and the load drivers are touched only while holding {@link #lifecycle}'s lock, and nothing
  * is started once it is stopping, so nothing started can escape the stop.
  *
- * <p>Exit codes: 0 after a clean stop, 1 when a part failed (which, and its log, printed), 2 usage.
+ * <p>Exit codes: 0 when {@code --duration} ends it; stopped by SIGTERM, it stops what it started,
+ * deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C likewise exits 130; 1 when
+ * a part failed (which, and its log, printed), 2 usage.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, version = "latency demo 0.1.0",
     description = "Run the whole Latency Server system on loopback: naming service, SNMP emulator, server, agents, console.")

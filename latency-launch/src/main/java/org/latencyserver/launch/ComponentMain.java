@@ -18,15 +18,22 @@ import java.util.concurrent.CountDownLatch;
  * }, mirror -&gt; System.out.println("mirror: ..."));
  * </pre>
  *
- * <p>Exit statuses: {@value #EXIT_STOPPED} after a clean stop, otherwise the {@link Refusal}'s;
- * each main documents which of its failures is {@value #EXIT_FAILED} and which {@value #EXIT_USAGE}
- * ({@code docs/operator-guide.md}). Any other exception goes to the caller (picocli reports it).
+ * <p>Exit statuses: {@link #serve} returns {@value #EXIT_STOPPED} after a clean stop, otherwise the
+ * {@link Refusal}'s; each main documents which of its failures is {@value #EXIT_FAILED} and which
+ * {@value #EXIT_USAGE} ({@code docs/operator-guide.md}). A process stopped by a signal exits as a JVM
+ * does, whatever {@link #serve} returns: stopped by SIGTERM, it closes, deletes its ready file and
+ * exits 143 (128 + 15); Ctrl-C (SIGINT) likewise exits 130. Any other exception goes to the caller
+ * (picocli reports it).
  *
  * <p>Stateless; thread-safe.
  */
 public final class ComponentMain {
 
-    /** Exit status after a clean stop. */
+    /**
+     * What {@link #serve} returns after a clean stop. The process's exit status is this only when the
+     * stop was asked for inside it ({@link ServingLifecycle#requestStop()}, a run's end); after SIGTERM
+     * the JVM exits 143, after Ctrl-C 130.
+     */
     public static final int EXIT_STOPPED = 0;
     /** Exit status of a component that cannot start (a port, a file). */
     public static final int EXIT_FAILED = 1;

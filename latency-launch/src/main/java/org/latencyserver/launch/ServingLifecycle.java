@@ -25,6 +25,10 @@ import java.util.concurrent.TimeUnit;
  * {@link #close()} at most {@value #CLEANUP_MILLIS} ms, so a component that cannot stop does not keep
  * the JVM alive.
  *
+ * <p>Exit status: the JVM, not the main, decides it after a signal. Stopped by SIGTERM, the process
+ * closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C (SIGINT) likewise
+ * exits 130. A supervisor counts 143 as a clean stop (the systemd units' {@code SuccessExitStatus=143}).
+ *
  * <p>Thread-safe.
  */
 public final class ServingLifecycle implements AutoCloseable {

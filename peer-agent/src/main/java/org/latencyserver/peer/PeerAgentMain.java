@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
  *
  * <p>Only parses the command line: {@link PeerAgent} runs the agent from a {@link PeerAgentContext}.
  * Once it serves it prints one line starting {@code peer-agent NAME ready} for people and writes
- * {@code --ready-file} for programs ({@code docs/ready-files.md}). Exit codes: 0 after a clean stop,
+ * {@code --ready-file} for programs ({@code docs/ready-files.md}). Exit codes: stopped by SIGTERM, it
+ * closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C likewise exits 130;
  * 1 when it cannot start (the reason printed), 2 usage, or a naming service that cannot be reached or
  * refuses the name (one line; no IOR file is written then).
  */

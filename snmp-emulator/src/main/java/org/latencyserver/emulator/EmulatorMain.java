@@ -108,7 +108,11 @@ public final class EmulatorMain implements java.util.concurrent.Callable<Integer
     /** Agents listed one by one at start up to this many; more are summed up per kind. */
     static final int AGENTS_LISTED = 20;
 
-    /** Entry point. Exit code 0 on a normal end, 1 on a bad scenario, access setup or port, 2 on bad options. */
+    /**
+     * Entry point. Exit code 0 when {@code --duration} ends it (or after {@code --dry-run}); stopped by
+     * SIGTERM, it closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C
+     * likewise exits 130; 1 on a bad scenario, access setup or port, 2 on bad options.
+     */
     public static void main(String[] args) {
         System.exit(execute(args, System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }

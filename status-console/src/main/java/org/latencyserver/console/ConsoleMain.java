@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
  * <p>Only parses the command line: {@link StatusConsole} runs the console from a {@link ConsoleContext}.
  * In web mode prints exactly one line {@code console at http://HOST:PORT/} once it listens, for
  * people, and writes {@code --ready-file} for programs ({@code docs/ready-files.md}). Exit
- * codes: 0 after a clean stop (or a good {@code --once}), 1 when the server cannot be reached for
- * {@code --once} or the port cannot be bound, 2 usage, and when its callback address ({@code --host}) is loopback
+ * codes: 0 after a good {@code --once}; stopped by SIGTERM, it closes, deletes its ready file and
+ * exits 143 (128 + 15), as a JVM does; Ctrl-C likewise exits 130; 1 when the server cannot be reached for
+ * {@code --once} or the port cannot be bound; 2 usage, and when its callback address ({@code --host}) is loopback
  * while the server is not ({@link CallbackReach}; not for {@code --once}, which takes no pushes).
  */
 @Command(name = "console", mixinStandardHelpOptions = true, version = "latency console 0.1.0",

@@ -32,8 +32,9 @@ import picocli.CommandLine.Spec;
  * <p>Only parses the command line: {@link ClientAgent} runs the agent from a {@link ClientAgentContext}
  * ({@code --pin-core} pins this process first). Prints one line starting {@code client-agent ready}
  * for people once it runs, and writes {@code --ready-file} for programs ({@code docs/ready-files.md}).
- * Exit codes: 0 after a clean stop, 1 when it cannot start, 2 usage, and when its callback address ({@code --host}) is
- * loopback while the server is not ({@link CallbackReach}).
+ * Exit codes: stopped by SIGTERM, it closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C
+ * likewise exits 130; 1 when it cannot start; 2 usage, and when its callback address ({@code --host}) is loopback while
+ * the server is not ({@link CallbackReach}).
  */
 @Command(name = "client-agent", mixinStandardHelpOptions = true, version = "latency client-agent 0.1.0",
     description = "Measure round trips for the Latency Server's QoS 3 and 4 connections.")

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Reads the total collection time this JVM's garbage collectors report, so that a run can say how
- * much of its own JVM's GC overlapped it (seed 004: a measurer that pauses measures itself).
+ * much of its own JVM's GC overlapped it: a pause of the measuring JVM lengthens every round trip
+ * it is timing, so a measurer that pauses measures itself, not the path.
  *
  * <p>The collectors report milliseconds, so an overlap below 1 ms may read as 0. Thread-safe.
  */

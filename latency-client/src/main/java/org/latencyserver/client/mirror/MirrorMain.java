@@ -28,10 +28,11 @@ import picocli.CommandLine.Option;
  * the server has answered it prints one line starting {@code mirror:} for people and writes
  * {@code --ready-file} for programs ({@code docs/ready-files.md}).
  *
- * <p>Exit codes: 0 after Ctrl-C, 1 when the file cannot be created or the mirror's writer dies (the
- * file truncated under it; the ready file is removed first), 2 for bad arguments, when its callback address
- * ({@code --host}) is loopback while the server is not ({@link CallbackReach}), or when the server, at first contact,
- * lacks a connection named by {@code --connections}.
+ * <p>Exit codes: stopped by SIGTERM, it closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C
+ * likewise exits 130 (the mirror file stays, its heartbeat stopped); 1 when the file cannot be created or the mirror's
+ * writer dies (the file truncated under it; the ready file is removed first); 2 for bad arguments, when its callback
+ * address ({@code --host}) is loopback while the server is not ({@link CallbackReach}), or when the server, at first
+ * contact, lacks a connection named by {@code --connections}.
  */
 @Command(name = "mirror", mixinStandardHelpOptions = true, version = "latency mirror 0.1.0",
     description = "Mirror a Latency Server's estimates into a memory-mapped file on this host "

@@ -15,10 +15,11 @@ import org.latencyserver.core.stats.MeanConfidence;
 /**
  * Mean round trip as a straight line in message size, {@code t = α + β·size}, fitted by ordinary
  * least squares (Commons Math {@link SimpleRegression}) to the cell means of one CPU state pair of
- * a profile. This is the start-up-plus-per-byte model of seed 003 ({@code t = α + β·size/γ}); the
- * thesis's Appendix A is close to linear in size for each CPU pair. It serves sizes between and
- * beyond the profiled ones, labelled interpolated or extrapolated; a profiled size is answered
- * from its cell, exactly.
+ * a profile. This is the start-up-plus-per-byte model of a message's time (a fixed start-up time
+ * plus a time per byte, as in R. W. Hockney, "The communication challenge for MPP: Intel Paragon
+ * and Meiko CS-2", Parallel Computing, 1994); the thesis's Appendix A is close to linear in
+ * size for each CPU pair. It serves sizes between and beyond the profiled ones, labelled
+ * interpolated or extrapolated; a profiled size is answered from its cell, exactly.
  *
  * <p>The interval of a size read off the line is the 95 % prediction interval of the fit,
  * {@code ŷ ± t(n−2)·s·√(1 + 1/n + (x − x̄)²/Sxx)}, with {@code s} the residual standard deviation of

@@ -18,8 +18,9 @@ import picocli.CommandLine.Option;
  * <p>With {@code --ready-file PATH} it writes a ready file ({@code docs/ready-files.md}) once it
  * serves, and deletes it when it stops cleanly.
  *
- * <p>Exit codes: 0 after a clean stop, 1 when the port cannot be listened on or a file or directory
- * cannot be written (one line on stderr), 2 usage.
+ * <p>Exit codes: stopped by SIGTERM, it closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C likewise exits 130;
+ * 1 when the port cannot be listened on or a file or directory cannot be written (one line on
+ * stderr), 2 usage.
  */
 @Command(name = "naming-service", mixinStandardHelpOptions = true, version = "latency naming-service 0.1.0",
     description = "Run a CORBA Naming Service (JacORB's) for the Latency Server's components.")

@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
  * <p>With {@code --ready-file PATH} it writes a ready file ({@code docs/ready-files.md}) once it
  * serves, and deletes it when it stops cleanly.
  *
- * <p>Exit codes: 0 after a clean stop, 1 a bad configuration (every fault printed) or a partition
+ * <p>Exit codes: stopped by SIGTERM, it closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C likewise exits 130;
+ * 1 a bad configuration (every fault printed) or a partition
  * that another partition in the naming service conflicts with (overlapping index_refs, a client
  * workstation of a running partition), 2 usage, or a
  * naming service given with {@code --naming} that cannot be reached or refuses the name (one line
