@@ -3,6 +3,7 @@ package org.latencyserver.demo;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import org.latencyserver.launch.Installation;
 
 /**
  * What {@code ./latency demo} prints for people once it runs: where to look and what to look at.
@@ -12,6 +13,9 @@ import java.util.List;
  * <p>Stateless; thread-safe.
  */
 final class DemoBanner {
+
+    /** How a person runs a component here: {@code ./latency} in a checkout, {@code bin/latency} of a distribution. */
+    private static final String LAUNCHER = Installation.current().launcherCommand();
 
     private DemoBanner() {
     }
@@ -36,13 +40,13 @@ final class DemoBanner {
         out.println("  Naming service: " + naming + "  (the server is '" + serverName + "', the peer agent '" + peerName + "')");
         ready.metricsUrl().ifPresent(url -> out.println("  Metrics:        " + url));
         prometheusLines.forEach(out::println);
-        out.println("  Terminal view:  ./latency console --naming " + naming + " --server " + serverName + " --watch");
+        out.println("  Terminal view:  " + LAUNCHER + " console --naming " + naming + " --server " + serverName + " --watch");
         out.println("  Mirror file:    " + mirrorFile + "  (every estimate, read without a call)");
-        out.println("                  ./latency mirror-read --file " + mirrorFile + " --watch");
+        out.println("                  " + LAUNCHER + " mirror-read --file " + mirrorFile + " --watch");
         out.println("                  Java: EstimateMirror.open(path).read(indexRef, record); C: latency-mirror/src/main/c/latency_mirror.h");
         final Path certs = ready.workDir().resolve("certs");
         out.println("  Writes need TLS and a role (plain IIOP reads only). As the planner, for example:");
-        out.println("    LATENCY_TLS_PASSWORD=$(cat " + certs.resolve("password") + ") ./latency profile load F --naming " + naming
+        out.println("    LATENCY_TLS_PASSWORD=$(cat " + certs.resolve("password") + ") " + LAUNCHER + " profile load F --naming " + naming
             + " --server " + serverName + " --tls-keystore " + certs.resolve("planner-demo-planner.p12") + " --tls-truststore "
             + certs.resolve("trust.p12"));
         out.println();

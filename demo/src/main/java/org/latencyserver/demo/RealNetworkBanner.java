@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.latencyserver.launch.Installation;
 import org.latencyserver.testbed.TestbedStatus;
 
 /**
@@ -16,6 +17,9 @@ import org.latencyserver.testbed.TestbedStatus;
  * <p>Stateless; thread-safe.
  */
 final class RealNetworkBanner {
+
+    /** How a person runs a component here: {@code ./latency} in a checkout, {@code bin/latency} of a distribution. */
+    private static final String LAUNCHER = Installation.current().launcherCommand();
 
     private RealNetworkBanner() {
     }
@@ -76,11 +80,11 @@ final class RealNetworkBanner {
         ready.metricsUrl().ifPresent(url -> out.println("  Metrics:        " + url));
         out.println("  Naming service: " + naming + "  (inside the testbed: reach it from a host, e.g. sudo ip netns exec "
             + srv + " …)");
-        out.println("  Terminal view:  sudo ip netns exec " + srv + " ./latency console --naming " + naming + " --server "
+        out.println("  Terminal view:  sudo ip netns exec " + srv + " " + LAUNCHER + " console --naming " + naming + " --server "
             + serverName + " --watch");
         out.println("  Mirror file:    " + mirrorFile + "  (ws1's copy of every estimate; the file system is shared)");
-        out.println("                  ./latency mirror-read --file " + mirrorFile + " --watch");
-        out.println("  Testbed:        sudo ./latency testbed status --name " + status.testbed() + "     (ports, agents; "
+        out.println("                  " + LAUNCHER + " mirror-read --file " + mirrorFile + " --watch");
+        out.println("  Testbed:        sudo " + LAUNCHER + " testbed status --name " + status.testbed() + "     (ports, agents; "
             + "sudo tc -n " + sw.namespace() + " -s qdisc show dev " + port.interfaceName() + " for the drops)");
         out.println();
         out.println("  Where things run: naming service, server and console on srv (" + RealNetworkConfig.host(status,

@@ -50,6 +50,14 @@ public record Installation(Path root, Path stateDirectory, Optional<Path> home) 
             .orElseGet(() -> ProcessKit.fromRepository(root, workDirectory));
     }
 
+    /**
+     * @return the command a person types to run a component here: {@code ./latency} in a checkout (run
+     *     from its root), the distribution's {@code HOME/bin/latency} otherwise
+     */
+    public String launcherCommand() {
+        return home.map(distribution -> distribution.resolve("bin").resolve("latency").toString()).orElse("./latency");
+    }
+
     private static Path absolute(final String path) {
         return Path.of(path).toAbsolutePath().normalize();
     }

@@ -26,6 +26,7 @@ class InstallationTest {
         assertEquals(Path.of("/r/checkout"), installation.root());
         assertEquals(Path.of("/r/checkout/.latency"), installation.stateDirectory());
         assertEquals(Optional.empty(), installation.home());
+        assertEquals("./latency", installation.launcherCommand());
     }
 
     @Test
@@ -38,6 +39,7 @@ class InstallationTest {
 
         assertEquals(Path.of("/home/u/.latency"), installation.stateDirectory());
         assertEquals(Optional.of(Path.of("/opt/latency-1.0")), installation.home());
+        assertEquals("/opt/latency-1.0/bin/latency", installation.launcherCommand());
     }
 
     @Test
