@@ -143,7 +143,7 @@ public final class SnmpPoller implements AutoCloseable {
     }
 
     /** @return a user-based security model that knows SHA, HMAC-192-SHA-256, AES-128 and AES-256 as well as the defaults */
-    private static USM newUsm() {
+    static USM newUsm() {
         final SecurityProtocols protocols = new SecurityProtocols(SecurityProtocols.SecurityProtocolSet.maxCompatibility);
         protocols.addAuthenticationProtocol(new AuthSHA());
         protocols.addAuthenticationProtocol(new AuthHMAC192SHA256());
