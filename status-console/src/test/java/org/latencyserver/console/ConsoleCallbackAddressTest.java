@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -19,9 +16,9 @@ import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.EstimateListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.orb.CallbackReach;
+import org.latencyserver.orb.CommandRun;
 import org.latencyserver.orb.PublishedAddress;
 import org.latencyserver.testkit.FreePorts;
-import picocli.CommandLine;
 
 /**
  * Where the console's callback object listens ({@code --host}, {@code --port}), its refusal of a
@@ -43,19 +40,11 @@ class ConsoleCallbackAddressTest {
 
     @Test
     void theCommandLineRefusesItWithExitTwoAndOneLine() {
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final PrintStream systemErr = System.err;
-        final int exit;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            exit = new CommandLine(new ConsoleMain()).execute("--server", REMOTE_SERVER, "--http-port", "0", "--watch");
-        } finally {
-            System.setErr(systemErr);
-        }
-        assertEquals(2, exit);
+        final CommandRun run = CommandRun.of(new ConsoleMain(), "--server", REMOTE_SERVER, "--http-port", "0", "--watch");
+        assertEquals(2, run.exit());
         assertEquals("latency console: the server is at 198.18.0.1, but this console's callback address is 127.0.0.1, which the"
             + " server cannot reach; give --host with this host's address as the server reaches it",
-            err.toString(StandardCharsets.UTF_8).strip());
+            run.standardError().strip());
     }
 
     @Test

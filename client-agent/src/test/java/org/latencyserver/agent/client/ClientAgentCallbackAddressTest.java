@@ -3,9 +3,6 @@ package org.latencyserver.agent.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,9 +12,9 @@ import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.orb.CallbackReach;
+import org.latencyserver.orb.CommandRun;
 import org.latencyserver.orb.PublishedAddress;
 import org.latencyserver.testkit.FreePorts;
-import picocli.CommandLine;
 
 /**
  * Where the client agent's callback object listens ({@code --host}, {@code --port}), and its refusal
@@ -38,18 +35,10 @@ class ClientAgentCallbackAddressTest {
 
     @Test
     void theCommandLineRefusesItWithExitTwoAndOneLine() {
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final PrintStream systemErr = System.err;
-        final int exit;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            exit = new CommandLine(new ClientAgentMain()).execute("--server", REMOTE_SERVER, "--host", "localhost", "--no-probe");
-        } finally {
-            System.setErr(systemErr);
-        }
-        assertEquals(2, exit);
+        final CommandRun run = CommandRun.of(new ClientAgentMain(), "--server", REMOTE_SERVER, "--host", "localhost", "--no-probe");
+        assertEquals(2, run.exit());
         assertEquals("client-agent: the server is at 198.18.0.1, but this agent's callback address is localhost, which the server"
-            + " cannot reach; give --host with this host's address as the server reaches it", err.toString(StandardCharsets.UTF_8).strip());
+            + " cannot reach; give --host with this host's address as the server reaches it", run.standardError().strip());
     }
 
     @Test

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,11 +25,11 @@ import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.orb.CommandRun;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.peer.PeerAgent;
 import org.latencyserver.peer.PeerAgentContext;
 import org.omg.CORBA.ORB;
-import picocli.CommandLine;
 
 /**
  * {@code profile measure --peer REF --peer-state STATE} against a real peer agent (in this JVM, reached over loopback IIOP
@@ -188,15 +185,8 @@ class MeasureAgainstRemotePeerTest {
         if (!all.contains("--out")) {
             all.addAll(List.of("--out", directory.resolve("p.json").toString()));
         }
-        final ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        final PrintStream original = System.err;
-        System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
-        try {
-            final int exit = new CommandLine(new ProfilerMain.Measure()).execute(all.toArray(String[]::new));
-            return new Refusal(exit, errors.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(original);
-        }
+        final CommandRun run = CommandRun.of(new ProfilerMain.Measure(), all.toArray(String[]::new));
+        return new Refusal(run.exit(), run.standardError());
     }
 
     private record Refusal(int exit, String errors) {

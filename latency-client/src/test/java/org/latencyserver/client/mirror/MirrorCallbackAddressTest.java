@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,9 +15,9 @@ import org.latencyserver.idl.StandInServer;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.EstimateListener;
 import org.latencyserver.orb.CallbackReach;
+import org.latencyserver.orb.CommandRun;
 import org.latencyserver.orb.PublishedAddress;
 import org.latencyserver.testkit.FreePorts;
-import picocli.CommandLine;
 
 /**
  * Where the mirror's callback object listens ({@code --host}, {@code --port}), and its refusal of a
@@ -46,19 +43,11 @@ class MirrorCallbackAddressTest {
 
     @Test
     void theCommandLineRefusesItWithExitTwoAndOneLineAndTakesTheOlderNameListenHost() {
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final PrintStream systemErr = System.err;
-        final int exit;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            exit = new CommandLine(new MirrorMain()).execute("--server", REMOTE_SERVER, "--listen-host", "::1",
+        final CommandRun run = CommandRun.of(new MirrorMain(), "--server", REMOTE_SERVER, "--listen-host", "::1",
                 "--file", directory.resolve("m").toString());
-        } finally {
-            System.setErr(systemErr);
-        }
-        assertEquals(2, exit);
+        assertEquals(2, run.exit());
         assertEquals("latency mirror: the server is at 198.18.0.1, but this mirror's callback address is ::1, which the server"
-            + " cannot reach; give --host with this host's address as the server reaches it", err.toString(StandardCharsets.UTF_8).strip());
+            + " cannot reach; give --host with this host's address as the server reaches it", run.standardError().strip());
     }
 
     @Test
