@@ -27,6 +27,7 @@ import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
+import org.latencyserver.systemtests.distribution.UnitFile;
 import org.latencyserver.systemtests.distribution.UnpackedDistribution;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.testkit.config.ServerYaml;
@@ -37,9 +38,11 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
 
 /**
  * The deployment guide followed on the one-switch testbed: the distribution's tarball unpacked with
- * {@code tar xf} into a fresh directory, and from it, through its {@code bin/latency}, the naming
- * service, server and console on srv, the client agent and mirror on ws1 and the peer agent on ws2,
- * each with the guide's fixed ports and its host's address ({@code docs/deployment.md}), and writes
+ * {@code tar xf} into a fresh directory, and from it the naming service, server and console on srv, the
+ * client agent and mirror on ws1 and the peer agent on ws2, each started by its shipped unit's own command
+ * lines ({@code ExecStart}, then {@code ExecStartPost}'s {@code latency await-ready}) expanded from the
+ * shipped {@code etc/latency.env} with the host's address and node, as systemd would (this machine's PID 1
+ * is not systemd), so with the guide's fixed ports ({@code docs/deployment.md}), and writes
  * over TLS: {@code latency certs} from the distribution issues the server's, the client agent's and an
  * operator's stores, which the server, the client agent and the console are given as the guide says. The
  * processes run in the test's directory with a {@code PATH} whose first {@code mvn} records any call
@@ -56,7 +59,6 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
 class DistributionOnTestbedTest {
 
     private static final Path GUIDE = Path.of("../docs/deployment.md");
-    private static final String NAMING = "corbaloc::198.18.0.1:2809/NameService";
     private static final String SERVER_NAME = "LatencyServer";
     /** The watcher's line of a connection served from a measurement (see {@link EstimatesWatchMain}). */
     private static final Pattern MEASURED = Pattern.compile("conn=(\\d+) qos=\\d+ port_state=-?\\d+ served quality=\\d+ source=measurement ");
@@ -84,57 +86,58 @@ class DistributionOnTestbedTest {
     private void run(final OneSwitchTestbed testbed, final SystemUnderTest system) throws Exception {
         final long unpackNanos = System.nanoTime();
         final UnpackedDistribution distribution = UnpackedDistribution.unpack(directory.resolve("opt"));
+        final Path home = distribution.home();
         final Path work = Files.createDirectories(directory.resolve("work"));
+        final Path runtimeRoot = Files.createDirectories(directory.resolve("run"));
+        final Path stateRoot = Files.createDirectories(directory.resolve("var-lib"));
         final Path mvnCalls = directory.resolve("mvn-called");
         final Path fakeBin = Files.createDirectories(directory.resolve("fake-bin"));
         Files.writeString(fakeBin.resolve("mvn"), "#!/bin/sh\necho \"$@\" >> " + mvnCalls + "\nexit 1\n");
         assertTrue(fakeBin.resolve("mvn").toFile().setExecutable(true));
-        final Path home = Files.createDirectories(directory.resolve("home"));
+        final Path userHome = Files.createDirectories(directory.resolve("home"));
         final Path ca = work.resolve("ca");
+        final Map<String, String> shipped = UnitFile.environmentFile(home.resolve("etc/latency.env"));
 
-        final String srv = testbed.namespace("srv");
-        final String ws1 = testbed.namespace("ws1");
-        final String ws2 = testbed.namespace("ws2");
         final Map<String, ChildProcess> byComponentAndHost = new LinkedHashMap<>();
-        try (ProcessKit kit = ProcessKit.fromDistribution(distribution.home(), work)) {
-            final Map<String, String> environment = Map.of("PATH", fakeBin + ":" + System.getenv("PATH"), "HOME", home.toString(),
-                "TESTBED_COMMUNITY", testbed.community());
-            kit.launch(Component.CERTS).env(environment).args("--dir", ca.toString(), "--agent", "ws1", "--operator", "ops1")
+        try (ProcessKit kit = ProcessKit.fromDistribution(home, work)) {
+            final Map<String, String> base = new LinkedHashMap<>(Map.of("PATH", fakeBin + ":" + System.getenv("PATH"),
+                "HOME", userHome.toString(), "TESTBED_COMMUNITY", testbed.community()));
+            kit.launch(Component.CERTS).env(base).args("--dir", ca.toString(), "--agent", "ws1", "--operator", "ops1")
                 .start().awaitSuccess(Duration.ofSeconds(120));
-            final Map<String, String> withPassword = new java.util.HashMap<>(environment);
-            withPassword.put("LATENCY_TLS_PASSWORD", Files.readString(ca.resolve("password")).strip());
-            final Path config = serverConfig(testbed, distribution.home(), ca);
-            start(byComponentAndHost, "naming-service@srv", kit.launch(Component.NAMING_SERVICE).env(environment)
-                .inNetworkNamespace(srv).args("--host", "198.18.0.1", "--port", "2809", "--db-dir", work.resolve("naming").toString()));
-            start(byComponentAndHost, "server@srv", kit.launch(Component.SERVER).env(withPassword).inNetworkNamespace(srv)
-                .args("--config", config.toString(), "--naming", NAMING, "--host", "198.18.0.1", "--port", "2810"));
-            start(byComponentAndHost, "console@srv", kit.launch(Component.CONSOLE).env(withPassword).inNetworkNamespace(srv)
-                .args("--server", SERVER_NAME, "--naming", NAMING, "--http-port", "8470", "--host", "198.18.0.1", "--port", "2814",
-                    "--tls-keystore", ca.resolve("operator-ops1.p12").toString(), "--tls-truststore", ca.resolve("trust.p12").toString()));
-            start(byComponentAndHost, "peer-agent@ws2", kit.launch(Component.PEER_AGENT).env(environment).inNetworkNamespace(ws2)
-                .args("--name", "ws2", "--naming", NAMING, "--host", "198.18.0.3", "--port", "2811"));
-            start(byComponentAndHost, "client-agent@ws1", kit.launch(Component.CLIENT_AGENT).env(withPassword)
-                .inNetworkNamespace(ws1).args("--server", SERVER_NAME, "--naming", NAMING, "--node", "ws1", "--host", "198.18.0.2",
-                    "--port", "2812", "--tls-keystore", ca.resolve("agent-ws1.p12").toString(),
-                    "--tls-truststore", ca.resolve("trust.p12").toString()));
-            final Path mirrorFile = work.resolve("estimates.mirror");
-            start(byComponentAndHost, "mirror@ws1", kit.launch(Component.MIRROR).env(environment).inNetworkNamespace(ws1)
-                .args("--server", SERVER_NAME, "--naming", NAMING, "--node", "ws1", "--file", mirrorFile.toString(),
-                    "--host", "198.18.0.2", "--port", "2813"));
-
+            // secrets.env, as the guide has it: the stores' password
+            base.put("LATENCY_TLS_PASSWORD", Files.readString(ca.resolve("password")).strip());
+            final Path config = serverConfig(testbed, home, ca);
+            final String trust = " --tls-truststore " + ca.resolve("trust.p12");
+            // latency.env per host: the shipped file (its ports, naming service and server name), with the host's
+            // own address and node, and the options the guide adds for TLS
+            final Map<String, String> srv = host(shipped, "198.18.0.1", "srv", Map.of(
+                "LATENCY_CONSOLE_OPTS", "--tls-keystore " + ca.resolve("operator-ops1.p12") + trust));
+            final Map<String, String> ws1 = host(shipped, "198.18.0.2", "ws1", Map.of(
+                "LATENCY_CLIENT_AGENT_OPTS", "--tls-keystore " + ca.resolve("agent-ws1.p12") + trust));
+            final Map<String, String> ws2 = host(shipped, "198.18.0.3", "ws2", Map.of());
+            final UnitRunner units = new UnitRunner(kit, home, runtimeRoot, stateRoot, base, config);
+            byComponentAndHost.put("naming-service@srv", units.start("latency-naming-service", testbed.namespace("srv"), srv));
+            byComponentAndHost.put("server@srv", units.start("latency-server", testbed.namespace("srv"), srv));
+            byComponentAndHost.put("console@srv", units.start("latency-console", testbed.namespace("srv"), srv));
+            byComponentAndHost.put("peer-agent@ws2", units.start("latency-peer-agent", testbed.namespace("ws2"), ws2));
+            byComponentAndHost.put("client-agent@ws1", units.start("latency-client-agent", testbed.namespace("ws1"), ws1));
+            byComponentAndHost.put("mirror@ws1", units.start("latency-mirror", testbed.namespace("ws1"), ws1));
             System.out.printf(Locale.ROOT, "distribution: tar xf to every component ready in %.1f s%n",
                 (System.nanoTime() - unpackNanos) / 1e9);
+
             // An application on ws1: reads every connection's estimate from the server by name.
-            final ChildProcess watch = system.launchClass("watch", EstimatesWatchMain.class).args(SERVER_NAME, NAMING)
-                .inNetworkNamespace(ws1).start();
+            final ChildProcess watch = system.launchClass("watch", EstimatesWatchMain.class)
+                .args(shipped.get("LATENCY_SERVER_NAME"), shipped.get("LATENCY_NAMING")).inNetworkNamespace(testbed.namespace("ws1"))
+                .start();
             final Set<Integer> measured = awaitMeasured(watch, Set.of(3, 4), byComponentAndHost);
-            awaitMirrorHoldsEveryConnection(mirrorFile, 4);
+            awaitMirrorHoldsEveryConnection(runtimeRoot.resolve("latency-mirror/estimates.mirror"), 4);
             final double servingSeconds = (System.nanoTime() - unpackNanos) / 1e9;
             System.out.printf(Locale.ROOT, "distribution: tar xf to a serving testbed (every component ready, the mirror"
                 + " full, QoS 3 and 4 measured across hosts) in %.1f s%n", servingSeconds);
             assertEquals(Set.of(3, 4), measured);
 
-            compareWithThePortTable(byComponentAndHost, Map.of("srv", srv, "ws1", ws1, "ws2", ws2));
+            compareWithThePortTable(byComponentAndHost, Map.of("srv", testbed.namespace("srv"), "ws1", testbed.namespace("ws1"),
+                "ws2", testbed.namespace("ws2")));
             watch.stop(Duration.ofSeconds(10));
         }
         assertFalse(Files.exists(mvnCalls), () -> "mvn was run: " + read(mvnCalls));
@@ -143,11 +146,45 @@ class DistributionOnTestbedTest {
         }
     }
 
-    private static void start(final Map<String, ChildProcess> started, final String key, final ProcessKit.Launch launch)
-        throws Exception {
-        final ChildProcess child = launch.name(key.replace('@', '-')).start();
-        child.awaitReady(SystemUnderTest.READY_TIMEOUT);
-        started.put(key, child);
+    /** A host's latency.env: the shipped one with this host's address and node, and further options. */
+    private static Map<String, String> host(final Map<String, String> shipped, final String address, final String node,
+                                            final Map<String, String> options) {
+        final Map<String, String> environment = new LinkedHashMap<>(shipped);
+        environment.put("LATENCY_HOST", address);
+        environment.put("LATENCY_NODE", node);
+        environment.putAll(options);
+        return environment;
+    }
+
+    /**
+     * Runs a shipped unit as systemd would: its runtime and state directories made, its {@code ExecStart} (expanded
+     * from the host's environment file, {@code /opt/latency} where the tarball was unpacked, the test's server
+     * configuration for {@code /etc/latency/server.yaml}) in the host's namespace with the environment file's
+     * variables and the secrets in its environment, then its {@code ExecStartPost} ({@code latency await-ready}) to
+     * its successful end.
+     */
+    private record UnitRunner(ProcessKit kit, Path home, Path runtimeRoot, Path stateRoot, Map<String, String> secrets,
+                              Path serverConfig) {
+
+        ChildProcess start(final String unitName, final String namespace, final Map<String, String> environment)
+            throws Exception {
+            final UnitFile unit = UnitFile.read(home.resolve("systemd").resolve(unitName + ".service"));
+            Files.createDirectories(runtimeRoot.resolve(unitName));
+            Files.createDirectories(stateRoot.resolve(unitName));
+            final Map<String, String> processEnvironment = new LinkedHashMap<>(environment);
+            processEnvironment.putAll(secrets);
+            final ChildProcess child = kit.launchProgram(unitName, installed(unit.command("ExecStart", runtimeRoot, stateRoot,
+                environment))).env(processEnvironment).inNetworkNamespace(namespace).start();
+            kit.launchProgram(unitName + "-ready", installed(unit.command("ExecStartPost", runtimeRoot, stateRoot, environment)))
+                .start().awaitSuccess(Duration.ofSeconds(90));
+            assertTrue(child.isAlive(), () -> unitName + " ended: " + child.logEnd());
+            return child;
+        }
+
+        private List<String> installed(final List<String> command) {
+            return command.stream().map(word -> word.replace("/opt/latency/", home + "/")
+                .replace("/etc/latency/server.yaml", serverConfig.toString())).toList();
+        }
     }
 
     private static Set<Integer> awaitMeasured(final ChildProcess watch, final Set<Integer> wanted,
