@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -38,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * at most that long and a normal request waits no longer than that and the check. The response time
  * limit ({@code sun.net.httpserver.maxRspTime}) is left unset: it would end every event stream.
  * What reaches a handler has passed {@link ConsoleRequestGate}.
+ *
+ * <p>With {@link OperatorHttps} it serves HTTPS instead, to operators only: the same server class
+ * (the JDK's {@code HttpsServer}), the same routes, gate and limits; the TLS handshake demands a
+ * trusted client certificate, and a request whose certificate is not an operator's is answered 403
+ * before the gate looks at it. {@link OperatorHttps} says why the JDK's server and client certificates.
  */
 final class ConsoleWebServer implements AutoCloseable {
 
@@ -49,6 +55,8 @@ final class ConsoleWebServer implements AutoCloseable {
     static final String HTTP_THREAD_PREFIX = "console-http-";
     /** Seconds a page refused a stream is asked to wait ({@code Retry-After}); the page waits as long. */
     static final int RETRY_AFTER_SECONDS = 10;
+    /** Connections the kernel queues before the server accepts them. */
+    private static final int BACKLOG = 50;
     private static final long KEEPALIVE_MILLIS = 15_000;
     private static final long STALL_MILLIS = 10_000;
 
@@ -73,6 +81,8 @@ final class ConsoleWebServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final ConsoleRequestGate gate;
+    /** The operators' HTTPS; null for plain HTTP (loopback only, {@link ConsoleContext#validate()}). */
+    private final OperatorHttps https;
     /** Set while the streams are full and the refusal has been logged; one warning per full spell. */
     private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
@@ -84,7 +94,20 @@ final class ConsoleWebServer implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     ConsoleWebServer(final ServerFeed feed, final String host, final int port, final int maxStreams) throws IOException {
-        this(feed, "console.html", host, port, maxStreams);
+        this(feed, "console.html", host, port, maxStreams, null);
+    }
+
+    /**
+     * @param feed       the snapshots to serve
+     * @param host       address to bind
+     * @param port       port; 0 for any free one
+     * @param maxStreams the most event streams (live pages) open at once; at least 1
+     * @param https      HTTPS for operators only; null for plain HTTP
+     * @throws IOException when the port cannot be bound
+     */
+    ConsoleWebServer(final ServerFeed feed, final String host, final int port, final int maxStreams, final OperatorHttps https)
+        throws IOException {
+        this(feed, "console.html", host, port, maxStreams, https);
     }
 
     /**
@@ -93,10 +116,11 @@ final class ConsoleWebServer implements AutoCloseable {
      * @param host       the address to listen on
      * @param port       the port, 0 for any free port
      * @param maxStreams the most live pages at once
+     * @param https      HTTPS for operators only; null for plain HTTP
      * @throws IOException when the port cannot be bound or the page is missing
      */
-    ConsoleWebServer(final SnapshotSource<?> source, final String pageName, final String host, final int port, final int maxStreams)
-        throws IOException {
+    ConsoleWebServer(final SnapshotSource<?> source, final String pageName, final String host, final int port, final int maxStreams,
+                     final OperatorHttps https) throws IOException {
         this.feed = source;
         try (InputStream in = ConsoleWebServer.class.getResourceAsStream(pageName)) {
             if (in == null) {
@@ -108,7 +132,14 @@ final class ConsoleWebServer implements AutoCloseable {
             LOG.warn("{} is set ({} s): every live page's event stream ends after that long and reconnects",
                 MAX_RESPONSE_TIME_PROPERTY, System.getProperty(MAX_RESPONSE_TIME_PROPERTY));
         }
-        this.server = HttpServer.create(new InetSocketAddress(host, port), 50);
+        this.https = https;
+        if (https == null) {
+            this.server = HttpServer.create(new InetSocketAddress(host, port), BACKLOG);
+        } else {
+            final HttpsServer secure = HttpsServer.create(new InetSocketAddress(host, port), BACKLOG);
+            secure.setHttpsConfigurator(https.configurator());
+            this.server = secure;
+        }
         final AtomicInteger threadNumber = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(HTTP_THREADS, runnable -> {
             final Thread thread = new Thread(runnable, HTTP_THREAD_PREFIX + threadNumber.incrementAndGet());
@@ -132,6 +163,11 @@ final class ConsoleWebServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** @return {@code https} when it serves operators over HTTPS, else {@code http} */
+    String scheme() {
+        return https == null ? "http" : "https";
+    }
+
     /** @return the event streams open now */
     int openStreams() {
         return streams.openStreams();
@@ -139,6 +175,13 @@ final class ConsoleWebServer implements AutoCloseable {
 
     /** Every request: refused by the gate, or served by its route. */
     private void handle(final HttpExchange exchange) throws IOException {
+        if (https != null) {
+            final Optional<String> refusal = OperatorHttps.refusal(exchange);
+            if (refusal.isPresent()) {
+                send(exchange, 403, "text/plain; charset=utf-8", (refusal.get() + "\n").getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+        }
         final Optional<ConsoleRequestGate.Route> route = gate.admit(exchange);
         if (route.isEmpty()) {
             return;
