@@ -106,7 +106,7 @@ public final class ConsoleMain implements Callable<Integer> {
         final ConsoleContext context = new ConsoleContext().server(location.server()).naming(location.naming()).node(node.node())
             .allPartitions(allPartitions).bindAddress(bind)
             .callbackHost(callbackHost).callbackPort(callbackPort)
-            .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch);
+            .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch && !once);
         // Begun before anything can fail: a stale ready file goes even when this run does not start.
         try (ServingLifecycle life = ServingLifecycle.begin(Component.CONSOLE, readyFile)) {
             try {
