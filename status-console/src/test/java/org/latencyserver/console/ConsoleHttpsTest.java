@@ -153,6 +153,15 @@ class ConsoleHttpsTest {
     }
 
     @Test
+    void storesThatTheirPasswordDoesNotOpenAreRefusedNamingTheOption() {
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new ConsoleContext()
+            .server(NO_SERVER).https(new org.latencyserver.orb.TlsStores(stores.consoleStores().keystore(),
+                stores.consoleStores().truststore(), "not-the-password")).validate());
+        assertTrue(refused.getMessage().startsWith("--https-keystore " + stores.consoleStores().keystore()
+            + " cannot be opened as PKCS#12 with the password"), refused.getMessage());
+    }
+
+    @Test
     void theConsoleLaunchedWithHttpsNamesAnHttpsUrl() throws Exception {
         try (StatusConsole console = StatusConsole.launch(new ConsoleContext().server(NO_SERVER).httpPort(0)
             .https(stores.consoleStores()))) {
