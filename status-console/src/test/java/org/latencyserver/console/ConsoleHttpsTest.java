@@ -124,18 +124,32 @@ class ConsoleHttpsTest {
         assumeTrue(address.isPresent(), "this machine has no non-loopback IPv4 address");
         final String host = address.get().getHostAddress();
         final ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        final PrintStream standardError = System.err;
-        final int exit;
-        System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
-        try {
-            exit = new CommandLine(new ConsoleMain()).execute("--server", NO_SERVER, "--bind", host, "--http-port", "0");
-        } finally {
-            System.setErr(standardError);
-        }
+        final int exit = runConsole(errors, "--server", NO_SERVER, "--bind", host, "--http-port", "0");
         assertEquals(2, exit);
         assertEquals("latency console: " + ConsoleContext.OFF_LOOPBACK_REFUSAL.formatted(host) + System.lineSeparator(),
             errors.toString(StandardCharsets.UTF_8));
         assertTrue(errors.toString(StandardCharsets.UTF_8).contains("--https-keystore FILE and --https-truststore FILE"));
+    }
+
+    @Test
+    void anHttpsKeystoreWithoutATruststoreIsRefusedExitTwo() {
+        final ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        final int exit = runConsole(errors, "--server", NO_SERVER, "--http-port", "0", "--https-keystore",
+            stores.consoleStores().keystore().toString());
+        assertEquals(2, exit);
+        assertEquals("latency console: --https-keystore and --https-truststore go together" + System.lineSeparator(),
+            errors.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Runs the console's command line in this JVM, its standard error into {@code errors}; returns its exit code. */
+    private static int runConsole(final ByteArrayOutputStream errors, final String... args) {
+        final PrintStream standardError = System.err;
+        System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+        try {
+            return new CommandLine(new ConsoleMain()).execute(args);
+        } finally {
+            System.setErr(standardError);
+        }
     }
 
     @Test
