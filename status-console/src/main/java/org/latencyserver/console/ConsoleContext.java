@@ -4,6 +4,8 @@ import static org.latencyserver.launch.ContextChecks.requireAtLeast;
 import static org.latencyserver.launch.ContextChecks.requireNonBlank;
 import static org.latencyserver.launch.ContextChecks.requirePort;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.function.Consumer;
 import org.latencyserver.orb.Partitions;
 import org.latencyserver.orb.TlsStores;
@@ -19,6 +21,10 @@ import org.latencyserver.orb.TlsStores;
 public final class ConsoleContext {
     /** The shortest refresh period accepted, in milliseconds: a faster one only loads the server. */
     public static final long MIN_REFRESH_MILLIS = 100;
+    /** The refusal of a web page off loopback without HTTPS; {@code %s} is the {@code --bind} address. */
+    static final String OFF_LOOPBACK_REFUSAL = "--bind %s is not loopback: off loopback the web page is served over HTTPS to"
+        + " operators only; give --https-keystore FILE and --https-truststore FILE (./latency certs --console NAME makes them),"
+        + " or --bind 127.0.0.1";
     /** How long one call to the server may wait for its reply, in milliseconds. */
     static final long REPLY_TIMEOUT_MILLIS = 5_000;
 
@@ -27,6 +33,7 @@ public final class ConsoleContext {
     private String node;
     private boolean allPartitions;
     private TlsStores tls;
+    private TlsStores https;
     private boolean webPage = true;
     private String bindAddress = "127.0.0.1";
     private int httpPort = 8470;
@@ -67,6 +74,15 @@ public final class ConsoleContext {
     /** @return this, calling the server over IIOP/TLS with an operator's certificate (null: plain IIOP) */
     public ConsoleContext tls(TlsStores stores) {
         this.tls = stores;
+        return this;
+    }
+
+    /**
+     * @return this, serving the web page over HTTPS to operators only: its server certificate and the authorities whose
+     *     client certificates it trusts ({@link OperatorHttps}); null, the default: plain HTTP, on loopback only
+     */
+    public ConsoleContext https(TlsStores stores) {
+        this.https = stores;
         return this;
     }
 
@@ -145,9 +161,33 @@ public final class ConsoleContext {
         requireAtLeast("--max-streams", maxStreams, 1);
         requirePort("--http-port", httpPort, 0);
         requireNonBlank("--bind", bindAddress, "be an address");
+        if (webPage && https == null && !isLoopback(bindAddress)) {
+            throw new IllegalArgumentException(OFF_LOOPBACK_REFUSAL.formatted(bindAddress));
+        }
+        if (webPage && https != null) {
+            OperatorHttps.of(https);
+        }
         requireNonBlank("--host", callbackHost, "be an address");
         requirePort("--port", callbackPort, 0);
         return this;
+    }
+
+    /**
+     * @param address an address or host name as given to {@code --bind}
+     * @return whether every address it names is loopback
+     * @throws IllegalArgumentException when it names no address
+     */
+    static boolean isLoopback(String address) {
+        try {
+            for (InetAddress resolved : InetAddress.getAllByName(address)) {
+                if (!resolved.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--bind " + address + " names no address of this machine: " + e.getMessage(), e);
+        }
     }
 
     /** @return the server as given, or {@value Partitions#DEFAULT_SERVER_NAME} with a naming service */
@@ -171,6 +211,10 @@ public final class ConsoleContext {
 
     TlsStores tls() {
         return tls;
+    }
+
+    TlsStores https() {
+        return https;
     }
 
     boolean webPage() {

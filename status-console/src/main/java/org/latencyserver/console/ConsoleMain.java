@@ -27,7 +27,9 @@ import picocli.CommandLine.Option;
  * codes: 0 after a good {@code --once}; stopped by SIGTERM, it closes, deletes its ready file and
  * exits 143 (128 + 15), as a JVM does; Ctrl-C likewise exits 130; 1 when the server cannot be reached for
  * {@code --once} or the port cannot be bound; 2 usage, and when its callback address ({@code --host}) is loopback
- * while the server is not ({@link CallbackReach}; not for {@code --once}, which takes no pushes).
+ * while the server is not ({@link CallbackReach}; not for {@code --once}, which takes no pushes), and when the web
+ * page's {@code --bind} is off loopback without {@code --https-keystore} and {@code --https-truststore}
+ * ({@link OperatorHttps}).
  */
 @Command(name = "console", mixinStandardHelpOptions = true, version = "latency console 0.1.0",
     description = "The Latency Server's status console: a live web page, or a table in the terminal.")
@@ -49,7 +51,12 @@ public final class ConsoleMain implements Callable<Integer> {
     @Mixin
     private TlsClientOptions tls = new TlsClientOptions();
 
-    @Option(names = "--bind", description = "Address of the web page (default: ${DEFAULT-VALUE}, loopback only).")
+    /** The web page over HTTPS, for operators only; required off loopback. */
+    @Mixin
+    private ConsoleHttpsOptions https = new ConsoleHttpsOptions();
+
+    @Option(names = "--bind", description = {"Address of the web page (default: ${DEFAULT-VALUE}, loopback only). An address"
+        + " off loopback needs --https-keystore and --https-truststore: without them the console refuses to start, exit 2."})
     private String bind = "127.0.0.1";
 
     @Option(names = "--http-port", description = "Port of the web page; 0 for any free port (default: ${DEFAULT-VALUE}).")
@@ -99,11 +106,11 @@ public final class ConsoleMain implements Callable<Integer> {
         final ConsoleContext context = new ConsoleContext().server(location.server()).naming(location.naming()).node(node.node())
             .allPartitions(allPartitions).bindAddress(bind)
             .callbackHost(callbackHost).callbackPort(callbackPort)
-            .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch);
+            .httpPort(httpPort).maxStreams(maxStreams).refreshMillis(refreshMillis).webPage(!watch && !once);
         // Begun before anything can fail: a stale ready file goes even when this run does not start.
         try (ServingLifecycle life = ServingLifecycle.begin(Component.CONSOLE, readyFile)) {
             try {
-                context.tls(tls.stores()).validate();
+                context.tls(tls.stores()).https(https.stores()).validate();
             } catch (IllegalArgumentException e) {
                 System.err.println("latency console: " + TerminalText.safe(e.getMessage()));
                 return 2;

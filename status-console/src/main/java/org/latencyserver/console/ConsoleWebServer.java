@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,6 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -23,32 +27,49 @@ import org.slf4j.LoggerFactory;
  * {@code GET /events} server-sent events carrying each new snapshot, so the page updates live
  * without reloads.
  *
- * <p>Bounded: the HTTP handlers run on a fixed pool of {@value #HTTP_THREADS} threads and return at
- * once (an event stream's handler only sends the headers and hands the stream to
- * {@link EventStreams}, whose one thread writes every stream), so the threads do not grow with the
- * number of open pages. At most {@code maxStreams} streams are open at once; beyond that
- * {@code /events} answers 503 with a plain-text reason and {@code Retry-After}. A slow browser
- * loses intermediate snapshots (it gets the newest), never delays the feed; one that stops reading
- * is dropped after {@value #STALL_MILLIS} ms. Handlers only read snapshots.
+ * <p>Bounded: the HTTP handlers return at once (an event stream's handler only sends the headers
+ * and hands the stream to {@link EventStreams}, whose one thread writes every stream), so the
+ * threads do not grow with the number of open pages. At most {@code maxStreams} streams are open at
+ * once; beyond that {@code /events} answers 503 with a plain-text reason and {@code Retry-After}. A
+ * slow browser loses intermediate snapshots (it gets the newest), never delays the feed; one that
+ * stops reading is dropped after {@value #STALL_MILLIS} ms. Handlers only read snapshots.
  *
- * <p>Slow clients: the JDK server reads a request's line and headers on a thread of that pool, so a
- * client that sends them a line at a time would hold a thread for as long as it likes. The JDK
- * closes a connection that has not sent its whole request head within {@value #REQUEST_HEADERS_SECONDS}
- * s ({@code sun.net.httpserver.maxReqTime}, checked every second), so slow clients hold the pool for
- * at most that long and a normal request waits no longer than that and the check. The response time
- * limit ({@code sun.net.httpserver.maxRspTime}) is left unset: it would end every event stream.
- * What reaches a handler has passed {@link ConsoleRequestGate}.
+ * <p>Slow clients: the JDK server reads a request's line and headers (over HTTPS, the TLS handshake
+ * first) on a thread of its executor, so a client that sends them a line at a time holds a thread.
+ * The JDK closes a connection that has not sent its whole request head within
+ * {@value #REQUEST_HEADERS_SECONDS} s ({@code sun.net.httpserver.maxReqTime}, checked every second),
+ * so a slow client holds a thread for at most that long. That time runs from the connection's
+ * accept, also while its request waits for a thread: a request queued behind slow clients for
+ * longer is closed unanswered. So the executor keeps {@value #CORE_HTTP_THREADS} threads and starts
+ * more, up to {@value #MAX_HTTP_THREADS}, only when none is free (idle ones end after
+ * {@value #IDLE_THREAD_SECONDS} s): a page is answered at once beside that many slow connections
+ * less one. Beyond them requests queue for one more thread, {@link #HTTP_OVERFLOW_THREAD}. The
+ * response time limit ({@code sun.net.httpserver.maxRspTime}) is left unset: it would end every
+ * event stream. What reaches a handler has passed {@link ConsoleRequestGate}.
+ *
+ * <p>With {@link OperatorHttps} it serves HTTPS instead, to operators only: the same server class
+ * (the JDK's {@code HttpsServer}), the same routes, gate and limits; the TLS handshake demands a
+ * trusted client certificate, and a request whose certificate is not an operator's is answered 403
+ * before the gate looks at it. {@link OperatorHttps} says why the JDK's server and client certificates.
  */
 final class ConsoleWebServer implements AutoCloseable {
 
-    /** Threads of the HTTP server's executor; handlers never block on a stream. */
-    static final int HTTP_THREADS = 4;
+    /** Threads the HTTP server's executor keeps; handlers never block on a stream. */
+    static final int CORE_HTTP_THREADS = 4;
+    /** The most threads of the HTTP server's executor: each slow client holds one for up to {@link #REQUEST_HEADERS_SECONDS}. */
+    static final int MAX_HTTP_THREADS = 128;
+    /** Seconds a thread beyond {@link #CORE_HTTP_THREADS} stays idle before it ends. */
+    static final int IDLE_THREAD_SECONDS = 30;
+    /** The name of the thread that takes requests in turn when all {@link #MAX_HTTP_THREADS} are busy. */
+    static final String HTTP_OVERFLOW_THREAD = "console-http-overflow";
     /** Seconds a connection may take over its request line and headers before the JDK server closes it. */
     static final int REQUEST_HEADERS_SECONDS = 5;
     /** Prefix of the HTTP executor's thread names. */
     static final String HTTP_THREAD_PREFIX = "console-http-";
     /** Seconds a page refused a stream is asked to wait ({@code Retry-After}); the page waits as long. */
     static final int RETRY_AFTER_SECONDS = 10;
+    /** Connections the kernel queues before the server accepts them. */
+    private static final int BACKLOG = 50;
     private static final long KEEPALIVE_MILLIS = 15_000;
     private static final long STALL_MILLIS = 10_000;
 
@@ -71,8 +92,11 @@ final class ConsoleWebServer implements AutoCloseable {
     private final byte[] page;
     private final EventStreams streams;
     private final HttpServer server;
-    private final ExecutorService executor;
+    private final ThreadPoolExecutor executor;
+    private final ExecutorService overflow;
     private final ConsoleRequestGate gate;
+    /** The operators' HTTPS; null for plain HTTP (loopback only, {@link ConsoleContext#validate()}). */
+    private final OperatorHttps https;
     /** Set while the streams are full and the refusal has been logged; one warning per full spell. */
     private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
@@ -84,7 +108,20 @@ final class ConsoleWebServer implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     ConsoleWebServer(final ServerFeed feed, final String host, final int port, final int maxStreams) throws IOException {
-        this(feed, "console.html", host, port, maxStreams);
+        this(feed, "console.html", host, port, maxStreams, null);
+    }
+
+    /**
+     * @param feed       the snapshots to serve
+     * @param host       address to bind
+     * @param port       port; 0 for any free one
+     * @param maxStreams the most event streams (live pages) open at once; at least 1
+     * @param https      HTTPS for operators only; null for plain HTTP
+     * @throws IOException when the port cannot be bound
+     */
+    ConsoleWebServer(final ServerFeed feed, final String host, final int port, final int maxStreams, final OperatorHttps https)
+        throws IOException {
+        this(feed, "console.html", host, port, maxStreams, https);
     }
 
     /**
@@ -93,10 +130,11 @@ final class ConsoleWebServer implements AutoCloseable {
      * @param host       the address to listen on
      * @param port       the port, 0 for any free port
      * @param maxStreams the most live pages at once
+     * @param https      HTTPS for operators only; null for plain HTTP
      * @throws IOException when the port cannot be bound or the page is missing
      */
-    ConsoleWebServer(final SnapshotSource<?> source, final String pageName, final String host, final int port, final int maxStreams)
-        throws IOException {
+    ConsoleWebServer(final SnapshotSource<?> source, final String pageName, final String host, final int port, final int maxStreams,
+                     final OperatorHttps https) throws IOException {
         this.feed = source;
         try (InputStream in = ConsoleWebServer.class.getResourceAsStream(pageName)) {
             if (in == null) {
@@ -108,13 +146,20 @@ final class ConsoleWebServer implements AutoCloseable {
             LOG.warn("{} is set ({} s): every live page's event stream ends after that long and reconnects",
                 MAX_RESPONSE_TIME_PROPERTY, System.getProperty(MAX_RESPONSE_TIME_PROPERTY));
         }
-        this.server = HttpServer.create(new InetSocketAddress(host, port), 50);
+        this.https = https;
+        if (https == null) {
+            this.server = HttpServer.create(new InetSocketAddress(host, port), BACKLOG);
+        } else {
+            final HttpsServer secure = HttpsServer.create(new InetSocketAddress(host, port), BACKLOG);
+            secure.setHttpsConfigurator(https.configurator());
+            this.server = secure;
+        }
         final AtomicInteger threadNumber = new AtomicInteger();
-        this.executor = Executors.newFixedThreadPool(HTTP_THREADS, runnable -> {
-            final Thread thread = new Thread(runnable, HTTP_THREAD_PREFIX + threadNumber.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.overflow = Executors.newSingleThreadExecutor(runnable -> daemon(runnable, HTTP_OVERFLOW_THREAD));
+        // No queue: a request takes a free thread or starts one; past the maximum it waits for the overflow thread.
+        this.executor = new ThreadPoolExecutor(CORE_HTTP_THREADS, MAX_HTTP_THREADS, IDLE_THREAD_SECONDS, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), runnable -> daemon(runnable, HTTP_THREAD_PREFIX + threadNumber.incrementAndGet()),
+            (runnable, pool) -> overflow.execute(runnable));
         server.setExecutor(executor);
         this.gate = new ConsoleRequestGate(host, server.getAddress().getAddress(), server.getAddress().getPort());
         server.createContext("/", this::handle);
@@ -132,6 +177,11 @@ final class ConsoleWebServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** @return {@code https} when it serves operators over HTTPS, else {@code http} */
+    String scheme() {
+        return https == null ? "http" : "https";
+    }
+
     /** @return the event streams open now */
     int openStreams() {
         return streams.openStreams();
@@ -139,6 +189,13 @@ final class ConsoleWebServer implements AutoCloseable {
 
     /** Every request: refused by the gate, or served by its route. */
     private void handle(final HttpExchange exchange) throws IOException {
+        if (https != null) {
+            final Optional<String> refusal = OperatorHttps.refusal(exchange);
+            if (refusal.isPresent()) {
+                send(exchange, 403, "text/plain; charset=utf-8", (refusal.get() + "\n").getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+        }
         final Optional<ConsoleRequestGate.Route> route = gate.admit(exchange);
         if (route.isEmpty()) {
             return;
@@ -201,6 +258,12 @@ final class ConsoleWebServer implements AutoCloseable {
             + " s\n").getBytes(StandardCharsets.UTF_8));
     }
 
+    private static Thread daemon(final Runnable runnable, final String name) {
+        final Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
     private String toJson(final Object snapshot) {
         try {
             return json.writeValueAsString(snapshot);
@@ -219,5 +282,6 @@ final class ConsoleWebServer implements AutoCloseable {
         server.stop(0);
         streams.close();
         executor.shutdownNow();
+        overflow.shutdownNow();
     }
 }

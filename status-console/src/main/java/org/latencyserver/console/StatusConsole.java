@@ -134,8 +134,10 @@ public final class StatusConsole extends RunningComponent {
         }
         if (context.webPage()) {
             try {
-                web = feed != null ? new ConsoleWebServer(feed, context.bindAddress(), context.httpPort(), context.maxStreams())
-                    : new ConsoleWebServer(partitions, "partitions.html", context.bindAddress(), context.httpPort(), context.maxStreams());
+                final OperatorHttps https = context.https() == null ? null : OperatorHttps.of(context.https());
+                web = feed != null ? new ConsoleWebServer(feed, context.bindAddress(), context.httpPort(), context.maxStreams(), https)
+                    : new ConsoleWebServer(partitions, "partitions.html", context.bindAddress(), context.httpPort(), context.maxStreams(),
+                        https);
             } catch (IOException e) {
                 throw new IOException("cannot serve on " + context.bindAddress() + ":" + context.httpPort() + ": " + e.getMessage(), e);
             }
@@ -153,9 +155,17 @@ public final class StatusConsole extends RunningComponent {
         return web == null ? -1 : web.port();
     }
 
-    /** @return the web page's URL, e.g. {@code http://127.0.0.1:8470/}, or null when it serves no page */
+    /**
+     * @return the web page's URL, e.g. {@code http://127.0.0.1:8470/} ({@code https://} for operators over HTTPS), or null
+     *     when it serves no page
+     */
     public synchronized String url() {
-        return web == null ? null : "http://" + context.bindAddress() + ":" + web.port() + "/";
+        if (web == null) {
+            return null;
+        }
+        final String host = context.bindAddress().indexOf(':') >= 0 && !context.bindAddress().startsWith("[")
+            ? "[" + context.bindAddress() + "]" : context.bindAddress();
+        return web.scheme() + "://" + host + ":" + web.port() + "/";
     }
 
     /**

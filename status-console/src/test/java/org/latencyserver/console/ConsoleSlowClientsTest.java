@@ -15,14 +15,14 @@ import org.latencyserver.console.ConsoleHttpClient.Response;
 
 /**
  * Slow clients cannot shut the console: connections that send their request headers a line at a
- * time (slowloris), more of them than the HTTP threads, are closed once they have taken
+ * time (slowloris), more of them than the HTTP threads it keeps, are closed once they have taken
  * {@value ConsoleWebServer#REQUEST_HEADERS_SECONDS} s over their headers, so a normal GET is still
  * answered within that time and a little more.
  */
 class ConsoleSlowClientsTest {
 
-    /** More slow connections than the console has HTTP threads. */
-    private static final int SLOW_CONNECTIONS = ConsoleWebServer.HTTP_THREADS + 2;
+    /** More slow connections than the HTTP threads the console keeps. */
+    private static final int SLOW_CONNECTIONS = ConsoleWebServer.CORE_HTTP_THREADS + 2;
     /** How long a slow connection keeps trickling, unless the console closes it. */
     private static final long TRICKLE_SECONDS = 25;
     /** The bound on the normal GET: the header time limit, the JDK's 1 s check, and slack for a loaded machine. */

@@ -24,8 +24,11 @@ import org.junit.jupiter.api.Test;
  */
 class ConsoleStreamLimitTest {
 
-    /** Fixed threads the web server may run: its HTTP pool, the broadcaster and the watchdog. */
-    private static final int FIXED_THREADS = ConsoleWebServer.HTTP_THREADS + 2;
+    /**
+     * Threads the web server runs when requests come one at a time: the HTTP threads it keeps (it starts more only for
+     * requests that find none free), the broadcaster and the watchdog.
+     */
+    private static final int FIXED_THREADS = ConsoleWebServer.CORE_HTTP_THREADS + 2;
     /** Three times the fixed threads: a thread per stream would show. */
     private static final int MAX_STREAMS = 3 * FIXED_THREADS;
 

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
  * <p>Exit codes: 0 done, 1 keytool failed, 2 usage.
  */
 @Command(name = "certs", mixinStandardHelpOptions = true, version = "latency certs 0.1.0",
-    description = "Make a local CA and TLS certificates for the server, client agents, operators and planners.")
+    description = "Make a local CA and TLS certificates for the server, client agents, operators, planners and the console's web page.")
 public final class CertsMain implements Callable<Integer> {
 
     @Option(names = "--dir", required = true, paramLabel = "DIR", description = "Where the stores go (created).")
@@ -38,6 +38,11 @@ public final class CertsMain implements Callable<Integer> {
 
     @Option(names = "--planner", paramLabel = "NAME", split = ",", description = "A planner's certificate.")
     private List<String> planners = new ArrayList<>();
+
+    @Option(names = "--console", paramLabel = "HOST", split = ",", description = {"A server certificate for the status"
+        + " console's web page over HTTPS, for the host name or address browsers use (console-HOST.p12).",
+        "Give it to ./latency console --https-keystore, with --https-truststore trust.p12."})
+    private List<String> consoles = new ArrayList<>();
 
     @Spec
     private CommandSpec spec;
@@ -66,6 +71,10 @@ public final class CertsMain implements Callable<Integer> {
         try {
             final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory, environment.apply("LATENCY_TLS_PASSWORD"));
             ca.issue(server, LocalCertificateAuthority.subject("server", server), LocalCertificateAuthority.Usage.SERVER);
+            for (final String console : consoles) {
+                ca.issue(consoleStore(console), LocalCertificateAuthority.subject("console", console),
+                    LocalCertificateAuthority.Usage.SERVER, console);
+            }
             final StringBuilder principals = new StringBuilder();
             issue(ca, "agent", agents, principals);
             issue(ca, "operator", operators, principals);
@@ -76,6 +85,11 @@ public final class CertsMain implements Callable<Integer> {
             out.println(ca.passwordFile().map(file -> "# the stores' password is in " + file
                     + " (export LATENCY_TLS_PASSWORD=$(cat " + file + "))")
                 .orElse("# the stores' password is the one in LATENCY_TLS_PASSWORD (no password file written)"));
+            for (final String console : consoles) {
+                out.println("# the console's web page at https://" + (console.indexOf(':') >= 0 ? "[" + console + "]" : console)
+                    + ":8470/: latency console --bind " + console + " --https-keystore " + dir.resolve(consoleStore(console) + ".p12")
+                    + " --https-truststore " + ca.trustStore());
+            }
             out.println("security:");
             out.println("  plain_iiop: read-only");
             out.println("  tls:");
@@ -90,6 +104,11 @@ public final class CertsMain implements Callable<Integer> {
             System.err.println("latency certs: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** @return the file name (without {@code .p12}) of the console's HTTPS store for this host */
+    private static String consoleStore(final String host) {
+        return "console-" + host.replace(':', '-');
     }
 
     private static void issue(final LocalCertificateAuthority ca, final String role, final List<String> names,

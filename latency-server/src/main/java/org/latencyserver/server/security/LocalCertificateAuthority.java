@@ -157,10 +157,27 @@ public final class LocalCertificateAuthority {
      * @throws IOException when keytool fails
      */
     public Path issue(final String fileName, final String subject, final Usage usage) throws IOException {
+        return issue(fileName, subject, usage, null);
+    }
+
+    /**
+     * Makes (or keeps, when it exists) a key store with a certificate signed by this CA, for a host that clients reach by
+     * name: the name goes into the certificate's subject alternative names, where browsers and the JDK's HTTPS clients
+     * look for the host they asked for.
+     *
+     * @param fileName the store's file name without {@code .p12}
+     * @param subject  the certificate's subject
+     * @param usage    what the certificate may prove
+     * @param hostName the host's DNS name or IP address literal (an alternative name of that kind); null for none
+     * @return the key store, absolute, readable by its owner only
+     * @throws IOException when keytool fails
+     */
+    public Path issue(final String fileName, final String subject, final Usage usage, final String hostName) throws IOException {
         if (!fileName.matches("[A-Za-z0-9._-]+")) {
             throw new IllegalArgumentException("a certificate file name may hold letters, digits, '.', '_' and '-', was '"
                 + fileName + "'");
         }
+        final String alternativeName = hostName == null ? null : subjectAlternativeName(hostName);
         final Path store = directory.resolve(fileName + ".p12");
         if (Files.exists(store)) {
             return store;
@@ -173,10 +190,14 @@ public final class LocalCertificateAuthority {
         keytool("-genkeypair", "-alias", fileName, "-dname", subject, "-keyalg", "EC", "-groupname", "secp256r1",
             "-validity", Integer.toString(VALIDITY_DAYS), "-keystore", temporary.toString(), "-storetype", "PKCS12");
         keytool("-certreq", "-alias", fileName, "-keystore", temporary.toString(), "-file", request.toString());
-        keytool("-gencert", "-alias", CA_ALIAS, "-keystore", caStore().toString(), "-infile", request.toString(), "-outfile",
-            signed.toString(), "-rfc", "-validity", Integer.toString(VALIDITY_DAYS), "-ext",
+        final List<String> signing = new ArrayList<>(List.of("-gencert", "-alias", CA_ALIAS, "-keystore", caStore().toString(),
+            "-infile", request.toString(), "-outfile", signed.toString(), "-rfc", "-validity", Integer.toString(VALIDITY_DAYS), "-ext",
             // A client's certificate cannot serve as the server's (and the server's not as a client's).
-            usage == Usage.SERVER ? "eku=serverAuth" : "eku=clientAuth");
+            usage == Usage.SERVER ? "eku=serverAuth" : "eku=clientAuth"));
+        if (alternativeName != null) {
+            signing.addAll(List.of("-ext", "san=" + alternativeName));
+        }
+        keytool(signing.toArray(String[]::new));
         // The reply as a chain (the party's certificate, then the CA's) installs without a prompt.
         final Path chain = directory.resolve(fileName + ".chain.pem");
         Files.writeString(chain, Files.readString(signed) + Files.readString(directory.resolve("ca.pem")));
@@ -186,6 +207,17 @@ public final class LocalCertificateAuthority {
         Files.delete(request);
         Files.delete(chain);
         return store;
+    }
+
+    /** @return keytool's alternative name for a host: {@code ip:} for an address literal, {@code dns:} for a name */
+    private static String subjectAlternativeName(final String hostName) {
+        if (hostName.matches("[0-9.]+") || hostName.indexOf(':') >= 0) {
+            return "ip:" + hostName;
+        }
+        if (!hostName.matches("[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?")) {
+            throw new IllegalArgumentException("a host name may hold letters, digits, '.' and '-', was '" + hostName + "'");
+        }
+        return "dns:" + hostName;
     }
 
     private void keytool(final String... arguments) throws IOException {

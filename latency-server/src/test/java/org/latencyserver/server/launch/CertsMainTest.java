@@ -96,4 +96,36 @@ class CertsMainTest {
         assertTrue(java.util.Arrays.equals(caStore, Files.readAllBytes(directory.resolve("ca").resolve("ca.p12"))));
         assertTrue(again.out().contains(directory.resolve("password").toString()), again.out());
     }
+
+    @Test
+    void aConsoleStoreCarriesAServerCertificateForTheHostItNamesAndThePrintedLineUsesIt() throws Exception {
+        final Run run = certs(Map.of("LATENCY_TLS_PASSWORD", "chosen-pass-1"), "--dir", directory.toString(),
+            "--console", "192.0.2.7,console.example");
+        assertEquals(0, run.exitCode(), run.out());
+        final java.security.cert.X509Certificate byAddress = certificate(directory.resolve("console-192.0.2.7.p12"));
+        assertEquals("CN=192.0.2.7,OU=console,O=Latency Server", byAddress.getSubjectX500Principal().getName());
+        assertEquals(List.of("1.3.6.1.5.5.7.3.1"), byAddress.getExtendedKeyUsage(), "serverAuth only");
+        assertEquals(List.of(List.of(7, "192.0.2.7")), List.copyOf(byAddress.getSubjectAlternativeNames()).stream()
+            .map(List::copyOf).toList(), "an IP address name");
+        final java.security.cert.X509Certificate byName = certificate(directory.resolve("console-console.example.p12"));
+        assertEquals(List.of(List.of(2, "console.example")), List.copyOf(byName.getSubjectAlternativeNames()).stream()
+            .map(List::copyOf).toList(), "a DNS name");
+        assertTrue(run.out().contains("--https-keystore " + directory.resolve("console-192.0.2.7.p12")
+            + " --https-truststore " + directory.resolve("trust.p12")), run.out());
+    }
+
+    @Test
+    void aConsoleHostThatIsNeitherANameNorAnAddressIsRefusedAndNoStoreIsMade() {
+        final Run run = certs(Map.of("LATENCY_TLS_PASSWORD", "chosen-pass-1"), "--dir", directory.toString(), "--console", "bad_host");
+        assertEquals(1, run.exitCode(), run.out());
+        assertFalse(Files.exists(directory.resolve("console-bad_host.p12")));
+    }
+
+    private static java.security.cert.X509Certificate certificate(final Path store) throws Exception {
+        final java.security.KeyStore keys = java.security.KeyStore.getInstance("PKCS12");
+        try (java.io.InputStream in = Files.newInputStream(store)) {
+            keys.load(in, "chosen-pass-1".toCharArray());
+        }
+        return (java.security.cert.X509Certificate) keys.getCertificate(keys.aliases().nextElement());
+    }
 }

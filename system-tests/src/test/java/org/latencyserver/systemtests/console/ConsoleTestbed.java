@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -210,6 +211,18 @@ final class ConsoleTestbed implements AutoCloseable {
         final List<String> all = new ArrayList<>(List.of("--server", iorFile.toString()));
         all.addAll(List.of(args));
         return system.start(system.launch(Component.CONSOLE).name(name).args(all)).ready().url("console");
+    }
+
+    /**
+     * As {@link #webConsole}, with these environment variables (e.g. the HTTPS stores' password).
+     *
+     * @return the console's URL, from its ready file ({@code urls.console})
+     */
+    String webConsoleWith(final String name, final Map<String, String> environment, final String... args)
+        throws IOException, InterruptedException {
+        final List<String> all = new ArrayList<>(List.of("--server", iorFile.toString()));
+        all.addAll(List.of(args));
+        return system.start(system.launch(Component.CONSOLE).name(name).args(all).env(environment)).ready().url("console");
     }
 
     /** Stops the consoles, then the server, then the client ORB. */
