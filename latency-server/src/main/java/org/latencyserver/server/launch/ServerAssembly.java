@@ -142,7 +142,7 @@ final class ServerAssembly {
         servant = new LatencyServiceServant(loop, context.epochMillis(),
             new WriteGuard(security.policy(), CallerCapture.callers(orb), configuration.server().operatorCallsEnabled(),
                 configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
-            metrics, loadedProfiles::save, store::awaitSaved);
+            metrics, loadedProfiles::save, store::awaitSaved, context.subscriberCheckIntervalMillis());
         undo.push((AutoCloseable) servant::close);
     }
 

@@ -13,13 +13,13 @@ import org.junit.jupiter.api.Test;
 class SubscriptionHubTest {
 
     @Test
-    void idsArePositiveDistinctAndNotConsecutive() {
+    void idsArePositiveDistinctAndNotConsecutive() throws SubscriptionRefused {
         final SubscriptionHub<String> hub = new SubscriptionHub<>(DeliveryPolicy.NEWEST_PER_CONNECTION, Runnable::run);
         final Set<Long> ids = new HashSet<>();
         long previous = -1;
         int consecutive = 0;
         for (int i = 0; i < 50; i++) {
-            final long id = hub.subscribe(Set.of(), event -> { });
+            final long id = hub.subscribe(SubscriptionOwner.UNKNOWN, Set.of(), event -> { });
             assertTrue(id > 0, "positive: " + id);
             assertTrue(ids.add(id), "distinct: " + id);
             consecutive += id == previous + 1 ? 1 : 0;
@@ -30,9 +30,9 @@ class SubscriptionHubTest {
     }
 
     @Test
-    void onlyTheHolderOfAnIdCanUnsubscribeItAndAnUnknownIdChangesNothing() {
+    void onlyTheHolderOfAnIdCanUnsubscribeItAndAnUnknownIdChangesNothing() throws SubscriptionRefused {
         final SubscriptionHub<String> hub = new SubscriptionHub<>(DeliveryPolicy.NEWEST_PER_CONNECTION, Runnable::run);
-        final long id = hub.subscribe(Set.of(), event -> { });
+        final long id = hub.subscribe(SubscriptionOwner.UNKNOWN, Set.of(), event -> { });
         assertFalse(hub.unsubscribe(id + 1));
         assertEquals(1, hub.size());
         assertTrue(hub.unsubscribe(id));
@@ -40,14 +40,16 @@ class SubscriptionHubTest {
     }
 
     @Test
-    void aFullHubRefusesTheNextSubscriberWithTheLimit() {
+    void aFullHubRefusesTheNextSubscriberWithTheLimit() throws SubscriptionRefused {
         final SubscriptionHub<String> hub = new SubscriptionHub<>(DeliveryPolicy.NEWEST_PER_CONNECTION, Runnable::run);
         try {
             for (int i = 0; i < SubscriptionHub.MAX_SUBSCRIBERS; i++) {
-                hub.subscribe(Set.of(), event -> { });
+                hub.subscribe(SubscriptionOwner.UNKNOWN, Set.of(), event -> { });
             }
-            final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> hub.subscribe(Set.of(), e -> { }));
+            final SubscriptionRefused refused = assertThrows(SubscriptionRefused.class,
+                () -> hub.subscribe(SubscriptionOwner.UNKNOWN, Set.of(), e -> { }));
             assertTrue(refused.getMessage().contains("1000 subscribers"), refused.getMessage());
+            assertEquals(org.latencyserver.server.engine.Refusal.Kind.TOO_LARGE, refused.refusal().kind());
         } finally {
             hub.closeAll();
         }
