@@ -127,12 +127,16 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
         return new Caller(Caller.Transport.TLS, parts[2].isEmpty() ? null : new X500Principal(parts[2]), peer);
     }
 
-    /** @return {@code HOST:PORT} of the socket's remote end, or null when there is no connected socket */
-    private static String peerOf(final Socket socket) {
-        if (socket == null || socket.getInetAddress() == null) {
-            return null;
+    /**
+     * @return {@code HOST:PORT} of the socket's remote end; for a connection without a socket (JacORB's
+     *         in-process loopback between two ORBs of one JVM) {@code in-process-N}, N telling that connection
+     *         from the others; null when the request came on no connection
+     */
+    private static String peerOf(final GIOPConnection connection, final Socket socket) {
+        if (socket != null && socket.getInetAddress() != null) {
+            return socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
         }
-        return socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
+        return connection == null ? null : "in-process-" + Integer.toHexString(System.identityHashCode(connection));
     }
 
     private static final class Interceptor extends org.omg.CORBA.LocalObject implements ServerRequestInterceptor {
@@ -150,7 +154,8 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
             if (!CHECKED_OPERATIONS.contains(ri.operation())) {
                 return;
             }
-            final Socket socket = socketOf(ri);
+            final GIOPConnection connection = ri instanceof ServerRequestInfoImpl ? ((ServerRequestInfoImpl) ri).getConnection() : null;
+            final Socket socket = socketOf(connection);
             final boolean tls = socket instanceof SSLSocket;
             String subject = null;
             if (tls) {
@@ -164,7 +169,7 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
                 }
             }
             final Any any = orb.create_any();
-            any.insert_string(encode(tls, peerOf(socket), subject));
+            any.insert_string(encode(tls, peerOf(connection, socket), subject));
             try {
                 ri.set_slot(slot, any);
             } catch (InvalidSlot e) {
@@ -172,11 +177,7 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
             }
         }
 
-        private static Socket socketOf(final ServerRequestInfo ri) {
-            if (!(ri instanceof ServerRequestInfoImpl)) {
-                return null;
-            }
-            final GIOPConnection connection = ((ServerRequestInfoImpl) ri).getConnection();
+        private static Socket socketOf(final GIOPConnection connection) {
             if (connection == null || !(connection.getTransport() instanceof IIOPConnection)) {
                 return null;
             }
