@@ -43,6 +43,7 @@ import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.engine.SubmitOutcome;
 import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.metrics.ServerMetrics;
+import org.latencyserver.server.metrics.SubscriberCounts;
 import org.latencyserver.server.table.ConnectionRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,7 +105,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
      * @param loop                          the update thread
      * @param epochMillis                   wall clock for timestamps
      * @param guard                         who may write what
-     * @param metrics                       where calls, refusals and subscribers are counted
+     * @param metrics                       where calls and refusals are counted
      * @param profileKeeper                 keeps a profile loaded by {@code load_profile} for the next start
      * @param stateSaver                    puts an applied write on disk before it is answered
      * @param subscriberCheckIntervalMillis how often each subscriber's listener is asked whether it still exists, ms
@@ -120,7 +121,6 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         this.questions = new EstimateQuestions(query);
         this.subscriptions = new Subscriptions(query, epochMillis, query.limits().maxSubscriptionsPerCaller(),
             subscriberCheckIntervalMillis);
-        metrics.registerSubscribers(subscriptions::counts);
         this.epochMillis = epochMillis;
         this.writes = new WriteCalls(engine, metrics, refusals, Objects.requireNonNull(stateSaver, "stateSaver"));
         this.thesisWrites = new ThesisWrites(query, guard);
@@ -369,6 +369,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     public HistogramBins current_histogram(final short indexRef) throws UnknownConnection, EstimateUnavailable {
         final ConnectionRow row = askedRow(Operation.CURRENT_HISTOGRAM, indexRef);
         return IdlConversions.bins(questions.histogramBehind(row).orElseThrow(unavailable(indexRef)).histogram());
+    }
+
+    /** @return the subscribers now and those the server dropped since start (for {@link ServerMetrics#registerSubscribers}) */
+    public SubscriberCounts subscriberCounts() {
+        return subscriptions.counts();
     }
 
     /** Stops delivery to every subscriber. */

@@ -136,7 +136,7 @@ final class ServerAssembly {
         });
     }
 
-    /** The servant, with its write guard. */
+    /** The servant, with its write guard, and its subscribers' metrics. */
     void createServant() {
         final SecuritySettings security = configuration.security();
         servant = new LatencyServiceServant(loop, context.epochMillis(),
@@ -144,6 +144,7 @@ final class ServerAssembly {
                 configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
             metrics, loadedProfiles::save, store::awaitSaved, context.subscriberCheckIntervalMillis());
         undo.push((AutoCloseable) servant::close);
+        metrics.registerSubscribers(servant::subscriberCounts);
     }
 
     /**
