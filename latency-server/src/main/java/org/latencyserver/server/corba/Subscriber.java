@@ -126,21 +126,37 @@ final class Subscriber<E> {
     /**
      * Asks, on a pool thread, whether the listener still exists, unless a check is under way (a
      * listener that hangs until the reply time-out holds one check at a time). Never blocks.
+     *
+     * @param whenDone run on the pool thread once the check handed out ended, whatever its outcome
+     * @return whether a check was handed out (else {@code whenDone} is never run)
      */
-    void checkLiveness() {
+    boolean checkLiveness(final Runnable whenDone) {
         synchronized (this) {
             if (!alive || checkRunning) {
-                return;
+                return false;
             }
             checkRunning = true;
         }
         try {
-            pool.execute(this::askListener);
+            pool.execute(() -> {
+                try {
+                    askListener();
+                } finally {
+                    whenDone.run();
+                }
+            });
+            return true;
         } catch (RejectedExecutionException e) {
             synchronized (this) {
                 checkRunning = false;
             }
+            return false;
         }
+    }
+
+    /** {@link #checkLiveness(Runnable)} with nothing to run after it. */
+    void checkLiveness() {
+        checkLiveness(() -> { });
     }
 
     /** @return events replaced by a newer one of their connection before delivery, since subscribing */

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -117,9 +118,21 @@ final class SubscriptionHub<E> {
         return subscriber != null;
     }
 
-    /** Hands each subscriber a liveness check (see {@link Subscriber#checkLiveness}); never blocks on a listener. */
-    void checkLiveness() {
-        subscribers.values().forEach(Subscriber::checkLiveness);
+    /**
+     * Hands each subscriber a liveness check (see {@link Subscriber#checkLiveness}), each holding a
+     * permit of {@code checksInFlight} until it ends: waits while none is free, so the checks under
+     * way at once are bounded by the permits.
+     *
+     * @param checksInFlight permits for checks under way, shared by the server's hubs
+     * @throws InterruptedException when interrupted waiting for a permit (the round is abandoned)
+     */
+    void checkLiveness(final Semaphore checksInFlight) throws InterruptedException {
+        for (final Subscriber<E> subscriber : subscribers.values()) {
+            checksInFlight.acquire();
+            if (!subscriber.checkLiveness(checksInFlight::release)) {
+                checksInFlight.release();
+            }
+        }
     }
 
     /** @return the subscriber that left, or null when it had already left */

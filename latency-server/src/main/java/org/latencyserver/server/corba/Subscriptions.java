@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
@@ -30,23 +31,31 @@ import org.latencyserver.server.table.ConnectionRow;
  *
  * <p>Each subscription counts against its {@link SubscriptionOwner}, who may hold at most a cap of
  * them (both kinds together). Every check interval (from the first subscription on) a timer thread
- * hands each subscriber a liveness check, made on the delivery pool, so that a listener that is gone
- * is dropped even when nothing is pushed to it (see {@link Subscriber} for when one is dropped).
+ * hands each subscriber a liveness check, made on the delivery pool, at most
+ * {@value #MAX_CHECKS_IN_FLIGHT} at once, so that a listener that is gone is dropped even when
+ * nothing is pushed to it (see {@link Subscriber} for when one is dropped).
  *
  * <p>Thread-safety: the {@link EngineListener} methods run on the update thread and only offer
  * events to the subscribers' pending events (never blocking it on a listener); an event is converted
  * to IDL only when a subscriber wants it; subscribe and unsubscribe run on servant threads (see
- * {@link SubscriptionHub}); the timer thread only hands checks to the pool.
+ * {@link SubscriptionHub}); the timer thread only hands checks to the pool, waiting for a permit.
  */
 final class Subscriptions implements EngineListener {
 
     /** How often every subscriber's listener is asked whether it still exists, by default. */
     static final long DEFAULT_CHECK_INTERVAL_MILLIS = 30_000;
+    /**
+     * Liveness checks under way at once, at most: each holds a delivery thread for up to the reply
+     * time-out, so 1000 unreachable listeners take 16 threads, not 1000, and a round takes up to
+     * 1000 / 16 × the time-out (the next round starts an interval after it ends).
+     */
+    static final int MAX_CHECKS_IN_FLIGHT = 16;
 
     private final EngineQuery query;
     private final LongSupplier epochMillis;
     private final long checkIntervalMillis;
     private final DeliveryPool pool = new DeliveryPool();
+    private final Semaphore checksInFlight = new Semaphore(MAX_CHECKS_IN_FLIGHT);
     private final Map<ReapReason, LongAdder> reaped = new EnumMap<>(ReapReason.class);
     private final SubscriptionHub<Estimate> estimates;
     private final SubscriptionHub<MeasurementRequest> measurements;
@@ -124,8 +133,12 @@ final class Subscriptions implements EngineListener {
             return thread;
         });
         livenessTimer.scheduleWithFixedDelay(() -> {
-            estimates.checkLiveness();
-            measurements.checkLiveness();
+            try {
+                estimates.checkLiveness(checksInFlight);
+                measurements.checkLiveness(checksInFlight);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();    // closing: the timer stops
+            }
         }, checkIntervalMillis, checkIntervalMillis, TimeUnit.MILLISECONDS);
     }
 

@@ -54,4 +54,58 @@ class SubscriptionHubTest {
             hub.closeAll();
         }
     }
+
+    @Test
+    void livenessChecksUnderWayAtOnceAreBoundedByThePermitsAndEverySubscriberIsChecked() throws Exception {
+        final DeliveryPool pool = new DeliveryPool();
+        final SubscriptionHub<String> hub = new SubscriptionHub<>(DeliveryPolicy.NEWEST_PER_CONNECTION, pool);
+        final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger mostInFlight = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger checked = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final int subscribers = 50;
+        try {
+            for (int i = 0; i < subscribers; i++) {
+                hub.subscribe(SubscriptionOwner.UNKNOWN, Set.of(), event -> { }, () -> {
+                    mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    inFlight.decrementAndGet();
+                    checked.incrementAndGet();
+                    return false;
+                });
+            }
+            final java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(3);
+            final Thread round = new Thread(() -> {
+                try {
+                    hub.checkLiveness(permits);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            round.start();
+            awaitTrue(() -> inFlight.get() == 3, "three checks are under way");
+            release.countDown();
+            round.join(30_000);
+            awaitTrue(() -> checked.get() == subscribers, "every subscriber was checked");
+            assertEquals(3, mostInFlight.get(), "never more checks at once than permits");
+            assertEquals(subscribers, hub.size(), "listeners that answer stay");
+        } finally {
+            hub.closeAll();
+            pool.shutdown();
+        }
+    }
+
+    private static void awaitTrue(final java.util.function.BooleanSupplier condition, final String what) throws InterruptedException {
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 30 s: " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
 }
