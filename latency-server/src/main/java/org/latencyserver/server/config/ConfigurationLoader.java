@@ -220,7 +220,8 @@ public final class ConfigurationLoader {
             return null;
         }
         return new InputLimits(read.whole(ServerOption.LIMITS_MAX_RESULT_MILLIS), read.decimal(ServerOption.LIMITS_PLAUSIBILITY_FACTOR),
-            (int) read.whole(ServerOption.LIMITS_MAX_HISTOGRAM_BINS), read.whole(ServerOption.LIMITS_MAX_PROFILE_BYTES));
+            (int) read.whole(ServerOption.LIMITS_MAX_HISTOGRAM_BINS), read.whole(ServerOption.LIMITS_MAX_PROFILE_BYTES),
+            (int) read.whole(ServerOption.LIMITS_MAX_SUBSCRIPTIONS_PER_CALLER));
     }
 
     // ---- profiles -----------------------------------------------------------------------------

@@ -110,7 +110,8 @@ public enum ServerOption {
     MEASUREMENT_DWELL_MILLIS("measurement.dwell_millis", range(0, 86_400_000), described("2 × server.poll_interval_millis"),
         "ms", "how long a new load state must hold before an adaptive QoS 3/4 connection measures it"),
 
-    LIMITS("limits", new OptionValues.Block(), none(), "", "what a result, probe report or profile may be"),
+    LIMITS("limits", new OptionValues.Block(), none(), "", "what a result, probe report or profile may be, and how many"
+        + " subscriptions a caller may hold"),
     LIMITS_MAX_RESULT_MILLIS("limits.max_result_millis", range(1, 86_400_000), InputLimits.DEFAULT.maxResultMillis(), "ms",
         "the largest mean or bound a result or probe report may carry"),
     LIMITS_PLAUSIBILITY_FACTOR("limits.plausibility_factor", interval(1, true, 1e12), InputLimits.DEFAULT.plausibilityFactor(),
@@ -120,6 +121,10 @@ public enum ServerOption {
         "bins", "the most bins a histogram may have (results, probes, profiles, the state file)"),
     LIMITS_MAX_PROFILE_BYTES("limits.max_profile_bytes", range(1024, 1L << 30), InputLimits.DEFAULT.maxProfileBytes(), "bytes",
         "the largest profile, checked before it is parsed (64 MiB by default)"),
+    LIMITS_MAX_SUBSCRIPTIONS_PER_CALLER("limits.max_subscriptions_per_caller", range(1, 1000),
+        (long) InputLimits.DEFAULT.maxSubscriptionsPerCaller(), "subscriptions",
+        "subscriptions (subscribe and subscribe_measurements together) one caller may hold: a TLS certificate's subject,"
+            + " else one connection; beyond it subscribe is refused with InvalidArgument"),
 
     PROFILES("profiles", new OptionValues.Items("paths"), described("none"), "",
         "profile files (JSON), relative to the configuration file, each read within limits; two with one name are refused"),

@@ -43,6 +43,7 @@ import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.engine.SubmitOutcome;
 import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.metrics.ServerMetrics;
+import org.latencyserver.server.metrics.SubscriberCounts;
 import org.latencyserver.server.table.ConnectionRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,13 +98,29 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final WriteGuard guard,
                                  final ServerMetrics metrics, final ProfileInstaller.ProfileKeeper profileKeeper,
                                  final StateSaver stateSaver) {
+        this(loop, epochMillis, guard, metrics, profileKeeper, stateSaver, Subscriptions.DEFAULT_CHECK_INTERVAL_MILLIS);
+    }
+
+    /**
+     * @param loop                          the update thread
+     * @param epochMillis                   wall clock for timestamps
+     * @param guard                         who may write what
+     * @param metrics                       where calls and refusals are counted
+     * @param profileKeeper                 keeps a profile loaded by {@code load_profile} for the next start
+     * @param stateSaver                    puts an applied write on disk before it is answered
+     * @param subscriberCheckIntervalMillis how often each subscriber's listener is asked whether it still exists, ms
+     */
+    public LatencyServiceServant(final EngineLoop loop, final LongSupplier epochMillis, final WriteGuard guard,
+                                 final ServerMetrics metrics, final ProfileInstaller.ProfileKeeper profileKeeper,
+                                 final StateSaver stateSaver, final long subscriberCheckIntervalMillis) {
         this.metrics = metrics;
         this.refusals = new Refusals(metrics);
         this.guard = Objects.requireNonNull(guard, "guard");
         final EngineProxy engine = new EngineProxy(loop);
         this.query = loop.query();
         this.questions = new EstimateQuestions(query);
-        this.subscriptions = new Subscriptions(query, epochMillis);
+        this.subscriptions = new Subscriptions(query, epochMillis, query.limits().maxSubscriptionsPerCaller(),
+            subscriberCheckIntervalMillis);
         this.epochMillis = epochMillis;
         this.writes = new WriteCalls(engine, metrics, refusals, Objects.requireNonNull(stateSaver, "stateSaver"));
         this.thesisWrites = new ThesisWrites(query, guard);
@@ -222,8 +239,8 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     public long subscribe(final EstimateListener listener, final short[] indexRefs) throws UnknownConnection, InvalidArgument {
         final Operation operation = Operation.SUBSCRIBE;
         metrics.called(operation);
-        return subscribeTo(operation, "estimate", listener, indexRefs, refs ->
-            subscriptions.subscribeEstimates(refs, listener::estimate_changed));
+        return subscribeTo(operation, "estimate", listener, indexRefs, (owner, refs) ->
+            subscriptions.subscribeEstimates(owner, refs, listener::estimate_changed, listener::_non_existent));
     }
 
     @Override
@@ -244,15 +261,15 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         }
         // A subscription outlives the call: whether it sees tickets is decided by who subscribed.
         final org.latencyserver.server.security.Caller subscriber = guard.caller();
-        return subscribeTo(operation, "measurement", listener, indexRefs, refs -> subscriptions.subscribeMeasurements(refs,
-            request -> listener.measurement_requested(guard.policy().maySeeTicket(subscriber, request.client_node_name)
-                ? request : IdlConversions.withoutTicket(request))));
+        return subscribeTo(operation, "measurement", listener, indexRefs, (owner, refs) -> subscriptions.subscribeMeasurements(owner,
+            refs, request -> listener.measurement_requested(guard.policy().maySeeTicket(subscriber, request.client_node_name)
+                ? request : IdlConversions.withoutTicket(request)), listener::_non_existent));
     }
 
-    /** A subscribe call's id from {@code subscribe}, which is given the known connections and may throw when the hub is full. */
+    /** A subscribe call's id from {@code subscribe}, which is given the caller and the known connections. */
     @FunctionalInterface
     private interface Subscribe {
-        long to(Set<Short> indexRefs);
+        long to(SubscriptionOwner owner, Set<Short> indexRefs) throws SubscriptionRefused;
     }
 
     private long subscribeTo(final Operation operation, final String kind, final Object listener, final short[] indexRefs,
@@ -261,13 +278,14 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
             throw badArgument(operation, kind + " listener is nil");
         }
         final Set<Short> refs = known(operation, indexRefs);
+        final SubscriptionOwner owner = SubscriptionOwner.of(guard.caller());
         final long id;
         try {
-            id = subscribe.to(refs);
-        } catch (IllegalStateException e) {
-            throw new InvalidArgument(refusals.record(operation, Refusal.of(Refusal.Kind.TOO_LARGE, e.getMessage())).message());
+            id = subscribe.to(owner, refs);
+        } catch (SubscriptionRefused e) {
+            throw new InvalidArgument(refusals.record(operation, e.refusal()).message());
         }
-        LOG.info("{} subscriber {} for connections {}", kind, id, refs.isEmpty() ? "all" : refs);
+        LOG.info("{} subscriber {} of {} for connections {}", kind, id, owner.description(), refs.isEmpty() ? "all" : refs);
         return id;
     }
 
@@ -351,6 +369,11 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     public HistogramBins current_histogram(final short indexRef) throws UnknownConnection, EstimateUnavailable {
         final ConnectionRow row = askedRow(Operation.CURRENT_HISTOGRAM, indexRef);
         return IdlConversions.bins(questions.histogramBehind(row).orElseThrow(unavailable(indexRef)).histogram());
+    }
+
+    /** @return the subscribers now and those the server dropped since start (for {@link ServerMetrics#registerSubscribers}) */
+    public SubscriberCounts subscriberCounts() {
+        return subscriptions.counts();
     }
 
     /** Stops delivery to every subscriber. */

@@ -16,8 +16,10 @@ import org.latencyserver.core.profile.ProfileLimits;
  *                           in its load state (else its profile's estimate there) a result may be, {@code > 1}
  * @param maxHistogramBins   the most bins a histogram may have (and values a result's batch means), {@code >= 1}
  * @param maxProfileBytes    the largest profile text, UTF-8 bytes, {@code >= 1}
+ * @param maxSubscriptionsPerCaller the most subscriptions (of both kinds together) one caller may hold, {@code >= 1}
  */
-public record InputLimits(long maxResultMillis, double plausibilityFactor, int maxHistogramBins, long maxProfileBytes) {
+public record InputLimits(long maxResultMillis, double plausibilityFactor, int maxHistogramBins, long maxProfileBytes,
+                          int maxSubscriptionsPerCaller) {
 
     /** The largest result by default: 60 s, twice the default measurement time-out. */
     public static final long DEFAULT_MAX_RESULT_MILLIS = 60_000;
@@ -33,7 +35,19 @@ public record InputLimits(long maxResultMillis, double plausibilityFactor, int m
      */
     public static final double DEFAULT_PLAUSIBILITY_FACTOR = 1000;
 
-    /** The defaults: 60 s, 1000 ×, and the profile defaults of {@link ProfileLimits#DEFAULT} (20,000 bins, 64 MiB). */
+    /**
+     * The most subscriptions one caller holds by default. A mirror, a console or an agent holds one
+     * (for a moment two, while it subscribes again after losing the server); a process that hosts
+     * several of them over one connection, or a fleet that shares one certificate, a few more. 64
+     * leaves room for those and keeps one caller from taking more than a sixteenth of the server's
+     * 1000 places of a kind.
+     */
+    public static final int DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER = 64;
+
+    /**
+     * The defaults: 60 s, 1000 ×, the profile defaults of {@link ProfileLimits#DEFAULT} (20,000 bins, 64 MiB) and
+     * {@value #DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER} subscriptions per caller.
+     */
     public static final InputLimits DEFAULT = new InputLimits(DEFAULT_MAX_RESULT_MILLIS, DEFAULT_PLAUSIBILITY_FACTOR,
         ProfileLimits.DEFAULT.maxHistogramBins(), ProfileLimits.DEFAULT.maxBytes());
 
@@ -42,10 +56,21 @@ public record InputLimits(long maxResultMillis, double plausibilityFactor, int m
      */
     public InputLimits {
         if (maxResultMillis < 1 || !(plausibilityFactor > 1) || Double.isInfinite(plausibilityFactor) || maxHistogramBins < 1
-            || maxProfileBytes < 1) {
+            || maxProfileBytes < 1 || maxSubscriptionsPerCaller < 1) {
             throw new IllegalArgumentException("bad input limits: max result " + maxResultMillis + " ms, factor "
-                + plausibilityFactor + ", " + maxHistogramBins + " bins, " + maxProfileBytes + " profile bytes");
+                + plausibilityFactor + ", " + maxHistogramBins + " bins, " + maxProfileBytes + " profile bytes, "
+                + maxSubscriptionsPerCaller + " subscriptions per caller");
         }
+    }
+
+    /**
+     * Limits with the default {@value #DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER} subscriptions per caller.
+     *
+     * @throws IllegalArgumentException naming the value out of range
+     */
+    public InputLimits(final long maxResultMillis, final double plausibilityFactor, final int maxHistogramBins,
+                       final long maxProfileBytes) {
+        this(maxResultMillis, plausibilityFactor, maxHistogramBins, maxProfileBytes, DEFAULT_MAX_SUBSCRIPTIONS_PER_CALLER);
     }
 
     /** @return the limits a profile is read within */

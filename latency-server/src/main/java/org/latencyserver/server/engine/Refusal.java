@@ -40,7 +40,9 @@ public record Refusal(Kind kind, String field, String value, String limit, Strin
         /** The connection's load comes from SNMP, so an operator's reading would be overwritten and is refused. */
         POLLED_SOURCE,
         /** A profile that fails the checks start-up runs. */
-        BAD_PROFILE;
+        BAD_PROFILE,
+        /** The caller already holds as much as one caller may (subscriptions: {@code limits.max_subscriptions_per_caller}). */
+        CALLER_LIMIT;
 
         /** @return the {@code reason} label of {@code latency_server_refusals_total}, e.g. {@code not_permitted} */
         public String metricLabel() {

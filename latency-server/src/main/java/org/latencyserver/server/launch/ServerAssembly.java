@@ -136,14 +136,15 @@ final class ServerAssembly {
         });
     }
 
-    /** The servant, with its write guard. */
+    /** The servant, with its write guard, and its subscribers' metrics. */
     void createServant() {
         final SecuritySettings security = configuration.security();
         servant = new LatencyServiceServant(loop, context.epochMillis(),
             new WriteGuard(security.policy(), CallerCapture.callers(orb), configuration.server().operatorCallsEnabled(),
                 configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
-            metrics, loadedProfiles::save, store::awaitSaved);
+            metrics, loadedProfiles::save, store::awaitSaved, context.subscriberCheckIntervalMillis());
         undo.push((AutoCloseable) servant::close);
+        metrics.registerSubscribers(servant::subscriberCounts);
     }
 
     /**

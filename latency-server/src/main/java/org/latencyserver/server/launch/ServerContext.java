@@ -33,6 +33,8 @@ public final class ServerContext {
     public static final long DEFAULT_ENGINE_TICK_INTERVAL_NANOS = 50_000_000L;
     /** How long a call to a subscriber's callback may wait for its reply before the subscriber is dropped. */
     public static final long DEFAULT_CALLBACK_REPLY_TIMEOUT_MILLIS = 2_000;
+    /** Every subscriber's listener is asked this often whether it still exists (the dead are dropped): 30 s. */
+    public static final long DEFAULT_SUBSCRIBER_CHECK_INTERVAL_MILLIS = 30_000;
     /** At most one log line per kind of repeated warning per this interval. */
     public static final long DEFAULT_REPEATED_WARNING_INTERVAL_MILLIS = 10_000;
     /** The address the ORB listens on unless told otherwise: loopback. */
@@ -58,6 +60,7 @@ public final class ServerContext {
     private long callbackReplyTimeoutMillis = DEFAULT_CALLBACK_REPLY_TIMEOUT_MILLIS;
     private long repeatedWarningIntervalMillis = DEFAULT_REPEATED_WARNING_INTERVAL_MILLIS;
     private long nameCheckIntervalMillis = NameKeeper.DEFAULT_CHECK_INTERVAL_MILLIS;
+    private long subscriberCheckIntervalMillis = DEFAULT_SUBSCRIBER_CHECK_INTERVAL_MILLIS;
     private boolean concluded;
 
     /** @return this, to read the YAML configuration from this file at {@link #conclude()} */
@@ -168,6 +171,12 @@ public final class ServerContext {
         return this;
     }
 
+    /** @return this, see {@link #DEFAULT_SUBSCRIBER_CHECK_INTERVAL_MILLIS} */
+    public ServerContext subscriberCheckIntervalMillis(final long millis) {
+        this.subscriberCheckIntervalMillis = millis;
+        return this;
+    }
+
     /**
      * Loads the configuration when a file was given and checks the context as a whole. Calling it
      * again does nothing.
@@ -199,6 +208,8 @@ public final class ServerContext {
         require(repeatedWarningIntervalMillis >= 1,
             "the repeated-warning interval must be >= 1 ms, was " + repeatedWarningIntervalMillis);
         require(nameCheckIntervalMillis >= 1, "the name check interval must be >= 1 ms, was " + nameCheckIntervalMillis);
+        require(subscriberCheckIntervalMillis >= 1,
+            "the subscriber check interval must be >= 1 ms, was " + subscriberCheckIntervalMillis);
         if (configuration == null) {
             try {
                 configuration = ConfigurationLoader.load(configFile);
@@ -286,5 +297,10 @@ public final class ServerContext {
     /** @return how often the naming service's binding is checked, milliseconds */
     public long nameCheckIntervalMillis() {
         return nameCheckIntervalMillis;
+    }
+
+    /** @return see {@link #DEFAULT_SUBSCRIBER_CHECK_INTERVAL_MILLIS} */
+    public long subscriberCheckIntervalMillis() {
+        return subscriberCheckIntervalMillis;
     }
 }

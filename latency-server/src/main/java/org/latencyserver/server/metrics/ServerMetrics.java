@@ -107,6 +107,15 @@ public final class ServerMetrics implements AutoCloseable {
         registry.register(new LogWarningsCollector(counts));
     }
 
+    /**
+     * Adds the subscribers now, by kind, and those the server dropped on its own, by reason.
+     *
+     * @param counts the subscriptions' counts, read once per scrape
+     */
+    public void registerSubscribers(final Supplier<SubscriberCounts> counts) {
+        registry.register(new SubscribersCollector(counts));
+    }
+
     /** Counts a write answered before the journal held it (see the servant). */
     public void unsavedWrite() {
         calls.unsavedWrite();

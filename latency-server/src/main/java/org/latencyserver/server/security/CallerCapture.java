@@ -27,8 +27,9 @@ import org.omg.PortableInterceptor.ServerRequestInterceptor;
 
 /**
  * Tells the servant who is calling: a server request interceptor reads, for each incoming call,
- * whether its connection is TLS and the subject of the certificate the peer presented, and puts
- * it in a {@code PICurrent} slot that the servant reads on the same request ({@link #callers}).
+ * whether its connection is TLS, the subject of the certificate the peer presented and the
+ * connection's remote address and port, and puts them in a {@code PICurrent} slot that the servant
+ * reads on the same request ({@link #callers}).
  *
  * <p>Registered through the ORB property {@link #register}; JacORB instantiates it. JacORB's own
  * SSL interceptor is not used: it calls {@code getPeerCertificateChain()}, which Java 17 removed.
@@ -39,13 +40,14 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
 
     private static final long serialVersionUID = 1L;
     /**
-     * The operations whose caller matters (writes, and reads that show tickets). Every other call —
+     * The operations whose caller matters (writes, reads that show tickets, and subscriptions, which
+     * are counted per caller). Every other call —
      * {@code RequestStatus} above all, the hot path — passes the interceptor without a look at its
      * socket or an allocation.
      */
     static final java.util.Set<String> CHECKED_OPERATIONS = java.util.Set.of("PutMibUpdates", "UpdateResponse",
         "RequestTableStatus", "submit_measurement", "submit_probe", "load_profile", "pending_measurements",
-        "subscribe_measurements");
+        "subscribe", "subscribe_measurements");
 
     /** The slot each ORB allocated, by ORB (an ORB's slot ids are its own). */
     private static final Map<ORB, Integer> SLOTS = new ConcurrentHashMap<>();
@@ -104,17 +106,37 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
         }
     }
 
-    /** How a caller travels through the slot's {@link Any}: {@code plain}, {@code tls:} or {@code tls:SUBJECT}. */
-    private static String encode(final boolean tls, final String subject) {
-        return tls ? "tls:" + (subject == null ? "" : subject) : "plain";
+    /**
+     * How a caller travels through the slot's {@link Any}: {@code TRANSPORT PEER SUBJECT}, space-separated,
+     * the transport {@code plain} or {@code tls}, the peer {@code HOST:PORT} or {@code -} when unknown, the
+     * subject (last, so it may hold spaces) empty when none.
+     */
+    private static String encode(final boolean tls, final String peer, final String subject) {
+        return (tls ? "tls" : "plain") + " " + (peer == null ? "-" : peer) + " " + (subject == null ? "" : subject);
     }
 
     private static Caller decode(final String text) {
-        if (!text.startsWith("tls:")) {
+        final String[] parts = text.split(" ", 3);
+        if (parts.length < 3) {
             return Caller.PLAIN;
         }
-        final String subject = text.substring("tls:".length());
-        return new Caller(Caller.Transport.TLS, subject.isEmpty() ? null : new X500Principal(subject));
+        final String peer = "-".equals(parts[1]) ? null : parts[1];
+        if (!"tls".equals(parts[0])) {
+            return new Caller(Caller.Transport.PLAIN, null, peer);
+        }
+        return new Caller(Caller.Transport.TLS, parts[2].isEmpty() ? null : new X500Principal(parts[2]), peer);
+    }
+
+    /**
+     * @return {@code HOST:PORT} of the socket's remote end; for a connection without a socket (JacORB's
+     *         in-process loopback between two ORBs of one JVM) {@code in-process-N}, N telling that connection
+     *         from the others; null when the request came on no connection
+     */
+    private static String peerOf(final GIOPConnection connection, final Socket socket) {
+        if (socket != null && socket.getInetAddress() != null) {
+            return socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
+        }
+        return connection == null ? null : "in-process-" + Integer.toHexString(System.identityHashCode(connection));
     }
 
     private static final class Interceptor extends org.omg.CORBA.LocalObject implements ServerRequestInterceptor {
@@ -132,7 +154,8 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
             if (!CHECKED_OPERATIONS.contains(ri.operation())) {
                 return;
             }
-            final Socket socket = socketOf(ri);
+            final GIOPConnection connection = ri instanceof ServerRequestInfoImpl ? ((ServerRequestInfoImpl) ri).getConnection() : null;
+            final Socket socket = socketOf(connection);
             final boolean tls = socket instanceof SSLSocket;
             String subject = null;
             if (tls) {
@@ -146,7 +169,7 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
                 }
             }
             final Any any = orb.create_any();
-            any.insert_string(encode(tls, subject));
+            any.insert_string(encode(tls, peerOf(connection, socket), subject));
             try {
                 ri.set_slot(slot, any);
             } catch (InvalidSlot e) {
@@ -154,11 +177,7 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
             }
         }
 
-        private static Socket socketOf(final ServerRequestInfo ri) {
-            if (!(ri instanceof ServerRequestInfoImpl)) {
-                return null;
-            }
-            final GIOPConnection connection = ((ServerRequestInfoImpl) ri).getConnection();
+        private static Socket socketOf(final GIOPConnection connection) {
             if (connection == null || !(connection.getTransport() instanceof IIOPConnection)) {
                 return null;
             }

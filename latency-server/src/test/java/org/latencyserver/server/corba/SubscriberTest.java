@@ -35,7 +35,13 @@ class SubscriberTest {
     }
 
     private Subscriber<Change> subscriber(final DeliveryPolicy policy, final Consumer<Change> delivery, final Runnable onDrop) {
-        return new Subscriber<>(1, Set.of(), delivery, onDrop, policy, pool);
+        return new Subscriber<>(1, SubscriptionOwner.UNKNOWN, Set.of(), delivery, () -> false, reason -> onDrop.run(), policy, pool);
+    }
+
+    private Subscriber<Change> subscriber(final Consumer<Change> delivery, final java.util.function.BooleanSupplier nonExistent,
+                                          final List<ReapReason> reaped) {
+        return new Subscriber<>(1, SubscriptionOwner.UNKNOWN, Set.of(), delivery, nonExistent, reaped::add,
+            DeliveryPolicy.NEWEST_PER_CONNECTION, pool);
     }
 
     private static void awaitTrue(final java.util.function.BooleanSupplier condition, final String what) throws InterruptedException {
@@ -121,7 +127,7 @@ class SubscriberTest {
     }
 
     @Test
-    void aListenerThatFailsIsDroppedOnceAndGetsNothingMore() throws Exception {
+    void aListenerThatFailsTwiceInARowIsDroppedOnceAndGetsNothingMore() throws Exception {
         final AtomicInteger calls = new AtomicInteger();
         final AtomicInteger drops = new AtomicInteger();
         final Subscriber<Change> subscriber = subscriber(DeliveryPolicy.NEWEST_PER_CONNECTION, change -> {
@@ -138,7 +144,60 @@ class SubscriberTest {
         Thread.sleep(100);
         assertEquals(1, drops.get(), "dropped once");
         assertEquals(callsAtDrop, calls.get(), "a dropped subscriber gets nothing more");
-        assertTrue(callsAtDrop <= DeliveryPolicy.CALLS_IN_FLIGHT, "no call after the failure but those already out: " + callsAtDrop);
+        assertTrue(callsAtDrop <= DeliveryPolicy.CALLS_IN_FLIGHT + Subscriber.MAX_CONSECUTIVE_FAILURES - 1,
+            "no call after the failures but those already out: " + callsAtDrop);
+    }
+
+    @Test
+    void oneFailedPushBetweenDeliveredOnesDropsNothing() throws Exception {
+        final List<ReapReason> reaped = new CopyOnWriteArrayList<>();
+        final List<Change> delivered = new CopyOnWriteArrayList<>();
+        final Subscriber<Change> subscriber = subscriber(change -> {
+            if (change.sequence() % 2 == 0) {
+                throw new org.omg.CORBA.TIMEOUT("no reply in time");
+            }
+            delivered.add(change);
+        }, () -> false, reaped);
+        for (int sequence = 1; sequence <= 9; sequence++) {
+            subscriber.offer((short) 1, new Change((short) 1, sequence));
+            final int expected = (sequence + 1) / 2;
+            awaitTrue(() -> delivered.size() == expected, "change " + expected + " of the odd ones arrived");
+        }
+        assertEquals(List.of(), reaped, "every failure was followed by a success");
+        assertTrue(subscriber.isAlive());
+    }
+
+    @Test
+    void aPushToAListenerWhoseObjectIsGoneDropsItAtOnce() throws Exception {
+        final List<ReapReason> reaped = new CopyOnWriteArrayList<>();
+        final Subscriber<Change> subscriber = subscriber(change -> {
+            throw new org.omg.CORBA.OBJECT_NOT_EXIST("deactivated");
+        }, () -> false, reaped);
+        subscriber.offer((short) 1, new Change((short) 1, 1));
+        awaitTrue(() -> !reaped.isEmpty(), "the subscriber is dropped");
+        assertEquals(List.of(ReapReason.LISTENER_GONE), reaped);
+    }
+
+    @Test
+    void aLivenessCheckDropsAListenerThatIsGoneAndTwoUnansweredChecksInARowDropOneThatCannotBeReached() throws Exception {
+        final List<ReapReason> gone = new CopyOnWriteArrayList<>();
+        final Subscriber<Change> nonExistent = subscriber(change -> { }, () -> true, gone);
+        nonExistent.checkLiveness();
+        awaitTrue(() -> !gone.isEmpty(), "the check dropped it");
+        assertEquals(List.of(ReapReason.LISTENER_GONE), gone);
+
+        final List<ReapReason> unreachable = new CopyOnWriteArrayList<>();
+        final AtomicInteger checks = new AtomicInteger();
+        final Subscriber<Change> dead = subscriber(change -> { }, () -> {
+            checks.incrementAndGet();
+            throw new org.omg.CORBA.TRANSIENT("connection refused");
+        }, unreachable);
+        awaitTrue(() -> {
+            dead.checkLiveness();    // does nothing while a check is under way
+            return !unreachable.isEmpty();
+        }, "failed checks dropped it");
+        assertEquals(List.of(ReapReason.FAILED_CALLS), unreachable);
+        assertEquals(Subscriber.MAX_CONSECUTIVE_FAILURES, checks.get(), "dropped at the second failed check in a row, not before");
     }
 
     @Test

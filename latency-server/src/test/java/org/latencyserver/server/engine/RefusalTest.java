@@ -14,7 +14,7 @@ class RefusalTest {
     @Test
     void eachKindIsCountedByTheLabelDashboardsAndAlertsUse() {
         assertEquals(List.of("not_permitted", "disabled", "unknown_connection", "bad_value", "bad_ticket", "implausible",
-                "too_large", "polled_source", "bad_profile"),
+                "too_large", "polled_source", "bad_profile", "caller_limit"),
             Arrays.stream(Refusal.Kind.values()).map(Refusal.Kind::metricLabel).toList());
     }
 
