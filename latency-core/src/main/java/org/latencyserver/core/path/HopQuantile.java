@@ -4,7 +4,8 @@ import org.latencyserver.core.histogram.BoundResult;
 
 /**
  * One hop's share of a {@link BoundMethod#UNION} bound: the hop, the percentage it was read at
- * ({@code 100 - (100 - x) / k}, rounded up), and its bound there.
+ * ({@code 100 - (100 - x) / k}, shown rounded up to nine decimals; the bound itself uses the exact
+ * share), and its bound there.
  *
  * <p>Immutable and thread-safe.
  *

@@ -112,7 +112,7 @@ public final class PathComposition {
 
     /**
      * The {@link BoundMethod#UNION} bound: each of the k hops at its {@code 100 - (100 - x) / k}
-     * percent bound (rounded up to nine decimals), summed. Holds whatever the dependence between hops.
+     * percent bound (the share computed exactly), summed. Holds whatever the dependence between hops.
      *
      * @param boundPercent x, in (0, 100]
      * @return the bound, with each hop's quantile
