@@ -1,8 +1,13 @@
 package org.latencyserver.core.path;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.apache.commons.math3.complex.Complex;
+import org.apache.commons.math3.transform.DftNormalization;
+import org.apache.commons.math3.transform.FastFourierTransformer;
+import org.apache.commons.math3.transform.TransformType;
 import org.latencyserver.core.histogram.BoundResult;
 import org.latencyserver.core.histogram.LatencyHistogram;
 
@@ -28,18 +33,24 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * named in a {@link HopBeyondHistogramException}.
  *
  * <h2>Cost</h2>
- * Re-binning is linear in the bins; the convolutions multiply each accumulated cell by each
- * non-empty cell of the next hop: at most about {@code gridCells^2 / 2} multiply-adds for any k
- * and any number of bins, fewer when hops are sparse. Memory: {@code O(gridCells + k)} doubles.
+ * Re-binning is linear in the bins. The hops' grid distributions are then convolved directly
+ * (each accumulated cell times each non-empty cell of the next hop) while that takes at most
+ * {@value #DIRECT_MULTIPLY_ADDS} multiply-adds, as for sparse or narrow hops; otherwise all at once
+ * by fast Fourier transform on {@code N = 2^ceil(log2(cells of the sum))} points, at most
+ * {@code 2 (gridCells + k)}: {@code O(k N log N)} whatever the number of bins.
+ * Memory: {@code O(k N)} doubles.
  *
  * <h2>Floating point</h2>
  * Shares are doubles. A tail share within one part in 10^9 of {@code 1 - x} counts as meeting it,
- * so that exact shares (such as 4 of 100) are not missed through rounding.
+ * so that exact shares (such as 4 of 100) are not missed through rounding. The transform's rounding
+ * noise (about {@code 1e-16 * log2 N} per cell) is clamped at zero and is far below that.
  *
  * <p>Stateless and thread-safe.
  */
 final class IndependentConvolution {
 
+    /** Above this many multiply-adds a direct convolution gives way to the Fourier transform. */
+    static final long DIRECT_MULTIPLY_ADDS = 1L << 20;
     /** Relative tolerance on the allowed tail share, for floating-point sums. */
     private static final double TAIL_TOLERANCE = 1e-9;
 
@@ -97,11 +108,15 @@ final class IndependentConvolution {
                 overflowShare * 100.0, overflowDetail));
         }
         final long stepNanos = Math.max(1L, ceilDiv(spreadSumNanos, gridCells));
-        double[] path = cellMasses(hops.get(0).histogram(), minEdgeNanos[0], maxEdgeNanos[0], stepNanos);
-        for (int i = 1; i < k; i++) {
-            path = convolve(path, cellMasses(hops.get(i).histogram(), minEdgeNanos[i], maxEdgeNanos[i], stepNanos));
+        final double[][] hopMasses = new double[k][];
+        for (int i = 0; i < k; i++) {
+            hopMasses[i] = cellMasses(hops.get(i).histogram(), minEdgeNanos[i], maxEdgeNanos[i], stepNanos);
         }
-        final int cell = firstCellMeetingTail(path, overflowShare, allowedTailWithTolerance);
+        final double[] path = convolveAll(hopMasses, directMultiplyAdds(hopMasses) > DIRECT_MULTIPLY_ADDS);
+        // At 100 % the bound is the largest sum, whose share is a product of the hops' top shares: read it
+        // off the grid rather than off shares that may be tiny enough for rounding noise to hide.
+        final int cell = boundPercent == 100.0 ? path.length - 1
+            : firstCellMeetingTail(path, overflowShare, allowedTailWithTolerance);
         final long boundNanos = addNanos(minSumNanos, Math.multiplyExact((long) cell, stepNanos));
         final long slackNanos = addNanos(binSlackNanos, Math.multiplyExact((long) k, stepNanos - 1));
         final String reason = String.format(Locale.ROOT, "assumes the %d hops' delays are independent: the %s %% "
@@ -133,6 +148,62 @@ final class IndependentConvolution {
             }
         }
         return masses;
+    }
+
+    /**
+     * @param hopMasses each hop's shares on the common grid step, at least one hop
+     * @param viaTransform true to multiply the hops' Fourier transforms, false to convolve directly
+     * @return the shares of the sum of the independent hops, cell {@code j} at offset {@code j}
+     *         steps; length {@code Σ lengths - k + 1}
+     */
+    static double[] convolveAll(final double[][] hopMasses, final boolean viaTransform) {
+        if (!viaTransform) {
+            double[] path = hopMasses[0];
+            for (int i = 1; i < hopMasses.length; i++) {
+                path = convolve(path, hopMasses[i]);
+            }
+            return path;
+        }
+        int sumCells = 1;
+        for (final double[] masses : hopMasses) {
+            sumCells += masses.length - 1;
+        }
+        final int points = Integer.highestOneBit(Math.max(1, sumCells - 1)) << 1;
+        final FastFourierTransformer transformer = new FastFourierTransformer(DftNormalization.STANDARD);
+        Complex[] product = null;
+        for (final double[] masses : hopMasses) {
+            final Complex[] transform = transformer.transform(Arrays.copyOf(masses, points), TransformType.FORWARD);
+            if (product == null) {
+                product = transform;
+            } else {
+                for (int f = 0; f < points; f++) {
+                    product[f] = product[f].multiply(transform[f]);
+                }
+            }
+        }
+        final Complex[] inverse = transformer.transform(product, TransformType.INVERSE);
+        final double[] path = new double[sumCells];
+        for (int j = 0; j < sumCells; j++) {
+            path[j] = Math.max(0.0, inverse[j].getReal());
+        }
+        return path;
+    }
+
+    /** @return the multiply-adds a direct convolution of the hops, in order, would take */
+    private static long directMultiplyAdds(final double[][] hopMasses) {
+        long total = 0;
+        long accumulatedCells = hopMasses[0].length;
+        for (int i = 1; i < hopMasses.length; i++) {
+            long nonEmpty = 0;
+            for (final double mass : hopMasses[i]) {
+                if (mass > 0.0) {
+                    nonEmpty++;
+                }
+            }
+            total += accumulatedCells * nonEmpty;
+            accumulatedCells += hopMasses[i].length - 1;
+        }
+        return total;
     }
 
     /** @return the distribution of the sum of two independent grid variables (direct, skipping empty cells) */
