@@ -27,6 +27,11 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * {@link PathBound#slackNanos()}. With the default 4,096 cells that grid part is under
  * {@code k / 4096} of the path's spread.
  *
+ * <p>When every non-empty bin edge lies a whole number of some coarser step {@code g >= h} above
+ * its hop's {@code minEdge_i} (equal-width bins, such as the thesis's 1 ms, usually do), the grid
+ * step is the largest such {@code g}: no sample moves, the grid adds no error, and there are fewer
+ * cells.
+ *
  * <h2>Overflow</h2>
  * A hop's samples above its last edge are taken as infinitely long. The quantile exists when the
  * path's round trips with no hop in overflow reach the share; otherwise the hops with overflow are
@@ -107,7 +112,10 @@ final class IndependentConvolution {
                     + "above its last edge%s", HopHistograms.plain(boundPercent), HopHistograms.plain(100.0 - boundPercent),
                 overflowShare * 100.0, overflowDetail));
         }
-        final long stepNanos = Math.max(1L, ceilDiv(spreadSumNanos, gridCells));
+        final long finestStepNanos = Math.max(1L, ceilDiv(spreadSumNanos, gridCells));
+        final long commonStepNanos = commonStepNanos(hops, minEdgeNanos);
+        final boolean exactGrid = commonStepNanos >= finestStepNanos;
+        final long stepNanos = exactGrid ? commonStepNanos : finestStepNanos;
         final double[][] hopMasses = new double[k][];
         for (int i = 0; i < k; i++) {
             hopMasses[i] = cellMasses(hops.get(i).histogram(), minEdgeNanos[i], maxEdgeNanos[i], stepNanos);
@@ -118,7 +126,7 @@ final class IndependentConvolution {
         final int cell = boundPercent == 100.0 ? path.length - 1
             : firstCellMeetingTail(path, overflowShare, allowedTailWithTolerance);
         final long boundNanos = addNanos(minSumNanos, Math.multiplyExact((long) cell, stepNanos));
-        final long slackNanos = addNanos(binSlackNanos, Math.multiplyExact((long) k, stepNanos - 1));
+        final long slackNanos = addNanos(binSlackNanos, exactGrid ? 0L : Math.multiplyExact((long) k, stepNanos - 1));
         final String reason = String.format(Locale.ROOT, "assumes the %d hops' delays are independent: the %s %% "
             + "quantile of the convolution of their histograms (on a grid of %d ns); it may under-cover when the hops "
             + "are loaded together", k, HopHistograms.plain(boundPercent), stepNanos);
@@ -131,6 +139,37 @@ final class IndependentConvolution {
         return new PathBound(BoundMethod.INDEPENDENT, "one hop: its own " + HopHistograms.plain(boundPercent)
             + " % bound, nothing to convolve", boundPercent, bound.boundNanos(), List.of(),
             HopHistograms.widthOfBoundBin(hop.histogram(), bound), note == null ? List.of() : List.of(note));
+    }
+
+    /**
+     * @return the greatest common divisor of every non-empty bin's upper edge above its hop's first
+     *         non-empty one, ns; 0 when every hop has a single non-empty bin (any step is exact)
+     */
+    private static long commonStepNanos(final List<PathHop> hops, final long[] minEdgeNanos) {
+        long divisor = 0;
+        for (int i = 0; i < hops.size(); i++) {
+            final LatencyHistogram histogram = hops.get(i).histogram();
+            for (int bin = histogram.binOfRank(1); bin < histogram.binCount(); bin++) {
+                if (histogram.count(bin) > 0) {
+                    divisor = gcd(divisor, histogram.upperEdgeNanos(bin) - minEdgeNanos[i]);
+                    if (divisor == 1) {
+                        return 1;
+                    }
+                }
+            }
+        }
+        return divisor;
+    }
+
+    private static long gcd(final long a, final long b) {
+        long x = a;
+        long y = b;
+        while (y != 0) {
+            final long remainder = x % y;
+            x = y;
+            y = remainder;
+        }
+        return x;
     }
 
     /**

@@ -142,14 +142,15 @@ class PathCompositionIndependentHopsTest {
         // The convolution on a grid of 1 ms (27 cells over the 27 ms spread) is exact: P(S <= 12 ms) =
         // 0.97^3 + 3 x 0.03 x 0.97^2 = 99.74 %, P(S <= 3 ms) = 91.27 %.
         assertEquals(12 * MS, spikes.independentBound(PERCENT, 27).boundNanos());
-        assertEquals(3 * MS + 3 * (MS - 1), spikes.independentBound(PERCENT, 27).slackNanos(),
-            "at most one bin width and one grid step (less 1 ns) per hop");
+        assertEquals(3 * MS, spikes.independentBound(PERCENT, 27).slackNanos(),
+            "one bin width per hop; the 1 ms grid moves no sample");
+        assertEquals(12 * MS, spikes.independentBound(PERCENT).boundNanos(), "the default grid: the bins' common 1 ms step");
         // The union bound reads each hop at 98.67 %: 99 of 100 samples, the 10 ms bin.
         assertEquals(30 * MS, spikes.unionBound(PERCENT).boundNanos());
     }
 
     @Test
-    void theConvolutionOfTwoPointMassHopsIsExactOnAMatchingGridAndWithinItsSlackOnTheDefault() {
+    void theConvolutionOfTwoPointMassHopsIsExactOnTheirCommonStep() {
         // Each hop 1 ms or 2 ms, half and half: the path is 2 ms (1/4), 3 ms (1/2) or 4 ms (1/4).
         final LatencyHistogram coin = LatencyHistogram.uniform(MS, new long[] {50, 50}, 0);
         final PathComposition two = PathComposition.of(List.of(new PathHop("a", coin), new PathHop("b", coin)));
@@ -158,9 +159,23 @@ class PathCompositionIndependentHopsTest {
         assertEquals(3 * MS, two.independentBound(75, 2).boundNanos(), "exactly 75 %: the tolerance keeps 3 ms");
         assertEquals(4 * MS, two.independentBound(75.1, 2).boundNanos());
         assertEquals(4 * MS, two.independentBound(100, 2).boundNanos());
-        final PathBound fine = two.independentBound(75);
-        assertTrue(fine.boundNanos() >= 3 * MS && fine.boundNanos() <= 3 * MS + fine.slackNanos(), fine.toString());
-        assertTrue(fine.boundNanos() > 3 * MS, "the default grid does not fall on 1 ms: it rounds up");
+        final PathBound onCommonStep = two.independentBound(75);
+        assertEquals(3 * MS, onCommonStep.boundNanos(), "the default grid takes the bins' common 1 ms step");
+        assertEquals(2 * MS, onCommonStep.slackNanos(), "only the bins' widths: the grid moves no sample");
+    }
+
+    @Test
+    void offTheCommonStepTheGridRoundsUpWithinItsSlack() {
+        // b's second edge is 1 ns off a's: the edges share no step coarser than 1 ns, so the default
+        // grid's step is ceil(2,000,001 ns / 4096) = 489 ns and each hop's second value rounds up.
+        final PathComposition two = PathComposition.of(List.of(
+            new PathHop("a", LatencyHistogram.of(new long[] {MS, 2 * MS}, new long[] {50, 50}, 0)),
+            new PathHop("b", LatencyHistogram.of(new long[] {MS, 2 * MS + 1}, new long[] {50, 50}, 0))));
+        final PathBound gridded = two.independentBound(75);
+        assertTrue(gridded.boundNanos() > 3 * MS && gridded.boundNanos() <= 3 * MS + 1 + gridded.slackNanos(),
+            gridded.toString());
+        assertEquals(MS + (MS + 1) + 2 * 488, gridded.slackNanos(), "the widest bins plus a grid step less 1 ns per hop");
+        assertTrue(gridded.reason().contains("grid of 489 ns"), gridded.reason());
     }
 
     @Test
