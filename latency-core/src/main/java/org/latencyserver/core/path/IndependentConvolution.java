@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import org.apache.commons.math3.complex.Complex;
 import org.apache.commons.math3.transform.DftNormalization;
 import org.apache.commons.math3.transform.FastFourierTransformer;
 import org.apache.commons.math3.transform.TransformType;
@@ -208,24 +207,33 @@ final class IndependentConvolution {
             sumCells += masses.length - 1;
         }
         final int points = Integer.highestOneBit(Math.max(1, sumCells - 1)) << 1;
-        final FastFourierTransformer transformer = new FastFourierTransformer(DftNormalization.STANDARD);
-        Complex[] product = null;
+        double[][] product = null;
         for (final double[] masses : hopMasses) {
-            final Complex[] transform = transformer.transform(Arrays.copyOf(masses, points), TransformType.FORWARD);
+            final double[][] transform = {Arrays.copyOf(masses, points), new double[points]};
+            FastFourierTransformer.transformInPlace(transform, DftNormalization.STANDARD, TransformType.FORWARD);
             if (product == null) {
                 product = transform;
             } else {
-                for (int f = 0; f < points; f++) {
-                    product[f] = product[f].multiply(transform[f]);
-                }
+                multiplyInto(product, transform);
             }
         }
-        final Complex[] inverse = transformer.transform(product, TransformType.INVERSE);
+        FastFourierTransformer.transformInPlace(product, DftNormalization.STANDARD, TransformType.INVERSE);
         final double[] path = new double[sumCells];
         for (int j = 0; j < sumCells; j++) {
-            path[j] = Math.max(0.0, inverse[j].getReal());
+            path[j] = Math.max(0.0, product[0][j]);
         }
         return path;
+    }
+
+    /** Multiplies {@code product} by {@code factor}, point by point, as complex numbers (real row 0, imaginary row 1). */
+    private static void multiplyInto(final double[][] product, final double[][] factor) {
+        final double[] re = product[0];
+        final double[] im = product[1];
+        for (int f = 0; f < re.length; f++) {
+            final double real = re[f] * factor[0][f] - im[f] * factor[1][f];
+            im[f] = re[f] * factor[1][f] + im[f] * factor[0][f];
+            re[f] = real;
+        }
     }
 
     /** @return the multiply-adds a direct convolution of the hops, in order, would take */
