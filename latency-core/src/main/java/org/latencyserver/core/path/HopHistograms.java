@@ -75,4 +75,17 @@ final class HopHistograms {
     static String plain(final double value) {
         return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
+
+    /**
+     * @return {@code sum + nanos}
+     * @throws IllegalArgumentException when the sum overflows a long: the hops' latencies are implausible
+     */
+    static long addNanos(final long sum, final long nanos) {
+        try {
+            return Math.addExact(sum, nanos);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("the hops' latencies sum beyond a long of nanoseconds (" + sum + " + "
+                + nanos + ")", e);
+        }
+    }
 }

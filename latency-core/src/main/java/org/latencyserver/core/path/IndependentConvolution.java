@@ -98,9 +98,9 @@ final class IndependentConvolution {
             }
             minEdgeNanos[i] = histogram.upperEdgeNanos(histogram.binOfRank(1));
             maxEdgeNanos[i] = histogram.upperEdgeNanos(histogram.binOfRank(inBins));
-            minSumNanos = addNanos(minSumNanos, minEdgeNanos[i]);
-            spreadSumNanos = addNanos(spreadSumNanos, maxEdgeNanos[i] - minEdgeNanos[i]);
-            binSlackNanos = addNanos(binSlackNanos, HopHistograms.widestNonEmptyBinNanos(histogram));
+            minSumNanos = HopHistograms.addNanos(minSumNanos, minEdgeNanos[i]);
+            spreadSumNanos = HopHistograms.addNanos(spreadSumNanos, maxEdgeNanos[i] - minEdgeNanos[i]);
+            binSlackNanos = HopHistograms.addNanos(binSlackNanos, HopHistograms.widestNonEmptyBinNanos(histogram));
         }
         final double allowedTail = (100.0 - boundPercent) / 100.0;
         final double allowedTailWithTolerance = allowedTail * (1.0 + TAIL_TOLERANCE);
@@ -124,8 +124,8 @@ final class IndependentConvolution {
         // off the grid rather than off shares that may be tiny enough for rounding noise to hide.
         final int cell = boundPercent == 100.0 ? path.length - 1
             : firstCellMeetingTail(path, overflowShare, allowedTailWithTolerance);
-        final long boundNanos = addNanos(minSumNanos, Math.multiplyExact((long) cell, stepNanos));
-        final long slackNanos = addNanos(binSlackNanos, exactGrid ? 0L : Math.multiplyExact((long) k, stepNanos - 1));
+        final long boundNanos = HopHistograms.addNanos(minSumNanos, Math.multiplyExact((long) cell, stepNanos));
+        final long slackNanos = HopHistograms.addNanos(binSlackNanos, exactGrid ? 0L : Math.multiplyExact((long) k, stepNanos - 1));
         final String reason = String.format(Locale.ROOT, "assumes the %d hops' delays are independent: the %s %% "
             + "quantile of the convolution of their histograms (on a grid of %d ns); it may under-cover when the hops "
             + "are loaded together", k, HopHistograms.plain(boundPercent), stepNanos);
@@ -294,14 +294,5 @@ final class IndependentConvolution {
 
     private static long ceilDiv(final long numerator, final long denominator) {
         return -Math.floorDiv(-numerator, denominator);
-    }
-
-    private static long addNanos(final long sum, final long nanos) {
-        try {
-            return Math.addExact(sum, nanos);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("the hops' latencies sum beyond a long of nanoseconds (" + sum + " + "
-                + nanos + ")", e);
-        }
     }
 }

@@ -46,8 +46,8 @@ final class UnionBound {
         for (final PathHop hop : hops) {
             final BoundResult bound = hopBound(hop, boundPercent, k, hopPercent);
             quantiles.add(new HopQuantile(hop.name(), hopPercent, bound));
-            sumNanos = addNanos(sumNanos, bound.boundNanos());
-            slackNanos = addNanos(slackNanos, HopHistograms.widthOfBoundBin(hop.histogram(), bound));
+            sumNanos = HopHistograms.addNanos(sumNanos, bound.boundNanos());
+            slackNanos = HopHistograms.addNanos(slackNanos, HopHistograms.widthOfBoundBin(hop.histogram(), bound));
             final String note = fewSamplesNote(hop, hopPercent, boundPercent, k);
             if (note != null) {
                 notes.add(note);
@@ -124,14 +124,5 @@ final class UnionBound {
         return String.format(Locale.ROOT, "hop %s: %d samples are too few for its %s %% bound, which is therefore its"
             + " largest sample's bin (about %d samples would be needed)", hop.name(), n,
             HopHistograms.plain(hopPercent), needed);
-    }
-
-    private static long addNanos(final long sum, final long nanos) {
-        try {
-            return Math.addExact(sum, nanos);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("the hops' bounds sum beyond a long of nanoseconds (" + sum + " + "
-                + nanos + ")", e);
-        }
     }
 }
