@@ -1,6 +1,8 @@
 package org.latencyserver.core.path;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.latencyserver.core.histogram.LatencyHistogram;
 
@@ -71,8 +73,8 @@ final class SimulatedHops {
     }
 
     /** @return the hops as named path hops, each binned at {@code binWidthNanos} over {@code bins} bins */
-    static java.util.List<PathHop> hops(final long[][] draws, final long binWidthNanos, final int bins) {
-        final java.util.List<PathHop> hops = new java.util.ArrayList<>();
+    static List<PathHop> hops(final long[][] draws, final long binWidthNanos, final int bins) {
+        final List<PathHop> hops = new ArrayList<>();
         for (int h = 0; h < draws.length; h++) {
             hops.add(new PathHop("sw" + (h + 1) + "-p1", histogram(draws[h], binWidthNanos, bins)));
         }
