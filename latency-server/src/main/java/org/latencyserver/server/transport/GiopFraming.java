@@ -14,17 +14,28 @@ import java.util.function.LongConsumer;
  * together against the limit. A header without the GIOP magic is passed on untouched: JacORB
  * closes the connection for it.
  *
+ * <p>A GIOP 1.2 request's {@code response_flags} (the body's fifth byte) must be 0, 1 or 3: JacORB
+ * 3.9 throws {@code BAD_PARAM} ("Illegal SYNC_SCOPE") for any other value on the POA request thread
+ * that takes the call, which kills the thread and shrinks the request pool for good (and a shutdown
+ * then waits for it for ever); such a request closes its connection before JacORB sees it.
+ *
  * <p>Not thread-safe: one connection, read by one thread (JacORB's reader of that connection).
  */
 final class GiopFraming extends FilterInputStream {
 
+    private static final int REQUEST = 0;
     private static final int FRAGMENT = 7;
+    /** Where a GIOP 1.2 request's {@code response_flags} is: after the four bytes of {@code request_id}. */
+    private static final int RESPONSE_FLAGS_OFFSET = 4;
 
     private final long maxMessageBytes;
     private final LongConsumer refusal;
+    private final Runnable badResponseFlags;
     private final byte[] header = new byte[ConnectionLimits.GIOP_HEADER_BYTES];
     private int headerRead;
     private long bodyLeft;
+    private long bodyRead;
+    private boolean giop12Request;
     private long fragmentChainBytes;
     private boolean unframed;
 
@@ -32,11 +43,13 @@ final class GiopFraming extends FilterInputStream {
      * @param in              the connection's input
      * @param maxMessageBytes the largest message, header included (a fragment chain counts as one)
      * @param refusal         told the declared size (header included) of a message over the limit; closes the connection
+     * @param badResponseFlags told of a GIOP 1.2 request with response flags JacORB cannot take; closes the connection
      */
-    GiopFraming(final InputStream in, final long maxMessageBytes, final LongConsumer refusal) {
+    GiopFraming(final InputStream in, final long maxMessageBytes, final LongConsumer refusal, final Runnable badResponseFlags) {
         super(in);
         this.maxMessageBytes = maxMessageBytes;
         this.refusal = refusal;
+        this.badResponseFlags = badResponseFlags;
     }
 
     @Override
@@ -54,6 +67,8 @@ final class GiopFraming extends FilterInputStream {
         if (bodyLeft > 0) {
             final int n = in.read(buffer, offset, (int) Math.min(length, bodyLeft));
             if (n > 0) {
+                checkResponseFlags(buffer, offset, n);
+                bodyRead += n;
                 bodyLeft -= n;
             }
             return n;
@@ -89,7 +104,22 @@ final class GiopFraming extends FilterInputStream {
                 + " (limits.max_giop_message_bytes); connection closed");
         }
         fragmentChainBytes = moreFragments ? counted : 0;
+        giop12Request = header[4] == 1 && header[5] >= 2 && header[7] == REQUEST;
+        bodyRead = 0;
         bodyLeft = bodyBytes;
+    }
+
+    /** Checks the response flags when this read holds them: the body's bytes {@code bodyRead .. bodyRead + n - 1}. */
+    private void checkResponseFlags(final byte[] buffer, final int offset, final int n) throws IOException {
+        if (!giop12Request || bodyRead > RESPONSE_FLAGS_OFFSET || bodyRead + n <= RESPONSE_FLAGS_OFFSET) {
+            return;
+        }
+        final int flags = buffer[offset + (int) (RESPONSE_FLAGS_OFFSET - bodyRead)];
+        if (flags != 0 && flags != 1 && flags != 3) {
+            unframed = true;
+            badResponseFlags.run();
+            throw new IOException("GIOP 1.2 request with response flags " + flags + " refused (0, 1 or 3 are valid); connection closed");
+        }
     }
 
     @Override

@@ -6,7 +6,7 @@ import java.net.Socket;
 
 /**
  * An accepted plain IIOP connection whose input is read through a {@link GiopFraming}: a message
- * declaring more than the limit closes it. Counted open until it is closed.
+ * declaring more than the limit, or a request JacORB cannot take, closes it. Counted open until it is closed.
  *
  * <p>Thread-safe: the input stream is made once, under the socket's lock.
  */
@@ -23,13 +23,22 @@ final class GiopLimitSocket extends Socket {
     @Override
     public synchronized InputStream getInputStream() throws IOException {
         if (framed == null) {
-            framed = new GiopFraming(super.getInputStream(), maxMessageBytes, this::refuse);
+            framed = new GiopFraming(super.getInputStream(), maxMessageBytes, this::refuse, this::refuseResponseFlags);
         }
         return framed;
     }
 
     private void refuse(final long declaredBytes) {
         IiopConnections.refused(String.valueOf(getRemoteSocketAddress()), declaredBytes, maxMessageBytes);
+        closeQuietly();
+    }
+
+    private void refuseResponseFlags() {
+        IiopConnections.refusedResponseFlags(String.valueOf(getRemoteSocketAddress()));
+        closeQuietly();
+    }
+
+    private void closeQuietly() {
         try {
             close();
         } catch (IOException e) {

@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's plain IIOP connections, counted by {@link GiopLimitServerSocket} and {@link GiopLimitSocket}:
- * accepted, open now, and refused for a GIOP message over the limit (each refusal logged at WARN with
+ * accepted, open now, and closed for a GIOP message over the limit or a request with response flags
+ * JacORB cannot take (each refusal logged at WARN with
  * the caller's address; the log's repeated-warning filter keeps a flood to a line per interval). The
  * sockets are made by a factory JacORB creates by name, so the counts are the process's: one server
  * per process, as {@code ./latency server} runs it.
@@ -20,6 +21,7 @@ public final class IiopConnections {
     private static final LongAdder ACCEPTED = new LongAdder();
     private static final AtomicLong OPEN = new AtomicLong();
     private static final LongAdder OVERSIZED = new LongAdder();
+    private static final LongAdder BAD_RESPONSE_FLAGS = new LongAdder();
 
     private IiopConnections() {
     }
@@ -39,6 +41,11 @@ public final class IiopConnections {
             declaredBytes, maxMessageBytes);
     }
 
+    static void refusedResponseFlags(final String peer) {
+        BAD_RESPONSE_FLAGS.increment();
+        LOG.warn("GIOP request refused: {} sent response flags JacORB cannot take; connection closed", peer);
+    }
+
     /** @return plain IIOP connections this process accepted */
     public static long acceptedCount() {
         return ACCEPTED.sum();
@@ -52,5 +59,10 @@ public final class IiopConnections {
     /** @return connections closed because a GIOP message declared more than the limit */
     public static long oversizedCount() {
         return OVERSIZED.sum();
+    }
+
+    /** @return connections closed because a GIOP 1.2 request's response flags were not 0, 1 or 3 */
+    public static long badResponseFlagsCount() {
+        return BAD_RESPONSE_FLAGS.sum();
     }
 }
