@@ -24,6 +24,7 @@ import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.orb.Partitions;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.transport.ConnectionLimits;
 
 /**
  * Reads and validates the server's YAML configuration file, and loads the profiles it lists.
@@ -90,7 +91,11 @@ public final class ConfigurationLoader {
         final ServerSettings server = server(top.section("server"));
         final Thresholds thresholds = ThresholdsReader.read(top.section("thresholds"), faults);
         final MeasurementSettings measurement = measurement(top.section("measurement"));
-        final InputLimits limits = limits(top.section("limits"));
+        final InputMapping limitsSection = top.section("limits");
+        final NumberBlock limitsRead = limitsSection == null ? null : NumberBlock.read(limitsSection, "limits",
+            Map.of(ServerOption.LIMITS_MAX_GIOP_MESSAGE_BYTES, GIOP_LIMIT_FROM_OTHER_LIMITS));
+        final InputLimits limits = limits(limitsRead);
+        final ConnectionLimits connectionLimits = connectionLimits(limitsSection, limitsRead, limits);
         // Profiles are read within the limits; with faulty limits (reported) within the defaults.
         final ProfileSet profiles = profiles(top, (limits == null ? InputLimits.DEFAULT : limits).profileLimits());
         final NamedSet<NodeConfig> nodes = nodes(top);
@@ -109,7 +114,7 @@ public final class ConfigurationLoader {
             throw new ConfigurationException(faults.inFileOrder());
         }
         return new ServerConfiguration(file, server, thresholds, measurement, profiles.byName(), List.copyOf(nodes.valid().values()),
-            List.copyOf(links.valid().values()), connections, security, limits);
+            List.copyOf(links.valid().values()), connections, security, limits, connectionLimits);
     }
 
     /** Keys of the sections, for a key written at the top level by mistake. */
@@ -211,17 +216,43 @@ public final class ConfigurationLoader {
 
     // ---- limits -------------------------------------------------------------------------------
 
-    private InputLimits limits(final InputMapping section) {
-        if (section == null) {
+    /** Read in place of an absent {@code limits.max_giop_message_bytes}: below its range, so never a value read. */
+    private static final long GIOP_LIMIT_FROM_OTHER_LIMITS = 0;
+
+    private static InputLimits limits(final NumberBlock read) {
+        if (read == null) {
             return InputLimits.DEFAULT;
         }
-        final NumberBlock read = NumberBlock.read(section, "limits", Map.of());
         if (!read.complete()) {
             return null;
         }
         return new InputLimits(read.whole(ServerOption.LIMITS_MAX_RESULT_MILLIS), read.decimal(ServerOption.LIMITS_PLAUSIBILITY_FACTOR),
             (int) read.whole(ServerOption.LIMITS_MAX_HISTOGRAM_BINS), read.whole(ServerOption.LIMITS_MAX_PROFILE_BYTES),
             (int) read.whole(ServerOption.LIMITS_MAX_SUBSCRIPTIONS_PER_CALLER));
+    }
+
+    /**
+     * The transport limits; a message limit below the largest legitimate call (which the other limits let
+     * through) is a fault, since such calls would then close their connection.
+     */
+    private static ConnectionLimits connectionLimits(final InputMapping section, final NumberBlock read, final InputLimits limits) {
+        if (read == null) {
+            return ConnectionLimits.defaultsFor(InputLimits.DEFAULT.maxHistogramBins(), InputLimits.DEFAULT.maxProfileBytes());
+        }
+        if (limits == null) {
+            return null;
+        }
+        final long largest = ConnectionLimits.largestLegitimateCallBytes(limits.maxHistogramBins(), limits.maxProfileBytes());
+        final long configured = read.whole(ServerOption.LIMITS_MAX_GIOP_MESSAGE_BYTES);
+        if (configured != GIOP_LIMIT_FROM_OTHER_LIMITS && configured < largest) {
+            section.fault(ServerOption.LIMITS_MAX_GIOP_MESSAGE_BYTES.key(), String.format(java.util.Locale.ROOT,
+                "%,d bytes is below the largest legitimate call, %,d bytes (max(24 × max_histogram_bins %,d, max_profile_bytes"
+                    + " %,d) + 65,536): lower those limits first, or leave max_giop_message_bytes out", configured, largest,
+                limits.maxHistogramBins(), limits.maxProfileBytes()));
+            return null;
+        }
+        return new ConnectionLimits(configured == GIOP_LIMIT_FROM_OTHER_LIMITS ? largest : configured,
+            read.whole(ServerOption.LIMITS_IDLE_CONNECTION_TIMEOUT_MILLIS), (int) read.whole(ServerOption.LIMITS_MAX_CONNECTIONS));
     }
 
     // ---- profiles -----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import org.latencyserver.server.engine.EngineSettings;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.engine.MeasurementPacing;
 import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.transport.ConnectionLimits;
 
 /**
  * The validated configuration of a server: what {@link ConfigurationLoader#load} makes of one YAML
@@ -31,10 +32,12 @@ import org.latencyserver.server.table.ConnectionSpec;
  * @param connectionSpecs   the connections, in file order, as the connection table takes them
  * @param security          the {@code security:} section ({@link SecuritySettings#LEGACY_OPEN} when absent)
  * @param limits            the {@code limits:} section ({@link InputLimits#DEFAULT} when absent)
+ * @param connectionLimits  the transport keys of the {@code limits:} section
  */
 public record ServerConfiguration(Path file, ServerSettings server, Thresholds thresholds, MeasurementSettings measurement,
                                   Map<String, Profile> profiles, List<NodeConfig> nodes, List<LinkConfig> links,
-                                  List<ConnectionSpec> connectionSpecs, SecuritySettings security, InputLimits limits) {
+                                  List<ConnectionSpec> connectionSpecs, SecuritySettings security, InputLimits limits,
+                                  ConnectionLimits connectionLimits) {
 
     /**
      * Copies the collections; the profile map keeps its order.
@@ -46,6 +49,7 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
         Objects.requireNonNull(measurement, "measurement");
         Objects.requireNonNull(security, "security");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(connectionLimits, "connectionLimits");
         profiles = Collections.unmodifiableMap(new LinkedHashMap<>(profiles));
         nodes = List.copyOf(nodes);
         links = List.copyOf(links);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.engine.InputLimits;
+import org.latencyserver.server.transport.ConnectionLimits;
 
 /**
  * Every key of the server's YAML configuration, with its default, the values it accepts, its unit
@@ -125,6 +126,16 @@ public enum ServerOption {
         (long) InputLimits.DEFAULT.maxSubscriptionsPerCaller(), "subscriptions",
         "subscriptions (subscribe and subscribe_measurements together) one caller may hold: a TLS certificate's subject,"
             + " else one connection; beyond it subscribe is refused with InvalidArgument"),
+    LIMITS_MAX_GIOP_MESSAGE_BYTES("limits.max_giop_message_bytes", range(65_536, 1L << 32),
+        described("the largest legitimate call: max(24 × max_histogram_bins, max_profile_bytes) + 65,536"), "bytes",
+        "the largest GIOP message read, checked from its header before the body is read: a larger one closes its"
+            + " connection (counted, logged); at least the default"),
+    LIMITS_IDLE_CONNECTION_TIMEOUT_MILLIS("limits.idle_connection_timeout_millis", range(0, Integer.MAX_VALUE),
+        ConnectionLimits.DEFAULT_IDLE_CONNECTION_TIMEOUT_MILLIS, "ms",
+        "a connection with no call in progress and nothing arriving this long is closed (a JacORB caller reconnects on its"
+            + " next call); also bounds a message that stops arriving halfway; 0 = never"),
+    LIMITS_MAX_CONNECTIONS("limits.max_connections", range(1, 1_000_000), (long) ConnectionLimits.DEFAULT_MAX_CONNECTIONS,
+        "connections", "IIOP connections kept at once; one more is closed as soon as it is accepted (its caller sees COMM_FAILURE)"),
 
     PROFILES("profiles", new OptionValues.Items("paths"), described("none"), "",
         "profile files (JSON), relative to the configuration file, each read within limits; two with one name are refused"),

@@ -117,6 +117,8 @@ final class ServerAssembly {
         // Pool, queue and connection settings for many callers: see OrbSupport.withServerTuning.
         final Properties orbProperties = OrbSupport.withServerTuning(
             CallerCapture.register(OrbSupport.properties(context.host(), context.orbPort(), context.callbackReplyTimeoutMillis())));
+        // The largest message, idle connections and the connection cap: see ConnectionLimits.applyTo.
+        configuration.connectionLimits().applyTo(orbProperties);
         if (security.tls() != null) {
             final SecuritySettings.Tls tls = security.tls();
             try {

@@ -70,6 +70,7 @@ public final class ServerMetrics implements AutoCloseable {
         registry.register(new ConnectionsCollector(table::rows, nanoClock, perConnection));
         registry.register(new EngineCountersCollector(engineCounters));
         registry.register(new TlsHandshakeCollector());
+        registry.register(new IiopConnectionsCollector());
     }
 
     /** @param drifts every learned profile cell tested against its profile's cell, read once per scrape */
