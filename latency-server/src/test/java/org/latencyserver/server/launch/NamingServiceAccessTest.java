@@ -1,0 +1,200 @@
+package org.latencyserver.server.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.latency.EchoPeerPOATie;
+import org.latencyserver.orb.EchoingPeer;
+import org.latencyserver.orb.NameKeeper;
+import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.PlainOrbs;
+import org.latencyserver.orb.References;
+import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.naming.NamingPrincipalsFile;
+import org.latencyserver.server.naming.NamingWritePolicy;
+import org.latencyserver.server.naming.NamingWritePolicy.RefusalKind;
+import org.latencyserver.server.security.LocalCertificateAuthority;
+import org.latencyserver.testkit.FreePorts;
+import org.omg.CORBA.NO_PERMISSION;
+import org.omg.CORBA.ORB;
+import org.omg.CosNaming.NamingContextExt;
+import org.omg.CosNaming.NamingContextExtHelper;
+
+/**
+ * A naming service that checks who binds, in this JVM, called over loopback by real ORBs: a plain
+ * one (anyone), and TLS ones holding the server's, a peer agent's and a client agent's certificates
+ * from a local certificate authority.
+ */
+class NamingServiceAccessTest {
+
+    private static final String PASSWORD = "test-pass-1";
+
+    @TempDir
+    static Path directory;
+    private static NamingServiceNode naming;
+    private static ORB plain;
+    private static ORB server;
+    private static ORB peerWs2;
+    private static ORB agentWs1;
+    private static org.omg.CORBA.Object serverObject;
+    private static org.omg.CORBA.Object impostorObject;
+
+    @BeforeAll
+    static void startANamingServiceThatChecksWhoBinds() throws Exception {
+        final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory.resolve("certs"), PASSWORD);
+        ca.issue("naming-service", LocalCertificateAuthority.subject("naming-service", "naming-service"),
+            LocalCertificateAuthority.Usage.SERVER);
+        ca.issue("server", LocalCertificateAuthority.subject("server", "server"), LocalCertificateAuthority.Usage.SERVER_AND_CLIENT);
+        ca.issue("peer-ws2", LocalCertificateAuthority.subject("peer", "ws2"), LocalCertificateAuthority.Usage.CLIENT);
+        ca.issue("agent-ws1", LocalCertificateAuthority.subject("agent", "ws1"), LocalCertificateAuthority.Usage.CLIENT);
+        final Path principals = directory.resolve("naming-principals");
+        Files.writeString(principals, "# who may bind\n"
+            + "server " + LocalCertificateAuthority.subject("server", "server") + "\n"
+            + "peer ws2 " + LocalCertificateAuthority.subject("peer", "ws2") + "\n");
+        final int port = FreePorts.belowEphemeralRange();
+        int tlsPort = FreePorts.belowEphemeralRange();
+        while (tlsPort == port) {
+            tlsPort = FreePorts.belowEphemeralRange();
+        }
+        naming = NamingServiceNode.launch(new NamingServiceContext().port(port).databaseDirectory(directory.resolve("nsdb"))
+            .tls(stores(ca, "naming-service"), tlsPort)
+            .writePolicy(new NamingWritePolicy(List.of(List.of("LatencyServer")), NamingPrincipalsFile.read(principals))));
+        plain = PlainOrbs.withoutRetries();
+        server = tlsClient(stores(ca, "server"));
+        peerWs2 = tlsClient(stores(ca, "peer-ws2"));
+        agentWs1 = tlsClient(stores(ca, "agent-ws1"));
+        serverObject = OrbSupport.serveOnRootPoa(plain, new EchoPeerPOATie(echo()), "the server's object");
+        impostorObject = OrbSupport.serveOnRootPoa(plain, new EchoPeerPOATie(echo()), "the impostor's object");
+    }
+
+    @AfterAll
+    static void stopEverything() {
+        for (final ORB orb : new ORB[] {plain, server, peerWs2, agentWs1}) {
+            if (orb != null) {
+                orb.shutdown(true);
+            }
+        }
+        if (naming != null) {
+            naming.close();
+        }
+    }
+
+    @Test
+    void theServerBindsItsNameOverTlsAndAnyoneResolvesItOverPlainIiop() throws Exception {
+        References.bind(server, naming.tlsCorbaloc(), "LatencyServer", serverObject);
+
+        assertTrue(plainRoot().resolve_str("LatencyServer")._is_equivalent(serverObject));
+    }
+
+    @Test
+    void aPlainCallerCannotRebindUnbindOrPutAContextInPlaceOfTheServersName() throws Exception {
+        References.bind(server, naming.tlsCorbaloc(), "LatencyServer", serverObject);
+        final NamingContextExt root = plainRoot();
+        final long before = naming.refusals().get(RefusalKind.PLAIN_IIOP);
+
+        assertRefused(RefusalKind.PLAIN_IIOP, () -> root.rebind(root.to_name("LatencyServer"), impostorObject));
+        assertRefused(RefusalKind.PLAIN_IIOP, () -> root.unbind(root.to_name("LatencyServer")));
+        assertRefused(RefusalKind.PLAIN_IIOP, () -> root.bind_new_context(root.to_name("LatencyServer")));
+
+        assertTrue(root.resolve_str("LatencyServer")._is_equivalent(serverObject), "the server's binding is unchanged");
+        assertEquals(before + 3, naming.refusals().get(RefusalKind.PLAIN_IIOP), "each refusal is counted");
+    }
+
+    @Test
+    void aPlainCallerCannotRebindAPeersNameNeitherThroughTheRootNorThroughThePeersContext() throws Exception {
+        References.bind(peerWs2, naming.tlsCorbaloc(), "peers/ws2", serverObject);
+        final NamingContextExt root = plainRoot();
+        final NamingContextExt peers = NamingContextExtHelper.narrow(root.resolve_str("peers"));
+
+        assertRefused(RefusalKind.PLAIN_IIOP, () -> root.rebind(root.to_name("peers/ws2"), impostorObject));
+        assertRefused(RefusalKind.PLAIN_IIOP, () -> peers.rebind(peers.to_name("ws2"), impostorObject));
+        assertRefused(RefusalKind.PLAIN_IIOP, () -> peers.unbind(peers.to_name("ws2")));
+        assertRefused(RefusalKind.PLAIN_IIOP, () -> root.unbind(root.to_name("peers")));
+
+        assertTrue(root.resolve_str("peers/ws2")._is_equivalent(serverObject), "the peer's binding is unchanged");
+    }
+
+    @Test
+    void aCertificateOfTheWrongRoleIsRefusedOverTls() throws Exception {
+        References.bind(server, naming.tlsCorbaloc(), "LatencyServer", serverObject);
+        References.bind(peerWs2, naming.tlsCorbaloc(), "peers/ws2", serverObject);
+        final NamingContextExt agentRoot = tlsRoot(agentWs1);
+        final NamingContextExt peerRoot = tlsRoot(peerWs2);
+        final NamingContextExt serverRoot = tlsRoot(server);
+
+        assertRefused(RefusalKind.UNKNOWN_SUBJECT, () -> agentRoot.rebind(agentRoot.to_name("LatencyServer"), impostorObject));
+        assertRefused(RefusalKind.UNKNOWN_SUBJECT, () -> agentRoot.rebind(agentRoot.to_name("peers/ws2"), impostorObject));
+        assertRefused(RefusalKind.NOT_ITS_NAME, () -> peerRoot.rebind(peerRoot.to_name("LatencyServer"), impostorObject));
+        assertRefused(RefusalKind.NOT_ITS_NAME, () -> peerRoot.rebind(peerRoot.to_name("peers/ws3"), impostorObject));
+        assertRefused(RefusalKind.NOT_ITS_NAME, () -> peerRoot.unbind(peerRoot.to_name("peers")));
+        assertRefused(RefusalKind.NOT_ITS_NAME, () -> serverRoot.rebind(serverRoot.to_name("peers/ws2"), impostorObject));
+
+        final NamingContextExt root = plainRoot();
+        assertTrue(root.resolve_str("LatencyServer")._is_equivalent(serverObject), "the server's binding is unchanged");
+        assertTrue(root.resolve_str("peers/ws2")._is_equivalent(serverObject), "the peer's binding is unchanged");
+    }
+
+    @Test
+    void theServerMayBindNamesUnderItsNameAndKeepsThemWithANameKeeperOverTls() throws Exception {
+        final NamingContextExt serverRoot = tlsRoot(server);
+        References.bind(server, naming.tlsCorbaloc(), "LatencyServer", serverObject);
+        serverRoot.unbind(serverRoot.to_name("LatencyServer"));
+        try (NameKeeper keeper = NameKeeper.bind(server, naming.tlsCorbaloc(),
+            List.of("LatencyServer/by-client/ws1", "LatencyServer/p1"), serverObject, NameKeeper.DEFAULT_CHECK_INTERVAL_MILLIS)) {
+            final NamingContextExt root = plainRoot();
+            assertTrue(root.resolve_str("LatencyServer/by-client/ws1")._is_equivalent(serverObject));
+            assertTrue(root.resolve_str("LatencyServer/p1")._is_equivalent(serverObject));
+            assertRefused(RefusalKind.PLAIN_IIOP, () -> root.rebind(root.to_name("LatencyServer/by-client/ws1"), impostorObject));
+        } finally {
+            for (final String name : List.of("LatencyServer/by-client/ws1", "LatencyServer/p1", "LatencyServer/by-client")) {
+                serverRoot.unbind(serverRoot.to_name(name));
+            }
+            serverRoot.unbind(serverRoot.to_name("LatencyServer"));
+        }
+    }
+
+    private interface NamingCall {
+        void run() throws Exception;
+    }
+
+    private static void assertRefused(final RefusalKind kind, final NamingCall call) {
+        final NO_PERMISSION refused = assertThrows(NO_PERMISSION.class, call::run);
+        assertEquals(kind.minor(), refused.minor, "the minor code says why: " + refused);
+    }
+
+    private static NamingContextExt plainRoot() {
+        return NamingContextExtHelper.narrow(plain.string_to_object(naming.corbaloc()));
+    }
+
+    private static NamingContextExt tlsRoot(final ORB orb) {
+        return NamingContextExtHelper.narrow(orb.string_to_object(naming.tlsCorbaloc()));
+    }
+
+    private static TlsStores stores(final LocalCertificateAuthority ca, final String party) {
+        return new TlsStores(ca.directory().resolve(party + ".p12"), ca.trustStore(), PASSWORD);
+    }
+
+    private static ORB tlsClient(final TlsStores stores) {
+        final Properties properties = OrbSupport.withTlsClient(PlainOrbs.properties(), stores);
+        properties.setProperty("jacorb.retries", "0");
+        return ORB.init(new String[0], properties);
+    }
+
+    private static EchoingPeer echo() {
+        return new EchoingPeer() {
+            @Override
+            protected void beforeAnswer() {
+                // a plain echo
+            }
+        };
+    }
+}
