@@ -41,6 +41,7 @@ class NamingServiceAccessTest {
     @TempDir
     static Path directory;
     private static NamingServiceNode naming;
+    private static LocalCertificateAuthority ca;
     private static ORB plain;
     private static ORB server;
     private static ORB peerWs2;
@@ -50,7 +51,7 @@ class NamingServiceAccessTest {
 
     @BeforeAll
     static void startANamingServiceThatChecksWhoBinds() throws Exception {
-        final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory.resolve("certs"), PASSWORD);
+        ca = LocalCertificateAuthority.open(directory.resolve("certs"), PASSWORD);
         ca.issue("naming-service", LocalCertificateAuthority.subject("naming-service", "naming-service"),
             LocalCertificateAuthority.Usage.SERVER);
         ca.issue("server", LocalCertificateAuthority.subject("server", "server"), LocalCertificateAuthority.Usage.SERVER_AND_CLIENT);
@@ -159,6 +160,25 @@ class NamingServiceAccessTest {
                 serverRoot.unbind(serverRoot.to_name(name));
             }
             serverRoot.unbind(serverRoot.to_name("LatencyServer"));
+        }
+    }
+
+    @Test
+    void anOrbThatServesOverTlsAndPlainAsTheServersDoesBindsUnderItsNameOverTlsInSubContexts() throws Exception {
+        final Properties properties = OrbSupport.withTlsServer(PlainOrbs.properties(), stores(ca, "server"), 0);
+        properties.setProperty("jacorb.retries", "0");
+        final ORB serverLike = ORB.init(new String[0], properties);
+        try {
+            References.bind(serverLike, naming.tlsCorbaloc(), "LatencyServer/by-client/ws7", serverObject);
+            assertTrue(plainRoot().resolve_str("LatencyServer/by-client/ws7")._is_equivalent(serverObject));
+            final NamingContextExt byClient = NamingContextExtHelper.narrow(plainRoot().resolve_str("LatencyServer/by-client"));
+            assertRefused(RefusalKind.PLAIN_IIOP, () -> byClient.unbind(byClient.to_name("ws7")));
+        } finally {
+            final NamingContextExt serverRoot = tlsRoot(server);
+            for (final String name : List.of("LatencyServer/by-client/ws7", "LatencyServer/by-client", "LatencyServer")) {
+                serverRoot.unbind(serverRoot.to_name(name));
+            }
+            serverLike.shutdown(true);
         }
     }
 
