@@ -1,6 +1,7 @@
 package org.latencyserver.server.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -179,6 +180,24 @@ class NamingServiceAccessTest {
                 serverRoot.unbind(serverRoot.to_name(name));
             }
             serverLike.shutdown(true);
+        }
+    }
+
+    @Test
+    void anOrbThatServesPlainButDoesTlsWhereAskedAsThePeerAgentsDoesBindsItsPeerNameOverTls() throws Exception {
+        final Properties properties = OrbSupport.withTlsWhereAsked(PlainOrbs.properties(), stores(ca, "peer-ws2"));
+        properties.setProperty("jacorb.retries", "0");
+        final ORB peerLike = ORB.init(new String[0], properties);
+        try {
+            final org.omg.CORBA.Object echo = OrbSupport.serveOnRootPoa(peerLike, new EchoPeerPOATie(echo()), "the peer's echo");
+            References.bind(peerLike, naming.tlsCorbaloc(), "peers/ws2", echo);
+            assertTrue(plainRoot().resolve_str("peers/ws2")._is_equivalent(echo));
+            final NamingContextExt peerRoot = tlsRoot(peerLike);
+            assertRefused(RefusalKind.NOT_ITS_NAME, () -> peerRoot.rebind(peerRoot.to_name("peers/ws3"), echo));
+            assertFalse(plainRoot().resolve_str("peers/ws2")._non_existent(), "its echo serves (plain IIOP)");
+        } finally {
+            References.bind(peerWs2, naming.tlsCorbaloc(), "peers/ws2", serverObject);
+            peerLike.shutdown(true);
         }
     }
 
