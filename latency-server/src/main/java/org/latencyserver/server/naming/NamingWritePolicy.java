@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.security.auth.x500.X500Principal;
 import org.latencyserver.server.security.Caller;
 
 /**
@@ -26,10 +27,6 @@ public final class NamingWritePolicy {
 
     /** The context under which peer agents bind their node's name. */
     public static final String PEERS = "peers";
-
-    /** The naming operations that change bindings, the ones this policy decides. */
-    public static final java.util.Set<String> WRITE_OPERATIONS = java.util.Set.of("bind", "rebind", "bind_context",
-        "rebind_context", "unbind", "bind_new_context", "destroy", "new_context");
 
     /** Why a change was refused; its {@link #minor} is the {@code NO_PERMISSION} exception's minor code. */
     public enum RefusalKind {
@@ -106,7 +103,7 @@ public final class NamingWritePolicy {
         if (caller.subject() == null) {
             return refused(RefusalKind.NO_CERTIFICATE, operation, names, caller);
         }
-        final NamingPrincipal principal = principalsBySubject.get(caller.subject().getName(javax.security.auth.x500.X500Principal.CANONICAL));
+        final NamingPrincipal principal = principalsBySubject.get(caller.subject().getName(X500Principal.CANONICAL));
         if (principal == null) {
             return refused(RefusalKind.UNKNOWN_SUBJECT, operation, names, caller);
         }

@@ -17,6 +17,7 @@ import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.orb.EchoingPeer;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.Partitions;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.TlsStores;
@@ -199,6 +200,69 @@ class NamingServiceAccessTest {
             References.bind(peerWs2, naming.tlsCorbaloc(), "peers/ws2", serverObject);
             peerLike.shutdown(true);
         }
+    }
+
+    @Test
+    void aPartitionsServerClaimsItsNamesAndOnRestartClearsItsOldRangesOverTls() throws Exception {
+        final Properties properties = OrbSupport.withTlsServer(PlainOrbs.properties(), stores(ca, "server"), 0);
+        properties.setProperty("jacorb.retries", "0");
+        final ORB serverLike = ORB.init(new String[0], properties);
+        unbindTree(tlsRoot(server), "LatencyServer"); // another test's single server
+        try {
+            final List<String> first = Partitions.claim(serverLike, naming.tlsCorbaloc(), "LatencyServer", "p1",
+                Partitions.rangesOf(java.util.Set.of(1, 2)), false, List.of("ws1"));
+            final ORB earlierRun = PlainOrbs.withoutRetries();
+            final org.omg.CORBA.Object earlierServer = OrbSupport.serveOnRootPoa(earlierRun, new EchoPeerPOATie(echo()),
+                "the earlier run's server");
+            for (final String name : first) {
+                References.bind(serverLike, naming.tlsCorbaloc(), name, earlierServer);
+            }
+            earlierRun.shutdown(true); // the earlier run stopped: its partition may be claimed again
+            final List<String> again = Partitions.claim(serverLike, naming.tlsCorbaloc(), "LatencyServer", "p1",
+                Partitions.rangesOf(java.util.Set.of(7)), false, List.of("ws1"));
+
+            final String oldRange = first.stream().filter(name -> name.contains(Partitions.INDEX_RANGES)).findFirst().orElseThrow();
+            assertThrows(org.omg.CosNaming.NamingContextPackage.NotFound.class, () -> plainRoot().resolve_str(oldRange),
+                "the range of the earlier run is unbound (over TLS: a plain unbind would have been refused)");
+            assertTrue(again.stream().anyMatch(name -> name.contains(Partitions.INDEX_RANGES)), again.toString());
+        } finally {
+            unbindTree(tlsRoot(server), "LatencyServer");
+            serverLike.shutdown(true);
+        }
+    }
+
+    /**
+     * Unbinds a name and, when it is a context, everything under it first (through the root, over
+     * TLS). What a name is bound to is read from its parent's listing: the bound objects are plain-only.
+     */
+    private static void unbindTree(final NamingContextExt root, final String name) throws Exception {
+        final org.omg.CosNaming.NameComponent[] components = root.to_name(name);
+        final org.omg.CosNaming.NamingContext parent = components.length == 1 ? root
+            : org.omg.CosNaming.NamingContextHelper.unchecked_narrow(
+                root.resolve(java.util.Arrays.copyOf(components, components.length - 1)));
+        final String last = root.to_string(new org.omg.CosNaming.NameComponent[] {components[components.length - 1]});
+        org.omg.CosNaming.BindingType type = null;
+        for (final org.omg.CosNaming.Binding binding : bindingsOf(parent)) {
+            if (root.to_string(binding.binding_name).equals(last)) {
+                type = binding.binding_type;
+            }
+        }
+        if (type == null) {
+            return;
+        }
+        if (type == org.omg.CosNaming.BindingType.ncontext) {
+            for (final org.omg.CosNaming.Binding binding
+                : bindingsOf(org.omg.CosNaming.NamingContextHelper.unchecked_narrow(root.resolve(components)))) {
+                unbindTree(root, name + "/" + root.to_string(binding.binding_name));
+            }
+        }
+        root.unbind(components);
+    }
+
+    private static org.omg.CosNaming.Binding[] bindingsOf(final org.omg.CosNaming.NamingContext context) {
+        final org.omg.CosNaming.BindingListHolder list = new org.omg.CosNaming.BindingListHolder();
+        context.list(1000, list, new org.omg.CosNaming.BindingIteratorHolder());
+        return list.value;
     }
 
     private interface NamingCall {
