@@ -3,6 +3,7 @@ package org.latencyserver.orb;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.latencyserver.launch.agent.AgentRunner;
 import org.latencyserver.launch.agent.DistinctErrorLog;
 import org.latencyserver.launch.agent.NoIdleStrategy;
@@ -12,6 +13,7 @@ import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
 import org.omg.CosNaming.NamingContextExt;
 import org.omg.CosNaming.NamingContextExtHelper;
+import org.omg.CosNaming.NamingContextHelper;
 import org.omg.CosNaming.NamingContextPackage.NotFound;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +28,10 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #bind} binds the name once, failing at once when the naming service cannot be
  * reached (a launcher refuses to start then). From then on a daemon thread checks every
  * {@code checkIntervalMillis} that the name still resolves to this object, and rebinds it when
- * the naming service is unreachable, the name is unbound, or it is bound to another object. Each
+ * the naming service is unreachable, the name is unbound, or it is bound to anything else: another
+ * object is replaced by a rebind; a naming context put in its place (which a rebind cannot replace:
+ * CosNaming refuses to rebind an object over a context) is unbound first. Every such repair of a
+ * name bound to something else is counted ({@link #repairs()}). Each
  * check turns the naming service's corbaloc/IOR into a fresh reference: a restarted naming
  * service is a new process, and the old reference's connection died with the old one.
  *
@@ -58,6 +63,8 @@ public final class NameKeeper implements AutoCloseable {
     private final AgentRunner checker;
     /** Why the binding was lost, or null while it holds. Touched only on the checker thread. */
     private String lostBecause;
+    /** Repairs of the name found bound to something else (another object or a context). */
+    private final AtomicLong repairs = new AtomicLong();
 
     private NameKeeper(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference,
                        final long checkIntervalMillis) {
@@ -115,20 +122,28 @@ public final class NameKeeper implements AutoCloseable {
     }
 
     private void checkAndRepair() {
-        final String problem = problem();
+        final Problem problem = problem();
         if (problem == null) {
             return;
         }
         if (lostBecause == null) {
-            lostBecause = problem;
-            LOG.warn("lost the binding of '{}' in {}: {}; rebinding until it holds again", name, naming, problem);
+            lostBecause = problem.description();
+            LOG.warn("lost the binding of '{}' in {}: {}; rebinding until it holds again", name, naming, problem.description());
         }
         try {
+            if (problem == Problem.CONTEXT_IN_PLACE) {
+                // A rebind of an object over a context is refused by CosNaming (NotFound, not_object): unbind it first.
+                final NamingContextExt root = NamingContextExtHelper.narrow(orb.string_to_object(naming));
+                root.unbind(root.to_name(name));
+            }
             bindAll(orb, naming, names, reference);
+            if (problem.isReplacement()) {
+                repairs.incrementAndGet();
+            }
             LOG.info("'{}' is bound again in {}{}", name, naming, names.size() == 1 ? "" : " (with its " + (names.size() - 1)
                 + " other names)");
             lostBecause = null;
-        } catch (References.ReferenceException | SystemException stillLost) {
+        } catch (References.ReferenceException | SystemException | org.omg.CORBA.UserException stillLost) {
             // Logged once when lost; the next check tries again. Anything else is the agent runner's
             // to count (once logged per distinct error), and the keeper goes on.
         }
@@ -141,23 +156,61 @@ public final class NameKeeper implements AutoCloseable {
     }
 
     /** @return why the name does not resolve to our object, or null when it does */
-    private String problem() {
+    private Problem problem() {
         try {
             final NamingContextExt context = NamingContextExtHelper.narrow(orb.string_to_object(naming));
             final org.omg.CORBA.Object bound = context.resolve_str(name);
-            return bound._is_equivalent(reference) ? null : "it is bound to another object";
+            if (bound._is_equivalent(reference)) {
+                return null;
+            }
+            return isNamingContext(bound) ? Problem.CONTEXT_IN_PLACE : Problem.ANOTHER_OBJECT;
         } catch (NotFound e) {
-            return "the name is not bound (was the naming service restarted?)";
+            return Problem.NOT_BOUND;
         } catch (SystemException e) {
-            return "the naming service cannot be reached (" + References.describe(e) + ")";
+            return Problem.unreachable("the naming service cannot be reached (" + References.describe(e) + ")");
         } catch (org.omg.CORBA.UserException | RuntimeException e) {
-            return "looking it up failed (" + e + ")";
+            return Problem.unreachable("looking it up failed (" + e + ")");
         }
+    }
+
+    private static boolean isNamingContext(final org.omg.CORBA.Object bound) {
+        try {
+            return bound._is_a(NamingContextHelper.id());
+        } catch (SystemException e) {
+            // An object that cannot answer is not the naming service's context (which answered the resolve).
+            return false;
+        }
+    }
+
+    /**
+     * @return how many times the name was found bound to something else (another object, or a naming
+     *         context in its place) and bound to this object again; thread-safe
+     */
+    public long repairs() {
+        return repairs.get();
     }
 
     /** Stops checking; the name stays bound as it is. */
     @Override
     public void close() {
         checker.close();
+    }
+
+    /** Why the name does not resolve to the kept object. */
+    private record Problem(String description, Kind kind) {
+        static final Problem NOT_BOUND = new Problem("the name is not bound (was the naming service restarted?)", Kind.NOT_BOUND);
+        static final Problem ANOTHER_OBJECT = new Problem("it is bound to another object", Kind.REPLACED);
+        static final Problem CONTEXT_IN_PLACE = new Problem("a naming context is bound in its place", Kind.REPLACED);
+
+        static Problem unreachable(final String description) {
+            return new Problem(description, Kind.UNREACHABLE);
+        }
+
+        /** @return whether the name was bound to something else (a repair, counted), not lost */
+        boolean isReplacement() {
+            return kind == Kind.REPLACED;
+        }
+
+        enum Kind { NOT_BOUND, REPLACED, UNREACHABLE }
     }
 }

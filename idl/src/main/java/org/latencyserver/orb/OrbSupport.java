@@ -171,6 +171,24 @@ public final class OrbSupport {
         return properties;
     }
 
+    /**
+     * Lets this ORB make IIOP/TLS calls, with its certificate, to the targets that ask for TLS — a
+     * naming service reached as {@code corbaloc:ssliop:1.2@HOST:TLSPORT/NameService} — while every
+     * other call stays plain and it serves plain IIOP only (no TLS listener): how a peer agent binds
+     * its name in a naming service that checks who binds.
+     *
+     * @param properties from {@link #properties}; changed in place
+     * @param stores     this process's certificate and the authorities it trusts
+     * @return {@code properties}
+     */
+    public static Properties withTlsWhereAsked(final Properties properties, final TlsStores stores) {
+        withTls(properties, stores);
+        properties.setProperty("jacorb.security.ssl.client.supported_options", "60");
+        properties.setProperty("jacorb.security.ssl.client.required_options", "0");
+        properties.setProperty("jacorb.security.ssl.server.supported_options", "0");
+        properties.setProperty("jacorb.security.ssl.server.required_options", "0");
+        return properties;
+    }
 
     private static void withTls(final Properties properties, final TlsStores stores) {
         properties.setProperty("jacorb.security.support_ssl", "on");

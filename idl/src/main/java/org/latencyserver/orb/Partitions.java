@@ -252,7 +252,7 @@ public final class Partitions {
                 checkNotRunning(rootContext, root, partition);
                 checkRanges(rootContext, root, partition, ranges, perPartition);
                 checkClients(orb, rootContext, root, partition, clientNodes);
-                clearOwnRanges(rootContext, partition);
+                clearOwnRanges(orb, naming, root, rootContext, partition);
             }
         } catch (SystemException e) {
             throw new References.ReferenceException("the naming service " + naming + " cannot be reached ("
@@ -408,16 +408,26 @@ public final class Partitions {
         return owners;
     }
 
-    /** Unbinds the ranges this partition published before (its configuration may have changed since). */
-    private static void clearOwnRanges(final NamingContext rootContext, final String partition) {
+    /**
+     * Unbinds the ranges this partition published before (its configuration may have changed since),
+     * each through the naming service's root context with the whole name, as {@link References#bind}
+     * binds: so a server that reaches the naming service over IIOP/TLS unbinds over TLS too.
+     */
+    private static void clearOwnRanges(final ORB orb, final String naming, final String root, final NamingContext rootContext,
+                                       final String partition) {
         final NamingContext published = child(rootContext, INDEX_RANGES);
         final NamingContext own = published == null ? null : child(published, partition);
         if (own == null) {
             return;
         }
+        final NamingContextExt namingRoot = NamingContextExtHelper.narrow(orb.string_to_object(naming));
         for (final Binding binding : bindings(own)) {
             try {
-                own.unbind(binding.binding_name);
+                final List<NameComponent> name = new ArrayList<>(List.of(namingRoot.to_name(root)));
+                name.add(new NameComponent(INDEX_RANGES, ""));
+                name.add(new NameComponent(partition, ""));
+                name.addAll(List.of(binding.binding_name));
+                namingRoot.unbind(name.toArray(new NameComponent[0]));
             } catch (org.omg.CORBA.UserException e) {
                 // Unbound meanwhile.
             }

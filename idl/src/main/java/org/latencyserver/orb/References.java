@@ -140,7 +140,10 @@ public final class References {
 
     /**
      * Binds (or rebinds) a name, creating the intermediate contexts of a compound name such as
-     * {@code peers/ws2}.
+     * {@code peers/ws2}. Every call goes to the root context given as {@code naming}, with the
+     * compound name: so a writer that reaches a naming service over IIOP/TLS
+     * ({@code corbaloc:ssliop:1.2@HOST:PORT/NameService}) makes every change over TLS, even one in a
+     * sub-context, whose own reference would let its ORB choose plain IIOP.
      *
      * @param orb       the ORB
      * @param naming    the naming service's reference
@@ -152,27 +155,25 @@ public final class References {
         try {
             final NamingContextExt root = namingContext(orb, naming);
             final org.omg.CosNaming.NameComponent[] components = root.to_name(name);
-            org.omg.CosNaming.NamingContext context = root;
-            for (int i = 0; i < components.length - 1; i++) {
-                final org.omg.CosNaming.NameComponent[] step = {components[i]};
+            for (int i = 1; i < components.length; i++) {
+                final org.omg.CosNaming.NameComponent[] prefix = java.util.Arrays.copyOf(components, i);
                 try {
-                    final org.omg.CosNaming.NamingContext existing = org.omg.CosNaming.NamingContextHelper.narrow(context.resolve(step));
-                    if (isGone(existing)) {
+                    if (isGone(root.resolve(prefix))) {
                         // A context left over from an earlier naming-service process (its database
                         // survived, its objects did not): replace it.
-                        final org.omg.CosNaming.NamingContext fresh = context.new_context();
-                        context.rebind_context(step, fresh);
-                        context = fresh;
-                    } else {
-                        context = existing;
+                        root.rebind_context(prefix, root.new_context());
                     }
                 } catch (NotFound e) {
-                    context = context.bind_new_context(step);
+                    root.bind_new_context(prefix);
                 }
             }
-            context.rebind(new org.omg.CosNaming.NameComponent[] {components[components.length - 1]}, reference);
+            root.rebind(components, reference);
         } catch (org.omg.CORBA.UserException e) {
             throw new ReferenceException("cannot bind '" + name + "' in " + naming + ": " + e);
+        } catch (org.omg.CORBA.NO_PERMISSION e) {
+            throw new ReferenceException("the naming service " + naming + " refused to bind '" + name + "' (" + describe(e)
+                + ", minor code " + e.minor + "): bind over IIOP/TLS (corbaloc:ssliop:1.2@HOST:TLSPORT/NameService) with a"
+                + " certificate its principals file lets bind this name");
         } catch (SystemException e) {
             throw new ReferenceException("the naming service " + naming + " cannot be reached (" + describe(e) + ")");
         }

@@ -54,8 +54,12 @@ public final class PeerAgent extends RunningComponent {
             // An IOR file of an earlier run names a peer that is gone.
             Files.deleteIfExists(context.iorFile());
         }
-        ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(context.host(), context.corbaPort(),
-                PeerAgentContext.REPLY_TIMEOUT_MILLIS));
+        java.util.Properties properties = OrbSupport.properties(context.host(), context.corbaPort(),
+                PeerAgentContext.REPLY_TIMEOUT_MILLIS);
+        if (context.namingTls() != null) {
+            OrbSupport.withTlsWhereAsked(properties, context.namingTls());
+        }
+        ORB orb = OrbSupport.init(new String[0], properties);
         return startedOrClosed(new PeerAgent(context, orb), PeerAgent::start);
     }
 

@@ -25,6 +25,7 @@ public final class PeerAgentContext {
     private int corbaPort;
     private int tcpPort = -1;
     private int udpPort = -1;
+    private org.latencyserver.orb.TlsStores namingTls;
 
     /** @return this, as the peer workstation's node name (as the server's configuration names it, e.g. ws2) */
     public PeerAgentContext node(String node) {
@@ -41,6 +42,16 @@ public final class PeerAgentContext {
     /** @return this, registering as {@code peers/NODE} in this naming service (corbaloc or IOR; null: none) */
     public PeerAgentContext naming(String naming) {
         this.naming = naming;
+        return this;
+    }
+
+    /**
+     * @return this, binding its name over IIOP/TLS with these stores (its certificate, {@code OU=peer,CN=NODE})
+     *         when the naming service asks for TLS ({@code --naming corbaloc:ssliop:1.2@HOST:TLSPORT/NameService});
+     *         null: plain IIOP only
+     */
+    public PeerAgentContext namingTls(org.latencyserver.orb.TlsStores stores) {
+        this.namingTls = stores;
         return this;
     }
 
@@ -94,6 +105,10 @@ public final class PeerAgentContext {
 
     Path iorFile() {
         return iorFile;
+    }
+
+    org.latencyserver.orb.TlsStores namingTls() {
+        return namingTls;
     }
 
     String naming() {

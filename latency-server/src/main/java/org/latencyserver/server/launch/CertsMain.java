@@ -15,8 +15,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./latency certs}: a local certificate authority and the certificates of the server and
- * its writers, and the {@code security:} section that grants their roles. Running it again adds
- * the parties that are new and keeps the rest.
+ * its writers, and the {@code security:} section that grants their roles; also the naming
+ * service's certificate, the peer agents' ({@code --peer}) and the principals file of a naming
+ * service that checks who binds ({@code naming-principals}, rewritten on each run). Running it
+ * again adds the parties that are new and keeps the rest.
  *
  * <p>Exit codes: 0 done, 1 keytool failed, 2 usage.
  */
@@ -44,6 +46,15 @@ public final class CertsMain implements Callable<Integer> {
         "Give it to ./latency console --https-keystore, with --https-truststore trust.p12."})
     private List<String> consoles = new ArrayList<>();
 
+    @Option(names = "--peer", paramLabel = "NODE", split = ",",
+        description = "A peer agent's certificate for this node (binds peers/NODE in a naming service that checks who binds).")
+    private List<String> peers = new ArrayList<>();
+
+    /** The naming service's store's name (its certificate: {@code CN=naming-service,OU=naming-service}). */
+    static final String NAMING_SERVICE = "naming-service";
+    /** The principals file written for {@code ./latency naming-service --principals}. */
+    static final String NAMING_PRINCIPALS = "naming-principals";
+
     @Spec
     private CommandSpec spec;
 
@@ -70,7 +81,10 @@ public final class CertsMain implements Callable<Integer> {
     public Integer call() {
         try {
             final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory, environment.apply("LATENCY_TLS_PASSWORD"));
-            ca.issue(server, LocalCertificateAuthority.subject("server", server), LocalCertificateAuthority.Usage.SERVER);
+            // The server's also proves it to the naming service, as a client, when it binds its names.
+            ca.issue(server, LocalCertificateAuthority.subject("server", server), LocalCertificateAuthority.Usage.SERVER_AND_CLIENT);
+            ca.issue(NAMING_SERVICE, LocalCertificateAuthority.subject(NAMING_SERVICE, NAMING_SERVICE),
+                LocalCertificateAuthority.Usage.SERVER);
             for (final String console : consoles) {
                 ca.issue(consoleStore(console), LocalCertificateAuthority.subject("console", console),
                     LocalCertificateAuthority.Usage.SERVER, console);
@@ -79,6 +93,16 @@ public final class CertsMain implements Callable<Integer> {
             issue(ca, "agent", agents, principals);
             issue(ca, "operator", operators, principals);
             issue(ca, "planner", planners, principals);
+            final StringBuilder namingPrincipals = new StringBuilder("# who may bind in ./latency naming-service --principals:"
+                + " 'server SUBJECT' or 'peer NODE SUBJECT' a line\n");
+            namingPrincipals.append("server ").append(LocalCertificateAuthority.subject("server", server)).append('\n');
+            for (final String peer : peers) {
+                ca.issue("peer-" + peer, LocalCertificateAuthority.subject("peer", peer), LocalCertificateAuthority.Usage.CLIENT);
+                namingPrincipals.append("peer ").append(peer).append(' ').append(LocalCertificateAuthority.subject("peer", peer))
+                    .append('\n');
+            }
+            final Path namingPrincipalsFile = ca.directory().resolve(NAMING_PRINCIPALS);
+            java.nio.file.Files.writeString(namingPrincipalsFile, namingPrincipals);
             final java.io.PrintWriter out = spec.commandLine().getOut();
             final Path dir = ca.directory();
             out.println("# certificates in " + dir + " (every path below is absolute: paste the section as it is)");
@@ -90,6 +114,10 @@ public final class CertsMain implements Callable<Integer> {
                     + ":8470/: latency console --bind " + console + " --https-keystore " + dir.resolve(consoleStore(console) + ".p12")
                     + " --https-truststore " + ca.trustStore());
             }
+            out.println("# naming service that checks who binds: ./latency naming-service --tls-port PORT --tls-keystore "
+                + dir.resolve(NAMING_SERVICE + ".p12") + " --tls-truststore " + ca.trustStore() + " --principals "
+                + namingPrincipalsFile + (peers.isEmpty() ? "" : "; peer agents bind with --tls-keystore "
+                + dir.resolve("peer-NODE.p12")));
             out.println("security:");
             out.println("  plain_iiop: read-only");
             out.println("  tls:");

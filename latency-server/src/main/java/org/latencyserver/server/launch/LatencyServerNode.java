@@ -66,7 +66,8 @@ public final class LatencyServerNode extends RunningComponent {
     private final int metricsPort;
     private final String metricsUrl;
     private final int connections;
-    private NameKeeper nameKeeper;
+    /** Set once while starting; read by metrics scrapes. */
+    private volatile NameKeeper nameKeeper;
 
     private LatencyServerNode(final ServerAssembly parts) {
         this.context = parts.context;
@@ -82,6 +83,12 @@ public final class LatencyServerNode extends RunningComponent {
         this.metricsPort = parts.metricsBound;
         this.metricsUrl = parts.metricsUrl;
         this.connections = parts.connections;
+        if (metrics != null) {
+            metrics.registerNameRepairs(() -> {
+                final NameKeeper keeper = nameKeeper;
+                return keeper == null ? 0L : keeper.repairs();
+            });
+        }
     }
 
     /**

@@ -5,6 +5,8 @@ import static org.latencyserver.server.launch.ContextRules.requireDistinctIorAnd
 import static org.latencyserver.server.launch.ContextRules.requireHost;
 
 import java.nio.file.Path;
+import org.latencyserver.orb.TlsStores;
+import org.latencyserver.server.naming.NamingWritePolicy;
 
 /**
  * Everything a naming service needs to start, set before {@link NamingServiceNode#launch}: the
@@ -27,6 +29,9 @@ public final class NamingServiceContext {
     private Path databaseDirectory;
     private Path iorFile;
     private Path readyFile;
+    private TlsStores tlsStores;
+    private int tlsPort;
+    private NamingWritePolicy writePolicy;
 
     /** @return this, listening on this address */
     public NamingServiceContext host(final String address) {
@@ -59,6 +64,26 @@ public final class NamingServiceContext {
     }
 
     /**
+     * @param stores  the naming service's certificate and the authorities whose writers' certificates it trusts
+     * @param port    the fixed IIOP/TLS port, 1..65535 (writers are told it: {@code corbaloc:ssliop:1.2@HOST:PORT/NameService})
+     * @return this, also listening for IIOP/TLS; needs a {@link #writePolicy}
+     */
+    public NamingServiceContext tls(final TlsStores stores, final int port) {
+        this.tlsStores = stores;
+        this.tlsPort = port;
+        return this;
+    }
+
+    /**
+     * @param policy who may change which names; changes are then refused over plain IIOP. Needs {@link #tls}
+     * @return this
+     */
+    public NamingServiceContext writePolicy(final NamingWritePolicy policy) {
+        this.writePolicy = policy;
+        return this;
+    }
+
+    /**
      * Checks the context as a whole. Calling it again does nothing.
      *
      * @return this
@@ -70,6 +95,11 @@ public final class NamingServiceContext {
             + port);
         require(databaseDirectory != null, "a database directory is needed (where the bindings are kept)");
         requireDistinctIorAndReadyFiles(iorFile, readyFile);
+        require((tlsStores == null) == (writePolicy == null), tlsStores == null
+            ? "a write policy needs IIOP/TLS (--tls-keystore, --tls-truststore, --tls-port): writers are known by their certificates"
+            : "IIOP/TLS needs the writers' principals (--principals FILE): without them no one could bind");
+        require(tlsStores == null || tlsPort >= 1 && tlsPort <= MAX_PORT && tlsPort != port,
+            "the TLS port (--tls-port) must be 1..65535 and not the plain port " + port + ", was " + tlsPort);
         return this;
     }
 
@@ -96,6 +126,30 @@ public final class NamingServiceContext {
     /** @return the ready file, or null */
     public Path readyFile() {
         return readyFile;
+    }
+
+    /** @return the TLS stores, or null when it talks plain IIOP only (and binds are open to any caller) */
+    public TlsStores tlsStores() {
+        return tlsStores;
+    }
+
+    /** @return its IIOP/TLS port; meaningful with {@link #tlsStores()} */
+    public int tlsPort() {
+        return tlsPort;
+    }
+
+    /** @return who may change which names, or null when binds are open to any caller */
+    public NamingWritePolicy writePolicy() {
+        return writePolicy;
+    }
+
+    /**
+     * @return how writers reach it over IIOP/TLS: {@code corbaloc:ssliop:1.2@HOST:TLSPORT/NameService}
+     *         (JacORB gives an IIOP 1.0 address, the default, no TLS component: the version is needed);
+     *         null without TLS
+     */
+    public String tlsCorbaloc() {
+        return tlsStores == null ? null : "corbaloc:ssliop:1.2@" + host + ":" + tlsPort + "/NameService";
     }
 
     /** @return how components reach it: {@code corbaloc::HOST:PORT/NameService} */

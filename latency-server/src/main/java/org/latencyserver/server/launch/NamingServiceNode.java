@@ -10,6 +10,8 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.server.naming.NamingWritePolicy;
+import org.latencyserver.server.security.CallerCapture;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.Policy;
 import org.omg.CosNaming.NamingContextExtHelper;
@@ -18,6 +20,8 @@ import org.omg.PortableServer.LifespanPolicyValue;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 import org.omg.PortableServer.RequestProcessingPolicyValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A running CORBA Naming Service (JacORB's naming contexts) at {@code corbaloc::HOST:PORT/NameService}:
@@ -26,6 +30,11 @@ import org.omg.PortableServer.RequestProcessingPolicyValue;
  * the implementation name {@code StandardNS}, the root context's object key mapped to
  * {@code NameService}); {@link #close} saves the bindings ({@link PersistedNamingContexts}) and
  * stops it. {@code NamingServiceMain} is this plus argument parsing.
+ *
+ * <p>With {@link NamingServiceContext#tls} and {@link NamingServiceContext#writePolicy} it also
+ * listens for IIOP/TLS and its contexts are {@link GuardedNamingContext}s: reads stay open over
+ * plain IIOP, changes need a writer's certificate over TLS ({@link NamingWriteGuard}). Without them
+ * binds are open to any caller, as JacORB's and omniNames' are, and it says so at start.
  *
  * <p>Limit: JacORB's {@code NamingContextImpl} keeps its ORB and root POA in static fields, so one
  * JVM runs one naming service at a time; a second {@code launch} while one runs is refused. A
@@ -42,17 +51,22 @@ public final class NamingServiceNode extends RunningComponent {
     private static final String IMPLEMENTATION_NAME = "StandardNS";
     private static final String POA_NAME = "NameServer-POA";
     private static final String ROOT_CONTEXT_ID = "_root";
+    private static final Logger LOG = LoggerFactory.getLogger(NamingServiceNode.class);
 
     private final NamingServiceContext context;
     private final ORB orb;
     private final POA namingPoa;
     private final String rootIor;
+    /** Who may change names; null when binds are open. */
+    private final NamingWriteGuard guard;
 
-    private NamingServiceNode(final NamingServiceContext context, final ORB orb, final POA namingPoa, final String rootIor) {
+    private NamingServiceNode(final NamingServiceContext context, final ORB orb, final POA namingPoa, final String rootIor,
+                              final NamingWriteGuard guard) {
         this.context = context;
         this.orb = orb;
         this.namingPoa = namingPoa;
         this.rootIor = rootIor;
+        this.guard = guard;
     }
 
     /**
@@ -105,6 +119,13 @@ public final class NamingServiceNode extends RunningComponent {
         properties.setProperty("jacorb.implname", IMPLEMENTATION_NAME);
         properties.setProperty("jacorb.orb.objectKeyMap.NameService", IMPLEMENTATION_NAME + "/" + POA_NAME + "/" + ROOT_CONTEXT_ID);
         properties.setProperty("jacorb.log.default.verbosity", "1");
+        if (context.tlsStores() != null) {
+            OrbSupport.withTlsServer(properties, context.tlsStores(), context.tlsPort());
+            CallerCapture.register(properties);
+            // JacORB connects ORBs of one JVM without a socket (its loopback acceptor): such a caller
+            // has no TLS session to show a certificate, so every caller must come through a socket.
+            properties.setProperty("jacorb.iiop.enable_loopback", "off");
+        }
         ORB orb = null;
         try {
             orb = ORB.init(new String[0], properties);
@@ -119,12 +140,21 @@ public final class NamingServiceNode extends RunningComponent {
                 policy.destroy();
             }
             NamingContextImpl.init(orb, rootPoa);
+            final byte[] rootId = ROOT_CONTEXT_ID.getBytes(StandardCharsets.ISO_8859_1);
+            final NamingWriteGuard guard = context.writePolicy() == null ? null
+                : new NamingWriteGuard(namingPoa, rootId, context.writePolicy(), CallerCapture.callers(orb), System::nanoTime);
             namingPoa.set_servant_manager(new PersistedNamingContexts(context.databaseDirectory().toAbsolutePath(),
-                ((org.jacorb.orb.ORB) orb).getConfiguration()));
+                ((org.jacorb.orb.ORB) orb).getConfiguration(), guard));
             rootPoa.the_POAManager().activate();
-            final org.omg.CORBA.Object root = namingPoa.create_reference_with_id(
-                ROOT_CONTEXT_ID.getBytes(StandardCharsets.ISO_8859_1), NamingContextExtHelper.id());
-            return new NamingServiceNode(context, orb, namingPoa, orb.object_to_string(root));
+            final org.omg.CORBA.Object root = namingPoa.create_reference_with_id(rootId, NamingContextExtHelper.id());
+            if (guard == null) {
+                LOG.warn("naming service: binds are open to any caller (give --tls-keystore, --tls-truststore, --tls-port and"
+                    + " --principals to check who binds)");
+            } else {
+                LOG.info("naming service: binds need IIOP/TLS at {} with a writer's certificate; reads stay open at {}",
+                    context.tlsCorbaloc(), context.corbaloc());
+            }
+            return new NamingServiceNode(context, orb, namingPoa, orb.object_to_string(root), guard);
         } catch (org.omg.CORBA.INITIALIZE e) {
             // JacORB's word for a port it cannot listen on (taken, or not this host's address).
             stop(orb);
@@ -148,6 +178,23 @@ public final class NamingServiceNode extends RunningComponent {
         return context.corbaloc();
     }
 
+    /** @return how writers reach it over IIOP/TLS ({@code corbaloc:ssliop:1.2@HOST:TLSPORT/NameService}); null without TLS */
+    public String tlsCorbaloc() {
+        return context.tlsCorbaloc();
+    }
+
+    /** @return the changes refused so far, by kind (all zero when binds are open) */
+    public java.util.Map<NamingWritePolicy.RefusalKind, Long> refusals() {
+        if (guard == null) {
+            final java.util.Map<NamingWritePolicy.RefusalKind, Long> none = new java.util.EnumMap<>(NamingWritePolicy.RefusalKind.class);
+            for (final NamingWritePolicy.RefusalKind kind : NamingWritePolicy.RefusalKind.values()) {
+                none.put(kind, 0L);
+            }
+            return none;
+        }
+        return guard.refusals();
+    }
+
     /** @return the root naming context's stringified reference */
     public String rootIor() {
         return rootIor;
@@ -156,7 +203,12 @@ public final class NamingServiceNode extends RunningComponent {
     /** @return its ready file's content: the rows of {@code docs/ready-files.md} for {@code naming-service} */
     @Override
     public ReadyFile.Builder readyFile() {
-        return ReadyFile.of(Component.NAMING_SERVICE).reference("naming", context.corbaloc()).port("naming", context.port());
+        final ReadyFile.Builder ready = ReadyFile.of(Component.NAMING_SERVICE).reference("naming", context.corbaloc())
+            .port("naming", context.port());
+        if (context.tlsStores() != null) {
+            ready.reference("naming-tls", context.tlsCorbaloc()).port("naming-tls", context.tlsPort());
+        }
+        return ready;
     }
 
     /**

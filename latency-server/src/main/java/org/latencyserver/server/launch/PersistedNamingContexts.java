@@ -46,14 +46,18 @@ final class PersistedNamingContexts extends _ServantActivatorLocalBase {
 
     private final transient Path directory;
     private final transient Configuration configuration;
+    private final transient NamingWriteGuard guard;
 
     /**
      * @param directory     where the contexts' files are
      * @param configuration the ORB's JacORB configuration (logging, purge and ping settings of the contexts)
+     * @param guard         who may change bindings ({@link GuardedNamingContext}s are made); null for
+     *                      JacORB's contexts, open to any caller
      */
-    PersistedNamingContexts(final Path directory, final Configuration configuration) {
+    PersistedNamingContexts(final Path directory, final Configuration configuration, final NamingWriteGuard guard) {
         this.directory = directory;
         this.configuration = configuration;
+        this.guard = guard;
     }
 
     @Override
@@ -72,6 +76,9 @@ final class PersistedNamingContexts extends _ServantActivatorLocalBase {
         if (context == null) {
             context = new NamingContextImpl();
         }
+        if (guard != null) {
+            context = GuardedNamingContext.guarding(context, objectId, guard);
+        }
         try {
             INIT_WITH_POA.invoke(context, adapter);
             context.configure(configuration);
@@ -89,7 +96,8 @@ final class PersistedNamingContexts extends _ServantActivatorLocalBase {
             // Atomically: a naming service killed while saving leaves the previous file, not half of one.
             final Path temporary = Files.createTempFile(directory, file.getFileName().toString(), ".tmp");
             try (OutputStream out = Files.newOutputStream(temporary); ObjectOutputStream objects = new ObjectOutputStream(out)) {
-                objects.writeObject(servant);
+                // JacORB's own class, guarded or not: the files stay readable by JacORB's name server.
+                objects.writeObject(servant instanceof GuardedNamingContext guarded ? guarded.toPlain() : servant);
             }
             Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {

@@ -117,6 +117,16 @@ public final class ServerMetrics implements AutoCloseable {
         registry.register(new SubscribersCollector(counts));
     }
 
+    /**
+     * Adds the name keeper's repairs: one of the server's names found bound to something else in the
+     * naming service and bound again.
+     *
+     * @param repairs the repairs since start (0 without a naming service), read once per scrape
+     */
+    public void registerNameRepairs(final Supplier<Long> repairs) {
+        registry.register(new NameRepairsCollector(repairs));
+    }
+
     /** Counts a write answered before the journal held it (see the servant). */
     public void unsavedWrite() {
         calls.unsavedWrite();

@@ -40,14 +40,16 @@ public final class CallerCapture extends org.omg.CORBA.LocalObject implements OR
 
     private static final long serialVersionUID = 1L;
     /**
-     * The operations whose caller matters (writes, reads that show tickets, and subscriptions, which
-     * are counted per caller). Every other call —
-     * {@code RequestStatus} above all, the hot path — passes the interceptor without a look at its
-     * socket or an allocation.
+     * The operations whose caller matters (the server's writes, reads that show tickets, and
+     * subscriptions, which are counted per caller; and the naming service's changes of bindings, when
+     * it registers this interceptor). Every other call — {@code RequestStatus} above all, the hot
+     * path, and the naming service's lookups — passes the interceptor without a look at its socket or
+     * an allocation.
      */
     static final java.util.Set<String> CHECKED_OPERATIONS = java.util.Set.of("PutMibUpdates", "UpdateResponse",
         "RequestTableStatus", "submit_measurement", "submit_probe", "load_profile", "pending_measurements",
-        "subscribe", "subscribe_measurements");
+        "subscribe", "subscribe_measurements",
+        "bind", "rebind", "bind_context", "rebind_context", "unbind", "bind_new_context", "destroy", "new_context");
 
     /** The slot each ORB allocated, by ORB (an ORB's slot ids are its own). */
     private static final Map<ORB, Integer> SLOTS = new ConcurrentHashMap<>();

@@ -100,8 +100,13 @@ public final class LocalCertificateAuthority {
     public enum Usage {
         /** The server's: TLS server authentication only. */
         SERVER,
-        /** An agent's, operator's or planner's: TLS client authentication only. */
-        CLIENT
+        /** An agent's, operator's, planner's or peer agent's: TLS client authentication only. */
+        CLIENT,
+        /**
+         * The server's when it also binds its names in a naming service that checks who binds: TLS
+         * server authentication for its callers, client authentication towards the naming service.
+         */
+        SERVER_AND_CLIENT
     }
 
     /** @return the stores' password */
@@ -192,8 +197,12 @@ public final class LocalCertificateAuthority {
         keytool("-certreq", "-alias", fileName, "-keystore", temporary.toString(), "-file", request.toString());
         final List<String> signing = new ArrayList<>(List.of("-gencert", "-alias", CA_ALIAS, "-keystore", caStore().toString(),
             "-infile", request.toString(), "-outfile", signed.toString(), "-rfc", "-validity", Integer.toString(VALIDITY_DAYS), "-ext",
-            // A client's certificate cannot serve as the server's (and the server's not as a client's).
-            usage == Usage.SERVER ? "eku=serverAuth" : "eku=clientAuth"));
+            // A client's certificate cannot serve as the server's; the server's is a client's only towards the naming service.
+            switch (usage) {
+                case SERVER -> "eku=serverAuth";
+                case CLIENT -> "eku=clientAuth";
+                case SERVER_AND_CLIENT -> "eku=serverAuth,clientAuth";
+            }));
         if (alternativeName != null) {
             signing.addAll(List.of("-ext", "san=" + alternativeName));
         }

@@ -58,6 +58,20 @@ class CertsMainTest {
     }
 
     @Test
+    void peerAgentsAndTheNamingServiceGetCertificatesAndAPrincipalsFileTheNamingServiceReads() throws IOException {
+        final Run run = certs(Map.of(), "--dir", directory.toString(), "--peer", "ws2,ws3");
+        assertEquals(0, run.exitCode(), run.out());
+        assertTrue(Files.exists(directory.resolve("naming-service.p12")));
+        assertTrue(Files.exists(directory.resolve("peer-ws2.p12")));
+        final java.util.List<org.latencyserver.server.naming.NamingPrincipal> principals =
+            org.latencyserver.server.naming.NamingPrincipalsFile.read(directory.resolve("naming-principals"));
+        assertEquals(java.util.List.of("server:null", "peer:ws2", "peer:ws3"),
+            principals.stream().map(p -> p.kind().configName() + ":" + p.node()).toList());
+        assertEquals("CN=ws2,OU=peer,O=Latency Server", principals.get(1).subject().getName());
+        assertTrue(run.out().contains("--principals " + directory.resolve("naming-principals")), run.out());
+    }
+
+    @Test
     void withThePasswordInTheEnvironmentNoPasswordFileIsWrittenOrNamed() {
         final Run run = certs(Map.of("LATENCY_TLS_PASSWORD", "chosen-pass-1"), "--dir", directory.toString());
         assertEquals(0, run.exitCode(), run.out());
