@@ -39,6 +39,10 @@ public final class CertsMain implements Callable<Integer> {
     @Option(names = "--planner", paramLabel = "NAME", split = ",", description = "A planner's certificate.")
     private List<String> planners = new ArrayList<>();
 
+    @Option(names = "--revoke", paramLabel = "NAME", split = ",", description = "Revoke a certificate made here, by its"
+        + " file name without .p12 (e.g. agent-ws1): its serial is appended to DIR/revoked-serials; nothing is issued.")
+    private List<String> revoked = new ArrayList<>();
+
     @Spec
     private CommandSpec spec;
 
@@ -65,6 +69,9 @@ public final class CertsMain implements Callable<Integer> {
     public Integer call() {
         try {
             final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory, environment.apply("LATENCY_TLS_PASSWORD"));
+            if (!revoked.isEmpty()) {
+                return revoke(ca);
+            }
             ca.issue(server, LocalCertificateAuthority.subject("server", server), LocalCertificateAuthority.Usage.SERVER);
             final StringBuilder principals = new StringBuilder();
             issue(ca, "agent", agents, principals);
@@ -90,6 +97,19 @@ public final class CertsMain implements Callable<Integer> {
             System.err.println("latency certs: " + e.getMessage());
             return 1;
         }
+    }
+
+    private int revoke(final LocalCertificateAuthority ca) throws IOException {
+        final java.io.PrintWriter out = spec.commandLine().getOut();
+        for (final String name : revoked) {
+            out.println("# revoked " + name + ": serial " + ca.revoke(name));
+        }
+        out.println("# the list is " + ca.revokedSerials() + ": copy it to the server's host, to the path of"
+            + " security.tls.revoked_serials_file (the server re-reads it within 10 s, no restart):");
+        out.println("security:");
+        out.println("  tls:");
+        out.println("    revoked_serials_file: " + ca.revokedSerials());
+        return 0;
     }
 
     private static void issue(final LocalCertificateAuthority ca, final String role, final List<String> names,

@@ -24,7 +24,9 @@ import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.persistence.LoadedProfiles;
 import org.latencyserver.server.persistence.StateStore;
 import org.latencyserver.server.security.CallerCapture;
-import org.latencyserver.server.security.CountingTrustManager;
+import org.latencyserver.server.security.ReloadingSslServerSocketFactory;
+import org.latencyserver.server.security.ServerTlsCredentials;
+import org.latencyserver.server.security.ServerTlsFiles;
 import org.latencyserver.server.snmp.EngineFeed;
 import org.latencyserver.server.snmp.SnmpPollerCounters;
 import org.latencyserver.server.snmp.SnmpPoller;
@@ -48,6 +50,8 @@ import org.slf4j.LoggerFactory;
 final class ServerAssembly {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerAssembly.class);
+    /** How often the server checks its TLS files (key store, trust store, revoked list) for a change. */
+    static final long TLS_FILES_CHECK_INTERVAL_MILLIS = 10_000;
 
     final ServerContext context;
     final ServerConfiguration configuration;
@@ -120,10 +124,15 @@ final class ServerAssembly {
         if (security.tls() != null) {
             final SecuritySettings.Tls tls = security.tls();
             try {
-                OrbSupport.withTlsServer(orbProperties, TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv()),
-                    tls.port());
-                // The JDK's trust manager, with every refused client certificate counted and logged.
-                CountingTrustManager.installIn(orbProperties);
+                final TlsStores stores = TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv());
+                OrbSupport.withTlsServer(orbProperties, stores, tls.port());
+                // Stores and revoked list re-read when changed; refused client certificates counted and logged.
+                final ServerTlsCredentials credentials = undo.push(ServerTlsCredentials.open(
+                    new ServerTlsFiles(stores.keystore(), stores.truststore(), tls.revokedSerials(), stores.password())));
+                ReloadingSslServerSocketFactory.installIn(orbProperties, credentials,
+                    credentials.register("server-" + System.identityHashCode(credentials)));
+                credentials.start(TLS_FILES_CHECK_INTERVAL_MILLIS);
+                metrics.registerTlsCertificates(credentials);
             } catch (IllegalArgumentException e) {
                 throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "security.tls: " + e.getMessage());
             }
