@@ -129,8 +129,7 @@ final class ServerAssembly {
                 // Stores and revoked list re-read when changed; refused client certificates counted and logged.
                 final ServerTlsCredentials credentials = undo.push(ServerTlsCredentials.open(
                     new ServerTlsFiles(stores.keystore(), stores.truststore(), tls.revokedSerials(), stores.password())));
-                ReloadingSslServerSocketFactory.installIn(orbProperties, credentials,
-                    credentials.register("server-" + System.identityHashCode(credentials)));
+                ReloadingSslServerSocketFactory.installIn(orbProperties, credentials);
                 credentials.start(TLS_FILES_CHECK_INTERVAL_MILLIS);
                 metrics.registerTlsCertificates(credentials);
             } catch (IllegalArgumentException e) {

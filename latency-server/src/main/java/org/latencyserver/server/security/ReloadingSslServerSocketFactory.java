@@ -48,17 +48,12 @@ public final class ReloadingSslServerSocketFactory implements ServerSocketFactor
      * Makes an ORB's TLS listener use these credentials, after {@code OrbSupport.withTlsServer}.
      *
      * @param orbProperties the ORB's properties; changed in place
-     * @param credentials   registered under {@code name}
-     * @param name          the name they are registered under
+     * @param credentials   the server's TLS files (registered here for JacORB to find)
      * @return {@code orbProperties}
      */
-    public static Properties installIn(final Properties orbProperties, final ServerTlsCredentials credentials,
-                                       final String name) {
-        if (ServerTlsCredentials.registered(name) != credentials) {
-            throw new IllegalArgumentException("the credentials are not registered as '" + name + "'");
-        }
+    public static Properties installIn(final Properties orbProperties, final ServerTlsCredentials credentials) {
         orbProperties.setProperty(FACTORY_PROPERTY, ReloadingSslServerSocketFactory.class.getName());
-        orbProperties.setProperty(CREDENTIALS_PROPERTY, name);
+        orbProperties.setProperty(CREDENTIALS_PROPERTY, credentials.register());
         return orbProperties;
     }
 

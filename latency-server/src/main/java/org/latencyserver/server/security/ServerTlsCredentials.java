@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.latencyserver.server.engine.CallerText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +40,7 @@ public final class ServerTlsCredentials implements AutoCloseable {
     /** Client subjects remembered for the expiry metric; beyond it new subjects are not remembered. */
     static final int MAX_CLIENT_SUBJECTS = 10_000;
     private static final Map<String, ServerTlsCredentials> REGISTERED = new ConcurrentHashMap<>();
+    private static final AtomicLong NEXT_REGISTRATION = new AtomicLong();
 
     private final ServerTlsFiles files;
     private final Map<String, Long> clientExpiryMillisBySubject = new ConcurrentHashMap<>();
@@ -168,15 +170,14 @@ public final class ServerTlsCredentials implements AutoCloseable {
     /**
      * Makes these credentials findable by JacORB's socket factory, which JacORB makes from a class name.
      *
-     * @param name a name unique in the process, passed to the ORB as {@link ReloadingSslServerSocketFactory#CREDENTIALS_PROPERTY}
-     * @return {@code name}
+     * @return the name, unique in the process, to pass to the ORB as {@link ReloadingSslServerSocketFactory#CREDENTIALS_PROPERTY}
      */
-    public synchronized String register(final String name) {
-        if (REGISTERED.putIfAbsent(name, this) != null) {
-            throw new IllegalStateException("TLS credentials named '" + name + "' are registered already");
+    public synchronized String register() {
+        if (registeredAs == null) {
+            registeredAs = "tls-credentials-" + NEXT_REGISTRATION.incrementAndGet();
+            REGISTERED.put(registeredAs, this);
         }
-        registeredAs = name;
-        return name;
+        return registeredAs;
     }
 
     /**

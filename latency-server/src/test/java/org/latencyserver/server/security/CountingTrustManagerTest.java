@@ -86,7 +86,7 @@ class CountingTrustManagerTest {
             new org.latencyserver.orb.TlsStores(ours.directory().resolve("server.p12"), ours.trustStore(), PASSWORD), tlsPort);
         final ServerTlsCredentials credentials = ServerTlsCredentials.open(
             new ServerTlsFiles(ours.directory().resolve("server.p12"), ours.trustStore(), null, PASSWORD));
-        ReloadingSslServerSocketFactory.installIn(properties, credentials, credentials.register("counting-" + tlsPort));
+        ReloadingSslServerSocketFactory.installIn(properties, credentials);
         final org.omg.CORBA.ORB orb = org.latencyserver.orb.OrbSupport.init(new String[0], properties);
         try {
             org.omg.PortableServer.POAHelper.narrow(orb.resolve_initial_references("RootPOA")).the_POAManager().activate();

@@ -71,7 +71,7 @@ class ServerTlsReloadTest {
         }
         final Properties properties = OrbSupport.withTlsServer(OrbSupport.properties("127.0.0.1", 0, 5000),
             new TlsStores(ca.directory().resolve("server.p12"), ca.trustStore(), PASSWORD), tlsPort);
-        ReloadingSslServerSocketFactory.installIn(properties, credentials, credentials.register("test-" + tlsPort));
+        ReloadingSslServerSocketFactory.installIn(properties, credentials);
         orb = OrbSupport.init(new String[0], properties);
         POAHelper.narrow(orb.resolve_initial_references("RootPOA")).the_POAManager().activate();
     }
