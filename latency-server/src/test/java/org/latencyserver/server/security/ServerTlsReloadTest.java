@@ -3,8 +3,10 @@ package org.latencyserver.server.security;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Proxy;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -18,9 +20,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.idl.latency.LatencyServiceOperations;
+import org.latencyserver.idl.latency.LatencyServicePOATie;
+import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.ServerRoute;
 import org.latencyserver.orb.TlsStores;
+import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.CORBA.ORB;
+import org.omg.CORBA.SystemException;
 import org.omg.PortableServer.POAHelper;
 
 /**
@@ -72,6 +81,8 @@ class ServerTlsReloadTest {
         final Properties properties = OrbSupport.withTlsServer(OrbSupport.properties("127.0.0.1", 0, 5000),
             new TlsStores(ca.directory().resolve("server.p12"), ca.trustStore(), PASSWORD), tlsPort);
         ReloadingSslServerSocketFactory.installIn(properties, credentials);
+        // JacORB passes calls between ORBs of one JVM through an in-memory loopback, not the TLS socket.
+        properties.setProperty("jacorb.iiop.enable_loopback", "off");
         orb = OrbSupport.init(new String[0], properties);
         POAHelper.narrow(orb.resolve_initial_references("RootPOA")).the_POAManager().activate();
     }
@@ -139,6 +150,41 @@ class ServerTlsReloadTest {
         final ServerTlsMaterial before = credentials.current();
         assertFalse(credentials.reloadIfChanged());
         assertTrue(before == credentials.current(), "the same reading stays in force");
+    }
+
+    @Test
+    void aCorbaCallOverTlsPassesUntilTheCallersCertificateIsRevokedAndTheListReRead() throws Exception {
+        final LatencyServiceOperations service = (LatencyServiceOperations) Proxy.newProxyInstance(
+            LatencyServiceOperations.class.getClassLoader(), new Class<?>[] {LatencyServiceOperations.class},
+            (proxy, method, args) -> {
+                if (method.getName().equals("list_profiles")) {
+                    return new ProfileSummary[0];
+                }
+                throw new NO_IMPLEMENT(method.getName());
+            });
+        final String ior = orb.object_to_string(POAHelper.narrow(orb.resolve_initial_references("RootPOA"))
+            .servant_to_reference(new LatencyServicePOATie(service)));
+        final TlsStores agent = new TlsStores(ca.directory().resolve("agent-ws1.p12"), ca.trustStore(), PASSWORD);
+        OrbSupport.runInBackground(orb, "tls-test-server-orb");
+
+        assertEquals(0, listProfilesOverTls(ior, agent), "the agent's call over TLS is answered");
+        ca.revoke("agent-ws1");
+        assertTrue(credentials.reloadIfChanged());
+
+        assertThrows(SystemException.class, () -> listProfilesOverTls(ior, agent), "a new connection of the revoked agent");
+    }
+
+    /** Calls {@code list_profiles} from a new client ORB whose calls to the server go over TLS with {@code stores}. */
+    private static int listProfilesOverTls(final String ior, final TlsStores stores) {
+        final ORB client = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 5000));
+        final ServerRoute route = ServerRoute.of(client, stores, "127.0.0.1", 5000);
+        try {
+            return LatencyServiceHelper.narrow(route.reach(client.string_to_object(ior))).list_profiles().length;
+        } finally {
+            route.close();
+            client.shutdown(false);
+            client.destroy();
+        }
     }
 
     /** Waits for what the server's handshake thread does after the client's side ended; fails after 10 s. */
