@@ -10,6 +10,7 @@ import java.util.Properties;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.launch.agent.CloseStack;
+import org.latencyserver.orb.CertificateExpiryWarning;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.config.SecuritySettings;
@@ -131,6 +132,9 @@ final class ServerAssembly {
                     new ServerTlsFiles(stores.keystore(), stores.truststore(), tls.revokedSerials(), stores.password())));
                 ReloadingSslServerSocketFactory.installIn(orbProperties, credentials);
                 credentials.start(TLS_FILES_CHECK_INTERVAL_MILLIS);
+                // The metrics and the alert tell it later; a server without Prometheus still says it at start.
+                CertificateExpiryWarning.warningAt(credentials.current().own(), tls.keystore(), java.time.Instant.now())
+                    .ifPresent(warning -> LOG.warn("security.tls: {}", warning));
                 metrics.registerTlsCertificates(credentials);
             } catch (IllegalArgumentException e) {
                 throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "security.tls: " + e.getMessage());
