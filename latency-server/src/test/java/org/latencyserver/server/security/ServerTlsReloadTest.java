@@ -146,6 +146,14 @@ class ServerTlsReloadTest {
     }
 
     @Test
+    void theWatcherThreadReadsAChangedListWithoutBeingAsked() throws Exception {
+        credentials.start(50);
+        final String serial = ca.revoke("agent-ws1");
+        awaitOrFail(() -> credentials.current().revoked().contains(new BigInteger(serial, 16)), "the list re-read by the watcher");
+        assertEquals(1, credentials.current().revoked().size());
+    }
+
+    @Test
     void unchangedFilesAreNotReRead() {
         final ServerTlsMaterial before = credentials.current();
         assertFalse(credentials.reloadIfChanged());
