@@ -8,6 +8,7 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.CallbackReach;
+import org.latencyserver.orb.CertificateExpiryWarning;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.ServerRoute;
@@ -33,6 +34,8 @@ public final class StatusConsole extends RunningComponent {
     /** Every partition's feeds ({@code --all-partitions}); null when it shows one server. */
     private final PartitionFeeds partitions;
     private ConsoleWebServer web;
+    /** The own certificate's expiry check, with a certificate while serving only; set at start. */
+    private volatile CertificateExpiryWarning expiryWarning;
 
     private StatusConsole(ConsoleContext context, ORB orb, ServerRoute route, ServerFeed feed, PartitionFeeds partitions) {
         this.context = context;
@@ -126,6 +129,8 @@ public final class StatusConsole extends RunningComponent {
 
     private synchronized void start() throws IOException {
         OrbSupport.runInBackground(orb, "console-orb");
+        // A WARN at start and daily in the certificate's last 30 days: the console has no metrics endpoint.
+        expiryWarning = context.tls() == null ? null : CertificateExpiryWarning.start(context.tls());
         if (feed != null && context.onSnapshot() != null) {
             feed.observe(context.onSnapshot());
         }
@@ -170,7 +175,8 @@ public final class StatusConsole extends RunningComponent {
 
     /**
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
-     *         objects', where the servers push), the port {@code http} and URL {@code console}
+     *         objects', where the servers push), the port {@code http} and URL {@code console}, and with a
+     *         certificate the fact {@code tls_certificate_expires} (its notAfter, ISO-8601)
      */
     @Override
     public synchronized ReadyFile.Builder readyFile() {
@@ -178,12 +184,18 @@ public final class StatusConsole extends RunningComponent {
         if (web != null) {
             ready.port("http", httpPort()).url("console", url());
         }
+        if (expiryWarning != null) {
+            ready.fact(CertificateExpiryWarning.READY_FACT, expiryWarning.expires());
+        }
         return ready;
     }
 
     /** Stops the web page, the feed and the ORB. */
     @Override
     protected void stop() {
+        if (expiryWarning != null) {
+            expiryWarning.close();
+        }
         if (web != null) {
             web.close();
         }

@@ -14,6 +14,7 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.CallbackReach;
+import org.latencyserver.orb.CertificateExpiryWarning;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.latencyserver.orb.ServerRoute;
@@ -43,6 +44,8 @@ public final class ClientAgent extends RunningComponent {
     private final ServerConnection server;
     private MeasurementAgent agent;
     private PathProber prober;
+    /** The own certificate's expiry check, with a certificate only; set at start. */
+    private volatile CertificateExpiryWarning expiryWarning;
 
     private ClientAgent(ClientAgentContext context, AgentSettings settings, ORB orb, ServerRoute route) {
         this.context = context;
@@ -90,6 +93,8 @@ public final class ClientAgent extends RunningComponent {
     }
 
     private synchronized void start() {
+        // A WARN at start and daily in the certificate's last 30 days: the agent has no metrics endpoint.
+        expiryWarning = context.tls() == null ? null : CertificateExpiryWarning.start(context.tls());
         final Forwarder forwarder = new Forwarder();
         final MeasurementListener listener = MeasurementListenerHelper.narrow(
             OrbSupport.serveOnRootPoa(orb, forwarder, "the agent's ORB cannot serve its callback object"));
@@ -144,7 +149,8 @@ public final class ClientAgent extends RunningComponent {
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
      *         object's, where the server pushes requests), the facts {@code node}
      *         (the client nodes it measures for, comma-separated; {@code *} for every node), {@code name}
-     *         and {@code connections} (when the server answers now)
+     *         and {@code connections} (when the server answers now), and with a certificate
+     *         {@code tls_certificate_expires} (its notAfter, ISO-8601)
      */
     @Override
     public ReadyFile.Builder readyFile() {
@@ -155,6 +161,9 @@ public final class ClientAgent extends RunningComponent {
         final int connections = measuredConnections();
         if (connections >= 0) {
             ready.fact("connections", connections);
+        }
+        if (expiryWarning != null) {
+            ready.fact(CertificateExpiryWarning.READY_FACT, expiryWarning.expires());
         }
         return ready;
     }
@@ -171,6 +180,9 @@ public final class ClientAgent extends RunningComponent {
                 agent.close();
             }
         } finally {
+            if (expiryWarning != null) {
+                expiryWarning.close();
+            }
             route.close();
             orb.shutdown(false);
         }

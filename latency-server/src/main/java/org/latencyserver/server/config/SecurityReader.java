@@ -62,10 +62,13 @@ final class SecurityReader {
         final Path keystore = store(tls, "keystore", "the server's certificate and key (PKCS#12), e.g. from ./latency certs");
         final Path truststore = store(tls, "truststore", "the certificate authorities of the clients (PKCS#12)");
         final String passwordEnv = OptionReads.text(tls, ServerOption.SECURITY_TLS_PASSWORD_ENV);
-        if (port == null || keystore == null || truststore == null) {
+        final boolean revokedGiven = tls.text("revoked_serials_file", null) != null;
+        final Path revoked = revokedGiven ? store(tls, "revoked_serials_file",
+            "revoked client certificates, one hexadecimal serial per line") : null;
+        if (port == null || keystore == null || truststore == null || revokedGiven && revoked == null) {
             return null;
         }
-        return new SecuritySettings.Tls(port.intValue(), keystore, truststore, passwordEnv);
+        return new SecuritySettings.Tls(port.intValue(), keystore, truststore, passwordEnv, revoked);
     }
 
     private Path store(final InputMapping tls, final String key, final String what) {

@@ -18,6 +18,7 @@ import org.latencyserver.server.security.PrincipalRule;
  *     keystore: certs/server.p12   # the server's certificate and key (PKCS#12)
  *     truststore: certs/trust.p12  # the certificate authorities of its clients
  *     password_env: LATENCY_TLS_PASSWORD
+ *     revoked_serials_file: certs/revoked-serials   # optional: revoked client certificates
  *   principals:
  *     - subject: "CN=ws1,OU=agent,O=Latency Server"
  *       roles: [agent]
@@ -64,7 +65,8 @@ public record SecuritySettings(PlainIiop plainIiop, Tls tls, List<PrincipalRule>
      * @param keystore    the server's certificate and key, absolute
      * @param truststore  the authorities whose client certificates are accepted, absolute
      * @param passwordEnv the environment variable holding both stores' password
+     * @param revokedSerials the revoked client serials' file, absolute; null for none
      */
-    public record Tls(int port, Path keystore, Path truststore, String passwordEnv) {
+    public record Tls(int port, Path keystore, Path truststore, String passwordEnv, Path revokedSerials) {
     }
 }

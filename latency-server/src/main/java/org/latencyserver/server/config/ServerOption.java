@@ -190,6 +190,8 @@ public enum ServerOption {
         "the certificate authorities of the clients (PKCS#12)"),
     SECURITY_TLS_PASSWORD_ENV("security.tls.password_env", text("a variable name"), TlsStores.DEFAULT_PASSWORD_ENV, "",
         "environment variable holding both stores' password"),
+    SECURITY_TLS_REVOKED_SERIALS_FILE("security.tls.revoked_serials_file", text("a path"), described("none"), "",
+        "revoked client certificates: one hexadecimal serial per line, # comments (./latency certs --revoke); re-read when changed"),
     SECURITY_PRINCIPALS("security.principals", new OptionValues.Items("mappings"), described("none"), "",
         "the roles of client certificates"),
     SECURITY_PRINCIPALS_SUBJECT("security.principals[].subject", text("an X.500 name"), required(), "",

@@ -55,6 +55,10 @@ public final class CertsMain implements Callable<Integer> {
     /** The principals file written for {@code ./latency naming-service --principals}. */
     static final String NAMING_PRINCIPALS = "naming-principals";
 
+    @Option(names = "--revoke", paramLabel = "NAME", split = ",", description = "Revoke a certificate made here, by its"
+        + " file name without .p12 (e.g. agent-ws1): its serial is appended to DIR/revoked-serials; nothing is issued.")
+    private List<String> revoked = new ArrayList<>();
+
     @Spec
     private CommandSpec spec;
 
@@ -81,6 +85,9 @@ public final class CertsMain implements Callable<Integer> {
     public Integer call() {
         try {
             final LocalCertificateAuthority ca = LocalCertificateAuthority.open(directory, environment.apply("LATENCY_TLS_PASSWORD"));
+            if (!revoked.isEmpty()) {
+                return revoke(ca);
+            }
             // The server's also proves it to the naming service, as a client, when it binds its names.
             ca.issue(server, LocalCertificateAuthority.subject("server", server), LocalCertificateAuthority.Usage.SERVER_AND_CLIENT);
             ca.issue(NAMING_SERVICE, LocalCertificateAuthority.subject(NAMING_SERVICE, NAMING_SERVICE),
@@ -137,6 +144,19 @@ public final class CertsMain implements Callable<Integer> {
     /** @return the file name (without {@code .p12}) of the console's HTTPS store for this host */
     private static String consoleStore(final String host) {
         return "console-" + host.replace(':', '-');
+    }
+
+    private int revoke(final LocalCertificateAuthority ca) throws IOException {
+        final java.io.PrintWriter out = spec.commandLine().getOut();
+        for (final String name : revoked) {
+            out.println("# revoked " + name + ": serial " + ca.revoke(name));
+        }
+        out.println("# the list is " + ca.revokedSerials() + ": copy it to the server's host, to the path of"
+            + " security.tls.revoked_serials_file (the server re-reads it within 10 s, no restart):");
+        out.println("security:");
+        out.println("  tls:");
+        out.println("    revoked_serials_file: " + ca.revokedSerials());
+        return 0;
     }
 
     private static void issue(final LocalCertificateAuthority ca, final String role, final List<String> names,

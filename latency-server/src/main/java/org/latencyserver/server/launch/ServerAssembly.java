@@ -10,6 +10,7 @@ import java.util.Properties;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.launch.agent.CloseStack;
+import org.latencyserver.orb.CertificateExpiryWarning;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.config.SecuritySettings;
@@ -24,7 +25,9 @@ import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.persistence.LoadedProfiles;
 import org.latencyserver.server.persistence.StateStore;
 import org.latencyserver.server.security.CallerCapture;
-import org.latencyserver.server.security.CountingTrustManager;
+import org.latencyserver.server.security.ReloadingSslServerSocketFactory;
+import org.latencyserver.server.security.ServerTlsCredentials;
+import org.latencyserver.server.security.ServerTlsFiles;
 import org.latencyserver.server.snmp.EngineFeed;
 import org.latencyserver.server.snmp.SnmpPollerCounters;
 import org.latencyserver.server.snmp.SnmpPoller;
@@ -48,6 +51,8 @@ import org.slf4j.LoggerFactory;
 final class ServerAssembly {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerAssembly.class);
+    /** How often the server checks its TLS files (key store, trust store, revoked list) for a change. */
+    static final long TLS_FILES_CHECK_INTERVAL_MILLIS = 10_000;
 
     final ServerContext context;
     final ServerConfiguration configuration;
@@ -122,10 +127,17 @@ final class ServerAssembly {
         if (security.tls() != null) {
             final SecuritySettings.Tls tls = security.tls();
             try {
-                OrbSupport.withTlsServer(orbProperties, TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv()),
-                    tls.port());
-                // The JDK's trust manager, with every refused client certificate counted and logged.
-                CountingTrustManager.installIn(orbProperties);
+                final TlsStores stores = TlsStores.fromEnvironment(tls.keystore(), tls.truststore(), tls.passwordEnv());
+                OrbSupport.withTlsServer(orbProperties, stores, tls.port());
+                // Stores and revoked list re-read when changed; refused client certificates counted and logged.
+                final ServerTlsCredentials credentials = undo.push(ServerTlsCredentials.open(
+                    new ServerTlsFiles(stores.keystore(), stores.truststore(), tls.revokedSerials(), stores.password())));
+                ReloadingSslServerSocketFactory.installIn(orbProperties, credentials);
+                credentials.start(TLS_FILES_CHECK_INTERVAL_MILLIS);
+                // The metrics and the alert tell it later; a server without Prometheus still says it at start.
+                CertificateExpiryWarning.warningAt(credentials.current().own(), tls.keystore(), java.time.Instant.now())
+                    .ifPresent(warning -> LOG.warn("security.tls: {}", warning));
+                metrics.registerTlsCertificates(credentials);
             } catch (IllegalArgumentException e) {
                 throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "security.tls: " + e.getMessage());
             }

@@ -12,6 +12,7 @@ import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.logging.LogWarningCounts;
 import org.latencyserver.server.persistence.StateSaveCounters;
+import org.latencyserver.server.security.ServerTlsCredentials;
 import org.latencyserver.server.snmp.SnmpPollerCounters;
 import org.latencyserver.server.table.ConnectionTable;
 
@@ -125,6 +126,17 @@ public final class ServerMetrics implements AutoCloseable {
      */
     public void registerNameRepairs(final Supplier<Long> repairs) {
         registry.register(new NameRepairsCollector(repairs));
+    }
+
+    /**
+     * Adds the expiry of the server's TLS certificates: its own, its authorities', and the earliest of
+     * the clients it accepted ({@code latency_server_tls_certificate_expiry_timestamp_seconds},
+     * {@code latency_server_tls_client_certificate_earliest_expiry_timestamp_seconds}).
+     *
+     * @param credentials the TLS files in force, read once per scrape
+     */
+    public void registerTlsCertificates(final ServerTlsCredentials credentials) {
+        registry.register(new TlsCertificatesCollector(credentials));
     }
 
     /** Counts a write answered before the journal held it (see the servant). */

@@ -1,124 +1,89 @@
 package org.latencyserver.server.security;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
-import org.jacorb.config.Configurable;
-import org.jacorb.config.Configuration;
-import org.jacorb.config.ConfigurationException;
 import org.latencyserver.server.engine.CallerText;
 
 /**
- * The server's TLS trust manager: the JDK's, over the configured trust store, and every client
- * certificate it refuses counted and logged by {@link TlsHandshakeFailures} before the refusal
- * ends the handshake. JacORB makes it by name ({@code jacorb.security.ssl.server.trust_manager})
- * and configures it from the ORB's trust store properties.
+ * The server's TLS trust manager: the JDK's, over the trust store of the reading of
+ * {@link ServerTlsCredentials} in force, then the revoked serials; every client certificate it
+ * refuses is counted and logged by {@link TlsHandshakeFailures} before the refusal ends the
+ * handshake, and every one it accepts is remembered for the earliest-expiry metric. A re-read
+ * trust store or revoked list applies from the next handshake on.
  *
- * <p>Thread-safe: the JDK's trust manager is.
+ * <p>Thread-safe: reads the credentials' volatile reading once per call; the JDK's trust manager is thread-safe.
  */
-public final class CountingTrustManager extends X509ExtendedTrustManager implements Configurable {
+public final class CountingTrustManager extends X509ExtendedTrustManager {
 
-    /** The ORB property naming this class. */
-    public static final String ORB_PROPERTY = "jacorb.security.ssl.server.trust_manager";
+    private final ServerTlsCredentials credentials;
 
-    private volatile X509ExtendedTrustManager trusted;
-
-    /**
-     * Makes an ORB's TLS server use this trust manager.
-     *
-     * @param orbProperties the ORB's properties, with the TLS server's trust store; changed in place
-     * @return {@code orbProperties}
-     */
-    public static java.util.Properties installIn(final java.util.Properties orbProperties) {
-        orbProperties.setProperty(ORB_PROPERTY, CountingTrustManager.class.getName());
-        return orbProperties;
-    }
-
-    /** Made by JacORB; {@link #configure} then opens the trust store. */
-    public CountingTrustManager() {
-    }
-
-    /**
-     * @param trustStore the trust store
-     * @param password   its password
-     * @param type       its type, e.g. {@code JKS} (which reads PKCS#12 too)
-     * @param algorithm  the trust manager's algorithm, e.g. {@code SunX509}
-     * @throws IOException              when the store cannot be read
-     * @throws GeneralSecurityException when it cannot be opened
-     */
-    CountingTrustManager(final Path trustStore, final String password, final String type, final String algorithm)
-        throws IOException, GeneralSecurityException {
-        final KeyStore store = KeyStore.getInstance(type);
-        try (InputStream in = Files.newInputStream(trustStore)) {
-            store.load(in, password.toCharArray());
-        }
-        final TrustManagerFactory factory = TrustManagerFactory.getInstance(algorithm);
-        factory.init(store);
-        for (final TrustManager manager : factory.getTrustManagers()) {
-            if (manager instanceof X509ExtendedTrustManager x509) {
-                trusted = x509;
-                return;
-            }
-        }
-        throw new GeneralSecurityException("no X.509 trust manager for " + algorithm);
-    }
-
-    @Override
-    public void configure(final Configuration configuration) throws ConfigurationException {
-        try {
-            trusted = new CountingTrustManager(Path.of(configuration.getAttribute("jacorb.security.truststore")),
-                configuration.getAttribute("jacorb.security.truststore_password"),
-                configuration.getAttribute("jacorb.security.truststore_type", "JKS"),
-                configuration.getAttribute("jacorb.security.jsse.server.trust_manager_algorithm", "SunX509")).trusted;
-        } catch (IOException | GeneralSecurityException e) {
-            throw new ConfigurationException("cannot open the trust store: " + e.getMessage(), e);
-        }
+    /** @param credentials the server's TLS files in force */
+    public CountingTrustManager(final ServerTlsCredentials credentials) {
+        this.credentials = credentials;
     }
 
     @Override
     public void checkClientTrusted(final X509Certificate[] chain, final String authType, final Socket socket)
         throws CertificateException {
+        final ServerTlsMaterial material = credentials.current();
+        final String peer = socket == null ? null : String.valueOf(socket.getRemoteSocketAddress());
         try {
-            trusted.checkClientTrusted(chain, authType, socket);
+            material.trustManager().checkClientTrusted(chain, authType, socket);
         } catch (CertificateException e) {
-            throw refused(e, chain, socket == null ? null : String.valueOf(socket.getRemoteSocketAddress()));
+            throw refused(e, chain, peer);
         }
+        accepted(material, chain, peer);
     }
 
     @Override
     public void checkClientTrusted(final X509Certificate[] chain, final String authType, final SSLEngine engine)
         throws CertificateException {
+        final ServerTlsMaterial material = credentials.current();
+        final String peer = engine == null ? null : engine.getPeerHost() + ":" + engine.getPeerPort();
         try {
-            trusted.checkClientTrusted(chain, authType, engine);
+            material.trustManager().checkClientTrusted(chain, authType, engine);
         } catch (CertificateException e) {
-            throw refused(e, chain, engine == null ? null : engine.getPeerHost() + ":" + engine.getPeerPort());
+            throw refused(e, chain, peer);
         }
+        accepted(material, chain, peer);
     }
 
     @Override
     public void checkClientTrusted(final X509Certificate[] chain, final String authType) throws CertificateException {
+        final ServerTlsMaterial material = credentials.current();
         try {
-            trusted.checkClientTrusted(chain, authType);
+            material.trustManager().checkClientTrusted(chain, authType);
         } catch (CertificateException e) {
             throw refused(e, chain, null);
         }
+        accepted(material, chain, null);
+    }
+
+    /** Refuses a chain that the JDK accepted but whose certificate is revoked; remembers it otherwise. */
+    private void accepted(final ServerTlsMaterial material, final X509Certificate[] chain, final String peer)
+        throws CertificateException {
+        final X509Certificate client = chain[0];
+        if (material.revoked().contains(client.getSerialNumber())) {
+            final CertificateException revoked = new CertificateException("certificate serial "
+                + RevokedSerials.hex(client.getSerialNumber()) + " is revoked");
+            TlsHandshakeFailures.record(HandshakeFailure.REVOKED, peer == null ? "unknown" : peer, subjectOf(chain),
+                revoked.getMessage());
+            throw revoked;
+        }
+        credentials.clientAccepted(client);
+    }
+
+    private static String subjectOf(final X509Certificate[] chain) {
+        return chain == null || chain.length == 0 ? "none"
+            : "certificate '" + CallerText.capped(chain[0].getSubjectX500Principal().getName()) + "'";
     }
 
     private static CertificateException refused(final CertificateException refusal, final X509Certificate[] chain,
                                                 final String peer) {
-        final String subject = chain == null || chain.length == 0 ? "none"
-            : "certificate '" + CallerText.capped(chain[0].getSubjectX500Principal().getName()) + "'";
-        TlsHandshakeFailures.record(HandshakeFailure.of(refusal), peer == null ? "unknown" : peer, subject,
+        TlsHandshakeFailures.record(HandshakeFailure.of(refusal), peer == null ? "unknown" : peer, subjectOf(chain),
             CallerText.capped(String.valueOf(refusal.getMessage())));
         return refusal;
     }
@@ -126,22 +91,22 @@ public final class CountingTrustManager extends X509ExtendedTrustManager impleme
     @Override
     public void checkServerTrusted(final X509Certificate[] chain, final String authType, final Socket socket)
         throws CertificateException {
-        trusted.checkServerTrusted(chain, authType, socket);
+        credentials.current().trustManager().checkServerTrusted(chain, authType, socket);
     }
 
     @Override
     public void checkServerTrusted(final X509Certificate[] chain, final String authType, final SSLEngine engine)
         throws CertificateException {
-        trusted.checkServerTrusted(chain, authType, engine);
+        credentials.current().trustManager().checkServerTrusted(chain, authType, engine);
     }
 
     @Override
     public void checkServerTrusted(final X509Certificate[] chain, final String authType) throws CertificateException {
-        trusted.checkServerTrusted(chain, authType);
+        credentials.current().trustManager().checkServerTrusted(chain, authType);
     }
 
     @Override
     public X509Certificate[] getAcceptedIssuers() {
-        return trusted.getAcceptedIssuers();
+        return credentials.current().trustManager().getAcceptedIssuers();
     }
 }

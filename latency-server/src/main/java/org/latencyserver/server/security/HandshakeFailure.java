@@ -18,6 +18,8 @@ public enum HandshakeFailure {
     NOT_YET_VALID,
     /** Not for TLS client authentication (say, the server's own certificate). */
     BAD_USAGE,
+    /** Its serial is in the server's revoked list ({@code security.tls.revoked_serials_file}). */
+    REVOKED,
     /** Any other reason the trust manager gave. */
     OTHER;
 

@@ -229,6 +229,48 @@ public final class LocalCertificateAuthority {
         return "dns:" + hostName;
     }
 
+    /** @return the list of revoked serials {@link #revoke} appends to, absolute (it may not exist yet) */
+    public Path revokedSerials() {
+        return directory.resolve("revoked-serials");
+    }
+
+    /**
+     * Revokes a certificate issued here: appends its serial to {@link #revokedSerials()}, with a comment
+     * naming the subject and the time. A serial listed already is not listed again.
+     *
+     * @param fileName the store's file name without {@code .p12}, as given to {@link #issue}
+     * @return the serial revoked, in hexadecimal
+     * @throws IOException              when the store or the list cannot be read or written
+     * @throws IllegalArgumentException when no such store exists here
+     */
+    public String revoke(final String fileName) throws IOException {
+        final Path store = directory.resolve(fileName + ".p12");
+        if (!fileName.matches("[A-Za-z0-9._-]+") || !Files.isRegularFile(store)) {
+            throw new IllegalArgumentException("no certificate '" + fileName + "' in " + directory + " (expected "
+                + store + ")");
+        }
+        final java.security.cert.X509Certificate certificate;
+        try (java.io.InputStream in = Files.newInputStream(store)) {
+            final java.security.KeyStore keys = java.security.KeyStore.getInstance("JKS");
+            keys.load(in, password.toCharArray());
+            certificate = (java.security.cert.X509Certificate) keys.getCertificate(fileName);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("cannot open " + store + ": " + e.getMessage(), e);
+        }
+        if (certificate == null) {
+            throw new IllegalArgumentException(store + " holds no certificate named '" + fileName + "'");
+        }
+        final String serial = RevokedSerials.hex(certificate.getSerialNumber());
+        final Path list = revokedSerials();
+        if (Files.exists(list) && RevokedSerials.read(list).contains(certificate.getSerialNumber())) {
+            return serial;
+        }
+        Files.writeString(list, serial + "  # " + certificate.getSubjectX500Principal().getName() + ", revoked "
+                + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + "\n", StandardCharsets.UTF_8,
+            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        return serial;
+    }
+
     private void keytool(final String... arguments) throws IOException {
         final List<String> command = new ArrayList<>(List.of(keytool.toString()));
         command.addAll(List.of(arguments));

@@ -238,7 +238,10 @@ class ConfigurationFaultCatalogueTest {
                 "security.tls.keystore", "nowhere.p12", "no readable file", "nowhere.p12"),
             fault("a TLS port beyond 65535 is refused",
                 withSecurity("  plain_iiop: all\n  tls: { port: 70000, keystore: server.yaml, truststore: server.yaml } # <-\n"),
-                "security.tls.port", "70000", "0..65535"));
+                "security.tls.port", "70000", "0..65535"),
+            fault("a revoked serials file that does not exist is refused with its path",
+                withSecurity("  tls:\n    keystore: server.yaml\n    truststore: server.yaml\n    revoked_serials_file: gone.txt # <-\n"),
+                "security.tls.revoked_serials_file", "gone.txt", "no readable file", "gone.txt"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -142,4 +142,32 @@ class CertsMainTest {
         }
         return (java.security.cert.X509Certificate) keys.getCertificate(keys.aliases().nextElement());
     }
+
+    @Test
+    void revokeAppendsTheCertificatesSerialOnceToTheListAndSaysWhereItIs() throws Exception {
+        final Map<String, String> environment = Map.of("LATENCY_TLS_PASSWORD", "test-pass-4");
+        assertEquals(0, certs(environment, "--dir", directory.toString(), "--agent", "ws1").exitCode());
+
+        final Run run = certs(environment, "--dir", directory.toString(), "--revoke", "agent-ws1");
+        certs(environment, "--dir", directory.toString(), "--revoke", "agent-ws1");
+
+        assertEquals(0, run.exitCode(), run.out());
+        final Path list = directory.toAbsolutePath().resolve("revoked-serials");
+        assertTrue(run.out().contains("revoked_serials_file: " + list), run.out());
+        final java.security.KeyStore store = java.security.KeyStore.getInstance("JKS");
+        try (java.io.InputStream in = Files.newInputStream(directory.resolve("agent-ws1.p12"))) {
+            store.load(in, "test-pass-4".toCharArray());
+        }
+        final java.math.BigInteger serial = ((java.security.cert.X509Certificate) store.getCertificate("agent-ws1")).getSerialNumber();
+        final org.latencyserver.server.security.RevokedSerials revoked = org.latencyserver.server.security.RevokedSerials.read(list);
+        assertTrue(revoked.contains(serial), Files.readString(list));
+        assertEquals(1, revoked.size(), Files.readString(list));
+    }
+
+    @Test
+    void revokingACertificateNotMadeHereFailsNamingIt() {
+        final Run run = certs(Map.of("LATENCY_TLS_PASSWORD", "test-pass-4"), "--dir", directory.toString(), "--revoke", "agent-nobody");
+        assertEquals(1, run.exitCode(), run.out());
+        assertFalse(Files.exists(directory.resolve("revoked-serials")));
+    }
 }

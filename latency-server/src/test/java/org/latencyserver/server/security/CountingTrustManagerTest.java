@@ -45,8 +45,9 @@ class CountingTrustManagerTest {
         return Arrays.stream(store.getCertificateChain(party)).map(X509Certificate.class::cast).toArray(X509Certificate[]::new);
     }
 
-    private static CountingTrustManager manager() throws Exception {
-        return new CountingTrustManager(ours.trustStore(), PASSWORD, "JKS", "SunX509");
+    private static CountingTrustManager manager() {
+        return new CountingTrustManager(ServerTlsCredentials.open(
+            new ServerTlsFiles(ours.directory().resolve("server.p12"), ours.trustStore(), null, PASSWORD)));
     }
 
     @Test
@@ -83,7 +84,9 @@ class CountingTrustManagerTest {
         final java.util.Properties properties = org.latencyserver.orb.OrbSupport.withTlsServer(
             org.latencyserver.orb.OrbSupport.properties("127.0.0.1", 0, 5000),
             new org.latencyserver.orb.TlsStores(ours.directory().resolve("server.p12"), ours.trustStore(), PASSWORD), tlsPort);
-        CountingTrustManager.installIn(properties);
+        final ServerTlsCredentials credentials = ServerTlsCredentials.open(
+            new ServerTlsFiles(ours.directory().resolve("server.p12"), ours.trustStore(), null, PASSWORD));
+        ReloadingSslServerSocketFactory.installIn(properties, credentials);
         final org.omg.CORBA.ORB orb = org.latencyserver.orb.OrbSupport.init(new String[0], properties);
         try {
             org.omg.PortableServer.POAHelper.narrow(orb.resolve_initial_references("RootPOA")).the_POAManager().activate();
@@ -96,6 +99,7 @@ class CountingTrustManagerTest {
         } finally {
             orb.shutdown(false);
             orb.destroy();
+            credentials.close();
         }
     }
 
