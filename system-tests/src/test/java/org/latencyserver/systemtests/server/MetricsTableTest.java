@@ -32,15 +32,19 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.snmp.ScriptedAgent;
+import org.latencyserver.server.security.LocalCertificateAuthority;
 import org.latencyserver.systemtests.kit.ServerUnderTest;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
+import org.latencyserver.systemtests.kit.TestCertificates;
 import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.ORB;
 
 /**
  * The operator guide's metrics table is what a real server exposes, both ways: a server polling
- * one workstation over SNMP (so the rows "only when polling SNMP" apply) is driven until every
+ * one workstation over SNMP, with a TLS listener (so the rows "only when polling SNMP" and "only with
+ * {@code security.tls}" apply; plain IIOP open to every call, as the drive needs, and one call over TLS
+ * with the test operator's certificate, so a client certificate was seen) is driven until every
  * per-connection series exists (estimates of both kinds, a stale one, an open request, probes of
  * both kinds, a refusal), and its {@code /metrics} families, their types and label names must be
  * the table's rows. And the endpoint answers a scraper asking for protobuf with protobuf, which
@@ -83,9 +87,16 @@ class MetricsTableTest {
             TestbedConfigLines.METRICS_CONNECTIONS,
             "  - { index_ref: 4, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
             "  - { index_ref: 5, client: polled, peer: ws2, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
+            "security:",
+            "  plain_iiop: all",
+            "  tls: { port: 0, keystore: " + TestCertificates.get().stores("server").keystore() + ", truststore: "
+                + TestCertificates.get().stores("server").truststore() + " }",
+            "  principals:",
+            "    - { subject: \"" + LocalCertificateAuthority.subject("operator", "ops") + "\", roles: [operator] }",
             ""));
         system = SystemUnderTest.in(directory);
-        server = system.server(config, Map.of("TEST_SNMP_COMMUNITY", COMMUNITY));
+        server = system.server(config, Map.of("TEST_SNMP_COMMUNITY", COMMUNITY,
+            TestCertificates.PASSWORD_VARIABLE, TestCertificates.get().password()));
         orb = system.orb();
         service = LatencyServiceHelper.narrow(orb.string_to_object(server.ior()));
 
@@ -102,6 +113,12 @@ class MetricsTableTest {
             new long[] {100_000, 200_000, 400_000}, new long[] {50, 40, 10}, 0), 100, 0.15, 0));
         for (int i = 0; i < 10; i++) {
             service.RequestStatus((short) 1);
+        }
+        final ORB operator = TestCertificates.get().orbFor("operator-ops");
+        try {
+            LatencyServiceHelper.narrow(operator.string_to_object(server.ior())).RequestStatus((short) 1);
+        } finally {
+            operator.shutdown(false);
         }
         try {
             push(99, 10, 10, 10);
