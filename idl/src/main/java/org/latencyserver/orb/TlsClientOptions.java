@@ -11,7 +11,9 @@ import picocli.CommandLine.Option;
 public final class TlsClientOptions {
 
     @Option(names = "--tls-keystore", paramLabel = "FILE",
-        description = "Call the server over IIOP/TLS with this certificate (PKCS#12, e.g. from ./latency certs).")
+        description = {"Call over IIOP/TLS with this certificate (PKCS#12, from ./latency certs): the server (an agent's,"
+            + " operator's or planner's), or, for a peer agent, the naming service's TLS port",
+            "(--naming corbaloc:ssliop:1.2@HOST:TLSPORT/NameService) to bind peers/NODE (peer-NODE.p12)."})
     private Path keystore;
 
     @Option(names = "--tls-truststore", paramLabel = "FILE",

@@ -9,6 +9,7 @@ import org.latencyserver.launch.ComponentMain.Refusal;
 import org.latencyserver.launch.ReadinessOptions;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.References;
+import org.latencyserver.orb.TlsClientOptions;
 import org.latencyserver.orb.TlsStores;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,18 +61,9 @@ public final class PeerAgentMain implements Callable<Integer> {
     @Mixin
     private ReadinessOptions readiness = new ReadinessOptions();
 
-    @Option(names = "--tls-keystore", paramLabel = "FILE",
-        description = "Bind peers/NODE over IIOP/TLS with this certificate (PKCS#12, peer-NODE.p12 from ./latency certs),"
-            + " for a naming service that checks who binds (--naming corbaloc:ssliop:1.2@HOST:TLSPORT/NameService).")
-    private Path tlsKeystore;
-
-    @Option(names = "--tls-truststore", paramLabel = "FILE",
-        description = "The certificate authorities to trust (PKCS#12); required with --tls-keystore.")
-    private Path tlsTruststore;
-
-    @Option(names = "--tls-password-env", paramLabel = "NAME",
-        description = "Environment variable holding the stores' password (default: ${DEFAULT-VALUE}).")
-    private String tlsPasswordEnv = TlsStores.DEFAULT_PASSWORD_ENV;
+    /** Binding {@code peers/NODE} over IIOP/TLS, for a naming service that checks who binds. */
+    @Mixin
+    private TlsClientOptions tls = new TlsClientOptions();
 
     /**
      * @param args command line
@@ -103,16 +95,11 @@ public final class PeerAgentMain implements Callable<Integer> {
 
     /** @return the stores for binding over TLS, or null without {@code --tls-keystore} */
     private TlsStores namingTls() {
-        if (tlsKeystore == null && tlsTruststore == null) {
-            return null;
-        }
-        if (tlsKeystore == null || tlsTruststore == null) {
-            throw new IllegalArgumentException("--tls-keystore and --tls-truststore go together");
-        }
-        if (naming == null) {
+        final TlsStores stores = tls.stores();
+        if (stores != null && naming == null) {
             throw new IllegalArgumentException("--tls-keystore is for binding in a naming service: give --naming too");
         }
-        return TlsStores.fromEnvironment(tlsKeystore, tlsTruststore, tlsPasswordEnv);
+        return stores;
     }
 
     /** @return the line printed for people once it serves */
