@@ -107,6 +107,11 @@ public final class NamingWritePolicy {
         if (principal == null) {
             return refused(RefusalKind.UNKNOWN_SUBJECT, operation, names, caller);
         }
+        // A context found under no name (deeper than the search, its lookup failed, or bound nowhere)
+        // cannot be judged: refused, never let through (only new_context names nothing by design).
+        if (names.isEmpty() && !operation.equals("new_context")) {
+            return refused(RefusalKind.NOT_ITS_NAME, operation, names, caller);
+        }
         final boolean createsContext = operation.equals("bind_new_context") || operation.equals("bind_context");
         for (final List<String> name : names) {
             if (!owns(principal, name) && !(createsContext && isAboveOwn(principal, name))) {

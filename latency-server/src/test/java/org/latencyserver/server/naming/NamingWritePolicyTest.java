@@ -56,6 +56,13 @@ class NamingWritePolicyTest {
     }
 
     @Test
+    void aChangeInAContextFoundUnderNoNameIsRefusedToEveryPrincipalButNewContextIsNot() {
+        assertEquals(RefusalKind.NOT_ITS_NAME, refusal(tls(PEER_WS2), "rebind"));
+        assertEquals(RefusalKind.NOT_ITS_NAME, refusal(tls(SERVER), "bind_new_context"));
+        assertEquals(null, refusal(tls(PEER_WS2), "new_context"));
+    }
+
+    @Test
     void nobodyDestroysOrRebindsTheRootContext() {
         assertEquals(RefusalKind.NOT_ITS_NAME, POLICY.refusal(tls(SERVER), "destroy", List.of(List.of()))
             .map(NamingWritePolicy.Refusal::kind).orElse(null));
