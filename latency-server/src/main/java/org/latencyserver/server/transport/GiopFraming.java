@@ -29,6 +29,8 @@ final class GiopFraming extends FilterInputStream {
     private static final int RESPONSE_FLAGS_OFFSET = 4;
 
     private final long maxMessageBytes;
+    /** {@link #read()}'s one byte, kept: the stream has one reader. */
+    private final byte[] one = new byte[1];
     private final LongConsumer refusal;
     private final Runnable badResponseFlags;
     private final byte[] header = new byte[ConnectionLimits.GIOP_HEADER_BYTES];
@@ -54,7 +56,6 @@ final class GiopFraming extends FilterInputStream {
 
     @Override
     public int read() throws IOException {
-        final byte[] one = new byte[1];
         final int n = read(one, 0, 1);
         return n < 0 ? -1 : one[0] & 0xff;
     }
