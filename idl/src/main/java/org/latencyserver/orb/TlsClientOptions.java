@@ -29,12 +29,6 @@ public final class TlsClientOptions {
      * @throws IllegalArgumentException when only one store is given, a store is unreadable or the password unset
      */
     public TlsStores stores() {
-        if (keystore == null && truststore == null) {
-            return null;
-        }
-        if (keystore == null || truststore == null) {
-            throw new IllegalArgumentException("--tls-keystore and --tls-truststore go together");
-        }
-        return TlsStores.fromEnvironment(keystore, truststore, passwordEnv);
+        return TlsStores.fromOptions("--tls", keystore, truststore, passwordEnv);
     }
 }

@@ -52,6 +52,28 @@ public record TlsStores(Path keystore, Path truststore, String password) {
         return new TlsStores(keystore, truststore, password);
     }
 
+    /**
+     * The stores a pair of command-line options names, for every component that takes a key store and a
+     * trust store together ({@code --tls-*}, the console's {@code --https-*}).
+     *
+     * @param optionPrefix the options' common start, e.g. {@code --tls} (for {@code --tls-keystore}, {@code --tls-truststore})
+     * @param keystore     the key store given, or null
+     * @param truststore   the trust store given, or null
+     * @param passwordEnv  the variable holding their password
+     * @return the stores, or null when neither was given
+     * @throws IllegalArgumentException when only one is given, or the password variable is unset
+     */
+    public static TlsStores fromOptions(final String optionPrefix, final Path keystore, final Path truststore,
+                                        final String passwordEnv) {
+        if (keystore == null && truststore == null) {
+            return null;
+        }
+        if (keystore == null || truststore == null) {
+            throw new IllegalArgumentException(optionPrefix + "-keystore and " + optionPrefix + "-truststore go together");
+        }
+        return fromEnvironment(keystore, truststore, passwordEnv);
+    }
+
     @Override
     public String toString() {
         return "TlsStores[keystore=" + keystore + ", truststore=" + truststore + "]";

@@ -29,12 +29,6 @@ final class ConsoleHttpsOptions {
      * @throws IllegalArgumentException when only one store is given, a store is unreadable or the password unset
      */
     TlsStores stores() {
-        if (keystore == null && truststore == null) {
-            return null;
-        }
-        if (keystore == null || truststore == null) {
-            throw new IllegalArgumentException("--https-keystore and --https-truststore go together");
-        }
-        return TlsStores.fromEnvironment(keystore, truststore, passwordEnv);
+        return TlsStores.fromOptions("--https", keystore, truststore, passwordEnv);
     }
 }
