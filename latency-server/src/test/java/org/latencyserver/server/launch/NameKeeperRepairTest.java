@@ -87,7 +87,9 @@ class NameKeeperRepairTest {
             root.rebind(root.to_name("LatencyServer"), impostorObject);
             awaitRepairs(keeper, 1);
             root.unbind(root.to_name("LatencyServer")); // lost, not replaced: bound again but not a repair
+            final long deadline = System.nanoTime() + 30_000_000_000L;
             while (!isBound(root)) {
+                assertTrue(System.nanoTime() < deadline, "the unbound name bound again within 30 s");
                 Thread.sleep(CHECK_INTERVAL_MILLIS);
             }
             assertEquals(1, keeper.repairs(), "an unbound name is bound again without counting a repair");

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.Estimate;
-import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
@@ -23,6 +22,7 @@ import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.security.LocalCertificateAuthority;
+import org.latencyserver.systemtests.kit.Estimates;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
@@ -112,25 +112,11 @@ class SecuredWritersProcessTest {
             {
                 final ChildProcess agent = startAgent(system, "ws1", certs, ca, serverIor, peerIor);
                 LogWatch.await(agent, "submitted mean", Duration.ofSeconds(90));
-                final Estimate estimate = awaitEstimate(asOperator, 4);
+                final Estimate estimate = Estimates.await(asOperator, 4);
                 assertTrue(estimate.basis.contains("measurement ticket"), estimate.basis);
             }
         } finally {
             operatorOrb.shutdown(false);
-        }
-    }
-
-    private static Estimate awaitEstimate(final LatencyService service, final int indexRef) throws Exception {
-        final long deadline = System.nanoTime() + 30_000_000_000L;
-        while (true) {
-            try {
-                return service.current_estimate((short) indexRef);
-            } catch (EstimateUnavailable e) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("no estimate for connection " + indexRef + ": " + e.reason, e);
-                }
-                Thread.sleep(200);
-            }
         }
     }
 

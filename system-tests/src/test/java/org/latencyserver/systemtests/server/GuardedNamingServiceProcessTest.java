@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.Estimate;
-import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
@@ -23,6 +22,7 @@ import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.server.security.LocalCertificateAuthority;
+import org.latencyserver.systemtests.kit.Estimates;
 import org.latencyserver.systemtests.kit.LogWatch;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
@@ -114,7 +114,7 @@ class GuardedNamingServiceProcessTest {
                 final LatencyService asOperator = LatencyServiceHelper.narrow(operatorOrb.string_to_object(server.ready().reference("server")));
                 asOperator.PutMibUpdates(new IdlMibUpdates((short) 4, (short) 10, (short) 10, (short) 50), (short) 4);
                 LogWatch.await(agent, "submitted mean", Duration.ofSeconds(90));
-                final Estimate estimate = awaitEstimate(asOperator, 4);
+                final Estimate estimate = Estimates.await(asOperator, 4);
                 assertTrue(estimate.basis.contains("measurement ticket"), estimate.basis);
             } finally {
                 operatorOrb.shutdown(false);
@@ -152,19 +152,5 @@ class GuardedNamingServiceProcessTest {
                 Map.of("subject", LocalCertificateAuthority.subject("agent", "ws1"), "roles", List.of("agent"), "node", "ws1"),
                 Map.of("subject", LocalCertificateAuthority.subject("operator", "ops"), "roles", List.of("operator"))))
             .writeTo(directory.resolve("guarded.yaml"));
-    }
-
-    private static Estimate awaitEstimate(final LatencyService service, final int indexRef) throws Exception {
-        final long deadline = System.nanoTime() + 30_000_000_000L;
-        while (true) {
-            try {
-                return service.current_estimate((short) indexRef);
-            } catch (EstimateUnavailable e) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("no estimate for connection " + indexRef + ": " + e.reason, e);
-                }
-                Thread.sleep(200);
-            }
-        }
     }
 }
