@@ -41,8 +41,9 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
  * {@code tar xf} into a fresh directory, and from it the naming service, server and console on srv, the
  * client agent and mirror on ws1 and the peer agent on ws2, each started by its shipped unit's own command
  * lines ({@code ExecStart}, then {@code ExecStartPost}'s {@code latency await-ready}) expanded from the
- * shipped {@code etc/latency.env} with the host's address and node, as systemd would (this machine's PID 1
- * is not systemd), so with the guide's fixed ports ({@code docs/deployment.md}), and writes
+ * shipped {@code etc/latency.env} with the host's address and node, as systemd expands them (the command
+ * lines only: the shared drop-in's user, working directory and sandbox are not applied, as this machine's
+ * PID 1 is not systemd; {@code DistributionUnitsTest} verifies them), so with the guide's fixed ports ({@code docs/deployment.md}), and writes
  * over TLS: {@code latency certs} from the distribution issues the server's, the client agent's and an
  * operator's stores, which the server, the client agent and the console are given as the guide says. The
  * processes run in the test's directory with a {@code PATH} whose first {@code mvn} records any call
