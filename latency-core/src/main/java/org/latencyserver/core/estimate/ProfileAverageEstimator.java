@@ -29,6 +29,8 @@ import org.latencyserver.core.stats.MeanConfidence;
  * s = 5 ms) — said in the notes — and the cell's n. The port contribution is a model, not a
  * sample, so it shifts the interval without widening it.
  *
+ * <p>A path with two or more loaded hops is composed from its parts ({@link ProfilePath#mean}).
+ *
  * <p>Stateless and thread-safe.
  */
 public final class ProfileAverageEstimator {
@@ -47,6 +49,9 @@ public final class ProfileAverageEstimator {
     public static Estimate estimate(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
         throws EstimateRefusedException {
         requireKnownCpu(load);
+        if (ProfilePath.isComposed(load)) {
+            return ProfilePath.mean(profile, load, messageSizeBytes);
+        }
         final ProfileCell cell = profile.cell(load.cpu(), messageSizeBytes).orElseThrow(() -> new EstimateRefusedException(
             "profile " + profile.name() + " has no cell for " + load.cpu().canonical().thesisLabel() + " at "
                 + messageSizeBytes + " B; it holds sizes " + profile.messageSizesBytes()));

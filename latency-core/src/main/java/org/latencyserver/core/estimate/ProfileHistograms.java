@@ -23,7 +23,8 @@ import org.latencyserver.core.state.PortState;
  * cell for its band (measured with both CPUs LOW), shifted by what the connection's CPU pair adds
  * over LOW/LOW at the mean — the assumption that CPU and port delays add, said in the notes — or,
  * when the profile has no such cell, refused with the port state named; never with the idle port's
- * histogram.
+ * histogram. A path with two or more loaded hops is answered with the convolution of its parts
+ * ({@link ProfilePath}), which assumes the hops' queues independent and says so.
  *
  * <p>Stateless and thread-safe.
  */
@@ -63,6 +64,9 @@ public final class ProfileHistograms {
     public static StateHistogram forState(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes)
         throws EstimateRefusedException {
         ProfileAverageEstimator.requireKnownCpu(load);
+        if (ProfilePath.isComposed(load)) {
+            return ProfilePath.independentHistogram(profile, load, messageSizeBytes);
+        }
         if (load.port().isLoaded()) {
             return loadedPort(profile, load, messageSizeBytes);
         }

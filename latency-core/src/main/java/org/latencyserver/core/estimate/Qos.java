@@ -1,5 +1,6 @@
 package org.latencyserver.core.estimate;
 
+import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
 
@@ -111,7 +112,20 @@ public enum Qos {
      */
     public Estimate fromProfile(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes,
                                 final double boundPercent) throws EstimateRefusedException {
-        return bound() ? ProfileBoundEstimator.estimate(profile, load, messageSizeBytes, boundPercent)
+        return fromProfile(profile, load, messageSizeBytes, boundPercent, BoundMethod.UNION);
+    }
+
+    /**
+     * As {@link #fromProfile(Profile, ConnectionLoadState, int, double)}, with the method by which a path with two or
+     * more loaded hops has its bound composed.
+     *
+     * @param method how a composed path's bound is had (see {@link ProfilePath})
+     * @return the profile's estimate
+     * @throws EstimateRefusedException as the four-argument form
+     */
+    public Estimate fromProfile(final Profile profile, final ConnectionLoadState load, final int messageSizeBytes,
+                                final double boundPercent, final BoundMethod method) throws EstimateRefusedException {
+        return bound() ? ProfileBoundEstimator.estimate(profile, load, messageSizeBytes, boundPercent, method)
             : ProfileAverageEstimator.estimate(profile, load, messageSizeBytes);
     }
 

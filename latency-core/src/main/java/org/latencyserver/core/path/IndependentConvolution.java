@@ -72,6 +72,61 @@ final class IndependentConvolution {
         if (k == 1) {
             return singleHop(hops.get(0), boundPercent);
         }
+        final Grid grid = grid(hops, "independent bound at " + HopHistograms.plain(boundPercent) + " %", gridCells);
+        final double allowedTail = (100.0 - boundPercent) / 100.0;
+        final double allowedTailWithTolerance = allowedTail * (1.0 + TAIL_TOLERANCE);
+        if (grid.overflowShare > allowedTailWithTolerance) {
+            throw new HopBeyondHistogramException(grid.overflowing, String.format(Locale.ROOT,
+                "the independent %s %% bound of the path allows %s %% of round trips above it, but %.6f %% have a hop "
+                    + "above its last edge%s", HopHistograms.plain(boundPercent), HopHistograms.plain(100.0 - boundPercent),
+                grid.overflowShare * 100.0, grid.overflowDetail));
+        }
+        // At 100 % the bound is the largest sum, whose share is a product of the hops' top shares: read it
+        // off the grid rather than off shares that may be tiny enough for rounding noise to hide.
+        final int cell = boundPercent == 100.0 ? grid.path.length - 1
+            : firstCellMeetingTail(grid.path, grid.overflowShare, allowedTailWithTolerance);
+        final long boundNanos = HopHistograms.addNanos(grid.minSumNanos, Math.multiplyExact((long) cell, grid.stepNanos));
+        final String reason = String.format(Locale.ROOT, "assumes the %d hops' delays are independent: the %s %% "
+            + "quantile of the convolution of their histograms (on a grid of %d ns); it may under-cover when the hops "
+            + "are loaded together", k, HopHistograms.plain(boundPercent), grid.stepNanos);
+        return new PathBound(BoundMethod.INDEPENDENT, reason, boundPercent, boundNanos, List.of(), grid.slackNanos, List.of());
+    }
+
+    /**
+     * The convolution as a histogram: one bin per grid cell, its upper edge the cell's sum, its count
+     * the cell's share of {@code scaleCount} (rounded to the nearest whole); the overflow the share of
+     * round trips with a hop above its last edge. Reading it at x % gives what {@link #of} gives, to
+     * within the rounding of the counts (at most one count per cell of {@code scaleCount}).
+     *
+     * @param scaleCount the count the shares are scaled to, {@code >= 1}
+     * @return the path's histogram; for one hop, that hop's own
+     */
+    static LatencyHistogram histogram(final List<PathHop> hops, final int gridCells, final long scaleCount) {
+        if (hops.size() == 1) {
+            HopHistograms.requireSamples(hops.get(0), "path histogram");
+            return hops.get(0).histogram();
+        }
+        final Grid grid = grid(hops, "path histogram", gridCells);
+        int last = grid.path.length - 1;
+        while (last > 0 && grid.path[last] == 0.0) {
+            last--;
+        }
+        final long[] edges = new long[last + 1];
+        final long[] counts = new long[last + 1];
+        for (int j = 0; j <= last; j++) {
+            edges[j] = HopHistograms.addNanos(grid.minSumNanos, Math.multiplyExact((long) j, grid.stepNanos));
+            counts[j] = Math.round(grid.path[j] * scaleCount);
+        }
+        return LatencyHistogram.of(edges, counts, Math.round(grid.overflowShare * scaleCount));
+    }
+
+    /** The hops' convolution on a common grid: cell {@code j} is the sum {@code minSumNanos + j * stepNanos}. */
+    private record Grid(double[] path, long minSumNanos, long stepNanos, long slackNanos, double overflowShare,
+                        List<String> overflowing, String overflowDetail) {
+    }
+
+    private static Grid grid(final List<PathHop> hops, final String what, final int gridCells) {
+        final int k = hops.size();
         long minSumNanos = 0;
         long spreadSumNanos = 0;
         long binSlackNanos = 0;
@@ -82,7 +137,7 @@ final class IndependentConvolution {
         final StringBuilder overflowDetail = new StringBuilder();
         for (int i = 0; i < k; i++) {
             final PathHop hop = hops.get(i);
-            HopHistograms.requireSamples(hop, "independent bound at " + HopHistograms.plain(boundPercent) + " %");
+            HopHistograms.requireSamples(hop, what);
             final LatencyHistogram histogram = hop.histogram();
             if (histogram.overflowCount() > 0) {
                 overflowing.add(hop.name());
@@ -93,23 +148,14 @@ final class IndependentConvolution {
             shareWithinBins *= (double) inBins / histogram.totalCount();
             if (inBins == 0) {
                 throw new HopBeyondHistogramException(List.of(hop.name()), String.format(Locale.ROOT,
-                    "hop %s has all %d samples above its last edge (%.3f ms): no independent bound for the path",
-                    hop.name(), histogram.totalCount(), histogram.lastEdgeNanos() / 1e6));
+                    "hop %s has all %d samples above its last edge (%.3f ms): no %s for the path",
+                    hop.name(), histogram.totalCount(), histogram.lastEdgeNanos() / 1e6, what));
             }
             minEdgeNanos[i] = histogram.upperEdgeNanos(histogram.binOfRank(1));
             maxEdgeNanos[i] = histogram.upperEdgeNanos(histogram.binOfRank(inBins));
             minSumNanos = HopHistograms.addNanos(minSumNanos, minEdgeNanos[i]);
             spreadSumNanos = HopHistograms.addNanos(spreadSumNanos, maxEdgeNanos[i] - minEdgeNanos[i]);
             binSlackNanos = HopHistograms.addNanos(binSlackNanos, HopHistograms.widestNonEmptyBinNanos(histogram));
-        }
-        final double allowedTail = (100.0 - boundPercent) / 100.0;
-        final double allowedTailWithTolerance = allowedTail * (1.0 + TAIL_TOLERANCE);
-        final double overflowShare = Math.max(0.0, 1.0 - shareWithinBins);
-        if (overflowShare > allowedTailWithTolerance) {
-            throw new HopBeyondHistogramException(overflowing, String.format(Locale.ROOT,
-                "the independent %s %% bound of the path allows %s %% of round trips above it, but %.6f %% have a hop "
-                    + "above its last edge%s", HopHistograms.plain(boundPercent), HopHistograms.plain(100.0 - boundPercent),
-                overflowShare * 100.0, overflowDetail));
         }
         final long finestStepNanos = Math.max(1L, ceilDiv(spreadSumNanos, gridCells));
         final long commonStepNanos = commonStepNanos(hops, minEdgeNanos);
@@ -120,16 +166,9 @@ final class IndependentConvolution {
             hopMasses[i] = cellMasses(hops.get(i).histogram(), minEdgeNanos[i], maxEdgeNanos[i], stepNanos);
         }
         final double[] path = convolveAll(hopMasses, directMultiplyAdds(hopMasses) > DIRECT_MULTIPLY_ADDS);
-        // At 100 % the bound is the largest sum, whose share is a product of the hops' top shares: read it
-        // off the grid rather than off shares that may be tiny enough for rounding noise to hide.
-        final int cell = boundPercent == 100.0 ? path.length - 1
-            : firstCellMeetingTail(path, overflowShare, allowedTailWithTolerance);
-        final long boundNanos = HopHistograms.addNanos(minSumNanos, Math.multiplyExact((long) cell, stepNanos));
         final long slackNanos = HopHistograms.addNanos(binSlackNanos, exactGrid ? 0L : Math.multiplyExact((long) k, stepNanos - 1));
-        final String reason = String.format(Locale.ROOT, "assumes the %d hops' delays are independent: the %s %% "
-            + "quantile of the convolution of their histograms (on a grid of %d ns); it may under-cover when the hops "
-            + "are loaded together", k, HopHistograms.plain(boundPercent), stepNanos);
-        return new PathBound(BoundMethod.INDEPENDENT, reason, boundPercent, boundNanos, List.of(), slackNanos, List.of());
+        return new Grid(path, minSumNanos, stepNanos, slackNanos, Math.max(0.0, 1.0 - shareWithinBins), List.copyOf(overflowing),
+            overflowDetail.toString());
     }
 
     private static PathBound singleHop(final PathHop hop, final double boundPercent) {

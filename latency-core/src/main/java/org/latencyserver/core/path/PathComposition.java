@@ -160,6 +160,24 @@ public final class PathComposition {
         return IndependentConvolution.of(hops, boundPercent, gridCells);
     }
 
+    /** The count {@link #independentHistogram()} scales the convolution's shares to: rounding moves a share by at most 5e-10 a cell. */
+    public static final long HISTOGRAM_SCALE_COUNT = 1_000_000_000L;
+
+    /**
+     * The path's latency distribution if its hops are independent, as a histogram: the convolution of
+     * the hops' histograms on a grid of {@value #DEFAULT_GRID_CELLS} cells, one bin per cell, counts
+     * scaled to {@value #HISTOGRAM_SCALE_COUNT}. Its x % bound is {@link #independentBound(double)}'s
+     * (to within the counts' rounding); it is what a bound composed of independent hops is re-read from
+     * at another level. For one hop it is that hop's histogram.
+     *
+     * @return the convolution as a histogram, ns
+     * @throws EmptyHistogramException     naming the hop, when a hop has no samples
+     * @throws HopBeyondHistogramException naming the hop, when all of a hop's samples lie above its last edge
+     */
+    public LatencyHistogram independentHistogram() {
+        return IndependentConvolution.histogram(hops, DEFAULT_GRID_CELLS, HISTOGRAM_SCALE_COUNT);
+    }
+
     private static void requirePercent(final double boundPercent) {
         if (!(boundPercent > 0.0 && boundPercent <= 100.0)) {
             throw new IllegalArgumentException("bound percentage must be in (0, 100], was " + boundPercent);
