@@ -113,6 +113,14 @@ public record ConnectionLoadState(CpuStatePair cpu, PortState port, List<PortSta
         return loaded;
     }
 
+    /**
+     * @return the state as logs, reasons and labels name it: e.g. {@code "LOW/LOW LOADED 100 %"}, and for a path of
+     *         several ports every hop in path order, e.g. {@code "LOW/LOW [LOADED 95 %, NORMAL]"}
+     */
+    public String label() {
+        return cpu + " " + (isMultiHop() ? hops.toString() : port.toString());
+    }
+
     /** @return true when the path crosses more than one switch port */
     public boolean isMultiHop() {
         return hops.size() > 1;

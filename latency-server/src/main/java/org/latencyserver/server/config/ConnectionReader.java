@@ -5,6 +5,8 @@ import java.util.List;
 import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputMapping;
+import org.latencyserver.core.input.InputNode;
+import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
@@ -52,7 +54,7 @@ final class ConnectionReader {
             if (c.has("client") && c.has("peer") && c.text("client", "").equals(c.text("peer", null))) {
                 c.fault("peer", "client and peer are both '" + c.text("peer", "") + "': a connection joins two different workstations");
             }
-            final LinkConfig link = link(c);
+            final List<LinkConfig> path = links(c);
             final Long size = required(c, ServerOption.CONNECTIONS_MESSAGE_SIZE_BYTES);
             final Long qosLevel = required(c, ServerOption.CONNECTIONS_QOS);
             final Qos qos = qosLevel == null ? null : Qos.ofLevel(qosLevel.intValue());
@@ -61,10 +63,11 @@ final class ConnectionReader {
             final CalibrationMode calibration = calibration(c);
             final Double probeRate = OptionReads.decimal(c, ServerOption.CONNECTIONS_PROBE_RATE_PER_SECOND);
             // A node or link with faults of its own is not built; its connections cannot be either.
-            final boolean partsBuilt = client != null && peer != null && (link != null || !c.has("link"));
+            final BoundMethod pathBound = pathBound(c);
+            final boolean partsBuilt = client != null && peer != null && path != null;
             if (faults.count() == before && partsBuilt) {
-                connections.add(ConnectionSpecs.of(indexRef.shortValue(), client, peer, link, size.intValue(), qos.level(),
-                    bound, profile, calibration, probeRate));
+                connections.add(ConnectionSpecs.of(indexRef.shortValue(), client, peer, path, size.intValue(), qos.level(),
+                    bound, profile, calibration, probeRate, pathBound));
             }
         }
         return connections;
@@ -99,16 +102,83 @@ final class ConnectionReader {
         return nodes.valid().get(name);
     }
 
-    private LinkConfig link(final InputMapping c) {
-        final String name = c.text("link", null);
-        if (name == null) {
+    /**
+     * @return the links of {@code link} or {@code links}, in path order (empty for none), or null when one has faults of
+     *         its own or is unknown (reported)
+     */
+    private List<LinkConfig> links(final InputMapping c) {
+        if (c.has("link") && c.has("links")) {
+            c.fault("links", "give either link (one switch port) or links (a path's ports in order), not both");
             return null;
         }
+        if (!c.has("links")) {
+            final String name = c.text("link", null);
+            if (name == null) {
+                return c.has("link") ? null : List.of();
+            }
+            final LinkConfig link = link(c, "link", name);
+            return link == null ? null : List.of(link);
+        }
+        final List<InputNode> items = c.list("links");
+        if (items.isEmpty()) {
+            c.fault("links", "a path needs at least one link; without a switch port leave links out");
+            return null;
+        }
+        if (items.size() > ConnectionSpec.MAX_HOPS) {
+            c.fault("links", "a path crosses at most " + ConnectionSpec.MAX_HOPS + " switch ports, had " + items.size());
+            return null;
+        }
+        final List<LinkConfig> path = new ArrayList<>();
+        boolean built = true;
+        for (int i = 0; i < items.size(); i++) {
+            final InputNode item = items.get(i);
+            final String where = "links[" + i + "]";
+            if (item.kind() != InputNode.Kind.SCALAR || item.text() == null || item.text().isBlank()) {
+                c.fault("links", where + ": expected a link's name, found " + item.describe());
+                built = false;
+                continue;
+            }
+            final String name = item.text();
+            if (path.stream().anyMatch(known -> known.name().equals(name))) {
+                c.fault("links", where + ": link '" + name + "' is already on the path: a path crosses a port once");
+                built = false;
+                continue;
+            }
+            final LinkConfig link = link(c, "links", name);
+            if (link == null) {
+                built = false;
+                continue;
+            }
+            if (items.size() > 1 && link.mibSource() != MibSource.SNMP) {
+                c.fault("links", where + ": link '" + name + "' is pushed (mib_source: push), but each port of a path of"
+                    + " several is polled: PutMibUpdates carries one port value per connection");
+                built = false;
+                continue;
+            }
+            path.add(link);
+        }
+        return built ? path : null;
+    }
+
+    private LinkConfig link(final InputMapping c, final String key, final String name) {
         if (!links.declared().contains(name)) {
-            c.fault("link", "unknown link '" + name + "'; " + (links.declared().isEmpty() ? "there are no links"
+            c.fault(key, "unknown link '" + name + "'; " + (links.declared().isEmpty() ? "there are no links"
                 : "the links are " + String.join(", ", links.declared())));
         }
         return links.valid().get(name);
+    }
+
+    private BoundMethod pathBound(final InputMapping c) {
+        final String word = OptionReads.text(c, ServerOption.CONNECTIONS_PATH_BOUND);
+        if ("union".equals(word)) {
+            return BoundMethod.UNION;
+        }
+        if ("independent".equals(word)) {
+            return BoundMethod.INDEPENDENT;
+        }
+        c.fault("path_bound", "must be 'union' (holds whatever the dependence between hops) or 'independent' (tighter;"
+            + " assumes the hops' delays independent), was '" + word + "'");
+        return BoundMethod.UNION;
     }
 
     private double bound(final InputMapping c, final Qos qos) {

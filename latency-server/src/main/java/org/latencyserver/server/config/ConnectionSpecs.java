@@ -1,6 +1,8 @@
 package org.latencyserver.server.config;
 
+import java.util.List;
 import java.util.Objects;
+import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
 
@@ -20,7 +22,7 @@ public final class ConnectionSpecs {
      * @param indexRef           {@code connections[].index_ref}
      * @param client             the client node
      * @param peer               the peer node, not the client
-     * @param link               the switch port between them, or null when none is observed
+     * @param links              the switch ports the path crosses, in order; empty when none is observed
      * @param messageSizeBytes   {@code connections[].message_size_bytes}
      * @param qos                {@code connections[].qos}, 1..4
      * @param boundPercent       {@code connections[].bound_percent} for QoS 2 and 4; 0 otherwise
@@ -31,28 +33,44 @@ public final class ConnectionSpecs {
      * @throws IllegalArgumentException when client and peer are one node, or a value is out of range (the loader
      *                                  reports these as faults before ever building a connection)
      */
-    public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
-                                    final int messageSizeBytes, final int qos, final double boundPercent,
-                                    final String profileName, final CalibrationMode calibration,
-                                    final double probeRatePerSecond) {
+    public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer,
+                                    final List<LinkConfig> links, final int messageSizeBytes, final int qos,
+                                    final double boundPercent, final String profileName, final CalibrationMode calibration,
+                                    final double probeRatePerSecond, final BoundMethod pathBound) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(peer, "peer");
         if (client.name().equals(peer.name())) {
             throw new IllegalArgumentException("connection " + indexRef + ": client and peer are both " + client.name());
         }
         return new ConnectionSpec(indexRef, client.name(), client.nodeId(), client.workstationType(),
-            peer.name(), peer.nodeId(), peer.workstationType(), link == null ? null : link.name(),
-            messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond);
+            peer.name(), peer.nodeId(), peer.workstationType(), links.stream().map(LinkConfig::name).toList(),
+            messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond, pathBound);
     }
 
     /**
      * A connection with the thesis's semantics and no probing (as the thesis testbed runs).
      *
-     * @see #of(short, NodeConfig, NodeConfig, LinkConfig, int, int, double, String, CalibrationMode, double)
+     * @param link the switch port between them, or null when none is observed
+     * @see #of(short, NodeConfig, NodeConfig, List, int, int, double, String, CalibrationMode, double, BoundMethod)
      */
     public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
                                     final int messageSizeBytes, final int qos, final double boundPercent,
                                     final String profileName) {
-        return of(indexRef, client, peer, link, messageSizeBytes, qos, boundPercent, profileName, CalibrationMode.THESIS, 0.0);
+        return of(indexRef, client, peer, link == null ? List.of() : List.of(link), messageSizeBytes, qos, boundPercent,
+            profileName, CalibrationMode.THESIS, 0.0, BoundMethod.UNION);
+    }
+
+    /**
+     * A connection across at most one switch port.
+     *
+     * @param link the switch port between them, or null when none is observed
+     * @see #of(short, NodeConfig, NodeConfig, List, int, int, double, String, CalibrationMode, double, BoundMethod)
+     */
+    public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
+                                    final int messageSizeBytes, final int qos, final double boundPercent,
+                                    final String profileName, final CalibrationMode calibration,
+                                    final double probeRatePerSecond) {
+        return of(indexRef, client, peer, link == null ? List.of() : List.of(link), messageSizeBytes, qos, boundPercent,
+            profileName, calibration, probeRatePerSecond, BoundMethod.UNION);
     }
 }

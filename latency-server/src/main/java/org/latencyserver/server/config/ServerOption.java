@@ -209,6 +209,12 @@ public enum ServerOption {
     CONNECTIONS_PEER("connections[].peer", text("a node's name"), required(), "", "the peer workstation, not the client"),
     CONNECTIONS_LINK("connections[].link", text("a link's name"), described("none"), "",
         "the switch port between them; without one the port is always NORMAL"),
+    CONNECTIONS_LINKS("connections[].links", new OptionValues.Items("links' names, in path order"), described("none"), "",
+        "instead of link: the switch ports a path through several switches crosses, in order, at most 8, each polled"
+            + " (mib_source: snmp); the thesis's port_state is the worst hop"),
+    CONNECTIONS_PATH_BOUND("connections[].path_bound", words("union", "independent"), "union", "",
+        "how the QoS 2 bound of a path with two or more loaded hops is composed: union holds whatever the hops'"
+            + " dependence; independent is tighter and assumes independent hops"),
     CONNECTIONS_MESSAGE_SIZE_BYTES("connections[].message_size_bytes", range(1, Short.MAX_VALUE), required(), "bytes",
         "the message size (the IDL's short)"),
     CONNECTIONS_QOS("connections[].qos", range(1, 4), required(), "",

@@ -128,7 +128,7 @@ final class IdlConversions {
         return new MeasurementRequest(spec.indexRef(), pending.ticket(), spec.clientNodeName(), spec.peerNodeName(),
             peerReference, spec.messageSizeBytes(), pending.roundTrips(), warmupRoundTrips, pending.issuedEpochMillis(),
             pending.deadlineEpochMillis(), remainingMillis(pending.deadlineEpochMillis(), nowEpochMillis),
-            nullToEmpty(pending.reason()), pacing.minIntervalNanos(spec.linkName(), spec.messageSizeBytes()),
+            nullToEmpty(pending.reason()), pacing.minIntervalNanos(spec.linkNames(), spec.messageSizeBytes()),
             pacing.timeBudgetMillis(), Math.min(pending.roundTrips(), pacing.minRoundTrips()));
     }
 
@@ -166,7 +166,7 @@ final class IdlConversions {
             final StateKnowledge k = entry.getValue();
             final ConnectionLoadState state = entry.getKey();
             states.add(stateCalibration((short) state.cpu().code(), (short) state.port().code(),
-                state.cpu() + " " + state.port(), k, nominal));
+                state.label(), k, nominal));
             pooledCoverage = pooledCoverage.plus(k.coverage());
             windows += k.meanErrors().windows();
             inside += k.meanErrors().insideInterval();

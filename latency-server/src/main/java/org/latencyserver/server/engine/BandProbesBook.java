@@ -10,8 +10,8 @@ import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 
 /**
- * The recent round trips of each path — client workstation, peer workstation, link and message size — per loaded port
- * state (a band, or SATURATED): what {@link ServingPolicy} serves on a loaded port. A port's queue is the same for
+ * The recent round trips of each path — client workstation, peer workstation, links and message size — per state of
+ * its ports with at least one loaded (a band, or SATURATED, per hop): what {@link ServingPolicy} serves on a loaded port. A port's queue is the same for
  * every connection of a path, whatever its QoS, so their probe windows and measurements of the state are kept
  * together, and each of them serves them. Kept in memory only: after a restart they are gathered again within
  * {@value BandProbes#MIN_ROUND_TRIPS} round trips.
@@ -21,14 +21,14 @@ import org.latencyserver.server.table.ConnectionSpec;
 final class BandProbesBook {
 
     /** A path: the round trips of its connections are alike. */
-    private record Path(String client, String peer, String link, int messageSizeBytes) {
+    private record Path(String client, String peer, List<String> links, int messageSizeBytes) {
         static Path of(final ConnectionSpec spec) {
-            return new Path(spec.clientNodeName(), spec.peerNodeName(), spec.linkName(), spec.messageSizeBytes());
+            return new Path(spec.clientNodeName(), spec.peerNodeName(), spec.linkNames(), spec.messageSizeBytes());
         }
     }
 
-    /** A path in a loaded port state. */
-    private record BandKey(Path path, PortState port) {
+    /** A path in a state of its ports, one per hop, at least one of them loaded. */
+    private record BandKey(Path path, List<PortState> hops) {
     }
 
     private final Map<BandKey, BandProbes> probes = new HashMap<>();
@@ -44,31 +44,31 @@ final class BandProbesBook {
 
     /**
      * @param spec a connection
-     * @param port its loaded port state
+     * @param hops its ports' states, one per hop, at least one loaded
      * @return its path's round trips in that state; {@link BandProbes#EMPTY} when none
      */
-    BandProbes of(final ConnectionSpec spec, final PortState port) {
-        return probes.getOrDefault(new BandKey(Path.of(spec), port), BandProbes.EMPTY);
+    BandProbes of(final ConnectionSpec spec, final List<PortState> hops) {
+        return probes.getOrDefault(new BandKey(Path.of(spec), hops), BandProbes.EMPTY);
     }
 
     /**
      * @param spec   the connection whose round trips they are
-     * @param port   the loaded port state they ran in wholly
+     * @param hops   the ports' states they ran in wholly, one per hop, at least one loaded
      * @param window the round trips
      */
-    void add(final ConnectionSpec spec, final PortState port, final BandProbes.Window window) {
-        final BandKey key = new BandKey(Path.of(spec), port);
+    void add(final ConnectionSpec spec, final List<PortState> hops, final BandProbes.Window window) {
+        final BandKey key = new BandKey(Path.of(spec), hops);
         probes.put(key, probes.getOrDefault(key, BandProbes.EMPTY).add(window));
     }
 
     /**
      * @param spec       a connection of the path
-     * @param port       the loaded port state it left
+     * @param hops       the ports' states it left, one per hop
      * @param sinceNanos the windows accepted after this (monotonic ns) are dropped: the change, seen late, may have
      *                   begun before them
      */
-    void takeBackAfter(final ConnectionSpec spec, final PortState port, final long sinceNanos) {
-        probes.computeIfPresent(new BandKey(Path.of(spec), port), (key, kept) -> kept.withoutWindowsAfter(sinceNanos));
+    void takeBackAfter(final ConnectionSpec spec, final List<PortState> hops, final long sinceNanos) {
+        probes.computeIfPresent(new BandKey(Path.of(spec), hops), (key, kept) -> kept.withoutWindowsAfter(sinceNanos));
     }
 
     /**

@@ -1,12 +1,15 @@
 package org.latencyserver.server.engine;
 
 import org.latencyserver.core.state.ConnectionLoadState;
+import java.util.ArrayList;
+import java.util.List;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStateClassifier;
 import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.state.PortStateClassifier;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.StaleInputs;
 
@@ -42,9 +45,21 @@ final class LoadClassification {
             : cpuClassifier.classify(reading.clientCpuPercent(), row.load().cpu().client());
         final CpuState peer = reading.peerCpuPercent() < 0 ? CpuState.UNKNOWN
             : cpuClassifier.classify(reading.peerCpuPercent(), row.load().cpu().peer());
-        final PortState port = reading.portPercent() < 0 ? PortState.UNKNOWN
-            : portClassifier.classify(reading.portPercent(), row.load().port());
-        return new ConnectionLoadState(new CpuStatePair(client, peer), port);
+        final int hopCount = row.spec().hopCount();
+        if (hopCount == 1) {
+            final PortState port = reading.portPercent() < 0 ? PortState.UNKNOWN
+                : portClassifier.classify(reading.portPercent(), row.load().port());
+            return new ConnectionLoadState(new CpuStatePair(client, peer), port);
+        }
+        // Each hop with its own hysteresis, against the same hop's state before (none before the path's first reading).
+        final boolean hopsBefore = row.load().hops().size() == hopCount;
+        final List<PortState> hops = new ArrayList<>(hopCount);
+        for (int i = 0; i < hopCount; i++) {
+            final short percent = reading.ports().count() == hopCount ? reading.ports().at(i) : -1;
+            hops.add(percent < 0 ? PortState.UNKNOWN
+                : portClassifier.classify(percent, hopsBefore ? row.load().hops().get(i) : null));
+        }
+        return ConnectionLoadState.ofHops(new CpuStatePair(client, peer), hops);
     }
 
     /**
@@ -54,8 +69,16 @@ final class LoadClassification {
     ConnectionLoadState restored(final MibReading latest) {
         final CpuState client = latest.clientCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.clientCpuPercent());
         final CpuState peer = latest.peerCpuPercent() < 0 ? CpuState.UNKNOWN : cpuClassifier.classifyPlain(latest.peerCpuPercent());
-        final PortState port = latest.portPercent() < 0 ? PortState.UNKNOWN : portClassifier.classify(latest.portPercent(), null);
-        return new ConnectionLoadState(new CpuStatePair(client, peer), port);
+        if (latest.ports().count() == 1) {
+            final PortState port = latest.portPercent() < 0 ? PortState.UNKNOWN : portClassifier.classify(latest.portPercent(), null);
+            return new ConnectionLoadState(new CpuStatePair(client, peer), port);
+        }
+        final List<PortState> hops = new ArrayList<>(latest.ports().count());
+        for (int i = 0; i < latest.ports().count(); i++) {
+            final short percent = latest.ports().at(i);
+            hops.add(percent < 0 ? PortState.UNKNOWN : portClassifier.classify(percent, null));
+        }
+        return ConnectionLoadState.ofHops(new CpuStatePair(client, peer), hops);
     }
 
     /**
@@ -63,8 +86,16 @@ final class LoadClassification {
      *         unknown ones unknown
      */
     static boolean withinJitter(final MibReading was, final MibReading is) {
-        return withinJitter(was.clientCpuPercent(), is.clientCpuPercent()) && withinJitter(was.peerCpuPercent(), is.peerCpuPercent())
-            && withinJitter(was.portPercent(), is.portPercent());
+        if (!withinJitter(was.clientCpuPercent(), is.clientCpuPercent()) || !withinJitter(was.peerCpuPercent(), is.peerCpuPercent())
+            || was.ports().count() != is.ports().count()) {
+            return false;
+        }
+        for (int i = 0; i < is.ports().count(); i++) {
+            if (!withinJitter(was.ports().at(i), is.ports().at(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Both unknown, or both known and at most {@value #POLLED_JITTER_PERCENT} point apart. */
@@ -73,10 +104,11 @@ final class LoadClassification {
     }
 
     /**
+     * @param spec    the connection, whose links name the hops
      * @param reading the connection's values
      * @return the inputs whose values are unknown, so that an estimate served with them may not hold; none when all are known
      */
-    static StaleInputs staleInputs(final MibReading reading) {
-        return StaleInputs.unknownIn(reading);
+    static StaleInputs staleInputs(final ConnectionSpec spec, final MibReading reading) {
+        return StaleInputs.unknownIn(reading, spec.linkNames());
     }
 }

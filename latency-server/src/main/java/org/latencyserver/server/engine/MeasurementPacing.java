@@ -1,5 +1,6 @@
 package org.latencyserver.server.engine;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -48,15 +49,21 @@ public record MeasurementPacing(double sharePercent, Map<String, Long> linkSpeed
     }
 
     /**
-     * @param linkName         the connection's link, or null for none
+     * @param linkNames        the connection's links, in path order; empty for none
      * @param messageSizeBytes the connection's message size
      * @return the shortest start-to-start time between two round trips, ns, so that one message per round trip in
-     *         each direction, with its overhead, takes at most the share of the link divided among the measurements
-     *         that may be open at once; 0 when the link's speed is not configured
+     *         each direction, with its overhead, takes at most the share of the path's slowest link with a configured
+     *         speed, divided among the measurements that may be open at once; 0 when no link's speed is configured
      */
-    public long minIntervalNanos(final String linkName, final int messageSizeBytes) {
-        final Long speedMbps = linkName == null ? null : linkSpeedMbps.get(linkName);
-        if (speedMbps == null || speedMbps <= 0) {
+    public long minIntervalNanos(final List<String> linkNames, final int messageSizeBytes) {
+        Long speedMbps = null;
+        for (final String linkName : linkNames) {
+            final Long speed = linkSpeedMbps.get(linkName);
+            if (speed != null && speed > 0 && (speedMbps == null || speed < speedMbps)) {
+                speedMbps = speed;
+            }
+        }
+        if (speedMbps == null) {
             return 0;
         }
         final double bitsPerRoundTrip = (messageSizeBytes + (double) WIRE_OVERHEAD_BYTES) * 8.0;

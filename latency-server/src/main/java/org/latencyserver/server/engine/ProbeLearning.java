@@ -104,7 +104,7 @@ final class ProbeLearning {
         if (!row.load().port().isLoaded()) {
             return row;
         }
-        filing.bandProbes().add(row.spec(), row.load().port(),
+        filing.bandProbes().add(row.spec(), row.load().hops(),
             new BandProbes.Window(roundTrips, meanMillis, nowNanos, filing.epochMillis().getAsLong()));
         filing.bandListener().bandProbesChanged(row);
         return filing.serving().afterBandProbes(row);

@@ -93,7 +93,7 @@ final class ResultIntake {
         }
         if (row.load().port().isLoaded()) {
             // On a loaded port its round trips also describe the path's port state, for its other connections.
-            filing.bandProbes().add(row.spec(), row.load().port(),
+            filing.bandProbes().add(row.spec(), row.load().hops(),
                 new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, nowMillis));
             filing.bandListener().bandProbesChanged(row);
         }
@@ -111,7 +111,7 @@ final class ResultIntake {
             measurement.meanMillis(), false);
         final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
             .withLearning(row.learning().with(row.load(), tested).withMeasurementReason(null));
-        filing.bandProbes().add(row.spec(), row.load().port(),
+        filing.bandProbes().add(row.spec(), row.load().hops(),
             new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, filing.epochMillis().getAsLong()));
         resultsPooledInBand++;
         LOG.info("connection {}: measurement ticket {} ran from {} into {}: filed under neither state, its {} round trips"
@@ -192,7 +192,7 @@ final class ResultIntake {
      * @return the row with the result taken back, or {@code changed}
      */
     ConnectionRow takeBackIfJustFiled(final ConnectionRow changed, final ConnectionLoadState filedUnder, final long nowNanos) {
-        takeBackBandProbes(changed.spec().indexRef(), filedUnder.port(), changed.load().port(), nowNanos);
+        takeBackBandProbes(changed.spec().indexRef(), filedUnder, changed.load(), nowNanos);
         final JustFiled filed = justFiled.remove(changed.spec().indexRef());
         if (filed == null || nowNanos - filed.acceptedNanos() > settings.settleNanos()
             || !filedUnder.equals(filed.before().load()) || !changed.load().isKnown() || !filedUnder.isKnown()
@@ -210,11 +210,13 @@ final class ResultIntake {
             .withServed(before.estimate(), before.unavailableReason(), before.served());
     }
 
-    private void takeBackBandProbes(final short indexRef, final PortState before, final PortState now, final long nowNanos) {
-        if (!before.isLoaded() || before.equals(now) || now.kind() == PortState.Kind.UNKNOWN || settings.settleNanos() == 0) {
+    private void takeBackBandProbes(final short indexRef, final ConnectionLoadState before, final ConnectionLoadState now,
+                                    final long nowNanos) {
+        if (!before.port().isLoaded() || before.hops().equals(now.hops()) || now.port().kind() == PortState.Kind.UNKNOWN
+            || settings.settleNanos() == 0) {
             return;
         }
-        filing.bandProbes().takeBackAfter(filing.table().row(indexRef).spec(), before, nowNanos - settings.settleNanos());
+        filing.bandProbes().takeBackAfter(filing.table().row(indexRef).spec(), before.hops(), nowNanos - settings.settleNanos());
     }
 
     /** Forgets the results whose settle window has passed. */

@@ -126,7 +126,7 @@ final class ResultPlausibility {
         if (!row.load().isKnown()) {
             return null;
         }
-        final String state = row.load().cpu() + " " + row.load().port();
+        final String state = row.load().label();
         final ServedEstimate served = row.served();
         final Estimate accepted = served.thesis();
         if (served.source() == EstimateSource.MEASUREMENT && accepted != null

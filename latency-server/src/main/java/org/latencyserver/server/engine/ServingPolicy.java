@@ -174,7 +174,7 @@ final class ServingPolicy {
         if (!row.load().port().isLoaded() || !row.load().isKnown()) {
             return null;
         }
-        final BandProbes probes = bandProbes.of(row.spec(), row.load().port());
+        final BandProbes probes = bandProbes.of(row.spec(), row.load().hops());
         final long nowMillis = epochMillis.getAsLong();
         final Measurement pooled = probes.measurement(nowMillis);
         if (pooled == null) {
@@ -184,7 +184,8 @@ final class ServingPolicy {
         final String basis = String.format(Locale.ROOT,
             "probes and measurements of %s -> %s via %s, %d B, in port %s: %d round trips over %d s up to %d ms ago (CPU"
                 + " states and the path's connections pooled: the port's queue decides)", row.spec().clientNodeName(),
-            row.spec().peerNodeName(), row.spec().linkName(), row.spec().messageSizeBytes(), row.load().port(), pooled.sampleCount(),
+            row.spec().peerNodeName(), row.spec().pathLabel(), row.spec().messageSizeBytes(), portLabel(row.load()),
+            pooled.sampleCount(),
             Math.max(0, lastMillis - probes.firstEpochMillis(nowMillis)) / 1000, Math.max(0, nowMillis - lastMillis));
         final Qos asMeasured = row.spec().asQos().bound() ? Qos.MEASURED_BOUND : Qos.MEASURED_AVERAGE;
         final Estimate measured;
@@ -243,6 +244,19 @@ final class ServingPolicy {
         return new ServedEstimate(served.thesis(), reference, served.source(), served.dataEpochMillis(), served.correction());
     }
 
+    /** @return whether any hop's band changed ({@link #portBandChanged}), hop by hop in path order */
+    static boolean pathBandChanged(final ConnectionLoadState before, final ConnectionLoadState after) {
+        if (before.hops().size() != after.hops().size()) {
+            return portBandChanged(before.port(), after.port());
+        }
+        for (int i = 0; i < after.hops().size(); i++) {
+            if (portBandChanged(before.hops().get(i), after.hops().get(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * @return whether the value served before may belong to another port band than the new state's: the port went
      *         between NORMAL and a loaded state or between loaded states (bands, SATURATED), or it returns from UNKNOWN
@@ -259,9 +273,14 @@ final class ServingPolicy {
         return (before.isLoaded() || after.isLoaded()) && !before.equals(after);
     }
 
-    /** @return the load state as logs and reasons name it, e.g. "LOW/LOW LOADED 100 %" */
+    /** @return the load state as logs and reasons name it, e.g. "LOW/LOW LOADED 100 %", or "LOW/LOW [LOADED 95 %, NORMAL]" for a path of several ports */
     static String label(final ConnectionLoadState load) {
-        return load.cpu() + " " + load.port();
+        return load.label();
+    }
+
+    /** @return the port state, or every hop's in path order for a path of several ports */
+    static String portLabel(final ConnectionLoadState load) {
+        return load.isMultiHop() ? load.hops().toString() : load.port().toString();
     }
 
     private static Estimate measuredEstimate(final ConnectionRow row, final Measurement measurement, final String basis)

@@ -12,7 +12,6 @@ import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
-import org.latencyserver.core.state.PortState;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
@@ -176,17 +175,17 @@ public final class UpdateEngine {
      */
     private void apply(final ConnectionRow row, final MibReading reading, final ConnectionLoadState load, final long nowNanos,
                        final boolean polled) {
-        ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleInputs(LoadClassification.staleInputs(reading));
+        ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleInputs(LoadClassification.staleInputs(row.spec(), reading));
         if (load.isStateChangeFrom(row.load())) {
             if (polled) {
                 next = results.takeBackIfJustFiled(next, row.load(), nowNanos);
             }
-            next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), row.load().port(), nowNanos);
+            next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), row.load(), nowNanos);
         }
         publish(row, next);
     }
 
-    private ConnectionRow onStateChange(final ConnectionRow row, final PortState portBefore, final long nowNanos) {
+    private ConnectionRow onStateChange(final ConnectionRow row, final ConnectionLoadState before, final long nowNanos) {
         if (!row.load().isKnown()) {
             // Keep the last good estimate; the stale reason says why it may no longer hold.
             return row;
@@ -194,7 +193,7 @@ public final class UpdateEngine {
         if (!row.spec().isMeasured()) {
             return serving.fromProfile(row);
         }
-        if (row.spec().isAdaptive() && row.pending() != null && portBefore.isLoaded() && portBefore.equals(row.load().port())) {
+        if (row.spec().isAdaptive() && row.pending() != null && before.port().isLoaded() && before.hops().equals(row.load().hops())) {
             // Only the CPUs moved, on a loaded port whose queue decides: the open request still measures this port state.
             // It stays open (a result that straddles CPU states is pooled with the port state's probes, not filed under
             // either state); meanwhile what is known of the new state is served.
@@ -208,7 +207,7 @@ public final class UpdateEngine {
             // (it measured the old state) is replaced at once — unless the port moved into or out of a loaded band
             // or between bands: an idle port's value is no estimate for a queueing one (nor the reverse), so what is
             // known of the new state is served instead (its last measurement, else the profile, else nothing).
-            if (cleared.estimate() != null && ServingPolicy.portBandChanged(portBefore, row.load().port())) {
+            if (cleared.estimate() != null && ServingPolicy.pathBandChanged(before, row.load())) {
                 return scheduler.openOrDefer(serving.known(cleared), nowNanos);
             }
             final ConnectionRow labelled = cleared.estimate() == null ? cleared
@@ -328,7 +327,7 @@ public final class UpdateEngine {
         }
         final ConnectionLoadState load = classification.restored(latest);
         ConnectionRow restored = row.toBuilder().latest(latest).previous(previous).load(load).estimate(estimate)
-            .unavailableReason(unavailableReason).staleInputs(LoadClassification.staleInputs(latest)).pending(null)
+            .unavailableReason(unavailableReason).staleInputs(LoadClassification.staleInputs(row.spec(), latest)).pending(null)
             .measurementDueNanos(ConnectionRow.NOT_DUE).lastMeasurementStartNanos(ConnectionRow.NOT_DUE).measurement(measurement)
             .served(serving.withReference(row, load, served, learning))
             .learning(learning.enteredStateAt(nowNanos).withMeasurementReason("restart: a measurement was awaited"))
@@ -372,7 +371,7 @@ public final class UpdateEngine {
     private void servePathsBand(final ConnectionRow source) {
         for (final short indexRef : bandProbes.pathOf(source.spec())) {
             final ConnectionRow row = table.row(indexRef);
-            if (indexRef == source.spec().indexRef() || !row.load().isKnown() || !source.load().port().equals(row.load().port())) {
+            if (indexRef == source.spec().indexRef() || !row.load().isKnown() || !source.load().hops().equals(row.load().hops())) {
                 continue;
             }
             final ConnectionRow next = serving.afterBandProbes(row);

@@ -2,7 +2,6 @@ package org.latencyserver.server.launch;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.latencyserver.server.config.LinkConfig;
 import org.latencyserver.server.config.NodeConfig;
 import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.ServerConfiguration;
@@ -24,12 +23,14 @@ final class PolledConnections {
         for (final ConnectionSpec connection : configuration.connectionSpecs()) {
             final NodeConfig client = configuration.node(connection.clientNodeName());
             final NodeConfig peer = configuration.node(connection.peerNodeName());
-            final LinkConfig link = configuration.link(connection.linkName());
+            // A path of several ports has every port polled (the configuration refuses a pushed one).
+            final boolean pathPolled = !connection.linkNames().isEmpty() && connection.linkNames().stream()
+                .allMatch(name -> configuration.link(name).mibSource() == MibSource.SNMP);
             final PolledSources sources = new PolledSources(
                 client.mibSource() == MibSource.SNMP ? client.name() : null,
                 peer.mibSource() == MibSource.SNMP ? peer.name() : null,
-                link != null && link.mibSource() == MibSource.SNMP ? link.name() : null,
-                link != null);
+                pathPolled ? connection.pathLabel() : null,
+                !connection.linkNames().isEmpty());
             if (sources.any()) {
                 polled.put(connection.indexRef(), sources);
             }

@@ -77,6 +77,6 @@ final class CalibrationSeries {
     }
 
     private static String stateLabel(final ConnectionLoadState state) {
-        return state.cpu() + " " + state.port();
+        return state.label();
     }
 }

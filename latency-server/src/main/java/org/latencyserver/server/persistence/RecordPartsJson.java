@@ -25,7 +25,9 @@ import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.stats.ConfidenceInterval;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.MibReading;
+import org.latencyserver.server.table.PortPercents;
 
 /**
  * The parts of a connection's record ({@link ConnectionRecordCodec}) that are objects or arrays of
@@ -43,25 +45,45 @@ final class RecordPartsJson {
     private static final String AS_BEFORE = "_as_before";
 
     private static final String HISTOGRAM = "histogram";
+    private static final String HOP_STATES = "hop_states";
     private static final String BATCH_MEANS_MS = "batch_means_ms";
 
     private RecordPartsJson() {
     }
 
-    // ---- MIB readings: [client, peer, port] percent, -1 unknown ----
+    // ---- MIB readings: [client, peer, port] percent, -1 unknown; a path of k >= 2 ports: [client, peer, worst, hop 1, ..., hop k] ----
 
     static void writeMib(final ArrayNode array, final MibReading reading) {
         array.add(reading.clientCpuPercent());
         array.add(reading.peerCpuPercent());
         array.add(reading.portPercent());
+        if (reading.ports().count() > 1) {
+            for (int i = 0; i < reading.ports().count(); i++) {
+                array.add(reading.ports().at(i));
+            }
+        }
     }
 
     static MibReading readMib(final InputNode array) {
-        if (array == null || array.kind() != InputNode.Kind.LIST || array.items().size() != 3) {
-            throw new IllegalArgumentException("MIB values: expected [client, peer, port]");
+        final int size = array == null || array.kind() != InputNode.Kind.LIST ? 0 : array.items().size();
+        if (size != 3 && (size < 5 || size > 3 + ConnectionSpec.MAX_HOPS)) {
+            throw new IllegalArgumentException("MIB values: expected [client, peer, port], or [client, peer, worst port, hop 1, ..., hop k]"
+                + " for a path of 2.." + ConnectionSpec.MAX_HOPS + " ports");
         }
         final List<InputNode> values = array.items();
-        return new MibReading((short) wholeOf(values.get(0)), (short) wholeOf(values.get(1)), (short) wholeOf(values.get(2)));
+        if (size == 3) {
+            return new MibReading((short) wholeOf(values.get(0)), (short) wholeOf(values.get(1)), (short) wholeOf(values.get(2)));
+        }
+        final short[] hops = new short[size - 3];
+        for (int i = 0; i < hops.length; i++) {
+            hops[i] = (short) wholeOf(values.get(3 + i));
+        }
+        final PortPercents ports = PortPercents.of(hops);
+        if (ports.worst() != wholeOf(values.get(2))) {
+            throw new IllegalArgumentException("MIB values: the worst port " + wholeOf(values.get(2)) + " is not the worst of the hops "
+                + ports);
+        }
+        return new MibReading((short) wholeOf(values.get(0)), (short) wholeOf(values.get(1)), ports);
     }
 
     // ---- an estimate and its confidence intervals ----
@@ -217,14 +239,32 @@ final class RecordPartsJson {
 
     // ---- a load state: the first fields of each element of a record's states ({@link StateKnowledgeJson} writes the rest) ----
 
-    /** The load state's own fields, written first in each element of {@code states}. */
+    /** The load state's own fields, written first in each element of {@code states}; {@code hop_states} for a path of several ports. */
     static void writeLoadState(final ObjectNode node, final ConnectionLoadState state) {
         node.put("cpu_state", state.cpu().code());
         node.put("port_state", state.port().code());
+        if (state.isMultiHop()) {
+            final ArrayNode hops = node.putArray(HOP_STATES);
+            state.hops().forEach(hop -> hops.add(hop.code()));
+        }
     }
 
     static ConnectionLoadState readLoadState(final InputNode node) {
-        return new ConnectionLoadState(
-            CpuStatePair.fromCode(requiredInt(node, "cpu_state")), PortState.fromCode(requiredInt(node, "port_state")));
+        final CpuStatePair cpu = CpuStatePair.fromCode(requiredInt(node, "cpu_state"));
+        final PortState port = PortState.fromCode(requiredInt(node, "port_state"));
+        if (!has(node, HOP_STATES)) {
+            return new ConnectionLoadState(cpu, port);
+        }
+        final List<InputNode> codes = items(node, HOP_STATES);
+        if (codes.size() < 2 || codes.size() > ConnectionSpec.MAX_HOPS) {
+            throw new IllegalArgumentException(HOP_STATES + ": expected 2.." + ConnectionSpec.MAX_HOPS + " port states, found "
+                + codes.size());
+        }
+        final List<PortState> hops = new ArrayList<>(codes.size());
+        for (final InputNode code : codes) {
+            hops.add(PortState.fromCode((int) wholeOf(code)));
+        }
+        return new ConnectionLoadState(cpu, port, hops);
     }
+
 }

@@ -11,6 +11,7 @@ import org.latencyserver.server.config.MibSource;
 import org.latencyserver.server.config.NodeConfig;
 import org.latencyserver.server.config.SnmpAccess;
 import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.PortPercents;
 import org.snmp4j.Target;
 import org.snmp4j.security.USM;
 
@@ -28,23 +29,52 @@ final class PollPlan {
     record Agent(Target<?> target, String localAddress, String label) {
     }
 
-    /** A connection and its polled sources (null where that end is pushed). */
-    record Wiring(short indexRef, PolledSource client, PolledSource peer, PolledSource port) {
+    /**
+     * A connection and its polled sources (null where that end is pushed); its path's ports in order, empty when its
+     * one port is pushed or it has none (a path of several ports has every port polled).
+     */
+    record Wiring(short indexRef, PolledSource client, PolledSource peer, List<PolledSource> ports) {
+
+        Wiring {
+            ports = List.copyOf(ports);
+        }
 
         /** @return whether any polled end has a value or turned UNKNOWN */
         boolean settled() {
-            return client != null && client.settled() || peer != null && peer.settled() || port != null && port.settled();
+            if (client != null && client.settled() || peer != null && peer.settled()) {
+                return true;
+            }
+            for (final PolledSource port : ports) {
+                if (port.settled()) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** @return the polled ends' values now (−1 where an end is pushed or unknown) */
         PolledValues values() {
-            return new PolledValues(indexRef, client != null, percent(client), peer != null, percent(peer), port != null,
-                percent(port));
+            final PortPercents percents;
+            if (ports.size() <= 1) {
+                percents = PortPercents.single(percent(ports.isEmpty() ? null : ports.get(0)));
+            } else {
+                final short[] hops = new short[ports.size()];
+                for (int i = 0; i < hops.length; i++) {
+                    hops[i] = percent(ports.get(i));
+                }
+                percents = PortPercents.of(hops);
+            }
+            return new PolledValues(indexRef, client != null, percent(client), peer != null, percent(peer), !ports.isEmpty(),
+                percents);
         }
 
         /** @return the poller's monotonic time of the newest answer behind the values, or {@code Long.MIN_VALUE} */
         long lastAnswerNanos() {
-            return Math.max(lastAnswerNanos(client), Math.max(lastAnswerNanos(peer), lastAnswerNanos(port)));
+            long newest = Math.max(lastAnswerNanos(client), lastAnswerNanos(peer));
+            for (final PolledSource port : ports) {
+                newest = Math.max(newest, lastAnswerNanos(port));
+            }
+            return newest;
         }
 
         private static long lastAnswerNanos(final PolledSource source) {
@@ -99,9 +129,16 @@ final class PollPlan {
 
     private void wire(final List<ConnectionSpec> connectionSpecs) {
         for (final ConnectionSpec connection : connectionSpecs) {
+            final List<PolledSource> ports = new ArrayList<>();
+            for (final String link : connection.linkNames()) {
+                final PolledSource port = links.get(link);
+                if (port != null) {
+                    ports.add(port);
+                }
+            }
             final Wiring wiring = new Wiring(connection.indexRef(), nodes.get(connection.clientNodeName()),
-                nodes.get(connection.peerNodeName()), connection.linkName() == null ? null : links.get(connection.linkName()));
-            if (wiring.client() != null || wiring.peer() != null || wiring.port() != null) {
+                nodes.get(connection.peerNodeName()), ports);
+            if (wiring.client() != null || wiring.peer() != null || !wiring.ports().isEmpty()) {
                 connections.add(wiring);
             }
         }
@@ -109,7 +146,11 @@ final class PollPlan {
         polled.addAll(links.values());
         final Map<PolledSource, List<Wiring>> wiringsBySource = new IdentityHashMap<>();
         for (final Wiring wiring : connections) {
-            for (final PolledSource end : new PolledSource[] {wiring.client(), wiring.peer(), wiring.port()}) {
+            final List<PolledSource> ends = new ArrayList<>();
+            ends.add(wiring.client());
+            ends.add(wiring.peer());
+            ends.addAll(wiring.ports());
+            for (final PolledSource end : ends) {
                 if (end != null) {
                     final List<Wiring> fed = wiringsBySource.computeIfAbsent(end, unused -> new ArrayList<>());
                     if (fed.isEmpty() || fed.get(fed.size() - 1) != wiring) { // a node both client and peer: once

@@ -1,6 +1,8 @@
 package org.latencyserver.server.table;
 
+import java.util.List;
 import org.latencyserver.core.estimate.Qos;
+import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.state.WorkstationType;
 
 /**
@@ -16,7 +18,8 @@ import org.latencyserver.core.state.WorkstationType;
  * @param peerNodeName            the peer workstation's configured name
  * @param peerNodeId              its {@code peer_node}
  * @param peerWorkstationType     its type
- * @param linkName                the switch port between them, or null when none is observed
+ * @param linkNames               the switch ports (links) the path crosses, in path order; empty when none is
+ *                                observed; unmodifiable
  * @param messageSizeBytes        1..32767
  * @param qos                     1..4, the {@link Qos#level() level} of {@link #asQos()}
  * @param boundPercent            for QoS 2 and 4, in (0, 100]; 0 otherwise
@@ -25,11 +28,15 @@ import org.latencyserver.core.state.WorkstationType;
  * @param calibration             whether the served value is corrected (ADAPTIVE) or the thesis's (THESIS)
  * @param probeRatePerSecond      light continuous probing of the path by its client agent, round trips/s,
  *                                0..1000; 0 = off
+ * @param pathBound               how a QoS 2 bound of a path with two or more loaded hops is composed
  */
 public record ConnectionSpec(short indexRef, String clientNodeName, short clientNodeId, WorkstationType clientWorkstationType,
-                             String peerNodeName, short peerNodeId, WorkstationType peerWorkstationType, String linkName,
+                             String peerNodeName, short peerNodeId, WorkstationType peerWorkstationType, List<String> linkNames,
                              int messageSizeBytes, int qos, double boundPercent, String profileName,
-                             CalibrationMode calibration, double probeRatePerSecond) {
+                             CalibrationMode calibration, double probeRatePerSecond, BoundMethod pathBound) {
+
+    /** The most switch ports one connection's path may cross. */
+    public static final int MAX_HOPS = 8;
 
     /** A connection with the thesis's semantics and no probing (as the thesis testbed runs). */
     public ConnectionSpec(final short indexRef, final String clientNodeName, final short clientNodeId,
@@ -40,12 +47,31 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
             linkName, messageSizeBytes, qos, boundPercent, profileName, CalibrationMode.THESIS, 0.0);
     }
 
+    /** A connection across at most one switch port whose bound, were it composed, is the union bound. */
+    public ConnectionSpec(final short indexRef, final String clientNodeName, final short clientNodeId,
+                          final WorkstationType clientWorkstationType, final String peerNodeName, final short peerNodeId,
+                          final WorkstationType peerWorkstationType, final String linkName, final int messageSizeBytes,
+                          final int qos, final double boundPercent, final String profileName, final CalibrationMode calibration,
+                          final double probeRatePerSecond) {
+        this(indexRef, clientNodeName, clientNodeId, clientWorkstationType, peerNodeName, peerNodeId, peerWorkstationType,
+            linkName == null ? List.of() : List.of(linkName), messageSizeBytes, qos, boundPercent, profileName, calibration,
+            probeRatePerSecond, BoundMethod.UNION);
+    }
+
     /**
      * @throws IllegalArgumentException when a value is out of range
      */
     public ConnectionSpec {
         if (indexRef < 1) {
             throw new IllegalArgumentException("index_ref must be 1..32767, was " + indexRef);
+        }
+        if (linkNames == null || linkNames.size() > MAX_HOPS || linkNames.stream().anyMatch(java.util.Objects::isNull)) {
+            throw new IllegalArgumentException("connection " + indexRef + ": a path crosses 0.." + MAX_HOPS
+                + " named links, was " + linkNames);
+        }
+        linkNames = List.copyOf(linkNames);
+        if (pathBound == null) {
+            throw new IllegalArgumentException("connection " + indexRef + ": path bound method missing");
         }
         if (clientWorkstationType == null || peerWorkstationType == null) {
             throw new IllegalArgumentException("connection " + indexRef + ": both workstation types are needed");
@@ -75,6 +101,16 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("connection " + indexRef + ": " + e.getMessage(), e);
         }
+    }
+
+    /** @return how many switch ports the path crosses (at least one hop is kept, UNKNOWN, when none is observed) */
+    public int hopCount() {
+        return Math.max(1, linkNames.size());
+    }
+
+    /** @return the links in path order joined by arrows, e.g. {@code "sw1-p3 → sw2-p1"}; "" when none */
+    public String pathLabel() {
+        return String.join(" → ", linkNames);
     }
 
     /** @return true when the served value is corrected from calibration */

@@ -11,7 +11,7 @@ package org.latencyserver.server.table;
  * @param values    the new values; those of sources not set are ignored
  * @param setClient whether the client's CPU is set
  * @param setPeer   whether the peer's CPU is set
- * @param setPort   whether the switch port is set
+ * @param setPort   whether the switch ports are set (every hop of the path)
  */
 public record MibUpdate(MibReading values, boolean setClient, boolean setPeer, boolean setPort) {
 
@@ -32,6 +32,6 @@ public record MibUpdate(MibReading values, boolean setClient, boolean setPeer, b
     public MibReading mergeInto(final MibReading latest) {
         final MibReading current = latest == null ? MibReading.NONE : latest;
         return new MibReading(setClient ? values.clientCpuPercent() : current.clientCpuPercent(),
-            setPeer ? values.peerCpuPercent() : current.peerCpuPercent(), setPort ? values.portPercent() : current.portPercent());
+            setPeer ? values.peerCpuPercent() : current.peerCpuPercent(), setPort ? values.ports() : current.ports());
     }
 }

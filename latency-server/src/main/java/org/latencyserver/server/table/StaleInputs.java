@@ -1,7 +1,9 @@
 package org.latencyserver.server.table;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -12,9 +14,11 @@ import java.util.Set;
  *
  * <p>Immutable and thread-safe.
  *
- * @param inputs the inputs whose values are unknown, in {@link Input} order; empty when the estimate is fresh
+ * @param inputs       the inputs whose values are unknown, in {@link Input} order; empty when the estimate is fresh
+ * @param unknownPorts for a path of several switch ports, the links whose utilisation is unknown, in path order; empty
+ *                     otherwise (a one-port connection's port is {@link Input#PORT} alone)
  */
-public record StaleInputs(Set<Input> inputs) {
+public record StaleInputs(Set<Input> inputs, List<String> unknownPorts) {
 
     /** An input of a served estimate, in the order the reason names them. */
     public enum Input {
@@ -40,8 +44,14 @@ public record StaleInputs(Set<Input> inputs) {
     /** Every input answers: the estimate is not stale. */
     public static final StaleInputs NONE = new StaleInputs(Set.of());
 
-    /** @throws NullPointerException when the set or an input in it is missing */
+    /** @param inputs the inputs whose values are unknown, of a connection with at most one switch port */
+    public StaleInputs(final Set<Input> inputs) {
+        this(inputs, List.of());
+    }
+
+    /** @throws NullPointerException when the set, the list or an item in them is missing */
     public StaleInputs {
+        unknownPorts = List.copyOf(unknownPorts);
         inputs = inputs.isEmpty() ? Collections.unmodifiableSet(EnumSet.noneOf(Input.class))
             : Collections.unmodifiableSet(EnumSet.copyOf(inputs));
     }
@@ -59,6 +69,15 @@ public record StaleInputs(Set<Input> inputs) {
      * @return the inputs whose values are unknown
      */
     public static StaleInputs unknownIn(final MibReading reading) {
+        return unknownIn(reading, List.of());
+    }
+
+    /**
+     * @param reading   a connection's MIB values; −1 for unknown
+     * @param linkNames the connection's links in path order: a path of several names each unknown hop
+     * @return the inputs whose values are unknown
+     */
+    public static StaleInputs unknownIn(final MibReading reading, final List<String> linkNames) {
         final Set<Input> unknown = EnumSet.noneOf(Input.class);
         if (reading.clientCpuPercent() < 0) {
             unknown.add(Input.CLIENT_CPU);
@@ -66,10 +85,18 @@ public record StaleInputs(Set<Input> inputs) {
         if (reading.peerCpuPercent() < 0) {
             unknown.add(Input.PEER_CPU);
         }
+        final List<String> unknownPorts = new ArrayList<>();
         if (reading.portPercent() < 0) {
             unknown.add(Input.PORT);
+            if (linkNames.size() > 1) {
+                for (int i = 0; i < linkNames.size(); i++) {
+                    if (reading.ports().at(i) < 0) {
+                        unknownPorts.add(linkNames.get(i));
+                    }
+                }
+            }
         }
-        return unknown.isEmpty() ? NONE : new StaleInputs(unknown);
+        return unknown.isEmpty() ? NONE : new StaleInputs(unknown, unknownPorts);
     }
 
     /** @return whether some input stopped answering */
@@ -97,7 +124,8 @@ public record StaleInputs(Set<Input> inputs) {
         } else {
             cpu = "";
         }
-        final String port = contains(Input.PORT) ? "switch port utilisation unknown" : "";
+        final String port = !contains(Input.PORT) ? "" : unknownPorts.isEmpty() ? "switch port utilisation unknown"
+            : "switch port utilisation unknown at " + (unknownPorts.size() == 1 ? "hop " : "hops ") + String.join(", ", unknownPorts);
         return cpu.isEmpty() || port.isEmpty() ? cpu + port : cpu + "; " + port;
     }
 

@@ -50,7 +50,7 @@ class ConfigurationLoaderTest {
         assertEquals("TAC-4", one.clientWorkstationType().name());
         assertEquals(256, one.messageSizeBytes());
         assertEquals("thesis-tac4-corba", one.profileName());
-        assertEquals("atm-port", one.linkName());
+        assertEquals(List.of("atm-port"), one.linkNames());
         assertEquals(0.0, one.boundPercent());
 
         final ConnectionSpec two = connections.get(1);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.table.CalibrationMode;
@@ -26,7 +27,7 @@ class ConnectionSpecsTest {
         assertEquals("ws2", spec.peerNodeName());
         assertEquals(12, spec.peerNodeId());
         assertEquals(WorkstationType.TAC_3, spec.peerWorkstationType());
-        assertEquals("port-a", spec.linkName());
+        assertEquals(List.of("port-a"), spec.linkNames());
         assertEquals(5.0, spec.probeRatePerSecond());
     }
 
@@ -34,7 +35,7 @@ class ConnectionSpecsTest {
     void withoutALinkTheSpecNamesNoneAndTheShortFormHasTheThesisSemanticsWithoutProbes() {
         final ConnectionSpec spec = ConnectionSpecs.of((short) 3, WS1, WS2, null, 512, 3, 0, null);
 
-        assertNull(spec.linkName());
+        assertEquals(List.of(), spec.linkNames());
         assertEquals(CalibrationMode.THESIS, spec.calibration());
         assertEquals(0.0, spec.probeRatePerSecond());
     }

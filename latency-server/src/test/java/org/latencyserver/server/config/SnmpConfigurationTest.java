@@ -88,7 +88,7 @@ class SnmpConfigurationTest {
         assertNull(a.snmp().cpuSource());
         assertEquals(4, b.ifIndex());
         assertEquals(155, b.speedMbps());
-        assertEquals("port-a", configuration.connectionSpecs().get(0).linkName());
+        assertEquals(List.of("port-a"), configuration.connectionSpecs().get(0).linkNames());
         assertNull(a.discardsOid(), "saturation not observed unless a drop counter is named");
     }
 

@@ -52,9 +52,9 @@ class LoadClassificationTest {
 
     @Test
     void theStaleReasonNamesTheUnknownValues() {
-        assertEquals(StaleInputs.NONE, LoadClassification.staleInputs(mib(10, 20, 30)));
-        assertEquals("client workstation CPU utilisation unknown", LoadClassification.staleInputs(mib(-1, 20, 30)).reason());
+        assertEquals(StaleInputs.NONE, LoadClassification.staleInputs(row().spec(), mib(10, 20, 30)));
+        assertEquals("client workstation CPU utilisation unknown", LoadClassification.staleInputs(row().spec(), mib(-1, 20, 30)).reason());
         assertEquals("CPU utilisation of both workstations unknown; switch port utilisation unknown",
-            LoadClassification.staleInputs(mib(-1, -1, -1)).reason());
+            LoadClassification.staleInputs(row().spec(), mib(-1, -1, -1)).reason());
     }
 }
