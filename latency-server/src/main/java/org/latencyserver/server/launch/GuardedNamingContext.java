@@ -15,12 +15,13 @@ import org.omg.CosNaming.NamingContextPackage.NotEmpty;
 import org.omg.CosNaming.NamingContextPackage.NotFound;
 
 /**
- * A naming context of a naming service that checks who binds: JacORB's {@link NamingContextImpl},
- * whose operations that change bindings ({@code bind}, {@code rebind}, {@code bind_context},
- * {@code rebind_context}, {@code unbind}, {@code bind_new_context}, {@code destroy},
- * {@code new_context}) first ask the {@link NamingWriteGuard} and throw {@code NO_PERMISSION} when it
- * refuses, and tell it each change made (it counts them). Reads ({@code resolve}, {@code list}, {@code resolve_str}, {@code to_name}, ...) are
- * JacORB's, unchanged and open to any caller.
+ * A naming context of the naming service, whether it checks who binds or not: JacORB's
+ * {@link NamingContextImpl}, whose operations that change bindings ({@code bind}, {@code rebind},
+ * {@code bind_context}, {@code rebind_context}, {@code unbind}, {@code bind_new_context},
+ * {@code destroy}, {@code new_context}) first ask the {@link NamingWriteGuard} and throw
+ * {@code NO_PERMISSION} when it refuses, and tell it each change made (it counts them). Reads
+ * ({@code resolve}, {@code list}, {@code resolve_str}, {@code to_name}, ...) are JacORB's, unchanged
+ * and open to any caller.
  *
  * <p>Why a servant subclass and not a request interceptor: an interceptor sees the operation but
  * not its arguments ({@code ServerRequestInfo.arguments()} is available only to DSI servants, and
