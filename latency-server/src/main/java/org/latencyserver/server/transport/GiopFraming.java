@@ -23,8 +23,7 @@ import java.util.function.LongConsumer;
  * connection's reader with a {@code MARSHAL} that it logs as a lost message; it is refused here alike,
  * counted and logged with the caller's address. The byte must arrive in the request's first message: a
  * fragmented request whose first fragment ends before it is refused the same way, since letting it pass
- * would skip the check (GIOP allows so early a split, but ORBs fragment a request only once it fills a
- * buffer far larger than its header; a legitimate caller is not expected to send one).
+ * would skip the check (GIOP allows so early a split; a legitimate caller is not expected to send one).
  *
  * <p>Not thread-safe: one connection, read by one thread (JacORB's reader of that connection).
  */
