@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.LatencyServiceOperations;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
+import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.ServerRoute;
@@ -55,6 +57,8 @@ class TlsListenerGiopLimitsTest {
     private int tlsPort;
     private String ior;
     private final List<SSLSocket> held = new ArrayList<>();
+    /** Who called {@code pending_measurements} last, as the caller capture saw it. */
+    private final AtomicReference<Caller> lastCaller = new AtomicReference<>();
 
     /** keytool is slow to start: the CA and its stores are made once. */
     @BeforeAll
@@ -133,6 +137,25 @@ class TlsListenerGiopLimitsTest {
         assertThrows(SystemException.class, this::listProfilesOverTls, "a third connection is closed at once");
     }
 
+    @Test
+    void aCallerOverTheCheckedTlsListenerIsStillKnownByItsCertificate() throws Exception {
+        serve(new ConnectionLimits(MAX_MESSAGE_BYTES, 0, 100));
+        final TlsStores agent = new TlsStores(ca.directory().resolve("agent-ws1.p12"), ca.trustStore(), PASSWORD);
+        final ORB client = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 5000));
+        final ServerRoute route = ServerRoute.of(client, agent, "127.0.0.1", 5000);
+        try {
+            LatencyServiceHelper.narrow(route.reach(client.string_to_object(ior))).pending_measurements();
+        } finally {
+            route.close();
+            client.shutdown(false);
+            client.destroy();
+        }
+        final Caller caller = lastCaller.get();
+        assertEquals(Caller.Transport.TLS, caller.transport(), "the socket JacORB hands the caller capture is a TLS one");
+        assertEquals(LocalCertificateAuthority.subject("agent", "ws1"), caller.subject().getName(),
+            "the certificate read from the checked socket's session");
+    }
+
     /** Reads until the server closes the connection; fails if it answers anything. */
     private static void assertClosedWithoutAnswer(final SSLSocket socket) {
         try {
@@ -163,15 +186,21 @@ class TlsListenerGiopLimitsTest {
             new TlsStores(ca.directory().resolve("server.p12"), ca.trustStore(), PASSWORD), tlsPort);
         limits.applyTo(properties);
         ReloadingSslServerSocketFactory.installIn(properties, credentials);
+        CallerCapture.register(properties);
         // JacORB passes calls between ORBs of one JVM through an in-memory loopback, not the TLS socket.
         properties.setProperty("jacorb.iiop.enable_loopback", "off");
         orb = OrbSupport.init(new String[0], properties);
         POAHelper.narrow(orb.resolve_initial_references("RootPOA")).the_POAManager().activate();
+        final java.util.function.Supplier<Caller> callers = CallerCapture.callers(orb);
         final LatencyServiceOperations service = (LatencyServiceOperations) Proxy.newProxyInstance(
             LatencyServiceOperations.class.getClassLoader(), new Class<?>[] {LatencyServiceOperations.class},
             (proxy, method, args) -> {
                 if (method.getName().equals("list_profiles")) {
                     return new ProfileSummary[0];
+                }
+                if (method.getName().equals("pending_measurements")) {
+                    lastCaller.set(callers.get());
+                    return new MeasurementRequest[0];
                 }
                 throw new NO_IMPLEMENT(method.getName());
             });
