@@ -5,6 +5,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import org.jacorb.naming.NamingContextImpl;
+import org.latencyserver.server.naming.NamingOperation;
 import org.omg.CosNaming.NameComponent;
 import org.omg.CosNaming.NamingContext;
 import org.omg.CosNaming.NamingContextPackage.AlreadyBound;
@@ -14,12 +15,13 @@ import org.omg.CosNaming.NamingContextPackage.NotEmpty;
 import org.omg.CosNaming.NamingContextPackage.NotFound;
 
 /**
- * A naming context of a naming service that checks who binds: JacORB's {@link NamingContextImpl},
- * whose operations that change bindings ({@code bind}, {@code rebind}, {@code bind_context},
- * {@code rebind_context}, {@code unbind}, {@code bind_new_context}, {@code destroy},
- * {@code new_context}) first ask the {@link NamingWriteGuard} and throw {@code NO_PERMISSION} when it
- * refuses. Reads ({@code resolve}, {@code list}, {@code resolve_str}, {@code to_name}, ...) are
- * JacORB's, unchanged and open to any caller.
+ * A naming context of the naming service, whether it checks who binds or not: JacORB's
+ * {@link NamingContextImpl}, whose operations that change bindings ({@code bind}, {@code rebind},
+ * {@code bind_context}, {@code rebind_context}, {@code unbind}, {@code bind_new_context},
+ * {@code destroy}, {@code new_context}) first ask the {@link NamingWriteGuard} and throw
+ * {@code NO_PERMISSION} when it refuses, and tell it each change made (it counts them). Reads
+ * ({@code resolve}, {@code list}, {@code resolve_str}, {@code to_name}, ...) are JacORB's, unchanged
+ * and open to any caller.
  *
  * <p>Why a servant subclass and not a request interceptor: an interceptor sees the operation but
  * not its arguments ({@code ServerRequestInfo.arguments()} is available only to DSI servants, and
@@ -70,9 +72,10 @@ final class GuardedNamingContext extends NamingContextImpl {
     @Override
     public void bind(final NameComponent[] n, final org.omg.CORBA.Object obj)
         throws NotFound, CannotProceed, InvalidName, AlreadyBound {
-        final boolean outermost = guard.authorize("bind", objectId, n);
+        final boolean outermost = guard.authorize(NamingOperation.BIND, objectId, n);
         try {
             super.bind(n, obj);
+            guard.made(NamingOperation.BIND, outermost);
         } finally {
             guard.leave(outermost);
         }
@@ -80,9 +83,10 @@ final class GuardedNamingContext extends NamingContextImpl {
 
     @Override
     public void rebind(final NameComponent[] n, final org.omg.CORBA.Object obj) throws NotFound, CannotProceed, InvalidName {
-        final boolean outermost = guard.authorize("rebind", objectId, n);
+        final boolean outermost = guard.authorize(NamingOperation.REBIND, objectId, n);
         try {
             super.rebind(n, obj);
+            guard.made(NamingOperation.REBIND, outermost);
         } finally {
             guard.leave(outermost);
         }
@@ -91,9 +95,10 @@ final class GuardedNamingContext extends NamingContextImpl {
     @Override
     public void bind_context(final NameComponent[] n, final NamingContext obj)
         throws NotFound, CannotProceed, InvalidName, AlreadyBound {
-        final boolean outermost = guard.authorize("bind_context", objectId, n);
+        final boolean outermost = guard.authorize(NamingOperation.BIND_CONTEXT, objectId, n);
         try {
             super.bind_context(n, obj);
+            guard.made(NamingOperation.BIND_CONTEXT, outermost);
         } finally {
             guard.leave(outermost);
         }
@@ -101,9 +106,10 @@ final class GuardedNamingContext extends NamingContextImpl {
 
     @Override
     public void rebind_context(final NameComponent[] n, final NamingContext obj) throws NotFound, CannotProceed, InvalidName {
-        final boolean outermost = guard.authorize("rebind_context", objectId, n);
+        final boolean outermost = guard.authorize(NamingOperation.REBIND_CONTEXT, objectId, n);
         try {
             super.rebind_context(n, obj);
+            guard.made(NamingOperation.REBIND_CONTEXT, outermost);
         } finally {
             guard.leave(outermost);
         }
@@ -111,9 +117,10 @@ final class GuardedNamingContext extends NamingContextImpl {
 
     @Override
     public void unbind(final NameComponent[] n) throws NotFound, CannotProceed, InvalidName {
-        final boolean outermost = guard.authorize("unbind", objectId, n);
+        final boolean outermost = guard.authorize(NamingOperation.UNBIND, objectId, n);
         try {
             super.unbind(n);
+            guard.made(NamingOperation.UNBIND, outermost);
         } finally {
             guard.leave(outermost);
         }
@@ -121,9 +128,11 @@ final class GuardedNamingContext extends NamingContextImpl {
 
     @Override
     public NamingContext bind_new_context(final NameComponent[] n) throws NotFound, CannotProceed, InvalidName, AlreadyBound {
-        final boolean outermost = guard.authorize("bind_new_context", objectId, n);
+        final boolean outermost = guard.authorize(NamingOperation.BIND_NEW_CONTEXT, objectId, n);
         try {
-            return super.bind_new_context(n);
+            final NamingContext made = super.bind_new_context(n);
+            guard.made(NamingOperation.BIND_NEW_CONTEXT, outermost);
+            return made;
         } finally {
             guard.leave(outermost);
         }
@@ -131,9 +140,10 @@ final class GuardedNamingContext extends NamingContextImpl {
 
     @Override
     public void destroy() throws NotEmpty {
-        final boolean outermost = guard.authorize("destroy", objectId, null);
+        final boolean outermost = guard.authorize(NamingOperation.DESTROY, objectId, null);
         try {
             super.destroy();
+            guard.made(NamingOperation.DESTROY, outermost);
         } finally {
             guard.leave(outermost);
         }
@@ -141,9 +151,11 @@ final class GuardedNamingContext extends NamingContextImpl {
 
     @Override
     public NamingContext new_context() {
-        final boolean outermost = guard.authorize("new_context", objectId, null);
+        final boolean outermost = guard.authorize(NamingOperation.NEW_CONTEXT, objectId, null);
         try {
-            return super.new_context();
+            final NamingContext made = super.new_context();
+            guard.made(NamingOperation.NEW_CONTEXT, outermost);
+            return made;
         } finally {
             guard.leave(outermost);
         }

@@ -32,6 +32,8 @@ public final class NamingServiceContext {
     private TlsStores tlsStores;
     private int tlsPort;
     private NamingWritePolicy writePolicy;
+    private String metricsHost = DEFAULT_HOST;
+    private Integer metricsPort;
 
     /** @return this, listening on this address */
     public NamingServiceContext host(final String address) {
@@ -84,6 +86,17 @@ public final class NamingServiceContext {
     }
 
     /**
+     * @param address the address the metrics endpoint listens on (default loopback)
+     * @param port    its port, 0..65535 (0: any free port); null for no metrics endpoint (the default)
+     * @return this
+     */
+    public NamingServiceContext metrics(final String address, final Integer port) {
+        this.metricsHost = address;
+        this.metricsPort = port;
+        return this;
+    }
+
+    /**
      * Checks the context as a whole. Calling it again does nothing.
      *
      * @return this
@@ -100,6 +113,11 @@ public final class NamingServiceContext {
             : "IIOP/TLS needs the writers' principals (--principals FILE): without them no one could bind");
         require(tlsStores == null || tlsPort >= 1 && tlsPort <= MAX_PORT && tlsPort != port,
             "the TLS port (--tls-port) must be 1..65535 and not the plain port " + port + ", was " + tlsPort);
+        if (metricsPort != null) {
+            requireHost(metricsHost);
+            require(metricsPort >= 0 && metricsPort <= MAX_PORT, "the metrics port (--metrics-port) must be 0..65535 (0: any free"
+                + " port), was " + metricsPort);
+        }
         return this;
     }
 
@@ -136,6 +154,16 @@ public final class NamingServiceContext {
     /** @return its IIOP/TLS port; meaningful with {@link #tlsStores()} */
     public int tlsPort() {
         return tlsPort;
+    }
+
+    /** @return the address of the metrics endpoint */
+    public String metricsHost() {
+        return metricsHost;
+    }
+
+    /** @return the port of the metrics endpoint (0: any free port), or null for none */
+    public Integer metricsPort() {
+        return metricsPort;
     }
 
     /** @return who may change which names, or null when binds are open to any caller */

@@ -30,6 +30,9 @@ import picocli.CommandLine.Option;
  * file may change their own names, over TLS ({@code NamingWritePolicy}); reads stay open over plain
  * IIOP. Without them binds are open to any caller (said at start).
  *
+ * <p>With {@code --metrics-port PORT} it serves Prometheus metrics at {@code http://127.0.0.1:PORT/metrics}
+ * ({@code --metrics-address} for another address): the changes it refused, by reason, and made, by operation.
+ *
  * <p>Exit codes: stopped by SIGTERM, it closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C likewise exits 130;
  * 1 when the port cannot be listened on or a file or directory cannot be written (one line on
  * stderr), 2 usage.
@@ -80,6 +83,14 @@ public final class NamingServiceMain implements Callable<Integer> {
         description = "Who may bind: lines 'server SUBJECT' and 'peer NODE SUBJECT' (./latency certs writes naming-principals).")
     private Path principals;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+        description = "Serve Prometheus metrics (refused and made changes of names) on this port; 0 = any free port. Default: none.")
+    private Integer metricsPort;
+
+    @Option(names = "--metrics-address", paramLabel = "ADDRESS",
+        description = "Address of the metrics endpoint (default: ${DEFAULT-VALUE}).")
+    private String metricsAddress = NamingServiceContext.DEFAULT_HOST;
+
     @Option(names = "--server-name", paramLabel = "NAME", split = ",",
         description = "The server's names in the naming service, each with everything under it, bound by 'server'"
             + " principals only (default: ${DEFAULT-VALUE}).")
@@ -95,7 +106,7 @@ public final class NamingServiceMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final NamingServiceContext context = new NamingServiceContext().host(host).port(port).databaseDirectory(dbDirectory)
-            .iorFile(iorFile).readyFile(readiness.readyFile());
+            .iorFile(iorFile).readyFile(readiness.readyFile()).metrics(metricsAddress, metricsPort);
         try {
             withAccessControl(context);
         } catch (IllegalArgumentException | IOException e) {
@@ -110,7 +121,8 @@ public final class NamingServiceMain implements Callable<Integer> {
             return e.kind() == LaunchFailure.Kind.INVALID_CONTEXT ? EXIT_USAGE : EXIT_FAILED;
         }
         System.err.println("naming service at " + namingService.corbaloc() + (namingService.tlsCorbaloc() == null
-            ? " (binds are open to any caller)" : "; binds over IIOP/TLS at " + namingService.tlsCorbaloc()));
+            ? " (binds are open to any caller)" : "; binds over IIOP/TLS at " + namingService.tlsCorbaloc())
+            + namingService.metricsUrl().map(url -> "; metrics at " + url).orElse(""));
         ComponentMain.closeAtShutdown(namingService, "naming-service-shutdown");
         return 0;
     }

@@ -10,7 +10,10 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.server.metrics.NamingServiceMetrics;
+import org.latencyserver.server.naming.NamingOperation;
 import org.latencyserver.server.naming.NamingWritePolicy;
+import org.latencyserver.server.security.Caller;
 import org.latencyserver.server.security.CallerCapture;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.Policy;
@@ -34,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * <p>With {@link NamingServiceContext#tls} and {@link NamingServiceContext#writePolicy} it also
  * listens for IIOP/TLS and its contexts are {@link GuardedNamingContext}s: reads stay open over
  * plain IIOP, changes need a writer's certificate over TLS ({@link NamingWriteGuard}). Without them
- * binds are open to any caller, as JacORB's and omniNames' are, and it says so at start.
+ * binds are open to any caller, as JacORB's and omniNames' are, and it says so at start. Either way
+ * the contexts count the changes made, and with {@link NamingServiceContext#metrics} it serves them
+ * and the refusals as Prometheus metrics ({@link NamingServiceMetrics}).
  *
  * <p>Limit: JacORB's {@code NamingContextImpl} keeps its ORB and root POA in static fields, so one
  * JVM runs one naming service at a time; a second {@code launch} while one runs is refused. A
@@ -57,16 +62,23 @@ public final class NamingServiceNode extends RunningComponent {
     private final ORB orb;
     private final POA namingPoa;
     private final String rootIor;
-    /** Who may change names; null when binds are open. */
+    /** Who may change names (without a policy: anyone), and the changes' counts. */
     private final NamingWriteGuard guard;
+    /** Null without a metrics endpoint. */
+    private final NamingServiceMetrics metrics;
+    private final String metricsUrl;
+    private final int metricsPort;
 
     private NamingServiceNode(final NamingServiceContext context, final ORB orb, final POA namingPoa, final String rootIor,
-                              final NamingWriteGuard guard) {
+                              final NamingWriteGuard guard, final NamingServiceMetrics metrics, final int metricsPort) {
         this.context = context;
         this.orb = orb;
         this.namingPoa = namingPoa;
         this.rootIor = rootIor;
         this.guard = guard;
+        this.metrics = metrics;
+        this.metricsPort = metricsPort;
+        this.metricsUrl = metrics == null ? null : "http://" + context.metricsHost() + ":" + metricsPort + "/metrics";
     }
 
     /**
@@ -127,6 +139,7 @@ public final class NamingServiceNode extends RunningComponent {
             properties.setProperty("jacorb.iiop.enable_loopback", "off");
         }
         ORB orb = null;
+        NamingServiceMetrics metrics = null;
         try {
             orb = ORB.init(new String[0], properties);
             final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
@@ -141,8 +154,9 @@ public final class NamingServiceNode extends RunningComponent {
             }
             NamingContextImpl.init(orb, rootPoa);
             final byte[] rootId = ROOT_CONTEXT_ID.getBytes(StandardCharsets.ISO_8859_1);
-            final NamingWriteGuard guard = context.writePolicy() == null ? null
-                : new NamingWriteGuard(namingPoa, rootId, context.writePolicy(), CallerCapture.callers(orb), System::nanoTime);
+            // Without a policy the guard checks nothing (and never asks who calls): it counts the changes.
+            final NamingWriteGuard guard = new NamingWriteGuard(namingPoa, rootId, context.writePolicy(),
+                context.writePolicy() == null ? () -> Caller.PLAIN : CallerCapture.callers(orb), System::nanoTime);
             namingPoa.set_servant_manager(new PersistedNamingContexts(context.databaseDirectory().toAbsolutePath(),
                 ((org.jacorb.orb.ORB) orb).getConfiguration(), guard));
             rootPoa.the_POAManager().activate();
@@ -154,15 +168,37 @@ public final class NamingServiceNode extends RunningComponent {
                 LOG.info("naming service: binds need IIOP/TLS at {} with a writer's certificate; reads stay open at {}",
                     context.tlsCorbaloc(), context.corbaloc());
             }
-            return new NamingServiceNode(context, orb, namingPoa, orb.object_to_string(root), guard);
+            int metricsPort = -1;
+            if (context.metricsPort() != null) {
+                metrics = new NamingServiceMetrics(guard::refusals, guard::writes);
+                try {
+                    metricsPort = metrics.serve(context.metricsHost(), context.metricsPort());
+                } catch (IOException e) {
+                    throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "the metrics endpoint cannot listen on "
+                        + context.metricsHost() + ":" + context.metricsPort() + ": " + e.getMessage());
+                }
+                LOG.info("naming service: metrics at http://{}:{}/metrics", context.metricsHost(), metricsPort);
+            }
+            return new NamingServiceNode(context, orb, namingPoa, orb.object_to_string(root), guard, metrics, metricsPort);
+        } catch (LaunchFailure e) {
+            closeQuietly(metrics);
+            stop(orb);
+            throw e;
         } catch (org.omg.CORBA.INITIALIZE e) {
             // JacORB's word for a port it cannot listen on (taken, or not this host's address).
             stop(orb);
             throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "cannot listen at " + context.host() + ":" + context.port()
                 + ": " + e.getMessage());
         } catch (org.omg.CORBA.UserException | RuntimeException e) {
+            closeQuietly(metrics);
             stop(orb);
             throw new IllegalStateException("the ORB refused to set up the naming service: " + e, e);
+        }
+    }
+
+    private static void closeQuietly(final NamingServiceMetrics metrics) {
+        if (metrics != null) {
+            metrics.close();
         }
     }
 
@@ -185,14 +221,17 @@ public final class NamingServiceNode extends RunningComponent {
 
     /** @return the changes refused so far, by kind (all zero when binds are open) */
     public java.util.Map<NamingWritePolicy.RefusalKind, Long> refusals() {
-        if (guard == null) {
-            final java.util.Map<NamingWritePolicy.RefusalKind, Long> none = new java.util.EnumMap<>(NamingWritePolicy.RefusalKind.class);
-            for (final NamingWritePolicy.RefusalKind kind : NamingWritePolicy.RefusalKind.values()) {
-                none.put(kind, 0L);
-            }
-            return none;
-        }
         return guard.refusals();
+    }
+
+    /** @return the changes made so far, by operation (the calls a compound name makes on its behalf not counted again) */
+    public java.util.Map<NamingOperation, Long> writes() {
+        return guard.writes();
+    }
+
+    /** @return the metrics endpoint's URL ({@code http://HOST:PORT/metrics}), when it serves one */
+    public java.util.Optional<String> metricsUrl() {
+        return java.util.Optional.ofNullable(metricsUrl);
     }
 
     /** @return the root naming context's stringified reference */
@@ -208,6 +247,9 @@ public final class NamingServiceNode extends RunningComponent {
         if (context.tlsStores() != null) {
             ready.reference("naming-tls", context.tlsCorbaloc()).port("naming-tls", context.tlsPort());
         }
+        if (metricsUrl != null) {
+            ready.port("metrics", metricsPort).url("metrics", metricsUrl);
+        }
         return ready;
     }
 
@@ -218,6 +260,7 @@ public final class NamingServiceNode extends RunningComponent {
     @Override
     protected void stop() {
         try {
+            closeQuietly(metrics);
             namingPoa.destroy(true, true);
             orb.shutdown(true);
             orb.destroy();

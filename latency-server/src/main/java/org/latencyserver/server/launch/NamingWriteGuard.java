@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.latencyserver.server.naming.NamingOperation;
 import org.latencyserver.server.naming.NamingWritePolicy;
 import org.latencyserver.server.security.Caller;
 import org.omg.CORBA.CompletionStatus;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * {@code NO_PERMISSION} (minor code {@link NamingWritePolicy.RefusalKind#minor()}, message saying
  * what and why). Refusals are counted by kind ({@link #refusals()}) and logged: the first of each
  * kind at once, then at most one line a kind every {@value #LOG_INTERVAL_SECONDS} s, with the
- * count so far.
+ * count so far. Changes made are counted by operation ({@link #writes()}). Without a policy (binds
+ * open to any caller) it refuses nothing and only counts.
  *
  * <p>Thread-safe. A context's paths are found anew on each change (a walk of the contexts, through
  * the naming service's own reads): changes are rare, lookups are not slowed.
@@ -62,11 +64,12 @@ final class NamingWriteGuard {
     private final LongSupplier nanoClock;
     private final Map<NamingWritePolicy.RefusalKind, AtomicLong> refusals = new EnumMap<>(NamingWritePolicy.RefusalKind.class);
     private final Map<NamingWritePolicy.RefusalKind, AtomicLong> lastLoggedNanos = new EnumMap<>(NamingWritePolicy.RefusalKind.class);
+    private final Map<NamingOperation, AtomicLong> writes = new EnumMap<>(NamingOperation.class);
 
     /**
      * @param namingPoa the POA of the naming contexts
      * @param rootId    the root context's object id
-     * @param policy    who may change which names
+     * @param policy    who may change which names; null: anyone may change any (nothing is checked, changes are counted)
      * @param callers   the caller of the request the current thread serves
      * @param nanoClock {@link System#nanoTime()}, or a test's clock
      */
@@ -87,10 +90,13 @@ final class NamingWriteGuard {
             refusals.put(kind, new AtomicLong());
             lastLoggedNanos.put(kind, new AtomicLong(Long.MIN_VALUE));
         }
+        for (final NamingOperation operation : NamingOperation.values()) {
+            writes.put(operation, new AtomicLong());
+        }
     }
 
     /**
-     * Checks a change; call {@link #leave} with the result once the change is made.
+     * Checks a change; call {@link #made} once it is made, and {@link #leave} with the result in any case.
      *
      * @param operation the naming operation
      * @param contextId the object id of the context called
@@ -98,12 +104,16 @@ final class NamingWriteGuard {
      * @return whether this call is the outermost checked one on this thread (pass it to {@link #leave})
      * @throws NO_PERMISSION when the caller may not
      */
-    boolean authorize(final String operation, final byte[] contextId, final NameComponent[] name) {
+    boolean authorize(final NamingOperation operation, final byte[] contextId, final NameComponent[] name) {
         if (AUTHORIZED.get()) {
             return false;
         }
+        if (policy == null) {
+            AUTHORIZED.set(Boolean.TRUE);
+            return true;
+        }
         final List<List<String>> names = new ArrayList<>();
-        if (!operation.equals("new_context")) {
+        if (operation != NamingOperation.NEW_CONTEXT) {
             for (final List<String> path : pathsOf(contextId)) {
                 final List<String> absolute = new ArrayList<>(path);
                 if (name != null) {
@@ -114,12 +124,31 @@ final class NamingWriteGuard {
                 names.add(absolute);
             }
         }
-        final Optional<NamingWritePolicy.Refusal> refusal = policy.refusal(callers.get(), operation, names);
+        final Optional<NamingWritePolicy.Refusal> refusal = policy.refusal(callers.get(), operation.word(), names);
         if (refusal.isPresent()) {
             throw refuse(refusal.get());
         }
         AUTHORIZED.set(Boolean.TRUE);
         return true;
+    }
+
+    /**
+     * Counts a change made.
+     *
+     * @param operation the naming operation
+     * @param outermost what {@link #authorize} returned: the calls JacORB makes on a checked call's behalf are not counted again
+     */
+    void made(final NamingOperation operation, final boolean outermost) {
+        if (outermost) {
+            writes.get(operation).incrementAndGet();
+        }
+    }
+
+    /** @return the changes made so far, by operation (every operation, zero included) */
+    Map<NamingOperation, Long> writes() {
+        final Map<NamingOperation, Long> counts = new EnumMap<>(NamingOperation.class);
+        writes.forEach((operation, count) -> counts.put(operation, count.get()));
+        return counts;
     }
 
     /** @param outermost what {@link #authorize} returned */

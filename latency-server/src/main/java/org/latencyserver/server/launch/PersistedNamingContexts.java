@@ -51,8 +51,8 @@ final class PersistedNamingContexts extends _ServantActivatorLocalBase {
     /**
      * @param directory     where the contexts' files are
      * @param configuration the ORB's JacORB configuration (logging, purge and ping settings of the contexts)
-     * @param guard         who may change bindings ({@link GuardedNamingContext}s are made); null for
-     *                      JacORB's contexts, open to any caller
+     * @param guard         who may change bindings, and the changes' counts ({@link GuardedNamingContext}s
+     *                      are made); null for JacORB's contexts, open to any caller and uncounted
      */
     PersistedNamingContexts(final Path directory, final Configuration configuration, final NamingWriteGuard guard) {
         this.directory = directory;

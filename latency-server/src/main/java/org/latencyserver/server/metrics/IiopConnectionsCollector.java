@@ -8,7 +8,7 @@ import org.latencyserver.server.transport.IiopConnections;
  * The server's plain IIOP connections: {@code latency_server_iiop_connections_accepted_total},
  * {@code latency_server_iiop_connections_open} and {@code latency_server_giop_messages_refused_total{reason}}
  * ({@code too_large}: declared more than {@code limits.max_giop_message_bytes}; {@code bad_response_flags}:
- * a GIOP 1.2 request whose response flags would kill a JacORB request thread; each closed its connection). Thread-safe: reads {@link IiopConnections}' counters.
+ * a request whose response flags JacORB cannot take; each closed its connection, plain or TLS). Thread-safe: reads {@link IiopConnections}' counters.
  */
 final class IiopConnectionsCollector implements MultiCollector {
 

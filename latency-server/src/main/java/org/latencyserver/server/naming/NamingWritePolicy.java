@@ -28,28 +28,38 @@ public final class NamingWritePolicy {
     /** The context under which peer agents bind their node's name. */
     public static final String PEERS = "peers";
 
-    /** Why a change was refused; its {@link #minor} is the {@code NO_PERMISSION} exception's minor code. */
+    /**
+     * Why a change was refused; its {@link #minor} is the {@code NO_PERMISSION} exception's minor code,
+     * its {@link #word} the metrics' {@code reason} label. Both are a contract: they never change.
+     */
     public enum RefusalKind {
         /** The call came over plain IIOP. */
-        PLAIN_IIOP(1, "binds need IIOP/TLS with a writer's certificate; this call came over plain IIOP"),
+        PLAIN_IIOP(1, "plain_iiop", "binds need IIOP/TLS with a writer's certificate; this call came over plain IIOP"),
         /** Over TLS, but without a client certificate. */
-        NO_CERTIFICATE(2, "binds need a writer's certificate; this TLS caller presented none"),
+        NO_CERTIFICATE(2, "no_certificate", "binds need a writer's certificate; this TLS caller presented none"),
         /** A certificate whose subject is no known writer. */
-        UNKNOWN_SUBJECT(3, "the certificate's subject is not in the naming service's principals"),
+        UNKNOWN_SUBJECT(3, "unknown_subject", "the certificate's subject is not in the naming service's principals"),
         /** A known writer, but not this name's. */
-        NOT_ITS_NAME(4, "the certificate's role does not own this name");
+        NOT_ITS_NAME(4, "not_its_name", "the certificate's role does not own this name");
 
         private final int minor;
+        private final String word;
         private final String reason;
 
-        RefusalKind(final int minor, final String reason) {
+        RefusalKind(final int minor, final String word, final String reason) {
             this.minor = minor;
+            this.word = word;
             this.reason = reason;
         }
 
         /** @return the {@code NO_PERMISSION} minor code of this refusal */
         public int minor() {
             return minor;
+        }
+
+        /** @return the refusal's stable word, lower case with underscores: the metrics' {@code reason} label */
+        public String word() {
+            return word;
         }
 
         /** @return the refusal's reason, one sentence without a final stop */

@@ -13,6 +13,8 @@ import org.jacorb.config.Configurable;
 import org.jacorb.config.Configuration;
 import org.jacorb.config.ConfigurationException;
 import org.jacorb.orb.factory.ServerSocketFactory;
+import org.latencyserver.server.transport.ConnectionLimits;
+import org.latencyserver.server.transport.GiopLimitSslServerSocket;
 
 /**
  * The server's IIOP/TLS listening sockets, in place of JacORB's
@@ -27,6 +29,11 @@ import org.jacorb.orb.factory.ServerSocketFactory;
  * has EstablishTrustInClient (0x40) and required when {@code required_options} has it, as JacORB's factory does.
  * When the credentials are re-read, the sessions cached so far are ended, so that a revoked client cannot resume one.
  *
+ * <p>Its listening sockets check each GIOP message read from a TLS connection, once decrypted, as the
+ * plain listener does ({@link GiopLimitSslServerSocket}): the message limit is
+ * {@link ConnectionLimits#MAX_MESSAGE_BYTES_PROPERTY} (set by {@link ConnectionLimits#applyTo}; absent,
+ * no size limit), and a request with response flags JacORB cannot take is always refused.
+ *
  * <p>Thread-safe: the SSL context is.
  */
 public final class ReloadingSslServerSocketFactory implements ServerSocketFactory, Configurable {
@@ -39,6 +46,7 @@ public final class ReloadingSslServerSocketFactory implements ServerSocketFactor
     private SSLContext context;
     private boolean wantClientAuth;
     private boolean needClientAuth;
+    private long maxMessageBytes = Long.MAX_VALUE;
 
     /** Made by JacORB; {@link #configure} then builds the SSL context. */
     public ReloadingSslServerSocketFactory() {
@@ -69,6 +77,13 @@ public final class ReloadingSslServerSocketFactory implements ServerSocketFactor
         final int required = configuration.getAttributeAsInteger("jacorb.security.ssl.server.required_options", 0, 16);
         needClientAuth = (required & ESTABLISH_TRUST_IN_CLIENT) != 0;
         wantClientAuth = needClientAuth || (supported & ESTABLISH_TRUST_IN_CLIENT) != 0;
+        final String limit = configuration.getAttribute(ConnectionLimits.MAX_MESSAGE_BYTES_PROPERTY, "").strip();
+        try {
+            maxMessageBytes = limit.isEmpty() ? Long.MAX_VALUE : Long.parseLong(limit);
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(ConnectionLimits.MAX_MESSAGE_BYTES_PROPERTY + " must be a whole number of bytes, was '"
+                + limit + "'");
+        }
         try {
             context = SSLContext.getInstance("TLS");
             context.init(new javax.net.ssl.KeyManager[] {new ReloadingKeyManager(credentials)},
@@ -105,13 +120,13 @@ public final class ReloadingSslServerSocketFactory implements ServerSocketFactor
         return configured(context.getServerSocketFactory().createServerSocket(port, backlog, address));
     }
 
-    private ServerSocket configured(final ServerSocket socket) {
+    private ServerSocket configured(final ServerSocket socket) throws IOException {
         final SSLServerSocket tls = (SSLServerSocket) socket;
         if (needClientAuth) {
             tls.setNeedClientAuth(true);
         } else {
             tls.setWantClientAuth(wantClientAuth);
         }
-        return tls;
+        return GiopLimitSslServerSocket.checking(tls, maxMessageBytes);
     }
 }

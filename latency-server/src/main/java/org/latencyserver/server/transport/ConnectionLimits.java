@@ -41,7 +41,7 @@ public record ConnectionLimits(long maxGiopMessageBytes, long idleConnectionTime
     /** The default connection cap. */
     public static final int DEFAULT_MAX_CONNECTIONS = 1_000;
 
-    /** The ORB property this package's socket factory reads the message limit from. */
+    /** The ORB property the plain and the TLS server socket factories read the message limit from. */
     public static final String MAX_MESSAGE_BYTES_PROPERTY = "latencyserver.giop.max_message_bytes";
 
     /**
@@ -82,10 +82,11 @@ public record ConnectionLimits(long maxGiopMessageBytes, long idleConnectionTime
 
     /**
      * Sets the server ORB's properties: this package's server socket factory for plain IIOP
-     * ({@code jacorb.net.server_socket_factory}) with the message limit, JacORB's idle time-out of
-     * server connections ({@code jacorb.connection.server.timeout}) and its connection cap
+     * ({@code jacorb.net.server_socket_factory}) with the message limit (which the server's TLS
+     * socket factory reads as well), JacORB's idle time-out of server connections
+     * ({@code jacorb.connection.server.timeout}) and its connection cap
      * ({@code jacorb.connection.max_server_connections}, which with no selection strategy closes a
-     * connection accepted beyond the cap).
+     * connection accepted beyond the cap); JacORB applies the last two to plain and TLS connections alike.
      *
      * @param orbProperties the server ORB's properties; changed in place
      * @return {@code orbProperties}

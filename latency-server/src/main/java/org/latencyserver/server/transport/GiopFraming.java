@@ -17,7 +17,13 @@ import java.util.function.LongConsumer;
  * <p>A GIOP 1.2 request's {@code response_flags} (the body's fifth byte) must be 0, 1 or 3: JacORB
  * 3.9 throws {@code BAD_PARAM} ("Illegal SYNC_SCOPE") for any other value on the POA request thread
  * that takes the call, which kills the thread and shrinks the request pool for good (and a shutdown
- * then waits for it for ever); such a request closes its connection before JacORB sees it.
+ * then waits for it for ever); such a request closes its connection before JacORB sees it. A GIOP
+ * 1.0 or 1.1 request's {@code response_expected} (a CDR boolean after its service contexts and request
+ * id, found by {@link RequestFlagsScan}) must be 0 or 1: JacORB fails such a request on the
+ * connection's reader with a {@code MARSHAL} that it logs as a lost message; it is refused here alike,
+ * counted and logged with the caller's address. The byte must arrive in the request's first message: a
+ * fragmented request whose first fragment ends before it is refused the same way, since letting it pass
+ * would skip the check (GIOP allows so early a split; a legitimate caller is not expected to send one).
  *
  * <p>Not thread-safe: one connection, read by one thread (JacORB's reader of that connection).
  */
@@ -25,8 +31,6 @@ final class GiopFraming extends FilterInputStream {
 
     private static final int REQUEST = 0;
     private static final int FRAGMENT = 7;
-    /** Where a GIOP 1.2 request's {@code response_flags} is: after the four bytes of {@code request_id}. */
-    private static final int RESPONSE_FLAGS_OFFSET = 4;
 
     private final long maxMessageBytes;
     /** {@link #read()}'s one byte, kept: the stream has one reader. */
@@ -36,16 +40,18 @@ final class GiopFraming extends FilterInputStream {
     private final byte[] header = new byte[ConnectionLimits.GIOP_HEADER_BYTES];
     private int headerRead;
     private long bodyLeft;
-    private long bodyRead;
-    private boolean giop12Request;
+    /** The request whose response flags have not passed yet; null otherwise. */
+    private RequestFlagsScan scan;
     private long fragmentChainBytes;
     private boolean unframed;
+    /** Whether the message being read says more fragments follow it. */
+    private boolean moreFragments;
 
     /**
      * @param in              the connection's input
      * @param maxMessageBytes the largest message, header included (a fragment chain counts as one)
      * @param refusal         told the declared size (header included) of a message over the limit; closes the connection
-     * @param badResponseFlags told of a GIOP 1.2 request with response flags JacORB cannot take; closes the connection
+     * @param badResponseFlags told of a request with response flags JacORB cannot take; closes the connection
      */
     GiopFraming(final InputStream in, final long maxMessageBytes, final LongConsumer refusal, final Runnable badResponseFlags) {
         super(in);
@@ -68,9 +74,8 @@ final class GiopFraming extends FilterInputStream {
         if (bodyLeft > 0) {
             final int n = in.read(buffer, offset, (int) Math.min(length, bodyLeft));
             if (n > 0) {
-                checkResponseFlags(buffer, offset, n);
-                bodyRead += n;
                 bodyLeft -= n;
+                checkResponseFlags(buffer, offset, n);
             }
             return n;
         }
@@ -105,22 +110,42 @@ final class GiopFraming extends FilterInputStream {
                 + " (limits.max_giop_message_bytes); connection closed");
         }
         fragmentChainBytes = moreFragments ? counted : 0;
-        giop12Request = header[4] == 1 && header[5] >= 2 && header[7] == REQUEST;
-        bodyRead = 0;
+        scan = header[4] == 1 && header[5] >= 0 && header[5] <= 2 && header[7] == REQUEST
+            ? new RequestFlagsScan(header[5], littleEndian) : null;
+        this.moreFragments = moreFragments;
         bodyLeft = bodyBytes;
+        if (bodyLeft == 0) {
+            checkResponseFlags(header, 0, 0);
+        }
     }
 
-    /** Checks the response flags when this read holds them: the body's bytes {@code bodyRead .. bodyRead + n - 1}. */
+    /**
+     * Passes this read's body bytes to the scan of a request; refuses the request when its response
+     * flags are not valid, or when its first fragment ends without them.
+     */
     private void checkResponseFlags(final byte[] buffer, final int offset, final int n) throws IOException {
-        if (!giop12Request || bodyRead > RESPONSE_FLAGS_OFFSET || bodyRead + n <= RESPONSE_FLAGS_OFFSET) {
+        if (scan == null) {
             return;
         }
-        final int flags = buffer[offset + (int) (RESPONSE_FLAGS_OFFSET - bodyRead)];
-        if (flags != 0 && flags != 1 && flags != 3) {
-            unframed = true;
-            badResponseFlags.run();
-            throw new IOException("GIOP 1.2 request with response flags " + flags + " refused (0, 1 or 3 are valid); connection closed");
+        final int flags = scan.feed(buffer, offset, n);
+        final String request = "GIOP 1." + scan.minorVersion() + " request";
+        if (flags != RequestFlagsScan.NOT_YET && !scan.valid(flags)) {
+            refuseResponseFlags(request + " with response flags " + flags + " refused (" + scan.validValues() + " are valid)");
         }
+        if (scan.found()) {
+            scan = null;
+        } else if (bodyLeft == 0 && moreFragments) {
+            refuseResponseFlags(request + " refused: its first fragment ends before its response flags");
+        } else if (bodyLeft == 0) {
+            scan = null; // Too short to hold them: JacORB fails to read its header on the reader and closes the connection.
+        }
+    }
+
+    private void refuseResponseFlags(final String what) throws IOException {
+        unframed = true;
+        scan = null;
+        badResponseFlags.run();
+        throw new IOException(what + "; connection closed");
     }
 
     @Override

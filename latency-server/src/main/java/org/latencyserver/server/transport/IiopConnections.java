@@ -7,8 +7,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's plain IIOP connections, counted by {@link GiopLimitServerSocket} and {@link GiopLimitSocket}:
- * accepted, open now, and closed for a GIOP message over the limit or a request with response flags
- * JacORB cannot take (each refusal logged at WARN with
+ * accepted, open now; and the plain and TLS connections ({@link GiopLimitSslSocket}) closed for a GIOP
+ * message over the limit or a request with response flags JacORB cannot take (each refusal logged at WARN with
  * the caller's address; the log's repeated-warning filter keeps a flood to a line per interval). The
  * sockets are made by a factory JacORB creates by name, so the counts are the process's: one server
  * per process, as {@code ./latency server} runs it.
@@ -61,7 +61,11 @@ public final class IiopConnections {
         return OVERSIZED.sum();
     }
 
-    /** @return connections closed because a GIOP 1.2 request's response flags were not 0, 1 or 3 */
+    /**
+     * @return connections closed because a GIOP 1.2 request's response flags were not 0, 1 or 3, a GIOP
+     *         1.0 or 1.1 request's {@code response_expected} was not 0 or 1, or a fragmented request's first
+     *         fragment ended before them
+     */
     public static long badResponseFlagsCount() {
         return BAD_RESPONSE_FLAGS.sum();
     }

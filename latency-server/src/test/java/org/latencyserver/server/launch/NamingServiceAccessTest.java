@@ -26,6 +26,7 @@ import org.latencyserver.server.naming.NamingWritePolicy;
 import org.latencyserver.server.naming.NamingWritePolicy.RefusalKind;
 import org.latencyserver.server.security.LocalCertificateAuthority;
 import org.latencyserver.testkit.FreePorts;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.NO_PERMISSION;
 import org.omg.CORBA.ORB;
 import org.omg.CosNaming.NamingContextExt;
@@ -70,7 +71,8 @@ class NamingServiceAccessTest {
         }
         naming = NamingServiceNode.launch(new NamingServiceContext().port(port).databaseDirectory(directory.resolve("nsdb"))
             .tls(stores(ca, "naming-service"), tlsPort)
-            .writePolicy(new NamingWritePolicy(List.of(List.of("LatencyServer")), NamingPrincipalsFile.read(principals))));
+            .writePolicy(new NamingWritePolicy(List.of(List.of("LatencyServer")), NamingPrincipalsFile.read(principals)))
+            .metrics("127.0.0.1", 0));
         plain = PlainOrbs.withoutRetries();
         server = tlsClient(stores(ca, "server"));
         peerWs2 = tlsClient(stores(ca, "peer-ws2"));
@@ -110,6 +112,30 @@ class NamingServiceAccessTest {
 
         assertTrue(root.resolve_str("LatencyServer")._is_equivalent(serverObject), "the server's binding is unchanged");
         assertEquals(before + 3, naming.refusals().get(RefusalKind.PLAIN_IIOP), "each refusal is counted");
+    }
+
+    @Test
+    void theMetricsPageCountsARefusedRebindByReasonAndTheServersRebindByOperation() throws Exception {
+        final String url = naming.metricsUrl().orElseThrow();
+        assertTrue(url.startsWith("http://127.0.0.1:"), "on loopback: " + url);
+        final MetricsText before = MetricsText.scrape(url);
+        for (final RefusalKind kind : RefusalKind.values()) {
+            assertTrue(before.has("latency_naming_write_refusals_total", "reason", kind.word()), "a series for " + kind);
+        }
+        final NamingContextExt root = plainRoot();
+
+        References.bind(server, naming.tlsCorbaloc(), "LatencyServer", serverObject);
+        assertRefused(RefusalKind.PLAIN_IIOP, () -> root.rebind(root.to_name("LatencyServer"), impostorObject));
+
+        final MetricsText after = MetricsText.scrape(url);
+        assertEquals(before.get("latency_naming_write_refusals_total", "reason", "plain_iiop") + 1,
+            after.get("latency_naming_write_refusals_total", "reason", "plain_iiop"), "the plain caller's rebind, refused");
+        assertEquals(before.get("latency_naming_write_refusals_total", "reason", "not_its_name"),
+            after.get("latency_naming_write_refusals_total", "reason", "not_its_name"));
+        assertEquals(before.get("latency_naming_writes_total", "operation", "rebind") + 1,
+            after.get("latency_naming_writes_total", "operation", "rebind"), "the server's rebind over TLS, made");
+        assertEquals(naming.refusals().get(RefusalKind.PLAIN_IIOP), after.get("latency_naming_write_refusals_total", "reason",
+            "plain_iiop"), 0.0, "the page shows the guard's count");
     }
 
     @Test

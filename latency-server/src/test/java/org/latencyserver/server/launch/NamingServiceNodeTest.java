@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.testkit.FreePorts;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 import org.omg.CosNaming.NamingContextExt;
 import org.omg.CosNaming.NamingContextExtHelper;
@@ -69,6 +70,38 @@ class NamingServiceNodeTest {
         } finally {
             later.shutdown(true);
         }
+    }
+
+    @Test
+    void withBindsOpenTheMetricsPageCountsTheChangesMadeAndNoRefusalsAndTheReadyFileNamesIt() throws Exception {
+        final Path readyFile = directory.resolve("naming.ready.json");
+        try (NamingServiceNode naming = NamingServiceNode.launch(context().readyFile(readyFile).metrics("127.0.0.1", 0))) {
+            final String url = naming.metricsUrl().orElseThrow();
+            assertEquals(url, ReadyFile.read(readyFile).url("metrics"));
+            final NamingContextExt root = NamingContextExtHelper.narrow(client.string_to_object(naming.corbaloc()));
+            root.bind_new_context(root.to_name("peers"));
+            // A compound name: the root passes the rest to "peers"; counted once.
+            root.rebind(root.to_name("peers/ws2"), root);
+            root.rebind(root.to_name("peers/ws2"), root);
+
+            final MetricsText page = MetricsText.scrape(url);
+            assertEquals(1, page.get("latency_naming_writes_total", "operation", "bind_new_context"));
+            assertEquals(2, page.get("latency_naming_writes_total", "operation", "rebind"));
+            assertEquals(0, page.get("latency_naming_writes_total", "operation", "unbind"));
+            assertEquals(0, page.sum("latency_naming_write_refusals_total"), "binds are open: nothing refused");
+        }
+    }
+
+    @Test
+    void aMetricsPortThatIsTakenIsRefusedAndLeavesNothingRunning() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            final LaunchFailure failure = assertThrows(LaunchFailure.class,
+                () -> NamingServiceNode.launch(context().metrics("127.0.0.1", taken.getLocalPort())));
+            assertEquals(LaunchFailure.Kind.CANNOT_LISTEN, failure.kind());
+            assertTrue(failure.getMessage().contains("metrics endpoint cannot listen on 127.0.0.1:" + taken.getLocalPort()),
+                failure.getMessage());
+        }
+        NamingServiceNode.launch(context()).close(); // the refused launch left nothing running
     }
 
     @Test

@@ -58,13 +58,7 @@ final class TlsTestParty {
      */
     static BigInteger handshake(final LocalCertificateAuthority ca, final String party, final String password, final int port)
         throws Exception {
-        final KeyManagerFactory keys = KeyManagerFactory.getInstance("SunX509");
-        keys.init(open(ca.directory().resolve(party + ".p12"), password), password.toCharArray());
-        final TrustManagerFactory trust = TrustManagerFactory.getInstance("PKIX");
-        trust.init(open(ca.trustStore(), password));
-        final SSLContext context = SSLContext.getInstance("TLS");
-        context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
-        final SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port);
+        final SSLSocket socket = connect(ca, party, password, port);
         try {
             socket.setSoTimeout(5000);
             socket.startHandshake();
@@ -74,6 +68,23 @@ final class TlsTestParty {
         } finally {
             sendAByteAndClose(socket);
         }
+    }
+
+    /**
+     * Opens a TLS connection to loopback with {@code party}'s certificate (a fresh context: no session
+     * to resume); the handshake runs at the first read or write.
+     *
+     * @return the connected socket, the caller's to close
+     */
+    static SSLSocket connect(final LocalCertificateAuthority ca, final String party, final String password, final int port)
+        throws Exception {
+        final KeyManagerFactory keys = KeyManagerFactory.getInstance("SunX509");
+        keys.init(open(ca.directory().resolve(party + ".p12"), password), password.toCharArray());
+        final TrustManagerFactory trust = TrustManagerFactory.getInstance("PKIX");
+        trust.init(open(ca.trustStore(), password));
+        final SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+        return (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port);
     }
 
     /**

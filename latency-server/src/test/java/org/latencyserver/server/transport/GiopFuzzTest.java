@@ -146,6 +146,63 @@ class GiopFuzzTest {
     }
 
     @Test
+    void giop10And11RequestStatusRequestsWithAServiceContextAreAnsweredWithAReply() throws IOException {
+        for (int minor = 0; minor <= 1; minor++) {
+            try (Socket socket = new Socket(host, port)) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(requestStatusBefore12(minor, 7, (byte) 1, (short) 1));
+                final byte[] header = socket.getInputStream().readNBytes(12);
+                assertEquals("GIOP", new String(header, 0, 4, StandardCharsets.US_ASCII));
+                assertEquals(minor, header[5], "answered in the request's GIOP version");
+                assertEquals(REPLY, header[7], "GIOP 1." + minor + ": a Reply, so the bad variants below differ in their flag only");
+            }
+        }
+    }
+
+    @Test
+    void giop10And11RequestsWhoseResponseExpectedIsNoBooleanCloseTheirConnectionAndTheServerKeepsServing() throws Exception {
+        final long threadsBefore = requestThreads();
+        final long refusedBefore = IiopConnections.badResponseFlagsCount();
+        final byte[] notBooleans = {2, 3, 0x22, (byte) 0xff};
+        for (int minor = 0; minor <= 1; minor++) {
+            for (final byte responseExpected : notBooleans) {
+                try (Socket socket = new Socket(host, port)) {
+                    socket.setSoTimeout(10_000);
+                    socket.getOutputStream().write(requestStatusBefore12(minor, 9, responseExpected, (short) 1));
+                    assertEquals(-1, socket.getInputStream().read(), "GIOP 1." + minor + " with response_expected "
+                        + responseExpected + ": no reply, the connection is closed");
+                }
+            }
+        }
+        assertEquals(refusedBefore + 2L * notBooleans.length, IiopConnections.badResponseFlagsCount(),
+            "each refused before JacORB read it");
+        assertEquals(1, latserv.RequestStatus((short) 1).server_acknowledges_client);
+        assertEquals(threadsBefore, requestThreads(), "no request thread of the server's pool was lost");
+    }
+
+    @Test
+    void giop10And11HeadersWithGarbageBodiesLeaveTheServerServing() throws Exception {
+        final Random random = new Random(Long.getLong("giop.fuzz.seed", 20_261_127L));
+        final long threadsBefore = requestThreads();
+        for (int i = 0; i < 200; i++) {
+            final int minor = random.nextInt(2);
+            final byte[] message = random.nextBoolean() ? flipped(random, requestStatusBefore12(minor, i, (byte) 1, (short) 1))
+                : withHeader(randomBytes(random, random.nextInt(512)), random.nextBoolean());
+            message[5] = (byte) minor;
+            message[7] = REQUEST;
+            final Socket socket = new Socket(host, port);
+            try {
+                socket.getOutputStream().write(message);
+            } catch (IOException e) {
+                // The server may close a connection before it has read all of a bad message.
+            }
+            drainUntilClosed(socket);
+        }
+        assertEquals(1, latserv.RequestStatus((short) 1).server_acknowledges_client, "the server still serves");
+        assertEquals(threadsBefore, requestThreads(), "no request thread of the server's pool was lost");
+    }
+
+    @Test
     void randomAndMutatedGiopMessagesLeaveTheServerServingWithNothingHeld() throws Exception {
         final long seed = Long.getLong("giop.fuzz.seed", 20_261_127L);
         final int messages = Integer.getInteger("giop.fuzz.messages", 2000);
@@ -317,6 +374,39 @@ class GiopFuzzTest {
         cdr.align(4);
         cdr.ulong(0);
         cdr.align(8);
+        cdr.bytes(new byte[] {(byte) (clientRef >> 8), (byte) clientRef});
+        final byte[] message = cdr.out.toByteArray();
+        ByteBuffer.wrap(message).putInt(8, message.length - 12);
+        return message;
+    }
+
+    /**
+     * A GIOP 1.0 or 1.1 {@code RequestStatus} request, big-endian: one service context (an id JacORB
+     * does not know, 5 bytes of data, so that padding follows), the request id, {@code response_expected}
+     * (a CDR boolean: 0 or 1 are valid), in 1.1 three reserved bytes, the object key, the operation, an
+     * empty principal and the {@code short} argument.
+     */
+    private byte[] requestStatusBefore12(final int minor, final int requestId, final byte responseExpected, final short clientRef) {
+        final Cdr cdr = new Cdr();
+        cdr.bytes(new byte[] {'G', 'I', 'O', 'P', 1, (byte) minor, 0, REQUEST});
+        cdr.ulong(0); // size, set below
+        cdr.ulong(1);
+        cdr.ulong(0x4c530001);
+        cdr.ulong(5);
+        cdr.bytes(new byte[] {1, 2, 3, 4, 5});
+        cdr.ulong(requestId);
+        cdr.bytes(new byte[] {responseExpected});
+        if (minor == 1) {
+            cdr.bytes(new byte[] {0, 0, 0});
+        }
+        cdr.ulong(objectKey.length);
+        cdr.bytes(objectKey);
+        final byte[] operation = "RequestStatus".getBytes(StandardCharsets.US_ASCII);
+        cdr.ulong(operation.length + 1);
+        cdr.bytes(operation);
+        cdr.bytes(new byte[] {0});
+        cdr.ulong(0);
+        cdr.align(2);
         cdr.bytes(new byte[] {(byte) (clientRef >> 8), (byte) clientRef});
         final byte[] message = cdr.out.toByteArray();
         ByteBuffer.wrap(message).putInt(8, message.length - 12);
