@@ -17,6 +17,7 @@ import org.latencyserver.idl.StandInServer;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.PathHop;
 import org.latencyserver.launch.ReadyFile;
 
 /**
@@ -102,6 +103,6 @@ class ClientAgentTest {
 
     private static ConnectionInfo connection(final int indexRef, final String client, final int qos) {
         return new ConnectionInfo((short) indexRef, client, "ws9", (short) 1, (short) 1, 256, (short) qos, qos == 4 ? 96.0 : 0.0,
-            "", (short) 11, (short) 0, false, "", "", "", 0.0, "thesis");
+            "", (short) 11, (short) 0, false, "", "", "", 0.0, "thesis", new PathHop[0], "union");
     }
 }

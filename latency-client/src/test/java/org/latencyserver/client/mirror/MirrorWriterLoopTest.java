@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.ConfidenceInterval;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateKind;
+import org.latencyserver.idl.latency.PathHop;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.EstimateMirrorWriter;
 import org.latencyserver.mirror.MirrorLayout;
@@ -53,7 +54,7 @@ class MirrorWriterLoopTest {
         return new Estimate((short) indexRef, (short) 4, EstimateKind.BOUND, valueMillis, 96.0,
             new ConfidenceInterval(93.5, 97.9, 0.95, "percent", "Wilson score"), new ConfidenceInterval[0], true, stale,
             stale ? "SNMP agent of ws1 silent" : "", false, "measurement ticket 7", new String[0], computedEpochMillis,
-            valueMillis, "", "measurement", computedEpochMillis, cpuState, (short) 95);
+            valueMillis, "", "measurement", computedEpochMillis, cpuState, (short) 95, new PathHop[0], "", 0.0, 0.0);
     }
 
     private void await(final int indexRef, final Predicate<MirrorRecord> condition) throws InterruptedException {

@@ -50,7 +50,10 @@ public final class ProfileAverageEstimator {
         throws EstimateRefusedException {
         requireKnownCpu(load);
         if (ProfilePath.isComposed(load)) {
-            return ProfilePath.mean(profile, load, messageSizeBytes);
+            return withNote(ProfilePath.mean(profile, load, messageSizeBytes), ProfilePath.unknownHopsNote(load));
+        }
+        if (load.isMultiHop()) {
+            return withNote(estimate(profile, ProfilePath.asOnePort(load), messageSizeBytes), ProfilePath.unknownHopsNote(load));
         }
         final ProfileCell cell = profile.cell(load.cpu(), messageSizeBytes).orElseThrow(() -> new EstimateRefusedException(
             "profile " + profile.name() + " has no cell for " + load.cpu().canonical().thesisLabel() + " at "
@@ -171,6 +174,16 @@ public final class ProfileAverageEstimator {
         }
         throw new EstimateRefusedException("profile " + profile.name() + " gives no standard deviation for cell "
             + cell.label() + " and assumes none: no honest confidence interval");
+    }
+
+    private static Estimate withNote(final Estimate estimate, final String note) {
+        if (note == null) {
+            return estimate;
+        }
+        final List<String> notes = new ArrayList<>(estimate.notes());
+        notes.add(note);
+        return new Estimate(estimate.qos(), estimate.kind(), estimate.valueMillis(), estimate.boundPercent(), estimate.interval(),
+            estimate.alternatives(), estimate.basis(), notes, estimate.interpolated());
     }
 
     static void requireKnownCpu(final ConnectionLoadState load) throws EstimateRefusedException {

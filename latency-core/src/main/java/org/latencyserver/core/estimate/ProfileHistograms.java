@@ -65,7 +65,10 @@ public final class ProfileHistograms {
         throws EstimateRefusedException {
         ProfileAverageEstimator.requireKnownCpu(load);
         if (ProfilePath.isComposed(load)) {
-            return ProfilePath.independentHistogram(profile, load, messageSizeBytes);
+            return withNote(ProfilePath.independentHistogram(profile, load, messageSizeBytes), ProfilePath.unknownHopsNote(load));
+        }
+        if (load.isMultiHop()) {
+            return withNote(forState(profile, ProfilePath.asOnePort(load), messageSizeBytes), ProfilePath.unknownHopsNote(load));
         }
         if (load.port().isLoaded()) {
             return loadedPort(profile, load, messageSizeBytes);
@@ -96,6 +99,15 @@ public final class ProfileHistograms {
         }
         return new StateHistogram(histogram, "profile " + profile.name() + ", " + portCell.label() + " for " + load.port(),
             notes);
+    }
+
+    private static StateHistogram withNote(final StateHistogram state, final String note) {
+        if (note == null) {
+            return state;
+        }
+        final List<String> notes = new ArrayList<>(state.notes());
+        notes.add(note);
+        return new StateHistogram(state.histogram(), state.basis(), notes);
     }
 
     /** How a loaded port's cell and a CPU pair are combined, said in every such estimate. */

@@ -78,6 +78,47 @@ public final class ProfilePath {
     }
 
     /**
+     * A path with at most one loaded hop, as a one-port path: its loaded hop; else UNKNOWN when a hop is unknown, else
+     * NORMAL. A hop not known is taken as at or below its threshold when another is known loaded, as a one-port path
+     * takes an unknown port (the estimate says so, and the server marks it stale with the hop named).
+     *
+     * @param load a load state with at most one loaded hop
+     * @return the same CPU pair with one hop
+     */
+    public static ConnectionLoadState asOnePort(final ConnectionLoadState load) {
+        if (!load.isMultiHop()) {
+            return load;
+        }
+        PortState one = PortState.NORMAL;
+        for (final PortState hop : load.hops()) {
+            if (hop.isLoaded()) {
+                return load.withOnlyHop(hop);
+            }
+            if (hop.kind() == PortState.Kind.UNKNOWN) {
+                one = PortState.UNKNOWN;
+            }
+        }
+        return load.withOnlyHop(one);
+    }
+
+    /**
+     * @return a note naming the hops whose state is unknown, each taken as at or below its threshold; null when none is,
+     *         or when every hop is (a one-port path's own note says so)
+     */
+    public static String unknownHopsNote(final ConnectionLoadState load) {
+        final List<String> unknown = new ArrayList<>();
+        for (int i = 0; i < load.hops().size(); i++) {
+            if (load.hops().get(i).kind() == PortState.Kind.UNKNOWN) {
+                unknown.add("hop " + (i + 1));
+            }
+        }
+        if (unknown.isEmpty() || load.loadedHopCount() == 0) {
+            return null;
+        }
+        return String.join(", ", unknown) + " of the path not observed: taken as at or below its loaded threshold";
+    }
+
+    /**
      * @param profile          the profile
      * @param load             a load state with two or more loaded hops; both CPU states known
      * @param messageSizeBytes a size the profile holds

@@ -10,6 +10,7 @@ import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.stats.ConfidenceInterval;
@@ -20,11 +21,13 @@ import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.PathHop;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.StateCalibration;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.engine.MeasurementPacing;
 import org.latencyserver.server.engine.Refusal;
+import org.latencyserver.server.table.ComposedBound;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.PendingMeasurement;
@@ -81,12 +84,25 @@ final class IdlConversions {
             spec.profileName() == null ? "" : spec.profileName(), (short) row.load().cpu().code(),
             (short) row.load().port().code(), row.staleInputs().isStale(), row.staleInputs().reason(),
             spec.clientWorkstationType().name(), spec.peerWorkstationType().name(), spec.probeRatePerSecond(),
-            spec.calibration().configName());
+            spec.calibration().configName(), hops(row), spec.pathBound() == BoundMethod.UNION ? "union" : "independent");
+    }
+
+    /** @return the row's switch ports in path order with their states and latest values; none without a link */
+    static PathHop[] hops(final ConnectionRow row) {
+        final List<String> links = row.spec().linkNames();
+        final PathHop[] hops = new PathHop[links.size()];
+        final boolean known = row.load().hops().size() == links.size();
+        for (int i = 0; i < hops.length; i++) {
+            hops[i] = new PathHop(links.get(i), (short) (known ? row.load().hops().get(i).code() : -1),
+                row.latest().ports().count() == links.size() ? row.latest().ports().at(i) : -1);
+        }
+        return hops;
     }
 
     static Estimate estimate(final ConnectionRow row, final org.latencyserver.core.estimate.Estimate estimate,
                              final long epochMillis) {
         final boolean bound = estimate.kind() == EstimateKind.BOUND;
+        final ComposedBound composed = estimate == row.estimate() ? row.served().composed() : null;
         final org.latencyserver.idl.latency.ConfidenceInterval[] alternatives =
             new org.latencyserver.idl.latency.ConfidenceInterval[estimate.alternatives().size()];
         for (int i = 0; i < alternatives.length; i++) {
@@ -103,7 +119,9 @@ final class IdlConversions {
             // The served estimate carries its thesis value and correction; any other (a percentile, a size) is uncorrected.
             estimate == row.estimate() && row.served().thesis() != null ? row.served().thesis().valueMillis() : estimate.valueMillis(),
             estimate == row.estimate() ? row.served().correction() : "", row.served().source().word(), row.served().dataEpochMillis(),
-            (short) row.load().cpu().code(), (short) row.load().port().code());
+            (short) row.load().cpu().code(), (short) row.load().port().code(), hops(row),
+            composed == null ? "" : composed.served().word(), composed == null ? 0.0 : composed.unionMillis(),
+            composed == null ? 0.0 : composed.independentMillis());
     }
 
     static org.latencyserver.idl.latency.ConfidenceInterval interval(final ConfidenceInterval interval, final String unit,

@@ -18,6 +18,7 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.orb.EstimateSource;
+import org.latencyserver.server.table.ComposedBound;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
@@ -86,10 +87,11 @@ final class ServingPolicy {
                 : row.withEstimate(row.estimate(), reason);
         }
         try {
-            final Estimate estimate = profileEstimates.estimate(row.spec().asQos(), profile, row.load(), row.spec().messageSizeBytes(),
-                row.spec().boundPercent());
+            final ProfileEstimates.Entry entry = profileEstimates.estimate(row.spec().asQos(), profile, row.load(),
+                row.spec().messageSizeBytes(), row.spec().boundPercent(), row.spec().pathBound());
+            // A composed path's reference is its parts' convolution: what the correction re-reads at its learned level.
             final LatencyHistogram reference = row.spec().asQos() == Qos.PROFILE_BOUND ? cellHistogram(profile, row) : null;
-            return serve(row, estimate, reference, EstimateSource.PROFILE, 0);
+            return serve(row, entry.estimate(), reference, EstimateSource.PROFILE, 0, entry.composed());
         } catch (EstimateRefusedException e) {
             return row.withServed(null, e.getMessage(), ServedEstimate.NONE);
         }
@@ -224,7 +226,8 @@ final class ServingPolicy {
         if (served.thesis() == null || row.estimate() == null) {
             return row;
         }
-        final ConnectionRow again = serve(row, served.thesis(), served.reference(), served.source(), served.dataEpochMillis());
+        final ConnectionRow again = serve(row, served.thesis(), served.reference(), served.source(), served.dataEpochMillis(),
+            served.composed());
         return again.withServed(again.estimate(), row.unavailableReason(), again.served());
     }
 
@@ -241,7 +244,8 @@ final class ServingPolicy {
         } else if (profileOf(row) != null) {
             reference = cellHistogram(profileOf(row), row.withMib(MibReading.NONE, load, 0));
         }
-        return new ServedEstimate(served.thesis(), reference, served.source(), served.dataEpochMillis(), served.correction());
+        return new ServedEstimate(served.thesis(), reference, served.source(), served.dataEpochMillis(), served.correction(),
+            served.composed());
     }
 
     /** @return whether any hop's band changed ({@link #portBandChanged}), hop by hop in path order */
@@ -303,12 +307,18 @@ final class ServingPolicy {
      */
     private static ConnectionRow serve(final ConnectionRow row, final Estimate thesis, final LatencyHistogram reference,
                                        final EstimateSource source, final long dataEpochMillis) {
+        return serve(row, thesis, reference, source, dataEpochMillis, null);
+    }
+
+    /** @param composed a composed path bound's methods and values, or null */
+    private static ConnectionRow serve(final ConnectionRow row, final Estimate thesis, final LatencyHistogram reference,
+                                       final EstimateSource source, final long dataEpochMillis, final ComposedBound composed) {
         if (!row.spec().isAdaptive()) {
-            return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, ""));
+            return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, "", composed));
         }
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge(),
             row.learning().pooledMeanLogResiduals());
         return row.withServed(corrected.estimate(), null,
-            new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description()));
+            new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description(), composed));
     }
 }

@@ -16,9 +16,16 @@ import org.latencyserver.orb.EstimateSource;
  * @param source          where the data come from; {@link EstimateSource#NONE} when nothing is served
  * @param dataEpochMillis when the data were measured, epoch ms; 0 for a profile
  * @param correction      how the served value was corrected from the thesis's, or "" when it was not
+ * @param composed        for a QoS 2 bound of a path with two or more loaded ports: both methods' values; else null
  */
 public record ServedEstimate(Estimate thesis, LatencyHistogram reference, EstimateSource source, long dataEpochMillis,
-                             String correction) {
+                             String correction, ComposedBound composed) {
+
+    /** An estimate of a path with at most one loaded port. */
+    public ServedEstimate(final Estimate thesis, final LatencyHistogram reference, final EstimateSource source,
+                          final long dataEpochMillis, final String correction) {
+        this(thesis, reference, source, dataEpochMillis, correction, null);
+    }
 
     /**
      * @throws NullPointerException when the source is missing (use {@link EstimateSource#NONE})
@@ -35,6 +42,6 @@ public record ServedEstimate(Estimate thesis, LatencyHistogram reference, Estima
      * @return the same data under another source label
      */
     public ServedEstimate relabelled(final EstimateSource newSource) {
-        return new ServedEstimate(thesis, reference, newSource, dataEpochMillis, correction);
+        return new ServedEstimate(thesis, reference, newSource, dataEpochMillis, correction, composed);
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.Qos;
+import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.state.ConnectionLoadState;
@@ -31,12 +32,12 @@ class ProfileEstimatesTest {
     void theSameKeyGivesTheSameEstimateAndEachEqualsWhatTheProfileGives() throws Exception {
         final Profile profile = tac4();
         final ProfileEstimates memo = new ProfileEstimates();
-        final Estimate first = memo.estimate(Qos.PROFILE_AVERAGE, profile, LOW_HIGH, 256, 0);
-        assertSame(first, memo.estimate(Qos.PROFILE_AVERAGE, profile, LOW_HIGH, 256, 0));
+        final Estimate first = memo.estimate(Qos.PROFILE_AVERAGE, profile, LOW_HIGH, 256, 0, BoundMethod.UNION).estimate();
+        assertSame(first, memo.estimate(Qos.PROFILE_AVERAGE, profile, LOW_HIGH, 256, 0, BoundMethod.UNION).estimate());
         assertEquals(Qos.PROFILE_AVERAGE.fromProfile(profile, LOW_HIGH, 256, 0), first);
-        final Estimate other = memo.estimate(Qos.PROFILE_AVERAGE, profile, HIGH_HIGH, 256, 0);
+        final Estimate other = memo.estimate(Qos.PROFILE_AVERAGE, profile, HIGH_HIGH, 256, 0, BoundMethod.UNION).estimate();
         assertEquals(Qos.PROFILE_AVERAGE.fromProfile(profile, HIGH_HIGH, 256, 0), other);
-        assertNotSame(first, memo.estimate(Qos.PROFILE_AVERAGE, profile, LOW_HIGH, 1024, 0), "another message size");
+        assertNotSame(first, memo.estimate(Qos.PROFILE_AVERAGE, profile, LOW_HIGH, 1024, 0, BoundMethod.UNION).estimate(), "another message size");
         assertEquals(3, memo.size());
     }
 
@@ -45,8 +46,8 @@ class ProfileEstimatesTest {
         final Profile old = tac4();
         final Profile replacement = tac4();
         final ProfileEstimates memo = new ProfileEstimates();
-        final Estimate before = memo.estimate(Qos.PROFILE_AVERAGE, old, LOW_HIGH, 256, 0);
-        assertNotSame(before, memo.estimate(Qos.PROFILE_AVERAGE, replacement, LOW_HIGH, 256, 0), "another profile object");
+        final Estimate before = memo.estimate(Qos.PROFILE_AVERAGE, old, LOW_HIGH, 256, 0, BoundMethod.UNION).estimate();
+        assertNotSame(before, memo.estimate(Qos.PROFILE_AVERAGE, replacement, LOW_HIGH, 256, 0, BoundMethod.UNION).estimate(), "another profile object");
         memo.forget(old);
         assertEquals(1, memo.size(), "only the replacement's estimate is left");
     }
