@@ -68,6 +68,9 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param histogram         the histogram behind the estimate; null when unavailable
      * @param histogramUnavailable why there is none
      * @param timeline          the estimate over time, oldest first
+     * @param hops              the path's switch ports in order with their states; the port state above is the worst
+     *                          of them; empty for a connection without a link
+     * @param pathBound         how a QoS 2 bound is composed when two or more hops are loaded: "union" or "independent"
      */
     public record ConnectionView(int indexRef, String client, String peer, int clientType, int peerType, String clientTypeName,
                                  String peerTypeName, int messageSizeBytes,
@@ -77,12 +80,24 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
                                  int updateRequired, int dataProvided, double latencyAvgMillis, double latencyBoundMillis,
                                  EstimateView estimate, String estimateUnavailable, Pending pending, boolean stale,
                                  String staleReason, CalibrationView calibration, HistogramView histogram,
-                                 String histogramUnavailable, List<TimelinePoint> timeline) {
+                                 String histogramUnavailable, List<TimelinePoint> timeline, List<HopView> hops,
+                                 String pathBound) {
 
         /** @return whether the connection serves a bound (QoS 2 and 4) rather than a mean */
         public boolean servesBound() {
             return qos == 2 || qos == 4;
         }
+    }
+
+    /**
+     * One switch port of a connection's path.
+     *
+     * @param link          the link's configured name
+     * @param portState     the IDL's port_state code of this hop
+     * @param portStateText e.g. "LOADED 95 %"
+     * @param percent       its latest utilisation, percent; −1 unknown, 101 carrying its rate and dropping
+     */
+    public record HopView(String link, int portState, String portStateText, int percent) {
     }
 
     /** The thesis's latest and previous MIB values, percent; −1 unknown. */
@@ -115,12 +130,17 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param sourceExplanation what the label means, for a tooltip; empty with the label
      * @param sourceElsewhere the data do not belong to the connection's current load state (a profile
      *                        fallback, the previous state's measurement): marked as a warning
+     * @param pathBoundMethod for a bound composed from two or more loaded hops, the method of the thesis value
+     *                        ("union bound" or "independent hops"); empty otherwise
+     * @param unionBoundMillis the composed union bound, ms; 0 when nothing was composed
+     * @param independentBoundMillis the composed bound assuming independent hops, ms; 0 when none
      */
     public record EstimateView(String kind, double valueMillis, double boundPercent, double lower, double upper, String unit,
                                String method, List<String> alternatives, String basis, List<String> notes,
                                boolean updatePending, boolean interpolated, long computedEpochMillis,
                                double thesisValueMillis, String correction, String source, long dataEpochMillis,
-                               String sourceLabel, String sourceExplanation, boolean sourceElsewhere) {
+                               String sourceLabel, String sourceExplanation, boolean sourceElsewhere,
+                               String pathBoundMethod, double unionBoundMillis, double independentBoundMillis) {
     }
 
     /**

@@ -32,6 +32,7 @@ import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.idl.latency.PathHop;
 import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.UnknownConnection;
 import org.latencyserver.launch.agent.Agent;
@@ -279,7 +280,15 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
             row == null ? -1 : row.server_acknowledges_client, row == null ? -1 : row.update_required_flag,
             row == null ? -1 : row.latency_data_provided, row == null ? 0 : row.latency_avg, row == null ? 0 : row.latency_bound,
             estimate, unavailable, pending, info.stale, info.stale_reason, calibration, histogram, histogramUnavailable,
-            timeline(indexRef, estimate));
+            timeline(indexRef, estimate), hops(info.hops), info.path_bound);
+    }
+
+    private static List<ConsoleSnapshot.HopView> hops(final PathHop[] hops) {
+        final List<ConsoleSnapshot.HopView> views = new ArrayList<>(hops.length);
+        for (final PathHop hop : hops) {
+            views.add(new ConsoleSnapshot.HopView(hop.link_name, hop.port_state, Words.portState(hop.port_state), hop.port_percent));
+        }
+        return List.copyOf(views);
     }
 
     private List<TimelinePoint> timeline(final int indexRef, final EstimateView estimate) {
@@ -307,7 +316,8 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
             e.interval.lower, e.interval.upper, e.interval.unit, e.interval.method, List.copyOf(alternatives), e.basis,
             List.of(e.notes), e.update_pending, e.interpolated, e.computed_epoch_millis, e.thesis_value_ms, e.correction,
             e.source, e.data_epoch_millis, Words.source(e.source, e.data_epoch_millis, nowMillis),
-            Words.sourceExplanation(e.source), Words.sourceElsewhere(e.source));
+            Words.sourceExplanation(e.source), Words.sourceElsewhere(e.source), e.path_bound_method, e.union_bound_ms,
+            e.independent_bound_ms);
     }
 
     private static List<ProfileCellView> profileCells(final ProfileCellDrift[] drifts) {

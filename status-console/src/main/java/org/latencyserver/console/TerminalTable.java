@@ -40,6 +40,9 @@ final class TerminalTable {
                 TerminalText.safe(c.portStateText()),
                 c.mib().clientCpu() + "/" + c.mib().peerCpu() + "/" + c.mib().port(), estimate(c), TerminalText.safe(Calibrations.summary(c)),
                 TerminalText.safe(flags(c))));
+            if (c.hops().size() > 1) {
+                text.append("     path (port above is the worst hop): ").append(TerminalText.safe(pathText(c))).append('\n');
+            }
         }
         profileCells(text, snapshot);
         return text.toString();
@@ -65,6 +68,16 @@ final class TerminalTable {
             text.append('\n').append(partition.up() ? "[up]   " : partition.asked() ? "[DOWN] " : "[...]  ").append(render(partition.table(), nowMillis));
         }
         return text.toString();
+    }
+
+    /** @return every hop in path order, e.g. "sw1-p3 LOADED 95 % (95 %) -> sw2-p1 NORMAL (12 %)" */
+    static String pathText(final ConnectionView c) {
+        final StringBuilder path = new StringBuilder();
+        for (final ConsoleSnapshot.HopView hop : c.hops()) {
+            path.append(path.length() == 0 ? "" : " -> ").append(hop.link()).append(' ').append(hop.portStateText())
+                .append(" (").append(hop.percent() < 0 ? "?" : hop.percent() + " %").append(')');
+        }
+        return path.toString();
     }
 
     /** The profile cells reached by live probes, after a blank line; nothing when none was reached. */

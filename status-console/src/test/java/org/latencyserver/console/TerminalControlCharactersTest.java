@@ -42,6 +42,21 @@ class TerminalControlCharactersTest {
     }
 
     @Test
+    void aPathOfSeveralPortsGetsALineNamingEveryHopWithItsStateAndHostileLinkNamesEscaped() {
+        final ConnectionView one = connection("ws1", "ws2");
+        final ConnectionView path = new ConnectionView(2, "ws1", "ws2", 1, 1, "type", "type", 1024, 2, "bound", 96, "p", 0,
+            "adaptive", 11, "LOW/LOW", 95, "LOADED 95 %", new ConsoleSnapshot.Mib(10, 10, 95, 10, 10, 95), "", 1, 0, 0, 0, 0,
+            null, "not measured", null, false, "", null, null, "", List.of(), List.of(
+                new ConsoleSnapshot.HopView("sw1-p3", 95, "LOADED 95 %", 95),
+                new ConsoleSnapshot.HopView("sw2\u001b[2J", -1, "UNKNOWN", -1)), "union");
+        final String text = TerminalTable.render(new ConsoleSnapshot("srv", true, "", 0, 1, List.of(one, path), List.of(), ""), 0);
+        assertNoControlCharacterButLineEnds(text);
+        assertTrue(text.contains("\n     path (port above is the worst hop): sw1-p3 LOADED 95 % (95 %) -> sw2\\x1b[2J UNKNOWN (?)\n"),
+            text);
+        assertEquals(5, text.lines().count(), "the title, the header, two rows and the path's line:\n" + text);
+    }
+
+    @Test
     void plainTextAndNonAsciiLettersAreLeftAlone() {
         assertEquals("Zürich ws7 — 95 %", TerminalText.safe("Zürich ws7 — 95 %"));
         assertEquals("a\\x09b\\x85c", TerminalText.safe("a\tb\u0085c"));
@@ -59,6 +74,6 @@ class TerminalControlCharactersTest {
     private static ConnectionView connection(final String client, final String peer) {
         return new ConnectionView(1, client, peer, 1, 1, "type", "type", 1024, 1, "average", 0, "thesis", 0, "none", 11,
             "LOW/LOW", 1, "NORMAL", new ConsoleSnapshot.Mib(10, 10, 10, -1, -1, -1), "", 1, 0, 0, 0, 0, null, "not measured",
-            null, false, "", null, null, "", List.of());
+            null, false, "", null, null, "", List.of(), List.of(), "union");
     }
 }

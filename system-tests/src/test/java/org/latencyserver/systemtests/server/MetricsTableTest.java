@@ -83,10 +83,17 @@ class MetricsTableTest {
             "    snmp: { address: " + agent.address() + ", version: v2c, community_env: TEST_SNMP_COMMUNITY }",
             "links:",
             "  - { name: port1 }",
+            // A path of two polled ports the scripted agent does not serve: its hops stay unknown, their series exist.
+            "  - { name: hop-a, mib_source: snmp, snmp: { address: " + agent.address()
+                + ", version: v2c, community_env: TEST_SNMP_COMMUNITY, if_index: 1, speed_mbps: 100 } }",
+            "  - { name: hop-b, mib_source: snmp, snmp: { address: " + agent.address()
+                + ", version: v2c, community_env: TEST_SNMP_COMMUNITY, if_index: 2, speed_mbps: 100 } }",
             "connections:",
             TestbedConfigLines.METRICS_CONNECTIONS,
             "  - { index_ref: 4, client: ws1, peer: ws2, link: port1, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
             "  - { index_ref: 5, client: polled, peer: ws2, message_size_bytes: 256, qos: 1, profile: thesis-tac4-corba }",
+            "  - { index_ref: 6, client: polled, peer: ws2, links: [hop-a, hop-b], message_size_bytes: 256, qos: 1,"
+                + " profile: thesis-tac4-corba }",
             "security:",
             "  plain_iiop: all",
             "  tls: { port: 0, keystore: " + TestCertificates.get().stores("server").keystore() + ", truststore: "
@@ -211,6 +218,7 @@ class MetricsTableTest {
         assertEquals(0, scrape.get("latency_server_estimate_stale", "index_ref", "1"));
         assertEquals(100, scrape.get("latency_server_round_trip_seconds_count", "index_ref", "1"));
         assertEquals(100, scrape.get("latency_server_round_trip_seconds_count", "index_ref", "2"));
+        assertEquals(2, scrape.samples("latency_server_hop_port_state").size(), "a series per hop of the path of two");
     }
 
     @Test
