@@ -56,7 +56,12 @@ public final class PeerAgent extends RunningComponent {
         }
         java.util.Properties properties = OrbSupport.properties(context.host(), context.corbaPort(),
                 PeerAgentContext.REPLY_TIMEOUT_MILLIS);
-        if (context.namingTls() != null) {
+        if (context.tlsPort() >= 0) {
+            // Plain and TLS listeners on one ORB; outgoing calls (the naming service) use TLS where the target asks.
+            OrbSupport.withTlsServer(properties, context.namingTls(), context.tlsPort());
+            // A caller in this JVM would otherwise be served in-process, past TLS and its certificate check.
+            properties.setProperty("jacorb.iiop.enable_loopback", "off");
+        } else if (context.namingTls() != null) {
             OrbSupport.withTlsWhereAsked(properties, context.namingTls());
         }
         ORB orb = OrbSupport.init(new String[0], properties);
@@ -98,6 +103,11 @@ public final class PeerAgent extends RunningComponent {
         return sockets == null ? -1 : sockets.udpPort();
     }
 
+    /** @return the port of its IIOP/TLS listener, or -1 when it serves no TLS */
+    public synchronized int tlsPort() {
+        return context.tlsPort() < 0 || ior == null ? -1 : ((org.jacorb.orb.ORB) orb).getBasicAdapter().getSSLPort();
+    }
+
     /** @return how many CORBA echoes it has answered */
     public long echoCount() {
         return servant.echoCount();
@@ -105,7 +115,7 @@ public final class PeerAgent extends RunningComponent {
 
     /**
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the reference
-     *         {@code peer}, the ports {@code tcp} and {@code udp} when on, the file {@code ior}, and the
+     *         {@code peer}, the ports {@code tcp}, {@code udp} and {@code tls} (its IIOP/TLS listener) when on, the file {@code ior}, and the
      *         facts {@code node} and {@code name} (with a naming service)
      */
     @Override
@@ -116,6 +126,9 @@ public final class PeerAgent extends RunningComponent {
         }
         if (udpPort() >= 0) {
             ready.port("udp", udpPort());
+        }
+        if (tlsPort() >= 0) {
+            ready.port("tls", tlsPort());
         }
         if (context.iorFile() != null) {
             ready.file("ior", context.iorFile());
