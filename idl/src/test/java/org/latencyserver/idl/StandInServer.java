@@ -49,6 +49,8 @@ public final class StandInServer implements AutoCloseable {
         final java.util.Properties properties = OrbSupport.properties("127.0.0.1", 0, 10_000);
         if (tls != null) {
             OrbSupport.withTlsServer(properties, tls, 0);
+            // A caller in this JVM would otherwise be served in-process, past TLS and its certificate checks.
+            properties.setProperty("jacorb.iiop.enable_loopback", "off");
         }
         final ORB orb = OrbSupport.init(new String[0], properties);
         try {
