@@ -300,8 +300,11 @@ public final class MeasurementAgent implements AutoCloseable {
     private void refusePinned(final String what, final MeasurementRequest request, final SystemException refusal) {
         final long unlogged = pinRefusals.refused(request.peer_node_name, nanoTime.getAsLong());
         if (unlogged >= 0) {
+            // JacORB's own refusal (minor 0): the reference offers no IIOP/TLS address to call.
+            final String why = refusal.minor == TlsPinning.REFUSED_MINOR ? refusal.getMessage()
+                : refusal.getMessage() + " (its reference has no IIOP/TLS address: its peer agent needs --tls-port)";
             LOG.warn("{}: not measured: peer {} failed the pin check (--pin-peers): {}{}; the server re-issues the request"
-                    + " after its deadline", what, request.peer_node_name, refusal.getMessage(),
+                    + " after its deadline", what, request.peer_node_name, why,
                 unlogged > 0 ? " (" + unlogged + " more refusals of this peer since the last such line)" : "");
         }
     }
