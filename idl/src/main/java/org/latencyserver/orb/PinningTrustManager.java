@@ -32,7 +32,7 @@ public final class PinningTrustManager extends X509ExtendedTrustManager implemen
     static final int MAX_REFUSALS_KEPT = 256;
 
     private X509ExtendedTrustManager trusted;
-    private Map<String, String> refusals = new ConcurrentHashMap<>();
+    private Map<String, TlsPinning.HandshakeRefusal> refusals = new ConcurrentHashMap<>();
 
     /** Made by JacORB; unusable until {@link #configure}d. */
     public PinningTrustManager() {
@@ -116,6 +116,7 @@ public final class PinningTrustManager extends X509ExtendedTrustManager implemen
         final String subject = chain == null || chain.length == 0 ? "no certificate"
             : "its certificate '" + chain[0].getSubjectX500Principal().getName(X500Principal.RFC2253) + "' (issued by '"
                 + chain[0].getIssuerX500Principal().getName(X500Principal.RFC2253) + "')";
-        refusals.put(address, subject + " is not accepted by the trust store's CAs: " + refusal.getMessage());
+        refusals.put(address, new TlsPinning.HandshakeRefusal(subject + " is not accepted by the trust store's CAs: "
+            + refusal.getMessage(), System.nanoTime()));
     }
 }

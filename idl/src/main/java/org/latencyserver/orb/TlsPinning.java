@@ -56,7 +56,22 @@ public final class TlsPinning {
     /** The key of the verified identity in a TLS session's values. */
     private static final String SESSION_KEY = "org.latencyserver.pinned-identity";
     /** Handshake refusals not yet told, by ORB (weakly: a shut-down ORB's go with it) and by the refused end's {@code IP:PORT}. */
-    static final Map<ORB, Map<String, String>> HANDSHAKE_REFUSALS = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    static final Map<ORB, Map<String, HandshakeRefusal>> HANDSHAKE_REFUSALS =
+        java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    /**
+     * How long a handshake refusal may explain a failed call, ns: the call that made the handshake fails within
+     * its connect; an older note (its call failed otherwise) must not explain a later failure (10 s).
+     */
+    static final long HANDSHAKE_REFUSAL_FRESH_NANOS = 10_000_000_000L;
+
+    /**
+     * Why a handshake refused the other end's chain, and when ({@link System#nanoTime()}).
+     *
+     * @param reason     what was refused and why
+     * @param notedNanos when the trust manager refused it
+     */
+    record HandshakeRefusal(String reason, long notedNanos) {
+    }
 
     private TlsPinning() {
     }
@@ -143,9 +158,9 @@ public final class TlsPinning {
 
     private static final class Interceptor extends org.omg.CORBA.LocalObject implements ClientRequestInterceptor {
         private static final long serialVersionUID = 1L;
-        private final transient Map<String, String> handshakeRefusals;
+        private final transient Map<String, HandshakeRefusal> handshakeRefusals;
 
-        Interceptor(final Map<String, String> handshakeRefusals) {
+        Interceptor(final Map<String, HandshakeRefusal> handshakeRefusals) {
             this.handshakeRefusals = handshakeRefusals;
         }
 
@@ -169,9 +184,9 @@ public final class TlsPinning {
                 return;
             }
             final String address = tlsAddress(ri);
-            final String reason = address == null ? null : handshakeRefusals.remove(address);
-            if (reason != null) {
-                throw refused(expectedOf(ri), "the TLS handshake with " + address + " refused it: " + reason,
+            final HandshakeRefusal refusal = address == null ? null : handshakeRefusals.remove(address);
+            if (refusal != null && System.nanoTime() - refusal.notedNanos() < HANDSHAKE_REFUSAL_FRESH_NANOS) {
+                throw refused(expectedOf(ri), "the TLS handshake with " + address + " refused it: " + refusal.reason(),
                     CompletionStatus.COMPLETED_NO);
             }
         }
