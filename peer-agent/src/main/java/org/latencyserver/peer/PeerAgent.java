@@ -6,6 +6,7 @@ import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
+import org.latencyserver.orb.CertificateExpiryWarning;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
@@ -30,6 +31,8 @@ public final class PeerAgent extends RunningComponent {
     private String ior;
     private SocketEcho sockets;
     private NameKeeper nameKeeper;
+    /** The own certificate's expiry check, with --tls-keystore only. */
+    private CertificateExpiryWarning expiryWarning;
     /** Whether {@link #launch} completed: a start that failed has nothing to report at close. */
     private boolean serving;
 
@@ -85,6 +88,8 @@ public final class PeerAgent extends RunningComponent {
             }
         }
         OrbSupport.runInBackground(orb, "peer-agent-orb");
+        // A WARN at start and daily in the certificate's last 30 days: pinning agents refuse an expired one.
+        expiryWarning = context.namingTls() == null ? null : CertificateExpiryWarning.start(context.namingTls());
         serving = true;
     }
 
@@ -115,8 +120,9 @@ public final class PeerAgent extends RunningComponent {
 
     /**
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the reference
-     *         {@code peer}, the ports {@code tcp}, {@code udp} and {@code tls} (its IIOP/TLS listener) when on, the file {@code ior}, and the
-     *         facts {@code node} and {@code name} (with a naming service)
+     *         {@code peer}, the ports {@code tcp}, {@code udp} and {@code tls} (its IIOP/TLS listener) when on, the file
+     *         {@code ior}, and the facts {@code node}, {@code name} (with a naming service) and, with a certificate
+     *         ({@code --tls-keystore}), {@code tls_certificate_expires} (its notAfter, ISO-8601)
      */
     @Override
     public synchronized ReadyFile.Builder readyFile() {
@@ -129,6 +135,9 @@ public final class PeerAgent extends RunningComponent {
         }
         if (tlsPort() >= 0) {
             ready.port("tls", tlsPort());
+        }
+        if (expiryWarning != null) {
+            ready.fact(CertificateExpiryWarning.READY_FACT, expiryWarning.expires());
         }
         if (context.iorFile() != null) {
             ready.file("ior", context.iorFile());
@@ -147,6 +156,9 @@ public final class PeerAgent extends RunningComponent {
         }
         if (nameKeeper != null) {
             nameKeeper.close();
+        }
+        if (expiryWarning != null) {
+            expiryWarning.close();
         }
         if (sockets != null) {
             try {

@@ -73,6 +73,10 @@ class PinnedPeersTest {
             assertEquals(ROUND_TRIPS, result.sample_count);
             assertTrue(peer.echoCount() >= ROUND_TRIPS + WARMUP_ROUND_TRIPS, "the peer answered " + peer.echoCount());
             assertEquals(0, agent.pinRefusals());
+            final org.latencyserver.launch.ReadyFile ready = peer.readyFile().build();
+            assertEquals(peer.tlsPort(), ready.port("tls"));
+            assertTrue(peer.tlsPort() > 0, "its TLS port is in its ready file: " + peer.tlsPort());
+            assertTrue(ready.facts().containsKey("tls_certificate_expires"), ready.facts().toString());
         }
     }
 
