@@ -33,13 +33,16 @@ import org.omg.PortableInterceptor.ORBInitializer;
  * object), turn a reference of it into a pinned one with {@link #pin}, and call it. A call whose connection is
  * not TLS, whose other end presents another certificate, or whose handshake refused the other end's certificate
  * fails with {@link NO_PERMISSION} minor {@link #REFUSED_MINOR} and the reason as its message
- * ({@link #isRefusal}); a call through the ORB to a reference that is not pinned is refused too.
+ * ({@link #isRefusal}); a call through the ORB to a reference that is not pinned is refused too, and so is a call
+ * JacORB would serve in-process (an object of an ORB in the same JVM with JacORB's loopback on: no socket, no TLS).
+ * A reference without a TLS address is refused by JacORB itself, before connecting ({@link NO_PERMISSION} minor 0).
  *
  * <p>When the check runs: a client request interceptor checks, before a request is written, the certificate of
  * a connection that is already open, and, when the reply has come, the certificate of the connection it came
  * on; a reply from an end that is not the pinned one is never returned to the caller. The first request on a
  * new connection is written before its handshake can be looked at (JacORB connects while writing it), so its
- * payload reaches whoever answered; callers that pin must send nothing secret. The verdict is cached in the TLS
+ * payload reaches an end whose chain the trust store accepted, whatever its subject; callers that pin must send
+ * nothing secret. The verdict is cached in the TLS
  * session ({@link SSLSession#putValue}): later calls on a checked connection cost a map look-up.
  *
  * <p>Why the handshake failed: the ORB's trust manager ({@link PinningTrustManager}) checks the chain against the
