@@ -24,9 +24,11 @@ import org.omg.CORBA.ORB;
  * <p>The server must serve TLS ({@code security.tls}). The stores need not hold a certificate of the
  * application's own (reads need none; an empty PKCS#12 store will do), but JacORB needs a key store file. The
  * route has an ORB of its own, whose every call requires TLS; the application keeps its own ORB for everything
- * else. Give a pinned reference other client policies before pinning it, with {@code ADD_OVERRIDE}
- * ({@link RoundtripTimeouts} sets its deadline with {@code SET_OVERRIDE}, which would drop the pin: apply it
- * first, then {@link #reach}); a reference that lost its pin is refused, never called unchecked.
+ * else. A deadline goes on the pinned reference with {@code ADD_OVERRIDE}, which keeps the pin:
+ * {@code pinned._set_policy_override(new Policy[] {RoundtripTimeouts.relativeRoundtripTimeout(orb, nanos)},
+ * SetOverrideType.ADD_OVERRIDE)}. Not with {@link RoundtripTimeouts#withTimeout}: its {@code SET_OVERRIDE} drops
+ * the pin, and a reference that lost its pin is refused, never called unchecked; nor before {@link #reach}, which
+ * makes a new reference from the IOR (client policies do not travel with it).
  *
  * <p>Cost: the calls go over TLS (a few µs a call on loopback once the connection is open, and a TLS
  * handshake per connection; {@code docs/benchmarks.md}, pinned peers). Thread-safe; close it when done.

@@ -77,4 +77,22 @@ class PinnedServerRouteTest {
             assertTrue(name.getMessage().contains("CN=other,OU=server"), name.getMessage());
         }
     }
+
+    @Test
+    void aDeadlineAddedToAPinnedReferenceKeepsThePinAndOneSetInItsPlaceDropsIt() throws Exception {
+        try (StandInServer server = StandInServer.start(Map.of("list_connections", args -> new ConnectionInfo[0]),
+                ca.stores(ca.issue("server", "srv", true)));
+             PinnedServerRoute route = PinnedServerRoute.open(applicationStores, 10_000)) {
+            final LatencyService pinned = route.reach(orb, orb.string_to_object(server.ior()), "srv",
+                LatencyServiceHelper::unchecked_narrow);
+            final org.omg.CORBA.Policy deadline = RoundtripTimeouts.relativeRoundtripTimeout(orb, 5_000_000_000L);
+            final LatencyService added = LatencyServiceHelper.unchecked_narrow(
+                pinned._set_policy_override(new org.omg.CORBA.Policy[] {deadline}, org.omg.CORBA.SetOverrideType.ADD_OVERRIDE));
+            assertEquals(0, added.list_connections().length);
+            final LatencyService replaced = LatencyServiceHelper.unchecked_narrow(
+                RoundtripTimeouts.withTimeout(orb, pinned, 5_000_000_000L));
+            final NO_PERMISSION refused = assertThrows(NO_PERMISSION.class, replaced::list_connections);
+            assertTrue(refused.getMessage().contains("not pinned"), refused.getMessage());
+        }
+    }
 }
