@@ -86,6 +86,15 @@ class TlsPinningTest {
     }
 
     @Test
+    void aPeerCertificateMadeForClientAuthenticationOnlyIsRefusedInTheHandshake() throws Exception {
+        try (EchoServer older = EchoServer.tls(deployment.stores(deployment.issue("peer", "ws2", false)))) {
+            final NO_PERMISSION refused = assertThrows(NO_PERMISSION.class, () -> pinned(older, PinnedIdentity.peer("ws2")).echo(PAYLOAD));
+            assertRefusal(refused, "Extended key usage does not permit use for TLS server authentication");
+            assertEquals(0, older.answers.get());
+        }
+    }
+
+    @Test
     void aPeerThatServesNoTlsIsRefused() throws Exception {
         try (EchoServer plain = EchoServer.plain()) {
             final NO_PERMISSION refused = assertThrows(NO_PERMISSION.class, () -> pinned(plain, PinnedIdentity.peer("ws2")).echo(PAYLOAD));
