@@ -13,7 +13,7 @@ public final class TlsClientOptions {
     @Option(names = "--tls-keystore", paramLabel = "FILE",
         description = {"Call over IIOP/TLS with this certificate (PKCS#12, from ./latency certs): the server (an agent's,"
             + " operator's or planner's), or, for a peer agent, the naming service's TLS port",
-            "(--naming corbaloc:ssliop:1.2@HOST:TLSPORT/NameService) to bind peers/NODE (peer-NODE.p12)."})
+            "(--naming corbaloc:ssliop:1.2@HOST:TLSPORT/NameService) to bind peers/NODE (peer-NODE.p12), and its TLS echo (--tls-port)."})
     private Path keystore;
 
     @Option(names = "--tls-truststore", paramLabel = "FILE",

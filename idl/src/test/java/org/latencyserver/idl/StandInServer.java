@@ -5,6 +5,7 @@ import java.util.Map;
 import org.latencyserver.idl.latency.LatencyServiceOperations;
 import org.latencyserver.idl.latency.LatencyServicePOATie;
 import org.latencyserver.orb.OrbSupport;
+import org.latencyserver.orb.TlsStores;
 import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -36,7 +37,22 @@ public final class StandInServer implements AutoCloseable {
      * @return the stand-in, serving on loopback
      */
     public static StandInServer start(final Map<String, Answer> answers) throws Exception {
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        return start(answers, null);
+    }
+
+    /**
+     * @param answers by operation name, what the stand-in answers
+     * @param tls     the stand-in's certificate and trusted CAs, to serve IIOP/TLS beside plain IIOP; null for plain only
+     * @return the stand-in, serving on loopback
+     */
+    public static StandInServer start(final Map<String, Answer> answers, final TlsStores tls) throws Exception {
+        final java.util.Properties properties = OrbSupport.properties("127.0.0.1", 0, 10_000);
+        if (tls != null) {
+            OrbSupport.withTlsServer(properties, tls, 0);
+            // A caller in this JVM would otherwise be served in-process, past TLS and its certificate checks.
+            properties.setProperty("jacorb.iiop.enable_loopback", "off");
+        }
+        final ORB orb = OrbSupport.init(new String[0], properties);
         try {
             final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
             poa.the_POAManager().activate();

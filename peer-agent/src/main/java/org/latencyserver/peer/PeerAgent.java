@@ -6,6 +6,7 @@ import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.launch.RunningComponent;
+import org.latencyserver.orb.CertificateExpiryWarning;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
@@ -30,6 +31,8 @@ public final class PeerAgent extends RunningComponent {
     private String ior;
     private SocketEcho sockets;
     private NameKeeper nameKeeper;
+    /** The own certificate's expiry check, with --tls-keystore only. */
+    private CertificateExpiryWarning expiryWarning;
     /** Whether {@link #launch} completed: a start that failed has nothing to report at close. */
     private boolean serving;
 
@@ -56,7 +59,12 @@ public final class PeerAgent extends RunningComponent {
         }
         java.util.Properties properties = OrbSupport.properties(context.host(), context.corbaPort(),
                 PeerAgentContext.REPLY_TIMEOUT_MILLIS);
-        if (context.namingTls() != null) {
+        if (context.tlsPort() >= 0) {
+            // Plain and TLS listeners on one ORB; outgoing calls (the naming service) use TLS where the target asks.
+            OrbSupport.withTlsServer(properties, context.namingTls(), context.tlsPort());
+            // A caller in this JVM would otherwise be served in-process, past TLS and its certificate check.
+            properties.setProperty("jacorb.iiop.enable_loopback", "off");
+        } else if (context.namingTls() != null) {
             OrbSupport.withTlsWhereAsked(properties, context.namingTls());
         }
         ORB orb = OrbSupport.init(new String[0], properties);
@@ -80,6 +88,8 @@ public final class PeerAgent extends RunningComponent {
             }
         }
         OrbSupport.runInBackground(orb, "peer-agent-orb");
+        // A WARN at start and daily in the certificate's last 30 days: pinning agents refuse an expired one.
+        expiryWarning = context.namingTls() == null ? null : CertificateExpiryWarning.start(context.namingTls());
         serving = true;
     }
 
@@ -98,6 +108,11 @@ public final class PeerAgent extends RunningComponent {
         return sockets == null ? -1 : sockets.udpPort();
     }
 
+    /** @return the port of its IIOP/TLS listener, or -1 when it serves no TLS */
+    public synchronized int tlsPort() {
+        return context.tlsPort() < 0 || ior == null ? -1 : ((org.jacorb.orb.ORB) orb).getBasicAdapter().getSSLPort();
+    }
+
     /** @return how many CORBA echoes it has answered */
     public long echoCount() {
         return servant.echoCount();
@@ -105,8 +120,9 @@ public final class PeerAgent extends RunningComponent {
 
     /**
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the reference
-     *         {@code peer}, the ports {@code tcp} and {@code udp} when on, the file {@code ior}, and the
-     *         facts {@code node} and {@code name} (with a naming service)
+     *         {@code peer}, the ports {@code tcp}, {@code udp} and {@code tls} (its IIOP/TLS listener) when on, the file
+     *         {@code ior}, and the facts {@code node}, {@code name} (with a naming service) and, with a certificate
+     *         ({@code --tls-keystore}), {@code tls_certificate_expires} (its notAfter, ISO-8601)
      */
     @Override
     public synchronized ReadyFile.Builder readyFile() {
@@ -116,6 +132,12 @@ public final class PeerAgent extends RunningComponent {
         }
         if (udpPort() >= 0) {
             ready.port("udp", udpPort());
+        }
+        if (tlsPort() >= 0) {
+            ready.port("tls", tlsPort());
+        }
+        if (expiryWarning != null) {
+            ready.fact(CertificateExpiryWarning.READY_FACT, expiryWarning.expires());
         }
         if (context.iorFile() != null) {
             ready.file("ior", context.iorFile());
@@ -134,6 +156,9 @@ public final class PeerAgent extends RunningComponent {
         }
         if (nameKeeper != null) {
             nameKeeper.close();
+        }
+        if (expiryWarning != null) {
+            expiryWarning.close();
         }
         if (sockets != null) {
             try {

@@ -6,8 +6,8 @@ import static org.latencyserver.launch.ContextChecks.requirePort;
 import java.nio.file.Path;
 
 /**
- * What one {@link PeerAgent} runs: its node name, where it listens (CORBA, and optionally plain TCP
- * and UDP echo), where it writes its IOR and which naming service it registers in. Set with the
+ * What one {@link PeerAgent} runs: its node name, where it listens (CORBA, optionally CORBA over TLS,
+ * and optionally plain TCP and UDP echo), where it writes its IOR and which naming service it registers in. Set with the
  * fluent setters, then {@link PeerAgent#launch(PeerAgentContext) launch}: launching validates first.
  *
  * <p>Ports: 0 means any free port; -1 (TCP and UDP only) means no such endpoint.
@@ -26,6 +26,7 @@ public final class PeerAgentContext {
     private int tcpPort = -1;
     private int udpPort = -1;
     private org.latencyserver.orb.TlsStores namingTls;
+    private int tlsPort = -1;
 
     /** @return this, as the peer workstation's node name (as the server's configuration names it, e.g. ws2) */
     public PeerAgentContext node(String node) {
@@ -52,6 +53,17 @@ public final class PeerAgentContext {
      */
     public PeerAgentContext namingTls(org.latencyserver.orb.TlsStores stores) {
         this.namingTls = stores;
+        return this;
+    }
+
+    /**
+     * @return this, also serving the echo object over IIOP/TLS on this port (0: any free port; -1: not, the default), with
+     *         the certificate of {@link #namingTls} (its peer certificate, {@code OU=peer,CN=NODE}): what client agents that
+     *         pin their peers ({@code --pin-peers}) measure over. The reference (IOR file, naming service) then carries both
+     *         addresses; a caller's certificate is asked for but not required.
+     */
+    public PeerAgentContext tlsPort(int tlsPort) {
+        this.tlsPort = tlsPort;
         return this;
     }
 
@@ -93,6 +105,11 @@ public final class PeerAgentContext {
         requirePort("--port", corbaPort, 0);
         requirePort("--tcp-port", tcpPort, -1);
         requirePort("--udp-port", udpPort, -1);
+        requirePort("--tls-port", tlsPort, -1);
+        if (tlsPort >= 0 && namingTls == null) {
+            throw new IllegalArgumentException("--tls-port " + tlsPort + " serves over TLS with this peer's certificate: give"
+                + " --tls-keystore (peer-" + node + ".p12 of ./latency certs --peer " + node + ") and --tls-truststore");
+        }
         if (naming != null && naming.isBlank()) {
             throw new IllegalArgumentException("--naming is empty; give a corbaloc or IOR of a naming service");
         }
@@ -109,6 +126,11 @@ public final class PeerAgentContext {
 
     org.latencyserver.orb.TlsStores namingTls() {
         return namingTls;
+    }
+
+    /** @return the TLS port, 0 for any free one, -1 when it serves no TLS */
+    int tlsPort() {
+        return tlsPort;
     }
 
     String naming() {

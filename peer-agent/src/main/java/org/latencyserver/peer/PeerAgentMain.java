@@ -57,11 +57,16 @@ public final class PeerAgentMain implements Callable<Integer> {
     @Option(names = "--udp-port", description = "Also echo over UDP on this port; 0 any free port, -1 none (default: ${DEFAULT-VALUE}).")
     private int udpPort = -1;
 
+    @Option(names = "--tls-port", paramLabel = "PORT", description = {"Also serve the echo over IIOP/TLS on this port with"
+        + " --tls-keystore's certificate (peer-NODE.p12); 0 any free port, -1 none (default: ${DEFAULT-VALUE}).",
+        "Client agents with --pin-peers measure only over it. The IOR and peers/NODE then carry both addresses."})
+    private int tlsPort = -1;
+
     /** Ready once it serves. */
     @Mixin
     private ReadinessOptions readiness = new ReadinessOptions();
 
-    /** Binding {@code peers/NODE} over IIOP/TLS, for a naming service that checks who binds. */
+    /** This peer's certificate: for binding {@code peers/NODE} over IIOP/TLS, and for serving over TLS ({@code --tls-port}). */
     @Mixin
     private TlsClientOptions tls = new TlsClientOptions();
 
@@ -76,7 +81,7 @@ public final class PeerAgentMain implements Callable<Integer> {
     public Integer call() throws Exception {
         final PeerAgentContext context = new PeerAgentContext().node(name)
             .iorFile(iorFile != null ? iorFile : Path.of("peer-" + name + ".ior"))
-            .naming(naming).host(host).corbaPort(port).tcpPort(tcpPort).udpPort(udpPort);
+            .naming(naming).host(host).corbaPort(port).tcpPort(tcpPort).udpPort(udpPort).tlsPort(tlsPort);
         return ComponentMain.serve(Component.PEER_AGENT, readiness.readyFile(), "peer-agent " + name, () -> {
             ComponentMain.validate(() -> context.namingTls(namingTls()).validate());
             try {
@@ -93,11 +98,12 @@ public final class PeerAgentMain implements Callable<Integer> {
         });
     }
 
-    /** @return the stores for binding over TLS, or null without {@code --tls-keystore} */
+    /** @return the stores for binding and serving over TLS, or null without {@code --tls-keystore} */
     private TlsStores namingTls() {
         final TlsStores stores = tls.stores();
-        if (stores != null && naming == null) {
-            throw new IllegalArgumentException("--tls-keystore is for binding in a naming service: give --naming too");
+        if (stores != null && naming == null && tlsPort < 0) {
+            throw new IllegalArgumentException("--tls-keystore is for binding in a naming service (--naming) or serving over"
+                + " TLS (--tls-port): give one of them too");
         }
         return stores;
     }
@@ -114,6 +120,9 @@ public final class PeerAgentMain implements Callable<Integer> {
         }
         if (peer.udpPort() >= 0) {
             ready.append(", udp echo ").append(host).append(':').append(peer.udpPort());
+        }
+        if (peer.tlsPort() >= 0) {
+            ready.append(", IIOP/TLS ").append(host).append(':').append(peer.tlsPort());
         }
         return ready.toString();
     }

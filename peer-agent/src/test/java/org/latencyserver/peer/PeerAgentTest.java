@@ -90,4 +90,15 @@ class PeerAgentTest {
             () -> new PeerAgentContext().node("ws2").corbaPort(-1).validate());
         assertTrue(corba.getMessage().contains("--port"), corba.getMessage());
     }
+
+    @Test
+    void servingOverTlsWithoutThePeersCertificateIsRefusedNamingTheOptions() {
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> new PeerAgentContext().node("ws2").tlsPort(0).validate());
+        assertTrue(refused.getMessage().contains("--tls-port") && refused.getMessage().contains("--tls-keystore")
+            && refused.getMessage().contains("peer-ws2.p12"), refused.getMessage());
+        final IllegalArgumentException port = assertThrows(IllegalArgumentException.class,
+            () -> new PeerAgentContext().node("ws2").tlsPort(-2).validate());
+        assertTrue(port.getMessage().contains("--tls-port"), port.getMessage());
+    }
 }

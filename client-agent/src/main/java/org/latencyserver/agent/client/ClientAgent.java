@@ -42,16 +42,20 @@ public final class ClientAgent extends RunningComponent {
     private final ORB orb;
     private final ServerRoute route;
     private final ServerConnection server;
+    /** The route of pinned round trips, with --pin-peers only. */
+    private final PinnedPeerRoute pinnedPeers;
     private MeasurementAgent agent;
     private PathProber prober;
     /** The own certificate's expiry check, with a certificate only; set at start. */
     private volatile CertificateExpiryWarning expiryWarning;
 
-    private ClientAgent(ClientAgentContext context, AgentSettings settings, ORB orb, ServerRoute route) {
+    private ClientAgent(ClientAgentContext context, AgentSettings settings, ORB orb, ServerRoute route,
+                        PinnedPeerRoute pinnedPeers) {
         this.context = context;
         this.settings = settings;
         this.orb = orb;
         this.route = route;
+        this.pinnedPeers = pinnedPeers;
         this.server = new ServerConnection(() ->
             LatencyServiceHelper.narrow(route.reach(References.resolveServer(orb, context.serverReference(), context.naming(),
                 context.clientNodes()))));
@@ -74,18 +78,25 @@ public final class ClientAgent extends RunningComponent {
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(context.host(), context.port(),
             context.callTimeoutMillis()));
         ServerRoute route = null;
+        PinnedPeerRoute pinnedPeers = null;
         try {
             // Before the callback object listens and before any call: a server elsewhere cannot push to loopback.
             CallbackReach.requireReachable(orb, context.serverReference(), context.naming(), context.host(), "this agent's",
                 "--host");
             // With a certificate, calls to the server go through a TLS-only ORB; peers and the naming service stay plain.
             route = ServerRoute.of(orb, context.tls(), context.host(), context.callTimeoutMillis());
-            final ClientAgent client = new ClientAgent(context, settings, orb, route);
+            // With --pin-peers, round trips too go through a TLS-only ORB, each checked against its node's peer certificate.
+            pinnedPeers = context.pinPeers()
+                ? PinnedPeerRoute.of(orb, context.tls(), context.host(), context.callTimeoutMillis()) : null;
+            final ClientAgent client = new ClientAgent(context, settings, orb, route, pinnedPeers);
             client.start();
             return client;
         } catch (RuntimeException e) {
             if (route != null) {
                 route.close();
+            }
+            if (pinnedPeers != null) {
+                pinnedPeers.close();
             }
             orb.shutdown(false);
             throw e;
@@ -98,7 +109,7 @@ public final class ClientAgent extends RunningComponent {
         final Forwarder forwarder = new Forwarder();
         final MeasurementListener listener = MeasurementListenerHelper.narrow(
             OrbSupport.serveOnRootPoa(orb, forwarder, "the agent's ORB cannot serve its callback object"));
-        final PeerDirectory peers = new PeerDirectory(orb, context.peerReferences(), context.naming());
+        final PeerDirectory peers = new PeerDirectory(orb, context.peerReferences(), context.naming(), pinnedPeers);
         agent = new MeasurementAgent(server, peers, settings, listener, System::nanoTime);
         forwarder.agent = agent;
         if (context.probing()) {
@@ -117,6 +128,11 @@ public final class ClientAgent extends RunningComponent {
     /** @return its name, as the server logs it with each result */
     public String name() {
         return settings.agentName();
+    }
+
+    /** @return how many measurements it refused because a peer was not the pinned one (--pin-peers); 0 without pinning */
+    public synchronized long pinRefusals() {
+        return agent == null ? 0 : agent.pinRefusals();
     }
 
     /** @return whether it probes */
@@ -184,6 +200,9 @@ public final class ClientAgent extends RunningComponent {
                 expiryWarning.close();
             }
             route.close();
+            if (pinnedPeers != null) {
+                pinnedPeers.close();
+            }
             orb.shutdown(false);
         }
     }

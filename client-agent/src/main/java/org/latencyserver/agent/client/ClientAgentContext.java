@@ -40,6 +40,7 @@ public final class ClientAgentContext {
     private long probeReportMillis = ProbeSettings.DEFAULT_REPORT_INTERVAL_MILLIS;
     private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
     private long callTimeoutMillis = 10_000;
+    private boolean pinPeers;
 
     /**
      * @return this, measuring for this server: its IOR file, an IOR/corbaloc, or its name with {@link #naming(String)} (by default
@@ -147,6 +148,15 @@ public final class ClientAgentContext {
     }
 
     /**
+     * @return this, measuring a peer only over IIOP/TLS and only when it presents its node's peer certificate
+     *     ({@code CN=NODE,OU=peer}) from the deployment's CA, the trust store of {@link #tls} (default off: plain IIOP, any peer)
+     */
+    public ClientAgentContext pinPeers(boolean pinPeers) {
+        this.pinPeers = pinPeers;
+        return this;
+    }
+
+    /**
      * Checks the settings.
      *
      * @return this
@@ -172,6 +182,10 @@ public final class ClientAgentContext {
         }
         if (callTimeoutMillis < 1) {
             throw new IllegalArgumentException("--call-timeout-millis must be at least 1 ms, was " + callTimeoutMillis);
+        }
+        if (pinPeers && tls == null) {
+            throw new IllegalArgumentException("--pin-peers checks each peer's certificate against the deployment's CA over"
+                + " IIOP/TLS: give --tls-keystore (this agent's certificate) and --tls-truststore (the CA) too");
         }
         requireNonBlank("--host", host, "be an address");
         requirePort("--port", port, 0);
@@ -243,5 +257,9 @@ public final class ClientAgentContext {
 
     long callTimeoutMillis() {
         return callTimeoutMillis;
+    }
+
+    boolean pinPeers() {
+        return pinPeers;
     }
 }

@@ -105,6 +105,12 @@ public final class ClientAgentMain implements Callable<Integer> {
         "like: single round trips after idle seconds read 2-10x slower than paced ones on a shared host. 1 = single round trips."})
     private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
 
+    @Option(names = "--pin-peers", description = {"Measure a peer only over IIOP/TLS, and only when it presents its node's"
+        + " peer certificate (CN=NODE,OU=peer, from ./latency certs --peer NODE) signed by the CA of --tls-truststore;",
+        "otherwise the measurement is refused (logged, not submitted). Needs --tls-keystore/--tls-truststore, and peer agents"
+        + " started with --tls-port. Probes go the same way."})
+    private boolean pinPeers;
+
     /** Ready once it runs. */
     @Mixin
     private ReadinessOptions readiness = new ReadinessOptions();
@@ -133,7 +139,7 @@ public final class ClientAgentMain implements Callable<Integer> {
                 // Unlike the TLS stores below, a bad option here is told with picocli's usage help.
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            ComponentMain.validate(() -> context.tls(tls.stores()));
+            ComponentMain.validate(() -> context.tls(tls.stores()).pinPeers(pinPeers).validate());
             if (pinCore != null) {
                 try {
                     CorePinning.pinThisProcess(pinCore);
@@ -151,7 +157,8 @@ public final class ClientAgentMain implements Callable<Integer> {
                 + (nodes.isEmpty() ? "every client node" : String.join(", ", nodes)) + " of server " + context.serverReference()
                 + (pinCore == null ? "" : ", pinned to core " + pinCore)
                 + (adaptiveHalfWidthMillis == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
-                + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off"));
+                + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off")
+                + (pinPeers ? ", peers pinned to their peer certificates over IIOP/TLS" : ""));
             System.out.flush();
         });
     }

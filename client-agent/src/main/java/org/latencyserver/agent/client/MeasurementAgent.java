@@ -23,6 +23,7 @@ import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.latencyserver.launch.agent.SleepingIdleStrategy;
 import org.latencyserver.orb.Backoff;
 import org.latencyserver.orb.References;
+import org.latencyserver.orb.TlsPinning;
 import org.omg.CORBA.SystemException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +65,8 @@ public final class MeasurementAgent implements AutoCloseable {
     private final AgentSettings settings;
     private final MeasurementListener listener;
     private final RequestIntake intake;
+    /** Measurements refused because a peer was not the pinned one (--pin-peers); measuring thread writes. */
+    private final PinRefusals pinRefusals = new PinRefusals();
     /** Kept free before a request's deadline for submitting a run its time budget ended, ns. */
     static final long SUBMIT_MARGIN_NANOS = 1_000_000_000L;
     /** What each path is warmed before it is measured; measuring thread only. */
@@ -265,6 +268,10 @@ public final class MeasurementAgent implements AutoCloseable {
                     intervalNanos, stopNanos, minRecorded);
             } catch (SystemException | References.ReferenceException | IllegalStateException e) {
                 peers.forget(request.peer_node_name);
+                if (e instanceof SystemException system && peers.pinning() && TlsPinning.isRefusal(system)) {
+                    refusePinned(what, request, system);
+                    return;
+                }
                 final long delayMillis = intake.retryDelayMillis(received, backoff.nextDelayMillis());
                 LOG.warn("{}: peer {} failed: {}; retrying in {} ms (deadline in {} s)", what, request.peer_node_name,
                     describe(e), delayMillis, intake.remainingMillis(received) / 1000);
@@ -283,6 +290,28 @@ public final class MeasurementAgent implements AutoCloseable {
         if (running) {
             LOG.warn("{}: gave up at the request's deadline; the server re-issues it with a new ticket", what);
         }
+    }
+
+    /**
+     * A peer that is not the pinned one, or not over TLS: the measurement is not made (nothing it answered is
+     * recorded) and not retried; the server re-issues it after its deadline, when the peer is looked up again.
+     * Logged at a peer's first refusal and then at most once a minute per peer.
+     */
+    private void refusePinned(final String what, final MeasurementRequest request, final SystemException refusal) {
+        final long unlogged = pinRefusals.refused(request.peer_node_name, nanoTime.getAsLong());
+        if (unlogged >= 0) {
+            // JacORB's own refusal (minor 0): the reference offers no IIOP/TLS address to call.
+            final String why = refusal.minor == TlsPinning.REFUSED_MINOR ? refusal.getMessage()
+                : refusal.getMessage() + " (its reference has no IIOP/TLS address: its peer agent needs --tls-port)";
+            LOG.warn("{}: not measured: peer {} failed the pin check (--pin-peers): {}{}; the server re-issues the request"
+                    + " after its deadline", what, request.peer_node_name, why,
+                unlogged > 0 ? " (" + unlogged + " more refusals of this peer since the last such line)" : "");
+        }
+    }
+
+    /** @return measurements refused since start because a peer was not the pinned one (--pin-peers) */
+    long pinRefusals() {
+        return pinRefusals.total();
     }
 
     /**

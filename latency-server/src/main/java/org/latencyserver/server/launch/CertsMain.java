@@ -47,7 +47,8 @@ public final class CertsMain implements Callable<Integer> {
     private List<String> consoles = new ArrayList<>();
 
     @Option(names = "--peer", paramLabel = "NODE", split = ",",
-        description = "A peer agent's certificate for this node (binds peers/NODE in a naming service that checks who binds).")
+        description = {"A peer agent's certificate for this node: binds peers/NODE in a naming service that checks who binds,",
+            "and serves its IIOP/TLS echo (peer-agent --tls-port) to client agents with --pin-peers."})
     private List<String> peers = new ArrayList<>();
 
     /** The naming service's store's name (its certificate: {@code CN=naming-service,OU=naming-service}). */
@@ -104,7 +105,9 @@ public final class CertsMain implements Callable<Integer> {
                 + " 'server SUBJECT' or 'peer NODE SUBJECT' a line\n");
             namingPrincipals.append("server ").append(LocalCertificateAuthority.subject("server", server)).append('\n');
             for (final String peer : peers) {
-                ca.issue("peer-" + peer, LocalCertificateAuthority.subject("peer", peer), LocalCertificateAuthority.Usage.CLIENT);
+                // A client's towards the naming service; a server's for its IIOP/TLS echo (--tls-port), which pinning agents check.
+                ca.issue("peer-" + peer, LocalCertificateAuthority.subject("peer", peer),
+                    LocalCertificateAuthority.Usage.SERVER_AND_CLIENT);
                 namingPrincipals.append("peer ").append(peer).append(' ').append(LocalCertificateAuthority.subject("peer", peer))
                     .append('\n');
             }

@@ -1,0 +1,122 @@
+package org.latencyserver.orb;
+
+import java.io.File;
+import java.net.Socket;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
+import javax.security.auth.x500.X500Principal;
+import org.jacorb.config.Configurable;
+import org.jacorb.config.Configuration;
+import org.jacorb.config.ConfigurationException;
+
+/**
+ * The trust manager of a pinning ORB ({@link TlsPinning#pinningClient}): JSSE's PKIX check of the other end's
+ * chain against the ORB's trust store (the deployment's CA), unchanged, plus a note of why it refused a chain,
+ * kept by the other end's {@code IP:PORT} for the call that failed, which then says so instead of JacORB's
+ * {@code TRANSIENT "Retries exceeded"}. At most {@value #MAX_REFUSALS_KEPT} notes are kept per ORB.
+ *
+ * <p>JacORB makes it from the ORB property {@code jacorb.security.ssl.client.trust_manager} and configures it
+ * with the ORB's configuration. Thread-safe once configured.
+ */
+public final class PinningTrustManager extends X509ExtendedTrustManager implements Configurable {
+
+    /** The most refusal notes kept per ORB: the notes of ends never called again are dropped beyond it. */
+    static final int MAX_REFUSALS_KEPT = 256;
+
+    private X509ExtendedTrustManager trusted;
+    private Map<String, TlsPinning.HandshakeRefusal> refusals = new ConcurrentHashMap<>();
+
+    /** Made by JacORB; unusable until {@link #configure}d. */
+    public PinningTrustManager() {
+    }
+
+    @Override
+    public void configure(final Configuration configuration) throws ConfigurationException {
+        final String store = configuration.getAttribute("jacorb.security.truststore", null);
+        final String password = configuration.getAttribute("jacorb.security.truststore_password", null);
+        if (store == null || password == null) {
+            throw new ConfigurationException("a pinning ORB needs jacorb.security.truststore and its password");
+        }
+        try {
+            final KeyStore authorities = KeyStore.getInstance(new File(store), password.toCharArray());
+            final TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
+            factory.init(authorities);
+            for (final TrustManager manager : factory.getTrustManagers()) {
+                if (manager instanceof X509ExtendedTrustManager extended) {
+                    trusted = extended;
+                }
+            }
+        } catch (java.io.IOException | GeneralSecurityException e) {
+            throw new ConfigurationException("the trust store " + store + " cannot be read: " + e.getMessage(), e);
+        }
+        if (trusted == null) {
+            throw new ConfigurationException("JSSE made no X.509 trust manager of " + store);
+        }
+        refusals = TlsPinning.HANDSHAKE_REFUSALS.computeIfAbsent(configuration.getORB(), orb -> new ConcurrentHashMap<>());
+    }
+
+    @Override
+    public void checkServerTrusted(final X509Certificate[] chain, final String authType, final Socket socket)
+        throws CertificateException {
+        try {
+            trusted.checkServerTrusted(chain, authType, socket);
+        } catch (CertificateException e) {
+            if (socket != null && socket.getInetAddress() != null) {
+                note(socket.getInetAddress().getHostAddress() + ":" + socket.getPort(), chain, e);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void checkServerTrusted(final X509Certificate[] chain, final String authType, final SSLEngine engine)
+        throws CertificateException {
+        trusted.checkServerTrusted(chain, authType, engine);
+    }
+
+    @Override
+    public void checkServerTrusted(final X509Certificate[] chain, final String authType) throws CertificateException {
+        trusted.checkServerTrusted(chain, authType);
+    }
+
+    @Override
+    public void checkClientTrusted(final X509Certificate[] chain, final String authType, final Socket socket)
+        throws CertificateException {
+        trusted.checkClientTrusted(chain, authType, socket);
+    }
+
+    @Override
+    public void checkClientTrusted(final X509Certificate[] chain, final String authType, final SSLEngine engine)
+        throws CertificateException {
+        trusted.checkClientTrusted(chain, authType, engine);
+    }
+
+    @Override
+    public void checkClientTrusted(final X509Certificate[] chain, final String authType) throws CertificateException {
+        trusted.checkClientTrusted(chain, authType);
+    }
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+        return trusted.getAcceptedIssuers();
+    }
+
+    private void note(final String address, final X509Certificate[] chain, final CertificateException refusal) {
+        if (refusals.size() >= MAX_REFUSALS_KEPT) {
+            refusals.clear();
+        }
+        final String subject = chain == null || chain.length == 0 ? "no certificate"
+            : "its certificate '" + chain[0].getSubjectX500Principal().getName(X500Principal.RFC2253) + "' (issued by '"
+                + chain[0].getIssuerX500Principal().getName(X500Principal.RFC2253) + "')";
+        refusals.put(address, new TlsPinning.HandshakeRefusal(subject + " is not accepted by the trust store's CAs: "
+            + refusal.getMessage(), System.nanoTime()));
+    }
+}
