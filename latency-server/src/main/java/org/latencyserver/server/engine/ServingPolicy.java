@@ -12,6 +12,7 @@ import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.EstimateRefusedException;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.estimate.ProfileHistograms;
+import org.latencyserver.core.estimate.ProfilePath;
 import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.profile.Profile;
@@ -201,7 +202,24 @@ final class ServingPolicy {
         final ConnectionRow restarted = !row.spec().isAdaptive() || row.served().source() == EstimateSource.BAND_PROBES ? row
             : row.withLearning(row.learning().with(row.load(),
                 row.currentKnowledge().withCorrectionsRestarted(row.spec().boundPercent())));
-        return serve(restarted, thesis, pooled.histogram(), EstimateSource.BAND_PROBES, lastMillis);
+        return serve(restarted, thesis, pooled.histogram(), EstimateSource.BAND_PROBES, lastMillis, composedBeside(row));
+    }
+
+    /**
+     * @return for a QoS 2 path with two or more loaded ports served from elsewhere (its probes), what its profile's
+     *         composition gives, so that a client sees both methods' values beside the served one; null otherwise
+     */
+    private ComposedBound composedBeside(final ConnectionRow row) {
+        final Profile profile = profileOf(row);
+        if (row.spec().asQos() != Qos.PROFILE_BOUND || profile == null || !ProfilePath.isComposed(row.load())) {
+            return null;
+        }
+        try {
+            return profileEstimates.estimate(row.spec().asQos(), profile, row.load(), row.spec().messageSizeBytes(),
+                row.spec().boundPercent(), row.spec().pathBound()).composed();
+        } catch (EstimateRefusedException e) {
+            return null;
+        }
     }
 
     /**
