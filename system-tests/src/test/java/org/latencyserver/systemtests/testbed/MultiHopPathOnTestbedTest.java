@@ -36,10 +36,11 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
  * ws1 → ws2 crosses {@code links: [sw1-trunk, sw2-ws2]}, each port polled from its own switch's snmpd.
  * <ol>
  *   <li>With the trunk loaded to 95 % ({@code testbed load trunk}), ConnectionInfo's hops show sw1-trunk LOADED and
- *       sw2-ws2 NORMAL (the same load crosses it at about 38 % of 50 Mbit/s), and its port_state is the worst hop's.</li>
+ *       sw2-ws2 NORMAL (the same load crosses it at about 38 % of 50 Mbit/s, as sw2's snmpd reads it), and its
+ *       port_state is the worst hop's.</li>
  *   <li>sw2's snmpd stopped: within {@code unknown_after_missed_polls} polls (the deadline a generous multiple of
  *       them) the connection is stale, its stale_reason names sw2-ws2 alone, sw2-ws2 reads −1 and sw1-trunk stays
- *       known and loaded; the thesis's port_state is −1. sw2's snmpd started again: the connection is fresh.</li>
+ *       known; the thesis's port_state is −1. sw2's snmpd started again: the connection is fresh.</li>
  *   <li>The thesis's clients of another ORB (omniORB, C++, built from {@code Latserv.idl} unchanged): the example's
  *       RequestStatus is served, and RequestTableStatus's port_state is the worst hop's code, loaded and during the
  *       outage.</li>
@@ -128,14 +129,17 @@ class MultiHopPathOnTestbedTest {
                 final long loadEpoch = System.currentTimeMillis();
                 testbed.command(system, "testbed-load", "load", "trunk", "--percent", "95", "--from", "ws1", "--background");
                 ownPids.addAll(loadPids(testbed.state()));
+                // each switch's snmpd refreshes its counters on its own ~3 s clock: wait until both have seen the load
                 final PathReading loaded = awaitPath(watch, loadEpoch, r -> r.hops().size() == 2 && r.hop(0).state() >= 91
-                    && r.hop(1).state() >= 0, Duration.ofSeconds(30));
+                    && r.hop(1).percent() >= 25, Duration.ofSeconds(30));
                 System.out.printf(Locale.ROOT, "two switches: %s LOADED (%d) %.1f s after the load began: %s%n", FIRST_HOP,
                     loaded.hop(0).state(), (loaded.epochMillis() - loadEpoch) / 1e3, loaded.line());
                 assertTrue(loaded.hop(0).state() >= 91, () -> "the loaded trunk: " + loaded.line() + "\n" + watch.logEnd());
                 assertEquals(0, loaded.hop(1).state(), () -> "the port toward ws2 carries the trunk's 19 Mbit/s of its 50: NORMAL; "
                     + loaded.line());
-                assertTrue(loaded.hop(1).percent() >= 0 && loaded.hop(1).percent() <= 90, loaded.line());
+                // the trunk's load goes on to ws2: about 19 of sw2-ws2's 50 Mbit/s, read from sw2's own snmpd
+                assertTrue(loaded.hop(1).percent() >= 25 && loaded.hop(1).percent() <= 50, () -> "sw2-ws2 under the trunk's load: "
+                    + loaded.line());
                 assertEquals(loaded.hop(0).state(), loaded.portState(), () -> "port_state is the worst hop's: " + loaded.line());
                 assertFalse(loaded.stale(), loaded.line());
 
@@ -163,7 +167,7 @@ class MultiHopPathOnTestbedTest {
                 assertTrue(stale.staleReason().contains("switch port utilisation unknown at hop " + SECOND_HOP), stale.line());
                 assertFalse(stale.staleReason().contains(FIRST_HOP), stale.line());
                 assertEquals(-1, stale.hop(1).state(), stale.line());
-                assertTrue(stale.hop(0).state() >= 91 && stale.hop(0).percent() >= 0, () -> "the trunk stays known: " + stale.line());
+                assertTrue(stale.hop(0).state() >= 0 && stale.hop(0).percent() >= 0, () -> "the trunk stays known: " + stale.line());
                 assertEquals(-1, stale.portState(), () -> "an unknown hop makes port_state unknown: " + stale.line());
                 if (clients != null) {
                     final int thesisStale = thesisPortStateAgreeing(watch, clients, srv, ior);
