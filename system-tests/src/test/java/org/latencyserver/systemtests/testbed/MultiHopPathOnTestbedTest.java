@@ -35,7 +35,8 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
  * ws1 on sw1, ws2 on sw2, a 20 Mbit/s trunk sw1 → sw2, 50 Mbit/s toward ws2) and a server in srv whose connection
  * ws1 → ws2 crosses {@code links: [sw1-trunk, sw2-ws2]}, each port polled from its own switch's snmpd.
  * <ol>
- *   <li>With the trunk loaded to 95 % ({@code testbed load trunk}), ConnectionInfo's hops show sw1-trunk LOADED and
+ *   <li>With the trunk loaded to 95 % ({@code testbed load trunk}), ConnectionInfo's hops show sw1-trunk LOADED (or
+ *       SATURATED, when a busy machine makes its tbf drop) and
  *       sw2-ws2 NORMAL (the same load crosses it at about 38 % of 50 Mbit/s, as sw2's snmpd reads it), and its
  *       port_state is the worst hop's.</li>
  *   <li>sw2's snmpd stopped: within {@code unknown_after_missed_polls} polls (the deadline a generous multiple of
@@ -132,7 +133,7 @@ class MultiHopPathOnTestbedTest {
                 // each switch's snmpd refreshes its counters on its own ~3 s clock: wait until both have seen the load
                 final PathReading loaded = awaitPath(watch, loadEpoch, r -> r.hops().size() == 2 && r.hop(0).state() >= 91
                     && r.hop(1).percent() >= 25, Duration.ofSeconds(30));
-                System.out.printf(Locale.ROOT, "two switches: %s LOADED (%d) %.1f s after the load began: %s%n", FIRST_HOP,
+                System.out.printf(Locale.ROOT, "two switches: %s at port_state %d %.1f s after the load began: %s%n", FIRST_HOP,
                     loaded.hop(0).state(), (loaded.epochMillis() - loadEpoch) / 1e3, loaded.line());
                 assertTrue(loaded.hop(0).state() >= 91, () -> "the loaded trunk: " + loaded.line() + "\n" + watch.logEnd());
                 assertEquals(0, loaded.hop(1).state(), () -> "the port toward ws2 carries the trunk's 19 Mbit/s of its 50: NORMAL; "
