@@ -1,10 +1,12 @@
 package org.latencyserver.systemtests.testbed;
 
+import java.util.StringJoiner;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateUnavailable;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
+import org.latencyserver.idl.latency.PathHop;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
@@ -16,6 +18,11 @@ import org.omg.CORBA.ORB;
  * <pre>
  * t=EPOCH_MS conn=N qos=Q port_state=P served quality=Q source=S value_ms=V basis=B
  * t=EPOCH_MS conn=N qos=Q port_state=P refused reason=R
+ * </pre>
+ * then one line with its path's switch ports as {@code ConnectionInfo} gives them (hops in path order, each
+ * {@code LINK:PORT_STATE:PORT_PERCENT}; none for a connection without a link) and whether it is stale:
+ * <pre>
+ * t=EPOCH_MS conn=N path port_state=P hops=LINK:S:U,LINK:S:U stale=true|false stale_reason=R
  * </pre>
  * or {@code t=EPOCH_MS error ...} for a call that failed.
  */
@@ -45,6 +52,7 @@ public final class EstimatesWatchMain {
                     } catch (EstimateUnavailable e) {
                         System.out.println(head + " refused reason=" + e.reason.replace('\n', ' '));
                     }
+                    System.out.println(pathLine(now, info));
                 }
             } catch (RuntimeException e) {
                 System.out.println("t=" + now + " error " + e);
@@ -52,5 +60,14 @@ public final class EstimatesWatchMain {
             System.out.flush();
             Thread.sleep(PERIOD_MILLIS);
         }
+    }
+
+    private static String pathLine(final long now, final ConnectionInfo info) {
+        final StringJoiner hops = new StringJoiner(",");
+        for (final PathHop hop : info.hops) {
+            hops.add(hop.link_name + ":" + hop.port_state + ":" + hop.port_percent);
+        }
+        return "t=" + now + " conn=" + info.index_ref + " path port_state=" + info.port_state + " hops=" + hops + " stale=" + info.stale
+            + " stale_reason=" + info.stale_reason.replace('\n', ' ');
     }
 }

@@ -18,10 +18,12 @@ import org.junit.jupiter.api.Assumptions;
 import org.latencyserver.launch.Component;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.testbed.Prerequisites;
+import org.latencyserver.testbed.Processes;
 
 /**
  * The testbed tests' shared fixture: {@code examples/testbed/one-switch.yaml} (srv, ws1, ws2 on sw1, a
- * 20 Mbit/s tbf toward ws2) under a name of the test's own — a run beside another, or after a killed
+ * 20 Mbit/s tbf toward ws2), or another topology of {@code examples/testbed} (e.g. {@code two-switches.yaml}),
+ * under a name of the test's own — a run beside another, or after a killed
  * one, never shares namespaces —, brought up and taken down through {@code ./latency testbed} as a user
  * runs it, with its status file read for hosts, agents and the bottleneck port.
  *
@@ -71,10 +73,24 @@ final class OneSwitchTestbed {
      * @return the testbed, up
      */
     static OneSwitchTestbed up(final SystemUnderTest system, final Path directory, final String prefix) throws Exception {
+        return up(system, directory, prefix, "one-switch.yaml");
+    }
+
+    /**
+     * Brings up a topology of {@code examples/testbed} under the test's own name and reads its status.
+     *
+     * @param system       the kit that runs {@code testbed up}
+     * @param directory    the test's directory: the topology and the state directory go there
+     * @param prefix       two letters naming the test; the process id makes the name unique
+     * @param topologyFile a file of {@code examples/testbed}, e.g. {@code two-switches.yaml}
+     * @return the testbed, up
+     */
+    static OneSwitchTestbed up(final SystemUnderTest system, final Path directory, final String prefix, final String topologyFile)
+        throws Exception {
         final OneSwitchTestbed testbed = new OneSwitchTestbed(uniqueName(prefix), directory);
-        final Path topology = directory.resolve("one-switch.yaml");
-        Files.writeString(topology, Files.readString(Path.of("../examples/testbed/one-switch.yaml"))
-            .replace("name: one", "name: " + testbed.name));
+        final Path topology = directory.resolve(topologyFile);
+        Files.writeString(topology, Files.readString(Path.of("../examples/testbed").resolve(topologyFile))
+            .replaceFirst("(?m)^name: \\S+$", "name: " + testbed.name));
         run(system, "testbed-up", "up", "--topology", topology.toString(), "--state-dir", testbed.state.toString());
         testbed.status = JSON.readTree(testbed.state.resolve("status.json").toFile());
         return testbed;
@@ -152,14 +168,30 @@ final class OneSwitchTestbed {
         return status.get("switches").get(0);
     }
 
+    /** @return the named switch's entry */
+    JsonNode switchNamed(final String switchName) {
+        for (final JsonNode node : status.get("switches")) {
+            if (node.get("name").asText().equals(switchName)) {
+                return node;
+            }
+        }
+        throw new AssertionError("no switch " + switchName + " in " + status.toPrettyString());
+    }
+
     /** @return sw1's port toward the named host */
     JsonNode port(final String toward) {
-        for (final JsonNode port : switchOne().get("ports")) {
-            if (port.get("name").asText().equals(toward)) {
+        return port("sw1", toward);
+    }
+
+    /** @return the named switch's port of that name: a host's name, or a link's for the switch's end of it */
+    JsonNode port(final String switchName, final String portName) {
+        final JsonNode node = switchNamed(switchName);
+        for (final JsonNode port : node.get("ports")) {
+            if (port.get("name").asText().equals(portName)) {
                 return port;
             }
         }
-        throw new AssertionError("no port " + toward + " in " + switchOne().toPrettyString());
+        throw new AssertionError("no port " + portName + " in " + node.toPrettyString());
     }
 
     /** @return the v2c community every agent of the testbed answers */
@@ -167,11 +199,70 @@ final class OneSwitchTestbed {
         return status.get("snmp").get("community").asText();
     }
 
-    /** @return {@code udp:ADDRESS/PORT} of the named host's snmpd, or of sw1's for {@code "sw1"} */
+    /** @return {@code udp:ADDRESS/PORT} of the named host's or switch's snmpd */
     String agent(final String node) {
-        final String address = "sw1".equals(node) ? switchOne().get("management_address").asText()
+        final String address = isSwitch(node) ? switchNamed(node).get("management_address").asText()
             : host(node).get("snmpd").get("address").asText();
         return "udp:" + address + "/" + status.get("snmp").get("port").asInt();
+    }
+
+    /**
+     * Ends the named host's or switch's snmpd (SIGTERM, as an agent stopped by its operator) and waits until it has
+     * exited: its agent no longer answers until {@link #startAgentAgain}.
+     *
+     * @return the PID it had
+     */
+    long stopAgent(final String node) throws Exception {
+        final long pid = Processes.readPid(agentDirectory(node).resolve("snmpd.pid"))
+            .orElseThrow(() -> new AssertionError("no snmpd.pid of " + node + " in " + state));
+        final ProcessHandle snmpd = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("the snmpd of " + node + " is gone"));
+        snmpd.destroy();
+        snmpd.onExit().get(10, TimeUnit.SECONDS);
+        return pid;
+    }
+
+    /**
+     * Starts the named node's snmpd again, as {@code testbed up} started it (its configuration, pid file and log), in
+     * its namespace; it answers once it has written its pid file, and {@code down} ends it as any agent.
+     *
+     * @return its new PID
+     */
+    long startAgentAgain(final String node) throws Exception {
+        final Path dir = agentDirectory(node);
+        final Path pidFile = dir.resolve("snmpd.pid");
+        Files.deleteIfExists(pidFile);
+        final String snmpd = Prerequisites.find("snmpd").map(Path::toString).orElse("snmpd");
+        exec(List.of("ip", "netns", "exec", namespaceOf(node), "env", "MIBS=", snmpd, "-C", "-c", dir.resolve("snmpd.conf").toString(),
+            "-p", pidFile.toString(), "-Lf", dir.resolve("snmpd.log").toString()));
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            final var pid = Processes.readPid(pidFile);
+            if (pid.isPresent()) {
+                return pid.get();
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the snmpd of " + node + " started again wrote no pid file " + pidFile);
+    }
+
+    /** @return the state directory of the named node's snmpd: its configuration, pid file and log */
+    private Path agentDirectory(final String node) {
+        return state.resolve("snmpd").resolve(node);
+    }
+
+    /** @return the network namespace of the named host or switch */
+    private String namespaceOf(final String node) {
+        return isSwitch(node) ? switchNamed(node).get("namespace").asText() : namespace(node);
+    }
+
+    /** @return whether the status file names a switch so */
+    private boolean isSwitch(final String node) {
+        for (final JsonNode each : status.get("switches")) {
+            if (each.get("name").asText().equals(node)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
