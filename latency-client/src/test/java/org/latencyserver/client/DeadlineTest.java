@@ -14,6 +14,7 @@ import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.latency.ConfidenceInterval;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateKind;
+import org.latencyserver.idl.latency.PathHop;
 import org.latencyserver.mirror.MirrorLayout;
 import org.latencyserver.mirror.MirrorRecord;
 
@@ -216,6 +217,8 @@ class DeadlineTest {
         estimate.notes = new String[0];
         estimate.correction = "";
         estimate.source = "measurement";
+        estimate.hops = new PathHop[0];
+        estimate.path_bound_method = "";
         return estimate;
     }
 
