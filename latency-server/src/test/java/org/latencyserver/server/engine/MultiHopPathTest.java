@@ -6,21 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.estimate.PathProfiles;
 import org.latencyserver.core.path.BoundMethod;
-import org.latencyserver.core.port.ThesisQueuePortModel;
-import org.latencyserver.core.profile.Layer;
-import org.latencyserver.core.profile.PortCell;
 import org.latencyserver.core.profile.Profile;
-import org.latencyserver.core.profile.ProfileCell;
-import org.latencyserver.core.profile.Provenance;
-import org.latencyserver.core.state.CpuState;
-import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.core.state.CpuThresholds;
 import org.latencyserver.core.state.PortBands;
 import org.latencyserver.core.state.PortState;
@@ -48,36 +40,13 @@ class MultiHopPathTest {
     private final AtomicLong tickets = new AtomicLong(1);
     private final AtomicLong epochMillis = new AtomicLong(1_000_000);
 
-    /** 100 round trips, one per 0.1 ms bin above {@code fromMillis}. */
-    private static LatencyHistogram spread(final double fromMillis) {
-        final long[] edges = new long[100];
-        final long[] counts = new long[100];
-        for (int i = 0; i < 100; i++) {
-            edges[i] = Math.round(fromMillis * 1e6) + (i + 1) * 100_000L;
-            counts[i] = 1;
-        }
-        return LatencyHistogram.of(edges, counts, 0);
-    }
-
-    private static Profile profile() {
-        final LatencyHistogram cpu = LatencyHistogram.of(new long[] {900_000, 1_000_000, 1_100_000}, new long[] {0, 90, 10}, 0);
-        final List<ProfileCell> cells = new ArrayList<>();
-        for (final CpuStatePair pair : CpuStatePair.PROFILED_PAIRS) {
-            cells.add(new ProfileCell(pair, 256, 100, pair.equals(new CpuStatePair(CpuState.LOW, CpuState.LOW)) ? 1.0 : 2.0, 0.3,
-                2.0, cpu));
-        }
-        return new Profile("paths", "LOCAL", Layer.CORBA, new Provenance("test", null, null, null, null, null), null,
-            ThesisQueuePortModel.INSTANCE, cells, List.of(new PortCell(91, 95, 256, 100, 15.05, 2.9, 20.0, spread(10.0)),
-            new PortCell(96, 98, 256, 100, 25.05, 2.9, 30.0, spread(20.0))));
-    }
-
     private UpdateEngine engine(final BoundMethod method) {
         final WorkstationType type = new WorkstationType("LOCAL-2CORE", 5);
         final ConnectionSpec bound = new ConnectionSpec(BOUND, "ws1", (short) 1, type, "ws2", (short) 2, type, PATH, 256, 2, 96,
             "paths", CalibrationMode.THESIS, 0.0, method);
         final ConnectionSpec mean = new ConnectionSpec(MEAN, "ws1", (short) 1, type, "ws2", (short) 2, type, PATH, 256, 1, 0,
             "paths", CalibrationMode.THESIS, 0.0, method);
-        final Profile profile = profile();
+        final Profile profile = PathProfiles.profile();
         return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(bound, 0), ConnectionRow.initial(mean, 0))),
             Map.of(profile.name(), profile), new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20,
                 20_000, 0, PortBands.of(List.of(95, 98)), 0, MeasurementPacing.NONE, 1), tickets::incrementAndGet,
