@@ -107,7 +107,8 @@ public final class PinningTrustManager extends X509ExtendedTrustManager implemen
             return;
         }
         if (address != null) {
-            note(address, chain, "is refused: " + revocation);
+            note(address, chain, "is revoked: its serial " + RevokedSerials.hex(chain[0].getSerialNumber()) + " is listed in "
+                + revoked.file());
         }
         throw new CertificateException(revocation);
     }

@@ -71,7 +71,7 @@ class RevokedPeersTest {
             assertEquals(TlsPinning.REFUSED_MINOR, refused.minor, refused.toString());
             assertTrue(refused.getMessage().contains("TLS handshake") && refused.getMessage().contains("CN=ws2,OU=peer"),
                 refused.getMessage());
-            assertTrue(refused.getMessage().contains("serial " + serial.toString(16) + " is revoked (listed in " + revokedFile),
+            assertTrue(refused.getMessage().contains("is revoked: its serial " + serial.toString(16) + " is listed in " + revokedFile),
                 refused.getMessage());
             assertEquals(0, revoked.answers.get(), "no request got past the handshake");
         }
