@@ -133,6 +133,11 @@ class PinnedPeersTest {
         final IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
             () -> context(null).pinPeers(true).revokedSerials(revoked).validate());
         assertTrue(bad.getMessage().startsWith("--tls-revoked-serials: " + revoked + " line 2"), bad.getMessage());
+        final org.latencyserver.orb.CommandRun run = org.latencyserver.orb.CommandRun.of(new ClientAgentMain(),
+            "--server", server.ior(), "--tls-revoked-serials", revoked.toString());
+        assertEquals(2, run.exit(), run.standardError());
+        assertTrue(run.standardError().contains("--tls-revoked-serials refuses revoked peers of pinned round trips only"),
+            run.standardError());
     }
 
     @Test
