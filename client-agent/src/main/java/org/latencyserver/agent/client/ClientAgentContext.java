@@ -4,7 +4,9 @@ import static org.latencyserver.launch.ContextChecks.requireAtLeast;
 import static org.latencyserver.launch.ContextChecks.requireNonBlank;
 import static org.latencyserver.launch.ContextChecks.requirePort;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -42,7 +44,7 @@ public final class ClientAgentContext {
     private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
     private long callTimeoutMillis = 10_000;
     private boolean pinPeers;
-    private java.nio.file.Path revokedSerials;
+    private Path revokedSerials;
 
     /**
      * @return this, measuring for this server: its IOR file, an IOR/corbaloc, or its name with {@link #naming(String)} (by default
@@ -162,7 +164,7 @@ public final class ClientAgentContext {
      * @return this, refusing a pinned peer whose certificate's serial this file lists ({@code ./latency certs --revoke}
      *     writes it), re-read when it changes; null, the default: none. Needs {@link #pinPeers}
      */
-    public ClientAgentContext revokedSerials(java.nio.file.Path file) {
+    public ClientAgentContext revokedSerials(Path file) {
         this.revokedSerials = file;
         return this;
     }
@@ -205,7 +207,7 @@ public final class ClientAgentContext {
             }
             try {
                 RevokedSerials.read(revokedSerials);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new IllegalArgumentException("--tls-revoked-serials: revoked serials file " + revokedSerials
                     + " cannot be read: " + e.getMessage(), e);
             } catch (IllegalArgumentException e) {
@@ -289,7 +291,7 @@ public final class ClientAgentContext {
     }
 
     /** @return the revoked-serials file of pinned peers, or null for none */
-    java.nio.file.Path revokedSerials() {
+    Path revokedSerials() {
         return revokedSerials;
     }
 }

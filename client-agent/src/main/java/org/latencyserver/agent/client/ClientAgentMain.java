@@ -1,6 +1,7 @@
 package org.latencyserver.agent.client;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,7 @@ public final class ClientAgentMain implements Callable<Integer> {
         + " certificate's serial this file lists (./latency certs --revoke writes it; one hexadecimal serial a line),",
         "at the handshake and on connections already open, as any other pin failure. Re-read within 10 s of a change;"
         + " a changed file that cannot be read keeps the last good list (logged)."})
-    private java.nio.file.Path revokedSerials;
+    private Path revokedSerials;
 
     /** Ready once it runs. */
     @Mixin

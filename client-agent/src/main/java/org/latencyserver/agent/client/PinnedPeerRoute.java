@@ -1,5 +1,6 @@
 package org.latencyserver.agent.client;
 
+import java.nio.file.Path;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.PinnedIdentity;
 import org.latencyserver.orb.RevokedSerialsWatch;
@@ -39,7 +40,7 @@ final class PinnedPeerRoute implements AutoCloseable {
      * @return the route
      * @throws IllegalArgumentException naming the revoked-serials file when it cannot be read
      */
-    static PinnedPeerRoute of(final ORB plainOrb, final TlsStores stores, final java.nio.file.Path revokedSerials,
+    static PinnedPeerRoute of(final ORB plainOrb, final TlsStores stores, final Path revokedSerials,
                               final String host, final long replyTimeoutMillis) {
         final RevokedSerialsWatch revoked = revokedSerials == null ? null : RevokedSerialsWatch.open(revokedSerials);
         try {
