@@ -1,5 +1,6 @@
 package org.latencyserver.orb;
 
+import java.math.BigInteger;
 import java.net.Socket;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
@@ -48,6 +49,10 @@ import org.omg.PortableInterceptor.ORBInitializer;
  * <p>Why the handshake failed: the ORB's trust manager ({@link PinningTrustManager}) checks the chain against the
  * trust store as JSSE would and keeps why it refused, by the other end's address, for the call that failed.
  *
+ * <p>Revoked certificates: an ORB made with a {@link RevokedSerialsWatch} refuses an end whose certificate's serial the
+ * list in force holds, at the handshake (the trust manager: no request reaches it) and at every call on a connection
+ * opened before the serial was listed (the interceptor), as any other pin failure.
+ *
  * <p>Thread-safe: the interceptor keeps no state of its own; the refusal reasons are in a concurrent map.
  */
 public final class TlsPinning {
@@ -56,6 +61,11 @@ public final class TlsPinning {
     public static final int REFUSED_MINOR = 0x4C530050;
     /** The policy type that carries a reference's pinned identity (a private, process-local type). */
     static final int IDENTITY_POLICY_TYPE = 0x4C530051;
+    /**
+     * The ORB property naming the {@link RevokedSerialsWatch} in force ({@link RevokedSerialsWatch#register}); absent:
+     * no certificate is revoked.
+     */
+    static final String REVOKED_SERIALS_PROPERTY = "latency.tls.revoked_serials";
     /** The key of the verified identity in a TLS session's values. */
     private static final String SESSION_KEY = "org.latencyserver.pinned-identity";
     /** Handshake refusals not yet told, by ORB (weakly: a shut-down ORB's go with it) and by the refused end's {@code IP:PORT}. */
@@ -88,7 +98,25 @@ public final class TlsPinning {
      * @return {@code properties}
      */
     public static Properties pinningClient(final Properties properties, final TlsStores stores) {
+        return pinningClient(properties, stores, null);
+    }
+
+    /**
+     * As {@link #pinningClient(Properties, TlsStores)}, and refusing every end whose certificate serial is in the list
+     * the watch has in force when the handshake or the call is made.
+     *
+     * @param properties from {@link OrbSupport#properties}; changed in place
+     * @param stores     this process's certificate and the deployment's CA
+     * @param revoked    the revoked serials, or null for none; registered here ({@link RevokedSerialsWatch#register}),
+     *                   to be closed by the caller after the ORB is shut down
+     * @return {@code properties}
+     */
+    public static Properties pinningClient(final Properties properties, final TlsStores stores,
+                                           final RevokedSerialsWatch revoked) {
         OrbSupport.withTlsClient(properties, stores);
+        if (revoked != null) {
+            properties.setProperty(REVOKED_SERIALS_PROPERTY, revoked.register());
+        }
         properties.setProperty("org.omg.PortableInterceptor.ORBInitializerClass." + Initializer.class.getName(), "");
         // A missing initializer would otherwise be skipped with a warning, and no call checked.
         properties.setProperty("jacorb.orb_initializer.fail_on_error", "on");
@@ -127,11 +155,38 @@ public final class TlsPinning {
             final ORB orb = ((ORBInitInfoImpl) info).getORB();
             try {
                 info.add_client_request_interceptor(new Interceptor(HANDSHAKE_REFUSALS.computeIfAbsent(orb,
-                    key -> new ConcurrentHashMap<>())));
+                    key -> new ConcurrentHashMap<>()), revokedSerialsOf(((org.jacorb.orb.ORB) orb).getConfiguration())));
             } catch (org.omg.PortableInterceptor.ORBInitInfoPackage.DuplicateName e) {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    /**
+     * @param configuration a pinning ORB's
+     * @return the revoked serials its properties name, or null for none
+     * @throws IllegalStateException when they name a watch that is not registered (closed before the ORB was made)
+     */
+    static RevokedSerialsWatch revokedSerialsOf(final org.jacorb.config.Configuration configuration) {
+        try {
+            return RevokedSerialsWatch.registered(configuration.getAttribute(REVOKED_SERIALS_PROPERTY, null));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @param revoked the watch in force, or null
+     * @param serial  the other end's certificate serial
+     * @return why the end is refused when the serial is revoked, else null
+     */
+    static String revocation(final RevokedSerialsWatch revoked, final BigInteger serial) {
+        return revoked != null && revoked.current().contains(serial)
+            ? "its certificate's serial " + RevokedSerials.hex(serial) + " is revoked (listed in " + revoked.file() + ")" : null;
+    }
+
+    /** A connection's verified identity and the serial of the certificate it was verified with. */
+    private record Verified(PinnedIdentity identity, BigInteger serial) {
     }
 
     /** The pinned identity of a reference, carried as a client-side policy override. */
@@ -162,19 +217,21 @@ public final class TlsPinning {
     private static final class Interceptor extends org.omg.CORBA.LocalObject implements ClientRequestInterceptor {
         private static final long serialVersionUID = 1L;
         private final transient Map<String, HandshakeRefusal> handshakeRefusals;
+        private final transient RevokedSerialsWatch revoked;
 
-        Interceptor(final Map<String, HandshakeRefusal> handshakeRefusals) {
+        Interceptor(final Map<String, HandshakeRefusal> handshakeRefusals, final RevokedSerialsWatch revoked) {
             this.handshakeRefusals = handshakeRefusals;
+            this.revoked = revoked;
         }
 
         @Override
         public void send_request(final ClientRequestInfo ri) {
-            verify(ri, false);
+            verify(ri, false, revoked);
         }
 
         @Override
         public void receive_reply(final ClientRequestInfo ri) {
-            verify(ri, true);
+            verify(ri, true, revoked);
         }
 
         @Override
@@ -217,9 +274,10 @@ public final class TlsPinning {
      *
      * @param replied whether the reply has come (the connection is open); before sending, a connection not yet
      *                open is left to the check of the reply
-     * @throws NO_PERMISSION when it is not the pinned identity's
+     * @param revoked the revoked serials in force, or null
+     * @throws NO_PERMISSION when it is not the pinned identity's, or its certificate is revoked
      */
-    private static void verify(final ClientRequestInfo ri, final boolean replied) {
+    private static void verify(final ClientRequestInfo ri, final boolean replied, final RevokedSerialsWatch revoked) {
         final PinnedIdentity expected = expectedOf(ri);
         final CompletionStatus status = replied ? CompletionStatus.COMPLETED_MAYBE : CompletionStatus.COMPLETED_NO;
         if (expected == null) {
@@ -238,7 +296,12 @@ public final class TlsPinning {
             throw refused(expected, "the call went over plain IIOP, not TLS", status);
         }
         final SSLSession session = ((SSLSocket) socket).getSession();
-        if (expected.equals(session.getValue(SESSION_KEY))) {
+        if (session.getValue(SESSION_KEY) instanceof Verified verified && expected.equals(verified.identity())) {
+            // Listed since the connection was opened: refused from now on, as at a new handshake.
+            final String revocation = revocation(revoked, verified.serial());
+            if (revocation != null) {
+                throw refused(expected, revocation, status);
+            }
             return;
         }
         final Certificate[] chain;
@@ -252,7 +315,12 @@ public final class TlsPinning {
         if (mismatch != null) {
             throw refused(expected, mismatch, status);
         }
-        session.putValue(SESSION_KEY, expected);
+        final BigInteger serial = ((X509Certificate) chain[0]).getSerialNumber();
+        final String revocation = revocation(revoked, serial);
+        if (revocation != null) {
+            throw refused(expected, revocation, status);
+        }
+        session.putValue(SESSION_KEY, new Verified(expected, serial));
     }
 
     private static PinnedIdentity expectedOf(final ClientRequestInfo ri) {

@@ -1,6 +1,7 @@
 package org.latencyserver.orb;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,6 +83,25 @@ public final class TestCertificateAuthority {
      */
     public TlsStores stores(final Path keystore) {
         return new TlsStores(keystore, trustStore(), PASSWORD);
+    }
+
+    /**
+     * @param keystore a store {@link #issue}d by a test authority
+     * @return the serial number of its certificate, as a revoked-serials file lists it
+     * @throws IOException when the store cannot be read
+     */
+    public static BigInteger serialOf(final Path keystore) throws IOException {
+        try {
+            final java.security.KeyStore store = java.security.KeyStore.getInstance(keystore.toFile(), PASSWORD.toCharArray());
+            for (final String alias : java.util.Collections.list(store.aliases())) {
+                if (store.isKeyEntry(alias)) {
+                    return ((java.security.cert.X509Certificate) store.getCertificate(alias)).getSerialNumber();
+                }
+            }
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("cannot read " + keystore + ": " + e.getMessage(), e);
+        }
+        throw new IOException(keystore + " holds no key entry");
     }
 
     private Path caStore() {

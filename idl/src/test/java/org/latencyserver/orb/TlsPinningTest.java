@@ -141,10 +141,10 @@ class TlsPinningTest {
     }
 
     /** An echo object on its own ORB, on loopback, over plain IIOP and (given stores) IIOP/TLS. */
-    private static final class EchoServer implements AutoCloseable {
+    static final class EchoServer implements AutoCloseable {
         private final ORB orb;
-        private final String ior;
-        private final AtomicLong answers = new AtomicLong();
+        final String ior;
+        final AtomicLong answers = new AtomicLong();
 
         private EchoServer(final Properties properties) {
             // A caller in this JVM would otherwise be served in-process, past TLS.

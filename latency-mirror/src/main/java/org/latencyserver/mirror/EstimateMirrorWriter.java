@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -87,6 +89,26 @@ public final class EstimateMirrorWriter implements AutoCloseable {
      * @throws IllegalArgumentException if {@code heartbeatIntervalMillis} is below 1
      */
     public static EstimateMirrorWriter create(final Path path, final int heartbeatIntervalMillis) throws IOException {
+        return create(path, heartbeatIntervalMillis, null);
+    }
+
+    /**
+     * As {@link #create(Path, int)}, and gives the file this group before it is published (so that
+     * no reader ever sees it with another group); its mode stays 0640.
+     *
+     * @param path                    where readers open the mirror
+     * @param heartbeatIntervalMillis how often (ms, ≥ 1) the caller promises to call {@link #heartbeat}
+     * @param group                   the file's group, or null for the one the file system gives it
+     *     (the process's group, or the directory's when the directory has the setgid bit)
+     * @return the writer, owning the mapping until {@link #close()}
+     * @throws GroupNotApplied naming the group and the file when the group cannot be given (the
+     *     process is neither root nor a member of it); nothing is published then
+     * @throws IOException if the file cannot be created, sized, mapped or renamed (the temporary
+     *     file is then removed)
+     * @throws IllegalArgumentException if {@code heartbeatIntervalMillis} is below 1
+     */
+    public static EstimateMirrorWriter create(final Path path, final int heartbeatIntervalMillis, final GroupPrincipal group)
+        throws IOException {
         if (heartbeatIntervalMillis < 1) {
             throw new IllegalArgumentException("heartbeatIntervalMillis " + heartbeatIntervalMillis + " is below 1");
         }
@@ -102,6 +124,9 @@ public final class EstimateMirrorWriter implements AutoCloseable {
                 StandardOpenOption.READ, StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(FILE_PERMISSIONS))) {
                 // Mapping beyond the end extends the file; the new bytes read as zero and stay sparse.
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_LENGTH);
+            }
+            if (group != null) {
+                giveGroup(temporary, group, target);
             }
             file = new RandomAccessFile(temporary.toFile(), "r");
             final long startedEpochMillis = System.currentTimeMillis();
@@ -127,6 +152,31 @@ public final class EstimateMirrorWriter implements AutoCloseable {
                 e.addSuppressed(suppressed);
             }
             throw e;
+        }
+    }
+
+    private static void giveGroup(final Path temporary, final GroupPrincipal group, final Path target) throws GroupNotApplied {
+        final PosixFileAttributeView view = Files.getFileAttributeView(temporary, PosixFileAttributeView.class);
+        if (view == null) {
+            throw new GroupNotApplied("cannot give " + target + " the group " + group.getName()
+                + ": its file system has no POSIX owners and groups", null);
+        }
+        try {
+            view.setGroup(group);
+        } catch (final IOException | SecurityException e) {
+            final String why = e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
+                ? fs.getReason() : e.getMessage();
+            throw new GroupNotApplied("cannot give " + target + " the group " + group.getName() + " (" + why
+                + "): the mirror's user must be root or a member of that group", e);
+        }
+    }
+
+    /** The mirror file could not be given the group asked for; the message names the group and the file. */
+    public static final class GroupNotApplied extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        GroupNotApplied(final String message, final Exception cause) {
+            super(message, cause);
         }
     }
 

@@ -87,7 +87,8 @@ public final class ClientAgent extends RunningComponent {
             route = ServerRoute.of(orb, context.tls(), context.host(), context.callTimeoutMillis());
             // With --pin-peers, round trips too go through a TLS-only ORB, each checked against its node's peer certificate.
             pinnedPeers = context.pinPeers()
-                ? PinnedPeerRoute.of(orb, context.tls(), context.host(), context.callTimeoutMillis()) : null;
+                ? PinnedPeerRoute.of(orb, context.tls(), context.revokedSerials(), context.host(),
+                    context.callTimeoutMillis()) : null;
             final ClientAgent client = new ClientAgent(context, settings, orb, route, pinnedPeers);
             client.start();
             return client;

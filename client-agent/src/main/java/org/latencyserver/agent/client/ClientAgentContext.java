@@ -4,13 +4,16 @@ import static org.latencyserver.launch.ContextChecks.requireAtLeast;
 import static org.latencyserver.launch.ContextChecks.requireNonBlank;
 import static org.latencyserver.launch.ContextChecks.requirePort;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.latencyserver.agent.probe.ProbeSettings;
 import org.latencyserver.orb.Partitions;
+import org.latencyserver.orb.RevokedSerials;
 import org.latencyserver.orb.TlsStores;
 
 /**
@@ -41,6 +44,7 @@ public final class ClientAgentContext {
     private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
     private long callTimeoutMillis = 10_000;
     private boolean pinPeers;
+    private Path revokedSerials;
 
     /**
      * @return this, measuring for this server: its IOR file, an IOR/corbaloc, or its name with {@link #naming(String)} (by default
@@ -157,6 +161,15 @@ public final class ClientAgentContext {
     }
 
     /**
+     * @return this, refusing a pinned peer whose certificate's serial this file lists ({@code ./latency certs --revoke}
+     *     writes it), re-read when it changes; null, the default: none. Needs {@link #pinPeers}
+     */
+    public ClientAgentContext revokedSerials(Path file) {
+        this.revokedSerials = file;
+        return this;
+    }
+
+    /**
      * Checks the settings.
      *
      * @return this
@@ -186,6 +199,20 @@ public final class ClientAgentContext {
         if (pinPeers && tls == null) {
             throw new IllegalArgumentException("--pin-peers checks each peer's certificate against the deployment's CA over"
                 + " IIOP/TLS: give --tls-keystore (this agent's certificate) and --tls-truststore (the CA) too");
+        }
+        if (revokedSerials != null) {
+            if (!pinPeers) {
+                throw new IllegalArgumentException("--tls-revoked-serials refuses revoked peers of pinned round trips only:"
+                    + " give --pin-peers too");
+            }
+            try {
+                RevokedSerials.read(revokedSerials);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--tls-revoked-serials: revoked serials file " + revokedSerials
+                    + " cannot be read: " + e.getMessage(), e);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--tls-revoked-serials: " + e.getMessage(), e);
+            }
         }
         requireNonBlank("--host", host, "be an address");
         requirePort("--port", port, 0);
@@ -261,5 +288,10 @@ public final class ClientAgentContext {
 
     boolean pinPeers() {
         return pinPeers;
+    }
+
+    /** @return the revoked-serials file of pinned peers, or null for none */
+    Path revokedSerials() {
+        return revokedSerials;
     }
 }

@@ -1,6 +1,7 @@
 package org.latencyserver.agent.client;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,6 +112,12 @@ public final class ClientAgentMain implements Callable<Integer> {
         + " started with --tls-port. Probes go the same way."})
     private boolean pinPeers;
 
+    @Option(names = "--tls-revoked-serials", paramLabel = "FILE", description = {"With --pin-peers: refuse a peer whose"
+        + " certificate's serial this file lists (./latency certs --revoke writes it; one hexadecimal serial a line),",
+        "at the handshake and on connections already open, as any other pin failure. Re-read within 10 s of a change;"
+        + " a changed file that cannot be read keeps the last good list (logged)."})
+    private Path revokedSerials;
+
     /** Ready once it runs. */
     @Mixin
     private ReadinessOptions readiness = new ReadinessOptions();
@@ -139,7 +146,7 @@ public final class ClientAgentMain implements Callable<Integer> {
                 // Unlike the TLS stores below, a bad option here is told with picocli's usage help.
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            ComponentMain.validate(() -> context.tls(tls.stores()).pinPeers(pinPeers).validate());
+            ComponentMain.validate(() -> context.tls(tls.stores()).pinPeers(pinPeers).revokedSerials(revokedSerials).validate());
             if (pinCore != null) {
                 try {
                     CorePinning.pinThisProcess(pinCore);
@@ -158,7 +165,8 @@ public final class ClientAgentMain implements Callable<Integer> {
                 + (pinCore == null ? "" : ", pinned to core " + pinCore)
                 + (adaptiveHalfWidthMillis == null ? "" : ", adaptive to a CI half-width of " + adaptiveHalfWidthMillis + " ms")
                 + (agent.probing() ? ", probing at the server's rates (reports every " + probeReportMillis + " ms)" : ", probing off")
-                + (pinPeers ? ", peers pinned to their peer certificates over IIOP/TLS" : ""));
+                + (pinPeers ? ", peers pinned to their peer certificates over IIOP/TLS" : "")
+                + (revokedSerials == null ? "" : ", refusing the serials revoked in " + revokedSerials.toAbsolutePath()));
             System.out.flush();
         });
     }

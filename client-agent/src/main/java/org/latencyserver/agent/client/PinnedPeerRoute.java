@@ -1,7 +1,9 @@
 package org.latencyserver.agent.client;
 
+import java.nio.file.Path;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.PinnedIdentity;
+import org.latencyserver.orb.RevokedSerialsWatch;
 import org.latencyserver.orb.TlsPinning;
 import org.latencyserver.orb.TlsStores;
 import org.omg.CORBA.ORB;
@@ -11,7 +13,8 @@ import org.omg.CORBA.ORB;
  * IIOP/TLS with the agent's certificate, each peer's reference pinned to that node's peer certificate
  * ({@link TlsPinning}): a round trip is answered only by a peer whose certificate chains to the deployment's CA
  * and is {@code CN=NODE,OU=peer}. References are still resolved by the agent's plain ORB (the naming service,
- * {@code --peer}); only the calls go through this one.
+ * {@code --peer}); only the calls go through this one. With a revoked-serials file, a peer whose certificate's serial it
+ * lists is refused as any other pin failure ({@link TlsPinning}).
  *
  * <p>Thread-safe once made; close it before the plain ORB.
  */
@@ -19,22 +22,40 @@ final class PinnedPeerRoute implements AutoCloseable {
 
     private final ORB plainOrb;
     private final ORB pinningOrb;
+    private final RevokedSerialsWatch revoked;
 
-    private PinnedPeerRoute(final ORB plainOrb, final ORB pinningOrb) {
+    private PinnedPeerRoute(final ORB plainOrb, final ORB pinningOrb, final RevokedSerialsWatch revoked) {
         this.plainOrb = plainOrb;
         this.pinningOrb = pinningOrb;
+        this.revoked = revoked;
     }
 
     /**
      * @param plainOrb           the agent's ORB, which resolves references
      * @param stores             the agent's certificate and the deployment's CA
+     * @param revokedSerials     the revoked-serials file ({@code --tls-revoked-serials}), re-read every
+     *                           {@value RevokedSerialsWatch#DEFAULT_CHECK_INTERVAL_MILLIS} ms when it changed; null: none
      * @param host               address the pinning ORB binds (as the plain one)
      * @param replyTimeoutMillis how long a round trip over TLS may wait for its reply
      * @return the route
+     * @throws IllegalArgumentException naming the revoked-serials file when it cannot be read
      */
-    static PinnedPeerRoute of(final ORB plainOrb, final TlsStores stores, final String host, final long replyTimeoutMillis) {
-        return new PinnedPeerRoute(plainOrb, OrbSupport.init(new String[0],
-            TlsPinning.pinningClient(OrbSupport.properties(host, 0, replyTimeoutMillis), stores)));
+    static PinnedPeerRoute of(final ORB plainOrb, final TlsStores stores, final Path revokedSerials,
+                              final String host, final long replyTimeoutMillis) {
+        final RevokedSerialsWatch revoked = revokedSerials == null ? null : RevokedSerialsWatch.open(revokedSerials);
+        try {
+            final ORB pinningOrb = OrbSupport.init(new String[0],
+                TlsPinning.pinningClient(OrbSupport.properties(host, 0, replyTimeoutMillis), stores, revoked));
+            if (revoked != null) {
+                revoked.start(RevokedSerialsWatch.DEFAULT_CHECK_INTERVAL_MILLIS);
+            }
+            return new PinnedPeerRoute(plainOrb, pinningOrb, revoked);
+        } catch (RuntimeException e) {
+            if (revoked != null) {
+                revoked.close();
+            }
+            throw e;
+        }
     }
 
     /**
@@ -48,6 +69,12 @@ final class PinnedPeerRoute implements AutoCloseable {
 
     @Override
     public void close() {
-        pinningOrb.shutdown(false);
+        try {
+            pinningOrb.shutdown(false);
+        } finally {
+            if (revoked != null) {
+                revoked.close();
+            }
+        }
     }
 }

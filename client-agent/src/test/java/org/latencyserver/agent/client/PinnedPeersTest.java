@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.StandInServer;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
@@ -98,6 +101,46 @@ class PinnedPeersTest {
     }
 
     @Test
+    void withARevokedSerialsFileAnUnrevokedPeerIsMeasuredAndARevokedOneRefusedInTheHandshake(@TempDir final Path directory)
+        throws Exception {
+        final Path ws2 = deployment.issue("peer", "ws2", true);
+        final Path otherPeer = deployment.issue("peer", "ws4", true);
+        final Path revoked = Files.writeString(directory.resolve("revoked-serials"),
+            "# revoked peers\n" + TestCertificateAuthority.serialOf(otherPeer).toString(16) + "  # CN=ws4,OU=peer\n");
+        try (PeerAgent peer = tlsPeer(deployment.stores(ws2));
+             ClientAgent agent = ClientAgent.launch(context(peer).pinPeers(true).revokedSerials(revoked))) {
+            assertEquals(ROUND_TRIPS, offer().get(WAIT_MILLIS, TimeUnit.MILLISECONDS).sample_count,
+                "a peer whose serial is not listed is measured");
+            assertEquals(0, agent.pinRefusals());
+        }
+        Files.writeString(revoked, TestCertificateAuthority.serialOf(ws2).toString(16) + "  # CN=ws2,OU=peer, stolen\n");
+        try (PeerAgent peer = tlsPeer(deployment.stores(ws2));
+             ClientAgent agent = ClientAgent.launch(context(peer).pinPeers(true).revokedSerials(revoked))) {
+            final CompletableFuture<MeasuredResult> result = offer();
+            awaitRefusal(agent);
+            assertFalse(result.isDone(), "nothing was submitted");
+            assertEquals(0, peer.echoCount(), "the revoked peer was refused in the handshake, before any request");
+        }
+    }
+
+    @Test
+    void aRevokedSerialsFileWithoutPinningOrWithABadLineIsRefusedNamingIt(@TempDir final Path directory) throws Exception {
+        final Path revoked = Files.writeString(directory.resolve("revoked-serials"), "5f3a9c01\nCN=ws2\n");
+        final IllegalArgumentException unpinned = assertThrows(IllegalArgumentException.class,
+            () -> context(null).revokedSerials(revoked).validate());
+        assertTrue(unpinned.getMessage().contains("--tls-revoked-serials") && unpinned.getMessage().contains("--pin-peers"),
+            unpinned.getMessage());
+        final IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+            () -> context(null).pinPeers(true).revokedSerials(revoked).validate());
+        assertTrue(bad.getMessage().startsWith("--tls-revoked-serials: " + revoked + " line 2"), bad.getMessage());
+        final org.latencyserver.orb.CommandRun run = org.latencyserver.orb.CommandRun.of(new ClientAgentMain(),
+            "--server", server.ior(), "--tls-revoked-serials", revoked.toString());
+        assertEquals(2, run.exit(), run.standardError());
+        assertTrue(run.standardError().contains("--tls-revoked-serials refuses revoked peers of pinned round trips only"),
+            run.standardError());
+    }
+
+    @Test
     void aPeerThatServesNoTlsIsRefusedAndNotMeasured() throws Exception {
         try (PeerAgent peer = PeerAgent.launch(new PeerAgentContext().node("ws2"));
              ClientAgent agent = pinningAgent(peer)) {
@@ -155,7 +198,7 @@ class PinnedPeersTest {
 
     private static ClientAgentContext context(final PeerAgent peer) {
         return new ClientAgentContext().server(server.ior()).tls(agentStores).clientNodes(Set.of("ws1"))
-            .peerReferences(Map.of("ws2", peer.ior())).probing(false).jitWarmupSeconds(0).pollIntervalMillis(200);
+            .peerReferences(peer == null ? Map.of() : Map.of("ws2", peer.ior())).probing(false).jitWarmupSeconds(0).pollIntervalMillis(200);
     }
 
     /** @return the result of a new request for ws1 to ws2, which the stand-in now lists as pending */

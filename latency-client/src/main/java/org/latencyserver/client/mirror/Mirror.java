@@ -1,6 +1,8 @@
 package org.latencyserver.client.mirror;
 
 import java.io.IOException;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.util.concurrent.CompletableFuture;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateListener;
@@ -48,9 +50,13 @@ public final class Mirror extends RunningComponent {
      * @throws IllegalArgumentException when the context is not valid (naming the setting)
      * @throws IOException naming the file when it cannot be created
      * @throws CallbackReach.Unreachable when the callback address is loopback and the server is not (the file is left as it was)
+     * @throws UnusableGroup naming the group when the context's group does not exist on this host or cannot be given to
+     *     the file (the file is left as it was)
      */
     public static Mirror launch(MirrorContext context) throws IOException {
         context.validate();
+        // Before anything listens or is created: a group that does not exist is a mistake in the command line.
+        final GroupPrincipal group = groupOf(context);
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(OrbSupport.properties(context.listenHost(),
             context.listenPort(), MirrorContext.REPLY_TIMEOUT_MILLIS)));
         final EstimateMirrorWriter mirrorFile;
@@ -59,7 +65,9 @@ public final class Mirror extends RunningComponent {
             CallbackReach.requireReachable(orb, context.serverReference(), context.naming(), context.listenHost(), "this mirror's",
                 "--host");
             try {
-                mirrorFile = EstimateMirrorWriter.create(context.file(), context.heartbeatMillis());
+                mirrorFile = EstimateMirrorWriter.create(context.file(), context.heartbeatMillis(), group);
+            } catch (EstimateMirrorWriter.GroupNotApplied e) {
+                throw new UnusableGroup("--group " + context.group() + ": " + e.getMessage(), e);
             } catch (IOException | RuntimeException e) {
                 throw new IOException("cannot create " + context.file() + ": " + e.getMessage(), e);
             }
@@ -70,6 +78,21 @@ public final class Mirror extends RunningComponent {
         final MirrorWriterLoop writer = new MirrorWriterLoop(mirrorFile, context.heartbeatMillis(), System::currentTimeMillis);
         writer.start();
         return startedOrClosed(new Mirror(context, writer, orb), Mirror::start);
+    }
+
+    private static GroupPrincipal groupOf(final MirrorContext context) throws UnusableGroup {
+        if (context.group() == null) {
+            return null;
+        }
+        try {
+            return context.file().getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName(context.group());
+        } catch (UserPrincipalNotFoundException e) {
+            throw new UnusableGroup("--group " + context.group() + ": no such group on this host (a group name or a numeric"
+                + " group id, as getent group lists them)", e);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new UnusableGroup("--group " + context.group() + ": groups cannot be looked up for " + context.file() + ": "
+                + e.getMessage(), e);
+        }
     }
 
     private synchronized void start() {
@@ -145,6 +168,15 @@ public final class Mirror extends RunningComponent {
 
     private synchronized MirrorFeed feed() {
         return feed;
+    }
+
+    /** The mirror file's group ({@code --group}) does not exist or cannot be given to the file; the message names it. */
+    public static final class UnusableGroup extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        UnusableGroup(final String message, final Exception cause) {
+            super(message, cause);
+        }
     }
 
     /** The server, at first contact, lacks a connection the mirror was asked to follow. */

@@ -30,6 +30,7 @@ public final class MirrorContext {
     private long refreshMillis = 10_000;
     private String listenHost = "127.0.0.1";
     private int listenPort;
+    private String group;
 
     /** @return this, mirroring this server: IOR/corbaloc, a file holding one, or a name in {@link #naming(String)} */
     public MirrorContext server(String reference) {
@@ -98,6 +99,15 @@ public final class MirrorContext {
     }
 
     /**
+     * @return this, giving the mirror file this group (a name, or a numeric id) so that its members read it; null, the
+     *     default: the group the file system gives it (the mirror's user's, or the directory's when it is setgid)
+     */
+    public MirrorContext group(String group) {
+        this.group = group;
+        return this;
+    }
+
+    /**
      * Checks the settings.
      *
      * @return this
@@ -122,6 +132,9 @@ public final class MirrorContext {
         }
         requireNonBlank("--host", listenHost, "be an address");
         requirePort("--port", listenPort, 0);
+        if (group != null) {
+            requireNonBlank("--group", group, "name a group of this host");
+        }
         return this;
     }
 
@@ -165,5 +178,10 @@ public final class MirrorContext {
 
     int listenPort() {
         return listenPort;
+    }
+
+    /** @return the mirror file's group as given, or null for the file system's choice */
+    String group() {
+        return group;
     }
 }

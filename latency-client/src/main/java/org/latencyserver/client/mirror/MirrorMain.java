@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
  * <p>Exit codes: stopped by SIGTERM, it closes, deletes its ready file and exits 143 (128 + 15), as a JVM does; Ctrl-C
  * likewise exits 130 (the mirror file stays, its heartbeat stopped); 1 when the file cannot be created or the mirror's
  * writer dies (the file truncated under it; the ready file is removed first); 2 for bad arguments, when its callback
- * address ({@code --host}) is loopback while the server is not ({@link CallbackReach}), or when the server, at first
+ * address ({@code --host}) is loopback while the server is not ({@link CallbackReach}), for a {@code --group} that does
+ * not exist or that the file cannot be given, or when the server, at first
  * contact, lacks a connection named by {@code --connections}.
  */
 @Command(name = "mirror", mixinStandardHelpOptions = true, version = "latency mirror 0.1.0",
@@ -70,6 +71,12 @@ public final class MirrorMain implements Callable<Integer> {
         + " pushes to: this host as the server reaches it (default: ${DEFAULT-VALUE}, which only a server on loopback reaches; with a"
         + " server elsewhere the mirror refuses to start, exit 2). --listen-host is the same option's older name.")
     private String listenHost = "127.0.0.1";
+
+    @Option(names = "--group", paramLabel = "GROUP", description = "Give the mirror file (mode 0640) this group, a name or a"
+        + " numeric id, so that the applications' users read it as its members; the mirror's user must be root or a member"
+        + " (default: the group the file system gives it: the user's, or the directory's when it has the setgid bit)."
+        + " An unknown group, or one the file cannot be given, is refused: exit 2.")
+    private String group;
 
     @Option(names = "--port", paramLabel = "PORT", description = "Port of the callback object, for a firewall; 0 for any free port (default: ${DEFAULT-VALUE}).")
     private int listenPort;
@@ -113,13 +120,15 @@ public final class MirrorMain implements Callable<Integer> {
         final MirrorContext context = new MirrorContext().server(location.server()).naming(location.naming()).node(node.node())
             .file(file).connections(followed)
             .heartbeatMillis(heartbeatMillis).pollMillis(pollMillis).refreshMillis(refreshMillis).listenHost(listenHost)
-            .listenPort(listenPort);
+            .listenPort(listenPort).group(group);
         return ComponentMain.serve(Component.MIRROR, readiness.readyFile(), "latency mirror", () -> {
             ComponentMain.validate(context::validate);
             try {
                 final Mirror mirror = Mirror.launch(context);
                 mirror.writerDeath().thenAccept(this::exitAfterWriterDeath);
                 return mirror;
+            } catch (Mirror.UnusableGroup e) {
+                throw Refusal.usage(e.getMessage());
             } catch (IOException e) {
                 throw Refusal.failed(e.getMessage());
             } catch (CallbackReach.Unreachable e) {

@@ -57,7 +57,8 @@ public final class CertsMain implements Callable<Integer> {
     static final String NAMING_PRINCIPALS = "naming-principals";
 
     @Option(names = "--revoke", paramLabel = "NAME", split = ",", description = "Revoke a certificate made here, by its"
-        + " file name without .p12 (e.g. agent-ws1): its serial is appended to DIR/revoked-serials; nothing is issued.")
+        + " file name without .p12 (e.g. agent-ws1, peer-ws2): its serial is appended to DIR/revoked-serials, which the server"
+        + " (security.tls.revoked_serials_file) and pinning client agents (--tls-revoked-serials) read; nothing is issued.")
     private List<String> revoked = new ArrayList<>();
 
     @Spec
@@ -156,6 +157,8 @@ public final class CertsMain implements Callable<Integer> {
         }
         out.println("# the list is " + ca.revokedSerials() + ": copy it to the server's host, to the path of"
             + " security.tls.revoked_serials_file (the server re-reads it within 10 s, no restart):");
+        out.println("# (and, for a revoked peer-NODE, to each pinning client agent's host: client-agent --pin-peers"
+            + " --tls-revoked-serials FILE)");
         out.println("security:");
         out.println("  tls:");
         out.println("    revoked_serials_file: " + ca.revokedSerials());

@@ -5,6 +5,7 @@ import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedTrustManager;
+import org.latencyserver.orb.RevokedSerials;
 import org.latencyserver.server.engine.CallerText;
 
 /**

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.latencyserver.orb.RevokedSerials;
 
 /**
  * A certificate authority for one installation, made with the JDK's {@code keytool}: a CA key,

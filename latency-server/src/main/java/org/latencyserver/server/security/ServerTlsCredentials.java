@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.latencyserver.orb.RevokedSerials;
 import org.latencyserver.server.engine.CallerText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

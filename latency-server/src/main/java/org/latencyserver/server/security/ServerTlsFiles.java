@@ -2,6 +2,7 @@ package org.latencyserver.server.security;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import org.latencyserver.orb.RevokedSerials;
 
 /**
  * Where the server's TLS files are: its key store, its trust store, the optional list of revoked

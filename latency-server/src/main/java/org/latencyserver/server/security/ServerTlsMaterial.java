@@ -15,6 +15,7 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509ExtendedTrustManager;
+import org.latencyserver.orb.RevokedSerials;
 
 /**
  * One reading of the server's TLS files: the key manager over its key store, the JDK's trust

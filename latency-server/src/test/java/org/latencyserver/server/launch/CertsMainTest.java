@@ -159,7 +159,7 @@ class CertsMainTest {
             store.load(in, "test-pass-4".toCharArray());
         }
         final java.math.BigInteger serial = ((java.security.cert.X509Certificate) store.getCertificate("agent-ws1")).getSerialNumber();
-        final org.latencyserver.server.security.RevokedSerials revoked = org.latencyserver.server.security.RevokedSerials.read(list);
+        final org.latencyserver.orb.RevokedSerials revoked = org.latencyserver.orb.RevokedSerials.read(list);
         assertTrue(revoked.contains(serial), Files.readString(list));
         assertEquals(1, revoked.size(), Files.readString(list));
     }

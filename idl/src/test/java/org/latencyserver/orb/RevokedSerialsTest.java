@@ -1,4 +1,4 @@
-package org.latencyserver.server.security;
+package org.latencyserver.orb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,5 +34,13 @@ class RevokedSerialsTest {
         final IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class, () -> RevokedSerials.read(file));
         assertTrue(refusal.getMessage().contains(file + " line 2"), refusal.getMessage());
         assertTrue(refusal.getMessage().contains("'CN=ws1'"), refusal.getMessage());
+    }
+
+    @Test
+    void aHugeBadLineIsShownCappedWithItsLength() throws Exception {
+        final Path file = Files.writeString(directory.resolve("revoked"), "z".repeat(100_000) + "\n");
+        final IllegalArgumentException refusal = assertThrows(IllegalArgumentException.class, () -> RevokedSerials.read(file));
+        assertTrue(refusal.getMessage().endsWith("… (100000 chars)'"), refusal.getMessage());
+        assertTrue(refusal.getMessage().length() < 600, "refusal of " + refusal.getMessage().length() + " chars");
     }
 }

@@ -1,4 +1,4 @@
-package org.latencyserver.server.security;
+package org.latencyserver.orb;
 
 import java.io.IOException;
 import java.math.BigInteger;
@@ -9,18 +9,21 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.latencyserver.server.engine.CallerText;
 
 /**
- * The serial numbers of revoked client certificates, read from a text file: one hexadecimal
- * serial per line (as {@code keytool -printcert} and {@code openssl x509 -serial} show it, with or
- * without a {@code 0x} prefix or colons), blank lines and {@code #} comments allowed, also after a
- * serial. Only certificates of the server's own CA are accepted at all, so a serial names one
- * certificate.
+ * The serial numbers of revoked certificates, read from a text file ({@code ./latency certs --revoke} writes it): one
+ * hexadecimal serial per line (as {@code keytool -printcert} and {@code openssl x509 -serial} show it, with or
+ * without a {@code 0x} prefix or colons), blank lines and {@code #} comments allowed, also after a serial. Only
+ * certificates of the deployment's own CA are accepted at all, so a serial names one certificate. The server refuses
+ * a revoked client at the handshake; a client agent that pins its peers refuses a revoked peer
+ * ({@link RevokedSerialsWatch}).
  *
  * <p>Immutable and thread-safe.
  */
 public final class RevokedSerials {
+
+    /** The most characters of a bad line shown in a refusal. */
+    private static final int MAX_SHOWN_CHARS = 200;
 
     /** No certificate revoked. */
     public static final RevokedSerials NONE = new RevokedSerials(Set.of());
@@ -59,9 +62,17 @@ public final class RevokedSerials {
         }
         if (digits.isEmpty() || digits.length() > 40 || !digits.matches("[0-9a-f]+")) {
             throw new IllegalArgumentException(file + " line " + lineNumber + ": expected a certificate's serial number in"
-                + " hexadecimal (up to 40 digits, e.g. 5f3a9c01), was '" + CallerText.capped(text) + "'");
+                + " hexadecimal (up to 40 digits, e.g. 5f3a9c01), was '" + shown(text) + "'");
         }
         return new BigInteger(digits, 16);
+    }
+
+    private static String shown(final String text) {
+        if (text.length() <= MAX_SHOWN_CHARS) {
+            return text;
+        }
+        final int end = Character.isHighSurrogate(text.charAt(MAX_SHOWN_CHARS - 1)) ? MAX_SHOWN_CHARS - 1 : MAX_SHOWN_CHARS;
+        return text.substring(0, end) + "… (" + text.length() + " chars)";
     }
 
     /**
