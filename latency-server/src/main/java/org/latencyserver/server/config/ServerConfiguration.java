@@ -67,7 +67,7 @@ public record ServerConfiguration(Path file, ServerSettings server, Thresholds t
     }
 
     /**
-     * @param name a link's name, e.g. a connection's {@link ConnectionSpec#linkName()}, or null
+     * @param name a link's name, e.g. one of a connection's {@link ConnectionSpec#linkNames()}, or null
      * @return the link of that name, or null for a null name
      * @throws IllegalArgumentException when a name is given and there is no such link
      */
