@@ -52,9 +52,10 @@ public final class PathAnalysis {
      * @param independent      the independent-hops bound
      * @param served           the bound served
      * @param composedShare    share of tested bursts whose bound was composed (union_bound_ms &gt; 0)
+     * @param noEstimateShare  share of reads that found no estimate (refused, e.g. a SATURATED hop no profile covers)
      */
     public record PatternAccuracy(String pattern, int reads, int tested, int discarded, double percentileMs, BoundHeld union,
-                                  BoundHeld independent, BoundHeld served, double composedShare) {
+                                  BoundHeld independent, BoundHeld served, double composedShare, double noEstimateShare) {
     }
 
     /**
@@ -100,7 +101,8 @@ public final class PathAnalysis {
         final long composed = tested.stream().filter(r -> r.unionBoundMs() > 0).count();
         return new PatternAccuracy(pattern, records.size(), tested.size(), discarded, percentileNanos / 1e6,
             held(tested, PathAnalysis::unionMs, percentileNanos), held(tested, PathAnalysis::independentMs, percentileNanos),
-            held(tested, BurstRecord::valueMs, percentileNanos), tested.isEmpty() ? Double.NaN : (double) composed / tested.size());
+            held(tested, BurstRecord::valueMs, percentileNanos), tested.isEmpty() ? Double.NaN : (double) composed / tested.size(),
+            (double) records.stream().filter(r -> !r.estimateAvailable()).count() / records.size());
     }
 
     /**

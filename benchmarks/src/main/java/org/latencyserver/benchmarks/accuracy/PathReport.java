@@ -61,15 +61,17 @@ public final class PathReport {
             + " state held to its end");
         out.println("  union / independent: as served when composed (two loaded hops); with one loaded hop at most, the one part's"
             + " bound (the profile's cell)");
+        out.println("  no est = share of reads that found no estimate (refused: e.g. a SATURATED hop, which no profile covers)");
         out.println("  cov = share of the following round trips at or below the bound [95 % interval over bursts]; x p96 = median of"
             + " bound / the pattern's p96");
         connections.forEach((indexRef, patterns) -> {
             out.printf(Locale.ROOT, "  connection %d%n", indexRef);
-            out.printf(Locale.ROOT, "    %-9s %6s %5s %8s | %-27s %6s | %-27s %6s | %-27s %6s | %s%n", "pattern", "bursts", "disc", "p96 ms",
+            out.printf(Locale.ROOT, "    %-9s %6s %6s %5s %8s | %-27s %6s | %-27s %6s | %-27s %6s | %s%n", "pattern", "bursts",
+                "no est", "disc", "p96 ms",
                 "union cov", "x p96", "independent cov", "x p96", "served cov", "x p96", "served verdict");
             for (final PathAnalysis.PatternAccuracy p : patterns) {
-                out.printf(Locale.ROOT, "    %-9s %6d %5d %8.2f | %-27s %6s | %-27s %6s | %-27s %6s | %s%n", p.pattern(), p.tested(),
-                    p.discarded(), p.percentileMs(), coverage(p.union()), ratio(p.union()), coverage(p.independent()),
+                out.printf(Locale.ROOT, "    %-9s %6d %5.1f%% %5d %8.2f | %-27s %6s | %-27s %6s | %-27s %6s | %s%n", p.pattern(),
+                    p.tested(), p.noEstimateShare() * 100, p.discarded(), p.percentileMs(), coverage(p.union()), ratio(p.union()), coverage(p.independent()),
                     ratio(p.independent()), coverage(p.served()), ratio(p.served()), verdict(p));
             }
         });
@@ -83,11 +85,12 @@ public final class PathReport {
         final List<String> lines = new ArrayList<>(List.of("index_ref,pattern,bursts,discarded,p96_ms,composed_share,"
             + "union_coverage,union_lower,union_upper,union_bursts,union_ratio,union_median_ms,"
             + "independent_coverage,independent_lower,independent_upper,independent_bursts,independent_ratio,independent_median_ms,"
-            + "served_coverage,served_lower,served_upper,served_bursts,served_ratio,served_median_ms,served_verdict"));
+            + "served_coverage,served_lower,served_upper,served_bursts,served_ratio,served_median_ms,served_verdict,no_estimate_share"));
         connections.forEach((indexRef, patterns) -> {
             for (final PathAnalysis.PatternAccuracy p : patterns) {
-                lines.add(String.format(Locale.ROOT, "%d,%s,%d,%d,%.4f,%.4f,%s,%s,%s,%s", indexRef, p.pattern(), p.tested(), p.discarded(),
-                    p.percentileMs(), p.composedShare(), csv(p.union()), csv(p.independent()), csv(p.served()), verdict(p)));
+                lines.add(String.format(Locale.ROOT, "%d,%s,%d,%d,%.4f,%.4f,%s,%s,%s,%s,%.4f", indexRef, p.pattern(), p.tested(),
+                    p.discarded(), p.percentileMs(), p.composedShare(), csv(p.union()), csv(p.independent()), csv(p.served()), verdict(p),
+                    p.noEstimateShare()));
             }
         });
         Files.write(file, lines);

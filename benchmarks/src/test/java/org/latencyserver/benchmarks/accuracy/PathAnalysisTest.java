@@ -98,6 +98,19 @@ class PathAnalysisTest {
     }
 
     @Test
+    void aReadThatFoundNoEstimateCountsInItsPatternsNoEstimateShareAndTestsNothing() {
+        final int[] saturated = {101, 95};
+        final List<BurstRecord> records = new ArrayList<>(times(3, burst(new int[] {95, 95}, new int[] {95, 95}, "profile", 8, 10, 10, 5)));
+        records.add(new BurstRecord(1, 2, 2, "ws1", "ws2", 256, 11, 101, 11, 101, false, "profile does not cover SATURATED", "", 0, 0, 0,
+            0, 0, "", "", "", false, false, 0, evenRoundTrips(), "", BurstRecord.UNRECORDED_STATE, BurstRecord.UNRECORDED_STATE,
+            saturated, saturated, "", 0, 0));
+        final PathAnalysis.PatternAccuracy pattern = PathAnalysis.analyse(records).get(2).get(0);
+        assertEquals(4, pattern.reads());
+        assertEquals(3, pattern.tested());
+        assertEquals(0.25, pattern.noEstimateShare(), 1e-9);
+    }
+
+    @Test
     void patternsComeIdleFirstThenOneHopThenBothAndAOneHopConnectionIsNotAPath() {
         final List<BurstRecord> records = new ArrayList<>();
         records.add(burst(new int[] {95, 95}, new int[] {95, 95}, "profile", 8, 10, 10, 5));
@@ -129,6 +142,6 @@ class PathAnalysisTest {
         judged.writeCsv(csv);
         final List<String> lines = Files.readAllLines(csv);
         assertEquals(2, lines.size());
-        assertTrue(lines.get(1).startsWith("2,hops 1+2,40,0,") && lines.get(1).endsWith("MISSED by 14.0 points"), lines.get(1));
+        assertTrue(lines.get(1).startsWith("2,hops 1+2,40,0,") && lines.get(1).endsWith("MISSED by 14.0 points,0.0000"), lines.get(1));
     }
 }
