@@ -19,6 +19,8 @@ import org.latencyserver.benchmarks.accuracy.ApplicationPlayer;
 import org.latencyserver.benchmarks.accuracy.BurstRecord;
 import org.latencyserver.benchmarks.accuracy.ConnectionAccuracy;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
+import org.latencyserver.benchmarks.accuracy.PathAnalysis;
+import org.latencyserver.benchmarks.accuracy.PathReport;
 import org.latencyserver.benchmarks.accuracy.PlayOptions;
 import org.latencyserver.benchmarks.accuracy.ProbeCost;
 import org.latencyserver.benchmarks.accuracy.ProbeCostMeter;
@@ -61,7 +63,10 @@ import picocli.CommandLine.Parameters;
  * profile with port cells on a testbed of its own, runs {@code ./latency demo --real-network} with that profile
  * and a scenario of port phases, plays the application from ws1's namespace across the bottleneck, and reports
  * per port band too, against the real network's targets ({@link AccuracyTargets#realNetwork}); see
- * docs/benchmarks.md, "Estimates that hold on a real network".
+ * docs/benchmarks.md, "Estimates that hold on a real network". With {@code --topology two-switches} the demo's
+ * connections cross two bottlenecks and the harness also reports, per loading pattern of the path, how the QoS 2
+ * union, independent-hops and served bounds held ({@link PathAnalysis}; docs/benchmarks.md, "Paths through two
+ * switches (harness)").
  */
 @Command(name = "EstimateAccuracyHarness", mixinStandardHelpOptions = true,
     description = "Run the demo under real load with an application beside it and report how well served estimates held.")
@@ -247,6 +252,15 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
         report.print(System.out);
         final Path csv = directory.resolve("accuracy.csv");
         report.writeCsv(csv);
+        final var paths = PathAnalysis.analyse(records);
+        if (!paths.isEmpty()) {
+            final double nominal = records.stream().filter(BurstRecord::isBound).mapToDouble(BurstRecord::boundPercent).findFirst()
+                .orElse(96) / 100;
+            final PathReport pathReport = new PathReport(paths, nominal, minBursts);
+            pathReport.print(System.out);
+            pathReport.writeCsv(directory.resolve(PathReport.CSV_FILE));
+            System.out.println("  per pattern as CSV: " + directory.resolve(PathReport.CSV_FILE));
+        }
         System.out.println();
         System.out.println("  raw records: " + directory.resolve(BurstRecord.FILE_NAME) + "; figures as CSV: " + csv);
     }

@@ -90,7 +90,7 @@ public final class DemoMain implements Callable<Integer> {
     private String testbedName = RealNetworkDemo.DEFAULT_TESTBED_NAME;
 
     @Option(names = "--scenario", paramLabel = "FILE", description = "With --real-network: the load walk (default:"
-        + " examples/demo/real-network-scenario.yaml).")
+        + " examples/demo/real-network-scenario.yaml; with --topology two-switches examples/demo/real-network-paths-scenario.yaml).")
     private Path scenarioFile;
 
     @Option(names = "--path-share-percent", paramLabel = "P", description = "With --real-network: measurement.path_share_percent of the"
@@ -101,6 +101,12 @@ public final class DemoMain implements Callable<Integer> {
         + " instead of the shipped measured-loopback-jacorb, e.g. one with port cells measured on the testbed (profile measure --peer"
         + " … --port-loads …), so that QoS 2 is served on a loaded port; ws1 and ws2 take its workstation type.")
     private Path profileFile;
+
+    @Option(names = "--topology", paramLabel = "NAME", description = "With --real-network: one-switch (default: srv, ws1, ws2 on one"
+        + " switch, one 20 Mbit/s port) or two-switches (examples/testbed/two-switches-path.yaml: ws1 on sw1, ws2 on sw2, the"
+        + " connections cross two 20 Mbit/s ports, the trunk and the port toward ws2, each polled; default scenario"
+        + " examples/demo/real-network-paths-scenario.yaml).")
+    private String topologyName = RealNetworkTopology.ONE_SWITCH.optionValue();
 
     @Option(names = "--prometheus", description = "Also start Prometheus (/usr/bin/prometheus, Debian's package 'prometheus') on 127.0.0.1,"
         + " scraping the server with the shipped alert rules (ops/prometheus), its data under the work directory; stopped with the demo.")
@@ -133,6 +139,13 @@ public final class DemoMain implements Callable<Integer> {
                 System.err.println("latency demo: --path-share-percent must be in (0, 100], not " + pathSharePercent);
                 return RealNetworkDemo.EXIT_CANNOT_RUN;
             }
+            final RealNetworkTopology topology;
+            try {
+                topology = RealNetworkTopology.of(topologyName);
+            } catch (IllegalArgumentException e) {
+                System.err.println("latency demo: " + e.getMessage());
+                return RealNetworkDemo.EXIT_CANNOT_RUN;
+            }
             RealNetworkConfig.ServedProfile profile = null;
             if (profileFile != null) {
                 try {
@@ -145,7 +158,7 @@ public final class DemoMain implements Callable<Integer> {
             }
             return new RealNetworkDemo(new RealNetworkDemo.Options(durationSeconds, consolePort, workDirectory, noLoad,
                 readiness.readyFile(), testbedName, scenarioFile,
-                pathSharePercent == null ? RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT : pathSharePercent, profile), out).call();
+                pathSharePercent == null ? RealNetworkConfig.DEFAULT_PATH_SHARE_PERCENT : pathSharePercent, profile, topology), out).call();
         }
         final Installation installation = Installation.current();
         final Path root = installation.root();

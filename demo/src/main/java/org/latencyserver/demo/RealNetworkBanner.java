@@ -2,6 +2,7 @@ package org.latencyserver.demo;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.latencyserver.launch.Installation;
@@ -44,10 +45,8 @@ final class RealNetworkBanner {
      */
     static void print(final PrintStream out, final DemoReady ready, final TestbedStatus status, final RealNetworkScenario scenario,
                       final String loadOffReason, final Long durationSeconds, final RealNetworkConfig.ServedProfile profile) {
-        final TestbedStatus.Switch sw = status.switches().get(0);
-        final TestbedStatus.Port port = sw.ports().stream().filter(p -> p.name().equals(RealNetworkConfig.PORT)).findFirst()
-            .orElseThrow();
-        printWhereThingsAre(out, ready, status, sw, port);
+        final List<RealNetworkConfig.PathPort> path = RealNetworkConfig.path(status);
+        printWhereThingsAre(out, ready, status, path);
         printScenario(out, ready, scenario);
         printConnections(out, profile);
         if (loadOffReason == null) {
@@ -64,7 +63,9 @@ final class RealNetworkBanner {
 
     /** The URLs, commands and files to reach the demo by, and which host runs what. */
     private static void printWhereThingsAre(final PrintStream out, final DemoReady ready, final TestbedStatus status,
-                                            final TestbedStatus.Switch sw, final TestbedStatus.Port port) {
+                                            final List<RealNetworkConfig.PathPort> path) {
+        final TestbedStatus.Switch sw = path.get(path.size() - 1).sw();
+        final TestbedStatus.Port port = path.get(path.size() - 1).port();
         final String naming = ready.naming();
         final String serverName = ready.serverName();
         final Path mirrorFile = ready.mirrorFile();
@@ -90,9 +91,22 @@ final class RealNetworkBanner {
         out.println("  Where things run: naming service, server and console on srv (" + RealNetworkConfig.host(status,
             RealNetworkConfig.SERVER_HOST).address() + "); client agent and mirror on ws1 (" + ws1.address() + "); peer agent on ws2 ("
             + ws2.address() + ").");
-        out.println(String.format(Locale.ROOT, "  The connections ws1 -> ws2 cross the switch's port toward ws2: a %s Mbit/s tbf,"
-            + " polled through %s's snmpd (ifIndex %d, speed_mbps %d).", RealNetworkConfig.plain(port.bottleneck().rateMbit()), sw.name(),
-            port.ifIndex(), port.bottleneck().speedMbps()));
+        if (path.size() == 1) {
+            out.println(String.format(Locale.ROOT, "  The connections ws1 -> ws2 cross the switch's port toward ws2: a %s Mbit/s tbf,"
+                + " polled through %s's snmpd (ifIndex %d, speed_mbps %d).", RealNetworkConfig.plain(port.bottleneck().rateMbit()),
+                sw.name(), port.ifIndex(), port.bottleneck().speedMbps()));
+        } else {
+            out.println("  The connections ws1 -> ws2 cross " + path.size() + " bottleneck ports (links: [" + path.stream()
+                .map(RealNetworkConfig.PathPort::linkName).collect(Collectors.joining(", ")) + "]), each polled through its switch's snmpd:");
+            for (int i = 0; i < path.size(); i++) {
+                final RealNetworkConfig.PathPort hop = path.get(i);
+                out.println(String.format(Locale.ROOT, "    hop %d: %s, %s's port toward %s, a %s Mbit/s tbf (ifIndex %d, speed_mbps %d)",
+                    i + 1, hop.linkName(), hop.sw().name(), hop.port().toward(), RealNetworkConfig.plain(hop.port().bottleneck().rateMbit()),
+                    hop.port().ifIndex(), hop.port().bottleneck().speedMbps()));
+            }
+            out.println("  Each hop has its own port state; the connection's port_state is the worst hop's, and QoS 2 with both");
+            out.println("  hops loaded composes the profile's port cells (union bound served; the independent-hops value beside it).");
+        }
         out.println("  CPU: every host's snmpd reports the WHOLE machine's CPU (/proc/stat is not namespaced): ws1 and ws2 read");
         out.println("  the same utilisation, so the CPU states are not per host here; only the port state is.");
         out.println();
@@ -104,14 +118,21 @@ final class RealNetworkBanner {
             ready.scenario()));
         for (int i = 0; i < scenario.steps().size(); i++) {
             final RealNetworkScenario.Step step = scenario.steps().get(i);
-            final int percent = step.portPercent().getOrDefault(RealNetworkConfig.PORT, 0);
-            out.println(String.format(Locale.ROOT, "    %d. CPU %s; port %s", i + 1, step.cpuPercent().entrySet().stream()
-                .map(e -> e.getKey() + " " + e.getValue() + " %").collect(Collectors.joining(", ")),
-                percent == 0 ? "idle" : percent + " %" + (percent > 100 ? " offered (overload: the tbf drops; the counters read 100 %,"
-                    + " the drops make it SATURATED)" : "")));
+            final String ports = step.portPercent().size() == 1
+                ? "port " + portText(step.portPercent().values().iterator().next())
+                : "ports " + step.portPercent().entrySet().stream().map(e -> e.getKey() + " " + portText(e.getValue()))
+                    .collect(Collectors.joining(", "));
+            out.println(String.format(Locale.ROOT, "    %d. CPU %s; %s", i + 1, step.cpuPercent().entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue() + " %").collect(Collectors.joining(", ")), ports));
         }
         out.println("  - the port state follows the load within net-snmp's counter refresh (~3 s) and a poll: LOADED in bands");
         out.println("    91-95, 96-98, 99-100 % (port_state 95, 98, 100), SATURATED (101) while it drops, NORMAL when idle;");
+    }
+
+    /** One port's load in a step, for people. */
+    private static String portText(final int percent) {
+        return percent == 0 ? "idle" : percent + " %" + (percent > 100 ? " offered (overload: the tbf drops; the counters read 100 %,"
+            + " the drops make it SATURATED)" : "");
     }
 
     /** What each connection serves, by the profile served ({@code null}: the shipped one). */

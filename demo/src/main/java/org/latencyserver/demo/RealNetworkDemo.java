@@ -39,13 +39,15 @@ import org.latencyserver.testbed.TopologyReader;
 /**
  * {@code ./latency demo --real-network} (root): the demo's console, mirror and four QoS levels over
  * the testbed instead of the emulator. Builds the one-switch testbed
- * ({@code examples/testbed/one-switch.yaml}: srv, ws1, ws2 on sw1, a 20 Mbit/s tbf toward ws2);
+ * ({@code examples/testbed/one-switch.yaml}: srv, ws1, ws2 on sw1, a 20 Mbit/s tbf toward ws2), or with
+ * {@code --topology two-switches} the path testbed ({@code examples/testbed/two-switches-path.yaml}: two
+ * 20 Mbit/s hops, sw1's trunk port and sw2's port toward ws2; {@link RealNetworkTopology});
  * starts the naming service, the server (polling every host's and the switch's real {@code snmpd},
  * {@link RealNetworkConfig}) and the console in srv's namespace, the client agent and the mirror in
  * ws1's, the peer agent in ws2's; carries the console's and the metrics' web ports to
  * {@code 127.0.0.1} of the operator's namespace ({@link NamespaceForward}); and walks
  * {@code examples/demo/real-network-scenario.yaml}: stress-ng load on the agents' cores and iperf3
- * load through the bottleneck ({@link PortLoad}). A stop (Ctrl-C, {@code --duration}, a part that
+ * load through each bottleneck port ({@link PortLoads}). A stop (Ctrl-C, {@code --duration}, a part that
  * failed) ends every child, the load and the testbed: no namespace, process or qdisc is left.
  *
  * <p>Thread-safety: the main thread starts, follows and stops; the shutdown hook (Ctrl-C) stops too.
@@ -69,7 +71,15 @@ final class RealNetworkDemo {
 
     /** What the command line gave. */
     record Options(Long durationSeconds, int consolePort, Path workDirectory, boolean noLoad, Path readyFile, String testbedName,
-                   Path scenarioFile, double pathSharePercent, RealNetworkConfig.ServedProfile profile) {
+                   Path scenarioFile, double pathSharePercent, RealNetworkConfig.ServedProfile profile,
+                   RealNetworkTopology topology) {
+
+        Options(final Long durationSeconds, final int consolePort, final Path workDirectory, final boolean noLoad, final Path readyFile,
+                final String testbedName, final Path scenarioFile, final double pathSharePercent,
+                final RealNetworkConfig.ServedProfile profile) {
+            this(durationSeconds, consolePort, workDirectory, noLoad, readyFile, testbedName, scenarioFile, pathSharePercent, profile,
+                RealNetworkTopology.ONE_SWITCH);
+        }
 
         Options(final Long durationSeconds, final int consolePort, final Path workDirectory, final boolean noLoad, final Path readyFile,
                 final String testbedName, final Path scenarioFile, final double pathSharePercent) {
@@ -93,10 +103,10 @@ final class RealNetworkDemo {
     private LoadDrivers loadDrivers;
     private TestbedNames testbedNames;
     private StateDirectory testbedState;
-    private PortLoad portLoad;
-    private LoadTarget loadTarget;
-    /** The port load in force, percent (0: none); main thread only. */
-    private int portPercent;
+    /** The iperf3 load through each bottleneck port; touched under the lifecycle's lock. */
+    private PortLoads portLoads;
+    /** The bottleneck ports of the testbed, which the scenario may load. */
+    private List<String> bottleneckPorts = List.of();
 
     RealNetworkDemo(final Options options, final PrintStream out) {
         this.options = options;
@@ -122,19 +132,20 @@ final class RealNetworkDemo {
         final Path work = (options.workDirectory() != null ? options.workDirectory()
             : installation.stateDirectory().resolve("demo-real-network")).toAbsolutePath();
         final Path scenarioFile = (options.scenarioFile() != null ? options.scenarioFile()
-            : root.resolve("examples/demo/real-network-scenario.yaml")).toAbsolutePath();
-        final RealNetworkScenario scenario;
-        try {
-            scenario = RealNetworkScenario.load(scenarioFile, CORE_BY_HOST.keySet(), java.util.Set.of(RealNetworkConfig.PORT));
-        } catch (InputFaultsException e) {
-            System.err.println("latency demo: the scenario is refused:\n" + e.getMessage());
-            return EXIT_CANNOT_RUN;
-        }
+            : root.resolve(options.topology().defaultScenario())).toAbsolutePath();
         final Topology topology;
         try {
-            topology = TopologyReader.load(root.resolve("examples/testbed/one-switch.yaml")).named(options.testbedName());
+            topology = TopologyReader.load(root.resolve(options.topology().topologyFile())).named(options.testbedName());
         } catch (InputFaultsException | IllegalArgumentException e) {
             System.err.println("latency demo: the testbed's topology is refused: " + e.getMessage());
+            return EXIT_CANNOT_RUN;
+        }
+        bottleneckPorts = RealNetworkTopology.bottleneckPorts(topology);
+        final RealNetworkScenario scenario;
+        try {
+            scenario = RealNetworkScenario.load(scenarioFile, CORE_BY_HOST.keySet(), new java.util.LinkedHashSet<>(bottleneckPorts));
+        } catch (InputFaultsException e) {
+            System.err.println("latency demo: the scenario is refused:\n" + e.getMessage());
             return EXIT_CANNOT_RUN;
         }
         Files.createDirectories(work);
@@ -208,11 +219,16 @@ final class RealNetworkDemo {
             testbedState = StateDirectory.standard(Installation.current().stateDirectory(), topology.name());
         }
         // up() removes what a testbed of this name left, and everything it made when it fails or is stopped
-        final TestbedStatus status = new Testbed(topology, root.resolve("examples/testbed/one-switch.yaml"), testbedState,
+        final TestbedStatus status = new Testbed(topology, root.resolve(options.topology().topologyFile()), testbedState,
             new CommandRunner()).up();
         synchronized (lifecycle.lock()) {
-            portLoad = new PortLoad(testbedState, new CommandRunner());
-            loadTarget = LoadTarget.of(status, topology, RealNetworkConfig.PORT, RealNetworkConfig.SERVER_HOST);
+            // Each port's default sender and receiver: the one-switch port toward ws2 from srv; through two switches
+            // the trunk from srv to ld2 and the port toward ws2 from ld2, so each load crosses its own port only.
+            final Map<String, LoadTarget> targets = new LinkedHashMap<>();
+            for (final String port : bottleneckPorts) {
+                targets.put(port, LoadTarget.of(status, topology, port, null));
+            }
+            portLoads = new PortLoads(targets, PortLoads.iperf3(new PortLoad(testbedState, new CommandRunner()), testbedState));
         }
         return status;
     }
@@ -357,22 +373,13 @@ final class RealNetworkDemo {
                     loadDrivers.drive(cpu.getKey(), cpu.getValue());
                 }
             }
-            final int percent = values.portPercent().getOrDefault(RealNetworkConfig.PORT, 0);
-            if (percent != portPercent) {
-                if (percent == 0) {
-                    PortLoad.stop(testbedState, RealNetworkConfig.PORT);
-                } else {
-                    portLoad.start(loadTarget, percent, 0);
-                }
-                portPercent = percent;
-            }
+            portLoads.apply(values.portPercent());
         }
         new ScenarioStatus(ScenarioStatus.FORMAT, step + 1, scenario.steps().size(), pass, sequence, values.cpuPercent(),
             values.portPercent()).writeTo(statusFile);
-        out.println(String.format(Locale.ROOT, "latency demo: step %d/%d: CPU %s; port toward %s %s", step + 1,
+        out.println(String.format(Locale.ROOT, "latency demo: step %d/%d: CPU %s; ports %s", step + 1,
             scenario.steps().size(), values.cpuPercent().entrySet().stream().map(e -> e.getKey() + " " + e.getValue() + " %")
-                .collect(Collectors.joining(", ")), RealNetworkConfig.PORT,
-            portPercent == 0 ? "idle" : portPercent + " % of its rate (iperf3 from " + RealNetworkConfig.SERVER_HOST + ")"));
+                .collect(Collectors.joining(", ")), portLoads.describe()));
         out.flush();
     }
 
@@ -433,7 +440,9 @@ final class RealNetworkDemo {
             String removed = "";
             if (testbedNames != null) {
                 try {
-                    PortLoad.stop(testbedState, RealNetworkConfig.PORT);
+                    for (final String port : bottleneckPorts) {
+                        PortLoad.stop(testbedState, port);
+                    }
                     final Teardown teardown = new Teardown(testbedNames, testbedState, new CommandRunner());
                     Teardown.Removed gone;
                     try {

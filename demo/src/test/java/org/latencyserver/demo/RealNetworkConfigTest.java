@@ -1,5 +1,6 @@
 package org.latencyserver.demo;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,5 +75,48 @@ class RealNetworkConfigTest {
         assertTrue(RealNetworkConfig.yaml(status(new TestbedStatus.Limit(20.0, 20, 10, 25)), Path.of("/p"), Path.of("/c"), 5, null)
             .equals(RealNetworkConfig.yaml(status(new TestbedStatus.Limit(20.0, 20, 10, 25)), Path.of("/p"), Path.of("/c"))),
             "without one, the configuration is as before");
+    }
+
+    /** The path testbed's status: srv, ws1 on sw1; ld2, ws2 on sw2; the trunk limited on sw1 toward sw2, ws2's port on sw2. */
+    private static TestbedStatus pathStatus() {
+        final TestbedStatus.Limit limit = new TestbedStatus.Limit(20.0, 20, 10, 25);
+        return new TestbedStatus(TestbedStatus.FORMAT, "path", "lt-path-", "/t.yaml", "/state", "2025-01-01T00:00:00Z",
+            new TestbedStatus.Snmp(161, "c0ffee", "latserv", "SHA", "a", "AES", "p"),
+            List.of(new TestbedStatus.Host("srv", "lt-path-srv", "sw1", "198.18.0.1", 24, "eth0", new TestbedStatus.Agent("198.18.0.1", 2, "/s")),
+                new TestbedStatus.Host("ws1", "lt-path-ws1", "sw1", "198.18.0.2", 24, "eth0", new TestbedStatus.Agent("198.18.0.2", 3, "/s")),
+                new TestbedStatus.Host("ld2", "lt-path-ld2", "sw2", "198.18.0.4", 24, "eth0", new TestbedStatus.Agent("198.18.0.4", 4, "/s")),
+                new TestbedStatus.Host("ws2", "lt-path-ws2", "sw2", "198.18.0.3", 24, "eth0", new TestbedStatus.Agent("198.18.0.3", 5, "/s"))),
+            List.of(new TestbedStatus.Switch("sw1", "lt-path-sw1", "br0", "198.18.0.253", 24, new TestbedStatus.Agent("198.18.0.253", 6, "/s"),
+                    List.of(new TestbedStatus.Port("srv", "p-srv", 3, "srv", null), new TestbedStatus.Port("ws1", "p-ws1", 5, "ws1", null),
+                        new TestbedStatus.Port("trunk", "l-trunk", 8, "sw2", limit))),
+                new TestbedStatus.Switch("sw2", "lt-path-sw2", "br0", "198.18.0.254", 24, new TestbedStatus.Agent("198.18.0.254", 7, "/s"),
+                    List.of(new TestbedStatus.Port("ld2", "p-ld2", 3, "ld2", null), new TestbedStatus.Port("ws2", "p-ws2", 5, "ws2", limit),
+                        new TestbedStatus.Port("trunk", "l-trunk", 9, "sw1", null)))),
+            List.of(new TestbedStatus.Link("trunk", List.of("sw1", "sw2"), "sw2", limit)));
+    }
+
+    @Test
+    void throughTwoSwitchesTheConnectionsCrossTheTrunkThenThePortTowardWs2EachPolledFromItsOwnSwitch() {
+        final TestbedStatus status = pathStatus();
+        assertEquals(List.of("sw1-trunk", "sw2-ws2"), RealNetworkConfig.path(status).stream()
+            .map(RealNetworkConfig.PathPort::linkName).toList(), "path order: sw1's trunk port first; sw2's unlimited trunk end is no hop");
+        final String yaml = RealNetworkConfig.yaml(status, Path.of("/p"), Path.of("/c"));
+        final String trunk = yaml.substring(yaml.indexOf("- { name: sw1-trunk"), yaml.indexOf("- { name: sw2-ws2"));
+        assertTrue(trunk.contains("udp:198.18.0.253/161") && trunk.contains("if_index: 8, speed_mbps: 20"), trunk);
+        final String ws2 = yaml.substring(yaml.indexOf("- { name: sw2-ws2"), yaml.indexOf("connections:"));
+        assertTrue(ws2.contains("udp:198.18.0.254/161") && ws2.contains("if_index: 5, speed_mbps: 20")
+            && ws2.contains("discards_oid: 1.3.6.1.2.1.2.2.1.19.5"), ws2);
+        for (int qos = 1; qos <= 4; qos++) {
+            assertTrue(yaml.contains("index_ref: " + qos + ", client: ws1, peer: ws2, links: [sw1-trunk, sw2-ws2],"),
+                "QoS " + qos + ": " + yaml);
+        }
+        assertTrue(!yaml.contains(" link: "), "no single link on a path of two: " + yaml);
+    }
+
+    @Test
+    void theOneSwitchPathIsThePortTowardWs2Alone() {
+        final TestbedStatus status = status(new TestbedStatus.Limit(20.0, 20, 10, 25));
+        assertEquals(List.of("sw1-ws2"), RealNetworkConfig.path(status).stream().map(RealNetworkConfig.PathPort::linkName).toList());
+        assertTrue(!RealNetworkConfig.yaml(status, Path.of("/p"), Path.of("/c")).contains("links: ["), "one port: link:, as before");
     }
 }

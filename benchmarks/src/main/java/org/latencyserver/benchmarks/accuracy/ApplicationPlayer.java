@@ -99,6 +99,10 @@ public final class ApplicationPlayer implements Callable<Integer> {
     private List<PlayedConnection> connections(final ORB orb, final LatencyService server, final DemoReady ready) {
         final List<PlayedConnection> connections = new ArrayList<>();
         for (final ConnectionInfo info : server.list_connections()) {
+            if (!play.plays(info.index_ref)) {
+                System.out.printf(Locale.ROOT, "connection %d: QoS %d: not played (--play-connections)%n", info.index_ref, info.quality);
+                continue;
+            }
             final boolean checkable = ready.clientAgentOf(info.client_node_name).isPresent()
                 && ready.peerAgentOf(info.peer_node_name).isPresent();
             RoundTrip roundTrip = null;
@@ -228,7 +232,8 @@ public final class ApplicationPlayer implements Callable<Integer> {
             return new BurstRecord(epochMillis, info.index_ref, info.quality, info.client_node_name, info.peer_node_name,
                 info.message_size_bytes, before.cpuState(),
                 before.portState(), after.cpuState(), after.portState(), false, unavailableReason, "", 0, 0, 0, 0, 0, "", "", "",
-                before.updateRequiredFlag() == 1, false, 0, rttNanos);
+                before.updateRequiredFlag() == 1, false, 0, rttNanos, "", BurstRecord.UNRECORDED_STATE, BurstRecord.UNRECORDED_STATE,
+                before.hopPortStates(), after.hopPortStates(), "", 0, 0);
         }
         return new BurstRecord(epochMillis, info.index_ref, info.quality, info.client_node_name, info.peer_node_name,
                 info.message_size_bytes, before.cpuState(),
@@ -236,7 +241,8 @@ public final class ApplicationPlayer implements Callable<Integer> {
             estimate.kind == EstimateKind.BOUND ? "BOUND" : "AVERAGE", estimate.value_ms, estimate.thesis_value_ms,
             estimate.bound_percent, estimate.interval.lower, estimate.interval.upper, estimate.interval.unit, estimate.source,
             estimate.correction, estimate.update_pending, estimate.stale, estimate.data_epoch_millis, rttNanos, estimate.basis,
-            estimate.cpu_state, estimate.port_state);
+            estimate.cpu_state, estimate.port_state, before.hopPortStates(), after.hopPortStates(), estimate.path_bound_method,
+            estimate.union_bound_ms, estimate.independent_bound_ms);
     }
 
     private long gapNanos(final SplittableRandom random) {
@@ -278,12 +284,16 @@ public final class ApplicationPlayer implements Callable<Integer> {
      * (list_connections and RequestStatus): the thesis's table is an operator call, and the demo
      * takes operator calls only over TLS.
      */
-    private record LoadRead(short cpuState, short portState, short updateRequiredFlag) {
+    private record LoadRead(short cpuState, short portState, short updateRequiredFlag, int[] hopPortStates) {
         static LoadRead of(final LatencyService server, final short indexRef) {
             final short flag = server.RequestStatus(indexRef).update_required_flag;
             for (final ConnectionInfo info : server.list_connections()) {
                 if (info.index_ref == indexRef) {
-                    return new LoadRead(info.cpu_state, info.port_state, flag);
+                    final int[] hops = new int[info.hops.length];
+                    for (int i = 0; i < hops.length; i++) {
+                        hops[i] = info.hops[i].port_state;
+                    }
+                    return new LoadRead(info.cpu_state, info.port_state, flag, hops);
                 }
             }
             throw new IllegalStateException("the server no longer lists connection " + indexRef);

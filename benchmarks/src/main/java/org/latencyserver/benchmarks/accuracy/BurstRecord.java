@@ -26,8 +26,14 @@ import java.util.List;
  *  "interval_lower":95.1, "interval_upper":97.0, "interval_unit":"percent",
  *  "source":"measurement", "correction":"", "update_pending":false, "stale":false, "data_epoch_millis":1763939990000,
  *  "rtt_nanos":[183211, 170934, …],
- *  "basis":"measurement ticket 7 by demo-agent-ws1, LOW/LOW LOADED 98 %", "estimate_cpu_state":11, "estimate_port_state":98}
+ *  "basis":"measurement ticket 7 by demo-agent-ws1, LOW/LOW LOADED 98 %", "estimate_cpu_state":11, "estimate_port_state":98,
+ *  "hop_port_states":[95, 0], "hop_port_states_after":[95, 0],
+ *  "path_bound_method":"", "union_bound_ms":0.0, "independent_bound_ms":0.0}
  * </pre>
+ * The last five describe a path of several switch ports: each hop's port state (path order) read before the
+ * estimate and after the burst, from {@code ConnectionInfo.hops}, and the served estimate's composed bounds
+ * ({@code Estimate.path_bound_method}, {@code union_bound_ms}, {@code independent_bound_ms}: 0 when nothing
+ * was composed). Records written before they were recorded have none ({@code hop_port_states} empty).
  * States are encoded as in {@code Latserv.idl} ({@code cpu_state} 10·client + peer, 1 LOW … 3 HIGH,
  * 0 unknown; {@code port_state} 0 NORMAL, 91..100 LOADED, 101 SATURATED, -1 unknown). When no estimate was
  * available the estimate's fields are 0 or empty and {@code unavailable_reason} says why. A
@@ -64,6 +70,11 @@ import java.util.List;
  *                          the state it was made in); empty when unavailable or not recorded
  * @param estimateCpuState  the CPU state the server served the estimate in; {@link #UNRECORDED_STATE} when none
  * @param estimatePortState the port state the server served the estimate in; {@link #UNRECORDED_STATE} when none
+ * @param hopPortStates      each hop's port state read before the estimate, path order; empty when not recorded
+ * @param hopPortStatesAfter each hop's port state read after the burst
+ * @param pathBoundMethod    the served estimate's composition method, "" when nothing was composed
+ * @param unionBoundMs       the union bound of the composed path, ms; 0 when nothing was composed
+ * @param independentBoundMs the independent-hops bound, ms; 0 when nothing was composed or it could not be had
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record BurstRecord(
@@ -94,7 +105,35 @@ public record BurstRecord(
     @JsonProperty("rtt_nanos") long[] rttNanos,
     @JsonProperty("basis") String basis,
     @JsonProperty("estimate_cpu_state") int estimateCpuState,
-    @JsonProperty("estimate_port_state") int estimatePortState) {
+    @JsonProperty("estimate_port_state") int estimatePortState,
+    @JsonProperty("hop_port_states") int[] hopPortStates,
+    @JsonProperty("hop_port_states_after") int[] hopPortStatesAfter,
+    @JsonProperty("path_bound_method") String pathBoundMethod,
+    @JsonProperty("union_bound_ms") double unionBoundMs,
+    @JsonProperty("independent_bound_ms") double independentBoundMs) {
+
+    /** Hops missing from an older file are none. */
+    public BurstRecord {
+        hopPortStates = hopPortStates == null ? new int[0] : hopPortStates;
+        hopPortStatesAfter = hopPortStatesAfter == null ? new int[0] : hopPortStatesAfter;
+        pathBoundMethod = pathBoundMethod == null ? "" : pathBoundMethod;
+    }
+
+    /**
+     * A record without a path's hops and composed bounds (a connection of one port, or written before they were recorded).
+     */
+    public BurstRecord(final long epochMillis, final int indexRef, final int quality, final String clientNode, final String peerNode,
+                       final int messageSizeBytes, final int cpuState, final int portState, final int cpuStateAfter,
+                       final int portStateAfter, final boolean estimateAvailable, final String unavailableReason, final String kind,
+                       final double valueMs, final double thesisValueMs, final double boundPercent, final double intervalLower,
+                       final double intervalUpper, final String intervalUnit, final String source, final String correction,
+                       final boolean updatePending, final boolean stale, final long dataEpochMillis, final long[] rttNanos,
+                       final String basis, final int estimateCpuState, final int estimatePortState) {
+        this(epochMillis, indexRef, quality, clientNode, peerNode, messageSizeBytes, cpuState, portState, cpuStateAfter, portStateAfter,
+            estimateAvailable, unavailableReason, kind, valueMs, thesisValueMs, boundPercent, intervalLower, intervalUpper, intervalUnit,
+            source, correction, updatePending, stale, dataEpochMillis, rttNanos, basis, estimateCpuState, estimatePortState,
+            new int[0], new int[0], "", 0, 0);
+    }
 
     /**
      * A record without the estimate's basis and own load state (as written before they were recorded).
@@ -121,9 +160,9 @@ public record BurstRecord(
         return new LoadState(cpuState, portState);
     }
 
-    /** @return whether the load state was the same before the estimate and after the burst */
+    /** @return whether the load state was the same before the estimate and after the burst, every hop's included */
     public boolean stateHeld() {
-        return cpuState == cpuStateAfter && portState == portStateAfter;
+        return cpuState == cpuStateAfter && portState == portStateAfter && java.util.Arrays.equals(hopPortStates, hopPortStatesAfter);
     }
 
     /** @return whether the estimate served was no estimate for the current state (unavailable, or the previous state's) */

@@ -28,6 +28,18 @@ public final class PlayOptions {
     @Option(names = "--seed", description = "Seed of the application's gaps (default: ${DEFAULT-VALUE}).")
     long seed = 1997;
 
+    @Option(names = "--play-connections", split = ",", paramLabel = "INDEX_REF", description = "Play only these connections"
+        + " (index_ref, comma-separated); the others are not read. Default: every connection.")
+    List<Integer> playConnections = new java.util.ArrayList<>();
+
+    /**
+     * @param indexRef a connection
+     * @return whether it is played: every one unless {@code --play-connections} names some
+     */
+    public boolean plays(final int indexRef) {
+        return playConnections.isEmpty() || playConnections.contains(indexRef);
+    }
+
     /** @return mean gap between one connection's bursts, ms */
     public double gapMeanMillis() {
         return gapMeanMillis;
@@ -45,7 +57,13 @@ public final class PlayOptions {
 
     /** @return these options as the player's command line takes them */
     public List<String> asArguments() {
-        return List.of("--gap-mean-millis", Double.toString(gapMeanMillis), "--spacing-micros", Long.toString(spacingMicros),
-            "--warmup-seconds", Long.toString(warmupSeconds), "--round-trip", roundTrip, "--seed", Long.toString(seed));
+        final List<String> arguments = new java.util.ArrayList<>(List.of("--gap-mean-millis", Double.toString(gapMeanMillis),
+            "--spacing-micros", Long.toString(spacingMicros), "--warmup-seconds", Long.toString(warmupSeconds), "--round-trip",
+            roundTrip, "--seed", Long.toString(seed)));
+        if (!playConnections.isEmpty()) {
+            arguments.addAll(List.of("--play-connections",
+                playConnections.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))));
+        }
+        return List.copyOf(arguments);
     }
 }

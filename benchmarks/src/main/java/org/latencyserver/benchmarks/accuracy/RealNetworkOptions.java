@@ -26,6 +26,8 @@ public final class RealNetworkOptions {
 
     /** The scenario unless {@code --scenario} says otherwise. */
     public static final String DEFAULT_SCENARIO = "examples/demo/real-network-accuracy-scenario.yaml";
+    /** The scenario of {@code --topology two-switches} unless {@code --scenario} says otherwise. */
+    public static final String PATHS_SCENARIO = "examples/demo/real-network-paths-scenario.yaml";
     /** The measured profile's file name; its name is {@code testbed-ports}. */
     public static final String PROFILE_FILE = "testbed-ports.json";
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]{0,10}");
@@ -40,6 +42,11 @@ public final class RealNetworkOptions {
     @Option(names = "--scenario", paramLabel = "FILE", description = "With --real-network: the demo's load walk (default: "
         + DEFAULT_SCENARIO + ").")
     Path scenario;
+
+    @Option(names = "--topology", paramLabel = "NAME", description = "With --real-network: the demo's testbed, one-switch or"
+        + " two-switches (the connections cross two 20 Mbit/s ports; default scenario " + PATHS_SCENARIO + "). The port profile is"
+        + " measured on a one-switch testbed of the same rate either way (default: ${DEFAULT-VALUE}).")
+    String topology = "one-switch";
 
     @Option(names = "--profile", paramLabel = "FILE", description = "With --real-network: serve from this profile instead of measuring one"
         + " with port cells at the start.")
@@ -111,7 +118,11 @@ public final class RealNetworkOptions {
                 Files.writeString(out.resolve("port-profile").resolve("FAILED.txt"), e.getMessage() + "\n");
             }
         }
-        return demoArguments(testbedName, scenario != null ? scenario.toAbsolutePath() : root.resolve(DEFAULT_SCENARIO), served);
+        final String defaultScenario = "two-switches".equals(topology) ? PATHS_SCENARIO : DEFAULT_SCENARIO;
+        final List<String> arguments = new ArrayList<>(demoArguments(testbedName,
+            scenario != null ? scenario.toAbsolutePath() : root.resolve(defaultScenario), served));
+        arguments.addAll(List.of("--topology", topology));
+        return List.copyOf(arguments);
     }
 
     /**

@@ -27,4 +27,17 @@ class PlayOptionsTest {
         assertEquals(List.of("--gap-mean-millis", "250.0", "--spacing-micros", "2000", "--warmup-seconds", "3", "--round-trip", "agent",
             "--seed", "7"), player.play.asArguments());
     }
+
+    @Test
+    void thePlayedConnectionsReachThePlayerAndTheOthersAreNotPlayed() {
+        final Holder harness = new Holder();
+        new CommandLine(harness).parseArgs("--play-connections", "2,4");
+        final Holder player = new Holder();
+        new CommandLine(player).parseArgs(harness.play.asArguments().toArray(new String[0]));
+        assertEquals(harness.play.asArguments(), player.play.asArguments());
+        assertEquals(List.of(true, false, true), List.of(player.play.plays(2), player.play.plays(3), player.play.plays(4)));
+        final Holder every = new Holder();
+        new CommandLine(every).parseArgs();
+        assertEquals(List.of(true, true), List.of(every.play.plays(1), every.play.plays(3)), "without the option every one is played");
+    }
 }
