@@ -1,0 +1,215 @@
+package org.latencyserver.server.standby;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.latencyserver.server.config.StandbySettings;
+import org.latencyserver.server.engine.Command;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One server of a primary/standby pair: which of the two it is, and the replication that goes with
+ * it. It joins the pair's {@link ReplicationChannel} before the server serves: alone it is the
+ * primary; finding the other, it stands by — its {@link ReplicaApplier} keeps its table a copy of
+ * the primary's, and it neither polls nor measures. When the primary leaves the view (killed,
+ * hung, cut off), the standby becomes the coordinator and takes over: the applier hands the engine
+ * to the takeover action, which starts what a primary runs.
+ *
+ * <p>A primary's {@link ReplicationSender} sends every change to the standby, the whole table
+ * first when a standby joins (so an old primary that returns catches up), and
+ * {@link #awaitReplicated} holds a write's answer until the standby holds it.
+ *
+ * <p>Thread-safety: the view events come on JGroups' threads; the takeover runs on a thread of its
+ * own ({@code standby-takeover}), once, after {@link #onTakeover} gave it its action. The
+ * role is a volatile flag; the rest is each part's own.
+ */
+public final class HotStandby implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HotStandby.class);
+
+    private final StandbySettings settings;
+    private final ReplicationSender sender;
+    private final ReplicaApplier applier;
+    private final ReplicationChannel channel;
+    private volatile boolean primary;
+    private volatile boolean closed;
+    /** Set once the primary left while this server stood by; guarded by {@code this}. */
+    private boolean takeoverDue;
+    /** The takeover's action, once the server gave it; guarded by {@code this}. */
+    private Consumer<List<Command.RestoreConnection>> takeover;
+    private boolean takenOver;
+    /** Whether {@link #join} decided the role; views before that are the join's own. Guarded by {@code this}. */
+    private boolean joined;
+    private volatile long takeovers;
+
+    private HotStandby(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
+                       final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis) throws IOException {
+        this.settings = settings;
+        this.applier = new ReplicaApplier(engine, maxHistogramBins, nanoClock);
+        final ReplicationChannel[] channelHolder = new ReplicationChannel[1];
+        this.sender = new ReplicationSender(engine.table(), (records, timeout) -> channelHolder[0].send(records, timeout),
+            settings.ackTimeoutMillis(), flushIntervalMillis);
+        this.channel = new ReplicationChannel(settings, clusterName, new ReplicationChannel.Handler() {
+            @Override
+            public void records(final byte[] records) {
+                if (primary) {
+                    throw new IllegalStateException("this server is the primary: it takes no records");
+                }
+                applier.apply(records, settings.ackTimeoutMillis());
+            }
+
+            @Override
+            public void viewChanged(final boolean coordinator, final int members, final boolean newMembers) {
+                onView(coordinator, members, newMembers);
+            }
+        });
+        channelHolder[0] = channel;
+        engine.addListener(sender);
+    }
+
+    /**
+     * Joins the pair; returns once this server knows whether it is the primary (alone, or the oldest member) or the
+     * standby. Call it before the engine's update thread starts: the engine is the standby's applier's until a takeover.
+     *
+     * @param settings            the pair's addresses
+     * @param clusterName         the pair's name (both servers' registered name)
+     * @param engine              this server's engine, restored from its own files
+     * @param maxHistogramBins    the most bins a replicated histogram may have
+     * @param nanoClock           monotonic time
+     * @param flushIntervalMillis changes nobody waits for go to the standby at most this long after they happen
+     * @return the member of the pair
+     * @throws IOException when the channel cannot be built or connect
+     */
+    public static HotStandby join(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
+                                  final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis)
+        throws IOException {
+        final HotStandby pair = new HotStandby(settings, clusterName, engine, maxHistogramBins, nanoClock, flushIntervalMillis);
+        pair.sender.start();
+        try {
+            pair.channel.connect();
+        } catch (IOException e) {
+            pair.sender.close();
+            pair.applier.close();
+            throw e;
+        }
+        pair.decideRole();
+        return pair;
+    }
+
+    /** Once connected: the view's coordinator is the primary, the other member stands by. */
+    private synchronized void decideRole() {
+        joined = true;
+        if (channel.coordinator()) {
+            primary = true;
+            applier.handOver();
+            if (channel.members() > 1) {
+                sender.standbyJoined();
+            }
+            LOG.info("primary of the pair ({} member(s); the peer is {}:{})", channel.members(), settings.peerHost(),
+                settings.peerPort());
+        } else {
+            LOG.info("standing by for the primary at {}:{}: its table is copied here; no polling, no measurements",
+                settings.peerHost(), settings.peerPort());
+        }
+    }
+
+    /** JGroups' view thread. */
+    private synchronized void onView(final boolean coordinator, final int members, final boolean newMembers) {
+        if (closed || !joined) {
+            return; // the role is decided once connected, from the view then
+        }
+        if (primary) {
+            if (!coordinator) {
+                LOG.error("two primaries met (a merge after a cut): this one is no longer the view's coordinator but keeps"
+                    + " serving; stop one of them — see the standby section of docs/operator-guide.md");
+                return;
+            }
+            if (members > 1 && newMembers) {
+                LOG.info("a standby joined: sending it the whole table");
+                sender.standbyJoined();
+            } else if (members == 1) {
+                LOG.warn("the standby left: acknowledged writes are on this server's disk only (unprotected)");
+                sender.standbyLeft();
+            }
+            return;
+        }
+        if (coordinator) {
+            takeoverDue = true;
+            startTakeoverWhenReady();
+            if (members > 1) {
+                sender.standbyJoined();
+            }
+        }
+    }
+
+    /**
+     * Gives the action that makes this server a primary (starting the update thread, the poller, serving, binding its
+     * names); run at most once, on its own thread, when the primary leaves — at once if it already has.
+     *
+     * @param action takes the engine over; given the records that awaited a measurement, to apply with their request first
+     */
+    public synchronized void onTakeover(final Consumer<List<Command.RestoreConnection>> action) {
+        this.takeover = action;
+        startTakeoverWhenReady();
+    }
+
+    /** Guarded by {@code this}. */
+    private void startTakeoverWhenReady() {
+        if (!takeoverDue || takeover == null || takenOver || closed) {
+            return;
+        }
+        takenOver = true;
+        final Consumer<List<Command.RestoreConnection>> action = takeover;
+        final Thread thread = new Thread(() -> {
+            LOG.warn("the primary left the pair: taking over");
+            final List<Command.RestoreConnection> awaiting = applier.handOver();
+            action.accept(awaiting);
+            takeovers++;
+            primary = true;
+            LOG.warn("took over as primary; {} connections ask for the measurement the old primary awaited", awaiting.size());
+        }, "standby-takeover");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** @return whether this server is the primary now (false while it stands by, and during a takeover) */
+    public boolean primary() {
+        return primary;
+    }
+
+    /**
+     * Waits until the standby holds every change published before the call (a primary's write, before it is answered).
+     *
+     * @param timeoutMillis how long at most
+     * @return true when the standby holds it; false when none does (absent or too slow: the write is unprotected)
+     */
+    public boolean awaitReplicated(final long timeoutMillis) {
+        return sender.awaitReplicated(Math.min(timeoutMillis, settings.ackTimeoutMillis()));
+    }
+
+    /** @return the pair as this server sees it now */
+    public StandbyCounters counters() {
+        return new StandbyCounters(primary, primary && sender.protectedNow(), channel.members(), sender.recordsSent(),
+            sender.sendsFailed(), sender.unprotectedWrites(), applier.recordsApplied(), takeovers);
+    }
+
+    /** Leaves the pair (the other member sees it go at once) and stops sending and applying. */
+    @Override
+    public void close() {
+        closed = true;
+        channel.close();
+        sender.close();
+        applier.close();
+    }
+
+    /** Stops as a crash would: no leave message; the other member finds it gone by failure detection. For tests. */
+    public void closeAbruptly() {
+        closed = true;
+        channel.closeAbruptly();
+        sender.close();
+        applier.close();
+    }
+}
