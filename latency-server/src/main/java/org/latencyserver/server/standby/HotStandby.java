@@ -166,16 +166,16 @@ public final class HotStandby implements AutoCloseable {
         final Thread thread = new Thread(() -> {
             LOG.warn("the primary left the pair: taking over");
             final List<Command.RestoreConnection> awaiting = applier.handOver();
-            action.accept(awaiting);
+            primary = true; // before the action: the ready file it writes says so, and no record is applied any more
             takeovers++;
-            primary = true;
+            action.accept(awaiting);
             LOG.warn("took over as primary; {} connections ask for the measurement the old primary awaited", awaiting.size());
         }, "standby-takeover");
         thread.setDaemon(true);
         thread.start();
     }
 
-    /** @return whether this server is the primary now (false while it stands by, and during a takeover) */
+    /** @return whether this server is the primary now (false while it stands by; true from the start of a takeover) */
     public boolean primary() {
         return primary;
     }
