@@ -121,6 +121,8 @@ public final class LatencyServerNode extends RunningComponent {
             final StandbyWiring standby = StandbyWiring.join(parts);
             if (standby != null) {
                 undo.push(standby);
+            } else {
+                parts.metrics.registerStandby(() -> org.latencyserver.server.standby.StandbyCounters.WITHOUT_STANDBY);
             }
             parts.initOrb();
             parts.createServant();

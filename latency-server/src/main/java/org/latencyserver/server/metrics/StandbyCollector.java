@@ -19,14 +19,14 @@ final class StandbyCollector extends SnapshotCollector<StandbyCounters> {
     @Override
     MetricSnapshots families(final StandbyCounters now) {
         final GaugeFamily primary = new GaugeFamily("latency_server_standby_primary", null,
-            "1 when this server is the primary of its pair, 0 while it stands by");
+            "1 when this server is the primary of its pair (or has no server.standby), 0 while it stands by");
         primary.add(now.primary() ? 1 : 0);
         final GaugeFamily protectedWrites = new GaugeFamily("latency_server_standby_protected", null,
             "1 when a standby holds every write this primary acknowledges; 0 when writes are on this server's disk only"
                 + " (no standby, the standby still catching up, or its last acknowledgement missing), and while standing by");
         protectedWrites.add(now.protectedWrites() ? 1 : 0);
         final GaugeFamily members = new GaugeFamily("latency_server_standby_members", null,
-            "members of the pair's view now: 2 a pair, 1 alone");
+            "members of the pair's view now: 2 a pair, 1 alone, 0 without server.standby");
         members.add(now.members());
         return MetricSnapshots.of(primary.build(), protectedWrites.build(), members.build(),
             CounterFamily.single("latency_server_standby_records_sent_total",
