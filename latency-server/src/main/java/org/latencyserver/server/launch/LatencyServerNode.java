@@ -67,6 +67,8 @@ public final class LatencyServerNode extends RunningComponent {
     /** The servant's reference, as activated in the root POA. */
     private final org.omg.CORBA.Object reference;
     private final String ior;
+    /** The root POA's manager: a standby's discards requests until it takes over. */
+    private final org.omg.PortableServer.POAManager poaManager;
     private final int metricsPort;
     private final String metricsUrl;
     private final int connections;
@@ -86,6 +88,7 @@ public final class LatencyServerNode extends RunningComponent {
         this.repeatedWarnings = parts.repeatedWarnings;
         this.reference = parts.reference;
         this.ior = orb.object_to_string(parts.reference);
+        this.poaManager = parts.poaManager;
         this.metricsPort = parts.metricsBound;
         this.metricsUrl = parts.metricsUrl;
         this.connections = parts.connections;
@@ -137,6 +140,9 @@ public final class LatencyServerNode extends RunningComponent {
             node = new LatencyServerNode(parts, standby);
             undo.release(); // the node owns them now: its close stops them in its own order
         }
+        if (node.standby != null) {
+            node.standby.stepDownWith(node::stopServing);
+        }
         // From here on the node stops everything when the rest of the start fails.
         try {
             if (node.standby != null && !node.standby.primary()) {
@@ -162,13 +168,69 @@ public final class LatencyServerNode extends RunningComponent {
         readyFile().writeTo(context.readyFile());
         LOG.info("Latency Server '{}' standing by with {} connections; it takes over when the primary leaves the pair",
             context.configuration().server().registeredName(), connections);
-        standby.takeOverWith(parts.engine, loop, servant, metrics, parts.poaManager, () -> {
-            try {
-                serve();
-            } catch (IOException e) {
-                throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "the ready file could not be written: " + e.getMessage());
+        standby.takeOverWith(parts.engine, loop, servant, metrics, parts.poaManager, new StandbyWiring.NameBinding() {
+            @Override
+            public boolean heldByAnotherLiveServer() {
+                return nameHeldByAnotherLiveServer();
+            }
+
+            @Override
+            public void bind() throws LaunchFailure {
+                try {
+                    serve();
+                } catch (IOException e) {
+                    throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "the ready file could not be written: " + e.getMessage());
+                }
             }
         });
+    }
+
+    /**
+     * @return whether the registered name is bound to another server that answers; false without a naming service, when
+     *         the name is unbound or bound to this server, or when the naming service cannot be asked (the bind says why)
+     */
+    private boolean nameHeldByAnotherLiveServer() {
+        final String naming = context.namingReference();
+        if (naming == null) {
+            return false;
+        }
+        try {
+            final org.omg.CORBA.Object bound = References.resolve(orb, context.configuration().server().registeredName(), naming);
+            return !bound._is_equivalent(reference) && Partitions.answers(bound);
+        } catch (org.omg.CORBA.SystemException | References.ReferenceException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Stops serving without stopping (a primary that met another primary after a cut and is not the pair's coordinator):
+     * its names are no longer kept (the other's name keeper binds them to itself), its poller stops, and requests are
+     * discarded. The ready file says so.
+     */
+    private void stopServing() {
+        final NameKeeper keeper = nameKeeper;
+        if (keeper != null) {
+            keeper.close();
+            nameKeeper = null; // the ready file no longer says it holds the name
+        }
+        if (poller != null) {
+            poller.close();
+        }
+        try {
+            poaManager.discard_requests(false);
+        } catch (org.omg.PortableServer.POAManagerPackage.AdapterInactive e) {
+            LOG.error("could not stop taking requests: {}", e.toString());
+        }
+        try {
+            readyFile().writeTo(context.readyFile());
+        } catch (IOException e) {
+            LOG.error("could not rewrite the ready file: {}", e.toString());
+        }
+    }
+
+    /** For tests: cuts (true) or heals (false) the link to the other server of the pair, as a failed network would. */
+    void isolateStandbyChannelForTest(final boolean isolated) {
+        standby.isolateForTest(isolated);
     }
 
     /** A ready file or IOR file of an earlier run names a server that is gone: a start that fails leaves none. */
@@ -248,7 +310,7 @@ public final class LatencyServerNode extends RunningComponent {
             ready.file("state", stateFile);
         }
         if (standby != null) {
-            ready.fact("standby", standby.primary() ? "primary" : "standing by");
+            ready.fact("standby", standby.primary() ? "primary" : standby.steppedDown() ? "stepped down" : "standing by");
         }
         if (nameKeeper != null) {
             ready.fact("name", context.configuration().server().registeredName());
@@ -284,6 +346,11 @@ public final class LatencyServerNode extends RunningComponent {
     /** @return the metrics endpoint's port, when it serves one */
     public OptionalInt metricsPort() {
         return metricsUrl == null ? OptionalInt.empty() : OptionalInt.of(metricsPort);
+    }
+
+    /** @return whether this server stepped down after meeting another primary (false without {@code server.standby}) */
+    public boolean steppedDownFromStandbyPair() {
+        return standby != null && standby.steppedDown();
     }
 
     /** @return the pair as this server sees it ({@code server.standby}), or empty for a server without standby */

@@ -29,16 +29,27 @@ final class StandbyWiring implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StandbyWiring.class);
 
-    /** What a takeover does after the engine runs and requests are served: bind the server's names. */
+    /** The server's names, as a takeover needs them. */
     interface NameBinding {
+        /**
+         * @return whether the server's registered name is bound to another server that answers: the old primary still
+         *         serves, seen from here, and this server must not take its name
+         */
+        boolean heldByAnotherLiveServer();
+
+        /** Binds the names (and writes the ready file); a partition's claim may refuse while the old primary answers. */
         void bind() throws LaunchFailure;
     }
+
+    /** How long a takeover waits before it tries the names again. */
+    static final long NAME_RETRY_MILLIS = 1000;
 
     private final HotStandby pair;
     private final ServerConfiguration configuration;
     private final java.util.function.LongSupplier nanoClock;
     /** Started by a takeover; closed by {@link #close}. */
     private volatile SnmpPoller poller;
+    private volatile boolean closed;
 
     private StandbyWiring(final HotStandby pair, final ServerConfiguration configuration,
                           final java.util.function.LongSupplier nanoClock) {
@@ -85,12 +96,17 @@ final class StandbyWiring implements AutoCloseable {
     }
 
     /**
-     * From now on a takeover may run: it applies the records that awaited a measurement, starts the update thread
-     * and the poller, lets requests in and binds the names.
+     * From now on a takeover may run. It first takes the server's names — waiting, and trying again every
+     * {@value #NAME_RETRY_MILLIS} ms, while the name is held by another server that answers (the old primary, still
+     * serving, seen from here) or the naming service refuses — then applies the records that awaited a measurement,
+     * starts the update thread and the poller, and lets requests in.
      */
     void takeOverWith(final UpdateEngine engine, final EngineLoop loop, final LatencyServiceServant servant,
                       final ServerMetrics metrics, final POAManager poaManager, final NameBinding names) {
         pair.onTakeover(awaiting -> {
+            if (!takeNames(names)) {
+                return;
+            }
             try {
                 engine.addListener(servant.engineListener());
                 final long now = nanoClock.getAsLong();
@@ -100,16 +116,70 @@ final class StandbyWiring implements AutoCloseable {
                 loop.start();
                 poller = ServerAssembly.startPoller(configuration, loop, metrics);
                 poaManager.activate();
-                names.bind();
+                LOG.warn("took over as primary: serving, polling and bound; {} connections ask again for the measurement the"
+                    + " old primary awaited", awaiting.size());
             } catch (LaunchFailure | IOException | RuntimeException | org.omg.PortableServer.POAManagerPackage.AdapterInactive e) {
                 LOG.error("the takeover failed: {}; this server does not serve as primary", e.toString());
             }
         });
     }
 
+    /** @return true once the names are bound; false when the server was closed first */
+    private boolean takeNames(final NameBinding names) {
+        boolean told = false;
+        while (!closed && !pair.steppedDown()) {
+            try {
+                if (!names.heldByAnotherLiveServer()) {
+                    names.bind();
+                    return true;
+                }
+                if (!told) {
+                    LOG.error("the old primary left the pair but still answers at the server's name: not taking over while it"
+                        + " does (the link between the two is cut?); trying every {} ms", NAME_RETRY_MILLIS);
+                }
+            } catch (LaunchFailure e) {
+                if (!told) {
+                    LOG.error("taking over, the names cannot be bound: {}; trying every {} ms", e.getMessage(), NAME_RETRY_MILLIS);
+                }
+            }
+            told = true;
+            try {
+                Thread.sleep(NAME_RETRY_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether this server stepped down after meeting another primary */
+    boolean steppedDown() {
+        return pair.steppedDown();
+    }
+
     /** @return the pair as this server sees it now */
     StandbyCounters counters() {
         return pair.counters();
+    }
+
+    /**
+     * What stopping to serve takes when this primary meets another one that is the pair's coordinator: runs once, on the
+     * pair's {@code standby-step-down} thread.
+     */
+    void stepDownWith(final Runnable stopServing) {
+        pair.onStepDown(() -> {
+            stopServing.run();
+            final SnmpPoller started = poller;
+            if (started != null) {
+                started.close();
+            }
+        });
+    }
+
+    /** For tests: cuts (true) or heals (false) the pair's link, as {@link HotStandby#isolateForTest}. */
+    void isolateForTest(final boolean isolated) {
+        pair.isolateForTest(isolated);
     }
 
     /** For tests: leaves the pair as a crash would (no leave message). */
@@ -120,6 +190,7 @@ final class StandbyWiring implements AutoCloseable {
     /** Leaves the pair and stops a poller a takeover started. */
     @Override
     public void close() {
+        closed = true;
         pair.close();
         final SnmpPoller started = poller;
         if (started != null) {

@@ -44,6 +44,10 @@ public final class HotStandby implements AutoCloseable {
     /** Whether {@link #join} decided the role; views before that are the join's own. Guarded by {@code this}. */
     private boolean joined;
     private volatile long takeovers;
+    /** Set once when this server met another primary and stopped serving; written under {@code this}. */
+    private volatile boolean steppedDown;
+    /** What stepping down does; guarded by {@code this}. */
+    private Runnable stepDownAction;
 
     private HotStandby(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
                        final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis) throws IOException {
@@ -55,8 +59,9 @@ public final class HotStandby implements AutoCloseable {
         this.channel = new ReplicationChannel(settings, clusterName, new ReplicationChannel.Handler() {
             @Override
             public void records(final byte[] records) {
-                if (primary) {
-                    throw new IllegalStateException("this server is the primary: it takes no records");
+                if (primary || steppedDown) {
+                    throw new IllegalStateException(steppedDown ? "this server stepped down after meeting another primary:"
+                        + " restart it to stand by" : "this server is the primary: it takes no records");
                 }
                 applier.apply(records, settings.ackTimeoutMillis());
             }
@@ -123,8 +128,7 @@ public final class HotStandby implements AutoCloseable {
         }
         if (primary) {
             if (!coordinator) {
-                LOG.error("two primaries met (a merge after a cut): this one is no longer the view's coordinator but keeps"
-                    + " serving; stop one of them — see the standby section of docs/operator-guide.md");
+                stepDown();
                 return;
             }
             if (members > 1 && newMembers) {
@@ -143,6 +147,42 @@ public final class HotStandby implements AutoCloseable {
                 sender.standbyJoined();
             }
         }
+    }
+
+    /**
+     * Two primaries met (the views merged after a cut) and the other is the merged view's coordinator: this one stops
+     * serving, once, on a thread of its own ({@code standby-step-down}), and stays out of the pair's work until it is
+     * restarted (then it stands by and is sent the table). Guarded by {@code this}.
+     */
+    private void stepDown() {
+        if (steppedDown) {
+            return;
+        }
+        steppedDown = true;
+        primary = false;
+        sender.standbyLeft();
+        LOG.error("two primaries met after a cut and the other one is the pair's coordinator: this server stops serving (no"
+            + " names, no polling, requests discarded); what it acknowledged alone since the cut is not in the other's"
+            + " table. Restart it to stand by");
+        final Runnable action = stepDownAction;
+        if (action != null) {
+            final Thread thread = new Thread(action, "standby-step-down");
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    /**
+     * Gives what stopping to serve takes (names, poller, requests) when two primaries meet and this one is not the
+     * coordinator.
+     */
+    public synchronized void onStepDown(final Runnable action) {
+        this.stepDownAction = action;
+    }
+
+    /** @return whether this server stepped down after meeting another primary (it serves no more until restarted) */
+    public boolean steppedDown() {
+        return steppedDown;
     }
 
     /**
@@ -169,7 +209,6 @@ public final class HotStandby implements AutoCloseable {
             primary = true; // before the action: the ready file it writes says so, and no record is applied any more
             takeovers++;
             action.accept(awaiting);
-            LOG.warn("took over as primary; {} connections ask for the measurement the old primary awaited", awaiting.size());
         }, "standby-takeover");
         thread.setDaemon(true);
         thread.start();
@@ -203,6 +242,14 @@ public final class HotStandby implements AutoCloseable {
         channel.close();
         sender.close();
         applier.close();
+    }
+
+    /**
+     * For tests: drops every message to and from the other member (true) as a cut link would, or lets them through
+     * again (false).
+     */
+    public void isolateForTest(final boolean isolated) {
+        channel.isolateForTest(isolated);
     }
 
     /** Stops as a crash would: no leave message; the other member finds it gone by failure detection. For tests. */

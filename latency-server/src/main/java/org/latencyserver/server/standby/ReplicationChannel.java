@@ -59,6 +59,8 @@ public final class ReplicationChannel implements AutoCloseable {
     private final MessageDispatcher dispatcher;
     private final String clusterName;
     private volatile View view;
+    /** The test's cut, while one is in place; guarded by {@code this}. */
+    private org.jgroups.protocols.DISCARD cut;
 
     /**
      * Builds the channel (not yet connected).
@@ -182,6 +184,26 @@ public final class ReplicationChannel implements AutoCloseable {
             // the channel is closed next either way
         }
         channel.close();
+    }
+
+    /**
+     * For tests: drops every message to and from the transport (true), as a cut link would — the failure detectors'
+     * heartbeats included, so each side soon sees the other gone — or lets them through again (false), after which the
+     * two views merge.
+     */
+    public synchronized void isolateForTest(final boolean isolated) {
+        try {
+            if (isolated && cut == null) {
+                cut = new org.jgroups.protocols.DISCARD().discardAll(true);
+                channel.getProtocolStack().insertProtocol(cut, org.jgroups.stack.ProtocolStack.Position.ABOVE,
+                    org.jgroups.protocols.TCP.class);
+            } else if (!isolated && cut != null) {
+                channel.getProtocolStack().removeProtocol(cut);
+                cut = null;
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("could not " + (isolated ? "cut" : "heal") + " the channel: " + e, e);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package org.latencyserver.server.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -101,6 +102,43 @@ class StandbyPairTest {
             assertFalse(b.standbyCounters().orElseThrow().protectedWrites(), "alone, its writes are unprotected");
             assertEquals(1, b.standbyCounters().orElseThrow().takeovers());
             assertEquals("primary", ReadyFile.read(readyB).fact("standby"));
+        }
+    }
+
+    @Test
+    void aCutLinkLeavesTheNameWithThePrimaryThatStillAnswersAndOnceHealedExactlyOneServes() throws Exception {
+        final int namingPort = FreePorts.belowEphemeralRange();
+        final String corbaloc = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
+        try (NamingServiceNode naming = NamingServiceNode.launch(new NamingServiceContext().port(namingPort)
+                 .databaseDirectory(directory.resolve("nsdb")));
+             LatencyServerNode a = LatencyServerNode.launch(pushed("a", portA, portB).namingReference(corbaloc));
+             LatencyServerNode b = LatencyServerNode.launch(pushed("b", portB, portA).namingReference(corbaloc))) {
+            await("the pair is protected", () -> a.standbyCounters().orElseThrow().protectedWrites());
+
+            a.isolateStandbyChannelForTest(true); // the replication link is cut; both still reach the naming service
+            await("each side sees itself alone", () -> a.standbyCounters().orElseThrow().members() == 1
+                && b.standbyCounters().orElseThrow().members() == 1);
+            await("the standby starts its takeover", () -> b.standbyCounters().orElseThrow().primary());
+            final Latserv first = LatservHelper.narrow(client.string_to_object(a.serverIor()));
+            first.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 80, (short) 50), (short) 1);
+            assertEquals(1, a.standbyCounters().orElseThrow().unprotectedWrites(), "alone, the primary's write is unprotected");
+            assertBound(corbaloc, a); // the standby does not take a name whose holder answers
+            assertThrows(org.omg.CORBA.TRANSIENT.class,
+                () -> LatservHelper.narrow(client.string_to_object(b.serverIor())).RequestStatus((short) 1),
+                "the standby still discards requests");
+
+            a.isolateStandbyChannelForTest(false);
+            await("once healed, one of the two stepped down", () -> a.steppedDownFromStandbyPair() != b.steppedDownFromStandbyPair());
+            final LatencyServerNode serving = a.steppedDownFromStandbyPair() ? b : a;
+            final LatencyServerNode stepped = serving == a ? b : a;
+            await("the name is bound to the one that serves", () -> isBound(corbaloc, serving));
+            assertEquals(2.386f, LatservHelper.narrow(client.string_to_object(serving.serverIor())).RequestStatus((short) 1)
+                .latency_estimate, "it serves");
+            assertTrue(serving.standbyCounters().orElseThrow().primary());
+            assertFalse(stepped.standbyCounters().orElseThrow().primary());
+            assertThrows(org.omg.CORBA.TRANSIENT.class,
+                () -> LatservHelper.narrow(client.string_to_object(stepped.serverIor())).RequestStatus((short) 1),
+                "the one that stepped down discards requests");
         }
     }
 
