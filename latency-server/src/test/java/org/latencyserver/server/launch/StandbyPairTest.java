@@ -127,8 +127,11 @@ class StandbyPairTest {
                 () -> LatservHelper.narrow(client.string_to_object(b.serverIor())).RequestStatus((short) 1),
                 "the standby still discards requests");
 
+            final long healNanos = System.nanoTime();
             a.isolateStandbyChannelForTest(false);
             await("once healed, one of the two stepped down", () -> a.steppedDownFromStandbyPair() != b.steppedDownFromStandbyPair());
+            // A figure for the reader, not an assertion: how long two primaries met before one stepped down.
+            System.out.printf("standby pair: healed link to one stepped down in %d ms%n", (System.nanoTime() - healNanos) / 1_000_000);
             final LatencyServerNode serving = a.steppedDownFromStandbyPair() ? b : a;
             final LatencyServerNode stepped = serving == a ? b : a;
             await("the name is bound to the one that serves", () -> isBound(corbaloc, serving));
