@@ -146,6 +146,39 @@ class StandbyPairTest {
     }
 
     @Test
+    void theOldPrimaryStartedAgainStandsByAndIsSentWhatTheNewPrimaryAcknowledgedMeanwhile() throws Exception {
+        final LatencyServerNode a = LatencyServerNode.launch(pushed("a", portA, portB));
+        LatencyServerNode b = null;
+        try {
+            b = LatencyServerNode.launch(pushed("b", portB, portA));
+            final LatencyServerNode standby = b;
+            assertTrue(a.standbyCounters().orElseThrow().primary());
+            assertFalse(standby.standbyCounters().orElseThrow().primary());
+            await("the pair is protected", () -> a.standbyCounters().orElseThrow().protectedWrites());
+            a.crashStandbyChannelForTest();
+            a.close();
+            await("b took over", () -> standby.standbyCounters().orElseThrow().primary());
+            final Latserv serving = LatservHelper.narrow(client.string_to_object(b.serverIor()));
+            serving.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 80, (short) 50), (short) 1);
+            assertEquals(1, b.standbyCounters().orElseThrow().unprotectedWrites(), "alone: unprotected");
+
+            try (LatencyServerNode again = LatencyServerNode.launch(pushed("a", portA, portB))) {
+                assertFalse(again.standbyCounters().orElseThrow().primary(), "it returns as standby, never as a second primary");
+                await("the new primary's writes are protected again", () -> standby.standbyCounters().orElseThrow().protectedWrites());
+                assertEquals(b.table().row((short) 1).latest(), again.table().row((short) 1).latest(),
+                    "the write it missed was sent with the whole table");
+                serving.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 5, (short) 5, (short) 5), (short) 1);
+                assertEquals(b.table().row((short) 1).latest(), again.table().row((short) 1).latest(), "and the next one at once");
+            }
+        } finally {
+            a.close();
+            if (b != null) {
+                b.close();
+            }
+        }
+    }
+
+    @Test
     void theStandbyDoesNotPollUntilItTakesOverThenItPolls() throws Exception {
         // The community is read from an environment variable; PATH is one every JVM has.
         try (ScriptedAgent agent = new ScriptedAgent(System.getenv("PATH"))) {
