@@ -11,6 +11,7 @@ import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.snmp.SnmpPoller;
 import org.latencyserver.server.standby.HotStandby;
+import org.latencyserver.server.standby.ReplicationSender;
 import org.latencyserver.server.standby.StandbyCounters;
 import org.omg.PortableServer.POAManager;
 import org.slf4j.Logger;
@@ -81,9 +82,11 @@ final class StandbyWiring implements AutoCloseable {
         parts.metrics.registerStandby(pair::counters);
         final LatencyServiceServant.StateSaver disk = parts.store::awaitSaved;
         parts.stateSaver = timeoutMillis -> {
+            // The standby's send and the disk's append run at once (two threads); the write waits for both.
+            final ReplicationSender.Replication replication = pair.primary() ? pair.replicate() : null;
             final boolean saved = disk.awaitSaved(timeoutMillis);
-            if (pair.primary()) {
-                pair.awaitReplicated(timeoutMillis); // false: answered unprotected, counted by the pair
+            if (replication != null) {
+                replication.await(Math.min(timeoutMillis, pair.ackTimeoutMillis())); // false: unprotected, counted
             }
             return saved;
         };

@@ -229,6 +229,21 @@ public final class HotStandby implements AutoCloseable {
         return sender.awaitReplicated(Math.min(timeoutMillis, settings.ackTimeoutMillis()));
     }
 
+    /**
+     * Starts sending every change published before the call to the standby (a primary's write, while its own disk save
+     * runs); {@link ReplicationSender.Replication#await} waits for the acknowledgement.
+     *
+     * @return the send under way
+     */
+    public ReplicationSender.Replication replicate() {
+        return sender.replicate();
+    }
+
+    /** @return how long a write waits for the standby at most, ms ({@code server.standby.ack_timeout_millis}) */
+    public long ackTimeoutMillis() {
+        return settings.ackTimeoutMillis();
+    }
+
     /** @return the pair as this server sees it now */
     public StandbyCounters counters() {
         return new StandbyCounters(primary, primary && sender.protectedNow(), channel.members(), sender.recordsSent(),

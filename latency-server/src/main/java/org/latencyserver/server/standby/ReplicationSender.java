@@ -118,21 +118,54 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
      * @return true when the standby holds them; false when there is none, or it did not acknowledge in time
      */
     public boolean awaitReplicated(final long timeoutMillis) {
+        return replicate().await(timeoutMillis);
+    }
+
+    /**
+     * Starts sending every change published before this call, so that the caller can do other work (its own disk
+     * save) while the standby acknowledges; {@link Replication#await} then waits for it.
+     *
+     * @return the send under way (or, without a standby, one that reports unprotected at once)
+     */
+    public Replication replicate() {
         if (!standbyPresent) {
+            return new Replication(null);
+        }
+        try {
+            return new Replication(tasks.submit(this::sendMarked));
+        } catch (RejectedExecutionException e) {
+            return new Replication(null);
+        }
+    }
+
+    /** One caller's send to the standby, under way. Thread-safety: its caller's. */
+    public final class Replication {
+
+        private final java.util.concurrent.Future<Boolean> sent;
+
+        private Replication(final java.util.concurrent.Future<Boolean> sent) {
+            this.sent = sent;
+        }
+
+        /**
+         * @param timeoutMillis how long to wait at most
+         * @return true when the standby holds the changes; false when none does (counted as an unprotected write)
+         */
+        public boolean await(final long timeoutMillis) {
+            if (sent != null) {
+                try {
+                    if (sent.get(timeoutMillis, TimeUnit.MILLISECONDS)) {
+                        return true;
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    // counted below: answered without the standby
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             unprotectedWrites.increment();
             return false;
         }
-        try {
-            if (tasks.submit(this::sendMarked).get(timeoutMillis, TimeUnit.MILLISECONDS)) {
-                return true;
-            }
-        } catch (RejectedExecutionException | ExecutionException | TimeoutException e) {
-            // counted below: answered without the standby
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        unprotectedWrites.increment();
-        return false;
     }
 
     /**
