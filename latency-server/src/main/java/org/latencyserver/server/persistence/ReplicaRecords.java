@@ -47,6 +47,14 @@ public final class ReplicaRecords {
     }
 
     /**
+     * @return true when the two rows' records differ in their MIB readings alone (a polled reading within its load
+     *         state): such a change may wait for the next one that matters, as the journal's does
+     */
+    public static boolean sameRecordButReadings(final ConnectionRow before, final ConnectionRow after) {
+        return ConnectionRecordCodec.sameRecordButReadings(before, after);
+    }
+
+    /**
      * Reads records {@link #encode} wrote into one restore command each, for the connections the
      * table has with the same QoS and message size.
      *

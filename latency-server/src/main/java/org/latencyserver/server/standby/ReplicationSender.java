@@ -42,6 +42,8 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
 
     /** The most records one message carries; a whole table goes as several, each acknowledged. */
     static final int MAX_RECORDS_PER_MESSAGE = 256;
+    /** Readings-only changes nobody waits for are sent at least this often, ms. */
+    static final long READINGS_SEND_INTERVAL_MILLIS = 30_000;
 
     /** What carries the records to the standby. */
     public interface Link {
@@ -55,6 +57,10 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
     private final Link link;
     private final long ackTimeoutMillis;
     private final Set<Short> marked = ConcurrentHashMap.newKeySet();
+    /** Connections whose record changed in its readings alone since it was last sent. */
+    private final Set<Short> readingsMarked = ConcurrentHashMap.newKeySet();
+    /** When readings-only changes were last sent, monotonic ns; the sender thread's. */
+    private long lastReadingsSendNanos = System.nanoTime();
     private final TaskQueueAgent tasks;
     private final AgentRunner runner;
     private final LongAdder recordsSent = new LongAdder();
@@ -77,7 +83,7 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
         this.link = link;
         this.ackTimeoutMillis = ackTimeoutMillis;
         this.tasks = TaskQueueAgent.named("standby-sender")
-            .duty(PeriodicDeadline.Kind.FIXED_DELAY, TimeUnit.MILLISECONDS.toNanos(flushIntervalMillis), this::sendMarked)
+            .duty(PeriodicDeadline.Kind.FIXED_DELAY, TimeUnit.MILLISECONDS.toNanos(flushIntervalMillis), this::flush)
             .build();
         this.runner = new AgentRunner(tasks, NoIdleStrategy.INSTANCE, new DistinctErrorLog("standby-sender"), System::nanoTime,
             Duration.ofMillis(ackTimeoutMillis + 1000));
@@ -91,7 +97,16 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
     /** Update thread: marks the connection for the standby; never waits. */
     @Override
     public void rowChanged(final ConnectionRow before, final ConnectionRow after) {
-        marked.add(after.spec().indexRef());
+        if (before != null && ReplicaRecords.sameRecordButReadings(before, after)) {
+            readingsMarked.add(after.spec().indexRef());
+        } else {
+            marked.add(after.spec().indexRef());
+        }
+    }
+
+    /** Sender thread's periodic duty: the changes that matter, and the readings-only ones when they are due. */
+    private void flush() {
+        sendMarked(System.nanoTime() - lastReadingsSendNanos >= TimeUnit.MILLISECONDS.toNanos(READINGS_SEND_INTERVAL_MILLIS));
     }
 
     /** A standby joined (any thread): the whole table is sent to it before anything else counts as protected. */
@@ -101,7 +116,7 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
         for (final ConnectionRow row : table.rows()) {
             marked.add(row.spec().indexRef());
         }
-        tasks.execute(this::sendMarked);
+        tasks.execute(() -> sendMarked(true));
     }
 
     /** The standby left the view (any thread): writes are on this server's disk only from now on. */
@@ -132,7 +147,7 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
             return new Replication(null);
         }
         try {
-            return new Replication(tasks.submit(this::sendMarked));
+            return new Replication(tasks.submit(() -> sendMarked(true)));
         } catch (RejectedExecutionException e) {
             return new Replication(null);
         }
@@ -172,11 +187,20 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
      * Sender thread: sends every marked connection's record, in messages of at most
      * {@value #MAX_RECORDS_PER_MESSAGE}.
      *
+     * @param withReadings whether the connections changed in their readings alone are sent too
      * @return whether the standby holds them all (false without a standby: nothing was sent)
      */
-    private boolean sendMarked() {
+    private boolean sendMarked(final boolean withReadings) {
         if (!standbyPresent) {
             return false;
+        }
+        if (withReadings) {
+            lastReadingsSendNanos = System.nanoTime();
+            for (final Iterator<Short> it = readingsMarked.iterator(); it.hasNext();) {
+                final short indexRef = it.next();
+                it.remove(); // before it is marked: a reading published after this marks it again
+                marked.add(indexRef);
+            }
         }
         while (!marked.isEmpty()) {
             final List<ConnectionRow> rows = takeMarked();
@@ -200,6 +224,7 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
         for (final Iterator<Short> it = marked.iterator(); it.hasNext() && rows.size() < MAX_RECORDS_PER_MESSAGE;) {
             final short indexRef = it.next();
             it.remove(); // before the row is read: a change published after this marks it again
+            readingsMarked.remove(indexRef); // its readings go in this record too
             final ConnectionRow row = table.row(indexRef);
             if (row != null) {
                 rows.add(row);
