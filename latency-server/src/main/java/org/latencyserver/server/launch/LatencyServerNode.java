@@ -121,13 +121,13 @@ public final class LatencyServerNode extends RunningComponent {
             parts = new ServerAssembly(context, undo);
             parts.startEngineAndStore();
             parts.registerMetrics();
-            final StandbyWiring standby = StandbyWiring.join(parts);
+            parts.initOrb();
+            final StandbyWiring standby = StandbyWiring.join(parts); // after the ORB: it asks the naming service
             if (standby != null) {
                 undo.push(standby);
             } else {
                 parts.metrics.registerStandby(() -> org.latencyserver.server.standby.StandbyCounters.WITHOUT_STANDBY);
             }
-            parts.initOrb();
             parts.createServant();
             announceSecurity(context.configuration().security());
             parts.serveMetrics();
@@ -190,16 +190,8 @@ public final class LatencyServerNode extends RunningComponent {
      *         the name is unbound or bound to this server, or when the naming service cannot be asked (the bind says why)
      */
     private boolean nameHeldByAnotherLiveServer() {
-        final String naming = context.namingReference();
-        if (naming == null) {
-            return false;
-        }
-        try {
-            final org.omg.CORBA.Object bound = References.resolve(orb, context.configuration().server().registeredName(), naming);
-            return !bound._is_equivalent(reference) && Partitions.answers(bound);
-        } catch (org.omg.CORBA.SystemException | References.ReferenceException e) {
-            return false;
-        }
+        return StandbyWiring.heldByAnotherLiveServer(orb, context.namingReference(), context.configuration().server().registeredName(),
+            reference);
     }
 
     /**

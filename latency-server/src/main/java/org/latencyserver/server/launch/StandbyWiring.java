@@ -64,7 +64,8 @@ final class StandbyWiring implements AutoCloseable {
      * primary's writes wait for the standby too, and registers the pair's metrics.
      *
      * @return the wiring, or null without {@code server.standby}
-     * @throws LaunchFailure {@link LaunchFailure.Kind#CANNOT_LISTEN} when the pair's channel cannot listen or connect
+     * @throws LaunchFailure {@link LaunchFailure.Kind#CANNOT_LISTEN} when the pair's channel cannot listen or connect, or
+     *                       it finds itself alone while another server that answers holds its name
      */
     static StandbyWiring join(final ServerAssembly parts) throws LaunchFailure {
         final StandbySettings settings = parts.configuration.server().standby();
@@ -74,7 +75,9 @@ final class StandbyWiring implements AutoCloseable {
         final HotStandby pair;
         try {
             pair = HotStandby.join(settings, "latency-" + parts.configuration.server().registeredName(), parts.engine,
-                parts.configuration.limits().maxHistogramBins(), parts.context.nanoClock(), parts.context.stateFlushIntervalMillis());
+                parts.configuration.limits().maxHistogramBins(), parts.context.nanoClock(), parts.context.stateFlushIntervalMillis(),
+                () -> heldByAnotherLiveServer(parts.orb, parts.context.namingReference(),
+                    parts.configuration.server().registeredName(), null));
         } catch (IOException e) {
             throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "server.standby: " + e.getMessage());
         }
@@ -91,6 +94,27 @@ final class StandbyWiring implements AutoCloseable {
             return saved;
         };
         return wiring;
+    }
+
+    /**
+     * @param orb       the server's ORB
+     * @param naming    the naming service's reference, or null without one
+     * @param name      the server's registered name
+     * @param ownServer this server's reference, or null before it has one
+     * @return whether the name is bound to another server that answers; false without a naming service, when the name is
+     *         unbound or bound to this server, or when the naming service cannot be asked
+     */
+    static boolean heldByAnotherLiveServer(final org.omg.CORBA.ORB orb, final String naming, final String name,
+                                           final org.omg.CORBA.Object ownServer) {
+        if (naming == null) {
+            return false;
+        }
+        try {
+            final org.omg.CORBA.Object bound = org.latencyserver.orb.References.resolve(orb, name, naming);
+            return (ownServer == null || !bound._is_equivalent(ownServer)) && org.latencyserver.orb.Partitions.answers(bound);
+        } catch (org.omg.CORBA.SystemException | org.latencyserver.orb.References.ReferenceException e) {
+            return false;
+        }
     }
 
     /** @return whether this server is the primary (it launches as today) rather than the standby */

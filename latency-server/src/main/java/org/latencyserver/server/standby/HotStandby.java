@@ -2,6 +2,7 @@ package org.latencyserver.server.standby;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.latencyserver.server.config.StandbySettings;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class HotStandby implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HotStandby.class);
+    /** How many times a server alone in the pair while another holds its name joins before it gives up. */
+    static final int JOIN_ATTEMPTS = 5;
 
     private final StandbySettings settings;
     private final ReplicationSender sender;
@@ -85,17 +88,33 @@ public final class HotStandby implements AutoCloseable {
      * @param maxHistogramBins    the most bins a replicated histogram may have
      * @param nanoClock           monotonic time
      * @param flushIntervalMillis changes nobody waits for go to the standby at most this long after they happen
+     * @param nameHeldElsewhere   whether another server that answers holds the server's name now: a server that finds
+     *                            itself alone while that is so does not become a second primary (it joins again, and
+     *                            after {@value #JOIN_ATTEMPTS} attempts gives up)
      * @return the member of the pair
-     * @throws IOException when the channel cannot be built or connect
+     * @throws IOException when the channel cannot be built or connect, or when this server found itself alone
+     *                     {@value #JOIN_ATTEMPTS} times while another server held its name
      */
     public static HotStandby join(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
-                                  final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis)
-        throws IOException {
+                                  final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis,
+                                  final BooleanSupplier nameHeldElsewhere) throws IOException {
         final HotStandby pair = new HotStandby(settings, clusterName, engine, maxHistogramBins, nanoClock, flushIntervalMillis);
         pair.sender.start();
         try {
             pair.channel.connect();
+            for (int attempt = 1; pair.channel.coordinator() && pair.channel.members() == 1 && nameHeldElsewhere.getAsBoolean();
+                 attempt++) {
+                if (attempt == JOIN_ATTEMPTS) {
+                    throw new IOException("the pair's other server does not answer at " + settings.peerHost() + ":"
+                        + settings.peerPort() + ", but another server that answers holds this server's name: not starting a"
+                        + " second primary (is the link between the two cut, or server.standby.peer wrong?)");
+                }
+                LOG.warn("alone in the pair, but another server that answers holds the name: joining again ({} of {})", attempt,
+                    JOIN_ATTEMPTS - 1);
+                pair.channel.rejoin();
+            }
         } catch (IOException e) {
+            pair.channel.close();
             pair.sender.close();
             pair.applier.close();
             throw e;

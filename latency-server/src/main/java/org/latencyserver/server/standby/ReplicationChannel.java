@@ -126,6 +126,23 @@ public final class ReplicationChannel implements AutoCloseable {
         }
     }
 
+    /**
+     * Leaves the pair's view and joins it again (a member that found itself alone but has reason to believe the other
+     * runs). The views in between are handed up as any.
+     *
+     * @throws IOException when the channel cannot connect again
+     */
+    public void rejoin() throws IOException {
+        channel.disconnect();
+        view = null;
+        try {
+            channel.connect(clusterName);
+        } catch (Exception e) {
+            channel.close();
+            throw new IOException("the standby channel could not connect again as " + channel.name() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** @return whether this member is the view's coordinator: the primary */
     public boolean coordinator() {
         final View now = view;

@@ -182,6 +182,26 @@ class StandbyPairTest {
     }
 
     @Test
+    void aServerThatFindsItselfAloneWhileAnotherThatAnswersHoldsItsNameDoesNotStartAsASecondPrimary() throws Exception {
+        final int namingPort = FreePorts.belowEphemeralRange();
+        final String corbaloc = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
+        try (NamingServiceNode naming = NamingServiceNode.launch(new NamingServiceContext().port(namingPort)
+                 .databaseDirectory(directory.resolve("nsdb")));
+             LatencyServerNode a = LatencyServerNode.launch(pushed("a", portA, portB).namingReference(corbaloc))) {
+            a.isolateStandbyChannelForTest(true); // b will not hear it: as if the link were cut before b started
+            final LaunchFailure refused = assertThrows(LaunchFailure.class,
+                () -> LatencyServerNode.launch(pushed("b", portB, portA).namingReference(corbaloc)));
+            assertEquals(LaunchFailure.Kind.CANNOT_LISTEN, refused.kind());
+            assertTrue(refused.getMessage().contains("not starting a second primary"), refused.getMessage());
+            assertBound(corbaloc, a);
+            a.isolateStandbyChannelForTest(false);
+            try (LatencyServerNode b = LatencyServerNode.launch(pushed("b", portB, portA).namingReference(corbaloc))) {
+                assertFalse(b.standbyCounters().orElseThrow().primary(), "with the link back, it stands by");
+            }
+        }
+    }
+
+    @Test
     void theStandbyDoesNotPollUntilItTakesOverThenItPolls() throws Exception {
         // The community is read from an environment variable; PATH is one every JVM has.
         try (ScriptedAgent agent = new ScriptedAgent(System.getenv("PATH"))) {
