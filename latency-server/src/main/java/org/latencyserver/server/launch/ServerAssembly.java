@@ -60,6 +60,10 @@ final class ServerAssembly {
     int connections;
     UpdateEngine engine;
     LoadedProfiles loadedProfiles;
+    /** The profiles planners loaded before this start, as restored. */
+    Map<String, Profile> restoredProfiles = Map.of();
+    /** Keeps a profile a planner loads; the loaded profiles' files, or the pair's ({@link StandbyWiring}) when set. */
+    org.latencyserver.server.engine.ProfileInstaller.ProfileKeeper profileKeeper;
     StateStore store;
     EngineLoop loop;
     ServerMetrics metrics;
@@ -92,7 +96,8 @@ final class ServerAssembly {
         final SecureRandom random = new SecureRandom();
         loadedProfiles = new LoadedProfiles(configuration.server().stateFile());
         final Map<String, Profile> profiles = new HashMap<>(configuration.profiles());
-        profiles.putAll(loadedProfiles.restore(configuration.limits().profileLimits(), configuration.connectionSpecs()));
+        restoredProfiles = loadedProfiles.restore(configuration.limits().profileLimits(), configuration.connectionSpecs());
+        profiles.putAll(restoredProfiles);
         engine = new UpdateEngine(new ConnectionTable(rows), Map.copyOf(profiles),
             configuration.engine(), configuration.limits(), random::nextLong, context.epochMillis());
         store = undo.push(new StateStore(configuration.server().stateFile(), engine.table(),
@@ -160,7 +165,8 @@ final class ServerAssembly {
         servant = new LatencyServiceServant(loop, context.epochMillis(),
             new WriteGuard(security.policy(), CallerCapture.callers(orb), configuration.server().operatorCallsEnabled(),
                 configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
-            metrics, loadedProfiles::save, stateSaver != null ? stateSaver : store::awaitSaved, context.subscriberCheckIntervalMillis());
+            metrics, profileKeeper != null ? profileKeeper : loadedProfiles::save, stateSaver != null ? stateSaver : store::awaitSaved,
+            context.subscriberCheckIntervalMillis());
         undo.push((AutoCloseable) servant::close);
         metrics.registerSubscribers(servant::subscriberCounts);
     }

@@ -76,6 +76,8 @@ final class StandbyWiring implements AutoCloseable {
         try {
             pair = HotStandby.join(settings, "latency-" + parts.configuration.server().registeredName(), parts.engine,
                 parts.configuration.limits().maxHistogramBins(), parts.context.nanoClock(), parts.context.stateFlushIntervalMillis(),
+                new HotStandby.Profiles(parts.restoredProfiles.values(), parts.configuration.limits().profileLimits(),
+                    parts.loadedProfiles::save),
                 () -> heldByAnotherLiveServer(parts.orb, parts.context.namingReference(),
                     parts.configuration.server().registeredName(), null));
         } catch (IOException e) {
@@ -84,6 +86,12 @@ final class StandbyWiring implements AutoCloseable {
         final StandbyWiring wiring = new StandbyWiring(pair, parts.configuration, parts.context.nanoClock());
         parts.metrics.registerStandby(pair::counters);
         final LatencyServiceServant.StateSaver disk = parts.store::awaitSaved;
+        parts.profileKeeper = profile -> {
+            if (pair.primary()) {
+                pair.profileLoaded(profile); // sent before the records of the connections it recomputed are awaited
+            }
+            parts.loadedProfiles.save(profile);
+        };
         parts.stateSaver = timeoutMillis -> {
             // The standby's send and the disk's append run at once (two threads); the write waits for both.
             final ReplicationSender.Replication replication = pair.primary() ? pair.replicate() : null;

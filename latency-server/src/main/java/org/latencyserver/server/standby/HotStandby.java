@@ -53,20 +53,32 @@ public final class HotStandby implements AutoCloseable {
     private Runnable stepDownAction;
 
     private HotStandby(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
-                       final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis) throws IOException {
+                       final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis,
+                       final Profiles profiles) throws IOException {
         this.settings = settings;
-        this.applier = new ReplicaApplier(engine, maxHistogramBins, nanoClock);
         final ReplicationChannel[] channelHolder = new ReplicationChannel[1];
         this.sender = new ReplicationSender(engine.table(), (records, timeout) -> channelHolder[0].send(records, timeout),
             settings.ackTimeoutMillis(), flushIntervalMillis);
+        profiles.loaded().forEach(profile -> sender.profileLoaded(profile, false));
+        this.applier = new ReplicaApplier(engine, maxHistogramBins, nanoClock, profiles.limits(), profile -> {
+            sender.profileLoaded(profile, false); // should this server become primary, a joining standby is sent it
+            profiles.keeper().keep(profile);
+        });
         this.channel = new ReplicationChannel(settings, clusterName, new ReplicationChannel.Handler() {
             @Override
-            public void records(final byte[] records) {
+            public void records(final byte[] message) {
                 if (primary || steppedDown) {
                     throw new IllegalStateException(steppedDown ? "this server stepped down after meeting another primary:"
                         + " restart it to stand by" : "this server is the primary: it takes no records");
                 }
-                applier.apply(records, settings.ackTimeoutMillis());
+                final byte kind = ReplicaMessages.kindOf(message);
+                if (kind == ReplicaMessages.RECORDS) {
+                    applier.apply(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
+                } else if (kind == ReplicaMessages.PROFILE) {
+                    applier.applyProfile(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
+                } else {
+                    throw new IllegalArgumentException("a message of unknown kind " + kind + " from the primary");
+                }
             }
 
             @Override
@@ -88,6 +100,7 @@ public final class HotStandby implements AutoCloseable {
      * @param maxHistogramBins    the most bins a replicated histogram may have
      * @param nanoClock           monotonic time
      * @param flushIntervalMillis changes nobody waits for go to the standby at most this long after they happen
+     * @param profiles            the profiles planners loaded into this server, and how a standby reads and keeps more
      * @param nameHeldElsewhere   whether another server that answers holds the server's name now: a server that finds
      *                            itself alone while that is so does not become a second primary (it joins again, and
      *                            after {@value #JOIN_ATTEMPTS} attempts gives up)
@@ -97,8 +110,9 @@ public final class HotStandby implements AutoCloseable {
      */
     public static HotStandby join(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
                                   final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis,
-                                  final BooleanSupplier nameHeldElsewhere) throws IOException {
-        final HotStandby pair = new HotStandby(settings, clusterName, engine, maxHistogramBins, nanoClock, flushIntervalMillis);
+                                  final Profiles profiles, final BooleanSupplier nameHeldElsewhere) throws IOException {
+        final HotStandby pair = new HotStandby(settings, clusterName, engine, maxHistogramBins, nanoClock, flushIntervalMillis,
+            profiles);
         pair.sender.start();
         try {
             pair.channel.connect();
@@ -231,6 +245,27 @@ public final class HotStandby implements AutoCloseable {
         }, "standby-takeover");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * The loaded profiles' part of the pair: those a planner loaded into this server before (restored from its files at
+     * start), the limits a profile from the primary is read within, and where a standby keeps one for its next start.
+     *
+     * @param loaded  the profiles restored from this server's kept ones
+     * @param limits  this server's profile limits
+     * @param keeper  keeps a profile for this server's next start
+     */
+    public record Profiles(java.util.Collection<org.latencyserver.core.profile.Profile> loaded,
+                           org.latencyserver.core.profile.ProfileLimits limits,
+                           org.latencyserver.server.engine.ProfileInstaller.ProfileKeeper keeper) {
+    }
+
+    /**
+     * A planner loaded a profile into this primary (before the write is answered): the standby is sent it before the
+     * records that follow.
+     */
+    public void profileLoaded(final org.latencyserver.core.profile.Profile profile) {
+        sender.profileLoaded(profile, true);
     }
 
     /** @return whether this server is the primary now (false while it stands by; true from the start of a takeover) */

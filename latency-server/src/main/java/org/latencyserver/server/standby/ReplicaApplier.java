@@ -10,11 +10,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import java.nio.charset.StandardCharsets;
+import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.core.profile.ProfileLimits;
+import org.latencyserver.core.profile.ProfileValidationException;
 import org.latencyserver.launch.agent.AgentRunner;
 import org.latencyserver.launch.agent.DistinctErrorLog;
 import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.latencyserver.launch.agent.TaskQueueAgent;
 import org.latencyserver.server.engine.Command;
+import org.latencyserver.server.engine.ProfileInstaller;
 import org.latencyserver.server.engine.UpdateEngine;
 import org.latencyserver.server.persistence.ReplicaRecords;
 
@@ -23,6 +29,8 @@ import org.latencyserver.server.persistence.ReplicaRecords;
  * restart restores its saved records, on a thread of its own ({@code standby-apply}) that owns the
  * engine while this server stands by (its update thread has not started). Each record becomes the
  * connection's row; its listeners hear it, so the standby's own state store saves it too.
+ *
+ * <p>A profile the primary loaded is swapped in here too and kept for this server's next start.
  *
  * <p>A standby opens no measurement: a record that says a measurement was awaited is applied
  * without asking for one, and remembered; {@link #handOver} gives those back so the new primary
@@ -34,6 +42,8 @@ import org.latencyserver.server.persistence.ReplicaRecords;
  */
 public final class ReplicaApplier implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplicaApplier.class);
+
     private final UpdateEngine engine;
     private final int maxHistogramBins;
     private final LongSupplier nanoClock;
@@ -42,6 +52,8 @@ public final class ReplicaApplier implements AutoCloseable {
     /** The newest record of each connection whose measurement was awaited; the applier thread's. */
     private final Map<Short, Command.RestoreConnection> awaitingMeasurement = new HashMap<>();
     private final LongAdder recordsApplied = new LongAdder();
+    private final ProfileLimits profileLimits;
+    private final ProfileInstaller.ProfileKeeper profileKeeper;
 
     /**
      * @param engine           the standby's engine, whose update thread does not run while it stands by
@@ -49,6 +61,20 @@ public final class ReplicaApplier implements AutoCloseable {
      * @param nanoClock        monotonic time for the restored rows
      */
     public ReplicaApplier(final UpdateEngine engine, final int maxHistogramBins, final LongSupplier nanoClock) {
+        this(engine, maxHistogramBins, nanoClock, ProfileLimits.DEFAULT, profile -> { });
+    }
+
+    /**
+     * @param engine           the standby's engine, whose update thread does not run while it stands by
+     * @param maxHistogramBins the most bins a record's histogram may have
+     * @param nanoClock        monotonic time for the restored rows
+     * @param profileLimits    the limits a profile from the primary is read within
+     * @param profileKeeper    keeps a profile from the primary for this server's next start (and tells its own sender)
+     */
+    public ReplicaApplier(final UpdateEngine engine, final int maxHistogramBins, final LongSupplier nanoClock,
+                          final ProfileLimits profileLimits, final ProfileInstaller.ProfileKeeper profileKeeper) {
+        this.profileLimits = profileLimits;
+        this.profileKeeper = profileKeeper;
         this.engine = engine;
         this.maxHistogramBins = maxHistogramBins;
         this.nanoClock = nanoClock;
@@ -68,18 +94,49 @@ public final class ReplicaApplier implements AutoCloseable {
      */
     public void apply(final byte[] records, final long timeoutMillis) {
         final List<Command.RestoreConnection> commands = ReplicaRecords.decode(records, engine.table(), maxHistogramBins);
+        waitFor(() -> {
+            applyOnOwnThread(commands);
+            return null;
+        }, timeoutMillis);
+    }
+
+    /**
+     * Swaps in a profile the primary loaded (as {@code load_profile} does there) and keeps it for this server's next
+     * start; returns once it serves here.
+     *
+     * @param json          the profile's JSON
+     * @param timeoutMillis how long to wait for it to be applied
+     * @throws IllegalArgumentException when the profile is refused by this server's limits
+     * @throws IllegalStateException    when the applier was handed over, or did not apply it in time
+     */
+    public void applyProfile(final byte[] json, final long timeoutMillis) {
+        final Profile profile;
         try {
-            tasks.submit(() -> {
-                applyOnOwnThread(commands);
-                return null;
-            }).get(timeoutMillis, TimeUnit.MILLISECONDS);
+            profile = ProfileJson.parse(new String(json, StandardCharsets.UTF_8), "the primary's loaded profile", profileLimits);
+        } catch (ProfileValidationException e) {
+            throw new IllegalArgumentException("the primary's loaded profile is refused here: " + e.getMessage(), e);
+        }
+        waitFor(() -> {
+            engine.swapProfile(profile);
+            try {
+                profileKeeper.keep(profile);
+            } catch (java.io.IOException e) {
+                LOG.error("profile {} from the primary serves but could not be kept for a restart: {}", profile.name(), e.getMessage());
+            }
+            return null;
+        }, timeoutMillis);
+    }
+
+    private void waitFor(final java.util.concurrent.Callable<Object> task, final long timeoutMillis) {
+        try {
+            tasks.submit(task).get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            throw new IllegalStateException("this server no longer stands by: records not applied", e);
+            throw new IllegalStateException("this server no longer stands by: not applied", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the records were not applied: " + e, e);
+            throw new IllegalStateException("not applied: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while applying records", e);
+            throw new IllegalStateException("interrupted while applying", e);
         }
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -11,6 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import org.latencyserver.core.profile.Profile;
 import org.latencyserver.launch.agent.AgentRunner;
 import org.latencyserver.launch.agent.DistinctErrorLog;
 import org.latencyserver.launch.agent.NoIdleStrategy;
@@ -30,6 +32,9 @@ import org.latencyserver.server.table.ConnectionTable;
  * state store's writers share one append. Changes nobody waits for go with the next send, at most
  * one flush interval later. A standby that joins is sent the whole table first; until that is
  * acknowledged, and after a send failed, the primary is {@link #protectedNow() unprotected}.
+ *
+ * <p>A profile a planner loaded is sent before the records that follow it (whole, as its file holds
+ * it), and again to every standby that joins.
  *
  * <p>Invariant that loses no change: a connection's mark is removed before its row is read, so a
  * change published after the read marks it again; a send that fails marks its connections again.
@@ -57,6 +62,10 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
     private final Link link;
     private final long ackTimeoutMillis;
     private final Set<Short> marked = ConcurrentHashMap.newKeySet();
+    /** Every profile loaded into this server (kept from a planner's load, or restored at start): a joining standby's. */
+    private final Map<String, Profile> loadedProfiles = new ConcurrentHashMap<>();
+    /** Loaded profiles not yet acknowledged by the standby, sent before the connections' records. */
+    private final Map<String, Profile> profilesMarked = new ConcurrentHashMap<>();
     /** Connections whose record changed in its readings alone since it was last sent. */
     private final Set<Short> readingsMarked = ConcurrentHashMap.newKeySet();
     /** When readings-only changes were last sent, monotonic ns; the sender thread's. */
@@ -109,10 +118,26 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
         sendMarked(System.nanoTime() - lastReadingsSendNanos >= TimeUnit.MILLISECONDS.toNanos(READINGS_SEND_INTERVAL_MILLIS));
     }
 
+    /**
+     * A profile was loaded into this server (a planner's {@code load_profile}, before the write is answered; or
+     * restored at start, or applied from the primary while standing by): a standby is sent it before the records that
+     * follow, and a standby that joins later is sent it too.
+     *
+     * @param profile the profile, as it serves
+     * @param send    whether to send it to the standby now (false for one the standby has, or that only a joiner needs)
+     */
+    public void profileLoaded(final Profile profile, final boolean send) {
+        loadedProfiles.put(profile.name(), profile);
+        if (send) {
+            profilesMarked.put(profile.name(), profile);
+        }
+    }
+
     /** A standby joined (any thread): the whole table is sent to it before anything else counts as protected. */
     public void standbyJoined() {
         inSync = false;
         standbyPresent = true;
+        profilesMarked.putAll(loadedProfiles);
         for (final ConnectionRow row : table.rows()) {
             marked.add(row.spec().indexRef());
         }
@@ -202,12 +227,21 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
                 marked.add(indexRef);
             }
         }
+        for (final String name : List.copyOf(profilesMarked.keySet())) {
+            final Profile profile = profilesMarked.remove(name); // before it is sent: a newer load marks it again
+            if (profile != null && !link.send(ReplicaMessages.profile(profile), ackTimeoutMillis)) {
+                profilesMarked.putIfAbsent(name, profile);
+                sendsFailed.increment();
+                inSync = false;
+                return false;
+            }
+        }
         while (!marked.isEmpty()) {
             final List<ConnectionRow> rows = takeMarked();
             if (rows.isEmpty()) {
                 break;
             }
-            if (!link.send(ReplicaRecords.encode(rows), ackTimeoutMillis)) {
+            if (!link.send(ReplicaMessages.records(rows), ackTimeoutMillis)) {
                 rows.forEach(row -> marked.add(row.spec().indexRef()));
                 sendsFailed.increment();
                 inSync = false;

@@ -202,6 +202,39 @@ class StandbyPairTest {
     }
 
     @Test
+    void aProfileAPlannerLoadedIntoThePrimaryIsKeptByTheStandbyAndSentToOneThatJoinsLater() throws Exception {
+        final Path keptByA = directory.resolve("a.state.json.profiles").resolve("thesis-tac4-corba.json");
+        final Path keptByB = directory.resolve("b.state.json.profiles").resolve("thesis-tac4-corba.json");
+        final String json = org.latencyserver.core.profile.ProfileJson.toJson(org.latencyserver.core.profile.ProfileJson.read(
+            TestbedConfigLines.profiles().resolve("thesis-tac4-corba.json")));
+        final LatencyServerNode a = LatencyServerNode.launch(pushed("a", portA, portB));
+        LatencyServerNode b = null;
+        try {
+            b = LatencyServerNode.launch(pushed("b", portB, portA));
+            final LatencyServerNode standby = b;
+            await("the pair is protected", () -> a.standbyCounters().orElseThrow().protectedWrites());
+            org.latencyserver.idl.latency.LatencyServiceHelper.narrow(client.string_to_object(a.serverIor()))
+                .load_profile(json, "planner.json");
+            assertTrue(java.nio.file.Files.exists(keptByB), "the standby keeps the loaded profile once the load is answered");
+            assertEquals(java.nio.file.Files.readString(keptByA), java.nio.file.Files.readString(keptByB));
+
+            a.crashStandbyChannelForTest();
+            a.close();
+            await("b took over", () -> standby.standbyCounters().orElseThrow().primary());
+            java.nio.file.Files.delete(keptByA); // a returns without it: the join must send it
+            try (LatencyServerNode again = LatencyServerNode.launch(pushed("a", portA, portB))) {
+                await("protected again", () -> standby.standbyCounters().orElseThrow().protectedWrites());
+                assertTrue(java.nio.file.Files.exists(keptByA), "the returning standby was sent the loaded profile");
+            }
+        } finally {
+            a.close();
+            if (b != null) {
+                b.close();
+            }
+        }
+    }
+
+    @Test
     void theStandbyDoesNotPollUntilItTakesOverThenItPolls() throws Exception {
         // The community is read from an environment variable; PATH is one every JVM has.
         try (ScriptedAgent agent = new ScriptedAgent(System.getenv("PATH"))) {

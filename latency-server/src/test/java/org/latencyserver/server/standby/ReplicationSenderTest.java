@@ -124,6 +124,30 @@ class ReplicationSenderTest {
     }
 
     @Test
+    void aLoadedProfileGoesBeforeTheRecordsThatFollowItAndAgainToAStandbyThatJoinsLater() throws Exception {
+        final org.latencyserver.core.profile.Profile profile = org.latencyserver.core.profile.ProfileJson.read(
+            java.nio.file.Path.of("../profiles/thesis-tac4-corba.json"));
+        final ConnectionTable table = table(1);
+        final ReplicationSender sender = started(table);
+        sender.standbyJoined();
+        assertTrue(sender.awaitReplicated(30_000));
+        sent.clear();
+
+        sender.profileLoaded(profile, true);
+        change(table, sender, 1, 33);
+        assertTrue(sender.awaitReplicated(30_000));
+        assertEquals(2, sent.size(), sent::toString);
+        assertTrue(sent.get(0).startsWith("P") && sent.get(0).contains("\"thesis-tac4-corba\""), "the profile first");
+        assertTrue(sent.get(1).startsWith("R"), "then the records");
+
+        sent.clear();
+        sender.standbyLeft();
+        sender.standbyJoined();
+        assertTrue(sender.awaitReplicated(30_000));
+        assertTrue(sent.get(0).startsWith("P"), "a joining standby is sent the loaded profile first: " + sent);
+    }
+
+    @Test
     void afterTheStandbyLeftWritesAreUnprotectedAgain() {
         final ConnectionTable table = table(1);
         final ReplicationSender sender = started(table);
