@@ -23,9 +23,15 @@ import org.slf4j.LoggerFactory;
  * first when a standby joins (so an old primary that returns catches up), and
  * {@link #awaitReplicated} holds a write's answer until the standby holds it.
  *
- * <p>Thread-safety: the view events come on JGroups' threads; the takeover runs on a thread of its
- * own ({@code standby-takeover}), once, after {@link #onTakeover} gave it its action. The
- * role is a volatile flag; the rest is each part's own.
+ * <p>Two primaries that meet (the views merge after a cut): the one that is not the merged view's
+ * coordinator steps down ({@link #onStepDown}'s action) and serves no more until restarted. A
+ * server that finds itself alone at {@link #join} while another server that answers holds its name
+ * joins again, and refuses to become a second primary.
+ *
+ * <p>Thread-safety: the view events come on JGroups' threads and are handled under this object's
+ * lock (never on the request path); the takeover runs on a thread of its own
+ * ({@code standby-takeover}), once, after {@link #onTakeover} gave it its action, and the step-down
+ * on {@code standby-step-down}. The role is a volatile flag; the rest is each part's own.
  */
 public final class HotStandby implements AutoCloseable {
 
