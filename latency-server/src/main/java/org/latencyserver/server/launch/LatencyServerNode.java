@@ -171,7 +171,8 @@ public final class LatencyServerNode extends RunningComponent {
         standby.takeOverWith(parts.engine, loop, servant, metrics, parts.poaManager, new StandbyWiring.NameBinding() {
             @Override
             public boolean heldByAnotherLiveServer() {
-                return nameHeldByAnotherLiveServer();
+                return StandbyWiring.heldByAnotherLiveServer(orb, context.namingReference(),
+                    context.configuration().server().registeredName(), reference);
             }
 
             @Override
@@ -183,15 +184,6 @@ public final class LatencyServerNode extends RunningComponent {
                 }
             }
         });
-    }
-
-    /**
-     * @return whether the registered name is bound to another server that answers; false without a naming service, when
-     *         the name is unbound or bound to this server, or when the naming service cannot be asked (the bind says why)
-     */
-    private boolean nameHeldByAnotherLiveServer() {
-        return StandbyWiring.heldByAnotherLiveServer(orb, context.namingReference(), context.configuration().server().registeredName(),
-            reference);
     }
 
     /**
