@@ -140,7 +140,7 @@ final class StandbyWiring implements AutoCloseable {
                       final ServerMetrics metrics, final POAManager poaManager, final NameBinding names) {
         pair.onTakeover(awaiting -> {
             if (!takeNames(names)) {
-                return;
+                return false;
             }
             try {
                 engine.addListener(servant.engineListener());
@@ -153,8 +153,10 @@ final class StandbyWiring implements AutoCloseable {
                 poaManager.activate();
                 LOG.warn("took over as primary: serving, polling and bound; {} connections ask again for the measurement the"
                     + " old primary awaited", awaiting.size());
+                return true;
             } catch (LaunchFailure | IOException | RuntimeException | org.omg.PortableServer.POAManagerPackage.AdapterInactive e) {
                 LOG.error("the takeover failed: {}; this server does not serve as primary", e.toString());
+                return false;
             }
         });
     }

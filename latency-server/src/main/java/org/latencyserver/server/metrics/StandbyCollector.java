@@ -19,7 +19,8 @@ final class StandbyCollector extends SnapshotCollector<StandbyCounters> {
     @Override
     MetricSnapshots families(final StandbyCounters now) {
         final GaugeFamily primary = new GaugeFamily("latency_server_standby_primary", null,
-            "1 when this server is the primary of its pair (or has no server.standby), 0 while it stands by");
+            "1 when this server serves as the primary of its pair (or has no server.standby); 0 while it stands by, while a"
+                + " takeover waits for the name, and after a step-down");
         primary.add(now.primary() ? 1 : 0);
         final GaugeFamily protectedWrites = new GaugeFamily("latency_server_standby_protected", null,
             "1 when a standby holds every write this primary acknowledges; 0 when writes are on this server's disk only"

@@ -3,7 +3,7 @@ package org.latencyserver.server.standby;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.LongSupplier;
 import org.latencyserver.server.config.StandbySettings;
 import org.latencyserver.server.engine.Command;
@@ -44,11 +44,13 @@ public final class HotStandby implements AutoCloseable {
     private final ReplicaApplier applier;
     private final ReplicationChannel channel;
     private volatile boolean primary;
+    /** Whether this server serves as primary: from the start as primary, or once a takeover is done; not after a step-down. */
+    private volatile boolean serving;
     private volatile boolean closed;
     /** Set once the primary left while this server stood by; guarded by {@code this}. */
     private boolean takeoverDue;
     /** The takeover's action, once the server gave it; guarded by {@code this}. */
-    private Consumer<List<Command.RestoreConnection>> takeover;
+    private Predicate<List<Command.RestoreConnection>> takeover;
     private boolean takenOver;
     /** Whether {@link #join} decided the role; views before that are the join's own. Guarded by {@code this}. */
     private boolean joined;
@@ -148,6 +150,7 @@ public final class HotStandby implements AutoCloseable {
         joined = true;
         if (channel.coordinator()) {
             primary = true;
+            serving = true;
             applier.handOver();
             if (channel.members() > 1) {
                 sender.standbyJoined();
@@ -199,6 +202,7 @@ public final class HotStandby implements AutoCloseable {
         }
         steppedDown = true;
         primary = false;
+        serving = false;
         sender.standbyLeft();
         LOG.error("two primaries met after a cut and the other one is the pair's coordinator: this server stops serving (no"
             + " names, no polling, requests discarded); what it acknowledged alone since the cut is not in the other's"
@@ -228,9 +232,11 @@ public final class HotStandby implements AutoCloseable {
      * Gives the action that makes this server a primary (starting the update thread, the poller, serving, binding its
      * names); run at most once, on its own thread, when the primary leaves — at once if it already has.
      *
-     * @param action takes the engine over; given the records that awaited a measurement, to apply with their request first
+     * @param action takes the engine over; given the records that awaited a measurement, to apply with their request first;
+     *               returns whether this server now serves (false: closed or stepped down while it waited for the names,
+     *               or the takeover failed)
      */
-    public synchronized void onTakeover(final Consumer<List<Command.RestoreConnection>> action) {
+    public synchronized void onTakeover(final Predicate<List<Command.RestoreConnection>> action) {
         this.takeover = action;
         startTakeoverWhenReady();
     }
@@ -241,13 +247,13 @@ public final class HotStandby implements AutoCloseable {
             return;
         }
         takenOver = true;
-        final Consumer<List<Command.RestoreConnection>> action = takeover;
+        final Predicate<List<Command.RestoreConnection>> action = takeover;
         final Thread thread = new Thread(() -> {
             LOG.warn("the primary left the pair: taking over");
             final List<Command.RestoreConnection> awaiting = applier.handOver();
             primary = true; // before the action: the ready file it writes says so, and no record is applied any more
             takeovers++;
-            action.accept(awaiting);
+            serving = action.test(awaiting);
         }, "standby-takeover");
         thread.setDaemon(true);
         thread.start();
@@ -304,9 +310,9 @@ public final class HotStandby implements AutoCloseable {
         return settings.ackTimeoutMillis();
     }
 
-    /** @return the pair as this server sees it now */
+    /** @return the pair as this server sees it now; its {@code primary} is whether it serves as primary */
     public StandbyCounters counters() {
-        return new StandbyCounters(primary, primary && sender.protectedNow(), channel.members(), sender.recordsSent(),
+        return new StandbyCounters(serving, serving && sender.protectedNow(), channel.members(), sender.recordsSent(),
             sender.sendsFailed(), sender.unprotectedWrites(), applier.recordsApplied(), takeovers);
     }
 

@@ -5,7 +5,7 @@ package org.latencyserver.server.standby;
  *
  * <p>Immutable and thread-safe.
  *
- * @param primary           whether this server is the primary (false: standing by)
+ * @param primary           whether this server serves as the primary (false: standing by, taking over, or stepped down)
  * @param protectedWrites   whether a standby holds every write this primary acknowledged (a primary only)
  * @param members           members of the pair's view now (2: a pair, 1: alone; 0 without {@code server.standby})
  * @param recordsSent       records the standby acknowledged, while this server was primary
