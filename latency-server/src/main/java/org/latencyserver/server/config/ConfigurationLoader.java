@@ -136,7 +136,7 @@ public final class ConfigurationLoader {
                 ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
                 ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, directory.resolve(defaultStateFile).normalize(),
                 ServerSettings.Metrics.DEFAULT, ServerOption.SERVER_OPERATOR_CALLS_ENABLED.defaultFlag(),
-                ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag());
+                ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag(), null);
         }
         OptionReads.allowOnlyOptionsOf(server, "server");
         final String name = OptionReads.text(server, ServerOption.SERVER_NAME);
@@ -154,10 +154,40 @@ public final class ConfigurationLoader {
         final ServerSettings.Metrics metrics = metrics(server.section(ServerOption.SERVER_METRICS.key()));
         final boolean operatorCalls = OptionReads.flag(server, ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
         final boolean plannerCalls = OptionReads.flag(server, ServerOption.SERVER_PLANNER_CALLS_ENABLED);
-        if (poll == null || missed == null || stateFile == null || metrics == null || scope == null) {
+        final InputMapping standbySection = server.section(ServerOption.SERVER_STANDBY.key());
+        final StandbySettings standby = standbySection == null ? null : standby(standbySection);
+        if (poll == null || missed == null || stateFile == null || metrics == null || scope == null
+            || standbySection != null && standby == null) {
             return null;
         }
-        return new ServerSettings(name, partition, scope, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls);
+        return new ServerSettings(name, partition, scope, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls,
+            standby);
+    }
+
+    /** @return the pair's addresses, or null with the faults recorded */
+    private static StandbySettings standby(final InputMapping standby) {
+        OptionReads.allowOnlyOptionsOf(standby, "server.standby");
+        final String listen = standby.requiredText(ServerOption.SERVER_STANDBY_LISTEN.key(), "this server's replication address, host:port");
+        final String peer = standby.requiredText(ServerOption.SERVER_STANDBY_PEER.key(), "the other server's server.standby.listen, host:port");
+        final Long ackTimeout = OptionReads.whole(standby, ServerOption.SERVER_STANDBY_ACK_TIMEOUT_MILLIS);
+        boolean good = ackTimeout != null && listen != null && peer != null;
+        for (final ServerOption option : List.of(ServerOption.SERVER_STANDBY_LISTEN, ServerOption.SERVER_STANDBY_PEER)) {
+            final String text = option == ServerOption.SERVER_STANDBY_LISTEN ? listen : peer;
+            if (text != null && (StandbySettings.hostOf(text) == null || StandbySettings.portOf(text) < 0)) {
+                standby.fault(option.key(), "expected host:port with a port 1..65535, was '" + text + "'");
+                good = false;
+            }
+        }
+        if (!good) {
+            return null;
+        }
+        try {
+            return new StandbySettings(StandbySettings.hostOf(listen), StandbySettings.portOf(listen), StandbySettings.hostOf(peer),
+                StandbySettings.portOf(peer), ackTimeout);
+        } catch (IllegalArgumentException e) {
+            standby.fault(ServerOption.SERVER_STANDBY_PEER.key(), e.getMessage());
+            return null;
+        }
     }
 
     private ServerSettings.Metrics metrics(final InputMapping metrics) {

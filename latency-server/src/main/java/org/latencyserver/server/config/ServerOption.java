@@ -63,6 +63,15 @@ public enum ServerOption {
         "serve PutMibUpdates and RequestTableStatus (false: refused with NO_PERMISSION; reads are not affected)"),
     SERVER_PLANNER_CALLS_ENABLED("server.planner_calls_enabled", new OptionValues.Flag(), true, "",
         "serve load_profile (false: refused with NO_PERMISSION)"),
+    SERVER_STANDBY("server.standby", new OptionValues.Block(), described("none: no standby"), "",
+        "a hot standby: two servers with the same configuration, each naming the other; the first up is primary, the"
+            + " other keeps a live copy of its table and takes over when it leaves"),
+    SERVER_STANDBY_LISTEN("server.standby.listen", text("host:port"), required(), "",
+        "this server's replication address (JGroups over TCP); an address of this host, loopback or a private network"),
+    SERVER_STANDBY_PEER("server.standby.peer", text("host:port"), required(), "",
+        "the other server's server.standby.listen"),
+    SERVER_STANDBY_ACK_TIMEOUT_MILLIS("server.standby.ack_timeout_millis", range(100, 60_000), 2000L, "ms",
+        "how long a write waits for the standby to hold it; past it the write is answered unprotected (counted)"),
 
     THRESHOLDS("thresholds", new OptionValues.Block(), none(), "", "where the load states begin (thesis section 4.2.4)"),
     THRESHOLDS_CPU_LOW_UPPER_PERCENT("thresholds.cpu_low_upper_percent", range(0, 98), 33L, "%",

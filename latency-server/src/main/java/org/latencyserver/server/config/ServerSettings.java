@@ -28,9 +28,10 @@ import org.latencyserver.orb.Partitions;
  * @param operatorCallsEnabled    {@code server.operator_calls_enabled}: whether {@code PutMibUpdates} and
  *                                {@code RequestTableStatus} are served (reads are not affected)
  * @param plannerCallsEnabled     {@code server.planner_calls_enabled}: whether {@code load_profile} is served
+ * @param standby                 {@code server.standby}: the pair this server is one of, or null for a server without standby
  */
 public record ServerSettings(String name, String partition, IndexRefScope indexRefScope, long pollIntervalMillis, int unknownAfterMissedPolls, Path stateFile,
-                             Metrics metrics, boolean operatorCallsEnabled, boolean plannerCallsEnabled) {
+                             Metrics metrics, boolean operatorCallsEnabled, boolean plannerCallsEnabled, StandbySettings standby) {
 
     /** Default name in the naming service (the options table's). */
     public static final String DEFAULT_NAME = ServerOption.SERVER_NAME.defaultString();

@@ -56,30 +56,39 @@ public final class LatencyServerNode extends RunningComponent {
     private final ORB orb;
     private final LatencyServiceServant servant;
     private final SnmpPoller poller;
+    /** The pair this server is one of ({@code server.standby}), or null. */
+    private final StandbyWiring standby;
     private final EngineLoop loop;
+    /** The published rows, readable from any thread. */
+    private final org.latencyserver.server.table.ConnectionTable table;
     private final StateStore store;
     private final ServerMetrics metrics;
     private final RepeatedWarningFilter repeatedWarnings;
     /** The servant's reference, as activated in the root POA. */
     private final org.omg.CORBA.Object reference;
     private final String ior;
+    /** The root POA's manager: a standby's discards requests until it takes over. */
+    private final org.omg.PortableServer.POAManager poaManager;
     private final int metricsPort;
     private final String metricsUrl;
     private final int connections;
     /** Set once while starting; read by metrics scrapes. */
     private volatile NameKeeper nameKeeper;
 
-    private LatencyServerNode(final ServerAssembly parts) {
+    private LatencyServerNode(final ServerAssembly parts, final StandbyWiring standby) {
         this.context = parts.context;
+        this.standby = standby;
         this.orb = parts.orb;
         this.servant = parts.servant;
         this.poller = parts.poller;
         this.loop = parts.loop;
+        this.table = parts.engine.table();
         this.store = parts.store;
         this.metrics = parts.metrics;
         this.repeatedWarnings = parts.repeatedWarnings;
         this.reference = parts.reference;
         this.ior = orb.object_to_string(parts.reference);
+        this.poaManager = parts.poaManager;
         this.metricsPort = parts.metricsBound;
         this.metricsUrl = parts.metricsUrl;
         this.connections = parts.connections;
@@ -107,27 +116,105 @@ public final class LatencyServerNode extends RunningComponent {
         forgetEarlierRun(context);
         context.conclude();
         final LatencyServerNode node;
+        final ServerAssembly parts;
         try (CloseStack undo = new CloseStack()) {
-            final ServerAssembly parts = new ServerAssembly(context, undo);
+            parts = new ServerAssembly(context, undo);
             parts.startEngineAndStore();
             parts.registerMetrics();
             parts.initOrb();
+            final StandbyWiring standby = StandbyWiring.join(parts); // after the ORB: it asks the naming service
+            if (standby != null) {
+                undo.push(standby);
+            } else {
+                parts.metrics.registerStandby(() -> org.latencyserver.server.standby.StandbyCounters.WITHOUT_STANDBY);
+            }
             parts.createServant();
             announceSecurity(context.configuration().security());
             parts.serveMetrics();
-            parts.startLoopAndPoller();
-            parts.activateServant();
-            node = new LatencyServerNode(parts);
+            if (standby == null || standby.primary()) {
+                parts.startLoopAndPoller();
+                parts.activateServant();
+            } else {
+                parts.activateServant(false); // requests discarded (TRANSIENT) until it takes over
+            }
+            node = new LatencyServerNode(parts, standby);
             undo.release(); // the node owns them now: its close stops them in its own order
+        }
+        if (node.standby != null) {
+            node.standby.stepDownWith(node::stopServing);
         }
         // From here on the node stops everything when the rest of the start fails.
         try {
-            node.serve();
+            if (node.standby != null && !node.standby.primary()) {
+                node.standBy(parts);
+            } else {
+                node.serve();
+            }
         } catch (LaunchFailure | IOException | RuntimeException e) {
             node.close();
             throw e;
         }
         return node;
+    }
+
+    /**
+     * A standby writes its IOR file and ready file but binds no name; when the primary leaves it takes over: its
+     * update thread and poller start, requests are let in, and its names are bound ({@link #serve}).
+     */
+    private void standBy(final ServerAssembly parts) throws IOException {
+        if (context.iorFile() != null) {
+            OrbSupport.writeIor(context.iorFile(), ior);
+        }
+        readyFile().writeTo(context.readyFile());
+        LOG.info("Latency Server '{}' standing by with {} connections; it takes over when the primary leaves the pair",
+            context.configuration().server().registeredName(), connections);
+        standby.takeOverWith(parts.engine, loop, servant, metrics, parts.poaManager, new StandbyWiring.NameBinding() {
+            @Override
+            public boolean heldByAnotherLiveServer() {
+                return StandbyWiring.heldByAnotherLiveServer(orb, context.namingReference(),
+                    context.configuration().server().registeredName(), reference);
+            }
+
+            @Override
+            public void bind() throws LaunchFailure {
+                try {
+                    serve();
+                } catch (IOException e) {
+                    throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "the ready file could not be written: " + e.getMessage());
+                }
+            }
+        });
+    }
+
+    /**
+     * Stops serving without stopping (a primary that met another primary after a cut and is not the pair's coordinator):
+     * its names are no longer kept (the other's name keeper binds them to itself), its poller stops, and requests are
+     * discarded. The ready file says so.
+     */
+    private void stopServing() {
+        final NameKeeper keeper = nameKeeper;
+        if (keeper != null) {
+            keeper.close();
+            nameKeeper = null; // the ready file no longer says it holds the name
+        }
+        if (poller != null) {
+            poller.close();
+        }
+        try {
+            poaManager.discard_requests(false);
+        } catch (org.omg.PortableServer.POAManagerPackage.AdapterInactive e) {
+            LOG.error("could not stop taking requests: {}", e.toString());
+        }
+        try {
+            readyFile().writeTo(context.readyFile());
+        } catch (IOException e) {
+            LOG.error("could not rewrite the ready file: {}", e.toString());
+        }
+    }
+
+    /** For tests: cuts (true) or heals (false) the link to the other server of the pair, as a failed network would. */
+    void isolateStandbyChannelForTest(final boolean isolated) {
+        standby.isolateForTest(isolated);
     }
 
     /** A ready file or IOR file of an earlier run names a server that is gone: a start that fails leaves none. */
@@ -206,6 +293,9 @@ public final class LatencyServerNode extends RunningComponent {
         if (stateFile != null) {
             ready.file("state", stateFile);
         }
+        if (standby != null) {
+            ready.fact("standby", standby.primary() ? "primary" : standby.steppedDown() ? "stepped down" : "standing by");
+        }
         if (nameKeeper != null) {
             ready.fact("name", context.configuration().server().registeredName());
             if (context.configuration().server().partition() != null) {
@@ -242,6 +332,34 @@ public final class LatencyServerNode extends RunningComponent {
         return metricsUrl == null ? OptionalInt.empty() : OptionalInt.of(metricsPort);
     }
 
+    /** @return whether this server stepped down after meeting another primary (false without {@code server.standby}) */
+    public boolean steppedDownFromStandbyPair() {
+        return standby != null && standby.steppedDown();
+    }
+
+    /** @return the pair as this server sees it ({@code server.standby}), or empty for a server without standby */
+    public Optional<org.latencyserver.server.standby.StandbyCounters> standbyCounters() {
+        return standby == null ? Optional.empty() : Optional.of(standby.counters());
+    }
+
+    /**
+     * Leaves the pair as a crash would — no leave message; the other server finds this one gone by failure
+     * detection — while the rest of this server runs on. For tests of a takeover in one JVM.
+     *
+     * @throws IllegalStateException without {@code server.standby}
+     */
+    public void crashStandbyChannelForTest() {
+        if (standby == null) {
+            throw new IllegalStateException("this server has no server.standby");
+        }
+        standby.crashChannel();
+    }
+
+    /** @return its table's published rows (a standby's: the copy of its primary's), readable from any thread */
+    org.latencyserver.server.table.ConnectionTable table() {
+        return table;
+    }
+
     /** @return how many connections it serves (those of the configuration) */
     public int connections() {
         return connections;
@@ -258,6 +376,9 @@ public final class LatencyServerNode extends RunningComponent {
         LOG.info("stopping");
         if (nameKeeper != null) {
             nameKeeper.close();
+        }
+        if (standby != null) {
+            standby.close();
         }
         servant.close();
         if (poller != null) {

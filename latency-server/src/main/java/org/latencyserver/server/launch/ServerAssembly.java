@@ -60,6 +60,10 @@ final class ServerAssembly {
     int connections;
     UpdateEngine engine;
     LoadedProfiles loadedProfiles;
+    /** The profiles planners loaded before this start, as restored. */
+    Map<String, Profile> restoredProfiles = Map.of();
+    /** Keeps a profile a planner loads; the loaded profiles' files, or the pair's ({@link StandbyWiring}) when set. */
+    org.latencyserver.server.engine.ProfileInstaller.ProfileKeeper profileKeeper;
     StateStore store;
     EngineLoop loop;
     ServerMetrics metrics;
@@ -70,6 +74,10 @@ final class ServerAssembly {
     String metricsUrl;
     SnmpPoller poller;
     org.omg.CORBA.Object reference;
+    /** Holds a write's answer until it is saved; the state store's, or the pair's ({@link StandbyWiring}) when set. */
+    LatencyServiceServant.StateSaver stateSaver;
+    /** The root POA's manager, which a standby keeps discarding requests until it takes over. */
+    org.omg.PortableServer.POAManager poaManager;
 
     ServerAssembly(final ServerContext context, final CloseStack undo) {
         this.context = context;
@@ -88,7 +96,8 @@ final class ServerAssembly {
         final SecureRandom random = new SecureRandom();
         loadedProfiles = new LoadedProfiles(configuration.server().stateFile());
         final Map<String, Profile> profiles = new HashMap<>(configuration.profiles());
-        profiles.putAll(loadedProfiles.restore(configuration.limits().profileLimits(), configuration.connectionSpecs()));
+        restoredProfiles = loadedProfiles.restore(configuration.limits().profileLimits(), configuration.connectionSpecs());
+        profiles.putAll(restoredProfiles);
         engine = new UpdateEngine(new ConnectionTable(rows), Map.copyOf(profiles),
             configuration.engine(), configuration.limits(), random::nextLong, context.epochMillis());
         store = undo.push(new StateStore(configuration.server().stateFile(), engine.table(),
@@ -156,7 +165,8 @@ final class ServerAssembly {
         servant = new LatencyServiceServant(loop, context.epochMillis(),
             new WriteGuard(security.policy(), CallerCapture.callers(orb), configuration.server().operatorCallsEnabled(),
                 configuration.server().plannerCallsEnabled(), PolledConnections.of(configuration)),
-            metrics, loadedProfiles::save, store::awaitSaved, context.subscriberCheckIntervalMillis());
+            metrics, profileKeeper != null ? profileKeeper : loadedProfiles::save, stateSaver != null ? stateSaver : store::awaitSaved,
+            context.subscriberCheckIntervalMillis());
         undo.push((AutoCloseable) servant::close);
         metrics.registerSubscribers(servant::subscriberCounts);
     }
@@ -193,18 +203,33 @@ final class ServerAssembly {
     void startLoopAndPoller() throws LaunchFailure, IOException {
         engine.addListener(servant.engineListener());
         loop.start();
+        poller = startPoller(configuration, loop, metrics);
+        if (poller != null) {
+            undo.push(poller);
+        }
+    }
+
+    /**
+     * The SNMP poller, started, when anything is polled (at launch, or when a standby takes over).
+     *
+     * @return the poller, or null when nothing is polled
+     * @throws LaunchFailure {@link LaunchFailure.Kind#CONFIGURATION_REFUSED} when the poller refuses the configuration
+     * @throws IOException   when the poller's socket cannot listen
+     */
+    static SnmpPoller startPoller(final ServerConfiguration configuration, final EngineLoop loop, final ServerMetrics metrics)
+        throws LaunchFailure, IOException {
+        final SnmpPoller started;
         try {
-            poller = SnmpPoller.polls(configuration) ? SnmpPoller.forConfiguration(configuration,
+            started = SnmpPoller.polls(configuration) ? SnmpPoller.forConfiguration(configuration,
                 new EngineFeed(loop, metrics::snmpAnswerApplied, System::nanoTime)) : null;
         } catch (IllegalArgumentException e) {
             throw new LaunchFailure(LaunchFailure.Kind.CONFIGURATION_REFUSED, "the SNMP poller cannot start: " + e.getMessage());
         }
-        if (poller != null) {
-            undo.push(poller);
-            final SnmpPoller started = poller;
+        if (started != null) {
             metrics.registerSnmpPoller(() -> SnmpPollerCounters.of(started));
-            poller.start();
+            started.start();
         }
+        return started;
     }
 
     /**
@@ -213,9 +238,22 @@ final class ServerAssembly {
      * @throws LaunchFailure {@link LaunchFailure.Kind#CANNOT_LISTEN} when the ORB's port cannot be had
      */
     void activateServant() throws LaunchFailure {
+        activateServant(true);
+    }
+
+    /**
+     * @param serving false for a standby: the reference exists and the port listens, but every request is discarded
+     *                (the caller gets {@code TRANSIENT} and, resolving by name, finds the primary) until it takes over
+     */
+    void activateServant(final boolean serving) throws LaunchFailure {
         try {
             final POA rootPoa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-            rootPoa.the_POAManager().activate();
+            poaManager = rootPoa.the_POAManager();
+            if (serving) {
+                poaManager.activate();
+            } else {
+                poaManager.discard_requests(false);
+            }
             reference = rootPoa.servant_to_reference(new LatencyServicePOATie(servant));
         } catch (org.omg.CORBA.INITIALIZE e) {
             // JacORB opens its listening socket with the root POA; INITIALIZE is its word for a port it cannot have.

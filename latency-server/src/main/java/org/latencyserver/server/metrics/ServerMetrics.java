@@ -139,6 +139,16 @@ public final class ServerMetrics implements AutoCloseable {
         registry.register(new TlsCertificatesCollector(credentials));
     }
 
+    /**
+     * Adds the hot standby's gauges and counters: role, protection of acknowledged writes, records
+     * sent and applied, takeovers ({@code latency_server_standby_*}).
+     *
+     * @param counters the pair's counters, read once per scrape
+     */
+    public void registerStandby(final Supplier<org.latencyserver.server.standby.StandbyCounters> counters) {
+        registry.register(new StandbyCollector(counters));
+    }
+
     /** Counts a write answered before the journal held it (see the servant). */
     public void unsavedWrite() {
         calls.unsavedWrite();

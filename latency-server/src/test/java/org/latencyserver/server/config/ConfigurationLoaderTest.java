@@ -82,7 +82,7 @@ class ConfigurationLoaderTest {
 
         // Whole records, so that a default left out of the loader, or a new field, cannot go unnoticed.
         assertEquals(new ServerSettings("LatencyServer", null, IndexRefScope.DEPLOYMENT, 100, 5, directory.resolve("minimal.state.json").toAbsolutePath().normalize(),
-            new ServerSettings.Metrics(true, "127.0.0.1", 9464), true, true), configuration.server(), "polled at 10 Hz");
+            new ServerSettings.Metrics(true, "127.0.0.1", 9464), true, true, null), configuration.server(), "polled at 10 Hz");
         assertEquals(new Thresholds(33, 66, 2.0, 90, 1.0), configuration.thresholds());
         assertEquals(new MeasurementSettings(1000, 20, 30_000, 5_000, 20_000, 2, MeasurementSettings.DWELL_FROM_POLL_INTERVAL),
             configuration.measurement());
@@ -124,7 +124,7 @@ class ConfigurationLoaderTest {
         final ServerConfiguration configuration = ConfigurationLoader.load(ConfigFixture.write(directory, "conf/server.yml", yaml));
 
         assertEquals(new ServerSettings("Partitioned", "p-7", IndexRefScope.PARTITION, 250, 12, directory.resolve("state/p7.json").toAbsolutePath().normalize(),
-            new ServerSettings.Metrics(false, "0.0.0.0", 9100), false, false), configuration.server());
+            new ServerSettings.Metrics(false, "0.0.0.0", 9100), false, false, null), configuration.server());
         assertFalse(configuration.server().metrics().enabled());
         assertEquals("Partitioned/p-7", configuration.server().registeredName(), "a partition registers under the server name");
         assertEquals(new Thresholds(40, 80, 0, 90, 2.5), configuration.thresholds());

@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ExampleConfigurationsLoadTest {
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"thesis-testbed.yaml", "scenarios/thesis-states-polled.yaml", "demo/demo.yaml"})
+    @ValueSource(strings = {"thesis-testbed.yaml", "scenarios/thesis-states-polled.yaml", "demo/demo.yaml", "standby-pair/a.yaml",
+        "standby-pair/b.yaml"})
     void eachShippedServerConfigurationLoadsWithoutAFault(final String example) throws Exception {
         final ServerConfiguration configuration = ConfigurationLoader.load(Path.of("../examples").resolve(example));
 

@@ -1,0 +1,237 @@
+package org.latencyserver.server.launch;
+
+import java.io.IOException;
+import java.util.List;
+import org.latencyserver.server.config.ServerConfiguration;
+import org.latencyserver.server.config.StandbySettings;
+import org.latencyserver.server.corba.LatencyServiceServant;
+import org.latencyserver.server.engine.Command;
+import org.latencyserver.server.engine.EngineLoop;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.metrics.ServerMetrics;
+import org.latencyserver.server.snmp.SnmpPoller;
+import org.latencyserver.server.standby.HotStandby;
+import org.latencyserver.server.standby.ReplicationSender;
+import org.latencyserver.server.standby.StandbyCounters;
+import org.omg.PortableServer.POAManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A server's place in a primary/standby pair ({@code server.standby}), wired into its launch: joins
+ * the pair before the update thread starts, holds a primary's writes until the standby has them,
+ * and, on a standby, takes over — the engine's update thread, the SNMP poller, the servant and the
+ * names — when the primary leaves.
+ *
+ * <p>Thread-safety: {@link #join} and {@link #stateSaver} on the launching thread; the takeover on
+ * the pair's {@code standby-takeover} thread, once; {@link #close} from any thread.
+ */
+final class StandbyWiring implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StandbyWiring.class);
+
+    /** The server's names, as a takeover needs them. */
+    interface NameBinding {
+        /**
+         * @return whether the server's registered name is bound to another server that answers: the old primary still
+         *         serves, seen from here, and this server must not take its name
+         */
+        boolean heldByAnotherLiveServer();
+
+        /** Binds the names (and writes the ready file); a partition's claim may refuse while the old primary answers. */
+        void bind() throws LaunchFailure;
+    }
+
+    /** How long a takeover waits before it tries the names again. */
+    static final long NAME_RETRY_MILLIS = 1000;
+
+    private final HotStandby pair;
+    private final ServerConfiguration configuration;
+    private final java.util.function.LongSupplier nanoClock;
+    /** Started by a takeover; closed by {@link #close}. */
+    private volatile SnmpPoller poller;
+    private volatile boolean closed;
+
+    private StandbyWiring(final HotStandby pair, final ServerConfiguration configuration,
+                          final java.util.function.LongSupplier nanoClock) {
+        this.pair = pair;
+        this.configuration = configuration;
+        this.nanoClock = nanoClock;
+    }
+
+    /**
+     * Joins the pair when the configuration has {@code server.standby}; sets the assembly's state saver so that a
+     * primary's writes wait for the standby too, and registers the pair's metrics.
+     *
+     * @return the wiring, or null without {@code server.standby}
+     * @throws LaunchFailure {@link LaunchFailure.Kind#CANNOT_LISTEN} when the pair's channel cannot listen or connect, or
+     *                       it finds itself alone while another server that answers holds its name
+     */
+    static StandbyWiring join(final ServerAssembly parts) throws LaunchFailure {
+        final StandbySettings settings = parts.configuration.server().standby();
+        if (settings == null) {
+            return null;
+        }
+        final HotStandby pair;
+        try {
+            pair = HotStandby.join(settings, "latency-" + parts.configuration.server().registeredName(), parts.engine,
+                parts.configuration.limits().maxHistogramBins(), parts.context.nanoClock(), parts.context.stateFlushIntervalMillis(),
+                new HotStandby.Profiles(parts.restoredProfiles.values(), parts.configuration.limits().profileLimits(),
+                    parts.loadedProfiles::save),
+                () -> heldByAnotherLiveServer(parts.orb, parts.context.namingReference(),
+                    parts.configuration.server().registeredName(), null));
+        } catch (IOException e) {
+            throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "server.standby: " + e.getMessage());
+        }
+        final StandbyWiring wiring = new StandbyWiring(pair, parts.configuration, parts.context.nanoClock());
+        parts.metrics.registerStandby(pair::counters);
+        final LatencyServiceServant.StateSaver disk = parts.store::awaitSaved;
+        parts.profileKeeper = profile -> {
+            if (pair.primary()) {
+                pair.profileLoaded(profile); // sent before the records of the connections it recomputed are awaited
+            }
+            parts.loadedProfiles.save(profile);
+        };
+        parts.stateSaver = timeoutMillis -> {
+            // The standby's send and the disk's append run at once (two threads); the write waits for both.
+            final ReplicationSender.Replication replication = pair.primary() ? pair.replicate() : null;
+            final boolean saved = disk.awaitSaved(timeoutMillis);
+            if (replication != null) {
+                replication.await(Math.min(timeoutMillis, pair.ackTimeoutMillis())); // false: unprotected, counted
+            }
+            return saved;
+        };
+        return wiring;
+    }
+
+    /**
+     * @param orb       the server's ORB
+     * @param naming    the naming service's reference, or null without one
+     * @param name      the server's registered name
+     * @param ownServer this server's reference, or null before it has one
+     * @return whether the name is bound to another server that answers; false without a naming service, when the name is
+     *         unbound or bound to this server, or when the naming service cannot be asked
+     */
+    static boolean heldByAnotherLiveServer(final org.omg.CORBA.ORB orb, final String naming, final String name,
+                                           final org.omg.CORBA.Object ownServer) {
+        if (naming == null) {
+            return false;
+        }
+        try {
+            final org.omg.CORBA.Object bound = org.latencyserver.orb.References.resolve(orb, name, naming);
+            return (ownServer == null || !bound._is_equivalent(ownServer)) && org.latencyserver.orb.Partitions.answers(bound);
+        } catch (org.omg.CORBA.SystemException | org.latencyserver.orb.References.ReferenceException e) {
+            return false;
+        }
+    }
+
+    /** @return whether this server is the primary (it launches as today) rather than the standby */
+    boolean primary() {
+        return pair.primary();
+    }
+
+    /**
+     * From now on a takeover may run. It first takes the server's names — waiting, and trying again every
+     * {@value #NAME_RETRY_MILLIS} ms, while the name is held by another server that answers (the old primary, still
+     * serving, seen from here) or the naming service refuses — then applies the records that awaited a measurement,
+     * starts the update thread and the poller, and lets requests in.
+     */
+    void takeOverWith(final UpdateEngine engine, final EngineLoop loop, final LatencyServiceServant servant,
+                      final ServerMetrics metrics, final POAManager poaManager, final NameBinding names) {
+        pair.onTakeover(awaiting -> {
+            if (!takeNames(names)) {
+                return false;
+            }
+            try {
+                engine.addListener(servant.engineListener());
+                final long now = nanoClock.getAsLong();
+                for (final Command.RestoreConnection command : awaiting) {
+                    command.applyTo(engine, now);
+                }
+                loop.start();
+                poller = ServerAssembly.startPoller(configuration, loop, metrics);
+                poaManager.activate();
+                LOG.warn("took over as primary: serving, polling and bound; {} connections ask again for the measurement the"
+                    + " old primary awaited", awaiting.size());
+                return true;
+            } catch (LaunchFailure | IOException | RuntimeException | org.omg.PortableServer.POAManagerPackage.AdapterInactive e) {
+                LOG.error("the takeover failed: {}; this server does not serve as primary", e.toString());
+                return false;
+            }
+        });
+    }
+
+    /** @return true once the names are bound; false when the server was closed first */
+    private boolean takeNames(final NameBinding names) {
+        boolean told = false;
+        while (!closed && !pair.steppedDown()) {
+            try {
+                if (!names.heldByAnotherLiveServer()) {
+                    names.bind();
+                    return true;
+                }
+                if (!told) {
+                    LOG.error("the old primary left the pair but still answers at the server's name: not taking over while it"
+                        + " does (the link between the two is cut?); trying every {} ms", NAME_RETRY_MILLIS);
+                }
+            } catch (LaunchFailure e) {
+                if (!told) {
+                    LOG.error("taking over, the names cannot be bound: {}; trying every {} ms", e.getMessage(), NAME_RETRY_MILLIS);
+                }
+            }
+            told = true;
+            try {
+                Thread.sleep(NAME_RETRY_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether this server stepped down after meeting another primary */
+    boolean steppedDown() {
+        return pair.steppedDown();
+    }
+
+    /** @return the pair as this server sees it now */
+    StandbyCounters counters() {
+        return pair.counters();
+    }
+
+    /**
+     * What stopping to serve takes when this primary meets another one that is the pair's coordinator: runs once, on the
+     * pair's {@code standby-step-down} thread.
+     */
+    void stepDownWith(final Runnable stopServing) {
+        pair.onStepDown(() -> {
+            stopServing.run();
+            final SnmpPoller started = poller;
+            if (started != null) {
+                started.close();
+            }
+        });
+    }
+
+    /** For tests: cuts (true) or heals (false) the pair's link, as {@link HotStandby#isolateForTest}. */
+    void isolateForTest(final boolean isolated) {
+        pair.isolateForTest(isolated);
+    }
+
+    /** For tests: leaves the pair as a crash would (no leave message). */
+    void crashChannel() {
+        pair.closeAbruptly();
+    }
+
+    /** Leaves the pair and stops a poller a takeover started. */
+    @Override
+    public void close() {
+        closed = true;
+        pair.close();
+        final SnmpPoller started = poller;
+        if (started != null) {
+            started.close();
+        }
+    }
+}

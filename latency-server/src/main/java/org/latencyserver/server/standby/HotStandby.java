@@ -1,0 +1,343 @@
+package org.latencyserver.server.standby;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.function.LongSupplier;
+import org.latencyserver.server.config.StandbySettings;
+import org.latencyserver.server.engine.Command;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One server of a primary/standby pair: which of the two it is, and the replication that goes with
+ * it. It joins the pair's {@link ReplicationChannel} before the server serves: alone it is the
+ * primary; finding the other, it stands by — its {@link ReplicaApplier} keeps its table a copy of
+ * the primary's, and it neither polls nor measures. When the primary leaves the view (killed,
+ * hung, cut off), the standby becomes the coordinator and takes over: the applier hands the engine
+ * to the takeover action, which starts what a primary runs.
+ *
+ * <p>A primary's {@link ReplicationSender} sends every change to the standby, the whole table
+ * first when a standby joins (so an old primary that returns catches up), and
+ * {@link #awaitReplicated} holds a write's answer until the standby holds it.
+ *
+ * <p>Two primaries that meet (the views merge after a cut): the one that is not the merged view's
+ * coordinator steps down ({@link #onStepDown}'s action) and serves no more until restarted. A
+ * server that finds itself alone at {@link #join} while another server that answers holds its name
+ * joins again, and refuses to become a second primary.
+ *
+ * <p>Thread-safety: the view events come on JGroups' threads and are handled under this object's
+ * lock (never on the request path); the takeover runs on a thread of its own
+ * ({@code standby-takeover}), once, after {@link #onTakeover} gave it its action, and the step-down
+ * on {@code standby-step-down}. The role is a volatile flag; the rest is each part's own.
+ */
+public final class HotStandby implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HotStandby.class);
+    /** How many times a server alone in the pair while another holds its name joins before it gives up. */
+    static final int JOIN_ATTEMPTS = 5;
+
+    private final StandbySettings settings;
+    private final ReplicationSender sender;
+    private final ReplicaApplier applier;
+    private final ReplicationChannel channel;
+    private volatile boolean primary;
+    /** Whether this server serves as primary: from the start as primary, or once a takeover is done; not after a step-down. */
+    private volatile boolean serving;
+    private volatile boolean closed;
+    /** Set once the primary left while this server stood by; guarded by {@code this}. */
+    private boolean takeoverDue;
+    /** The takeover's action, once the server gave it; guarded by {@code this}. */
+    private Predicate<List<Command.RestoreConnection>> takeover;
+    private boolean takenOver;
+    /** Whether {@link #join} decided the role; views before that are the join's own. Guarded by {@code this}. */
+    private boolean joined;
+    private volatile long takeovers;
+    /** Set once when this server met another primary and stopped serving; written under {@code this}. */
+    private volatile boolean steppedDown;
+    /** What stepping down does; guarded by {@code this}. */
+    private Runnable stepDownAction;
+
+    private HotStandby(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
+                       final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis,
+                       final Profiles profiles) throws IOException {
+        this.settings = settings;
+        final ReplicationChannel[] channelHolder = new ReplicationChannel[1];
+        this.sender = new ReplicationSender(engine.table(), (records, timeout) -> channelHolder[0].send(records, timeout),
+            settings.ackTimeoutMillis(), flushIntervalMillis);
+        profiles.loaded().forEach(profile -> sender.profileLoaded(profile, false));
+        this.applier = new ReplicaApplier(engine, maxHistogramBins, nanoClock, profiles.limits(), profile -> {
+            sender.profileLoaded(profile, false); // should this server become primary, a joining standby is sent it
+            profiles.keeper().keep(profile);
+        });
+        this.channel = new ReplicationChannel(settings, clusterName, new ReplicationChannel.Handler() {
+            @Override
+            public void records(final byte[] message) {
+                if (primary || steppedDown) {
+                    throw new IllegalStateException(steppedDown ? "this server stepped down after meeting another primary:"
+                        + " restart it to stand by" : "this server is the primary: it takes no records");
+                }
+                final byte kind = ReplicaMessages.kindOf(message);
+                if (kind == ReplicaMessages.RECORDS) {
+                    applier.apply(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
+                } else if (kind == ReplicaMessages.PROFILE) {
+                    applier.applyProfile(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
+                } else {
+                    throw new IllegalArgumentException("a message of unknown kind " + kind + " from the primary");
+                }
+            }
+
+            @Override
+            public void viewChanged(final boolean coordinator, final int members, final boolean newMembers) {
+                onView(coordinator, members, newMembers);
+            }
+        });
+        channelHolder[0] = channel;
+        engine.addListener(sender);
+    }
+
+    /**
+     * Joins the pair; returns once this server knows whether it is the primary (alone, or the oldest member) or the
+     * standby. Call it before the engine's update thread starts: the engine is the standby's applier's until a takeover.
+     *
+     * @param settings            the pair's addresses
+     * @param clusterName         the pair's name (both servers' registered name)
+     * @param engine              this server's engine, restored from its own files
+     * @param maxHistogramBins    the most bins a replicated histogram may have
+     * @param nanoClock           monotonic time
+     * @param flushIntervalMillis changes nobody waits for go to the standby at most this long after they happen
+     * @param profiles            the profiles planners loaded into this server, and how a standby reads and keeps more
+     * @param nameHeldElsewhere   whether another server that answers holds the server's name now: a server that finds
+     *                            itself alone while that is so does not become a second primary (it joins again, and
+     *                            after {@value #JOIN_ATTEMPTS} attempts gives up)
+     * @return the member of the pair
+     * @throws IOException when the channel cannot be built or connect, or when this server found itself alone
+     *                     {@value #JOIN_ATTEMPTS} times while another server held its name
+     */
+    public static HotStandby join(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
+                                  final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis,
+                                  final Profiles profiles, final BooleanSupplier nameHeldElsewhere) throws IOException {
+        final HotStandby pair = new HotStandby(settings, clusterName, engine, maxHistogramBins, nanoClock, flushIntervalMillis,
+            profiles);
+        pair.sender.start();
+        try {
+            pair.channel.connect();
+            for (int attempt = 1; pair.channel.coordinator() && pair.channel.members() == 1 && nameHeldElsewhere.getAsBoolean();
+                 attempt++) {
+                if (attempt == JOIN_ATTEMPTS) {
+                    throw new IOException("the pair's other server does not answer at " + settings.peerHost() + ":"
+                        + settings.peerPort() + ", but another server that answers holds this server's name: not starting a"
+                        + " second primary (is the link between the two cut, or server.standby.peer wrong?)");
+                }
+                LOG.warn("alone in the pair, but another server that answers holds the name: joining again ({} of {})", attempt,
+                    JOIN_ATTEMPTS - 1);
+                pair.channel.rejoin();
+            }
+        } catch (IOException e) {
+            pair.channel.close();
+            pair.sender.close();
+            pair.applier.close();
+            throw e;
+        }
+        pair.decideRole();
+        return pair;
+    }
+
+    /** Once connected: the view's coordinator is the primary, the other member stands by. */
+    private synchronized void decideRole() {
+        joined = true;
+        if (channel.coordinator()) {
+            primary = true;
+            serving = true;
+            applier.handOver();
+            if (channel.members() > 1) {
+                sender.standbyJoined();
+            }
+            LOG.info("primary of the pair ({} member(s); the peer is {}:{})", channel.members(), settings.peerHost(),
+                settings.peerPort());
+        } else {
+            LOG.info("standing by for the primary at {}:{}: its table is copied here; no polling, no measurements",
+                settings.peerHost(), settings.peerPort());
+        }
+    }
+
+    /** JGroups' view thread. */
+    private synchronized void onView(final boolean coordinator, final int members, final boolean newMembers) {
+        if (closed || !joined) {
+            return; // the role is decided once connected, from the view then
+        }
+        if (primary) {
+            if (!coordinator) {
+                stepDown();
+                return;
+            }
+            if (members > 1 && newMembers) {
+                LOG.info("a standby joined: sending it the whole table");
+                sender.standbyJoined();
+            } else if (members == 1) {
+                LOG.warn("the standby left: acknowledged writes are on this server's disk only (unprotected)");
+                sender.standbyLeft();
+            }
+            return;
+        }
+        if (coordinator) {
+            takeoverDue = true;
+            startTakeoverWhenReady();
+            if (members > 1) {
+                sender.standbyJoined();
+            }
+        }
+    }
+
+    /**
+     * Two primaries met (the views merged after a cut) and the other is the merged view's coordinator: this one stops
+     * serving, once, on a thread of its own ({@code standby-step-down}), and stays out of the pair's work until it is
+     * restarted (then it stands by and is sent the table). Guarded by {@code this}.
+     */
+    private void stepDown() {
+        if (steppedDown) {
+            return;
+        }
+        steppedDown = true;
+        primary = false;
+        serving = false;
+        sender.standbyLeft();
+        LOG.error("two primaries met after a cut and the other one is the pair's coordinator: this server stops serving (no"
+            + " names, no polling, requests discarded); what it acknowledged alone since the cut is not in the other's"
+            + " table. Restart it to stand by");
+        final Runnable action = stepDownAction;
+        if (action != null) {
+            final Thread thread = new Thread(action, "standby-step-down");
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    /**
+     * Gives what stopping to serve takes (names, poller, requests) when two primaries meet and this one is not the
+     * coordinator.
+     */
+    public synchronized void onStepDown(final Runnable action) {
+        this.stepDownAction = action;
+    }
+
+    /** @return whether this server stepped down after meeting another primary (it serves no more until restarted) */
+    public boolean steppedDown() {
+        return steppedDown;
+    }
+
+    /**
+     * Gives the action that makes this server a primary (starting the update thread, the poller, serving, binding its
+     * names); run at most once, on its own thread, when the primary leaves — at once if it already has.
+     *
+     * @param action takes the engine over; given the records that awaited a measurement, to apply with their request first;
+     *               returns whether this server now serves (false: closed or stepped down while it waited for the names,
+     *               or the takeover failed)
+     */
+    public synchronized void onTakeover(final Predicate<List<Command.RestoreConnection>> action) {
+        this.takeover = action;
+        startTakeoverWhenReady();
+    }
+
+    /** Guarded by {@code this}. */
+    private void startTakeoverWhenReady() {
+        if (!takeoverDue || takeover == null || takenOver || closed) {
+            return;
+        }
+        takenOver = true;
+        final Predicate<List<Command.RestoreConnection>> action = takeover;
+        final Thread thread = new Thread(() -> {
+            LOG.warn("the primary left the pair: taking over");
+            final List<Command.RestoreConnection> awaiting = applier.handOver();
+            primary = true; // before the action: the ready file it writes says so, and no record is applied any more
+            takeovers++;
+            serving = action.test(awaiting);
+        }, "standby-takeover");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * The loaded profiles' part of the pair: those a planner loaded into this server before (restored from its files at
+     * start), the limits a profile from the primary is read within, and where a standby keeps one for its next start.
+     *
+     * @param loaded  the profiles restored from this server's kept ones
+     * @param limits  this server's profile limits
+     * @param keeper  keeps a profile for this server's next start
+     */
+    public record Profiles(java.util.Collection<org.latencyserver.core.profile.Profile> loaded,
+                           org.latencyserver.core.profile.ProfileLimits limits,
+                           org.latencyserver.server.engine.ProfileInstaller.ProfileKeeper keeper) {
+    }
+
+    /**
+     * A planner loaded a profile into this primary (before the write is answered): the standby is sent it before the
+     * records that follow.
+     */
+    public void profileLoaded(final org.latencyserver.core.profile.Profile profile) {
+        sender.profileLoaded(profile, true);
+    }
+
+    /** @return whether this server is the primary now (false while it stands by; true from the start of a takeover) */
+    public boolean primary() {
+        return primary;
+    }
+
+    /**
+     * Waits until the standby holds every change published before the call (a primary's write, before it is answered).
+     *
+     * @param timeoutMillis how long at most
+     * @return true when the standby holds it; false when none does (absent or too slow: the write is unprotected)
+     */
+    public boolean awaitReplicated(final long timeoutMillis) {
+        return sender.awaitReplicated(Math.min(timeoutMillis, settings.ackTimeoutMillis()));
+    }
+
+    /**
+     * Starts sending every change published before the call to the standby (a primary's write, while its own disk save
+     * runs); {@link ReplicationSender.Replication#await} waits for the acknowledgement.
+     *
+     * @return the send under way
+     */
+    public ReplicationSender.Replication replicate() {
+        return sender.replicate();
+    }
+
+    /** @return how long a write waits for the standby at most, ms ({@code server.standby.ack_timeout_millis}) */
+    public long ackTimeoutMillis() {
+        return settings.ackTimeoutMillis();
+    }
+
+    /** @return the pair as this server sees it now; its {@code primary} is whether it serves as primary */
+    public StandbyCounters counters() {
+        return new StandbyCounters(serving, serving && sender.protectedNow(), channel.members(), sender.recordsSent(),
+            sender.sendsFailed(), sender.unprotectedWrites(), applier.recordsApplied(), takeovers);
+    }
+
+    /** Leaves the pair (the other member sees it go at once) and stops sending and applying. */
+    @Override
+    public void close() {
+        closed = true;
+        channel.close();
+        sender.close();
+        applier.close();
+    }
+
+    /**
+     * For tests: drops every message to and from the other member (true) as a cut link would, or lets them through
+     * again (false).
+     */
+    public void isolateForTest(final boolean isolated) {
+        channel.isolateForTest(isolated);
+    }
+
+    /** Stops as a crash would: no leave message; the other member finds it gone by failure detection. For tests. */
+    public void closeAbruptly() {
+        closed = true;
+        channel.closeAbruptly();
+        sender.close();
+        applier.close();
+    }
+}

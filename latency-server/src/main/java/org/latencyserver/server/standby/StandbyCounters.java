@@ -1,0 +1,22 @@
+package org.latencyserver.server.standby;
+
+/**
+ * The pair as one server sees it, read at one moment: for the metrics.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param primary           whether this server serves as the primary (false: standing by, taking over, or stepped down)
+ * @param protectedWrites   whether a standby holds every write this primary acknowledged (a primary only)
+ * @param members           members of the pair's view now (2: a pair, 1: alone; 0 without {@code server.standby})
+ * @param recordsSent       records the standby acknowledged, while this server was primary
+ * @param sendsFailed       sends the standby did not acknowledge
+ * @param unprotectedWrites writes answered while no standby held them
+ * @param recordsApplied    the primary's records applied, while this server stood by
+ * @param takeovers         times this server took over as primary (0 or 1)
+ */
+public record StandbyCounters(boolean primary, boolean protectedWrites, int members, long recordsSent, long sendsFailed,
+                              long unprotectedWrites, long recordsApplied, long takeovers) {
+
+    /** A server without {@code server.standby}: the only one, primary, its writes on its own disk alone. */
+    public static final StandbyCounters WITHOUT_STANDBY = new StandbyCounters(true, false, 0, 0, 0, 0, 0, 0);
+}

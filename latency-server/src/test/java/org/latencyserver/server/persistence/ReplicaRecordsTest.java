@@ -1,0 +1,87 @@
+package org.latencyserver.server.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.server.engine.Command;
+import org.latencyserver.server.engine.EngineSettings;
+import org.latencyserver.server.engine.InputLimits;
+import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.MibReading;
+import org.latencyserver.testkit.RoundTrips;
+
+/** The records a primary sends its standby: whole journal records that restore the same row on the other side. */
+class ReplicaRecordsTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private final AtomicLong tickets = new AtomicLong();
+
+    private UpdateEngine engine(final int messageSizeBytes) {
+        final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, new WorkstationType("LOCAL-2CORE", 5), "lab2",
+            (short) 6, new WorkstationType("LOCAL-2CORE", 5), null, messageSizeBytes, 4, 96, null, CalibrationMode.ADAPTIVE, 4.0);
+        return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
+            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 100_000, 0), tickets::incrementAndGet,
+            () -> 1_700_000_000_000L);
+    }
+
+    private static UpdateEngine measured(final UpdateEngine engine) {
+        engine.applyMib((short) 4, new MibReading((short) 10, (short) 20, (short) 30), 0);
+        engine.tick(SECOND);
+        final LatencyHistogram histogram = LatencyHistogram.fromHdr(RoundTrips.evenlySpread(1000, 100, 300));
+        final double mean = histogram.meanNanosFromBinMidpoints() / 1e6;
+        assertTrue(engine.submitMeasurement((short) 4, engine.table().row((short) 4).pending().ticket(),
+            new Measurement(histogram, 1000, mean, mean / 4, 0.3), "test", SECOND).accepted());
+        return engine;
+    }
+
+    @Test
+    void aRowsRecordRestoresTheSameReadingsMeasurementAndEstimateOnTheOtherSide() {
+        final UpdateEngine primary = measured(engine(1024));
+        final ConnectionRow sent = primary.table().row((short) 4);
+        final byte[] records = ReplicaRecords.encode(List.of(sent));
+        assertTrue(new String(records, StandardCharsets.UTF_8).endsWith("\n"), "one record a line");
+
+        final UpdateEngine standby = engine(1024);
+        final List<Command.RestoreConnection> commands = ReplicaRecords.decode(records, standby.table(),
+            InputLimits.DEFAULT.maxHistogramBins());
+        assertEquals(1, commands.size());
+        assertTrue(commands.get(0).applyTo(standby, 0));
+        final ConnectionRow copy = standby.table().row((short) 4);
+        assertEquals(sent.latest(), copy.latest());
+        assertEquals(sent.measurement().histogram(), copy.measurement().histogram());
+        assertEquals(sent.estimate().valueMillis(), copy.estimate().valueMillis(), 0.0);
+        assertEquals(sent.served().source(), copy.served().source());
+    }
+
+    @Test
+    void aRecordOfAConnectionConfiguredOtherwiseIsRefusedNamingItAndTheLikelyCause() {
+        final byte[] records = ReplicaRecords.encode(List.of(measured(engine(1024)).table().row((short) 4)));
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> ReplicaRecords.decode(records, engine(512).table(), InputLimits.DEFAULT.maxHistogramBins()));
+        assertTrue(refused.getMessage().contains("connection 4") && refused.getMessage().contains("same configuration"),
+            refused.getMessage());
+    }
+
+    @Test
+    void aDamagedRecordIsRefusedNamingItsLine() {
+        final byte[] good = ReplicaRecords.encode(List.of(engine(1024).table().row((short) 4)));
+        final byte[] damaged = (new String(good, StandardCharsets.UTF_8) + "{\"index_ref\": \"four\"}\n").getBytes(StandardCharsets.UTF_8);
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> ReplicaRecords.decode(damaged, engine(1024).table(), InputLimits.DEFAULT.maxHistogramBins()));
+        assertTrue(refused.getMessage().startsWith("replicated record 2:"), refused.getMessage());
+    }
+}
