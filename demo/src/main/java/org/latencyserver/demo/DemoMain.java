@@ -57,7 +57,7 @@ import picocli.CommandLine.Option;
 public final class DemoMain implements Callable<Integer> {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
-    /** Making the CA and three certificates runs keytool a dozen times the first time. */
+    /** Making the CA and five certificates runs keytool (a JVM each) six times the first time. */
     private static final Duration CERTS_TIMEOUT = Duration.ofSeconds(120);
     /** How often the emulator's status file is read; a step lasts seconds, so a change is acted on within 0.1 s. */
     private static final long STATUS_POLL_MILLIS = 100;

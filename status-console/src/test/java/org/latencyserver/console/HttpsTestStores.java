@@ -2,6 +2,7 @@ package org.latencyserver.console;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -48,10 +49,15 @@ final class HttpsTestStores {
         final HttpsTestStores stores = new HttpsTestStores(directory);
         stores.keytool("-genkeypair", "-alias", CA, "-dname", "CN=test CA,O=Latency Server", "-ext", "bc:c", "-keyalg", "EC",
             "-groupname", "secp256r1", "-keystore", stores.store(CA).toString(), "-storetype", "PKCS12", "-keypass", PASSWORD);
-        stores.keytool("-exportcert", "-alias", CA, "-keystore", stores.store(CA).toString(), "-rfc", "-file",
-            directory.resolve("ca.pem").toString());
-        stores.keytool("-importcert", "-noprompt", "-alias", CA, "-file", directory.resolve("ca.pem").toString(), "-keystore",
-            stores.trustStore().toString(), "-storetype", "PKCS12");
+        // The trust store holds the CA's certificate (as keytool -importcert would write it), without another keytool JVM.
+        try (OutputStream out = Files.newOutputStream(stores.trustStore())) {
+            final KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry(CA, load(stores.store(CA)).getCertificate(CA));
+            trust.store(out, PASSWORD.toCharArray());
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot write the trust store: " + e.getMessage(), e);
+        }
         final StringBuilder names = new StringBuilder("san=dns:localhost,ip:127.0.0.1");
         nonLoopbackAddress().ifPresent(address -> names.append(",ip:").append(address.getHostAddress()));
         stores.issue("console", "CN=localhost,OU=console,O=Latency Server", "eku=serverAuth", names.toString());
@@ -126,28 +132,37 @@ final class HttpsTestStores {
         return directory.resolve(name + ".p12");
     }
 
+    /**
+     * One keytool JVM per store: the key and its certificate signed by the CA ({@code -signer}, which must be in the
+     * same store), made in a copy of the CA's store whose CA entry is then removed; its chain is the party's
+     * certificate, then the CA's.
+     */
     private Path issue(final String name, final String subject, final String usage, final String alternativeNames)
         throws IOException {
         final Path store = store(name);
-        final Path request = directory.resolve(name + ".csr");
-        final Path signed = directory.resolve(name + ".pem");
-        keytool("-genkeypair", "-alias", name, "-dname", subject, "-keyalg", "EC", "-groupname", "secp256r1", "-keystore",
-            store.toString(), "-storetype", "PKCS12", "-keypass", PASSWORD);
-        keytool("-certreq", "-alias", name, "-keystore", store.toString(), "-file", request.toString());
-        final List<String> signing = new ArrayList<>(List.of("-gencert", "-alias", CA, "-keystore", store(CA).toString(), "-infile",
-            request.toString(), "-outfile", signed.toString(), "-rfc", "-ext", usage));
+        Files.copy(store(CA), store);
+        final List<String> generation = new ArrayList<>(List.of("-genkeypair", "-alias", name, "-dname", subject, "-keyalg", "EC",
+            "-groupname", "secp256r1", "-keystore", store.toString(), "-storetype", "PKCS12", "-keypass", PASSWORD,
+            "-signer", CA, "-signerkeypass", PASSWORD, "-ext", usage));
         if (alternativeNames != null) {
-            signing.addAll(List.of("-ext", alternativeNames));
+            generation.addAll(List.of("-ext", alternativeNames));
         }
-        keytool(signing.toArray(String[]::new));
-        final Path chain = directory.resolve(name + ".chain.pem");
-        Files.writeString(chain, Files.readString(signed) + Files.readString(directory.resolve("ca.pem")));
-        keytool("-importcert", "-noprompt", "-alias", name, "-file", chain.toString(), "-keystore", store.toString());
+        keytool(generation.toArray(String[]::new));
+        try {
+            final KeyStore made = load(store);
+            made.deleteEntry(CA);
+            try (OutputStream out = Files.newOutputStream(store)) {
+                made.store(out, PASSWORD.toCharArray());
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot take the CA's key out of " + store + ": " + e.getMessage(), e);
+        }
         return store;
     }
 
     private void keytool(final String... arguments) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(keytool.toString()));
+        // A JVM that lives well under a second: the client compiler and the serial collector start it sooner.
+        final List<String> command = new ArrayList<>(List.of(keytool.toString(), "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"));
         command.addAll(List.of(arguments));
         command.addAll(List.of("-storepass", PASSWORD));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

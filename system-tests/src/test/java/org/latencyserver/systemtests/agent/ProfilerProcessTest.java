@@ -138,7 +138,7 @@ class ProfilerProcessTest {
     @Test
     void aPairWhoseCoreALoadOutsideTheProfilersControlKeepsOutOfItsStateIsRefused() throws Exception {
         // Something else keeps the client core busy: LOW/LOW cannot be reached there.
-        try (SystemUnderTest intruders = SystemUnderTest.in(directory)) {
+        try (SystemUnderTest intruders = SystemUnderTest.measuringIn(directory)) {
             intruders.launchProgram("stress-ng", List.of("/usr/bin/stress-ng", "--cpu", "1", "--cpu-load", "95", "--taskset", "0",
                 "--quiet")).start();
             final Path out = directory.resolve("refused.json");
@@ -202,7 +202,7 @@ class ProfilerProcessTest {
     /** Runs {@code profile measure} (which starts its own peer agent) once; each run has its own log, {@code measure-N.log}. */
     private Result measure(final String... args) throws Exception {
         measureRuns++;
-        try (OtherWork otherWork = MachineContention.sampleOtherWork(); SystemUnderTest system = SystemUnderTest.in(directory)) {
+        try (OtherWork otherWork = MachineContention.sampleOtherWork(); SystemUnderTest system = SystemUnderTest.measuringIn(directory)) {
             final ChildProcess profiler = system.launch(Component.PROFILER).name("measure-" + measureRuns)
                 // these tests check what is recorded and refused, not the values: a short JIT warm-up will do
                 .args("measure", "--jit-warmup-seconds", "2").args(args).start();

@@ -130,7 +130,7 @@ class ThesisVerificationFourTest {
         final Path peerIor = directory.resolve("peer.ior");
         int notCompared = 0;
         final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
-        try (SystemUnderTest system = SystemUnderTest.in(directory);
+        try (SystemUnderTest system = SystemUnderTest.measuringIn(directory);
              LoadDriver clientLoad = new LoadDriver(CLIENT_CORE);
              LoadDriver peerLoad = new LoadDriver(PEER_CORE)) {
             final ReadyProcess server = system.start(system.serverLaunch("server", config).args("--metrics-port", "-1"));
@@ -246,7 +246,7 @@ class ThesisVerificationFourTest {
     private Path measureProfile(final List<String> report) throws Exception {
         final Path profile = directory.resolve(PROFILE + ".json");
         try (OtherWork otherWork = MachineContention.sampleOtherWork();
-             SystemUnderTest system = SystemUnderTest.in(directory)) {
+             SystemUnderTest system = SystemUnderTest.measuringIn(directory)) {
             final ChildProcess profiler = system.launch(Component.PROFILER).name("profiler").args("measure",
                 "--sizes", "256", "--round-trips", "1000", "--workstation-type", "LOCAL-2CORE", "--name", PROFILE,
                 "--out", profile.toString()).start();

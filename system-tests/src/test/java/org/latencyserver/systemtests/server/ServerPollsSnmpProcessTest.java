@@ -13,10 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.latencyserver.idl.Latserv;
+import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.ProcessKit;
-import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.server.snmp.ScriptedAgent;
+import org.latencyserver.systemtests.kit.ServerUnderTest;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.testkit.config.ServerYaml;
 import org.latencyserver.testkit.config.ServerYaml.Connection;
@@ -26,7 +28,7 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
 /**
  * The server process ({@code ServerMain}) with {@code mib_source: snmp}: it starts the poller, with
  * the community from an environment variable of the child process, and the polled value reaches
- * the connection table (seen in the state file the server keeps); without that variable it refuses
+ * the connection table (served, and in the state file the server keeps once stopped); without that variable it refuses
  * to start and names it.
  */
 class ServerPollsSnmpProcessTest {
@@ -59,21 +61,26 @@ class ServerPollsSnmpProcessTest {
             // 1 busy tick per 4 idle ticks at every request: 20 %.
             agent.script(ScriptedAgent.steadyUcdCpu(polls));
             try (SystemUnderTest system = SystemUnderTest.in(directory)) {
-                final ChildProcess process = server(system, writeConfig(agent)).env("TEST_SNMP_COMMUNITY", COMMUNITY).start();
-                final Path state = directory.resolve("polled.state.json");
+                final ServerUnderTest server = new ServerUnderTest(system.start(server(system, writeConfig(agent))
+                    .env("TEST_SNMP_COMMUNITY", COMMUNITY)));
+                final Latserv latserv = LatservHelper.narrow(system.orb().string_to_object(server.ior()));
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                int clientCpu = -1;
+                int clientCpu = latserv.RequestTableStatus((short) 1).latest_client_mib_cpu;
                 while (System.nanoTime() < deadline && clientCpu != 20) {
                     Thread.sleep(200);
-                    assertTrue(process.isAlive(), () -> "the server exited: " + log());
-                    clientCpu = savedClientCpu(state);
+                    clientCpu = latserv.RequestTableStatus((short) 1).latest_client_mib_cpu;
                 }
-                assertEquals(20, clientCpu, () -> "the polled 20 % in the saved table (state file and journal); server log: " + log());
-                // The ready file is written once the server serves, long before the state shows 20 %.
-                final String url = ReadyFile.read(process.readyFile()).url("metrics");
-                final org.latencyserver.testkit.MetricsText metrics = org.latencyserver.testkit.MetricsText.scrape(url);
+                assertEquals(20, clientCpu, () -> "the polled 20 % in the served table; server log: " + log());
+                // The ready file is written once the server serves, long before the table shows 20 %.
+                final org.latencyserver.testkit.MetricsText metrics = org.latencyserver.testkit.MetricsText.scrape(server.metricsUrl());
                 assertTrue(metrics.value("latency_server_snmp_answers_total").orElse(0.0) >= 2, "SNMP answers counted:\n" + metrics);
                 assertTrue(!metrics.samples("latency_server_snmp_polls_skipped_total").isEmpty(), metrics::toString);
+                // A reading alone is saved with the next change that matters or within 30 s, and at the
+                // latest when the server stops: stopped (SIGTERM), it has saved the polled 20 %.
+                assertTrue(system.stop(server.child()), "the server stopped");
+                final Path state = directory.resolve("polled.state.json");
+                assertEquals(20, savedClientCpu(state), () -> "the polled 20 % in the saved table (state file and journal); server log: "
+                    + log());
             }
         }
     }

@@ -59,7 +59,7 @@ class PortCellsOnTestbedTest {
         final long startNanos = System.nanoTime();
         final Path profile = directory.resolve("testbed-port.json");
         OneSwitchTestbed testbed = null;
-        try (SystemUnderTest system = SystemUnderTest.in(directory)) {
+        try (SystemUnderTest system = SystemUnderTest.measuringIn(directory)) {
             try {
                 testbed = OneSwitchTestbed.up(system, directory, "pc");
                 final JsonNode ws1 = testbed.host("ws1");

@@ -54,7 +54,7 @@ class TestbedProcessTest {
         final long startNanos = System.nanoTime();
         final List<Long> ownPids = new ArrayList<>();
         OneSwitchTestbed testbed = null;
-        try (SystemUnderTest system = SystemUnderTest.in(directory)) {
+        try (SystemUnderTest system = SystemUnderTest.measuringIn(directory)) {
             try {
                 testbed = OneSwitchTestbed.up(system, directory, "st");
                 final String srv = testbed.namespace("srv");
