@@ -192,7 +192,8 @@ public final class OrbSupport {
 
     private static void withTls(final Properties properties, final TlsStores stores) {
         properties.setProperty("jacorb.security.support_ssl", "on");
-        properties.setProperty("jacorb.ssl.socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLSocketFactory");
+        // Outgoing connections present the stores in force, re-read when they change (ReloadingTlsStores).
+        ReloadingSslSocketFactory.installIn(properties, ReloadingTlsStores.shared(stores));
         properties.setProperty("jacorb.ssl.server_socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLServerSocketFactory");
         properties.setProperty("jacorb.security.keystore", stores.keystore().toAbsolutePath().toString());
         properties.setProperty("jacorb.security.keystore_password", stores.password());
