@@ -148,7 +148,12 @@ class ReloadingTlsClientTest {
         properties.setProperty("jacorb.security.ssl.server.trust_manager", NotingTrustManager.class.getName());
         final ORB orb = OrbSupport.init(new String[0], properties);
         orbs.add(orb);
-        final String ior = orb.object_to_string(OrbSupport.serveOnRootPoa(orb, new EchoPeerPOATie(new EchoingPeer()),
+        final String ior = orb.object_to_string(OrbSupport.serveOnRootPoa(orb, new EchoPeerPOATie(new EchoingPeer() {
+            @Override
+            protected void beforeAnswer() {
+                // answers at once
+            }
+        }),
             "the test's echo server"));
         OrbSupport.runInBackground(orb, "test-echo-server");
         return ior;
