@@ -192,9 +192,10 @@ public final class OrbSupport {
 
     private static void withTls(final Properties properties, final TlsStores stores) {
         properties.setProperty("jacorb.security.support_ssl", "on");
-        // Outgoing connections present the stores in force, re-read when they change (ReloadingTlsStores).
-        ReloadingSslSocketFactory.installIn(properties, ReloadingTlsStores.shared(stores));
-        properties.setProperty("jacorb.ssl.server_socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLServerSocketFactory");
+        // Connections present the stores in force, re-read when they change (ReloadingTlsStores).
+        final ReloadingTlsStores reloading = ReloadingTlsStores.shared(stores);
+        ReloadingSslSocketFactory.installIn(properties, reloading);
+        ReloadingSslListenerFactory.installIn(properties, reloading);
         properties.setProperty("jacorb.security.keystore", stores.keystore().toAbsolutePath().toString());
         properties.setProperty("jacorb.security.keystore_password", stores.password());
         // Java 17's JKS loader reads the PKCS#12 files keytool makes; JacORB's PKCS12 type path

@@ -4,12 +4,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
-import java.util.Collections;
 import java.util.Properties;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSession;
-import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
@@ -93,18 +90,7 @@ public final class ReloadingSslSocketFactory extends AbstractSocketFactory {
             throw new ConfigurationException("cannot make the TLS client's SSL context: " + e.getMessage(), e);
         }
         final SSLContext made = context;
-        stores.onReload(reading -> endCachedSessions(made));
-    }
-
-    /** Ends every cached client session, so that the next connection makes a full handshake with the new stores. */
-    private static void endCachedSessions(final SSLContext context) {
-        final SSLSessionContext sessions = context.getClientSessionContext();
-        for (final byte[] id : Collections.list(sessions.getIds())) {
-            final SSLSession session = sessions.getSession(id);
-            if (session != null) {
-                session.invalidate();
-            }
-        }
+        stores.onReload(reading -> ReloadingSslListenerFactory.endCachedSessions(made.getClientSessionContext()));
     }
 
     @Override
