@@ -32,15 +32,18 @@ import org.omg.CORBA.ORB;
 
 /**
  * A TLS client ORB (as a client agent makes for its writes, {@link OrbSupport#withTlsClient}) whose key store is
- * replaced while it runs: real JacORB ORBs on loopback, servers that note the serial of each client certificate their
- * handshakes accept. The stores are re-read by calling {@link ReloadingTlsStores#reloadIfChanged} (the process's
- * checker does so every {@value ReloadingTlsStores#CHECK_INTERVAL_MILLIS} ms).
+ * replaced while it runs, and a TLS listener (as a peer agent's {@code --tls-port}) whose key store is replaced: real
+ * JacORB ORBs on loopback, whose trust managers note the serial of each certificate their handshakes accept. The
+ * stores are re-read by calling {@link ReloadingTlsStores#reloadIfChanged} (the process's checker does so every
+ * {@value ReloadingTlsStores#CHECK_INTERVAL_MILLIS} ms).
  */
 class ReloadingTlsClientTest {
 
     private static final byte[] PAYLOAD = {9, 8, 7};
     /** The serials of the client certificates the test servers' handshakes accepted, in order. */
     static final List<BigInteger> ACCEPTED_CLIENT_SERIALS = new CopyOnWriteArrayList<>();
+    /** The serials of the server certificates the test clients' handshakes accepted, in order. */
+    static final List<BigInteger> ACCEPTED_SERVER_SERIALS = new CopyOnWriteArrayList<>();
 
     private static TestCertificateAuthority deployment;
     private static Path first;
@@ -62,6 +65,7 @@ class ReloadingTlsClientTest {
             orb.shutdown(false);
         }
         ACCEPTED_CLIENT_SERIALS.clear();
+        ACCEPTED_SERVER_SERIALS.clear();
     }
 
     @Test
@@ -119,6 +123,24 @@ class ReloadingTlsClientTest {
         }
     }
 
+    @Test
+    void aListenerWhoseKeyStoreIsReplacedServesTheNextNewConnectionWithTheNewCertificate() throws Exception {
+        final Path serving = deployment.issue("peer", "ws2", true);
+        final Path reissued = deployment.issue("peer", "ws2-renewed", true);
+        final Path keystore = keystoreHolding(serving);
+        final TlsStores listenerStores = deployment.stores(keystore);
+        final String ior = server(listenerStores);
+        final TlsStores clientStores = deployment.stores(first);
+
+        assertArrayEquals(PAYLOAD, echo(notingClient(clientStores), ior));
+        replace(keystore, Files.readAllBytes(reissued));
+        assertTrue(ReloadingTlsStores.shared(listenerStores).reloadIfChanged());
+        assertArrayEquals(PAYLOAD, echo(notingClient(clientStores), ior));
+
+        assertEquals(List.of(TestCertificateAuthority.serialOf(serving), TestCertificateAuthority.serialOf(reissued)),
+            ACCEPTED_SERVER_SERIALS, "the same listener presented the renewed certificate to a new connection");
+    }
+
     private Path keystoreHolding(final Path issued) throws Exception {
         final Path keystore = Files.createTempFile("reloading-client", ".p12");
         replace(keystore, Files.readAllBytes(issued));
@@ -140,10 +162,23 @@ class ReloadingTlsClientTest {
         return orb;
     }
 
+    /** A client ORB whose trust manager notes the serial of each server certificate it accepts. */
+    private ORB notingClient(final TlsStores stores) {
+        final Properties properties = OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 10_000), stores);
+        properties.setProperty("jacorb.iiop.enable_loopback", "off");
+        properties.setProperty("jacorb.security.ssl.client.trust_manager", NotingTrustManager.class.getName());
+        final ORB orb = OrbSupport.init(new String[0], properties);
+        orbs.add(orb);
+        return orb;
+    }
+
     /** @return the reference of a new TLS echo server: each one is a new connection for the client */
     private String server() throws Exception {
-        final Properties properties = OrbSupport.withTlsServer(OrbSupport.properties("127.0.0.1", 0, 10_000),
-            deployment.stores(deployment.issue("server", "latency", true)), 0);
+        return server(deployment.stores(deployment.issue("server", "latency", true)));
+    }
+
+    private String server(final TlsStores stores) {
+        final Properties properties = OrbSupport.withTlsServer(OrbSupport.properties("127.0.0.1", 0, 10_000), stores, 0);
         properties.setProperty("jacorb.iiop.enable_loopback", "off");
         properties.setProperty("jacorb.security.ssl.server.trust_manager", NotingTrustManager.class.getName());
         final ORB orb = OrbSupport.init(new String[0], properties);
@@ -164,7 +199,7 @@ class ReloadingTlsClientTest {
         return echo.echo(PAYLOAD);
     }
 
-    /** A test server's trust manager: the JDK's over the server's trust store, noting each client serial it accepts. */
+    /** A test party's trust manager: the JDK's over its trust store, noting each serial it accepts. */
     public static final class NotingTrustManager extends X509ExtendedTrustManager implements Configurable {
         private X509ExtendedTrustManager trusted;
 
@@ -207,17 +242,20 @@ class ReloadingTlsClientTest {
         public void checkServerTrusted(final X509Certificate[] chain, final String authType, final Socket socket)
             throws CertificateException {
             trusted.checkServerTrusted(chain, authType, socket);
+            ACCEPTED_SERVER_SERIALS.add(chain[0].getSerialNumber());
         }
 
         @Override
         public void checkServerTrusted(final X509Certificate[] chain, final String authType, final SSLEngine engine)
             throws CertificateException {
             trusted.checkServerTrusted(chain, authType, engine);
+            ACCEPTED_SERVER_SERIALS.add(chain[0].getSerialNumber());
         }
 
         @Override
         public void checkServerTrusted(final X509Certificate[] chain, final String authType) throws CertificateException {
             trusted.checkServerTrusted(chain, authType);
+            ACCEPTED_SERVER_SERIALS.add(chain[0].getSerialNumber());
         }
 
         @Override
