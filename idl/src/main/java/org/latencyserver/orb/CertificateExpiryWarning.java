@@ -12,8 +12,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.latencyserver.launch.agent.AgentRunner;
 import org.latencyserver.launch.agent.DistinctErrorLog;
@@ -26,9 +29,12 @@ import org.slf4j.LoggerFactory;
 /**
  * For a process without a metrics endpoint (client agent, console): a WARN at start and once a day
  * while its own TLS certificate expires within {@link #WARNING_DAYS} days (or has expired), and the
- * expiry for its ready file ({@value #READY_FACT}).
+ * expiry for its ready file ({@value #READY_FACT}). It follows the process's {@link ReloadingTlsStores}: when a
+ * renewed certificate is read, the expiry is the new one's, it is checked at once, and the listeners given to
+ * {@link #onCertificateChange} are told (to rewrite the ready file).
  *
- * <p>Thread-safe: the certificate is read once at start; the daily check runs on its own agent thread.
+ * <p>Thread-safe: the certificate is swapped through a volatile field by the reloading thread; the daily check runs
+ * on its own agent thread.
  */
 public final class CertificateExpiryWarning implements AutoCloseable {
 
@@ -40,9 +46,12 @@ public final class CertificateExpiryWarning implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CertificateExpiryWarning.class);
     private static final long DAY_NANOS = TimeUnit.DAYS.toNanos(1);
 
-    private final X509Certificate certificate;
     private final Path keystore;
     private final Supplier<Instant> clock;
+    private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
+    private final Consumer<TlsStoreReading> onReload = this::reloaded;
+    private volatile X509Certificate certificate;
+    private ReloadingTlsStores followed;
     private AgentRunner daily;
 
     private CertificateExpiryWarning(final X509Certificate certificate, final Path keystore, final Supplier<Instant> clock) {
@@ -59,8 +68,11 @@ public final class CertificateExpiryWarning implements AutoCloseable {
      * @throws IllegalArgumentException when the key store cannot be opened or holds no certificate
      */
     public static CertificateExpiryWarning start(final TlsStores stores) {
-        final CertificateExpiryWarning warning = new CertificateExpiryWarning(ownCertificate(stores), stores.keystore(),
+        final ReloadingTlsStores reloading = ReloadingTlsStores.shared(stores);
+        final CertificateExpiryWarning warning = new CertificateExpiryWarning(reloading.current().own(), stores.keystore(),
             Instant::now);
+        warning.followed = reloading;
+        reloading.onReload(warning.onReload);
         warning.check();
         final String role = "tls-certificate-expiry";
         warning.daily = new AgentRunner(PeriodicAgent.named(role)
@@ -113,18 +125,40 @@ public final class CertificateExpiryWarning implements AutoCloseable {
             + " expires " + expires + ", in " + daysLeft + " day" + (daysLeft == 1 ? "" : "s") + ": renew it");
     }
 
-    /** @return when the certificate expires, as the ready file's fact {@value #READY_FACT} */
+    /** @return when the certificate in force expires, as the ready file's fact {@value #READY_FACT} */
     public Instant expires() {
         return certificate.getNotAfter().toInstant();
+    }
+
+    /**
+     * @param listener run on the reloading thread after a renewed certificate is in force, once it is checked
+     */
+    public void onCertificateChange(final Runnable listener) {
+        changeListeners.add(listener);
+    }
+
+    private void reloaded(final TlsStoreReading reading) {
+        if (reading.own().equals(certificate)) {
+            return;
+        }
+        certificate = reading.own();
+        check();
+        for (final Runnable listener : changeListeners) {
+            listener.run();
+        }
     }
 
     private void check() {
         warningAt(certificate, keystore, clock.get()).ifPresent(text -> LOG.warn("{}", text));
     }
 
-    /** Stops the daily check. */
+    /** Stops the daily check and following reloads. */
     @Override
     public synchronized void close() {
+        if (followed != null) {
+            followed.removeOnReload(onReload);
+            followed = null;
+        }
         if (daily != null) {
             daily.close();
             daily = null;

@@ -192,8 +192,10 @@ public final class OrbSupport {
 
     private static void withTls(final Properties properties, final TlsStores stores) {
         properties.setProperty("jacorb.security.support_ssl", "on");
-        properties.setProperty("jacorb.ssl.socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLSocketFactory");
-        properties.setProperty("jacorb.ssl.server_socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLServerSocketFactory");
+        // Connections present the stores in force, re-read when they change (ReloadingTlsStores).
+        final ReloadingTlsStores reloading = ReloadingTlsStores.shared(stores);
+        ReloadingSslSocketFactory.installIn(properties, reloading);
+        ReloadingSslListenerFactory.installIn(properties, reloading);
         properties.setProperty("jacorb.security.keystore", stores.keystore().toAbsolutePath().toString());
         properties.setProperty("jacorb.security.keystore_password", stores.password());
         // Java 17's JKS loader reads the PKCS#12 files keytool makes; JacORB's PKCS12 type path

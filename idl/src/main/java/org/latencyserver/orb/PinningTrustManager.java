@@ -1,16 +1,11 @@
 package org.latencyserver.orb;
 
-import java.io.File;
 import java.net.Socket;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 import javax.security.auth.x500.X500Principal;
 import org.jacorb.config.Configurable;
@@ -26,13 +21,15 @@ import org.jacorb.config.ConfigurationException;
  * revoked end never completes a handshake.
  *
  * <p>JacORB makes it from the ORB property {@code jacorb.security.ssl.client.trust_manager} and configures it
- * with the ORB's configuration. Thread-safe once configured.
+ * with the ORB's configuration; {@link ReloadingSslSocketFactory} puts it in the ORB's SSL context. The trust store
+ * is the one in force for the ORB's {@link ReloadingTlsStores}, re-read when it changes. Thread-safe once configured.
  */
 public final class PinningTrustManager extends X509ExtendedTrustManager implements Configurable {
 
     /** The most refusal notes kept per ORB: the notes of ends never called again are dropped beyond it. */
     static final int MAX_REFUSALS_KEPT = 256;
 
+    /** JSSE's check against the trust store in force ({@link ReloadingTlsStores}). */
     private X509ExtendedTrustManager trusted;
     private Map<String, TlsPinning.HandshakeRefusal> refusals = new ConcurrentHashMap<>();
     private RevokedSerialsWatch revoked;
@@ -43,26 +40,8 @@ public final class PinningTrustManager extends X509ExtendedTrustManager implemen
 
     @Override
     public void configure(final Configuration configuration) throws ConfigurationException {
-        final String store = configuration.getAttribute("jacorb.security.truststore", null);
-        final String password = configuration.getAttribute("jacorb.security.truststore_password", null);
-        if (store == null || password == null) {
-            throw new ConfigurationException("a pinning ORB needs jacorb.security.truststore and its password");
-        }
-        try {
-            final KeyStore authorities = KeyStore.getInstance(new File(store), password.toCharArray());
-            final TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
-            factory.init(authorities);
-            for (final TrustManager manager : factory.getTrustManagers()) {
-                if (manager instanceof X509ExtendedTrustManager extended) {
-                    trusted = extended;
-                }
-            }
-        } catch (java.io.IOException | GeneralSecurityException e) {
-            throw new ConfigurationException("the trust store " + store + " cannot be read: " + e.getMessage(), e);
-        }
-        if (trusted == null) {
-            throw new ConfigurationException("JSSE made no X.509 trust manager of " + store);
-        }
+        final ReloadingTlsStores stores = ReloadingSslSocketFactory.storesOf(configuration);
+        trusted = new ReloadingTrustManager(() -> stores.current().trustManager());
         refusals = TlsPinning.HANDSHAKE_REFUSALS.computeIfAbsent(configuration.getORB(), orb -> new ConcurrentHashMap<>());
         try {
             revoked = TlsPinning.revokedSerialsOf(configuration);

@@ -1,9 +1,7 @@
 package org.latencyserver.orb;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -174,18 +172,6 @@ public final class RevokedSerialsWatch implements AutoCloseable {
             return RevokedSerials.read(file);
         } catch (IOException e) {
             throw new IllegalArgumentException("revoked serials file " + file + " cannot be read: " + e.getMessage(), e);
-        }
-    }
-
-    /** A file's modification time and size; a missing or unreadable file has its own stamp. */
-    private record FileStamp(long modifiedMillis, long size) {
-        static FileStamp of(final Path file) {
-            try {
-                final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                return new FileStamp(attributes.lastModifiedTime().toMillis(), attributes.size());
-            } catch (IOException e) {
-                return new FileStamp(-1, -1);
-            }
         }
     }
 }

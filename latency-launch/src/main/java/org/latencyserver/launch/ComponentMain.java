@@ -73,10 +73,19 @@ public final class ComponentMain {
                     return e.report(name, System.err);
                 }
                 life.ready(running.readyFile());
+                running.onReadyFileChange(() -> rewrite(life, running, name));
                 life.awaitStop();
             }
         }
         return EXIT_STOPPED;
+    }
+
+    private static void rewrite(final ServingLifecycle life, final RunningComponent running, final String name) {
+        try {
+            life.readyAgain(running.readyFile());
+        } catch (IOException | RuntimeException e) {
+            System.err.println(name + ": " + e.getMessage());
+        }
     }
 
     /**

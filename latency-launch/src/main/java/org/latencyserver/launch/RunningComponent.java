@@ -21,6 +21,16 @@ public abstract class RunningComponent implements AutoCloseable {
     public abstract ReadyFile.Builder readyFile();
 
     /**
+     * Asks to be told when the ready file's content changes while the component serves (e.g. a renewed
+     * certificate's expiry); the caller then writes it again. By default the content never changes.
+     *
+     * @param changed run, on the component's thread that saw the change, after each change
+     */
+    public void onReadyFileChange(final Runnable changed) {
+        // The content is fixed once serving.
+    }
+
+    /**
      * Stops what the launch started, in reverse order of start. Called once, by the first
      * {@link #close()}, holding this object's monitor; also after a launch that failed half-way, so
      * it must cope with parts that never started.

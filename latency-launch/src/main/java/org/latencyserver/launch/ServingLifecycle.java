@@ -41,6 +41,10 @@ public final class ServingLifecycle implements AutoCloseable {
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch cleanedUp = new CountDownLatch(1);
     private final Thread hook;
+    /** Held while the ready file is written or deleted, so that a rewrite never follows the deletion of a stop. */
+    private final Object readyFileLock = new Object();
+    /** Guarded by readyFileLock: whether a stop deleted the ready file. */
+    private boolean readyFileDeleted;
 
     private ServingLifecycle(final Component component, final Path readyFile) {
         this.component = component;
@@ -73,10 +77,35 @@ public final class ServingLifecycle implements AutoCloseable {
         if (readyFile == null) {
             return;
         }
-        try {
-            ready.writeTo(readyFile);
-        } catch (IOException e) {
-            throw new IOException("cannot write the ready file " + readyFile + ": " + e.getMessage(), e);
+        synchronized (readyFileLock) {
+            try {
+                ready.writeTo(readyFile);
+            } catch (IOException e) {
+                throw new IOException("cannot write the ready file " + readyFile + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Writes the ready file again with what changed while serving (a renewed certificate's expiry), unless a
+     * stop has deleted it: a stopping component's ready file stays deleted.
+     *
+     * @param ready what the component reports now
+     * @throws IOException naming the file when it cannot be written
+     */
+    public void readyAgain(final ReadyFile.Builder ready) throws IOException {
+        synchronized (readyFileLock) {
+            if (!readyFileDeleted) {
+                ready(ready);
+            }
+        }
+    }
+
+    /** Deletes the ready file for good: no {@link #readyAgain} writes it after this. */
+    private void deleteReadyFile() {
+        synchronized (readyFileLock) {
+            readyFileDeleted = true;
+            ReadyFile.deleteQuietly(readyFile);
         }
     }
 
@@ -92,7 +121,7 @@ public final class ServingLifecycle implements AutoCloseable {
      */
     public void awaitStop() throws InterruptedException {
         stopRequested.await();
-        ReadyFile.deleteQuietly(readyFile);
+        deleteReadyFile();
     }
 
     /**
@@ -103,7 +132,7 @@ public final class ServingLifecycle implements AutoCloseable {
      */
     public void awaitStop(final Duration most) throws InterruptedException {
         stopRequested.await(most.toNanos(), TimeUnit.NANOSECONDS);
-        ReadyFile.deleteQuietly(readyFile);
+        deleteReadyFile();
     }
 
     /** @return the component this process runs */
@@ -117,7 +146,7 @@ public final class ServingLifecycle implements AutoCloseable {
      */
     @Override
     public void close() {
-        ReadyFile.deleteQuietly(readyFile);
+        deleteReadyFile();
         cleanedUp.countDown();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);

@@ -52,6 +52,22 @@ class ServingLifecycleTest {
     }
 
     @Test
+    void readyAgainRewritesTheFileWhileServingButNeverAfterAStopDeletedIt() throws Exception {
+        final Path file = directory.resolve("agent.ready.json");
+        try (ServingLifecycle life = ServingLifecycle.begin(Component.CLIENT_AGENT, file)) {
+            life.ready(ReadyFile.of(Component.CLIENT_AGENT).fact("tls_certificate_expires", "2027-01-01T00:00:00Z"));
+            life.readyAgain(ReadyFile.of(Component.CLIENT_AGENT).fact("tls_certificate_expires", "2029-01-01T00:00:00Z"));
+            assertEquals("2029-01-01T00:00:00Z", ReadyFile.read(file).fact("tls_certificate_expires"));
+
+            life.requestStop();
+            life.awaitStop();
+            life.readyAgain(ReadyFile.of(Component.CLIENT_AGENT).fact("tls_certificate_expires", "2030-01-01T00:00:00Z"));
+
+            assertFalse(Files.exists(file), "a stopping component's ready file stays deleted");
+        }
+    }
+
+    @Test
     void withoutAReadyFileNothingIsWritten() throws Exception {
         try (ServingLifecycle life = ServingLifecycle.begin(Component.MIRROR, null)) {
             life.ready(ReadyFile.of(Component.MIRROR).fact("connections", 2));

@@ -119,6 +119,17 @@ public final class PeerAgent extends RunningComponent {
     }
 
     /**
+     * With a certificate: told when a renewed one is read ({@link CertificateExpiryWarning#onCertificateChange}), as the
+     * ready file's {@code tls_certificate_expires} changes then.
+     */
+    @Override
+    public synchronized void onReadyFileChange(final Runnable changed) {
+        if (expiryWarning != null) {
+            expiryWarning.onCertificateChange(changed);
+        }
+    }
+
+    /**
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the reference
      *         {@code peer}, the ports {@code tcp}, {@code udp} and {@code tls} (its IIOP/TLS listener) when on, the file
      *         {@code ior}, and the facts {@code node}, {@code name} (with a naming service) and, with a certificate

@@ -89,6 +89,15 @@ public final class ConsoleMain implements Callable<Integer> {
     @Mixin
     private ReadinessOptions readiness = new ReadinessOptions();
 
+    /** Writes the ready file again after a renewed certificate; a failure is said on standard error. */
+    private static void readyAgain(final ServingLifecycle life, final StatusConsole console) {
+        try {
+            life.readyAgain(console.readyFile());
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("console: " + e.getMessage());
+        }
+    }
+
     /**
      * @param args command line
      */
@@ -145,6 +154,7 @@ public final class ConsoleMain implements Callable<Integer> {
                     System.out.flush();
                 }
                 life.ready(console.readyFile());
+                console.onReadyFileChange(() -> readyAgain(life, console));
                 life.awaitStop();
             }
         }

@@ -174,6 +174,17 @@ public final class StatusConsole extends RunningComponent {
     }
 
     /**
+     * With a certificate: told when a renewed one is read ({@link CertificateExpiryWarning#onCertificateChange}), as the
+     * ready file's {@code tls_certificate_expires} changes then.
+     */
+    @Override
+    public synchronized void onReadyFileChange(final Runnable changed) {
+        if (expiryWarning != null) {
+            expiryWarning.onCertificateChange(changed);
+        }
+    }
+
+    /**
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
      *         objects', where the servers push), the port {@code http} and URL {@code console}, and with a
      *         certificate the fact {@code tls_certificate_expires} (its notAfter, ISO-8601)

@@ -163,6 +163,18 @@ public final class ClientAgent extends RunningComponent {
     }
 
     /**
+     * With a certificate: told when a renewed one is read ({@link CertificateExpiryWarning#onCertificateChange}), as the
+     * ready file's {@code tls_certificate_expires} changes then.
+     */
+    @Override
+    public void onReadyFileChange(final Runnable changed) {
+        final CertificateExpiryWarning warning = expiryWarning;
+        if (warning != null) {
+            warning.onCertificateChange(changed);
+        }
+    }
+
+    /**
      * @return its ready file's content as {@code docs/ready-files.md} lists it: the port {@code callback} (its callback
      *         object's, where the server pushes requests), the facts {@code node}
      *         (the client nodes it measures for, comma-separated; {@code *} for every node), {@code name}

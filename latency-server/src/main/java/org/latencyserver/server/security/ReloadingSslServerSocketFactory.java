@@ -13,6 +13,7 @@ import org.jacorb.config.Configurable;
 import org.jacorb.config.Configuration;
 import org.jacorb.config.ConfigurationException;
 import org.jacorb.orb.factory.ServerSocketFactory;
+import org.latencyserver.orb.ReloadingKeyManager;
 import org.latencyserver.server.transport.ConnectionLimits;
 import org.latencyserver.server.transport.GiopLimitSslServerSocket;
 
@@ -86,7 +87,7 @@ public final class ReloadingSslServerSocketFactory implements ServerSocketFactor
         }
         try {
             context = SSLContext.getInstance("TLS");
-            context.init(new javax.net.ssl.KeyManager[] {new ReloadingKeyManager(credentials)},
+            context.init(new javax.net.ssl.KeyManager[] {new ReloadingKeyManager(() -> credentials.current().keyManager())},
                 new javax.net.ssl.TrustManager[] {new CountingTrustManager(credentials)}, null);
         } catch (GeneralSecurityException e) {
             throw new ConfigurationException("cannot make the TLS server's SSL context: " + e.getMessage(), e);

@@ -1,9 +1,5 @@
 package org.latencyserver.server.security;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.latencyserver.orb.FileStamp;
 import org.latencyserver.orb.RevokedSerials;
 import org.latencyserver.server.engine.CallerText;
 import org.slf4j.Logger;
@@ -215,17 +212,5 @@ public final class ServerTlsCredentials implements AutoCloseable {
             stamps.add(FileStamp.of(files.revokedSerials()));
         }
         return List.copyOf(stamps);
-    }
-
-    /** A file's modification time and size; a missing or unreadable file has its own stamp. */
-    private record FileStamp(Path file, long modifiedMillis, long size) {
-        static FileStamp of(final Path file) {
-            try {
-                final BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                return new FileStamp(file, attributes.lastModifiedTime().toMillis(), attributes.size());
-            } catch (IOException e) {
-                return new FileStamp(file, -1, -1);
-            }
-        }
     }
 }

@@ -1,31 +1,33 @@
-package org.latencyserver.server.security;
+package org.latencyserver.orb;
 
 import java.net.Socket;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.util.Objects;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
- * The server's key manager: at each handshake, the key manager of the reading of
- * {@link ServerTlsCredentials} in force, so that a re-issued server certificate is presented to
- * new handshakes without a restart. JacORB builds its SSL context once, at ORB start; the context
- * keeps this manager and asks it anew at every handshake.
+ * A key manager that asks, at each handshake, the key manager of the reading of a process's key store in force,
+ * so that a re-issued certificate is presented by new handshakes without a restart. JacORB builds an SSL context
+ * once, at ORB start; the context keeps this manager and asks it anew at every handshake. Used by the server's
+ * listener and by {@link ReloadingSslSocketFactory} for outgoing calls.
  *
- * <p>Thread-safe: reads the credentials' volatile reading once per call.
+ * <p>Thread-safe: asks the supplier (a volatile read) once per call.
  */
-final class ReloadingKeyManager extends X509ExtendedKeyManager {
+public final class ReloadingKeyManager extends X509ExtendedKeyManager {
 
-    private final ServerTlsCredentials credentials;
+    private final Supplier<X509ExtendedKeyManager> current;
 
-    /** @param credentials the server's TLS files in force */
-    ReloadingKeyManager(final ServerTlsCredentials credentials) {
-        this.credentials = credentials;
+    /** @param current the key manager of the reading in force, asked at each call */
+    public ReloadingKeyManager(final Supplier<X509ExtendedKeyManager> current) {
+        this.current = Objects.requireNonNull(current, "current");
     }
 
     private X509ExtendedKeyManager keys() {
-        return credentials.current().keyManager();
+        return current.get();
     }
 
     @Override
