@@ -123,7 +123,9 @@ class MultiHopPathOnTestbedTest {
                 final String ior = Files.readString(directory.resolve("server.ior")).strip();
                 final ChildProcess watch = system.launchClass("watch", EstimatesWatchMain.class)
                     .args(directory.resolve("server.ior").toString()).inNetworkNamespace(srv).start();
-                final PathReading idle = awaitPath(watch, 0, r -> r.hops().size() == 2 && r.worstHopCode() >= 0, Duration.ofSeconds(30));
+                // every input known before the load: both hops, and the workstations' CPUs (two samples of their counters)
+                final PathReading idle = awaitPath(watch, 0, r -> r.hops().size() == 2 && r.worstHopCode() >= 0 && !r.stale(),
+                    Duration.ofSeconds(60));
                 assertEquals(List.of(FIRST_HOP, SECOND_HOP), idle.hops().stream().map(Hop::link).toList(), idle.line());
 
                 // 1. Each hop's state, the worst as the thesis's port_state.
