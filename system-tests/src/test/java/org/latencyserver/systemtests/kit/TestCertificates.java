@@ -85,7 +85,33 @@ public final class TestCertificates {
      * @return an ORB whose calls go over TLS with the party's certificate
      */
     public ORB orbFor(final String party) {
+        if (NONE.equals(party)) {
+            return OrbSupport.init(new String[0], withoutCertificate(OrbSupport.properties("127.0.0.1", 0, 10_000)));
+        }
         final Properties properties = OrbSupport.withTlsClient(OrbSupport.properties("127.0.0.1", 0, 10_000), stores(party));
         return OrbSupport.init(new String[0], properties);
+    }
+
+    /** The party with no certificate: a TLS caller presenting none. */
+    public static final String NONE = "none";
+
+    /**
+     * A caller over TLS that presents no certificate, as any outside TLS client may: JacORB's own JSSE socket factories
+     * with the CA's trust store and a key store holding no key (the product's clients always present one, so its TLS set-up
+     * refuses such a store).
+     */
+    private Properties withoutCertificate(final Properties properties) {
+        properties.setProperty("jacorb.security.support_ssl", "on");
+        properties.setProperty("jacorb.ssl.socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLSocketFactory");
+        properties.setProperty("jacorb.ssl.server_socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLServerSocketFactory");
+        properties.setProperty("jacorb.security.keystore", directory.resolve(NONE + ".p12").toAbsolutePath().toString());
+        properties.setProperty("jacorb.security.keystore_password", ca.password());
+        properties.setProperty("jacorb.security.keystore_type", "JKS");
+        properties.setProperty("jacorb.security.truststore", ca.trustStore().toAbsolutePath().toString());
+        properties.setProperty("jacorb.security.truststore_password", ca.password());
+        properties.setProperty("jacorb.security.truststore_type", "JKS");
+        properties.setProperty("jacorb.security.ssl.client.supported_options", "60");
+        properties.setProperty("jacorb.security.ssl.client.required_options", "20");
+        return properties;
     }
 }
