@@ -3,16 +3,9 @@ package org.latencyserver.orb;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.security.GeneralSecurityException;
-import java.util.Collections;
 import java.util.Properties;
-import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
-import javax.net.ssl.SSLSession;
-import javax.net.ssl.SSLSessionContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.jacorb.config.Configurable;
 import org.jacorb.config.Configuration;
 import org.jacorb.config.ConfigurationException;
@@ -66,36 +59,9 @@ public final class ReloadingSslListenerFactory implements ServerSocketFactory, C
         final int required = configuration.getAttributeAsInteger("jacorb.security.ssl.server.required_options", 0, 16);
         needClientAuth = (required & ESTABLISH_TRUST_IN_CLIENT) != 0;
         wantClientAuth = needClientAuth || (supported & ESTABLISH_TRUST_IN_CLIENT) != 0;
-        final TrustManager trust;
-        if (configuration.getAttribute(TRUST_MANAGER_PROPERTY, "").isEmpty()) {
-            trust = new ReloadingTrustManager(() -> stores.current().trustManager());
-        } else {
-            final Object named = configuration.getAttributeAsObject(TRUST_MANAGER_PROPERTY);
-            if (!(named instanceof X509TrustManager)) {
-                throw new ConfigurationException(TRUST_MANAGER_PROPERTY + " names no X.509 trust manager: "
-                    + configuration.getAttribute(TRUST_MANAGER_PROPERTY, ""));
-            }
-            trust = (TrustManager) named;
-        }
-        try {
-            context = SSLContext.getInstance("TLS");
-            context.init(new KeyManager[] {new ReloadingKeyManager(() -> stores.current().keyManager())},
-                new TrustManager[] {trust}, null);
-        } catch (GeneralSecurityException e) {
-            throw new ConfigurationException("cannot make the TLS listener's SSL context: " + e.getMessage(), e);
-        }
+        context = ReloadingSslContexts.of(configuration, stores, TRUST_MANAGER_PROPERTY, "listener");
         final SSLContext made = context;
-        stores.onReload(reading -> endCachedSessions(made.getServerSessionContext()));
-    }
-
-    /** Ends every cached session, so that the next connection makes a full handshake with the stores in force. */
-    static void endCachedSessions(final SSLSessionContext sessions) {
-        for (final byte[] id : Collections.list(sessions.getIds())) {
-            final SSLSession session = sessions.getSession(id);
-            if (session != null) {
-                session.invalidate();
-            }
-        }
+        stores.onReload(reading -> ReloadingSslContexts.endCachedSessions(made.getServerSessionContext()));
     }
 
     @Override

@@ -3,13 +3,9 @@ package org.latencyserver.orb;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.security.GeneralSecurityException;
 import java.util.Properties;
-import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.jacorb.config.Configuration;
 import org.jacorb.config.ConfigurationException;
 import org.jacorb.orb.factory.AbstractSocketFactory;
@@ -71,26 +67,9 @@ public final class ReloadingSslSocketFactory extends AbstractSocketFactory {
     public void configure(final Configuration configuration) throws ConfigurationException {
         super.configure(configuration);
         final ReloadingTlsStores stores = storesOf(configuration);
-        final TrustManager trust;
-        if (configuration.getAttribute(TRUST_MANAGER_PROPERTY, "").isEmpty()) {
-            trust = new ReloadingTrustManager(() -> stores.current().trustManager());
-        } else {
-            final Object named = configuration.getAttributeAsObject(TRUST_MANAGER_PROPERTY);
-            if (!(named instanceof X509TrustManager)) {
-                throw new ConfigurationException(TRUST_MANAGER_PROPERTY + " names no X.509 trust manager: "
-                    + configuration.getAttribute(TRUST_MANAGER_PROPERTY, ""));
-            }
-            trust = (TrustManager) named;
-        }
-        try {
-            context = SSLContext.getInstance("TLS");
-            context.init(new KeyManager[] {new ReloadingKeyManager(() -> stores.current().keyManager())},
-                new TrustManager[] {trust}, null);
-        } catch (GeneralSecurityException e) {
-            throw new ConfigurationException("cannot make the TLS client's SSL context: " + e.getMessage(), e);
-        }
+        context = ReloadingSslContexts.of(configuration, stores, TRUST_MANAGER_PROPERTY, "client");
         final SSLContext made = context;
-        stores.onReload(reading -> ReloadingSslListenerFactory.endCachedSessions(made.getClientSessionContext()));
+        stores.onReload(reading -> ReloadingSslContexts.endCachedSessions(made.getClientSessionContext()));
     }
 
     @Override

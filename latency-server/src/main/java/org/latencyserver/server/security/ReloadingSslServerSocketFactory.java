@@ -4,16 +4,15 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.security.GeneralSecurityException;
-import java.util.Collections;
 import java.util.Properties;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
-import javax.net.ssl.SSLSessionContext;
 import org.jacorb.config.Configurable;
 import org.jacorb.config.Configuration;
 import org.jacorb.config.ConfigurationException;
 import org.jacorb.orb.factory.ServerSocketFactory;
 import org.latencyserver.orb.ReloadingKeyManager;
+import org.latencyserver.orb.ReloadingSslContexts;
 import org.latencyserver.server.transport.ConnectionLimits;
 import org.latencyserver.server.transport.GiopLimitSslServerSocket;
 
@@ -92,18 +91,7 @@ public final class ReloadingSslServerSocketFactory implements ServerSocketFactor
         } catch (GeneralSecurityException e) {
             throw new ConfigurationException("cannot make the TLS server's SSL context: " + e.getMessage(), e);
         }
-        credentials.onReload(this::endCachedSessions);
-    }
-
-    /** Ends every cached session, so that the next connection of a client makes a full handshake. */
-    private void endCachedSessions() {
-        final SSLSessionContext sessions = context.getServerSessionContext();
-        for (final byte[] id : Collections.list(sessions.getIds())) {
-            final javax.net.ssl.SSLSession session = sessions.getSession(id);
-            if (session != null) {
-                session.invalidate();
-            }
-        }
+        credentials.onReload(() -> ReloadingSslContexts.endCachedSessions(context.getServerSessionContext()));
     }
 
     @Override
