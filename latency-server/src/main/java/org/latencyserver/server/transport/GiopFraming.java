@@ -128,17 +128,21 @@ final class GiopFraming extends FilterInputStream {
             return;
         }
         final int flags = scan.feed(buffer, offset, n);
-        final String request = "GIOP 1." + scan.minorVersion() + " request";
         if (flags != RequestFlagsScan.NOT_YET && !scan.valid(flags)) {
-            refuseResponseFlags(request + " with response flags " + flags + " refused (" + scan.validValues() + " are valid)");
+            refuseResponseFlags(requestWords() + " with response flags " + flags + " refused (" + scan.validValues() + " are valid)");
         }
         if (scan.found()) {
             scan = null;
         } else if (bodyLeft == 0 && moreFragments) {
-            refuseResponseFlags(request + " refused: its first fragment ends before its response flags");
+            refuseResponseFlags(requestWords() + " refused: its first fragment ends before its response flags");
         } else if (bodyLeft == 0) {
             scan = null; // Too short to hold them: JacORB fails to read its header on the reader and closes the connection.
         }
+    }
+
+    /** @return e.g. "GIOP 1.2 request": built only when one is refused, never on the way of an accepted one */
+    private String requestWords() {
+        return "GIOP 1." + scan.minorVersion() + " request";
     }
 
     private void refuseResponseFlags(final String what) throws IOException {
