@@ -94,10 +94,12 @@ final class StandbyWiring implements AutoCloseable {
         };
         parts.stateSaver = timeoutMillis -> {
             // The standby's send and the disk's append run at once (two threads); the write waits for both.
+            final long deadlineNanos = System.nanoTime() + Math.min(timeoutMillis, pair.ackTimeoutMillis()) * 1_000_000L;
             final ReplicationSender.Replication replication = pair.primary() ? pair.replicate() : null;
             final boolean saved = disk.awaitSaved(timeoutMillis);
             if (replication != null) {
-                replication.await(Math.min(timeoutMillis, pair.ackTimeoutMillis())); // false: unprotected, counted
+                // one wait for both: what is left of the standby's time after the disk's
+                replication.await(Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000L)); // false: unprotected, counted
             }
             return saved;
         };

@@ -160,8 +160,8 @@ public final class ReplicationChannel implements AutoCloseable {
      *
      * @param records       the records ({@code ReplicaRecords}' lines)
      * @param timeoutMillis how long to wait for the acknowledgements
-     * @return true when every other member acknowledged them (vacuously with none); false when one failed, did not
-     *         answer in time, or left
+     * @return true when every other member acknowledged them; false when there is none (a standby that has just left:
+     *         nothing is protected), or one failed, did not answer in time, or left
      */
     public boolean send(final byte[] records, final long timeoutMillis) {
         final View now = view;
@@ -171,7 +171,7 @@ public final class ReplicationChannel implements AutoCloseable {
         final List<Address> others = new ArrayList<>(now.getMembers());
         others.remove(channel.getAddress());
         if (others.isEmpty()) {
-            return true;
+            return false;
         }
         try {
             final Message message = new BytesMessage(null, records);

@@ -53,7 +53,7 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
     /** What carries the records to the standby. */
     public interface Link {
         /**
-         * @return true when the standby acknowledged them, or when there is no other member to send to
+         * @return true when the standby acknowledged them; false when there is no other member to send to
          */
         boolean send(byte[] records, long timeoutMillis);
     }
