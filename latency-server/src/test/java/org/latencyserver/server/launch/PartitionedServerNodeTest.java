@@ -56,7 +56,7 @@ class PartitionedServerNodeTest {
                 "2-3 overlaps east's 1-2, and ws1 is east's while east runs");
             naming.close();
             // A naming service that lost every binding (a fresh database), as after a kill -9 without one.
-            try (NamingServiceNode fresh = NamingServiceNode.launch(namingContext("fresh-nsdb"))) {
+            try (NamingServiceNode fresh = launchAgainOnItsPort(namingContext("fresh-nsdb"))) {
                 final ORB later = PlainOrbs.withoutRetries(); // not the first ORB's cached connection to the stopped one
                 try {
                     final long deadline = System.nanoTime() + 60_000_000_000L;
@@ -182,5 +182,24 @@ class PartitionedServerNodeTest {
             .writeTo(directory.resolve(partition + ".yaml"));
         return new ServerContext().configFile(config).namingReference(corbaloc).metricsPort(ServerContext.METRICS_OFF)
             .nameCheckIntervalMillis(100);
+    }
+
+    /**
+     * The stopped naming service's accepted connections may still hold its port for a moment after it closed (the
+     * server's connection to it is closed from the other side): the new one is started again until the port is free,
+     * for at most 20 s.
+     */
+    private static NamingServiceNode launchAgainOnItsPort(final NamingServiceContext context) throws Exception {
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (true) {
+            try {
+                return NamingServiceNode.launch(context);
+            } catch (LaunchFailure e) {
+                if (e.kind() != LaunchFailure.Kind.CANNOT_LISTEN || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
     }
 }
