@@ -15,6 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.measure.CorbaRoundTrips;
 import org.latencyserver.agent.measure.RoundTrip;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.demo.DemoReady;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.EchoPeer;
@@ -72,6 +74,9 @@ public final class ApplicationPlayer implements Callable<Integer> {
     @Mixin
     private PlayOptions play = new PlayOptions();
 
+    /** The shapes played, set once before playing starts. */
+    private ShapePlan plan;
+
     /**
      * @param args see {@code --help}
      */
@@ -86,6 +91,9 @@ public final class ApplicationPlayer implements Callable<Integer> {
         try {
             final LatencyService server = LatencyServiceHelper.narrow(
                 References.resolve(orb, ready.serverName(), ready.naming()));
+            plan = play.plan(burstSize);
+            System.out.println("application shapes: " + plan.label());
+            plan.shapes().forEach(shape -> System.out.println("  " + shape.label()));
             final List<PlayedConnection> connections = connections(orb, server, ready);
             pinToClientCore(connections, ready);
             warmUp(connections);
@@ -105,13 +113,17 @@ public final class ApplicationPlayer implements Callable<Integer> {
             }
             final boolean checkable = ready.clientAgentOf(info.client_node_name).isPresent()
                 && ready.peerAgentOf(info.peer_node_name).isPresent();
-            RoundTrip roundTrip = null;
+            RoundTrip octets = null;
+            RoundTrip arrays = null;
             if (checkable) {
                 final String peerName = ready.peerAgentOf(info.peer_node_name).orElseThrow().name();
                 final EchoPeer peer = EchoPeerHelper.narrow(References.resolve(orb, peerName, ready.naming()));
-                roundTrip = roundTrip(peer, info.message_size_bytes);
+                octets = octets(peer, info.message_size_bytes);
+                // as the client agent sends: fm1 arrays for the thesis's sizes, octets for any other size
+                arrays = CorbaRoundTrips.to(peer, info.message_size_bytes);
             }
-            connections.add(new PlayedConnection(info, roundTrip, new long[burstSize]));
+            final int longest = plan.shapes().stream().mapToInt(ApplicationShape::maxRoundTrips).max().orElseThrow();
+            connections.add(new PlayedConnection(info, octets, arrays, new long[longest], new long[plan.shapes().size()]));
             System.out.printf(Locale.ROOT, "connection %d: QoS %d %s -> %s, %d B: %s%n", info.index_ref, info.quality,
                 info.client_node_name, info.peer_node_name, info.message_size_bytes,
                 checkable ? "played" : "reads only (no agents on its nodes: not checkable)");
@@ -119,18 +131,13 @@ public final class ApplicationPlayer implements Callable<Integer> {
         return connections;
     }
 
-    private RoundTrip roundTrip(final EchoPeer peer, final int sizeBytes) {
-        return switch (play.roundTrip) {
-            case "agent" -> CorbaRoundTrips.to(peer, sizeBytes);
-            case "echo" -> {
-                final byte[] payload = new byte[sizeBytes];
-                for (int i = 0; i < sizeBytes; i++) {
-                    payload[i] = (byte) i;
-                }
-                yield () -> peer.echo(payload);
-            }
-            default -> throw new IllegalArgumentException("--round-trip must be echo or agent, was " + play.roundTrip);
-        };
+    /** {@code EchoPeer.echo} with an octet sequence of the size: an application's own message. */
+    private static RoundTrip octets(final EchoPeer peer, final int sizeBytes) {
+        final byte[] payload = new byte[sizeBytes];
+        for (int i = 0; i < sizeBytes; i++) {
+            payload[i] = (byte) i;
+        }
+        return () -> peer.echo(payload);
     }
 
     /** On the core of the client agent of the played connections' client node, when the demo pinned it. */
@@ -150,16 +157,24 @@ public final class ApplicationPlayer implements Callable<Integer> {
     private void warmUp(final List<PlayedConnection> connections) throws Exception {
         final long endNanos = System.nanoTime() + play.warmupSeconds() * 1_000_000_000L;
         final List<PlayedConnection> played = connections.stream().filter(PlayedConnection::checkable).toList();
+        final boolean bothCalls = plan.shapes().stream().anyMatch(shape -> shape.random() || shape.cycle().size() > 1)
+            || plan.shapes().stream().flatMap(shape -> shape.cycle().stream()).map(TrafficShape::call).distinct().count() > 1;
+        final CallKind onlyCall = plan.shapes().get(0).random() ? CallKind.OCTETS : plan.shapes().get(0).cycle().get(0).call();
         int next = 0;
         while (!played.isEmpty() && System.nanoTime() - endNanos < 0) {
             final long startNanos = System.nanoTime();
-            played.get(next++ % played.size()).roundTrip().once();
+            final int turn = next++;
+            // every call the shapes use is warmed (its code paths, the peer's side too)
+            final CallKind call = bothCalls ? CallKind.values()[(turn / played.size()) % 2] : onlyCall;
+            played.get(turn % played.size()).roundTrip(call).once();
             parkUntil(startNanos + play.spacingMicros() * 1_000L);
         }
     }
 
     private void record(final LatencyService server, final List<PlayedConnection> connections) throws Exception {
         final SplittableRandom random = new SplittableRandom(play.seed);
+        // its own generator, so the gaps are those of a run with one shape and the same seed
+        final SplittableRandom shapeRandom = new SplittableRandom(play.seed).split();
         final long startNanos = System.nanoTime();
         final long endNanos = startNanos + durationSeconds * 1_000_000_000L;
         final long[] dueNanos = new long[connections.size()];
@@ -180,14 +195,21 @@ public final class ApplicationPlayer implements Callable<Integer> {
                 // when it ended, so a late play does not thin out the Poisson arrivals.
                 dueNanos[due] += gapNanos(random);
                 try {
-                    out.write(mapper.writeValueAsString(play(server, connections.get(due))));
+                    final PlayedConnection connection = connections.get(due);
+                    final int shapeIndex = plan.shapeIndex(System.nanoTime() - startNanos, endNanos - startNanos, connection.bursts);
+                    final ApplicationShape shape = plan.shapes().get(shapeIndex);
+                    final TrafficShape burst = shape.burst(connection.shapeBursts[shapeIndex], shapeRandom);
+                    connection.bursts++;
+                    connection.shapeBursts[shapeIndex]++;
+                    out.write(mapper.writeValueAsString(play(server, connection, burst)
+                        .withShape(shape.name(), burst.spacingMicros(), burst.call().word())));
                     out.newLine();
                     out.flush();
                     written++;
                     consecutiveFailures = 0;
                 } catch (SystemException e) {
                     // The demo stopping under us, or a call that timed out: skip this play.
-                    System.err.println("play of connection " + connections.get(due).info().index_ref + " failed: " + e);
+                    System.err.println("play of connection " + connections.get(due).info.index_ref + " failed: " + e);
                     if (++consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
                         throw new IllegalStateException(MAX_CONSECUTIVE_FAILURES + " plays failed in a row; is the demo still running?", e);
                     }
@@ -198,7 +220,7 @@ public final class ApplicationPlayer implements Callable<Integer> {
     }
 
     /** One read of state and estimate, the burst right after it, and the state again. */
-    private BurstRecord play(final LatencyService server, final PlayedConnection connection) throws Exception {
+    private BurstRecord play(final LatencyService server, final PlayedConnection connection, final TrafficShape burst) throws Exception {
         final short indexRef = connection.info().index_ref;
         final LoadRead before = LoadRead.of(server, indexRef);
         final long readEpochMillis = System.currentTimeMillis();
@@ -211,14 +233,16 @@ public final class ApplicationPlayer implements Callable<Integer> {
         } catch (UnknownConnection e) {
             throw new IllegalStateException("the server no longer knows connection " + indexRef + ": " + e.reason, e);
         }
-        final long[] rttNanos = connection.rttNanos();
+        final long[] rttNanos = connection.rttNanos;
         int sent = 0;
         if (connection.checkable()) {
-            for (; sent < rttNanos.length; sent++) {
+            final RoundTrip roundTrip = connection.roundTrip(burst.call());
+            final long spacingNanos = burst.spacingMicros() * 1_000L;
+            for (; sent < burst.burstRoundTrips(); sent++) {
                 final long startNanos = System.nanoTime();
-                connection.roundTrip().once();
+                roundTrip.once();
                 rttNanos[sent] = System.nanoTime() - startNanos;
-                parkUntil(startNanos + play.spacingMicros() * 1_000L);
+                parkUntil(startNanos + spacingNanos);
             }
         }
         final LoadRead after = LoadRead.of(server, indexRef);
@@ -266,16 +290,39 @@ public final class ApplicationPlayer implements Callable<Integer> {
         }
     }
 
-    /**
-     * A connection as played.
-     *
-     * @param info      the server's description
-     * @param roundTrip one round trip of its size to its peer; null when it cannot be checked
-     * @param rttNanos  the burst's buffer, allocated once
-     */
-    private record PlayedConnection(ConnectionInfo info, RoundTrip roundTrip, long[] rttNanos) {
+    /** A connection as played; only the player's one thread touches it. */
+    private static final class PlayedConnection {
+        /** the server's description */
+        final ConnectionInfo info;
+        /** one round trip of its size to its peer per call; null when it cannot be checked */
+        private final RoundTrip octets;
+        private final RoundTrip arrays;
+        /** the burst's buffer, allocated once for the longest burst */
+        final long[] rttNanos;
+        /** bursts played so far, by shape index of the plan */
+        final long[] shapeBursts;
+        /** bursts played so far, every shape */
+        long bursts;
+
+        PlayedConnection(final ConnectionInfo info, final RoundTrip octets, final RoundTrip arrays, final long[] rttNanos,
+                         final long[] shapeBursts) {
+            this.info = info;
+            this.octets = octets;
+            this.arrays = arrays;
+            this.rttNanos = rttNanos;
+            this.shapeBursts = shapeBursts;
+        }
+
+        ConnectionInfo info() {
+            return info;
+        }
+
         boolean checkable() {
-            return roundTrip != null;
+            return octets != null;
+        }
+
+        RoundTrip roundTrip(final CallKind call) {
+            return call == CallKind.ARRAYS ? arrays : octets;
         }
     }
 

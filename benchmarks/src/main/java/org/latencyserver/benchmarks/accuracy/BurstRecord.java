@@ -28,8 +28,12 @@ import java.util.List;
  *  "rtt_nanos":[183211, 170934, …],
  *  "basis":"measurement ticket 7 by demo-agent-ws1, LOW/LOW LOADED 98 %", "estimate_cpu_state":11, "estimate_port_state":98,
  *  "hop_port_states":[95, 0], "hop_port_states_after":[95, 0],
- *  "path_bound_method":"", "union_bound_ms":0.0, "independent_bound_ms":0.0}
+ *  "path_bound_method":"", "union_bound_ms":0.0, "independent_bound_ms":0.0,
+ *  "shape":"mixed", "spacing_micros":2000, "call":"arrays"}
  * </pre>
+ * The last three name the application shape the burst played ({@link ApplicationShape}: its name, the spacing of this
+ * burst's round trips in µs and its call, {@code octets} or {@code arrays}); the burst's length is {@code rtt_nanos}'s.
+ * Records written before shapes were played have none: their shape reads as {@value #UNNAMED_SHAPE}.
  * The last five describe a path of several switch ports: each hop's port state (path order) read before the
  * estimate and after the burst, from {@code ConnectionInfo.hops}, and the served estimate's composed bounds
  * ({@code Estimate.path_bound_method}, {@code union_bound_ms}, {@code independent_bound_ms}: 0 when nothing
@@ -75,6 +79,9 @@ import java.util.List;
  * @param pathBoundMethod    the served estimate's composition method, "" when nothing was composed
  * @param unionBoundMs       the union bound of the composed path, ms; 0 when nothing was composed
  * @param independentBoundMs the independent-hops bound, ms; 0 when nothing was composed or it could not be had
+ * @param shape              the application shape the burst played; {@value #UNNAMED_SHAPE} when not recorded
+ * @param spacingMicros      start-to-start spacing of the burst's round trips, µs; 0 when not recorded
+ * @param call               the burst's call, {@code octets} or {@code arrays}; empty when not recorded
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record BurstRecord(
@@ -110,13 +117,53 @@ public record BurstRecord(
     @JsonProperty("hop_port_states_after") int[] hopPortStatesAfter,
     @JsonProperty("path_bound_method") String pathBoundMethod,
     @JsonProperty("union_bound_ms") double unionBoundMs,
-    @JsonProperty("independent_bound_ms") double independentBoundMs) {
+    @JsonProperty("independent_bound_ms") double independentBoundMs,
+    @JsonProperty("shape") String shape,
+    @JsonProperty("spacing_micros") long spacingMicros,
+    @JsonProperty("call") String call) {
 
-    /** Hops missing from an older file are none. */
+    /** Hops missing from an older file are none; its shape is {@value #UNNAMED_SHAPE}. */
     public BurstRecord {
         hopPortStates = hopPortStates == null ? new int[0] : hopPortStates;
         hopPortStatesAfter = hopPortStatesAfter == null ? new int[0] : hopPortStatesAfter;
         pathBoundMethod = pathBoundMethod == null ? "" : pathBoundMethod;
+        shape = shape == null || shape.isEmpty() ? UNNAMED_SHAPE : shape;
+        call = call == null ? "" : call;
+    }
+
+    /** The shape of a record that names none (written before shapes were played): the one shape of its run. */
+    public static final String UNNAMED_SHAPE = "unnamed";
+
+    /**
+     * A record without its application shape (as written before shapes were recorded).
+     */
+    public BurstRecord(final long epochMillis, final int indexRef, final int quality, final String clientNode, final String peerNode,
+                       final int messageSizeBytes, final int cpuState, final int portState, final int cpuStateAfter,
+                       final int portStateAfter, final boolean estimateAvailable, final String unavailableReason, final String kind,
+                       final double valueMs, final double thesisValueMs, final double boundPercent, final double intervalLower,
+                       final double intervalUpper, final String intervalUnit, final String source, final String correction,
+                       final boolean updatePending, final boolean stale, final long dataEpochMillis, final long[] rttNanos,
+                       final String basis, final int estimateCpuState, final int estimatePortState, final int[] hopPortStates,
+                       final int[] hopPortStatesAfter, final String pathBoundMethod, final double unionBoundMs,
+                       final double independentBoundMs) {
+        this(epochMillis, indexRef, quality, clientNode, peerNode, messageSizeBytes, cpuState, portState, cpuStateAfter, portStateAfter,
+            estimateAvailable, unavailableReason, kind, valueMs, thesisValueMs, boundPercent, intervalLower, intervalUpper, intervalUnit,
+            source, correction, updatePending, stale, dataEpochMillis, rttNanos, basis, estimateCpuState, estimatePortState,
+            hopPortStates, hopPortStatesAfter, pathBoundMethod, unionBoundMs, independentBoundMs, UNNAMED_SHAPE, 0, "");
+    }
+
+    /**
+     * @param shapeName         the application shape played
+     * @param burstSpacingMicros the burst's spacing, µs
+     * @param burstCall         its call's word
+     * @return this record, naming the shape its burst played
+     */
+    public BurstRecord withShape(final String shapeName, final long burstSpacingMicros, final String burstCall) {
+        return new BurstRecord(epochMillis, indexRef, quality, clientNode, peerNode, messageSizeBytes, cpuState, portState, cpuStateAfter,
+            portStateAfter, estimateAvailable, unavailableReason, kind, valueMs, thesisValueMs, boundPercent, intervalLower,
+            intervalUpper, intervalUnit, source, correction, updatePending, stale, dataEpochMillis, rttNanos, basis, estimateCpuState,
+            estimatePortState, hopPortStates, hopPortStatesAfter, pathBoundMethod, unionBoundMs, independentBoundMs, shapeName,
+            burstSpacingMicros, burstCall);
     }
 
     /**

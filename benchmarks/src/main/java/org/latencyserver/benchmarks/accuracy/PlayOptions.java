@@ -1,6 +1,8 @@
 package org.latencyserver.benchmarks.accuracy;
 
 import java.util.List;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 import picocli.CommandLine.Option;
 
 /**
@@ -32,6 +34,41 @@ public final class PlayOptions {
         + " (index_ref, comma-separated); the others are not read. Default: every connection.")
     List<Integer> playConnections = new java.util.ArrayList<>();
 
+    @Option(names = "--applications", split = ",", paramLabel = "SHAPE", description = "Application shapes played in this one run,"
+        + " comma-separated: probes (20 round trips 2 ms apart, fm1 arrays, as the client agent probes), fast-bursty (100, 0.5 ms,"
+        + " octets), slow (10, 10 ms, arrays), mixed (50, 2 ms, octets and arrays alternating per burst), random (each burst drawn"
+        + " from the default traffic family, seeded by --seed), custom (--spacing-micros, the burst size, --round-trip)."
+        + " Default: custom.")
+    List<String> applications = new java.util.ArrayList<>();
+
+    @Option(names = "--play", paramLabel = "MODE", description = "How several --applications share the run: sequential (one after"
+        + " another, the run's time divided between them) or interleaved (each connection's bursts take the shapes in turn)."
+        + " Default: ${DEFAULT-VALUE}.")
+    String playMode = "interleaved";
+
+    /**
+     * The shapes to play and how they share the run.
+     *
+     * @param burstRoundTrips the burst size of the {@code custom} shape
+     * @return the plan
+     * @throws IllegalArgumentException on an unknown shape or mode, or a custom shape out of range, naming the option
+     */
+    public ShapePlan plan(final int burstRoundTrips) {
+        final CallKind customCall = switch (roundTrip) {
+            case "agent" -> CallKind.ARRAYS;
+            case "echo" -> CallKind.OCTETS;
+            default -> throw new IllegalArgumentException("--round-trip must be echo or agent, was \"" + roundTrip + "\"");
+        };
+        final TrafficShape custom;
+        try {
+            custom = new TrafficShape(spacingMicros, burstRoundTrips, 0, customCall);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--spacing-micros / burst size: " + e.getMessage(), e);
+        }
+        final List<String> names = applications.isEmpty() ? List.of(ApplicationShape.CUSTOM) : applications;
+        return new ShapePlan(ShapePlan.Mode.of(playMode), ApplicationShape.named(names, custom));
+    }
+
     /**
      * @param indexRef a connection
      * @return whether it is played: every one unless {@code --play-connections} names some
@@ -59,7 +96,10 @@ public final class PlayOptions {
     public List<String> asArguments() {
         final List<String> arguments = new java.util.ArrayList<>(List.of("--gap-mean-millis", Double.toString(gapMeanMillis),
             "--spacing-micros", Long.toString(spacingMicros), "--warmup-seconds", Long.toString(warmupSeconds), "--round-trip",
-            roundTrip, "--seed", Long.toString(seed)));
+            roundTrip, "--seed", Long.toString(seed), "--play", playMode));
+        if (!applications.isEmpty()) {
+            arguments.addAll(List.of("--applications", String.join(",", applications)));
+        }
         if (!playConnections.isEmpty()) {
             arguments.addAll(List.of("--play-connections",
                 playConnections.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))));

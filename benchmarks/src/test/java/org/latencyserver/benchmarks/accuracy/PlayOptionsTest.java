@@ -25,7 +25,7 @@ class PlayOptionsTest {
         new CommandLine(player).parseArgs(harness.play.asArguments().toArray(new String[0]));
         assertEquals(harness.play.asArguments(), player.play.asArguments());
         assertEquals(List.of("--gap-mean-millis", "250.0", "--spacing-micros", "2000", "--warmup-seconds", "3", "--round-trip", "agent",
-            "--seed", "7"), player.play.asArguments());
+            "--seed", "7", "--play", "interleaved"), player.play.asArguments());
     }
 
     @Test
