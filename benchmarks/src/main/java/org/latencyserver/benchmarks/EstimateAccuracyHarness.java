@@ -24,6 +24,10 @@ import org.latencyserver.benchmarks.accuracy.PathReport;
 import org.latencyserver.benchmarks.accuracy.PlayOptions;
 import org.latencyserver.benchmarks.accuracy.ProbeCost;
 import org.latencyserver.benchmarks.accuracy.ProbeCostMeter;
+import org.latencyserver.benchmarks.accuracy.ShapeAnalysis;
+import org.latencyserver.benchmarks.accuracy.ShapePlan;
+import org.latencyserver.benchmarks.accuracy.ShapeReport;
+import org.latencyserver.benchmarks.accuracy.ShapeTargets;
 import org.latencyserver.demo.DemoReady;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.ProcessKit;
@@ -88,6 +92,10 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
     @Option(names = "--min-bursts", description = "Bursts (or reads) a state needs to be judged against the targets (default: ${DEFAULT-VALUE}).")
     private int minBursts = 20;
 
+    @Option(names = "--shape-min-bursts", description = "Bursts a load state needs for the per-shape figures to be judged"
+        + " (default: ${DEFAULT-VALUE}).")
+    private int shapeMinBursts = ShapeTargets.DEFAULT_MIN_BURSTS;
+
     @Option(names = "--no-build", description = "Do not let ./latency rebuild (the build is fresh, or another module is mid-change).")
     private boolean noBuild;
 
@@ -112,6 +120,13 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        final ShapePlan plan;
+        try {
+            plan = play.plan(burstSize);
+        } catch (IllegalArgumentException e) {
+            System.err.println("estimate accuracy: " + e.getMessage());
+            return 2;
+        }
         if (analyseDirectory != null) {
             report(analyseDirectory, new ObjectMapper().readValue(analyseDirectory.resolve("cost.json").toFile(), ProbeCost.class), null);
             return 0;
@@ -148,6 +163,7 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             final DemoReady ready = demo.awaitReady(Duration.ofMinutes(15));
             System.out.println("estimate accuracy: demo ready (console " + ready.consoleUrl() + "); real CPU load "
                 + (ready.loadDriven() ? "driven on the agents' cores" : "NOT driven (no stress-ng, taskset or second core): figures are not under load"));
+            System.out.println("estimate accuracy: application shapes " + plan.label());
             final ProbeCost cost = play(out, ready);
             if (beside != null) {
                 beside.stop();
@@ -198,8 +214,8 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             Thread.sleep(100);
         }
         meter.start();
-        System.out.printf(Locale.ROOT, "estimate accuracy: recording for %d s (bursts of %d round trips, one per %d us; mean gap %.0f ms per connection)%n",
-            durationSeconds, burstSize, play.spacingMicros(), play.gapMeanMillis());
+        System.out.printf(Locale.ROOT, "estimate accuracy: recording for %d s (mean gap %.0f ms per connection; shapes as the player"
+            + " logs in %s)%n", durationSeconds, play.gapMeanMillis(), player.logFile());
         final int exit;
         try {
             exit = player.awaitExit(Duration.ofSeconds(durationSeconds + 120));
@@ -225,7 +241,8 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
         final long discarded = records.stream().filter(r -> r.rttNanos().length > 0 && !r.stateHeld()).count();
         final AccuracyTargets targets = realNetwork.enabled() ? AccuracyTargets.realNetwork(minBursts) : new AccuracyTargets(minBursts);
         System.out.println();
-        System.out.println("Estimates that hold: served estimates against the round trips that followed them");
+        System.out.println("Estimates that hold: served estimates against the round trips that followed them (every application shape"
+            + " together; per shape below)");
         System.out.printf(Locale.ROOT, "  %.0f s recorded: %d plays; %d bursts tested an estimate, %d discarded (the load state changed during"
             + " the burst)%n", cost.seconds(), records.size(), tested, discarded);
         if (ready != null) {
@@ -261,8 +278,14 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             pathReport.writeCsv(directory.resolve(PathReport.CSV_FILE));
             System.out.println("  per pattern as CSV: " + directory.resolve(PathReport.CSV_FILE));
         }
+        final List<ShapeAnalysis.ShapeAccuracy> shapes = ShapeAnalysis.analyse(records, realNetwork.enabled());
+        final ShapeReport shapeReport = new ShapeReport(shapes, cost,
+            realNetwork.enabled() ? ShapeTargets.realNetwork(shapeMinBursts) : ShapeTargets.loopback(shapeMinBursts));
+        shapeReport.print(System.out);
+        final List<Path> shapeCsvs = shapeReport.writeCsv(directory);
         System.out.println();
-        System.out.println("  raw records: " + directory.resolve(BurstRecord.FILE_NAME) + "; figures as CSV: " + csv);
+        System.out.println("  raw records: " + directory.resolve(BurstRecord.FILE_NAME) + "; figures as CSV: " + csv
+            + " (every shape together); per shape: " + String.join(", ", shapeCsvs.stream().map(file -> file.getFileName().toString()).toList()));
     }
 
     private void stopDemo() throws InterruptedException {

@@ -104,7 +104,8 @@ public final class AccuracyAnalysis {
         } else if (!tested.isEmpty()) {
             meanAccuracy = new StateAccuracy.Mean(medianRelativeError(tested, BurstRecord::valueMs),
                 medianRelativeError(tested, BurstRecord::thesisValueOrServedMs), insideIntervalShare(tested),
-                hindsightFloor(tested), overPooledMean(tested, BurstRecord::valueMs), overPooledMean(tested, BurstRecord::thesisValueOrServedMs));
+                hindsightFloor(tested), overPooledMean(tested, BurstRecord::valueMs), overPooledMean(tested, BurstRecord::thesisValueOrServedMs),
+                ServedMeans.of(tested));
         }
         final Map<ValueBand.Verdict, Long> verdicts = records.stream()
             .collect(Collectors.groupingBy(bands::judge, () -> new java.util.EnumMap<>(ValueBand.Verdict.class), Collectors.counting()));

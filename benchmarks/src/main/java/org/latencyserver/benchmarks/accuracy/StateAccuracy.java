@@ -54,8 +54,9 @@ public record StateAccuracy(LoadState state, int reads, double noEstimateShare, 
      * @param servedOverPooled          the mean of the served means over the bursts, over the pooled mean of all their
      *                                  round trips, minus 1 (e.g. -0.12: served 12 % below what followed)
      * @param thesisOverPooled          the same for the thesis's mean
+     * @param servedMeans               per served mean, against the pooled mean of all round trips that followed it
      */
     public record Mean(double servedMedianRelativeError, double thesisMedianRelativeError, double insideIntervalShare,
-                       double hindsightFloor, double servedOverPooled, double thesisOverPooled) {
+                       double hindsightFloor, double servedOverPooled, double thesisOverPooled, ServedMeans servedMeans) {
     }
 }

@@ -1,0 +1,66 @@
+package org.latencyserver.benchmarks.accuracy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Splits a run's records by the application shape each burst played and analyses each shape's bursts on their own
+ * ({@link AccuracyAnalysis}): every figure — coverage, the true percentile of what followed, served means — is the
+ * shape's, from its bursts only. Shapes come in the order their first burst was recorded.
+ */
+public final class ShapeAnalysis {
+
+    private ShapeAnalysis() {
+    }
+
+    /**
+     * One application shape's figures.
+     *
+     * @param shape       its name ({@link BurstRecord#shape()})
+     * @param plays       records of it (reads, with or without a burst)
+     * @param played      what its bursts were: spacings, lengths and calls seen
+     * @param connections its figures per connection, per state and pooled
+     */
+    public record ShapeAccuracy(String shape, int plays, String played, List<ConnectionAccuracy> connections) {
+    }
+
+    /**
+     * @param records   every record of a run
+     * @param portBands also a row per port state (real network), as {@link AccuracyAnalysis#analyse(List, boolean)}
+     * @return one entry per shape
+     */
+    public static List<ShapeAccuracy> analyse(final List<BurstRecord> records, final boolean portBands) {
+        final Map<String, List<BurstRecord>> byShape = new LinkedHashMap<>();
+        for (final BurstRecord record : records) {
+            byShape.computeIfAbsent(record.shape(), shape -> new ArrayList<>()).add(record);
+        }
+        final List<ShapeAccuracy> shapes = new ArrayList<>();
+        byShape.forEach((shape, ofShape) -> shapes.add(new ShapeAccuracy(shape, ofShape.size(), played(ofShape),
+            AccuracyAnalysis.analyse(ofShape, portBands))));
+        return List.copyOf(shapes);
+    }
+
+    /** @return e.g. "spacing 2 ms, 50 round trips, arrays+octets" or ranges for a drawn shape */
+    static String played(final List<BurstRecord> records) {
+        final List<BurstRecord> bursts = records.stream().filter(record -> record.rttNanos().length > 0).toList();
+        if (bursts.isEmpty()) {
+            return "no bursts";
+        }
+        final long minSpacing = bursts.stream().mapToLong(BurstRecord::spacingMicros).min().orElseThrow();
+        final long maxSpacing = bursts.stream().mapToLong(BurstRecord::spacingMicros).max().orElseThrow();
+        final int minLength = bursts.stream().mapToInt(record -> record.rttNanos().length).min().orElseThrow();
+        final int maxLength = bursts.stream().mapToInt(record -> record.rttNanos().length).max().orElseThrow();
+        final TreeSet<String> calls = new TreeSet<>();
+        bursts.forEach(record -> calls.add(record.call().isEmpty() ? "?" : record.call()));
+        return String.format(Locale.ROOT, "spacing %s µs, %s round trips, %s", range(minSpacing, maxSpacing), range(minLength, maxLength),
+            String.join("+", calls));
+    }
+
+    private static String range(final long low, final long high) {
+        return low == high ? Long.toString(low) : low + "–" + high;
+    }
+}
