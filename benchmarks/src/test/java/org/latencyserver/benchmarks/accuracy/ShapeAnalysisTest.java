@@ -173,4 +173,30 @@ class ShapeAnalysisTest {
         assertTrue(printed.contains("MISS connection 2 LOW/LOW NORMAL coverage point"), printed);
         assertTrue(printed.matches("(?s).*probes\\s+5 PASS,\\s+0 MISS.*"), printed);
     }
+
+    @Test
+    void onTheRealNetworkEachShapeHasItsPortBandRowsToo() {
+        final List<BurstRecord> records = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            records.add(portBurst("probes", LOW_LOW, 98, 1_000_000L));
+            records.add(portBurst("probes", HIGH_HIGH, 98, 1_000_000L));
+            records.add(portBurst("slow", LOW_LOW, 98, 3_000_000L));
+        }
+        final List<ShapeAccuracy> shapes = ShapeAnalysis.analyse(records, true);
+        final StateAccuracy probesBand = state(shapes.get(0), 2, "port LOADED 98");
+        assertEquals(40, probesBand.bursts(), "both CPU states of this shape, not the other shape's bursts");
+        assertEquals(1.0, probesBand.bound().served().share(), 1e-9);
+        final StateAccuracy slowBand = state(shapes.get(1), 2, "port LOADED 98");
+        assertEquals(20, slowBand.bursts());
+        assertEquals(0.0, slowBand.bound().served().share(), 1e-9);
+        assertEquals(Verdict.MISS, ShapeTargets.realNetwork(40).statePoint(probesBand), "100 % is not 96 ± 3");
+        assertEquals(Verdict.FEW_DATA, ShapeTargets.realNetwork(40).statePoint(slowBand));
+    }
+
+    private static BurstRecord portBurst(final String shape, final int cpuState, final int portState, final long rttNanos) {
+        final long[] nanos = new long[25];
+        java.util.Arrays.fill(nanos, rttNanos);
+        return new BurstRecord(1, 2, 2, "ws1", "ws2", 256, cpuState, portState, cpuState, portState, true, "", "BOUND", 2.0, 2.0, 96, 95,
+            97, "percent", "profile", "", false, false, 0, nanos).withShape(shape, 2_000, "arrays");
+    }
 }
