@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.latencyserver.benchmarks.accuracy.AccuracyAnalysis;
 import org.latencyserver.benchmarks.accuracy.AccuracyReport;
 import org.latencyserver.benchmarks.accuracy.AccuracyTargets;
+import org.latencyserver.benchmarks.accuracy.ApplicationShape;
 import org.latencyserver.benchmarks.accuracy.ApplicationPlayer;
 import org.latencyserver.benchmarks.accuracy.BurstRecord;
 import org.latencyserver.benchmarks.accuracy.ConnectionAccuracy;
@@ -58,6 +59,13 @@ import picocli.CommandLine.Parameters;
  * served interval; the share of time without an estimate for the current state; and what probing
  * cost (probe round trips per second from the server's metrics, the client agent's CPU). Writes the
  * same as {@code accuracy.csv} beside the raw records ({@value BurstRecord#FILE_NAME}).
+ *
+ * <p>With {@code --applications} the application plays several shapes in one run ({@link ApplicationShape}: as the
+ * agent probes, fast bursts, slow bursts, calls alternating, bursts drawn from the default traffic family), one after
+ * another or interleaved ({@code --play}, {@link ShapePlan}), each burst recording its shape; every figure is then
+ * also reported per shape and judged PASS or MISS ({@link ShapeAnalysis}, {@link ShapeReport}, {@link ShapeTargets}),
+ * with one CSV per shape. Without it the one shape played is {@code custom}: the burst size, {@code --spacing-micros}
+ * and {@code --round-trip}.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.EstimateAccuracyHarness [DURATION_SECONDS] [BURST_SIZE]}
  * from the repository root; {@code --help} for the options. Connection 1 of the demo (emulated TAC-4
