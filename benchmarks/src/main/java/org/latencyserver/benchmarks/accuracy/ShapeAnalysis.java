@@ -50,6 +50,9 @@ public final class ShapeAnalysis {
         if (bursts.isEmpty()) {
             return "no bursts";
         }
+        if (bursts.stream().allMatch(record -> record.spacingMicros() == 0)) {
+            return "shape not recorded (an older file)";
+        }
         final long minSpacing = bursts.stream().mapToLong(BurstRecord::spacingMicros).min().orElseThrow();
         final long maxSpacing = bursts.stream().mapToLong(BurstRecord::spacingMicros).max().orElseThrow();
         final int minLength = bursts.stream().mapToInt(record -> record.rttNanos().length).min().orElseThrow();

@@ -57,6 +57,7 @@ class ShapeAnalysisTest {
         }
         final List<ShapeAccuracy> shapes = ShapeAnalysis.analyse(records, false);
         assertEquals(List.of("probes", "slow"), shapes.stream().map(ShapeAccuracy::shape).toList(), "in the order first recorded");
+        assertEquals("spacing 2000 µs, 25 round trips, arrays", shapes.get(0).played());
         final ShapeTargets targets = ShapeTargets.loopback(40);
 
         final StateAccuracy probes = state(shapes.get(0), 2, "LOW/LOW NORMAL");
