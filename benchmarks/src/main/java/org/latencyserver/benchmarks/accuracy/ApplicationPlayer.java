@@ -50,6 +50,10 @@ import picocli.CommandLine;
  * ({@code --pin-core}): a JVM started under {@code taskset} sizes itself as a uniprocessor and its
  * round trips would not be comparable with the agent's ({@link CorePinning}).
  *
+ * <p>Each burst plays one application shape of the plan ({@code --applications}, {@code --play}; {@link ShapePlan}):
+ * its spacing, length and call (octets by {@code EchoPeer.echo}, arrays as the client agent sends), and its record
+ * names the shape. The player's one thread owns every connection's counters.
+ *
  * <p>{@value BurstRecord#FILE_NAME} is created when recording starts (after the warm-up), so the
  * harness can begin its own cost measurements at the same moment.
  */
