@@ -100,6 +100,7 @@ class ClientAgentTest {
 
     private static ConnectionInfo connection(final int indexRef, final String client, final int qos) {
         return new ConnectionInfo((short) indexRef, client, "ws9", (short) 1, (short) 1, 256, (short) qos, qos == 4 ? 96.0 : 0.0,
-            "", (short) 11, (short) 0, false, "", "", "", 0.0, "thesis", new PathHop[0], "union");
+            "", (short) 11, (short) 0, false, "", "", "", 0.0, "thesis", new PathHop[0], "union", false,
+            new org.latencyserver.idl.latency.TrafficShape(0, 0, 0, (short) 0));
     }
 }
