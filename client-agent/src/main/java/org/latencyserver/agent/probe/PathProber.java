@@ -45,9 +45,10 @@ import org.slf4j.LoggerFactory;
  * probed in trains whose shapes are drawn from the default family, a new draw per train. Every round
  * trip of a train is recorded: an application's first message of a burst meets the path as it is too.
  *
- * <p>Report windows, one shape each: a connection's window closes at the end of a train when the next
- * train's shape differs (so a connection without a declared shape reports every train) or when the
- * window is at least the report interval old; a window is also closed mid-train once it is
+ * <p>Report windows, one shape each: a window opens at its first train's first send (the pause
+ * before it is no part of it) and closes at the end of a train when the next train's shape differs
+ * (so a connection without a declared shape reports every train) or when the window is at least
+ * the report interval old; a window is also closed mid-train once it is
  * {@link #MAX_WINDOW_MILLIS} old, so that a very slow train still reports. A closed window with round
  * trips goes to the server as a {@code ProbeReport} (a delta) carrying the trains' shape, and the
  * window is reset. A connection taken off the schedule reports its open window at once.
@@ -232,7 +233,9 @@ public final class PathProber implements AutoCloseable {
     private void probe(final int slot, final long dueNanos) {
         final ProbePath path = pathsBySlot[slot];
         if (path.windowShape == null) {
+            // A window opens with its first train's first send: the pause before it is no part of what it reports.
             path.windowShape = schedule.trainShape(slot);
+            path.window.reset(System.nanoTime());
         }
         sendOne(path, dueNanos, path.windowShape.call());
         final boolean trainEnded = schedule.advance(slot);

@@ -210,6 +210,18 @@ class WriteRefusalsTest {
     }
 
     @Test
+    void aProbeReportWhoseTrafficShapeIsOutsideItsRangesIsRefusedNamingTheField() throws Exception {
+        final HistogramBins fast = new HistogramBins(new long[] {200_000, 400_000, 1_000_000}, new long[] {10, 10, 5}, 0);
+        final ResultRefused burst = assertThrows(ResultRefused.class, () -> servant.submit_probe(new ProbeReport((short) 3, "ws1",
+            "test", fast, 25, 0.3, 2000, new org.latencyserver.idl.latency.TrafficShape(1_000, 0, 0, (short) 2))));
+        assertEquals("probe report for connection 3 refused: shape.burst_round_trips must be 1..10000, was 0", burst.reason);
+        final ResultRefused call = assertThrows(ResultRefused.class, () -> servant.submit_probe(new ProbeReport((short) 3, "ws1",
+            "test", fast, 25, 0.3, 2000, new org.latencyserver.idl.latency.TrafficShape(1_000, 5, 0, (short) 0))));
+        assertEquals("probe report for connection 3 refused: shape.call must be 1 (octets) or 2 (arrays), was 0", call.reason);
+        assertEquals(2, refusals("submit_probe", "bad_value"));
+    }
+
+    @Test
     void aMegabyteCallerStringIsCappedInTheRefusalItIsEchoedIn() throws Exception {
         final String huge = "n".repeat(1_048_576);
         final String probeReason = assertThrows(ResultRefused.class, () -> servant.submit_probe(
