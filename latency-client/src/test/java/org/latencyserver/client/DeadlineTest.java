@@ -219,6 +219,7 @@ class DeadlineTest {
         estimate.source = "measurement";
         estimate.hops = new PathHop[0];
         estimate.path_bound_method = "";
+        estimate.traffic = "";
         return estimate;
     }
 

@@ -115,8 +115,7 @@ public final class ClientAgent extends RunningComponent {
         forwarder.agent = agent;
         if (context.probing()) {
             prober = new PathProber(new ServerProbeLink(server), peers, settings::measuresFor, agent::measuringNow,
-                new ProbeSettings(settings.agentName(), context.probeReportMillis(), ProbeSettings.DEFAULT_REFRESH_INTERVAL_MILLIS,
-                    context.probeTrainRoundTrips(), Math.max(1_000_000L, context.intervalMicros() * 1_000L)),
+                new ProbeSettings(settings.agentName(), context.probeReportMillis(), ProbeSettings.DEFAULT_REFRESH_INTERVAL_MILLIS),
                 new Random());
         }
         OrbSupport.runInBackground(orb, "client-agent-orb");

@@ -24,9 +24,6 @@ import org.latencyserver.orb.TlsStores;
  * <p>Not thread-safe: configure it on one thread, then launch it; do not change it afterwards.
  */
 public final class ClientAgentContext {
-    /** The most round trips one probe train may have. */
-    public static final int MAX_PROBE_TRAIN_ROUND_TRIPS = 10_000;
-
     private String serverReference;
     private String naming;
     private TlsStores tls;
@@ -41,7 +38,6 @@ public final class ClientAgentContext {
     private int port;
     private boolean probing = true;
     private long probeReportMillis = ProbeSettings.DEFAULT_REPORT_INTERVAL_MILLIS;
-    private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
     private long callTimeoutMillis = 10_000;
     private boolean pinPeers;
     private Path revokedSerials;
@@ -139,12 +135,6 @@ public final class ClientAgentContext {
         return this;
     }
 
-    /** @return this, with this many round trips per probe (1..{@value #MAX_PROBE_TRAIN_ROUND_TRIPS}) */
-    public ClientAgentContext probeTrainRoundTrips(int roundTrips) {
-        this.probeTrainRoundTrips = roundTrips;
-        return this;
-    }
-
     /** @return this, failing a call (round trip, submit) unanswered this long, in ms (default 10000) */
     public ClientAgentContext callTimeoutMillis(long callTimeoutMillis) {
         this.callTimeoutMillis = callTimeoutMillis;
@@ -178,9 +168,6 @@ public final class ClientAgentContext {
     public ClientAgentContext validate() {
         requireNonBlank("--server", serverReference(), "name the server (IOR file, IOR/corbaloc or name), or give --naming to"
             + " find it by name (" + Partitions.DEFAULT_SERVER_NAME + ", in a partitioned deployment by --node)");
-        if (probeTrainRoundTrips < 1 || probeTrainRoundTrips > MAX_PROBE_TRAIN_ROUND_TRIPS) {
-            throw new IllegalArgumentException("--probe-train must be 1.." + MAX_PROBE_TRAIN_ROUND_TRIPS + ", was " + probeTrainRoundTrips);
-        }
         if (probeReportMillis < ProbeSettings.MIN_REPORT_INTERVAL_MILLIS) {
             throw new IllegalArgumentException("--probe-report-millis must be at least " + ProbeSettings.MIN_REPORT_INTERVAL_MILLIS
                 + " ms, was " + probeReportMillis);
@@ -276,10 +263,6 @@ public final class ClientAgentContext {
 
     long probeReportMillis() {
         return probeReportMillis;
-    }
-
-    int probeTrainRoundTrips() {
-        return probeTrainRoundTrips;
     }
 
     long callTimeoutMillis() {

@@ -91,20 +91,15 @@ public final class ClientAgentMain implements Callable<Integer> {
     private int port;
 
     @Option(names = "--no-probe", description = "Do not probe. By default each connection of a node this agent measures for is"
-        + " probed at the rate the server lists for it (probe_rate_per_second; 0 = not probed): trains of --probe-train round trips"
-        + " of its message size to its peer, paced as measurements (--interval-micros), starting at Poisson-distributed times,"
-        + " paused while this agent measures, reported every --probe-report-millis.")
+        + " probed at the rate the server lists for it (probe_rate_per_second; 0 = not probed): round trips of its message size"
+        + " to its peer in trains of the connection's declared traffic shape (connections[].traffic), or of shapes drawn from the"
+        + " default family (spacing 0.5-10 ms, bursts of 1-100, octets or arrays), paused while this agent measures, reported at"
+        + " the end of a train every --probe-report-millis or at each change of shape.")
     private boolean noProbe;
 
     @Option(names = "--probe-report-millis", paramLabel = "MS", description = "Report each probed connection's round trips to the"
         + " server this often, ms (default: ${DEFAULT-VALUE}; at least 200). The connection list is re-read every 10 s.")
     private long probeReportMillis = ProbeSettings.DEFAULT_REPORT_INTERVAL_MILLIS;
-
-    @Option(names = "--probe-train", paramLabel = "N", description = {"Round trips per probe (default: ${DEFAULT-VALUE}): a train"
-        + " paced as measurements are (--interval-micros, at least 1 ms), its first round trip unrecorded (it meets the path cold,",
-        "as a measurement's warm-up does). Probes then sample the path as measurements do, so calibration compares like with",
-        "like: single round trips after idle seconds read 2-10x slower than paced ones on a shared host. 1 = single round trips."})
-    private int probeTrainRoundTrips = ProbeSettings.DEFAULT_TRAIN_ROUND_TRIPS;
 
     @Option(names = "--pin-peers", description = {"Measure a peer only over IIOP/TLS, and only when it presents its node's"
         + " peer certificate (CN=NODE,OU=peer, from ./latency certs --peer NODE) signed by the CA of --tls-truststore;",
@@ -138,7 +133,7 @@ public final class ClientAgentMain implements Callable<Integer> {
             .clientNodes(Set.copyOf(nodes)).peerReferences(peerReferences).pollIntervalMillis(pollIntervalMillis)
             .adaptiveHalfWidthMillis(adaptiveHalfWidthMillis).intervalMicros(intervalMicros).jitWarmupSeconds(jitWarmupSeconds)
             .agentName(agentName).host(host).port(port).probing(!noProbe).probeReportMillis(probeReportMillis)
-            .probeTrainRoundTrips(probeTrainRoundTrips).callTimeoutMillis(callTimeoutMillis);
+            .callTimeoutMillis(callTimeoutMillis);
         return ComponentMain.serve(Component.CLIENT_AGENT, readiness.readyFile(), "client-agent", () -> {
             try {
                 context.validate();

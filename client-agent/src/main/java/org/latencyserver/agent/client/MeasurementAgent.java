@@ -249,15 +249,20 @@ public final class MeasurementAgent implements AutoCloseable {
             LOG.warn("{}: expired while waiting behind other measurements; the server re-issues it", what);
             return;
         }
-        LOG.info("{}: measuring {} round trips after {} warm-up{}", what, request.round_trips, request.warmup_round_trips,
-            request.reason == null || request.reason.isEmpty() ? "" : " (" + request.reason + ")");
+        final RequestTraffic traffic = RequestTraffic.of(request);
+        if (!traffic.problem().isEmpty()) {
+            LOG.warn("{}: {}; measured as the classic run (one burst, arrays)", what, traffic.problem());
+        }
+        LOG.info("{}: measuring {} round trips after {} warm-up in {}{}", what, request.round_trips, request.warmup_round_trips,
+            traffic.describe(), request.reason == null || request.reason.isEmpty() ? "" : " (" + request.reason + ")");
         final Backoff backoff = new Backoff(500, 5_000);
         while (running && !intake.expired(received)) {
             final RunResult result;
             try {
-                final RoundTripRunner runner = new RoundTripRunner(peers.peer(request.peer_node_name), request.message_size_bytes);
+                final RoundTripRunner runner = new RoundTripRunner(peers.peer(request.peer_node_name), request.message_size_bytes,
+                    traffic.call());
                 final long deadlineNanos = received.deadlineNanos();
-                final long intervalNanos = intervalNanos(request);
+                final long intervalNanos = intervalNanos(request, traffic);
                 if (warmUp(runner, request, intervalNanos, deadlineNanos) && !stillOpen(request)) {
                     LOG.info("{}: superseded while the path warmed up (the state changed again); not measured", what);
                     return;
@@ -265,7 +270,7 @@ public final class MeasurementAgent implements AutoCloseable {
                 final long stopNanos = received.timeBudgetEndNanos(nanoTime.getAsLong(), SUBMIT_MARGIN_NANOS);
                 final int minRecorded = Math.max(1, Math.min(request.round_trips, request.min_round_trips));
                 result = runner.run(request.warmup_round_trips, request.round_trips, settings.adaptive(), deadlineNanos,
-                    intervalNanos, stopNanos, minRecorded);
+                    intervalNanos, stopNanos, minRecorded, traffic.burstRoundTrips(), traffic.pauseNanos());
             } catch (SystemException | References.ReferenceException | IllegalStateException e) {
                 peers.forget(request.peer_node_name);
                 if (e instanceof SystemException system && peers.pinning() && TlsPinning.isRefusal(system)) {
@@ -340,11 +345,11 @@ public final class MeasurementAgent implements AutoCloseable {
     }
 
     /**
-     * @return the run's pacing: the agent's own interval, or the request's when that is longer (the share of the
-     *         path's slowest link the server allows a measurement)
+     * @return the run's pacing: the longest of the agent's own interval, the request's (the share of the path's slowest
+     *         link the server allows a measurement) and the spacing of the traffic it reproduces
      */
-    private long intervalNanos(final MeasurementRequest request) {
-        return Math.max(settings.intervalNanos(), Math.max(0, request.min_interval_nanos));
+    private long intervalNanos(final MeasurementRequest request, final RequestTraffic traffic) {
+        return Math.max(traffic.spacingNanos(), Math.max(settings.intervalNanos(), Math.max(0, request.min_interval_nanos)));
     }
 
     /** @return whether the server still waits for this ticket; true when it cannot be asked (the submit will tell) */

@@ -1,6 +1,7 @@
 package org.latencyserver.agent.measure;
 
 import java.util.Arrays;
+import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.orb.Fm1Arrays;
 
@@ -28,6 +29,32 @@ public final class CorbaRoundTrips {
             throw new IllegalArgumentException("message size must be >= 1 byte, was " + messageSizeBytes);
         }
         return isThesisSize(messageSizeBytes) ? fixed(peer, messageSizeBytes) : octets(peer, messageSizeBytes);
+    }
+
+    /**
+     * Builds the round trip of one call: octets always through {@code EchoPeer.echo}; arrays through the thesis's
+     * {@code fm1} calls where the size is one of its eight, and through octets otherwise (see {@link #callFor}).
+     *
+     * @param peer             the peer agent's echo object
+     * @param messageSizeBytes payload size, &ge; 1
+     * @param call             the call to make
+     * @return the round trip, checked once as {@link #to(EchoPeer, int)} checks it
+     * @throws IllegalStateException when the peer's answer is not the payload
+     */
+    public static RoundTrip to(final EchoPeer peer, final int messageSizeBytes, final CallKind call) {
+        if (messageSizeBytes < 1) {
+            throw new IllegalArgumentException("message size must be >= 1 byte, was " + messageSizeBytes);
+        }
+        return callFor(messageSizeBytes, call) == CallKind.ARRAYS ? fixed(peer, messageSizeBytes) : octets(peer, messageSizeBytes);
+    }
+
+    /**
+     * @param messageSizeBytes payload size
+     * @param call             the call asked for
+     * @return the call made at that size: arrays only for the thesis's eight sizes, octets otherwise
+     */
+    public static CallKind callFor(final int messageSizeBytes, final CallKind call) {
+        return call == CallKind.ARRAYS && isThesisSize(messageSizeBytes) ? CallKind.ARRAYS : CallKind.OCTETS;
     }
 
     /** @return whether the size goes through the thesis's fm1 arrays */

@@ -110,7 +110,28 @@ public final class RoundTripLoop {
     public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
                          final AdaptiveTarget adaptive, final long deadlineNanos, final long intervalNanos,
                          final long stopNanos, final int minRecorded) throws Exception {
+        return run(roundTrip, warmupRoundTrips, roundTrips, adaptive, deadlineNanos, intervalNanos, stopNanos, minRecorded,
+            Integer.MAX_VALUE, 0);
+    }
+
+    /**
+     * As {@link #run(RoundTrip, int, int, AdaptiveTarget, long, long, long, int)}, in bursts: the recorded round trips
+     * go in bursts of {@code burstRoundTrips} started {@code intervalNanos} apart, and the first of the next burst
+     * starts {@code intervalNanos + pauseNanos} after the last of the previous one started (a traffic shape's cycle:
+     * burst × spacing + pause). The warm-up is paced by {@code intervalNanos} alone. Neither wait is timed.
+     *
+     * @param burstRoundTrips round trips per burst, {@code >= 1}; {@link Integer#MAX_VALUE} for one burst
+     * @param pauseNanos      the pause after each burst, ns, {@code >= 0}
+     */
+    public RunResult run(final RoundTrip roundTrip, final int warmupRoundTrips, final int roundTrips,
+                         final AdaptiveTarget adaptive, final long deadlineNanos, final long intervalNanos,
+                         final long stopNanos, final int minRecorded, final int burstRoundTrips, final long pauseNanos)
+        throws Exception {
         checkCounts(warmupRoundTrips, roundTrips, minRecorded);
+        if (burstRoundTrips < 1 || pauseNanos < 0) {
+            throw new IllegalArgumentException("bursts must be >= 1 round trip with a pause >= 0, were " + burstRoundTrips
+                + " with " + pauseNanos + " ns");
+        }
         warmUp(roundTrip, warmupRoundTrips, intervalNanos);
         final Histogram histogram = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
         // Batches are sized for the full run; a run stopped early (adaptive) has fewer complete ones.
@@ -149,7 +170,7 @@ public final class RoundTripLoop {
             if ((count & 0xFF) == 0 && deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
                 throw new DeadlineExceededException(count, roundTrips);
             }
-            pace(startNanos, intervalNanos);
+            pace(startNanos, count % burstRoundTrips == 0 ? intervalNanos + pauseNanos : intervalNanos);
         }
         final long gcOverlapNanos = gcPauses.totalCollectionNanos() - gcBeforeNanos;
         final double stdDev = count > 1 ? Math.sqrt(sumSquares / (count - 1)) : 0;

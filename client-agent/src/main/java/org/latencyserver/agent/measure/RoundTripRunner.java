@@ -1,5 +1,6 @@
 package org.latencyserver.agent.measure;
 
+import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.idl.latency.EchoPeer;
 
 /**
@@ -19,6 +20,17 @@ public final class RoundTripRunner {
      */
     public RoundTripRunner(final EchoPeer peer, final int messageSizeBytes) {
         this.roundTrip = CorbaRoundTrips.to(peer, messageSizeBytes);
+    }
+
+    /**
+     * @param peer             the peer agent's echo object
+     * @param messageSizeBytes the message size, bytes
+     * @param call             the call each round trip makes (see {@link CorbaRoundTrips#to(EchoPeer, int, CallKind)})
+     * @throws IllegalStateException when the peer does not echo what it is sent
+     * @throws org.omg.CORBA.SystemException when the peer cannot be reached
+     */
+    public RoundTripRunner(final EchoPeer peer, final int messageSizeBytes, final CallKind call) {
+        this.roundTrip = CorbaRoundTrips.to(peer, messageSizeBytes, call);
     }
 
     /**
@@ -104,5 +116,22 @@ public final class RoundTripRunner {
         throws Exception {
         return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull, deadlineNanos, intervalNanos, stopNanos,
             minRecorded);
+    }
+
+    /**
+     * Everything at once, in bursts: see {@link RoundTripLoop#run(RoundTrip, int, int, AdaptiveTarget, long, long, long,
+     * int, int, long)}.
+     *
+     * @param burstRoundTrips round trips per burst; {@link Integer#MAX_VALUE} for one burst
+     * @param pauseNanos      the pause after each burst, ns
+     * @return the run
+     * @throws DeadlineExceededException when the deadline passes first
+     * @throws Exception                 when a round trip fails
+     */
+    public RunResult run(final int warmupRoundTrips, final int roundTrips, final AdaptiveTarget adaptiveOrNull,
+                         final long deadlineNanos, final long intervalNanos, final long stopNanos, final int minRecorded,
+                         final int burstRoundTrips, final long pauseNanos) throws Exception {
+        return loop.run(roundTrip, warmupRoundTrips, roundTrips, adaptiveOrNull, deadlineNanos, intervalNanos, stopNanos,
+            minRecorded, burstRoundTrips, pauseNanos);
     }
 }

@@ -1,12 +1,10 @@
 package org.latencyserver.agent.probe;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
@@ -16,6 +14,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.latencyserver.agent.measure.CorbaRoundTrips;
 import org.latencyserver.agent.measure.RoundTrip;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficFamily;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.idl.latency.ResultRefused;
@@ -32,18 +33,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Light, continuous probing of the paths this agent measures: for every connection of a client
- * node the agent measures for whose {@code probe_rate_per_second} is above 0, one round trip of the
- * connection's message size to its peer agent, at times drawn in advance from a Poisson process
- * of that rate ({@link PoissonSchedule}, all paths merged in one schedule). Every report interval
- * each connection's window of round trips goes to the server as a {@code ProbeReport} (a delta)
- * and the window is reset.
+ * Light, continuous probing of the paths this agent measures, in the traffic its applications send:
+ * for every connection of a client node the agent measures for whose {@code probe_rate_per_second}
+ * is above 0, trains of round trips of the connection's message size to its peer agent
+ * ({@link TrainSchedule}, all paths merged in one schedule). A connection with a declared traffic
+ * shape is probed in it: bursts of {@code burst_round_trips} started {@code spacing_micros} apart,
+ * made with its call (octets: {@code EchoPeer.echo} with an octet sequence; arrays: the thesis's
+ * {@code fm1} calls, which exist for its eight sizes only, so any other size goes as octets and is
+ * reported so), followed by the longer of the declared pause and the pause the probe rate needs, so
+ * that the long-run rate never exceeds {@code probe_rate_per_second}. A connection without one is
+ * probed in trains whose shapes are drawn from the default family, a new draw per train. Every round
+ * trip of a train is recorded: an application's first message of a burst meets the path as it is too.
  *
- * <p>Open loop: a send is due at its drawn time whatever the replies did. A send held up by an
- * earlier slow reply is still sent, as soon as it can be, and counted as late; the round-trip time
- * is measured from the actual send ({@link System#nanoTime()}). Sends due while this agent runs a
- * measurement ({@code measuringNow}: a probe would disturb the measurement and be disturbed by it)
- * or while a failed peer is backed off are skipped and counted, never made up later.
+ * <p>Report windows, one shape each: a window opens at its first train's first send (the pause
+ * before it is no part of it) and closes at the end of a train when the next train's shape differs
+ * (so a connection without a declared shape reports every train) or when the window is at least
+ * the report interval old; a window is also closed mid-train once it is
+ * {@link #MAX_WINDOW_MILLIS} old, so that a very slow train still reports. A closed window with round
+ * trips goes to the server as a {@code ProbeReport} (a delta) carrying the trains' shape, and the
+ * window is reset. A connection taken off the schedule reports its open window at once.
+ *
+ * <p>Open loop: a send is due at its scheduled time whatever the replies did. A send held up by an
+ * earlier slow reply (of this path or another) is still sent, as soon as it can be, and counted as
+ * late; the round-trip time is measured from the actual send ({@link System#nanoTime()}). Sends due
+ * while this agent runs a measurement ({@code measuringNow}: a probe would disturb the measurement
+ * and be disturbed by it) or while a failed peer is backed off are skipped and counted, never made
+ * up later.
  *
  * <p>Failures: a refused report is dropped (logged once per connection per minute); a server that
  * cannot be reached costs the windows of that time (logged when it goes and when it is back,
@@ -52,9 +67,10 @@ import org.slf4j.LoggerFactory;
  * connection list are skipped with the reason ({@link ProbeTargets}).
  *
  * <p>Threads: one, "agent-probe" (an {@link Agent} on its {@link AgentRunner}), owns all the state; {@link #totals()} may be read from any
- * thread. The send-and-record path allocates nothing of its own (the histograms are pre-sized, the
- * round trip pre-built, the schedule is arrays); what the ORB allocates while marshalling is part
- * of what is measured, as in the measurements. Units: ns internally, ms in the reports.
+ * thread. The send-and-record path allocates nothing of its own (the histograms are pre-sized, one
+ * round trip pre-built per call, the schedule is arrays); a drawn shape is allocated between trains.
+ * What the ORB allocates while marshalling is part of what is measured, as in the measurements.
+ * Units: ns internally, ms in the reports.
  */
 public final class PathProber implements AutoCloseable {
 
@@ -67,8 +83,14 @@ public final class PathProber implements AutoCloseable {
      */
     public static final long LATE_AFTER_NANOS = 1_000_000L;
 
-    /** Round trips run unrecorded each time a path's round trip is (re)built: its connection set-up. */
+    /**
+     * Round trips run unrecorded, back to back, each time a path's round trip of a call is (re)built: its
+     * connection set-up. They run before the send that needed the round trip, which is then late.
+     */
     public static final int WARMUP_ROUND_TRIPS = 20;
+
+    /** A report window is closed, even mid-train, once it is this old, ms (the server takes windows up to an hour). */
+    public static final long MAX_WINDOW_MILLIS = 600_000L;
 
     /** Pause after an unexpected failure of the loop itself, so that a bug cannot spin a core. */
     private static final long FAULT_PAUSE_NANOS = 1_000_000_000L;
@@ -78,17 +100,16 @@ public final class PathProber implements AutoCloseable {
     private final Predicate<String> measuresFor;
     private final BooleanSupplier measuringNow;
     private final ProbeSettings settings;
+    /** A window at least this old closes at the end of its train, ns. */
     private final long reportIntervalNanos;
     private final long refreshIntervalNanos;
-    private final PoissonSchedule schedule;
+    private final TrainSchedule schedule;
     private final AgentRunner thread;
 
     // ---- prober thread only ----
     /** The path in each schedule slot; null for a free slot. */
     private ProbePath[] pathsBySlot = new ProbePath[0];
     private final Map<Short, ProbePath> pathsByIndex = new LinkedHashMap<>();
-    /** Paths dropped from the schedule whose last window is still to be reported. */
-    private final List<ProbePath> retired = new ArrayList<>();
     /** Problems of the connection list already logged (each is logged again only after it went away). */
     private final Set<String> knownProblems = new HashSet<>();
     private final Backoff serverBackoff = new Backoff(500, 10_000);
@@ -113,7 +134,7 @@ public final class PathProber implements AutoCloseable {
      * @param measuresFor  whether this agent measures for a client node
      * @param measuringNow whether this agent is running a measurement now (read before each send)
      * @param settings     report and refresh intervals, agent name
-     * @param random       where the send times come from
+     * @param random       where drawn shapes and the trains' first phases come from
      */
     public PathProber(final ProbeServer server, final PeerLookup peers, final Predicate<String> measuresFor,
                       final BooleanSupplier measuringNow, final ProbeSettings settings, final Random random) {
@@ -124,7 +145,7 @@ public final class PathProber implements AutoCloseable {
         this.settings = settings;
         this.reportIntervalNanos = settings.reportIntervalMillis() * 1_000_000L;
         this.refreshIntervalNanos = settings.refreshIntervalMillis() * 1_000_000L;
-        this.schedule = new PoissonSchedule(random);
+        this.schedule = new TrainSchedule(random);
         // A daemon: probing is an extra, it must never keep the JVM alive on its own.
         this.thread = new AgentRunner(new ProbeAgent(), NoIdleStrategy.INSTANCE, new DistinctErrorLog("agent-probe"),
             System::nanoTime, Duration.ofSeconds(5)).pauseAfterFailure(Duration.ofNanos(FAULT_PAUSE_NANOS));
@@ -132,7 +153,8 @@ public final class PathProber implements AutoCloseable {
 
     /** Starts the probe thread. */
     public void start() {
-        LOG.info("probing connections at their probe rates; reporting every {} ms", settings.reportIntervalMillis());
+        LOG.info("probing connections at their probe rates in their traffic shapes; reporting at the end of a train, every {} ms"
+            + " or at each change of shape", settings.reportIntervalMillis());
         thread.start();
     }
 
@@ -152,20 +174,17 @@ public final class PathProber implements AutoCloseable {
     }
 
     /**
-     * The prober's duty cycle: each round refreshes the targets, reports, or sends one due probe
-     * (whichever is due first), or parks until the next of them is due. A failure (a bug) is counted
-     * by the runner, which pauses {@code FAULT_PAUSE_NANOS} before going on.
+     * The prober's duty cycle: each round refreshes the targets or sends one due probe (whichever is
+     * due first) and closes its window where a train ends, or parks until the next of them is due. A
+     * failure (a bug) is counted by the runner, which pauses {@code FAULT_PAUSE_NANOS} before going on.
      */
     private final class ProbeAgent implements Agent {
 
         private long nextRefreshNanos;
-        private long nextReportNanos;
 
         @Override
         public void onStart() {
-            final long startNanos = System.nanoTime();
-            nextRefreshNanos = startNanos;
-            nextReportNanos = startNanos + reportIntervalNanos;
+            nextRefreshNanos = System.nanoTime();
         }
 
         @Override
@@ -175,23 +194,12 @@ public final class PathProber implements AutoCloseable {
                 nextRefreshNanos = refresh(nowNanos);
                 return 1;
             }
-            if (nowNanos - nextReportNanos >= 0) {
-                report(nowNanos);
-                // Keep the cadence; after a long stall (a hung call) start afresh rather than report in a burst.
-                nextReportNanos += reportIntervalNanos;
-                if (nowNanos - nextReportNanos >= 0) {
-                    nextReportNanos = nowNanos + reportIntervalNanos;
-                }
-                return 1;
-            }
-            long wakeNanos = nextRefreshNanos - nextReportNanos < 0 ? nextRefreshNanos : nextReportNanos;
+            long wakeNanos = nextRefreshNanos;
             final int slot = schedule.earliestSlot();
             if (slot >= 0) {
                 final long dueNanos = schedule.dueNanos(slot);
                 if (dueNanos - nowNanos <= 0) {
-                    // The next send time is drawn now, from this one: open loop, whatever this send does.
-                    schedule.advance(slot);
-                    probe(pathsBySlot[slot], dueNanos);
+                    probe(slot, dueNanos);
                     return 1;
                 }
                 if (dueNanos - wakeNanos < 0) {
@@ -217,57 +225,45 @@ public final class PathProber implements AutoCloseable {
 
     // ---- sending ----
 
-    /** Trains start at Poisson times at the rate that gives the connection's round trips per second. */
-    private double trainsPerSecond(final ProbeTarget target) {
-        return target.ratePerSecond() / settings.trainRoundTrips();
-    }
-
     /**
-     * One probe: a train of {@code trainRoundTrips} round trips at the train's spacing, the first
-     * unrecorded when there are several (it meets the path cold, as a measurement's warm-up does).
-     * Trains sample the path as the measurements do (paced, warm), so the calibration compares like
-     * with like: single round trips after idle seconds read 2-10 times slower here than paced ones.
+     * One due send of a path's train, then the schedule moved on (open loop, whatever this send did); at the train's
+     * end its window is closed when the next train's shape differs or the window is old enough, and any window is
+     * closed once it is {@link #MAX_WINDOW_MILLIS} old.
      */
-    private void probe(final ProbePath path, final long dueNanos) {
-        final int train = settings.trainRoundTrips();
-        for (int i = 0; i < train; i++) {
-            if (i > 0) {
-                final long nextNanos = dueNanos + i * settings.trainSpacingNanos();
-                long waitNanos;
-                while ((waitNanos = nextNanos - System.nanoTime()) > 0) {
-                    LockSupport.parkNanos(this, waitNanos);
-                }
-            }
-            if (!thread.running() || !sendOne(path, i == 0 ? dueNanos : System.nanoTime(), train > 1 && i == 0)) {
-                return;
-            }
+    private void probe(final int slot, final long dueNanos) {
+        final ProbePath path = pathsBySlot[slot];
+        if (path.windowShape == null) {
+            // A window opens with its first train's first send: the pause before it is no part of what it reports.
+            path.windowShape = schedule.trainShape(slot);
+            path.window.reset(System.nanoTime());
+        }
+        sendOne(path, dueNanos, path.windowShape.call());
+        final boolean trainEnded = schedule.advance(slot);
+        final long nowNanos = System.nanoTime();
+        final long windowAgeNanos = nowNanos - path.window.startNanos();
+        if (trainEnded && (!schedule.trainShape(slot).equals(path.windowShape) || windowAgeNanos >= reportIntervalNanos)
+            || windowAgeNanos >= MAX_WINDOW_MILLIS * 1_000_000L) {
+            reportWindow(path, nowNanos);
         }
     }
 
-    /** @return whether the train may go on (no measurement started, the peer answered) */
-    private boolean sendOne(final ProbePath path, final long dueNanos, final boolean unrecorded) {
+    /** Sends one round trip with the call and records it; skipped (and counted) while measuring or while the peer is backed off. */
+    private void sendOne(final ProbePath path, final long dueNanos, final CallKind call) {
         if (measuringNow.getAsBoolean()) {
             path.skippedWhileMeasuring++;
             skippedWhileMeasuring++;
-            return false;
+            return;
         }
         if (path.peerDown && System.nanoTime() - path.pausedUntilNanos < 0) {
             path.skippedWhilePeerDown++;
             skippedWhilePeerDown++;
-            return false;
+            return;
         }
         try {
-            if (path.roundTrip == null) {
-                // The same round trip the measurements time (fm1 arrays or octets); building it checks the echo once.
-                path.roundTrip = CorbaRoundTrips.to(peers.peer(path.target.peerNode()), path.target.messageSizeBytes());
-                path.warmupLeft = WARMUP_ROUND_TRIPS;
-            }
-            final RoundTrip roundTrip = path.roundTrip;
-            if (path.warmupLeft > 0 || unrecorded) {
-                roundTrip.once(); // unrecorded; at its scheduled time all the same, so the rate holds
-                path.warmupLeft = Math.max(0, path.warmupLeft - 1);
-                unrecordedRoundTrips++;
-                return true;
+            final CallKind made = CorbaRoundTrips.callFor(path.target.messageSizeBytes(), call);
+            RoundTrip roundTrip = path.roundTrips[made.ordinal()];
+            if (roundTrip == null) {
+                roundTrip = prepare(path, made);
             }
             final long startNanos = System.nanoTime();
             roundTrip.once();
@@ -281,11 +277,25 @@ public final class PathProber implements AutoCloseable {
             if (path.peerDown) {
                 peerBack(path);
             }
-            return true;
         } catch (Exception e) {
             peerFailed(path, e);
-            return false;
         }
+    }
+
+    /**
+     * Builds the path's round trip of a call (the echo check is its first, unrecorded round trip) and warms it with
+     * {@link #WARMUP_ROUND_TRIPS} more, back to back and unrecorded: a fresh round trip (a new connection to the peer,
+     * first marshalling; the thesis saw its first two samples at 200 ms) would report the set-up, not the path.
+     */
+    private RoundTrip prepare(final ProbePath path, final CallKind call) throws Exception {
+        final RoundTrip roundTrip = CorbaRoundTrips.to(peers.peer(path.target.peerNode()), path.target.messageSizeBytes(), call);
+        unrecordedRoundTrips++;
+        for (int i = 0; i < WARMUP_ROUND_TRIPS; i++) {
+            roundTrip.once();
+            unrecordedRoundTrips++;
+        }
+        path.roundTrips[call.ordinal()] = roundTrip;
+        return roundTrip;
     }
 
     private void peerFailed(final ProbePath path, final Exception e) {
@@ -294,7 +304,7 @@ public final class PathProber implements AutoCloseable {
         }
         failedRoundTrips++;
         peers.forget(path.target.peerNode());
-        path.roundTrip = null;
+        java.util.Arrays.fill(path.roundTrips, null);
         final long delayMillis = path.peerBackoff.nextDelayMillis();
         path.pausedUntilNanos = System.nanoTime() + delayMillis * 1_000_000L;
         if (!path.peerDown) {
@@ -315,30 +325,20 @@ public final class PathProber implements AutoCloseable {
 
     // ---- reporting ----
 
-    private void report(final long nowNanos) {
-        for (final ProbePath path : pathsBySlot) {
-            if (path != null) {
-                reportWindow(path, nowNanos);
-            }
-        }
-        for (final ProbePath path : retired) {
-            reportWindow(path, nowNanos);
-        }
-        retired.clear();
-    }
-
     private void reportWindow(final ProbePath path, final long nowNanos) {
         final long roundTrips = path.window.roundTrips();
-        final String outcome = roundTrips > 0 ? submit(path, path.window.toReport(path.target, settings.agentName(), nowNanos), nowNanos)
-            : "nothing to report";
+        final TrafficShape shape = path.windowShape == null ? null : madeAs(path.windowShape, path.target.messageSizeBytes());
+        final String outcome = roundTrips > 0 && shape != null
+            ? submit(path, path.window.toReport(path.target, settings.agentName(), nowNanos, shape), nowNanos) : "nothing to report";
         if (LOG.isDebugEnabled()) {
             LOG.debug(String.format(Locale.ROOT,
-                "probe %s: %d round trips in the window%s, %s; %d late, %d skipped while measuring, %d skipped while the peer was"
-                    + " down", path.target.describe(), roundTrips,
+                "probe %s: %d round trips in the window (%s)%s, %s; %d late, %d skipped while measuring, %d skipped while the"
+                    + " peer was down", path.target.describe(), roundTrips, shape == null ? "no train" : shape.label(),
                 roundTrips > 0 ? String.format(Locale.ROOT, " (mean %.4f ms)", path.window.meanMillis()) : "", outcome,
                 path.lateSends, path.skippedWhileMeasuring, path.skippedWhilePeerDown));
         }
         path.window.reset(nowNanos);
+        path.windowShape = null;
         path.resetWindowCounts();
     }
 
@@ -423,38 +423,50 @@ public final class PathProber implements AutoCloseable {
             final ProbeTarget target = wanted.get(path.target.indexRef());
             if (target != null && target.samePath(path.target)) {
                 wanted.remove(target.indexRef());
-                if (target.ratePerSecond() != path.target.ratePerSecond()) {
-                    schedule.setRate(path.slot, trainsPerSecond(target), nowNanos);
-                    LOG.info(String.format(Locale.ROOT, "%s: probe rate changed from %.3f to %.3f per second",
-                        target.describe(), path.target.ratePerSecond(), target.ratePerSecond()));
+                if (target.ratePerSecond() != path.target.ratePerSecond() || !target.traffic().equals(path.target.traffic())) {
+                    schedule.change(path.slot, target.traffic().orElse(null), target.ratePerSecond());
+                    LOG.info(String.format(Locale.ROOT, "%s: probe rate %.3f per second, %s (was %.3f per second, %s), from its"
+                            + " next train", target.describe(), target.ratePerSecond(), trafficText(target),
+                        path.target.ratePerSecond(), trafficText(path.target)));
                 }
                 path.target = target;
             } else {
-                retire(path, target == null ? "no longer probed (removed, rate 0 or not valid)" : "its peer or size changed");
+                retire(path, target == null ? "no longer probed (removed, rate 0 or not valid)" : "its peer or size changed",
+                    nowNanos);
                 it.remove();
             }
         }
         for (final ProbeTarget target : wanted.values()) {
-            final int slot = schedule.add(trainsPerSecond(target), nowNanos);
+            final int slot = schedule.add(target.traffic().orElse(null), target.ratePerSecond(), nowNanos);
             if (slot >= pathsBySlot.length) {
                 pathsBySlot = Arrays.copyOf(pathsBySlot, slot + 1);
             }
             final ProbePath path = new ProbePath(target, slot, nowNanos);
             pathsBySlot[slot] = path;
             pathsByIndex.put(target.indexRef(), path);
-            LOG.info(String.format(Locale.ROOT, "%s: probing at %.3f round trips per second (Poisson, open loop; trains of %d"
-                    + " spaced %d us)", target.describe(), target.ratePerSecond(), settings.trainRoundTrips(),
-                settings.trainSpacingNanos() / 1000));
+            LOG.info(String.format(Locale.ROOT, "%s: probing at %.3f round trips per second (open loop) in %s",
+                target.describe(), target.ratePerSecond(), trafficText(target)));
         }
     }
 
-    /** Takes a path off the schedule; its open window is still reported at the next report time. */
-    private void retire(final ProbePath path, final String why) {
+    /** @return the shape with the call its round trips were made with at this size (arrays exist for the thesis's sizes only) */
+    private static TrafficShape madeAs(final TrafficShape shape, final int messageSizeBytes) {
+        final CallKind made = CorbaRoundTrips.callFor(messageSizeBytes, shape.call());
+        return made == shape.call() ? shape : new TrafficShape(shape.spacingMicros(), shape.burstRoundTrips(), shape.pauseMillis(), made);
+    }
+
+    private static String trafficText(final ProbeTarget target) {
+        return target.traffic().map(shape -> "its declared traffic, " + shape.label())
+            .orElse("trains drawn from the default traffic family, " + TrafficFamily.DEFAULT.label());
+    }
+
+    /** Takes a path off the schedule and reports its open window now. */
+    private void retire(final ProbePath path, final String why, final long nowNanos) {
         schedule.remove(path.slot);
         pathsBySlot[path.slot] = null;
         path.slot = -1;
-        retired.add(path);
         LOG.info("{}: {}", path.target.describe(), why);
+        reportWindow(path, nowNanos);
     }
 
     // ---- the server's health ----

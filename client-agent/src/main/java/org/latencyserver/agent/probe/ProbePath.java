@@ -1,6 +1,8 @@
 package org.latencyserver.agent.probe;
 
 import org.latencyserver.agent.measure.RoundTrip;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.orb.Backoff;
 
 /**
@@ -20,14 +22,10 @@ final class ProbePath {
     /** The path's slot in the schedule; -1 once retired. */
     int slot;
     final ProbeWindow window;
-    /** The prepared round trip to the peer; null until the first send and after a failure. */
-    RoundTrip roundTrip;
-    /**
-     * Round trips still to run unrecorded on the prepared round trip: a fresh one (a new connection
-     * to the peer, first marshalling; the thesis saw its first two samples at 200 ms) would report the
-     * set-up, not the path.
-     */
-    int warmupLeft;
+    /** The prepared round trip to the peer per call (by {@link CallKind#ordinal()}); null until its first send and after a failure. */
+    final RoundTrip[] roundTrips = new RoundTrip[CallKind.values().length];
+    /** The shape of the trains whose round trips the open window holds; null before its first train. */
+    TrafficShape windowShape;
     /** Between attempts after the peer failed: 0.5 s doubling to 30 s (a probe may wait; a measurement may not). */
     final Backoff peerBackoff = new Backoff(500, 30_000);
     /** Sends due before this time are skipped ({@link System#nanoTime()}); meaningful while {@link #peerDown}. */

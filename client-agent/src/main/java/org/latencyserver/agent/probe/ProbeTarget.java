@@ -1,5 +1,8 @@
 package org.latencyserver.agent.probe;
 
+import java.util.Optional;
+import org.latencyserver.core.traffic.TrafficShape;
+
 /**
  * One connection to probe, as the server lists it and after its values were checked
  * ({@link ProbeTargets}).
@@ -11,13 +14,16 @@ package org.latencyserver.agent.probe;
  * @param peerNode         the node whose peer agent echoes the probes
  * @param messageSizeBytes the size of each probe message, bytes (the connection's message size)
  * @param ratePerSecond    mean probe round trips per second, finite and {@code > 0}
+ * @param traffic          the connection's declared traffic shape, which its probes reproduce; empty to draw each
+ *                         train's shape from the default family
  */
-public record ProbeTarget(short indexRef, String clientNode, String peerNode, int messageSizeBytes, double ratePerSecond) {
+public record ProbeTarget(short indexRef, String clientNode, String peerNode, int messageSizeBytes, double ratePerSecond,
+                          Optional<TrafficShape> traffic) {
 
     /**
      * @param other the same connection as listed later
      * @return whether it is still the same path (peer and size), so that its open window goes on;
-     *         a rate change alone keeps the path
+     *         a change of rate or traffic alone keeps the path
      */
     boolean samePath(final ProbeTarget other) {
         return indexRef == other.indexRef && clientNode.equals(other.clientNode) && peerNode.equals(other.peerNode)

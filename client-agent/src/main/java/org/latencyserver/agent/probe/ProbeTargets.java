@@ -4,15 +4,19 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.idl.latency.ConnectionInfo;
 
 /**
  * Picks, from the server's connection list, the connections this agent probes: those of a client
- * node it measures for, with a probe rate above 0. A connection whose values make no sense (a rate
- * that is negative, NaN or absurdly high, a message size out of range, no peer) is left out with
- * the reason, never guessed at: the server is another process and may be of another version.
+ * node it measures for, with a probe rate above 0, and the traffic shape it declares. A connection
+ * whose values make no sense (a rate that is negative, NaN or absurdly high, a message size out of
+ * range, no peer, a declared shape outside its ranges) is left out with the reason, never guessed at:
+ * the server is another process and may be of another version.
  *
  * <p>Stateless and thread-safe.
  */
@@ -93,9 +97,34 @@ public final class ProbeTargets {
                 problems.add(where + ": listed twice; only the first is probed");
                 continue;
             }
-            targets.add(new ProbeTarget(info.index_ref, info.client_node_name, info.peer_node_name, info.message_size_bytes, rate));
+            final Optional<TrafficShape> traffic;
+            try {
+                traffic = traffic(info);
+            } catch (IllegalArgumentException e) {
+                problems.add(where + ": declared traffic is not a shape (" + e.getMessage() + "); not probed");
+                continue;
+            }
+            targets.add(new ProbeTarget(info.index_ref, info.client_node_name, info.peer_node_name, info.message_size_bytes, rate,
+                traffic));
         }
         return new Selection(targets, problems);
+    }
+
+    /**
+     * @return the declared shape, empty when none is declared
+     * @throws IllegalArgumentException when the declared shape is missing or outside its ranges, naming the field
+     */
+    private static Optional<TrafficShape> traffic(final ConnectionInfo info) {
+        if (!info.traffic_declared) {
+            return Optional.empty();
+        }
+        if (info.traffic == null) {
+            throw new IllegalArgumentException("traffic missing");
+        }
+        final CallKind call = CallKind.fromWireCode(info.traffic.call)
+            .orElseThrow(() -> new IllegalArgumentException("traffic.call " + info.traffic.call + " is not 1 (octets) or 2 (arrays)"));
+        return Optional.of(new TrafficShape(info.traffic.spacing_micros, info.traffic.burst_round_trips, info.traffic.pause_millis,
+            call));
     }
 
     private static boolean blank(final String text) {

@@ -2,6 +2,7 @@ package org.latencyserver.agent.probe;
 
 import org.HdrHistogram.Histogram;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.ProbeReport;
 
@@ -45,10 +46,11 @@ final class ProbeWindow {
      * @param target    the connection
      * @param agentName who probed
      * @param endNanos  when the window closes, {@link System#nanoTime()}
+     * @param shape     the shape its round trips were sent in
      * @return the window as a report; needs at least one round trip
      * @throws IllegalStateException when the window is empty
      */
-    ProbeReport toReport(final ProbeTarget target, final String agentName, final long endNanos) {
+    ProbeReport toReport(final ProbeTarget target, final String agentName, final long endNanos, final TrafficShape shape) {
         if (roundTrips == 0) {
             throw new IllegalStateException("an empty probe window is not reported");
         }
@@ -56,7 +58,14 @@ final class ProbeWindow {
         final HistogramBins bins = new HistogramBins(histogram.upperEdgesNanos(), histogram.counts(), histogram.overflowCount());
         final double meanMillis = (double) sumNanos / roundTrips / 1e6;
         final long windowMillis = Math.round((endNanos - startNanos) / 1e6);
-        return new ProbeReport(target.indexRef(), target.clientNode(), agentName, bins, roundTrips, meanMillis, windowMillis);
+        return new ProbeReport(target.indexRef(), target.clientNode(), agentName, bins, roundTrips, meanMillis, windowMillis,
+            new org.latencyserver.idl.latency.TrafficShape(shape.spacingMicros(), shape.burstRoundTrips(), shape.pauseMillis(),
+                (short) shape.call().wireCode()));
+    }
+
+    /** @return when the window opened, {@link System#nanoTime()} */
+    long startNanos() {
+        return startNanos;
     }
 
     /** @return the mean round trip of the window, ms; NaN when empty (for the log) */

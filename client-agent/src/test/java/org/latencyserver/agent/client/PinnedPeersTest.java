@@ -206,7 +206,8 @@ class PinnedPeersTest {
         final long ticket = tickets.incrementAndGet();
         final CompletableFuture<MeasuredResult> result = submitted.computeIfAbsent(ticket, key -> new CompletableFuture<>());
         pending.set(new MeasurementRequest[] {new MeasurementRequest((short) 1, ticket, "ws1", "ws2", "", 256, ROUND_TRIPS,
-            WARMUP_ROUND_TRIPS, 0L, 0L, WAIT_MILLIS, "test", 0L, 0L, ROUND_TRIPS)});
+            WARMUP_ROUND_TRIPS, 0L, 0L, WAIT_MILLIS, "test", 0L, 0L, ROUND_TRIPS,
+            new org.latencyserver.idl.latency.TrafficShape(50, ROUND_TRIPS, 0, (short) 2))});
         return result;
     }
 }

@@ -32,7 +32,8 @@ class RequestIntakeTest {
 
     private static MeasurementRequest request(final long ticket, final long serverNowMillis, final long remainingMillis) {
         return new MeasurementRequest((short) 3, ticket, "ws1", "ws2", "peers/ws2", 64, 1000, 100,
-            serverNowMillis - 1_000, serverNowMillis + remainingMillis, remainingMillis, "load state changed", 0L, 0L, 100);
+            serverNowMillis - 1_000, serverNowMillis + remainingMillis, remainingMillis, "load state changed", 0L, 0L, 100,
+            new org.latencyserver.idl.latency.TrafficShape(1_000, 1000, 0, (short) 2));
     }
 
     private void advanceMillis(final long millis) {

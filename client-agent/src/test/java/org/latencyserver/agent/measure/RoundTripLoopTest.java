@@ -178,4 +178,26 @@ class RoundTripLoopTest {
         assertThrows(IllegalArgumentException.class, () -> new AdaptiveTarget(0.1, 10, 50));
         assertThrows(IllegalArgumentException.class, () -> new AdaptiveTarget(0.1, 100, 0));
     }
+
+    @Test
+    void aRunInBurstsStartsItsRoundTripsAtLeastOneSpacingApartAndItsBurstsAtLeastTheSpacingAndPauseApart() throws Exception {
+        final long[] startsNanos = new long[3 + 12];
+        final int[] calls = new int[1];
+        final RoundTrip timed = () -> startsNanos[calls[0]++] = System.nanoTime();
+        final long spacingNanos = 2_000_000L;
+        final long pauseNanos = 30_000_000L;
+        final RunResult result = new RoundTripLoop().run(timed, 3, 12, null, Long.MAX_VALUE, spacingNanos, Long.MAX_VALUE, 12, 4,
+            pauseNanos);
+        assertEquals(12, result.recordedRoundTrips());
+        assertEquals(15, calls[0]);
+        for (int i = 1; i < 12; i++) {
+            final long gapNanos = startsNanos[3 + i] - startsNanos[3 + i - 1];
+            // A wait ends at its time or later (never sooner): these are lower bounds, whatever the machine's load.
+            final long leastNanos = i % 4 == 0 ? spacingNanos + pauseNanos : spacingNanos;
+            assertTrue(gapNanos >= leastNanos, "round trip " + i + " started " + gapNanos + " ns after the one before, at least "
+                + leastNanos + " expected");
+        }
+        assertThrows(IllegalArgumentException.class,
+            () -> new RoundTripLoop().run(timed, 0, 1, null, Long.MAX_VALUE, 0, Long.MAX_VALUE, 1, 0, 0));
+    }
 }

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -13,15 +15,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficFamily;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
+import org.latencyserver.idl.latency.EchoPeerOperations;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.idl.latency.ResultRefused;
@@ -252,22 +259,55 @@ class PathProberTest {
     }
 
     @Test
-    void probesGoInPacedTrainsWhoseFirstRoundTripIsNotRecorded() throws Exception {
-        final EchoPeerServant peer = peers.start("p1");
-        server.connections = new ConnectionInfo[] {ProberFixtures.connection(1, NODE, "p1", 64, 100)};
-        prober = new PathProber(server, peers, NODE::equals, measuring::get,
-            new ProbeSettings("probe-test", 200, 10_000, 5, 2_000_000L), new Random(42));
-        prober.start();
-        await("twenty trains", () -> prober.totals().unrecordedRoundTrips() >= PathProber.WARMUP_ROUND_TRIPS + 20);
-        quiesce();
-        await("every round trip sent reported", () -> reportedRoundTrips(1) == prober.totals().sentRoundTrips());
-        final long unrecorded = prober.totals().unrecordedRoundTrips();
-        assertEquals(peer.echoCount() - 1, prober.totals().sentRoundTrips() + unrecorded, "every echo is recorded or unrecorded");
-        // After the path's warm-up, one of each train of 5 is unrecorded: 4 recorded per train (a train
-        // broken off by the quiesce may have fewer).
-        final long trains = unrecorded - PathProber.WARMUP_ROUND_TRIPS;
-        assertTrue(prober.totals().sentRoundTrips() <= 4 * trains && prober.totals().sentRoundTrips() >= 4 * (trains - 2),
-            prober.totals() + ", trains " + trains);
+    void aDeclaredShapeIsProbedInItsTrainsWithItsCallAndEachReportCarriesIt() throws Exception {
+        final Map<String, AtomicLong> calls = peers.startCounting("p1");
+        final TrafficShape declared = new TrafficShape(2_000, 7, 0, CallKind.OCTETS);
+        server.connections = new ConnectionInfo[] {ProberFixtures.shaped(1, NODE, "p1", 64, 100, declared)};
+        prober = start(200, 10_000);
+        await("five reports", () -> reportsOf(1).size() >= 5);
+        final List<ProbeReport> reports = reportsOf(1);
+        // 7 round trips at 100 per second: a 70 ms cycle, 14 ms of it the train, 56 ms the pause the rate needs.
+        final TrafficShape sent = new TrafficShape(2_000, 7, 56, CallKind.OCTETS);
+        for (final ProbeReport report : reports) {
+            assertEquals(sent, shapeOf(report), "the shape as sent, its pause the one the rate needs");
+            assertTrue(report.sample_count > 0 && report.sample_count % 7 == 0,
+                "whole trains of 7 round trips in a window, all recorded: " + report.sample_count);
+        }
+        assertEquals(0, calls.getOrDefault("arrays", new AtomicLong()).get(), "octets declared: no fm1 call");
+        assertTrue(calls.get("octets").get() >= 1 + PathProber.WARMUP_ROUND_TRIPS + reports.stream().mapToLong(r -> r.sample_count).sum());
+    }
+
+    @Test
+    void arraysAtASizeTheThesisHasNoArrayForGoAsOctetsAndAreReportedSo() throws Exception {
+        final Map<String, AtomicLong> calls = peers.startCounting("p1");
+        server.connections = new ConnectionInfo[] {ProberFixtures.shaped(1, NODE, "p1", 100, 100,
+            new TrafficShape(1_000, 4, 0, CallKind.ARRAYS))};
+        prober = start(200, 10_000);
+        await("two reports", () -> reportsOf(1).size() >= 2);
+        assertEquals(CallKind.OCTETS, shapeOf(reportsOf(1).get(0)).call());
+        assertEquals(0, calls.getOrDefault("arrays", new AtomicLong()).get());
+    }
+
+    @Test
+    void withoutADeclaredShapeEachTrainIsDrawnFromTheDefaultFamilyAndReportedAlone() throws Exception {
+        final Map<String, AtomicLong> calls = peers.startCounting("p1");
+        server.connections = new ConnectionInfo[] {ProberFixtures.undeclared(1, NODE, "p1", 64, 200)};
+        prober = start(200, 10_000);
+        await("twelve reports", () -> reportsOf(1).size() >= 12);
+        final List<ProbeReport> reports = reportsOf(1);
+        final Set<TrafficShape> shapes = new HashSet<>();
+        for (final ProbeReport report : reports) {
+            final TrafficShape shape = shapeOf(report);
+            assertTrue(TrafficFamily.DEFAULT.contains(shape), shape.toString());
+            // The reported pause is the one used rounded to whole ms: within 0.5 ms of it.
+            assertTrue(new TrafficShape(shape.spacingMicros(), shape.burstRoundTrips(), shape.pauseMillis() + 1, shape.call())
+                .meanRoundTripsPerSecond() <= 200, shape + " is faster than the probe rate");
+            assertTrue(report.sample_count > 0 && report.sample_count % shape.burstRoundTrips() == 0,
+                "a window holds whole trains of its shape: " + report.sample_count + " round trips, " + shape);
+            shapes.add(shape);
+        }
+        assertTrue(shapes.size() >= reports.size() - 1, "a new shape per train: " + shapes.size() + " of " + reports.size());
+        assertTrue(calls.containsKey("octets") && calls.containsKey("arrays"), "both calls drawn: " + calls);
     }
 
     // ---- helpers ----
@@ -284,6 +324,11 @@ class PathProberTest {
         measuring.set(true);
         final long skipped = prober.totals().skippedWhileMeasuring();
         awaitValue("a send skipped", () -> prober.totals().skippedWhileMeasuring(), skipped + 1);
+    }
+
+    private static TrafficShape shapeOf(final ProbeReport report) {
+        return new TrafficShape(report.shape.spacing_micros, report.shape.burst_round_trips, report.shape.pause_millis,
+            CallKind.fromWireCode(report.shape.call).orElseThrow());
     }
 
     private List<ProbeReport> reportsOf(final int indexRef) {
@@ -361,6 +406,22 @@ class PathProberTest {
             final EchoPeerServant servant = new EchoPeerServant();
             iors.put(node, peerOrb.object_to_string(peerPoa.servant_to_reference(new EchoPeerPOATie(servant))));
             return servant;
+        }
+
+        /** @return a peer agent's echoes by call ("octets" or "arrays"), counted as they are answered */
+        Map<String, AtomicLong> startCounting(final String node) throws Exception {
+            final EchoPeerServant servant = new EchoPeerServant();
+            final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
+            final EchoPeerOperations counting = (EchoPeerOperations) Proxy.newProxyInstance(EchoPeerOperations.class.getClassLoader(),
+                new Class<?>[] {EchoPeerOperations.class}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() == Object.class) {
+                        return method.invoke(servant, args);
+                    }
+                    calls.computeIfAbsent("echo".equals(method.getName()) ? "octets" : "arrays", key -> new AtomicLong()).incrementAndGet();
+                    return method.invoke(servant, args);
+                });
+            iors.put(node, peerOrb.object_to_string(peerPoa.servant_to_reference(new EchoPeerPOATie(counting))));
+            return calls;
         }
 
         @Override

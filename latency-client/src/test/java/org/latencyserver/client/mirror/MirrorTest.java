@@ -143,14 +143,16 @@ class MirrorTest {
 
     private static ConnectionInfo connection() {
         return new ConnectionInfo(CONNECTION, "ws1", "ws2", (short) 1, (short) 1, 256, (short) 4, 96.0, "", (short) 11, (short) 0,
-            false, "", "", "", 0.0, "thesis", new PathHop[0], "union");
+            false, "", "", "", 0.0, "thesis", new PathHop[0], "union", false,
+            new org.latencyserver.idl.latency.TrafficShape(0, 0, 0, (short) 0));
     }
 
     private static Estimate estimate() {
         final long now = System.currentTimeMillis();
         return new Estimate(CONNECTION, (short) 4, EstimateKind.BOUND, 42.0, 96.0,
             new ConfidenceInterval(93.5, 97.9, 0.95, "percent", "Wilson score"), new ConfidenceInterval[0], false, false,
-            "", false, "measurement ticket 7", new String[0], now, 42.0, "", "measurement", now, (short) 11, (short) 0, new PathHop[0], "", 0.0, 0.0);
+            "", false, "measurement ticket 7", new String[0], now, 42.0, "", "measurement", now, (short) 11, (short) 0, new PathHop[0], "", 0.0, 0.0,
+            "any traffic");
     }
 
     @Test

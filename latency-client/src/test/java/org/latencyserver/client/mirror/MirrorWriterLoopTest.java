@@ -54,7 +54,8 @@ class MirrorWriterLoopTest {
         return new Estimate((short) indexRef, (short) 4, EstimateKind.BOUND, valueMillis, 96.0,
             new ConfidenceInterval(93.5, 97.9, 0.95, "percent", "Wilson score"), new ConfidenceInterval[0], true, stale,
             stale ? "SNMP agent of ws1 silent" : "", false, "measurement ticket 7", new String[0], computedEpochMillis,
-            valueMillis, "", "measurement", computedEpochMillis, cpuState, (short) 95, new PathHop[0], "", 0.0, 0.0);
+            valueMillis, "", "measurement", computedEpochMillis, cpuState, (short) 95, new PathHop[0], "", 0.0, 0.0,
+            "any traffic");
     }
 
     private void await(final int indexRef, final Predicate<MirrorRecord> condition) throws InterruptedException {

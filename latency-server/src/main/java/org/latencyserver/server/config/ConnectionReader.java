@@ -2,12 +2,15 @@ package org.latencyserver.server.config;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputMapping;
 import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.profile.Profile;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
 
@@ -64,10 +67,11 @@ final class ConnectionReader {
             final Double probeRate = OptionReads.decimal(c, ServerOption.CONNECTIONS_PROBE_RATE_PER_SECOND);
             // A node or link with faults of its own is not built; its connections cannot be either.
             final BoundMethod pathBound = pathBound(c);
+            final Optional<TrafficShape> traffic = traffic(c, indexRef);
             final boolean partsBuilt = client != null && peer != null && path != null;
             if (faults.count() == before && partsBuilt) {
                 connections.add(ConnectionSpecs.of(indexRef.shortValue(), client, peer, path, size.intValue(), qos.level(),
-                    bound, profile, calibration, probeRate, pathBound));
+                    bound, profile, calibration, probeRate, pathBound, traffic));
             }
         }
         return connections;
@@ -88,6 +92,59 @@ final class ConnectionReader {
         c.fault("calibration", "must be 'adaptive' (serve values corrected so they hold for the messages that follow) "
             + "or 'thesis' (serve the thesis's values unchanged), was '" + mode + "'");
         return null;
+    }
+
+    /**
+     * {@code traffic:}, the application's traffic shape: absent, or all four keys, each within its range; faults name
+     * the connection (its index_ref when known, and its place in the list) and the key.
+     *
+     * @return the shape, empty when none is declared; empty too when the block has faults (reported)
+     */
+    private Optional<TrafficShape> traffic(final InputMapping c, final Long indexRef) {
+        if (!c.has(ServerOption.CONNECTIONS_TRAFFIC.key())) {
+            return Optional.empty();
+        }
+        final InputMapping block = c.section(ServerOption.CONNECTIONS_TRAFFIC.key());
+        if (block == null) {
+            return Optional.empty(); // not a mapping: reported
+        }
+        final String connection = "connection " + (indexRef == null ? "at " + c.path() : indexRef) + ": ";
+        OptionReads.allowOnlyOptionsOf(block, "connections[].traffic");
+        final Long spacing = trafficWhole(block, ServerOption.CONNECTIONS_TRAFFIC_SPACING_MICROS, connection,
+            "the start-to-start spacing of a burst's messages, µs");
+        final Long burst = trafficWhole(block, ServerOption.CONNECTIONS_TRAFFIC_BURST_ROUND_TRIPS, connection,
+            "the messages per burst");
+        final Long pause = trafficWhole(block, ServerOption.CONNECTIONS_TRAFFIC_PAUSE_MILLIS, connection,
+            "the pause after a burst, ms");
+        CallKind call = null;
+        final String callKey = ServerOption.CONNECTIONS_TRAFFIC_CALL.key();
+        if (block.require(callKey, connection + "traffic.call, octets or arrays: the call the application makes")) {
+            final String word = block.text(callKey, null);
+            call = word == null ? null : CallKind.fromWord(word).orElse(null);
+            if (word != null && call == null) {
+                block.fault(callKey, connection + "traffic.call must be 'octets' (EchoPeer.echo with an octet sequence) or"
+                    + " 'arrays' (the thesis's fm1 array calls), was '" + word + "'");
+            }
+        }
+        if (spacing == null || burst == null || pause == null || call == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new TrafficShape(spacing, burst.intValue(), pause, call));
+    }
+
+    private static Long trafficWhole(final InputMapping block, final ServerOption option, final String connection,
+                                     final String what) {
+        final OptionValues.Whole range = option.whole();
+        if (!block.require(option.key(), connection + "traffic." + option.key() + ", " + what + ", " + range.describe())) {
+            return null;
+        }
+        final Long value = block.integer(option.key(), null, Long.MIN_VALUE, Long.MAX_VALUE);
+        if (value != null && (value < range.minimum() || value > range.maximum())) {
+            block.fault(option.key(), connection + "traffic." + option.key() + " must be " + range.describe() + " (" + what
+                + "), was " + value);
+            return null;
+        }
+        return value;
     }
 
     private NodeConfig node(final InputMapping c, final String key) {

@@ -2,7 +2,9 @@ package org.latencyserver.server.config;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.latencyserver.core.path.BoundMethod;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionSpec;
 
@@ -29,6 +31,8 @@ public final class ConnectionSpecs {
      * @param profileName        {@code connections[].profile}, or null
      * @param calibration        {@code connections[].calibration}
      * @param probeRatePerSecond {@code connections[].probe_rate_per_second}, round trips/s
+     * @param pathBound          {@code connections[].path_bound}
+     * @param traffic            {@code connections[].traffic}, empty when not declared
      * @return the connection as the connection table takes it
      * @throws IllegalArgumentException when client and peer are one node, or a value is out of range (the loader
      *                                  reports these as faults before ever building a connection)
@@ -36,7 +40,8 @@ public final class ConnectionSpecs {
     public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer,
                                     final List<LinkConfig> links, final int messageSizeBytes, final int qos,
                                     final double boundPercent, final String profileName, final CalibrationMode calibration,
-                                    final double probeRatePerSecond, final BoundMethod pathBound) {
+                                    final double probeRatePerSecond, final BoundMethod pathBound,
+                                    final Optional<TrafficShape> traffic) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(peer, "peer");
         if (client.name().equals(peer.name())) {
@@ -44,33 +49,33 @@ public final class ConnectionSpecs {
         }
         return new ConnectionSpec(indexRef, client.name(), client.nodeId(), client.workstationType(),
             peer.name(), peer.nodeId(), peer.workstationType(), links.stream().map(LinkConfig::name).toList(),
-            messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond, pathBound);
+            messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond, pathBound, traffic);
     }
 
     /**
      * A connection with the thesis's semantics and no probing (as the thesis testbed runs).
      *
      * @param link the switch port between them, or null when none is observed
-     * @see #of(short, NodeConfig, NodeConfig, List, int, int, double, String, CalibrationMode, double, BoundMethod)
+     * @see #of(short, NodeConfig, NodeConfig, List, int, int, double, String, CalibrationMode, double, BoundMethod, Optional)
      */
     public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
                                     final int messageSizeBytes, final int qos, final double boundPercent,
                                     final String profileName) {
         return of(indexRef, client, peer, link == null ? List.of() : List.of(link), messageSizeBytes, qos, boundPercent,
-            profileName, CalibrationMode.THESIS, 0.0, BoundMethod.UNION);
+            profileName, CalibrationMode.THESIS, 0.0, BoundMethod.UNION, Optional.empty());
     }
 
     /**
      * A connection across at most one switch port.
      *
      * @param link the switch port between them, or null when none is observed
-     * @see #of(short, NodeConfig, NodeConfig, List, int, int, double, String, CalibrationMode, double, BoundMethod)
+     * @see #of(short, NodeConfig, NodeConfig, List, int, int, double, String, CalibrationMode, double, BoundMethod, Optional)
      */
     public static ConnectionSpec of(final short indexRef, final NodeConfig client, final NodeConfig peer, final LinkConfig link,
                                     final int messageSizeBytes, final int qos, final double boundPercent,
                                     final String profileName, final CalibrationMode calibration,
                                     final double probeRatePerSecond) {
         return of(indexRef, client, peer, link == null ? List.of() : List.of(link), messageSizeBytes, qos, boundPercent,
-            profileName, calibration, probeRatePerSecond, BoundMethod.UNION);
+            profileName, calibration, probeRatePerSecond, BoundMethod.UNION, Optional.empty());
     }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.transport.ConnectionLimits;
@@ -235,7 +236,18 @@ public enum ServerOption {
     CONNECTIONS_CALIBRATION("connections[].calibration", words("adaptive", "thesis"), "adaptive", "",
         "adaptive: serve values corrected so they hold for the messages that follow; thesis: the thesis's values"),
     CONNECTIONS_PROBE_RATE_PER_SECOND("connections[].probe_rate_per_second", interval(0, false, 1000), 10.0, "round trips/s",
-        "light probing of the path by its client agent, 0 = off; all together at most half the measurement budget");
+        "light probing of the path by its client agent, 0 = off; all together at most half the measurement budget"),
+    CONNECTIONS_TRAFFIC("connections[].traffic", new OptionValues.Block(),
+        described("none: probes draw shapes from the default family (spacing 0.5–10 ms, bursts 1–100, octets or arrays)"), "",
+        "how the connection's application sends; probes and measurements reproduce it; all four keys are required"),
+    CONNECTIONS_TRAFFIC_SPACING_MICROS("connections[].traffic.spacing_micros", range(TrafficShape.MIN_SPACING_MICROS, TrafficShape.MAX_SPACING_MICROS), required(), "µs",
+        "start-to-start spacing of a burst's messages"),
+    CONNECTIONS_TRAFFIC_BURST_ROUND_TRIPS("connections[].traffic.burst_round_trips", range(1, TrafficShape.MAX_BURST_ROUND_TRIPS), required(), "round trips",
+        "messages per burst (1: a steady stream at the pause)"),
+    CONNECTIONS_TRAFFIC_PAUSE_MILLIS("connections[].traffic.pause_millis", range(0, TrafficShape.MAX_PAUSE_MILLIS), required(), "ms",
+        "pause after a burst (probes lengthen it where probe_rate_per_second needs)"),
+    CONNECTIONS_TRAFFIC_CALL("connections[].traffic.call", words("octets", "arrays"), required(), "",
+        "octets: EchoPeer.echo with an octet sequence; arrays: the thesis's fm1 array calls");
 
     private final String path;
     private final OptionValues values;

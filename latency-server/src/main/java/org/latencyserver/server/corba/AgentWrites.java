@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.server.engine.EngineQuery;
@@ -16,7 +17,7 @@ import org.latencyserver.server.table.ConnectionRow;
  * The client agents' writes, {@code submit_measurement} and {@code submit_probe}, as {@link WriteCall}s:
  * the connection must exist and be the calling agent's own; a histogram within
  * {@code limits.max_histogram_bins} is checked before anything is built from it; then its values (a probe report's
- * by {@link ProbeReportChecks}).
+ * by {@link ProbeReportChecks}, and its traffic shape's fields each within their ranges).
  * Every refusal but an unknown connection or a refused caller names the connection first
  * ({@code "result for connection 3 refused: ..."}).
  *
@@ -41,7 +42,8 @@ final class AgentWrites {
     }
 
     /** A probe window that passed the checks, as the update thread takes it. */
-    record CheckedProbe(short indexRef, String clientNode, LatencyHistogram roundTrips, double meanMillis, long windowMillis) {
+    record CheckedProbe(short indexRef, String clientNode, LatencyHistogram roundTrips, double meanMillis, long windowMillis,
+                        TrafficShape shape) {
     }
 
     /**
@@ -60,7 +62,8 @@ final class AgentWrites {
      */
     WriteCall<CheckedProbe, SubmitOutcome> probe(final ProbeReport report) {
         return WriteCall.of(Operation.SUBMIT_PROBE, () -> admitProbe(report),
-            (engine, in) -> engine.submitProbe(in.indexRef(), in.clientNode(), in.roundTrips(), in.meanMillis(), in.windowMillis()),
+            (engine, in) -> engine.submitProbe(in.indexRef(), in.clientNode(), in.roundTrips(), in.meanMillis(), in.windowMillis(),
+                in.shape()),
             (in, outcome) -> verdict(outcome, probeRefused(in.indexRef())));
     }
 
@@ -117,8 +120,9 @@ final class AgentWrites {
         return Checked.unless(IdlConversions.tooLarge(report.histogram, null, query.limits()), report)
             .then(AgentWrites::probeHistogram)
             .check(roundTrips -> ProbeReportChecks.check(report, roundTrips))
-            .map(roundTrips -> new CheckedProbe(report.index_ref, report.client_node_name == null ? "" : report.client_node_name,
-                roundTrips, report.mean_ms, report.window_millis))
+            .then(roundTrips -> IdlConversions.shape(report.shape, "shape")
+                .map(shape -> new CheckedProbe(report.index_ref, report.client_node_name == null ? "" : report.client_node_name,
+                    roundTrips, report.mean_ms, report.window_millis, shape)))
             .refusalPrefixed(probeRefused(report.index_ref));
     }
 

@@ -14,6 +14,8 @@ import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.stats.ConfidenceInterval;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.idl.LatservPackage.TableRow;
 import org.latencyserver.idl.latency.Calibration;
@@ -30,6 +32,7 @@ import org.latencyserver.server.engine.Refusal;
 import org.latencyserver.server.table.ComposedBound;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTraffic;
 import org.latencyserver.server.table.PendingMeasurement;
 
 /**
@@ -84,7 +87,48 @@ final class IdlConversions {
             spec.profileName() == null ? "" : spec.profileName(), (short) row.load().cpu().code(),
             (short) row.load().port().code(), row.staleInputs().isStale(), row.staleInputs().reason(),
             spec.clientWorkstationType().name(), spec.peerWorkstationType().name(), spec.probeRatePerSecond(),
-            spec.calibration().configName(), hops(row), spec.pathBound() == BoundMethod.UNION ? "union" : "independent");
+            spec.calibration().configName(), hops(row), spec.pathBound() == BoundMethod.UNION ? "union" : "independent",
+            spec.traffic().isPresent(), spec.traffic().map(IdlConversions::shape).orElseGet(IdlConversions::noShape));
+    }
+
+    /** @return the shape as the IDL carries it, its call as its {@link CallKind#wireCode()} */
+    static org.latencyserver.idl.latency.TrafficShape shape(final TrafficShape shape) {
+        return new org.latencyserver.idl.latency.TrafficShape(shape.spacingMicros(), shape.burstRoundTrips(), shape.pauseMillis(),
+            (short) shape.call().wireCode());
+    }
+
+    /** @return the all-zero shape a connection without a declared shape lists (call 0 is no call) */
+    static org.latencyserver.idl.latency.TrafficShape noShape() {
+        return new org.latencyserver.idl.latency.TrafficShape(0, 0, 0, (short) 0);
+    }
+
+    /**
+     * @param shape a shape from the IDL, possibly null
+     * @return it as the domain's shape, or the refusal naming the first field outside its range
+     */
+    static Checked<TrafficShape> shape(final org.latencyserver.idl.latency.TrafficShape shape, final String field) {
+        if (shape == null) {
+            return Checked.refused(Refusal.of(Refusal.Kind.BAD_VALUE, field, "missing", "a traffic shape", field + " is missing"));
+        }
+        if (shape.spacing_micros < TrafficShape.MIN_SPACING_MICROS || shape.spacing_micros > TrafficShape.MAX_SPACING_MICROS) {
+            return badShape(field + ".spacing_micros", shape.spacing_micros,
+                TrafficShape.MIN_SPACING_MICROS + ".." + TrafficShape.MAX_SPACING_MICROS + " µs");
+        }
+        if (shape.burst_round_trips < 1 || shape.burst_round_trips > TrafficShape.MAX_BURST_ROUND_TRIPS) {
+            return badShape(field + ".burst_round_trips", shape.burst_round_trips, "1.." + TrafficShape.MAX_BURST_ROUND_TRIPS);
+        }
+        if (shape.pause_millis < 0 || shape.pause_millis > TrafficShape.MAX_PAUSE_MILLIS) {
+            return badShape(field + ".pause_millis", shape.pause_millis, "0.." + TrafficShape.MAX_PAUSE_MILLIS + " ms");
+        }
+        final CallKind call = CallKind.fromWireCode(shape.call).orElse(null);
+        if (call == null) {
+            return badShape(field + ".call", shape.call, "1 (octets) or 2 (arrays)");
+        }
+        return Checked.passed(new TrafficShape(shape.spacing_micros, shape.burst_round_trips, shape.pause_millis, call));
+    }
+
+    private static Checked<TrafficShape> badShape(final String field, final long value, final String limit) {
+        return Checked.refused(Refusal.of(Refusal.Kind.BAD_VALUE, field, value, limit, field + " must be " + limit + ", was " + value));
     }
 
     /** @return the row's switch ports in path order with their states and latest values; none without a link */
@@ -121,7 +165,7 @@ final class IdlConversions {
             estimate == row.estimate() ? row.served().correction() : "", row.served().source().word(), row.served().dataEpochMillis(),
             (short) row.load().cpu().code(), (short) row.load().port().code(), hops(row),
             composed == null ? "" : composed.served().word(), composed == null ? 0.0 : composed.unionMillis(),
-            composed == null ? 0.0 : composed.independentMillis());
+            composed == null ? 0.0 : composed.independentMillis(), ConnectionTraffic.estimateText(row));
     }
 
     static org.latencyserver.idl.latency.ConfidenceInterval interval(final ConfidenceInterval interval, final String unit,
@@ -143,11 +187,13 @@ final class IdlConversions {
                                       final MeasurementPacing pacing, final long nowEpochMillis) {
         final PendingMeasurement pending = row.pending();
         final ConnectionSpec spec = row.spec();
+        final long minIntervalNanos = pacing.minIntervalNanos(spec.linkNames(), spec.messageSizeBytes());
         return new MeasurementRequest(spec.indexRef(), pending.ticket(), spec.clientNodeName(), spec.peerNodeName(),
             peerReference, spec.messageSizeBytes(), pending.roundTrips(), warmupRoundTrips, pending.issuedEpochMillis(),
             pending.deadlineEpochMillis(), remainingMillis(pending.deadlineEpochMillis(), nowEpochMillis),
-            nullToEmpty(pending.reason()), pacing.minIntervalNanos(spec.linkNames(), spec.messageSizeBytes()),
-            pacing.timeBudgetMillis(), Math.min(pending.roundTrips(), pacing.minRoundTrips()));
+            nullToEmpty(pending.reason()), minIntervalNanos, pacing.timeBudgetMillis(),
+            Math.min(pending.roundTrips(), pacing.minRoundTrips()),
+            shape(ConnectionTraffic.forMeasurement(spec, pending.roundTrips(), minIntervalNanos)));
     }
 
     /** @return the time left until the deadline, ms, never negative */
@@ -160,7 +206,7 @@ final class IdlConversions {
         return new MeasurementRequest(request.index_ref, 0, request.client_node_name, request.peer_node_name,
             request.peer_reference, request.message_size_bytes, request.round_trips, request.warmup_round_trips,
             request.issued_epoch_millis, request.deadline_epoch_millis, request.remaining_millis, request.reason,
-            request.min_interval_nanos, request.time_budget_millis, request.min_round_trips);
+            request.min_interval_nanos, request.time_budget_millis, request.min_round_trips, request.traffic);
     }
 
     static ProfileSummary profileSummary(final Profile profile) {

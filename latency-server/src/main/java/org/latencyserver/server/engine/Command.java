@@ -4,6 +4,7 @@ import java.util.function.LongConsumer;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.Learning;
@@ -135,9 +136,10 @@ public sealed interface Command<T> permits Command.PushedMib, Command.PolledMib,
      * @param roundTrips   the window's round trips, ns
      * @param meanMillis   their exact mean, ms
      * @param windowMillis how long the window lasted, ms
+     * @param shape        the traffic shape the window's round trips were sent in
      */
-    record Probe(short indexRef, String clientNode, LatencyHistogram roundTrips, double meanMillis, long windowMillis)
-        implements Command<SubmitOutcome> {
+    record Probe(short indexRef, String clientNode, LatencyHistogram roundTrips, double meanMillis, long windowMillis,
+                 TrafficShape shape) implements Command<SubmitOutcome> {
         @Override
         public String describe() {
             return "the probe report for connection " + indexRef;
@@ -145,7 +147,7 @@ public sealed interface Command<T> permits Command.PushedMib, Command.PolledMib,
 
         @Override
         public SubmitOutcome applyTo(final UpdateEngine engine, final long nowNanos) {
-            return engine.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, nowNanos);
+            return engine.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, shape, nowNanos);
         }
     }
 

@@ -2,6 +2,7 @@ package org.latencyserver.server.engine;
 
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.server.table.MibUpdate;
 
@@ -118,12 +119,14 @@ public final class EngineProxy {
      * @param roundTrips   the window's round trips, ns
      * @param meanMillis   their exact mean
      * @param windowMillis how long the window lasted
+     * @param shape        the traffic shape the window's round trips were sent in
      * @return accepted, or why not
      * @throws EngineCallException when the update thread gave no outcome
      */
     public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
-                                     final double meanMillis, final long windowMillis) throws EngineCallException {
-        return call(new Command.Probe(indexRef, clientNode, roundTrips, meanMillis, windowMillis));
+                                     final double meanMillis, final long windowMillis, final TrafficShape shape)
+        throws EngineCallException {
+        return call(new Command.Probe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, shape));
     }
 
     /**

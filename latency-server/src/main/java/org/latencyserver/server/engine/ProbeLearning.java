@@ -8,6 +8,7 @@ import org.latencyserver.core.calibration.LearnedCell;
 import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.stats.Counts;
@@ -43,7 +44,8 @@ final class ProbeLearning {
 
     /** @see UpdateEngine#submitProbe */
     SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
-                              final double meanMillis, final long windowMillis, final long nowNanos) {
+                              final double meanMillis, final long windowMillis, final TrafficShape shape,
+                              final long nowNanos) {
         final ConnectionRow row = filing.table().row(indexRef);
         if (row == null) {
             return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
@@ -75,7 +77,7 @@ final class ProbeLearning {
         }
         probeRoundTrips = Counts.saturatedSum(probeRoundTrips, count);
         learnProfileCell(row, roundTrips, meanMillis);
-        final StateKnowledge known = ServedCalibration.tested(row, roundTrips, count, meanMillis, true);
+        final StateKnowledge known = ServedCalibration.tested(row, roundTrips, count, meanMillis, true, shape);
         final ConnectionRow next = learnBand(ServingPolicy.reserve(row.withLearning(row.learning().with(row.load(), known))),
             roundTrips, meanMillis, nowNanos);
         filing.publisher().publish(row, known.drift().alarm() == null ? next : onDriftAlarm(row, next, known, nowNanos));

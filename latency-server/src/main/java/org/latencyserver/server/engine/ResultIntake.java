@@ -14,8 +14,10 @@ import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.stats.ConfidenceInterval;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionTraffic;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.ServedEstimate;
 import org.slf4j.Logger;
@@ -83,7 +85,7 @@ final class ResultIntake {
         final long nowMillis = filing.epochMillis().getAsLong();
         // The measurement's round trips also test the estimate served while they were sent.
         final StateKnowledge tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
-            measurement.meanMillis(), false);
+            measurement.meanMillis(), false, measuredShape(row));
         final Learning learning = row.learning().with(row.load(), tested.withMeasurement(measurement, nowMillis))
             .withMeasurementReason(null);
         filing.publisher().publish(row,
@@ -100,6 +102,12 @@ final class ResultIntake {
         return SubmitOutcome.ACCEPTED;
     }
 
+    /** @return the shape the row's open measurement was asked to reproduce (as its request carries it) */
+    private TrafficShape measuredShape(final ConnectionRow row) {
+        return ConnectionTraffic.forMeasurement(row.spec(), row.pending().roundTrips(),
+            settings.pacing().minIntervalNanos(row.spec().linkNames(), row.spec().messageSizeBytes()));
+    }
+
     /**
      * A result whose request stayed open while only the CPUs moved on a loaded port: its load state did not hold
      * throughout, its port state did. It is filed under no load state; its round trips join the port state's probes,
@@ -108,7 +116,7 @@ final class ResultIntake {
     private SubmitOutcome poolInBand(final ConnectionRow row, final long ticket, final Measurement measurement,
                                      final ConnectionLoadState issuedIn, final long nowNanos) {
         final StateKnowledge tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
-            measurement.meanMillis(), false);
+            measurement.meanMillis(), false, measuredShape(row));
         final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
             .withLearning(row.learning().with(row.load(), tested).withMeasurementReason(null));
         filing.bandProbes().add(row.spec(), row.load().hops(),

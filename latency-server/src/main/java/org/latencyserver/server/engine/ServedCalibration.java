@@ -4,7 +4,9 @@ import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionTraffic;
 
 
 /**
@@ -25,10 +27,12 @@ final class ServedCalibration {
      * @param count      how many
      * @param meanMillis their exact mean
      * @param fromProbe  true for a probe window, false for a measurement
+     * @param shape      the traffic shape the round trips were sent in: a probe window's as its report says, a
+     *                   measurement's as its request asked ({@link ConnectionTraffic#forMeasurement}); not used yet
      * @return what is known of the row's load state after them
      */
     static StateKnowledge tested(final ConnectionRow row, final LatencyHistogram roundTrips, final long count,
-                                 final double meanMillis, final boolean fromProbe) {
+                                 final double meanMillis, final boolean fromProbe, final TrafficShape shape) {
         final StateKnowledge known = row.currentKnowledge();
         final Estimate served = row.estimate();
         if (served == null || count < 1) {

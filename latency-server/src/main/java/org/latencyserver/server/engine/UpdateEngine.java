@@ -10,6 +10,7 @@ import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.orb.EstimateSource;
@@ -273,12 +274,14 @@ public final class UpdateEngine {
      * @param roundTrips   the window's round trips, ns
      * @param meanMillis   their exact mean
      * @param windowMillis how long the window lasted
+     * @param shape        the traffic shape the window's round trips were sent in (every round trip of a window in one)
      * @param nowNanos     monotonic time
      * @return accepted (also when not used: load unknown, nothing served, the window straddles a state change), or why not
      */
     public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
-                                     final double meanMillis, final long windowMillis, final long nowNanos) {
-        return probes.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, nowNanos);
+                                     final double meanMillis, final long windowMillis, final TrafficShape shape,
+                                     final long nowNanos) {
+        return probes.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, shape, nowNanos);
     }
 
     /** @return results taken back from a load state that changed within the settle window (any thread) */

@@ -1,9 +1,11 @@
 package org.latencyserver.server.table;
 
 import java.util.List;
+import java.util.Optional;
 import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.core.traffic.TrafficShape;
 
 /**
  * What the configuration says about one connection; fixed for the server's lifetime (the thesis:
@@ -29,14 +31,29 @@ import org.latencyserver.core.state.WorkstationType;
  * @param probeRatePerSecond      light continuous probing of the path by its client agent, round trips/s,
  *                                0..1000; 0 = off
  * @param pathBound               how a QoS 2 bound of a path with two or more loaded hops is composed
+ * @param traffic                 how the connection's application sends ({@code connections[].traffic}), which its
+ *                                probes and measurements reproduce; empty when none is declared (probes then draw
+ *                                shapes from {@link org.latencyserver.core.traffic.TrafficFamily#DEFAULT})
  */
 public record ConnectionSpec(short indexRef, String clientNodeName, short clientNodeId, WorkstationType clientWorkstationType,
                              String peerNodeName, short peerNodeId, WorkstationType peerWorkstationType, List<String> linkNames,
                              int messageSizeBytes, int qos, double boundPercent, String profileName,
-                             CalibrationMode calibration, double probeRatePerSecond, BoundMethod pathBound) {
+                             CalibrationMode calibration, double probeRatePerSecond, BoundMethod pathBound,
+                             Optional<TrafficShape> traffic) {
 
     /** The most switch ports one connection's path may cross. */
     public static final int MAX_HOPS = 8;
+
+    /** A connection whose application's traffic is not declared. */
+    public ConnectionSpec(final short indexRef, final String clientNodeName, final short clientNodeId,
+                          final WorkstationType clientWorkstationType, final String peerNodeName, final short peerNodeId,
+                          final WorkstationType peerWorkstationType, final List<String> linkNames, final int messageSizeBytes,
+                          final int qos, final double boundPercent, final String profileName, final CalibrationMode calibration,
+                          final double probeRatePerSecond, final BoundMethod pathBound) {
+        this(indexRef, clientNodeName, clientNodeId, clientWorkstationType, peerNodeName, peerNodeId, peerWorkstationType,
+            linkNames, messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond, pathBound,
+            Optional.empty());
+    }
 
     /** A connection with the thesis's semantics and no probing (as the thesis testbed runs). */
     public ConnectionSpec(final short indexRef, final String clientNodeName, final short clientNodeId,
@@ -93,6 +110,19 @@ public record ConnectionSpec(short indexRef, String clientNodeName, short client
             throw new IllegalArgumentException("connection " + indexRef + ": probe rate must be 0..1000 round trips/s, was "
                 + probeRatePerSecond);
         }
+        if (traffic == null) {
+            throw new IllegalArgumentException("connection " + indexRef + ": traffic must be a shape or empty, not null");
+        }
+    }
+
+    /**
+     * @param shape the application's traffic shape
+     * @return this connection with that shape declared
+     */
+    public ConnectionSpec withTraffic(final TrafficShape shape) {
+        return new ConnectionSpec(indexRef, clientNodeName, clientNodeId, clientWorkstationType, peerNodeName, peerNodeId,
+            peerWorkstationType, linkNames, messageSizeBytes, qos, boundPercent, profileName, calibration, probeRatePerSecond,
+            pathBound, Optional.of(shape));
     }
 
     private static Qos qosOf(final short indexRef, final int qos) {

@@ -189,7 +189,7 @@ class ConfigurationLoaderTest {
         final InputFault fault = ConfigFixture.onlyFault(directory, "far.yaml", yaml);
         assertEquals("connections[0].colour", fault.path());
         assertEquals("unknown key 'colour'; the keys here are bound_percent, calibration, client, index_ref, link, "
-            + "links, message_size_bytes, path_bound, peer, probe_rate_per_second, profile, qos", fault.reason());
+            + "links, message_size_bytes, path_bound, peer, probe_rate_per_second, profile, qos, traffic", fault.reason());
     }
 
     @Test

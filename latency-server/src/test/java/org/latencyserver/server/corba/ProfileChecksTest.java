@@ -1,5 +1,6 @@
 package org.latencyserver.server.corba;
 
+import org.latencyserver.server.engine.ProbeShapes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -238,7 +239,7 @@ class ProfileChecksTest {
                 + " (limits.max_histogram_bins)",
             assertThrows(ResultRefused.class, () -> servant.submit_measurement(batches)).reason);
 
-        final ProbeReport probe = new ProbeReport((short) 3, "ws1", "test", bins(20_001), 1, 0.001, 2000);
+        final ProbeReport probe = new ProbeReport((short) 3, "ws1", "test", bins(20_001), 1, 0.001, 2000, ProbeShapes.idl());
         assertEquals("probe report for connection 3 refused: histogram has 20001 bins, more than the limit of 20000"
             + " (limits.max_histogram_bins)", assertThrows(ResultRefused.class, () -> servant.submit_probe(probe)).reason);
     }

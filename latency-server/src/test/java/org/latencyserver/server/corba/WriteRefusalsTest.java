@@ -1,5 +1,6 @@
 package org.latencyserver.server.corba;
 
+import org.latencyserver.server.engine.ProbeShapes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,7 +94,7 @@ class WriteRefusalsTest {
     }
 
     private static ProbeReport probe(final int indexRef, final long sampleCount, final long windowMillis) {
-        return new ProbeReport((short) indexRef, "ws1", "test", bins(1, 1, 1), sampleCount, 2.0, windowMillis);
+        return new ProbeReport((short) indexRef, "ws1", "test", bins(1, 1, 1), sampleCount, 2.0, windowMillis, ProbeShapes.idl());
     }
 
     @Test
@@ -186,33 +187,45 @@ class WriteRefusalsTest {
     void aProbeReportsCountMeanAndWindowAreCheckedAgainstEachOtherAndLimits() throws Exception {
         final long hugeCount = 1L << 62;
         final ResultRefused huge = assertThrows(ResultRefused.class, () -> servant.submit_probe(
-            new ProbeReport((short) 3, "ws1", "test", bins(hugeCount), hugeCount, 0.5, 3_600_000)));
+            new ProbeReport((short) 3, "ws1", "test", bins(hugeCount), hugeCount, 0.5, 3_600_000, ProbeShapes.idl())));
         assertEquals("probe report for connection 3 refused: probe report holds " + hugeCount
             + " round trips, more than the limit of 1000000000 per report", huge.reason);
         final ResultRefused crowded = assertThrows(ResultRefused.class, () -> servant.submit_probe(
-            new ProbeReport((short) 3, "ws1", "test", bins(0, 1_000_000), 1_000_000, 1.5, 60_000)));
+            new ProbeReport((short) 3, "ws1", "test", bins(0, 1_000_000), 1_000_000, 1.5, 60_000, ProbeShapes.idl())));
         assertTrue(crowded.reason.startsWith("probe report for connection 3 refused: probe report's 1000000 round trips take at"
             + " least 1.00000e+06 ms by their bins, more than its window of 60000 ms allows"), crowded.reason);
         final HistogramBins fast = new HistogramBins(new long[] {200_000, 400_000, 1_000_000}, new long[] {10, 10, 5}, 0);
         final ResultRefused slowMean = assertThrows(ResultRefused.class, () -> servant.submit_probe(
-            new ProbeReport((short) 3, "ws1", "test", fast, 25, 1000, 2000)));
+            new ProbeReport((short) 3, "ws1", "test", fast, 25, 1000, 2000, ProbeShapes.idl())));
         assertTrue(slowMean.reason.startsWith("probe report for connection 3 refused: probe mean 1000.0 ms lies outside what its"
             + " histogram's bins allow, 0.160000..0.440000 ms"), slowMean.reason);
         final ResultRefused fastMean = assertThrows(ResultRefused.class, () -> servant.submit_probe(
-            new ProbeReport((short) 3, "ws1", "test", bins(0, 0, 3), 3, 1.5, 2000)));
+            new ProbeReport((short) 3, "ws1", "test", bins(0, 0, 3), 3, 1.5, 2000, ProbeShapes.idl())));
         assertTrue(fastMean.reason.contains("probe mean 1.5 ms lies outside"), fastMean.reason);
         assertEquals(1, refusals("submit_probe", "too_large"));
         assertEquals(3, refusals("submit_probe", "bad_value"));
         final ResultRefused consistent = assertThrows(ResultRefused.class, () -> servant.submit_probe(
-            new ProbeReport((short) 3, "ws1", "test", fast, 25, 0.3, 2000)));
+            new ProbeReport((short) 3, "ws1", "test", fast, 25, 0.3, 2000, ProbeShapes.idl())));
         assertTrue(consistent.reason.contains("switched off"), "a consistent report passes to the engine: " + consistent.reason);
+    }
+
+    @Test
+    void aProbeReportWhoseTrafficShapeIsOutsideItsRangesIsRefusedNamingTheField() throws Exception {
+        final HistogramBins fast = new HistogramBins(new long[] {200_000, 400_000, 1_000_000}, new long[] {10, 10, 5}, 0);
+        final ResultRefused burst = assertThrows(ResultRefused.class, () -> servant.submit_probe(new ProbeReport((short) 3, "ws1",
+            "test", fast, 25, 0.3, 2000, new org.latencyserver.idl.latency.TrafficShape(1_000, 0, 0, (short) 2))));
+        assertEquals("probe report for connection 3 refused: shape.burst_round_trips must be 1..10000, was 0", burst.reason);
+        final ResultRefused call = assertThrows(ResultRefused.class, () -> servant.submit_probe(new ProbeReport((short) 3, "ws1",
+            "test", fast, 25, 0.3, 2000, new org.latencyserver.idl.latency.TrafficShape(1_000, 5, 0, (short) 0))));
+        assertEquals("probe report for connection 3 refused: shape.call must be 1 (octets) or 2 (arrays), was 0", call.reason);
+        assertEquals(2, refusals("submit_probe", "bad_value"));
     }
 
     @Test
     void aMegabyteCallerStringIsCappedInTheRefusalItIsEchoedIn() throws Exception {
         final String huge = "n".repeat(1_048_576);
         final String probeReason = assertThrows(ResultRefused.class, () -> servant.submit_probe(
-            new ProbeReport((short) 3, huge, "test", bins(1, 1, 1), 3, 2.0, 2000))).reason;
+            new ProbeReport((short) 3, huge, "test", bins(1, 1, 1), 3, 2.0, 2000, ProbeShapes.idl()))).reason;
         assertTrue(probeReason.length() < 600, () -> probeReason.length() + " chars");
         assertTrue(probeReason.contains("n".repeat(200) + "… (1048576 chars)"),
             () -> probeReason.substring(0, Math.min(300, probeReason.length())));

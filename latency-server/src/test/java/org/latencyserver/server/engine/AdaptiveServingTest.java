@@ -156,7 +156,7 @@ class AdaptiveServingTest {
         long now = 10 * SECOND;
         for (int w = 0; w < 30; w++) {
             now += 2 * SECOND;
-            assertTrue(engine.submitProbe((short) 6, "lab1", roundTrips(8, 150, 400), 0.27, 2000, now).accepted());
+            assertTrue(engine.submitProbe((short) 6, "lab1", roundTrips(8, 150, 400), 0.27, 2000, ProbeShapes.CLASSIC, now).accepted());
         }
         final ConnectionRow corrected = row(6);
         assertTrue(corrected.estimate().valueMillis() > thesis, corrected.estimate().valueMillis() + " > " + thesis);
@@ -174,7 +174,7 @@ class AdaptiveServingTest {
         long now = 10 * SECOND;
         for (int w = 0; w < 30; w++) {
             now += 2 * SECOND;
-            engine.submitProbe((short) 5, "lab1", roundTrips(8, 150, 400), 0.27, 2000, now);
+            engine.submitProbe((short) 5, "lab1", roundTrips(8, 150, 400), 0.27, 2000, ProbeShapes.CLASSIC, now);
         }
         assertEquals(thesis, row(5).estimate().valueMillis(), 0.0);
         assertEquals("", row(5).served().correction());
@@ -191,7 +191,7 @@ class AdaptiveServingTest {
         long now = 10 * SECOND;
         for (int w = 0; w < 40 && row(6).pending() == null; w++) {
             now += 2 * SECOND;
-            engine.submitProbe((short) 6, "lab1", roundTrips(8, 500, 900), 0.7, 2000, now);
+            engine.submitProbe((short) 6, "lab1", roundTrips(8, 500, 900), 0.7, 2000, ProbeShapes.CLASSIC, now);
         }
         assertNotNull(row(6).pending(), "drift opened a measurement");
         assertTrue(row(6).pending().reason().startsWith("drift:"), row(6).pending().reason());
@@ -202,17 +202,17 @@ class AdaptiveServingTest {
     @Test
     void probesFromAnotherNodeOrOfAConnectionWithProbingOffAreRefused() {
         engine.applyMib((short) 6, mib(10, 10), 0);
-        final SubmitOutcome forged = engine.submitProbe((short) 6, "lab2", roundTrips(8, 100, 200), 0.15, 2000, SECOND);
+        final SubmitOutcome forged = engine.submitProbe((short) 6, "lab2", roundTrips(8, 100, 200), 0.15, 2000, ProbeShapes.CLASSIC, SECOND);
         assertFalse(forged.accepted());
         assertTrue(forged.reason().contains("only the client's own agent"), forged.reason());
         assertEquals(Refusal.Kind.UNKNOWN_CONNECTION,
-            engine.submitProbe((short) 99, "lab1", roundTrips(8, 100, 200), 0.15, 2000, SECOND).kind());
+            engine.submitProbe((short) 99, "lab1", roundTrips(8, 100, 200), 0.15, 2000, ProbeShapes.CLASSIC, SECOND).kind());
     }
 
     @Test
     void aProbeWindowThatBeganBeforeTheStateChangeIsNotCounted() {
         measuredInLowLowAfterTheDwell(6);
-        engine.submitProbe((short) 6, "lab1", roundTrips(8, 100, 200), 0.15, 2000, DWELL + SECOND);
+        engine.submitProbe((short) 6, "lab1", roundTrips(8, 100, 200), 0.15, 2000, ProbeShapes.CLASSIC, DWELL + SECOND);
         assertEquals(0, row(6).currentKnowledge().coverage().roundTrips(), "the window straddled the change");
     }
 }

@@ -77,7 +77,7 @@ class BandProbesServingTest {
             now += 2 * SECOND;
             epochMillis.addAndGet(2_000);
             for (final short indexRef : new short[] {QOS2, QOS4}) {
-                assertTrue(engine.submitProbe(indexRef, "ws1", window(), WINDOW_MEAN_MILLIS, 2_000, now).accepted());
+                assertTrue(engine.submitProbe(indexRef, "ws1", window(), WINDOW_MEAN_MILLIS, 2_000, ProbeShapes.CLASSIC, now).accepted());
             }
         }
         return now;

@@ -68,7 +68,7 @@ class EngineQueryTest {
     void probesOfAProfileServedConnectionShowAsDriftOfItsCellAndInTheLearnedProfile() {
         engine.applyMib((short) 1, new MibReading((short) 10, (short) 10, (short) 10), 0);
         assertTrue(query.profileDrifts().isEmpty(), "nothing learned yet");
-        assertTrue(engine.submitProbe((short) 1, "lab1", roundTrips(8, 150, 400), 0.27, 2000, 10 * SECOND).accepted());
+        assertTrue(engine.submitProbe((short) 1, "lab1", roundTrips(8, 150, 400), 0.27, 2000, ProbeShapes.CLASSIC, 10 * SECOND).accepted());
 
         final List<EngineQuery.CellDrift> drifts = query.profileDrifts();
         assertEquals(1, drifts.size(), drifts::toString);

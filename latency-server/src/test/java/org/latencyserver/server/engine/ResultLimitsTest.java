@@ -200,14 +200,14 @@ class ResultLimitsTest {
     void aProbeFarFromTheProfileIsRefusedAndTeachesNothing() {
         engine.applyMib((short) 8, mib(10, 80), 0);
         final LatencyHistogram window = LatencyHistogram.uniform(MS, new long[] {20}, 0);
-        final SubmitOutcome far = engine.submitProbe((short) 8, "ws1", window, 5000, 2000, 10 * SECOND);
+        final SubmitOutcome far = engine.submitProbe((short) 8, "ws1", window, 5000, 2000, ProbeShapes.CLASSIC, 10 * SECOND);
         assertEquals(Refusal.Kind.IMPLAUSIBLE, far.kind());
         assertEquals("mean 5000 ms is 2100 × profile thesis-tac4-corba's mean 2.386 ms for LOW/HIGH NORMAL at 256 B; the limit"
             + " is 1000 × (limits.plausibility_factor)", far.reason());
         assertEquals(0, engine.probeRoundTrips());
         assertEquals("mean 70000 ms is above the limit of 60000 ms (limits.max_result_millis)",
-            engine.submitProbe((short) 8, "ws1", window, 70_000, 2000, 10 * SECOND).reason());
-        assertTrue(engine.submitProbe((short) 8, "ws1", window, 0.9, 2000, 10 * SECOND).accepted());
+            engine.submitProbe((short) 8, "ws1", window, 70_000, 2000, ProbeShapes.CLASSIC, 10 * SECOND).reason());
+        assertTrue(engine.submitProbe((short) 8, "ws1", window, 0.9, 2000, ProbeShapes.CLASSIC, 10 * SECOND).accepted());
         assertEquals(20, engine.probeRoundTrips());
     }
 

@@ -1,5 +1,6 @@
 package org.latencyserver.server.metrics;
 
+import org.latencyserver.server.engine.ProbeShapes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class EngineCountersCollectorTest {
         final MetricsEngineFixture fixture = MetricsEngineFixture.in(directory);
         fixture.push(1, 50, 50, 10, 1_000_000_000L);
         fixture.engine.submitProbe((short) 1, "ws1", LatencyHistogram.of(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1),
-            2.5, 10, 2_000_000_000L);
+            2.5, 10, ProbeShapes.CLASSIC, 2_000_000_000L);
         final MetricsText page = CollectorScrape.of(new EngineCountersCollector(fixture.loop::counters));
         assertEquals(10, page.get("latency_server_probe_round_trips_total"));
         assertEquals(0, page.get("latency_server_update_errors_total"));

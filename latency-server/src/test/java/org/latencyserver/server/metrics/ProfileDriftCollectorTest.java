@@ -1,5 +1,6 @@
 package org.latencyserver.server.metrics;
 
+import org.latencyserver.server.engine.ProbeShapes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,7 +23,7 @@ class ProfileDriftCollectorTest {
         assertTrue(CollectorScrape.of(collector).samples("latency_server_profile_cell_drifting").isEmpty(), "nothing probed yet");
         fixture.push(1, 50, 50, 10, 1_000_000_000L);
         fixture.engine.submitProbe((short) 1, "ws1", LatencyHistogram.of(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1),
-            2.5, 10, 2_000_000_000L);
+            2.5, 10, ProbeShapes.CLASSIC, 2_000_000_000L);
         final List<EngineQuery.CellDrift> drifts = fixture.loop.query().profileDrifts();
         assertEquals(1, drifts.size(), drifts::toString);
         final var samples = CollectorScrape.of(collector).samples("latency_server_profile_cell_drifting");

@@ -1,5 +1,6 @@
 package org.latencyserver.server.metrics;
 
+import org.latencyserver.server.engine.ProbeShapes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -215,7 +216,7 @@ class ServerMetricsTest {
         assertTrue(MetricsText.scrape(url).samples("latency_server_profile_cell_drifting").isEmpty(), "nothing probed yet");
         push(1, 50, 50, 10);
         servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent",
-            new HistogramBins(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1), 10, 2.5, 0));
+            new HistogramBins(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1), 10, 2.5, 0, ProbeShapes.idl()));
         final List<EngineQuery.CellDrift> drifts = loop.query().profileDrifts();
         assertEquals(1, drifts.size(), drifts::toString);
         final MetricsText scrape = MetricsText.scrape(url);
@@ -227,7 +228,7 @@ class ServerMetricsTest {
     void aProbeReportsRoundTripsAreObservedAndItsOverflowAtTheLastEdge() throws Exception {
         push(1, 50, 50, 10);
         final HistogramBins bins = new HistogramBins(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1);
-        servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent", bins, 10, 2.5, 0));
+        servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent", bins, 10, 2.5, 0, ProbeShapes.idl()));
         final MetricsText scrape = MetricsText.scrape(url);
         assertEquals(10, scrape.get("latency_server_round_trip_seconds_count", "index_ref", "1"));
         assertEquals(7 * 1e-3 + 2 * 3e-3 + 4e-3, scrape.get("latency_server_round_trip_seconds_sum", "index_ref", "1"), 1e-9);
@@ -243,8 +244,8 @@ class ServerMetricsTest {
         final double servedMean = servant.current_estimate((short) 1).value_ms;
         push(2, 10, 10, 10);
         final HistogramBins bins = new HistogramBins(new long[] {2_000_000, 4_000_000}, new long[] {7, 2}, 1);
-        servant.submit_probe(new ProbeReport((short) 2, "lab1", "test agent", bins, 10, 2.5, 0));
-        servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent", bins, 10, 2.5, 0));
+        servant.submit_probe(new ProbeReport((short) 2, "lab1", "test agent", bins, 10, 2.5, 0, ProbeShapes.idl()));
+        servant.submit_probe(new ProbeReport((short) 1, "ws1", "test agent", bins, 10, 2.5, 0, ProbeShapes.idl()));
         final MetricsText scrape = MetricsText.scrape(url);
         final List<MetricsText.Sample> roundTrips = scrape.samples("latency_server_calibration_round_trips");
         assertEquals(1, roundTrips.size(), scrape::toString);

@@ -1,5 +1,6 @@
 package org.latencyserver.server.persistence;
 
+import org.latencyserver.server.engine.ProbeShapes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,7 +67,7 @@ class LearningSurvivesRestartTest {
         before.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
         measure(before, 100, 300, SECOND);
         for (int w = 0; w < 10; w++) {
-            before.submitProbe((short) 4, "lab1", roundTrips(8, 150, 400), 0.27, 2000, (10 + 2 * w) * SECOND);
+            before.submitProbe((short) 4, "lab1", roundTrips(8, 150, 400), 0.27, 2000, ProbeShapes.CLASSIC, (10 + 2 * w) * SECOND);
         }
         before.applyMib((short) 4, new MibReading((short) 80, (short) 80, (short) 10), 40 * SECOND);
         measure(before, 900, 1100, 41 * SECOND);

@@ -37,6 +37,10 @@ import org.omg.CORBA.ORB;
  */
 final class ConsoleTestbed implements AutoCloseable {
 
+    /** The traffic shape the testbed's probe windows say they were sent in: trains of 20 round trips 1 ms apart, arrays. */
+    private static final org.latencyserver.idl.latency.TrafficShape CLASSIC_SHAPE =
+        new org.latencyserver.idl.latency.TrafficShape(1_000, 20, 0, (short) 2);
+
     final Path directory;
     final SystemUnderTest system;
     final ORB orb;
@@ -142,7 +146,7 @@ final class ConsoleTestbed implements AutoCloseable {
     void probe(final int indexRef, final String clientNode, final int roundTrips, final long upperEdgeNanos) throws Exception {
         service.submit_probe(new ProbeReport((short) indexRef, clientNode, "console test",
             new HistogramBins(new long[] {upperEdgeNanos / 2, upperEdgeNanos}, new long[] {0, roundTrips}, 0), roundTrips,
-            upperEdgeNanos * 0.75 / 1e6, 1));
+            upperEdgeNanos * 0.75 / 1e6, 1, CLASSIC_SHAPE));
     }
 
     /**
@@ -165,7 +169,7 @@ final class ConsoleTestbed implements AutoCloseable {
         for (int i = 0; i < windows; i++) {
             service.submit_probe(new ProbeReport((short) indexRef, clientNode, "console test",
                 new HistogramBins(new long[] {roundTripNanos / 2, roundTripNanos}, new long[] {0, roundTripsPerWindow}, 0),
-                roundTripsPerWindow, roundTripNanos / 1e6, 1));
+                roundTripsPerWindow, roundTripNanos / 1e6, 1, CLASSIC_SHAPE));
         }
     }
 

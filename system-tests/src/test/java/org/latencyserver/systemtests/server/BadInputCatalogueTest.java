@@ -784,6 +784,7 @@ class BadInputCatalogueTest {
                 case "sample_count": field.set(report, samples); break;
                 case "mean_ms": field.set(report, meanMillis); break;
                 case "window_millis": field.set(report, windowMillis); break;
+                case "shape": field.set(report, new org.latencyserver.idl.latency.TrafficShape(1_000, 20, 0, (short) 2)); break;
                 default:
                     if (field.getType() == String.class) {
                         field.set(report, "");

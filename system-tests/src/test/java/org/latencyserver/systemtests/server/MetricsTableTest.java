@@ -115,9 +115,9 @@ class MetricsTableTest {
         push(5, 0, 50, 10); // the pushed ends of a connection whose client is polled
         // an average's and a bound's probe windows: round trips, calibration, profile cells
         service.submit_probe(new ProbeReport((short) 1, "ws1", "test", new HistogramBins(
-            new long[] {2_000_000, 3_000_000, 4_000_000}, new long[] {30, 60, 10}, 0), 100, 2.8, 0));
+            new long[] {2_000_000, 3_000_000, 4_000_000}, new long[] {30, 60, 10}, 0), 100, 2.8, 0, new org.latencyserver.idl.latency.TrafficShape(1_000, 20, 0, (short) 2)));
         service.submit_probe(new ProbeReport((short) 2, "lab1", "test", new HistogramBins(
-            new long[] {100_000, 200_000, 400_000}, new long[] {50, 40, 10}, 0), 100, 0.15, 0));
+            new long[] {100_000, 200_000, 400_000}, new long[] {50, 40, 10}, 0), 100, 0.15, 0, new org.latencyserver.idl.latency.TrafficShape(1_000, 20, 0, (short) 2)));
         for (int i = 0; i < 10; i++) {
             service.RequestStatus((short) 1);
         }
