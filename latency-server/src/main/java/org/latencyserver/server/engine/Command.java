@@ -135,9 +135,18 @@ public sealed interface Command<T> permits Command.PushedMib, Command.PolledMib,
      * @param roundTrips   the window's round trips, ns
      * @param meanMillis   their exact mean, ms
      * @param windowMillis how long the window lasted, ms
+     * @param shape        the class of the window's trains' traffic shape, or null when unknown
      */
-    record Probe(short indexRef, String clientNode, LatencyHistogram roundTrips, double meanMillis, long windowMillis)
+    record Probe(short indexRef, String clientNode, LatencyHistogram roundTrips, double meanMillis, long windowMillis,
+                 org.latencyserver.core.traffic.ShapeClass shape)
         implements Command<SubmitOutcome> {
+
+        /** A window of unknown traffic shape. */
+        Probe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips, final double meanMillis,
+              final long windowMillis) {
+            this(indexRef, clientNode, roundTrips, meanMillis, windowMillis, null);
+        }
+
         @Override
         public String describe() {
             return "the probe report for connection " + indexRef;
@@ -145,7 +154,7 @@ public sealed interface Command<T> permits Command.PushedMib, Command.PolledMib,
 
         @Override
         public SubmitOutcome applyTo(final UpdateEngine engine, final long nowNanos) {
-            return engine.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, nowNanos);
+            return engine.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, shape, nowNanos);
         }
     }
 

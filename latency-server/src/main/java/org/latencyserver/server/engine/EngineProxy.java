@@ -123,7 +123,21 @@ public final class EngineProxy {
      */
     public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
                                      final double meanMillis, final long windowMillis) throws EngineCallException {
-        return call(new Command.Probe(indexRef, clientNode, roundTrips, meanMillis, windowMillis));
+        return submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, null);
+    }
+
+    /**
+     * A client agent's probe window whose trains had a known traffic shape (see {@link UpdateEngine#submitProbe(short,
+     * String, LatencyHistogram, double, long, org.latencyserver.core.traffic.ShapeClass, long)}).
+     *
+     * @param shape the class of the trains' shape, or null when unknown
+     * @return accepted, or why not
+     * @throws EngineCallException when the update thread gave no outcome
+     */
+    public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
+                                     final double meanMillis, final long windowMillis,
+                                     final org.latencyserver.core.traffic.ShapeClass shape) throws EngineCallException {
+        return call(new Command.Probe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, shape));
     }
 
     /**

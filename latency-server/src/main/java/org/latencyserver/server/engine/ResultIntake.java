@@ -82,10 +82,10 @@ final class ResultIntake {
             row.load().cpu().thesisLabel());
         final long nowMillis = filing.epochMillis().getAsLong();
         // The measurement's round trips also test the estimate served while they were sent.
-        final StateKnowledge tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
+        final Learning tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
             measurement.meanMillis(), false);
-        final Learning learning = row.learning().with(row.load(), tested.withMeasurement(measurement, nowMillis))
-            .withMeasurementReason(null);
+        final Learning learning = tested.with(row.load(),
+            tested.of(row.load(), row.spec().boundPercent()).withMeasurement(measurement, nowMillis)).withMeasurementReason(null);
         filing.publisher().publish(row,
             filing.serving().measured(row.withMeasurement(measurement, learning), measurement, basis, nowMillis));
         if (settings.settleNanos() > 0) {
@@ -107,10 +107,10 @@ final class ResultIntake {
      */
     private SubmitOutcome poolInBand(final ConnectionRow row, final long ticket, final Measurement measurement,
                                      final ConnectionLoadState issuedIn, final long nowNanos) {
-        final StateKnowledge tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
+        final Learning tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
             measurement.meanMillis(), false);
         final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
-            .withLearning(row.learning().with(row.load(), tested).withMeasurementReason(null));
+            .withLearning(tested.withMeasurementReason(null));
         filing.bandProbes().add(row.spec(), row.load().hops(),
             new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, filing.epochMillis().getAsLong()));
         resultsPooledInBand++;

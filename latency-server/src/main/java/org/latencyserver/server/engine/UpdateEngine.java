@@ -278,7 +278,21 @@ public final class UpdateEngine {
      */
     public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
                                      final double meanMillis, final long windowMillis, final long nowNanos) {
-        return probes.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, nowNanos);
+        return submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, null, nowNanos);
+    }
+
+    /**
+     * As {@link #submitProbe(short, String, LatencyHistogram, double, long, long)}, for a window whose trains had a known
+     * traffic shape: a bound's calibration is kept per shape class in each load state, and the bound served for a
+     * connection with no declared traffic is read at the level of the worst class seen.
+     *
+     * @param shape the class of the window's trains' shape, or null when unknown (counted under the client agent's
+     *              classic probes, {@link org.latencyserver.core.calibration.StateKnowledge#CLASSIC_PROBES})
+     */
+    public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
+                                     final double meanMillis, final long windowMillis,
+                                     final org.latencyserver.core.traffic.ShapeClass shape, final long nowNanos) {
+        return probes.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, shape, nowNanos);
     }
 
     /** @return results taken back from a load state that changed within the settle window (any thread) */
