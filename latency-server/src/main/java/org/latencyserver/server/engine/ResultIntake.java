@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.latencyserver.core.calibration.BandProbes;
-import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
