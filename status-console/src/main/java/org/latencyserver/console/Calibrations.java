@@ -48,7 +48,8 @@ final class Calibrations {
         return new StateCalibrationView(s.cpu_state, s.port_state, s.load_state, current, s.round_trips_checked, s.coverage,
             s.coverage_interval.lower, s.coverage_interval.upper, intervalKnown, s.coverage_interval.method, s.nominal,
             s.served_level_percent, s.windows_checked, s.median_relative_error, s.inside_interval_fraction,
-            s.mean_correction_factor, s.measurements, s.last_measured_epoch_millis, s.drift_alarms, notHolding);
+            s.mean_correction_factor, s.measurements, s.last_measured_epoch_millis, s.drift_alarms, notHolding,
+            s.coverage_below_nominal);
     }
 
     /**

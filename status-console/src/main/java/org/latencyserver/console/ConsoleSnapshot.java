@@ -187,13 +187,16 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
      * @param driftAlarms           re-measurements opened because estimates stopped holding
      * @param boundNotHolding       BOUND: the coverage interval lies wholly below nominal −
      *                              {@link Calibrations#NOT_HOLDING_MARGIN_POINTS} points
+     * @param belowNominal          BOUND: the server flags the state under-covering — its coverage interval lies wholly
+     *                              below nominal after at least 20 blocks (for the pooled row: some state is)
      */
     public record StateCalibrationView(int cpuState, int portState, String loadState, boolean current, long roundTripsChecked,
                                        double coverage, double coverageLower, double coverageUpper,
                                        boolean coverageIntervalKnown, String coverageMethod, double nominal,
                                        double servedLevelPercent, long windowsChecked, double medianRelativeError,
                                        double insideIntervalFraction, double meanCorrectionFactor, long measurements,
-                                       long lastMeasuredEpochMillis, long driftAlarms, boolean boundNotHolding) {
+                                       long lastMeasuredEpochMillis, long driftAlarms, boolean boundNotHolding,
+                                       boolean belowNominal) {
     }
 
     /** Histogram bins in ms: bin i covers (upperEdgesMillis[i−1], upperEdgesMillis[i]]. */

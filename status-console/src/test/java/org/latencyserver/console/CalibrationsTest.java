@@ -31,6 +31,19 @@ class CalibrationsTest {
     }
 
     @Test
+    void aStateTheServerFlagsUnderCoveringIsShownFlaggedAndTheOthersAreNot() {
+        final StateCalibration low = state(11, 0, 0.90, 0.88, 0.93, BLOCKS);
+        low.coverage_below_nominal = true;
+        final StateCalibration pooled = state(-1, -1, 0.95, 0.93, 0.97, BLOCKS);
+        pooled.coverage_below_nominal = true;
+        final CalibrationView view = Calibrations.view(new Calibration((short) 7, "adaptive", pooled,
+            new StateCalibration[] {low, state(31, 0, 0.96, 0.95, 0.97, BLOCKS)}), 31, 0);
+        assertTrue(view.states().get(0).belowNominal());
+        assertFalse(view.states().get(1).belowNominal());
+        assertTrue(view.pooled().belowNominal(), "the pooled row says some state is");
+    }
+
+    @Test
     void theCurrentLoadStateIsMarked() {
         final Calibration calibration = new Calibration((short) 7, "adaptive", state(-1, -1, 0.5, 0, 1, BLOCKS),
             new StateCalibration[] {state(11, 0, 0.5, 0, 1, BLOCKS), state(31, 0, 0.5, 0, 1, BLOCKS)});
@@ -60,6 +73,6 @@ class CalibrationsTest {
     private static StateCalibration state(final int cpuState, final int portState, final double coverage, final double lower,
                                           final double upper, final String method) {
         return new StateCalibration((short) cpuState, (short) portState, cpuState < 0 ? "all states" : "state " + cpuState,
-            2000, coverage, new ConfidenceInterval(lower, upper, 0.95, "ratio", method), 0.96, 96.0, 0, 0, 0, 1.0, 2, 0, 0);
+            2000, coverage, new ConfidenceInterval(lower, upper, 0.95, "ratio", method), 0.96, 96.0, 0, 0, 0, 1.0, 2, 0, 0, false);
     }
 }

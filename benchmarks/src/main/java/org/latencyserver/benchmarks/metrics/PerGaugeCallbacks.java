@@ -150,6 +150,14 @@ final class PerGaugeCallbacks {
             .labelNames("index_ref", "state")
             .callback(perLoadState(table, BOUND, known -> known.coverage().roundTrips() > 0, known -> known.coverage().roundTrips()))
             .register(registry);
+        GaugeWithCallback.builder().name("latency_server_state_coverage_below_nominal")
+            .help("1 when the load state's coverage 95 % interval (over blocks, after at least "
+                + org.latencyserver.core.calibration.StateKnowledge.MIN_BLOCKS_FOR_COVERAGE_ALARM + " blocks) lies wholly below the"
+                + " nominal share: the bounds served in it under-cover; else 0 (BOUND connections)")
+            .labelNames("index_ref", "state")
+            .callback(perLoadState(table, BOUND, known -> known.level() != null && known.coverage().roundTrips() > 0,
+                known -> known.coverageBelowNominal() ? 1 : 0))
+            .register(registry);
         GaugeWithCallback.builder().name("latency_server_calibration_mean_relative_error_ratio").unit(Unit.RATIO)
             .help("median |served mean - mean of the following window| / window mean, per load state (AVERAGE connections)")
             .labelNames("index_ref", "state")

@@ -62,16 +62,36 @@ public final class EstimateCorrection {
      */
     public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
                                     final RecentValues pooledLogResiduals) {
-        return thesis.kind() == EstimateKind.BOUND ? bound(thesis, reference, knowledge)
+        return correct(thesis, reference, knowledge, pooledLogResiduals, null, null);
+    }
+
+    /**
+     * As {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues)}, a bound read at the level
+     * {@link BorrowedLevel} serves: the state's own level shrunk towards the connection's pooled level while the
+     * state is young, and the worst shape class seen (or the declared one).
+     *
+     * @param pooledLevel   the connection's pooled level, or null to borrow nothing
+     * @param declaredShape the class of the connection's declared traffic, or null when it declares none
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals, final AdaptiveQuantileLevel pooledLevel,
+                                    final org.latencyserver.core.traffic.ShapeClass declaredShape) {
+        return thesis.kind() == EstimateKind.BOUND ? bound(thesis, reference, knowledge, pooledLevel, declaredShape)
             : mean(thesis, knowledge, pooledLogResiduals);
     }
 
-    private static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge) {
+    private static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                   final AdaptiveQuantileLevel pooledLevel, final org.latencyserver.core.traffic.ShapeClass declared) {
         final AdaptiveQuantileLevel level = knowledge.level();
-        if (level == null || reference == null || knowledge.coverage().blocks() == 0) {
+        if (level == null || reference == null) {
             return new Corrected(thesis, "");
         }
-        final double levelPercent = level.servedPercent();
+        final BorrowedLevel.Served served = BorrowedLevel.of(knowledge, pooledLevel, declared);
+        if (knowledge.coverage().blocks() == 0 && served.nominal()) {
+            return new Corrected(thesis, "");
+        }
+        final double levelPercent = served.servedPercent();
         double valueMillis;
         final List<String> notes = new ArrayList<>(thesis.notes());
         try {
@@ -87,7 +107,8 @@ public final class EstimateCorrection {
         alternatives.addAll(thesis.alternatives());
         final String description = String.format(Locale.ROOT,
             "adaptive conformal: read at %.2f %% (nominal %s %%) after %d round trips followed served bounds in this state",
-            levelPercent, plain(thesis.boundPercent()), knowledge.coverage().roundTrips());
+            levelPercent, plain(thesis.boundPercent()), knowledge.coverage().roundTrips())
+            + (pooledLevel == null && served.shape() == null ? "" : "; " + served.description());
         notes.add(description + "; thesis value " + millis(thesis.valueMillis()));
         return new Corrected(new Estimate(thesis.qos(), EstimateKind.BOUND, valueMillis, thesis.boundPercent(),
             observed != null ? observed : thesis.interval(), alternatives, thesis.basis(), notes, thesis.interpolated()),

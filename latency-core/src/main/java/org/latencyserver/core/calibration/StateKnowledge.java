@@ -1,6 +1,9 @@
 package org.latencyserver.core.calibration;
 
+import java.util.function.DoubleToLongFunction;
 import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.ShapeClass;
 
 /**
  * What the server has learned about one connection in one load state: its last measurement (so a
@@ -19,21 +22,51 @@ import org.latencyserver.core.estimate.Measurement;
  * @param drift                  the sequential test of whether the served estimate still holds
  * @param driftAlarms            alarms acted on (re-measurements opened)
  * @param probeWindows           probe windows observed
+ * @param groups                 the blocks behind {@code level} and the level of each traffic shape class seen in
+ *                               the state ({@link BorrowedLevel} serves from them)
  */
 public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpochMillis, long measurements,
                              AdaptiveQuantileLevel level, MeanCorrection meanCorrection, CoverageTally coverage,
-                             MeanErrorTally meanErrors, DriftDetector drift, long driftAlarms, long probeWindows) {
+                             MeanErrorTally meanErrors, DriftDetector drift, long driftAlarms, long probeWindows,
+                             GroupLevels groups) {
+
+    /**
+     * The class of the client agent's classic probes, which blocks of unknown traffic are counted under: trains of
+     * 20 round trips back to back (spacing below 0.5 ms), with the thesis's {@code fm1} arrays.
+     */
+    public static final ShapeClass CLASSIC_PROBES = new ShapeClass(0, 2, CallKind.ARRAYS);
+
+    /** Blocks before a state's coverage interval may say it under-covers ({@link #coverageBelowNominal}). */
+    public static final long MIN_BLOCKS_FOR_COVERAGE_ALARM = EstimateCorrection.MIN_BLOCKS_FOR_OBSERVED_INTERVAL;
 
     /**
      * @throws IllegalArgumentException on a missing part or negative count
      */
     public StateKnowledge {
-        if (meanCorrection == null || coverage == null || meanErrors == null || drift == null) {
-            throw new IllegalArgumentException("state knowledge needs its mean correction, tallies and detector");
+        if (meanCorrection == null || coverage == null || meanErrors == null || drift == null || groups == null) {
+            throw new IllegalArgumentException("state knowledge needs its mean correction, tallies, detector and group levels");
         }
         if (measurements < 0 || driftAlarms < 0 || probeWindows < 0) {
             throw new IllegalArgumentException("negative count in state knowledge");
         }
+    }
+
+    /** Knowledge with no group levels learned yet ({@link GroupLevels#EMPTY}). */
+    public StateKnowledge(final Measurement lastMeasurement, final long lastMeasuredEpochMillis, final long measurements,
+                          final AdaptiveQuantileLevel level, final MeanCorrection meanCorrection, final CoverageTally coverage,
+                          final MeanErrorTally meanErrors, final DriftDetector drift, final long driftAlarms,
+                          final long probeWindows) {
+        this(lastMeasurement, lastMeasuredEpochMillis, measurements, level, meanCorrection, coverage, meanErrors, drift, driftAlarms,
+            probeWindows, GroupLevels.EMPTY);
+    }
+
+    /**
+     * @param nextGroups group levels, e.g. as read back from a file
+     * @return the knowledge with them
+     */
+    public StateKnowledge withGroups(final GroupLevels nextGroups) {
+        return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, level, meanCorrection, coverage, meanErrors,
+            drift, driftAlarms, probeWindows, nextGroups);
     }
 
     /**
@@ -53,7 +86,7 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
      */
     public StateKnowledge withMeasurement(final Measurement measurement, final long epochMillis) {
         return new StateKnowledge(measurement, epochMillis, measurements + 1, level, meanCorrection, coverage, meanErrors,
-            DriftDetector.QUIET, driftAlarms, probeWindows);
+            DriftDetector.QUIET, driftAlarms, probeWindows, groups);
     }
 
     /**
@@ -68,11 +101,54 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
      * @return the knowledge after it
      */
     public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt) {
-        final AdaptiveQuantileLevel nextLevel = level == null || !adapt ? level : level.observe(roundTrips, roundTrips - hits);
+        final long misses = roundTrips - hits;
+        return observeBound(roundTrips, hits, fromProbe, adapt, CLASSIC_PROBES, levelPercent -> misses);
+    }
+
+    /**
+     * A block of round trips of one traffic shape class tested against the bound being served when they were sent
+     * (coverage, drift test), and, when {@code adapt}, teaching the state's own level and the class's level: each
+     * from the misses of the bound read at its own level (so each converges to its group's quantile, whatever
+     * level was served).
+     *
+     * @param roundTrips      round trips, {@code >= 1}
+     * @param hits            of those, at or below the served bound
+     * @param fromProbe       true for a probe window
+     * @param adapt           whether the levels and the drift test learn from it
+     * @param shape           the class of the block's traffic, or null for unknown (counted as {@link #CLASSIC_PROBES})
+     * @param missesAtPercent round trips of the block above the bound read at a level, percent; in [0, roundTrips]
+     * @return the knowledge after it
+     */
+    public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt,
+                                       final ShapeClass shape, final DoubleToLongFunction missesAtPercent) {
+        AdaptiveQuantileLevel nextLevel = level;
+        GroupLevels nextGroups = groups;
+        if (level != null && adapt) {
+            nextLevel = level.observe(roundTrips, missesAtPercent.applyAsLong(level.servedPercent()));
+            final ShapeClass group = shape == null ? CLASSIC_PROBES : shape;
+            final AdaptiveQuantileLevel fresh = new AdaptiveQuantileLevel(level.targetMissFraction(), level.targetMissFraction(),
+                level.stepPerRoundTrip(), level.maxBlockWeight());
+            final GroupLevels.ClassLevel known = groups.byClass().get(group);
+            final AdaptiveQuantileLevel classLevel = known == null ? fresh : known.level();
+            nextGroups = groups.observe(group, fresh, roundTrips, missesAtPercent.applyAsLong(classLevel.servedPercent()));
+        }
         final DriftDetector nextDrift = fromProbe && adapt && level != null
             ? drift.observeMisses(roundTrips, roundTrips - hits, level.targetMissFraction()) : drift;
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, nextLevel, meanCorrection,
-            coverage.add(roundTrips, hits), meanErrors, nextDrift, driftAlarms, probeWindows + (fromProbe ? 1 : 0));
+            coverage.add(roundTrips, hits), meanErrors, nextDrift, driftAlarms, probeWindows + (fromProbe ? 1 : 0), nextGroups);
+    }
+
+    /**
+     * @return whether the served bounds under-cover here: the state's coverage 95 % interval (over blocks, {@link
+     *         CoverageTally#interval}) lies wholly below the nominal share, after at least {@value
+     *         #MIN_BLOCKS_FOR_COVERAGE_ALARM} blocks; false for a mean or a 100 % bound (no level)
+     */
+    public boolean coverageBelowNominal() {
+        if (level == null || coverage.blocks() < MIN_BLOCKS_FOR_COVERAGE_ALARM) {
+            return false;
+        }
+        final org.latencyserver.core.stats.ConfidenceInterval interval = coverage.interval(0.95);
+        return interval != null && interval.upper() < 1.0 - level.targetMissFraction();
     }
 
     /**
@@ -97,26 +173,26 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, level,
             adapt ? meanCorrection.observe(thesisMeanMillis, servedMeanMillis, windowMeanMillis, windowRoundTrips) : meanCorrection,
             coverage, meanErrors.add(servedMeanMillis, servedLowerMillis, servedUpperMillis, windowMeanMillis), nextDrift,
-            driftAlarms, probeWindows + (fromProbe ? 1 : 0));
+            driftAlarms, probeWindows + (fromProbe ? 1 : 0), groups);
     }
 
     /**
      * @param boundPercent the connection's bound, in (0, 100], or 0 for a mean
      * @return the knowledge with its corrections learned afresh — the adaptive level back at the nominal one, no
-     *         mean factor, the drift test quiet — when the served estimate starts coming from another kind of
+     *         mean factor, the drift test quiet, no group levels (the state borrows from the pooled level again) — when the served estimate starts coming from another kind of
      *         source (a factor learned against one source says nothing of another); the tallies of what was
      *         served, the last measurement and the counts stay
      */
     public StateKnowledge withCorrectionsRestarted(final double boundPercent) {
         final AdaptiveQuantileLevel restarted = level == null ? null : AdaptiveQuantileLevel.start(boundPercent);
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, restarted, MeanCorrection.NONE, coverage,
-            meanErrors, DriftDetector.QUIET, driftAlarms, probeWindows);
+            meanErrors, DriftDetector.QUIET, driftAlarms, probeWindows, GroupLevels.EMPTY);
     }
 
     /** @return the knowledge after its drift alarm was acted on: scores cleared, alarm counted */
     public StateKnowledge withDriftHandled() {
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, level, meanCorrection, coverage,
-            meanErrors, drift.reset(), driftAlarms + 1, probeWindows);
+            meanErrors, drift.reset(), driftAlarms + 1, probeWindows, groups);
     }
 
     /** Robust standard deviation of recent log errors (MAD × 1.4826); NaN with fewer than 10. */

@@ -224,13 +224,15 @@ final class IdlConversions {
         long measurements = 0;
         long lastMeasured = 0;
         long alarms = 0;
+        boolean anyBelowNominal = false;
         final List<Map.Entry<ConnectionLoadState, StateKnowledge>> entries = new ArrayList<>(row.learning().byState().entrySet());
         entries.sort(Comparator.comparing(e -> e.getKey().cpu().code() * 1000 + e.getKey().port().code()));
         for (final Map.Entry<ConnectionLoadState, StateKnowledge> entry : entries) {
             final StateKnowledge k = entry.getValue();
             final ConnectionLoadState state = entry.getKey();
             states.add(stateCalibration((short) state.cpu().code(), (short) state.port().code(),
-                state.label(), k, nominal));
+                state.label(), k, nominal, servedLevelPercent(row, k)));
+            anyBelowNominal |= k.coverageBelowNominal();
             pooledCoverage = pooledCoverage.plus(k.coverage());
             windows += k.meanErrors().windows();
             inside += k.meanErrors().insideInterval();
@@ -245,19 +247,27 @@ final class IdlConversions {
         final ConfidenceInterval pooledInterval = pooledCoverage.interval(0.95);
         final StateCalibration pooled = new StateCalibration((short) -1, (short) -1, "all states", pooledCoverage.roundTrips(),
             zeroIfNaN(pooledCoverage.coverage()), coverageInterval(pooledInterval), nominal,
-            current.level() == null ? 0.0 : current.level().servedPercent(), windows,
+            servedLevelPercent(row, current), windows,
             zeroIfNaN(RecentValues.median(recentErrors.stream().mapToDouble(Double::doubleValue).toArray())), windows == 0 ? 0.0 : (double) inside / windows,
-            current.meanCorrection().appliedFactor(), measurements, lastMeasured, alarms);
+            current.meanCorrection().appliedFactor(), measurements, lastMeasured, alarms, anyBelowNominal);
         return new Calibration(row.spec().indexRef(), row.spec().calibration().configName(), pooled,
             states.toArray(new StateCalibration[0]));
     }
 
     private static StateCalibration stateCalibration(final short cpuState, final short portState, final String label,
-                                                     final StateKnowledge k, final double nominal) {
+                                                     final StateKnowledge k, final double nominal, final double levelPercent) {
         return new StateCalibration(cpuState, portState, label, k.coverage().roundTrips(), zeroIfNaN(k.coverage().coverage()),
-            coverageInterval(k.coverage().interval(0.95)), nominal, k.level() == null ? 0.0 : k.level().servedPercent(),
+            coverageInterval(k.coverage().interval(0.95)), nominal, levelPercent,
             k.meanErrors().windows(), zeroIfNaN(k.meanErrors().medianRelativeError()), zeroIfNaN(k.meanErrors().insideFraction()),
-            k.meanCorrection().appliedFactor(), k.measurements(), k.lastMeasuredEpochMillis(), k.driftAlarms());
+            k.meanCorrection().appliedFactor(), k.measurements(), k.lastMeasuredEpochMillis(), k.driftAlarms(),
+            k.coverageBelowNominal());
+    }
+
+    /** @return the level a bound is read at in a state: its own level borrowing from the connection's pooled one; 0 without */
+    private static double servedLevelPercent(final ConnectionRow row, final StateKnowledge k) {
+        return k.level() == null ? 0.0 : org.latencyserver.core.calibration.BorrowedLevel.of(k,
+            row.learning().pooledLevel(row.spec().boundPercent()),
+            row.spec().traffic().map(org.latencyserver.core.traffic.ShapeClass::of).orElse(null)).servedPercent();
     }
 
     private static org.latencyserver.idl.latency.ConfidenceInterval coverageInterval(final ConfidenceInterval interval) {

@@ -8,12 +8,13 @@ import org.latencyserver.core.calibration.LearnedCell;
 import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.stats.Counts;
 import org.latencyserver.core.state.PortState;
+import org.latencyserver.core.traffic.ShapeClass;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.Learning;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,10 +43,9 @@ final class ProbeLearning {
         this.scheduler = scheduler;
     }
 
-    /** @see UpdateEngine#submitProbe */
+    /** @see UpdateEngine#submitProbe(short, String, LatencyHistogram, double, long, ShapeClass, long) */
     SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
-                              final double meanMillis, final long windowMillis, final TrafficShape shape,
-                              final long nowNanos) {
+                              final double meanMillis, final long windowMillis, final ShapeClass shape, final long nowNanos) {
         final ConnectionRow row = filing.table().row(indexRef);
         if (row == null) {
             return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);
@@ -77,9 +77,9 @@ final class ProbeLearning {
         }
         probeRoundTrips = Counts.saturatedSum(probeRoundTrips, count);
         learnProfileCell(row, roundTrips, meanMillis);
-        final StateKnowledge known = ServedCalibration.tested(row, roundTrips, count, meanMillis, true, shape);
-        final ConnectionRow next = learnBand(ServingPolicy.reserve(row.withLearning(row.learning().with(row.load(), known))),
-            roundTrips, meanMillis, nowNanos);
+        final Learning tested = ServedCalibration.tested(row, roundTrips, count, meanMillis, true, shape);
+        final StateKnowledge known = tested.of(row.load(), row.spec().boundPercent());
+        final ConnectionRow next = learnBand(ServingPolicy.reserve(row.withLearning(tested)), roundTrips, meanMillis, nowNanos);
         filing.publisher().publish(row, known.drift().alarm() == null ? next : onDriftAlarm(row, next, known, nowNanos));
         return SubmitOutcome.ACCEPTED;
     }

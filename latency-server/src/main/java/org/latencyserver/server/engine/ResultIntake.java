@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.latencyserver.core.calibration.BandProbes;
-import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
@@ -14,6 +13,7 @@ import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.stats.ConfidenceInterval;
+import org.latencyserver.core.traffic.ShapeClass;
 import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.ConnectionRow;
@@ -84,10 +84,10 @@ final class ResultIntake {
             row.load().cpu().thesisLabel());
         final long nowMillis = filing.epochMillis().getAsLong();
         // The measurement's round trips also test the estimate served while they were sent.
-        final StateKnowledge tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
-            measurement.meanMillis(), false, measuredShape(row));
-        final Learning learning = row.learning().with(row.load(), tested.withMeasurement(measurement, nowMillis))
-            .withMeasurementReason(null);
+        final Learning tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
+            measurement.meanMillis(), false, ShapeClass.of(measuredShape(row)));
+        final Learning learning = tested.with(row.load(),
+            tested.of(row.load(), row.spec().boundPercent()).withMeasurement(measurement, nowMillis)).withMeasurementReason(null);
         filing.publisher().publish(row,
             filing.serving().measured(row.withMeasurement(measurement, learning), measurement, basis, nowMillis));
         if (settings.settleNanos() > 0) {
@@ -115,10 +115,10 @@ final class ResultIntake {
      */
     private SubmitOutcome poolInBand(final ConnectionRow row, final long ticket, final Measurement measurement,
                                      final ConnectionLoadState issuedIn, final long nowNanos) {
-        final StateKnowledge tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
-            measurement.meanMillis(), false, measuredShape(row));
+        final Learning tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
+            measurement.meanMillis(), false, ShapeClass.of(measuredShape(row)));
         final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
-            .withLearning(row.learning().with(row.load(), tested).withMeasurementReason(null));
+            .withLearning(tested.withMeasurementReason(null));
         filing.bandProbes().add(row.spec(), row.load().hops(),
             new BandProbes.Window(measurement.histogram(), measurement.meanMillis(), nowNanos, filing.epochMillis().getAsLong()));
         resultsPooledInBand++;

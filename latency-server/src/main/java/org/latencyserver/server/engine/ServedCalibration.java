@@ -1,18 +1,23 @@
 package org.latencyserver.server.engine;
 
+import java.util.function.DoubleToLongFunction;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.histogram.BoundBeyondHistogramException;
 import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.core.traffic.TrafficShape;
+import org.latencyserver.core.traffic.ShapeClass;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionTraffic;
+import org.latencyserver.server.table.Learning;
 
 
 /**
  * Round trips sent while an estimate was served test it: counted in the load state's calibration, and, when the
  * estimate is the state's own (a measurement of it, remembered or fresh, its profile cell, or its band's probes) and
- * the connection adaptive, learned from (the correction, the drift test).
+ * the connection adaptive, learned from (the correction, the drift test). A bound's levels — the connection's pooled
+ * one, the state's own, the traffic shape class's — each learn from the misses of the bound read at that level from
+ * the histogram the served bound came from (see {@code BorrowedLevel}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -22,30 +27,65 @@ final class ServedCalibration {
     }
 
     /**
+     * As {@link #tested(ConnectionRow, LatencyHistogram, long, double, boolean, ShapeClass)} for round trips of
+     * unknown traffic (counted under {@link StateKnowledge#CLASSIC_PROBES}).
+     */
+    static Learning tested(final ConnectionRow row, final LatencyHistogram roundTrips, final long count,
+                           final double meanMillis, final boolean fromProbe) {
+        return tested(row, roundTrips, count, meanMillis, fromProbe, null);
+    }
+
+    /**
      * @param row        the connection, serving the estimate the round trips followed
      * @param roundTrips the round trips, ns
      * @param count      how many
      * @param meanMillis their exact mean
      * @param fromProbe  true for a probe window, false for a measurement
-     * @param shape      the traffic shape the round trips were sent in: a probe window's as its report says, a
-     *                   measurement's as its request asked ({@link ConnectionTraffic#forMeasurement}); not used yet
-     * @return what is known of the row's load state after them
+     * @param shape      the class of the traffic the round trips were sent with, or null when unknown
+     * @return the row's learning after them: its load state's knowledge and its pooled level
      */
-    static StateKnowledge tested(final ConnectionRow row, final LatencyHistogram roundTrips, final long count,
-                                 final double meanMillis, final boolean fromProbe, final TrafficShape shape) {
+    static Learning tested(final ConnectionRow row, final LatencyHistogram roundTrips, final long count,
+                           final double meanMillis, final boolean fromProbe, final ShapeClass shape) {
         final StateKnowledge known = row.currentKnowledge();
         final Estimate served = row.estimate();
         if (served == null || count < 1) {
-            return known;
+            return row.learning();
         }
         final boolean ownState = row.served().source().ofCurrentState();
         final boolean adapt = row.spec().isAdaptive() && ownState;
         if (served.kind() == EstimateKind.BOUND) {
             final long hits = Math.min(count, roundTrips.countAtOrBelow(Math.round(served.valueMillis() * 1e6)));
-            return known.observeBound(count, hits, fromProbe, adapt);
+            final DoubleToLongFunction missesAt = missesAt(row.served().reference(), roundTrips, count, count - hits);
+            final StateKnowledge next = known.observeBound(count, hits, fromProbe, adapt, shape, missesAt);
+            final AdaptiveQuantileLevel pooled = row.learning().pooledLevel(row.spec().boundPercent());
+            final Learning learning = row.learning().with(row.load(), next);
+            return !adapt || pooled == null || known.level() == null ? learning
+                : learning.withPooledLevel(pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent())));
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
-        return known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(), served.interval().upper(),
-            meanMillis, count, fromProbe, adapt);
+        return row.learning().with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
+            served.interval().upper(), meanMillis, count, fromProbe, adapt));
+    }
+
+    /**
+     * @param reference    the histogram the served bound was read from, or null (then every level is taken to miss
+     *                     what the served bound missed: there is nothing to read another level from)
+     * @param servedMisses round trips above the served bound
+     * @return round trips above the bound read from {@code reference} at a level, percent (its last edge beyond it)
+     */
+    private static DoubleToLongFunction missesAt(final LatencyHistogram reference, final LatencyHistogram roundTrips,
+                                                 final long count, final long servedMisses) {
+        if (reference == null) {
+            return levelPercent -> servedMisses;
+        }
+        return levelPercent -> {
+            long boundNanos;
+            try {
+                boundNanos = Math.round(reference.boundAt(levelPercent).boundMillis() * 1e6);
+            } catch (BoundBeyondHistogramException | IllegalArgumentException beyond) {
+                boundNanos = reference.lastEdgeNanos();
+            }
+            return count - Math.min(count, roundTrips.countAtOrBelow(boundNanos));
+        };
     }
 }

@@ -328,6 +328,14 @@ final class ServingPolicy {
         return serve(row, thesis, reference, source, dataEpochMillis, null);
     }
 
+    /**
+     * @return the class of the connection's declared traffic shape, whose level alone a bound is then read at; null while
+     *         a connection declares none (its bound is read at the level of the worst shape class seen)
+     */
+    static org.latencyserver.core.traffic.ShapeClass declaredShape(final ConnectionRow row) {
+        return row.spec().traffic().map(org.latencyserver.core.traffic.ShapeClass::of).orElse(null);
+    }
+
     /** @param composed a composed path bound's methods and values, or null */
     private static ConnectionRow serve(final ConnectionRow row, final Estimate thesis, final LatencyHistogram reference,
                                        final EstimateSource source, final long dataEpochMillis, final ComposedBound composed) {
@@ -335,7 +343,7 @@ final class ServingPolicy {
             return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, "", composed));
         }
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge(),
-            row.learning().pooledMeanLogResiduals());
+            row.learning().pooledMeanLogResiduals(), row.learning().pooledLevel(row.spec().boundPercent()), declaredShape(row));
         return row.withServed(corrected.estimate(), null,
             new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description(), composed));
     }

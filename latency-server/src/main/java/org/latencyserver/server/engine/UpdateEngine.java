@@ -279,9 +279,23 @@ public final class UpdateEngine {
      * @return accepted (also when not used: load unknown, nothing served, the window straddles a state change), or why not
      */
     public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
+                                     final double meanMillis, final long windowMillis, final long nowNanos) {
+        return submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, null, nowNanos);
+    }
+
+    /**
+     * As {@link #submitProbe(short, String, LatencyHistogram, double, long, long)}, for a window whose trains had a known
+     * traffic shape: a bound's calibration is kept per shape class in each load state, and the bound served for a
+     * connection with no declared traffic is read at the level of the worst class seen.
+     *
+     * @param shape the shape of the window's trains, as its report says, or null when unknown (counted under the
+     *              client agent's classic probes, {@link org.latencyserver.core.calibration.StateKnowledge#CLASSIC_PROBES})
+     */
+    public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
                                      final double meanMillis, final long windowMillis, final TrafficShape shape,
                                      final long nowNanos) {
-        return probes.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, shape, nowNanos);
+        return probes.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis,
+            shape == null ? null : org.latencyserver.core.traffic.ShapeClass.of(shape), nowNanos);
     }
 
     /** @return results taken back from a load state that changed within the settle window (any thread) */

@@ -13,8 +13,8 @@ import org.latencyserver.server.table.ConnectionRow;
 
 /**
  * The calibration gauges, per connection and load state: a bound connection's coverage (ratio)
- * and the round trips behind it, an average connection's median relative error of its mean
- * (ratio), and every connection's drift alarms. Each family is built in its own pass over the
+ * and the round trips behind it, whether a state's coverage interval lies below nominal (0/1), an
+ * average connection's median relative error of its mean (ratio), and every connection's drift alarms. Each family is built in its own pass over the
  * scrape's one snapshot.
  *
  * <p>Stateless; thread-safe.
@@ -38,6 +38,11 @@ final class CalibrationSeries {
         page.metricSnapshot(perLoadState(rows, true, new GaugeFamily("latency_server_calibration_round_trips", null,
             "round trips behind latency_server_calibration_coverage_ratio, per load state (BOUND connections)", STATE_LABELS),
             known -> known.coverage().roundTrips() > 0, known -> known.coverage().roundTrips()));
+        page.metricSnapshot(perLoadState(rows, true, new GaugeFamily("latency_server_state_coverage_below_nominal", null,
+            "1 when the load state's coverage 95 % interval (over blocks, after at least "
+                + StateKnowledge.MIN_BLOCKS_FOR_COVERAGE_ALARM + " blocks) lies wholly below the nominal share: the bounds "
+                + "served in it under-cover; else 0 (BOUND connections)", STATE_LABELS),
+            known -> known.level() != null && known.coverage().roundTrips() > 0, known -> known.coverageBelowNominal() ? 1 : 0));
         page.metricSnapshot(perLoadState(rows, false, new GaugeFamily("latency_server_calibration_mean_relative_error_ratio",
             Unit.RATIO, "median |served mean - mean of the following window| / window mean, per load state (AVERAGE connections)",
             STATE_LABELS), known -> known.meanErrors().windows() > 0, known -> known.meanErrors().medianRelativeError()));

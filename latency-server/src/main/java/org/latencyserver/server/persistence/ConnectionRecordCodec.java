@@ -5,6 +5,7 @@ import static org.latencyserver.server.persistence.LenientJson.field;
 import static org.latencyserver.server.persistence.LenientJson.has;
 import static org.latencyserver.server.persistence.LenientJson.items;
 import static org.latencyserver.server.persistence.LenientJson.longOr;
+import static org.latencyserver.server.persistence.LenientJson.number;
 import static org.latencyserver.server.persistence.LenientJson.requiredInt;
 import static org.latencyserver.server.persistence.LenientJson.text;
 
@@ -14,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
@@ -126,6 +128,19 @@ final class ConnectionRecordCodec {
         ConnectionRecordCodec::writeStates, ConnectionRecordCodec::readStates);
 
     /**
+     * The connection's pooled adaptive level (every block of every state), which young states borrow from; absent until
+     * it learned a block, and in older files: then it starts at the nominal level again. Read after {@code states}.
+     */
+    private static final Field<ConnectionRow, Draft> POOLED_LEVEL = new Field<>("pooled_level_miss_fraction",
+        row -> row.learning().pooledLevel(),
+        (c, name, row, earlier) -> {
+            if (row.learning().pooledLevel() != null) {
+                c.put(name, row.learning().pooledLevel().missFraction());
+            }
+        },
+        ConnectionRecordCodec::readPooledLevel);
+
+    /**
      * Written in the file's field order; read so that what a field's reading depends on comes first
      * ({@code index_ref} for the abbreviations; {@code estimate} and {@code qos} for the defaults of
      * {@code thesis_estimate}, {@code source} and the states' bound), in the order a record's faults
@@ -133,9 +148,9 @@ final class ConnectionRecordCodec {
      */
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
-            DATA_EPOCH, CORRECTION, THESIS, STATES),
-        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, STATES, MESSAGE_SIZE, LATEST, PREVIOUS,
-            UNAVAILABLE_REASON, MEASUREMENT_WANTED));
+            DATA_EPOCH, CORRECTION, THESIS, STATES, POOLED_LEVEL),
+        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, STATES, POOLED_LEVEL, MESSAGE_SIZE,
+            LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 
     private ConnectionRecordCodec() {
     }
@@ -217,9 +232,23 @@ final class ConnectionRecordCodec {
         });
     }
 
-    private static void readStates(final InputNode c, final String name, final Draft d) {
-        final double boundPercent = d.estimate != null && d.estimate.kind() == EstimateKind.BOUND ? d.estimate.boundPercent()
+    private static double boundPercentOf(final Draft d) {
+        return d.estimate != null && d.estimate.kind() == EstimateKind.BOUND ? d.estimate.boundPercent()
             : d.thesis != null && d.thesis.kind() == EstimateKind.BOUND ? d.thesis.boundPercent() : 0.0;
+    }
+
+    private static void readPooledLevel(final InputNode c, final String name, final Draft d) {
+        final double boundPercent = boundPercentOf(d);
+        if (!has(c, name) || !(boundPercent > 0 && boundPercent < 100)) {
+            return;
+        }
+        final AdaptiveQuantileLevel fresh = AdaptiveQuantileLevel.start(boundPercent);
+        d.learning = d.learning.withPooledLevel(new AdaptiveQuantileLevel(fresh.targetMissFraction(), number(c, name),
+            fresh.stepPerRoundTrip(), fresh.maxBlockWeight()));
+    }
+
+    private static void readStates(final InputNode c, final String name, final Draft d) {
+        final double boundPercent = boundPercentOf(d);
         final List<InputNode> states = items(c, name);
         for (int s = 0; s < states.size(); s++) {
             try {

@@ -5,22 +5,30 @@ import static org.latencyserver.server.persistence.LenientJson.doubleOr;
 import static org.latencyserver.server.persistence.LenientJson.doubles;
 import static org.latencyserver.server.persistence.LenientJson.field;
 import static org.latencyserver.server.persistence.LenientJson.has;
+import static org.latencyserver.server.persistence.LenientJson.items;
 import static org.latencyserver.server.persistence.LenientJson.longOr;
 import static org.latencyserver.server.persistence.LenientJson.number;
+import static org.latencyserver.server.persistence.LenientJson.requiredInt;
+import static org.latencyserver.server.persistence.LenientJson.text;
 import static org.latencyserver.server.persistence.LenientJson.wholeOf;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.CoverageTally;
 import org.latencyserver.core.calibration.DriftDetector;
+import org.latencyserver.core.calibration.GroupLevels;
 import org.latencyserver.core.calibration.MeanCorrection;
 import org.latencyserver.core.calibration.MeanErrorTally;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.input.InputNode;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.ShapeClass;
 import org.latencyserver.server.persistence.JsonFieldTable.Field;
 
 /**
@@ -54,6 +62,23 @@ final class StateKnowledgeJson {
             d.level = fresh == null || !has(n, name) ? fresh
                 : new AdaptiveQuantileLevel(fresh.targetMissFraction(), number(n, name), fresh.stepPerRoundTrip(), fresh.maxBlockWeight());
         });
+    /**
+     * Blocks behind the state's own level; absent in files written before levels borrowed from the pooled one, then
+     * taken as the coverage's blocks (what the level had learned from, as near as is known).
+     */
+    private static final Field<StateKnowledge, Draft> LEVEL_BLOCKS = new Field<>("level_blocks", null,
+        (n, name, k, before) -> {
+            if (k.level() != null) {
+                n.put(name, k.groups().stateBlocks());
+            }
+        },
+        (n, name, d) -> d.levelBlocks = longOr(n, name, -1));
+    /**
+     * Each traffic shape class's level: {@code [{"spacing_range":0,"burst_range":2,"call":"arrays","miss_fraction":0.04,
+     * "blocks":12}, …]}, the ranges as {@link ShapeClass} numbers them; absent (none) in older files.
+     */
+    private static final Field<StateKnowledge, Draft> SHAPE_LEVELS = new Field<>("shape_levels", null,
+        StateKnowledgeJson::writeShapeLevels, StateKnowledgeJson::readShapeLevels);
     private static final Field<StateKnowledge, Draft> MEAN_LOG_FACTOR = new Field<>("mean_log_factor", null,
         (n, name, k, before) -> n.put(name, k.meanCorrection().logFactor()),
         (n, name, d) -> d.meanLogFactor = number(n, name));
@@ -94,9 +119,11 @@ final class StateKnowledgeJson {
     /** Read in the order a state's faults were always found: its first fault is the one reported. */
     private static final JsonFieldTable<StateKnowledge, Draft> FIELDS = new JsonFieldTable<>(
         List.of(LAST_MEASUREMENT, LAST_MEASURED, MEASUREMENTS, LEVEL, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
-            MEAN_LOG_RESIDUALS, COVERAGE, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS),
+            MEAN_LOG_RESIDUALS, COVERAGE, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS, LEVEL_BLOCKS,
+            SHAPE_LEVELS),
         List.of(LAST_MEASUREMENT, LEVEL, COVERAGE, LAST_MEASURED, MEASUREMENTS, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
-            MEAN_LOG_RESIDUALS, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS));
+            MEAN_LOG_RESIDUALS, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS, LEVEL_BLOCKS,
+            SHAPE_LEVELS));
 
     private StateKnowledgeJson() {
     }
@@ -119,9 +146,51 @@ final class StateKnowledgeJson {
                                final StateKnowledge before) {
         final Draft draft = new Draft(boundPercent, before, maxHistogramBins);
         FIELDS.read(node, draft);
+        final GroupLevels groups = draft.level == null ? GroupLevels.EMPTY
+            : new GroupLevels(draft.levelBlocks >= 0 ? draft.levelBlocks : draft.coverage.blocks(), draft.shapeLevels);
         return new StateKnowledge(draft.lastMeasurement, draft.lastMeasuredEpochMillis, draft.measurements, draft.level,
             draft.meanCorrection, draft.coverage, new MeanErrorTally(draft.errorWindows, draft.errorInsideInterval,
-                draft.relativeErrors), DriftDetector.QUIET, draft.driftAlarms, draft.probeWindows);
+                draft.relativeErrors), DriftDetector.QUIET, draft.driftAlarms, draft.probeWindows, groups);
+    }
+
+    private static void writeShapeLevels(final ObjectNode n, final String name, final StateKnowledge k, final StateKnowledge before) {
+        if (k.level() == null) {
+            return;
+        }
+        final ArrayNode array = n.putArray(name);
+        k.groups().byClass().entrySet().stream()
+            .sorted(java.util.Comparator.comparingInt(e -> e.getKey().wireCode()))
+            .forEach(e -> array.addObject().put("spacing_range", e.getKey().spacingRange()).put("burst_range", e.getKey().burstRange())
+                .put("call", e.getKey().call().word()).put("miss_fraction", e.getValue().level().missFraction())
+                .put("blocks", e.getValue().blocks()));
+    }
+
+    private static void readShapeLevels(final InputNode n, final String name, final Draft d) {
+        final List<InputNode> classes = items(n, name);
+        if (d.level == null || classes.isEmpty()) {
+            return;
+        }
+        if (classes.size() > GroupLevels.MAX_CLASSES) {
+            throw new IllegalArgumentException(name + ": " + classes.size() + " shape classes, at most " + GroupLevels.MAX_CLASSES);
+        }
+        for (int i = 0; i < classes.size(); i++) {
+            final InputNode c = classes.get(i);
+            try {
+                final String word = text(c, "call", null);
+                final CallKind call = CallKind.fromWord(word).orElseThrow(() ->
+                    new IllegalArgumentException("call '" + word + "' is neither octets nor arrays"));
+                final ShapeClass shape = new ShapeClass(requiredInt(c, "spacing_range"), requiredInt(c, "burst_range"), call);
+                final long blocks = longOr(c, "blocks", -1);
+                if (blocks < 0) {
+                    throw new IllegalArgumentException("blocks: expected a whole number >= 0");
+                }
+                final AdaptiveQuantileLevel level = new AdaptiveQuantileLevel(d.level.targetMissFraction(), number(c, "miss_fraction"),
+                    d.level.stepPerRoundTrip(), d.level.maxBlockWeight());
+                d.shapeLevels.put(shape, new GroupLevels.ClassLevel(level, blocks));
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(name + "[" + i + "]: " + e.getMessage(), e);
+            }
+        }
     }
 
     private static void writeLastMeasurement(final ObjectNode n, final String name, final StateKnowledge k,
@@ -173,6 +242,9 @@ final class StateKnowledgeJson {
         RecentValues relativeErrors;
         long driftAlarms;
         long probeWindows;
+        /** -1 when the file has none. */
+        long levelBlocks = -1;
+        final Map<ShapeClass, GroupLevels.ClassLevel> shapeLevels = new HashMap<>();
 
         Draft(final double boundPercent, final StateKnowledge before, final int maxHistogramBins) {
             this.boundPercent = boundPercent;

@@ -20,13 +20,25 @@ public final class ConnectionTraffic {
 
     /**
      * The one place the estimate's {@code traffic} text is built: the declared shape's
-     * {@link TrafficShape#label()}, or {@link TrafficFamily#DEFAULT}'s label when none is declared.
+     * {@link TrafficShape#label()}, or {@link TrafficFamily#DEFAULT}'s label when none is declared — followed, for a
+     * bound read at the level of the worst shape class seen in the current load state, by that class.
      *
      * @param row the connection as served
      * @return e.g. {@code "bursts of 50 round trips 2 ms apart, 1000 ms pause, octets"}
      */
     public static String estimateText(final ConnectionRow row) {
-        return row.spec().traffic().map(TrafficShape::label).orElseGet(TrafficFamily.DEFAULT::label);
+        if (row.spec().traffic().isPresent()) {
+            return row.spec().traffic().get().label();
+        }
+        final org.latencyserver.core.calibration.StateKnowledge known = row.currentKnowledge();
+        if (known != null && known.level() != null) {
+            final org.latencyserver.core.calibration.BorrowedLevel.Served served = org.latencyserver.core.calibration.BorrowedLevel
+                .of(known, row.learning().pooledLevel(row.spec().boundPercent()), null);
+            if (served.shape() != null) {
+                return TrafficFamily.DEFAULT.label() + "; bound at the level of the worst shape seen: " + served.shape().label();
+            }
+        }
+        return TrafficFamily.DEFAULT.label();
     }
 
     /**

@@ -2,6 +2,7 @@ package org.latencyserver.server.table;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
@@ -15,15 +16,44 @@ import org.latencyserver.core.state.ConnectionLoadState;
  * @param byState                the knowledge of each load state seen
  * @param stateSinceNanos        monotonic time the current load state began, or {@link ConnectionRow#NOT_DUE}
  * @param nextMeasurementReason  why the next (deferred or open) measurement was asked for, or null
+ * @param pooledLevel            the connection's adaptive level learned from every block of every load state, which a
+ *                               young state's served level borrows from ({@code BorrowedLevel}); null until a bound
+ *                               connection's first block (then it starts at the nominal level)
  */
-public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason) {
+public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
+                       AdaptiveQuantileLevel pooledLevel) {
 
     /** Nothing learned. */
-    public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null);
+    public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null);
 
     /** Copies the map. */
     public Learning {
         byState = Map.copyOf(byState);
+    }
+
+    /** Learning with no pooled level yet. */
+    public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
+                    final String nextMeasurementReason) {
+        this(byState, stateSinceNanos, nextMeasurementReason, null);
+    }
+
+    /**
+     * @param boundPercent the connection's bound, or 0 for a mean
+     * @return the pooled level, started at the nominal one when none yet; null for a mean or a 100 % bound
+     */
+    public AdaptiveQuantileLevel pooledLevel(final double boundPercent) {
+        if (pooledLevel != null) {
+            return pooledLevel;
+        }
+        return boundPercent > 0 && boundPercent < 100 ? AdaptiveQuantileLevel.start(boundPercent) : null;
+    }
+
+    /**
+     * @param level the connection's pooled level after a block, or null
+     * @return the learning with it
+     */
+    public Learning withPooledLevel(final AdaptiveQuantileLevel level) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level);
     }
 
     /**
@@ -63,7 +93,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
     public Learning with(final ConnectionLoadState state, final StateKnowledge knowledge) {
         final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
         next.put(state, knowledge);
-        return new Learning(next, stateSinceNanos, nextMeasurementReason);
+        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel);
     }
 
     /**
@@ -71,7 +101,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning enteredStateAt(final long sinceNanos) {
-        return new Learning(byState, sinceNanos, nextMeasurementReason);
+        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel);
     }
 
     /**
@@ -79,6 +109,6 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withMeasurementReason(final String reason) {
-        return new Learning(byState, stateSinceNanos, reason);
+        return new Learning(byState, stateSinceNanos, reason, pooledLevel);
     }
 }

@@ -28,7 +28,8 @@ class ConnectionsCollectorTest {
         "latency_server_estimate_share_interval_ratio", "latency_server_estimate_stale", "latency_server_estimate_stale_reason",
         "latency_server_cpu_state", "latency_server_port_state", "latency_server_update_required",
         "latency_server_measurement_pending_age_seconds", "latency_server_calibration_coverage_ratio",
-        "latency_server_calibration_round_trips", "latency_server_calibration_mean_relative_error_ratio",
+        "latency_server_calibration_round_trips", "latency_server_state_coverage_below_nominal",
+        "latency_server_calibration_mean_relative_error_ratio",
         "latency_server_drift_alarms");
 
     @TempDir

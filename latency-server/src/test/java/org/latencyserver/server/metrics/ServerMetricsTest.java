@@ -263,6 +263,35 @@ class ServerMetricsTest {
     }
 
     @Test
+    void aLoadStateWhoseCoverageIntervalLiesBelowNominalIsFlaggedOnlyOnceItsBlocksShowIt() throws Exception {
+        push(2, 10, 10, 10);
+        for (int window = 0; window < 5; window++) {
+            missTheServedBound();
+        }
+        MetricsText scrape = MetricsText.scrape(url);
+        final List<MetricsText.Sample> flags = scrape.samples("latency_server_state_coverage_below_nominal");
+        assertEquals(1, flags.size(), scrape::toString);
+        assertEquals("2", flags.get(0).labels().get("index_ref"), "only the bound connection");
+        assertEquals(0, flags.get(0).value(), "5 blocks are too few to say it under-covers");
+        for (int window = 5; window < 25; window++) {
+            missTheServedBound();
+        }
+        scrape = MetricsText.scrape(url);
+        final String state = flags.get(0).labels().get("state");
+        assertEquals(0, scrape.get("latency_server_calibration_coverage_ratio", "index_ref", "2", "state", state), scrape::toString);
+        assertEquals(1, scrape.get("latency_server_state_coverage_below_nominal", "index_ref", "2", "state", state),
+            scrape::toString);
+    }
+
+    /** A probe window of connection 2 whose 10 round trips all lie above the bound it serves now, however high. */
+    private void missTheServedBound() throws Exception {
+        final double boundMillis = servant.current_estimate((short) 2).value_ms;
+        final long aboveNanos = Math.round(boundMillis * 1.5e6);
+        final HistogramBins allAbove = new HistogramBins(new long[] {aboveNanos, aboveNanos + 100_000}, new long[] {0, 10}, 0);
+        servant.submit_probe(new ProbeReport((short) 2, "lab1", "test agent", allAbove, 10, boundMillis * 1.5 + 0.05, 0, ProbeShapes.idl()));
+    }
+
+    @Test
     void everyRequestStatusIsCountedAndTimed() throws Exception {
         push(1, 50, 50, 10);
         final MetricsText before = MetricsText.scrape(url);

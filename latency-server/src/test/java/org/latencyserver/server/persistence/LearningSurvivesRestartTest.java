@@ -12,7 +12,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.state.CpuThresholds;
@@ -98,6 +104,81 @@ class LearningSurvivesRestartTest {
         after.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), SECOND);
         assertEquals(EstimateSource.REMEMBERED, after.table().row((short) 4).served().source());
         assertTrue(after.table().row((short) 4).estimate().valueMillis() < 0.5);
+    }
+
+    /** A state learned from probes of two shape classes, and so a pooled level and per-class levels; saved to {@code file}. */
+    private ConnectionRow learnTwoShapesAndSave(final Path file) throws Exception {
+        final UpdateEngine before = engine();
+        before.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
+        measure(before, 100, 300, SECOND);
+        final TrafficShape octets = new TrafficShape(800, 5, 0, CallKind.OCTETS);
+        for (int w = 0; w < 12; w++) {
+            assertTrue(before.submitProbe((short) 4, "lab1", roundTrips(8, 150, 400), 0.27, 2000, octets, (10 + 2 * w) * SECOND)
+                .accepted());
+            assertTrue(before.submitProbe((short) 4, "lab1", roundTrips(8, 100, 280), 0.19, 2000, null, (11 + 2 * w) * SECOND)
+                .accepted());
+        }
+        final ConnectionRow saved = before.table().row((short) 4);
+        final StateKnowledge known = saved.currentKnowledge();
+        assertEquals(2, known.groups().byClass().size(), known.groups()::toString);
+        assertEquals(12, known.groups().byClass().get(StateKnowledge.CLASSIC_PROBES).blocks());
+        assertNotNull(saved.learning().pooledLevel());
+        assertTrue(saved.learning().pooledLevel().servedPercent() > 96.0, "probes above the bound raised the pooled level");
+        final StateStore store = new StateStore(file, before.table());
+        store.write();
+        store.close();
+        return saved;
+    }
+
+    @Test
+    void thePooledLevelAndEachShapeClasssLevelAreRestored() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        final ConnectionRow restored = after.table().row((short) 4);
+        assertEquals(saved.learning().pooledLevel(), restored.learning().pooledLevel());
+        for (final var entry : saved.learning().byState().entrySet()) {
+            assertEquals(entry.getValue().groups(), restored.learning().byState().get(entry.getKey()).groups(), "state " + entry.getKey());
+        }
+    }
+
+    @Test
+    void aFileWrittenBeforeGroupLevelsLoadsWithItsStatesLevelsWeighedByTheirCoverageBlocks() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final int removed = stripNewFields(root);
+        assertTrue(removed >= 3, "pooled level, level blocks and shape levels were written: " + removed);
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        final ConnectionRow restored = after.table().row((short) 4);
+        assertEquals(AdaptiveQuantileLevel.start(96), restored.learning().pooledLevel(96), "no pooled level: it starts at the nominal");
+        for (final var entry : saved.learning().byState().entrySet()) {
+            final StateKnowledge is = restored.learning().byState().get(entry.getKey());
+            assertEquals(entry.getValue().level(), is.level());
+            assertTrue(is.groups().byClass().isEmpty());
+            assertEquals(is.coverage().blocks(), is.groups().stateBlocks());
+        }
+    }
+
+    private static int stripNewFields(final JsonNode node) {
+        int removed = 0;
+        if (node instanceof ObjectNode object) {
+            for (final String name : List.of("pooled_level_miss_fraction", "level_blocks", "shape_levels")) {
+                if (object.remove(name) != null) {
+                    removed++;
+                }
+            }
+        }
+        for (final JsonNode child : node) {
+            removed += stripNewFields(child);
+        }
+        return removed;
     }
 
     @Test

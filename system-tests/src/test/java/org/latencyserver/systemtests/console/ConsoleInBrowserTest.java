@@ -319,9 +319,9 @@ class ConsoleInBrowserTest {
         row.put("state", s.load_state + (current ? " now" : ""));
         row.put("checked", Long.toString(s.round_trips_checked));
         final boolean interval = !s.coverage_interval.method.startsWith("none");
-        row.put("coverage", s.round_trips_checked == 0 ? "–" : String.format(Locale.ROOT, "%.1f %%", 100 * s.coverage)
+        row.put("coverage", (s.round_trips_checked == 0 ? "–" : String.format(Locale.ROOT, "%.1f %%", 100 * s.coverage)
             + (interval ? String.format(Locale.ROOT, " (%.1f %% – %.1f %%)", 100 * s.coverage_interval.lower,
-            100 * s.coverage_interval.upper) : ""));
+            100 * s.coverage_interval.upper) : "")) + (s.coverage_below_nominal ? " BELOW NOMINAL" : ""));
         row.put("coverage-class", notHolding(s) ? "coverage not-holding" : "coverage");
         row.put("nominal", "96 %");
         row.put("level", !pooled && s.served_level_percent > 0 ? String.format(Locale.ROOT, "%.2f %%", s.served_level_percent) : "–");

@@ -1,0 +1,97 @@
+package org.latencyserver.server.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.core.calibration.BorrowedLevel;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.estimate.Measurement;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.state.CpuThresholds;
+import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.ShapeClass;
+import org.latencyserver.core.traffic.TrafficShape;
+import org.latencyserver.server.table.CalibrationMode;
+import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
+import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.MibReading;
+import org.latencyserver.testkit.RoundTrips;
+
+/**
+ * The engine serves a QoS 4 bound at the level of the worst traffic shape class its probe windows showed, and a load
+ * state entered for the first time at the connection's pooled level.
+ */
+class GroupLevelsServingTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    /** Bursts of 60 octet round trips 0.8 ms apart: class "spacing 0.5–1 ms, bursts 50–100, octets". */
+    private static final TrafficShape LONG_BURST_TRAINS = new TrafficShape(800, 60, 0, CallKind.OCTETS);
+    private static final ShapeClass LONG_BURSTS = ShapeClass.of(LONG_BURST_TRAINS);
+
+    private final AtomicLong tickets = new AtomicLong();
+
+    private UpdateEngine engine() {
+        final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, new WorkstationType("LOCAL-2CORE", 5), "lab2",
+            (short) 6, new WorkstationType("LOCAL-2CORE", 5), null, 1024, 4, 96, null, CalibrationMode.ADAPTIVE, 4.0);
+        return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
+            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 100_000, 0), tickets::incrementAndGet,
+            () -> 1_700_000_000_000L);
+    }
+
+    private static LatencyHistogram roundTrips(final int count, final long lowMicros, final long highMicros) {
+        return LatencyHistogram.fromHdr(RoundTrips.evenlySpread(count, lowMicros, highMicros));
+    }
+
+    private static void measure(final UpdateEngine engine, final long lowMicros, final long highMicros, final long nowNanos) {
+        final LatencyHistogram histogram = roundTrips(1000, lowMicros, highMicros);
+        final double mean = histogram.meanNanosFromBinMidpoints() / 1e6;
+        engine.tick(nowNanos);
+        final ConnectionRow row = engine.table().row((short) 4);
+        assertTrue(engine.submitMeasurement((short) 4, row.pending().ticket(),
+            new Measurement(histogram, 1000, mean, mean / 4, highMicros / 1000.0), "test", nowNanos).accepted());
+    }
+
+    @Test
+    void theWorstShapeSeenDecidesTheBoundAndANewStateStartsFromThePooledLevel() {
+        final UpdateEngine engine = engine();
+        engine.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
+        measure(engine, 100, 300, SECOND);
+        long now = 10 * SECOND;
+        for (int w = 0; w < 15; w++) {
+            // Unknown traffic (the classic probes) stays within the measured spread; long bursts reach a third beyond it.
+            assertTrue(engine.submitProbe((short) 4, "lab1", roundTrips(10, 100, 295), 0.2, 2000, now).accepted());
+            now += 2 * SECOND;
+            assertTrue(engine.submitProbe((short) 4, "lab1", roundTrips(10, 150, 400), 0.27, 2000, LONG_BURST_TRAINS, now).accepted());
+            now += 2 * SECOND;
+        }
+        final ConnectionRow row = engine.table().row((short) 4);
+        final StateKnowledge known = row.currentKnowledge();
+        assertEquals(15, known.groups().byClass().get(LONG_BURSTS).blocks());
+        assertEquals(15, known.groups().byClass().get(StateKnowledge.CLASSIC_PROBES).blocks());
+        assertTrue(row.served().correction().contains("level for the worst shape seen: " + LONG_BURSTS.label()),
+            row.served().correction());
+        assertTrue(row.estimate().notes().stream().anyMatch(n -> n.contains("level for the worst shape seen: ")));
+        assertEquals(org.latencyserver.core.traffic.TrafficFamily.DEFAULT.label() + "; bound at the level of the worst shape seen: "
+            + LONG_BURSTS.label(), org.latencyserver.server.table.ConnectionTraffic.estimateText(row));
+        final BorrowedLevel.Served worst = BorrowedLevel.of(known, row.learning().pooledLevel(96), null);
+        final BorrowedLevel.Served classic = BorrowedLevel.of(known, row.learning().pooledLevel(96), StateKnowledge.CLASSIC_PROBES);
+        assertTrue(worst.missFraction() < classic.missFraction(), "the classic probes alone would need a lower level: "
+            + worst + " against " + classic);
+        assertTrue(row.learning().pooledLevel().servedPercent() > 96.0, row.learning().pooledLevel()::toString);
+
+        // A state never seen: its own level is nominal, its bound is read at the pooled level.
+        engine.applyMib((short) 4, new MibReading((short) 80, (short) 80, (short) 10), now);
+        measure(engine, 900, 1100, now + SECOND);
+        final ConnectionRow young = engine.table().row((short) 4);
+        assertEquals(0, young.currentKnowledge().groups().stateBlocks());
+        assertTrue(young.served().correction().contains("against the connection's pooled level"), young.served().correction());
+        assertTrue(young.estimate().valueMillis() > young.served().thesis().valueMillis(),
+            "served " + young.estimate().valueMillis() + " ms above the thesis's " + young.served().thesis().valueMillis() + " ms");
+    }
+}
