@@ -42,6 +42,9 @@ final class KillChecks {
     Acknowledged writeBeforeKill(final LatencyService primary, final int kill) throws Exception {
         final int cpu1 = (kill % 2 == 0 ? 5 : 75) + kill % 20;
         StandbyLoadKillHarness.push(primary, (short) 1, cpu1);
+        // The agent's connections take ws1's load too (readings are pushed per connection): a measurement in flight at the kill.
+        StandbyLoadKillHarness.push(primary, (short) 4, cpu1);
+        StandbyLoadKillHarness.push(primary, (short) 6, cpu1);
 
         StandbyLoadKillHarness.push(primary, (short) 5, kill % 2 == 0 ? 90 : 10);
         awaitRequest(primary, (short) 5);
@@ -104,7 +107,9 @@ final class KillChecks {
     long flipAndAwaitMirror(final LatencyService newPrimary, final int kill, final EstimateMirror mirror, final long killedNanos)
         throws InterruptedException {
         final boolean high = kill % 2 == 0;
-        StandbyLoadKillHarness.push(newPrimary, (short) 1, high ? 80 : 10);
+        for (final short indexRef : new short[] {1, 4, 6}) {
+            StandbyLoadKillHarness.push(newPrimary, indexRef, high ? 80 : 10);
+        }
         if (!StandbyLoadKillHarness.awaitMirror(mirror, high ? 32 : 12, killedNanos)) {
             throw new IllegalStateException("the mirror did not show ws1's change on the new primary within "
                 + StandbyLoadKillHarness.READY);

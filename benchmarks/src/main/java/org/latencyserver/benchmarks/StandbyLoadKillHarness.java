@@ -36,7 +36,7 @@ import org.omg.CORBA.ORB;
  * {@code StandbyPair/by-client/NODE}); all along, three applications ({@link LoadApplication}) call
  * {@code RequestStatus} and the extended calls, each finding the server its own way (by name,
  * corbaname URL, by-client name); a writer ({@link AcknowledgedWriter}) sends {@code PutMibUpdates}
- * without pause; a real client agent measures the QoS 3 and 4 connections 4 and 6 against a real
+ * every 2 ms; a real client agent measures the QoS 3 and 4 connections 4 and 6 against a real
  * peer agent, both finding the server by name; and a real {@code latency mirror} follows by name.
  *
  * <p>Before each kill this harness makes three acknowledged writes of its own whose values it
