@@ -16,7 +16,10 @@ import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.mirror.EstimateMirror;
+import org.latencyserver.mirror.MirrorRecord;
+import org.latencyserver.mirror.ReadStatus;
 import org.latencyserver.orb.References;
+import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 
 /**
@@ -99,22 +102,41 @@ final class KillChecks {
     }
 
     /**
-     * Flips ws1's load on the new primary (LOW to HIGH or back: a different CPU state pair, and a measurement for the
-     * agent) and waits for the mirror to show it.
+     * Flips ws1's load on the new primary (LOW to HIGH or back: a different CPU state pair for connections 1, 4 and 6)
+     * and waits, in one loop, for the mirror to show it and for the agent's first measurement on the new primary (its
+     * {@code submit_measurement} calls counted there).
      *
-     * @return ms from the kill to the mirror showing the change
+     * @return ms from the kill to each: {mirror, agent}
      */
-    long flipAndAwaitMirror(final LatencyService newPrimary, final int kill, final EstimateMirror mirror, final long killedNanos)
-        throws InterruptedException {
+    long[] flipAndAwait(final LatencyService newPrimary, final int kill, final EstimateMirror mirror, final String metricsUrl,
+                        final long killedNanos) throws Exception {
         final boolean high = kill % 2 == 0;
         for (final short indexRef : new short[] {1, 4, 6}) {
             StandbyLoadKillHarness.push(newPrimary, indexRef, high ? 80 : 10);
         }
-        if (!StandbyLoadKillHarness.awaitMirror(mirror, high ? 32 : 12, killedNanos)) {
-            throw new IllegalStateException("the mirror did not show ws1's change on the new primary within "
-                + StandbyLoadKillHarness.READY);
+        final int cpuStateCode = high ? 32 : 12;
+        final MirrorRecord record = new MirrorRecord();
+        long mirrorMillis = -1;
+        long agentMillis = -1;
+        long nextScrapeNanos = 0;
+        while (mirrorMillis < 0 || agentMillis < 0) {
+            final long now = System.nanoTime();
+            if (now - killedNanos > StandbyLoadKillHarness.READY.toNanos()) {
+                throw new IllegalStateException((mirrorMillis < 0 ? "the mirror did not show ws1's change" : "the agent made no"
+                    + " measurement") + " on the new primary within " + StandbyLoadKillHarness.READY);
+            }
+            if (mirrorMillis < 0 && mirror.read(1, record) == ReadStatus.OK && record.cpuState() == cpuStateCode && !record.stale()) {
+                mirrorMillis = (now - killedNanos) / 1_000_000;
+            }
+            if (agentMillis < 0 && now > nextScrapeNanos) {
+                nextScrapeNanos = now + 20_000_000L;
+                if (MetricsText.scrape(metricsUrl).value("latency_server_calls_total", "operation", "submit_measurement").orElse(0.0) > 0) {
+                    agentMillis = (System.nanoTime() - killedNanos) / 1_000_000;
+                }
+            }
+            Thread.sleep(2);
         }
-        return (System.nanoTime() - killedNanos) / 1_000_000;
+        return new long[] {mirrorMillis, agentMillis};
     }
 
     private static MeasurementRequest awaitRequest(final LatencyService server, final short indexRef) throws InterruptedException {

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
-import org.omg.CORBA.ORB;
 
 /**
  * An application of {@link StandbyLoadKillHarness}: on its own thread, every 5 ms, {@code RequestStatus},
@@ -45,7 +44,7 @@ final class LoadApplication {
         this.running = running;
     }
 
-    static LoadApplication start(final String label, final ORB orb, final AtomicBoolean running,
+    static LoadApplication start(final String label, final AtomicBoolean running,
                                  final Supplier<org.omg.CORBA.Object> find) {
         final LoadApplication application = new LoadApplication(label, find, running);
         final Thread thread = new Thread(application::run, "application " + label);

@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.latencyserver.idl.Latserv;
-import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
@@ -19,8 +18,6 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.mirror.EstimateMirror;
-import org.latencyserver.mirror.MirrorRecord;
-import org.latencyserver.mirror.ReadStatus;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.testkit.FreePorts;
 import org.latencyserver.testkit.MetricsText;
@@ -94,14 +91,14 @@ public final class StandbyLoadKillHarness {
 
             final String corbaname = naming.startsWith("corbaloc:")
                 ? "corbaname:" + naming.substring("corbaloc:".length()) + "#" + PARTITION_NAME : null;
-            applications.add(LoadApplication.start("by name " + PARTITION_NAME, orb, running,
+            applications.add(LoadApplication.start("by name " + PARTITION_NAME, running,
                 () -> org.latencyserver.orb.References.resolve(orb, PARTITION_NAME, naming)));
             if (corbaname != null) {
-                applications.add(LoadApplication.start("corbaname", orb, running, () -> orb.string_to_object(corbaname)));
+                applications.add(LoadApplication.start("corbaname", running, () -> orb.string_to_object(corbaname)));
             } else {
                 System.out.println("NOT CHECKED: corbaname (the naming service's reference is not a corbaloc: " + naming + ")");
             }
-            applications.add(LoadApplication.start("by-client ws1", orb, running,
+            applications.add(LoadApplication.start("by-client ws1", running,
                 () -> org.latencyserver.orb.References.resolve(orb, NAME + "/by-client/ws1", naming)));
             writer = AcknowledgedWriter.start(orb, naming, running);
 
@@ -134,8 +131,10 @@ public final class StandbyLoadKillHarness {
                     }
                     lost += lostNow.size();
                     // A change made on the new primary: ws1's load flips; the mirror must show it, the agent must measure.
-                    final long mirrorTook = checks.flipAndAwaitMirror(LatencyServiceHelper.narrow(newPrimary), kill, mirror, killedNanos);
-                    final long agentTook = awaitAgentMeasurement(standbyReady, killedNanos);
+                    final long[] took = checks.flipAndAwait(LatencyServiceHelper.narrow(newPrimary), kill, mirror, standbyReady.url("metrics"),
+                        killedNanos);
+                    final long mirrorTook = took[0];
+                    final long agentTook = took[1];
                     firstCallMillis.add(firstMillis);
                     mirrorMillis.add(mirrorTook);
                     agentMillis.add(agentTook);
@@ -176,19 +175,6 @@ public final class StandbyLoadKillHarness {
             kit.close();
             orb.shutdown(false);
         }
-    }
-
-    /** @return ms from the kill to the first measurement the agent submitted to the new primary (its calls counter) */
-    private static long awaitAgentMeasurement(final ReadyFile newPrimary, final long killedNanos) throws Exception {
-        final long deadline = killedNanos + READY.toNanos();
-        while (System.nanoTime() < deadline) {
-            final MetricsText scrape = MetricsText.scrape(newPrimary.url("metrics"));
-            if (scrape.value("latency_server_calls_total", "operation", "submit_measurement").orElse(0.0) > 0) {
-                return (System.nanoTime() - killedNanos) / 1_000_000;
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException("the agent made no measurement on the new primary within " + READY);
     }
 
     static long median(final List<Long> values) {
@@ -255,17 +241,5 @@ public final class StandbyLoadKillHarness {
             return e.getClass().getSimpleName();
         }
         return "lookup failed";
-    }
-
-    /** Reads the mirror until connection 1's record shows the CPU state pair code, within {@link #READY}. */
-    static boolean awaitMirror(final EstimateMirror mirror, final int cpuStateCode, final long sinceNanos) throws InterruptedException {
-        final MirrorRecord record = new MirrorRecord();
-        while (System.nanoTime() - sinceNanos < READY.toNanos()) {
-            if (mirror.read(1, record) == ReadStatus.OK && record.cpuState() == cpuStateCode && !record.stale()) {
-                return true;
-            }
-            Thread.sleep(5);
-        }
-        return false;
     }
 }
