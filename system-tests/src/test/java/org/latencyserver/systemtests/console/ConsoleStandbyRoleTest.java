@@ -1,8 +1,15 @@
 package org.latencyserver.systemtests.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -20,7 +27,8 @@ import org.latencyserver.testkit.config.ServerYaml.Connection;
 /**
  * {@code ./latency console --once} against the primary of a pair of server processes: its title
  * says the pair protects the writes while the standby answers, and, once the standby is killed,
- * that the server is alone and its writes are unprotected (on its disk alone).
+ * that the server is alone and its writes are unprotected (on its disk alone); a web console's
+ * snapshot, which its page's header shows, follows the same change live.
  */
 class ConsoleStandbyRoleTest {
 
@@ -44,13 +52,39 @@ class ConsoleStandbyRoleTest {
 
             final String paired = title(system, "console-paired", primary);
             assertTrue(paired.endsWith("[hot standby: primary, protected (a standby holds every acknowledged write)]"), paired);
+            final String page = system.start(system.launch(Component.CONSOLE).name("console-web")
+                .args("--server", primary.ready().reference("server"), "--http-port", "0")).ready().url("console");
+            final JsonNode protectedPair = awaitPair(page, pair -> pair.get("writesProtected").asBoolean());
+            assertEquals("primary", protectedPair.get("role").asText(), protectedPair.toString());
+            assertEquals(2, protectedPair.get("members").asInt(), protectedPair.toString());
 
             standby.child().kill();
             awaitMetric(primary, "latency_server_standby_members", 1);
             final String alone = title(system, "console-alone", primary);
             assertTrue(alone.endsWith("[hot standby: alone, UNPROTECTED: writes answered from this server's disk alone"
                 + " (no standby in the pair)]"), alone);
+            // The live page follows: its snapshot (what the page's header shows) says so too.
+            final JsonNode unprotected = awaitPair(page, pair -> "alone".equals(pair.get("role").asText()));
+            assertFalse(unprotected.get("writesProtected").asBoolean(), unprotected.toString());
+            assertTrue(unprotected.get("text").asText().contains("UNPROTECTED"), unprotected.toString());
         }
+    }
+
+    /** @return the web console's {@code pair} once its snapshot has one that meets the condition (within 60 s) */
+    private static JsonNode awaitPair(final String page, final java.util.function.Predicate<JsonNode> condition) throws Exception {
+        final HttpClient http = HttpClient.newHttpClient();
+        final long deadline = System.nanoTime() + DEADLINE_NANOS;
+        JsonNode pair = null;
+        while (System.nanoTime() < deadline) {
+            final String body = http.send(HttpRequest.newBuilder(URI.create(page).resolve("/api/snapshot")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+            pair = new ObjectMapper().readTree(body).get("pair");
+            if (pair != null && !pair.isNull() && condition.test(pair)) {
+                return pair;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the web console's snapshot shows no such pair within 60 s; last: " + pair);
     }
 
     /** @return the first line {@code console --once} prints for the server */
