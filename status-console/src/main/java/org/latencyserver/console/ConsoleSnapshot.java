@@ -18,10 +18,45 @@ import java.util.List;
  *                              ({@code profile_drift()}), in the server's order; kept like the connections
  * @param profileCellsUnavailable why the server gives none (a server that does not learn profiles);
  *                              empty when it answered, even with no cell
+ * @param pair                  the server's place in a hot-standby pair and whether its writes are protected;
+ *                              null when unknown (not read yet, or a server without {@code pair_status}); kept
+ *                              from the last good snapshot while the server is unreachable
  */
 public record ConsoleSnapshot(String server, boolean reachable, String problem, long unreachableSinceEpochMillis,
                               long updatedEpochMillis, List<ConnectionView> connections, List<ProfileCellView> profileCells,
-                              String profileCellsUnavailable) {
+                              String profileCellsUnavailable, PairView pair) {
+
+    /** A snapshot without the server's pair status (a server that does not give it, or none read yet). */
+    public ConsoleSnapshot(final String server, final boolean reachable, final String problem,
+                           final long unreachableSinceEpochMillis, final long updatedEpochMillis,
+                           final List<ConnectionView> connections, final List<ProfileCellView> profileCells,
+                           final String profileCellsUnavailable) {
+        this(server, reachable, problem, unreachableSinceEpochMillis, updatedEpochMillis, connections, profileCells,
+            profileCellsUnavailable, null);
+    }
+
+    /**
+     * The server's place in a hot-standby pair, from {@code pair_status()}.
+     *
+     * @param role              "primary", "standby" or "alone" (see the IDL's {@code PairStatus})
+     * @param writesProtected   whether a standby holds every write the server acknowledges; false: "unprotected",
+     *                          its writes are on its own disk only
+     * @param members           servers in the pair's view (2 a pair, 1 alone, 0 without {@code server.standby})
+     * @param unprotectedWrites writes it answered while no standby held them, since it started
+     * @param text              the header's words, e.g. "primary, protected" or "alone, UNPROTECTED: writes on this
+     *                          server's disk only"
+     */
+    public record PairView(String role, boolean writesProtected, int members, long unprotectedWrites, String text) {
+
+        /** @return the view of the IDL's answer, with its header words */
+        static PairView of(final String role, final boolean writesProtected, final int members, final long unprotectedWrites) {
+            final String text = writesProtected ? role + ", protected (a standby holds every acknowledged write)"
+                : role + ", UNPROTECTED: writes answered from this server's disk alone"
+                    + (members == 0 ? " (no standby configured)" : members == 1 ? " (no standby in the pair)"
+                    : " (the standby is not answering, or still being sent the table)");
+            return new PairView(role, writesProtected, members, unprotectedWrites, text);
+        }
+    }
 
     /** @return the snapshot before the first answer */
     static ConsoleSnapshot empty(final String server) {

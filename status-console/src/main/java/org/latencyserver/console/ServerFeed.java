@@ -178,9 +178,10 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
             if (!previous.reachable() && previous.updatedEpochMillis() > 0) {
                 LOG.info("the server {} answers again", serverName);
             }
+            final ConsoleSnapshot.PairView pair = pair();
             backoff.reset();
             publish(new ConsoleSnapshot(serverName, true, rows.problem(), 0, nowMillis, rows.views(), profileCells,
-                profileCellsUnavailable));
+                profileCellsUnavailable, pair));
             return true;
         } catch (SystemException | References.ReferenceException e) {
             service = null;
@@ -192,7 +193,7 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
             }
             retryDelayMillis = backoff.nextDelayMillis();
             publish(new ConsoleSnapshot(serverName, false, "server unreachable: " + describe(e), since, nowMillis,
-                previous.connections(), previous.profileCells(), previous.profileCellsUnavailable()));
+                previous.connections(), previous.profileCells(), previous.profileCellsUnavailable(), previous.pair()));
             return false;
         } catch (org.latencyserver.idl.latency.InvalidArgument e) {
             LOG.error("the server refused the subscription: {}", e.reason);
@@ -200,6 +201,16 @@ final class ServerFeed implements SnapshotSource<ConsoleSnapshot>, AutoCloseable
         } catch (UnknownConnection e) {
             LOG.error("the server refused the subscription: {}", e.reason);
             return false;
+        }
+    }
+
+    /** @return the server's pair status; null from a server without {@code pair_status} */
+    private ConsoleSnapshot.PairView pair() {
+        try {
+            final org.latencyserver.idl.latency.PairStatus status = service.pair_status();
+            return ConsoleSnapshot.PairView.of(status.role, status.writes_protected, status.members, status.unprotected_writes);
+        } catch (org.omg.CORBA.BAD_OPERATION | org.omg.CORBA.NO_IMPLEMENT e) {
+            return null;
         }
     }
 

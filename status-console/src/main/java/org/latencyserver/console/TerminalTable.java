@@ -22,6 +22,9 @@ final class TerminalTable {
     static String render(final ConsoleSnapshot snapshot, final long nowMillis) {
         final StringBuilder text = new StringBuilder();
         text.append("Latency Server ").append(TerminalText.safe(snapshot.server()));
+        if (snapshot.pair() != null) {
+            text.append("  [hot standby: ").append(TerminalText.safe(snapshot.pair().text())).append(']');
+        }
         if (!snapshot.reachable()) {
             text.append("  -- ").append(TerminalText.safe(snapshot.problem()));
             if (snapshot.unreachableSinceEpochMillis() > 0) {

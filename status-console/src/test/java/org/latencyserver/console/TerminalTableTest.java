@@ -70,6 +70,24 @@ class TerminalTableTest {
             "two-sample Kolmogorov-Smirnov, 1 % level, on the profile's bin edges", 1);
     }
 
+    @Test
+    void theTitleSaysTheServersRoleInItsPairAndWhetherItsWritesAreProtected() {
+        final String paired = TerminalTable.render(withPair(ConsoleSnapshot.PairView.of("primary", true, 2, 0)), 0);
+        assertEquals("Latency Server test  [hot standby: primary, protected (a standby holds every acknowledged write)]",
+            paired.lines().findFirst().orElseThrow());
+        final String alone = TerminalTable.render(withPair(ConsoleSnapshot.PairView.of("alone", false, 1, 3)), 0);
+        assertEquals("Latency Server test  [hot standby: alone, UNPROTECTED: writes answered from this server's disk alone"
+            + " (no standby in the pair)]", alone.lines().findFirst().orElseThrow());
+        final String lagging = TerminalTable.render(withPair(ConsoleSnapshot.PairView.of("primary", false, 2, 1)), 0);
+        assertTrue(lagging.lines().findFirst().orElseThrow().endsWith("primary, UNPROTECTED: writes answered from this"
+            + " server's disk alone (the standby is not answering, or still being sent the table)]"), lagging);
+        assertEquals(2, alone.lines().count(), "on the title line: no line added\n" + alone);
+    }
+
+    private static ConsoleSnapshot withPair(final ConsoleSnapshot.PairView pair) {
+        return new ConsoleSnapshot("test", true, "", 0, 1, List.of(), List.of(), "", pair);
+    }
+
     private static ConsoleSnapshot snapshot(final List<ProfileCellView> cells) {
         return new ConsoleSnapshot("test", true, "", 0, 1, List.of(), cells, "");
     }

@@ -27,6 +27,7 @@ import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
+import org.latencyserver.idl.latency.PairStatus;
 import org.latencyserver.idl.latency.ProbeReport;
 import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.ProfileRejected;
@@ -86,6 +87,9 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     private final ThesisWrites thesisWrites;
     private final AgentWrites agentWrites;
     private final ProfileLoads profileLoads;
+    /** The pair's counters, read at each {@code pair_status}; set once at launch, before the servant is activated. */
+    private volatile java.util.function.Supplier<org.latencyserver.server.standby.StandbyCounters> pairCounters =
+        () -> org.latencyserver.server.standby.StandbyCounters.WITHOUT_STANDBY;
 
     /**
      * @param loop                 the update thread
@@ -369,6 +373,20 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     public HistogramBins current_histogram(final short indexRef) throws UnknownConnection, EstimateUnavailable {
         final ConnectionRow row = askedRow(Operation.CURRENT_HISTOGRAM, indexRef);
         return IdlConversions.bins(questions.histogramBehind(row).orElseThrow(unavailable(indexRef)).histogram());
+    }
+
+    @Override
+    public PairStatus pair_status() {
+        metrics.called(Operation.PAIR_STATUS);
+        return PairStatusView.of(pairCounters.get());
+    }
+
+    /**
+     * @param counters the hot standby's counters, read at each {@code pair_status} (any thread); without a call, the
+     *                 server answers as one without {@code server.standby}
+     */
+    public void pairCounters(final java.util.function.Supplier<org.latencyserver.server.standby.StandbyCounters> counters) {
+        this.pairCounters = Objects.requireNonNull(counters, "counters");
     }
 
     /** @return the subscribers now and those the server dropped since start (for {@link ServerMetrics#registerSubscribers}) */

@@ -129,6 +129,9 @@ public final class LatencyServerNode extends RunningComponent {
                 parts.metrics.registerStandby(() -> org.latencyserver.server.standby.StandbyCounters.WITHOUT_STANDBY);
             }
             parts.createServant();
+            if (standby != null) {
+                parts.servant.pairCounters(standby::counters);
+            }
             announceSecurity(context.configuration().security());
             parts.serveMetrics();
             if (standby == null || standby.primary()) {

@@ -48,7 +48,9 @@ public enum Operation {
     /** {@code LatencyService::learned_profile}. */
     LEARNED_PROFILE("learned_profile"),
     /** {@code LatencyService::current_histogram}. */
-    CURRENT_HISTOGRAM("current_histogram");
+    CURRENT_HISTOGRAM("current_histogram"),
+    /** {@code LatencyService::pair_status}. */
+    PAIR_STATUS("pair_status");
 
     private final String label;
 
