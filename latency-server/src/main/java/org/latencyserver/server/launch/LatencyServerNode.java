@@ -142,6 +142,10 @@ public final class LatencyServerNode extends RunningComponent {
         }
         if (node.standby != null) {
             node.standby.stepDownWith(node::stopServing);
+            if (node.standby.primary()) {
+                // Should it step down and stand by again, it may take over again when the other server leaves.
+                node.standby.takeOverWith(parts.engine, node.loop, node.servant, node.metrics, parts.poaManager, node.nameBinding());
+            }
         }
         // From here on the node stops everything when the rest of the start fails.
         try {
@@ -168,7 +172,12 @@ public final class LatencyServerNode extends RunningComponent {
         readyFile().writeTo(context.readyFile());
         LOG.info("Latency Server '{}' standing by with {} connections; it takes over when the primary leaves the pair",
             context.configuration().server().registeredName(), connections);
-        standby.takeOverWith(parts.engine, loop, servant, metrics, parts.poaManager, new StandbyWiring.NameBinding() {
+        standby.takeOverWith(parts.engine, loop, servant, metrics, parts.poaManager, nameBinding());
+    }
+
+    /** @return how a takeover checks and binds this server's names */
+    private StandbyWiring.NameBinding nameBinding() {
+        return new StandbyWiring.NameBinding() {
             @Override
             public boolean heldByAnotherLiveServer() {
                 return StandbyWiring.heldByAnotherLiveServer(orb, context.namingReference(),
@@ -183,7 +192,7 @@ public final class LatencyServerNode extends RunningComponent {
                     throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "the ready file could not be written: " + e.getMessage());
                 }
             }
-        });
+        };
     }
 
     /**
@@ -231,8 +240,10 @@ public final class LatencyServerNode extends RunningComponent {
         final String naming = context.namingReference();
         final String registered = configuration.server().registeredName();
         try {
-            nameKeeper = naming == null ? null
-                : NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference, context.nameCheckIntervalMillis());
+            nameKeeper = naming == null ? null : standby == null
+                ? NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference, context.nameCheckIntervalMillis())
+                : NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference,
+                    standby.nameCheckIntervalMillis(context.nameCheckIntervalMillis()), standby.yielding());
         } catch (References.ReferenceException e) {
             throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "cannot register as '" + registered
                 + "': " + e.getMessage() + "; " + NameKeeper.WHAT_TO_DO + ".");
