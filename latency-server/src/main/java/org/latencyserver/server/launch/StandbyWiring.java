@@ -157,7 +157,15 @@ final class StandbyWiring implements AutoCloseable {
     void takeOverWith(final UpdateEngine engine, final EngineLoop loop, final LatencyServiceServant servant,
                       final ServerMetrics metrics, final POAManager poaManager, final NameBinding names) {
         pair.onTakeover(awaiting -> {
-            if (!takeNames(names) || !waitOutFence()) {
+            final long term = pair.stepDowns();
+            if (!takeNames(names, term) || !waitOutFence(term)) {
+                if (!closed && !engineRunning) {
+                    // Stepped down before serving: it stands by again, its applier handed over, so the update thread
+                    // applies the primary's records from now on (it polls nothing and its requests stay discarded).
+                    engine.addListener(servant.engineListener());
+                    loop.start();
+                    engineRunning = true;
+                }
                 return false;
             }
             try {
@@ -196,14 +204,14 @@ final class StandbyWiring implements AutoCloseable {
      *
      * @return true when this server may serve now
      */
-    private boolean waitOutFence() {
+    private boolean waitOutFence(final long term) {
         final long fenceMillis = pair.fenceMillis();
         if (fenceMillis > 0) {
             LOG.warn("bound the server's names; waiting {} ms (1.1 x server.standby.lease_millis) before serving, so that an old"
                 + " primary cut off from here has stopped acknowledging writes", fenceMillis);
             final long endNanos = System.nanoTime() + fenceMillis * 1_000_000L;
             long leftNanos;
-            while (!closed && (leftNanos = endNanos - System.nanoTime()) > 0) {
+            while (!closed && pair.stepDowns() == term && (leftNanos = endNanos - System.nanoTime()) > 0) {
                 try {
                     Thread.sleep(Math.max(1, leftNanos / 1_000_000L));
                 } catch (InterruptedException e) {
@@ -212,7 +220,7 @@ final class StandbyWiring implements AutoCloseable {
                 }
             }
         }
-        if (closed) {
+        if (closed || pair.stepDowns() != term) {
             return false;
         }
         if (!pair.leaseHoldsAfterFence()) {
@@ -241,10 +249,10 @@ final class StandbyWiring implements AutoCloseable {
         return pair.role();
     }
 
-    /** @return true once the names are bound; false when the server was closed first */
-    private boolean takeNames(final NameBinding names) {
+    /** @return true once the names are bound; false when the server was closed or stepped down first */
+    private boolean takeNames(final NameBinding names, final long term) {
         boolean told = false;
-        while (!closed && !pair.steppedDown()) {
+        while (!closed && !pair.steppedDown() && pair.stepDowns() == term) {
             try {
                 if (!names.heldByAnotherLiveServer()) {
                     names.bind();

@@ -229,6 +229,8 @@ public final class HotStandby implements AutoCloseable {
         stepDowns++;
         lease.revoke();
         sender.standbyLeft();
+        rejoining = true; // from now on the primary's records are taken, through the update thread
+        applier.resumeThroughLoop();
         LOG.error("{}: this server stops serving as primary (no names, no polling, requests discarded) and joins the pair"
             + " again as standby; what it acknowledged alone since the cut is not in the other's table", why);
         final Runnable action = stepDownAction;
@@ -248,11 +250,11 @@ public final class HotStandby implements AutoCloseable {
      * and may take over again when that one leaves. Never stays alone in a view. On {@code standby-step-down}.
      */
     private void rejoinAsStandby() {
-        rejoining = true;
-        applier.resumeThroughLoop();
+        boolean inViewWithOther = channel.members() > 1 && !channel.coordinator(); // a merge: it already stands beside the primary
         while (!closed) {
             try {
-                if (channel.joinOthers()) {
+                if (inViewWithOther || channel.joinOthers()) {
+                    inViewWithOther = false;
                     synchronized (this) {
                         if (closed) {
                             return;
@@ -349,6 +351,11 @@ public final class HotStandby implements AutoCloseable {
      */
     public boolean leaseHoldsAfterFence() {
         return !leaseInUse || lease.holds();
+    }
+
+    /** @return how many times this server stepped down: a takeover begun before a step-down gives up once it changed */
+    public long stepDowns() {
+        return stepDowns;
     }
 
     /** @return whether the server joins the pair again after a step-down, looking for the other server */
