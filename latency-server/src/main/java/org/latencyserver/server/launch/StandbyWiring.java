@@ -137,8 +137,41 @@ final class StandbyWiring implements AutoCloseable {
         }
         try {
             final org.omg.CORBA.Object bound = org.latencyserver.orb.References.resolve(orb, name, naming);
-            return (ownServer == null || !bound._is_equivalent(ownServer)) && org.latencyserver.orb.Partitions.answers(bound);
+            return (ownServer == null || !bound._is_equivalent(ownServer)) && answersWithin(bound, ANSWER_WAIT_MILLIS);
         } catch (org.omg.CORBA.SystemException | org.latencyserver.orb.References.ReferenceException e) {
+            return false;
+        }
+    }
+
+    /** How long the check whether the name's holder answers waits: a holder cut off by a silent drop never does. */
+    static final long ANSWER_WAIT_MILLIS = 2000;
+    /** The check under way, at most one: a call to a cut-off holder may hang until TCP gives up. */
+    private static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.Future<Boolean>> ANSWER_CHECK =
+        new java.util.concurrent.atomic.AtomicReference<>();
+
+    /**
+     * @return whether the object answered within the wait; false when it did not (or a check of an earlier call still
+     *         hangs): with a naming service the lease makes a takeover safe even when the holder still serves
+     */
+    static boolean answersWithin(final org.omg.CORBA.Object object, final long waitMillis) {
+        java.util.concurrent.Future<Boolean> check = ANSWER_CHECK.get();
+        if (check != null && !check.isDone()) {
+            return false;
+        }
+        final java.util.concurrent.FutureTask<Boolean> task =
+            new java.util.concurrent.FutureTask<>(() -> org.latencyserver.orb.Partitions.answers(object));
+        if (!ANSWER_CHECK.compareAndSet(check, task)) {
+            return false;
+        }
+        final Thread thread = new Thread(task, "standby-answer-check");
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            return task.get(waitMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return false;
         }
     }
@@ -158,7 +191,11 @@ final class StandbyWiring implements AutoCloseable {
                       final ServerMetrics metrics, final POAManager poaManager, final NameBinding names) {
         pair.onTakeover(awaiting -> {
             final long term = pair.stepDowns();
-            if (!takeNames(names, term) || !waitOutFence(term)) {
+            final boolean bound = takeNames(names, term);
+            if (bound) {
+                pair.namesTaken();
+            }
+            if (!bound || !waitOutFence(term)) {
                 if (!closed && !engineRunning) {
                     // Stepped down before serving: it stands by again, its applier handed over, so the update thread
                     // applies the primary's records from now on (it polls nothing and its requests stay discarded).

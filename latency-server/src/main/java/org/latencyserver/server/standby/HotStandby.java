@@ -70,6 +70,8 @@ public final class HotStandby implements AutoCloseable {
     /** The primary's lease on serving; in use only once {@link #useLease} said the server has a naming service. */
     private final PrimaryLease lease;
     private volatile boolean leaseInUse;
+    /** Set once a takeover bound the server's names (from then on it goes on to serve after the fence). */
+    private volatile boolean namesTaken;
     /** Set while a server that stepped down looks for the other server to stand by for it. */
     private volatile boolean rejoining;
     private volatile long rejoins;
@@ -189,8 +191,16 @@ public final class HotStandby implements AutoCloseable {
         if (steppedDown) {
             return;
         }
+        if (primary && !serving && members > 1 && !namesTaken) {
+            // Taking over, the names not yet bound, and the other server is back in the view: it still serves (or will
+            // step down on its own lease); this one stands by again.
+            stepDown("the other server is back in the pair's view before this one bound the name");
+            return;
+        }
         if (primary) {
-            if (!coordinator) {
+            if (!coordinator && members > 1 && serving && !(leaseInUse && lease.holds())) {
+                // Two primaries met after a cut. With a naming service the one whose lease holds (its name is bound to it)
+                // stays whether or not it is the coordinator; without one, the coordinator stays.
                 stepDown("two primaries met after a cut and the other one is the pair's coordinator");
                 return;
             }
@@ -203,7 +213,7 @@ public final class HotStandby implements AutoCloseable {
             }
             return;
         }
-        if (coordinator) {
+        if (coordinator && members == 1) {
             takeoverDue = true;
             startTakeoverWhenReady();
             if (members > 1) {
@@ -227,6 +237,7 @@ public final class HotStandby implements AutoCloseable {
         primary = false;
         serving = false;
         stepDowns++;
+        namesTaken = false;
         lease.revoke();
         sender.standbyLeft();
         rejoining = true; // from now on the primary's records are taken, through the update thread
@@ -250,7 +261,7 @@ public final class HotStandby implements AutoCloseable {
      * and may take over again when that one leaves. Never stays alone in a view. On {@code standby-step-down}.
      */
     private void rejoinAsStandby() {
-        boolean inViewWithOther = channel.members() > 1 && !channel.coordinator(); // a merge: it already stands beside the primary
+        boolean inViewWithOther = channel.members() > 1; // a merge: it already stands beside the primary
         while (!closed) {
             try {
                 if (inViewWithOther || channel.joinOthers()) {
@@ -259,7 +270,7 @@ public final class HotStandby implements AutoCloseable {
                         if (closed) {
                             return;
                         }
-                        if (!channel.coordinator()) {
+                        if (channel.members() > 1) {
                             primary = false;
                             serving = false;
                             takeoverDue = false;
@@ -351,6 +362,11 @@ public final class HotStandby implements AutoCloseable {
      */
     public boolean leaseHoldsAfterFence() {
         return !leaseInUse || lease.holds();
+    }
+
+    /** A takeover bound the server's names: a view with the other server in it no longer makes it give up. */
+    public void namesTaken() {
+        namesTaken = true;
     }
 
     /** @return how many times this server stepped down: a takeover begun before a step-down gives up once it changed */

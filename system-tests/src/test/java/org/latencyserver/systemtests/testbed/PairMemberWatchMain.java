@@ -37,7 +37,7 @@ public final class PairMemberWatchMain {
      */
     public static void main(final String[] args) throws Exception {
         final ORB orb = PlainOrbs.withoutRetries();
-        final Latserv server = LatservHelper.narrow(orb.string_to_object(Files.readString(Path.of(args[0])).trim()));
+        final Latserv server = LatservHelper.unchecked_narrow(orb.string_to_object(Files.readString(Path.of(args[0])).trim()));
         final String metrics = args[1];
         final int first = Integer.parseInt(args[2]);
         final int count = Integer.parseInt(args[3]);

@@ -29,7 +29,8 @@ import org.latencyserver.testkit.config.ServerYaml.Connection;
  * reads the server's role from its metrics and writes straight to its reference every 100 ms.
  *
  * <p>Two cuts, each healed after the pair settled: (a) only the traffic between the two servers
- * (a tc drop on the switch's ports, each way), (b) the primary's switch port down (cut off from the
+ * (each one's neighbour entry for the other pointing at a station that does not exist: frames
+ * dropped silently, each way), (b) the primary's switch port down (cut off from the
  * standby and the naming service). For each the test prints, from the clients' own observations,
  * how long both servers reported the role primary at once and how long both acknowledged writes at
  * once (100 ms resolution), and asserts that this never happened, that after healing exactly one
@@ -50,7 +51,7 @@ class StandbyCutOnTestbedTest {
 
     @Test
     void aCutBetweenTheServersAndACutOffPrimaryNeverLeaveTwoPrimariesAndLoseNoProtectedWrite() throws Exception {
-        OneSwitchTestbed.requireTools("the standby pair's cuts on the testbed", "tc");
+        OneSwitchTestbed.requireTools("the standby pair's cuts on the testbed");
         final Path topology = directory.resolve("pair.yaml");
         final String name = OneSwitchTestbed.uniqueName("sc");
         Files.writeString(topology, "name: " + name + "\n"
@@ -79,18 +80,18 @@ class StandbyCutOnTestbedTest {
                 awaitRoles(watchA, watchB, "primary", "standing_by");
                 Thread.sleep(2000); // protected writes before the first cut
 
-                // (a) only the traffic between the two servers: dropped at the switch, each way.
+                // (a) only the traffic between the two servers: each one's neighbour entry for the other names a station
+                // that does not exist, so their frames to each other are dropped silently (as on a cut link); both still
+                // reach the naming service.
                 final long cutA = System.currentTimeMillis();
-                exec(sw1, "tc", "qdisc", "add", "dev", portA, "ingress");
-                exec(sw1, "tc", "filter", "add", "dev", portA, "parent", "ffff:", "protocol", "ip", "u32", "match", "ip", "dst",
-                    "198.18.0.3/32", "action", "drop");
-                exec(sw1, "tc", "qdisc", "add", "dev", portB, "ingress");
-                exec(sw1, "tc", "filter", "add", "dev", portB, "parent", "ffff:", "protocol", "ip", "u32", "match", "ip", "dst",
-                    "198.18.0.2/32", "action", "drop");
+                exec(testbed.namespace("pa"), "ip", "neigh", "replace", "198.18.0.3", "lladdr", "02:00:00:00:0b:0b", "dev", "eth0",
+                    "nud", "permanent");
+                exec(testbed.namespace("pb"), "ip", "neigh", "replace", "198.18.0.2", "lladdr", "02:00:00:00:0a:0a", "dev", "eth0",
+                    "nud", "permanent");
                 Thread.sleep(15_000);
                 final long healA = System.currentTimeMillis();
-                exec(sw1, "tc", "qdisc", "del", "dev", portA, "ingress");
-                exec(sw1, "tc", "qdisc", "del", "dev", portB, "ingress");
+                exec(testbed.namespace("pa"), "ip", "neigh", "del", "198.18.0.3", "dev", "eth0");
+                exec(testbed.namespace("pb"), "ip", "neigh", "del", "198.18.0.2", "dev", "eth0");
                 final String[] afterA = awaitOnePrimaryOneStandingBy(watchA, watchB, healA);
                 final long settledA = System.currentTimeMillis();
                 report("(a) the link between the two servers cut", watchA, watchB, cutA, healA, settledA, afterA);
@@ -121,7 +122,7 @@ class StandbyCutOnTestbedTest {
                     + " acknowledged unprotected %d, lost of them %d%n", lost.get("protected"), lost.get("protectedLost"),
                     lost.get("unprotected"), lost.get("unprotectedLost"));
                 assertEquals(0L, lost.get("protectedLost"), "a write acknowledged while protected was lost");
-                assertTrue(lost.get("protected") > 100, "the clients wrote");
+                assertTrue(lost.get("protected") > 20, "the clients wrote while the pair was protected");
             } finally {
                 system.close();
                 if (testbed != null) {
