@@ -12,12 +12,13 @@ import org.omg.CORBA.ORB;
 
 /**
  * A client beside one server of a standby pair, in that server's network namespace (so a cut of the
- * server's network does not cut it off from its server): every 100 ms it reads the server's role
- * from its metrics ({@code latency_server_standby_role}), sends one write straight to the server's
- * reference (as a client that still holds an old primary's reference would) and reads the
- * unprotected-writes counter again. One line per write:
+ * server's network does not cut it off from its server): a thread reads the server's role from its
+ * metrics ({@code latency_server_standby_role}) every 50 ms; another sends one write every 100 ms
+ * straight to the server's reference (as a client that still holds an old primary's reference
+ * would) and reads the unprotected-writes counter again. Lines:
  * <pre>
- * t=EPOCH_MS role=ROLE seq=N conn=C val=V result=ack|unprotected|refused
+ * t=EPOCH_MS role=ROLE
+ * t=EPOCH_MS seq=N conn=C val=V result=ack|unprotected|refused end=EPOCH_MS
  * </pre>
  * {@code unprotected}: acknowledged while the counter grew (the standby did not hold it). Write N goes
  * to connection {@code first + N % count} with the client CPU value {@code 1 + (N / count) % 99}.
@@ -27,6 +28,7 @@ import org.omg.CORBA.ORB;
 public final class PairMemberWatchMain {
 
     private static final long PERIOD_MILLIS = 100;
+    private static final long ROLE_PERIOD_MILLIS = 50;
 
     private PairMemberWatchMain() {
     }
@@ -42,10 +44,23 @@ public final class PairMemberWatchMain {
         final int first = Integer.parseInt(args[2]);
         final int count = Integer.parseInt(args[3]);
         final Path stop = Path.of(args[4]);
+        final Thread roles = new Thread(() -> {
+            while (Files.notExists(stop)) {
+                final long at = System.currentTimeMillis();
+                final String role = role(metrics);
+                System.out.println("t=" + at + " role=" + role);
+                try {
+                    Thread.sleep(Math.max(1, ROLE_PERIOD_MILLIS - (System.currentTimeMillis() - at)));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "roles");
+        roles.setDaemon(true);
+        roles.start();
         long seq = 0;
         while (Files.notExists(stop)) {
             final long start = System.currentTimeMillis();
-            final String role = role(metrics);
             final double unprotectedBefore = unprotected(metrics);
             final short conn = (short) (first + seq % count);
             final short value = (short) (1 + (seq / count) % 99);
@@ -56,8 +71,8 @@ public final class PairMemberWatchMain {
             } catch (org.omg.CORBA.SystemException e) {
                 result = "refused";
             }
-            System.out.println("t=" + start + " role=" + role + " seq=" + seq + " conn=" + conn + " val=" + value + " result="
-                + result);
+            System.out.println("t=" + start + " seq=" + seq + " conn=" + conn + " val=" + value + " result=" + result + " end="
+                + System.currentTimeMillis());
             seq++;
             Thread.sleep(Math.max(1, PERIOD_MILLIS - (System.currentTimeMillis() - start)));
         }

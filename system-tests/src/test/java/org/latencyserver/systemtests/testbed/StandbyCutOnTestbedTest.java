@@ -41,7 +41,8 @@ import org.latencyserver.testkit.config.ServerYaml.Connection;
 class StandbyCutOnTestbedTest {
 
     private static final Pattern LINE = Pattern.compile(
-        "t=(\\d+) role=(\\S+) seq=(\\d+) conn=(\\d+) val=(\\d+) result=(\\S+)");
+        "t=(\\d+) seq=(\\d+) conn=(\\d+) val=(\\d+) result=(\\S+) end=(\\d+)");
+    private static final Pattern ROLE = Pattern.compile("t=(\\d+) role=(\\S+)");
     private static final Pattern FINAL = Pattern.compile("final conn=(\\d+) val=(\\d+)");
     private static final int CONNECTIONS_EACH = 1000; // more than a client writes in the test: no connection written twice
     private static final Duration SETTLE = Duration.ofSeconds(90);
@@ -155,19 +156,39 @@ class StandbyCutOnTestbedTest {
             .inNetworkNamespace(testbed.namespace(host)).start();
     }
 
-    /** One sample of each client's newest line. */
-    private record Sample(long millis, String role, String result) {
+    /** A client's role sample (stands until its next), or a write acknowledged between its send and its answer. */
+    private record Sample(long millis, long untilMillis, String role, boolean acknowledged) {
     }
 
+    /** @return the client's role samples, each standing until the next (the last for 50 ms) */
     private static List<Sample> samples(final ChildProcess watch) {
-        final List<Sample> samples = new ArrayList<>();
+        final List<long[]> times = new ArrayList<>();
+        final List<String> roles = new ArrayList<>();
         for (final String line : watch.log().lines().toList()) {
-            final Matcher m = LINE.matcher(line);
+            final Matcher m = ROLE.matcher(line);
             if (m.matches()) {
-                samples.add(new Sample(Long.parseLong(m.group(1)), m.group(2), m.group(6)));
+                times.add(new long[] {Long.parseLong(m.group(1))});
+                roles.add(m.group(2));
             }
         }
+        final List<Sample> samples = new ArrayList<>();
+        for (int i = 0; i < times.size(); i++) {
+            final long at = times.get(i)[0];
+            samples.add(new Sample(at, i + 1 < times.size() ? times.get(i + 1)[0] : at + 50, roles.get(i), false));
+        }
         return samples;
+    }
+
+    /** @return the client's acknowledged writes, each over the time from its send to its answer */
+    private static List<Sample> acknowledgements(final ChildProcess watch) {
+        final List<Sample> acks = new ArrayList<>();
+        for (final String line : watch.log().lines().toList()) {
+            final Matcher m = LINE.matcher(line);
+            if (m.matches() && !"refused".equals(m.group(5))) {
+                acks.add(new Sample(Long.parseLong(m.group(1)), Long.parseLong(m.group(6)), "", true));
+            }
+        }
+        return acks;
     }
 
     private static String newestRole(final ChildProcess watch) {
@@ -215,20 +236,24 @@ class StandbyCutOnTestbedTest {
         final List<Sample> a = window(samples(watchA), cut, settled);
         final List<Sample> b = window(samples(watchB), cut, settled);
         final long bothPrimaryMillis = overlapMillis(a, b, s -> "primary".equals(s.role()));
-        final long bothAckMillis = overlapMillis(a, b, s -> !"refused".equals(s.result()));
+        final long bothAckMillis = overlapMillis(window(acknowledgements(watchA), cut, settled),
+            window(acknowledgements(watchB), cut, settled), s -> true);
         System.out.printf(Locale.ROOT, "standby cut on testbed %s: a %s; b %s; heal to settled %d ms; both primary %d ms, both"
-                + " acknowledging %d ms (100 ms samples); after: a %s, b %s%n", what, story(a, heal), story(b, heal), settled - heal,
-            bothPrimaryMillis, bothAckMillis, after[0], after[1]);
+                + " acknowledging %d ms; after: a %s, b %s%n", what, story(a, acknowledgements(watchA), heal),
+            story(b, acknowledgements(watchB), heal), settled - heal, bothPrimaryMillis, bothAckMillis, after[0], after[1]);
         assertEquals(0, bothPrimaryMillis, what + ": both reported primary at once");
         assertEquals(0, bothAckMillis, what + ": both acknowledged writes at once");
     }
 
     private static List<Sample> window(final List<Sample> samples, final long from, final long to) {
-        return samples.stream().filter(s -> s.millis() >= from && s.millis() <= to).toList();
+        return samples.stream().filter(s -> s.untilMillis() >= from && s.millis() <= to).toList();
     }
 
-    /** @return the roles in order with the time each began, ms after the cut, and a mark at the heal */
-    private static String story(final List<Sample> samples, final long heal) {
+    /**
+     * @return the roles in order with the time each began, ms after the cut ({@code +acks} while a write sent in the last
+     *         second was acknowledged), and a mark at the heal
+     */
+    private static String story(final List<Sample> samples, final List<Sample> acks, final long heal) {
         final StringBuilder text = new StringBuilder();
         String role = null;
         boolean healed = false;
@@ -238,7 +263,8 @@ class StandbyCutOnTestbedTest {
                 text.append(" |heal@").append(heal - start);
                 healed = true;
             }
-            final String now = s.role() + (s.result().equals("refused") ? "" : "+acks");
+            final boolean acking = acks.stream().anyMatch(k -> k.untilMillis() <= s.millis() && k.untilMillis() > s.millis() - 1000);
+            final String now = s.role() + (acking ? "+acks" : "");
             if (!now.equals(role)) {
                 text.append(' ').append(now).append('@').append(s.millis() - start);
                 role = now;
@@ -247,11 +273,7 @@ class StandbyCutOnTestbedTest {
         return text.toString().trim();
     }
 
-    /**
-     * @return how long both clients' samples said the condition at once: each sample stands until the client's next one
-     *         (a write that waits for the standby's acknowledgement delays the next sample by up to 2 s: the sample
-     *         before it covers the wait), the last for 100 ms
-     */
+    /** @return how long samples of both clients meeting the condition cover the same time */
     private static long overlapMillis(final List<Sample> a, final List<Sample> b, final java.util.function.Predicate<Sample> condition) {
         long total = 0;
         for (int i = 0; i < a.size(); i++) {
@@ -259,11 +281,11 @@ class StandbyCutOnTestbedTest {
                 continue;
             }
             final long aFrom = a.get(i).millis();
-            final long aTo = i + 1 < a.size() ? a.get(i + 1).millis() : aFrom + 100;
+            final long aTo = a.get(i).untilMillis();
             for (int j = 0; j < b.size(); j++) {
                 if (condition.test(b.get(j))) {
                     final long bFrom = b.get(j).millis();
-                    final long bTo = j + 1 < b.size() ? b.get(j + 1).millis() : bFrom + 100;
+                    final long bTo = b.get(j).untilMillis();
                     total += Math.max(0, Math.min(aTo, bTo) - Math.max(aFrom, bFrom));
                 }
             }
@@ -280,8 +302,8 @@ class StandbyCutOnTestbedTest {
         final Map<Integer, Integer> finalValues = new HashMap<>();
         for (final String line : logs.lines().toList()) {
             final Matcher m = LINE.matcher(line);
-            if (m.matches() && !"refused".equals(m.group(6))) {
-                acked.computeIfAbsent(Integer.parseInt(m.group(4)), k -> new ArrayList<>()).add(new String[] {m.group(5), m.group(6)});
+            if (m.matches() && !"refused".equals(m.group(5))) {
+                acked.computeIfAbsent(Integer.parseInt(m.group(3)), k -> new ArrayList<>()).add(new String[] {m.group(4), m.group(5)});
             }
             final Matcher f = FINAL.matcher(line);
             if (f.matches()) {
