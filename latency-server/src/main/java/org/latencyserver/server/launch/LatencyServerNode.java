@@ -142,6 +142,13 @@ public final class LatencyServerNode extends RunningComponent {
         }
         if (node.standby != null) {
             node.standby.stepDownWith(node::stopServing);
+            node.standby.standingByAgainWith(() -> {
+                try {
+                    node.readyFile().writeTo(node.context.readyFile());
+                } catch (IOException e) {
+                    LOG.error("could not rewrite the ready file: {}", e.toString());
+                }
+            });
             if (node.standby.primary()) {
                 // Should it step down and stand by again, it may take over again when the other server leaves.
                 node.standby.takeOverWith(parts.engine, node.loop, node.servant, node.metrics, parts.poaManager, node.nameBinding());

@@ -325,9 +325,14 @@ final class StandbyWiring implements AutoCloseable {
         return pair.counters();
     }
 
+    /** What to do once this server, after a step-down, stands by again (rewrite the ready file). */
+    void standingByAgainWith(final Runnable told) {
+        pair.onStandingByAgain(told);
+    }
+
     /**
-     * What stopping to serve takes when this primary meets another one that is the pair's coordinator: runs once, on the
-     * pair's {@code standby-step-down} thread.
+     * What stopping to serve takes when this primary steps down (its lease ran out, or it met a primary whose lease
+     * holds): runs once per step-down, on the pair's {@code standby-step-down} thread.
      */
     void stepDownWith(final Runnable stopServing) {
         pair.onStepDown(() -> {

@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * it. It joins the pair's {@link ReplicationChannel} before the server serves: alone it is the
  * primary; finding the other, it stands by — its {@link ReplicaApplier} keeps its table a copy of
  * the primary's, and it neither polls nor measures. When the primary leaves the view (killed,
- * hung, cut off), the standby becomes the coordinator and takes over: the applier hands the engine
- * to the takeover action, which starts what a primary runs.
+ * hung, cut off), the standby, alone in the view, takes over: the applier hands the engine to the
+ * takeover action, which starts what a primary runs (with a naming service: binds the name, waits
+ * the fence of {@link PrimaryLease}, then serves).
  *
  * <p>A primary's {@link ReplicationSender} sends every change to the standby, the whole table
  * first when a standby joins (so an old primary that returns catches up), and
@@ -67,6 +68,8 @@ public final class HotStandby implements AutoCloseable {
     private volatile boolean steppedDown;
     /** What stepping down does; guarded by {@code this}. */
     private Runnable stepDownAction;
+    /** Told once a server that stepped down stands by again (the ready file says so); guarded by {@code this}. */
+    private Runnable rejoinedAction;
     /** The primary's lease on serving; in use only once {@link #useLease} said the server has a naming service. */
     private final PrimaryLease lease;
     private volatile boolean leaseInUse;
@@ -256,8 +259,8 @@ public final class HotStandby implements AutoCloseable {
     }
 
     /**
-     * A server that stepped down: leaves the view and joins again until the other server is in it (as the coordinator:
-     * the primary), then stands by — the other sends it the whole table, applied through the running update thread —
+     * A server that stepped down: leaves the view and joins again until the other server is in it (the primary), then
+     * stands by — the other sends it the whole table, applied through the running update thread —
      * and may take over again when that one leaves. Never stays alone in a view. On {@code standby-step-down}.
      */
     private void rejoinAsStandby() {
@@ -266,24 +269,26 @@ public final class HotStandby implements AutoCloseable {
             try {
                 if (inViewWithOther || channel.joinOthers()) {
                     inViewWithOther = false;
+                    final Runnable told;
                     synchronized (this) {
                         if (closed) {
                             return;
                         }
-                        if (channel.members() > 1) {
-                            primary = false;
-                            serving = false;
-                            takeoverDue = false;
-                            takenOver = false;
-                            steppedDown = false;
-                            rejoining = false;
-                            rejoins++;
-                            LOG.warn("joined the pair again as standby for the primary at {}:{}: its table is sent here",
-                                settings.peerHost(), settings.peerPort());
-                            return;
-                        }
+                        primary = false;
+                        serving = false;
+                        takeoverDue = false;
+                        takenOver = false;
+                        steppedDown = false;
+                        rejoining = false;
+                        rejoins++;
+                        told = rejoinedAction;
                     }
-                    channel.disconnect(); // the coordinator of a view with the other: it would be a second primary
+                    LOG.warn("joined the pair again as standby for the primary at {}:{}: its table is sent here",
+                        settings.peerHost(), settings.peerPort());
+                    if (told != null) {
+                        told.run();
+                    }
+                    return;
                 }
             } catch (IOException e) {
                 LOG.warn("joining the pair again failed: {}; trying every {} ms", e.getMessage(), REJOIN_RETRY_MILLIS);
@@ -396,6 +401,11 @@ public final class HotStandby implements AutoCloseable {
      */
     public synchronized void onStepDown(final Runnable action) {
         this.stepDownAction = action;
+    }
+
+    /** Gives what to do once a server that stepped down stands by again (on {@code standby-step-down}). */
+    public synchronized void onStandingByAgain(final Runnable action) {
+        this.rejoinedAction = action;
     }
 
     /** @return whether this server stepped down and has not yet joined the pair again as standby */

@@ -13,8 +13,8 @@ import java.util.function.LongSupplier;
  * the answer goes out), and a standby that binds the name serves only {@link #fenceMillis} after its bind returned.
  * Every check of the old primary that the naming service answered after that bind finds the other server's reference
  * and renews nothing; so the old primary's last renewal started before the bind, and its lease ends at most
- * {@code leaseMillis} (its clock) after the bind, before the fence ends (the other's clock) while the two clocks' rates
- * differ by less than {@link #FENCE_MARGIN_PERCENT} / 2 %.
+ * {@code leaseMillis} (its clock) after the bind, before the fence ends (the other's clock) while each clock's rate is
+ * within 4.7 % of real time ({@code 0.1 / 2.1}; the proof is in docs/architecture.md).
  *
  * <p>Thread-safety: lock-free; {@link #confirmed} from the checking thread, the rest from any thread.
  */
