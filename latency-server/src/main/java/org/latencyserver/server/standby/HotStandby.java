@@ -197,14 +197,14 @@ public final class HotStandby implements AutoCloseable {
         if (primary && !serving && members > 1 && !namesTaken) {
             // Taking over, the names not yet bound, and the other server is back in the view: it still serves (or will
             // step down on its own lease); this one stands by again.
-            stepDown("the other server is back in the pair's view before this one bound the name");
+            stepDown("the other server is back in the pair's view before this one bound the name", true);
             return;
         }
         if (primary) {
             if (!coordinator && members > 1 && serving && !(leaseInUse && lease.holds())) {
                 // Two primaries met after a cut. With a naming service the one whose lease holds (its name is bound to it)
                 // stays whether or not it is the coordinator; without one, the coordinator stays.
-                stepDown("two primaries met after a cut and the other one is the pair's coordinator");
+                stepDown("two primaries met after a cut and the other one is the pair's coordinator", true);
                 return;
             }
             if (members > 1 && newMembers) {
@@ -230,9 +230,10 @@ public final class HotStandby implements AutoCloseable {
      * met (the views merged after a cut) and the other is the merged view's coordinator, or this one's lease ran out.
      * Then, on the same thread, it joins the pair again as standby ({@link #rejoinAsStandby}). Guarded by {@code this}.
      *
-     * @param why what the log says happened
+     * @param why    what the log says happened
+     * @param merged whether the other server is in this one's view (a merge): it stands by at once, without joining again
      */
-    private void stepDown(final String why) {
+    private void stepDown(final String why, final boolean merged) {
         if (steppedDown) {
             return;
         }
@@ -252,7 +253,7 @@ public final class HotStandby implements AutoCloseable {
             if (action != null) {
                 action.run();
             }
-            rejoinAsStandby();
+            rejoinAsStandby(merged);
         }, "standby-step-down");
         thread.setDaemon(true);
         thread.start();
@@ -263,8 +264,8 @@ public final class HotStandby implements AutoCloseable {
      * stands by — the other sends it the whole table, applied through the running update thread —
      * and may take over again when that one leaves. Never stays alone in a view. On {@code standby-step-down}.
      */
-    private void rejoinAsStandby() {
-        boolean inViewWithOther = channel.members() > 1; // a merge: it already stands beside the primary
+    private void rejoinAsStandby(final boolean merged) {
+        boolean inViewWithOther = merged && channel.members() > 1; // it already stands beside the primary
         while (!closed) {
             try {
                 if (inViewWithOther || channel.joinOthers()) {
@@ -319,7 +320,7 @@ public final class HotStandby implements AutoCloseable {
                     synchronized (this) {
                         if (serving && !closed) {
                             stepDown("this primary could not confirm its name in the naming service for "
-                                + settings.leaseMillis() + " ms (server.standby.lease_millis): its lease ran out");
+                                + settings.leaseMillis() + " ms (server.standby.lease_millis): its lease ran out", false);
                         }
                     }
                 }
@@ -439,9 +440,17 @@ public final class HotStandby implements AutoCloseable {
             final List<Command.RestoreConnection> awaiting = applier.handOver();
             primary = true; // before the action: the ready file it writes says so, and no record is applied any more
             takeovers++;
+            final long term = stepDowns;
             final boolean serves = action.test(awaiting);
             synchronized (HotStandby.this) {
-                serving = serves && !steppedDown && !closed;
+                if (closed || stepDowns != term) {
+                    return; // closed, or stepped down meanwhile (and on its way back to standing by)
+                }
+                if (serves) {
+                    serving = true;
+                } else {
+                    stepDown("the takeover did not complete", false);
+                }
             }
         }, "standby-takeover");
         thread.setDaemon(true);
