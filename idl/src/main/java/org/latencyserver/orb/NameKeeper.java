@@ -65,9 +65,15 @@ public final class NameKeeper implements AutoCloseable {
     private String lostBecause;
     /** Repairs of the name found bound to something else (another object or a context). */
     private final AtomicLong repairs = new AtomicLong();
+    /** Whether a name found bound to another object is bound back to this one; false for a pair's primary. */
+    private final boolean replaceOthers;
+    /** Told when a check sent at the given {@link System#nanoTime} found the name bound to this object. */
+    private final java.util.function.LongConsumer confirmed;
 
     private NameKeeper(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference,
-                       final long checkIntervalMillis) {
+                       final long checkIntervalMillis, final Yielding yielding) {
+        this.replaceOthers = yielding == null;
+        this.confirmed = yielding == null ? started -> { } : yielding.confirmed();
         this.orb = orb;
         this.naming = naming;
         this.name = names.get(0);
@@ -112,18 +118,55 @@ public final class NameKeeper implements AutoCloseable {
      */
     public static NameKeeper bind(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference,
                                   final long checkIntervalMillis) {
+        return bind(orb, naming, names, reference, checkIntervalMillis, null);
+    }
+
+    /**
+     * How a keeper of one server of a pair behaves: a name bound to another object is that server's (the other took over)
+     * and is left alone, and every check that finds the name bound to this object is reported (the primary's lease).
+     *
+     * @param confirmed told, on the keeper's thread, the {@link System#nanoTime} at which a check was sent that found the
+     *                  name bound to this object (the first bind's too)
+     */
+    public record Yielding(java.util.function.LongConsumer confirmed) {
+    }
+
+    /**
+     * As {@link #bind(ORB, String, List, org.omg.CORBA.Object, long)}; with {@code yielding}, a name found bound to another
+     * object is left so (logged once) and each check that finds it bound to this object is reported.
+     *
+     * @param yielding null to repair every binding, as the other {@code bind}s
+     * @return the running keeper
+     * @throws References.ReferenceException when a first bind fails; nothing is left running then
+     */
+    public static NameKeeper bind(final ORB orb, final String naming, final List<String> names, final org.omg.CORBA.Object reference,
+                                  final long checkIntervalMillis, final Yielding yielding) {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("no name to keep bound");
         }
+        final long firstBindNanos = System.nanoTime();
         bindAll(orb, naming, names, reference);
-        final NameKeeper keeper = new NameKeeper(orb, naming, names, reference, checkIntervalMillis);
+        if (yielding != null) {
+            yielding.confirmed().accept(firstBindNanos);
+        }
+        final NameKeeper keeper = new NameKeeper(orb, naming, names, reference, checkIntervalMillis, yielding);
         keeper.checker.start();
         return keeper;
     }
 
     private void checkAndRepair() {
+        final long checkStartedNanos = System.nanoTime();
         final Problem problem = problem();
         if (problem == null) {
+            confirmed.accept(checkStartedNanos);
+            lostBecause = null;
+            return;
+        }
+        if (!replaceOthers && problem == Problem.ANOTHER_OBJECT) {
+            if (lostBecause == null) {
+                lostBecause = problem.description();
+                LOG.warn("'{}' in {} is bound to another object (the pair's other server took over): left so", name, naming);
+            }
             return;
         }
         if (lostBecause == null) {

@@ -170,7 +170,8 @@ public final class ConfigurationLoader {
         final String listen = standby.requiredText(ServerOption.SERVER_STANDBY_LISTEN.key(), "this server's replication address, host:port");
         final String peer = standby.requiredText(ServerOption.SERVER_STANDBY_PEER.key(), "the other server's server.standby.listen, host:port");
         final Long ackTimeout = OptionReads.whole(standby, ServerOption.SERVER_STANDBY_ACK_TIMEOUT_MILLIS);
-        boolean good = ackTimeout != null && listen != null && peer != null;
+        final Long lease = OptionReads.whole(standby, ServerOption.SERVER_STANDBY_LEASE_MILLIS);
+        boolean good = ackTimeout != null && lease != null && listen != null && peer != null;
         for (final ServerOption option : List.of(ServerOption.SERVER_STANDBY_LISTEN, ServerOption.SERVER_STANDBY_PEER)) {
             final String text = option == ServerOption.SERVER_STANDBY_LISTEN ? listen : peer;
             if (text != null && (StandbySettings.hostOf(text) == null || StandbySettings.portOf(text) < 0)) {
@@ -183,7 +184,7 @@ public final class ConfigurationLoader {
         }
         try {
             return new StandbySettings(StandbySettings.hostOf(listen), StandbySettings.portOf(listen), StandbySettings.hostOf(peer),
-                StandbySettings.portOf(peer), ackTimeout);
+                StandbySettings.portOf(peer), ackTimeout, lease);
         } catch (IllegalArgumentException e) {
             standby.fault(ServerOption.SERVER_STANDBY_PEER.key(), e.getMessage());
             return null;

@@ -73,6 +73,10 @@ public enum ServerOption {
         "the other server's server.standby.listen"),
     SERVER_STANDBY_ACK_TIMEOUT_MILLIS("server.standby.ack_timeout_millis", range(100, 60_000), 2000L, "ms",
         "how long a write waits for the standby to hold it; past it the write is answered unprotected (counted)"),
+    SERVER_STANDBY_LEASE_MILLIS("server.standby.lease_millis", range(500, 600_000), 3000L, "ms",
+        "a primary that has not confirmed its name in the naming service for this long stops serving (writes refused"
+            + " with TRANSIENT, then requests discarded) and rejoins as standby; a standby that binds the name waits"
+            + " 1.1 times this before it serves"),
 
     THRESHOLDS("thresholds", new OptionValues.Block(), none(), "", "where the load states begin (thesis section 4.2.4)"),
     THRESHOLDS_CPU_LOW_UPPER_PERCENT("thresholds.cpu_low_upper_percent", range(0, 98), 33L, "%",

@@ -14,8 +14,14 @@ import java.util.Objects;
  * @param peerHost           {@code server.standby.peer}'s host
  * @param peerPort           {@code server.standby.peer}'s port, 1..65535
  * @param ackTimeoutMillis   {@code server.standby.ack_timeout_millis}, ms: how long a write waits for the standby
+ * @param leaseMillis        {@code server.standby.lease_millis}, ms: how long a primary serves after it last confirmed
+ *                           its name in the naming service
  */
-public record StandbySettings(String listenHost, int listenPort, String peerHost, int peerPort, long ackTimeoutMillis) {
+public record StandbySettings(String listenHost, int listenPort, String peerHost, int peerPort, long ackTimeoutMillis,
+                              long leaseMillis) {
+
+    /** Default lease (the options table's). */
+    public static final long DEFAULT_LEASE_MILLIS = ServerOption.SERVER_STANDBY_LEASE_MILLIS.defaultWhole();
 
     /** Default wait for the standby's acknowledgement (the options table's). */
     public static final long DEFAULT_ACK_TIMEOUT_MILLIS = ServerOption.SERVER_STANDBY_ACK_TIMEOUT_MILLIS.defaultWhole();
@@ -29,10 +35,17 @@ public record StandbySettings(String listenHost, int listenPort, String peerHost
         checkPort("server.standby.listen", listenPort);
         checkPort("server.standby.peer", peerPort);
         ServerOption.SERVER_STANDBY_ACK_TIMEOUT_MILLIS.checked(ackTimeoutMillis);
+        ServerOption.SERVER_STANDBY_LEASE_MILLIS.checked(leaseMillis);
         if (listenHost.equals(peerHost) && listenPort == peerPort) {
             throw new IllegalArgumentException("server.standby.peer names this server's own address " + listenHost + ":"
                 + listenPort + "; it must name the other server's server.standby.listen");
         }
+    }
+
+    /** The pair with the default lease, {@code server.standby.lease_millis}'s default. */
+    public StandbySettings(final String listenHost, final int listenPort, final String peerHost, final int peerPort,
+                           final long ackTimeoutMillis) {
+        this(listenHost, listenPort, peerHost, peerPort, ackTimeoutMillis, DEFAULT_LEASE_MILLIS);
     }
 
     private static void checkPort(final String key, final int port) {

@@ -145,6 +145,17 @@ public final class LatencyServerNode extends RunningComponent {
         }
         if (node.standby != null) {
             node.standby.stepDownWith(node::stopServing);
+            node.standby.standingByAgainWith(() -> {
+                try {
+                    node.readyFile().writeTo(node.context.readyFile());
+                } catch (IOException e) {
+                    LOG.error("could not rewrite the ready file: {}", e.toString());
+                }
+            });
+            if (node.standby.primary()) {
+                // Should it step down and stand by again, it may take over again when the other server leaves.
+                node.standby.takeOverWith(parts.engine, node.loop, node.servant, node.metrics, parts.poaManager, node.nameBinding());
+            }
         }
         // From here on the node stops everything when the rest of the start fails.
         try {
@@ -171,7 +182,12 @@ public final class LatencyServerNode extends RunningComponent {
         readyFile().writeTo(context.readyFile());
         LOG.info("Latency Server '{}' standing by with {} connections; it takes over when the primary leaves the pair",
             context.configuration().server().registeredName(), connections);
-        standby.takeOverWith(parts.engine, loop, servant, metrics, parts.poaManager, new StandbyWiring.NameBinding() {
+        standby.takeOverWith(parts.engine, loop, servant, metrics, parts.poaManager, nameBinding());
+    }
+
+    /** @return how a takeover checks and binds this server's names */
+    private StandbyWiring.NameBinding nameBinding() {
+        return new StandbyWiring.NameBinding() {
             @Override
             public boolean heldByAnotherLiveServer() {
                 return StandbyWiring.heldByAnotherLiveServer(orb, context.namingReference(),
@@ -186,7 +202,7 @@ public final class LatencyServerNode extends RunningComponent {
                     throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "the ready file could not be written: " + e.getMessage());
                 }
             }
-        });
+        };
     }
 
     /**
@@ -234,8 +250,10 @@ public final class LatencyServerNode extends RunningComponent {
         final String naming = context.namingReference();
         final String registered = configuration.server().registeredName();
         try {
-            nameKeeper = naming == null ? null
-                : NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference, context.nameCheckIntervalMillis());
+            nameKeeper = naming == null ? null : standby == null
+                ? NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference, context.nameCheckIntervalMillis())
+                : NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference,
+                    standby.nameCheckIntervalMillis(context.nameCheckIntervalMillis()), standby.yielding());
         } catch (References.ReferenceException e) {
             throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "cannot register as '" + registered
                 + "': " + e.getMessage() + "; " + NameKeeper.WHAT_TO_DO + ".");

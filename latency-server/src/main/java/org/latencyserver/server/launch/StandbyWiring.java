@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * A server's place in a primary/standby pair ({@code server.standby}), wired into its launch: joins
  * the pair before the update thread starts, holds a primary's writes until the standby has them,
  * and, on a standby, takes over — the engine's update thread, the SNMP poller, the servant and the
- * names — when the primary leaves.
+ * names — when the primary leaves. With a naming service the primary serves under a lease
+ * ({@code server.standby.lease_millis}, {@link org.latencyserver.server.standby.PrimaryLease}): a
+ * write is answered only while it holds (else {@code TRANSIENT}), and a takeover serves only a
+ * fence (1.1 leases) after it bound the names.
  *
  * <p>Thread-safety: {@link #join} and {@link #stateSaver} on the launching thread; the takeover on
  * the pair's {@code standby-takeover} thread, once; {@link #close} from any thread.
@@ -51,6 +54,8 @@ final class StandbyWiring implements AutoCloseable {
     /** Started by a takeover; closed by {@link #close}. */
     private volatile SnmpPoller poller;
     private volatile boolean closed;
+    /** Whether the update thread runs (a primary from the start, or after a first takeover); the takeover thread's. */
+    private volatile boolean engineRunning;
 
     private StandbyWiring(final HotStandby pair, final ServerConfiguration configuration,
                           final java.util.function.LongSupplier nanoClock) {
@@ -84,6 +89,11 @@ final class StandbyWiring implements AutoCloseable {
             throw new LaunchFailure(LaunchFailure.Kind.CANNOT_LISTEN, "server.standby: " + e.getMessage());
         }
         final StandbyWiring wiring = new StandbyWiring(pair, parts.configuration, parts.context.nanoClock());
+        wiring.engineRunning = pair.primary(); // a primary's launch starts the update thread next
+        pair.useLoopWhenStandingByAgain(new org.latencyserver.server.engine.EngineProxy(parts.loop));
+        if (parts.context.namingReference() != null) {
+            pair.useLease();
+        }
         parts.metrics.registerStandby(pair::counters);
         final LatencyServiceServant.StateSaver disk = parts.store::awaitSaved;
         parts.profileKeeper = profile -> {
@@ -100,6 +110,12 @@ final class StandbyWiring implements AutoCloseable {
             if (replication != null) {
                 // one wait for both: what is left of the standby's time after the disk's
                 replication.await(Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000L)); // false: unprotected, counted
+            }
+            if (!pair.mayAcknowledge()) {
+                // Checked last, just before the answer: a primary whose lease ran out acknowledges nothing more.
+                throw new org.omg.CORBA.TRANSIENT("this server no longer serves as the primary of its pair (its lease in the"
+                    + " naming service ran out, or it stepped down): resolve the server's name again and send the write to the"
+                    + " primary", 0, org.omg.CORBA.CompletionStatus.COMPLETED_NO);
             }
             return saved;
         };
@@ -121,8 +137,41 @@ final class StandbyWiring implements AutoCloseable {
         }
         try {
             final org.omg.CORBA.Object bound = org.latencyserver.orb.References.resolve(orb, name, naming);
-            return (ownServer == null || !bound._is_equivalent(ownServer)) && org.latencyserver.orb.Partitions.answers(bound);
+            return (ownServer == null || !bound._is_equivalent(ownServer)) && answersWithin(bound, ANSWER_WAIT_MILLIS);
         } catch (org.omg.CORBA.SystemException | org.latencyserver.orb.References.ReferenceException e) {
+            return false;
+        }
+    }
+
+    /** How long the check whether the name's holder answers waits: a holder cut off by a silent drop never does. */
+    static final long ANSWER_WAIT_MILLIS = 2000;
+    /** The check under way, at most one: a call to a cut-off holder may hang until TCP gives up. */
+    private static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.Future<Boolean>> ANSWER_CHECK =
+        new java.util.concurrent.atomic.AtomicReference<>();
+
+    /**
+     * @return whether the object answered within the wait; false when it did not (or a check of an earlier call still
+     *         hangs): with a naming service the lease makes a takeover safe even when the holder still serves
+     */
+    static boolean answersWithin(final org.omg.CORBA.Object object, final long waitMillis) {
+        java.util.concurrent.Future<Boolean> check = ANSWER_CHECK.get();
+        if (check != null && !check.isDone()) {
+            return false;
+        }
+        final java.util.concurrent.FutureTask<Boolean> task =
+            new java.util.concurrent.FutureTask<>(() -> org.latencyserver.orb.Partitions.answers(object));
+        if (!ANSWER_CHECK.compareAndSet(check, task)) {
+            return false;
+        }
+        final Thread thread = new Thread(task, "standby-answer-check");
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            return task.get(waitMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return false;
         }
     }
@@ -141,32 +190,106 @@ final class StandbyWiring implements AutoCloseable {
     void takeOverWith(final UpdateEngine engine, final EngineLoop loop, final LatencyServiceServant servant,
                       final ServerMetrics metrics, final POAManager poaManager, final NameBinding names) {
         pair.onTakeover(awaiting -> {
-            if (!takeNames(names)) {
+            final long term = pair.stepDowns();
+            final boolean bound = takeNames(names, term);
+            if (bound) {
+                pair.namesTaken();
+            }
+            if (!bound || !waitOutFence(term)) {
+                if (!closed && !engineRunning) {
+                    // Stepped down before serving: it stands by again, its applier handed over, so the update thread
+                    // applies the primary's records from now on (it polls nothing and its requests stay discarded).
+                    engine.addListener(servant.engineListener());
+                    loop.start();
+                    engineRunning = true;
+                }
                 return false;
             }
             try {
-                engine.addListener(servant.engineListener());
-                final long now = nanoClock.getAsLong();
-                for (final Command.RestoreConnection command : awaiting) {
-                    command.applyTo(engine, now);
+                if (engineRunning) {
+                    // A server that stepped down and stood by again: its update thread runs, and applied the records.
+                    final org.latencyserver.server.engine.EngineProxy commands = new org.latencyserver.server.engine.EngineProxy(loop);
+                    for (final Command.RestoreConnection command : awaiting) {
+                        commands.call(command);
+                    }
+                } else {
+                    engine.addListener(servant.engineListener());
+                    final long now = nanoClock.getAsLong();
+                    for (final Command.RestoreConnection command : awaiting) {
+                        command.applyTo(engine, now);
+                    }
+                    loop.start();
+                    engineRunning = true;
                 }
-                loop.start();
                 poller = ServerAssembly.startPoller(configuration, loop, metrics);
                 poaManager.activate();
                 LOG.warn("took over as primary: serving, polling and bound; {} connections ask again for the measurement the"
                     + " old primary awaited", awaiting.size());
                 return true;
-            } catch (LaunchFailure | IOException | RuntimeException | org.omg.PortableServer.POAManagerPackage.AdapterInactive e) {
+            } catch (LaunchFailure | IOException | RuntimeException | org.omg.PortableServer.POAManagerPackage.AdapterInactive
+                     | org.latencyserver.server.engine.EngineCallException e) {
                 LOG.error("the takeover failed: {}; this server does not serve as primary", e.toString());
                 return false;
             }
         });
     }
 
-    /** @return true once the names are bound; false when the server was closed first */
-    private boolean takeNames(final NameBinding names) {
+    /**
+     * The names are bound to this server: the old primary's lease, if it still runs, was last renewed by a check sent
+     * before the bind, and ends within a lease of it. Waits {@link HotStandby#fenceMillis} (1.1 leases, or nothing without
+     * a naming service), then serves only if this server's own lease holds (its name keeper found the name still its own).
+     *
+     * @return true when this server may serve now
+     */
+    private boolean waitOutFence(final long term) {
+        final long fenceMillis = pair.fenceMillis();
+        if (fenceMillis > 0) {
+            LOG.warn("bound the server's names; waiting {} ms (1.1 x server.standby.lease_millis) before serving, so that an old"
+                + " primary cut off from here has stopped acknowledging writes", fenceMillis);
+            final long endNanos = System.nanoTime() + fenceMillis * 1_000_000L;
+            long leftNanos;
+            while (!closed && pair.stepDowns() == term && (leftNanos = endNanos - System.nanoTime()) > 0) {
+                try {
+                    Thread.sleep(Math.max(1, leftNanos / 1_000_000L));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        if (closed || pair.stepDowns() != term) {
+            return false;
+        }
+        if (!pair.leaseHoldsAfterFence()) {
+            LOG.error("after the fence this server's own lease does not hold (the name is bound elsewhere, or the naming"
+                + " service cannot be reached): not serving");
+            return false;
+        }
+        return true;
+    }
+
+    /** @return the name keeper's behaviour for this server: leave another server's binding alone, renew the lease */
+    org.latencyserver.orb.NameKeeper.Yielding yielding() {
+        return new org.latencyserver.orb.NameKeeper.Yielding(pair.lease()::confirmed);
+    }
+
+    /**
+     * @param nameCheckIntervalMillis the server's name check interval
+     * @return how often this server checks its name: often enough to renew its lease four times per lease
+     */
+    long nameCheckIntervalMillis(final long nameCheckIntervalMillis) {
+        return Math.max(1, Math.min(nameCheckIntervalMillis, configuration.server().standby().leaseMillis() / 4));
+    }
+
+    /** @return the role, as the ready file says it */
+    String role() {
+        return pair.role();
+    }
+
+    /** @return true once the names are bound; false when the server was closed or stepped down first */
+    private boolean takeNames(final NameBinding names, final long term) {
         boolean told = false;
-        while (!closed && !pair.steppedDown()) {
+        while (!closed && !pair.steppedDown() && pair.stepDowns() == term) {
             try {
                 if (!names.heldByAnotherLiveServer()) {
                     names.bind();
@@ -192,9 +315,9 @@ final class StandbyWiring implements AutoCloseable {
         return false;
     }
 
-    /** @return whether this server stepped down after meeting another primary */
+    /** @return whether this server stepped down (a merge, or its lease ran out) and has not stood by again yet */
     boolean steppedDown() {
-        return pair.steppedDown();
+        return pair.steppedDown() || pair.rejoining();
     }
 
     /** @return the pair as this server sees it now */
@@ -202,9 +325,14 @@ final class StandbyWiring implements AutoCloseable {
         return pair.counters();
     }
 
+    /** What to do once this server, after a step-down, stands by again (rewrite the ready file). */
+    void standingByAgainWith(final Runnable told) {
+        pair.onStandingByAgain(told);
+    }
+
     /**
-     * What stopping to serve takes when this primary meets another one that is the pair's coordinator: runs once, on the
-     * pair's {@code standby-step-down} thread.
+     * What stopping to serve takes when this primary steps down (its lease ran out, or it met a primary whose lease
+     * holds): runs once per step-down, on the pair's {@code standby-step-down} thread.
      */
     void stepDownWith(final Runnable stopServing) {
         pair.onStepDown(() -> {

@@ -29,7 +29,26 @@ final class StandbyCollector extends SnapshotCollector<StandbyCounters> {
         final GaugeFamily members = new GaugeFamily("latency_server_standby_members", null,
             "members of the pair's view now: 2 a pair, 1 alone, 0 without server.standby");
         members.add(now.members());
-        return MetricSnapshots.of(primary.build(), protectedWrites.build(), members.build(),
+        final GaugeFamily role = new GaugeFamily("latency_server_standby_role", null,
+            "1 for this server's role in its pair now, 0 for the others: primary (serves), standing_by, taking_over (bound the"
+                + " name, waits out 1.1 leases before serving), stepped_down (lease ran out or met another primary; joining"
+                + " again as standby)", "role");
+        for (final String each : StandbyCounters.ROLES) {
+            role.add(each.equals(now.role()) ? 1 : 0, each);
+        }
+        final GaugeFamily lease = new GaugeFamily("latency_server_standby_lease_remaining_millis", null,
+            "ms left of this primary's lease (server.standby.lease_millis after the newest check that found its name bound to"
+                + " it); 0 when not serving or without a naming service");
+        lease.add(now.leaseRemainingMillis());
+        return MetricSnapshots.of(primary.build(), protectedWrites.build(), members.build(), role.build(), lease.build(),
+            CounterFamily.single("latency_server_standby_lease_lapses_total",
+                "times this primary's lease ran out (it could not confirm its name in the naming service in time)",
+                now.leaseLapses()),
+            CounterFamily.single("latency_server_standby_step_downs_total",
+                "times this server stopped serving as primary: its lease ran out, or it met another primary after a cut",
+                now.stepDowns()),
+            CounterFamily.single("latency_server_standby_rejoins_total",
+                "times this server joined the pair again as standby after a step-down, without a restart", now.rejoins()),
             CounterFamily.single("latency_server_standby_records_sent_total",
                 "connection records the standby acknowledged while this server was primary", now.recordsSent()),
             CounterFamily.single("latency_server_standby_send_failures_total",

@@ -16,28 +16,37 @@ import org.slf4j.LoggerFactory;
  * it. It joins the pair's {@link ReplicationChannel} before the server serves: alone it is the
  * primary; finding the other, it stands by — its {@link ReplicaApplier} keeps its table a copy of
  * the primary's, and it neither polls nor measures. When the primary leaves the view (killed,
- * hung, cut off), the standby becomes the coordinator and takes over: the applier hands the engine
- * to the takeover action, which starts what a primary runs.
+ * hung, cut off), the standby, alone in the view, takes over: the applier hands the engine to the
+ * takeover action, which starts what a primary runs (with a naming service: binds the name, waits
+ * the fence of {@link PrimaryLease}, then serves).
  *
  * <p>A primary's {@link ReplicationSender} sends every change to the standby, the whole table
  * first when a standby joins (so an old primary that returns catches up), and
  * {@link #awaitReplicated} holds a write's answer until the standby holds it.
  *
  * <p>Two primaries that meet (the views merge after a cut): the one that is not the merged view's
- * coordinator steps down ({@link #onStepDown}'s action) and serves no more until restarted. A
- * server that finds itself alone at {@link #join} while another server that answers holds its name
- * joins again, and refuses to become a second primary.
+ * coordinator steps down ({@link #onStepDown}'s action). A primary whose {@link PrimaryLease} ran
+ * out (it could not confirm its name in the naming service for {@code server.standby.lease_millis})
+ * steps down the same way. A server that stepped down joins the pair again as standby, without a
+ * restart: it leaves the view and joins every {@value #REJOIN_RETRY_MILLIS} ms until it finds the
+ * other server (it never stays alone in a view, so it never meets the other as a second primary),
+ * and is then sent the whole table, applied through its running update thread. A server that
+ * finds itself alone at {@link #join} while another server that answers holds its name joins
+ * again, and refuses to become a second primary.
  *
  * <p>Thread-safety: the view events come on JGroups' threads and are handled under this object's
  * lock (never on the request path); the takeover runs on a thread of its own
- * ({@code standby-takeover}), once, after {@link #onTakeover} gave it its action, and the step-down
- * on {@code standby-step-down}. The role is a volatile flag; the rest is each part's own.
+ * ({@code standby-takeover}), once per standing-by term, after {@link #onTakeover} gave it its action,
+ * and the step-down and the rejoin after it on {@code standby-step-down}; the lease is watched on
+ * {@code standby-lease}. The role is volatile flags; the rest is each part's own.
  */
 public final class HotStandby implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HotStandby.class);
     /** How many times a server alone in the pair while another holds its name joins before it gives up. */
     static final int JOIN_ATTEMPTS = 5;
+    /** How long a server that stepped down waits between two attempts to find the other server. */
+    static final long REJOIN_RETRY_MILLIS = 1000;
 
     private final StandbySettings settings;
     private final ReplicationSender sender;
@@ -59,11 +68,25 @@ public final class HotStandby implements AutoCloseable {
     private volatile boolean steppedDown;
     /** What stepping down does; guarded by {@code this}. */
     private Runnable stepDownAction;
+    /** Told once a server that stepped down stands by again (the ready file says so); guarded by {@code this}. */
+    private Runnable rejoinedAction;
+    /** The primary's lease on serving; in use only once {@link #useLease} said the server has a naming service. */
+    private final PrimaryLease lease;
+    private volatile boolean leaseInUse;
+    /** Set once a takeover bound the server's names (from then on it goes on to serve after the fence). */
+    private volatile boolean namesTaken;
+    /** Set while a server that stepped down looks for the other server to stand by for it. */
+    private volatile boolean rejoining;
+    private volatile long rejoins;
+    private volatile long stepDowns;
+    /** Checks the lease; started by {@link #useLease}. */
+    private Thread leaseWatch;
 
     private HotStandby(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
                        final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis,
                        final Profiles profiles) throws IOException {
         this.settings = settings;
+        this.lease = new PrimaryLease(settings.leaseMillis(), System::nanoTime);
         final ReplicationChannel[] channelHolder = new ReplicationChannel[1];
         this.sender = new ReplicationSender(engine.table(), (records, timeout) -> channelHolder[0].send(records, timeout),
             settings.ackTimeoutMillis(), flushIntervalMillis);
@@ -75,7 +98,7 @@ public final class HotStandby implements AutoCloseable {
         this.channel = new ReplicationChannel(settings, clusterName, new ReplicationChannel.Handler() {
             @Override
             public void records(final byte[] message) {
-                if (primary || steppedDown) {
+                if (primary || steppedDown && !rejoining) {
                     throw new IllegalStateException(steppedDown ? "this server stepped down after meeting another primary:"
                         + " restart it to stand by" : "this server is the primary: it takes no records");
                 }
@@ -165,12 +188,23 @@ public final class HotStandby implements AutoCloseable {
 
     /** JGroups' view thread. */
     private synchronized void onView(final boolean coordinator, final int members, final boolean newMembers) {
-        if (closed || !joined) {
-            return; // the role is decided once connected, from the view then
+        if (closed || !joined || rejoining) {
+            return; // the role is decided once connected, from the view then; a rejoin decides from its own connect
+        }
+        if (steppedDown) {
+            return;
+        }
+        if (primary && !serving && members > 1 && !namesTaken) {
+            // Taking over, the names not yet bound, and the other server is back in the view: it still serves (or will
+            // step down on its own lease); this one stands by again.
+            stepDown("the other server is back in the pair's view before this one bound the name", true);
+            return;
         }
         if (primary) {
-            if (!coordinator) {
-                stepDown();
+            if (!coordinator && members > 1 && serving && !(leaseInUse && lease.holds())) {
+                // Two primaries met after a cut. With a naming service the one whose lease holds (its name is bound to it)
+                // stays whether or not it is the coordinator; without one, the coordinator stays.
+                stepDown("two primaries met after a cut and the other one is the pair's coordinator", true);
                 return;
             }
             if (members > 1 && newMembers) {
@@ -182,7 +216,7 @@ public final class HotStandby implements AutoCloseable {
             }
             return;
         }
-        if (coordinator) {
+        if (coordinator && members == 1) {
             takeoverDue = true;
             startTakeoverWhenReady();
             if (members > 1) {
@@ -192,45 +226,198 @@ public final class HotStandby implements AutoCloseable {
     }
 
     /**
-     * Two primaries met (the views merged after a cut) and the other is the merged view's coordinator: this one stops
-     * serving, once, on a thread of its own ({@code standby-step-down}), and stays out of the pair's work until it is
-     * restarted (then it stands by and is sent the table). Guarded by {@code this}.
+     * Stops serving as primary, once per serving term, on a thread of its own ({@code standby-step-down}): two primaries
+     * met (the views merged after a cut) and the other is the merged view's coordinator, or this one's lease ran out.
+     * Then, on the same thread, it joins the pair again as standby ({@link #rejoinAsStandby}). Guarded by {@code this}.
+     *
+     * @param why    what the log says happened
+     * @param merged whether the other server is in this one's view (a merge): it stands by at once, without joining again
      */
-    private void stepDown() {
+    private void stepDown(final String why, final boolean merged) {
         if (steppedDown) {
             return;
         }
         steppedDown = true;
         primary = false;
         serving = false;
+        stepDowns++;
+        namesTaken = false;
+        lease.revoke();
         sender.standbyLeft();
-        LOG.error("two primaries met after a cut and the other one is the pair's coordinator: this server stops serving (no"
-            + " names, no polling, requests discarded); what it acknowledged alone since the cut is not in the other's"
-            + " table. Restart it to stand by");
+        rejoining = true; // from now on the primary's records are taken, through the update thread
+        applier.resumeThroughLoop();
+        LOG.error("{}: this server stops serving as primary (no names, no polling, requests discarded) and joins the pair"
+            + " again as standby; what it acknowledged alone since the cut is not in the other's table", why);
         final Runnable action = stepDownAction;
-        if (action != null) {
-            final Thread thread = new Thread(action, "standby-step-down");
-            thread.setDaemon(true);
-            thread.start();
+        final Thread thread = new Thread(() -> {
+            if (action != null) {
+                action.run();
+            }
+            rejoinAsStandby(merged);
+        }, "standby-step-down");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * A server that stepped down: leaves the view and joins again until the other server is in it (the primary), then
+     * stands by — the other sends it the whole table, applied through the running update thread —
+     * and may take over again when that one leaves. Never stays alone in a view. On {@code standby-step-down}.
+     */
+    private void rejoinAsStandby(final boolean merged) {
+        boolean inViewWithOther = merged && channel.members() > 1; // it already stands beside the primary
+        while (!closed) {
+            try {
+                if (inViewWithOther || channel.joinOthers()) {
+                    inViewWithOther = false;
+                    final Runnable told;
+                    synchronized (this) {
+                        if (closed) {
+                            return;
+                        }
+                        primary = false;
+                        serving = false;
+                        takeoverDue = false;
+                        takenOver = false;
+                        steppedDown = false;
+                        rejoining = false;
+                        rejoins++;
+                        told = rejoinedAction;
+                    }
+                    LOG.warn("joined the pair again as standby for the primary at {}:{}: its table is sent here",
+                        settings.peerHost(), settings.peerPort());
+                    if (told != null) {
+                        told.run();
+                    }
+                    return;
+                }
+            } catch (IOException e) {
+                LOG.warn("joining the pair again failed: {}; trying every {} ms", e.getMessage(), REJOIN_RETRY_MILLIS);
+            }
+            try {
+                Thread.sleep(REJOIN_RETRY_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
     /**
+     * From now on the primary serves only while its lease holds: called once the server knows it has a naming service
+     * (without one there is no third party to hold a lease with, and the pair behaves as without a lease). Starts the
+     * {@code standby-lease} thread, which steps a serving primary down once its lease ran out.
+     */
+    public synchronized void useLease() {
+        if (leaseInUse || closed) {
+            return;
+        }
+        leaseInUse = true;
+        final long periodMillis = Math.max(10, settings.leaseMillis() / 20);
+        leaseWatch = new Thread(() -> {
+            while (!closed) {
+                if (serving && lease.lapsed()) {
+                    synchronized (this) {
+                        if (serving && !closed) {
+                            stepDown("this primary could not confirm its name in the naming service for "
+                                + settings.leaseMillis() + " ms (server.standby.lease_millis): its lease ran out", false);
+                        }
+                    }
+                }
+                try {
+                    Thread.sleep(periodMillis);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "standby-lease");
+        leaseWatch.setDaemon(true);
+        leaseWatch.start();
+    }
+
+    /**
+     * @param proxy the update thread's commands: a server that stepped down applies the primary's records with them
+     */
+    public void useLoopWhenStandingByAgain(final org.latencyserver.server.engine.EngineProxy proxy) {
+        applier.useLoop(proxy);
+    }
+
+    /** @return the primary's lease; the name keeper confirms it */
+    public PrimaryLease lease() {
+        return lease;
+    }
+
+    /**
+     * @return whether this server may acknowledge a write now: it serves as primary and, with a naming service, its lease
+     *         holds. Checked just before a write is answered.
+     */
+    public boolean mayAcknowledge() {
+        return serving && (!leaseInUse || lease.holds());
+    }
+
+    /** @return how long a standby that bound the name waits before it serves, ms */
+    public long fenceMillis() {
+        return leaseInUse ? PrimaryLease.fenceMillis(settings.leaseMillis()) : 0;
+    }
+
+    /**
+     * The takeover's action bound the names and waited out the fence: this server serves only if its own lease holds
+     * (its name keeper confirmed the binding meanwhile). Guarded by {@code this}'s callers' order: the takeover thread.
+     *
+     * @return whether the lease holds (always, without a naming service)
+     */
+    public boolean leaseHoldsAfterFence() {
+        return !leaseInUse || lease.holds();
+    }
+
+    /** A takeover bound the server's names: a view with the other server in it no longer makes it give up. */
+    public void namesTaken() {
+        namesTaken = true;
+    }
+
+    /** @return how many times this server stepped down: a takeover begun before a step-down gives up once it changed */
+    public long stepDowns() {
+        return stepDowns;
+    }
+
+    /** @return whether the server joins the pair again after a step-down, looking for the other server */
+    public boolean rejoining() {
+        return rejoining;
+    }
+
+    /** @return the role as the metrics and ready file name it */
+    public String role() {
+        if (serving) {
+            return "primary";
+        }
+        if (steppedDown || rejoining) {
+            return "stepped_down";
+        }
+        return primary ? "taking_over" : "standing_by";
+    }
+
+    /**
      * Gives what stopping to serve takes (names, poller, requests) when two primaries meet and this one is not the
-     * coordinator.
+     * coordinator, or its lease ran out.
      */
     public synchronized void onStepDown(final Runnable action) {
         this.stepDownAction = action;
     }
 
-    /** @return whether this server stepped down after meeting another primary (it serves no more until restarted) */
+    /** Gives what to do once a server that stepped down stands by again (on {@code standby-step-down}). */
+    public synchronized void onStandingByAgain(final Runnable action) {
+        this.rejoinedAction = action;
+    }
+
+    /** @return whether this server stepped down and has not yet joined the pair again as standby */
     public boolean steppedDown() {
         return steppedDown;
     }
 
     /**
      * Gives the action that makes this server a primary (starting the update thread, the poller, serving, binding its
-     * names); run at most once, on its own thread, when the primary leaves — at once if it already has.
+     * names); run at most once per standing-by term, on its own thread, when the primary leaves — at once if it already
+     * has.
      *
      * @param action takes the engine over; given the records that awaited a measurement, to apply with their request first;
      *               returns whether this server now serves (false: closed or stepped down while it waited for the names,
@@ -253,7 +440,18 @@ public final class HotStandby implements AutoCloseable {
             final List<Command.RestoreConnection> awaiting = applier.handOver();
             primary = true; // before the action: the ready file it writes says so, and no record is applied any more
             takeovers++;
-            serving = action.test(awaiting);
+            final long term = stepDowns;
+            final boolean serves = action.test(awaiting);
+            synchronized (HotStandby.this) {
+                if (closed || stepDowns != term) {
+                    return; // closed, or stepped down meanwhile (and on its way back to standing by)
+                }
+                if (serves) {
+                    serving = true;
+                } else {
+                    stepDown("the takeover did not complete", false);
+                }
+            }
         }, "standby-takeover");
         thread.setDaemon(true);
         thread.start();
@@ -313,13 +511,21 @@ public final class HotStandby implements AutoCloseable {
     /** @return the pair as this server sees it now; its {@code primary} is whether it serves as primary */
     public StandbyCounters counters() {
         return new StandbyCounters(serving, serving && sender.protectedNow(), channel.members(), sender.recordsSent(),
-            sender.sendsFailed(), sender.unprotectedWrites(), applier.recordsApplied(), takeovers);
+            sender.sendsFailed(), sender.unprotectedWrites(), applier.recordsApplied(), takeovers, role(),
+            serving && leaseInUse ? lease.remainingMillis() : 0, lease.lapses(), stepDowns, rejoins);
     }
 
     /** Leaves the pair (the other member sees it go at once) and stops sending and applying. */
     @Override
     public void close() {
         closed = true;
+        final Thread watch;
+        synchronized (this) {
+            watch = leaseWatch;
+        }
+        if (watch != null) {
+            watch.interrupt();
+        }
         channel.close();
         sender.close();
         applier.close();

@@ -36,9 +36,14 @@ import org.latencyserver.server.persistence.ReplicaRecords;
  * without asking for one, and remembered; {@link #handOver} gives those back so the new primary
  * asks for them once it owns the engine.
  *
+ * <p>A server that served as primary and stepped down stands by again with its update thread
+ * running: after {@link #resumeThroughLoop} the records are applied as commands of that thread
+ * ({@link #useLoop}'s proxy), and {@link #handOver} ends that mode for the next takeover.
+ *
  * <p>Thread-safety: {@link #apply} from any thread (JGroups' delivery), each waiting for its
- * records to be applied; {@link #handOver} once, from the thread that takes the engine over (it
+ * records to be applied; {@link #handOver} from the thread that takes the engine over (it
  * returns after the applier's thread ended, so that thread's writes happen-before the caller's).
+ * The records that awaited a measurement are kept under the map's own lock.
  */
 public final class ReplicaApplier implements AutoCloseable {
 
@@ -54,6 +59,10 @@ public final class ReplicaApplier implements AutoCloseable {
     private final LongAdder recordsApplied = new LongAdder();
     private final ProfileLimits profileLimits;
     private final ProfileInstaller.ProfileKeeper profileKeeper;
+    /** The running update thread's commands, for a standby that served before; set once by the server. */
+    private volatile org.latencyserver.server.engine.EngineProxy loop;
+    /** Whether records go through {@link #loop} (a server that stepped down and stands by again). */
+    private volatile boolean throughLoop;
 
     /**
      * @param engine           the standby's engine, whose update thread does not run while it stands by
@@ -94,6 +103,10 @@ public final class ReplicaApplier implements AutoCloseable {
      */
     public void apply(final byte[] records, final long timeoutMillis) {
         final List<Command.RestoreConnection> commands = ReplicaRecords.decode(records, engine.table(), maxHistogramBins);
+        if (throughLoop) {
+            applyThroughLoop(commands);
+            return;
+        }
         waitFor(() -> {
             applyOnOwnThread(commands);
             return null;
@@ -115,6 +128,15 @@ public final class ReplicaApplier implements AutoCloseable {
             profile = ProfileJson.parse(new String(json, StandardCharsets.UTF_8), "the primary's loaded profile", profileLimits);
         } catch (ProfileValidationException e) {
             throw new IllegalArgumentException("the primary's loaded profile is refused here: " + e.getMessage(), e);
+        }
+        if (throughLoop) {
+            try {
+                runningLoop().swapProfile(profile);
+                profileKeeper.keep(profile);
+            } catch (org.latencyserver.server.engine.EngineCallException | java.io.IOException e) {
+                throw new IllegalStateException("the primary's profile " + profile.name() + " was not applied: " + e, e);
+            }
+            return;
         }
         waitFor(() -> {
             engine.swapProfile(profile);
@@ -144,13 +166,51 @@ public final class ReplicaApplier implements AutoCloseable {
         final long now = nanoClock.getAsLong();
         for (final Command.RestoreConnection command : commands) {
             withoutMeasurement(command).applyTo(engine, now);
+            remember(command);
+        }
+    }
+
+    private void applyThroughLoop(final List<Command.RestoreConnection> commands) {
+        final org.latencyserver.server.engine.EngineProxy proxy = runningLoop();
+        for (final Command.RestoreConnection command : commands) {
+            try {
+                proxy.call(withoutMeasurement(command));
+            } catch (org.latencyserver.server.engine.EngineCallException e) {
+                throw new IllegalStateException("record of connection " + command.indexRef() + " not applied: " + e, e);
+            }
+            remember(command);
+        }
+    }
+
+    private void remember(final Command.RestoreConnection command) {
+        synchronized (awaitingMeasurement) {
             if (command.measurementWanted()) {
                 awaitingMeasurement.put(command.indexRef(), command);
             } else {
                 awaitingMeasurement.remove(command.indexRef());
             }
-            recordsApplied.increment();
         }
+        recordsApplied.increment();
+    }
+
+    private org.latencyserver.server.engine.EngineProxy runningLoop() {
+        final org.latencyserver.server.engine.EngineProxy proxy = loop;
+        if (proxy == null) {
+            throw new IllegalStateException("this server has no running update thread to apply the primary's records with");
+        }
+        return proxy;
+    }
+
+    /**
+     * @param proxy the update thread's commands, for when this server stands by again after serving
+     */
+    public void useLoop(final org.latencyserver.server.engine.EngineProxy proxy) {
+        this.loop = proxy;
+    }
+
+    /** This server stepped down and stands by again: records are applied through its running update thread. */
+    public void resumeThroughLoop() {
+        throughLoop = true;
     }
 
     private static Command.RestoreConnection withoutMeasurement(final Command.RestoreConnection c) {
@@ -166,7 +226,12 @@ public final class ReplicaApplier implements AutoCloseable {
      */
     public List<Command.RestoreConnection> handOver() {
         runner.close();
-        return new ArrayList<>(awaitingMeasurement.values());
+        throughLoop = false;
+        synchronized (awaitingMeasurement) {
+            final List<Command.RestoreConnection> awaiting = new ArrayList<>(awaitingMeasurement.values());
+            awaitingMeasurement.clear();
+            return awaiting;
+        }
     }
 
     /** @return records applied since start */

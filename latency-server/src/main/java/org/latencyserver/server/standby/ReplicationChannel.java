@@ -143,6 +143,33 @@ public final class ReplicationChannel implements AutoCloseable {
         }
     }
 
+    /**
+     * Leaves the view (if in one) and joins again; stays in the view only when another member is in it.
+     *
+     * @return true when the view this joined has another member; false when it was alone (and left again)
+     * @throws IOException when the channel cannot connect (it stays usable for the next attempt)
+     */
+    public boolean joinOthers() throws IOException {
+        channel.disconnect();
+        view = null;
+        try {
+            channel.connect(clusterName);
+        } catch (Exception e) {
+            throw new IOException("the standby channel could not connect again as " + channel.name() + ": " + e.getMessage(), e);
+        }
+        if (members() > 1) {
+            return true;
+        }
+        disconnect();
+        return false;
+    }
+
+    /** Leaves the view without closing the channel (the other member sees this one leave). */
+    public void disconnect() {
+        channel.disconnect();
+        view = null;
+    }
+
     /** @return whether this member is the view's coordinator: the primary */
     public boolean coordinator() {
         final View now = view;

@@ -96,6 +96,27 @@ class NameKeeperRepairTest {
         }
     }
 
+    @Test
+    void aYieldingKeeperReportsEachCheckThatFindsItsObjectAndLeavesAnotherServersBindingAlone() throws Exception {
+        final java.util.concurrent.atomic.AtomicLong confirmations = new java.util.concurrent.atomic.AtomicLong();
+        try (NameKeeper keeper = NameKeeper.bind(serverOrb, naming.corbaloc(), java.util.List.of("LatencyServer"), server,
+                CHECK_INTERVAL_MILLIS, new NameKeeper.Yielding(sentNanos -> confirmations.incrementAndGet()))) {
+            final long deadline = System.nanoTime() + 30_000_000_000L;
+            while (confirmations.get() < 3) {
+                assertTrue(System.nanoTime() < deadline, "three confirmations within 30 s");
+                Thread.sleep(CHECK_INTERVAL_MILLIS);
+            }
+            final NamingContextExt root = impostorRoot();
+            root.rebind(root.to_name("LatencyServer"), impostorObject); // the pair's other server took the name
+            Thread.sleep(CHECK_INTERVAL_MILLIS * 2);
+            final long afterRebind = confirmations.get();
+            Thread.sleep(CHECK_INTERVAL_MILLIS * 10);
+            assertTrue(root.resolve_str("LatencyServer")._is_equivalent(impostorObject), "the other's binding is left alone");
+            assertEquals(0, keeper.repairs());
+            assertTrue(confirmations.get() <= afterRebind + 1, "no check confirms a name bound to another object");
+        }
+    }
+
     private static boolean isBound(final NamingContextExt root) {
         try {
             root.resolve_str("LatencyServer");

@@ -130,13 +130,14 @@ class StandbyPairTest {
 
             final long healNanos = System.nanoTime();
             a.isolateStandbyChannelForTest(false);
-            await("once healed, one of the two stepped down", () -> a.steppedDownFromStandbyPair() != b.steppedDownFromStandbyPair());
+            await("once healed, one of the two stepped down", () -> stepDowns(a) + stepDowns(b) == 1);
             // A figure for the reader, not an assertion: how long two primaries met before one stepped down.
-            final LatencyServerNode serving = a.steppedDownFromStandbyPair() ? b : a;
+            final LatencyServerNode serving = stepDowns(a) == 1 ? b : a;
             System.out.printf("standby pair: healed link to one stepped down in %d ms (%s serves)%n",
                 (System.nanoTime() - healNanos) / 1_000_000, serving == a ? "the old primary" : "the standby that took over");
             final LatencyServerNode stepped = serving == a ? b : a;
             await("the name is bound to the one that serves", () -> isBound(corbaloc, serving));
+            await("it serves (after the fence, had it been the standby)", () -> serving.standbyCounters().orElseThrow().primary());
             // a serves what it acknowledged alone during the cut; b, had it won, what the pair held before the cut.
             assertEquals(serving == a ? 1.365f : 2.386f, LatservHelper.narrow(client.string_to_object(serving.serverIor()))
                 .RequestStatus((short) 1).latency_estimate, "it serves (Appendix A, TAC-4 256 B)");
@@ -145,7 +146,104 @@ class StandbyPairTest {
             assertThrows(org.omg.CORBA.TRANSIENT.class,
                 () -> LatservHelper.narrow(client.string_to_object(stepped.serverIor())).RequestStatus((short) 1),
                 "the one that stepped down discards requests");
+            await("the one that stepped down stands by again, without a restart",
+                () -> "standing_by".equals(stepped.standbyCounters().orElseThrow().role())
+                    && stepped.standbyCounters().orElseThrow().rejoins() == 1);
+            await("and is sent the table: the pair is protected again", () -> serving.standbyCounters().orElseThrow().protectedWrites());
+            assertEquals(serving.table().row((short) 1).latest(), stepped.table().row((short) 1).latest());
         }
+    }
+
+    @Test
+    void aPrimaryCutOffFromTheNamingServiceAndItsStandbyStepsDownOnItsLeaseTheStandbyServesAfterTheFenceAndTheOldOneRejoins()
+        throws Exception {
+        final int namingPort = FreePorts.belowEphemeralRange();
+        final String corbaloc = "corbaloc::127.0.0.1:" + namingPort + "/NameService";
+        final NamingServiceContext namingContext = new NamingServiceContext().port(namingPort)
+            .databaseDirectory(directory.resolve("nsdb"));
+        NamingServiceNode naming = NamingServiceNode.launch(namingContext);
+        try (LatencyServerNode a = LatencyServerNode.launch(pushed("a", portA, portB).namingReference(corbaloc));
+             LatencyServerNode b = LatencyServerNode.launch(pushed("b", portB, portA).namingReference(corbaloc));
+             PrimaryOverlap overlap = new PrimaryOverlap(a, b)) {
+            await("the pair is protected", () -> a.standbyCounters().orElseThrow().protectedWrites());
+            final Latserv first = LatservHelper.narrow(client.string_to_object(a.serverIor()));
+            first.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 80, (short) 50), (short) 1); // protected
+            final ConnectionRow acknowledged = a.table().row((short) 1);
+            assertEquals(acknowledged.latest(), b.table().row((short) 1).latest());
+            assertTrue(a.standbyCounters().orElseThrow().leaseRemainingMillis() > 0, "the serving primary holds a lease");
+
+            a.isolateStandbyChannelForTest(true); // a is cut off from b ...
+            naming.close();                       // ... and from the naming service (so is b, for now)
+            await("the primary's lease ran out: it stepped down", () -> a.standbyCounters().orElseThrow().leaseLapses() == 1);
+            assertThrows(org.omg.CORBA.TRANSIENT.class,
+                () -> first.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 5, (short) 5, (short) 5), (short) 1),
+                "a primary without its lease acknowledges no write");
+            assertFalse(b.standbyCounters().orElseThrow().primary(), "the standby cannot bind the name yet: it does not serve");
+
+            naming = NamingServiceNode.launch(namingContext); // b reaches the naming service again; a is still cut off
+            await("the standby took over after the fence", () -> b.standbyCounters().orElseThrow().primary());
+            await("the name is bound to it", () -> isBound(corbaloc, b));
+            final Latserv taken = LatservHelper.narrow(client.string_to_object(b.serverIor()));
+            assertEquals(2.386f, taken.RequestStatus((short) 1).latency_estimate, "it serves what a acknowledged while protected");
+            taken.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 5, (short) 5, (short) 5), (short) 1);
+
+            a.isolateStandbyChannelForTest(false);
+            await("the old primary stands by again without a restart", () -> a.standbyCounters().orElseThrow().rejoins() == 1
+                && "standing_by".equals(a.standbyCounters().orElseThrow().role()));
+            await("and is sent the table", () -> b.standbyCounters().orElseThrow().protectedWrites());
+            assertEquals(b.table().row((short) 1).latest(), a.table().row((short) 1).latest());
+            taken.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 20, (short) 20, (short) 20), (short) 1);
+            assertEquals(b.table().row((short) 1).latest(), a.table().row((short) 1).latest(), "and the next write at once");
+            assertEquals(0, overlap.bothPrimarySamples(), "never two servers reporting primary at once ("
+                + overlap.samples() + " samples)");
+            assertTrue(overlap.samples() > 10, "the sampler ran");
+        } finally {
+            naming.close();
+        }
+    }
+
+    /** Samples both servers' roles every 10 ms on a thread of its own; counts the samples where both serve as primary. */
+    private static final class PrimaryOverlap implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicLong both = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicLong samples = new java.util.concurrent.atomic.AtomicLong();
+        private final Thread thread;
+        private volatile boolean done;
+
+        PrimaryOverlap(final LatencyServerNode a, final LatencyServerNode b) {
+            thread = new Thread(() -> {
+                while (!done) {
+                    if (a.standbyCounters().orElseThrow().primary() && b.standbyCounters().orElseThrow().primary()) {
+                        both.incrementAndGet();
+                    }
+                    samples.incrementAndGet();
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "primary-overlap");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        long bothPrimarySamples() {
+            return both.get();
+        }
+
+        long samples() {
+            return samples.get();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            done = true;
+            thread.join();
+        }
+    }
+
+    private static long stepDowns(final LatencyServerNode server) {
+        return server.standbyCounters().orElseThrow().stepDowns();
     }
 
     @Test

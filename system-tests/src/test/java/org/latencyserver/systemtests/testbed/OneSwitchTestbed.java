@@ -97,6 +97,25 @@ final class OneSwitchTestbed {
     }
 
     /**
+     * Brings up a topology the test wrote (its {@code name:} already unique, e.g. from {@link #uniqueName}).
+     *
+     * @param system    the kit that runs {@code testbed up}
+     * @param directory the test's directory: the state directory goes there
+     * @param topology  the topology file
+     * @return the testbed, up
+     */
+    static OneSwitchTestbed up(final SystemUnderTest system, final Path directory, final Path topology) throws Exception {
+        final java.util.regex.Matcher name = java.util.regex.Pattern.compile("(?m)^name: (\\S+)$").matcher(Files.readString(topology));
+        if (!name.find()) {
+            throw new IllegalArgumentException("no name: line in " + topology);
+        }
+        final OneSwitchTestbed testbed = new OneSwitchTestbed(name.group(1), directory);
+        run(system, "testbed-up", "up", "--topology", topology.toString(), "--state-dir", testbed.state.toString());
+        testbed.status = JSON.readTree(testbed.state.resolve("status.json").toFile());
+        return testbed;
+    }
+
+    /**
      * @param prefix two letters naming the test
      * @return a testbed name no other run shares: the prefix and this JVM's process id
      */
