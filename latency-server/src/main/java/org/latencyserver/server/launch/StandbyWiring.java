@@ -185,7 +185,8 @@ final class StandbyWiring implements AutoCloseable {
      * From now on a takeover may run. It first takes the server's names — waiting, and trying again every
      * {@value #NAME_RETRY_MILLIS} ms, while the name is held by another server that answers (the old primary, still
      * serving, seen from here) or the naming service refuses — then applies the records that awaited a measurement,
-     * starts the update thread and the poller, and lets requests in.
+     * starts the update thread and lets requests in: reads are served at once from the copy of the table, writes are
+     * answered {@code TRANSIENT} until the fence is over; then it starts the poller and acknowledges writes.
      */
     void takeOverWith(final UpdateEngine engine, final EngineLoop loop, final LatencyServiceServant servant,
                       final ServerMetrics metrics, final POAManager poaManager, final NameBinding names) {
@@ -195,43 +196,57 @@ final class StandbyWiring implements AutoCloseable {
             if (bound) {
                 pair.namesTaken();
             }
-            if (!bound || !waitOutFence(term)) {
-                if (!closed && !engineRunning) {
-                    // Stepped down before serving: it stands by again, its applier handed over, so the update thread
-                    // applies the primary's records from now on (it polls nothing and its requests stay discarded).
-                    engine.addListener(servant.engineListener());
-                    loop.start();
-                    engineRunning = true;
-                }
+            if (closed) {
                 return false;
             }
             try {
-                if (engineRunning) {
-                    // A server that stepped down and stood by again: its update thread runs, and applied the records.
-                    final org.latencyserver.server.engine.EngineProxy commands = new org.latencyserver.server.engine.EngineProxy(loop);
-                    for (final Command.RestoreConnection command : awaiting) {
-                        commands.call(command);
-                    }
-                } else {
-                    engine.addListener(servant.engineListener());
-                    final long now = nanoClock.getAsLong();
-                    for (final Command.RestoreConnection command : awaiting) {
-                        command.applyTo(engine, now);
-                    }
-                    loop.start();
-                    engineRunning = true;
+                startUpdateThread(engine, loop, servant, awaiting);
+                if (bound && !closed && pair.stepDowns() == term) {
+                    // Reads are served from here on, from the copy of the table; writes are answered TRANSIENT until the
+                    // fence is over (mayAcknowledge holds only once the pair serves), so no two servers acknowledge at once.
+                    poaManager.activate();
                 }
+            } catch (org.omg.PortableServer.POAManagerPackage.AdapterInactive | org.latencyserver.server.engine.EngineCallException
+                     | RuntimeException e) {
+                LOG.error("the takeover failed: {}; this server does not serve as primary", e.toString());
+                return false;
+            }
+            if (!bound || !waitOutFence(term)) {
+                return false; // stepping down discards requests again; the update thread goes on applying records
+            }
+            try {
                 poller = ServerAssembly.startPoller(configuration, loop, metrics);
-                poaManager.activate();
-                LOG.warn("took over as primary: serving, polling and bound; {} connections ask again for the measurement the"
-                    + " old primary awaited", awaiting.size());
+                LOG.warn("took over as primary: serving writes, polling and bound; {} connections ask again for the measurement"
+                    + " the old primary awaited", awaiting.size());
                 return true;
-            } catch (LaunchFailure | IOException | RuntimeException | org.omg.PortableServer.POAManagerPackage.AdapterInactive
-                     | org.latencyserver.server.engine.EngineCallException e) {
+            } catch (LaunchFailure | IOException | RuntimeException e) {
                 LOG.error("the takeover failed: {}; this server does not serve as primary", e.toString());
                 return false;
             }
         });
+    }
+
+    /**
+     * Starts the update thread, once, with the records that awaited a measurement applied (so their connections ask
+     * again); a server that stepped down and stood by again already runs it, and has the records sent to it.
+     */
+    private void startUpdateThread(final UpdateEngine engine, final EngineLoop loop, final LatencyServiceServant servant,
+                                   final java.util.List<Command.RestoreConnection> awaiting)
+        throws org.latencyserver.server.engine.EngineCallException {
+        if (engineRunning) {
+            final org.latencyserver.server.engine.EngineProxy commands = new org.latencyserver.server.engine.EngineProxy(loop);
+            for (final Command.RestoreConnection command : awaiting) {
+                commands.call(command);
+            }
+            return;
+        }
+        engine.addListener(servant.engineListener());
+        final long now = nanoClock.getAsLong();
+        for (final Command.RestoreConnection command : awaiting) {
+            command.applyTo(engine, now);
+        }
+        loop.start();
+        engineRunning = true;
     }
 
     /**
