@@ -106,13 +106,30 @@ final class KillChecks {
      * and waits, in one loop, for the mirror to show it and for the agent's first measurement on the new primary (its
      * {@code submit_measurement} calls counted there).
      *
-     * @return ms from the kill to each: {mirror, agent}
+     * The flip's writes are retried while the new primary answers them {@code TRANSIENT}: it serves reads as soon as it
+     * has bound the name, and acknowledges writes only after its lease's fence.
+     *
+     * @return ms from the kill to each: {mirror, agent, the first write the new primary acknowledged}
      */
     long[] flipAndAwait(final LatencyService newPrimary, final int kill, final EstimateMirror mirror, final String metricsUrl,
                         final long killedNanos) throws Exception {
         final boolean high = kill % 2 == 0;
+        long writeMillis = -1;
         for (final short indexRef : new short[] {1, 4, 6}) {
-            StandbyLoadKillHarness.push(newPrimary, indexRef, high ? 80 : 10);
+            while (true) {
+                try {
+                    StandbyLoadKillHarness.push(newPrimary, indexRef, high ? 80 : 10);
+                    break;
+                } catch (org.omg.CORBA.TRANSIENT inFence) {
+                    if (System.nanoTime() - killedNanos > StandbyLoadKillHarness.READY.toNanos()) {
+                        throw new IllegalStateException("the new primary acknowledged no write within " + StandbyLoadKillHarness.READY);
+                    }
+                    Thread.sleep(10);
+                }
+            }
+            if (writeMillis < 0) {
+                writeMillis = (System.nanoTime() - killedNanos) / 1_000_000;
+            }
         }
         final int cpuStateCode = high ? 32 : 12;
         final MirrorRecord record = new MirrorRecord();
@@ -136,7 +153,7 @@ final class KillChecks {
             }
             Thread.sleep(2);
         }
-        return new long[] {mirrorMillis, agentMillis};
+        return new long[] {mirrorMillis, agentMillis, writeMillis};
     }
 
     private static MeasurementRequest awaitRequest(final LatencyService server, final short indexRef) throws InterruptedException {
