@@ -37,7 +37,8 @@ import org.latencyserver.server.table.ServedEstimate;
  *       profile, for QoS 3/4 before a remembered measurement older than {@value BandProbes#MAX_AGE_MILLIS} ms and
  *       before the profile.</li>
  *   <li>An adaptive connection's value is corrected from what was learned in the state
- *       ({@link EstimateCorrection}); a thesis connection's is served as the thesis computes it.</li>
+ *       ({@link EstimateCorrection}); a bound on a loaded path of several ports whose combined state is young, with the
+ *       connection's pooled level ({@link PathLevelBorrowing}); a thesis connection's is served as the thesis computes it.</li>
  * </ul>
  *
  * <p>Not thread-safe: owned by the update thread (the profiles it reads are an immutable snapshot).
@@ -334,9 +335,20 @@ final class ServingPolicy {
         if (!row.spec().isAdaptive()) {
             return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, "", composed));
         }
-        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge(),
+        final PathLevelBorrowing.Borrowed knowledge = thesis.kind() == EstimateKind.BOUND ? PathLevelBorrowing.knowledgeFor(row)
+            : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
+        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, knowledge.knowledge(),
             row.learning().pooledMeanLogResiduals());
-        return row.withServed(corrected.estimate(), null,
-            new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description(), composed));
+        final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();
+        final Estimate estimate = borrowed ? withNote(corrected.estimate(), knowledge.description()) : corrected.estimate();
+        final String description = borrowed ? corrected.description() + "; " + knowledge.description() : corrected.description();
+        return row.withServed(estimate, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, description, composed));
+    }
+
+    private static Estimate withNote(final Estimate estimate, final String note) {
+        final java.util.List<String> notes = new java.util.ArrayList<>(estimate.notes());
+        notes.add(note);
+        return new Estimate(estimate.qos(), estimate.kind(), estimate.valueMillis(), estimate.boundPercent(), estimate.interval(),
+            estimate.alternatives(), estimate.basis(), notes, estimate.interpolated());
     }
 }

@@ -177,6 +177,7 @@ public final class UpdateEngine {
                        final boolean polled) {
         ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleInputs(LoadClassification.staleInputs(row.spec(), reading));
         if (load.isStateChangeFrom(row.load())) {
+            bandProbes.entered(row.spec(), load.hops(), nowNanos);
             if (polled) {
                 next = results.takeBackIfJustFiled(next, row.load(), nowNanos);
             }
