@@ -50,6 +50,8 @@ final class ServingPolicy {
     private final BandProbesBook bandProbes;
     private final LongSupplier epochMillis;
     private final long dwellMillis;
+    /** Written by the update thread only; read by {@link EstimateQuestions} on any thread. */
+    private volatile PathHistograms pathHistograms = PathHistograms.EMPTY;
 
     /**
      * @param profiles    the profiles now in use
@@ -68,6 +70,12 @@ final class ServingPolicy {
     /** @param replaced a profile replaced by another of its name: its shared estimates are dropped */
     void forget(final Profile replaced) {
         profileEstimates.forget(replaced);
+        pathHistograms = pathHistograms.without(replaced);
+    }
+
+    /** @return the composed paths' histograms computed so far (an immutable snapshot; any thread) */
+    PathHistograms pathHistograms() {
+        return pathHistograms;
     }
 
     /** @return the connection's profile, or null when it has none or it is not loaded */
@@ -311,10 +319,23 @@ final class ServingPolicy {
         return row.spec().asQos().fromMeasurement(measurement, row.spec().boundPercent(), basis);
     }
 
-    /** The profile cell's histogram for the row's state, or null when it has none. */
-    private static LatencyHistogram cellHistogram(final Profile profile, final ConnectionRow row) {
+    /**
+     * The profile cell's histogram for the row's state, or null when it has none; a composed path's convolution is
+     * computed once per profile, combined state and size and kept in {@link #pathHistograms()}.
+     */
+    private LatencyHistogram cellHistogram(final Profile profile, final ConnectionRow row) {
+        final int size = row.spec().messageSizeBytes();
         try {
-            return ProfileHistograms.forState(profile, row.load(), row.spec().messageSizeBytes()).histogram();
+            if (!ProfilePath.isComposed(row.load())) {
+                return ProfileHistograms.forState(profile, row.load(), size).histogram();
+            }
+            final ProfileHistograms.StateHistogram kept = pathHistograms.find(profile, row.load(), size);
+            if (kept != null) {
+                return kept.histogram();
+            }
+            final ProfileHistograms.StateHistogram composed = ProfileHistograms.forState(profile, row.load(), size);
+            pathHistograms = pathHistograms.with(profile, row.load(), size, composed);
+            return composed.histogram();
         } catch (EstimateRefusedException noneForThisState) {
             return null;
         }

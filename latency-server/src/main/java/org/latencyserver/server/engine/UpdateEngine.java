@@ -103,6 +103,11 @@ public final class UpdateEngine {
         return table;
     }
 
+    /** @return the composed paths' histograms the update thread computed (an immutable snapshot; any thread) */
+    PathHistograms pathHistograms() {
+        return serving.pathHistograms();
+    }
+
     /** @return the profiles now in use, an immutable map safe to read from any thread */
     public Map<String, Profile> profiles() {
         return profilesByName;
