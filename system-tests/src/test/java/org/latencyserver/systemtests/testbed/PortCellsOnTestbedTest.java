@@ -132,6 +132,8 @@ class PortCellsOnTestbedTest {
                 // cells): iperf3's paced UDP gave this cell 1-4 ms means from run to run, so no queue is asserted here.
                 assertTrue(written.get("provenance").get("method").asText().contains("at most 5 % of the port's speed"),
                     () -> written.get("provenance").toPrettyString());
+                assertTrue(written.get("provenance").get("method").asText().contains("bursty cross-traffic (--port-traffic bursty:32"),
+                    () -> "the default cross-traffic's shape is recorded: " + written.get("provenance").toPrettyString());
 
                 // The profiler's iperf3 server leaves its port to the testbed's own load below.
                 iperfServer.stop(Duration.ofSeconds(5));
