@@ -195,10 +195,11 @@ final class ServingPolicy {
         final long lastMillis = probes.lastEpochMillis(nowMillis);
         final String basis = String.format(Locale.ROOT,
             "probes and measurements of %s -> %s via %s, %d B, in port %s: %d round trips over %d s up to %d ms ago (CPU"
-                + " states and the path's connections pooled: the port's queue decides)", row.spec().clientNodeName(),
+                + " states and the path's connections pooled%s: the port's queue decides)", row.spec().clientNodeName(),
             row.spec().peerNodeName(), row.spec().pathLabel(), row.spec().messageSizeBytes(), portLabel(row.load()),
             pooled.sampleCount(),
-            Math.max(0, lastMillis - probes.firstEpochMillis(nowMillis)) / 1000, Math.max(0, nowMillis - lastMillis));
+            Math.max(0, lastMillis - probes.firstEpochMillis(nowMillis)) / 1000, Math.max(0, nowMillis - lastMillis),
+            row.load().isMultiHop() ? ", and the hops' states with the same worst band and the same hops loaded" : "");
         final Qos asMeasured = row.spec().asQos().bound() ? Qos.MEASURED_BOUND : Qos.MEASURED_AVERAGE;
         final Estimate measured;
         try {
