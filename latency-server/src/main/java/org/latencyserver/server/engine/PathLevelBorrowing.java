@@ -21,7 +21,9 @@ import org.latencyserver.server.table.ConnectionRow;
  * connection's states with a tested level, the young state's own included: those with the same hops loaded when any
  * has been tested (their queues are the same ports'), else every state. The borrowed knowledge carries the pooled
  * states' coverage, so the interval served is theirs, and the correction's description says it was borrowed. What is
- * learned from the round trips that follow is still filed under the young state's own level.
+ * learned from the round trips that follow is still filed under the young state's own level. Only a bound read from the
+ * profile (a composed path's, or its one loaded hop's cell) borrows ({@link ServingPolicy} decides): band probes and
+ * measurements are the path's own round trips.
  *
  * <p>Stateless and thread-safe.
  */

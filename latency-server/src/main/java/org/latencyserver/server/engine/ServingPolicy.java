@@ -357,8 +357,10 @@ final class ServingPolicy {
         if (!row.spec().isAdaptive()) {
             return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, "", composed));
         }
-        final PathLevelBorrowing.Borrowed knowledge = thesis.kind() == EstimateKind.BOUND ? PathLevelBorrowing.knowledgeFor(row)
-            : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
+        // Only a profile's bound borrows: band probes and measurements are the path's own round trips, corrected afresh.
+        final boolean fromProfile = source == EstimateSource.PROFILE || source == EstimateSource.PROFILE_FALLBACK;
+        final PathLevelBorrowing.Borrowed knowledge = thesis.kind() == EstimateKind.BOUND && fromProfile
+            ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, knowledge.knowledge(),
             row.learning().pooledMeanLogResiduals());
         final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();

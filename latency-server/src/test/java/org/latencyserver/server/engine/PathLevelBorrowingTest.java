@@ -103,5 +103,10 @@ class PathLevelBorrowingTest {
         assertTrue(served.estimate().valueMillis() > 96.5, "read above the nominal level: " + served.estimate().valueMillis());
         assertTrue(served.served().correction().contains("level borrowed"), served.served().correction());
         assertTrue(served.estimate().notes().get(served.estimate().notes().size() - 1).startsWith("level borrowed"));
+
+        final ConnectionRow probed = ServingPolicy.reserve(row.withServed(thesis, null,
+            new ServedEstimate(thesis, reference, EstimateSource.BAND_PROBES, 0, "", null)));
+        assertTrue(!probed.served().correction().contains("level borrowed"), "the path's own round trips borrow nothing: "
+            + probed.served().correction());
     }
 }
