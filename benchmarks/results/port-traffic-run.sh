@@ -12,13 +12,13 @@ ST=.latency/testbed/pth1/status.json
 ./latency testbed exec ws2 -- iperf3 -s -B 198.18.0.3 > $D/iperf2-s.log 2>&1 &
 for i in $(seq 1 60); do [ -s $D/peer2.ior ] && break; sleep 1; done
 export LATENCY_SNMP_COMMUNITY=$(jq -r .snmp.community $ST)
-for shape in smooth bursty:16 bursty:32 smooth bursty:16 bursty:32; do
+for shape in ${SHAPES:-smooth bursty:16 bursty:32 smooth bursty:16 bursty:32}; do
   echo "=== $shape  $(date -u +%T)  loadavg: $(cat /proc/loadavg)"
   ip netns exec lt-pth1-sw1 tc -s qdisc show dev p-ws2 | grep -E "Sent|dropped"
   ./latency testbed exec ws1 -- ./latency profile measure --peer $D/peer2.ior \
-    --cpu-cells-from profiles/measured-loopback-jacorb.json --port-loads 95 --sizes 256 \
+    --cpu-cells-from profiles/measured-loopback-jacorb.json --port-loads ${LOADS:-95} --sizes 256 \
     --round-trips 500 --jit-warmup-seconds 5 --port-snmp udp:198.18.0.254/161 --port-if-index 5 --port-speed-mbps 20 \
-    --port-load-target 198.18.0.3 --peer-snmp udp:198.18.0.3/161 --port-traffic $shape --port-tolerance 6 \
+    --port-load-target 198.18.0.3 --peer-snmp udp:198.18.0.3/161 --port-traffic $shape --port-tolerance ${TOLERANCE:-6} \
     --out $D/port2-${shape%%:*}-$RANDOM.json 2>&1 | grep -v "^warming"
   ip netns exec lt-pth1-sw1 tc -s qdisc show dev p-ws2 | grep -E "Sent|dropped"
   echo "=== end $shape $(date -u +%T) loadavg: $(cat /proc/loadavg)"
