@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Drives a switch port with Debian's {@code iperf3} in UDP mode, from this host to an {@code iperf3 -s}
- * on the far side of the port: {@code iperf3 -c ADDR -p PORT -u -l 1400 -b RATE}.
+ * on the far side of the port: {@code iperf3 -c ADDR -p PORT -u -l 1400 -b RATE} or, bursty ({@link PortTraffic}),
+ * {@code -b RATE/PACKETS}.
  *
  * <p>iperf3's {@code -b} counts UDP payload, a port's counters whole Ethernet frames: a 1400-byte
  * datagram is a 1442-byte frame (UDP 8, IPv4 20, Ethernet 14), so a port load of P % of S Mbit/s is
@@ -27,6 +28,7 @@ final class PortLoadDriver implements AutoCloseable {
     private final int port;
     private final double speedMbps;
     private final Path logFile;
+    private final PortTraffic traffic;
     private Process iperf;
     private double drivenPercent;
 
@@ -34,13 +36,15 @@ final class PortLoadDriver implements AutoCloseable {
      * @param target    {@code ADDR} or {@code ADDR:PORT} of the iperf3 server (port 5201 by default)
      * @param speedMbps the port's speed
      * @param logFile   where iperf3's output goes
+     * @param traffic   the cross-traffic's shape
      */
-    PortLoadDriver(final String target, final double speedMbps, final Path logFile) {
+    PortLoadDriver(final String target, final double speedMbps, final Path logFile, final PortTraffic traffic) {
         final int colon = target.lastIndexOf(':');
         this.address = colon < 0 ? target : target.substring(0, colon);
         this.port = colon < 0 ? 5201 : Integer.parseInt(target.substring(colon + 1));
         this.speedMbps = speedMbps;
         this.logFile = logFile;
+        this.traffic = traffic;
     }
 
     /** @return true when iperf3 is installed where Debian puts it */
@@ -68,8 +72,7 @@ final class PortLoadDriver implements AutoCloseable {
         if (portPercent <= 0) {
             return;
         }
-        final List<String> command = List.of(IPERF3.toString(), "-c", address, "-p", Integer.toString(port), "-u", "-l",
-            Integer.toString(DATAGRAM_BYTES), "-b", Long.toString(payloadBitsPerSecond(portPercent, speedMbps)), "-t", "86400");
+        final List<String> command = command(portPercent);
         for (int attempt = 1; ; attempt++) {
             iperf = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
             if (!iperf.waitFor(1_500, TimeUnit.MILLISECONDS)) {
@@ -86,6 +89,15 @@ final class PortLoadDriver implements AutoCloseable {
         }
     }
 
+    /**
+     * @param portPercent the port's utilisation wanted, {@code > 0}
+     * @return the iperf3 command line that drives it
+     */
+    List<String> command(final double portPercent) {
+        return List.of(IPERF3.toString(), "-c", address, "-p", Integer.toString(port), "-u", "-l", Integer.toString(DATAGRAM_BYTES),
+            "-b", traffic.bitrateArgument(payloadBitsPerSecond(portPercent, speedMbps)), "-t", "86400");
+    }
+
     /** @return the load last asked for, percent of the port's speed */
     double drivenPercent() {
         return drivenPercent;
@@ -93,8 +105,9 @@ final class PortLoadDriver implements AutoCloseable {
 
     /** @return a description for the profile's provenance */
     String describe() {
-        return String.format(Locale.ROOT, "iperf3 -c %s -p %d -u -l %d -b (P %% x %.0f Mbit/s x %d/%d)", address, port,
-            DATAGRAM_BYTES, speedMbps, DATAGRAM_BYTES, FRAME_BYTES);
+        return String.format(Locale.ROOT, "iperf3 -c %s -p %d -u -l %d -b (P %% x %.0f Mbit/s x %d/%d)%s: %s", address, port,
+            DATAGRAM_BYTES, speedMbps, DATAGRAM_BYTES, FRAME_BYTES, traffic.bursty() ? "/" + traffic.burstPackets() : "",
+            traffic.describe());
     }
 
     /** Stops the load (SIGTERM, so iperf3 ends its test with the server), waiting for it to end. */

@@ -82,7 +82,7 @@ final class PortRun {
         final Path iperfLog = Files.createTempFile("profile-port-load", ".log");
         try (SnmpReader snmp = new SnmpReader();
              PortLoadDriver driver = new PortLoadDriver(settings.loadTarget() == null ? "0.0.0.0" : settings.loadTarget(),
-                 settings.portSpeedMbps(), iperfLog)) {
+                 settings.portSpeedMbps(), iperfLog, settings.traffic())) {
             final PortMeter meter = new PortMeter(snmp, SnmpReader.agent("--port-snmp", settings.portAgent(), settings.community()),
                 settings.portIfIndex());
             meter.start();
@@ -325,7 +325,8 @@ final class PortRun {
             settings.cpuCellsFrom().getFileName(), base.provenance().source(), settings.peerReference(), settings.portIfIndex(),
             settings.portAgent(), settings.portSpeedMbps(), settings.roundTrips(), settings.warmupRoundTrips(),
             settings.peerAgent() == null ? "not checked (no --peer-snmp)" : "through its SNMP agent's UCD raw CPU counters",
-            settings.loadTarget() == null ? "no load" : "iperf3 UDP, 1400-byte datagrams, to " + settings.loadTarget(),
+            settings.loadTarget() == null ? "no load" : "iperf3 UDP, 1400-byte datagrams, to " + settings.loadTarget() + ", "
+                + settings.traffic().describe(),
             settings.checkSeconds(), settings.tolerancePoints(), settings.sharePercent(), PortPacing.GIOP_OVERHEAD_BYTES,
             PortPacing.FRAME_OVERHEAD_BYTES, loads.toString().trim());
         final Provenance provenance = new Provenance("latency profile measure --peer", hardware(), "JacORB 3.9 on Java "

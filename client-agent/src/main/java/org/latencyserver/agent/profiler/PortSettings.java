@@ -26,9 +26,10 @@ import java.util.List;
  * @param sharePercent      the most of the port's speed the round trips may take
  * @param checkSeconds      the utilisation check's window, seconds (several counter refreshes)
  * @param tolerancePoints   how far the achieved utilisation may be from the load
+ * @param traffic           the cross-traffic's shape while the port is driven
  */
 record PortSettings(Path out, String name, Path cpuCellsFrom, String peerReference, List<Integer> sizesBytes, int roundTrips,
                     int warmupRoundTrips, int minIntervalMicros, int jitWarmupSeconds, PortLoads loads, String portAgent,
                     int portIfIndex, double portSpeedMbps, String community, String peerAgent, String loadTarget,
-                    double sharePercent, int checkSeconds, double tolerancePoints) {
+                    double sharePercent, int checkSeconds, double tolerancePoints, PortTraffic traffic) {
 }

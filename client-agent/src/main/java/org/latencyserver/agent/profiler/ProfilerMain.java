@@ -147,6 +147,11 @@ public final class ProfilerMain implements Callable<Integer> {
             "port 5201 by default): this host sends it UDP to drive the port to each load above 0."})
         String portLoadTarget;
 
+        @Option(names = "--port-traffic", paramLabel = "smooth|bursty[:PACKETS]", description = {"With --port-loads: the cross-traffic's",
+            "shape: bursty sends PACKETS datagrams back to back (iperf3 -b RATE/PACKETS) so the port queues as under many senders;",
+            "smooth is iperf3's paced -b RATE, under which a token bucket barely queues. Recorded in the provenance (default: ${DEFAULT-VALUE})."})
+        String portTraffic = "bursty:" + PortTraffic.DEFAULT_BURST_PACKETS;
+
         @Option(names = "--peer-snmp", paramLabel = "udp:HOST/PORT", description = {"The peer host's SNMP agent (v2c): its CPU is checked to",
             "be LOW through UCD raw counters while port cells are measured (unchecked without it, said in the provenance)."})
         String peerSnmp;
@@ -328,7 +333,7 @@ public final class ProfilerMain implements Callable<Integer> {
             }
             return new PortSettings(out.toAbsolutePath(), profileName(), cpuCellsFrom, peer, sizes.stream().sorted().toList(),
                 roundTrips, warmup, intervalMicros, jitWarmupSeconds, loads, portSnmp, portIfIndex, portSpeedMbps, community,
-                peerSnmp, portLoadTarget, portSharePercent, portCheckSeconds, portTolerance);
+                peerSnmp, portLoadTarget, portSharePercent, portCheckSeconds, portTolerance, PortTraffic.parse(portTraffic));
         }
 
         /** The profile's name: --name, or the file name without .json. */

@@ -34,6 +34,15 @@ class MeasureAcrossPortOptionsTest {
         assertEquals(2, settings.tolerancePoints());
         assertEquals("p", settings.name());
         assertEquals(Path.of("profiles/measured-loopback-jacorb.json"), settings.cpuCellsFrom());
+        assertEquals(new PortTraffic(true, 32), settings.traffic(), "bursty cross-traffic unless asked otherwise");
+    }
+
+    @Test
+    void theCrossTrafficShapeIsTakenFromPortTraffic() {
+        final Map<String, String> environment = Map.of("LATENCY_SNMP_COMMUNITY", "secret");
+        assertEquals(PortTraffic.SMOOTH, parse(List.of(with("--port-traffic", "smooth"))).portSettings(environment::get).traffic());
+        assertEquals(new PortTraffic(true, 8), parse(List.of(with("--port-traffic", "bursty:8"))).portSettings(environment::get).traffic());
+        assertRefused("--port-traffic: 'jumpy' is not smooth, bursty or bursty:PACKETS", with("--port-traffic", "jumpy"));
     }
 
     @Test

@@ -60,6 +60,31 @@ public final class DeadlineMissEstimator {
     }
 
     /**
+     * As {@link #estimate(LatencyHistogram, double)} for a histogram whose counts are a scale rather than samples (a
+     * composed path): the probability is the histogram's, its Wilson interval that of the same share of
+     * {@code effectiveSamples} samples, and a note says so.
+     *
+     * @param effectiveSamples the samples the histogram rests on, {@code >= 1}; its own count or more changes nothing
+     * @return the miss probability and its interval
+     * @throws EstimateRefusedException as the other form
+     */
+    public static DeadlineMiss estimate(final LatencyHistogram histogram, final double deadlineMillis, final long effectiveSamples)
+        throws EstimateRefusedException {
+        final DeadlineMiss fine = estimate(histogram, deadlineMillis);
+        if (effectiveSamples >= histogram.totalCount()) {
+            return fine;
+        }
+        if (effectiveSamples < 1) {
+            throw new IllegalArgumentException("effective samples must be >= 1, was " + effectiveSamples);
+        }
+        final long missed = Math.round(fine.missProbability() * effectiveSamples);
+        final List<String> notes = new ArrayList<>(fine.notes());
+        notes.add("interval over " + effectiveSamples + " effective samples (the histogram's counts are a scale, not samples)");
+        return new DeadlineMiss(deadlineMillis, fine.missProbability(),
+            ProportionConfidence.wilson(missed, effectiveSamples, Estimate.CONFIDENCE_LEVEL), notes);
+    }
+
+    /**
      * The deadline in whole ns, rounded down, from its decimal form: 1.001 ms is 1,001,000 ns, where
      * {@code 1.001 * 1e6} in binary floating point is 1,000,999.999… and would floor one ns short
      * (counting the bin ending at 1.001 ms as a miss for no reason).

@@ -30,4 +30,27 @@ public final class PercentileEstimator {
         }
         return HistogramBoundEstimate.of(qos, histogram, percentile, basis, List.of());
     }
+
+    /**
+     * As {@link #atPercentile(int, LatencyHistogram, double, String)} for a histogram whose counts are a scale rather
+     * than samples (a composed path): the value is read from the histogram itself, the intervals from it held as
+     * {@code effectiveSamples} samples ({@link EffectiveSample#scaledTo}), and a note says so.
+     *
+     * @param effectiveSamples the samples the histogram rests on, {@code >= 1}; its own count or more changes nothing
+     * @return the bound at {@code percentile}
+     * @throws EstimateRefusedException as the other form
+     */
+    public static Estimate atPercentile(final int qos, final LatencyHistogram histogram, final double percentile,
+                                        final String basis, final long effectiveSamples) throws EstimateRefusedException {
+        final Estimate fine = atPercentile(qos, histogram, percentile, basis);
+        if (effectiveSamples >= histogram.totalCount()) {
+            return fine;
+        }
+        final Estimate coarse = HistogramBoundEstimate.of(qos, EffectiveSample.scaledTo(histogram, effectiveSamples), percentile,
+            basis, List.of());
+        final List<String> notes = new java.util.ArrayList<>(fine.notes());
+        notes.add("intervals over " + effectiveSamples + " effective samples (the histogram's counts are a scale, not samples)");
+        return new Estimate(fine.qos(), fine.kind(), fine.valueMillis(), fine.boundPercent(), coarse.interval(),
+            coarse.alternatives(), fine.basis(), notes, fine.interpolated());
+    }
 }

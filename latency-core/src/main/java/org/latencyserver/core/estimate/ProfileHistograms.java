@@ -39,17 +39,35 @@ public final class ProfileHistograms {
      * @param histogram the distribution, ns
      * @param basis     where it comes from, e.g. {@code "profile p, cell LOW/HIGH 256 B"}
      * @param notes     what it assumes; unmodifiable, may be empty
+     * @param effectiveSampleCount the samples its intervals rest on: the histogram's own count for a cell; for a
+     *                  composed path (whose convolution's counts are a scale, not samples) the fewest samples behind
+     *                  any of its parts; {@code >= 1}, at most the histogram's count
      */
-    public record StateHistogram(LatencyHistogram histogram, String basis, List<String> notes) {
+    public record StateHistogram(LatencyHistogram histogram, String basis, List<String> notes, long effectiveSampleCount) {
 
         /**
-         * @throws NullPointerException when the histogram or basis is null
+         * @throws NullPointerException     when the histogram or basis is null
+         * @throws IllegalArgumentException when the effective count is below 1 or above the histogram's
          */
         public StateHistogram {
             if (histogram == null || basis == null) {
                 throw new NullPointerException("a state histogram needs a histogram and a basis");
             }
+            if (effectiveSampleCount < 1 || effectiveSampleCount > Math.max(1, histogram.totalCount())) {
+                throw new IllegalArgumentException("effective sample count must be 1.." + histogram.totalCount() + ", was "
+                    + effectiveSampleCount);
+            }
             notes = List.copyOf(notes);
+        }
+
+        /** A histogram of real samples: its intervals rest on its own count. */
+        public StateHistogram(final LatencyHistogram histogram, final String basis, final List<String> notes) {
+            this(histogram, basis, notes, Math.max(1, histogram == null ? 1 : histogram.totalCount()));
+        }
+
+        /** @return true when its intervals rest on fewer samples than its counts hold (a composed path) */
+        public boolean scaled() {
+            return effectiveSampleCount < histogram.totalCount();
         }
     }
 
@@ -107,7 +125,7 @@ public final class ProfileHistograms {
         }
         final List<String> notes = new ArrayList<>(state.notes());
         notes.add(note);
-        return new StateHistogram(state.histogram(), state.basis(), notes);
+        return new StateHistogram(state.histogram(), state.basis(), notes, state.effectiveSampleCount());
     }
 
     /** How a loaded port's cell and a CPU pair are combined, said in every such estimate. */

@@ -183,7 +183,10 @@ public final class ProfilePath {
         final List<String> notes = new ArrayList<>(parts.notes());
         notes.add("the path's distribution assuming its hops' queues are independent (the convolution of its parts); "
             + "hops loaded together can make it under-cover");
-        return new ProfileHistograms.StateHistogram(convolved, parts.basis(), notes);
+        final long effective = Math.max(1, Math.min(parts.fewestSamples(), convolved.totalCount()));
+        notes.add("its intervals rest on " + effective + " samples, the fewest behind any part (the convolution's counts are a"
+            + " scale, not samples)");
+        return new ProfileHistograms.StateHistogram(convolved, parts.basis(), notes, effective);
     }
 
     /**

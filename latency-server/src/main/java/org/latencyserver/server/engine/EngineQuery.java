@@ -28,6 +28,7 @@ public final class EngineQuery {
     private final Supplier<Map<String, Map<LearnedProfiles.CellKey, LearnedCell>>> learnedCells;
     private final EngineSettings settings;
     private final InputLimits limits;
+    private final Supplier<PathHistograms> pathHistograms;
 
     /** @param engine read only through its thread-safe getters (volatile immutable snapshots) */
     EngineQuery(final UpdateEngine engine) {
@@ -36,6 +37,7 @@ public final class EngineQuery {
         this.learnedCells = engine::learnedCells;
         this.settings = engine.settings();
         this.limits = engine.limits();
+        this.pathHistograms = engine::pathHistograms;
     }
 
     /**
@@ -51,6 +53,11 @@ public final class EngineQuery {
     /** @return every published row, in configuration order */
     public List<ConnectionRow> rows() {
         return table.rows();
+    }
+
+    /** @return the composed paths' histograms computed so far (an immutable snapshot) */
+    PathHistograms pathHistograms() {
+        return pathHistograms.get();
     }
 
     /** @return the profiles in use by name, an immutable snapshot */

@@ -38,8 +38,15 @@ public final class EstimateQuestions {
      *
      * @param histogram the round trips, ns
      * @param basis     where they come from, e.g. "the last measurement of connection 3"
+     * @param effectiveSampleCount the samples its intervals rest on: its own count, or for a composed path the fewest
+     *                  samples behind any part
      */
-    public record SourcedHistogram(LatencyHistogram histogram, String basis) {
+    public record SourcedHistogram(LatencyHistogram histogram, String basis, long effectiveSampleCount) {
+
+        /** A histogram of real samples. */
+        public SourcedHistogram(final LatencyHistogram histogram, final String basis) {
+            this(histogram, basis, histogram.totalCount());
+        }
     }
 
     /**
@@ -73,11 +80,14 @@ public final class EstimateQuestions {
         return profileOf(row).then(profile -> cellHistogram(row, profile));
     }
 
-    private static Answer<SourcedHistogram> cellHistogram(final ConnectionRow row, final Profile profile) {
+    private Answer<SourcedHistogram> cellHistogram(final ConnectionRow row, final Profile profile) {
         try {
-            final ProfileHistograms.StateHistogram state = ProfileHistograms.forState(profile, row.load(),
+            // A composed path's convolution as the update thread kept it, else computed here (not kept: readers do not write).
+            final ProfileHistograms.StateHistogram kept = query.pathHistograms().find(profile, row.load(),
                 row.spec().messageSizeBytes());
-            return Answer.found(new SourcedHistogram(state.histogram(), state.basis()));
+            final ProfileHistograms.StateHistogram state = kept != null ? kept : ProfileHistograms.forState(profile, row.load(),
+                row.spec().messageSizeBytes());
+            return Answer.found(new SourcedHistogram(state.histogram(), state.basis(), state.effectiveSampleCount()));
         } catch (EstimateRefusedException e) {
             return Answer.unavailable(e.getMessage());
         }
@@ -92,7 +102,7 @@ public final class EstimateQuestions {
         return histogramBehind(row).then(source -> {
             try {
                 return Answer.found(PercentileEstimator.atPercentile(row.spec().qos(), source.histogram(), percentile,
-                    source.basis()));
+                    source.basis(), source.effectiveSampleCount()));
             } catch (EstimateRefusedException e) {
                 return Answer.unavailable(e.getMessage());
             }
@@ -107,7 +117,8 @@ public final class EstimateQuestions {
     public Answer<DeadlineMiss> deadlineMiss(final ConnectionRow row, final double deadlineMillis) {
         return histogramBehind(row).then(source -> {
             try {
-                final DeadlineMiss miss = DeadlineMissEstimator.estimate(source.histogram(), deadlineMillis);
+                final DeadlineMiss miss = DeadlineMissEstimator.estimate(source.histogram(), deadlineMillis,
+                    source.effectiveSampleCount());
                 final List<String> notes = new ArrayList<>(miss.notes());
                 notes.add("from " + source.basis());
                 return Answer.found(new DeadlineMiss(miss.deadlineMillis(), miss.missProbability(), miss.interval(), notes));

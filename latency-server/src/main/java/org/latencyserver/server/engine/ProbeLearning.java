@@ -65,7 +65,16 @@ final class ProbeLearning {
         final long count = roundTrips.totalCount();
         if (!row.load().isKnown() || count == 0 || row.learning().stateSinceNanos() == ConnectionRow.NOT_DUE
             || nowNanos - row.learning().stateSinceNanos() < windowMillis * 1_000_000L) {
-            return SubmitOutcome.ACCEPTED; // the window began in another state
+            // The window began in another load state. On a loaded path whose probe state (worst hop's band, loaded
+            // hops) held throughout, it still describes the ports' queueing: it joins their probes, testing nothing.
+            if (row.load().isKnown() && count > 0 && row.load().port().isLoaded()
+                && filing.bandProbes().heldSince(row.spec(), row.load().hops(), nowNanos - windowMillis * 1_000_000L)) {
+                final ConnectionRow learned = learnBand(row, roundTrips, meanMillis, nowNanos);
+                if (learned != row) {
+                    filing.publisher().publish(row, learned);
+                }
+            }
+            return SubmitOutcome.ACCEPTED;
         }
         if (row.estimate() == null) {
             // Nothing to test against; on a loaded port the window still describes the band.

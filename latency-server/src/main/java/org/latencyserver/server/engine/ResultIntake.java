@@ -220,7 +220,8 @@ final class ResultIntake {
 
     private void takeBackBandProbes(final short indexRef, final ConnectionLoadState before, final ConnectionLoadState now,
                                     final long nowNanos) {
-        if (!before.port().isLoaded() || before.hops().equals(now.hops()) || now.port().kind() == PortState.Kind.UNKNOWN
+        if (!before.port().isLoaded() || filing.bandProbes().sameProbeState(filing.table().row(indexRef).spec(), before.hops(), now.hops())
+            || now.port().kind() == PortState.Kind.UNKNOWN
             || settings.settleNanos() == 0) {
             return;
         }

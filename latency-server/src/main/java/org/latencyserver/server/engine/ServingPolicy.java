@@ -37,7 +37,8 @@ import org.latencyserver.server.table.ServedEstimate;
  *       profile, for QoS 3/4 before a remembered measurement older than {@value BandProbes#MAX_AGE_MILLIS} ms and
  *       before the profile.</li>
  *   <li>An adaptive connection's value is corrected from what was learned in the state
- *       ({@link EstimateCorrection}); a thesis connection's is served as the thesis computes it.</li>
+ *       ({@link EstimateCorrection}); a bound on a loaded path of several ports whose combined state is young, with the
+ *       connection's pooled level ({@link PathLevelBorrowing}); a thesis connection's is served as the thesis computes it.</li>
  * </ul>
  *
  * <p>Not thread-safe: owned by the update thread (the profiles it reads are an immutable snapshot).
@@ -49,6 +50,8 @@ final class ServingPolicy {
     private final BandProbesBook bandProbes;
     private final LongSupplier epochMillis;
     private final long dwellMillis;
+    /** Written by the update thread only; read by {@link EstimateQuestions} on any thread. */
+    private volatile PathHistograms pathHistograms = PathHistograms.EMPTY;
 
     /**
      * @param profiles    the profiles now in use
@@ -67,6 +70,12 @@ final class ServingPolicy {
     /** @param replaced a profile replaced by another of its name: its shared estimates are dropped */
     void forget(final Profile replaced) {
         profileEstimates.forget(replaced);
+        pathHistograms = pathHistograms.without(replaced);
+    }
+
+    /** @return the composed paths' histograms computed so far (an immutable snapshot; any thread) */
+    PathHistograms pathHistograms() {
+        return pathHistograms;
     }
 
     /** @return the connection's profile, or null when it has none or it is not loaded */
@@ -186,10 +195,11 @@ final class ServingPolicy {
         final long lastMillis = probes.lastEpochMillis(nowMillis);
         final String basis = String.format(Locale.ROOT,
             "probes and measurements of %s -> %s via %s, %d B, in port %s: %d round trips over %d s up to %d ms ago (CPU"
-                + " states and the path's connections pooled: the port's queue decides)", row.spec().clientNodeName(),
+                + " states and the path's connections pooled%s: the port's queue decides)", row.spec().clientNodeName(),
             row.spec().peerNodeName(), row.spec().pathLabel(), row.spec().messageSizeBytes(), portLabel(row.load()),
             pooled.sampleCount(),
-            Math.max(0, lastMillis - probes.firstEpochMillis(nowMillis)) / 1000, Math.max(0, nowMillis - lastMillis));
+            Math.max(0, lastMillis - probes.firstEpochMillis(nowMillis)) / 1000, Math.max(0, nowMillis - lastMillis),
+            row.load().isMultiHop() ? ", and the hops' states with the same worst band and the same hops loaded" : "");
         final Qos asMeasured = row.spec().asQos().bound() ? Qos.MEASURED_BOUND : Qos.MEASURED_AVERAGE;
         final Estimate measured;
         try {
@@ -310,10 +320,23 @@ final class ServingPolicy {
         return row.spec().asQos().fromMeasurement(measurement, row.spec().boundPercent(), basis);
     }
 
-    /** The profile cell's histogram for the row's state, or null when it has none. */
-    private static LatencyHistogram cellHistogram(final Profile profile, final ConnectionRow row) {
+    /**
+     * The profile cell's histogram for the row's state, or null when it has none; a composed path's convolution is
+     * computed once per profile, combined state and size and kept in {@link #pathHistograms()}.
+     */
+    private LatencyHistogram cellHistogram(final Profile profile, final ConnectionRow row) {
+        final int size = row.spec().messageSizeBytes();
         try {
-            return ProfileHistograms.forState(profile, row.load(), row.spec().messageSizeBytes()).histogram();
+            if (!ProfilePath.isComposed(row.load())) {
+                return ProfileHistograms.forState(profile, row.load(), size).histogram();
+            }
+            final ProfileHistograms.StateHistogram kept = pathHistograms.find(profile, row.load(), size);
+            if (kept != null) {
+                return kept.histogram();
+            }
+            final ProfileHistograms.StateHistogram composed = ProfileHistograms.forState(profile, row.load(), size);
+            pathHistograms = pathHistograms.with(profile, row.load(), size, composed);
+            return composed.histogram();
         } catch (EstimateRefusedException noneForThisState) {
             return null;
         }
@@ -342,9 +365,22 @@ final class ServingPolicy {
         if (!row.spec().isAdaptive()) {
             return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, "", composed));
         }
-        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge(),
+        // Only a profile's bound borrows: band probes and measurements are the path's own round trips, corrected afresh.
+        final boolean fromProfile = source == EstimateSource.PROFILE || source == EstimateSource.PROFILE_FALLBACK;
+        final PathLevelBorrowing.Borrowed knowledge = thesis.kind() == EstimateKind.BOUND && fromProfile
+            ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
+        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, knowledge.knowledge(),
             row.learning().pooledMeanLogResiduals(), row.learning().pooledLevel(row.spec().boundPercent()), declaredShape(row));
-        return row.withServed(corrected.estimate(), null,
-            new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description(), composed));
+        final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();
+        final Estimate estimate = borrowed ? withNote(corrected.estimate(), knowledge.description()) : corrected.estimate();
+        final String description = borrowed ? corrected.description() + "; " + knowledge.description() : corrected.description();
+        return row.withServed(estimate, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, description, composed));
+    }
+
+    private static Estimate withNote(final Estimate estimate, final String note) {
+        final java.util.List<String> notes = new java.util.ArrayList<>(estimate.notes());
+        notes.add(note);
+        return new Estimate(estimate.qos(), estimate.kind(), estimate.valueMillis(), estimate.boundPercent(), estimate.interval(),
+            estimate.alternatives(), estimate.basis(), notes, estimate.interpolated());
     }
 }

@@ -104,6 +104,11 @@ public final class UpdateEngine {
         return table;
     }
 
+    /** @return the composed paths' histograms the update thread computed (an immutable snapshot; any thread) */
+    PathHistograms pathHistograms() {
+        return serving.pathHistograms();
+    }
+
     /** @return the profiles now in use, an immutable map safe to read from any thread */
     public Map<String, Profile> profiles() {
         return profilesByName;
@@ -178,6 +183,7 @@ public final class UpdateEngine {
                        final boolean polled) {
         ConnectionRow next = row.withMib(reading, load, epochMillis.getAsLong()).withStaleInputs(LoadClassification.staleInputs(row.spec(), reading));
         if (load.isStateChangeFrom(row.load())) {
+            bandProbes.entered(row.spec(), load.hops(), nowNanos);
             if (polled) {
                 next = results.takeBackIfJustFiled(next, row.load(), nowNanos);
             }

@@ -21,9 +21,11 @@ import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.input.InputNode;
+import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.persistence.JsonFieldTable.Field;
+import org.latencyserver.server.table.ComposedBound;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
@@ -41,7 +43,10 @@ import org.latencyserver.server.table.ServedEstimate;
  * ({@code [client, peer, port]} percent, -1 unknown), {@code estimate}, {@code unavailable_reason},
  * {@code measurement_wanted}, {@code measurement} (with its histogram), {@code source},
  * {@code data_epoch_millis}, {@code correction}, {@code thesis_estimate} (the thesis's value behind
- * the served estimate; absent when it is the served estimate) and {@code states} (per load state:
+ * the served estimate; absent when it is the served estimate), {@code composed_bound} (a QoS 2 bound of a path with
+ * two or more loaded ports: {@code {"served": "union bound"|"independent hops", "union_ms": .., "independent_ms": ..}},
+ * the method served and both methods' values, {@code independent_ms} 0 when it could not be had; absent otherwise and in
+ * older records) and {@code states} (per load state:
  * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}).
  *
  * <p>A journal line abbreviates what did not change since that connection's previous record (in the
@@ -123,6 +128,18 @@ final class ConnectionRecordCodec {
             }
         },
         (c, name, d) -> d.thesis = has(c, name) ? RecordPartsJson.readEstimate(field(c, name)) : d.estimate);
+    /** Absent when nothing was composed, and in records written before it existed. */
+    private static final Field<ConnectionRow, Draft> COMPOSED = new Field<>("composed_bound", row -> row.served().composed(),
+        (c, name, row, earlier) -> {
+            final ComposedBound composed = row.served().composed();
+            if (composed != null) {
+                final ObjectNode node = c.putObject(name);
+                node.put("served", composed.served().word());
+                node.put("union_ms", composed.unionMillis());
+                node.put("independent_ms", composed.independentMillis());
+            }
+        },
+        (c, name, d) -> d.composed = has(c, name) ? readComposed(field(c, name), name) : null);
     /** Compared as one map: the same map when nothing was learned (a change of load state keeps it), so equals returns at once. */
     private static final Field<ConnectionRow, Draft> STATES = new Field<>("states", row -> row.learning().byState(),
         ConnectionRecordCodec::writeStates, ConnectionRecordCodec::readStates);
@@ -148,8 +165,8 @@ final class ConnectionRecordCodec {
      */
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
-            DATA_EPOCH, CORRECTION, THESIS, STATES, POOLED_LEVEL),
-        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, STATES, POOLED_LEVEL, MESSAGE_SIZE,
+            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL),
+        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL, MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 
     private ConnectionRecordCodec() {
@@ -270,6 +287,25 @@ final class ConnectionRecordCodec {
         }
     }
 
+    /**
+     * @param node the {@code composed_bound} object
+     * @param name its field name, for the fault
+     * @throws IllegalArgumentException naming the field when the method is unknown or a value out of range
+     */
+    private static ComposedBound readComposed(final InputNode node, final String name) {
+        if (node.kind() != InputNode.Kind.MAP) {
+            throw new IllegalArgumentException(name + ": expected an object, found " + node.describe());
+        }
+        final String word = text(node, "served", null);
+        final BoundMethod method = BoundMethod.fromWord(word).orElseThrow(() -> new IllegalArgumentException(name
+            + ".served: unknown path bound method '" + word + "'"));
+        try {
+            return new ComposedBound(method, number(node, "union_ms"), number(node, "independent_ms"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
+    }
+
     /** A record being read: each field's reader fills its part. Confined to one decode. */
     private static final class Draft {
         final Map<Short, SavedConnection> earlier;
@@ -289,6 +325,7 @@ final class ConnectionRecordCodec {
         EstimateSource source;
         long dataEpochMillis;
         String correction;
+        ComposedBound composed;
         Learning learning = Learning.NONE;
 
         Draft(final Map<Short, SavedConnection> earlier, final int maxHistogramBins) {
@@ -298,7 +335,7 @@ final class ConnectionRecordCodec {
 
         SavedConnection build() {
             return new SavedConnection(indexRef, qos, messageSizeBytes, latest, previous, estimate, unavailableReason,
-                measurementWanted, measurement, new ServedEstimate(thesis, null, source, dataEpochMillis, correction), learning);
+                measurementWanted, measurement, new ServedEstimate(thesis, null, source, dataEpochMillis, correction, composed), learning);
         }
     }
 }

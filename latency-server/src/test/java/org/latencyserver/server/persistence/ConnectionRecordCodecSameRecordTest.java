@@ -65,6 +65,9 @@ class ConnectionRecordCodecSameRecordTest {
             new ServedEstimate(r.served().thesis(), null, EstimateSource.MEASUREMENT, 5, "mean x 1.1")));
         changes.put("the thesis's estimate behind it", r -> r.withServed(r.estimate(), null,
             new ServedEstimate(estimate(0.70), null, EstimateSource.MEASUREMENT, 5, "none")));
+        changes.put("the composed path bound", r -> r.withServed(r.estimate(), null,
+            new ServedEstimate(r.served().thesis(), null, EstimateSource.MEASUREMENT, 5, "none",
+                new org.latencyserver.server.table.ComposedBound(org.latencyserver.core.path.BoundMethod.UNION, 4.2, 3.1))));
         changes.put("what was learned", r -> r.withLearning(r.learning().with(HIGH_LOW, StateKnowledge.fresh(96))));
         return changes;
     }

@@ -1,0 +1,117 @@
+package org.latencyserver.server.engine;
+
+import java.util.Locale;
+import java.util.Map;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.CoverageTally;
+import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.PortState;
+import org.latencyserver.server.table.ConnectionRow;
+
+/**
+ * The adaptive level a bound on a loaded path of several ports is corrected with while its combined state (every hop's
+ * band, the CPU pair) is young: the connection's pooled level. Combined states of a path flap as each hop moves between
+ * neighbouring bands, so each stays young and would be served at the thesis's level, uncorrected, however much the
+ * connection has learned in its neighbours.
+ *
+ * <p>A state is young with fewer than {@value EstimateCorrection#MIN_BLOCKS_FOR_OBSERVED_INTERVAL} blocks of round trips
+ * tested against its own served bounds. Its pooled level is the round-trip-weighted mean of the miss fraction α of the
+ * connection's states with a tested level, the young state's own included: those with the same hops loaded when any
+ * has been tested (their queues are the same ports'), else every state. The borrowed knowledge carries the pooled
+ * states' coverage, so the interval served is theirs, and the correction's description says it was borrowed. What is
+ * learned from the round trips that follow is still filed under the young state's own level. Only a bound read from the
+ * profile (a composed path's, or its one loaded hop's cell) borrows ({@link ServingPolicy} decides): band probes and
+ * measurements are the path's own round trips.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class PathLevelBorrowing {
+
+    /**
+     * @param knowledge   what to correct with
+     * @param description null when the state's own was used; else how the level was borrowed, for the correction's
+     *                    description
+     */
+    record Borrowed(StateKnowledge knowledge, String description) {
+    }
+
+    private PathLevelBorrowing() {
+    }
+
+    /**
+     * @param row an adaptive connection in its current state
+     * @return the row's own knowledge of the state, or one with the pooled level when the state is a young loaded path of
+     *         several ports and the connection has tested bounds elsewhere
+     */
+    static Borrowed knowledgeFor(final ConnectionRow row) {
+        final StateKnowledge own = row.currentKnowledge();
+        final ConnectionLoadState load = row.load();
+        if (own.level() == null || !load.isMultiHop() || !load.port().isLoaded()
+            || own.coverage().blocks() >= EstimateCorrection.MIN_BLOCKS_FOR_OBSERVED_INTERVAL) {
+            return new Borrowed(own, null);
+        }
+        Pool pool = pool(row.learning().byState(), load, true);
+        if (pool.states == 0) {
+            pool = pool(row.learning().byState(), load, false);
+        }
+        if (pool.states == 0) {
+            return new Borrowed(own, null);
+        }
+        final long ownRoundTrips = own.coverage().roundTrips();
+        final double weight = pool.roundTrips + ownRoundTrips;
+        final double missFraction = (pool.weightedMiss + ownRoundTrips * own.level().missFraction()) / weight;
+        final AdaptiveQuantileLevel level = new AdaptiveQuantileLevel(own.level().targetMissFraction(), missFraction,
+            own.level().stepPerRoundTrip(), own.level().maxBlockWeight());
+        final CoverageTally coverage = own.coverage().plus(pool.coverage);
+        final StateKnowledge borrowed = new StateKnowledge(own.lastMeasurement(), own.lastMeasuredEpochMillis(), own.measurements(),
+            level, own.meanCorrection(), coverage, own.meanErrors(), own.drift(), own.driftAlarms(), own.probeWindows());
+        final String description = String.format(Locale.ROOT, "level borrowed: %s has %d blocks of its own (%d round trips),"
+                + " so the connection's pooled level over %d %s (%d round trips) is served, %.2f %%, and their observed coverage",
+            load.label(), own.coverage().blocks(), ownRoundTrips, pool.states,
+            pool.sameLoadedHops ? "states with the same hops loaded" : "load states", pool.roundTrips, level.servedPercent());
+        return new Borrowed(borrowed, description);
+    }
+
+    /** The tested levels of the connection's other states. */
+    private static final class Pool {
+        int states;
+        long roundTrips;
+        double weightedMiss;
+        CoverageTally coverage = CoverageTally.EMPTY;
+        boolean sameLoadedHops;
+    }
+
+    private static Pool pool(final Map<ConnectionLoadState, StateKnowledge> byState, final ConnectionLoadState current,
+                             final boolean sameLoadedHopsOnly) {
+        final Pool pool = new Pool();
+        pool.sameLoadedHops = sameLoadedHopsOnly;
+        for (final Map.Entry<ConnectionLoadState, StateKnowledge> entry : byState.entrySet()) {
+            final StateKnowledge known = entry.getValue();
+            if (entry.getKey().equals(current) || known.level() == null || known.coverage().blocks() == 0
+                || sameLoadedHopsOnly && !sameLoadedHops(entry.getKey(), current)) {
+                continue;
+            }
+            pool.states++;
+            pool.roundTrips += known.coverage().roundTrips();
+            pool.weightedMiss += known.coverage().roundTrips() * known.level().missFraction();
+            pool.coverage = pool.coverage.plus(known.coverage());
+        }
+        return pool;
+    }
+
+    private static boolean sameLoadedHops(final ConnectionLoadState a, final ConnectionLoadState b) {
+        if (a.hops().size() != b.hops().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.hops().size(); i++) {
+            final PortState x = a.hops().get(i);
+            final PortState y = b.hops().get(i);
+            if (x.isLoaded() != y.isLoaded()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
