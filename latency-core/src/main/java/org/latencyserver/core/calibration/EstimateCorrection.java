@@ -66,6 +66,24 @@ public final class EstimateCorrection {
             : mean(thesis, knowledge, pooledLogResiduals);
     }
 
+    /**
+     * What the server serves: as {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues)}, except that
+     * a QoS 3 mean's interval is the
+     * prediction interval for the mean of the application's next burst of {@code burstRoundTrips} round trips
+     * ({@link NextBurstPrediction}).
+     *
+     * @param burstRoundTrips the application's burst length, round trips, {@code >= 1}
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals, final int burstRoundTrips) {
+        if (thesis.kind() == EstimateKind.BOUND) {
+            return bound(thesis, reference, knowledge);
+        }
+        return thesis.qos() == 3 ? NextBurstPrediction.serve(thesis, knowledge, burstRoundTrips)
+            : mean(thesis, knowledge, pooledLogResiduals);
+    }
+
     private static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge) {
         final AdaptiveQuantileLevel level = knowledge.level();
         if (level == null || reference == null || knowledge.coverage().blocks() == 0) {
@@ -124,12 +142,12 @@ public final class EstimateCorrection {
             thesis.basis(), notes, thesis.interpolated()), description);
     }
 
-    private static ConfidenceInterval relabel(final ConfidenceInterval interval, final String what) {
+    static ConfidenceInterval relabel(final ConfidenceInterval interval, final String what) {
         return new ConfidenceInterval(interval.lower(), interval.upper(), interval.confidenceLevel(),
             interval.method() + " (" + what + ")");
     }
 
-    private static String millis(final double valueMillis) {
+    static String millis(final double valueMillis) {
         return String.format(Locale.ROOT, "%.4f ms", valueMillis);
     }
 
