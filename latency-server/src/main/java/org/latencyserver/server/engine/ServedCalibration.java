@@ -41,6 +41,11 @@ final class ServedCalibration {
             return known.observeBound(count, hits, fromProbe, adapt);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
+        if (served.qos() == 3 && row.spec().isAdaptive()) {
+            // A prediction interval for the next burst: the window is judged as the burst it stands for.
+            return known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(), served.interval().upper(),
+                meanMillis, count, fromProbe, adapt, known.burstSpread(), BurstLength.of(row.spec()));
+        }
         return known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(), served.interval().upper(),
             meanMillis, count, fromProbe, adapt);
     }
