@@ -18,7 +18,7 @@ import org.latencyserver.core.stats.ConfidenceInterval;
  * <pre>  served mean × exp(± w · √(B + V/n + M))</pre>
  * with {@code B, V, M} the state's {@link BurstMeanSpread} (from its last measurement), and {@code w}
  * the state's {@link NextBurstWidth} once {@value NextBurstWidth#MIN_SCORES} windows followed served
- * means there; before that, the model's own Student's t quantile. The thesis's interval stays among
+ * means there, never below the model's own Student's t quantile; before that, that quantile. The thesis's interval stays among
  * the alternatives, labelled "confidence interval of the mean (Eq. 1)"; beside it, the model's
  * uncalibrated prediction interval once a calibrated one is served.
  *
@@ -53,8 +53,10 @@ public final class NextBurstPrediction {
         final BurstMeanSpread spread = knowledge.burstSpread();
         final double sd = spread.relativeSd(burstRoundTrips);
         final NextBurstWidth width = knowledge.burstWidth();
-        final double calibrated = width.widthFactor();
         final double modelQuantile = spread.quantile(Estimate.CONFIDENCE_LEVEL);
+        // Never below the model's own quantile: a window stands for a burst of another length only through the model,
+        // and a long burst's mean is nearer normal than a short window's, whose scores' quantile may read low.
+        final double calibrated = Math.max(width.widthFactor(), modelQuantile);
         final String what = METHOD + burstRoundTrips + " round trips";
         final ConfidenceInterval model = around(valueMillis, modelQuantile * sd, String.format(Locale.ROOT,
             "%s (spread model of %s, Student's t; not calibrated)", what, spread.basis()));
