@@ -18,7 +18,7 @@ import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.stats.ConfidenceInterval;
 
 /**
- * A seeded simulation of a QoS 3 connection in five synthetic load states: how often the application's next burst
+ * A seeded simulation of a QoS 3 connection in six synthetic load states: how often the application's next burst
  * mean falls inside the served interval, and how far the served mean is from the pooled mean of what followed,
  * for three ways of serving the same measurements on the same round trips:
  * <ul>
@@ -78,6 +78,8 @@ public final class NextBurstSimulation {
         simulate("busy (spells 15 %, 1 % outliers)", new Path(i -> 200_000, 0.995, 0.15, 0.4, 0.01, 5, seed + 1), cycles, burst);
         simulate("heavy tail (spells 25 %, 3 % outliers x8)", new Path(i -> 250_000, 0.998, 0.25, 0.5, 0.03, 8, seed + 2), cycles,
             burst);
+        simulate("very heavy tail (sigma 1.0, 4 % outliers x15: mean 2.6 x median)",
+            new Path(i -> 135_000, 0.995, 0.2, 1.0, 0.04, 15, seed + 5), cycles, burst);
         simulate("drifting (ramp x2 over half the run, then x0.6)",
             new Path(i -> i < span / 2 ? 200_000 + 200_000.0 * i / (span / 2) : 250_000, 0.995, 0.15, 0.4, 0.01, 5, seed + 3),
             cycles, burst);

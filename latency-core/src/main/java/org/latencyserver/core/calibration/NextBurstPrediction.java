@@ -15,7 +15,7 @@ import org.latencyserver.core.stats.ConfidenceInterval;
  * mean (Eq. 1), which says how well a thousand past round trips pin their own mean down and held
  * about three in four of the following bursts' means.
  *
- * <pre>  served mean × exp(± w · √(B + V/n + M))</pre>
+ * <pre>  served mean × exp(± w · √ln(1 + B + V/n + M))</pre>
  * with {@code B, V, M} the state's {@link BurstMeanSpread} (from its last measurement), and {@code w}
  * the state's {@link NextBurstWidth} once {@value NextBurstWidth#MIN_SCORES} windows followed served
  * means there, never below the model's own Student's t quantile; before that, that quantile. The thesis's interval stays among
@@ -51,7 +51,7 @@ public final class NextBurstPrediction {
         final MeanCorrection correction = knowledge.meanCorrection();
         final double valueMillis = thesis.valueMillis() * correction.appliedFactor();
         final BurstMeanSpread spread = knowledge.burstSpread();
-        final double sd = spread.relativeSd(burstRoundTrips);
+        final double sd = spread.logSd(burstRoundTrips);
         final NextBurstWidth width = knowledge.burstWidth();
         final double modelQuantile = spread.quantile(Estimate.CONFIDENCE_LEVEL);
         // Never below the model's own quantile: a window stands for a burst of another length only through the model,

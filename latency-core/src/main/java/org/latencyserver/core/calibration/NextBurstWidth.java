@@ -12,13 +12,13 @@ import org.latencyserver.core.estimate.BurstMeanSpread;
  * least {@value #TARGET_INSIDE} of the next bursts' means.
  *
  * <p>Every window of round trips that followed a served mean (a probe window or a measurement) gives a
- * score: its log error divided by the spread model's relative standard deviation for a burst of the
- * window's own length,
- * <pre>  score = |ln(window mean / served mean)| / √(B + V/m + M)     (m = the window's round trips)</pre>
+ * score: its log error divided by the spread model's standard deviation of a log mean
+ * ({@link BurstMeanSpread#logSd}) for a burst of the window's own length,
+ * <pre>  score = |ln(window mean / served mean)| / √ln(1 + B + V/m + M)     (m = the window's round trips)</pre>
  * so that a probe window of m round trips stands for a burst of n by the model ({@link BurstMeanSpread}):
  * the round trips' own scatter scaled by the square root of the counts, the share that bursts have in
  * common (B) not scaled at all. The served interval for a burst of n is then
- * <pre>  served mean × exp(± w · √(B + V/n + M)),   w = the (1 − α_t) conformal quantile of recent scores</pre>
+ * <pre>  served mean × exp(± w · √ln(1 + B + V/n + M)),   w = the (1 − α_t) conformal quantile of recent scores</pre>
  * and after each window {@code α_t ← α_t + γ (α − miss)}, where a miss is a score above the w served.
  *
  * <p>Immutable and thread-safe.
@@ -27,13 +27,15 @@ import org.latencyserver.core.estimate.BurstMeanSpread;
  * @param missFraction α_t: the width is the scores' (1 − α_t) conformal quantile
  * @param windows      windows judged against a calibrated width
  * @param inside       of those, windows whose score was at or below it (inside the burst-scaled interval)
- * @param sharedRelVariance the weighted mean of {@code ln²(window mean / served mean) − V/m − M} over the windows: the
- *                     error that windows — and so bursts — share whatever their length (the served mean's own error,
- *                     spells longer than the measurement's batches); the model's B is raised to it
- * @param sharedWindows windows in {@code sharedRelVariance}
+ * @param meanSquaredLogError the weighted mean of {@code ln²(window mean / served mean)} over the windows
+ * @param meanInverseRoundTrips the weighted mean of {@code 1 / m} over the same windows; with the one above it gives the
+ *                     error windows — and so bursts — share whatever their length (the served mean's own error, spells
+ *                     longer than the measurement's batches): {@code B = exp(mean ln²) − 1 − V·mean(1/m) − M}, to which the
+ *                     model's B is raised
+ * @param sharedWindows windows in those two means
  */
-public record NextBurstWidth(RecentValues scores, double missFraction, long windows, long inside, double sharedRelVariance,
-                             long sharedWindows) {
+public record NextBurstWidth(RecentValues scores, double missFraction, long windows, long inside, double meanSquaredLogError,
+                             double meanInverseRoundTrips, long sharedWindows) {
 
     /** The share of next-burst means the interval is meant to hold. */
     public static final double TARGET_INSIDE = 0.95;
@@ -52,15 +54,15 @@ public record NextBurstWidth(RecentValues scores, double missFraction, long wind
     /** Highest α_t: the width is never read below the 80 % quantile of the scores. */
     public static final double MAX_MISS_FRACTION = 0.2;
 
-    /** Windows over which the shared variance is a plain mean; after them, an EWMA of that weight. */
+    /** Windows over which the means behind the shared variance are plain means; after them, EWMAs of that weight. */
     public static final int SHARED_MEMORY_WINDOWS = 50;
 
     /** Nothing learned. */
-    public static final NextBurstWidth START = new NextBurstWidth(RecentValues.EMPTY, 1.0 - WINDOW_TARGET_INSIDE, 0, 0, 0.0, 0);
+    public static final NextBurstWidth START = new NextBurstWidth(RecentValues.EMPTY, 1.0 - WINDOW_TARGET_INSIDE, 0, 0, 0.0, 0.0, 0);
 
     /** A width without a learned shared variance (as saved before it was kept). */
     public NextBurstWidth(final RecentValues scores, final double missFraction, final long windows, final long inside) {
-        this(scores, missFraction, windows, inside, 0.0, 0);
+        this(scores, missFraction, windows, inside, 0.0, 0.0, 0);
     }
 
     /**
@@ -68,7 +70,8 @@ public record NextBurstWidth(RecentValues scores, double missFraction, long wind
      */
     public NextBurstWidth {
         if (scores == null || Double.isNaN(missFraction) || windows < 0 || inside < 0 || inside > windows
-            || !Double.isFinite(sharedRelVariance) || sharedWindows < 0) {
+            || !(meanSquaredLogError >= 0) || Double.isInfinite(meanSquaredLogError) || !(meanInverseRoundTrips >= 0)
+            || meanInverseRoundTrips > 1 || sharedWindows < 0) {
             throw new IllegalArgumentException("bad next-burst width: α " + missFraction + ", " + inside + " of " + windows
                 + " windows inside");
         }
@@ -88,7 +91,7 @@ public record NextBurstWidth(RecentValues scores, double missFraction, long wind
             throw new IllegalArgumentException("means must be finite and > 0, were " + servedMeanMillis + " and "
                 + windowMeanMillis);
         }
-        final double sd = spread.relativeSd(windowRoundTrips);
+        final double sd = spread.logSd(windowRoundTrips);
         final double logError = Math.abs(Math.log(windowMeanMillis / servedMeanMillis));
         return sd > 0 ? logError / sd : logError == 0 ? 0.0 : Double.MAX_VALUE / 4;
     }
@@ -104,17 +107,17 @@ public record NextBurstWidth(RecentValues scores, double missFraction, long wind
                                   final BurstMeanSpread spread) {
         final double score = score(servedMeanMillis, windowMeanMillis, windowRoundTrips, spread);
         final double logError = Math.log(windowMeanMillis / servedMeanMillis);
-        final double excess = logError * logError - spread.withinRelVariance() / windowRoundTrips - spread.meanRelVariance();
         final double weight = 1.0 / Math.min(sharedWindows + 1, SHARED_MEMORY_WINDOWS);
-        final double shared = sharedRelVariance + weight * (excess - sharedRelVariance);
+        final double squared = meanSquaredLogError + weight * (logError * logError - meanSquaredLogError);
+        final double inverse = meanInverseRoundTrips + weight * (1.0 / windowRoundTrips - meanInverseRoundTrips);
         final double width = widthFactor();
         if (Double.isNaN(width)) {
-            return new NextBurstWidth(scores.add(score), missFraction, windows, inside, shared, sharedWindows + 1);
+            return new NextBurstWidth(scores.add(score), missFraction, windows, inside, squared, inverse, sharedWindows + 1);
         }
         final boolean miss = score > width;
         final double next = missFraction + STEP_PER_WINDOW * ((1.0 - WINDOW_TARGET_INSIDE) - (miss ? 1.0 : 0.0));
         return new NextBurstWidth(scores.add(score), Math.max(MIN_MISS_FRACTION, Math.min(MAX_MISS_FRACTION, next)),
-            windows + 1, inside + (miss ? 0 : 1), shared, sharedWindows + 1);
+            windows + 1, inside + (miss ? 0 : 1), squared, inverse, sharedWindows + 1);
     }
 
     /**
@@ -123,8 +126,12 @@ public record NextBurstWidth(RecentValues scores, double missFraction, long wind
      *         {@value #MIN_SCORES} windows were seen
      */
     public BurstMeanSpread spread(final BurstMeanSpread model) {
-        return sharedWindows < MIN_SCORES ? model
-            : model.withSharedAtLeast(sharedRelVariance, "shared part learned from " + sharedWindows + " windows that followed");
+        if (sharedWindows < MIN_SCORES) {
+            return model;
+        }
+        final double shared = Math.expm1(Math.min(meanSquaredLogError, 20.0)) - model.withinRelVariance() * meanInverseRoundTrips
+            - model.meanRelVariance();
+        return model.withSharedAtLeast(shared, "shared part learned from " + sharedWindows + " windows that followed");
     }
 
     /**

@@ -111,7 +111,7 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     /**
      * A window of round trips compared with the mean being served when they were sent, whose interval was a prediction
      * interval for the mean of the next burst of {@code burstRoundTrips}: the window stands for such a burst through the
-     * spread model (its error scaled by {@code relativeSd(n) / relativeSd(m)}) both in the tally of errors' "inside" and
+     * spread model (its log error scaled by {@code logSd(n) / logSd(m)}) both in the tally of errors' "inside" and
      * in the {@link NextBurstWidth} it teaches.
      *
      * @param spread          the model the served interval was built with ({@link #burstSpread()}), or null for none
@@ -131,7 +131,7 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
         if (spread != null) {
             final double logError = Math.log(windowMeanMillis / servedMeanMillis);
             judgedMeanMillis = servedMeanMillis
-                * Math.exp(logError * spread.relativeSd(burstRoundTrips) / spread.relativeSd(windowRoundTrips));
+                * Math.exp(logError * spread.logSd(burstRoundTrips) / spread.logSd(windowRoundTrips));
             if (adapt) {
                 nextWidth = burstWidth.observe(servedMeanMillis, windowMeanMillis, windowRoundTrips, spread);
             }

@@ -28,7 +28,8 @@ import org.latencyserver.core.stats.NormalQuantile;
  * </ul>
  *
  * The width of a prediction interval of the next burst's mean therefore shrinks as {@code n} grows,
- * towards {@code √(B + M)}, never to 0. Its quantile is Student's t with {@code k − 1} degrees of
+ * towards {@code √(B + M)}, never to 0. Intervals are multiplicative, in the log of the mean: {@link #logSd} is
+ * the standard deviation of {@code ln(burst mean / x̄)} for a log-normal mean of that relative variance. Its quantile is Student's t with {@code k − 1} degrees of
  * freedom (batch means) or {@code N − 1}.
  *
  * <p>Immutable and thread-safe.
@@ -134,6 +135,19 @@ public record BurstMeanSpread(double withinRelVariance, double betweenRelVarianc
             return z;
         }
         return new TDistribution(null, degreesOfFreedom).inverseCumulativeProbability(0.5 + level / 2.0);
+    }
+
+    /**
+     * The standard deviation of ln(burst mean / measured mean) that the model's relative variance gives when a mean is
+     * taken as log-normal: {@code √ln(1 + B + V/n + M)}. For a small relative variance it is {@link #relativeSd}; for a
+     * heavy-tailed path (V of several) it stays as much smaller as the log of a skewed mean is less spread than the mean.
+     *
+     * @param roundTrips the burst's round trips, {@code >= 1}
+     * @return that standard deviation
+     */
+    public double logSd(final long roundTrips) {
+        final double relativeSd = relativeSd(roundTrips);
+        return Math.sqrt(Math.log1p(relativeSd * relativeSd));
     }
 
     private static double square(final double value) {

@@ -94,8 +94,8 @@ final class StateKnowledgeJson {
 
     /**
      * A QoS 3 state's calibration of its next-burst prediction interval, an object: {@code miss_fraction} (α_t),
-     * {@code windows}, {@code inside}, {@code shared_rel_variance}, {@code shared_windows} and {@code scores} (oldest
-     * first). Written only once something was learned; absent (a file from before it was kept, or a bound's state)
+     * {@code windows}, {@code inside}, {@code mean_squared_log_error}, {@code mean_inverse_round_trips}, {@code shared_windows}
+     * and {@code scores} (oldest first). Written only once something was learned; absent (a file from before it was kept, or a bound's state)
      * reads as nothing learned.
      */
     private static final Field<StateKnowledge, Draft> BURST_WIDTH = new Field<>("next_burst_width", null,
@@ -154,7 +154,8 @@ final class StateKnowledgeJson {
         node.put("miss_fraction", width.missFraction());
         node.put("windows", width.windows());
         node.put("inside", width.inside());
-        node.put("shared_rel_variance", width.sharedRelVariance());
+        node.put("mean_squared_log_error", width.meanSquaredLogError());
+        node.put("mean_inverse_round_trips", width.meanInverseRoundTrips());
         node.put("shared_windows", width.sharedWindows());
         writeDoubles(node.putArray("scores"), width.scores());
     }
@@ -174,7 +175,8 @@ final class StateKnowledgeJson {
                 }
             }
             return new NextBurstWidth(RecentValues.of(scores), number(w, "miss_fraction"), longOr(w, "windows", 0),
-                longOr(w, "inside", 0), doubleOr(w, "shared_rel_variance", 0.0), longOr(w, "shared_windows", 0));
+                longOr(w, "inside", 0), doubleOr(w, "mean_squared_log_error", 0.0), doubleOr(w, "mean_inverse_round_trips", 0.0),
+                longOr(w, "shared_windows", 0));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("next_burst_width: " + e.getMessage(), e);
         }
