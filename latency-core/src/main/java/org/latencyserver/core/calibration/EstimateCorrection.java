@@ -77,10 +77,24 @@ public final class EstimateCorrection {
      */
     public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
                                     final RecentValues pooledLogResiduals, final int burstRoundTrips) {
+        return correct(thesis, reference, knowledge, pooledLogResiduals, RecentValues.EMPTY, burstRoundTrips);
+    }
+
+    /**
+     * As {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues, int)}, with the connection's recent
+     * next-burst scores pooled over its load states, whose quantile a QoS 3 state with too few scores of its own takes
+     * as its width (never below its model's own quantile).
+     *
+     * @param pooledBurstScores the scores of all the connection's states
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals, final RecentValues pooledBurstScores,
+                                    final int burstRoundTrips) {
         if (thesis.kind() == EstimateKind.BOUND) {
             return bound(thesis, reference, knowledge);
         }
-        return thesis.qos() == 3 ? NextBurstPrediction.serve(thesis, knowledge, burstRoundTrips)
+        return thesis.qos() == 3 ? NextBurstPrediction.serve(thesis, knowledge, burstRoundTrips, pooledBurstScores)
             : mean(thesis, knowledge, pooledLogResiduals);
     }
 

@@ -42,6 +42,20 @@ public final class NextBurstPrediction {
      */
     public static EstimateCorrection.Corrected serve(final Estimate thesis, final StateKnowledge knowledge,
                                                      final int burstRoundTrips) {
+        return serve(thesis, knowledge, burstRoundTrips, RecentValues.EMPTY);
+    }
+
+    /**
+     * As {@link #serve(Estimate, StateKnowledge, int)}; a state with fewer than {@value NextBurstWidth#MIN_SCORES} scores
+     * of its own takes its width from the connection's states pooled, once they hold as many: their
+     * {@value NextBurstWidth#WINDOW_TARGET_INSIDE} conformal quantile (a normalised error is much the same from state to
+     * state), never below the model's own quantile.
+     *
+     * @param pooledScores the recent scores of all the connection's load states
+     * @return the estimate to serve and how it was corrected
+     */
+    public static EstimateCorrection.Corrected serve(final Estimate thesis, final StateKnowledge knowledge,
+                                                     final int burstRoundTrips, final RecentValues pooledScores) {
         if (thesis.kind() != EstimateKind.AVERAGE) {
             throw new IllegalArgumentException("a next-burst prediction is of a mean, not a " + thesis.kind());
         }
@@ -57,10 +71,15 @@ public final class NextBurstPrediction {
         // Never below the model's own quantile: a window stands for a burst of another length only through the model,
         // and a long burst's mean is nearer normal than a short window's, whose scores' quantile may read low.
         final double calibrated = Math.max(width.widthFactor(), modelQuantile);
+        final double pooled = Double.isNaN(calibrated) && pooledScores.size() >= NextBurstWidth.MIN_SCORES
+            ? Math.max(finiteQuantile(pooledScores, NextBurstWidth.WINDOW_TARGET_INSIDE), modelQuantile) : Double.NaN;
         final String what = METHOD + burstRoundTrips + " round trips";
         final ConfidenceInterval model = around(valueMillis, modelQuantile * sd, String.format(Locale.ROOT,
             "%s (spread model of %s, Student's t; not calibrated)", what, spread.basis()));
-        final ConfidenceInterval interval = Double.isNaN(calibrated) ? new ConfidenceInterval(model.lower(), model.upper(),
+        final ConfidenceInterval interval = !Double.isNaN(pooled) ? around(valueMillis, pooled * sd, String.format(Locale.ROOT,
+            "%s (spread model of %s; width from the %d recent windows of all load states: this one has %d of %d yet)", what,
+            spread.basis(), pooledScores.size(), width.scores().size(), NextBurstWidth.MIN_SCORES))
+            : Double.isNaN(calibrated) ? new ConfidenceInterval(model.lower(), model.upper(),
             model.confidenceLevel(), String.format(Locale.ROOT, "%s (spread model of %s, Student's t; %d of %d windows that"
                 + " calibrate its width followed in this state)", what, spread.basis(), width.scores().size(),
                 NextBurstWidth.MIN_SCORES))
@@ -70,7 +89,7 @@ public final class NextBurstPrediction {
         final List<ConfidenceInterval> alternatives = new ArrayList<>();
         alternatives.add(EstimateCorrection.relabel(thesis.interval(), THESIS_LABEL + ", of the uncorrected mean "
             + EstimateCorrection.millis(thesis.valueMillis())));
-        if (!Double.isNaN(calibrated)) {
+        if (!Double.isNaN(calibrated) || !Double.isNaN(pooled)) {
             alternatives.add(model);
         }
         alternatives.addAll(thesis.alternatives());
@@ -87,6 +106,19 @@ public final class NextBurstPrediction {
             + " %d round trips (a deadline for such a burst), not a confidence interval of the mean", burstRoundTrips));
         return new EstimateCorrection.Corrected(new Estimate(thesis.qos(), EstimateKind.AVERAGE, valueMillis, 0.0, interval,
             alternatives, thesis.basis(), notes, thesis.interpolated()), description);
+    }
+
+    /** @return the scores' conformal quantile at {@code level}, or their largest when the level asks for more */
+    private static double finiteQuantile(final RecentValues scores, final double level) {
+        final double quantile = scores.conformalQuantile(level);
+        if (Double.isFinite(quantile)) {
+            return quantile;
+        }
+        double largest = 0;
+        for (final double score : scores.toArray()) {
+            largest = Math.max(largest, score);
+        }
+        return largest;
     }
 
     /** {@code value × exp(± halfWidthLog)}: multiplicative, so that its lower end stays above 0. */

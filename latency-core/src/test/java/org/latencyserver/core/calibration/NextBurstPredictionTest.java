@@ -130,4 +130,27 @@ class NextBurstPredictionTest {
             measurement.meanMillis(), measurement.stdDevMillis(), measurement.maxMillis()));
         assertEquals(0.0, independent.betweenRelVariance(), 0.0);
     }
+
+    @Test
+    void aYoungStateTakesItsWidthFromTheConnectionsOtherStatesScores() {
+        final BurstyPath path = BurstyPath.stationary(27);
+        final Measurement measurement = path.measure(1000, 20);
+        final Estimate thesis = MeasuredAverageEstimator.estimate(measurement, "synthetic");
+        final StateKnowledge young = StateKnowledge.fresh(0).withMeasurement(measurement, 0);
+        final double[] wide = new double[40];
+        java.util.Arrays.fill(wide, 6.0);
+        final Estimate alone = EstimateCorrection.correct(thesis, null, young, RecentValues.EMPTY, RecentValues.EMPTY, 50)
+            .estimate();
+        final Estimate pooled = EstimateCorrection.correct(thesis, null, young, RecentValues.EMPTY, RecentValues.of(wide), 50)
+            .estimate();
+        assertTrue(alone.interval().method().contains("Student's t; 0 of 20 windows"), alone.interval().method());
+        assertTrue(pooled.interval().method().contains("width from the 40 recent windows of all load states"),
+            pooled.interval().method());
+        assertTrue(pooled.interval().halfWidth() > 1.5 * alone.interval().halfWidth(),
+            "other states' scores of 6 model sds widen the young state's interval beyond its model's t quantile");
+        final double[] narrow = new double[40];
+        final Estimate floored = EstimateCorrection.correct(thesis, null, young, RecentValues.EMPTY, RecentValues.of(narrow), 50)
+            .estimate();
+        assertEquals(alone.interval().halfWidth(), floored.interval().halfWidth(), 1e-12, "never below the model's own quantile");
+    }
 }

@@ -335,7 +335,7 @@ final class ServingPolicy {
             return row.withServed(thesis, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, "", composed));
         }
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, row.currentKnowledge(),
-            row.learning().pooledMeanLogResiduals(), BurstLength.of(row.spec()));
+            row.learning().pooledMeanLogResiduals(), row.learning().pooledBurstScores(), BurstLength.of(row.spec()));
         return row.withServed(corrected.estimate(), null,
             new ServedEstimate(thesis, reference, source, dataEpochMillis, corrected.description(), composed));
     }
