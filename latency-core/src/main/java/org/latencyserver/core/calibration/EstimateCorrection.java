@@ -77,7 +77,60 @@ public final class EstimateCorrection {
     public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
                                     final RecentValues pooledLogResiduals, final AdaptiveQuantileLevel pooledLevel,
                                     final org.latencyserver.core.traffic.ShapeClass declaredShape) {
-        return thesis.kind() == EstimateKind.BOUND ? bound(thesis, reference, knowledge, pooledLevel, declaredShape)
+        return correct(thesis, reference, knowledge, pooledLogResiduals, pooledLevel, declaredShape, RecentValues.EMPTY, 0);
+    }
+
+    /**
+     * What the server serves: as {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues)}, except that
+     * a QoS 3 mean's interval is the
+     * prediction interval for the mean of the application's next burst of {@code burstRoundTrips} round trips
+     * ({@link NextBurstPrediction}).
+     *
+     * @param burstRoundTrips the application's burst length, round trips, {@code >= 1}
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals, final int burstRoundTrips) {
+        return correct(thesis, reference, knowledge, pooledLogResiduals, null, null, RecentValues.EMPTY, burstRoundTrips);
+    }
+
+    /**
+     * As {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues, int)}, with the connection's recent
+     * next-burst scores pooled over its load states, whose quantile a QoS 3 state with too few scores of its own takes
+     * as its width (never below its model's own quantile).
+     *
+     * @param pooledBurstScores the scores of all the connection's states
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals, final RecentValues pooledBurstScores,
+                                    final int burstRoundTrips) {
+        return correct(thesis, reference, knowledge, pooledLogResiduals, null, null, pooledBurstScores, burstRoundTrips);
+    }
+
+    /**
+     * Everything the server serves with: a bound read at the level {@link BorrowedLevel} serves (as
+     * {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues, AdaptiveQuantileLevel,
+     * org.latencyserver.core.traffic.ShapeClass)}); a QoS 3 mean with the prediction interval for the mean of the next
+     * burst (as {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues, RecentValues, int)}) when
+     * {@code burstRoundTrips >= 1}; any other mean as {@link #correct(Estimate, LatencyHistogram, StateKnowledge,
+     * RecentValues)}.
+     *
+     * @param pooledLevel       the connection's pooled level, or null to borrow nothing
+     * @param declaredShape     the class of the connection's declared traffic, or null when it declares none
+     * @param pooledBurstScores the next-burst scores of all the connection's states
+     * @param burstRoundTrips   the application's burst length, round trips; 0 for no next-burst interval
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals, final AdaptiveQuantileLevel pooledLevel,
+                                    final org.latencyserver.core.traffic.ShapeClass declaredShape,
+                                    final RecentValues pooledBurstScores, final int burstRoundTrips) {
+        if (thesis.kind() == EstimateKind.BOUND) {
+            return bound(thesis, reference, knowledge, pooledLevel, declaredShape);
+        }
+        return thesis.qos() == 3 && burstRoundTrips >= 1
+            ? NextBurstPrediction.serve(thesis, knowledge, burstRoundTrips, pooledBurstScores)
             : mean(thesis, knowledge, pooledLogResiduals);
     }
 
@@ -145,12 +198,12 @@ public final class EstimateCorrection {
             thesis.basis(), notes, thesis.interpolated()), description);
     }
 
-    private static ConfidenceInterval relabel(final ConfidenceInterval interval, final String what) {
+    static ConfidenceInterval relabel(final ConfidenceInterval interval, final String what) {
         return new ConfidenceInterval(interval.lower(), interval.upper(), interval.confidenceLevel(),
             interval.method() + " (" + what + ")");
     }
 
-    private static String millis(final double valueMillis) {
+    static String millis(final double valueMillis) {
         return String.format(Locale.ROOT, "%.4f ms", valueMillis);
     }
 

@@ -4,14 +4,17 @@ import org.latencyserver.core.stats.ConfidenceInterval;
 
 /**
  * The correction of a served mean (QoS 1, 3) for the messages that follow, learned from windows of
- * probe round trips: a multiplicative factor, the exponentially weighted mean of
- * {@code ln(window mean / thesis mean)}, so that a measurement taken in a quieter spell, or a
- * profile measured on another day, is pulled to what the path does now; and a predictive interval
+ * probe round trips: a multiplicative factor {@code exp(μ + σ²/2)}, where μ is the exponentially
+ * weighted mean of {@code ln(window mean / thesis mean)} and σ² their weighted variance, so that a
+ * measurement taken in a quieter spell, or a profile measured on another day, is pulled to what the
+ * path does now. The {@code σ²/2} term makes it the factor of the windows' <em>arithmetic</em> mean —
+ * the pooled mean of the round trips that follow — rather than of their geometric mean, which lies
+ * below it by about {@code σ²/2} where window means scatter widely (a heavy-tailed path). And a predictive interval
  * for the next window's mean, whose width is the conformal 95 % quantile of the last served means'
  * log errors {@code |ln(window mean / served mean)|} (split conformal prediction on residuals).
  *
- * <p>The factor is applied only when it is significant: when the weighted mean of the log ratios
- * lies more than two of its own standard errors from 0 (the standard error of an exponentially
+ * <p>The factor is applied only when it is significant: when {@code μ + σ²/2}
+ * lies more than two standard errors of μ from 0 (the standard error of an exponentially
  * weighted mean of a stationary stream is {@code σ √(λ / (2 − λ))}). A stationary path whose thesis
  * mean is right gives log ratios scattered around 0, so the thesis's mean is served as it is, not
  * pushed about by the scatter of a few windows.
@@ -73,9 +76,18 @@ public record MeanCorrection(double logFactor, double logSquareMean, long window
             logResiduals.add(Math.log(windowMeanMillis / servedMeanMillis)));
     }
 
-    /** @return the learned factor, e^logFactor, whether significant or not */
+    /** @return the learned factor, {@code exp(μ + σ²/2)} (see above), whether significant or not */
     public double factor() {
-        return Math.exp(logFactor);
+        return Math.exp(arithmeticLogFactor());
+    }
+
+    /** @return {@code μ + σ²/2}: the log of the windows' arithmetic mean over the thesis mean, for lognormal window means */
+    public double arithmeticLogFactor() {
+        return logFactor + 0.5 * logVariance();
+    }
+
+    private double logVariance() {
+        return Math.max(0.0, logSquareMean - logFactor * logFactor);
     }
 
     /** @return the factor to serve: {@link #factor()} when significant (see above), else 1 */
@@ -88,9 +100,8 @@ public record MeanCorrection(double logFactor, double logSquareMean, long window
         if (windows < MIN_WINDOWS_FOR_FACTOR) {
             return false;
         }
-        final double variance = Math.max(0.0, logSquareMean - logFactor * logFactor);
-        final double standardError = Math.sqrt(variance * SMOOTHING / (2 - SMOOTHING));
-        return Math.abs(logFactor) > SIGNIFICANCE_STANDARD_ERRORS * standardError;
+        final double standardError = Math.sqrt(logVariance() * SMOOTHING / (2 - SMOOTHING));
+        return Math.abs(arithmeticLogFactor()) > SIGNIFICANCE_STANDARD_ERRORS * standardError;
     }
 
     /**

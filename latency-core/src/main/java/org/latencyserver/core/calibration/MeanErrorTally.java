@@ -28,7 +28,20 @@ public record MeanErrorTally(long windows, long insideInterval, RecentValues rel
         if (!(servedMeanMillis > 0) || !(windowMeanMillis > 0)) {
             throw new IllegalArgumentException("means must be > 0, were " + servedMeanMillis + " and " + windowMeanMillis);
         }
-        final boolean inside = windowMeanMillis >= intervalLowerMillis && windowMeanMillis <= intervalUpperMillis;
+        return add(servedMeanMillis, windowMeanMillis >= intervalLowerMillis && windowMeanMillis <= intervalUpperMillis,
+            windowMeanMillis);
+    }
+
+    /**
+     * @param servedMeanMillis the mean served, ms, {@code > 0}
+     * @param inside           whether the window counts as inside the served interval (e.g. judged as the burst it stands for)
+     * @param windowMeanMillis the window's mean, ms, {@code > 0}
+     * @return the tally with the window
+     */
+    public MeanErrorTally add(final double servedMeanMillis, final boolean inside, final double windowMeanMillis) {
+        if (!(servedMeanMillis > 0) || !(windowMeanMillis > 0)) {
+            throw new IllegalArgumentException("means must be > 0, were " + servedMeanMillis + " and " + windowMeanMillis);
+        }
         return new MeanErrorTally(windows + 1, insideInterval + (inside ? 1 : 0),
             relativeErrors.add(Math.abs(servedMeanMillis - windowMeanMillis) / windowMeanMillis));
     }

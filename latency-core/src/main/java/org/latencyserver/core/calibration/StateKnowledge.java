@@ -1,6 +1,7 @@
 package org.latencyserver.core.calibration;
 
 import java.util.function.DoubleToLongFunction;
+import org.latencyserver.core.estimate.BurstMeanSpread;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.ShapeClass;
@@ -24,11 +25,12 @@ import org.latencyserver.core.traffic.ShapeClass;
  * @param probeWindows           probe windows observed
  * @param groups                 the blocks behind {@code level} and the level of each traffic shape class seen in
  *                               the state ({@link BorrowedLevel} serves from them)
+ * @param burstWidth             the calibrated width of a served mean's prediction interval for the next burst
  */
 public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpochMillis, long measurements,
                              AdaptiveQuantileLevel level, MeanCorrection meanCorrection, CoverageTally coverage,
                              MeanErrorTally meanErrors, DriftDetector drift, long driftAlarms, long probeWindows,
-                             GroupLevels groups) {
+                             GroupLevels groups, NextBurstWidth burstWidth) {
 
     /**
      * The class of the client agent's classic probes, which blocks of unknown traffic are counted under: trains of
@@ -39,12 +41,32 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     /** Blocks before a state's coverage interval may say it under-covers ({@link #coverageBelowNominal}). */
     public static final long MIN_BLOCKS_FOR_COVERAGE_ALARM = EstimateCorrection.MIN_BLOCKS_FOR_OBSERVED_INTERVAL;
 
+    /** Knowledge with group levels whose next-burst width has learned nothing yet. */
+    public StateKnowledge(final Measurement lastMeasurement, final long lastMeasuredEpochMillis, final long measurements,
+                          final AdaptiveQuantileLevel level, final MeanCorrection meanCorrection, final CoverageTally coverage,
+                          final MeanErrorTally meanErrors, final DriftDetector drift, final long driftAlarms,
+                          final long probeWindows, final GroupLevels groups) {
+        this(lastMeasurement, lastMeasuredEpochMillis, measurements, level, meanCorrection, coverage, meanErrors, drift,
+            driftAlarms, probeWindows, groups, NextBurstWidth.START);
+    }
+
+    /** Knowledge with a next-burst width and no group levels learned yet. */
+    public StateKnowledge(final Measurement lastMeasurement, final long lastMeasuredEpochMillis, final long measurements,
+                          final AdaptiveQuantileLevel level, final MeanCorrection meanCorrection, final CoverageTally coverage,
+                          final MeanErrorTally meanErrors, final DriftDetector drift, final long driftAlarms,
+                          final long probeWindows, final NextBurstWidth burstWidth) {
+        this(lastMeasurement, lastMeasuredEpochMillis, measurements, level, meanCorrection, coverage, meanErrors, drift,
+            driftAlarms, probeWindows, GroupLevels.EMPTY, burstWidth);
+    }
+
     /**
      * @throws IllegalArgumentException on a missing part or negative count
      */
     public StateKnowledge {
-        if (meanCorrection == null || coverage == null || meanErrors == null || drift == null || groups == null) {
-            throw new IllegalArgumentException("state knowledge needs its mean correction, tallies, detector and group levels");
+        if (meanCorrection == null || coverage == null || meanErrors == null || drift == null || groups == null
+            || burstWidth == null) {
+            throw new IllegalArgumentException("state knowledge needs its mean correction, tallies, detector, group levels and"
+                + " next-burst width");
         }
         if (measurements < 0 || driftAlarms < 0 || probeWindows < 0) {
             throw new IllegalArgumentException("negative count in state knowledge");
@@ -66,7 +88,7 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
      */
     public StateKnowledge withGroups(final GroupLevels nextGroups) {
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, level, meanCorrection, coverage, meanErrors,
-            drift, driftAlarms, probeWindows, nextGroups);
+            drift, driftAlarms, probeWindows, nextGroups, burstWidth);
     }
 
     /**
@@ -86,7 +108,7 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
      */
     public StateKnowledge withMeasurement(final Measurement measurement, final long epochMillis) {
         return new StateKnowledge(measurement, epochMillis, measurements + 1, level, meanCorrection, coverage, meanErrors,
-            DriftDetector.QUIET, driftAlarms, probeWindows, groups);
+            DriftDetector.QUIET, driftAlarms, probeWindows, groups, burstWidth);
     }
 
     /**
@@ -135,7 +157,8 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
         final DriftDetector nextDrift = fromProbe && adapt && level != null
             ? drift.observeMisses(roundTrips, roundTrips - hits, level.targetMissFraction()) : drift;
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, nextLevel, meanCorrection,
-            coverage.add(roundTrips, hits), meanErrors, nextDrift, driftAlarms, probeWindows + (fromProbe ? 1 : 0), nextGroups);
+            coverage.add(roundTrips, hits), meanErrors, nextDrift, driftAlarms, probeWindows + (fromProbe ? 1 : 0), nextGroups,
+            burstWidth);
     }
 
     /**
@@ -152,7 +175,8 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     }
 
     /**
-     * A window of round trips compared with the mean being served when they were sent.
+     * A window of round trips compared with the mean being served when they were sent, its interval judged as one
+     * for a window of the window's own length (the thesis's interval, or a caller without a burst model).
      *
      * @param thesisMeanMillis   the uncorrected mean behind what was served, ms
      * @param servedMeanMillis   the mean served, ms
@@ -167,13 +191,52 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     public StateKnowledge observeMean(final double thesisMeanMillis, final double servedMeanMillis, final double servedLowerMillis,
                                       final double servedUpperMillis, final double windowMeanMillis, final long windowRoundTrips,
                                       final boolean fromProbe, final boolean adapt) {
+        return observeMean(thesisMeanMillis, servedMeanMillis, servedLowerMillis, servedUpperMillis, windowMeanMillis,
+            windowRoundTrips, fromProbe, adapt, null, 0);
+    }
+
+    /**
+     * A window of round trips compared with the mean being served when they were sent, whose interval was a prediction
+     * interval for the mean of the next burst of {@code burstRoundTrips}: the window stands for such a burst through the
+     * spread model (its log error scaled by {@code logSd(n) / logSd(m)}) both in the tally of errors' "inside" and
+     * in the {@link NextBurstWidth} it teaches.
+     *
+     * @param spread          the model the served interval was built with ({@link #burstSpread()}), or null for none
+     * @param burstRoundTrips the burst length the served interval was for, {@code >= 1} when {@code spread} is given
+     * @return the knowledge after it
+     * @see #observeMean(double, double, double, double, double, long, boolean, boolean)
+     */
+    public StateKnowledge observeMean(final double thesisMeanMillis, final double servedMeanMillis, final double servedLowerMillis,
+                                      final double servedUpperMillis, final double windowMeanMillis, final long windowRoundTrips,
+                                      final boolean fromProbe, final boolean adapt, final BurstMeanSpread spread,
+                                      final int burstRoundTrips) {
         final double scale = robustLogScale();
         final DriftDetector nextDrift = fromProbe && adapt
             ? drift.observeMean(Math.log(windowMeanMillis / servedMeanMillis), scale) : drift;
+        double judgedMeanMillis = windowMeanMillis;
+        NextBurstWidth nextWidth = burstWidth;
+        if (spread != null) {
+            final double logError = Math.log(windowMeanMillis / servedMeanMillis);
+            judgedMeanMillis = servedMeanMillis
+                * Math.exp(logError * spread.logSd(burstRoundTrips) / spread.logSd(windowRoundTrips));
+            if (adapt) {
+                nextWidth = burstWidth.observe(servedMeanMillis, windowMeanMillis, windowRoundTrips, spread);
+            }
+        }
+        final boolean inside = judgedMeanMillis >= servedLowerMillis && judgedMeanMillis <= servedUpperMillis;
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, level,
             adapt ? meanCorrection.observe(thesisMeanMillis, servedMeanMillis, windowMeanMillis, windowRoundTrips) : meanCorrection,
-            coverage, meanErrors.add(servedMeanMillis, servedLowerMillis, servedUpperMillis, windowMeanMillis), nextDrift,
-            driftAlarms, probeWindows + (fromProbe ? 1 : 0), groups);
+            coverage, meanErrors.add(servedMeanMillis, inside, windowMeanMillis), nextDrift,
+            driftAlarms, probeWindows + (fromProbe ? 1 : 0), groups, nextWidth);
+    }
+
+    /**
+     * @return the model of a burst mean's spread in this state: read from its last measurement, else
+     *         {@link BurstMeanSpread#ASSUMED}, with the shared part raised to what the windows that followed showed
+     *         ({@link NextBurstWidth#spread}); the same model serves and judges a served mean
+     */
+    public BurstMeanSpread burstSpread() {
+        return burstWidth.spread(lastMeasurement == null ? BurstMeanSpread.ASSUMED : BurstMeanSpread.of(lastMeasurement));
     }
 
     /**
@@ -186,13 +249,13 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     public StateKnowledge withCorrectionsRestarted(final double boundPercent) {
         final AdaptiveQuantileLevel restarted = level == null ? null : AdaptiveQuantileLevel.start(boundPercent);
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, restarted, MeanCorrection.NONE, coverage,
-            meanErrors, DriftDetector.QUIET, driftAlarms, probeWindows, GroupLevels.EMPTY);
+            meanErrors, DriftDetector.QUIET, driftAlarms, probeWindows, GroupLevels.EMPTY, burstWidth);
     }
 
     /** @return the knowledge after its drift alarm was acted on: scores cleared, alarm counted */
     public StateKnowledge withDriftHandled() {
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, level, meanCorrection, coverage,
-            meanErrors, drift.reset(), driftAlarms + 1, probeWindows, groups);
+            meanErrors, drift.reset(), driftAlarms + 1, probeWindows, groups, burstWidth);
     }
 
     /** Robust standard deviation of recent log errors (MAD × 1.4826); NaN with fewer than 10. */

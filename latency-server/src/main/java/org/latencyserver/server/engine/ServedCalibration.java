@@ -63,6 +63,11 @@ final class ServedCalibration {
                 : learning.withPooledLevel(pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent())));
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
+        if (served.qos() == 3 && row.spec().isAdaptive()) {
+            // A prediction interval for the next burst: the window is judged as the burst it stands for.
+            return row.learning().with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
+                served.interval().upper(), meanMillis, count, fromProbe, adapt, known.burstSpread(), BurstLength.of(row.spec())));
+        }
         return row.learning().with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
             served.interval().upper(), meanMillis, count, fromProbe, adapt));
     }

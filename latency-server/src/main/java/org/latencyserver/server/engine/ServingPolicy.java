@@ -370,7 +370,8 @@ final class ServingPolicy {
         final PathLevelBorrowing.Borrowed knowledge = thesis.kind() == EstimateKind.BOUND && fromProfile
             ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, knowledge.knowledge(),
-            row.learning().pooledMeanLogResiduals(), row.learning().pooledLevel(row.spec().boundPercent()), declaredShape(row));
+            row.learning().pooledMeanLogResiduals(), row.learning().pooledLevel(row.spec().boundPercent()), declaredShape(row),
+            row.learning().pooledBurstScores(), BurstLength.of(row.spec()));
         final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();
         final Estimate estimate = borrowed ? withNote(corrected.estimate(), knowledge.description()) : corrected.estimate();
         final String description = borrowed ? corrected.description() + "; " + knowledge.description() : corrected.description();

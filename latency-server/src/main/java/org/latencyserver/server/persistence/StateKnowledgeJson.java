@@ -23,6 +23,7 @@ import org.latencyserver.core.calibration.DriftDetector;
 import org.latencyserver.core.calibration.GroupLevels;
 import org.latencyserver.core.calibration.MeanCorrection;
 import org.latencyserver.core.calibration.MeanErrorTally;
+import org.latencyserver.core.calibration.NextBurstWidth;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Measurement;
@@ -116,14 +117,23 @@ final class StateKnowledgeJson {
         (n, name, k, before) -> n.put(name, k.probeWindows()),
         (n, name, d) -> d.probeWindows = longOr(n, name, 0));
 
+    /**
+     * A QoS 3 state's calibration of its next-burst prediction interval, an object: {@code miss_fraction} (α_t),
+     * {@code windows}, {@code inside}, {@code mean_squared_log_error}, {@code mean_inverse_round_trips}, {@code shared_windows}
+     * and {@code scores} (oldest first). Written only once something was learned; absent (a file from before it was kept, or a bound's state)
+     * reads as nothing learned.
+     */
+    private static final Field<StateKnowledge, Draft> BURST_WIDTH = new Field<>("next_burst_width", null,
+        StateKnowledgeJson::writeBurstWidth, (n, name, d) -> d.burstWidth = readBurstWidth(field(n, name)));
+
     /** Read in the order a state's faults were always found: its first fault is the one reported. */
     private static final JsonFieldTable<StateKnowledge, Draft> FIELDS = new JsonFieldTable<>(
         List.of(LAST_MEASUREMENT, LAST_MEASURED, MEASUREMENTS, LEVEL, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
             MEAN_LOG_RESIDUALS, COVERAGE, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS, LEVEL_BLOCKS,
-            SHAPE_LEVELS),
+            SHAPE_LEVELS, BURST_WIDTH),
         List.of(LAST_MEASUREMENT, LEVEL, COVERAGE, LAST_MEASURED, MEASUREMENTS, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
             MEAN_LOG_RESIDUALS, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS, LEVEL_BLOCKS,
-            SHAPE_LEVELS));
+            SHAPE_LEVELS, BURST_WIDTH));
 
     private StateKnowledgeJson() {
     }
@@ -150,7 +160,8 @@ final class StateKnowledgeJson {
             : new GroupLevels(draft.levelBlocks >= 0 ? draft.levelBlocks : draft.coverage.blocks(), draft.shapeLevels);
         return new StateKnowledge(draft.lastMeasurement, draft.lastMeasuredEpochMillis, draft.measurements, draft.level,
             draft.meanCorrection, draft.coverage, new MeanErrorTally(draft.errorWindows, draft.errorInsideInterval,
-                draft.relativeErrors), DriftDetector.QUIET, draft.driftAlarms, draft.probeWindows, groups);
+                draft.relativeErrors), DriftDetector.QUIET, draft.driftAlarms, draft.probeWindows, groups,
+                draft.burstWidth);
     }
 
     private static void writeShapeLevels(final ObjectNode n, final String name, final StateKnowledge k, final StateKnowledge before) {
@@ -203,6 +214,44 @@ final class StateKnowledgeJson {
             "no earlier record holds a measurement of this state", d.maxHistogramBins);
     }
 
+    private static void writeBurstWidth(final ObjectNode n, final String name, final StateKnowledge k,
+                                        final StateKnowledge before) {
+        final NextBurstWidth width = k.burstWidth();
+        if (width.equals(NextBurstWidth.START)) {
+            return;
+        }
+        final ObjectNode node = n.putObject(name);
+        node.put("miss_fraction", width.missFraction());
+        node.put("windows", width.windows());
+        node.put("inside", width.inside());
+        node.put("mean_squared_log_error", width.meanSquaredLogError());
+        node.put("mean_inverse_round_trips", width.meanInverseRoundTrips());
+        node.put("shared_windows", width.sharedWindows());
+        writeDoubles(node.putArray("scores"), width.scores());
+    }
+
+    private static NextBurstWidth readBurstWidth(final InputNode w) {
+        if (w == null) {
+            return NextBurstWidth.START;
+        }
+        if (w.kind() != InputNode.Kind.MAP) {
+            throw new IllegalArgumentException("next_burst_width: expected an object, found " + w.describe());
+        }
+        try {
+            final double[] scores = doubles(field(w, "scores"));
+            for (final double score : scores) {
+                if (!(score >= 0)) {
+                    throw new IllegalArgumentException("a score must be >= 0, was " + score);
+                }
+            }
+            return new NextBurstWidth(RecentValues.of(scores), number(w, "miss_fraction"), longOr(w, "windows", 0),
+                longOr(w, "inside", 0), doubleOr(w, "mean_squared_log_error", 0.0), doubleOr(w, "mean_inverse_round_trips", 0.0),
+                longOr(w, "shared_windows", 0));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("next_burst_width: " + e.getMessage(), e);
+        }
+    }
+
     private static void writeDoubles(final ArrayNode array, final RecentValues values) {
         for (final double value : values.toArray()) {
             array.add(value);
@@ -245,6 +294,7 @@ final class StateKnowledgeJson {
         /** -1 when the file has none. */
         long levelBlocks = -1;
         final Map<ShapeClass, GroupLevels.ClassLevel> shapeLevels = new HashMap<>();
+        NextBurstWidth burstWidth = NextBurstWidth.START;
 
         Draft(final double boundPercent, final StateKnowledge before, final int maxHistogramBins) {
             this.boundPercent = boundPercent;

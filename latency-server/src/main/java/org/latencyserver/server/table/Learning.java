@@ -71,9 +71,21 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      *         {@link RecentValues#CAPACITY}, taken evenly from the states)
      */
     public RecentValues pooledMeanLogResiduals() {
+        return pooled(known -> known.meanCorrection().logResiduals());
+    }
+
+    /**
+     * @return the recent next-burst scores (normalised errors of served QoS 3 means) of every load state, pooled (at
+     *         most {@link RecentValues#CAPACITY}, taken evenly from the states)
+     */
+    public RecentValues pooledBurstScores() {
+        return pooled(known -> known.burstWidth().scores());
+    }
+
+    private RecentValues pooled(final java.util.function.Function<StateKnowledge, RecentValues> part) {
         final java.util.List<Double> pooled = new java.util.ArrayList<>();
         for (final StateKnowledge known : byState.values()) {
-            for (final double value : known.meanCorrection().logResiduals().toArray()) {
+            for (final double value : part.apply(known).toArray()) {
                 pooled.add(value);
             }
         }
