@@ -162,10 +162,14 @@ public final class NameKeeper implements AutoCloseable {
             lostBecause = null;
             return;
         }
-        if (!replaceOthers && problem == Problem.ANOTHER_OBJECT) {
+        if (!replaceOthers && problem != Problem.NOT_BOUND) {
+            // Yielding: only a name found unbound is bound again, and atomically (below). A name bound to another object
+            // is the other server's; after a lookup that failed the name may be the other server's by now, and a
+            // rebind would take it back over a binding made since.
             if (lostBecause == null) {
                 lostBecause = problem.description();
-                LOG.warn("'{}' in {} is bound to another object (the pair's other server took over): left so", name, naming);
+                LOG.warn("'{}' in {}: {}; left so (a pair's server binds its name again only when it finds it unbound)", name,
+                    naming, problem.description());
             }
             return;
         }
@@ -179,7 +183,14 @@ public final class NameKeeper implements AutoCloseable {
                 final NamingContextExt root = NamingContextExtHelper.narrow(orb.string_to_object(naming));
                 root.unbind(root.to_name(name));
             }
-            bindAll(orb, naming, names, reference);
+            if (replaceOthers) {
+                bindAll(orb, naming, names, reference);
+            } else {
+                // CosNaming's bind refuses (AlreadyBound) when the other server bound the name since the lookup.
+                References.bindIfUnbound(orb, naming, name, reference);
+                bindAll(orb, naming, names.subList(1, names.size()), reference);
+                confirmed.accept(checkStartedNanos);
+            }
             if (problem.isReplacement()) {
                 repairs.incrementAndGet();
             }

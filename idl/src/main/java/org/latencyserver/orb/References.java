@@ -180,6 +180,35 @@ public final class References {
     }
 
     /**
+     * Binds {@code name} only if nothing is bound there: CosNaming's {@code bind}, which the naming service refuses with
+     * {@code AlreadyBound} when another object holds the name, so two servers racing for an unbound name cannot both
+     * end up believing they hold it. Intermediate contexts are made as {@link #bind} makes them.
+     *
+     * @throws ReferenceException when the name is bound already, or the naming service refuses or cannot be reached
+     */
+    public static void bindIfUnbound(final ORB orb, final String naming, final String name, final org.omg.CORBA.Object reference) {
+        try {
+            final NamingContextExt root = namingContext(orb, naming);
+            final org.omg.CosNaming.NameComponent[] components = root.to_name(name);
+            for (int i = 1; i < components.length; i++) {
+                final org.omg.CosNaming.NameComponent[] prefix = java.util.Arrays.copyOf(components, i);
+                try {
+                    root.resolve(prefix);
+                } catch (NotFound e) {
+                    root.bind_new_context(prefix);
+                }
+            }
+            root.bind(components, reference);
+        } catch (org.omg.CosNaming.NamingContextPackage.AlreadyBound e) {
+            throw new ReferenceException("'" + name + "' in " + naming + " was bound by another object meanwhile: left so");
+        } catch (org.omg.CORBA.UserException e) {
+            throw new ReferenceException("cannot bind '" + name + "' in " + naming + ": " + e);
+        } catch (SystemException e) {
+            throw new ReferenceException("the naming service " + naming + " cannot be reached (" + describe(e) + ")");
+        }
+    }
+
+    /**
      * @param e a CORBA system exception
      * @return its kind and reason on one line, e.g. {@code TRANSIENT: Retries exceeded, couldn't reconnect to
      *         127.0.0.1:2809}, without the minor code and completion status that mean nothing to a user

@@ -50,7 +50,9 @@ public record ConsoleSnapshot(String server, boolean reachable, String problem, 
 
         /** @return the view of the IDL's answer, with its header words */
         static PairView of(final String role, final boolean writesProtected, final int members, final long unprotectedWrites) {
-            final String text = writesProtected ? role + ", protected (a standby holds every acknowledged write)"
+            final String text = "standby".equals(role) ? "standby (acknowledges no writes: it copies the primary's table, or waits"
+                + " out a takeover's fence)"
+                : writesProtected ? role + ", protected (a standby holds every acknowledged write)"
                 : role + ", UNPROTECTED: writes answered from this server's disk alone"
                     + (members == 0 ? " (no standby configured)" : members == 1 ? " (no standby in the pair)"
                     : " (the standby is not answering, or still being sent the table)");

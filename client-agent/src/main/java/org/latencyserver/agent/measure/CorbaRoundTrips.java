@@ -54,12 +54,12 @@ public final class CorbaRoundTrips {
      * @return the call made at that size: arrays only for the thesis's eight sizes, octets otherwise
      */
     public static CallKind callFor(final int messageSizeBytes, final CallKind call) {
-        return call == CallKind.ARRAYS && isThesisSize(messageSizeBytes) ? CallKind.ARRAYS : CallKind.OCTETS;
+        return call.madeAt(messageSizeBytes);
     }
 
     /** @return whether the size goes through the thesis's fm1 arrays */
     public static boolean isThesisSize(final int messageSizeBytes) {
-        return messageSizeBytes >= 64 && messageSizeBytes <= 8192 && Integer.bitCount(messageSizeBytes) == 1;
+        return CallKind.isThesisSize(messageSizeBytes);
     }
 
     private static RoundTrip fixed(final EchoPeer peer, final int sizeBytes) {

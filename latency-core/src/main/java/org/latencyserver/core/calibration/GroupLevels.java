@@ -20,7 +20,8 @@ import org.latencyserver.core.traffic.ShapeClass;
 public record GroupLevels(long stateBlocks, Map<ShapeClass, ClassLevel> byClass) {
 
     /** Most shape classes kept per load state. */
-    public static final int MAX_CLASSES = 32;
+    public static final int MAX_CLASSES = org.latencyserver.core.traffic.ShapeClass.SPACING_RANGES
+        * org.latencyserver.core.traffic.ShapeClass.BURST_RANGES * org.latencyserver.core.traffic.CallKind.values().length;
 
     /** Nothing learned. */
     public static final GroupLevels EMPTY = new GroupLevels(0, Map.of());

@@ -242,14 +242,14 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     /**
      * @param boundPercent the connection's bound, in (0, 100], or 0 for a mean
      * @return the knowledge with its corrections learned afresh — the adaptive level back at the nominal one, no
-     *         mean factor, the drift test quiet, no group levels (the state borrows from the pooled level again) — when the served estimate starts coming from another kind of
-     *         source (a factor learned against one source says nothing of another); the tallies of what was
+     *         mean factor, no next-burst width learned, the drift test quiet, no group levels (the state borrows from
+     *         the pooled level again) — when the served estimate starts coming from another kind of source (a factor learned against one source says nothing of another); the tallies of what was
      *         served, the last measurement and the counts stay
      */
     public StateKnowledge withCorrectionsRestarted(final double boundPercent) {
         final AdaptiveQuantileLevel restarted = level == null ? null : AdaptiveQuantileLevel.start(boundPercent);
         return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, restarted, MeanCorrection.NONE, coverage,
-            meanErrors, DriftDetector.QUIET, driftAlarms, probeWindows, GroupLevels.EMPTY, burstWidth);
+            meanErrors, DriftDetector.QUIET, driftAlarms, probeWindows, GroupLevels.EMPTY, NextBurstWidth.START);
     }
 
     /** @return the knowledge after its drift alarm was acted on: scores cleared, alarm counted */

@@ -34,6 +34,23 @@ public enum CallKind {
     }
 
     /**
+     * @param messageSizeBytes the payload size
+     * @return the call made at that size: {@link #ARRAYS} only for the thesis's eight sizes ({@link #isThesisSize}),
+     *         where the {@code fm1} arrays exist; {@link #OCTETS} otherwise
+     */
+    public CallKind madeAt(final int messageSizeBytes) {
+        return this == ARRAYS && isThesisSize(messageSizeBytes) ? ARRAYS : OCTETS;
+    }
+
+    /**
+     * @param messageSizeBytes the payload size
+     * @return whether the thesis's {@code fm1} arrays carry that size: 64, 128, … 8192 bytes
+     */
+    public static boolean isThesisSize(final int messageSizeBytes) {
+        return messageSizeBytes >= 64 && messageSizeBytes <= 8192 && Integer.bitCount(messageSizeBytes) == 1;
+    }
+
+    /**
      * @param word a wire word, exactly as {@link #word()} gives it
      * @return its kind, or empty when no kind has that word
      */

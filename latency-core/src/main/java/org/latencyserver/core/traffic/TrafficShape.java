@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * How one application sends on a connection: bursts of {@code burstRoundTrips} round trips, started
- * {@code spacingMicros} apart (start to start), with {@code pauseMillis} from the end of one burst to
- * the start of the next, each round trip made with {@code call}. A steady stream is a burst of one
+ * {@code spacingMicros} apart (start to start), each round trip made with {@code call}; the next burst's first
+ * round trip starts one spacing plus {@code pauseMillis} after the start of this burst's last. A steady stream is a burst of one
  * round trip with the pause as its spacing, or one long burst.
  *
  * <p>Immutable and thread-safe.
@@ -13,7 +13,7 @@ import java.util.Locale;
  * @param spacingMicros   start-to-start spacing of a burst's round trips, µs, in
  *                        [{@value #MIN_SPACING_MICROS}, {@value #MAX_SPACING_MICROS}]
  * @param burstRoundTrips round trips per burst, in [1, {@value #MAX_BURST_ROUND_TRIPS}]
- * @param pauseMillis     from a burst's last round trip to the next burst's first, ms, in
+ * @param pauseMillis     added to one spacing between a burst's last start and the next burst's first, ms, in
  *                        [0, {@value #MAX_PAUSE_MILLIS}]
  * @param call            the call each round trip uses
  */

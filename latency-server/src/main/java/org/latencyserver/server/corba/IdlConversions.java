@@ -193,7 +193,8 @@ final class IdlConversions {
             pending.deadlineEpochMillis(), remainingMillis(pending.deadlineEpochMillis(), nowEpochMillis),
             nullToEmpty(pending.reason()), minIntervalNanos, pacing.timeBudgetMillis(),
             Math.min(pending.roundTrips(), pacing.minRoundTrips()),
-            shape(ConnectionTraffic.forMeasurement(spec, pending.roundTrips(), minIntervalNanos)));
+            shape(ConnectionTraffic.forMeasurement(spec, pending.roundTrips(), minIntervalNanos, pacing.timeBudgetMillis(),
+                pacing.minRoundTrips())));
     }
 
     /** @return the time left until the deadline, ms, never negative */
@@ -267,7 +268,7 @@ final class IdlConversions {
     private static double servedLevelPercent(final ConnectionRow row, final StateKnowledge k) {
         return k.level() == null ? 0.0 : org.latencyserver.core.calibration.BorrowedLevel.of(k,
             row.learning().pooledLevel(row.spec().boundPercent()),
-            row.spec().traffic().map(org.latencyserver.core.traffic.ShapeClass::of).orElse(null)).servedPercent();
+            ConnectionTraffic.declaredClass(row.spec())).servedPercent();
     }
 
     private static org.latencyserver.idl.latency.ConfidenceInterval coverageInterval(final ConfidenceInterval interval) {

@@ -140,6 +140,15 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
          * @return false when saving failed (the saver logs why) or timed out; the write stays applied
          */
         boolean awaitSaved(long timeoutMillis);
+
+        /**
+         * Called before a write is applied: refuses it, unapplied, when this server may not acknowledge writes now (a
+         * pair's server that waits out its takeover's fence, or whose lease ran out).
+         *
+         * @throws org.omg.CORBA.TRANSIENT {@code COMPLETED_NO}: not applied, send it again to the primary
+         */
+        default void admitWrite() {
+        }
     }
 
     /** @return what the update engine must tell of its changes (estimate and request subscribers) */

@@ -93,6 +93,7 @@ final class WriteCalls {
         if (admitted.isRefused()) {
             return new Written<>(null, null, refusals.record(operation, admitted.refusal()));
         }
+        stateSaver.admitWrite(); // a server that may not acknowledge writes now applies nothing
         final A answer;
         try {
             answer = call.apply(engine, admitted.value());

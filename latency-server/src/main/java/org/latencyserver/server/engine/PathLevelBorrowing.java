@@ -69,7 +69,7 @@ final class PathLevelBorrowing {
             level, own.meanCorrection(), coverage, own.meanErrors(), own.drift(), own.driftAlarms(), own.probeWindows(),
             // the borrowed level speaks for the pooled states' blocks too, so the connection-wide blending weighs it so
             new org.latencyserver.core.calibration.GroupLevels(own.groups().stateBlocks() + pool.coverage.blocks(),
-                own.groups().byClass()));
+                own.groups().byClass()), own.burstWidth());
         final String description = String.format(Locale.ROOT, "level borrowed: %s has %d blocks of its own (%d round trips),"
                 + " so the connection's pooled level over %d %s (%d round trips) is served, %.2f %%, and their observed coverage",
             load.label(), own.coverage().blocks(), ownRoundTrips, pool.states,

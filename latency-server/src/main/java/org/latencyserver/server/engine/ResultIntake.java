@@ -105,7 +105,8 @@ final class ResultIntake {
     /** @return the shape the row's open measurement was asked to reproduce (as its request carries it) */
     private TrafficShape measuredShape(final ConnectionRow row) {
         return ConnectionTraffic.forMeasurement(row.spec(), row.pending().roundTrips(),
-            settings.pacing().minIntervalNanos(row.spec().linkNames(), row.spec().messageSizeBytes()));
+            settings.pacing().minIntervalNanos(row.spec().linkNames(), row.spec().messageSizeBytes()),
+            settings.pacing().timeBudgetMillis(), settings.pacing().minRoundTrips());
     }
 
     /**

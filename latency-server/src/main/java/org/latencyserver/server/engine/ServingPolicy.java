@@ -356,7 +356,7 @@ final class ServingPolicy {
      *         a connection declares none (its bound is read at the level of the worst shape class seen)
      */
     static org.latencyserver.core.traffic.ShapeClass declaredShape(final ConnectionRow row) {
-        return row.spec().traffic().map(org.latencyserver.core.traffic.ShapeClass::of).orElse(null);
+        return org.latencyserver.server.table.ConnectionTraffic.declaredClass(row.spec());
     }
 
     /** @param composed a composed path bound's methods and values, or null */

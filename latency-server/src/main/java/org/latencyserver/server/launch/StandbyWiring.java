@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  */
 final class StandbyWiring implements AutoCloseable {
 
+    /** Why a write is refused by a server that may not acknowledge writes now. */
+    private static final String NOT_PRIMARY = "this server does not serve writes as the primary of its pair now (it waits out its"
+        + " takeover's fence, its lease in the naming service ran out, or it stepped down): resolve the server's name again"
+        + " and send the write to the primary";
+
     private static final Logger LOG = LoggerFactory.getLogger(StandbyWiring.class);
 
     /** The server's names, as a takeover needs them. */
@@ -102,22 +107,31 @@ final class StandbyWiring implements AutoCloseable {
             }
             parts.loadedProfiles.save(profile);
         };
-        parts.stateSaver = timeoutMillis -> {
-            // The standby's send and the disk's append run at once (two threads); the write waits for both.
-            final long deadlineNanos = System.nanoTime() + Math.min(timeoutMillis, pair.ackTimeoutMillis()) * 1_000_000L;
-            final ReplicationSender.Replication replication = pair.primary() ? pair.replicate() : null;
-            final boolean saved = disk.awaitSaved(timeoutMillis);
-            if (replication != null) {
-                // one wait for both: what is left of the standby's time after the disk's
-                replication.await(Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000L)); // false: unprotected, counted
+        parts.stateSaver = new LatencyServiceServant.StateSaver() {
+            @Override
+            public boolean awaitSaved(final long timeoutMillis) {
+                // The standby's send and the disk's append run at once (two threads); the write waits for both.
+                final long deadlineNanos = System.nanoTime() + Math.min(timeoutMillis, pair.ackTimeoutMillis()) * 1_000_000L;
+                final ReplicationSender.Replication replication = pair.primary() ? pair.replicate() : null;
+                final boolean saved = disk.awaitSaved(timeoutMillis);
+                if (replication != null) {
+                    // one wait for both: what is left of the standby's time after the disk's
+                    replication.await(Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000L)); // false: unprotected, counted
+                }
+                if (!pair.mayAcknowledge()) {
+                    // Checked last, just before the answer: a primary whose lease ran out meanwhile acknowledges nothing
+                    // more. The write was applied here (and may be on the standby): COMPLETED_MAYBE.
+                    throw new org.omg.CORBA.TRANSIENT(NOT_PRIMARY, 0, org.omg.CORBA.CompletionStatus.COMPLETED_MAYBE);
+                }
+                return saved;
             }
-            if (!pair.mayAcknowledge()) {
-                // Checked last, just before the answer: a primary whose lease ran out acknowledges nothing more.
-                throw new org.omg.CORBA.TRANSIENT("this server no longer serves as the primary of its pair (its lease in the"
-                    + " naming service ran out, or it stepped down): resolve the server's name again and send the write to the"
-                    + " primary", 0, org.omg.CORBA.CompletionStatus.COMPLETED_NO);
+
+            @Override
+            public void admitWrite() {
+                if (!pair.mayAcknowledge()) {
+                    throw new org.omg.CORBA.TRANSIENT(NOT_PRIMARY, 0, org.omg.CORBA.CompletionStatus.COMPLETED_NO);
+                }
             }
-            return saved;
         };
         return wiring;
     }

@@ -17,7 +17,8 @@ public record ComposedBound(BoundMethod served, double unionMillis, double indep
 
     /** @throws IllegalArgumentException when the method is missing or a value is out of range */
     public ComposedBound {
-        if (served == null || !(unionMillis > 0) || !(independentMillis >= 0)) {
+        if (served == null || !(unionMillis > 0) || !(independentMillis >= 0) || !Double.isFinite(unionMillis)
+            || !Double.isFinite(independentMillis)) {
             throw new IllegalArgumentException("a composed bound needs its method and values, was " + served + ", " + unionMillis
                 + ", " + independentMillis);
         }

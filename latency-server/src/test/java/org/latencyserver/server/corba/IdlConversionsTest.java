@@ -136,9 +136,21 @@ class IdlConversionsTest {
         final MeasurementRequest read = MeasurementRequestHelper.read((InputStream) out.create_input_stream());
         assertEquals(new TrafficShape(2_501, 1000, 0, CallKind.ARRAYS), IdlConversions.shape(read.traffic, "traffic").value(),
             "one burst of the run, spaced min_interval_nanos rounded up to µs, arrays");
-        assertEquals(new TrafficShape(1_000, 1000, 0, CallKind.ARRAYS),
-            ConnectionTraffic.forMeasurement(spec(Optional.empty()), 1000, 0), "1 ms without pacing");
+        assertEquals(new TrafficShape(TrafficShape.MIN_SPACING_MICROS, 1000, 0, CallKind.ARRAYS),
+            ConnectionTraffic.forMeasurement(spec(Optional.empty()), 1000, 0), "back to back (the shortest spacing) without pacing");
         assertEquals(DECLARED, ConnectionTraffic.forMeasurement(spec(Optional.of(DECLARED)), 1000, 2_500_001L));
+    }
+
+    @Test
+    void aDeclaredPauseTooLongForTheMeasurementsTimeBudgetIsShortenedSoTheConnectionIsStillMeasured() {
+        final TrafficShape slow = new TrafficShape(1_000, 1, 1_000, CallKind.OCTETS); // one round trip a second
+        final TrafficShape measured = ConnectionTraffic.forMeasurement(spec(Optional.of(slow)), 1000, 0, 10_000, 100);
+        // 100 bursts of one round trip must fit in 80 % of 10 s: 100 x 1 ms sending, 99 pauses of at most 79 ms
+        assertEquals(new TrafficShape(1_000, 1, 79, CallKind.OCTETS), measured);
+        final TrafficShape fits = new TrafficShape(1_000, 50, 100, CallKind.OCTETS);
+        assertEquals(fits, ConnectionTraffic.forMeasurement(spec(Optional.of(fits)), 1000, 0, 10_000, 100),
+            "two bursts and one pause fit: the declared shape as declared");
+        assertEquals(slow, ConnectionTraffic.forMeasurement(spec(Optional.of(slow)), 1000, 0, 0, 100), "no time budget: as declared");
     }
 
     private static void assertRefused(final org.latencyserver.idl.latency.TrafficShape shape, final String field) {

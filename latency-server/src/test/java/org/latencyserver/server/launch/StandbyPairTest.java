@@ -137,6 +137,8 @@ class StandbyPairTest {
             assertEquals(2.386f, read, "a read during the takeover is served from the copy of the table");
             if (checkedInFence) {
                 assertTrue(refusedInFence, "a write sent and answered while the new primary waits out the fence is refused");
+                assertEquals(2.386f, taking.RequestStatus((short) 1).latency_estimate,
+                    "and not applied (COMPLETED_NO): the table still holds what the old primary acknowledged");
             } else {
                 System.out.println("NOT CHECKED: the write during the fence (the fence of " + leaseMillis * 11 / 10
                     + " ms had passed before the write could be sent: the machine is too busy)");
