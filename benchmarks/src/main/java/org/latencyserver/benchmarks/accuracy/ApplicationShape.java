@@ -44,7 +44,7 @@ public record ApplicationShape(String name, List<TrafficShape> cycle) {
      */
     static final double RANDOM_DRAW_ROUND_TRIPS_PER_SECOND = 10;
 
-    /** Round trips per train of the client agent's classic probes (before probes took each connection's traffic shape). */
+    /** Round trips per train of the harness's {@code probes} shape: the classic probe train, 20 round trips of fm1 arrays. */
     static final int PROBE_TRAIN_ROUND_TRIPS = 20;
     /** Spacing of the client agent's probe trains in the demo ({@code --interval-micros 2000}), µs. */
     static final long PROBE_SPACING_MICROS = 2_000;
