@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.Latserv;
@@ -17,12 +16,8 @@ import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.TableRow;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.References;
-import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
-import org.latencyserver.testkit.MetricsText;
-import org.latencyserver.testkit.config.ServerYaml;
-import org.latencyserver.testkit.config.ServerYaml.Connection;
 import org.omg.CORBA.ORB;
 
 /**
@@ -57,12 +52,12 @@ class HotStandbyProcessTest {
                 chosen = SystemUnderTest.freeTcpPort();
             }
             final int portB = chosen;
-            final Path configA = config("a", portA, portB);
-            final Path configB = config("b", portB, portA);
+            final Path configA = StandbyPairProcesses.config(directory, "a", portA, portB);
+            final Path configB = StandbyPairProcesses.config(directory, "b", portB, portA);
             final ORB orb = system.orb();
 
-            ReadyProcess primary = start(system, "a", configA, naming);
-            ReadyProcess standby = start(system, "b", configB, naming);
+            ReadyProcess primary = StandbyPairProcesses.start(system, "a", configA, naming);
+            ReadyProcess standby = StandbyPairProcesses.start(system, "b", configB, naming);
             Path primaryConfig = configA;
             Path standbyConfig = configB;
             assertEquals("standing by", standby.ready().fact("standby"), standby.child().log());
@@ -70,7 +65,7 @@ class HotStandbyProcessTest {
             int lost = 0;
             int failedCalls = 0;
             for (int kill = 0; kill < KILLS; kill++) {
-                awaitProtected(primary);
+                StandbyPairProcesses.awaitProtected(primary);
                 final short cpu = (short) (1 + kill % 99);
                 LatservHelper.narrow(orb.string_to_object(primary.ready().reference("server")))
                     .PutMibUpdates(new IdlMibUpdates((short) 1, cpu, (short) 50, (short) 10), (short) 1);
@@ -95,7 +90,7 @@ class HotStandbyProcessTest {
                 // The killed server comes back and stands by; the one that took over is the primary now.
                 final ReadyProcess tookOver = standby;
                 final Path killedConfig = primaryConfig;
-                standby = start(system, "restarted-" + kill, killedConfig, naming);
+                standby = StandbyPairProcesses.start(system, "restarted-" + kill, killedConfig, naming);
                 assertEquals("standing by", standby.ready().fact("standby"), standby.child().log());
                 primary = tookOver;
                 primaryConfig = standbyConfig;
@@ -107,28 +102,5 @@ class HotStandbyProcessTest {
                 takeoverMillis.get(KILLS - 1), failedCalls, lost);
             assertEquals(0, lost, "acknowledged writes lost");
         }
-    }
-
-    private static ReadyProcess start(final SystemUnderTest system, final String name, final Path config, final String naming)
-        throws Exception {
-        return system.start(system.serverLaunch(name, config).args("--metrics-port", "0", "--naming", naming));
-    }
-
-    private static void awaitProtected(final ReadyProcess primary) throws Exception {
-        final long deadline = System.nanoTime() + TAKEOVER_DEADLINE_NANOS;
-        while (MetricsText.scrape(primary.ready().url("metrics")).get("latency_server_standby_protected") != 1) {
-            assertTrue(System.nanoTime() < deadline, "the pair protected within 60 s\n" + primary.child().log());
-            Thread.sleep(50);
-        }
-    }
-
-    private Path config(final String name, final int listen, final int peer) {
-        final ServerYaml yaml = TestbedConfigLines.pushedWs1Ws2OnAtmPort(ServerYaml.named("StandbyPair")
-                .stateFile(Path.of(name + ".state.json"))
-                .server("standby", Map.of("listen", "127.0.0.1:" + listen, "peer", "127.0.0.1:" + peer))
-                .profile(Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath().normalize()), "ws1")
-            .connection(Connection.of(1, "ws1", "ws2", 1).link("atm-port").profile("thesis-tac4-corba").calibration("thesis")
-                .probeRatePerSecond(0));
-        return yaml.writeTo(directory.resolve(name + ".yaml"));
     }
 }

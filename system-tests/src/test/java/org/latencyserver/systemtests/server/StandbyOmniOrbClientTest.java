@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,12 +17,8 @@ import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.LatservPackage.IdlStatusToClient;
 import org.latencyserver.launch.Component;
 import org.latencyserver.orb.References;
-import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.systemtests.kit.ReadyProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
-import org.latencyserver.testkit.MetricsText;
-import org.latencyserver.testkit.config.ServerYaml;
-import org.latencyserver.testkit.config.ServerYaml.Connection;
 import org.omg.CORBA.ORB;
 
 /**
@@ -36,7 +31,6 @@ import org.omg.CORBA.ORB;
  */
 class StandbyOmniOrbClientTest {
 
-    private static final long DEADLINE_NANOS = 60_000_000_000L;
 
     @TempDir
     Path directory;
@@ -66,10 +60,12 @@ class StandbyOmniOrbClientTest {
             while (Math.abs(chosen - portA) == 100 || chosen == portA) {
                 chosen = SystemUnderTest.freeTcpPort();
             }
-            final ReadyProcess primary = start(system, "a", config("a", portA, chosen), naming);
-            final ReadyProcess standby = start(system, "b", config("b", chosen, portA), naming);
+            final ReadyProcess primary = StandbyPairProcesses.start(system, "a",
+                StandbyPairProcesses.config(directory, "a", portA, chosen), naming);
+            final ReadyProcess standby = StandbyPairProcesses.start(system, "b",
+                StandbyPairProcesses.config(directory, "b", chosen, portA), naming);
             assertEquals("standing by", standby.ready().fact("standby"), standby.child().log());
-            awaitProtected(primary);
+            StandbyPairProcesses.awaitProtected(primary);
             final ORB orb = system.orb();
             LatservHelper.narrow(orb.string_to_object(primary.ready().reference("server")))
                 .PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 80, (short) 50), (short) 1);
@@ -142,28 +138,5 @@ class StandbyOmniOrbClientTest {
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(180, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
         assertEquals(0, process.exitValue(), String.join(" ", command) + ":\n" + output);
-    }
-
-    private static ReadyProcess start(final SystemUnderTest system, final String name, final Path config, final String naming)
-        throws Exception {
-        return system.start(system.serverLaunch(name, config).args("--metrics-port", "0", "--naming", naming));
-    }
-
-    private static void awaitProtected(final ReadyProcess primary) throws Exception {
-        final long deadline = System.nanoTime() + DEADLINE_NANOS;
-        while (MetricsText.scrape(primary.ready().url("metrics")).get("latency_server_standby_protected") != 1) {
-            assertTrue(System.nanoTime() < deadline, "the pair protected within 60 s\n" + primary.child().log());
-            Thread.sleep(50);
-        }
-    }
-
-    private Path config(final String name, final int listen, final int peer) {
-        final ServerYaml yaml = TestbedConfigLines.pushedWs1Ws2OnAtmPort(ServerYaml.named("StandbyPair")
-                .stateFile(Path.of(name + ".state.json"))
-                .server("standby", Map.of("listen", "127.0.0.1:" + listen, "peer", "127.0.0.1:" + peer))
-                .profile(Path.of("../profiles/thesis-tac4-corba.json").toAbsolutePath().normalize()), "ws1")
-            .connection(Connection.of(1, "ws1", "ws2", 1).link("atm-port").profile("thesis-tac4-corba").calibration("thesis")
-                .probeRatePerSecond(0));
-        return yaml.writeTo(directory.resolve(name + ".yaml"));
     }
 }
