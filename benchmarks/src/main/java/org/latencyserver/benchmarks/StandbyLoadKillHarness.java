@@ -19,7 +19,6 @@ import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.orb.OrbSupport;
-import org.latencyserver.testkit.FreePorts;
 import org.latencyserver.testkit.MetricsText;
 import org.latencyserver.testkit.config.ServerYaml;
 import org.latencyserver.testkit.config.ServerYaml.Connection;
@@ -44,8 +43,12 @@ import org.omg.CORBA.ORB;
  * primary, and times the mirror's view of a change made on the new primary. The killed server is
  * started again and must stand by before the next kill.
  *
- * <p>Run from the repository root: {@code java -cp CP org.latencyserver.benchmarks.StandbyLoadKillHarness [KILLS]}
- * (default 20).
+ * <p>Run from the repository root: {@code java -cp CP org.latencyserver.benchmarks.StandbyLoadKillHarness [KILLS]
+ * [--testbed NAME]} (default 20 kills). Without {@code --testbed} every process listens on 127.0.0.1; with it
+ * ({@link StandbyPairTestbed}, needs root) the naming service, each server, the applications' workstation and the
+ * peer's are hosts of a testbed of that name, each its own network namespace, so every call crosses the
+ * testbed's bridge ({@link PairPlacement}). {@code --placement STATUS} runs on a testbed that is already up (its
+ * {@code status.json}), from within its ws1: how {@code --testbed} runs this class again.
  */
 public final class StandbyLoadKillHarness {
 
@@ -57,37 +60,66 @@ public final class StandbyLoadKillHarness {
     }
 
     public static void main(final String[] args) throws Exception {
-        final int kills = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        int kills = 20;
+        String testbed = null;
+        Path placementFile = null;
+        for (int i = 0; i < args.length; i++) {
+            if (("--testbed".equals(args[i]) || "--placement".equals(args[i])) && i + 1 >= args.length) {
+                usage(args[i] + " needs a value");
+            } else if ("--testbed".equals(args[i])) {
+                testbed = args[++i];
+            } else if ("--placement".equals(args[i])) {
+                placementFile = Path.of(args[++i]);
+            } else if (args[i].matches("\\d+") && Integer.parseInt(args[i]) > 0) {
+                kills = Integer.parseInt(args[i]);
+            } else {
+                usage("unknown argument '" + args[i] + "'");
+            }
+        }
+        if (testbed != null) {
+            System.exit(new StandbyPairTestbed(testbed, Files.createTempDirectory("standby-pair-testbed")).run(kills));
+        }
+        run(kills, placementFile == null ? PairPlacement.loopback() : PairPlacement.onTestbed(placementFile));
+    }
+
+    private static void usage(final String fault) {
+        System.err.println("StandbyLoadKillHarness: " + fault + "; usage: StandbyLoadKillHarness [KILLS] [--testbed NAME]");
+        System.exit(2);
+    }
+
+    /** Runs the kills with every process where the placement puts it; this process is on its workstation. */
+    private static void run(final int kills, final PairPlacement place) throws Exception {
+        System.out.println("standby load kill: " + place.description());
         final Path directory = Files.createTempDirectory("standby-load-kill");
         final ProcessKit kit = ProcessKit.fromThisClasspath(directory);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(place.workstation().address(), 0, 10_000));
         final AtomicBoolean running = new AtomicBoolean(true);
         final List<LoadApplication> applications = new ArrayList<>();
         AcknowledgedWriter writer = null;
         try {
-            final ChildProcess namingProcess = kit.launch(Component.NAMING_SERVICE).args("--port",
-                Integer.toString(FreePorts.belowEphemeralRange()), "--db-dir", directory.resolve("nsdb").toString()).start();
+            final ChildProcess namingProcess = place.naming().place(kit.launch(Component.NAMING_SERVICE).args("--host",
+                place.naming().address(), "--port", Integer.toString(place.namingPort()), "--db-dir", directory.resolve("nsdb").toString()))
+                .start();
             final String naming = namingProcess.awaitReady(READY).reference("naming");
-            final int portA = FreePorts.belowEphemeralRange();
-            int other = FreePorts.belowEphemeralRange();
-            while (Math.abs(other - portA) == 100 || other == portA) {
-                other = FreePorts.belowEphemeralRange();
-            }
-            Path primaryConfig = config(directory, "a", portA, other);
-            Path standbyConfig = config(directory, "b", other, portA);
-            ChildProcess primary = server(kit, "a", primaryConfig, naming);
+            final String listenA = place.serverA().address() + ":" + place.replicationPortA();
+            final String listenB = place.serverB().address() + ":" + place.replicationPortB();
+            Member primaryMember = new Member(config(directory, "a", listenA, listenB), place.serverA());
+            Member standbyMember = new Member(config(directory, "b", listenB, listenA), place.serverB());
+            ChildProcess primary = server(kit, "a", primaryMember, naming);
             ReadyFile primaryReady = primary.awaitReady(READY);
-            ChildProcess standby = server(kit, "b", standbyConfig, naming);
+            ChildProcess standby = server(kit, "b", standbyMember, naming);
             ReadyFile standbyReady = standby.awaitReady(READY);
             awaitProtected(primaryReady);
 
-            kit.launch(Component.PEER_AGENT).name("peer-ws2").args("--name", "ws2", "--ior-file", directory.resolve("peer-ws2.ior").toString()).start().awaitReady(READY);
-            kit.launch(Component.CLIENT_AGENT).name("agent-ws1").args("--naming", naming, "--server", NAME, "--node", "ws1",
-                "--peer", "ws2=" + directory.resolve("peer-ws2.ior"), "--poll-millis", "1000", "--jit-warmup-seconds", "0")
-                .start().awaitReady(READY);
-            final Path mirrorFile = kit.launch(Component.MIRROR).name("mirror").args("--naming", naming, "--server", NAME,
-                "--node", "ws1", "--file", directory.resolve("estimates.mirror").toString(), "--connections", "1",
-                "--heartbeat-millis", "50", "--poll-millis", "100").start().awaitReady(READY).file("mirror");
+            place.peer().place(kit.launch(Component.PEER_AGENT).name("peer-ws2").args("--name", "ws2", "--host", place.peer().address(),
+                "--ior-file", directory.resolve("peer-ws2.ior").toString())).start().awaitReady(READY);
+            place.workstation().place(kit.launch(Component.CLIENT_AGENT).name("agent-ws1").args("--naming", naming, "--server", NAME,
+                "--node", "ws1", "--host", place.workstation().address(), "--peer", "ws2=" + directory.resolve("peer-ws2.ior"),
+                "--poll-millis", "1000", "--jit-warmup-seconds", "0")).start().awaitReady(READY);
+            final Path mirrorFile = place.workstation().place(kit.launch(Component.MIRROR).name("mirror").args("--naming", naming,
+                "--server", NAME, "--node", "ws1", "--host", place.workstation().address(), "--file",
+                directory.resolve("estimates.mirror").toString(), "--connections", "1", "--heartbeat-millis", "50", "--poll-millis", "100"))
+                .start().awaitReady(READY).file("mirror");
 
             final String corbaname = naming.startsWith("corbaloc:")
                 ? "corbaname:" + naming.substring("corbaloc:".length()) + "#" + PARTITION_NAME : null;
@@ -142,20 +174,20 @@ public final class StandbyLoadKillHarness {
                     firstWriteMillis.add(took[2]);
                     final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                         "kill %2d: first call by name %5d ms; first write acknowledged %5d ms; mirror shows a change on the new primary %5d ms; agent's first"
-                            + " measurement there %6d ms; writes %s;", kill + 1, firstMillis, took[2], mirrorTook, agentTook,
-                        lostNow.isEmpty() ? "all served" : "LOST " + lostNow));
+                            + " measurement there %6d ms; writes %s; load average %s;", kill + 1, firstMillis, took[2], mirrorTook, agentTook,
+                        lostNow.isEmpty() ? "all served" : "LOST " + lostNow, loadAverage()));
                     for (final LoadApplication application : applications) {
                         line.append(' ').append(application.describeKill());
                     }
                     line.append(" writer: ").append(writer.describeKill());
                     System.out.println(line);
 
-                    final Path killedConfig = primaryConfig;
+                    final Member killed = primaryMember;
                     primary = standby;
                     primaryReady = standbyReady;
-                    primaryConfig = standbyConfig;
-                    standbyConfig = killedConfig;
-                    standby = server(kit, "restarted-" + (kill + 1), killedConfig, naming);
+                    primaryMember = standbyMember;
+                    standbyMember = killed;
+                    standby = server(kit, "restarted-" + (kill + 1), killed, naming);
                     standbyReady = standby.awaitReady(READY);
                     if (!"standing by".equals(standbyReady.fact("standby"))) {
                         throw new IllegalStateException("the restarted server does not stand by: " + standbyReady.fact("standby"));
@@ -166,10 +198,10 @@ public final class StandbyLoadKillHarness {
             System.out.printf(Locale.ROOT, "%d kills under load: kill to first successful call by name p50 %d ms, max %d ms; first write"
                 + " acknowledged by the new primary p50 %d ms, max %d ms; mirror shows a change on the new primary p50 %d ms,"
                 + " max %d ms; agent's first measurement on the new primary p50 %d ms,"
-                + " max %d ms; acknowledged writes lost %d (checked: 3 per kill + the writer's last)%n", kills,
-                median(firstCallMillis), max(firstCallMillis), median(firstWriteMillis), max(firstWriteMillis),
+                + " max %d ms; acknowledged writes lost %d (checked: 3 per kill + the writer's last); load average at the end %s (%s)%n",
+                kills, median(firstCallMillis), max(firstCallMillis), median(firstWriteMillis), max(firstWriteMillis),
                 median(mirrorMillis), max(mirrorMillis), median(agentMillis),
-                max(agentMillis), lost);
+                max(agentMillis), lost, loadAverage(), place.description());
             for (final LoadApplication application : applications) {
                 System.out.println(application.summary(kills));
             }
@@ -191,10 +223,25 @@ public final class StandbyLoadKillHarness {
         return Collections.max(values);
     }
 
-    private static ChildProcess server(final ProcessKit kit, final String name, final Path config, final String naming)
+    /** A server of the pair: its configuration and its host, the same at every restart. */
+    private record Member(Path config, PairPlacement.Host host) {
+    }
+
+    private static ChildProcess server(final ProcessKit kit, final String name, final Member member, final String naming)
         throws java.io.IOException {
-        return kit.launch(Component.SERVER).name(name).args("--config", config.toString(), "--metrics-port", "0", "--naming", naming,
-            "--ior-file", kit.workDirectory().resolve(name + ".ior").toString()).start();
+        return member.host().place(kit.launch(Component.SERVER).name(name).args("--config", member.config().toString(), "--host",
+            member.host().address(), "--metrics-port", "0", "--naming", naming, "--ior-file",
+            kit.workDirectory().resolve(name + ".ior").toString())).start();
+    }
+
+    /** @return the machine's 1, 5 and 15 minute load averages, from {@code /proc/loadavg} ("?" where unreadable) */
+    static String loadAverage() {
+        try {
+            final String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (java.io.IOException | ArrayIndexOutOfBoundsException e) {
+            return "?";
+        }
     }
 
     private static void awaitProtected(final ReadyFile primary) throws Exception {
@@ -211,9 +258,9 @@ public final class StandbyLoadKillHarness {
      * Connections: 1 (ws1, QoS 1) the harness's PutMibUpdates; 2 (ws5, QoS 1) the writer's; 4 and 6 (ws1, QoS 3 and 4)
      * the agent's; 5 (ws3) and 7 (ws4), QoS 3, answered by the harness (UpdateResponse, submit_measurement).
      */
-    private static Path config(final Path directory, final String name, final int listen, final int peer) {
+    private static Path config(final Path directory, final String name, final String listen, final String peer) {
         ServerYaml yaml = ServerYaml.named(NAME).server("partition", "p1").stateFile(Path.of(name + ".state.json"))
-            .server("standby", Map.of("listen", "127.0.0.1:" + listen, "peer", "127.0.0.1:" + peer))
+            .server("standby", Map.of("listen", listen, "peer", peer))
             .thresholds("cpu_hysteresis_band_percent", 0)
             .measurement("round_trips", 200).measurement("warmup_round_trips", 50).measurement("min_interval_millis", 0)
             .measurement("timeout_millis", 30_000)
