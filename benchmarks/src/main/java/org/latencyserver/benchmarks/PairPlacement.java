@@ -29,9 +29,17 @@ import org.latencyserver.testkit.FreePorts;
 record PairPlacement(Host naming, int namingPort, Host serverA, int replicationPortA, Host serverB, int replicationPortB,
                      Host workstation, Host peer, String description) {
 
-    /** Port of the naming service and of each server's replication on a testbed: each host has its own addresses. */
+    /** Port of the naming service on a testbed. */
     static final int TESTBED_NAMING_PORT = 2809;
-    static final int TESTBED_REPLICATION_PORT = 7800;
+    /**
+     * Replication ports on a testbed: different for the two servers although each has an address of its own. The
+     * JGroups stack's {@code FD_SOCK2} listens on the wildcard address at the replication port + 100; with the same port
+     * on both hosts the two members' failure-detection connections collide and both close within a second of the join,
+     * so a killed primary is found only by {@code FD_ALL3}'s 3 s heartbeat time-out (measured: takeover 3.6 s after the
+     * kill instead of under 1 s).
+     */
+    static final int TESTBED_REPLICATION_PORT_A = 7800;
+    static final int TESTBED_REPLICATION_PORT_B = 7801;
 
     /**
      * A host: the address its processes listen on and the network namespace they run in.
@@ -71,7 +79,7 @@ record PairPlacement(Host naming, int namingPort, Host serverA, int replicationP
         final Host b = host(json, "pb", status);
         final Host ws1 = host(json, "ws1", status);
         final Host ws2 = host(json, "ws2", status);
-        return new PairPlacement(naming, TESTBED_NAMING_PORT, a, TESTBED_REPLICATION_PORT, b, TESTBED_REPLICATION_PORT, ws1, ws2,
+        return new PairPlacement(naming, TESTBED_NAMING_PORT, a, TESTBED_REPLICATION_PORT_A, b, TESTBED_REPLICATION_PORT_B, ws1, ws2,
             String.format(java.util.Locale.ROOT, "testbed %s: naming service on nsh (%s), servers on pa (%s) and pb (%s), applications,"
                 + " writer, client agent and mirror on ws1 (%s), peer agent on ws2 (%s), each its own network namespace on switch sw1",
                 json.path("testbed").asText("?"), naming.address(), a.address(), b.address(), ws1.address(), ws2.address()));
