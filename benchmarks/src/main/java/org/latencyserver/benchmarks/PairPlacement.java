@@ -32,14 +32,13 @@ record PairPlacement(Host naming, int namingPort, Host serverA, int replicationP
     /** Port of the naming service on a testbed. */
     static final int TESTBED_NAMING_PORT = 2809;
     /**
-     * Replication ports on a testbed: different for the two servers although each has an address of its own. The
-     * JGroups stack's {@code FD_SOCK2} listens on the wildcard address at the replication port + 100; with the same port
-     * on both hosts the two members' failure-detection connections collide and both close within a second of the join,
-     * so a killed primary is found only by {@code FD_ALL3}'s 3 s heartbeat time-out (measured: takeover 3.6 s after the
-     * kill instead of under 1 s).
+     * Replication ports on a testbed by default: different for the two servers although each has an address of its own.
+     * The JGroups stack's {@code FD_SOCK2} listens on the wildcard address at the replication port + 100; with the same
+     * port on both hosts the two members' failure-detection connections are gone within a second or two of the join, so
+     * a killed primary is found only by {@code FD_ALL3}'s 3 s heartbeat time-out (measured: takeover 3.6 s after the kill
+     * instead of about 1 s). {@code --replication-ports 7800,7800} shows it.
      */
-    static final int TESTBED_REPLICATION_PORT_A = 7800;
-    static final int TESTBED_REPLICATION_PORT_B = 7801;
+    static final int[] TESTBED_REPLICATION_PORTS = {7800, 7801};
 
     /**
      * A host: the address its processes listen on and the network namespace they run in.
@@ -68,21 +67,23 @@ record PairPlacement(Host naming, int namingPort, Host serverA, int replicationP
     }
 
     /**
-     * @param status a testbed's {@code status.json} whose hosts include {@link StandbyPairTestbed#HOSTS}
+     * @param status           a testbed's {@code status.json} whose hosts include {@link StandbyPairTestbed#HOSTS}
+     * @param replicationPorts the replication ports of the servers on pa and pb
      * @return each process on its host of that testbed
      * @throws IOException when the file cannot be read or lacks a host
      */
-    static PairPlacement onTestbed(final Path status) throws IOException {
+    static PairPlacement onTestbed(final Path status, final int[] replicationPorts) throws IOException {
         final JsonNode json = new ObjectMapper().readTree(status.toFile());
         final Host naming = host(json, "nsh", status);
         final Host a = host(json, "pa", status);
         final Host b = host(json, "pb", status);
         final Host ws1 = host(json, "ws1", status);
         final Host ws2 = host(json, "ws2", status);
-        return new PairPlacement(naming, TESTBED_NAMING_PORT, a, TESTBED_REPLICATION_PORT_A, b, TESTBED_REPLICATION_PORT_B, ws1, ws2,
-            String.format(java.util.Locale.ROOT, "testbed %s: naming service on nsh (%s), servers on pa (%s) and pb (%s), applications,"
+        return new PairPlacement(naming, TESTBED_NAMING_PORT, a, replicationPorts[0], b, replicationPorts[1], ws1, ws2,
+            String.format(java.util.Locale.ROOT, "testbed %s: naming service on nsh (%s), servers on pa (%s:%d) and pb (%s:%d), applications,"
                 + " writer, client agent and mirror on ws1 (%s), peer agent on ws2 (%s), each its own network namespace on switch sw1",
-                json.path("testbed").asText("?"), naming.address(), a.address(), b.address(), ws1.address(), ws2.address()));
+                json.path("testbed").asText("?"), naming.address(), a.address(), replicationPorts[0], b.address(), replicationPorts[1],
+                ws1.address(), ws2.address()));
     }
 
     private static Host host(final JsonNode status, final String name, final Path file) throws IOException {

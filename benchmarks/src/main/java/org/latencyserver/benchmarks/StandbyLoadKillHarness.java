@@ -44,7 +44,8 @@ import org.omg.CORBA.ORB;
  * started again and must stand by before the next kill.
  *
  * <p>Run from the repository root: {@code java -cp CP org.latencyserver.benchmarks.StandbyLoadKillHarness [KILLS]
- * [--testbed NAME]} (default 20 kills). Without {@code --testbed} every process listens on 127.0.0.1; with it
+ * [--testbed NAME [--replication-ports A,B]]} (default 20 kills; on the testbed ports 7800 and 7801, see
+ * {@link PairPlacement#TESTBED_REPLICATION_PORTS}). Without {@code --testbed} every process listens on 127.0.0.1; with it
  * ({@link StandbyPairTestbed}, needs root) the naming service, each server, the applications' workstation and the
  * peer's are hosts of a testbed of that name, each its own network namespace, so every call crosses the
  * testbed's bridge ({@link PairPlacement}). {@code --placement STATUS} runs on a testbed that is already up (its
@@ -63,27 +64,32 @@ public final class StandbyLoadKillHarness {
         int kills = 20;
         String testbed = null;
         Path placementFile = null;
+        int[] replicationPorts = PairPlacement.TESTBED_REPLICATION_PORTS;
         for (int i = 0; i < args.length; i++) {
-            if (("--testbed".equals(args[i]) || "--placement".equals(args[i])) && i + 1 >= args.length) {
+            if (args[i].startsWith("--") && i + 1 >= args.length) {
                 usage(args[i] + " needs a value");
             } else if ("--testbed".equals(args[i])) {
                 testbed = args[++i];
             } else if ("--placement".equals(args[i])) {
                 placementFile = Path.of(args[++i]);
+            } else if ("--replication-ports".equals(args[i]) && args[i + 1].matches("\\d{1,5},\\d{1,5}")) {
+                final String[] ports = args[++i].split(",");
+                replicationPorts = new int[] {Integer.parseInt(ports[0]), Integer.parseInt(ports[1])};
             } else if (args[i].matches("\\d+") && Integer.parseInt(args[i]) > 0) {
                 kills = Integer.parseInt(args[i]);
             } else {
-                usage("unknown argument '" + args[i] + "'");
+                usage("unknown argument or bad value at '" + args[i] + "'");
             }
         }
         if (testbed != null) {
-            System.exit(new StandbyPairTestbed(testbed, Files.createTempDirectory("standby-pair-testbed")).run(kills));
+            System.exit(new StandbyPairTestbed(testbed, replicationPorts, Files.createTempDirectory("standby-pair-testbed")).run(kills));
         }
-        run(kills, placementFile == null ? PairPlacement.loopback() : PairPlacement.onTestbed(placementFile));
+        run(kills, placementFile == null ? PairPlacement.loopback() : PairPlacement.onTestbed(placementFile, replicationPorts));
     }
 
     private static void usage(final String fault) {
-        System.err.println("StandbyLoadKillHarness: " + fault + "; usage: StandbyLoadKillHarness [KILLS] [--testbed NAME]");
+        System.err.println("StandbyLoadKillHarness: " + fault + "; usage: StandbyLoadKillHarness [KILLS] [--testbed NAME"
+            + " [--replication-ports A,B]]");
         System.exit(2);
     }
 

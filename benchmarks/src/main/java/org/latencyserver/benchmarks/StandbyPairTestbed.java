@@ -28,17 +28,20 @@ final class StandbyPairTestbed {
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(90);
 
     private final String name;
+    private final int[] replicationPorts;
     private final Path directory;
     private final Path state;
     private final AtomicBoolean down = new AtomicBoolean();
     private volatile Process harness;
 
     /**
-     * @param name      the testbed's name (its namespaces are {@code lt-NAME-*}); a–z then a–z0–9, up to 12
-     * @param directory where the topology, the testbed's state directory and the logs go
+     * @param name             the testbed's name (its namespaces are {@code lt-NAME-*}); a–z then a–z0–9, up to 12
+     * @param replicationPorts the replication ports of the servers on pa and pb
+     * @param directory        where the topology, the testbed's state directory and the logs go
      */
-    StandbyPairTestbed(final String name, final Path directory) {
+    StandbyPairTestbed(final String name, final int[] replicationPorts, final Path directory) {
         this.name = name;
+        this.replicationPorts = replicationPorts.clone();
         this.directory = directory;
         this.state = directory.resolve("testbed-state");
     }
@@ -68,10 +71,11 @@ final class StandbyPairTestbed {
         try {
             System.out.println("standby pair testbed: building " + name + " (namespaces lt-" + name + "-*, state " + state + ")");
             testbed("testbed-up", "up", "--topology", topology.toString(), "--state-dir", state.toString());
-            final String ws1 = PairPlacement.onTestbed(state.resolve("status.json")).workstation().namespace();
+            final String ws1 = PairPlacement.onTestbed(state.resolve("status.json"), replicationPorts).workstation().namespace();
             final List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", ws1,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
-                StandbyLoadKillHarness.class.getName(), Integer.toString(kills), "--placement", state.resolve("status.json").toString()));
+                StandbyLoadKillHarness.class.getName(), Integer.toString(kills), "--placement", state.resolve("status.json").toString(),
+                "--replication-ports", replicationPorts[0] + "," + replicationPorts[1]));
             harness = new ProcessBuilder(command).inheritIO().start();
             return harness.waitFor();
         } finally {
