@@ -30,8 +30,11 @@ import org.latencyserver.core.traffic.ShapeClass;
  */
 public record ClassExcess(Map<ShapeClass, Offset> byClass) {
 
-    /** Blocks connection-wide before a class's excess may stand for it in a state where it has too few of its own. */
-    public static final long MIN_BLOCKS = 20;
+    /**
+     * Blocks connection-wide before a class's excess may stand for it in a state where it has too few of its own: as
+     * many as a class needs in one state to decide its level there.
+     */
+    public static final long MIN_BLOCKS = BorrowedLevel.MIN_CLASS_BLOCKS;
     /** Lowest offset (a level at most this much above the state's). */
     public static final double MIN_OFFSET = -0.5;
     /** Highest offset (a level at most this much below the state's). */
