@@ -231,7 +231,11 @@ public final class ApplicationPlayer implements Callable<Integer> {
         Estimate estimate = null;
         String unavailableReason = "";
         try {
-            estimate = server.current_estimate(indexRef);
+            estimate = play.askForShape() ? server.estimate_for_traffic(indexRef, new org.latencyserver.idl.latency.TrafficShape(
+                burst.spacingMicros(), burst.burstRoundTrips(), burst.pauseMillis(), (short) burst.call().wireCode()))
+                : server.current_estimate(indexRef);
+        } catch (org.latencyserver.idl.latency.InvalidArgument e) {
+            throw new IllegalStateException("the server refused the shape " + burst.label() + ": " + e.reason, e);
         } catch (EstimateUnavailable e) {
             unavailableReason = e.reason;
         } catch (UnknownConnection e) {

@@ -46,6 +46,10 @@ public final class PlayOptions {
         + " Default: ${DEFAULT-VALUE}.")
     String playMode = "interleaved";
 
+    @Option(names = "--ask-for-shape", description = "Each burst's estimate is asked for that burst's own shape"
+        + " (LatencyService.estimate_for_traffic with its spacing, length, pause and call) instead of current_estimate.")
+    boolean askForShape;
+
     /**
      * The shapes to play and how they share the run.
      *
@@ -92,6 +96,11 @@ public final class PlayOptions {
         return warmupSeconds;
     }
 
+    /** @return whether each burst's estimate is asked for its own shape ({@code estimate_for_traffic}) */
+    public boolean askForShape() {
+        return askForShape;
+    }
+
     /** @return these options as the player's command line takes them */
     public List<String> asArguments() {
         final List<String> arguments = new java.util.ArrayList<>(List.of("--gap-mean-millis", Double.toString(gapMeanMillis),
@@ -99,6 +108,9 @@ public final class PlayOptions {
             roundTrip, "--seed", Long.toString(seed), "--play", playMode));
         if (!applications.isEmpty()) {
             arguments.addAll(List.of("--applications", String.join(",", applications)));
+        }
+        if (askForShape) {
+            arguments.add("--ask-for-shape");
         }
         if (!playConnections.isEmpty()) {
             arguments.addAll(List.of("--play-connections",

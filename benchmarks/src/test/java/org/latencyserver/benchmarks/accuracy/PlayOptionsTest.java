@@ -40,4 +40,17 @@ class PlayOptionsTest {
         new CommandLine(every).parseArgs();
         assertEquals(List.of(true, true), List.of(every.play.plays(1), every.play.plays(3)), "without the option every one is played");
     }
+
+    @Test
+    void askingForEachShapeReachesThePlayerAndIsOffWithoutTheOption() {
+        final Holder harness = new Holder();
+        new CommandLine(harness).parseArgs("--ask-for-shape", "--applications", "slow,random");
+        final Holder player = new Holder();
+        new CommandLine(player).parseArgs(harness.play.asArguments().toArray(new String[0]));
+        assertEquals(true, player.play.askForShape());
+        final Holder plain = new Holder();
+        new CommandLine(plain).parseArgs();
+        assertEquals(false, plain.play.askForShape(), "without the option the player reads current_estimate");
+        assertEquals(false, plain.play.asArguments().contains("--ask-for-shape"));
+    }
 }

@@ -2,7 +2,6 @@ package org.latencyserver.core.calibration;
 
 import java.util.Comparator;
 import java.util.Locale;
-import java.util.Map;
 import org.latencyserver.core.traffic.ShapeClass;
 
 /**
@@ -19,10 +18,17 @@ import org.latencyserver.core.traffic.ShapeClass;
  * with {@code n} the blocks (probe windows, measurements) the group's own level learned from. A
  * state never seen is served at the pooled level; a state with many blocks at its own.
  *
- * <p>With no declared traffic, the level served is the highest (α lowest) of {@code α_state} and the
- * {@code α_class} of every class seen in the state with at least {@value #MIN_CLASS_BLOCKS} blocks:
- * the bound holds for the worst shape seen. With a declared shape, only its class counts ({@code
- * α_class}, or {@code α_state} before that class was seen).
+ * <p>A class's prior is not the state's level alone but the state's level plus the class's excess learned
+ * connection-wide ({@link ClassExcess}), once learned:
+ * <pre>
+ *   α_class = w(n_c) α_c + (1 − w(n_c)) (α_state + δ_c)
+ * </pre>
+ * With no declared traffic, the level served is the highest (α lowest) of {@code α_state} and the {@code α_class}
+ * of every class that is known: seen in the state with at least {@value #MIN_CLASS_BLOCKS} blocks, or with a
+ * learned excess (then, below {@value #MIN_CLASS_BLOCKS} blocks in the state, mostly {@code α_state + δ_c}): the bound
+ * holds for the worst shape seen. With a declared shape, only its class counts ({@code α_class}, or {@code
+ * α_state} while the class is not known). For one shape asked ({@link #forShape}), its class's level when known,
+ * else the worst class's.
  *
  * <p>Stateless and thread-safe.
  */
@@ -30,10 +36,33 @@ public final class BorrowedLevel {
 
     /** n0: the blocks at which a group's own level and the level it borrows from weigh alike. */
     public static final double PRIOR_BLOCKS = 20.0;
-    /** Blocks a shape class needs before it may decide the served level as the worst shape. */
+    /** Blocks a shape class needs in a state before its own level there may decide the served level. */
     public static final long MIN_CLASS_BLOCKS = 10;
 
     private BorrowedLevel() {
+    }
+
+    /** What the served level was read from. */
+    public enum Basis {
+        /** The state's level (borrowing from the pooled one): no class decided. */
+        STATE("the state's level"),
+        /** The class's own level in the state, with at least {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks there. */
+        CLASS_IN_STATE("the class's own level in this state"),
+        /** The state's level plus the class's excess learned connection-wide (too few blocks of it in the state). */
+        STATE_PLUS_EXCESS("the state's level plus the class's excess learned on the whole connection"),
+        /** A shape asked whose class is not known: the level of the worst class seen. */
+        WORST_CLASS("the level of the worst shape class seen (this shape's class is not known yet)");
+
+        private final String words;
+
+        Basis(final String words) {
+            this.words = words;
+        }
+
+        /** @return how a client reads it */
+        public String words() {
+            return words;
+        }
     }
 
     /**
@@ -43,11 +72,12 @@ public final class BorrowedLevel {
      * @param targetMissFraction  α_target (nominal)
      * @param stateBlocks         blocks of the state's own level
      * @param stateWeight         {@code w(stateBlocks)}, the own level's weight against the pooled one
-     * @param shape               the class whose level is served (the worst seen, or the declared one), or null
-     * @param declared            whether {@code shape} was declared by the connection rather than the worst seen
+     * @param shape               the class whose level is served (the worst seen, the declared or the asked one), or null
+     * @param declared            whether {@code shape} was declared by the connection (or asked) rather than the worst seen
+     * @param basis               what the level was read from
      */
     public record Served(double missFraction, double targetMissFraction, long stateBlocks, double stateWeight, ShapeClass shape,
-                         boolean declared) {
+                         boolean declared, Basis basis) {
 
         /** @return the level to read the bound at, percent, in [{@value AdaptiveQuantileLevel#MIN_LEVEL_PERCENT}, 100] */
         public double servedPercent() {
@@ -61,7 +91,7 @@ public final class BorrowedLevel {
 
         /**
          * @return e.g. "state's own level weighted 0.33 (10 blocks, n0 20) against the connection's pooled level;
-         *         level for the worst shape seen: spacing < 0.5 ms, bursts 10–49, arrays"
+         *         level for the worst shape seen: spacing < 0.5 ms, bursts 10–49, arrays (the class's own level in this state)"
          */
         public String description() {
             final String borrowed = String.format(Locale.ROOT,
@@ -70,7 +100,8 @@ public final class BorrowedLevel {
             if (shape == null) {
                 return borrowed;
             }
-            return borrowed + (declared ? "; level for the declared shape: " : "; level for the worst shape seen: ") + shape.label();
+            return borrowed + (declared ? "; level for the shape: " : "; level for the worst shape seen: ") + shape.label()
+                + " (" + basis.words() + ")";
         }
     }
 
@@ -79,47 +110,111 @@ public final class BorrowedLevel {
         return blocks / (blocks + PRIOR_BLOCKS);
     }
 
+    /** As {@link #of(StateKnowledge, AdaptiveQuantileLevel, ShapeClass, ClassExcess)} with no excess learned. */
+    public static Served of(final StateKnowledge state, final AdaptiveQuantileLevel pooled, final ShapeClass declared) {
+        return of(state, pooled, declared, ClassExcess.EMPTY);
+    }
+
     /**
      * @param state    what was learned in the load state; its level must not be null (a bound)
      * @param pooled   the connection's pooled level, or null to borrow nothing (the state's own level then stands alone)
      * @param declared the connection's declared traffic's class, or null when it declares none
+     * @param excess   the classes' excesses learned connection-wide
      * @return the level to serve
      * @throws IllegalArgumentException when the state has no level (a mean, or a 100 % bound)
      */
-    public static Served of(final StateKnowledge state, final AdaptiveQuantileLevel pooled, final ShapeClass declared) {
-        final AdaptiveQuantileLevel own = state.level();
-        if (own == null) {
-            throw new IllegalArgumentException("no adaptive level in this state (a mean, or a 100 % bound)");
-        }
+    public static Served of(final StateKnowledge state, final AdaptiveQuantileLevel pooled, final ShapeClass declared,
+                            final ClassExcess excess) {
+        final AdaptiveQuantileLevel own = ownLevel(state);
         final long stateBlocks = state.groups().stateBlocks();
         final double stateWeight = pooled == null ? 1.0 : weight(stateBlocks);
-        final double prior = pooled == null ? own.missFraction() : pooled.missFraction();
-        final double stateAlpha = stateWeight * own.missFraction() + (1.0 - stateWeight) * prior;
-        final Map<ShapeClass, GroupLevels.ClassLevel> classes = state.groups().byClass();
+        final double stateAlpha = stateMissFraction(state, pooled);
         if (declared != null) {
-            final GroupLevels.ClassLevel mine = classes.get(declared);
-            final double alpha = mine == null ? stateAlpha : blend(mine, stateAlpha);
-            return new Served(alpha, own.targetMissFraction(), stateBlocks, stateWeight, declared, true);
+            final Choice mine = classAlpha(state, excess, declared, stateAlpha);
+            if (mine == null) {
+                final GroupLevels.ClassLevel few = state.groups().byClass().get(declared);
+                return new Served(few == null ? stateAlpha : blend(few, stateAlpha), own.targetMissFraction(), stateBlocks,
+                    stateWeight, declared, true, Basis.STATE);
+            }
+            return new Served(mine.alpha, own.targetMissFraction(), stateBlocks, stateWeight, declared, true, mine.basis);
         }
-        double alpha = stateAlpha;
-        ShapeClass worst = null;
-        double worstAlpha = Double.POSITIVE_INFINITY;
-        final ShapeClass[] seen = classes.keySet().toArray(ShapeClass[]::new);
+        final java.util.Set<ShapeClass> candidates = new java.util.HashSet<>(state.groups().byClass().keySet());
+        candidates.addAll(excess.byClass().keySet());
+        final ShapeClass[] seen = candidates.toArray(ShapeClass[]::new);
         java.util.Arrays.sort(seen, Comparator.comparingInt(ShapeClass::wireCode));
+        Choice worst = null;
+        ShapeClass worstShape = null;
         for (final ShapeClass shape : seen) {
-            final GroupLevels.ClassLevel level = classes.get(shape);
-            if (level.blocks() >= MIN_CLASS_BLOCKS) {
-                final double classAlpha = blend(level, stateAlpha);
-                if (classAlpha < worstAlpha) {
-                    worstAlpha = classAlpha;
-                    worst = shape;
-                }
+            final Choice choice = classAlpha(state, excess, shape, stateAlpha);
+            if (choice != null && (worst == null || choice.alpha < worst.alpha)) {
+                worst = choice;
+                worstShape = shape;
             }
         }
-        if (worst != null) {
-            alpha = Math.min(alpha, worstAlpha);
+        if (worst == null) {
+            return new Served(stateAlpha, own.targetMissFraction(), stateBlocks, stateWeight, null, false, Basis.STATE);
         }
-        return new Served(alpha, own.targetMissFraction(), stateBlocks, stateWeight, worst, false);
+        return new Served(Math.min(stateAlpha, worst.alpha), own.targetMissFraction(), stateBlocks, stateWeight, worstShape, false,
+            worst.basis);
+    }
+
+    /**
+     * The level for one shape class asked by an application: its class's level when known in the state or
+     * connection-wide ({@link Basis#CLASS_IN_STATE}, {@link Basis#STATE_PLUS_EXCESS}), else the worst class's level
+     * ({@link Basis#WORST_CLASS}, {@code shape} then the worst class seen, or null when none).
+     *
+     * @param asked the class of the shape asked for, not null
+     * @return the level to serve for it
+     */
+    public static Served forShape(final StateKnowledge state, final AdaptiveQuantileLevel pooled, final ClassExcess excess,
+                                  final ShapeClass asked) {
+        final AdaptiveQuantileLevel own = ownLevel(state);
+        final long stateBlocks = state.groups().stateBlocks();
+        final double stateWeight = pooled == null ? 1.0 : weight(stateBlocks);
+        final Choice mine = classAlpha(state, excess, asked, stateMissFraction(state, pooled));
+        if (mine != null) {
+            return new Served(mine.alpha, own.targetMissFraction(), stateBlocks, stateWeight, asked, true, mine.basis);
+        }
+        final Served worst = of(state, pooled, null, excess);
+        return new Served(worst.missFraction(), worst.targetMissFraction(), stateBlocks, stateWeight, worst.shape(), false,
+            Basis.WORST_CLASS);
+    }
+
+    /**
+     * @param state  what was learned in the load state; its level must not be null
+     * @param pooled the connection's pooled level, or null to borrow nothing
+     * @return {@code α_state}: the state's own level shrunk towards the pooled one by its blocks
+     */
+    public static double stateMissFraction(final StateKnowledge state, final AdaptiveQuantileLevel pooled) {
+        final AdaptiveQuantileLevel own = ownLevel(state);
+        final double stateWeight = pooled == null ? 1.0 : weight(state.groups().stateBlocks());
+        final double prior = pooled == null ? own.missFraction() : pooled.missFraction();
+        return stateWeight * own.missFraction() + (1.0 - stateWeight) * prior;
+    }
+
+    private static AdaptiveQuantileLevel ownLevel(final StateKnowledge state) {
+        if (state.level() == null) {
+            throw new IllegalArgumentException("no adaptive level in this state (a mean, or a 100 % bound)");
+        }
+        return state.level();
+    }
+
+    private record Choice(double alpha, Basis basis) {
+    }
+
+    /** @return the class's α in the state, or null when it is known neither there nor connection-wide */
+    private static Choice classAlpha(final StateKnowledge state, final ClassExcess excess, final ShapeClass shape,
+                                     final double stateAlpha) {
+        final GroupLevels.ClassLevel inState = state.groups().byClass().get(shape);
+        final ClassExcess.Offset offset = excess.learned(shape);
+        final double prior = offset == null ? stateAlpha : stateAlpha + offset.missFraction();
+        if (inState != null && inState.blocks() >= MIN_CLASS_BLOCKS) {
+            return new Choice(blend(inState, prior), Basis.CLASS_IN_STATE);
+        }
+        if (offset != null) {
+            return new Choice(inState == null ? prior : blend(inState, prior), Basis.STATE_PLUS_EXCESS);
+        }
+        return null;
     }
 
     private static double blend(final GroupLevels.ClassLevel level, final double priorAlpha) {

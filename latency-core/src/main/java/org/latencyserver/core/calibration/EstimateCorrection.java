@@ -126,21 +126,45 @@ public final class EstimateCorrection {
                                     final RecentValues pooledLogResiduals, final AdaptiveQuantileLevel pooledLevel,
                                     final org.latencyserver.core.traffic.ShapeClass declaredShape,
                                     final RecentValues pooledBurstScores, final int burstRoundTrips) {
+        return correct(thesis, reference, knowledge, pooledLogResiduals, pooledLevel, declaredShape, pooledBurstScores,
+            burstRoundTrips, ClassExcess.EMPTY);
+    }
+
+    /**
+     * As {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues, AdaptiveQuantileLevel,
+     * org.latencyserver.core.traffic.ShapeClass, RecentValues, int)}, with each shape class's excess over its state's
+     * level learned connection-wide, so that a class with too few blocks in this state still counts
+     * ({@link BorrowedLevel#of(StateKnowledge, AdaptiveQuantileLevel, org.latencyserver.core.traffic.ShapeClass,
+     * ClassExcess)}).
+     *
+     * @param excess the connection's class excesses
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals, final AdaptiveQuantileLevel pooledLevel,
+                                    final org.latencyserver.core.traffic.ShapeClass declaredShape,
+                                    final RecentValues pooledBurstScores, final int burstRoundTrips, final ClassExcess excess) {
         if (thesis.kind() == EstimateKind.BOUND) {
-            return bound(thesis, reference, knowledge, pooledLevel, declaredShape);
+            return knowledge.level() == null || reference == null ? new Corrected(thesis, "")
+                : bound(thesis, reference, knowledge, pooledLevel, BorrowedLevel.of(knowledge, pooledLevel, declaredShape, excess));
         }
         return thesis.qos() == 3 && burstRoundTrips >= 1
             ? NextBurstPrediction.serve(thesis, knowledge, burstRoundTrips, pooledBurstScores)
             : mean(thesis, knowledge, pooledLogResiduals);
     }
 
-    private static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
-                                   final AdaptiveQuantileLevel pooledLevel, final org.latencyserver.core.traffic.ShapeClass declared) {
-        final AdaptiveQuantileLevel level = knowledge.level();
-        if (level == null || reference == null) {
-            return new Corrected(thesis, "");
-        }
-        final BorrowedLevel.Served served = BorrowedLevel.of(knowledge, pooledLevel, declared);
+    /**
+     * A bound read at a level chosen by the caller (e.g. {@link BorrowedLevel#forShape} for one application's shape).
+     *
+     * @param thesis      the thesis's bound
+     * @param reference   the histogram it was read from, not null
+     * @param knowledge   what was learned in its load state; its level not null
+     * @param pooledLevel the connection's pooled level, or null (only says whether borrowing is described)
+     * @param served      the level to read at
+     * @return the corrected bound and how
+     */
+    public static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                  final AdaptiveQuantileLevel pooledLevel, final BorrowedLevel.Served served) {
         if (knowledge.coverage().blocks() == 0 && served.nominal()) {
             return new Corrected(thesis, "");
         }

@@ -268,7 +268,7 @@ final class IdlConversions {
     private static double servedLevelPercent(final ConnectionRow row, final StateKnowledge k) {
         return k.level() == null ? 0.0 : org.latencyserver.core.calibration.BorrowedLevel.of(k,
             row.learning().pooledLevel(row.spec().boundPercent()),
-            ConnectionTraffic.declaredClass(row.spec())).servedPercent();
+            ConnectionTraffic.declaredClass(row.spec()), row.learning().classExcess()).servedPercent();
     }
 
     private static org.latencyserver.idl.latency.ConfidenceInterval coverageInterval(final ConfidenceInterval interval) {

@@ -33,6 +33,7 @@ import org.latencyserver.idl.latency.ProfileCellDrift;
 import org.latencyserver.idl.latency.ProfileRejected;
 import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.idl.latency.ResultRefused;
+import org.latencyserver.idl.latency.TrafficShape;
 import org.latencyserver.idl.latency.UnknownConnection;
 import org.latencyserver.server.engine.EngineListener;
 import org.latencyserver.server.engine.EngineLoop;
@@ -41,6 +42,7 @@ import org.latencyserver.server.engine.EngineQuery;
 import org.latencyserver.server.engine.EstimateQuestions;
 import org.latencyserver.server.engine.ProfileInstaller;
 import org.latencyserver.server.engine.Refusal;
+import org.latencyserver.server.engine.ShapedEstimate;
 import org.latencyserver.server.engine.SubmitOutcome;
 import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.metrics.ServerMetrics;
@@ -388,6 +390,23 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     public PairStatus pair_status() {
         metrics.called(Operation.PAIR_STATUS);
         return PairStatusView.of(pairCounters.get());
+    }
+
+    @Override
+    public Estimate estimate_for_traffic(final short indexRef, final TrafficShape traffic)
+        throws UnknownConnection, InvalidArgument, EstimateUnavailable {
+        final Operation operation = Operation.ESTIMATE_FOR_TRAFFIC;
+        final ConnectionRow row = askedRow(operation, indexRef);
+        final Checked<org.latencyserver.core.traffic.TrafficShape> shape = IdlConversions.shape(traffic, "traffic");
+        if (shape.isRefused()) {
+            throw new InvalidArgument(refusals.record(operation, shape.refusal()).message());
+        }
+        final ShapedEstimate.ForShape answer = ShapedEstimate.of(row, shape.value()).orElseThrow(unavailable(indexRef));
+        final Estimate estimate = IdlConversions.estimate(row, answer.estimate(), epochMillis.getAsLong());
+        estimate.thesis_value_ms = answer.thesisMillis();
+        estimate.correction = answer.correction();
+        estimate.traffic = answer.traffic();
+        return estimate;
     }
 
     /**

@@ -2,6 +2,8 @@ package org.latencyserver.server.engine;
 
 import java.util.function.DoubleToLongFunction;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.BorrowedLevel;
+import org.latencyserver.core.calibration.ClassExcess;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
@@ -17,7 +19,8 @@ import org.latencyserver.server.table.Learning;
  * estimate is the state's own (a measurement of it, remembered or fresh, its profile cell, or its band's probes) and
  * the connection adaptive, learned from (the correction, the drift test). A bound's levels — the connection's pooled
  * one, the state's own, the traffic shape class's — each learn from the misses of the bound read at that level from
- * the histogram the served bound came from (see {@code BorrowedLevel}).
+ * the histogram the served bound came from (see {@code BorrowedLevel}); the class's excess over its state's level, kept
+ * connection-wide ({@code ClassExcess}), learns from the misses of the bound read at the state's level plus that excess.
  *
  * <p>Stateless and thread-safe.
  */
@@ -59,8 +62,14 @@ final class ServedCalibration {
             final StateKnowledge next = known.observeBound(count, hits, fromProbe, adapt, shape, missesAt);
             final AdaptiveQuantileLevel pooled = row.learning().pooledLevel(row.spec().boundPercent());
             final Learning learning = row.learning().with(row.load(), next);
-            return !adapt || pooled == null || known.level() == null ? learning
-                : learning.withPooledLevel(pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent())));
+            if (!adapt || pooled == null || known.level() == null) {
+                return learning;
+            }
+            final ShapeClass group = shape == null ? StateKnowledge.CLASSIC_PROBES : shape;
+            final ClassExcess excess = learning.classExcess().observe(group, BorrowedLevel.stateMissFraction(known, pooled),
+                known.level(), count, missesAt);
+            return learning.withPooledLevel(pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent())))
+                .withClassExcess(excess);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
         if (served.qos() == 3 && row.spec().isAdaptive()) {

@@ -371,7 +371,7 @@ final class ServingPolicy {
             ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, knowledge.knowledge(),
             row.learning().pooledMeanLogResiduals(), row.learning().pooledLevel(row.spec().boundPercent()), declaredShape(row),
-            row.learning().pooledBurstScores(), BurstLength.of(row.spec()));
+            row.learning().pooledBurstScores(), BurstLength.of(row.spec()), row.learning().classExcess());
         final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();
         final Estimate estimate = borrowed ? withNote(corrected.estimate(), knowledge.description()) : corrected.estimate();
         final String description = borrowed ? corrected.description() + "; " + knowledge.description() : corrected.description();

@@ -50,7 +50,9 @@ public enum Operation {
     /** {@code LatencyService::current_histogram}. */
     CURRENT_HISTOGRAM("current_histogram"),
     /** {@code LatencyService::pair_status}. */
-    PAIR_STATUS("pair_status");
+    PAIR_STATUS("pair_status"),
+    /** {@code LatencyService::estimate_for_traffic}. */
+    ESTIMATE_FOR_TRAFFIC("estimate_for_traffic");
 
     private final String label;
 

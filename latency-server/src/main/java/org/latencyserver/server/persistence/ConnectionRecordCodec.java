@@ -47,7 +47,8 @@ import org.latencyserver.server.table.ServedEstimate;
  * two or more loaded ports: {@code {"served": "union bound"|"independent hops", "union_ms": .., "independent_ms": ..}},
  * the method served and both methods' values, {@code independent_ms} 0 when it could not be had; absent otherwise and in
  * older records) and {@code states} (per load state:
- * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}).
+ * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}), {@code pooled_level_miss_fraction} and
+ * {@code class_excess} (each shape class's excess over its state's level; {@link ClassExcessJson}).
  *
  * <p>A journal line abbreviates what did not change since that connection's previous record (in the
  * state file or an earlier journal line) — the histograms, which are most of a record:
@@ -157,6 +158,11 @@ final class ConnectionRecordCodec {
         },
         ConnectionRecordCodec::readPooledLevel);
 
+    /** Each shape class's excess over its state's level, learned connection-wide ({@link ClassExcessJson}). */
+    private static final Field<ConnectionRow, Draft> CLASS_EXCESS = new Field<>("class_excess", row -> row.learning().classExcess(),
+        (c, name, row, earlier) -> ClassExcessJson.write(c, name, row.learning().classExcess()),
+        (c, name, d) -> d.learning = d.learning.withClassExcess(ClassExcessJson.read(c, name)));
+
     /**
      * Written in the file's field order; read so that what a field's reading depends on comes first
      * ({@code index_ref} for the abbreviations; {@code estimate} and {@code qos} for the defaults of
@@ -165,8 +171,9 @@ final class ConnectionRecordCodec {
      */
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
-            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL),
-        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL, MESSAGE_SIZE,
+            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, CLASS_EXCESS),
+        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL,
+            CLASS_EXCESS, MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 
     private ConnectionRecordCodec() {

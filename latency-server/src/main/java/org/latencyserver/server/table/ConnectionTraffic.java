@@ -39,7 +39,7 @@ public final class ConnectionTraffic {
         final org.latencyserver.core.calibration.StateKnowledge known = row.currentKnowledge();
         if (known != null && known.level() != null) {
             final org.latencyserver.core.calibration.BorrowedLevel.Served served = org.latencyserver.core.calibration.BorrowedLevel
-                .of(known, row.learning().pooledLevel(row.spec().boundPercent()), null);
+                .of(known, row.learning().pooledLevel(row.spec().boundPercent()), null, row.learning().classExcess());
             if (served.shape() != null) {
                 return TrafficFamily.DEFAULT.label() + "; bound at the level of the worst shape seen: " + served.shape().label();
             }

@@ -3,6 +3,7 @@ package org.latencyserver.server.table;
 import java.util.HashMap;
 import java.util.Map;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.ClassExcess;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
@@ -19,16 +20,35 @@ import org.latencyserver.core.state.ConnectionLoadState;
  * @param pooledLevel            the connection's adaptive level learned from every block of every load state, which a
  *                               young state's served level borrows from ({@code BorrowedLevel}); null until a bound
  *                               connection's first block (then it starts at the nominal level)
+ * @param classExcess            each traffic shape class's excess over its state's level, learned from every block of
+ *                               the class in every state ({@code ClassExcess}); never null
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
-                       AdaptiveQuantileLevel pooledLevel) {
+                       AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess) {
 
     /** Nothing learned. */
-    public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null);
+    public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null, ClassExcess.EMPTY);
 
     /** Copies the map. */
     public Learning {
         byState = Map.copyOf(byState);
+        if (classExcess == null) {
+            throw new IllegalArgumentException("learning needs its class excesses (ClassExcess.EMPTY for none)");
+        }
+    }
+
+    /** Learning with no class excess learned yet. */
+    public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
+                    final String nextMeasurementReason, final AdaptiveQuantileLevel pooledLevel) {
+        this(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, ClassExcess.EMPTY);
+    }
+
+    /**
+     * @param excess the class excesses after a block, or as read back
+     * @return the learning with them
+     */
+    public Learning withClassExcess(final ClassExcess excess) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess);
     }
 
     /** Learning with no pooled level yet. */
@@ -53,7 +73,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withPooledLevel(final AdaptiveQuantileLevel level) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess);
     }
 
     /**
@@ -105,7 +125,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
     public Learning with(final ConnectionLoadState state, final StateKnowledge knowledge) {
         final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
         next.put(state, knowledge);
-        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel);
+        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess);
     }
 
     /**
@@ -113,7 +133,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning enteredStateAt(final long sinceNanos) {
-        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel);
+        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess);
     }
 
     /**
@@ -121,6 +141,6 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withMeasurementReason(final String reason) {
-        return new Learning(byState, stateSinceNanos, reason, pooledLevel);
+        return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess);
     }
 }

@@ -138,6 +138,8 @@ class LearningSurvivesRestartTest {
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ConnectionRow restored = after.table().row((short) 4);
         assertEquals(saved.learning().pooledLevel(), restored.learning().pooledLevel());
+        assertEquals(2, saved.learning().classExcess().byClass().size(), "both classes learned an excess");
+        assertEquals(saved.learning().classExcess(), restored.learning().classExcess());
         for (final var entry : saved.learning().byState().entrySet()) {
             assertEquals(entry.getValue().groups(), restored.learning().byState().get(entry.getKey()).groups(), "state " + entry.getKey());
         }
@@ -158,6 +160,7 @@ class LearningSurvivesRestartTest {
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ConnectionRow restored = after.table().row((short) 4);
         assertEquals(AdaptiveQuantileLevel.start(96), restored.learning().pooledLevel(96), "no pooled level: it starts at the nominal");
+        assertTrue(restored.learning().classExcess().byClass().isEmpty(), "no class excess: none learned yet");
         for (final var entry : saved.learning().byState().entrySet()) {
             final StateKnowledge is = restored.learning().byState().get(entry.getKey());
             assertEquals(entry.getValue().level(), is.level());
@@ -169,7 +172,7 @@ class LearningSurvivesRestartTest {
     private static int stripNewFields(final JsonNode node) {
         int removed = 0;
         if (node instanceof ObjectNode object) {
-            for (final String name : List.of("pooled_level_miss_fraction", "level_blocks", "shape_levels")) {
+            for (final String name : List.of("pooled_level_miss_fraction", "level_blocks", "shape_levels", "class_excess")) {
                 if (object.remove(name) != null) {
                     removed++;
                 }

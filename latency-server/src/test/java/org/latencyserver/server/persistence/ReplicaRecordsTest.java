@@ -68,6 +68,24 @@ class ReplicaRecordsTest {
     }
 
     @Test
+    void eachShapeClasssExcessLearnedOnThePrimaryReachesTheStandby() {
+        final UpdateEngine primary = measured(engine(1024));
+        final org.latencyserver.core.traffic.TrafficShape octets = new org.latencyserver.core.traffic.TrafficShape(800, 5, 0,
+            org.latencyserver.core.traffic.CallKind.OCTETS);
+        for (int w = 0; w < 6; w++) {
+            assertTrue(primary.submitProbe((short) 4, "lab1", LatencyHistogram.fromHdr(RoundTrips.evenlySpread(8, 150, 400)), 0.27,
+                2000, octets, (2 + w) * SECOND).accepted());
+        }
+        final ConnectionRow sent = primary.table().row((short) 4);
+        assertEquals(6, sent.learning().classExcess().byClass().get(org.latencyserver.core.traffic.ShapeClass.of(octets)).blocks());
+
+        final UpdateEngine standby = engine(1024);
+        assertTrue(ReplicaRecords.decode(ReplicaRecords.encode(List.of(sent)), standby.table(), InputLimits.DEFAULT.maxHistogramBins())
+            .get(0).applyTo(standby, 0));
+        assertEquals(sent.learning().classExcess(), standby.table().row((short) 4).learning().classExcess());
+    }
+
+    @Test
     void aRecordOfAConnectionConfiguredOtherwiseIsRefusedNamingItAndTheLikelyCause() {
         final byte[] records = ReplicaRecords.encode(List.of(measured(engine(1024)).table().row((short) 4)));
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,

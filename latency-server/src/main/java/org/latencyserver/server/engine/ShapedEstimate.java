@@ -1,0 +1,85 @@
+package org.latencyserver.server.engine;
+
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.BorrowedLevel;
+import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.StateKnowledge;
+import org.latencyserver.core.estimate.Estimate;
+import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.traffic.ShapeClass;
+import org.latencyserver.core.traffic.TrafficShape;
+import org.latencyserver.orb.EstimateSource;
+import org.latencyserver.server.table.ConnectionRow;
+
+/**
+ * A connection's current estimate for the traffic of one application: the same thesis estimate and histogram as
+ * served, corrected for that shape rather than for the connection's declared traffic or the worst shape class seen.
+ * <ul>
+ * <li>a bound (QoS 2, 4) is read at the level of the shape's class ({@link BorrowedLevel#forShape}): its own level
+ *     in the current load state when it has {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks there, else the state's
+ *     level plus the class's excess learned connection-wide, else the worst class's level, saying which;</li>
+ * <li>a QoS 3 mean carries the prediction interval for the mean of the next burst of the shape's burst length;</li>
+ * <li>anything else (QoS 1, a connection with calibration: thesis, a bound with nothing to read another level from)
+ *     is the served estimate unchanged.</li>
+ * </ul>
+ *
+ * <p>Stateless; reads only a published (immutable) row, so safe from any thread.
+ */
+public final class ShapedEstimate {
+
+    private ShapedEstimate() {
+    }
+
+    /**
+     * @param estimate   the estimate for the shape
+     * @param correction how it was corrected from the thesis's value ({@code Estimate.correction}); empty when the
+     *                   thesis value is served unchanged
+     * @param thesisMillis the thesis's value behind it, ms
+     * @param traffic    what traffic it is for and at which level its bound was read ({@code Estimate.traffic})
+     */
+    public record ForShape(Estimate estimate, String correction, double thesisMillis, String traffic) {
+    }
+
+    /**
+     * @param row   a published row
+     * @param shape the application's traffic
+     * @return the estimate for it, or why there is none
+     */
+    public static Answer<ForShape> of(final ConnectionRow row, final TrafficShape shape) {
+        final Estimate served = row.estimate();
+        if (served == null) {
+            return Answer.unavailable(row.unavailableReason() != null ? row.unavailableReason() : "no estimate yet");
+        }
+        final Estimate thesis = row.served().thesis() != null ? row.served().thesis() : served;
+        final String asServed = row.served().correction();
+        if (!row.spec().isAdaptive()) {
+            return Answer.found(new ForShape(served, asServed, thesis.valueMillis(),
+                shape.label() + "; calibration thesis: the same estimate for every traffic"));
+        }
+        final AdaptiveQuantileLevel pooled = row.learning().pooledLevel(row.spec().boundPercent());
+        if (served.kind() == EstimateKind.BOUND) {
+            final boolean fromProfile = row.served().source() == EstimateSource.PROFILE
+                || row.served().source() == EstimateSource.PROFILE_FALLBACK;
+            final StateKnowledge knowledge = fromProfile ? PathLevelBorrowing.knowledgeFor(row).knowledge() : row.currentKnowledge();
+            if (knowledge.level() == null || row.served().reference() == null || thesis.kind() != EstimateKind.BOUND) {
+                return Answer.found(new ForShape(served, asServed, thesis.valueMillis(),
+                    shape.label() + "; the served bound (no level learned to read another at)"));
+            }
+            final BorrowedLevel.Served level = BorrowedLevel.forShape(knowledge, pooled, row.learning().classExcess(),
+                ShapeClass.of(shape));
+            final EstimateCorrection.Corrected corrected = EstimateCorrection.bound(thesis, row.served().reference(), knowledge,
+                pooled, level);
+            return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
+                shape.label() + "; bound read at " + level.basis().words()
+                    + (level.shape() == null ? "" : " (" + level.shape().label() + ")")));
+        }
+        if (served.qos() == 3) {
+            final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, row.served().reference(),
+                row.currentKnowledge(), row.learning().pooledMeanLogResiduals(), pooled, null, row.learning().pooledBurstScores(),
+                shape.burstRoundTrips(), row.learning().classExcess());
+            return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
+                shape.label() + "; interval for the mean of the next burst of " + shape.burstRoundTrips() + " round trips"));
+        }
+        return Answer.found(new ForShape(served, asServed, thesis.valueMillis(), shape.label() + "; a mean, the same for every traffic"));
+    }
+}
