@@ -88,7 +88,7 @@ public final class HotStandby implements AutoCloseable {
         this.settings = settings;
         this.lease = new PrimaryLease(settings.leaseMillis(), System::nanoTime);
         final ReplicationChannel[] channelHolder = new ReplicationChannel[1];
-        this.sender = new ReplicationSender(engine.table(), (records, timeout) -> channelHolder[0].send(records, timeout),
+        this.sender = new ReplicationSender(engine.table(), engine::learnedCells, (records, timeout) -> channelHolder[0].send(records, timeout),
             settings.ackTimeoutMillis(), flushIntervalMillis);
         profiles.loaded().forEach(profile -> sender.profileLoaded(profile, false));
         this.applier = new ReplicaApplier(engine, maxHistogramBins, nanoClock, profiles.limits(), profile -> {
@@ -107,6 +107,8 @@ public final class HotStandby implements AutoCloseable {
                     applier.apply(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
                 } else if (kind == ReplicaMessages.PROFILE) {
                     applier.applyProfile(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
+                } else if (kind == ReplicaMessages.LEARNED) {
+                    applier.applyLearned(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
                 } else {
                     throw new IllegalArgumentException("a message of unknown kind " + kind + " from the primary");
                 }

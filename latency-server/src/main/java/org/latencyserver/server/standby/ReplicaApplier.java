@@ -22,6 +22,7 @@ import org.latencyserver.launch.agent.TaskQueueAgent;
 import org.latencyserver.server.engine.Command;
 import org.latencyserver.server.engine.ProfileInstaller;
 import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.persistence.LearnedCellsCodec;
 import org.latencyserver.server.persistence.ReplicaRecords;
 
 /**
@@ -30,7 +31,8 @@ import org.latencyserver.server.persistence.ReplicaRecords;
  * engine while this server stands by (its update thread has not started). Each record becomes the
  * connection's row; its listeners hear it, so the standby's own state store saves it too.
  *
- * <p>A profile the primary loaded is swapped in here too and kept for this server's next start.
+ * <p>A profile the primary loaded is swapped in here too and kept for this server's next start; the
+ * profile cells it learned from probes replace this server's.
  *
  * <p>A standby opens no measurement: a record that says a measurement was awaited is applied
  * without asking for one, and remembered; {@link #handOver} gives those back so the new primary
@@ -147,6 +149,28 @@ public final class ReplicaApplier implements AutoCloseable {
             }
             return null;
         }, timeoutMillis);
+    }
+
+    /**
+     * Replaces this server's learned profile cells with the primary's; returns once they are in the engine.
+     *
+     * @param json          {@link LearnedCellsCodec}'s form
+     * @param timeoutMillis how long to wait for them to be applied
+     * @throws IllegalArgumentException when the cells are damaged (none is applied)
+     * @throws IllegalStateException    when the applier was handed over, or did not apply them in time
+     */
+    public void applyLearned(final byte[] json, final long timeoutMillis) {
+        final Command.RestoreLearnedCells command = new Command.RestoreLearnedCells(
+            LearnedCellsCodec.decode(json, Math.max(maxHistogramBins, org.latencyserver.core.calibration.LearnedCell.GRID_BINS)));
+        if (throughLoop) {
+            try {
+                runningLoop().call(command);
+            } catch (org.latencyserver.server.engine.EngineCallException e) {
+                throw new IllegalStateException("the primary's learned cells were not applied: " + e, e);
+            }
+            return;
+        }
+        waitFor(() -> command.applyTo(engine, nanoClock.getAsLong()), timeoutMillis);
     }
 
     private void waitFor(final java.util.concurrent.Callable<Object> task, final long timeoutMillis) {
