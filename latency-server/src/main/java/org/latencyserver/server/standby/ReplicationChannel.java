@@ -93,6 +93,9 @@ public final class ReplicationChannel implements AutoCloseable {
             public void viewAccepted(final View next) {
                 final View before = view;
                 view = next;
+                LOG.info("the pair's view {}: {}", next.getViewId(), next.getMembers().stream()
+                    .map(member -> member + " (" + (member instanceof org.jgroups.util.UUID id ? id.toStringLong() : "?") + ")")
+                    .collect(java.util.stream.Collectors.joining(", ")));
                 final boolean newMembers = before == null ? next.size() > 1
                     : !View.newMembers(before, next).isEmpty();
                 handler.viewChanged(next.getCoord().equals(channel.getAddress()), next.size(), newMembers);
@@ -205,7 +208,8 @@ public final class ReplicationChannel implements AutoCloseable {
             return false;
         }
         try {
-            final Message message = new BytesMessage(null, records);
+            // Not looped back: this member's own handler would refuse it (a primary takes no records).
+            final Message message = new BytesMessage(null, records).setFlag(Message.TransientFlag.DONT_LOOPBACK);
             final RspList<Object> answers = dispatcher.castMessage(others, message,
                 new RequestOptions(ResponseMode.GET_ALL, timeoutMillis));
             if (answers.size() < others.size()) {
