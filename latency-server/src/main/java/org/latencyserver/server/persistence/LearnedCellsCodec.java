@@ -12,9 +12,13 @@ import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.core.state.CpuStatePair;
 
 /**
- * The profile cells learned from live probes ({@link LearnedCell}), all profiles at once, as a
- * primary sends them to its standby: one JSON object, UTF-8,
- * {@code {"profiles": {"<profile name>": [cell, ...]}}}, each cell
+ * A change of the profile cells learned from live probes ({@link LearnedCell}), as a primary sends
+ * it to its standby ({@link Change}): one JSON object, UTF-8,
+ * {@code {"whole": false, "profiles": {"<profile name>": [cell, ...]}, "replaced": ["<profile name>", ...],
+ * "removed": ["<profile name>", ...]}}: the cells new or changed since the standby's last
+ * acknowledgement, merged into its own — or, for the profiles {@code replaced} names, replacing
+ * them, and for {@code whole}, replacing everything; {@code removed} profiles' cells are dropped.
+ * Each cell
  * {@code {"cpu": 12, "size_bytes": 256, "upper_edges_nanos": [...], "decayed_counts": [...],
  * "decayed_overflow": d, "decayed_sum_millis": d, "decayed_sum_squares_millis": d,
  * "round_trips": n, "max_millis": d, "first_epoch_millis": n, "last_epoch_millis": n}}
@@ -33,16 +37,95 @@ public final class LearnedCellsCodec {
     }
 
     /**
-     * @param learned the learned cells by profile name (an engine's snapshot)
-     * @return their JSON form
+     * What changed in the learned cells between two of an engine's snapshots, found by identity: the engine replaces a
+     * profile's map, and a cell, only when it changes.
+     *
+     * <p>Immutable and thread-safe.
+     *
+     * @param whole    whether {@code cells} is everything (replacing all a standby has)
+     * @param cells    the cells new or changed, by profile name
+     * @param replaced profiles whose cells in {@code cells} replace the standby's (one of theirs was dropped)
+     * @param removed  profiles whose cells are dropped
      */
-    public static byte[] encode(final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned) {
+    public record Change(boolean whole, Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> cells,
+                         java.util.Set<String> replaced, java.util.Set<String> removed) {
+
+        /**
+         * @param sent the snapshot the standby acknowledged last, or null when it has none
+         * @param now  the engine's snapshot now
+         * @return what to send; {@link #isEmpty()} when nothing changed
+         */
+        public static Change between(final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> sent,
+                                     final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> now) {
+            if (sent == null) {
+                return new Change(true, now, java.util.Set.of(), java.util.Set.of());
+            }
+            final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> cells = new HashMap<>();
+            final java.util.Set<String> replaced = new java.util.HashSet<>();
+            now.forEach((name, profileCells) -> {
+                final Map<LearnedProfiles.CellKey, LearnedCell> before = sent.get(name);
+                if (before == profileCells) {
+                    return;
+                }
+                if (before == null || !profileCells.keySet().containsAll(before.keySet())) {
+                    cells.put(name, profileCells);
+                    replaced.add(name);
+                    return;
+                }
+                final Map<LearnedProfiles.CellKey, LearnedCell> changed = new HashMap<>();
+                profileCells.forEach((key, cell) -> {
+                    if (before.get(key) != cell) {
+                        changed.put(key, cell);
+                    }
+                });
+                if (!changed.isEmpty()) {
+                    cells.put(name, changed);
+                }
+            });
+            final java.util.Set<String> removed = new java.util.HashSet<>(sent.keySet());
+            removed.removeAll(now.keySet());
+            return new Change(false, cells, replaced, removed);
+        }
+
+        /** @return whether it changes nothing */
+        public boolean isEmpty() {
+            return !whole && cells.isEmpty() && removed.isEmpty();
+        }
+
+        /**
+         * @param current a standby's learned cells
+         * @return them with this change applied, immutable
+         */
+        public Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> applyTo(
+            final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> current) {
+            final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> next = new HashMap<>(whole ? Map.of() : current);
+            removed.forEach(next::remove);
+            cells.forEach((name, changed) -> {
+                final Map<LearnedProfiles.CellKey, LearnedCell> merged =
+                    new HashMap<>(whole || replaced.contains(name) ? Map.of() : next.getOrDefault(name, Map.of()));
+                merged.putAll(changed);
+                next.put(name, Map.copyOf(merged));
+            });
+            return Map.copyOf(next);
+        }
+    }
+
+    /**
+     * @param change what changed in the learned cells
+     * @return its JSON form
+     */
+    public static byte[] encode(final Change change) {
         final ObjectNode root = MAPPER.createObjectNode();
+        root.put("whole", change.whole());
         final ObjectNode profiles = root.putObject("profiles");
-        learned.forEach((name, cells) -> {
+        change.cells().forEach((name, cells) -> {
             final ArrayNode list = profiles.putArray(name);
             cells.values().forEach(cell -> list.add(encode(cell)));
         });
+        final ArrayNode replaced = root.putArray("replaced");
+        change.replaced().forEach(replaced::add);
+        final ArrayNode removed = root.putArray("removed");
+        change.removed().forEach(removed::add);
         try {
             return MAPPER.writeValueAsBytes(root);
         } catch (IOException e) {
@@ -75,10 +158,10 @@ public final class LearnedCellsCodec {
     /**
      * @param json    what {@link #encode} wrote
      * @param maxBins the most bins a cell may have
-     * @return the learned cells by profile name, immutable
+     * @return the change, its maps and sets immutable
      * @throws IllegalArgumentException naming the profile, the cell and the field at fault
      */
-    public static Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> decode(final byte[] json, final int maxBins) {
+    public static Change decode(final byte[] json, final int maxBins) {
         final JsonNode root;
         try {
             root = MAPPER.readTree(json);
@@ -106,7 +189,27 @@ public final class LearnedCellsCodec {
             }
             learned.put(entry.getKey(), Map.copyOf(cells));
         }
-        return Map.copyOf(learned);
+        final JsonNode whole = root.get("whole");
+        if (whole == null || !whole.isBoolean()) {
+            throw new IllegalArgumentException("the primary's learned cells: \"whole\" must be true or false");
+        }
+        return new Change(whole.booleanValue(), Map.copyOf(learned), names(root, "replaced"), names(root, "removed"));
+    }
+
+    private static java.util.Set<String> names(final JsonNode root, final String field) {
+        final JsonNode list = root.get(field);
+        if (list == null || !list.isArray() || list.size() > MAX_ENTRIES) {
+            throw new IllegalArgumentException("the primary's learned cells: \"" + field + "\" must be a list of at most "
+                + MAX_ENTRIES + " profile names");
+        }
+        final java.util.Set<String> names = new java.util.HashSet<>();
+        for (final JsonNode name : list) {
+            if (!name.isTextual()) {
+                throw new IllegalArgumentException("the primary's learned cells: \"" + field + "\" holds a non-name " + name);
+            }
+            names.add(name.textValue());
+        }
+        return java.util.Set.copyOf(names);
     }
 
     private static LearnedCell decodeCell(final JsonNode n, final int maxBins, final String where) {

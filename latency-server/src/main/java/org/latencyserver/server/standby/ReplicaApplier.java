@@ -32,7 +32,7 @@ import org.latencyserver.server.persistence.ReplicaRecords;
  * connection's row; its listeners hear it, so the standby's own state store saves it too.
  *
  * <p>A profile the primary loaded is swapped in here too and kept for this server's next start; the
- * profile cells it learned from probes replace this server's.
+ * changes of the profile cells it learned from probes are applied to this server's.
  *
  * <p>A standby opens no measurement: a record that says a measurement was awaited is applied
  * without asking for one, and remembered; {@link #handOver} gives those back so the new primary
@@ -165,7 +165,7 @@ public final class ReplicaApplier implements AutoCloseable {
     }
 
     /**
-     * Replaces this server's learned profile cells with the primary's; returns once they are in the engine.
+     * Applies a change of the primary's learned profile cells to this server's; returns once they are in the engine.
      *
      * @param json          {@link LearnedCellsCodec}'s form
      * @param timeoutMillis how long to wait for them to be applied
@@ -173,20 +173,23 @@ public final class ReplicaApplier implements AutoCloseable {
      * @throws IllegalStateException    when the applier was handed over, or did not apply them in time
      */
     public void applyLearned(final byte[] json, final long timeoutMillis) {
-        final Command.RestoreLearnedCells command = new Command.RestoreLearnedCells(
-            LearnedCellsCodec.decode(json, Math.max(maxHistogramBins, org.latencyserver.core.calibration.LearnedCell.GRID_BINS)));
+        final LearnedCellsCodec.Change change = LearnedCellsCodec.decode(json,
+            Math.max(maxHistogramBins, org.latencyserver.core.calibration.LearnedCell.GRID_BINS));
+        // The standby learns nothing itself: its cells change only here, one message at a time, so reading them and
+        // applying the change is not raced (on the applier's thread, or under the lock through the update thread).
         if (throughLoop) {
             synchronized (awaitingMeasurement) {
                 refuseAfterHandOver();
                 try {
-                    runningLoop().call(command);
+                    runningLoop().call(new Command.RestoreLearnedCells(change.applyTo(engine.learnedCells())));
                 } catch (org.latencyserver.server.engine.EngineCallException e) {
                     throw new IllegalStateException("the primary's learned cells were not applied: " + e, e);
                 }
             }
             return;
         }
-        waitFor(() -> command.applyTo(engine, nanoClock.getAsLong()), timeoutMillis);
+        waitFor(() -> new Command.RestoreLearnedCells(change.applyTo(engine.learnedCells())).applyTo(engine,
+            nanoClock.getAsLong()), timeoutMillis);
     }
 
     private void waitFor(final java.util.concurrent.Callable<Object> task, final long timeoutMillis) {

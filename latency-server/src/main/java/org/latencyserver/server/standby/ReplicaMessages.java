@@ -12,8 +12,8 @@ import org.latencyserver.server.table.ConnectionRow;
 /**
  * The messages a primary sends its standby: one kind byte, then the body — {@value #RECORDS}:
  * connections' records ({@link ReplicaRecords}); {@value #PROFILE}: a profile a planner loaded, as
- * its JSON file holds it ({@link ProfileJson}); {@value #LEARNED}: every profile cell learned from
- * live probes ({@link LearnedCellsCodec}), replacing the standby's.
+ * its JSON file holds it ({@link ProfileJson}); {@value #LEARNED}: the profile cells learned from
+ * live probes that changed since the standby's last acknowledgement ({@link LearnedCellsCodec}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -38,9 +38,8 @@ final class ReplicaMessages {
         return framed(PROFILE, ProfileJson.toJson(profile).getBytes(StandardCharsets.UTF_8));
     }
 
-    static byte[] learned(final java.util.Map<String, java.util.Map<org.latencyserver.core.calibration.LearnedProfiles.CellKey,
-        org.latencyserver.core.calibration.LearnedCell>> learned) {
-        return framed(LEARNED, LearnedCellsCodec.encode(learned));
+    static byte[] learned(final LearnedCellsCodec.Change change) {
+        return framed(LEARNED, LearnedCellsCodec.encode(change));
     }
 
     private static byte[] framed(final byte kind, final byte[] body) {

@@ -22,6 +22,7 @@ import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.latencyserver.launch.agent.PeriodicDeadline;
 import org.latencyserver.launch.agent.TaskQueueAgent;
 import org.latencyserver.server.engine.EngineListener;
+import org.latencyserver.server.persistence.LearnedCellsCodec;
 import org.latencyserver.server.persistence.ReplicaRecords;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
@@ -37,9 +38,9 @@ import org.latencyserver.server.table.ConnectionTable;
  * acknowledged, and after a send failed, the primary is {@link #protectedNow() unprotected}.
  *
  * <p>A profile a planner loaded is sent before the records that follow it (whole, as its file holds
- * it), and again to every standby that joins. The profile cells learned from probes go whole, after
- * the profiles and before the records, whenever the engine's snapshot of them is not the one the
- * standby last acknowledged (a joining standby is sent them too).
+ * it), and again to every standby that joins. The profile cells learned from probes go after the
+ * profiles and before the records: those that changed since the snapshot the standby last
+ * acknowledged (a joining standby is sent them all).
  *
  * <p>Invariant that loses no change: a connection's mark is removed before its row is read, so a
  * change published after the read marks it again; a send that fails marks its connections again.
@@ -263,14 +264,16 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
             }
         }
         final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned = learnedCells.get();
-        if (learned != learnedSent && !(learnedSent == null && learned.isEmpty())) {
-            if (!link.send(ReplicaMessages.learned(learned), ackTimeoutMillis)) {
+        final LearnedCellsCodec.Change change = learned == learnedSent ? null
+            : LearnedCellsCodec.Change.between(learnedSent, learned);
+        if (change != null && !change.isEmpty()) {
+            if (!link.send(ReplicaMessages.learned(change), ackTimeoutMillis)) {
                 sendsFailed.increment();
                 inSync = false;
                 return false;
             }
-            learnedSent = learned;
         }
+        learnedSent = learned;
         while (!marked.isEmpty()) {
             final List<ConnectionRow> rows = takeMarked();
             if (rows.isEmpty()) {

@@ -24,9 +24,10 @@ class LearnedCellsCodecTest {
             1_700_000_360_000L);
         final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned =
             Map.of("p", Map.of(new LearnedProfiles.CellKey(LOW_MEDIUM, 256), cell), "empty", Map.of());
-        final var decoded = LearnedCellsCodec.decode(LearnedCellsCodec.encode(learned), 10);
-        assertEquals(learned, decoded);
-        final LearnedCell back = decoded.get("p").values().iterator().next();
+        final var decoded = LearnedCellsCodec.decode(LearnedCellsCodec.encode(LearnedCellsCodec.Change.between(null, learned)), 10);
+        assertTrue(decoded.whole());
+        assertEquals(learned, decoded.applyTo(Map.of("other", Map.of())), "a whole change replaces everything");
+        final LearnedCell back = decoded.cells().get("p").values().iterator().next();
         assertEquals(cell.decayedSumMillis(), back.decayedSumMillis());
         assertEquals(cell.decayedSumSquaresMillis(), back.decayedSumSquaresMillis());
         assertEquals(cell.maxMillis(), back.maxMillis());
@@ -39,17 +40,46 @@ class LearnedCellsCodecTest {
             + "\"decayed_overflow\":0,\"decayed_sum_millis\":1,\"decayed_sum_squares_millis\":1,\"round_trips\":1,"
             + "\"max_millis\":1,\"first_epoch_millis\":1,\"last_epoch_millis\":1}";
         final IllegalArgumentException edges = assertThrows(IllegalArgumentException.class,
-            () -> LearnedCellsCodec.decode(("{\"profiles\":{\"p\":[" + cell + "]}}").getBytes(StandardCharsets.UTF_8), 10));
+            () -> LearnedCellsCodec.decode(wrapped(cell), 10));
         assertEquals("the primary's learned cell 0 of profile p: upper_edges_nanos[1] must be a positive whole number above"
             + " the one before", edges.getMessage());
         final IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class,
-            () -> LearnedCellsCodec.decode(("{\"profiles\":{\"p\":[" + cell + "]}}").getBytes(StandardCharsets.UTF_8), 1));
+            () -> LearnedCellsCodec.decode(wrapped(cell), 1));
         assertTrue(tooMany.getMessage().contains("1 to 1"), tooMany.getMessage());
         final IllegalArgumentException pair = assertThrows(IllegalArgumentException.class, () -> LearnedCellsCodec.decode(
-            ("{\"profiles\":{\"p\":[" + cell.replace("\"cpu\":12", "\"cpu\":44") + "]}}").getBytes(StandardCharsets.UTF_8), 10));
+            wrapped(cell.replace("\"cpu\":12", "\"cpu\":44")), 10));
         assertTrue(pair.getMessage().startsWith("the primary's learned cell 0 of profile p: unknown CPU state code 4"),
             pair.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LearnedCellsCodec.decode("[]".getBytes(StandardCharsets.UTF_8), 10));
         assertThrows(IllegalArgumentException.class, () -> LearnedCellsCodec.decode("{".getBytes(StandardCharsets.UTF_8), 10));
+    }
+
+    @Test
+    void onlyTheCellsThatChangedAreSentAndMergedIntoTheStandbys() {
+        final LearnedProfiles.CellKey lowMedium = new LearnedProfiles.CellKey(LOW_MEDIUM, 256);
+        final CpuStatePair lowLow = new CpuStatePair(CpuState.LOW, CpuState.LOW);
+        final LearnedProfiles.CellKey lowLowKey = new LearnedProfiles.CellKey(lowLow, 256);
+        final LearnedCell a = cell(LOW_MEDIUM, 1);
+        final LearnedCell b = cell(lowLow, 1);
+        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> sent =
+            Map.of("p", Map.of(lowMedium, a, lowLowKey, b), "gone", Map.of(lowMedium, a));
+        final LearnedCell a2 = cell(LOW_MEDIUM, 2);
+        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> now = Map.of("p", Map.of(lowMedium, a2, lowLowKey, b));
+        final LearnedCellsCodec.Change change = LearnedCellsCodec.decode(
+            LearnedCellsCodec.encode(LearnedCellsCodec.Change.between(sent, now)), 10);
+        assertEquals(Map.of("p", Map.of(lowMedium, a2)), change.cells(), "only the cell that changed travels");
+        assertEquals(java.util.Set.of("gone"), change.removed());
+        assertEquals(now, change.applyTo(sent), "the standby ends with the primary's cells");
+        assertTrue(LearnedCellsCodec.Change.between(now, now).isEmpty());
+    }
+
+    private static byte[] wrapped(final String cell) {
+        return ("{\"whole\":true,\"replaced\":[],\"removed\":[],\"profiles\":{\"p\":[" + cell + "]}}")
+            .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static LearnedCell cell(final CpuStatePair pair, final long roundTrips) {
+        return new LearnedCell(pair, 256, new long[] {1_000_000L}, new double[] {roundTrips}, 0, 1.5 * roundTrips,
+            2.25 * roundTrips, roundTrips, 1.5, 1_700_000_000_000L, 1_700_000_000_000L + roundTrips);
     }
 }
