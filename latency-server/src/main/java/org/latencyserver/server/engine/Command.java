@@ -24,7 +24,8 @@ import org.latencyserver.server.table.ServedEstimate;
  * @param <T> the engine's answer
  */
 public sealed interface Command<T> permits Command.PushedMib, Command.PolledMib, Command.Result, Command.ThesisResponse,
-    Command.Probe, Command.SwapProfile, Command.RestoreConnection {
+    Command.Probe, Command.SwapProfile, Command.RestoreConnection,
+    Command.RestoreLearnedCells {
 
     /** @return what the command does, for messages ("the probe report for connection 3") */
     String describe();
@@ -199,6 +200,26 @@ public sealed interface Command<T> permits Command.PushedMib, Command.PolledMib,
             }
             engine.restore(indexRef, latest, previous, estimate, unavailableReason, measurementWanted, measurement, served,
                 learning, nowNanos);
+            return true;
+        }
+    }
+
+    /**
+     * The profile cells the primary learned from live probes, replacing this server's (a standby's copy of them).
+     *
+     * @param learned the learned cells by profile name, immutable
+     */
+    record RestoreLearnedCells(java.util.Map<String, java.util.Map<org.latencyserver.core.calibration.LearnedProfiles.CellKey,
+        org.latencyserver.core.calibration.LearnedCell>> learned) implements Command<Boolean> {
+        @Override
+        public String describe() {
+            return "the primary's learned profile cells";
+        }
+
+        /** @return true */
+        @Override
+        public Boolean applyTo(final UpdateEngine engine, final long nowNanos) {
+            engine.restoreLearnedCells(learned);
             return true;
         }
     }

@@ -150,6 +150,11 @@ final class ProbeLearning {
         learnedCells = Map.copyOf(learned);
     }
 
+    /** @param learned the primary's learned cells, replacing this server's (a standby's copy) */
+    void restoreLearned(final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned) {
+        learnedCells = Map.copyOf(learned);
+    }
+
     /** @return the learned profile cells by profile name, an immutable snapshot safe to read from any thread */
     Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learnedCells() {
         return learnedCells;

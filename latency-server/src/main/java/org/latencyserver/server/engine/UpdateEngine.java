@@ -319,6 +319,15 @@ public final class UpdateEngine {
         return probes.learnedCells();
     }
 
+    /**
+     * Replaces the learned profile cells with the primary's (a standby's copy, see {@link Command.RestoreLearnedCells}).
+     *
+     * @param learned the learned cells by profile name
+     */
+    public void restoreLearnedCells(final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned) {
+        probes.restoreLearned(learned);
+    }
+
     /** @return probe round trips accepted and tested since start (any thread) */
     public long probeRoundTrips() {
         return probes.probeRoundTrips();

@@ -61,6 +61,9 @@ public final class LatencyServerNode extends RunningComponent {
     private final EngineLoop loop;
     /** The published rows, readable from any thread. */
     private final org.latencyserver.server.table.ConnectionTable table;
+    /** The engine's learned profile cells, an immutable snapshot readable from any thread. */
+    private final java.util.function.Supplier<java.util.Map<String, java.util.Map<
+        org.latencyserver.core.calibration.LearnedProfiles.CellKey, org.latencyserver.core.calibration.LearnedCell>>> learnedCells;
     private final StateStore store;
     private final ServerMetrics metrics;
     private final RepeatedWarningFilter repeatedWarnings;
@@ -83,6 +86,7 @@ public final class LatencyServerNode extends RunningComponent {
         this.poller = parts.poller;
         this.loop = parts.loop;
         this.table = parts.engine.table();
+        this.learnedCells = parts.engine::learnedCells;
         this.store = parts.store;
         this.metrics = parts.metrics;
         this.repeatedWarnings = parts.repeatedWarnings;
@@ -379,6 +383,12 @@ public final class LatencyServerNode extends RunningComponent {
     /** @return its table's published rows (a standby's: the copy of its primary's), readable from any thread */
     org.latencyserver.server.table.ConnectionTable table() {
         return table;
+    }
+
+    /** @return the profile cells its engine learned from probes (a standby's: the copy of its primary's), any thread */
+    java.util.Map<String, java.util.Map<org.latencyserver.core.calibration.LearnedProfiles.CellKey,
+        org.latencyserver.core.calibration.LearnedCell>> learnedCells() {
+        return learnedCells.get();
     }
 
     /** @return how many connections it serves (those of the configuration) */

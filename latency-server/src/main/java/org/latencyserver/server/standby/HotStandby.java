@@ -28,14 +28,20 @@ import org.slf4j.LoggerFactory;
  * coordinator steps down ({@link #onStepDown}'s action). A primary whose {@link PrimaryLease} ran
  * out (it could not confirm its name in the naming service for {@code server.standby.lease_millis})
  * steps down the same way. A server that stepped down joins the pair again as standby, without a
- * restart: it leaves the view and joins every {@value #REJOIN_RETRY_MILLIS} ms until it finds the
+ * restart: it leaves the view and joins every {@value Rejoin#RETRY_MILLIS} ms until it finds the
  * other server (it never stays alone in a view, so it never meets the other as a second primary),
  * and is then sent the whole table, applied through its running update thread. A server that
  * finds itself alone at {@link #join} while another server that answers holds its name joins
  * again, and refuses to become a second primary.
  *
- * <p>Thread-safety: the view events come on JGroups' threads and are handled under this object's
- * lock (never on the request path); the takeover runs on a thread of its own
+ * <p>This class is the pair's face to the server: it builds the parts and answers for them. Each
+ * part has one job: {@link ReplicationChannel} (membership and messages), {@link ReplicationSender}
+ * (the primary's records out), {@link ReplicaDispatch} and {@link ReplicaApplier} (the standby's
+ * records in), {@link PairRole} (the role and its moves: takeover, step-down), {@link Rejoin} (a
+ * stepped-down server finding the other), {@link LeaseWatch} and {@link PrimaryLease} (the lease).
+ *
+ * <p>Thread-safety: the view events come on JGroups' threads and are handled under
+ * {@link PairRole}'s lock (never on the request path); the takeover runs on a thread of its own
  * ({@code standby-takeover}), once per standing-by term, after {@link #onTakeover} gave it its action,
  * and the step-down and the rejoin after it on {@code standby-step-down}; the lease is watched on
  * {@code standby-lease}. The role is volatile flags; the rest is each part's own.
@@ -45,42 +51,16 @@ public final class HotStandby implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HotStandby.class);
     /** How many times a server alone in the pair while another holds its name joins before it gives up. */
     static final int JOIN_ATTEMPTS = 5;
-    /** How long a server that stepped down waits between two attempts to find the other server. */
-    static final long REJOIN_RETRY_MILLIS = 1000;
 
     private final StandbySettings settings;
     private final ReplicationSender sender;
     private final ReplicaApplier applier;
     private final ReplicationChannel channel;
-    private volatile boolean primary;
-    /** Whether this server serves as primary: from the start as primary, or once a takeover is done; not after a step-down. */
-    private volatile boolean serving;
-    private volatile boolean closed;
-    /** Set once the primary left while this server stood by; guarded by {@code this}. */
-    private boolean takeoverDue;
-    /** The takeover's action, once the server gave it; guarded by {@code this}. */
-    private Predicate<List<Command.RestoreConnection>> takeover;
-    private boolean takenOver;
-    /** Whether {@link #join} decided the role; views before that are the join's own. Guarded by {@code this}. */
-    private boolean joined;
-    private volatile long takeovers;
-    /** Set once when this server met another primary and stopped serving; written under {@code this}. */
-    private volatile boolean steppedDown;
-    /** What stepping down does; guarded by {@code this}. */
-    private Runnable stepDownAction;
-    /** Told once a server that stepped down stands by again (the ready file says so); guarded by {@code this}. */
-    private Runnable rejoinedAction;
+    private final PairRole role;
     /** The primary's lease on serving; in use only once {@link #useLease} said the server has a naming service. */
     private final PrimaryLease lease;
-    private volatile boolean leaseInUse;
-    /** Set once a takeover bound the server's names (from then on it goes on to serve after the fence). */
-    private volatile boolean namesTaken;
-    /** Set while a server that stepped down looks for the other server to stand by for it. */
-    private volatile boolean rejoining;
-    private volatile long rejoins;
-    private volatile long stepDowns;
-    /** Checks the lease; started by {@link #useLease}. */
-    private Thread leaseWatch;
+    /** Watches the lease; set once by {@link #useLease}, guarded by {@code this}. */
+    private LeaseWatch leaseWatch;
 
     private HotStandby(final StandbySettings settings, final String clusterName, final UpdateEngine engine,
                        final int maxHistogramBins, final LongSupplier nanoClock, final long flushIntervalMillis,
@@ -88,36 +68,30 @@ public final class HotStandby implements AutoCloseable {
         this.settings = settings;
         this.lease = new PrimaryLease(settings.leaseMillis(), System::nanoTime);
         final ReplicationChannel[] channelHolder = new ReplicationChannel[1];
-        this.sender = new ReplicationSender(engine.table(), (records, timeout) -> channelHolder[0].send(records, timeout),
-            settings.ackTimeoutMillis(), flushIntervalMillis);
+        this.sender = new ReplicationSender(engine.table(), engine::learnedCells,
+            (records, timeout) -> channelHolder[0].send(records, timeout), settings.ackTimeoutMillis(), flushIntervalMillis);
         profiles.loaded().forEach(profile -> sender.profileLoaded(profile, false));
         this.applier = new ReplicaApplier(engine, maxHistogramBins, nanoClock, profiles.limits(), profile -> {
             sender.profileLoaded(profile, false); // should this server become primary, a joining standby is sent it
             profiles.keeper().keep(profile);
         });
+        final PairRole[] roleHolder = new PairRole[1];
+        final ReplicaDispatch[] dispatchHolder = new ReplicaDispatch[1];
         this.channel = new ReplicationChannel(settings, clusterName, new ReplicationChannel.Handler() {
             @Override
             public void records(final byte[] message) {
-                if (primary || steppedDown && !rejoining) {
-                    throw new IllegalStateException(steppedDown ? "this server stepped down after meeting another primary:"
-                        + " restart it to stand by" : "this server is the primary: it takes no records");
-                }
-                final byte kind = ReplicaMessages.kindOf(message);
-                if (kind == ReplicaMessages.RECORDS) {
-                    applier.apply(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
-                } else if (kind == ReplicaMessages.PROFILE) {
-                    applier.applyProfile(ReplicaMessages.bodyOf(message), settings.ackTimeoutMillis());
-                } else {
-                    throw new IllegalArgumentException("a message of unknown kind " + kind + " from the primary");
-                }
+                dispatchHolder[0].deliver(message);
             }
 
             @Override
             public void viewChanged(final boolean coordinator, final int members, final boolean newMembers) {
-                onView(coordinator, members, newMembers);
+                roleHolder[0].onView(coordinator, members, newMembers);
             }
         });
         channelHolder[0] = channel;
+        this.role = new PairRole(settings.peerHost() + ":" + settings.peerPort(), channel, sender, applier, lease);
+        roleHolder[0] = role;
+        dispatchHolder[0] = new ReplicaDispatch(role, applier, settings.ackTimeoutMillis());
         engine.addListener(sender);
     }
 
@@ -164,143 +138,8 @@ public final class HotStandby implements AutoCloseable {
             pair.applier.close();
             throw e;
         }
-        pair.decideRole();
+        pair.role.decide();
         return pair;
-    }
-
-    /** Once connected: the view's coordinator is the primary, the other member stands by. */
-    private synchronized void decideRole() {
-        joined = true;
-        if (channel.coordinator()) {
-            primary = true;
-            serving = true;
-            applier.handOver();
-            if (channel.members() > 1) {
-                sender.standbyJoined();
-            }
-            LOG.info("primary of the pair ({} member(s); the peer is {}:{})", channel.members(), settings.peerHost(),
-                settings.peerPort());
-        } else {
-            LOG.info("standing by for the primary at {}:{}: its table is copied here; no polling, no measurements",
-                settings.peerHost(), settings.peerPort());
-        }
-    }
-
-    /** JGroups' view thread. */
-    private synchronized void onView(final boolean coordinator, final int members, final boolean newMembers) {
-        if (closed || !joined || rejoining) {
-            return; // the role is decided once connected, from the view then; a rejoin decides from its own connect
-        }
-        if (steppedDown) {
-            return;
-        }
-        if (primary && !serving && members > 1 && !namesTaken) {
-            // Taking over, the names not yet bound, and the other server is back in the view: it still serves (or will
-            // step down on its own lease); this one stands by again.
-            stepDown("the other server is back in the pair's view before this one bound the name", true);
-            return;
-        }
-        if (primary) {
-            if (!coordinator && members > 1 && serving && !(leaseInUse && lease.holds())) {
-                // Two primaries met after a cut. With a naming service the one whose lease holds (its name is bound to it)
-                // stays whether or not it is the coordinator; without one, the coordinator stays.
-                stepDown("two primaries met after a cut and the other one is the pair's coordinator", true);
-                return;
-            }
-            if (members > 1 && newMembers) {
-                LOG.info("a standby joined: sending it the whole table");
-                sender.standbyJoined();
-            } else if (members == 1) {
-                LOG.warn("the standby left: acknowledged writes are on this server's disk only (unprotected)");
-                sender.standbyLeft();
-            }
-            return;
-        }
-        if (coordinator && members == 1) {
-            takeoverDue = true;
-            startTakeoverWhenReady();
-            if (members > 1) {
-                sender.standbyJoined();
-            }
-        }
-    }
-
-    /**
-     * Stops serving as primary, once per serving term, on a thread of its own ({@code standby-step-down}): two primaries
-     * met (the views merged after a cut) and the other is the merged view's coordinator, or this one's lease ran out.
-     * Then, on the same thread, it joins the pair again as standby ({@link #rejoinAsStandby}). Guarded by {@code this}.
-     *
-     * @param why    what the log says happened
-     * @param merged whether the other server is in this one's view (a merge): it stands by at once, without joining again
-     */
-    private void stepDown(final String why, final boolean merged) {
-        if (steppedDown) {
-            return;
-        }
-        steppedDown = true;
-        primary = false;
-        serving = false;
-        stepDowns++;
-        namesTaken = false;
-        lease.revoke();
-        sender.standbyLeft();
-        rejoining = true; // from now on the primary's records are taken, through the update thread
-        applier.resumeThroughLoop();
-        LOG.error("{}: this server stops serving as primary (no names, no polling, requests discarded) and joins the pair"
-            + " again as standby; what it acknowledged alone since the cut is not in the other's table", why);
-        final Runnable action = stepDownAction;
-        final Thread thread = new Thread(() -> {
-            if (action != null) {
-                action.run();
-            }
-            rejoinAsStandby(merged);
-        }, "standby-step-down");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    /**
-     * A server that stepped down: leaves the view and joins again until the other server is in it (the primary), then
-     * stands by — the other sends it the whole table, applied through the running update thread —
-     * and may take over again when that one leaves. Never stays alone in a view. On {@code standby-step-down}.
-     */
-    private void rejoinAsStandby(final boolean merged) {
-        boolean inViewWithOther = merged && channel.members() > 1; // it already stands beside the primary
-        while (!closed) {
-            try {
-                if (inViewWithOther || channel.joinOthers()) {
-                    inViewWithOther = false;
-                    final Runnable told;
-                    synchronized (this) {
-                        if (closed) {
-                            return;
-                        }
-                        primary = false;
-                        serving = false;
-                        takeoverDue = false;
-                        takenOver = false;
-                        steppedDown = false;
-                        rejoining = false;
-                        rejoins++;
-                        told = rejoinedAction;
-                    }
-                    LOG.warn("joined the pair again as standby for the primary at {}:{}: its table is sent here",
-                        settings.peerHost(), settings.peerPort());
-                    if (told != null) {
-                        told.run();
-                    }
-                    return;
-                }
-            } catch (IOException e) {
-                LOG.warn("joining the pair again failed: {}; trying every {} ms", e.getMessage(), REJOIN_RETRY_MILLIS);
-            }
-            try {
-                Thread.sleep(REJOIN_RETRY_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
     }
 
     /**
@@ -309,29 +148,11 @@ public final class HotStandby implements AutoCloseable {
      * {@code standby-lease} thread, which steps a serving primary down once its lease ran out.
      */
     public synchronized void useLease() {
-        if (leaseInUse || closed) {
+        if (role.leaseInUse() || role.closed()) {
             return;
         }
-        leaseInUse = true;
-        final long periodMillis = Math.max(10, settings.leaseMillis() / 20);
-        leaseWatch = new Thread(() -> {
-            while (!closed) {
-                if (serving && lease.lapsed()) {
-                    synchronized (this) {
-                        if (serving && !closed) {
-                            stepDown("this primary could not confirm its name in the naming service for "
-                                + settings.leaseMillis() + " ms (server.standby.lease_millis): its lease ran out", false);
-                        }
-                    }
-                }
-                try {
-                    Thread.sleep(periodMillis);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "standby-lease");
-        leaseWatch.setDaemon(true);
+        role.useLease();
+        leaseWatch = new LeaseWatch(role, lease, settings.leaseMillis());
         leaseWatch.start();
     }
 
@@ -352,66 +173,60 @@ public final class HotStandby implements AutoCloseable {
      *         holds. Checked just before a write is answered.
      */
     public boolean mayAcknowledge() {
-        return serving && (!leaseInUse || lease.holds());
+        return role.serving() && (!role.leaseInUse() || lease.holds());
     }
 
     /** @return how long a standby that bound the name waits before it serves, ms */
     public long fenceMillis() {
-        return leaseInUse ? PrimaryLease.fenceMillis(settings.leaseMillis()) : 0;
+        return role.leaseInUse() ? PrimaryLease.fenceMillis(settings.leaseMillis()) : 0;
     }
 
     /**
      * The takeover's action bound the names and waited out the fence: this server serves only if its own lease holds
-     * (its name keeper confirmed the binding meanwhile). Guarded by {@code this}'s callers' order: the takeover thread.
+     * (its name keeper confirmed the binding meanwhile). Called on the takeover thread.
      *
      * @return whether the lease holds (always, without a naming service)
      */
     public boolean leaseHoldsAfterFence() {
-        return !leaseInUse || lease.holds();
+        return !role.leaseInUse() || lease.holds();
     }
 
     /** A takeover bound the server's names: a view with the other server in it no longer makes it give up. */
     public void namesTaken() {
-        namesTaken = true;
+        role.namesTaken();
     }
 
     /** @return how many times this server stepped down: a takeover begun before a step-down gives up once it changed */
     public long stepDowns() {
-        return stepDowns;
+        return role.stepDowns();
     }
 
     /** @return whether the server joins the pair again after a step-down, looking for the other server */
     public boolean rejoining() {
-        return rejoining;
+        return role.rejoining();
     }
 
     /** @return the role as the metrics and ready file name it */
     public String role() {
-        if (serving) {
-            return "primary";
-        }
-        if (steppedDown || rejoining) {
-            return "stepped_down";
-        }
-        return primary ? "taking_over" : "standing_by";
+        return role.name();
     }
 
     /**
      * Gives what stopping to serve takes (names, poller, requests) when two primaries meet and this one is not the
      * coordinator, or its lease ran out.
      */
-    public synchronized void onStepDown(final Runnable action) {
-        this.stepDownAction = action;
+    public void onStepDown(final Runnable action) {
+        role.onStepDown(action);
     }
 
     /** Gives what to do once a server that stepped down stands by again (on {@code standby-step-down}). */
-    public synchronized void onStandingByAgain(final Runnable action) {
-        this.rejoinedAction = action;
+    public void onStandingByAgain(final Runnable action) {
+        role.onStandingByAgain(action);
     }
 
     /** @return whether this server stepped down and has not yet joined the pair again as standby */
     public boolean steppedDown() {
-        return steppedDown;
+        return role.steppedDown();
     }
 
     /**
@@ -423,38 +238,8 @@ public final class HotStandby implements AutoCloseable {
      *               returns whether this server now serves (false: closed or stepped down while it waited for the names,
      *               or the takeover failed)
      */
-    public synchronized void onTakeover(final Predicate<List<Command.RestoreConnection>> action) {
-        this.takeover = action;
-        startTakeoverWhenReady();
-    }
-
-    /** Guarded by {@code this}. */
-    private void startTakeoverWhenReady() {
-        if (!takeoverDue || takeover == null || takenOver || closed) {
-            return;
-        }
-        takenOver = true;
-        final Predicate<List<Command.RestoreConnection>> action = takeover;
-        final Thread thread = new Thread(() -> {
-            LOG.warn("the primary left the pair: taking over");
-            final List<Command.RestoreConnection> awaiting = applier.handOver();
-            primary = true; // before the action: the ready file it writes says so, and no record is applied any more
-            takeovers++;
-            final long term = stepDowns;
-            final boolean serves = action.test(awaiting);
-            synchronized (HotStandby.this) {
-                if (closed || stepDowns != term) {
-                    return; // closed, or stepped down meanwhile (and on its way back to standing by)
-                }
-                if (serves) {
-                    serving = true;
-                } else {
-                    stepDown("the takeover did not complete", false);
-                }
-            }
-        }, "standby-takeover");
-        thread.setDaemon(true);
-        thread.start();
+    public void onTakeover(final Predicate<List<Command.RestoreConnection>> action) {
+        role.onTakeover(action);
     }
 
     /**
@@ -480,7 +265,7 @@ public final class HotStandby implements AutoCloseable {
 
     /** @return whether this server is the primary now (false while it stands by; true from the start of a takeover) */
     public boolean primary() {
-        return primary;
+        return role.primary();
     }
 
     /**
@@ -510,21 +295,22 @@ public final class HotStandby implements AutoCloseable {
 
     /** @return the pair as this server sees it now; its {@code primary} is whether it serves as primary */
     public StandbyCounters counters() {
+        final boolean serving = role.serving();
         return new StandbyCounters(serving, serving && sender.protectedNow(), channel.members(), sender.recordsSent(),
-            sender.sendsFailed(), sender.unprotectedWrites(), applier.recordsApplied(), takeovers, role(),
-            serving && leaseInUse ? lease.remainingMillis() : 0, lease.lapses(), stepDowns, rejoins);
+            sender.sendsFailed(), sender.unprotectedWrites(), applier.recordsApplied(), role.takeovers(), role.name(),
+            serving && role.leaseInUse() ? lease.remainingMillis() : 0, lease.lapses(), role.stepDowns(), role.rejoins());
     }
 
     /** Leaves the pair (the other member sees it go at once) and stops sending and applying. */
     @Override
     public void close() {
-        closed = true;
-        final Thread watch;
+        role.close();
+        final LeaseWatch watch;
         synchronized (this) {
             watch = leaseWatch;
         }
         if (watch != null) {
-            watch.interrupt();
+            watch.close();
         }
         channel.close();
         sender.close();
@@ -541,7 +327,7 @@ public final class HotStandby implements AutoCloseable {
 
     /** Stops as a crash would: no leave message; the other member finds it gone by failure detection. For tests. */
     public void closeAbruptly() {
-        closed = true;
+        role.close();
         channel.closeAbruptly();
         sender.close();
         applier.close();

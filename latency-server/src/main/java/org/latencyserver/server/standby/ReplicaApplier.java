@@ -22,6 +22,7 @@ import org.latencyserver.launch.agent.TaskQueueAgent;
 import org.latencyserver.server.engine.Command;
 import org.latencyserver.server.engine.ProfileInstaller;
 import org.latencyserver.server.engine.UpdateEngine;
+import org.latencyserver.server.persistence.LearnedCellsCodec;
 import org.latencyserver.server.persistence.ReplicaRecords;
 
 /**
@@ -30,7 +31,8 @@ import org.latencyserver.server.persistence.ReplicaRecords;
  * engine while this server stands by (its update thread has not started). Each record becomes the
  * connection's row; its listeners hear it, so the standby's own state store saves it too.
  *
- * <p>A profile the primary loaded is swapped in here too and kept for this server's next start.
+ * <p>A profile the primary loaded is swapped in here too and kept for this server's next start; the
+ * changes of the profile cells it learned from probes are applied to this server's.
  *
  * <p>A standby opens no measurement: a record that says a measurement was awaited is applied
  * without asking for one, and remembered; {@link #handOver} gives those back so the new primary
@@ -43,7 +45,11 @@ import org.latencyserver.server.persistence.ReplicaRecords;
  * <p>Thread-safety: {@link #apply} from any thread (JGroups' delivery), each waiting for its
  * records to be applied; {@link #handOver} from the thread that takes the engine over (it
  * returns after the applier's thread ended, so that thread's writes happen-before the caller's).
- * The records that awaited a measurement are kept under the map's own lock.
+ * The records that awaited a measurement are kept under the map's own lock; through the update
+ * thread, a message's records are applied and remembered under that lock, which {@link #handOver}
+ * takes too, so a record delivered while the engine is handed over is either in the hand-over's
+ * list or refused (the primary's send fails), never applied and forgotten. The lock is never
+ * taken on the request path.
  */
 public final class ReplicaApplier implements AutoCloseable {
 
@@ -54,8 +60,14 @@ public final class ReplicaApplier implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final TaskQueueAgent tasks = TaskQueueAgent.named("standby-apply").build();
     private final AgentRunner runner;
-    /** The newest record of each connection whose measurement was awaited; the applier thread's. */
+    /**
+     * The newest record of each connection whose measurement was awaited. Its lock also orders the records applied through
+     * the update thread against {@link #handOver}: such a record is applied and remembered whole before the hand-over
+     * takes the map, or refused after it.
+     */
     private final Map<Short, Command.RestoreConnection> awaitingMeasurement = new HashMap<>();
+    /** Set by {@link #handOver}, cleared by {@link #resumeThroughLoop}; guarded by {@link #awaitingMeasurement}. */
+    private boolean handedOver;
     private final LongAdder recordsApplied = new LongAdder();
     private final ProfileLimits profileLimits;
     private final ProfileInstaller.ProfileKeeper profileKeeper;
@@ -130,11 +142,14 @@ public final class ReplicaApplier implements AutoCloseable {
             throw new IllegalArgumentException("the primary's loaded profile is refused here: " + e.getMessage(), e);
         }
         if (throughLoop) {
-            try {
-                runningLoop().swapProfile(profile);
-                profileKeeper.keep(profile);
-            } catch (org.latencyserver.server.engine.EngineCallException | java.io.IOException e) {
-                throw new IllegalStateException("the primary's profile " + profile.name() + " was not applied: " + e, e);
+            synchronized (awaitingMeasurement) {
+                refuseAfterHandOver();
+                try {
+                    runningLoop().swapProfile(profile);
+                    profileKeeper.keep(profile);
+                } catch (org.latencyserver.server.engine.EngineCallException | java.io.IOException e) {
+                    throw new IllegalStateException("the primary's profile " + profile.name() + " was not applied: " + e, e);
+                }
             }
             return;
         }
@@ -147,6 +162,34 @@ public final class ReplicaApplier implements AutoCloseable {
             }
             return null;
         }, timeoutMillis);
+    }
+
+    /**
+     * Applies a change of the primary's learned profile cells to this server's; returns once they are in the engine.
+     *
+     * @param json          {@link LearnedCellsCodec}'s form
+     * @param timeoutMillis how long to wait for them to be applied
+     * @throws IllegalArgumentException when the cells are damaged (none is applied)
+     * @throws IllegalStateException    when the applier was handed over, or did not apply them in time
+     */
+    public void applyLearned(final byte[] json, final long timeoutMillis) {
+        final LearnedCellsCodec.Change change = LearnedCellsCodec.decode(json,
+            Math.max(maxHistogramBins, org.latencyserver.core.calibration.LearnedCell.GRID_BINS));
+        // The standby learns nothing itself: its cells change only here, one message at a time, so reading them and
+        // applying the change is not raced (on the applier's thread, or under the lock through the update thread).
+        if (throughLoop) {
+            synchronized (awaitingMeasurement) {
+                refuseAfterHandOver();
+                try {
+                    runningLoop().call(new Command.RestoreLearnedCells(change.applyTo(engine.learnedCells())));
+                } catch (org.latencyserver.server.engine.EngineCallException e) {
+                    throw new IllegalStateException("the primary's learned cells were not applied: " + e, e);
+                }
+            }
+            return;
+        }
+        waitFor(() -> new Command.RestoreLearnedCells(change.applyTo(engine.learnedCells())).applyTo(engine,
+            nanoClock.getAsLong()), timeoutMillis);
     }
 
     private void waitFor(final java.util.concurrent.Callable<Object> task, final long timeoutMillis) {
@@ -172,13 +215,23 @@ public final class ReplicaApplier implements AutoCloseable {
 
     private void applyThroughLoop(final List<Command.RestoreConnection> commands) {
         final org.latencyserver.server.engine.EngineProxy proxy = runningLoop();
-        for (final Command.RestoreConnection command : commands) {
-            try {
-                proxy.call(withoutMeasurement(command));
-            } catch (org.latencyserver.server.engine.EngineCallException e) {
-                throw new IllegalStateException("record of connection " + command.indexRef() + " not applied: " + e, e);
+        synchronized (awaitingMeasurement) { // a hand-over waits for these records, or refuses them
+            refuseAfterHandOver();
+            for (final Command.RestoreConnection command : commands) {
+                try {
+                    proxy.call(withoutMeasurement(command));
+                } catch (org.latencyserver.server.engine.EngineCallException e) {
+                    throw new IllegalStateException("record of connection " + command.indexRef() + " not applied: " + e, e);
+                }
+                remember(command);
             }
-            remember(command);
+        }
+    }
+
+    /** Guarded by {@link #awaitingMeasurement}: through the loop, nothing is applied once the engine was handed over. */
+    private void refuseAfterHandOver() {
+        if (handedOver) {
+            throw new IllegalStateException("this server no longer stands by: not applied");
         }
     }
 
@@ -210,6 +263,9 @@ public final class ReplicaApplier implements AutoCloseable {
 
     /** This server stepped down and stands by again: records are applied through its running update thread. */
     public void resumeThroughLoop() {
+        synchronized (awaitingMeasurement) {
+            handedOver = false;
+        }
         throughLoop = true;
     }
 
@@ -227,7 +283,8 @@ public final class ReplicaApplier implements AutoCloseable {
     public List<Command.RestoreConnection> handOver() {
         runner.close();
         throughLoop = false;
-        synchronized (awaitingMeasurement) {
+        synchronized (awaitingMeasurement) { // after the records being applied through the loop, before any later one
+            handedOver = true;
             final List<Command.RestoreConnection> awaiting = new ArrayList<>(awaitingMeasurement.values());
             awaitingMeasurement.clear();
             return awaiting;

@@ -5,13 +5,15 @@ import java.util.Arrays;
 import java.util.List;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
+import org.latencyserver.server.persistence.LearnedCellsCodec;
 import org.latencyserver.server.persistence.ReplicaRecords;
 import org.latencyserver.server.table.ConnectionRow;
 
 /**
  * The messages a primary sends its standby: one kind byte, then the body — {@value #RECORDS}:
  * connections' records ({@link ReplicaRecords}); {@value #PROFILE}: a profile a planner loaded, as
- * its JSON file holds it ({@link ProfileJson}).
+ * its JSON file holds it ({@link ProfileJson}); {@value #LEARNED}: the profile cells learned from
+ * live probes that changed since the standby's last acknowledgement ({@link LearnedCellsCodec}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -22,6 +24,9 @@ final class ReplicaMessages {
     /** Kind byte of a message carrying one loaded profile. */
     static final byte PROFILE = 'P';
 
+    /** Kind byte of a message carrying the learned profile cells. */
+    static final byte LEARNED = 'L';
+
     private ReplicaMessages() {
     }
 
@@ -31,6 +36,10 @@ final class ReplicaMessages {
 
     static byte[] profile(final Profile profile) {
         return framed(PROFILE, ProfileJson.toJson(profile).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static byte[] learned(final LearnedCellsCodec.Change change) {
+        return framed(LEARNED, LearnedCellsCodec.encode(change));
     }
 
     private static byte[] framed(final byte kind, final byte[] body) {

@@ -55,7 +55,11 @@ public final class ReplicationChannel implements AutoCloseable {
         void viewChanged(boolean coordinator, int members, boolean newMembers);
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplicationChannel.class);
+
     private final JChannel channel;
+    /** The reason of the last failed send logged, null after a send succeeded; the sending thread's (one at a time). */
+    private volatile String lastFailure;
     private final MessageDispatcher dispatcher;
     private final String clusterName;
     private volatile View view;
@@ -89,6 +93,9 @@ public final class ReplicationChannel implements AutoCloseable {
             public void viewAccepted(final View next) {
                 final View before = view;
                 view = next;
+                LOG.info("the pair's view {}: {}", next.getViewId(), next.getMembers().stream()
+                    .map(member -> member + " (" + (member instanceof org.jgroups.util.UUID id ? id.toStringLong() : "?") + ")")
+                    .collect(java.util.stream.Collectors.joining(", ")));
                 final boolean newMembers = before == null ? next.size() > 1
                     : !View.newMembers(before, next).isEmpty();
                 handler.viewChanged(next.getCoord().equals(channel.getAddress()), next.size(), newMembers);
@@ -201,7 +208,8 @@ public final class ReplicationChannel implements AutoCloseable {
             return false;
         }
         try {
-            final Message message = new BytesMessage(null, records);
+            // Not looped back: this member's own handler would refuse it (a primary takes no records).
+            final Message message = new BytesMessage(null, records).setFlag(Message.TransientFlag.DONT_LOOPBACK);
             final RspList<Object> answers = dispatcher.castMessage(others, message,
                 new RequestOptions(ResponseMode.GET_ALL, timeoutMillis));
             if (answers.size() < others.size()) {
@@ -210,12 +218,24 @@ public final class ReplicationChannel implements AutoCloseable {
             for (final Rsp<Object> answer : answers.values()) {
                 if (!answer.wasReceived() || answer.hasException() || answer.wasSuspected() || answer.wasUnreachable()
                     || !Boolean.TRUE.equals(answer.getValue())) {
+                    noteFailure(answer.hasException() ? "the standby refused: " + answer.getException().getMessage()
+                        : answer.wasSuspected() ? "the standby is suspected" : answer.wasUnreachable() ? "the standby is unreachable"
+                        : !answer.wasReceived() ? "no answer within " + timeoutMillis + " ms" : "answered " + answer.getValue());
                     return false;
                 }
             }
+            lastFailure = null;
             return true;
         } catch (Exception e) {
             return false;
+        }
+    }
+
+    /** Logs a failed send once per distinct reason (a failing standby is sent to again every flush interval). */
+    private void noteFailure(final String reason) {
+        if (!reason.equals(lastFailure)) {
+            lastFailure = reason;
+            LOG.warn("a send to the standby failed (the writes waiting for it are answered unprotected): {}", reason);
         }
     }
 

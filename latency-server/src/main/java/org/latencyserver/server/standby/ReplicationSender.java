@@ -12,6 +12,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.latencyserver.core.calibration.LearnedCell;
+import org.latencyserver.core.calibration.LearnedProfiles;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.launch.agent.AgentRunner;
 import org.latencyserver.launch.agent.DistinctErrorLog;
@@ -19,6 +22,7 @@ import org.latencyserver.launch.agent.NoIdleStrategy;
 import org.latencyserver.launch.agent.PeriodicDeadline;
 import org.latencyserver.launch.agent.TaskQueueAgent;
 import org.latencyserver.server.engine.EngineListener;
+import org.latencyserver.server.persistence.LearnedCellsCodec;
 import org.latencyserver.server.persistence.ReplicaRecords;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionTable;
@@ -34,7 +38,9 @@ import org.latencyserver.server.table.ConnectionTable;
  * acknowledged, and after a send failed, the primary is {@link #protectedNow() unprotected}.
  *
  * <p>A profile a planner loaded is sent before the records that follow it (whole, as its file holds
- * it), and again to every standby that joins.
+ * it), and again to every standby that joins. The profile cells learned from probes go after the
+ * profiles and before the records: those that changed since the snapshot the standby last
+ * acknowledged (a joining standby is sent them all).
  *
  * <p>Invariant that loses no change: a connection's mark is removed before its row is read, so a
  * change published after the read marks it again; a send that fails marks its connections again.
@@ -70,6 +76,10 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
     private final Set<Short> readingsMarked = ConcurrentHashMap.newKeySet();
     /** When readings-only changes were last sent, monotonic ns; the sender thread's. */
     private long lastReadingsSendNanos = System.nanoTime();
+    /** The engine's learned profile cells, an immutable snapshot replaced on every change. */
+    private final Supplier<Map<String, Map<LearnedProfiles.CellKey, LearnedCell>>> learnedCells;
+    /** The learned cells' snapshot the standby last acknowledged (null: none yet); the sender thread's. */
+    private Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learnedSent;
     private final TaskQueueAgent tasks;
     private final AgentRunner runner;
     private final LongAdder recordsSent = new LongAdder();
@@ -88,7 +98,21 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
      */
     public ReplicationSender(final ConnectionTable table, final Link link, final long ackTimeoutMillis,
                              final long flushIntervalMillis) {
+        this(table, Map::of, link, ackTimeoutMillis, flushIntervalMillis);
+    }
+
+    /**
+     * @param table            the primary's table
+     * @param learnedCells     the engine's learned profile cells (an immutable snapshot, any thread)
+     * @param link             the channel's send
+     * @param ackTimeoutMillis how long one send waits for the standby's acknowledgement
+     * @param flushIntervalMillis changes nobody waits for are sent at most this long after they are published
+     */
+    public ReplicationSender(final ConnectionTable table,
+                             final Supplier<Map<String, Map<LearnedProfiles.CellKey, LearnedCell>>> learnedCells,
+                             final Link link, final long ackTimeoutMillis, final long flushIntervalMillis) {
         this.table = table;
+        this.learnedCells = learnedCells;
         this.link = link;
         this.ackTimeoutMillis = ackTimeoutMillis;
         this.tasks = TaskQueueAgent.named("standby-sender")
@@ -141,7 +165,10 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
         for (final ConnectionRow row : table.rows()) {
             marked.add(row.spec().indexRef());
         }
-        tasks.execute(() -> sendMarked(true));
+        tasks.execute(() -> {
+            learnedSent = null; // the joiner has none of them
+            sendMarked(true);
+        });
     }
 
     /** The standby left the view (any thread): writes are on this server's disk only from now on. */
@@ -236,6 +263,17 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
                 return false;
             }
         }
+        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned = learnedCells.get();
+        final LearnedCellsCodec.Change change = learned == learnedSent ? null
+            : LearnedCellsCodec.Change.between(learnedSent, learned);
+        if (change != null && !change.isEmpty()) {
+            if (!link.send(ReplicaMessages.learned(change), ackTimeoutMillis)) {
+                sendsFailed.increment();
+                inSync = false;
+                return false;
+            }
+        }
+        learnedSent = learned;
         while (!marked.isEmpty()) {
             final List<ConnectionRow> rows = takeMarked();
             if (rows.isEmpty()) {

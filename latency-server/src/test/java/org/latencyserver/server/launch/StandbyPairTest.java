@@ -377,6 +377,52 @@ class StandbyPairTest {
     }
 
     @Test
+    void theProfileCellsThePrimaryLearnedFromProbesAndItsCalibrationAreServedByTheNewPrimaryAfterATakeover() throws Exception {
+        final LatencyServerNode a = LatencyServerNode.launch(pushed("a", portA, portB, 0, 10));
+        LatencyServerNode b = null;
+        try {
+            b = LatencyServerNode.launch(pushed("b", portB, portA, 0, 10));
+            final LatencyServerNode standby = b;
+            await("the pair is protected", () -> a.standbyCounters().orElseThrow().protectedWrites());
+            final org.latencyserver.idl.latency.LatencyService primary =
+                org.latencyserver.idl.latency.LatencyServiceHelper.narrow(client.string_to_object(a.serverIor()));
+            primary.PutMibUpdates(new IdlMibUpdates((short) 1, (short) 5, (short) 5, (short) 5), (short) 1);
+            final long windowMillis = 500;
+            Thread.sleep(windowMillis + 200); // the load state held for the whole window: the probe is tested and learned
+            for (int window = 0; window < 3; window++) {
+                primary.submit_probe(new org.latencyserver.idl.latency.ProbeReport((short) 1, "ws1", "test",
+                    new org.latencyserver.idl.latency.HistogramBins(new long[] {1_000_000L, 2_000_000L}, new long[] {0, 20}, 0),
+                    20, 1.4, windowMillis, org.latencyserver.server.engine.ProbeShapes.idl()));
+            }
+            final var learned = a.learnedCells();
+            assertEquals(1, learned.getOrDefault("thesis-tac4-corba", java.util.Map.of()).size(),
+                "the primary learned the connection's profile cell from the probes");
+            assertEquals(learned, standby.learnedCells(),
+                "the standby holds the learned cells once the probe is acknowledged");
+            final String learnedProfile = primary.learned_profile("thesis-tac4-corba");
+            final var knowledge = a.table().row((short) 1).currentKnowledge();
+
+            a.crashStandbyChannelForTest();
+            a.close();
+            await("b took over", () -> standby.standbyCounters().orElseThrow().primary());
+            final org.latencyserver.idl.latency.LatencyService taken =
+                org.latencyserver.idl.latency.LatencyServiceHelper.narrow(client.string_to_object(b.serverIor()));
+            assertEquals(learnedProfile, taken.learned_profile("thesis-tac4-corba"),
+                "learned_profile on the new primary returns the cells the old one learned");
+            final var after = b.table().row((short) 1).currentKnowledge();
+            assertEquals(knowledge.groups(), after.groups(), "the per-class calibration levels reached the standby");
+            assertEquals(knowledge.burstWidth(), after.burstWidth(), "and the next burst's width");
+            assertEquals(knowledge.probeWindows(), after.probeWindows(), "and the probe windows tested");
+            assertEquals(3, knowledge.probeWindows(), "the three windows were tested: " + knowledge.probeWindows());
+        } finally {
+            a.close();
+            if (b != null) {
+                b.close();
+            }
+        }
+    }
+
+    @Test
     void theStandbyDoesNotPollUntilItTakesOverThenItPolls() throws Exception {
         // The community is read from an environment variable; PATH is one every JVM has.
         try (ScriptedAgent agent = new ScriptedAgent(System.getenv("PATH"))) {
@@ -435,9 +481,15 @@ class StandbyPairTest {
 
     /** As {@link #pushed(String, int, int)}, with {@code server.standby.lease_millis} (0: the default). */
     private ServerContext pushed(final String name, final int listen, final int peer, final long leaseMillis) throws IOException {
+        return pushed(name, listen, peer, leaseMillis, 0);
+    }
+
+    /** As {@link #pushed(String, int, int, long)}, the connection probed at PROBE_RATE round trips a second (0: off). */
+    private ServerContext pushed(final String name, final int listen, final int peer, final long leaseMillis,
+                                 final int probeRatePerSecond) throws IOException {
         final ServerYaml yaml = TestbedConfigLines.pushedWs1Ws2OnAtmPort(base(name, listen, peer, leaseMillis), "ws1")
             .connection(Connection.of(1, "ws1", "ws2", 1).link("atm-port").profile("thesis-tac4-corba").calibration("thesis")
-                .probeRatePerSecond(0));
+                .probeRatePerSecond(probeRatePerSecond));
         return new ServerContext().configFile(yaml.writeTo(directory.resolve(name + ".yaml")))
             .metricsPort(ServerContext.METRICS_OFF).nameCheckIntervalMillis(100);
     }

@@ -71,4 +71,32 @@ class ReplicaApplierTest {
         final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> applier.apply(records, 30_000));
         assertTrue(refused.getMessage().contains("no longer stands by"), refused.getMessage());
     }
+
+    @Test
+    void throughTheUpdateThreadARecordIsRememberedForTheHandOverOrRefusedAfterItNeverAppliedAndForgotten() throws Exception {
+        final UpdateEngine primary = engine();
+        primary.applyMib((short) 4, new MibReading((short) 10, (short) 20, (short) 30), 0);
+        primary.tick(SECOND);
+        final byte[] awaiting = ReplicaRecords.encode(List.of(primary.table().row((short) 4)));
+        final UpdateEngine standbyEngine = engine();
+        final org.latencyserver.server.engine.EngineLoop loop =
+            new org.latencyserver.server.engine.EngineLoop(standbyEngine, System::nanoTime, Long.MAX_VALUE / 4);
+        loop.start();
+        final ReplicaApplier applier = new ReplicaApplier(standbyEngine, InputLimits.DEFAULT.maxHistogramBins(), () -> SECOND);
+        try {
+            applier.handOver(); // it served as primary ...
+            applier.useLoop(new org.latencyserver.server.engine.EngineProxy(loop));
+            applier.resumeThroughLoop(); // ... stepped down, and stands by again with its update thread running
+            applier.apply(awaiting, 30_000);
+            assertEquals(1, applier.recordsApplied());
+            assertEquals(1, applier.handOver().size(), "the record applied through the loop is in the hand-over's list");
+            final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> applier.apply(awaiting, 30_000));
+            assertTrue(refused.getMessage().contains("no longer stands by"), refused.getMessage());
+            assertEquals(1, applier.recordsApplied(), "after the hand-over nothing is applied");
+            assertTrue(applier.handOver().isEmpty(), "nor remembered");
+        } finally {
+            applier.close();
+            loop.close();
+        }
+    }
 }
