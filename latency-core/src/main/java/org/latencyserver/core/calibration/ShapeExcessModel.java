@@ -53,6 +53,11 @@ public final class ShapeExcessModel {
     public static final double RESIDUAL_RANGE = 3.0;
     /** Number of residual bins. */
     public static final int RESIDUAL_BINS = (int) Math.round(2 * RESIDUAL_RANGE / RESIDUAL_BIN_WIDTH);
+    /**
+     * Residual weights are kept as multiples of {@code 1 /} this (a block weighs up to {@value #MAX_BLOCK_WEIGHT}): short
+     * numbers in the state file, and a forgotten bin falls to 0.
+     */
+    public static final double RESIDUAL_WEIGHTS_PER_UNIT = 10_000.0;
     /** Entries of the upper triangle of {@code X'WX}, row by row. */
     public static final int GRAM_ENTRIES = PARAMETERS * (PARAMETERS + 1) / 2;
 
@@ -209,6 +214,9 @@ public final class ShapeExcessModel {
             if (scored) {
                 nextResiduals[overflow ? RESIDUAL_BINS - 1 : residualBin(logRatio - predicted)] += perRoundTrip * inBin;
             }
+        }
+        for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
+            nextResiduals[bin] = Math.round(nextResiduals[bin] * RESIDUAL_WEIGHTS_PER_UNIT) / RESIDUAL_WEIGHTS_PER_UNIT;
         }
         final double y = sumLog / count;
         final double[] nextGram = new double[GRAM_ENTRIES];
