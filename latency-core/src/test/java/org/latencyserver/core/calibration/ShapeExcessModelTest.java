@@ -50,6 +50,27 @@ class ShapeExcessModelTest {
     }
 
     @Test
+    void aShapesBoundIsTheStatesBoundTimesItsFactorAndSaysSo() throws Exception {
+        final org.latencyserver.core.estimate.Measurement measurement = SyntheticPath.stationary(7).measure(1000);
+        final org.latencyserver.core.estimate.Estimate thesis =
+            org.latencyserver.core.estimate.MeasuredBoundEstimator.estimate(measurement, 96, "synthetic");
+        final StateKnowledge state = StateKnowledge.fresh(96).withMeasurement(measurement, 0);
+        final AdaptiveQuantileLevel pooled = AdaptiveQuantileLevel.start(96);
+        final double stateBound = ShapeModelBound.stateBoundNanos(measurement.histogram(), state, pooled);
+        assertEquals(measurement.histogram().boundAt(96).boundNanos(), stateBound, 1e-9, "a fresh state: the nominal level");
+        ShapeExcessModel model = ShapeExcessModel.EMPTY;
+        for (int b = 0; b < 20; b++) {
+            model = model.observe(b % 2 == 0 ? SLOW : FAST, histogram(new double[] {stateBound * (b % 2 == 0 ? 2.0 : 0.5)}), stateBound);
+        }
+        final EstimateCorrection.Corrected slow = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, SLOW);
+        assertEquals(stateBound / 1e6 * model.boundFactor(SLOW, ALPHA), slow.estimate().valueMillis(), 1e-9);
+        assertTrue(slow.estimate().valueMillis() > thesis.valueMillis(), "the slow shape's round trips lay above the state's bound");
+        assertTrue(slow.description().startsWith("shape model from 20 trains"), slow.description());
+        final EstimateCorrection.Corrected fast = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, FAST);
+        assertTrue(fast.estimate().valueMillis() < thesis.valueMillis(), "the fast shape's round trips lay below it");
+    }
+
+    @Test
     void itRefusesBadSumsAndBlocksNamingWhat() {
         assertThrows(IllegalArgumentException.class, () -> new ShapeExcessModel(-1, new double[ShapeExcessModel.GRAM_ENTRIES],
             new double[ShapeExcessModel.PARAMETERS], new double[ShapeExcessModel.RESIDUAL_BINS]));
