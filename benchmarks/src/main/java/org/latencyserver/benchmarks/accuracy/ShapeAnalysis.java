@@ -24,8 +24,9 @@ public final class ShapeAnalysis {
      * @param plays       records of it (reads, with or without a burst)
      * @param played      what its bursts were: spacings, lengths and calls seen
      * @param connections its figures per connection, per state and pooled
+     * @param boundBases  what the bounds served to it were read at, counted ({@link #boundBases}); empty when no bound
      */
-    public record ShapeAccuracy(String shape, int plays, String played, List<ConnectionAccuracy> connections) {
+    public record ShapeAccuracy(String shape, int plays, String played, List<ConnectionAccuracy> connections, String boundBases) {
     }
 
     /**
@@ -40,7 +41,7 @@ public final class ShapeAnalysis {
         }
         final List<ShapeAccuracy> shapes = new ArrayList<>();
         byShape.forEach((shape, ofShape) -> shapes.add(new ShapeAccuracy(shape, ofShape.size(), played(ofShape),
-            AccuracyAnalysis.analyse(ofShape, portBands))));
+            AccuracyAnalysis.analyse(ofShape, portBands), boundBases(ofShape))));
         return List.copyOf(shapes);
     }
 
@@ -61,6 +62,37 @@ public final class ShapeAnalysis {
         bursts.forEach(record -> calls.add(record.call().isEmpty() ? "?" : record.call()));
         return String.format(Locale.ROOT, "spacing %s µs, %s round trips, %s", range(minSpacing, maxSpacing), range(minLength, maxLength),
             String.join("+", calls));
+    }
+
+    /**
+     * @return e.g. "bounds read at: shape model 120, the class's own level 3, the worst class 40, the state's level or the
+     *         thesis 12" — what each bound served to the shape was read at, from its correction text (empty when no bound)
+     */
+    static String boundBases(final List<BurstRecord> records) {
+        final Map<String, Integer> counts = new LinkedHashMap<>();
+        for (final String basis : List.of("shape model", "the class's own level", "the class's excess", "the worst class",
+            "the state's level or the thesis")) {
+            counts.put(basis, 0);
+        }
+        int bounds = 0;
+        for (final BurstRecord record : records) {
+            if (!"BOUND".equals(record.kind())) {
+                continue;
+            }
+            bounds++;
+            final String correction = record.correction() == null ? "" : record.correction();
+            final String basis = correction.startsWith("shape model from") ? "shape model"
+                : correction.contains("the class's own level in this state") ? "the class's own level"
+                : correction.contains("excess learned on the whole connection") ? "the class's excess"
+                : correction.contains("worst shape") ? "the worst class" : "the state's level or the thesis";
+            counts.merge(basis, 1, Integer::sum);
+        }
+        if (bounds == 0) {
+            return "";
+        }
+        final List<String> parts = new ArrayList<>();
+        counts.forEach((basis, count) -> parts.add(basis + " " + count));
+        return "bounds read at: " + String.join(", ", parts);
     }
 
     private static String range(final long low, final long high) {

@@ -53,6 +53,9 @@ public final class ShapeReport {
         for (final ShapeAccuracy shape : shapes) {
             out.println();
             out.printf(Locale.ROOT, "shape %s: %d plays; %s%n", shape.shape(), shape.plays(), shape.played());
+            if (!shape.boundBases().isEmpty()) {
+                out.printf(Locale.ROOT, "  %s%n", shape.boundBases());
+            }
             for (final ConnectionAccuracy connection : shape.connections()) {
                 if (!connection.checkable()) {
                     continue;

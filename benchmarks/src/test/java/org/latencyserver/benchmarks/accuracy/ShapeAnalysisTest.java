@@ -47,6 +47,23 @@ class ShapeAnalysisTest {
     }
 
     @Test
+    void eachBoundIsCountedUnderWhatItWasReadAtFromItsCorrection() {
+        final List<BurstRecord> records = new ArrayList<>();
+        for (final String correction : List.of("shape model from 20 trains: the state's bound 1.0000 ms × 1.500 for bursts",
+            "adaptive conformal: read at 97.00 %; level for the shape: spacing 5–10 ms (the class's own level in this state)",
+            "adaptive conformal: read at 98.00 %; level for the worst shape seen: x (the level of the worst shape class seen)",
+            "shape model from 21 trains: the state's bound 1.0000 ms × 0.700 for bursts")) {
+            final BurstRecord burst = boundBurst("random", LOW_LOW, 10, 10, 1.0, 1_000_000L);
+            records.add(new BurstRecord(burst.epochMillis(), burst.indexRef(), burst.quality(), burst.clientNode(), burst.peerNode(),
+                burst.messageSizeBytes(), burst.cpuState(), burst.portState(), burst.cpuStateAfter(), burst.portStateAfter(), true, "",
+                "BOUND", 1.0, 1.0, 96, 95, 97, "percent", "profile", correction, false, false, 0, burst.rttNanos())
+                .withShape("random", 2_000, "arrays"));
+        }
+        assertEquals("bounds read at: shape model 2, the class's own level 1, the class's excess 0, the worst class 1,"
+            + " the state's level or the thesis 0", ShapeAnalysis.analyse(records, false).get(0).boundBases());
+    }
+
+    @Test
     void eachShapeIsJudgedOnItsOwnBurstsAndItsOwnTruePercentile() {
         final List<BurstRecord> records = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
@@ -58,6 +75,8 @@ class ShapeAnalysisTest {
         final List<ShapeAccuracy> shapes = ShapeAnalysis.analyse(records, false);
         assertEquals(List.of("probes", "slow"), shapes.stream().map(ShapeAccuracy::shape).toList(), "in the order first recorded");
         assertEquals("spacing 2000 µs, 25 round trips, arrays", shapes.get(0).played());
+        assertEquals("bounds read at: shape model 0, the class's own level 0, the class's excess 0, the worst class 0,"
+            + " the state's level or the thesis 50", shapes.get(0).boundBases());
         final ShapeTargets targets = ShapeTargets.loopback(40);
 
         final StateAccuracy probes = state(shapes.get(0), 2, "LOW/LOW NORMAL");

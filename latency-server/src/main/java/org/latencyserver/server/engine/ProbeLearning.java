@@ -12,7 +12,7 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
 import org.latencyserver.core.stats.Counts;
 import org.latencyserver.core.state.PortState;
-import org.latencyserver.core.traffic.ShapeClass;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.Learning;
 import org.slf4j.Logger;
@@ -43,9 +43,9 @@ final class ProbeLearning {
         this.scheduler = scheduler;
     }
 
-    /** @see UpdateEngine#submitProbe(short, String, LatencyHistogram, double, long, ShapeClass, long) */
+    /** @see UpdateEngine#submitProbe(short, String, LatencyHistogram, double, long, TrafficShape, long) */
     SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
-                              final double meanMillis, final long windowMillis, final ShapeClass shape, final long nowNanos) {
+                              final double meanMillis, final long windowMillis, final TrafficShape shape, final long nowNanos) {
         final ConnectionRow row = filing.table().row(indexRef);
         if (row == null) {
             return new SubmitOutcome(Refusal.Kind.UNKNOWN_CONNECTION, "no connection " + indexRef);

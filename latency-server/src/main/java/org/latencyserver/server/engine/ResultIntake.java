@@ -13,7 +13,6 @@ import org.latencyserver.core.estimate.Qos;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.stats.ConfidenceInterval;
-import org.latencyserver.core.traffic.ShapeClass;
 import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.ConnectionRow;
@@ -85,7 +84,7 @@ final class ResultIntake {
         final long nowMillis = filing.epochMillis().getAsLong();
         // The measurement's round trips also test the estimate served while they were sent.
         final Learning tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
-            measurement.meanMillis(), false, ShapeClass.of(measuredShape(row)));
+            measurement.meanMillis(), false, measuredShape(row));
         final Learning learning = tested.with(row.load(),
             tested.of(row.load(), row.spec().boundPercent()).withMeasurement(measurement, nowMillis)).withMeasurementReason(null);
         filing.publisher().publish(row,
@@ -117,7 +116,7 @@ final class ResultIntake {
     private SubmitOutcome poolInBand(final ConnectionRow row, final long ticket, final Measurement measurement,
                                      final ConnectionLoadState issuedIn, final long nowNanos) {
         final Learning tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
-            measurement.meanMillis(), false, ShapeClass.of(measuredShape(row)));
+            measurement.meanMillis(), false, measuredShape(row));
         final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
             .withLearning(tested.withMeasurementReason(null));
         filing.bandProbes().add(row.spec(), row.load().hops(),

@@ -4,12 +4,15 @@ import java.util.function.DoubleToLongFunction;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.ClassExcess;
+import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeModelBound;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
 import org.latencyserver.core.histogram.BoundBeyondHistogramException;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.traffic.ShapeClass;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.Learning;
 
@@ -20,7 +23,8 @@ import org.latencyserver.server.table.Learning;
  * the connection adaptive, learned from (the correction, the drift test). A bound's levels — the connection's pooled
  * one, the state's own, the traffic shape class's — each learn from the misses of the bound read at that level from
  * the histogram the served bound came from (see {@code BorrowedLevel}); the class's excess over its state's level, kept
- * connection-wide ({@code ClassExcess}), learns from the misses of the bound read at the state's level plus that excess.
+ * connection-wide ({@code ClassExcess}), learns from the misses of the bound read at the state's level plus that excess;
+ * the connection's shape model ({@code ShapeExcessModel}) learns from the round trips' ratios to the state's bound.
  *
  * <p>Stateless and thread-safe.
  */
@@ -30,7 +34,7 @@ final class ServedCalibration {
     }
 
     /**
-     * As {@link #tested(ConnectionRow, LatencyHistogram, long, double, boolean, ShapeClass)} for round trips of
+     * As {@link #tested(ConnectionRow, LatencyHistogram, long, double, boolean, TrafficShape)} for round trips of
      * unknown traffic (counted under {@link StateKnowledge#CLASSIC_PROBES}).
      */
     static Learning tested(final ConnectionRow row, final LatencyHistogram roundTrips, final long count,
@@ -44,11 +48,12 @@ final class ServedCalibration {
      * @param count      how many
      * @param meanMillis their exact mean
      * @param fromProbe  true for a probe window, false for a measurement
-     * @param shape      the class of the traffic the round trips were sent with, or null when unknown
-     * @return the row's learning after them: its load state's knowledge and its pooled level
+     * @param traffic    the traffic shape the round trips were sent with, or null when unknown
+     * @return the row's learning after them: its load state's knowledge, its pooled level, its class excesses and shape model
      */
     static Learning tested(final ConnectionRow row, final LatencyHistogram roundTrips, final long count,
-                           final double meanMillis, final boolean fromProbe, final ShapeClass shape) {
+                           final double meanMillis, final boolean fromProbe, final TrafficShape traffic) {
+        final ShapeClass shape = traffic == null ? null : ShapeClass.of(traffic);
         final StateKnowledge known = row.currentKnowledge();
         final Estimate served = row.estimate();
         if (served == null || count < 1) {
@@ -68,8 +73,11 @@ final class ServedCalibration {
             final ShapeClass group = shape == null ? StateKnowledge.CLASSIC_PROBES : shape;
             final ClassExcess excess = learning.classExcess().observe(group, BorrowedLevel.stateMissFraction(known, pooled),
                 known.level(), count, missesAt);
+            final ShapeExcessModel model = row.served().reference() == null ? learning.shapeModel()
+                : learning.shapeModel().observe(traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips,
+                    ShapeModelBound.stateBoundNanos(row.served().reference(), known, pooled));
             return learning.withPooledLevel(pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent())))
-                .withClassExcess(excess);
+                .withClassExcess(excess).withShapeModel(model);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
         if (served.qos() == 3 && row.spec().isAdaptive()) {

@@ -3,6 +3,8 @@ package org.latencyserver.server.engine;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeModelBound;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
@@ -15,9 +17,11 @@ import org.latencyserver.server.table.ConnectionRow;
  * A connection's current estimate for the traffic of one application: the same thesis estimate and histogram as
  * served, corrected for that shape rather than for the connection's declared traffic or the worst shape class seen.
  * <ul>
- * <li>a bound (QoS 2, 4) is read at the level of the shape's class ({@link BorrowedLevel#forShape}): its own level
- *     in the current load state when it has {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks there, else the state's
- *     level plus the class's excess learned connection-wide, else the worst class's level, saying which;</li>
+ * <li>a bound (QoS 2, 4) is read at the level of the shape's class ({@link BorrowedLevel#forShape}) when it has
+ *     {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks in the current load state; else, once the connection's shape model
+ *     is fitted ({@link ShapeExcessModel#fitted()}), it is the state's bound times the shape's factor
+ *     ({@link ShapeModelBound}); else the state's level plus the class's excess learned connection-wide, else the
+ *     worst class's level; {@code traffic} says which;</li>
  * <li>a QoS 3 mean carries the prediction interval for the mean of the next burst of the shape's burst length;</li>
  * <li>anything else (QoS 1, a connection with calibration: thesis, a bound with nothing to read another level from)
  *     is the served estimate unchanged.</li>
@@ -67,6 +71,14 @@ public final class ShapedEstimate {
             }
             final BorrowedLevel.Served level = BorrowedLevel.forShape(knowledge, pooled, row.learning().classExcess(),
                 ShapeClass.of(shape));
+            final ShapeExcessModel model = row.learning().shapeModel();
+            if (level.basis() != BorrowedLevel.Basis.CLASS_IN_STATE && model.fitted()) {
+                final EstimateCorrection.Corrected corrected = ShapeModelBound.bound(thesis, row.served().reference(), knowledge,
+                    pooled, model, shape);
+                return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
+                    shape.label() + "; bound from the shape model from " + model.blocks() + " trains (the state's bound times"
+                        + " the shape's learned excess; its class has too few blocks in this state)"));
+            }
             final EstimateCorrection.Corrected corrected = EstimateCorrection.bound(thesis, row.served().reference(), knowledge,
                 pooled, level);
             return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),

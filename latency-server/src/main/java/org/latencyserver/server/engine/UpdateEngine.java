@@ -300,8 +300,7 @@ public final class UpdateEngine {
     public SubmitOutcome submitProbe(final short indexRef, final String clientNode, final LatencyHistogram roundTrips,
                                      final double meanMillis, final long windowMillis, final TrafficShape shape,
                                      final long nowNanos) {
-        return probes.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis,
-            shape == null ? null : org.latencyserver.core.traffic.ShapeClass.of(shape), nowNanos);
+        return probes.submitProbe(indexRef, clientNode, roundTrips, meanMillis, windowMillis, shape, nowNanos);
     }
 
     /** @return results taken back from a load state that changed within the settle window (any thread) */

@@ -48,7 +48,8 @@ import org.latencyserver.server.table.ServedEstimate;
  * the method served and both methods' values, {@code independent_ms} 0 when it could not be had; absent otherwise and in
  * older records) and {@code states} (per load state:
  * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}), {@code pooled_level_miss_fraction} and
- * {@code class_excess} (each shape class's excess over its state's level; {@link ClassExcessJson}).
+ * {@code class_excess} (each shape class's excess over its state's level; {@link ClassExcessJson}) and
+ * {@code shape_model} (every traffic shape's excess over its state's bound, a regression; {@link ShapeModelJson}).
  *
  * <p>A journal line abbreviates what did not change since that connection's previous record (in the
  * state file or an earlier journal line) — the histograms, which are most of a record:
@@ -163,6 +164,11 @@ final class ConnectionRecordCodec {
         (c, name, row, earlier) -> ClassExcessJson.write(c, name, row.learning().classExcess()),
         (c, name, d) -> d.learning = d.learning.withClassExcess(ClassExcessJson.read(c, name)));
 
+    /** Every traffic shape's excess over its state's bound, a regression learned connection-wide ({@link ShapeModelJson}). */
+    private static final Field<ConnectionRow, Draft> SHAPE_MODEL = new Field<>("shape_model", row -> row.learning().shapeModel(),
+        (c, name, row, earlier) -> ShapeModelJson.write(c, name, row.learning().shapeModel()),
+        (c, name, d) -> d.learning = d.learning.withShapeModel(ShapeModelJson.read(c, name)));
+
     /**
      * Written in the file's field order; read so that what a field's reading depends on comes first
      * ({@code index_ref} for the abbreviations; {@code estimate} and {@code qos} for the defaults of
@@ -171,9 +177,9 @@ final class ConnectionRecordCodec {
      */
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
-            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, CLASS_EXCESS),
+            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, CLASS_EXCESS, SHAPE_MODEL),
         List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL,
-            CLASS_EXCESS, MESSAGE_SIZE,
+            CLASS_EXCESS, SHAPE_MODEL, MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 
     private ConnectionRecordCodec() {

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.ClassExcess;
 import org.latencyserver.core.calibration.RecentValues;
+import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
 
@@ -22,25 +23,28 @@ import org.latencyserver.core.state.ConnectionLoadState;
  *                               connection's first block (then it starts at the nominal level)
  * @param classExcess            each traffic shape class's excess over its state's level, learned from every block of
  *                               the class in every state ({@code ClassExcess}); never null
+ * @param shapeModel             every traffic shape's excess over its state's bound, a regression on the shape learned
+ *                               from every block of every shape in every state ({@code ShapeExcessModel}); never null
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
-                       AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess) {
+                       AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel) {
 
     /** Nothing learned. */
-    public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null, ClassExcess.EMPTY);
+    public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null, ClassExcess.EMPTY,
+        ShapeExcessModel.EMPTY);
 
     /** Copies the map. */
     public Learning {
         byState = Map.copyOf(byState);
-        if (classExcess == null) {
-            throw new IllegalArgumentException("learning needs its class excesses (ClassExcess.EMPTY for none)");
+        if (classExcess == null || shapeModel == null) {
+            throw new IllegalArgumentException("learning needs its class excesses and shape model (EMPTY for none)");
         }
     }
 
-    /** Learning with no class excess learned yet. */
+    /** Learning with no class excess nor shape model learned yet. */
     public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
                     final String nextMeasurementReason, final AdaptiveQuantileLevel pooledLevel) {
-        this(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, ClassExcess.EMPTY);
+        this(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, ClassExcess.EMPTY, ShapeExcessModel.EMPTY);
     }
 
     /**
@@ -48,7 +52,15 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with them
      */
     public Learning withClassExcess(final ClassExcess excess) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess, shapeModel);
+    }
+
+    /**
+     * @param model the shape model after a block, or as read back
+     * @return the learning with it
+     */
+    public Learning withShapeModel(final ShapeExcessModel model) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, model);
     }
 
     /** Learning with no pooled level yet. */
@@ -73,7 +85,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withPooledLevel(final AdaptiveQuantileLevel level) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel);
     }
 
     /**
@@ -125,7 +137,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
     public Learning with(final ConnectionLoadState state, final StateKnowledge knowledge) {
         final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
         next.put(state, knowledge);
-        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess);
+        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel);
     }
 
     /**
@@ -133,7 +145,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning enteredStateAt(final long sinceNanos) {
-        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess);
+        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel);
     }
 
     /**
@@ -141,6 +153,6 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withMeasurementReason(final String reason) {
-        return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess);
+        return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess, shapeModel);
     }
 }

@@ -140,6 +140,8 @@ class LearningSurvivesRestartTest {
         assertEquals(saved.learning().pooledLevel(), restored.learning().pooledLevel());
         assertEquals(2, saved.learning().classExcess().byClass().size(), "both classes learned an excess");
         assertEquals(saved.learning().classExcess(), restored.learning().classExcess());
+        assertTrue(saved.learning().shapeModel().fitted(), "24 blocks of two shapes fit the shape model");
+        assertEquals(saved.learning().shapeModel(), restored.learning().shapeModel());
         for (final var entry : saved.learning().byState().entrySet()) {
             assertEquals(entry.getValue().groups(), restored.learning().byState().get(entry.getKey()).groups(), "state " + entry.getKey());
         }
@@ -161,6 +163,8 @@ class LearningSurvivesRestartTest {
         final ConnectionRow restored = after.table().row((short) 4);
         assertEquals(AdaptiveQuantileLevel.start(96), restored.learning().pooledLevel(96), "no pooled level: it starts at the nominal");
         assertTrue(restored.learning().classExcess().byClass().isEmpty(), "no class excess: none learned yet");
+        assertEquals(org.latencyserver.core.calibration.ShapeExcessModel.EMPTY, restored.learning().shapeModel(),
+            "no shape model: none learned yet");
         for (final var entry : saved.learning().byState().entrySet()) {
             final StateKnowledge is = restored.learning().byState().get(entry.getKey());
             assertEquals(entry.getValue().level(), is.level());
@@ -172,7 +176,8 @@ class LearningSurvivesRestartTest {
     private static int stripNewFields(final JsonNode node) {
         int removed = 0;
         if (node instanceof ObjectNode object) {
-            for (final String name : List.of("pooled_level_miss_fraction", "level_blocks", "shape_levels", "class_excess")) {
+            for (final String name : List.of("pooled_level_miss_fraction", "level_blocks", "shape_levels", "class_excess",
+                "shape_model")) {
                 if (object.remove(name) != null) {
                     removed++;
                 }

@@ -83,6 +83,8 @@ class ReplicaRecordsTest {
         assertTrue(ReplicaRecords.decode(ReplicaRecords.encode(List.of(sent)), standby.table(), InputLimits.DEFAULT.maxHistogramBins())
             .get(0).applyTo(standby, 0));
         assertEquals(sent.learning().classExcess(), standby.table().row((short) 4).learning().classExcess());
+        assertEquals(6, sent.learning().shapeModel().blocks());
+        assertEquals(sent.learning().shapeModel(), standby.table().row((short) 4).learning().shapeModel());
     }
 
     @Test

@@ -1,0 +1,294 @@
+package org.latencyserver.core.calibration;
+
+import java.util.Arrays;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
+
+/**
+ * How much a traffic shape's round trips exceed its load state's served bound, learned connection-wide from every probe
+ * train of every shape: a small regression that lends each shape class the strength of all the others, where a level
+ * per class ({@link BorrowedLevel}) needs {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks of that one class.
+ *
+ * <p>The model, per round trip of a block of shape {@code s} sent while its state's bound {@code B} (the reference
+ * histogram read at the state's level, {@link BorrowedLevel#stateMissFraction}) was served:
+ * <pre>
+ *   ln(rtt / B) = f(s) + ε,      f(s) = β0 + β1 ln(spacing / 1 ms) + β2 ln(burst length) + β3 [arrays]
+ * </pre>
+ * The features are the shape's own spacing and burst length (not its class's ranges: a shape at a range's edge is
+ * predicted as such); a block of unknown traffic counts as {@link #UNKNOWN_TRAFFIC}. {@code β} is fitted by
+ * weighted ridge least squares on each block's mean of {@code ln(rtt / B)} (weight {@code min(n, }{@value
+ * #MAX_BLOCK_WEIGHT}{@code )}: a long train is one look at the path, not n independent ones; ridge {@value #RIDGE} on the
+ * slopes, none on β0), from running sums of {@code X'WX} and {@code X'Wy} that forget by {@value #FORGETTING} a block.
+ *
+ * <p>The margin is split conformal, online: each round trip's residual {@code ln(rtt / B) − f(s)} is scored against the
+ * fit of the blocks <em>before</em> its own and kept (each block weighing {@code min(n, cap)}, spread over its round
+ * trips; forgotten at the same rate) in bins of {@value #RESIDUAL_BIN_WIDTH} in ln units over ±{@value
+ * #RESIDUAL_RANGE}; residuals are kept from the {@value #MIN_FIT_BLOCKS}th block on. The margin for a nominal share
+ * {@code 1 − α} is those residuals' weighted quantile at {@code 1 − α} (interpolated within its bin). A shape's bound is
+ * then {@code B · exp(f(s) + margin)}: it covers the nominal share of each shape's round trips when the shapes differ by
+ * a shift of {@code ln rtt} (the model's assumption; a shape whose spread differs from the others' is covered only on
+ * average).
+ *
+ * <p>Fitted (used) from {@value #MIN_BLOCKS} blocks connection-wide. Immutable and thread-safe; one update allocates
+ * only the new snapshot's arrays.
+ */
+public final class ShapeExcessModel {
+
+    /** Number of coefficients: intercept, ln spacing, ln burst length, arrays. */
+    public static final int PARAMETERS = 4;
+    /** Blocks connection-wide before the model may stand for a shape. */
+    public static final long MIN_BLOCKS = 15;
+    /** Blocks fitted before residuals are kept (before, a residual says more about the fit than about the path). */
+    public static final long MIN_FIT_BLOCKS = 5;
+    /** Most round trips a block weighs as. */
+    public static final int MAX_BLOCK_WEIGHT = 20;
+    /** Ridge penalty on the slopes, in block-weight units. */
+    public static final double RIDGE = 1.0;
+    /** What every earlier block's weight is multiplied by when a block is learned. */
+    public static final double FORGETTING = 0.995;
+    /** Width of a residual bin, ln units. */
+    public static final double RESIDUAL_BIN_WIDTH = 0.05;
+    /** Residuals are kept in [−range, +range], ln units; those beyond count in the outermost bins. */
+    public static final double RESIDUAL_RANGE = 3.0;
+    /** Number of residual bins. */
+    public static final int RESIDUAL_BINS = (int) Math.round(2 * RESIDUAL_RANGE / RESIDUAL_BIN_WIDTH);
+    /**
+     * Residual weights are kept as multiples of {@code 1 /} this (a block weighs up to {@value #MAX_BLOCK_WEIGHT}): short
+     * numbers in the state file, and a forgotten bin falls to 0.
+     */
+    public static final double RESIDUAL_WEIGHTS_PER_UNIT = 10_000.0;
+    /** Entries of the upper triangle of {@code X'WX}, row by row. */
+    public static final int GRAM_ENTRIES = PARAMETERS * (PARAMETERS + 1) / 2;
+
+    /** Nothing learned. */
+    public static final ShapeExcessModel EMPTY = new ShapeExcessModel(0, new double[GRAM_ENTRIES], new double[PARAMETERS],
+        new double[RESIDUAL_BINS]);
+
+    /**
+     * What a block of unknown traffic is taken for: the client agent's classic probes, trains of 20 round trips back to
+     * back (taken as 0.25 ms apart) with the thesis's arrays ({@link StateKnowledge#CLASSIC_PROBES}'s class).
+     */
+    public static final TrafficShape UNKNOWN_TRAFFIC = new TrafficShape(250, 20, 0, CallKind.ARRAYS);
+
+    private final long blocks;
+    private final double[] gram;
+    private final double[] moments;
+    private final double[] residualWeights;
+    private final double[] coefficients;
+
+    /**
+     * @param blocks          blocks learned from, {@code >= 0}
+     * @param gram            the upper triangle of {@code X'WX}, row by row, {@value #GRAM_ENTRIES} entries
+     * @param moments         {@code X'Wy}, {@value #PARAMETERS} entries
+     * @param residualWeights the residuals' weights per bin, {@value #RESIDUAL_BINS} entries, each {@code >= 0}
+     * @throws IllegalArgumentException on a wrong length, a negative count or weight, or a value not finite
+     */
+    public ShapeExcessModel(final long blocks, final double[] gram, final double[] moments, final double[] residualWeights) {
+        if (blocks < 0 || gram == null || gram.length != GRAM_ENTRIES || moments == null || moments.length != PARAMETERS
+            || residualWeights == null || residualWeights.length != RESIDUAL_BINS) {
+            throw new IllegalArgumentException("a shape model needs blocks >= 0, " + GRAM_ENTRIES + " gram entries, " + PARAMETERS
+                + " moments and " + RESIDUAL_BINS + " residual bins");
+        }
+        for (final double[] values : new double[][] {gram, moments, residualWeights}) {
+            for (final double value : values) {
+                if (!Double.isFinite(value)) {
+                    throw new IllegalArgumentException("a shape model's sums must be finite, had " + value);
+                }
+            }
+        }
+        for (final double weight : residualWeights) {
+            if (weight < 0) {
+                throw new IllegalArgumentException("a residual weight must be >= 0, was " + weight);
+            }
+        }
+        this.blocks = blocks;
+        this.gram = gram.clone();
+        this.moments = moments.clone();
+        this.residualWeights = residualWeights.clone();
+        this.coefficients = RidgeSolve.solve(this.gram, this.moments, RIDGE);
+    }
+
+    /** @return blocks learned from */
+    public long blocks() {
+        return blocks;
+    }
+
+    /** @return whether it learned from {@value #MIN_BLOCKS} blocks or more, and so may stand for a shape */
+    public boolean fitted() {
+        return blocks >= MIN_BLOCKS && totalResidualWeight() > 0;
+    }
+
+    /** @return a copy of the upper triangle of {@code X'WX} */
+    public double[] gram() {
+        return gram.clone();
+    }
+
+    /** @return a copy of {@code X'Wy} */
+    public double[] moments() {
+        return moments.clone();
+    }
+
+    /** @return a copy of the residuals' weights per bin */
+    public double[] residualWeights() {
+        return residualWeights.clone();
+    }
+
+    /** @return a copy of the fitted coefficients β0..β3 */
+    public double[] coefficients() {
+        return coefficients.clone();
+    }
+
+    /**
+     * @param shape a traffic shape
+     * @return {@code f(s)}: the predicted mean of {@code ln(rtt / B)} for the shape
+     */
+    public double predictedLogExcess(final TrafficShape shape) {
+        return coefficients[0] + coefficients[1] * logSpacing(shape) + coefficients[2] * logBurst(shape)
+            + coefficients[3] * arrays(shape);
+    }
+
+    /**
+     * @param targetMissFraction α, in (0, 1)
+     * @return the residuals' weighted quantile at {@code 1 − α}, ln units (0 when none kept)
+     */
+    public double margin(final double targetMissFraction) {
+        final double total = totalResidualWeight();
+        if (total <= 0) {
+            return 0.0;
+        }
+        final double wanted = (1.0 - targetMissFraction) * total;
+        double cumulative = 0;
+        for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
+            final double weight = residualWeights[bin];
+            if (weight > 0 && cumulative + weight >= wanted) {
+                return -RESIDUAL_RANGE + RESIDUAL_BIN_WIDTH * (bin + (wanted - cumulative) / weight);
+            }
+            cumulative += weight;
+        }
+        return RESIDUAL_RANGE;
+    }
+
+    /**
+     * @param shape              a traffic shape
+     * @param targetMissFraction α, in (0, 1)
+     * @return what the state's bound is multiplied by for the shape: {@code exp(f(s) + margin)}
+     */
+    public double boundFactor(final TrafficShape shape, final double targetMissFraction) {
+        return Math.exp(predictedLogExcess(shape) + margin(targetMissFraction));
+    }
+
+    /**
+     * @param shape           the block's traffic shape ({@link #UNKNOWN_TRAFFIC} when unknown)
+     * @param roundTrips      the block's round trips, ns; empty changes nothing
+     * @param stateBoundNanos the state's bound when the block was sent, ns, {@code > 0}
+     * @return the model after the block
+     */
+    public ShapeExcessModel observe(final TrafficShape shape, final LatencyHistogram roundTrips, final double stateBoundNanos) {
+        if (shape == null || roundTrips == null || !(stateBoundNanos > 0) || Double.isInfinite(stateBoundNanos)) {
+            throw new IllegalArgumentException("a shape model's block needs its class, its round trips and a state bound > 0");
+        }
+        final long count = roundTrips.totalCount();
+        if (count == 0) {
+            return this;
+        }
+        final double weight = Math.min(count, MAX_BLOCK_WEIGHT);
+        final double perRoundTrip = weight / count;
+        final double predicted = predictedLogExcess(shape);
+        final boolean scored = blocks >= MIN_FIT_BLOCKS;
+        final double[] nextResiduals = new double[RESIDUAL_BINS];
+        for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
+            nextResiduals[bin] = FORGETTING * residualWeights[bin];
+        }
+        double sumLog = 0;
+        for (int bin = 0; bin <= roundTrips.binCount(); bin++) {
+            final boolean overflow = bin == roundTrips.binCount();
+            final long inBin = overflow ? roundTrips.overflowCount() : roundTrips.count(bin);
+            if (inBin == 0) {
+                continue;
+            }
+            final double nanos = overflow ? roundTrips.lastEdgeNanos()
+                : Math.max(1.0, 0.5 * (roundTrips.lowerEdgeNanos(bin) + roundTrips.upperEdgeNanos(bin)));
+            final double logRatio = Math.log(nanos / stateBoundNanos);
+            sumLog += inBin * logRatio;
+            if (scored) {
+                nextResiduals[overflow ? RESIDUAL_BINS - 1 : residualBin(logRatio - predicted)] += perRoundTrip * inBin;
+            }
+        }
+        for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
+            nextResiduals[bin] = Math.round(nextResiduals[bin] * RESIDUAL_WEIGHTS_PER_UNIT) / RESIDUAL_WEIGHTS_PER_UNIT;
+        }
+        final double y = sumLog / count;
+        final double[] nextGram = new double[GRAM_ENTRIES];
+        final double[] nextMoments = new double[PARAMETERS];
+        int entry = 0;
+        for (int i = 0; i < PARAMETERS; i++) {
+            final double xi = feature(shape, i);
+            nextMoments[i] = FORGETTING * moments[i] + weight * xi * y;
+            for (int j = i; j < PARAMETERS; j++) {
+                nextGram[entry] = FORGETTING * gram[entry] + weight * xi * feature(shape, j);
+                entry++;
+            }
+        }
+        return new ShapeExcessModel(blocks + 1, nextGram, nextMoments, nextResiduals);
+    }
+
+    /**
+     * @param shape a traffic shape
+     * @return its features: 1, ln(spacing / 1 ms), ln(burst length), 1 for arrays (0 for octets)
+     */
+    public static double[] features(final TrafficShape shape) {
+        return new double[] {1.0, logSpacing(shape), logBurst(shape), arrays(shape)};
+    }
+
+    private static double feature(final TrafficShape shape, final int index) {
+        return switch (index) {
+            case 0 -> 1.0;
+            case 1 -> logSpacing(shape);
+            case 2 -> logBurst(shape);
+            default -> arrays(shape);
+        };
+    }
+
+    private static double logSpacing(final TrafficShape shape) {
+        return Math.log(shape.spacingMicros() / 1_000.0);
+    }
+
+    private static double logBurst(final TrafficShape shape) {
+        return Math.log(shape.burstRoundTrips());
+    }
+
+    private static double arrays(final TrafficShape shape) {
+        return shape.call() == CallKind.ARRAYS ? 1.0 : 0.0;
+    }
+
+    private static int residualBin(final double residual) {
+        final int bin = (int) Math.floor((residual + RESIDUAL_RANGE) / RESIDUAL_BIN_WIDTH);
+        return Math.max(0, Math.min(RESIDUAL_BINS - 1, bin));
+    }
+
+    private double totalResidualWeight() {
+        double total = 0;
+        for (final double weight : residualWeights) {
+            total += weight;
+        }
+        return total;
+    }
+
+    @Override
+    public boolean equals(final Object other) {
+        return other instanceof ShapeExcessModel that && blocks == that.blocks && Arrays.equals(gram, that.gram)
+            && Arrays.equals(moments, that.moments) && Arrays.equals(residualWeights, that.residualWeights);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * (31 * Long.hashCode(blocks) + Arrays.hashCode(gram)) + Arrays.hashCode(moments))
+            + Arrays.hashCode(residualWeights);
+    }
+
+    @Override
+    public String toString() {
+        return "ShapeExcessModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + "]";
+    }
+}

@@ -1,0 +1,68 @@
+package org.latencyserver.core.calibration;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.latencyserver.core.estimate.Estimate;
+import org.latencyserver.core.histogram.BoundBeyondHistogramException;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
+
+/**
+ * A bound for one traffic shape from the connection's {@link ShapeExcessModel}: the load state's bound (the reference
+ * histogram read at the state's level, borrowing from the pooled one while young) times the shape's factor
+ * {@code exp(f(s) + margin)}. The state's bound is the one the model learned its excesses against.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ShapeModelBound {
+
+    private ShapeModelBound() {
+    }
+
+    /**
+     * @param reference the histogram the served bound is read from, not null
+     * @param knowledge what was learned in the load state; its level not null
+     * @param pooled    the connection's pooled level, or null to borrow nothing
+     * @return the state's bound, ns: the reference read at {@code 1 − α_state} (its last edge beyond it)
+     */
+    public static double stateBoundNanos(final LatencyHistogram reference, final StateKnowledge knowledge,
+                                         final AdaptiveQuantileLevel pooled) {
+        final double percent = ClassExcess.percentOf(BorrowedLevel.stateMissFraction(knowledge, pooled));
+        try {
+            return reference.boundAt(percent).boundNanos();
+        } catch (BoundBeyondHistogramException | IllegalArgumentException beyond) {
+            return reference.lastEdgeNanos();
+        }
+    }
+
+    /**
+     * @param thesis    the thesis's bound
+     * @param reference the histogram it was read from, not null
+     * @param knowledge what was learned in its load state; its level not null
+     * @param pooled    the connection's pooled level, or null
+     * @param model     the connection's shape model, {@linkplain ShapeExcessModel#fitted() fitted}
+     * @param asked     the shape asked for
+     * @return the state's bound times the shape's factor, and how (naming the model and its trains)
+     */
+    public static EstimateCorrection.Corrected bound(final Estimate thesis, final LatencyHistogram reference,
+                                                     final StateKnowledge knowledge, final AdaptiveQuantileLevel pooled,
+                                                     final ShapeExcessModel model, final TrafficShape asked) {
+        final double target = knowledge.level().targetMissFraction();
+        final BorrowedLevel.Served stateLevel = new BorrowedLevel.Served(BorrowedLevel.stateMissFraction(knowledge, pooled), target,
+            knowledge.groups().stateBlocks(), pooled == null ? 1.0 : BorrowedLevel.weight(knowledge.groups().stateBlocks()), null,
+            false, BorrowedLevel.Basis.STATE);
+        final EstimateCorrection.Corrected atState = EstimateCorrection.bound(thesis, reference, knowledge, pooled, stateLevel);
+        final double stateMillis = stateBoundNanos(reference, knowledge, pooled) / 1e6;
+        final double factor = model.boundFactor(asked, target);
+        final String description = String.format(Locale.ROOT,
+            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s (predicted excess %+.3f, conformal margin %+.3f,"
+                + " ln units)", model.blocks(), stateMillis, factor, asked.label(), model.predictedLogExcess(asked),
+            model.margin(target));
+        final Estimate at = atState.estimate();
+        final List<String> notes = new ArrayList<>(at.notes());
+        notes.add(description);
+        return new EstimateCorrection.Corrected(new Estimate(at.qos(), at.kind(), stateMillis * factor, at.boundPercent(),
+            at.interval(), at.alternatives(), at.basis(), notes, at.interpolated()), description);
+    }
+}
