@@ -17,6 +17,9 @@ import org.latencyserver.core.stats.ConfidenceInterval;
  * <li>a bound is read from the same histogram at the {@linkplain AdaptiveQuantileLevel adaptive
  *     level} instead of the nominal one; its interval is the observed coverage (over blocks) once
  *     {@value #MIN_BLOCKS_FOR_OBSERVED_INTERVAL} blocks were seen;</li>
+ * <li>unless that bound lies more than {@value #RESCALE_BEYOND_FACTOR} times off the thesis's bound rescaled by the
+ *     conformal quantile of the {@linkplain RatioScores ratios} of what followed to it (the state's own, or the pooled
+ *     level's while the state has too few): then the rescaled bound is served;</li>
  * <li>a mean is multiplied by the {@linkplain MeanCorrection learned factor}; its interval is the
  *     predictive interval of the next window's mean once enough windows were seen.</li>
  * </ul>
@@ -26,6 +29,12 @@ public final class EstimateCorrection {
 
     /** Blocks of round trips before the observed coverage interval replaces the thesis's. */
     public static final int MIN_BLOCKS_FOR_OBSERVED_INTERVAL = 20;
+    /**
+     * How far, as a factor either way, the bound read at the adaptive level may lie from the thesis's bound rescaled by
+     * its {@linkplain RatioScores ratios} before the rescaled one is served: within it the level (with its long-run
+     * coverage guarantee) decides.
+     */
+    public static final double RESCALE_BEYOND_FACTOR = 1.3;
 
     private EstimateCorrection() {
     }
@@ -153,6 +162,10 @@ public final class EstimateCorrection {
             valueMillis = reference.lastEdgeNanos() / 1e6;
             notes.add("the corrected level lies beyond the histogram; its last edge is served");
         }
+        final String rescaled = rescaled(thesis, valueMillis, level, pooledLevel);
+        if (rescaled != null) {
+            valueMillis = thesis.valueMillis() * scaleFactor(level, pooledLevel);
+        }
         final ConfidenceInterval observed = knowledge.coverage().blocks() >= MIN_BLOCKS_FOR_OBSERVED_INTERVAL
             ? knowledge.coverage().interval(Estimate.CONFIDENCE_LEVEL) : null;
         final List<ConfidenceInterval> alternatives = new ArrayList<>();
@@ -161,11 +174,48 @@ public final class EstimateCorrection {
         final String description = String.format(Locale.ROOT,
             "adaptive conformal: read at %.2f %% (nominal %s %%) after %d round trips followed served bounds in this state",
             levelPercent, plain(thesis.boundPercent()), knowledge.coverage().roundTrips())
-            + (pooledLevel == null && served.shape() == null ? "" : "; " + served.description());
+            + (pooledLevel == null && served.shape() == null ? "" : "; " + served.description())
+            + (rescaled == null ? "" : "; " + rescaled);
         notes.add(description + "; thesis value " + millis(thesis.valueMillis()));
         return new Corrected(new Estimate(thesis.qos(), EstimateKind.BOUND, valueMillis, thesis.boundPercent(),
             observed != null ? observed : thesis.interval(), alternatives, thesis.basis(), notes, thesis.interpolated()),
             description);
+    }
+
+    /**
+     * @return the factor the thesis's bound is multiplied by to cover its share of what followed: the conformal quantile
+     *         of the state's own {@linkplain RatioScores ratios}, or of the pooled level's while the state has fewer than
+     *         {@value RatioScores#MIN_SCORES}; NaN when neither has enough
+     */
+    static double scaleFactor(final AdaptiveQuantileLevel own, final AdaptiveQuantileLevel pooled) {
+        final RatioScores ratios = own.ratios().size() >= RatioScores.MIN_SCORES || pooled == null ? own.ratios() : pooled.ratios();
+        return ratios.quantile(own.targetMissFraction());
+    }
+
+    /**
+     * @param levelMillis the bound read at the adaptive level, ms
+     * @return null when that bound is served; else, when it lies more than {@value #RESCALE_BEYOND_FACTOR} times above
+     *         or below the thesis's bound rescaled by {@link #scaleFactor} (the histogram is so far off that no level
+     *         of it holds, or the level has overshot on a few blocks and comes back down too slowly), why the rescaled
+     *         bound is served instead
+     */
+    private static String rescaled(final Estimate thesis, final double levelMillis, final AdaptiveQuantileLevel own,
+                                   final AdaptiveQuantileLevel pooled) {
+        final double factor = scaleFactor(own, pooled);
+        if (!(factor > 0) || Double.isInfinite(factor)) {
+            return null;
+        }
+        final double scaledMillis = thesis.valueMillis() * factor;
+        if (levelMillis <= RESCALE_BEYOND_FACTOR * scaledMillis && levelMillis * RESCALE_BEYOND_FACTOR >= scaledMillis) {
+            return null;
+        }
+        final boolean ownRatios = own.ratios().size() >= RatioScores.MIN_SCORES;
+        return String.format(Locale.ROOT,
+            "rescaled: thesis bound × %.3f, the conformal %s %% quantile of %d recent round trips over the thesis bound they"
+                + " followed (%s), since the bound read at the level, %s, was %.1f times that",
+            factor, plain(100.0 * (1.0 - own.targetMissFraction())),
+            ownRatios ? own.ratios().size() : pooled.ratios().size(), ownRatios ? "this state's" : "the connection's pooled",
+            millis(levelMillis), levelMillis / scaledMillis);
     }
 
     private static Corrected mean(final Estimate thesis, final StateKnowledge knowledge, final RecentValues pooledLogResiduals) {
