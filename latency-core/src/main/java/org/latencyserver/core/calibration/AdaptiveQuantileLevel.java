@@ -19,8 +19,7 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  *
  * <p>Beside the level, the {@linkplain RatioScores ratios} of the round trips that followed to the thesis's bound they
  * followed ({@link #observeRatios}): where the histogram itself is far off, no level of it holds, and {@link
- * EstimateCorrection} rescales the thesis's bound by their quantile instead. They are not saved with the level: after a
- * restart they are learned again from {@value RatioScores#MIN_SCORES} round trips.
+ * EstimateCorrection} rescales the thesis's bound by their quantile instead.
  *
  * <p>Immutable and thread-safe.
  *

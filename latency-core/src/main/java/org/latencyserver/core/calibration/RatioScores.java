@@ -13,7 +13,8 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * α_target} per clean round trip.
  *
  * <p>A block (a probe window, a measurement) adds at most {@value #MAX_SCORES_PER_BLOCK} scores, taken evenly by rank
- * from its histogram (a bin's round trips at its upper edge; those beyond the last edge at the last edge), so that a
+ * from its histogram (a bin's round trips at its upper edge; those beyond the last edge at the last edge), each to three
+ * significant digits, so that a
  * measurement's thousand correlated round trips weigh like a few probe windows; at most {@value #CAPACITY} scores are
  * kept, the oldest dropped first.
  *
@@ -35,6 +36,26 @@ public final class RatioScores {
 
     private RatioScores(final double[] scores) {
         this.scores = scores;
+    }
+
+    /**
+     * @param scores oldest first, each finite and {@code >= 0}; only the newest {@value #CAPACITY} are kept
+     * @return them (as read back from a file)
+     * @throws IllegalArgumentException on a score that is negative or not finite
+     */
+    public static RatioScores of(final double[] scores) {
+        for (final double score : scores) {
+            if (!(score >= 0) || Double.isInfinite(score)) {
+                throw new IllegalArgumentException("a ratio score must be finite and >= 0, one was " + score);
+            }
+        }
+        return scores.length == 0 ? EMPTY : new RatioScores(Arrays.copyOfRange(scores, Math.max(0, scores.length - CAPACITY),
+            scores.length));
+    }
+
+    /** @return a copy of the scores, oldest first */
+    public double[] toArray() {
+        return scores.clone();
     }
 
     /**
@@ -60,9 +81,14 @@ public final class RatioScores {
             final long rank = Math.min(total, Math.max(1, (long) Math.ceil((i + 0.5) * total / added)));
             final long nanos = rank > total - roundTrips.overflowCount() ? roundTrips.lastEdgeNanos()
                 : roundTrips.upperEdgeNanos(roundTrips.binOfRank(rank));
-            block[i] = nanos / thesisNanos;
+            block[i] = threeDigits(nanos / thesisNanos);
         }
         return append(block);
+    }
+
+    /** A score to three significant digits (half a percent): short in a state file, read back as the same double. */
+    private static double threeDigits(final double score) {
+        return score == 0 ? 0 : new java.math.BigDecimal(score).round(new java.math.MathContext(3)).doubleValue();
     }
 
     /**

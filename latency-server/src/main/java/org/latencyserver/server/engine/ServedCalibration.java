@@ -17,7 +17,9 @@ import org.latencyserver.server.table.Learning;
  * estimate is the state's own (a measurement of it, remembered or fresh, its profile cell, or its band's probes) and
  * the connection adaptive, learned from (the correction, the drift test). A bound's levels — the connection's pooled
  * one, the state's own, the traffic shape class's — each learn from the misses of the bound read at that level from
- * the histogram the served bound came from (see {@code BorrowedLevel}).
+ * the histogram the served bound came from (see {@code BorrowedLevel}); the state's level and the pooled one also learn
+ * the round trips' ratios to the thesis's bound behind the served one ({@code RatioScores}) when that bound came from the
+ * path's own round trips (band probes, measurements), not from a profile.
  *
  * <p>Stateless and thread-safe.
  */
@@ -56,11 +58,19 @@ final class ServedCalibration {
         if (served.kind() == EstimateKind.BOUND) {
             final long hits = Math.min(count, roundTrips.countAtOrBelow(Math.round(served.valueMillis() * 1e6)));
             final DoubleToLongFunction missesAt = missesAt(row.served().reference(), roundTrips, count, count - hits);
-            final StateKnowledge next = known.observeBound(count, hits, fromProbe, adapt, shape, missesAt);
+            final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
+            // Ratios to a profile's bound describe the profile, not the path's own round trips: only these are learned.
+            final boolean ratios = !fromProfile(row.served().source()) && thesisMillis > 0 && !Double.isInfinite(thesisMillis)
+                && roundTrips.totalCount() > 0;
+            final StateKnowledge next = known.observeBound(count, hits, fromProbe, adapt, shape, missesAt,
+                ratios ? roundTrips : null, thesisMillis);
             final AdaptiveQuantileLevel pooled = row.learning().pooledLevel(row.spec().boundPercent());
             final Learning learning = row.learning().with(row.load(), next);
-            return !adapt || pooled == null || known.level() == null ? learning
-                : learning.withPooledLevel(pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent())));
+            if (!adapt || pooled == null || known.level() == null) {
+                return learning;
+            }
+            final AdaptiveQuantileLevel pooledNext = pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent()));
+            return learning.withPooledLevel(ratios ? pooledNext.observeRatios(roundTrips, thesisMillis) : pooledNext);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
         if (served.qos() == 3 && row.spec().isAdaptive()) {
@@ -70,6 +80,11 @@ final class ServedCalibration {
         }
         return row.learning().with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
             served.interval().upper(), meanMillis, count, fromProbe, adapt));
+    }
+
+    /** @return whether the estimate served was read from a profile (its cell, or a composed path of cells) */
+    static boolean fromProfile(final org.latencyserver.orb.EstimateSource source) {
+        return source == org.latencyserver.orb.EstimateSource.PROFILE || source == org.latencyserver.orb.EstimateSource.PROFILE_FALLBACK;
     }
 
     /**
