@@ -19,7 +19,8 @@ import org.latencyserver.core.stats.ConfidenceInterval;
  *     {@value #MIN_BLOCKS_FOR_OBSERVED_INTERVAL} blocks were seen;</li>
  * <li>unless that bound lies more than {@value #RESCALE_BEYOND_FACTOR} times off the thesis's bound rescaled by the
  *     conformal quantile of the {@linkplain RatioScores ratios} of what followed to it (the state's own, or the pooled
- *     level's while the state has too few): then the rescaled bound is served;</li>
+ *     level's while the state has too few; never past the thesis's bound against the level's side of it): then the
+ *     rescaled bound is served ({@link #rescaledMillis});</li>
  * <li>a mean is multiplied by the {@linkplain MeanCorrection learned factor}; its interval is the
  *     predictive interval of the next window's mean once enough windows were seen.</li>
  * </ul>
@@ -162,9 +163,10 @@ public final class EstimateCorrection {
             valueMillis = reference.lastEdgeNanos() / 1e6;
             notes.add("the corrected level lies beyond the histogram; its last edge is served");
         }
-        final String rescaled = rescaled(thesis, valueMillis, level, pooledLevel);
+        final double rescaledMillis = rescaledMillis(thesis.valueMillis(), valueMillis, level, pooledLevel);
+        final String rescaled = Double.isNaN(rescaledMillis) ? null : rescaled(thesis, valueMillis, rescaledMillis, level, pooledLevel);
         if (rescaled != null) {
-            valueMillis = thesis.valueMillis() * scaleFactor(level, pooledLevel);
+            valueMillis = rescaledMillis;
         }
         final ConfidenceInterval observed = knowledge.coverage().blocks() >= MIN_BLOCKS_FOR_OBSERVED_INTERVAL
             ? knowledge.coverage().interval(Estimate.CONFIDENCE_LEVEL) : null;
@@ -193,29 +195,43 @@ public final class EstimateCorrection {
     }
 
     /**
-     * @param levelMillis the bound read at the adaptive level, ms
-     * @return null when that bound is served; else, when it lies more than {@value #RESCALE_BEYOND_FACTOR} times above
-     *         or below the thesis's bound rescaled by {@link #scaleFactor} (the histogram is so far off that no level
-     *         of it holds, or the level has overshot on a few blocks and comes back down too slowly), why the rescaled
-     *         bound is served instead
+     * The bound to serve instead of the one read at the level, or NaN to serve that one. The candidate is the thesis's
+     * bound times {@link #scaleFactor}, kept on the side of the thesis's bound the level is on: a level at or above the
+     * nominal one (the round trips missed what the histogram gave) never serves less than the thesis's bound, one below
+     * it (they were covered) never more — ratios learned against a reference that has since moved (band probes a burst
+     * passed through) cannot then contradict the level. It is served when the level's bound lies more than {@value
+     * #RESCALE_BEYOND_FACTOR} times above or below it: the histogram is so far off that no level of it holds, or the
+     * level has overshot on a few blocks and comes back down too slowly.
+     *
+     * @param thesisMillis the thesis's bound, ms
+     * @param levelMillis  the bound read at the adaptive level, ms
+     * @return the rescaled bound, ms, or NaN
      */
-    private static String rescaled(final Estimate thesis, final double levelMillis, final AdaptiveQuantileLevel own,
-                                   final AdaptiveQuantileLevel pooled) {
+    static double rescaledMillis(final double thesisMillis, final double levelMillis, final AdaptiveQuantileLevel own,
+                                 final AdaptiveQuantileLevel pooled) {
         final double factor = scaleFactor(own, pooled);
         if (!(factor > 0) || Double.isInfinite(factor)) {
-            return null;
+            return Double.NaN;
         }
-        final double scaledMillis = thesis.valueMillis() * factor;
-        if (levelMillis <= RESCALE_BEYOND_FACTOR * scaledMillis && levelMillis * RESCALE_BEYOND_FACTOR >= scaledMillis) {
-            return null;
+        final double candidateMillis = levelMillis >= thesisMillis ? Math.max(thesisMillis * factor, thesisMillis)
+            : Math.min(thesisMillis * factor, thesisMillis);
+        if (levelMillis <= RESCALE_BEYOND_FACTOR * candidateMillis && levelMillis * RESCALE_BEYOND_FACTOR >= candidateMillis) {
+            return Double.NaN;
         }
+        return candidateMillis;
+    }
+
+    /** @return why the rescaled bound is served instead of the level's, for the correction's description */
+    private static String rescaled(final Estimate thesis, final double levelMillis, final double rescaledMillis,
+                                   final AdaptiveQuantileLevel own, final AdaptiveQuantileLevel pooled) {
         final boolean ownRatios = own.ratios().size() >= RatioScores.MIN_SCORES;
         return String.format(Locale.ROOT,
-            "rescaled: thesis bound × %.3f, the conformal %s %% quantile of %d recent round trips over the thesis bound they"
-                + " followed (%s), since the bound read at the level, %s, was %.1f times that",
-            factor, plain(100.0 * (1.0 - own.targetMissFraction())),
+            "rescaled: %s, thesis bound × %.3f, the conformal %s %% quantile of %d recent round trips over the thesis bound"
+                + " they followed (%s)%s, since the bound read at the level, %s, was %.1f times that",
+            millis(rescaledMillis), scaleFactor(own, pooled), plain(100.0 * (1.0 - own.targetMissFraction())),
             ownRatios ? own.ratios().size() : pooled.ratios().size(), ownRatios ? "this state's" : "the connection's pooled",
-            millis(levelMillis), levelMillis / scaledMillis);
+            Math.abs(rescaledMillis - thesis.valueMillis() * scaleFactor(own, pooled)) > 1e-12 ? ", kept at the thesis bound"
+                : "", millis(levelMillis), levelMillis / rescaledMillis);
     }
 
     private static Corrected mean(final Estimate thesis, final StateKnowledge knowledge, final RecentValues pooledLogResiduals) {

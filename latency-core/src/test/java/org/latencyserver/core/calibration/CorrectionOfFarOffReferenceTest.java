@@ -112,7 +112,7 @@ class CorrectionOfFarOffReferenceTest {
         final Run run = run(4.0, true, 21);
         assertEquals(0.96, run.coverage(), 0.02, "coverage after " + LEARNING_WINDOWS + " windows");
         assertEquals(1.0, run.medianServedOverTrueP96(), 0.15, "served bound / the path's p96");
-        assertTrue(run.lastCorrection().contains("rescaled: thesis bound ×"), run.lastCorrection());
+        assertTrue(run.lastCorrection().contains("rescaled: ") && run.lastCorrection().contains("thesis bound ×"), run.lastCorrection());
     }
 
     @Test

@@ -93,12 +93,22 @@ class RescaledBandBoundTest {
 
     @Test
     void withoutABurstTheLevelDecidesAndNothingIsRescaled() {
+        // One round trip in each of (10, 11] … (29, 30] ms: the level's bound moves by a bin, never by a factor 1.3.
+        final long[] counts = new long[30];
+        java.util.Arrays.fill(counts, 10, 30, 1);
+        final LatencyHistogram even = LatencyHistogram.uniform(MS, counts, 0);
         final UpdateEngine engine = engine();
         engine.applyPolledMib(QOS2, new MibReading((short) 10, (short) 10, (short) 100), 0);
-        probe(engine, usual(), (18 * 10.5 + 2 * 14.5) / 20, 30, 0);
-        final ConnectionRow row = engine.table().row(QOS2);
-        assertEquals(15.0, row.estimate().valueMillis(), 1e-9);
-        assertFalse(row.served().correction().contains("rescaled"), row.served().correction());
+        long now = 0;
+        for (int i = 0; i < 40; i++) {
+            now = probe(engine, even, 20.0, 1, now);
+            final ConnectionRow row = engine.table().row(QOS2);
+            if (row.estimate() != null) {
+                assertFalse(row.served().correction().contains("rescaled"), row.served().correction());
+                assertTrue(row.estimate().valueMillis() >= 27.0, "about the band's 96th percentile: " + row.estimate().valueMillis());
+            }
+        }
+        assertEquals(EstimateSource.BAND_PROBES, engine.table().row(QOS2).served().source());
     }
 
     /** Windows of 20 round trips after which the burst's 20 scores have left the newest 400. */
