@@ -27,15 +27,24 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * @param missFraction       α now: the served level is {@code 1 − α}
  * @param stepPerRoundTrip   γ, {@code > 0}
  * @param maxBlockWeight     most round trips a block counts as, {@code >= 1}
- * @param ratios             recent round trips over the thesis's bound they followed
+ * @param ratios             recent round trips over the thesis's bound they followed, when it was read from the path's
+ *                           own round trips (band probes, a measurement)
+ * @param profileRatios      the same when the thesis's bound was read from a profile: kept apart, since a profile's
+ *                           bound and the path's own are off by different factors
  */
 public record AdaptiveQuantileLevel(double targetMissFraction, double missFraction, double stepPerRoundTrip,
-                                    int maxBlockWeight, RatioScores ratios) {
+                                    int maxBlockWeight, RatioScores ratios, RatioScores profileRatios) {
 
     /** A level with no ratios learned yet. */
     public AdaptiveQuantileLevel(final double targetMissFraction, final double missFraction, final double stepPerRoundTrip,
                                  final int maxBlockWeight) {
-        this(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, RatioScores.EMPTY);
+        this(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, RatioScores.EMPTY, RatioScores.EMPTY);
+    }
+
+    /** A level with no ratios to a profile's bound learned yet. */
+    public AdaptiveQuantileLevel(final double targetMissFraction, final double missFraction, final double stepPerRoundTrip,
+                                 final int maxBlockWeight, final RatioScores ratios) {
+        this(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, ratios, RatioScores.EMPTY);
     }
 
     /** Default γ: one fully missed window of 8 probes raises a 96 % level by about 3.8 points. */
@@ -63,7 +72,7 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         if (Double.isNaN(missFraction)) {
             throw new IllegalArgumentException("miss fraction is NaN");
         }
-        if (ratios == null) {
+        if (ratios == null || profileRatios == null) {
             throw new IllegalArgumentException("ratios must not be null (RatioScores.EMPTY for none)");
         }
     }
@@ -93,25 +102,43 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         final double next = missFraction + stepPerRoundTrip * weight * (targetMissFraction - (double) misses / roundTrips);
         final double maxMissFraction = Math.min(1.0 - MIN_LEVEL_PERCENT / 100.0, 2.0 * targetMissFraction + 0.05);
         return new AdaptiveQuantileLevel(targetMissFraction, Math.max(MIN_MISS_FRACTION, Math.min(maxMissFraction, next)),
-            stepPerRoundTrip, maxBlockWeight, ratios);
+            stepPerRoundTrip, maxBlockWeight, ratios, profileRatios);
     }
 
     /**
      * @param roundTrips   a block of round trips that followed a served bound, ns
      * @param thesisMillis the thesis's (uncorrected) bound served behind it, ms, {@code > 0}
-     * @return the level with the block's ratios learned (the level itself unchanged)
+     * @return the level with the block's ratios learned into {@link #ratios} (the level itself unchanged)
      */
     public AdaptiveQuantileLevel observeRatios(final LatencyHistogram roundTrips, final double thesisMillis) {
         return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight,
-            ratios.add(roundTrips, thesisMillis));
+            ratios.add(roundTrips, thesisMillis), profileRatios);
     }
 
     /**
-     * @param other the ratios to carry instead of these (e.g. these and other states' pooled)
-     * @return the level with them (the level itself unchanged)
+     * @param roundTrips   a block of round trips that followed a served bound read from a profile, ns
+     * @param thesisMillis that bound before correction, ms, {@code > 0}
+     * @return the level with the block's ratios learned into {@link #profileRatios} (the level itself unchanged)
+     */
+    public AdaptiveQuantileLevel observeProfileRatios(final LatencyHistogram roundTrips, final double thesisMillis) {
+        return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, ratios,
+            profileRatios.add(roundTrips, thesisMillis));
+    }
+
+    /**
+     * @param other the ratios to carry instead of {@link #ratios} (e.g. the profile's, to correct a profile's bound)
+     * @return the level with them (the level itself and its profile ratios unchanged)
      */
     public AdaptiveQuantileLevel withRatios(final RatioScores other) {
-        return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, other);
+        return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, other, profileRatios);
+    }
+
+    /**
+     * @param other the ratios to carry instead of {@link #profileRatios}
+     * @return the level with them
+     */
+    public AdaptiveQuantileLevel withProfileRatios(final RatioScores other) {
+        return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, ratios, other);
     }
 
     /** @return the level to read the bound at, percent, in [{@value #MIN_LEVEL_PERCENT}, 100] */

@@ -168,12 +168,28 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt,
                                        final ShapeClass shape, final DoubleToLongFunction missesAtPercent,
                                        final org.latencyserver.core.histogram.LatencyHistogram block, final double thesisMillis) {
+        return observeBound(roundTrips, hits, fromProbe, adapt, shape, missesAtPercent, block, thesisMillis, false);
+    }
+
+    /**
+     * As {@link #observeBound(long, long, boolean, boolean, ShapeClass, DoubleToLongFunction,
+     * org.latencyserver.core.histogram.LatencyHistogram, double)}, the ratios learned into the level's {@link
+     * AdaptiveQuantileLevel#profileRatios} when the thesis's bound was read from a profile.
+     *
+     * @param profileThesis whether the thesis's bound behind the served one was read from a profile
+     * @return the knowledge after it
+     */
+    public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt,
+                                       final ShapeClass shape, final DoubleToLongFunction missesAtPercent,
+                                       final org.latencyserver.core.histogram.LatencyHistogram block, final double thesisMillis,
+                                       final boolean profileThesis) {
         AdaptiveQuantileLevel nextLevel = level;
         GroupLevels nextGroups = groups;
         if (level != null && adapt) {
             nextLevel = level.observe(roundTrips, missesAtPercent.applyAsLong(level.servedPercent()));
             if (block != null) {
-                nextLevel = nextLevel.observeRatios(block, thesisMillis);
+                nextLevel = profileThesis ? nextLevel.observeProfileRatios(block, thesisMillis)
+                    : nextLevel.observeRatios(block, thesisMillis);
             }
             final ShapeClass group = shape == null ? CLASSIC_PROBES : shape;
             final AdaptiveQuantileLevel fresh = new AdaptiveQuantileLevel(level.targetMissFraction(), level.targetMissFraction(),

@@ -18,8 +18,8 @@ import org.latencyserver.server.table.Learning;
  * the connection adaptive, learned from (the correction, the drift test). A bound's levels — the connection's pooled
  * one, the state's own, the traffic shape class's — each learn from the misses of the bound read at that level from
  * the histogram the served bound came from (see {@code BorrowedLevel}); the state's level and the pooled one also learn
- * the round trips' ratios to the thesis's bound behind the served one ({@code RatioScores}) when that bound came from the
- * path's own round trips (band probes, measurements), not from a profile.
+ * the round trips' ratios to the thesis's bound behind the served one ({@code RatioScores}): to a profile's bound apart
+ * from those to the path's own round trips' (band probes, measurements).
  *
  * <p>Stateless and thread-safe.
  */
@@ -59,18 +59,19 @@ final class ServedCalibration {
             final long hits = Math.min(count, roundTrips.countAtOrBelow(Math.round(served.valueMillis() * 1e6)));
             final DoubleToLongFunction missesAt = missesAt(row.served().reference(), roundTrips, count, count - hits);
             final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
-            // Ratios to a profile's bound describe the profile, not the path's own round trips: only these are learned.
-            final boolean ratios = !fromProfile(row.served().source()) && thesisMillis > 0 && !Double.isInfinite(thesisMillis)
-                && roundTrips.totalCount() > 0;
+            // Ratios to a profile's bound and to the path's own round trips' are off by different factors: kept apart.
+            final boolean profileThesis = fromProfile(row.served().source());
+            final boolean ratios = thesisMillis > 0 && !Double.isInfinite(thesisMillis) && roundTrips.totalCount() > 0;
             final StateKnowledge next = known.observeBound(count, hits, fromProbe, adapt, shape, missesAt,
-                ratios ? roundTrips : null, thesisMillis);
+                ratios ? roundTrips : null, thesisMillis, profileThesis);
             final AdaptiveQuantileLevel pooled = row.learning().pooledLevel(row.spec().boundPercent());
             final Learning learning = row.learning().with(row.load(), next);
             if (!adapt || pooled == null || known.level() == null) {
                 return learning;
             }
             final AdaptiveQuantileLevel pooledNext = pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent()));
-            return learning.withPooledLevel(ratios ? pooledNext.observeRatios(roundTrips, thesisMillis) : pooledNext);
+            return learning.withPooledLevel(!ratios ? pooledNext : profileThesis ? pooledNext.observeProfileRatios(roundTrips,
+                thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis));
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
         if (served.qos() == 3 && row.spec().isAdaptive()) {

@@ -371,9 +371,12 @@ final class ServingPolicy {
         final boolean fromProfile = source == EstimateSource.PROFILE || source == EstimateSource.PROFILE_FALLBACK;
         final PathLevelBorrowing.Borrowed knowledge = thesis.kind() == EstimateKind.BOUND && fromProfile
             ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
-        // The ratios learned describe the path's own round trips' thesis bounds: a profile's bound is not rescaled by them.
+        // A profile's bound is rescaled by the ratios to profile bounds only: the state's own, or those of the states with
+        // the same hops loaded that a young path state borrows; never the connection's pooled ones (its idle CPU cells and
+        // its port cells are off by different factors).
         final StateKnowledge correctWith = fromProfile && knowledge.knowledge().level() != null
-            ? knowledge.knowledge().withLevel(knowledge.knowledge().level().withRatios(RatioScores.EMPTY)) : knowledge.knowledge();
+            ? knowledge.knowledge().withLevel(knowledge.knowledge().level().withRatios(knowledge.knowledge().level().profileRatios()))
+            : knowledge.knowledge();
         final AdaptiveQuantileLevel pooledLevel = row.learning().pooledLevel(row.spec().boundPercent());
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, correctWith,
             row.learning().pooledMeanLogResiduals(), fromProfile && pooledLevel != null ? pooledLevel.withRatios(RatioScores.EMPTY)

@@ -177,6 +177,25 @@ final class ConnectionRecordCodec {
             }
         });
 
+    /** The pooled level's ratios to a profile's bound, as {@code pooled_level_ratios}; absent (none) in older files. */
+    private static final Field<ConnectionRow, Draft> POOLED_PROFILE_RATIOS = new Field<>("pooled_level_profile_ratios",
+        row -> row.learning().pooledLevel() == null ? null : row.learning().pooledLevel().profileRatios(),
+        (c, name, row, earlier) -> {
+            final AdaptiveQuantileLevel pooled = row.learning().pooledLevel();
+            if (pooled != null && pooled.profileRatios().size() > 0) {
+                final ArrayNode array = c.putArray(name);
+                for (final double score : pooled.profileRatios().toArray()) {
+                    array.add(score);
+                }
+            }
+        },
+        (c, name, d) -> {
+            if (has(c, name) && d.learning.pooledLevel() != null) {
+                d.learning = d.learning.withPooledLevel(d.learning.pooledLevel().withProfileRatios(
+                    org.latencyserver.core.calibration.RatioScores.of(doubles(field(c, name)))));
+            }
+        });
+
     /**
      * Written in the file's field order; read so that what a field's reading depends on comes first
      * ({@code index_ref} for the abbreviations; {@code estimate} and {@code qos} for the defaults of
@@ -185,8 +204,9 @@ final class ConnectionRecordCodec {
      */
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
-            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS),
+            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS, POOLED_PROFILE_RATIOS),
         List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS,
+            POOLED_PROFILE_RATIOS,
             MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 

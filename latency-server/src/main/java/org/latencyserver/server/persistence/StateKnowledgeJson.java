@@ -82,6 +82,21 @@ final class StateKnowledgeJson {
                 d.level = d.level.withRatios(RatioScores.of(doubles(field(n, name))));
             }
         });
+    /** The level's ratios to a profile's bound, as {@code level_ratios}; absent (none) in older files. */
+    private static final Field<StateKnowledge, Draft> LEVEL_PROFILE_RATIOS = new Field<>("level_profile_ratios", null,
+        (n, name, k, before) -> {
+            if (k.level() != null && k.level().profileRatios().size() > 0) {
+                final ArrayNode array = n.putArray(name);
+                for (final double score : k.level().profileRatios().toArray()) {
+                    array.add(score);
+                }
+            }
+        },
+        (n, name, d) -> {
+            if (d.level != null && has(n, name)) {
+                d.level = d.level.withProfileRatios(RatioScores.of(doubles(field(n, name))));
+            }
+        });
     /**
      * Blocks behind the state's own level; absent in files written before levels borrowed from the pooled one, then
      * taken as the coverage's blocks (what the level had learned from, as near as is known).
@@ -149,8 +164,8 @@ final class StateKnowledgeJson {
     private static final JsonFieldTable<StateKnowledge, Draft> FIELDS = new JsonFieldTable<>(
         List.of(LAST_MEASUREMENT, LAST_MEASURED, MEASUREMENTS, LEVEL, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
             MEAN_LOG_RESIDUALS, COVERAGE, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS, LEVEL_BLOCKS,
-            SHAPE_LEVELS, BURST_WIDTH, LEVEL_RATIOS),
-        List.of(LAST_MEASUREMENT, LEVEL, LEVEL_RATIOS, COVERAGE, LAST_MEASURED, MEASUREMENTS, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
+            SHAPE_LEVELS, BURST_WIDTH, LEVEL_RATIOS, LEVEL_PROFILE_RATIOS),
+        List.of(LAST_MEASUREMENT, LEVEL, LEVEL_RATIOS, LEVEL_PROFILE_RATIOS, COVERAGE, LAST_MEASURED, MEASUREMENTS, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
             MEAN_LOG_RESIDUALS, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS, LEVEL_BLOCKS,
             SHAPE_LEVELS, BURST_WIDTH));
 
