@@ -19,8 +19,9 @@ import org.latencyserver.server.table.ConnectionRow;
  *
  * <p>A state is young with fewer than {@value EstimateCorrection#MIN_BLOCKS_FOR_OBSERVED_INTERVAL} blocks of round trips
  * tested against its own served bounds. Its pooled level is the round-trip-weighted mean of the miss fraction α of the
- * connection's states with a tested level, the young state's own included, with their ratios of round trips to the
- * profile's bound ({@code RatioScores}, the young state's newest): those with the same hops loaded when any
+ * connection's states with a tested level, the young state's own included, with — only when they have the same hops
+ * loaded — their ratios of round trips to the profile's bound ({@code RatioScores}, the young state's newest): those
+ * with the same hops loaded when any
  * has been tested (their queues are the same ports'), else every state. The borrowed knowledge carries the pooled
  * states' coverage, so the interval served is theirs, and the correction's description says it was borrowed. What is
  * learned from the round trips that follow is still filed under the young state's own level. Only a bound read from the
@@ -104,7 +105,10 @@ final class PathLevelBorrowing {
             pool.roundTrips += known.coverage().roundTrips();
             pool.weightedMiss += known.coverage().roundTrips() * known.level().missFraction();
             pool.coverage = pool.coverage.plus(known.coverage());
-            pool.profileRatios = pool.profileRatios.plus(known.level().profileRatios());
+            if (sameLoadedHopsOnly) {
+                // CPU cells and port cells are off by different factors: only the same hops' profile ratios are pooled.
+                pool.profileRatios = pool.profileRatios.plus(known.level().profileRatios());
+            }
         }
         return pool;
     }

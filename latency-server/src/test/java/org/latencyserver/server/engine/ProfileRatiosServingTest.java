@@ -80,6 +80,24 @@ class ProfileRatiosServingTest {
     }
 
     @Test
+    void aYoungLoadedStateDoesNotBorrowTheProfileRatiosOfAStateWithOtherHopsLoaded() {
+        // An idle path's CPU cell was ten times what followed; the young loaded state has no neighbour with its hops
+        // loaded: it borrows the idle state's level but not its ratios, and is not rescaled by them.
+        final ConnectionLoadState idle = ConnectionLoadState.ofHops(LOW, List.of(PortState.NORMAL, PortState.NORMAL));
+        final StateKnowledge idleKnown = learned(StateKnowledge.fresh(96), 30, 9.6, true);
+        final long[] counts = new long[100];
+        java.util.Arrays.fill(counts, 10);
+        final Estimate thesis = new Estimate(2, EstimateKind.BOUND, THESIS_MILLIS, 96, new ConfidenceInterval(0.9, 0.99, 0.95,
+            "test"), List.of(), "profile paths", List.of(), false);
+        final ConnectionRow row = ConnectionRow.initial(spec(), 0).withMib(MibReading.NONE, YOUNG, 0)
+            .withLearning(new Learning(Map.of(idle, idleKnown, YOUNG, learned(StateKnowledge.fresh(96), 2, 9.6, true)), 0, null));
+        final ConnectionRow served = ServingPolicy.reserve(row.withServed(thesis, null, new ServedEstimate(thesis,
+            LatencyHistogram.uniform(1_000_000L, counts, 0), EstimateSource.PROFILE, 0, "", null)));
+        assertTrue(served.served().correction().contains("level borrowed"), served.served().correction());
+        assertFalse(served.served().correction().contains("rescaled"), served.served().correction());
+    }
+
+    @Test
     void theProbesRatiosAreKeptApartAndDoNotRescaleAProfilesBound() {
         final StateKnowledge both = learned(learned(StateKnowledge.fresh(96), 30, 9.6, true), 30, 90.0, false);
         assertEquals(300, both.level().profileRatios().size());
