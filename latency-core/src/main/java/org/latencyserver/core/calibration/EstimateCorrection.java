@@ -36,6 +36,11 @@ public final class EstimateCorrection {
      * coverage guarantee) decides.
      */
     public static final double RESCALE_BEYOND_FACTOR = 1.3;
+    /**
+     * The most the thesis's bound is rescaled by, either way: round trips that keep landing above whatever is served
+     * (a path failing, or a caller chasing the bound) would otherwise multiply it block after block without end.
+     */
+    public static final double MAX_SCALE_FACTOR = 100.0;
 
     private EstimateCorrection() {
     }
@@ -187,11 +192,13 @@ public final class EstimateCorrection {
     /**
      * @return the factor the thesis's bound is multiplied by to cover its share of what followed: the conformal quantile
      *         of the state's own {@linkplain RatioScores ratios}, or of the pooled level's while the state has fewer than
-     *         {@value RatioScores#MIN_SCORES}; NaN when neither has enough
+     *         {@value RatioScores#MIN_SCORES}, kept within a factor {@value #MAX_SCALE_FACTOR} either way; NaN when
+     *         neither has enough
      */
     static double scaleFactor(final AdaptiveQuantileLevel own, final AdaptiveQuantileLevel pooled) {
         final RatioScores ratios = own.ratios().size() >= RatioScores.MIN_SCORES || pooled == null ? own.ratios() : pooled.ratios();
-        return ratios.quantile(own.targetMissFraction());
+        final double factor = ratios.quantile(own.targetMissFraction());
+        return Double.isNaN(factor) ? factor : Math.max(1.0 / MAX_SCALE_FACTOR, Math.min(MAX_SCALE_FACTOR, factor));
     }
 
     /**
