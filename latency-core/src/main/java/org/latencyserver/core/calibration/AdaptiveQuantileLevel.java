@@ -1,5 +1,7 @@
 package org.latencyserver.core.calibration;
 
+import org.latencyserver.core.histogram.LatencyHistogram;
+
 /**
  * Adaptive conformal inference for a served x % bound (Gibbs &amp; Candès, NeurIPS 2021): the level
  * at which the bound is read from its histogram is corrected after every observed round trip by
@@ -15,15 +17,35 @@ package org.latencyserver.core.calibration;
  * {@code α} wanders around it: the served bound falls back to the thesis's. {@code α} is kept in
  * {@code [minMissFraction, maxMissFraction]} so a long outage cannot wind it up without limit.
  *
+ * <p>Beside the level, the {@linkplain RatioScores ratios} of the round trips that followed to the thesis's bound they
+ * followed ({@link #observeRatios}): where the histogram itself is far off, no level of it holds, and {@link
+ * EstimateCorrection} rescales the thesis's bound by their quantile instead.
+ *
  * <p>Immutable and thread-safe.
  *
  * @param targetMissFraction α_target, in (0, 1): 1 − bound percent / 100
  * @param missFraction       α now: the served level is {@code 1 − α}
  * @param stepPerRoundTrip   γ, {@code > 0}
  * @param maxBlockWeight     most round trips a block counts as, {@code >= 1}
+ * @param ratios             recent round trips over the thesis's bound they followed, when it was read from the path's
+ *                           own round trips (band probes, a measurement)
+ * @param profileRatios      the same when the thesis's bound was read from a profile: kept apart, since a profile's
+ *                           bound and the path's own are off by different factors
  */
 public record AdaptiveQuantileLevel(double targetMissFraction, double missFraction, double stepPerRoundTrip,
-                                    int maxBlockWeight) {
+                                    int maxBlockWeight, RatioScores ratios, RatioScores profileRatios) {
+
+    /** A level with no ratios learned yet. */
+    public AdaptiveQuantileLevel(final double targetMissFraction, final double missFraction, final double stepPerRoundTrip,
+                                 final int maxBlockWeight) {
+        this(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, RatioScores.EMPTY, RatioScores.EMPTY);
+    }
+
+    /** A level with no ratios to a profile's bound learned yet. */
+    public AdaptiveQuantileLevel(final double targetMissFraction, final double missFraction, final double stepPerRoundTrip,
+                                 final int maxBlockWeight, final RatioScores ratios) {
+        this(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, ratios, RatioScores.EMPTY);
+    }
 
     /** Default γ: one fully missed window of 8 probes raises a 96 % level by about 3.8 points. */
     public static final double DEFAULT_STEP_PER_ROUND_TRIP = 0.005;
@@ -49,6 +71,9 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         }
         if (Double.isNaN(missFraction)) {
             throw new IllegalArgumentException("miss fraction is NaN");
+        }
+        if (ratios == null || profileRatios == null) {
+            throw new IllegalArgumentException("ratios must not be null (RatioScores.EMPTY for none)");
         }
     }
 
@@ -77,7 +102,43 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         final double next = missFraction + stepPerRoundTrip * weight * (targetMissFraction - (double) misses / roundTrips);
         final double maxMissFraction = Math.min(1.0 - MIN_LEVEL_PERCENT / 100.0, 2.0 * targetMissFraction + 0.05);
         return new AdaptiveQuantileLevel(targetMissFraction, Math.max(MIN_MISS_FRACTION, Math.min(maxMissFraction, next)),
-            stepPerRoundTrip, maxBlockWeight);
+            stepPerRoundTrip, maxBlockWeight, ratios, profileRatios);
+    }
+
+    /**
+     * @param roundTrips   a block of round trips that followed a served bound, ns
+     * @param thesisMillis the thesis's (uncorrected) bound served behind it, ms, {@code > 0}
+     * @return the level with the block's ratios learned into {@link #ratios} (the level itself unchanged)
+     */
+    public AdaptiveQuantileLevel observeRatios(final LatencyHistogram roundTrips, final double thesisMillis) {
+        return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight,
+            ratios.add(roundTrips, thesisMillis), profileRatios);
+    }
+
+    /**
+     * @param roundTrips   a block of round trips that followed a served bound read from a profile, ns
+     * @param thesisMillis that bound before correction, ms, {@code > 0}
+     * @return the level with the block's ratios learned into {@link #profileRatios} (the level itself unchanged)
+     */
+    public AdaptiveQuantileLevel observeProfileRatios(final LatencyHistogram roundTrips, final double thesisMillis) {
+        return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, ratios,
+            profileRatios.add(roundTrips, thesisMillis));
+    }
+
+    /**
+     * @param other the ratios to carry instead of {@link #ratios} (e.g. the profile's, to correct a profile's bound)
+     * @return the level with them (the level itself and its profile ratios unchanged)
+     */
+    public AdaptiveQuantileLevel withRatios(final RatioScores other) {
+        return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, other, profileRatios);
+    }
+
+    /**
+     * @param other the ratios to carry instead of {@link #profileRatios}
+     * @return the level with them
+     */
+    public AdaptiveQuantileLevel withProfileRatios(final RatioScores other) {
+        return new AdaptiveQuantileLevel(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, ratios, other);
     }
 
     /** @return the level to read the bound at, percent, in [{@value #MIN_LEVEL_PERCENT}, 100] */

@@ -17,6 +17,10 @@ import org.latencyserver.core.stats.ConfidenceInterval;
  * <li>a bound is read from the same histogram at the {@linkplain AdaptiveQuantileLevel adaptive
  *     level} instead of the nominal one; its interval is the observed coverage (over blocks) once
  *     {@value #MIN_BLOCKS_FOR_OBSERVED_INTERVAL} blocks were seen;</li>
+ * <li>unless that bound lies more than {@value #RESCALE_BEYOND_FACTOR} times off the thesis's bound rescaled by the
+ *     conformal quantile of the {@linkplain RatioScores ratios} of what followed to it (the state's own, or the pooled
+ *     level's while the state has too few; never past the thesis's bound against the level's side of it): then the
+ *     rescaled bound is served ({@link #rescaledMillis});</li>
  * <li>a mean is multiplied by the {@linkplain MeanCorrection learned factor}; its interval is the
  *     predictive interval of the next window's mean once enough windows were seen.</li>
  * </ul>
@@ -26,6 +30,17 @@ public final class EstimateCorrection {
 
     /** Blocks of round trips before the observed coverage interval replaces the thesis's. */
     public static final int MIN_BLOCKS_FOR_OBSERVED_INTERVAL = 20;
+    /**
+     * How far, as a factor either way, the bound read at the adaptive level may lie from the thesis's bound rescaled by
+     * its {@linkplain RatioScores ratios} before the rescaled one is served: within it the level (with its long-run
+     * coverage guarantee) decides.
+     */
+    public static final double RESCALE_BEYOND_FACTOR = 1.3;
+    /**
+     * The most the thesis's bound is rescaled by, either way: round trips that keep landing above whatever is served
+     * (a path failing, or a caller chasing the bound) would otherwise multiply it block after block without end.
+     */
+    public static final double MAX_SCALE_FACTOR = 100.0;
 
     private EstimateCorrection() {
     }
@@ -165,6 +180,7 @@ public final class EstimateCorrection {
      */
     public static Corrected bound(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
                                   final AdaptiveQuantileLevel pooledLevel, final BorrowedLevel.Served served) {
+        final AdaptiveQuantileLevel level = knowledge.level();
         if (knowledge.coverage().blocks() == 0 && served.nominal()) {
             return new Corrected(thesis, "");
         }
@@ -177,6 +193,11 @@ public final class EstimateCorrection {
             valueMillis = reference.lastEdgeNanos() / 1e6;
             notes.add("the corrected level lies beyond the histogram; its last edge is served");
         }
+        final double rescaledMillis = rescaledMillis(thesis.valueMillis(), valueMillis, level, pooledLevel);
+        final String rescaled = Double.isNaN(rescaledMillis) ? null : rescaled(thesis, valueMillis, rescaledMillis, level, pooledLevel);
+        if (rescaled != null) {
+            valueMillis = rescaledMillis;
+        }
         final ConfidenceInterval observed = knowledge.coverage().blocks() >= MIN_BLOCKS_FOR_OBSERVED_INTERVAL
             ? knowledge.coverage().interval(Estimate.CONFIDENCE_LEVEL) : null;
         final List<ConfidenceInterval> alternatives = new ArrayList<>();
@@ -185,11 +206,64 @@ public final class EstimateCorrection {
         final String description = String.format(Locale.ROOT,
             "adaptive conformal: read at %.2f %% (nominal %s %%) after %d round trips followed served bounds in this state",
             levelPercent, plain(thesis.boundPercent()), knowledge.coverage().roundTrips())
-            + (pooledLevel == null && served.shape() == null ? "" : "; " + served.description());
+            + (pooledLevel == null && served.shape() == null ? "" : "; " + served.description())
+            + (rescaled == null ? "" : "; " + rescaled);
         notes.add(description + "; thesis value " + millis(thesis.valueMillis()));
         return new Corrected(new Estimate(thesis.qos(), EstimateKind.BOUND, valueMillis, thesis.boundPercent(),
             observed != null ? observed : thesis.interval(), alternatives, thesis.basis(), notes, thesis.interpolated()),
             description);
+    }
+
+    /**
+     * @return the factor the thesis's bound is multiplied by to cover its share of what followed: the conformal quantile
+     *         of the state's own {@linkplain RatioScores ratios}, or of the pooled level's while the state has fewer than
+     *         {@value RatioScores#MIN_SCORES}, kept within a factor {@value #MAX_SCALE_FACTOR} either way; NaN when
+     *         neither has enough
+     */
+    static double scaleFactor(final AdaptiveQuantileLevel own, final AdaptiveQuantileLevel pooled) {
+        final RatioScores ratios = own.ratios().size() >= RatioScores.MIN_SCORES || pooled == null ? own.ratios() : pooled.ratios();
+        final double factor = ratios.quantile(own.targetMissFraction());
+        return Double.isNaN(factor) ? factor : Math.max(1.0 / MAX_SCALE_FACTOR, Math.min(MAX_SCALE_FACTOR, factor));
+    }
+
+    /**
+     * The bound to serve instead of the one read at the level, or NaN to serve that one. The candidate is the thesis's
+     * bound times {@link #scaleFactor}, kept on the side of the thesis's bound the level is on: a level at or above the
+     * nominal one (the round trips missed what the histogram gave) never serves less than the thesis's bound, one below
+     * it (they were covered) never more — ratios learned against a reference that has since moved (band probes a burst
+     * passed through) cannot then contradict the level. It is served when the level's bound lies more than {@value
+     * #RESCALE_BEYOND_FACTOR} times above or below it: the histogram is so far off that no level of it holds, or the
+     * level has overshot on a few blocks and comes back down too slowly.
+     *
+     * @param thesisMillis the thesis's bound, ms
+     * @param levelMillis  the bound read at the adaptive level, ms
+     * @return the rescaled bound, ms, or NaN
+     */
+    static double rescaledMillis(final double thesisMillis, final double levelMillis, final AdaptiveQuantileLevel own,
+                                 final AdaptiveQuantileLevel pooled) {
+        final double factor = scaleFactor(own, pooled);
+        if (!(factor > 0) || Double.isInfinite(factor)) {
+            return Double.NaN;
+        }
+        final double candidateMillis = levelMillis >= thesisMillis ? Math.max(thesisMillis * factor, thesisMillis)
+            : Math.min(thesisMillis * factor, thesisMillis);
+        if (levelMillis <= RESCALE_BEYOND_FACTOR * candidateMillis && levelMillis * RESCALE_BEYOND_FACTOR >= candidateMillis) {
+            return Double.NaN;
+        }
+        return candidateMillis;
+    }
+
+    /** @return why the rescaled bound is served instead of the level's, for the correction's description */
+    private static String rescaled(final Estimate thesis, final double levelMillis, final double rescaledMillis,
+                                   final AdaptiveQuantileLevel own, final AdaptiveQuantileLevel pooled) {
+        final boolean ownRatios = own.ratios().size() >= RatioScores.MIN_SCORES;
+        return String.format(Locale.ROOT,
+            "rescaled: %s, thesis bound × %.3f, the conformal %s %% quantile of %d recent round trips over the thesis bound"
+                + " they followed (%s)%s, since the bound read at the level, %s, was %.1f times that",
+            millis(rescaledMillis), scaleFactor(own, pooled), plain(100.0 * (1.0 - own.targetMissFraction())),
+            ownRatios ? own.ratios().size() : pooled.ratios().size(), ownRatios ? "this state's" : "the connection's pooled",
+            Math.abs(rescaledMillis - thesis.valueMillis() * scaleFactor(own, pooled)) > 1e-12 ? ", kept at the thesis bound"
+                : "", millis(levelMillis), levelMillis / rescaledMillis);
     }
 
     private static Corrected mean(final Estimate thesis, final StateKnowledge knowledge, final RecentValues pooledLogResiduals) {

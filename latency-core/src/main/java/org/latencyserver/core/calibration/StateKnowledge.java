@@ -92,6 +92,15 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
     }
 
     /**
+     * @param nextLevel a level to correct with instead of this state's (e.g. without its ratios)
+     * @return the knowledge with it
+     */
+    public StateKnowledge withLevel(final AdaptiveQuantileLevel nextLevel) {
+        return new StateKnowledge(lastMeasurement, lastMeasuredEpochMillis, measurements, nextLevel, meanCorrection, coverage,
+            meanErrors, drift, driftAlarms, probeWindows, groups, burstWidth);
+    }
+
+    /**
      * @param boundPercent the connection's bound, in (0, 100], or 0 for a mean
      * @return nothing learned yet (a 100 % bound is the histogram's top and is not corrected)
      */
@@ -143,10 +152,45 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
      */
     public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt,
                                        final ShapeClass shape, final DoubleToLongFunction missesAtPercent) {
+        return observeBound(roundTrips, hits, fromProbe, adapt, shape, missesAtPercent, null, 0);
+    }
+
+    /**
+     * As {@link #observeBound(long, long, boolean, boolean, ShapeClass, DoubleToLongFunction)}, the state's level also
+     * learning the block's {@linkplain RatioScores ratios} to the thesis's bound behind the served one (when {@code
+     * adapt}), which {@link EstimateCorrection} rescales the thesis's bound by where no level of its histogram holds.
+     *
+     * @param block        the block's round trips, ns; null to learn no ratios
+     * @param thesisMillis the thesis's (uncorrected) bound behind the served one, ms; {@code > 0} when {@code block}
+     *                     is given
+     * @return the knowledge after it
+     */
+    public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt,
+                                       final ShapeClass shape, final DoubleToLongFunction missesAtPercent,
+                                       final org.latencyserver.core.histogram.LatencyHistogram block, final double thesisMillis) {
+        return observeBound(roundTrips, hits, fromProbe, adapt, shape, missesAtPercent, block, thesisMillis, false);
+    }
+
+    /**
+     * As {@link #observeBound(long, long, boolean, boolean, ShapeClass, DoubleToLongFunction,
+     * org.latencyserver.core.histogram.LatencyHistogram, double)}, the ratios learned into the level's {@link
+     * AdaptiveQuantileLevel#profileRatios} when the thesis's bound was read from a profile.
+     *
+     * @param profileThesis whether the thesis's bound behind the served one was read from a profile
+     * @return the knowledge after it
+     */
+    public StateKnowledge observeBound(final long roundTrips, final long hits, final boolean fromProbe, final boolean adapt,
+                                       final ShapeClass shape, final DoubleToLongFunction missesAtPercent,
+                                       final org.latencyserver.core.histogram.LatencyHistogram block, final double thesisMillis,
+                                       final boolean profileThesis) {
         AdaptiveQuantileLevel nextLevel = level;
         GroupLevels nextGroups = groups;
         if (level != null && adapt) {
             nextLevel = level.observe(roundTrips, missesAtPercent.applyAsLong(level.servedPercent()));
+            if (block != null) {
+                nextLevel = profileThesis ? nextLevel.observeProfileRatios(block, thesisMillis)
+                    : nextLevel.observeRatios(block, thesisMillis);
+            }
             final ShapeClass group = shape == null ? CLASSIC_PROBES : shape;
             final AdaptiveQuantileLevel fresh = new AdaptiveQuantileLevel(level.targetMissFraction(), level.targetMissFraction(),
                 level.stepPerRoundTrip(), level.maxBlockWeight());

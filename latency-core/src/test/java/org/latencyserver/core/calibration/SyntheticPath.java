@@ -33,6 +33,11 @@ final class SyntheticPath {
         return new SyntheticPath(i -> 200_000, 0.3, 0, 1, seed);
     }
 
+    /** A stationary path whose round trips are all {@code factor} times those of {@link #stationary}'s. */
+    static SyntheticPath scaled(final double factor, final long seed) {
+        return new SyntheticPath(i -> 200_000 * factor, 0.3, 0, 1, seed);
+    }
+
     /** The median doubles at round trip {@code atIndex}. */
     static SyntheticPath step(final long atIndex, final long seed) {
         return new SyntheticPath(i -> i < atIndex ? 200_000 : 400_000, 0.3, 0, 1, seed);

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.CoverageTally;
 import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.RatioScores;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
@@ -18,7 +19,9 @@ import org.latencyserver.server.table.ConnectionRow;
  *
  * <p>A state is young with fewer than {@value EstimateCorrection#MIN_BLOCKS_FOR_OBSERVED_INTERVAL} blocks of round trips
  * tested against its own served bounds. Its pooled level is the round-trip-weighted mean of the miss fraction α of the
- * connection's states with a tested level, the young state's own included: those with the same hops loaded when any
+ * connection's states with a tested level, the young state's own included, with — only when they have the same hops
+ * loaded — their ratios of round trips to the profile's bound ({@code RatioScores}, the young state's newest): those
+ * with the same hops loaded when any
  * has been tested (their queues are the same ports'), else every state. The borrowed knowledge carries the pooled
  * states' coverage, so the interval served is theirs, and the correction's description says it was borrowed. What is
  * learned from the round trips that follow is still filed under the young state's own level. Only a bound read from the
@@ -63,7 +66,8 @@ final class PathLevelBorrowing {
         final double weight = pool.roundTrips + ownRoundTrips;
         final double missFraction = (pool.weightedMiss + ownRoundTrips * own.level().missFraction()) / weight;
         final AdaptiveQuantileLevel level = new AdaptiveQuantileLevel(own.level().targetMissFraction(), missFraction,
-            own.level().stepPerRoundTrip(), own.level().maxBlockWeight());
+            own.level().stepPerRoundTrip(), own.level().maxBlockWeight(), own.level().ratios(),
+            pool.profileRatios.plus(own.level().profileRatios()));
         final CoverageTally coverage = own.coverage().plus(pool.coverage);
         final StateKnowledge borrowed = new StateKnowledge(own.lastMeasurement(), own.lastMeasuredEpochMillis(), own.measurements(),
             level, own.meanCorrection(), coverage, own.meanErrors(), own.drift(), own.driftAlarms(), own.probeWindows(),
@@ -83,6 +87,7 @@ final class PathLevelBorrowing {
         long roundTrips;
         double weightedMiss;
         CoverageTally coverage = CoverageTally.EMPTY;
+        RatioScores profileRatios = RatioScores.EMPTY;
         boolean sameLoadedHops;
     }
 
@@ -100,6 +105,10 @@ final class PathLevelBorrowing {
             pool.roundTrips += known.coverage().roundTrips();
             pool.weightedMiss += known.coverage().roundTrips() * known.level().missFraction();
             pool.coverage = pool.coverage.plus(known.coverage());
+            if (sameLoadedHopsOnly) {
+                // CPU cells and port cells are off by different factors: only the same hops' profile ratios are pooled.
+                pool.profileRatios = pool.profileRatios.plus(known.level().profileRatios());
+            }
         }
         return pool;
     }

@@ -25,6 +25,8 @@ import org.latencyserver.server.table.Learning;
  * the histogram the served bound came from (see {@code BorrowedLevel}); the class's excess over its state's level, kept
  * connection-wide ({@code ClassExcess}), learns from the misses of the bound read at the state's level plus that excess;
  * the connection's shape model ({@code ShapeExcessModel}) learns from the round trips' ratios to the state's bound.
+ * The state's level and the pooled one also learn the round trips' ratios to the thesis's bound behind the served one
+ * ({@code RatioScores}): to a profile's bound apart from those to the path's own round trips' (band probes, measurements).
  *
  * <p>Stateless and thread-safe.
  */
@@ -64,7 +66,12 @@ final class ServedCalibration {
         if (served.kind() == EstimateKind.BOUND) {
             final long hits = Math.min(count, roundTrips.countAtOrBelow(Math.round(served.valueMillis() * 1e6)));
             final DoubleToLongFunction missesAt = missesAt(row.served().reference(), roundTrips, count, count - hits);
-            final StateKnowledge next = known.observeBound(count, hits, fromProbe, adapt, shape, missesAt);
+            final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
+            // Ratios to a profile's bound and to the path's own round trips' are off by different factors: kept apart.
+            final boolean profileThesis = fromProfile(row.served().source());
+            final boolean ratios = thesisMillis > 0 && !Double.isInfinite(thesisMillis) && roundTrips.totalCount() > 0;
+            final StateKnowledge next = known.observeBound(count, hits, fromProbe, adapt, shape, missesAt,
+                ratios ? roundTrips : null, thesisMillis, profileThesis);
             final AdaptiveQuantileLevel pooled = row.learning().pooledLevel(row.spec().boundPercent());
             final Learning learning = row.learning().with(row.load(), next);
             if (!adapt || pooled == null || known.level() == null) {
@@ -76,8 +83,9 @@ final class ServedCalibration {
             final ShapeExcessModel model = row.served().reference() == null ? learning.shapeModel()
                 : learning.shapeModel().observe(traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips,
                     ShapeModelBound.stateBoundNanos(row.served().reference(), known, pooled));
-            return learning.withPooledLevel(pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent())))
-                .withClassExcess(excess).withShapeModel(model);
+            final AdaptiveQuantileLevel pooledNext = pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent()));
+            return learning.withPooledLevel(!ratios ? pooledNext : profileThesis ? pooledNext.observeProfileRatios(roundTrips,
+                thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis)).withClassExcess(excess).withShapeModel(model);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
         if (served.qos() == 3 && row.spec().isAdaptive()) {
@@ -87,6 +95,11 @@ final class ServedCalibration {
         }
         return row.learning().with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
             served.interval().upper(), meanMillis, count, fromProbe, adapt));
+    }
+
+    /** @return whether the estimate served was read from a profile (its cell, or a composed path of cells) */
+    static boolean fromProfile(final org.latencyserver.orb.EstimateSource source) {
+        return source == org.latencyserver.orb.EstimateSource.PROFILE || source == org.latencyserver.orb.EstimateSource.PROFILE_FALLBACK;
     }
 
     /**

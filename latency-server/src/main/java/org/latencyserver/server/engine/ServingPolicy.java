@@ -4,8 +4,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BandProbes;
 import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.RatioScores;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
@@ -369,8 +371,16 @@ final class ServingPolicy {
         final boolean fromProfile = source == EstimateSource.PROFILE || source == EstimateSource.PROFILE_FALLBACK;
         final PathLevelBorrowing.Borrowed knowledge = thesis.kind() == EstimateKind.BOUND && fromProfile
             ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
-        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, knowledge.knowledge(),
-            row.learning().pooledMeanLogResiduals(), row.learning().pooledLevel(row.spec().boundPercent()), declaredShape(row),
+        // A profile's bound is rescaled by the ratios to profile bounds only: the state's own, or those of the states with
+        // the same hops loaded that a young path state borrows; never the connection's pooled ones (its idle CPU cells and
+        // its port cells are off by different factors).
+        final StateKnowledge correctWith = fromProfile && knowledge.knowledge().level() != null
+            ? knowledge.knowledge().withLevel(knowledge.knowledge().level().withRatios(knowledge.knowledge().level().profileRatios()))
+            : knowledge.knowledge();
+        final AdaptiveQuantileLevel pooledLevel = row.learning().pooledLevel(row.spec().boundPercent());
+        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, correctWith,
+            row.learning().pooledMeanLogResiduals(), fromProfile && pooledLevel != null ? pooledLevel.withRatios(RatioScores.EMPTY)
+                : pooledLevel, declaredShape(row),
             row.learning().pooledBurstScores(), BurstLength.of(row.spec()), row.learning().classExcess());
         final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();
         final Estimate estimate = borrowed ? withNote(corrected.estimate(), knowledge.description()) : corrected.estimate();

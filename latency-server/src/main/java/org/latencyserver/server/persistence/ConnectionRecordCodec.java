@@ -1,6 +1,7 @@
 package org.latencyserver.server.persistence;
 
 import static org.latencyserver.server.persistence.LenientJson.bool;
+import static org.latencyserver.server.persistence.LenientJson.doubles;
 import static org.latencyserver.server.persistence.LenientJson.field;
 import static org.latencyserver.server.persistence.LenientJson.has;
 import static org.latencyserver.server.persistence.LenientJson.items;
@@ -169,6 +170,44 @@ final class ConnectionRecordCodec {
         (c, name, row, earlier) -> ShapeModelJson.write(c, name, row.learning().shapeModel()),
         (c, name, d) -> d.learning = d.learning.withShapeModel(ShapeModelJson.read(c, name)));
 
+    /** The pooled level's ratios ({@code RatioScores}), oldest first; absent (none) in older files. Read after it. */
+    private static final Field<ConnectionRow, Draft> POOLED_RATIOS = new Field<>("pooled_level_ratios",
+        row -> row.learning().pooledLevel() == null ? null : row.learning().pooledLevel().ratios(),
+        (c, name, row, earlier) -> {
+            final AdaptiveQuantileLevel pooled = row.learning().pooledLevel();
+            if (pooled != null && pooled.ratios().size() > 0) {
+                final ArrayNode array = c.putArray(name);
+                for (final double score : pooled.ratios().toArray()) {
+                    array.add(score);
+                }
+            }
+        },
+        (c, name, d) -> {
+            if (has(c, name) && d.learning.pooledLevel() != null) {
+                d.learning = d.learning.withPooledLevel(d.learning.pooledLevel().withRatios(
+                    org.latencyserver.core.calibration.RatioScores.of(doubles(field(c, name)))));
+            }
+        });
+
+    /** The pooled level's ratios to a profile's bound, as {@code pooled_level_ratios}; absent (none) in older files. */
+    private static final Field<ConnectionRow, Draft> POOLED_PROFILE_RATIOS = new Field<>("pooled_level_profile_ratios",
+        row -> row.learning().pooledLevel() == null ? null : row.learning().pooledLevel().profileRatios(),
+        (c, name, row, earlier) -> {
+            final AdaptiveQuantileLevel pooled = row.learning().pooledLevel();
+            if (pooled != null && pooled.profileRatios().size() > 0) {
+                final ArrayNode array = c.putArray(name);
+                for (final double score : pooled.profileRatios().toArray()) {
+                    array.add(score);
+                }
+            }
+        },
+        (c, name, d) -> {
+            if (has(c, name) && d.learning.pooledLevel() != null) {
+                d.learning = d.learning.withPooledLevel(d.learning.pooledLevel().withProfileRatios(
+                    org.latencyserver.core.calibration.RatioScores.of(doubles(field(c, name)))));
+            }
+        });
+
     /**
      * Written in the file's field order; read so that what a field's reading depends on comes first
      * ({@code index_ref} for the abbreviations; {@code estimate} and {@code qos} for the defaults of
@@ -177,9 +216,11 @@ final class ConnectionRecordCodec {
      */
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
-            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, CLASS_EXCESS, SHAPE_MODEL),
-        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL,
-            CLASS_EXCESS, SHAPE_MODEL, MESSAGE_SIZE,
+            DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS, POOLED_PROFILE_RATIOS, CLASS_EXCESS,
+            SHAPE_MODEL),
+        List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS,
+            POOLED_PROFILE_RATIOS, CLASS_EXCESS, SHAPE_MODEL,
+            MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 
     private ConnectionRecordCodec() {

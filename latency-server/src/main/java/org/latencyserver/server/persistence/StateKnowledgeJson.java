@@ -24,6 +24,7 @@ import org.latencyserver.core.calibration.GroupLevels;
 import org.latencyserver.core.calibration.MeanCorrection;
 import org.latencyserver.core.calibration.MeanErrorTally;
 import org.latencyserver.core.calibration.NextBurstWidth;
+import org.latencyserver.core.calibration.RatioScores;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Measurement;
@@ -62,6 +63,39 @@ final class StateKnowledgeJson {
             final AdaptiveQuantileLevel fresh = StateKnowledge.fresh(d.boundPercent).level();
             d.level = fresh == null || !has(n, name) ? fresh
                 : new AdaptiveQuantileLevel(fresh.targetMissFraction(), number(n, name), fresh.stepPerRoundTrip(), fresh.maxBlockWeight());
+        });
+    /**
+     * The level's ratios of round trips to the thesis's bound they followed ({@code RatioScores}), oldest first; only for
+     * a bound, written once it learned some; absent (none) in older files. Read after {@code level_miss_fraction}.
+     */
+    private static final Field<StateKnowledge, Draft> LEVEL_RATIOS = new Field<>("level_ratios", null,
+        (n, name, k, before) -> {
+            if (k.level() != null && k.level().ratios().size() > 0) {
+                final ArrayNode array = n.putArray(name);
+                for (final double score : k.level().ratios().toArray()) {
+                    array.add(score);
+                }
+            }
+        },
+        (n, name, d) -> {
+            if (d.level != null && has(n, name)) {
+                d.level = d.level.withRatios(RatioScores.of(doubles(field(n, name))));
+            }
+        });
+    /** The level's ratios to a profile's bound, as {@code level_ratios}; absent (none) in older files. */
+    private static final Field<StateKnowledge, Draft> LEVEL_PROFILE_RATIOS = new Field<>("level_profile_ratios", null,
+        (n, name, k, before) -> {
+            if (k.level() != null && k.level().profileRatios().size() > 0) {
+                final ArrayNode array = n.putArray(name);
+                for (final double score : k.level().profileRatios().toArray()) {
+                    array.add(score);
+                }
+            }
+        },
+        (n, name, d) -> {
+            if (d.level != null && has(n, name)) {
+                d.level = d.level.withProfileRatios(RatioScores.of(doubles(field(n, name))));
+            }
         });
     /**
      * Blocks behind the state's own level; absent in files written before levels borrowed from the pooled one, then
@@ -130,8 +164,8 @@ final class StateKnowledgeJson {
     private static final JsonFieldTable<StateKnowledge, Draft> FIELDS = new JsonFieldTable<>(
         List.of(LAST_MEASUREMENT, LAST_MEASURED, MEASUREMENTS, LEVEL, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
             MEAN_LOG_RESIDUALS, COVERAGE, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS, LEVEL_BLOCKS,
-            SHAPE_LEVELS, BURST_WIDTH),
-        List.of(LAST_MEASUREMENT, LEVEL, COVERAGE, LAST_MEASURED, MEASUREMENTS, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
+            SHAPE_LEVELS, BURST_WIDTH, LEVEL_RATIOS, LEVEL_PROFILE_RATIOS),
+        List.of(LAST_MEASUREMENT, LEVEL, LEVEL_RATIOS, LEVEL_PROFILE_RATIOS, COVERAGE, LAST_MEASURED, MEASUREMENTS, MEAN_LOG_FACTOR, MEAN_LOG_SQUARE, MEAN_WINDOWS,
             MEAN_LOG_RESIDUALS, ERROR_WINDOWS, ERROR_INSIDE, RELATIVE_ERRORS, DRIFT_ALARMS, PROBE_WINDOWS, LEVEL_BLOCKS,
             SHAPE_LEVELS, BURST_WIDTH));
 
