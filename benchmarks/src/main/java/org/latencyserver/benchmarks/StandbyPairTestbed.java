@@ -26,6 +26,8 @@ final class StandbyPairTestbed {
     /** The testbed's hosts: the naming service, the pair's two servers, the applications' and the peer's workstations. */
     static final List<String> HOSTS = List.of("nsh", "pa", "pb", "ws1", "ws2");
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(90);
+    /** Exit status when the harness succeeded but the testbed could not be taken down. */
+    static final int TEARDOWN_FAILED = 3;
 
     private final String name;
     private final int[] replicationPorts;
@@ -60,7 +62,7 @@ final class StandbyPairTestbed {
      * Builds the testbed, runs the harness in ws1 with its output on this process's, and takes the testbed down.
      *
      * @param kills the harness's number of kills
-     * @return the harness's exit status (0 when it ran every kill)
+     * @return the harness's exit status (0 when it ran every kill; {@value #TEARDOWN_FAILED} when it did but the testbed could not be taken down)
      */
     int run(final int kills) throws IOException, InterruptedException {
         Files.createDirectories(directory);
@@ -77,7 +79,8 @@ final class StandbyPairTestbed {
                 StandbyLoadKillHarness.class.getName(), Integer.toString(kills), "--placement", state.resolve("status.json").toString(),
                 "--replication-ports", replicationPorts[0] + "," + replicationPorts[1]));
             harness = new ProcessBuilder(command).inheritIO().start();
-            return harness.waitFor();
+            final int status = harness.waitFor();
+            return stopAndTakeDown() || status != 0 ? status : TEARDOWN_FAILED;
         } finally {
             stopAndTakeDown();
             try {
@@ -88,10 +91,14 @@ final class StandbyPairTestbed {
         }
     }
 
-    /** Ends the harness in ws1 (if it runs) and takes the testbed down, once; reports a failure of {@code down}. */
-    private void stopAndTakeDown() {
+    /**
+     * Ends the harness in ws1 (if it runs) and takes the testbed down, once; reports a failure of {@code down}.
+     *
+     * @return false when this call's {@code down} failed (true when it succeeded or an earlier call ran it)
+     */
+    private boolean stopAndTakeDown() {
         if (!down.compareAndSet(false, true)) {
-            return;
+            return true;
         }
         final Process running = harness;
         try {
@@ -103,8 +110,10 @@ final class StandbyPairTestbed {
             }
             testbed("testbed-down", "down", "--name", name, "--state-dir", state.toString());
             System.out.println("standby pair testbed: removed " + name);
+            return true;
         } catch (IOException | InterruptedException e) {
             System.out.println("standby pair testbed: removing " + name + " failed (run `latency testbed down --name " + name + "`): " + e);
+            return false;
         }
     }
 

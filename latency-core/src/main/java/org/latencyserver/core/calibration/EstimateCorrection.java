@@ -193,10 +193,17 @@ public final class EstimateCorrection {
             valueMillis = reference.lastEdgeNanos() / 1e6;
             notes.add("the corrected level lies beyond the histogram; its last edge is served");
         }
-        final double rescaledMillis = rescaledMillis(thesis.valueMillis(), valueMillis, level, pooledLevel);
-        final String rescaled = Double.isNaN(rescaledMillis) ? null : rescaled(thesis, valueMillis, rescaledMillis, level, pooledLevel);
+        // The ratios are the state's round trips over its bound, whatever their shape: the rescale is decided on the
+        // state's bound, and a level a shape class decided keeps its place relative to that bound.
+        final double stateMillis = served.shape() == null ? valueMillis : ShapeModelBound.stateBoundNanos(reference, knowledge, pooledLevel) / 1e6;
+        final double rescaledMillis = rescaledMillis(thesis.valueMillis(), stateMillis, level, pooledLevel);
+        String rescaled = Double.isNaN(rescaledMillis) ? null : rescaled(thesis, stateMillis, rescaledMillis, level, pooledLevel);
         if (rescaled != null) {
-            valueMillis = rescaledMillis;
+            final double classRatio = stateMillis > 0 ? valueMillis / stateMillis : 1.0;
+            valueMillis = rescaledMillis * classRatio;
+            if (Math.abs(classRatio - 1.0) > 1e-9) {
+                rescaled += String.format(Locale.ROOT, "; × %.3f, the shape class's bound over the state's", classRatio);
+            }
         }
         final ConfidenceInterval observed = knowledge.coverage().blocks() >= MIN_BLOCKS_FOR_OBSERVED_INTERVAL
             ? knowledge.coverage().interval(Estimate.CONFIDENCE_LEVEL) : null;

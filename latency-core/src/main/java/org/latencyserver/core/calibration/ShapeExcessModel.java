@@ -24,17 +24,22 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <p>The margin is split conformal, online: each round trip's residual {@code ln(rtt / B) − f(s)} is scored against the
  * fit of the blocks <em>before</em> its own and kept (each block weighing {@code min(n, cap)}, spread over its round
  * trips; forgotten at the same rate) in bins of {@value #RESIDUAL_BIN_WIDTH} in ln units over ±{@value
- * #RESIDUAL_RANGE}; residuals are kept from the {@value #MIN_FIT_BLOCKS}th block on. The margin for a nominal share
+ * #RESIDUAL_RANGE}; residuals are kept from the block after the {@value #MIN_FIT_BLOCKS}th on. The margin for a nominal share
  * {@code 1 − α} is those residuals' weighted quantile at {@code 1 − α} (interpolated within its bin). A shape's bound is
  * then {@code B · exp(f(s) + margin)}: it covers the nominal share of each shape's round trips when the shapes differ by
  * a shift of {@code ln rtt} (the model's assumption; a shape whose spread differs from the others' is covered only on
  * average).
  *
  * <p>Fitted (used) from {@value #MIN_BLOCKS} blocks connection-wide. Immutable and thread-safe; one update allocates
- * only the new snapshot's arrays.
+ * the new snapshot's arrays and a small solve.
  */
 public final class ShapeExcessModel {
 
+    /**
+     * Largest factor, either way, a shape's bound may lie from its state's: the regression extrapolates in ln spacing
+     * and ln burst length over the whole range a {@link TrafficShape} accepts, far beyond the shapes it learned from.
+     */
+    public static final double MAX_FACTOR = 100.0;
     /** Number of coefficients: intercept, ln spacing, ln burst length, arrays. */
     public static final int PARAMETERS = 4;
     /** Blocks connection-wide before the model may stand for a shape. */
@@ -55,7 +60,7 @@ public final class ShapeExcessModel {
     public static final int RESIDUAL_BINS = (int) Math.round(2 * RESIDUAL_RANGE / RESIDUAL_BIN_WIDTH);
     /**
      * Residual weights are kept as multiples of {@code 1 /} this (a block weighs up to {@value #MAX_BLOCK_WEIGHT}): short
-     * numbers in the state file, and a forgotten bin falls to 0.
+     * numbers in the state file (a bin of weight at most 0.01 is then no longer forgotten: rounding keeps it).
      */
     public static final double RESIDUAL_WEIGHTS_PER_UNIT = 10_000.0;
     /** Entries of the upper triangle of {@code X'WX}, row by row. */
@@ -175,7 +180,8 @@ public final class ShapeExcessModel {
      * @return what the state's bound is multiplied by for the shape: {@code exp(f(s) + margin)}
      */
     public double boundFactor(final TrafficShape shape, final double targetMissFraction) {
-        return Math.exp(predictedLogExcess(shape) + margin(targetMissFraction));
+        final double factor = Math.exp(predictedLogExcess(shape) + margin(targetMissFraction));
+        return Math.max(1.0 / MAX_FACTOR, Math.min(MAX_FACTOR, factor));
     }
 
     /**

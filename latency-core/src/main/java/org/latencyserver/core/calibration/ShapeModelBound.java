@@ -60,7 +60,7 @@ public final class ShapeModelBound {
                 + " ln units)", model.blocks(), stateMillis, factor, asked.label(), model.predictedLogExcess(asked),
             model.margin(target));
         final Estimate at = atState.estimate();
-        final List<String> notes = new ArrayList<>(at.notes());
+        final List<String> notes = new ArrayList<>(thesis.notes());
         notes.add(description);
         return new EstimateCorrection.Corrected(new Estimate(at.qos(), at.kind(), stateMillis * factor, at.boundPercent(),
             at.interval(), at.alternatives(), at.basis(), notes, at.interpolated()), description);

@@ -371,21 +371,38 @@ final class ServingPolicy {
         final boolean fromProfile = source == EstimateSource.PROFILE || source == EstimateSource.PROFILE_FALLBACK;
         final PathLevelBorrowing.Borrowed knowledge = thesis.kind() == EstimateKind.BOUND && fromProfile
             ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
-        // A profile's bound is rescaled by the ratios to profile bounds only: the state's own, or those of the states with
-        // the same hops loaded that a young path state borrows; never the connection's pooled ones (its idle CPU cells and
-        // its port cells are off by different factors).
-        final StateKnowledge correctWith = fromProfile && knowledge.knowledge().level() != null
-            ? knowledge.knowledge().withLevel(knowledge.knowledge().level().withRatios(knowledge.knowledge().level().profileRatios()))
-            : knowledge.knowledge();
-        final AdaptiveQuantileLevel pooledLevel = row.learning().pooledLevel(row.spec().boundPercent());
-        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference, correctWith,
-            row.learning().pooledMeanLogResiduals(), fromProfile && pooledLevel != null ? pooledLevel.withRatios(RatioScores.EMPTY)
-                : pooledLevel, declaredShape(row),
+        final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference,
+            correctingKnowledge(fromProfile, knowledge.knowledge()), row.learning().pooledMeanLogResiduals(),
+            correctingPooled(fromProfile, row.learning().pooledLevel(row.spec().boundPercent())), declaredShape(row),
             row.learning().pooledBurstScores(), BurstLength.of(row.spec()), row.learning().classExcess());
         final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();
         final Estimate estimate = borrowed ? withNote(corrected.estimate(), knowledge.description()) : corrected.estimate();
         final String description = borrowed ? corrected.description() + "; " + knowledge.description() : corrected.description();
         return row.withServed(estimate, null, new ServedEstimate(thesis, reference, source, dataEpochMillis, description, composed));
+    }
+
+    /**
+     * A profile's bound is rescaled by the ratios to profile bounds only: the state's own, or those of the states with the
+     * same hops loaded that a young path state borrows ({@link PathLevelBorrowing}); never the connection's pooled ones
+     * (its idle CPU cells and its port cells are off by different factors).
+     *
+     * @param fromProfile whether the bound was read from a profile
+     * @param knowledge   the knowledge it is corrected with
+     * @return that knowledge, its level's ratios those to profile bounds when from a profile
+     */
+    static StateKnowledge correctingKnowledge(final boolean fromProfile, final StateKnowledge knowledge) {
+        return fromProfile && knowledge.level() != null
+            ? knowledge.withLevel(knowledge.level().withRatios(knowledge.level().profileRatios())) : knowledge;
+    }
+
+    /**
+     * @param fromProfile whether the bound was read from a profile
+     * @param pooled      the connection's pooled level, or null
+     * @return the pooled level a bound is corrected with: without ratios for a profile's bound (see
+     *         {@link #correctingKnowledge})
+     */
+    static AdaptiveQuantileLevel correctingPooled(final boolean fromProfile, final AdaptiveQuantileLevel pooled) {
+        return fromProfile && pooled != null ? pooled.withRatios(RatioScores.EMPTY) : pooled;
     }
 
     private static Estimate withNote(final Estimate estimate, final String note) {

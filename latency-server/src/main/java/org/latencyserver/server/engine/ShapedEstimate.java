@@ -64,23 +64,26 @@ public final class ShapedEstimate {
         if (served.kind() == EstimateKind.BOUND) {
             final boolean fromProfile = row.served().source() == EstimateSource.PROFILE
                 || row.served().source() == EstimateSource.PROFILE_FALLBACK;
-            final StateKnowledge knowledge = fromProfile ? PathLevelBorrowing.knowledgeFor(row).knowledge() : row.currentKnowledge();
+            final StateKnowledge knowledge = ServingPolicy.correctingKnowledge(fromProfile,
+                fromProfile ? PathLevelBorrowing.knowledgeFor(row).knowledge() : row.currentKnowledge());
+            final AdaptiveQuantileLevel correctingPooled = ServingPolicy.correctingPooled(fromProfile, pooled);
             if (knowledge.level() == null || row.served().reference() == null || thesis.kind() != EstimateKind.BOUND) {
                 return Answer.found(new ForShape(served, asServed, thesis.valueMillis(),
                     shape.label() + "; the served bound (no level learned to read another at)"));
             }
-            final BorrowedLevel.Served level = BorrowedLevel.forShape(knowledge, pooled, row.learning().classExcess(),
+            final BorrowedLevel.Served level = BorrowedLevel.forShape(knowledge, correctingPooled, row.learning().classExcess(),
                 ShapeClass.of(shape));
             final ShapeExcessModel model = row.learning().shapeModel();
             if (level.basis() != BorrowedLevel.Basis.CLASS_IN_STATE && model.fitted()) {
-                final EstimateCorrection.Corrected corrected = ShapeModelBound.bound(thesis, row.served().reference(), knowledge,
-                    pooled, model, shape);
+                // The model learned each shape's excess over the state's bound read with the state's own knowledge.
+                final EstimateCorrection.Corrected corrected = ShapeModelBound.bound(thesis, row.served().reference(),
+                    row.currentKnowledge(), pooled, model, shape);
                 return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
                     shape.label() + "; bound from the shape model from " + model.blocks() + " trains (the state's bound times"
                         + " the shape's learned excess; its class has too few blocks in this state)"));
             }
             final EstimateCorrection.Corrected corrected = EstimateCorrection.bound(thesis, row.served().reference(), knowledge,
-                pooled, level);
+                correctingPooled, level);
             return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
                 shape.label() + "; bound read at " + level.basis().words()
                     + (level.shape() == null ? "" : " (" + level.shape().label() + ")")));

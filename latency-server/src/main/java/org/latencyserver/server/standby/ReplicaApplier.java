@@ -231,7 +231,7 @@ public final class ReplicaApplier implements AutoCloseable {
     /** Guarded by {@link #awaitingMeasurement}: through the loop, nothing is applied once the engine was handed over. */
     private void refuseAfterHandOver() {
         if (handedOver) {
-            throw new IllegalStateException("this server no longer stands by: not applied");
+            throw new IllegalStateException("this server no longer stands by (handed over): not applied");
         }
     }
 

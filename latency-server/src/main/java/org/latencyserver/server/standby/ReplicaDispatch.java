@@ -53,8 +53,8 @@ final class ReplicaDispatch {
 
     private void take(final byte[] message) {
         if (role.primary() || role.steppedDown() && !role.rejoining()) {
-            throw new IllegalStateException(role.steppedDown() ? "this server stepped down after meeting another primary:"
-                + " restart it to stand by" : "this server is the primary: it takes no records");
+            throw new IllegalStateException(role.steppedDown() ? "this server is stepping down: it stands by again by itself"
+                : "this server is the primary: it takes no records");
         }
         final byte kind = ReplicaMessages.kindOf(message);
         if (kind == ReplicaMessages.RECORDS) {

@@ -262,18 +262,13 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
                 inSync = false;
                 return false;
             }
-        }
-        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned = learnedCells.get();
-        final LearnedCellsCodec.Change change = learned == learnedSent ? null
-            : LearnedCellsCodec.Change.between(learnedSent, learned);
-        if (change != null && !change.isEmpty()) {
-            if (!link.send(ReplicaMessages.learned(change), ackTimeoutMillis)) {
-                sendsFailed.increment();
-                inSync = false;
-                return false;
+            if (profile != null && learnedSent != null && learnedSent.containsKey(name)) {
+                // The standby dropped the profile's learned cells when it swapped the profile in: send them all again.
+                final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> without = new java.util.HashMap<>(learnedSent);
+                without.remove(name);
+                learnedSent = Map.copyOf(without);
             }
         }
-        learnedSent = learned;
         while (!marked.isEmpty()) {
             final List<ConnectionRow> rows = takeMarked();
             if (rows.isEmpty()) {
@@ -287,6 +282,19 @@ public final class ReplicationSender implements EngineListener, AutoCloseable {
             }
             recordsSent.add(rows.size());
         }
+        // Learned cells after the records: a standby that refuses them (an older release, a message too large) still
+        // holds every record, and the cells are tried again at the next round.
+        final Map<String, Map<LearnedProfiles.CellKey, LearnedCell>> learned = learnedCells.get();
+        final LearnedCellsCodec.Change change = learned == learnedSent ? null
+            : LearnedCellsCodec.Change.between(learnedSent, learned);
+        if (change != null && !change.isEmpty()) {
+            if (!link.send(ReplicaMessages.learned(change), ackTimeoutMillis)) {
+                sendsFailed.increment();
+                inSync = false;
+                return false;
+            }
+        }
+        learnedSent = learned;
         inSync = standbyPresent;
         return inSync;
     }
