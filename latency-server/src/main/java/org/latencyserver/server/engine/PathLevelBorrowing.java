@@ -95,7 +95,11 @@ final class PathLevelBorrowing {
                              final boolean sameLoadedHopsOnly) {
         final Pool pool = new Pool();
         pool.sameLoadedHops = sameLoadedHopsOnly;
-        for (final Map.Entry<ConnectionLoadState, StateKnowledge> entry : byState.entrySet()) {
+        // In a fixed order (by the state's label), so that which states' profile ratios the pool keeps when they are more
+        // than it holds is the same on every server and after every restart.
+        final java.util.List<Map.Entry<ConnectionLoadState, StateKnowledge>> entries = new java.util.ArrayList<>(byState.entrySet());
+        entries.sort(Map.Entry.comparingByKey(java.util.Comparator.comparing(ConnectionLoadState::label)));
+        for (final Map.Entry<ConnectionLoadState, StateKnowledge> entry : entries) {
             final StateKnowledge known = entry.getValue();
             if (entry.getKey().equals(current) || known.level() == null || known.coverage().blocks() == 0
                 || sameLoadedHopsOnly && !sameLoadedHops(entry.getKey(), current)) {
