@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -46,6 +47,7 @@ import org.omg.CORBA.ORB;
  *
  * <p>The seed is printed; {@code -Dgiop.fuzz.seed=N} replays a run, {@code -Dgiop.fuzz.messages=N} changes the count.
  */
+@Isolated // runs alone (junit-platform.properties): reads the JVM-wide IIOP connection counts, which every server in the JVM moves
 class GiopFuzzTest {
 
     private static final long IDLE_TIMEOUT_MILLIS = 1_000;

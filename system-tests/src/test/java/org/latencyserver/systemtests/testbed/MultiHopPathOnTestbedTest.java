@@ -21,7 +21,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
@@ -51,7 +50,6 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
  * <p>Needs root, ip, tc, snmpd and iperf3, else prints {@code NOT CHECKED} and is skipped; without omniidl, g++ or
  * omniORB's headers it checks 1 and 2 and prints {@code NOT CHECKED} for 3.
  */
-@Isolated // runs alone (junit-platform.properties): its checks rest on iperf3 loading a trunk above 90 %
 class MultiHopPathOnTestbedTest {
 
     private static final String FIRST_HOP = "sw1-trunk";

@@ -15,7 +15,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.server.config.TestbedConfigLines;
@@ -39,7 +38,6 @@ import org.latencyserver.testkit.config.ServerYaml.Connection;
  * acknowledged while protected is served by the final primary (writes acknowledged unprotected by a
  * primary that then stepped down are the documented loss; they are counted).
  */
-@Isolated // runs alone (junit-platform.properties): its checks rest on the standby pair's failure timers
 class StandbyCutOnTestbedTest {
 
     private static final Pattern LINE = Pattern.compile(
