@@ -18,7 +18,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.demo.DemoReady;
 import org.latencyserver.emulator.ScenarioStatus;
 import org.latencyserver.launch.ChildProcess;
@@ -38,7 +37,6 @@ import org.latencyserver.systemtests.kit.SystemUnderTest;
  * with what is missing and is skipped. Prints per scenario step what each QoS level was served and
  * how long the port state took to follow the load.
  */
-@Isolated // runs alone (junit-platform.properties): its checks rest on iperf3 loading a port to 95 % through tbf; beside other classes tbf dropped and the port read 101
 class RealNetworkDemoTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
