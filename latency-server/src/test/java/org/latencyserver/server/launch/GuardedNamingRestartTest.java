@@ -13,6 +13,7 @@ import java.util.Properties;
 import org.jacorb.naming.NamingContextImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.orb.EchoingPeer;
 import org.latencyserver.orb.OrbSupport;
@@ -32,6 +33,7 @@ import org.omg.CosNaming.NamingContextExtHelper;
  * A naming service that checks who binds keeps its bindings across a clean restart in JacORB's own
  * files (plain {@code NamingContextImpl}s), and checks them again once they are read back.
  */
+@ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
 class GuardedNamingRestartTest {
 
     private static final String PASSWORD = "test-pass-1";

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.launch.StderrCapture;
 import org.latencyserver.launch.StderrCapture.Run;
 import picocli.CommandLine;
@@ -19,6 +20,7 @@ import picocli.CommandLine;
  * The mains map each kind of launch failure to the exit status and one line the operator guide
  * documents. Only failures: a main that launches waits for SIGTERM.
  */
+@ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
 class LauncherExitStatusTest {
 
     @TempDir

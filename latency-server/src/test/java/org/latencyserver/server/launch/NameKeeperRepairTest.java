@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.orb.EchoingPeer;
 import org.latencyserver.orb.NameKeeper;
@@ -23,6 +24,7 @@ import org.omg.CosNaming.NamingContextExtHelper;
  * plain IIOP: a context put in place of the name, or another object rebound to it, is repaired by
  * the keeper's next check and counted.
  */
+@ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
 class NameKeeperRepairTest {
 
     private static final long CHECK_INTERVAL_MILLIS = 50;

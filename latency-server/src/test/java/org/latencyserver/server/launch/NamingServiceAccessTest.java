@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
 import org.latencyserver.orb.EchoingPeer;
 import org.latencyserver.orb.NameKeeper;
@@ -37,6 +38,7 @@ import org.omg.CosNaming.NamingContextExtHelper;
  * one (anyone), and TLS ones holding the server's, a peer agent's and a client agent's certificates
  * from a local certificate authority.
  */
+@ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
 class NamingServiceAccessTest {
 
     private static final String PASSWORD = "test-pass-1";

@@ -9,9 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import picocli.CommandLine;
 
 /** {@code ./latency naming-service}'s options of access control, refused when incomplete or wrong, before anything starts. */
+@Isolated // runs alone (junit-platform.properties): replaces the JVM's standard error to read what is printed
 class NamingServiceMainTest {
 
     @TempDir

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.testkit.FreePorts;
@@ -23,7 +24,14 @@ import org.omg.CosNaming.NamingContextExtHelper;
 import org.omg.CosNaming.NamingContextPackage.NotFound;
 
 /** A naming service launched in the test's JVM, used over JacORB sockets by a client ORB, closed and launched again. */
+@ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
 class NamingServiceNodeTest {
+
+    /**
+     * The resource the test classes that start a naming service in their JVM lock: {@link NamingServiceNode}
+     * refuses a second one while one runs (JacORB's naming contexts keep their ORB in a static field).
+     */
+    static final String ONE_PER_JVM = "org.latencyserver.server.launch.NamingServiceNode";
 
     @TempDir
     Path directory;

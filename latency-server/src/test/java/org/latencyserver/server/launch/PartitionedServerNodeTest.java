@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.orb.PlainOrbs;
 import org.latencyserver.server.config.TestbedConfigLines;
 import org.latencyserver.testkit.FreePorts;
@@ -27,6 +28,7 @@ import org.omg.CosNaming.NamingContextPackage.NotFound;
  * binds, that it binds it all again after the naming service lost its bindings, and what it refuses.
  * (Three partitions as processes, in omniNames too, are system-tests' {@code PartitionsIn*Test}.)
  */
+@ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
 class PartitionedServerNodeTest {
 
     @TempDir

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
@@ -38,6 +39,7 @@ import org.omg.CosNaming.NamingContextExtHelper;
  * poll; when the primary's channel stops as in a crash, the standby takes over, binds the name,
  * polls and serves. Every wait has a generous deadline; none is an assertion on time.
  */
+@ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
 class StandbyPairTest {
 
     private static final long DEADLINE_SECONDS = 60;

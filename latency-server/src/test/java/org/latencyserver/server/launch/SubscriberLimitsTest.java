@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateListener;
@@ -44,6 +45,7 @@ import org.omg.PortableServer.POAHelper;
  * pushed), while a slow listener that answers keeps its subscription. Waits are generous "within"
  * limits, never measured.
  */
+@Isolated // runs alone (junit-platform.properties): sets a JVM-wide system property (JacORB's loopback)
 class SubscriberLimitsTest {
 
     /** The most any wait below lasts; the checks run every {@link #CHECK_MILLIS}. */

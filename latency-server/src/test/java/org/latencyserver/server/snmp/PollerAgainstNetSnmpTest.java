@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.config.LinkConfig;
@@ -32,6 +33,7 @@ import org.latencyserver.server.table.ConnectionRow;
  * <p>The agent is polled in v2c (client) and v3 authPriv SHA/AES (peer; the same host), with
  * random secrets handed to the poller as environment variables of the test's own lookup.
  */
+@Isolated // runs alone (junit-platform.properties): drives CPU load with stress-ng and reads it back through snmpd
 class PollerAgainstNetSnmpTest {
 
     private static final Path STRESS_NG = Path.of("/usr/bin/stress-ng");

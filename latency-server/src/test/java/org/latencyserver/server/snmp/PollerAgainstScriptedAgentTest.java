@@ -21,6 +21,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.server.config.ConnectionSpecs;
 import org.latencyserver.server.config.LinkConfig;
@@ -39,6 +40,7 @@ import org.snmp4j.smi.Variable;
  * The poller against in-test SNMP agents on loopback that answer from a script: misses of every kind
  * make a source UNKNOWN, and it recovers by itself; a silent agent does not slow the others.
  */
+@Isolated // runs alone (junit-platform.properties): counts polls in a second and reads rates over time
 class PollerAgainstScriptedAgentTest {
 
     private static final String COMMUNITY_ENV = "TEST_COMMUNITY";

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -36,6 +37,7 @@ import org.omg.CORBA.ORB;
  * loopback: the connection cap and the message limit's default, which a legitimate largest result
  * must pass.
  */
+@Isolated // runs alone (junit-platform.properties): sets a JVM-wide system property (JacORB's loopback)
 class ConnectionLimitsServingTest {
 
     @TempDir

@@ -15,9 +15,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jacorb.orb.ParsedIOR;
 import org.jacorb.orb.iiop.IIOPAddress;
 import org.jacorb.orb.iiop.IIOPProfile;
@@ -25,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -46,6 +50,7 @@ import org.omg.CORBA.ORB;
  *
  * <p>The seed is printed; {@code -Dgiop.fuzz.seed=N} replays a run, {@code -Dgiop.fuzz.messages=N} changes the count.
  */
+@Isolated // runs alone (junit-platform.properties): reads the JVM-wide IIOP connection counts, which every server in the JVM moves
 class GiopFuzzTest {
 
     private static final long IDLE_TIMEOUT_MILLIS = 1_000;
@@ -66,9 +71,15 @@ class GiopFuzzTest {
     private String host;
     private int port;
     private byte[] objectKey;
+    /**
+     * The request threads of other ORBs of this JVM when the test started (an earlier test class's, ending or
+     * leaked), left out of the counts: they may end while this test runs.
+     */
+    private final Set<Thread> othersRequestThreads = new HashSet<>();
 
     @BeforeEach
     void launchAServerWithAShortIdleTimeout() throws Exception {
+        othersRequestThreads.addAll(allRequestThreads());
         final Path config = TestbedConfigLines.pushedWs1Ws2OnAtmPort(ServerYaml.named("FuzzedServer")
                 .stateFile(Path.of("fuzz.state.json"))
                 .limits("idle_connection_timeout_millis", IDLE_TIMEOUT_MILLIS)
@@ -99,8 +110,15 @@ class GiopFuzzTest {
             + " threads left: " + requestThreads());
     }
 
-    private static long requestThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("RequestProcessor-")).count();
+    /** @return the request threads of this test's server (and client): those that were not there before it started */
+    private long requestThreads() {
+        return allRequestThreads().stream().filter(t -> !othersRequestThreads.contains(t)).count();
+    }
+
+    /** @return every JacORB request thread in the JVM, of any ORB */
+    private static Set<Thread> allRequestThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("RequestProcessor-"))
+            .collect(Collectors.toSet());
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.agent.profiler.ProfileRun;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileCell;
@@ -40,6 +41,7 @@ import org.latencyserver.systemtests.kit.SystemUnderTest;
  * refusal only when it is the documented one and other work was measured beside it
  * ({@link MachineContention}), and says on its output what it could not check.
  */
+@Isolated // runs alone (junit-platform.properties): drives CPU load with stress-ng and measures round trips
 class ProfilerProcessTest {
 
     @TempDir

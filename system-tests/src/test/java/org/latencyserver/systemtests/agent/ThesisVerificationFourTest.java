@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.agent.load.CorePinning;
 import org.latencyserver.agent.load.CoreUtilisation;
 import org.latencyserver.agent.load.LoadDriver;
@@ -74,6 +75,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * geometric mean outside it is then said NOT COMPARED / NOT CHECKED with the other work measured.
  * On a quiet machine a miss, or a ratio outside the tolerance, still fails the test.
  */
+@Isolated // runs alone (junit-platform.properties): drives CPU load with stress-ng and measures round trips
 class ThesisVerificationFourTest {
 
     private static final String PROFILE = "fresh-loopback";

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.idl.Latserv;
 import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -63,7 +64,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ResourceLock(PartitionedDeploymentChecks.DIRECTORY) // the static directory is one for both subclasses: one at a time
 abstract class PartitionedDeploymentChecks {
+
+    /** The lock of the static {@link #directory}, held by each subclass while it runs (inherited). */
+    static final String DIRECTORY = "org.latencyserver.systemtests.server.PartitionedDeploymentChecks";
 
     private static final Duration WITHIN = Duration.ofSeconds(120);
     /** The thesis's Appendix A, TAC-4 to TAC-4, 256 B, both CPUs LOW: QoS 1's average, ms. */

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.systemtests.kit.MachineContention;
@@ -41,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * documented one, with the other work measured beside it — printing {@code NOT CHECKED}; on a quiet
  * machine a refusal fails it.
  */
+@Isolated // runs alone (junit-platform.properties): measures round trips across a port iperf3 loads
 class PortCellsOnTestbedTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.systemtests.kit.SystemUnderTest;
 import org.latencyserver.systemtests.kit.Testbed;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Needs root, ip, tc, snmpd, snmpget and iperf3 (CI has them); elsewhere it prints
  * {@code NOT CHECKED} with what is missing and is skipped.
  */
+@Isolated // runs alone (junit-platform.properties): measures the rate iperf3 drives through tbf
 class TestbedProcessTest {
 
     private static final String IF_HC_OUT_OCTETS = ".1.3.6.1.2.1.31.1.1.1.10.";
