@@ -19,7 +19,8 @@ import org.omg.CORBA.ORB;
  * t=EPOCH_MS conn=N qos=Q port_state=P served quality=Q source=S value_ms=V basis=B
  * t=EPOCH_MS conn=N qos=Q port_state=P refused reason=R
  * </pre>
- * then one line with its path's switch ports as {@code ConnectionInfo} gives them (hops in path order, each
+ * (a served line's port state is the estimate's own, the state it was served for; a refused line's is
+ * {@code list_connections}'s), then one line with its path's switch ports as {@code ConnectionInfo} gives them (hops in path order, each
  * {@code LINK:PORT_STATE:PORT_PERCENT}; none for a connection without a link) and whether it is stale:
  * <pre>
  * t=EPOCH_MS conn=N path port_state=P hops=LINK:S:U,LINK:S:U stale=true|false stale_reason=R
@@ -44,13 +45,14 @@ public final class EstimatesWatchMain {
             final long now = System.currentTimeMillis();
             try {
                 for (final ConnectionInfo info : service.list_connections()) {
-                    final String head = "t=" + now + " conn=" + info.index_ref + " qos=" + info.quality + " port_state=" + info.port_state;
+                    final String head = "t=" + now + " conn=" + info.index_ref + " qos=" + info.quality + " port_state=";
                     try {
                         final Estimate estimate = service.current_estimate(info.index_ref);
-                        System.out.println(head + " served quality=" + estimate.quality + " source=" + estimate.source.replace(' ', '_')
+                        // The estimate's own port state: the connection's may have changed since list_connections.
+                        System.out.println(head + estimate.port_state + " served quality=" + estimate.quality + " source=" + estimate.source.replace(' ', '_')
                             + " value_ms=" + estimate.value_ms + " basis=" + estimate.basis.replace('\n', ' '));
                     } catch (EstimateUnavailable e) {
-                        System.out.println(head + " refused reason=" + e.reason.replace('\n', ' '));
+                        System.out.println(head + info.port_state + " refused reason=" + e.reason.replace('\n', ' '));
                     }
                     System.out.println(pathLine(now, info));
                 }
