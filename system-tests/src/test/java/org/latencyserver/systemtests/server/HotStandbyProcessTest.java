@@ -46,12 +46,9 @@ class HotStandbyProcessTest {
             final String naming = system.start(system.launch(Component.NAMING_SERVICE).args("--port",
                 Integer.toString(SystemUnderTest.freeTcpPort()), "--db-dir", directory.resolve("nsdb").toString()))
                 .ready().reference("naming");
-            final int portA = SystemUnderTest.freeTcpPort();
-            int chosen = SystemUnderTest.freeTcpPort();
-            while (Math.abs(chosen - portA) == 100) {
-                chosen = SystemUnderTest.freeTcpPort();
-            }
-            final int portB = chosen;
+            final int[] ports = StandbyPairProcesses.replicationPorts();
+            final int portA = ports[0];
+            final int portB = ports[1];
             final Path configA = StandbyPairProcesses.config(directory, "a", portA, portB);
             final Path configB = StandbyPairProcesses.config(directory, "b", portB, portA);
             final ORB orb = system.orb();

@@ -52,17 +52,9 @@ class HungPrimaryProcessTest {
             final String naming = system.start(system.launch(Component.NAMING_SERVICE).args("--port",
                 Integer.toString(SystemUnderTest.freeTcpPort()), "--db-dir", directory.resolve("nsdb").toString()))
                 .ready().reference("naming");
-            final int portA = SystemUnderTest.freeTcpPort();
-            int chosen = SystemUnderTest.freeTcpPort();
-            while (Math.abs(chosen - portA) == 100 || chosen == portA) {
-                chosen = SystemUnderTest.freeTcpPort();
-            }
-            final ReadyProcess a = StandbyPairProcesses.start(system, "a",
-                StandbyPairProcesses.config(directory, "a", portA, chosen), naming);
-            final ReadyProcess b = StandbyPairProcesses.start(system, "b",
-                StandbyPairProcesses.config(directory, "b", chosen, portA), naming);
-            assertEquals("standing by", b.ready().fact("standby"), b.child().log());
-            StandbyPairProcesses.awaitProtected(a);
+            final StandbyPairProcesses.Pair pair = StandbyPairProcesses.startProtected(system, directory, naming);
+            final ReadyProcess a = pair.primary();
+            final ReadyProcess b = pair.standby();
             final ORB orb = system.orb();
             // A client that gives up on a call after 2 s, as an application with a deadline does: a hung server never answers.
             final Properties timed = PlainOrbs.properties();

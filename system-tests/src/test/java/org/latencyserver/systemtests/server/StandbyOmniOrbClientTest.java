@@ -55,17 +55,9 @@ class StandbyOmniOrbClientTest {
             assertTrue(naming.startsWith("corbaloc::") && naming.endsWith("/NameService"), naming);
             final String corbaname = "corbaname:" + naming.substring("corbaloc:".length(), naming.length() - "/NameService".length())
                 + "#StandbyPair";
-            final int portA = SystemUnderTest.freeTcpPort();
-            int chosen = SystemUnderTest.freeTcpPort();
-            while (Math.abs(chosen - portA) == 100 || chosen == portA) {
-                chosen = SystemUnderTest.freeTcpPort();
-            }
-            final ReadyProcess primary = StandbyPairProcesses.start(system, "a",
-                StandbyPairProcesses.config(directory, "a", portA, chosen), naming);
-            final ReadyProcess standby = StandbyPairProcesses.start(system, "b",
-                StandbyPairProcesses.config(directory, "b", chosen, portA), naming);
-            assertEquals("standing by", standby.ready().fact("standby"), standby.child().log());
-            StandbyPairProcesses.awaitProtected(primary);
+            final StandbyPairProcesses.Pair pair = StandbyPairProcesses.startProtected(system, directory, naming);
+            final ReadyProcess primary = pair.primary();
+            final ReadyProcess standby = pair.standby();
             final ORB orb = system.orb();
             LatservHelper.narrow(orb.string_to_object(primary.ready().reference("server")))
                 .PutMibUpdates(new IdlMibUpdates((short) 1, (short) 10, (short) 80, (short) 50), (short) 1);

@@ -1,5 +1,6 @@
 package org.latencyserver.systemtests.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -22,6 +23,38 @@ final class StandbyPairProcesses {
     static final long PROTECTED_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private StandbyPairProcesses() {
+    }
+
+    /**
+     * @return two free TCP ports for the pair's replication, neither equal to the other nor 100 from it (the failure
+     *         detector listens on a replication port + 100)
+     */
+    static int[] replicationPorts() throws java.io.IOException {
+        final int portA = SystemUnderTest.freeTcpPort();
+        int portB = SystemUnderTest.freeTcpPort();
+        while (Math.abs(portB - portA) == 100 || portB == portA) {
+            portB = SystemUnderTest.freeTcpPort();
+        }
+        return new int[] {portA, portB};
+    }
+
+    /**
+     * A pair started and protected: server "a" (the primary) then "b" (standing by), on free replication ports.
+     *
+     * @param primary the first started, primary once the pair is protected
+     * @param standby the second, standing by
+     */
+    record Pair(ReadyProcess primary, ReadyProcess standby) {
+    }
+
+    /** Starts "a" and "b" in {@code directory} through {@code naming} and waits until "a" acknowledges writes protected. */
+    static Pair startProtected(final SystemUnderTest system, final Path directory, final String naming) throws Exception {
+        final int[] ports = replicationPorts();
+        final ReadyProcess a = start(system, "a", config(directory, "a", ports[0], ports[1]), naming);
+        final ReadyProcess b = start(system, "b", config(directory, "b", ports[1], ports[0]), naming);
+        assertEquals("standing by", b.ready().fact("standby"), b.child().log());
+        awaitProtected(a);
+        return new Pair(a, b);
     }
 
     /** Starts server {@code name} of the pair with its configuration, metrics on a free port, bound through {@code naming}. */
