@@ -155,18 +155,7 @@ public final class References {
         try {
             final NamingContextExt root = namingContext(orb, naming);
             final org.omg.CosNaming.NameComponent[] components = root.to_name(name);
-            for (int i = 1; i < components.length; i++) {
-                final org.omg.CosNaming.NameComponent[] prefix = java.util.Arrays.copyOf(components, i);
-                try {
-                    if (isGone(root.resolve(prefix))) {
-                        // A context left over from an earlier naming-service process (its database
-                        // survived, its objects did not): replace it.
-                        root.rebind_context(prefix, root.new_context());
-                    }
-                } catch (NotFound e) {
-                    root.bind_new_context(prefix);
-                }
-            }
+            makeContexts(root, components);
             root.rebind(components, reference);
         } catch (org.omg.CORBA.UserException e) {
             throw new ReferenceException("cannot bind '" + name + "' in " + naming + ": " + e);
@@ -176,6 +165,24 @@ public final class References {
                 + " certificate its principals file lets bind this name");
         } catch (SystemException e) {
             throw new ReferenceException("the naming service " + naming + " cannot be reached (" + describe(e) + ")");
+        }
+    }
+
+    /**
+     * Makes the naming contexts above the name's last component that are missing, and replaces one left over from an
+     * earlier naming-service process (its database survived, its objects did not).
+     */
+    private static void makeContexts(final NamingContextExt root, final org.omg.CosNaming.NameComponent[] components)
+        throws org.omg.CORBA.UserException {
+        for (int i = 1; i < components.length; i++) {
+            final org.omg.CosNaming.NameComponent[] prefix = java.util.Arrays.copyOf(components, i);
+            try {
+                if (isGone(root.resolve(prefix))) {
+                    root.rebind_context(prefix, root.new_context());
+                }
+            } catch (NotFound e) {
+                root.bind_new_context(prefix);
+            }
         }
     }
 
@@ -190,14 +197,7 @@ public final class References {
         try {
             final NamingContextExt root = namingContext(orb, naming);
             final org.omg.CosNaming.NameComponent[] components = root.to_name(name);
-            for (int i = 1; i < components.length; i++) {
-                final org.omg.CosNaming.NameComponent[] prefix = java.util.Arrays.copyOf(components, i);
-                try {
-                    root.resolve(prefix);
-                } catch (NotFound e) {
-                    root.bind_new_context(prefix);
-                }
-            }
+            makeContexts(root, components);
             root.bind(components, reference);
         } catch (org.omg.CosNaming.NamingContextPackage.AlreadyBound e) {
             throw new ReferenceException("'" + name + "' in " + naming + " was bound by another object meanwhile: left so");

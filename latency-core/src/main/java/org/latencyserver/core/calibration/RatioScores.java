@@ -33,9 +33,12 @@ public final class RatioScores {
     public static final RatioScores EMPTY = new RatioScores(new double[0]);
 
     private final double[] scores; // oldest first, at most CAPACITY, each finite and >= 0
+    private final double[] sorted; // the same scores in ascending order: a quantile is read without sorting
 
     private RatioScores(final double[] scores) {
         this.scores = scores;
+        this.sorted = scores.clone();
+        Arrays.sort(this.sorted);
     }
 
     /**
@@ -132,8 +135,6 @@ public final class RatioScores {
         if (rank > m) {
             return Double.NaN;
         }
-        final double[] sorted = scores.clone();
-        Arrays.sort(sorted);
         return sorted[(int) Math.max(0, rank - 1)];
     }
 

@@ -61,19 +61,36 @@ final class ClassExcessJson {
         for (int i = 0; i < classes.size(); i++) {
             final InputNode c = classes.get(i);
             try {
-                final String word = text(c, "call", null);
-                final CallKind call = CallKind.fromWord(word).orElseThrow(() ->
-                    new IllegalArgumentException("call '" + word + "' is neither octets nor arrays"));
-                final ShapeClass shape = new ShapeClass(requiredInt(c, "spacing_range"), requiredInt(c, "burst_range"), call);
-                final long blocks = longOr(c, "blocks", -1);
-                if (blocks < 0) {
-                    throw new IllegalArgumentException("blocks: expected a whole number >= 0");
-                }
-                byClass.put(shape, new ClassExcess.Offset(number(c, "miss_fraction"), blocks));
+                byClass.put(shapeClass(c), new ClassExcess.Offset(number(c, "miss_fraction"), blocks(c)));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(name + "[" + i + "]: " + e.getMessage(), e);
             }
         }
         return new ClassExcess(byClass);
+    }
+
+    /**
+     * @param c one class's entry: {@code spacing_range}, {@code burst_range}, {@code call}
+     * @return its shape class
+     * @throws IllegalArgumentException naming the field that is missing or wrong
+     */
+    static ShapeClass shapeClass(final InputNode c) {
+        final String word = text(c, "call", null);
+        final CallKind call = CallKind.fromWord(word).orElseThrow(() ->
+            new IllegalArgumentException("call '" + word + "' is neither octets nor arrays"));
+        return new ShapeClass(requiredInt(c, "spacing_range"), requiredInt(c, "burst_range"), call);
+    }
+
+    /**
+     * @param c one class's entry
+     * @return its {@code blocks}, {@code >= 0}
+     * @throws IllegalArgumentException when missing or negative
+     */
+    static long blocks(final InputNode c) {
+        final long blocks = longOr(c, "blocks", -1);
+        if (blocks < 0) {
+            throw new IllegalArgumentException("blocks: expected a whole number >= 0");
+        }
+        return blocks;
     }
 }

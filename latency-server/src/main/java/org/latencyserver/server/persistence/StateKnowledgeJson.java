@@ -8,8 +8,6 @@ import static org.latencyserver.server.persistence.LenientJson.has;
 import static org.latencyserver.server.persistence.LenientJson.items;
 import static org.latencyserver.server.persistence.LenientJson.longOr;
 import static org.latencyserver.server.persistence.LenientJson.number;
-import static org.latencyserver.server.persistence.LenientJson.requiredInt;
-import static org.latencyserver.server.persistence.LenientJson.text;
 import static org.latencyserver.server.persistence.LenientJson.wholeOf;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -29,7 +27,6 @@ import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.input.InputNode;
-import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.ShapeClass;
 import org.latencyserver.server.persistence.JsonFieldTable.Field;
 
@@ -221,14 +218,8 @@ final class StateKnowledgeJson {
         for (int i = 0; i < classes.size(); i++) {
             final InputNode c = classes.get(i);
             try {
-                final String word = text(c, "call", null);
-                final CallKind call = CallKind.fromWord(word).orElseThrow(() ->
-                    new IllegalArgumentException("call '" + word + "' is neither octets nor arrays"));
-                final ShapeClass shape = new ShapeClass(requiredInt(c, "spacing_range"), requiredInt(c, "burst_range"), call);
-                final long blocks = longOr(c, "blocks", -1);
-                if (blocks < 0) {
-                    throw new IllegalArgumentException("blocks: expected a whole number >= 0");
-                }
+                final ShapeClass shape = ClassExcessJson.shapeClass(c);
+                final long blocks = ClassExcessJson.blocks(c);
                 final AdaptiveQuantileLevel level = new AdaptiveQuantileLevel(d.level.targetMissFraction(), number(c, "miss_fraction"),
                     d.level.stepPerRoundTrip(), d.level.maxBlockWeight());
                 d.shapeLevels.put(shape, new GroupLevels.ClassLevel(level, blocks));
