@@ -71,7 +71,7 @@ class GuardedNamingServiceProcessTest {
             final ReadyProcess server = system.start(system.serverLaunch("server", serverConfig(certs, trust)).env(password)
                 .args("--metrics-port", "-1", "--naming", writers));
             final ReadyProcess peer = system.start(system.launch(Component.PEER_AGENT).name("peer").env(password).args(
-                "--name", "ws2", "--naming", writers,
+                "--name", "ws2", "--naming", writers, "--ior-file", directory.resolve("peer-ws2.ior").toString(),
                 "--tls-keystore", certs.resolve("peer-ws2.p12").toString(), "--tls-truststore", trust.toString()));
 
             final ORB plain = system.orb();
