@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -136,7 +137,16 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             return 2;
         }
         if (analyseDirectory != null) {
-            report(analyseDirectory, new ObjectMapper().readValue(analyseDirectory.resolve("cost.json").toFile(), ProbeCost.class), null);
+            final Path costFile = analyseDirectory.resolve("cost.json");
+            final ProbeCost cost;
+            if (Files.exists(costFile)) {
+                cost = new ObjectMapper().readValue(costFile.toFile(), ProbeCost.class);
+            } else {
+                // A run that ended early (its player overran) wrote records but no cost: analyse without it.
+                System.out.println("estimate accuracy: no " + costFile + " (the run did not finish): the cost is not reported");
+                cost = new ProbeCost(Double.NaN, Map.of(), Double.NaN);
+            }
+            report(analyseDirectory, cost, null);
             return 0;
         }
         if (realNetwork.enabled()) {

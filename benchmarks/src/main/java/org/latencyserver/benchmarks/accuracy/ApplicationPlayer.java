@@ -62,6 +62,8 @@ import picocli.CommandLine;
 public final class ApplicationPlayer implements Callable<Integer> {
 
     private static final int MAX_CONSECUTIVE_FAILURES = 20;
+    /** A play this late (behind its due time) is reported at the end: the arrivals were no longer Poisson. */
+    private static final long LATE_WARNING_NANOS = 1_000_000_000L;
 
     @Option(names = "--ready", required = true, paramLabel = "FILE", description = "The demo's ready file.")
     private Path readyFile;
@@ -188,11 +190,18 @@ public final class ApplicationPlayer implements Callable<Integer> {
         final ObjectMapper mapper = new ObjectMapper();
         int consecutiveFailures = 0;
         long written = 0;
+        long maxLateNanos = 0;
         try (BufferedWriter out = Files.newBufferedWriter(recordsFile)) {
             while (true) {
                 final int due = earliest(dueNanos);
-                if (dueNanos[due] - endNanos >= 0) {
+                // Past the end either way: plays due before it but not yet started (the bursts took
+                // longer than the gaps allow) are not played, so the run lasts what was asked.
+                if (dueNanos[due] - endNanos >= 0 || System.nanoTime() - endNanos >= 0) {
                     break;
+                }
+                final long lateNanos = System.nanoTime() - dueNanos[due];
+                if (lateNanos > maxLateNanos) {
+                    maxLateNanos = lateNanos;
                 }
                 parkUntil(dueNanos[due]);
                 // The next play of this connection is scheduled from this one's due time, not from
@@ -221,6 +230,10 @@ public final class ApplicationPlayer implements Callable<Integer> {
             }
         }
         System.out.printf(Locale.ROOT, "recorded %d plays in %d s to %s%n", written, durationSeconds, recordsFile);
+        if (maxLateNanos > LATE_WARNING_NANOS) {
+            System.out.printf(Locale.ROOT, "plays fell behind their Poisson schedule by up to %.1f s (bursts took longer than"
+                + " the gaps allow; a larger --gap-mean-millis keeps the arrivals Poisson)%n", maxLateNanos / 1e9);
+        }
     }
 
     /** One read of state and estimate, the burst right after it, and the state again. */
