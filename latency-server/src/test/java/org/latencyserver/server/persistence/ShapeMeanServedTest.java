@@ -2,6 +2,7 @@ package org.latencyserver.server.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.core.calibration.ShapeMeanModel;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.input.InputFaults;
+import org.latencyserver.core.input.InputFormat;
+import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.state.CpuThresholds;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.core.traffic.CallKind;
@@ -133,6 +137,20 @@ class ShapeMeanServedTest {
         assertEquals(1, new StateStore(file, older.table()).restoreInto(older, 0));
         assertEquals(ShapeMeanModel.EMPTY, older.table().row((short) 4).learning().shapeMeanModel(), "none learned yet");
         assertFalse(forShape(older, SLOW).correction().startsWith("shape mean"));
+    }
+
+    @Test
+    void aDamagedModelIsRefusedNamingTheField() throws Exception {
+        final ObjectNode record = ConnectionRecordCodec.encode(learned(20).table().row((short) 4), null);
+        assertEquals(40, record.get("shape_mean_model").get("blocks").asLong());
+        ((ObjectNode) record.get("shape_mean_model")).putArray("gram").add(1.0).add(2.0);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ConnectionRecordCodec.decode(
+            InputNode.parse(record.toString(), InputFormat.JSON, new InputFaults("test")), Map.of(), 1000));
+        assertTrue(e.getMessage().contains("shape_mean_model: gram: expected 10 numbers, found 2"), e.getMessage());
+        ((ObjectNode) record.get("shape_mean_model")).put("blocks", -3);
+        final IllegalArgumentException blocks = assertThrows(IllegalArgumentException.class, () -> ConnectionRecordCodec.decode(
+            InputNode.parse(record.toString(), InputFormat.JSON, new InputFaults("test")), Map.of(), 1000));
+        assertTrue(blocks.getMessage().contains("shape_mean_model: blocks: expected a whole number >= 0"), blocks.getMessage());
     }
 
     private static int strip(final JsonNode node) {
