@@ -24,7 +24,8 @@ public final class ShapeAnalysis {
      * @param plays       records of it (reads, with or without a burst)
      * @param played      what its bursts were: spacings, lengths and calls seen
      * @param connections its figures per connection, per state and pooled
-     * @param boundBases  what the bounds served to it were read at, counted ({@link #boundBases}); empty when no bound
+     * @param boundBases  what the bounds served to it were read at, counted ({@link #boundBases}), then what its means
+     *                    were made from ({@link #meanBases}); empty when neither was served
      */
     public record ShapeAccuracy(String shape, int plays, String played, List<ConnectionAccuracy> connections, String boundBases) {
     }
@@ -41,7 +42,7 @@ public final class ShapeAnalysis {
         }
         final List<ShapeAccuracy> shapes = new ArrayList<>();
         byShape.forEach((shape, ofShape) -> shapes.add(new ShapeAccuracy(shape, ofShape.size(), played(ofShape),
-            AccuracyAnalysis.analyse(ofShape, portBands), boundBases(ofShape))));
+            AccuracyAnalysis.analyse(ofShape, portBands), bases(ofShape))));
         return List.copyOf(shapes);
     }
 
@@ -93,6 +94,31 @@ public final class ShapeAnalysis {
         final List<String> parts = new ArrayList<>();
         counts.forEach((basis, count) -> parts.add(basis + " " + count));
         return "bounds read at: " + String.join(", ", parts);
+    }
+
+    private static String bases(final List<BurstRecord> records) {
+        final String bounds = boundBases(records);
+        final String means = meanBases(records);
+        return bounds.isEmpty() ? means : means.isEmpty() ? bounds : bounds + "; " + means;
+    }
+
+    /**
+     * @return e.g. "means from: the shape mean model 300, the state's served mean 20" — what each mean (QoS 1, 3) served
+     *         to the shape was made from, from its correction text (empty when no mean)
+     */
+    static String meanBases(final List<BurstRecord> records) {
+        int model = 0;
+        int means = 0;
+        for (final BurstRecord record : records) {
+            if (!"AVERAGE".equals(record.kind())) {
+                continue;
+            }
+            means++;
+            if (record.correction() != null && record.correction().startsWith("shape mean:")) {
+                model++;
+            }
+        }
+        return means == 0 ? "" : "means from: the shape mean model " + model + ", the state's served mean " + (means - model);
     }
 
     private static String range(final long low, final long high) {

@@ -64,6 +64,24 @@ class ShapeAnalysisTest {
     }
 
     @Test
+    void eachMeanIsCountedUnderWhatItWasMadeFromAfterTheBounds() {
+        final List<BurstRecord> records = new ArrayList<>();
+        records.add(boundBurst("slow", LOW_LOW, 10, 10, 1.0, 1_000_000L));
+        for (final String correction : List.of("shape mean: thesis mean × 1.412, the shape's mean over its state's thesis mean",
+            "learned factor 1.469 from 19 windows", "shape mean: thesis mean × 1.390, the shape's mean over its state's thesis mean")) {
+            final BurstRecord burst = meanBurst("slow", LOW_LOW, 1.0, 0.5, 1.5, 1_000, 1_100);
+            records.add(new BurstRecord(burst.epochMillis(), burst.indexRef(), burst.quality(), burst.clientNode(), burst.peerNode(),
+                burst.messageSizeBytes(), burst.cpuState(), burst.portState(), burst.cpuStateAfter(), burst.portStateAfter(), true, "",
+                "AVERAGE", 1.0, 1.0, 0, 0.5, 1.5, "ms", "measurement", correction, false, false, 0, burst.rttNanos())
+                .withShape("slow", 10_000, "arrays"));
+        }
+        assertEquals("means from: the shape mean model 2, the state's served mean 1", ShapeAnalysis.meanBases(records));
+        assertEquals("bounds read at: shape model 0, the class's own level 0, the class's excess 0, the worst class 0,"
+            + " the state's level or the thesis 1; means from: the shape mean model 2, the state's served mean 1",
+            ShapeAnalysis.analyse(records, false).get(0).boundBases());
+    }
+
+    @Test
     void eachShapeIsJudgedOnItsOwnBurstsAndItsOwnTruePercentile() {
         final List<BurstRecord> records = new ArrayList<>();
         for (int i = 0; i < 50; i++) {

@@ -25,6 +25,7 @@ import org.latencyserver.server.table.Learning;
  * the histogram the served bound came from (see {@code BorrowedLevel}); the class's excess over its state's level, kept
  * connection-wide ({@code ClassExcess}), learns from the misses of the bound read at the state's level plus that excess;
  * the connection's shape model ({@code ShapeExcessModel}) learns from the round trips' ratios to the state's bound.
+ * A mean's probe windows teach the connection's shape mean model ({@code ShapeMeanModel}) their mean over the thesis mean.
  * The state's level and the pooled one also learn the round trips' ratios to the thesis's bound behind the served one
  * ({@code RatioScores}): to a profile's bound apart from those to the path's own round trips' (band probes, measurements).
  *
@@ -88,13 +89,25 @@ final class ServedCalibration {
                 thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis)).withClassExcess(excess).withShapeModel(model);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
+        final Learning learning = withShapeMean(row.learning(), adapt && fromProbe, traffic, count, meanMillis, thesisMillis);
         if (served.qos() == 3 && row.spec().isAdaptive()) {
             // A prediction interval for the next burst: the window is judged as the burst it stands for.
-            return row.learning().with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
+            return learning.with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
                 served.interval().upper(), meanMillis, count, fromProbe, adapt, known.burstSpread(), BurstLength.of(row.spec())));
         }
-        return row.learning().with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
+        return learning.with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
             served.interval().upper(), meanMillis, count, fromProbe, adapt));
+    }
+
+    /**
+     * A probe window of a mean of the state's own, on an adaptive connection, teaches the connection's shape mean model
+     * its shape's mean over the thesis mean served ({@code ShapeMeanModel}); measurements (whose shape is the
+     * measurement's, not an application's) and anything else teach nothing.
+     */
+    private static Learning withShapeMean(final Learning learning, final boolean learns, final TrafficShape traffic,
+                                          final long count, final double meanMillis, final double thesisMillis) {
+        return !learns ? learning : learning.withShapeMeanModel(learning.shapeMeanModel().observe(
+            traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, count, meanMillis, thesisMillis));
     }
 
     /** @return whether the estimate served was read from a profile (its cell, or a composed path of cells) */

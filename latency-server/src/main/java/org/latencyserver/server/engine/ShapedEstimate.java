@@ -4,6 +4,7 @@ import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.EstimateCorrection;
 import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeMeanModel;
 import org.latencyserver.core.calibration.ShapeModelBound;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
@@ -23,7 +24,10 @@ import org.latencyserver.server.table.ConnectionRow;
  *     ({@link ShapeModelBound}); else the state's level plus the class's excess learned connection-wide, else the
  *     worst class's level; {@code traffic} says which;</li>
  * <li>a QoS 3 mean carries the prediction interval for the mean of the next burst of the shape's burst length;</li>
- * <li>anything else (QoS 1, a connection with calibration: thesis, a bound with nothing to read another level from)
+ * <li>a mean (QoS 1, 3) of the state's own (a measurement, remembered or fresh, or its band's probes), once the
+ *     connection's shape mean model is fitted ({@link ShapeMeanModel#fitted()}), is the state's thesis mean times the
+ *     shape's factor, its interval moved with it; before, the state's served mean, the same for every shape;</li>
+ * <li>anything else (a connection with calibration: thesis, a bound with nothing to read another level from)
  *     is the served estimate unchanged.</li>
  * </ul>
  *
@@ -88,13 +92,27 @@ public final class ShapedEstimate {
                 shape.label() + "; bound read at " + level.basis().words()
                     + (level.shape() == null ? "" : " (" + level.shape().label() + ")")));
         }
+        final ShapeMeanModel meanModel = row.learning().shapeMeanModel();
+        final boolean shapeMean = meanModel.fitted() && thesis.kind() == EstimateKind.AVERAGE && row.served().source().ofCurrentState();
         if (served.qos() == 3) {
             final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, row.served().reference(),
                 row.currentKnowledge(), row.learning().pooledMeanLogResiduals(), pooled, null, row.learning().pooledBurstScores(),
                 shape.burstRoundTrips(), row.learning().classExcess());
-            return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
-                shape.label() + "; interval for the mean of the next burst of " + shape.burstRoundTrips() + " round trips"));
+            final String traffic = shape.label() + "; interval for the mean of the next burst of " + shape.burstRoundTrips()
+                + " round trips";
+            return Answer.found(shapeMean ? shapeMean(meanModel, corrected.estimate(), corrected.description(), thesis, shape, traffic)
+                : new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(), traffic));
         }
-        return Answer.found(new ForShape(served, asServed, thesis.valueMillis(), shape.label() + "; a mean, the same for every traffic"));
+        return Answer.found(shapeMean ? shapeMean(meanModel, served, asServed, thesis, shape, shape.label())
+            : new ForShape(served, asServed, thesis.valueMillis(), shape.label() + "; a mean, the same for every traffic"));
+    }
+
+    /** The state's thesis mean times the shape's factor ({@link ShapeMeanModel}), the served mean's interval moved with it. */
+    private static ForShape shapeMean(final ShapeMeanModel model, final Estimate stateMean, final String stateCorrection,
+                                      final Estimate thesis, final TrafficShape shape, final String traffic) {
+        final EstimateCorrection.Corrected shaped = model.shaped(stateMean, thesis.valueMillis(), shape);
+        return new ForShape(shaped.estimate(), shaped.description() + (stateCorrection == null || stateCorrection.isEmpty() ? ""
+            : "; the state's own mean: " + stateCorrection), thesis.valueMillis(),
+            traffic + "; mean from the shape mean model from " + model.blocks() + " probe windows");
     }
 }

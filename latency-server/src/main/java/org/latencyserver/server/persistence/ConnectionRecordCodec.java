@@ -50,7 +50,8 @@ import org.latencyserver.server.table.ServedEstimate;
  * older records) and {@code states} (per load state:
  * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}), {@code pooled_level_miss_fraction} and
  * {@code class_excess} (each shape class's excess over its state's level; {@link ClassExcessJson}) and
- * {@code shape_model} (every traffic shape's excess over its state's bound, a regression; {@link ShapeModelJson}).
+ * {@code shape_model} (every traffic shape's excess over its state's bound, a regression; {@link ShapeModelJson}) and
+ * {@code shape_mean_model} (every traffic shape's mean over its state's thesis mean, a regression; {@link ShapeMeanModelJson}).
  *
  * <p>A journal line abbreviates what did not change since that connection's previous record (in the
  * state file or an earlier journal line) — the histograms, which are most of a record:
@@ -170,6 +171,12 @@ final class ConnectionRecordCodec {
         (c, name, row, earlier) -> ShapeModelJson.write(c, name, row.learning().shapeModel()),
         (c, name, d) -> d.learning = d.learning.withShapeModel(ShapeModelJson.read(c, name)));
 
+    /** Every traffic shape's mean over its state's thesis mean, learned connection-wide ({@link ShapeMeanModelJson}). */
+    private static final Field<ConnectionRow, Draft> SHAPE_MEAN_MODEL = new Field<>("shape_mean_model",
+        row -> row.learning().shapeMeanModel(),
+        (c, name, row, earlier) -> ShapeMeanModelJson.write(c, name, row.learning().shapeMeanModel()),
+        (c, name, d) -> d.learning = d.learning.withShapeMeanModel(ShapeMeanModelJson.read(c, name)));
+
     /** The pooled level's ratios ({@code RatioScores}), oldest first; absent (none) in older files. Read after it. */
     private static final Field<ConnectionRow, Draft> POOLED_RATIOS = new Field<>("pooled_level_ratios",
         row -> row.learning().pooledLevel() == null ? null : row.learning().pooledLevel().ratios(),
@@ -217,9 +224,9 @@ final class ConnectionRecordCodec {
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
             DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS, POOLED_PROFILE_RATIOS, CLASS_EXCESS,
-            SHAPE_MODEL),
+            SHAPE_MODEL, SHAPE_MEAN_MODEL),
         List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS,
-            POOLED_PROFILE_RATIOS, CLASS_EXCESS, SHAPE_MODEL,
+            POOLED_PROFILE_RATIOS, CLASS_EXCESS, SHAPE_MODEL, SHAPE_MEAN_MODEL,
             MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 

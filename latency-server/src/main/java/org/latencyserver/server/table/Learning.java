@@ -6,6 +6,7 @@ import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.ClassExcess;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeMeanModel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
 
@@ -25,9 +26,13 @@ import org.latencyserver.core.state.ConnectionLoadState;
  *                               the class in every state ({@code ClassExcess}); never null
  * @param shapeModel             every traffic shape's excess over its state's bound, a regression on the shape learned
  *                               from every block of every shape in every state ({@code ShapeExcessModel}); never null
+ * @param shapeMeanModel         every traffic shape's mean over its state's thesis mean, a regression on the shape
+ *                               learned from every probe window of a mean in every state ({@code ShapeMeanModel});
+ *                               never null
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
-                       AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel) {
+                       AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel,
+                       ShapeMeanModel shapeMeanModel) {
 
     /** Nothing learned. */
     public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null, ClassExcess.EMPTY,
@@ -36,9 +41,24 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
     /** Copies the map. */
     public Learning {
         byState = Map.copyOf(byState);
-        if (classExcess == null || shapeModel == null) {
-            throw new IllegalArgumentException("learning needs its class excesses and shape model (EMPTY for none)");
+        if (classExcess == null || shapeModel == null || shapeMeanModel == null) {
+            throw new IllegalArgumentException("learning needs its class excesses and shape models (EMPTY for none)");
         }
+    }
+
+    /** Learning with no shape mean model learned yet. */
+    public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
+                    final String nextMeasurementReason, final AdaptiveQuantileLevel pooledLevel, final ClassExcess classExcess,
+                    final ShapeExcessModel shapeModel) {
+        this(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, ShapeMeanModel.EMPTY);
+    }
+
+    /**
+     * @param model the shape mean model after a probe window, or as read back
+     * @return the learning with it
+     */
+    public Learning withShapeMeanModel(final ShapeMeanModel model) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, model);
     }
 
     /** Learning with no class excess nor shape model learned yet. */
@@ -52,7 +72,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with them
      */
     public Learning withClassExcess(final ClassExcess excess) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess, shapeModel);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess, shapeModel, shapeMeanModel);
     }
 
     /**
@@ -60,7 +80,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withShapeModel(final ShapeExcessModel model) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, model);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, model, shapeMeanModel);
     }
 
     /** Learning with no pooled level yet. */
@@ -85,7 +105,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withPooledLevel(final AdaptiveQuantileLevel level) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel);
     }
 
     /**
@@ -137,7 +157,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
     public Learning with(final ConnectionLoadState state, final StateKnowledge knowledge) {
         final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
         next.put(state, knowledge);
-        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel);
+        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel);
     }
 
     /**
@@ -145,7 +165,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning enteredStateAt(final long sinceNanos) {
-        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel);
+        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel);
     }
 
     /**
@@ -153,6 +173,6 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withMeasurementReason(final String reason) {
-        return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess, shapeModel);
+        return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess, shapeModel, shapeMeanModel);
     }
 }
