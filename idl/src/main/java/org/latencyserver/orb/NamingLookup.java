@@ -1,7 +1,9 @@
 package org.latencyserver.orb;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.omg.CORBA.ORB;
 import org.omg.CosNaming.Binding;
 import org.omg.CosNaming.BindingIteratorHolder;
@@ -129,5 +131,54 @@ final class NamingLookup {
             }
         }
         return all;
+    }
+
+    /**
+     * @param orb     the ORB, to stringify references with
+     * @param context a naming context
+     * @return the id of each object binding of the context by its stringified reference (a binding
+     *         unbound meanwhile is left out)
+     */
+    static Map<String, String> objectIdsByIor(final ORB orb, final NamingContext context) {
+        final Map<String, String> ids = new HashMap<>();
+        for (final Binding binding : bindings(context)) {
+            if (binding.binding_type != BindingType.nobject) {
+                continue;
+            }
+            try {
+                ids.put(orb.object_to_string(context.resolve(binding.binding_name)), binding.binding_name[0].id);
+            } catch (org.omg.CORBA.UserException e) {
+                // Unbound meanwhile: it owns nothing.
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Unbinds every binding of a context, each through the naming service's root context with the
+     * whole name, as {@link References#bind} binds: so a caller that reaches the naming service over
+     * IIOP/TLS unbinds over TLS too. A binding unbound meanwhile is skipped.
+     *
+     * @param orb      the ORB to call with
+     * @param naming   the naming service's reference
+     * @param context  the context whose bindings go
+     * @param rootName the stringified name the context's path starts from
+     * @param ids      the ids of the plain name components from {@code rootName} down to the context
+     */
+    static void unbindEach(final ORB orb, final String naming, final NamingContext context, final String rootName,
+                           final String... ids) {
+        final NamingContextExt namingRoot = NamingContextExtHelper.narrow(orb.string_to_object(naming));
+        for (final Binding binding : bindings(context)) {
+            try {
+                final List<NameComponent> name = new ArrayList<>(List.of(namingRoot.to_name(rootName)));
+                for (final String id : ids) {
+                    name.add(new NameComponent(id, ""));
+                }
+                name.addAll(List.of(binding.binding_name));
+                namingRoot.unbind(name.toArray(new NameComponent[0]));
+            } catch (org.omg.CORBA.UserException e) {
+                // Unbound meanwhile.
+            }
+        }
     }
 }

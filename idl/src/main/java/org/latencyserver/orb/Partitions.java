@@ -1,15 +1,16 @@
 package org.latencyserver.orb;
 
 import static org.latencyserver.orb.NamingLookup.bindings;
+import static org.latencyserver.orb.NamingLookup.boundOrNull;
+import static org.latencyserver.orb.NamingLookup.child;
 import static org.latencyserver.orb.NamingLookup.context;
+import static org.latencyserver.orb.NamingLookup.objectIdsByIor;
+import static org.latencyserver.orb.NamingLookup.unbindEach;
 import static org.latencyserver.orb.NamingLookup.unbindStale;
-import static org.latencyserver.orb.PartitionClaimChecks.checkClients;
-import static org.latencyserver.orb.PartitionClaimChecks.checkNotRunning;
-import static org.latencyserver.orb.PartitionClaimChecks.checkRanges;
-import static org.latencyserver.orb.PartitionClaimChecks.clearOwnRanges;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,7 +42,7 @@ import org.omg.CosNaming.NamingContext;
  * </ul>
  * A partition may therefore not be called {@value #BY_CLIENT} or {@value #INDEX_RANGES}.
  *
- * <p>The checks before a claim are {@link PartitionClaimChecks}'s, the lookups {@link NamingLookup}'s.
+ * <p>The CosNaming lookups themselves are {@link NamingLookup}'s.
  *
  * <p>Thread-safety: stateless; every method makes its own calls.
  */
@@ -303,6 +304,110 @@ public final class Partitions {
             }
         }
         return partitions;
+    }
+
+    /** Refuses a second server of one partition while the first answers. */
+    private static void checkNotRunning(final NamingContext rootContext, final String root, final String partition)
+        throws ConflictException {
+        final org.omg.CORBA.Object earlier = boundOrNull(rootContext, partition, partitionName(root, partition));
+        if (earlier != null && answers(earlier)) {
+            throw new ConflictException("partition '" + partition + "' is already served: " + partitionName(root, partition)
+                + " is bound to a server that is running; one server per partition");
+        }
+    }
+
+    private static void checkRanges(final NamingContext rootContext, final String root, final String partition,
+                                    final List<IndexRange> ranges, final boolean perPartition) throws ConflictException {
+        final NamingContext published = child(rootContext, INDEX_RANGES);
+        if (published == null) {
+            return;
+        }
+        for (final Binding other : bindings(published)) {
+            final String otherPartition = other.binding_name[0].id;
+            if (other.binding_type != BindingType.ncontext || otherPartition.equals(partition)) {
+                continue;
+            }
+            final NamingContext theirs = child(published, otherPartition);
+            if (theirs == null) {
+                continue;
+            }
+            final List<Binding> theirBindings = bindings(theirs);
+            final boolean theirsPerPartition = theirBindings.stream()
+                .anyMatch(binding -> PER_PARTITION.equals(binding.binding_name[0].id));
+            if (!theirBindings.isEmpty() && theirsPerPartition != perPartition) {
+                throw new ConflictException("partition '" + otherPartition + "' numbers its index_refs " + scope(theirsPerPartition)
+                    + " (published under " + root + "/" + INDEX_RANGES + "/" + otherPartition + "), partition '" + partition
+                    + "' " + scope(perPartition) + "; every partition of a deployment gives the same server.index_ref_scope");
+            }
+            if (perPartition) {
+                continue;
+            }
+            for (final Binding rangeBinding : theirBindings) {
+                final IndexRange their = IndexRange.parse(rangeBinding.binding_name[0].id);
+                if (their == null) {
+                    continue;
+                }
+                for (final IndexRange mine : ranges) {
+                    final IndexRange both = mine.overlap(their);
+                    if (both != null) {
+                        throw new ConflictException("index_ref " + both.describe() + " of partition '" + partition + "' (its range "
+                            + mine + ") overlaps partition '" + otherPartition + "' (its range " + their + ", published as " + root + "/"
+                            + INDEX_RANGES + "/" + otherPartition + "/" + their + "); give each partition index_refs of its own"
+                            + " (if '" + otherPartition + "' was retired, unbind " + root + "/" + INDEX_RANGES + "/" + otherPartition
+                            + " from the naming service)");
+                    }
+                }
+            }
+        }
+    }
+
+    private static String scope(final boolean perPartition) {
+        return perPartition ? "within the partition (server.index_ref_scope: partition)"
+            : "across the deployment (server.index_ref_scope: deployment)";
+    }
+
+    private static void checkClients(final ORB orb, final NamingContext rootContext, final String root,
+                                     final String partition, final Collection<String> clientNodes) throws ConflictException {
+        final NamingContext byClient = child(rootContext, BY_CLIENT);
+        if (byClient == null) {
+            return;
+        }
+        final Map<String, Boolean> aliveByIor = new HashMap<>();
+        // Each registered partition's server by its stringified reference.
+        final Map<String, String> owners = objectIdsByIor(orb, rootContext);
+        for (final String node : new TreeSet<>(clientNodes)) {
+            final org.omg.CORBA.Object bound = boundOrNull(byClient, node, byClientName(root, node));
+            if (bound == null) {
+                continue;
+            }
+            final String ior = orb.object_to_string(bound);
+            final String owner = owners.get(ior);
+            if (partition.equals(owner)) {
+                continue; // this partition's earlier run
+            }
+            if (aliveByIor.computeIfAbsent(ior, unused -> answers(bound))) {
+                throw new ConflictException("client node '" + node + "' of partition '" + partition + "' is bound as "
+                    + byClientName(root, node) + " to " + (owner == null ? "a server that is no partition registered under "
+                    + root : "partition '" + owner + "'") + ", which is running; a client workstation belongs to one partition"
+                    + " (move it out of one configuration, or stop that server first)");
+            }
+        }
+    }
+
+
+    /**
+     * Unbinds the ranges this partition published before (its configuration may have changed since),
+     * each through the naming service's root context with the whole name, as {@link References#bind}
+     * binds: so a server that reaches the naming service over IIOP/TLS unbinds over TLS too.
+     */
+    private static void clearOwnRanges(final ORB orb, final String naming, final String root, final NamingContext rootContext,
+                                       final String partition) {
+        final NamingContext published = child(rootContext, INDEX_RANGES);
+        final NamingContext own = published == null ? null : child(published, partition);
+        if (own == null) {
+            return;
+        }
+        unbindEach(orb, naming, own, root, INDEX_RANGES, partition);
     }
 
     /** @return whether the object answers (a server that was killed, or restarted since, does not) */
