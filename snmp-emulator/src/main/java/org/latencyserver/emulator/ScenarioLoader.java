@@ -50,9 +50,6 @@ public final class ScenarioLoader {
     /** Default step duration: the thesis's emulator changed a value every 10 s. */
     public static final double DEFAULT_STEP_SECONDS = 10.0;
     private static final int DEFAULT_CORES = 2;
-    /** Shortest and longest step or counter refresh, in seconds: a millisecond to a year. */
-    static final double MIN_SECONDS = 0.001;
-    static final double MAX_SECONDS = 31_536_000;
     private static final Set<String> TOP = Set.of("step_seconds", "loop", "nodes", "links", "node_groups", "link_groups",
         "steps", "connections");
     private static final Set<String> NODE = Set.of("name", "port", "cores", "counter_refresh_seconds");
@@ -92,7 +89,8 @@ public final class ScenarioLoader {
             throw new InputFaultsException(faults.inFileOrder());
         }
         top.allowOnly(TOP);
-        Double stepSeconds = top.decimal("step_seconds", DEFAULT_STEP_SECONDS, MIN_SECONDS, false, MAX_SECONDS);
+        Double stepSeconds = top.decimal("step_seconds", DEFAULT_STEP_SECONDS, ScenarioStepsReader.MIN_SECONDS, false,
+            ScenarioStepsReader.MAX_SECONDS);
         boolean loop = top.bool("loop", true);
 
         List<InputMapping> nodeSections = top.sections("nodes");
@@ -135,7 +133,8 @@ public final class ScenarioLoader {
     /** A node's own values (cores, counter refresh), or null when one is faulty (reported). */
     private static ScenarioAgentsReader.AgentFactory<NodeSpec> nodeValues(InputMapping m) {
         Long cores = m.integer("cores", (long) DEFAULT_CORES, 1, 1024);
-        Double refresh = m.decimal("counter_refresh_seconds", 0.0, MIN_SECONDS, false, MAX_SECONDS);
+        Double refresh = m.decimal("counter_refresh_seconds", 0.0, ScenarioStepsReader.MIN_SECONDS, false,
+            ScenarioStepsReader.MAX_SECONDS);
         return cores == null || refresh == null ? null
             : (name, port, address) -> new NodeSpec(name, port, cores.intValue(), Math.round(refresh * 1_000_000.0), address);
     }

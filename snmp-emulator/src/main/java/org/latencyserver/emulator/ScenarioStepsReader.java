@@ -15,6 +15,9 @@ import org.latencyserver.core.input.InputNode;
  * one. Every fault is reported. One instance reads one scenario; not thread-safe.
  */
 final class ScenarioStepsReader {
+    /** Shortest and longest step or counter refresh, in seconds: a millisecond to a year. */
+    static final double MIN_SECONDS = 0.001;
+    static final double MAX_SECONDS = 31_536_000;
     /** Step keys ending in this name every declared agent whose name starts with what precedes it. */
     private static final String PREFIX_WILDCARD = "*";
     /** Step keys {@code first..last} name the declared agents from first to last, in declaration order. */
@@ -54,7 +57,7 @@ final class ScenarioStepsReader {
             }
             InputMapping m = new InputMapping(node, path, faults);
             m.allowOnly(STEP);
-            Double seconds = m.decimal("seconds", stepSeconds, ScenarioLoader.MIN_SECONDS, false, ScenarioLoader.MAX_SECONDS);
+            Double seconds = m.decimal("seconds", stepSeconds, MIN_SECONDS, false, MAX_SECONDS);
             // A bad duration is reported; 1 µs only fills the slot, since a scenario with a fault is not built.
             durations[i] = seconds == null ? 1 : Math.round(seconds * 1_000_000.0);
             Set<String> given = new LinkedHashSet<>();
