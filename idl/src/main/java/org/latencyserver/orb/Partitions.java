@@ -1,5 +1,13 @@
 package org.latencyserver.orb;
 
+import static org.latencyserver.orb.NamingLookup.bindings;
+import static org.latencyserver.orb.NamingLookup.boundOrNull;
+import static org.latencyserver.orb.NamingLookup.child;
+import static org.latencyserver.orb.NamingLookup.context;
+import static org.latencyserver.orb.NamingLookup.objectIdsByIor;
+import static org.latencyserver.orb.NamingLookup.unbindEach;
+import static org.latencyserver.orb.NamingLookup.unbindStale;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -11,15 +19,8 @@ import java.util.regex.Pattern;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
 import org.omg.CosNaming.Binding;
-import org.omg.CosNaming.BindingIteratorHolder;
-import org.omg.CosNaming.BindingListHolder;
 import org.omg.CosNaming.BindingType;
-import org.omg.CosNaming.NameComponent;
 import org.omg.CosNaming.NamingContext;
-import org.omg.CosNaming.NamingContextExt;
-import org.omg.CosNaming.NamingContextExtHelper;
-import org.omg.CosNaming.NamingContextHelper;
-import org.omg.CosNaming.NamingContextPackage.NotFound;
 
 /**
  * The names of a partitioned deployment in a CosNaming service, and the checks a partition's server
@@ -40,6 +41,8 @@ import org.omg.CosNaming.NamingContextPackage.NotFound;
  *       {@code ROOT/index-ranges/<partition>/}{@value #PER_PARTITION}.</li>
  * </ul>
  * A partition may therefore not be called {@value #BY_CLIENT} or {@value #INDEX_RANGES}.
+ *
+ * <p>The CosNaming lookups themselves are {@link NamingLookup}'s.
  *
  * <p>Thread-safety: stateless; every method makes its own calls.
  */
@@ -70,8 +73,6 @@ public final class Partitions {
     public static final String PER_PARTITION = "per-partition";
     /** What a partition's name may be: letters, digits, {@code _} and {@code -} (a name component without escapes). */
     public static final Pattern PARTITION_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
-
-    private static final int LIST_CHUNK = 1000;
 
     private Partitions() {
     }
@@ -240,7 +241,7 @@ public final class Partitions {
             NamingContext rootContext;
             try {
                 rootContext = context(orb, naming, root);
-            } catch (NotADirectory e) {
+            } catch (NamingLookup.NotADirectory e) {
                 if (answers(e.bound)) {
                     throw new ConflictException("'" + root + "' is registered in " + naming + " as a single server that is"
                         + " running, not as a directory of partitions; stop that server or give the partitions another server.name");
@@ -288,7 +289,7 @@ public final class Partitions {
             rootContext = context(orb, naming, root);
         } catch (SystemException e) {
             throw new References.ReferenceException("the naming service " + naming + " cannot be reached (" + References.describe(e) + ")");
-        } catch (NotADirectory e) {
+        } catch (NamingLookup.NotADirectory e) {
             throw new References.ReferenceException("'" + root + "' in " + naming + " is a single server, not a directory of"
                 + " partitions: show it without --all-partitions");
         }
@@ -372,7 +373,8 @@ public final class Partitions {
             return;
         }
         final Map<String, Boolean> aliveByIor = new HashMap<>();
-        final Map<String, String> owners = partitionsByIor(orb, rootContext);
+        // Each registered partition's server by its stringified reference.
+        final Map<String, String> owners = objectIdsByIor(orb, rootContext);
         for (final String node : new TreeSet<>(clientNodes)) {
             final org.omg.CORBA.Object bound = boundOrNull(byClient, node, byClientName(root, node));
             if (bound == null) {
@@ -392,21 +394,6 @@ public final class Partitions {
         }
     }
 
-    /** @return each registered partition's server by its stringified reference */
-    private static Map<String, String> partitionsByIor(final ORB orb, final NamingContext rootContext) {
-        final Map<String, String> owners = new HashMap<>();
-        for (final Binding binding : bindings(rootContext)) {
-            if (binding.binding_type != BindingType.nobject) {
-                continue;
-            }
-            try {
-                owners.put(orb.object_to_string(rootContext.resolve(binding.binding_name)), binding.binding_name[0].id);
-            } catch (org.omg.CORBA.UserException e) {
-                // Unbound meanwhile: it owns nothing.
-            }
-        }
-        return owners;
-    }
 
     /**
      * Unbinds the ranges this partition published before (its configuration may have changed since),
@@ -420,18 +407,7 @@ public final class Partitions {
         if (own == null) {
             return;
         }
-        final NamingContextExt namingRoot = NamingContextExtHelper.narrow(orb.string_to_object(naming));
-        for (final Binding binding : bindings(own)) {
-            try {
-                final List<NameComponent> name = new ArrayList<>(List.of(namingRoot.to_name(root)));
-                name.add(new NameComponent(INDEX_RANGES, ""));
-                name.add(new NameComponent(partition, ""));
-                name.addAll(List.of(binding.binding_name));
-                namingRoot.unbind(name.toArray(new NameComponent[0]));
-            } catch (org.omg.CORBA.UserException e) {
-                // Unbound meanwhile.
-            }
-        }
+        unbindEach(orb, naming, own, root, INDEX_RANGES, partition);
     }
 
     /** @return whether the object answers (a server that was killed, or restarted since, does not) */
@@ -441,104 +417,5 @@ public final class Partitions {
         } catch (SystemException e) {
             return false;
         }
-    }
-
-    /** @return the context a stringified name resolves to, or null when it is not bound */
-    private static NamingContext context(final ORB orb, final String naming, final String name) {
-        final NamingContextExt root = NamingContextExtHelper.narrow(orb.string_to_object(naming));
-        try {
-            // What the name is bound to is read from its parent's listing, never by calling the bound
-            // object: a single server that stopped cannot say whether it is a naming context.
-            final NameComponent[] components = root.to_name(name);
-            final NameComponent last = components[components.length - 1];
-            final NamingContext parent = components.length == 1 ? root
-                : NamingContextHelper.narrow(root.resolve(java.util.Arrays.copyOf(components, components.length - 1)));
-            for (final Binding binding : bindings(parent)) {
-                final NameComponent bound = binding.binding_name[0];
-                if (bound.id.equals(last.id) && bound.kind.equals(last.kind)) {
-                    final org.omg.CORBA.Object object = parent.resolve(new NameComponent[] {last});
-                    if (binding.binding_type == BindingType.ncontext) {
-                        return NamingContextHelper.unchecked_narrow(object);
-                    }
-                    throw new NotADirectory(object);
-                }
-            }
-            return null;
-        } catch (NotFound e) {
-            return null;
-        } catch (org.omg.CORBA.UserException e) {
-            throw new References.ReferenceException("cannot look up '" + name + "': " + e);
-        }
-    }
-
-    /** Unbinds a single server's name that its stopped server left bound, so that partitions may take the name. */
-    private static void unbindStale(final ORB orb, final String naming, final String root) {
-        final NamingContextExt rootContext = NamingContextExtHelper.narrow(orb.string_to_object(naming));
-        try {
-            rootContext.unbind(rootContext.to_name(root));
-        } catch (NotFound e) {
-            // Unbound meanwhile.
-        } catch (org.omg.CORBA.UserException e) {
-            throw new References.ReferenceException("cannot unbind the stopped single server's name '" + root + "': " + e);
-        }
-    }
-
-    /** The root name is bound to an object (a single server), not to a naming context. */
-    private static final class NotADirectory extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        /** What the root name is bound to; only for the thread that caught this. */
-        private final transient org.omg.CORBA.Object bound;
-
-        NotADirectory(final org.omg.CORBA.Object bound) {
-            super(null, null, false, false);
-            this.bound = bound;
-        }
-    }
-
-    /** @return the child context of that id, or null when it is not bound or no context */
-    private static NamingContext child(final NamingContext parent, final String id) {
-        final org.omg.CORBA.Object bound = boundOrNull(parent, id, id);
-        try {
-            return bound == null ? null : NamingContextHelper.narrow(bound);
-        } catch (org.omg.CORBA.BAD_PARAM e) {
-            return null;
-        }
-    }
-
-    /**
-     * @param context  a naming context
-     * @param id       one name component's id in it
-     * @param fullName the whole name, for the error
-     * @return what the id is bound to there, or null when it is not bound
-     * @throws References.ReferenceException when the naming service refuses the lookup otherwise
-     */
-    private static org.omg.CORBA.Object boundOrNull(final NamingContext context, final String id, final String fullName) {
-        try {
-            return context.resolve(new NameComponent[] {new NameComponent(id, "")});
-        } catch (NotFound e) {
-            return null;
-        } catch (org.omg.CORBA.UserException e) {
-            throw new References.ReferenceException("cannot look up '" + fullName + "': " + e);
-        }
-    }
-
-    /** @return every binding of a context, through its iterator when there are many */
-    private static List<Binding> bindings(final NamingContext context) {
-        final BindingListHolder first = new BindingListHolder();
-        final BindingIteratorHolder rest = new BindingIteratorHolder();
-        context.list(LIST_CHUNK, first, rest);
-        final List<Binding> all = new ArrayList<>(List.of(first.value));
-        if (rest.value != null) {
-            try {
-                final BindingListHolder more = new BindingListHolder();
-                while (rest.value.next_n(LIST_CHUNK, more)) {
-                    all.addAll(List.of(more.value));
-                }
-            } finally {
-                rest.value.destroy();
-            }
-        }
-        return all;
     }
 }

@@ -34,6 +34,16 @@ import org.HdrHistogram.HistogramIterationValue;
  *
  * <h2>Thread-safety</h2>
  * Immutable and thread-safe: the arrays are copied in and never handed out.
+ *
+ * <h2>Why one class of this size</h2>
+ * The bound and rank searches ({@link #boundAt}, {@link #requiredCount}, {@link #binOfRank},
+ * {@link #countAtOrBelow}) are on the serving path and read the private cumulative counts
+ * directly, with no accessor, copy or helper object between; the HdrHistogram conversions build
+ * through the private constructor, which takes ownership of arrays already known to be valid
+ * instead of copying and checking them again. The factories and conversions are called from
+ * several modules, so moving them to another class would leave delegating copies of their
+ * contracts here rather than shrink the class. What does not need the private arrays lives
+ * elsewhere: {@link HistogramQuantiles}, {@link LatencyHistogramJson}.
  */
 public final class LatencyHistogram {
 
