@@ -220,7 +220,8 @@ class ShapeExcessModelTest {
         assertTrue(next.spread().fitted(), "one more train fits it");
         assertNotEquals(next.shiftBoundFactor(FAST, ALPHA), next.boundFactor(FAST, ALPHA));
         assertEquals(next, new ShapeExcessModel(next.blocks(), next.gram(), next.moments(), next.residualWeights(),
-            new ShapeSpreadModel(next.spread().blocks(), next.spread().gram(), next.spread().moments(), next.spread().scoreWeights())),
+            new ShapeSpreadModel(next.spread().blocks(), next.spread().gram(), next.spread().moments(), next.spread().scoreWeights(),
+                next.spread().sharedSum(), next.spread().sharedWeight())),
             "read back from its sums");
     }
 

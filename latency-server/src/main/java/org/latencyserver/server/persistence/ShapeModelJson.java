@@ -3,6 +3,7 @@ package org.latencyserver.server.persistence;
 import static org.latencyserver.server.persistence.LenientJson.doubles;
 import static org.latencyserver.server.persistence.LenientJson.field;
 import static org.latencyserver.server.persistence.LenientJson.longOr;
+import static org.latencyserver.server.persistence.LenientJson.number;
 import static org.latencyserver.server.persistence.LenientJson.requiredInt;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -17,7 +18,8 @@ import org.latencyserver.core.input.InputNode;
  * "residual_weights": [the residual bins' weights from bin i on; bins after the last given weigh 0], "spread": {...}}};
  * absent when nothing was learned (and in older records: then nothing is learned yet). {@code spread} is each shape's
  * spread ({@link ShapeSpreadModel}), {@code {"blocks": n, "gram": [10 numbers], "moments": [4 numbers],
- * "score_first_bin": i, "score_weights": [the score bins' weights from bin i on]}}, absent when none was learned (and
+ * "score_first_bin": i, "score_weights": [the score bins' weights from bin i on], "shared_sum": x, "shared_weight": w}}
+ * (the blocks' forgotten sum of their shared part's variance, and their forgotten count), absent when none was learned (and
  * in records written before it existed: then the spread is learned afresh and the single margin stands meanwhile).
  * The coefficients, the margin and the scale are computed from these sums when read. The standby's replication
  * carries the same record.
@@ -46,6 +48,8 @@ final class ShapeModelJson {
             final ObjectNode spreadNode = node.putObject("spread");
             sums(spreadNode, spread.blocks(), spread.gram(), spread.moments());
             bins(spreadNode, "score", spread.scoreWeights());
+            spreadNode.put("shared_sum", spread.sharedSum());
+            spreadNode.put("shared_weight", spread.sharedWeight());
         }
     }
 
@@ -107,7 +111,8 @@ final class ShapeModelJson {
         }
         try {
             return new ShapeSpreadModel(blocks(node), part(node, "gram", ShapeExcessModel.GRAM_ENTRIES),
-                part(node, "moments", ShapeExcessModel.PARAMETERS), bins(node, "score", ShapeSpreadModel.SCORE_BINS));
+                part(node, "moments", ShapeExcessModel.PARAMETERS), bins(node, "score", ShapeSpreadModel.SCORE_BINS),
+                number(node, "shared_sum"), number(node, "shared_weight"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("spread: " + e.getMessage(), e);
         }
