@@ -356,6 +356,7 @@ public final class ShapeExcessModel {
 
     @Override
     public String toString() {
-        return "ShapeExcessModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + ", spread=" + spread + "]";
+        return "ShapeExcessModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + ", spread=" + spread
+            + "]";
     }
 }

@@ -58,8 +58,8 @@ public final class ShapeModelBound {
         final double factor = model.boundFactor(asked, target);
         final ShapeSpreadModel spread = model.spread();
         final String margin = spread.fitted()
-            ? String.format(Locale.ROOT, "conformal margin %+.3f = score quantile %.3f × the shape's spread %.3f", model.shapeMargin(asked,
-                target), spread.scoreQuantile(target), spread.scale(asked))
+            ? String.format(Locale.ROOT, "conformal margin %+.3f = score quantile %.3f × the shape's spread %.3f",
+                model.shapeMargin(asked, target), spread.scoreQuantile(target), spread.scale(asked))
             : String.format(Locale.ROOT, "conformal margin %+.3f, one for every shape", model.margin(target));
         final String description = String.format(Locale.ROOT,
             "shape model from %d trains: the state's bound %.4f ms × %.3f for %s (predicted excess %+.3f, %s, ln units)",

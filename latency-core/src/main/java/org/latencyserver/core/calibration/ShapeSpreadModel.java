@@ -14,10 +14,11 @@ import org.latencyserver.core.traffic.TrafficShape;
  * and each round trip's own. The own part's scale, per block of shape {@code s} with {@code n >= 2} round trips and
  * mean residual {@code r̄}:
  * <pre>
- *   ln(mean|r − r̄| √(n / (n − 1))) + c(n − 1) = g(s) + η,      g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
+ *   ln(mean|r − r̄| √(n / (n − 1))) + c(n − 1) = g(s) + η,
+ *   g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
  * </pre>
  * on the same features as {@link ShapeExcessModel#features}; {@code c(m)} corrects the bias of the log of a mean of
- * {@code m} absolute Gaussian deviations ({@value #SINGLE_ROUND_TRIP_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
+ * {@code m} absolute Gaussian deviations ({@value #SINGLE_DEVIATION_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
  * beyond). {@code γ} is fitted by weighted ridge least squares (weight {@code min(n, }{@value
  * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums forgotten by
  * {@value ShapeExcessModel#FORGETTING} a block. A shape's own standard deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}.
@@ -48,11 +49,11 @@ public final class ShapeSpreadModel {
     /** Number of score bins. */
     public static final int SCORE_BINS = (int) Math.round(2 * SCORE_RANGE / SCORE_BIN_WIDTH);
     /** {@code ln E|Z| − E ln|Z|} for a standard normal {@code Z}: the bias of the log of one absolute deviation. */
-    public static final double SINGLE_ROUND_TRIP_BIAS = 0.4102;
+    public static final double SINGLE_DEVIATION_BIAS = 0.4102;
     /** {@code Var|Z| / (2 (E|Z|)²)}: the first-order bias of the log of a mean of {@code m} absolute deviations, times m. */
     public static final double JENSEN_BIAS = 0.2854;
     /** Smallest mean absolute deviation taken, ln units: keeps the log finite when a block's round trips are all equal. */
-    public static final double MIN_MEAN_ABSOLUTE_RESIDUAL = 1e-4;
+    public static final double MIN_MEAN_ABSOLUTE_DEVIATION = 1e-4;
     /** Largest |g(s)|, ln units: the scale is kept within e^±this, whatever the extrapolation. */
     public static final double MAX_LOG_SCALE = 5.0;
 
@@ -115,9 +116,12 @@ public final class ShapeSpreadModel {
         return blocks;
     }
 
-    /** @return whether it learned from {@value #MIN_BLOCKS} blocks or more and kept scores, and so may stand for a spread */
+    /**
+     * @return whether it learned from {@value #MIN_BLOCKS} blocks or more, some of 2 round trips or more (an own spread),
+     *         and kept scores, and so may stand for a spread
+     */
     public boolean fitted() {
-        return blocks >= MIN_BLOCKS && totalScoreWeight() > 0;
+        return blocks >= MIN_BLOCKS && gram[0] > 0 && totalScoreWeight() > 0;
     }
 
     /** @return a copy of the upper triangle of {@code X'WX} */
@@ -253,8 +257,8 @@ public final class ShapeSpreadModel {
             // One round trip says nothing of its own part apart from the shared one.
             return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, nextSharedSum, nextSharedWeight);
         }
-        final double z = Math.log(Math.max(MIN_MEAN_ABSOLUTE_RESIDUAL, sumAbsolute / count * Math.sqrt(count / (count - 1.0))))
-            + (count == 2 ? SINGLE_ROUND_TRIP_BIAS : JENSEN_BIAS / (count - 1));
+        final double z = Math.log(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, sumAbsolute / count * Math.sqrt(count / (count - 1.0))))
+            + (count == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (count - 1));
         final double[] x = ShapeExcessModel.features(shape);
         final double[] nextGram = new double[ShapeExcessModel.GRAM_ENTRIES];
         final double[] nextMoments = new double[ShapeExcessModel.PARAMETERS];
@@ -297,6 +301,7 @@ public final class ShapeSpreadModel {
 
     @Override
     public String toString() {
-        return "ShapeSpreadModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + ", sharedVariance=" + sharedVariance() + "]";
+        return "ShapeSpreadModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + ", sharedVariance="
+            + sharedVariance() + "]";
     }
 }

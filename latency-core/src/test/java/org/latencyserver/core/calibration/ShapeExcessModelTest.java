@@ -66,6 +66,8 @@ class ShapeExcessModelTest {
         assertEquals(stateBound / 1e6 * model.boundFactor(SLOW, ALPHA), slow.estimate().valueMillis(), 1e-9);
         assertTrue(slow.estimate().valueMillis() > thesis.valueMillis(), "the slow shape's round trips lay above the state's bound");
         assertTrue(slow.description().startsWith("shape model from 20 trains"), slow.description());
+        assertFalse(model.spread().fitted(), "trains of one round trip teach no shape's own spread");
+        assertTrue(slow.description().contains("one for every shape"), slow.description());
         final EstimateCorrection.Corrected fast = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, FAST);
         assertTrue(fast.estimate().valueMillis() < thesis.valueMillis(), "the fast shape's round trips lay below it");
     }
@@ -219,6 +221,7 @@ class ShapeExcessModelTest {
         final ShapeExcessModel next = model.observe(FAST, histogram(new double[] {2e6, 1e6, 0.5e6}), 1e6);
         assertTrue(next.spread().fitted(), "one more train fits it");
         assertNotEquals(next.shiftBoundFactor(FAST, ALPHA), next.boundFactor(FAST, ALPHA));
+        assertTrue(next.spread().ownScale(FAST) > next.spread().ownScale(SLOW), "the fast shape spreads wider: " + next.spread());
         assertEquals(next, new ShapeExcessModel(next.blocks(), next.gram(), next.moments(), next.residualWeights(),
             new ShapeSpreadModel(next.spread().blocks(), next.spread().gram(), next.spread().moments(), next.spread().scoreWeights(),
                 next.spread().sharedSum(), next.spread().sharedWeight())),
