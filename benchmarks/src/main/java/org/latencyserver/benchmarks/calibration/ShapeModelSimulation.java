@@ -33,7 +33,13 @@ import org.latencyserver.core.traffic.TrafficShape;
  * minutes. Afterwards each application shape's bound is read in every state, and its true coverage and its ratio to
  * the shape's true p96 are computed exactly (the model is known).
  *
- * <p>Usage: {@code ShapeModelSimulation [blocks] [seeds]} (defaults 40 and 200).
+ * <p>Scenario {@code shift} (the default) is the above; scenario {@code spread} gives each shape its own spread,
+ * {@code ε ~ N(0, σ(s)²)} with {@code σ(s) = 0.35 (burst / 20)^0.25 (spacing / 2 ms)^−0.15} (round trips sent close
+ * together queue behind each other: {@code fast-bursty} spreads 1.8 × as wide as the probes, {@code slow} 0.66 ×). The
+ * shape model is read twice: with the single margin ({@link ShapeExcessModel#shiftBoundFactor}, what it served before
+ * it learned a spread) and as served ({@link ShapeExcessModel#boundFactor}, the shape's own spread once fitted).
+ *
+ * <p>Usage: {@code ShapeModelSimulation [blocks] [seeds] [shift|spread]} (defaults 40, 200 and shift).
  */
 public final class ShapeModelSimulation {
 
@@ -42,7 +48,6 @@ public final class ShapeModelSimulation {
     private static final int STATES = 8;
     private static final double NOISE = 0.35;
     private static final double BLOCK_NOISE = 0.1;
-    private static final double TOTAL_SD = Math.sqrt(NOISE * NOISE + BLOCK_NOISE * BLOCK_NOISE);
     private static final NormalDistribution NORMAL = new NormalDistribution(null, 0.0, 1.0);
     private static final double Z = NORMAL.inverseCumulativeProbability(BOUND_PERCENT / 100.0);
 
@@ -84,22 +89,39 @@ public final class ShapeModelSimulation {
         }
     }
 
-    /** The two methods' figures for every shape. */
-    public record Result(Map<String, Tally> classLevel, Map<String, Tally> shapeModel) {
+    /**
+     * The methods' figures for every shape.
+     *
+     * @param classLevel   class levels
+     * @param singleMargin the shape model with one margin for every shape
+     * @param shapeModel   the shape model as served (its shape's own spread once fitted)
+     */
+    public record Result(Map<String, Tally> classLevel, Map<String, Tally> singleMargin, Map<String, Tally> shapeModel) {
     }
 
     /**
      * @param blocks probe trains per connection
      * @param seeds  connections simulated (seeds 1..seeds)
-     * @return both methods' figures per shape
+     * @param spread whether each shape has its own spread (scenario {@code spread}) rather than one for all
+     * @return the methods' figures per shape
      */
-    public static Result run(final int blocks, final int seeds) {
-        final Map<String, Tally> classLevel = new HashMap<>();
-        final Map<String, Tally> shapeModel = new HashMap<>();
+    public static Result run(final int blocks, final int seeds, final boolean spread) {
+        final Result result = new Result(new HashMap<>(), new HashMap<>(), new HashMap<>());
         for (int seed = 1; seed <= seeds; seed++) {
-            one(blocks, seed, classLevel, shapeModel);
+            one(blocks, seed, spread, result);
         }
-        return new Result(classLevel, shapeModel);
+        return result;
+    }
+
+    /** @return the round trips' own noise for the shape, ln units */
+    private static double noise(final TrafficShape shape, final boolean spread) {
+        return spread ? NOISE * Math.pow(shape.burstRoundTrips() / 20.0, 0.25) * Math.pow(shape.spacingMicros() / 2_000.0, -0.15)
+            : NOISE;
+    }
+
+    /** @return the sd of ln rtt for the shape: its own noise and a train's busy spell */
+    private static double totalSd(final TrafficShape shape, final boolean spread) {
+        return Math.hypot(noise(shape, spread), BLOCK_NOISE);
     }
 
     private static double g(final TrafficShape shape) {
@@ -110,8 +132,7 @@ public final class ShapeModelSimulation {
         return Math.log(200_000.0) + 0.3 * state;
     }
 
-    private static void one(final int blocks, final long seed, final Map<String, Tally> classLevel,
-                            final Map<String, Tally> shapeModel) {
+    private static void one(final int blocks, final long seed, final boolean spread, final Result result) {
         final SplittableRandom random = new SplittableRandom(seed);
         final long[] edges = logEdges();
         final LatencyHistogram[] reference = new LatencyHistogram[STATES];
@@ -119,7 +140,7 @@ public final class ShapeModelSimulation {
             final double[] values = new double[1_000];
             for (int i = 0; i < values.length; i++) {
                 final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
-                values[i] = Math.exp(mu(s) + g(shape) + TOTAL_SD * gaussian(random));
+                values[i] = Math.exp(mu(s) + g(shape) + totalSd(shape, spread) * gaussian(random));
             }
             reference[s] = histogram(edges, values);
         }
@@ -134,7 +155,7 @@ public final class ShapeModelSimulation {
             final double u = BLOCK_NOISE * gaussian(random);
             final double[] values = new double[shape.burstRoundTrips()];
             for (int i = 0; i < values.length; i++) {
-                values[i] = Math.exp(mu(s) + g(shape) + u + NOISE * gaussian(random));
+                values[i] = Math.exp(mu(s) + g(shape) + u + noise(shape, spread) * gaussian(random));
             }
             final LatencyHistogram block = histogram(edges, values);
             final StateKnowledge state = known.getOrDefault(s, StateKnowledge.fresh(BOUND_PERCENT));
@@ -152,26 +173,32 @@ public final class ShapeModelSimulation {
         }
         for (final Named named : SHAPES) {
             final ShapeClass cls = ShapeClass.of(named.shape());
+            final double sd = totalSd(named.shape(), spread);
+            final double alpha = 1 - BOUND_PERCENT / 100;
             double seedCoverageClass = 0;
+            double seedCoverageSingle = 0;
             double seedCoverageModel = 0;
             for (int s = 0; s < STATES; s++) {
                 final StateKnowledge state = known.getOrDefault(s, StateKnowledge.fresh(BOUND_PERCENT));
                 final double truthLog = mu(s) + g(named.shape());
                 final double classBound = boundNanos(reference[s], BorrowedLevel.forShape(state, pooled, excess, cls).servedPercent());
-                final double modelBound = model.fitted()
-                    ? ShapeModelBound.stateBoundNanos(reference[s], state, pooled) * model.boundFactor(named.shape(), 1 - BOUND_PERCENT / 100)
-                    : classBound;
-                seedCoverageClass += add(classLevel, named.name(), classBound, truthLog);
-                seedCoverageModel += add(shapeModel, named.name(), modelBound, truthLog);
+                final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
+                final double singleBound = model.fitted() ? stateBound * model.shiftBoundFactor(named.shape(), alpha) : classBound;
+                final double modelBound = model.fitted() ? stateBound * model.boundFactor(named.shape(), alpha) : classBound;
+                seedCoverageClass += add(result.classLevel(), named.name(), classBound, truthLog, sd);
+                seedCoverageSingle += add(result.singleMargin(), named.name(), singleBound, truthLog, sd);
+                seedCoverageModel += add(result.shapeModel(), named.name(), modelBound, truthLog, sd);
             }
-            within(classLevel, named.name(), seedCoverageClass / STATES);
-            within(shapeModel, named.name(), seedCoverageModel / STATES);
+            within(result.classLevel(), named.name(), seedCoverageClass / STATES);
+            within(result.singleMargin(), named.name(), seedCoverageSingle / STATES);
+            within(result.shapeModel(), named.name(), seedCoverageModel / STATES);
         }
     }
 
-    private static double add(final Map<String, Tally> tallies, final String name, final double boundNanos, final double truthLog) {
-        final double coverage = NORMAL.cumulativeProbability((Math.log(boundNanos) - truthLog) / TOTAL_SD);
-        final double logRatio = Math.log(boundNanos) - (truthLog + Z * TOTAL_SD);
+    private static double add(final Map<String, Tally> tallies, final String name, final double boundNanos, final double truthLog,
+                              final double sd) {
+        final double coverage = NORMAL.cumulativeProbability((Math.log(boundNanos) - truthLog) / sd);
+        final double logRatio = Math.log(boundNanos) - (truthLog + Z * sd);
         tallies.merge(name, new Tally(coverage, logRatio, 1, 0),
             (a, b) -> new Tally(a.coverageSum + b.coverageSum, a.logRatioSum + b.logRatioSum, a.cases + b.cases, a.seedsWithin));
         return coverage;
@@ -225,24 +252,30 @@ public final class ShapeModelSimulation {
     }
 
     /**
-     * Prints both methods' figures per shape.
+     * Prints the methods' figures per shape.
      *
-     * @param args {@code [blocks] [seeds]}
+     * @param args {@code [blocks] [seeds] [shift|spread]}
      */
     public static void main(final String[] args) {
         final int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 40;
         final int seeds = args.length > 1 ? Integer.parseInt(args[1]) : 200;
-        final Result result = run(blocks, seeds);
-        System.out.printf(Locale.ROOT, "%d probe trains per connection drawn from %s, %d connections (seeds 1..%d), 8 load states%n",
-            blocks, TrafficFamily.DEFAULT.label(), seeds, seeds);
-        System.out.printf(Locale.ROOT, "%-12s | %-40s | %-40s%n", "shape", "class levels: coverage, bound/p96, seeds 96±2",
-            "shape model: coverage, bound/p96, seeds 96±2");
-        for (final Named named : SHAPES) {
-            final Tally c = result.classLevel().get(named.name());
-            final Tally m = result.shapeModel().get(named.name());
-            System.out.printf(Locale.ROOT, "%-12s | %6.1f %%  %5.2f  %4d of %-4d            | %6.1f %%  %5.2f  %4d of %-4d%n",
-                named.name(), 100 * c.coverage(), c.ratio(), c.seedsWithin(), seeds, 100 * m.coverage(), m.ratio(), m.seedsWithin(),
-                seeds);
+        final String scenario = args.length > 2 ? args[2] : "shift";
+        if (!scenario.equals("shift") && !scenario.equals("spread")) {
+            throw new IllegalArgumentException("scenario must be shift or spread, was " + scenario);
         }
+        final Result result = run(blocks, seeds, scenario.equals("spread"));
+        System.out.printf(Locale.ROOT, "%d probe trains per connection drawn from %s, %d connections (seeds 1..%d), 8 load states,"
+            + " scenario %s%n", blocks, TrafficFamily.DEFAULT.label(), seeds, seeds, scenario);
+        System.out.printf(Locale.ROOT, "%-12s | %-30s | %-30s | %-30s%n", "shape", "class levels: cov, b/p96, 96±2",
+            "single margin: cov, b/p96, 96±2", "shape model: cov, b/p96, 96±2");
+        for (final Named named : SHAPES) {
+            System.out.printf(Locale.ROOT, "%-12s | %s | %s | %s%n", named.name(), row(result.classLevel().get(named.name()), seeds),
+                row(result.singleMargin().get(named.name()), seeds), row(result.shapeModel().get(named.name()), seeds));
+        }
+    }
+
+    private static String row(final Tally tally, final int seeds) {
+        return String.format(Locale.ROOT, "%5.1f %%  %5.2f  %3d of %-4d    ", 100 * tally.coverage(), tally.ratio(), tally.seedsWithin(),
+            seeds);
     }
 }

@@ -27,8 +27,13 @@ import org.latencyserver.core.traffic.TrafficShape;
  * #RESIDUAL_RANGE}; residuals are kept from the block after the {@value #MIN_FIT_BLOCKS}th on. The margin for a nominal share
  * {@code 1 − α} is those residuals' weighted quantile at {@code 1 − α} (interpolated within its bin). A shape's bound is
  * then {@code B · exp(f(s) + margin)}: it covers the nominal share of each shape's round trips when the shapes differ by
- * a shift of {@code ln rtt} (the model's assumption; a shape whose spread differs from the others' is covered only on
- * average).
+ * a shift of {@code ln rtt} (a shape whose spread differs from the others' is covered only on average).
+ *
+ * <p>The spread: the same residuals also teach a {@link ShapeSpreadModel} each shape's scale {@code σ(s)}; once that is
+ * {@linkplain ShapeSpreadModel#fitted() fitted} a shape's bound is {@code B · exp(f(s) + q σ(s))}, {@code q} the
+ * quantile of the normalised scores {@code r / σ(s)} (locally weighted split conformal), so a shape that spreads wider
+ * than the probes gets a wider margin. Until then (and for a model read from an older record, which has none) the
+ * single margin stands. Either factor is clamped to [1/{@value #MAX_FACTOR}, {@value #MAX_FACTOR}].
  *
  * <p>Fitted (used) from {@value #MIN_BLOCKS} blocks connection-wide. Immutable and thread-safe; one update allocates
  * the new snapshot's arrays and a small solve.
@@ -68,7 +73,7 @@ public final class ShapeExcessModel {
 
     /** Nothing learned. */
     public static final ShapeExcessModel EMPTY = new ShapeExcessModel(0, new double[GRAM_ENTRIES], new double[PARAMETERS],
-        new double[RESIDUAL_BINS]);
+        new double[RESIDUAL_BINS], ShapeSpreadModel.EMPTY);
 
     /**
      * What a block of unknown traffic is taken for: the client agent's classic probes, trains of 20 round trips back to
@@ -81,8 +86,11 @@ public final class ShapeExcessModel {
     private final double[] moments;
     private final double[] residualWeights;
     private final double[] coefficients;
+    private final ShapeSpreadModel spread;
 
     /**
+     * A model with no spread learned (its single margin stands for every shape).
+     *
      * @param blocks          blocks learned from, {@code >= 0}
      * @param gram            the upper triangle of {@code X'WX}, row by row, {@value #GRAM_ENTRIES} entries
      * @param moments         {@code X'Wy}, {@value #PARAMETERS} entries
@@ -90,6 +98,23 @@ public final class ShapeExcessModel {
      * @throws IllegalArgumentException on a wrong length, a negative count or weight, or a value not finite
      */
     public ShapeExcessModel(final long blocks, final double[] gram, final double[] moments, final double[] residualWeights) {
+        this(blocks, gram, moments, residualWeights, ShapeSpreadModel.EMPTY);
+    }
+
+    /**
+     * @param blocks          blocks learned from, {@code >= 0}
+     * @param gram            the upper triangle of {@code X'WX}, row by row, {@value #GRAM_ENTRIES} entries
+     * @param moments         {@code X'Wy}, {@value #PARAMETERS} entries
+     * @param residualWeights the residuals' weights per bin, {@value #RESIDUAL_BINS} entries, each {@code >= 0}
+     * @param spread          each shape's spread learned from the same residuals, not null ({@link ShapeSpreadModel#EMPTY}
+     *                        for none)
+     * @throws IllegalArgumentException on a wrong length, a negative count or weight, or a value not finite
+     */
+    public ShapeExcessModel(final long blocks, final double[] gram, final double[] moments, final double[] residualWeights,
+                            final ShapeSpreadModel spread) {
+        if (spread == null) {
+            throw new IllegalArgumentException("a shape model needs its spread model (ShapeSpreadModel.EMPTY for none)");
+        }
         if (blocks < 0 || gram == null || gram.length != GRAM_ENTRIES || moments == null || moments.length != PARAMETERS
             || residualWeights == null || residualWeights.length != RESIDUAL_BINS) {
             throw new IllegalArgumentException("a shape model needs blocks >= 0, " + GRAM_ENTRIES + " gram entries, " + PARAMETERS
@@ -112,6 +137,12 @@ public final class ShapeExcessModel {
         this.moments = moments.clone();
         this.residualWeights = residualWeights.clone();
         this.coefficients = RidgeSolve.solve(this.gram, this.moments, RIDGE);
+        this.spread = spread;
+    }
+
+    /** @return each shape's spread, learned from the same residuals */
+    public ShapeSpreadModel spread() {
+        return spread;
     }
 
     /** @return blocks learned from */
@@ -177,10 +208,34 @@ public final class ShapeExcessModel {
     /**
      * @param shape              a traffic shape
      * @param targetMissFraction α, in (0, 1)
-     * @return what the state's bound is multiplied by for the shape: {@code exp(f(s) + margin)}
+     * @return what the state's bound is multiplied by for the shape: {@code exp(f(s) + q σ(s))} once the spread is
+     *         fitted, else {@link #shiftBoundFactor}; clamped to [1/{@value #MAX_FACTOR}, {@value #MAX_FACTOR}]
      */
     public double boundFactor(final TrafficShape shape, final double targetMissFraction) {
-        final double factor = Math.exp(predictedLogExcess(shape) + margin(targetMissFraction));
+        return clamp(Math.exp(predictedLogExcess(shape) + shapeMargin(shape, targetMissFraction)));
+    }
+
+    /**
+     * @param shape              a traffic shape
+     * @param targetMissFraction α, in (0, 1)
+     * @return the margin the shape's bound lies above its predicted excess, ln units: {@code q σ(s)} once the spread is
+     *         fitted, else the single {@link #margin}
+     */
+    public double shapeMargin(final TrafficShape shape, final double targetMissFraction) {
+        return spread.fitted() ? spread.margin(shape, targetMissFraction) : margin(targetMissFraction);
+    }
+
+    /**
+     * @param shape              a traffic shape
+     * @param targetMissFraction α, in (0, 1)
+     * @return the factor with the single margin for every shape, {@code exp(f(s) + margin)}, clamped (what the model
+     *         serves while its spread is not fitted)
+     */
+    public double shiftBoundFactor(final TrafficShape shape, final double targetMissFraction) {
+        return clamp(Math.exp(predictedLogExcess(shape) + margin(targetMissFraction)));
+    }
+
+    private static double clamp(final double factor) {
         return Math.max(1.0 / MAX_FACTOR, Math.min(MAX_FACTOR, factor));
     }
 
@@ -207,6 +262,8 @@ public final class ShapeExcessModel {
             nextResiduals[bin] = FORGETTING * residualWeights[bin];
         }
         double sumLog = 0;
+        final double[] blockResiduals = new double[roundTrips.binCount() + 1];
+        final long[] blockCounts = new long[roundTrips.binCount() + 1];
         for (int bin = 0; bin <= roundTrips.binCount(); bin++) {
             final boolean overflow = bin == roundTrips.binCount();
             final long inBin = overflow ? roundTrips.overflowCount() : roundTrips.count(bin);
@@ -217,6 +274,8 @@ public final class ShapeExcessModel {
                 : Math.max(1.0, 0.5 * (roundTrips.lowerEdgeNanos(bin) + roundTrips.upperEdgeNanos(bin)));
             final double logRatio = Math.log(nanos / stateBoundNanos);
             sumLog += inBin * logRatio;
+            blockResiduals[bin] = logRatio - predicted;
+            blockCounts[bin] = inBin;
             if (scored) {
                 nextResiduals[overflow ? RESIDUAL_BINS - 1 : residualBin(logRatio - predicted)] += perRoundTrip * inBin;
             }
@@ -236,7 +295,8 @@ public final class ShapeExcessModel {
                 entry++;
             }
         }
-        return new ShapeExcessModel(blocks + 1, nextGram, nextMoments, nextResiduals);
+        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, weight) : spread;
+        return new ShapeExcessModel(blocks + 1, nextGram, nextMoments, nextResiduals, nextSpread);
     }
 
     /**
@@ -284,17 +344,19 @@ public final class ShapeExcessModel {
     @Override
     public boolean equals(final Object other) {
         return other instanceof ShapeExcessModel that && blocks == that.blocks && Arrays.equals(gram, that.gram)
-            && Arrays.equals(moments, that.moments) && Arrays.equals(residualWeights, that.residualWeights);
+            && Arrays.equals(moments, that.moments) && Arrays.equals(residualWeights, that.residualWeights)
+            && spread.equals(that.spread);
     }
 
     @Override
     public int hashCode() {
         return 31 * (31 * (31 * Long.hashCode(blocks) + Arrays.hashCode(gram)) + Arrays.hashCode(moments))
-            + Arrays.hashCode(residualWeights);
+            + Arrays.hashCode(residualWeights) + 17 * spread.hashCode();
     }
 
     @Override
     public String toString() {
-        return "ShapeExcessModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + "]";
+        return "ShapeExcessModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + ", spread=" + spread
+            + "]";
     }
 }

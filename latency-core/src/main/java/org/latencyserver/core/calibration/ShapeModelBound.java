@@ -11,7 +11,8 @@ import org.latencyserver.core.traffic.TrafficShape;
 /**
  * A bound for one traffic shape from the connection's {@link ShapeExcessModel}: the load state's bound (the reference
  * histogram read at the state's level, borrowing from the pooled one while young) times the shape's factor
- * {@code exp(f(s) + margin)}. The state's bound is the one the model learned its excesses against.
+ * {@code exp(f(s) + margin)}, the margin the shape's own once the model's spread is fitted
+ * ({@link ShapeExcessModel#shapeMargin}). The state's bound is the one the model learned its excesses against.
  *
  * <p>Stateless and thread-safe.
  */
@@ -55,10 +56,14 @@ public final class ShapeModelBound {
         final EstimateCorrection.Corrected atState = EstimateCorrection.bound(thesis, reference, knowledge, pooled, stateLevel);
         final double stateMillis = stateBoundNanos(reference, knowledge, pooled) / 1e6;
         final double factor = model.boundFactor(asked, target);
+        final ShapeSpreadModel spread = model.spread();
+        final String margin = spread.fitted()
+            ? String.format(Locale.ROOT, "conformal margin %+.3f = score quantile %.3f × the shape's spread %.3f",
+                model.shapeMargin(asked, target), spread.scoreQuantile(target), spread.scale(asked))
+            : String.format(Locale.ROOT, "conformal margin %+.3f, one for every shape", model.margin(target));
         final String description = String.format(Locale.ROOT,
-            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s (predicted excess %+.3f, conformal margin %+.3f,"
-                + " ln units)", model.blocks(), stateMillis, factor, asked.label(), model.predictedLogExcess(asked),
-            model.margin(target));
+            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s (predicted excess %+.3f, %s, ln units)",
+            model.blocks(), stateMillis, factor, asked.label(), model.predictedLogExcess(asked), margin);
         final Estimate at = atState.estimate();
         final List<String> notes = new ArrayList<>(thesis.notes());
         notes.add(description);

@@ -66,6 +66,8 @@ class ShapeExcessModelTest {
         assertEquals(stateBound / 1e6 * model.boundFactor(SLOW, ALPHA), slow.estimate().valueMillis(), 1e-9);
         assertTrue(slow.estimate().valueMillis() > thesis.valueMillis(), "the slow shape's round trips lay above the state's bound");
         assertTrue(slow.description().startsWith("shape model from 20 trains"), slow.description());
+        assertFalse(model.spread().fitted(), "trains of one round trip teach no shape's own spread");
+        assertTrue(slow.description().contains("one for every shape"), slow.description());
         final EstimateCorrection.Corrected fast = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, FAST);
         assertTrue(fast.estimate().valueMillis() < thesis.valueMillis(), "the fast shape's round trips lay below it");
     }
@@ -147,6 +149,105 @@ class ShapeExcessModelTest {
         }
         assertTrue(Math.exp(stateLogRatio[1]) > 1.5, "the state's bound is wide for the fast shape: " + Math.exp(stateLogRatio[1]));
         assertTrue(stateCoverage[2] < 0.9, "the state's bound under-covers the slow shape: " + stateCoverage[2]);
+    }
+
+    /**
+     * As above, but the round trips' spread depends on the shape: {@code ε ~ N(0, σ(s)²)} with {@code σ(s) = 0.35
+     * (burst / 20)^0.25 (spacing / 2 ms)^−0.15} (round trips sent close together queue behind each other: the fast
+     * bursty shape spreads 1.8 × as wide as the probes, the slow one 0.66 ×). 100 trains, 60 seeded connections. The
+     * single margin, fitted to the mix, under-covers the fast shape; the shape's own spread covers each shape within
+     * 96 ± 2 %.
+     */
+    @Test
+    void simulationAShapeThatSpreadsWiderIsCoveredByItsOwnSpreadNotByTheSingleMargin() {
+        final TrafficShape[] shapes = {PROBES, FAST, SLOW};
+        final double[] coverage = new double[shapes.length];
+        final double[] shiftCoverage = new double[shapes.length];
+        final int seeds = 60;
+        for (int seed = 1; seed <= seeds; seed++) {
+            final SplittableRandom random = new SplittableRandom(1_000 + seed);
+            final double[] mix = new double[4_000];
+            for (int i = 0; i < mix.length; i++) {
+                final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
+                mix[i] = excess(shape) + Math.hypot(spread(shape), 0.1) * gaussian(random);
+            }
+            Arrays.sort(mix);
+            final double stateBound = 1e6 * Math.exp(mix[(int) Math.ceil(0.96 * mix.length) - 1]);
+            ShapeExcessModel model = ShapeExcessModel.EMPTY;
+            for (int b = 0; b < 100; b++) {
+                final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
+                final double u = 0.1 * gaussian(random);
+                final double[] values = new double[shape.burstRoundTrips()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = 1e6 * Math.exp(excess(shape) + u + spread(shape) * gaussian(random));
+                }
+                model = model.observe(shape, histogram(values), stateBound);
+            }
+            assertTrue(model.spread().fitted(), "100 trains fit the spread");
+            for (int k = 0; k < shapes.length; k++) {
+                final double truth = Math.log(1e6) + excess(shapes[k]);
+                final double sd = Math.hypot(spread(shapes[k]), 0.1);
+                coverage[k] += NORMAL.cumulativeProbability((Math.log(stateBound * model.boundFactor(shapes[k], ALPHA)) - truth) / sd)
+                    / seeds;
+                shiftCoverage[k] += NORMAL.cumulativeProbability(
+                    (Math.log(stateBound * model.shiftBoundFactor(shapes[k], ALPHA)) - truth) / sd) / seeds;
+            }
+        }
+        final String[] names = {"probes", "fast", "slow"};
+        for (int k = 0; k < shapes.length; k++) {
+            System.out.printf(java.util.Locale.ROOT, "%-6s single margin: coverage %.1f %%; the shape's own spread: %.1f %%%n",
+                names[k], 100 * shiftCoverage[k], 100 * coverage[k]);
+            assertTrue(Math.abs(coverage[k] - 0.96) <= 0.02, names[k] + " covered " + coverage[k]);
+        }
+        assertTrue(shiftCoverage[1] < 0.94, "the single margin under-covers the fast shape: " + shiftCoverage[1]);
+    }
+
+    @Test
+    void tooFewTrainsForTheSpreadKeepTheSingleMargin() {
+        ShapeExcessModel model = ShapeExcessModel.EMPTY;
+        final SplittableRandom random = new SplittableRandom(5);
+        for (int b = 0; b < ShapeExcessModel.MIN_FIT_BLOCKS + ShapeSpreadModel.MIN_BLOCKS - 1; b++) {
+            final TrafficShape shape = b % 2 == 0 ? FAST : SLOW;
+            final double[] values = new double[10];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = 1e6 * Math.exp(excess(shape) + spread(shape) * gaussian(random));
+            }
+            model = model.observe(shape, histogram(values), 1e6);
+        }
+        assertTrue(model.fitted(), "the level is fitted");
+        assertFalse(model.spread().fitted(), "one train short of the spread: " + model.spread().blocks());
+        assertEquals(model.shiftBoundFactor(FAST, ALPHA), model.boundFactor(FAST, ALPHA), 1e-12);
+        assertEquals(model.margin(ALPHA), model.shapeMargin(FAST, ALPHA), 1e-12);
+        final ShapeExcessModel next = model.observe(FAST, histogram(new double[] {2e6, 1e6, 0.5e6}), 1e6);
+        assertTrue(next.spread().fitted(), "one more train fits it");
+        assertNotEquals(next.shiftBoundFactor(FAST, ALPHA), next.boundFactor(FAST, ALPHA));
+        assertTrue(next.spread().ownScale(FAST) > next.spread().ownScale(SLOW), "the fast shape spreads wider: " + next.spread());
+        assertEquals(next, new ShapeExcessModel(next.blocks(), next.gram(), next.moments(), next.residualWeights(),
+            new ShapeSpreadModel(next.spread().blocks(), next.spread().gram(), next.spread().moments(), next.spread().scoreWeights(),
+                next.spread().sharedSum(), next.spread().sharedWeight())),
+            "read back from its sums");
+    }
+
+    @Test
+    void theFactorStaysClampedWithASpread() {
+        ShapeExcessModel model = ShapeExcessModel.EMPTY;
+        final SplittableRandom random = new SplittableRandom(9);
+        for (int b = 0; b < 40; b++) {
+            final TrafficShape shape = b % 2 == 0 ? FAST : SLOW;
+            final double[] values = new double[10];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = 1e6 * Math.exp((shape == FAST ? 3.0 : 0.05) * gaussian(random));
+            }
+            model = model.observe(shape, histogram(values), 1e6);
+        }
+        assertTrue(model.spread().fitted());
+        final TrafficShape extreme = new TrafficShape(TrafficShape.MIN_SPACING_MICROS, TrafficShape.MAX_BURST_ROUND_TRIPS, 0, CallKind.OCTETS);
+        final double factor = model.boundFactor(extreme, ALPHA);
+        assertTrue(factor <= ShapeExcessModel.MAX_FACTOR && factor >= 1 / ShapeExcessModel.MAX_FACTOR, "clamped: " + factor);
+    }
+
+    private static double spread(final TrafficShape shape) {
+        return 0.35 * Math.pow(shape.burstRoundTrips() / 20.0, 0.25) * Math.pow(shape.spacingMicros() / 2_000.0, -0.15);
     }
 
     private static double excess(final TrafficShape shape) {

@@ -16,6 +16,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeSpreadModel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.TrafficShape;
@@ -141,7 +143,8 @@ class LearningSurvivesRestartTest {
         assertEquals(2, saved.learning().classExcess().byClass().size(), "both classes learned an excess");
         assertEquals(saved.learning().classExcess(), restored.learning().classExcess());
         assertTrue(saved.learning().shapeModel().fitted(), "24 blocks of two shapes fit the shape model");
-        assertEquals(saved.learning().shapeModel(), restored.learning().shapeModel());
+        assertTrue(saved.learning().shapeModel().spread().fitted(), "19 trains after the first 5 fit the shapes' spread");
+        assertEquals(saved.learning().shapeModel(), restored.learning().shapeModel(), "its level sums and its spread");
         for (final var entry : saved.learning().byState().entrySet()) {
             assertEquals(entry.getValue().groups(), restored.learning().byState().get(entry.getKey()).groups(), "state " + entry.getKey());
         }
@@ -163,7 +166,7 @@ class LearningSurvivesRestartTest {
         final ConnectionRow restored = after.table().row((short) 4);
         assertEquals(AdaptiveQuantileLevel.start(96), restored.learning().pooledLevel(96), "no pooled level: it starts at the nominal");
         assertTrue(restored.learning().classExcess().byClass().isEmpty(), "no class excess: none learned yet");
-        assertEquals(org.latencyserver.core.calibration.ShapeExcessModel.EMPTY, restored.learning().shapeModel(),
+        assertEquals(ShapeExcessModel.EMPTY, restored.learning().shapeModel(),
             "no shape model: none learned yet");
         for (final var entry : saved.learning().byState().entrySet()) {
             final StateKnowledge is = restored.learning().byState().get(entry.getKey());
@@ -171,6 +174,29 @@ class LearningSurvivesRestartTest {
             assertTrue(is.groups().byClass().isEmpty());
             assertEquals(is.coverage().blocks(), is.groups().stateBlocks());
         }
+    }
+
+    @Test
+    void aFileWrittenBeforeTheShapesSpreadLoadsItsShapeModelWithTheSingleMargin() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final List<JsonNode> models = root.findValues("shape_model");
+        assertEquals(1, models.size(), "one connection's shape model");
+        assertNotNull(((ObjectNode) models.get(0)).remove("spread"), "the spread was written");
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        final ShapeExcessModel model = after.table().row((short) 4).learning().shapeModel();
+        final ShapeExcessModel was = saved.learning().shapeModel();
+        assertEquals(ShapeSpreadModel.EMPTY, model.spread(), "no spread: learned afresh");
+        assertEquals(was.blocks(), model.blocks());
+        assertTrue(model.fitted(), "the level sums were read");
+        final TrafficShape fast = new TrafficShape(500, 100, 0, CallKind.OCTETS);
+        assertEquals(was.shiftBoundFactor(fast, 0.04), model.boundFactor(fast, 0.04), 1e-12, "the single margin stands");
     }
 
     private static int stripNewFields(final JsonNode node) {

@@ -1,0 +1,307 @@
+package org.latencyserver.core.calibration;
+
+import java.util.Arrays;
+import org.latencyserver.core.traffic.TrafficShape;
+
+/**
+ * How widely a traffic shape's round trips spread around the {@link ShapeExcessModel}'s prediction for it, learned
+ * connection-wide: the scale half of a locally weighted (normalised) split-conformal bound (Lei et al. 2018,
+ * Papadopoulos et al. 2011). A shape whose round trips queue behind each other spreads wider than the probes, and a
+ * single margin for every shape under-covers it.
+ *
+ * <p>A block's residuals {@code r = ln(rtt / B) − f(s)}, against the excess model fitted before the block, have a
+ * part shared by the whole block (its train's busy spell, the load state's bound lying a little off, the fit's error)
+ * and each round trip's own. The own part's scale, per block of shape {@code s} with {@code n >= 2} round trips and
+ * mean residual {@code r̄}:
+ * <pre>
+ *   ln(mean|r − r̄| √(n / (n − 1))) + c(n − 1) = g(s) + η,
+ *   g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
+ * </pre>
+ * on the same features as {@link ShapeExcessModel#features}; {@code c(m)} corrects the bias of the log of a mean of
+ * {@code m} absolute Gaussian deviations ({@value #SINGLE_DEVIATION_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
+ * beyond). {@code γ} is fitted by weighted ridge least squares (weight {@code min(n, }{@value
+ * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums forgotten by
+ * {@value ShapeExcessModel#FORGETTING} a block. A shape's own standard deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}.
+ * The shared variance {@code τ²} is the blocks' mean of {@code r̄² − σ_own(s)² / n} (every block weighing 1, forgotten
+ * alike; 0 while negative). The shape's scale is {@code σ(s) = √(τ² + σ_own(s)²)}, ln units: a shared part that is the
+ * same for every shape does not stretch the shapes' ratio.
+ *
+ * <p>Conformal scores {@code r / σ(s)}, with {@code σ} fitted from the blocks before, are kept from this model's
+ * {@value #MIN_FIT_BLOCKS}th block on in bins of {@value #SCORE_BIN_WIDTH} over ±{@value #SCORE_RANGE}, each block
+ * weighing {@code min(n, cap)} spread over its round trips. A shape's log excess bound for the nominal share {@code 1 −
+ * α} is then {@code f(s) + q_{1−α} σ(s)}, {@code q} the scores' weighted quantile. Used ({@link #fitted()}) from
+ * {@value #MIN_BLOCKS} blocks of this model; until then the excess model's single margin stands.
+ *
+ * <p>Immutable and thread-safe; pure (no clock, no thread).
+ */
+public final class ShapeSpreadModel {
+
+    /** Blocks of this model before its scores are kept (before, the scale fit says more about itself than the path). */
+    public static final long MIN_FIT_BLOCKS = 5;
+    /** Blocks of this model before it may stand for a shape's spread. */
+    public static final long MIN_BLOCKS = 15;
+    /** Ridge penalty on the scale's slopes, in block-weight units: one full block's weight. */
+    public static final double RIDGE = ShapeExcessModel.MAX_BLOCK_WEIGHT;
+    /** Width of a score bin, in units of a shape's scale. */
+    public static final double SCORE_BIN_WIDTH = 0.05;
+    /** Scores are kept in [−range, +range]; those beyond count in the outermost bins. */
+    public static final double SCORE_RANGE = 6.0;
+    /** Number of score bins. */
+    public static final int SCORE_BINS = (int) Math.round(2 * SCORE_RANGE / SCORE_BIN_WIDTH);
+    /** {@code ln E|Z| − E ln|Z|} for a standard normal {@code Z}: the bias of the log of one absolute deviation. */
+    public static final double SINGLE_DEVIATION_BIAS = 0.4102;
+    /** {@code Var|Z| / (2 (E|Z|)²)}: the first-order bias of the log of a mean of {@code m} absolute deviations, times m. */
+    public static final double JENSEN_BIAS = 0.2854;
+    /** Smallest mean absolute deviation taken, ln units: keeps the log finite when a block's round trips are all equal. */
+    public static final double MIN_MEAN_ABSOLUTE_DEVIATION = 1e-4;
+    /** Largest |g(s)|, ln units: the scale is kept within e^±this, whatever the extrapolation. */
+    public static final double MAX_LOG_SCALE = 5.0;
+
+    /** Nothing learned. */
+    public static final ShapeSpreadModel EMPTY = new ShapeSpreadModel(0, new double[ShapeExcessModel.GRAM_ENTRIES],
+        new double[ShapeExcessModel.PARAMETERS], new double[SCORE_BINS], 0, 0);
+    private static final double MEAN_ABSOLUTE_PER_SD = Math.sqrt(2 / Math.PI);
+
+    private final long blocks;
+    private final double[] gram;
+    private final double[] moments;
+    private final double[] scoreWeights;
+    private final double[] coefficients;
+    private final double sharedSum;
+    private final double sharedWeight;
+
+    /**
+     * @param blocks       blocks learned from, {@code >= 0}
+     * @param gram         the upper triangle of {@code X'WX}, row by row, {@value ShapeExcessModel#GRAM_ENTRIES} entries
+     * @param moments      {@code X'Wz}, {@value ShapeExcessModel#PARAMETERS} entries
+     * @param scoreWeights the scores' weights per bin, {@value #SCORE_BINS} entries, each {@code >= 0}
+     * @param sharedSum    the blocks' forgotten sum of {@code r̄² − σ_own(s)² / n}, ln units squared (may be negative)
+     * @param sharedWeight the blocks' forgotten count, {@code >= 0}
+     * @throws IllegalArgumentException on a wrong length, a negative count or weight, or a value not finite
+     */
+    public ShapeSpreadModel(final long blocks, final double[] gram, final double[] moments, final double[] scoreWeights,
+                            final double sharedSum, final double sharedWeight) {
+        if (blocks < 0 || gram == null || gram.length != ShapeExcessModel.GRAM_ENTRIES || moments == null
+            || moments.length != ShapeExcessModel.PARAMETERS || scoreWeights == null || scoreWeights.length != SCORE_BINS) {
+            throw new IllegalArgumentException("a shape spread model needs blocks >= 0, " + ShapeExcessModel.GRAM_ENTRIES
+                + " gram entries, " + ShapeExcessModel.PARAMETERS + " moments and " + SCORE_BINS + " score bins");
+        }
+        for (final double[] values : new double[][] {gram, moments, scoreWeights}) {
+            for (final double value : values) {
+                if (!Double.isFinite(value)) {
+                    throw new IllegalArgumentException("a shape spread model's sums must be finite, had " + value);
+                }
+            }
+        }
+        for (final double weight : scoreWeights) {
+            if (weight < 0) {
+                throw new IllegalArgumentException("a score weight must be >= 0, was " + weight);
+            }
+        }
+        if (!Double.isFinite(sharedSum) || !(sharedWeight >= 0) || Double.isInfinite(sharedWeight)) {
+            throw new IllegalArgumentException("a shape spread model's shared sum must be finite and its weight >= 0, had "
+                + sharedSum + " and " + sharedWeight);
+        }
+        this.sharedSum = sharedSum;
+        this.sharedWeight = sharedWeight;
+        this.blocks = blocks;
+        this.gram = gram.clone();
+        this.moments = moments.clone();
+        this.scoreWeights = scoreWeights.clone();
+        this.coefficients = RidgeSolve.solve(this.gram, this.moments, RIDGE);
+    }
+
+    /** @return blocks learned from */
+    public long blocks() {
+        return blocks;
+    }
+
+    /**
+     * @return whether it learned from {@value #MIN_BLOCKS} blocks or more, some of 2 round trips or more (an own spread),
+     *         and kept scores, and so may stand for a spread
+     */
+    public boolean fitted() {
+        return blocks >= MIN_BLOCKS && gram[0] > 0 && totalScoreWeight() > 0;
+    }
+
+    /** @return a copy of the upper triangle of {@code X'WX} */
+    public double[] gram() {
+        return gram.clone();
+    }
+
+    /** @return a copy of {@code X'Wz} */
+    public double[] moments() {
+        return moments.clone();
+    }
+
+    /** @return a copy of the scores' weights per bin */
+    public double[] scoreWeights() {
+        return scoreWeights.clone();
+    }
+
+    /** @return the blocks' forgotten sum of {@code r̄² − σ_own(s)² / n}, ln units squared */
+    public double sharedSum() {
+        return sharedSum;
+    }
+
+    /** @return the blocks' forgotten count behind {@link #sharedSum()} */
+    public double sharedWeight() {
+        return sharedWeight;
+    }
+
+    /** @return {@code τ²}: the variance every block's round trips share, whatever the shape, ln units squared, {@code >= 0} */
+    public double sharedVariance() {
+        return sharedWeight > 0 ? Math.max(0.0, sharedSum / sharedWeight) : 0.0;
+    }
+
+    /**
+     * @param shape a traffic shape
+     * @return {@code σ_own(s)}: the standard deviation of the shape's round trips about their block's mean, ln units
+     */
+    public double ownScale(final TrafficShape shape) {
+        final double[] x = ShapeExcessModel.features(shape);
+        double logScale = 0;
+        for (int i = 0; i < x.length; i++) {
+            logScale += coefficients[i] * x[i];
+        }
+        return Math.exp(Math.max(-MAX_LOG_SCALE, Math.min(MAX_LOG_SCALE, logScale))) / MEAN_ABSOLUTE_PER_SD;
+    }
+
+    /** @return a copy of the fitted coefficients γ0..γ3 */
+    public double[] coefficients() {
+        return coefficients.clone();
+    }
+
+    /**
+     * @param shape a traffic shape
+     * @return {@code σ(s) = √(τ² + σ_own(s)²)}: the standard deviation of the shape's residuals, ln units, {@code > 0}
+     */
+    public double scale(final TrafficShape shape) {
+        final double own = ownScale(shape);
+        return Math.sqrt(sharedVariance() + own * own);
+    }
+
+    /**
+     * @param targetMissFraction α, in (0, 1)
+     * @return the scores' weighted quantile at {@code 1 − α}, in units of a shape's scale (0 when none kept)
+     */
+    public double scoreQuantile(final double targetMissFraction) {
+        final double total = totalScoreWeight();
+        if (total <= 0) {
+            return 0.0;
+        }
+        final double wanted = (1.0 - targetMissFraction) * total;
+        double cumulative = 0;
+        for (int bin = 0; bin < SCORE_BINS; bin++) {
+            final double weight = scoreWeights[bin];
+            if (weight > 0 && cumulative + weight >= wanted) {
+                return -SCORE_RANGE + SCORE_BIN_WIDTH * (bin + (wanted - cumulative) / weight);
+            }
+            cumulative += weight;
+        }
+        return SCORE_RANGE;
+    }
+
+    /**
+     * @param shape              a traffic shape
+     * @param targetMissFraction α, in (0, 1)
+     * @return {@code q_{1−α} σ(s)}: what the shape's log bound lies above its predicted log excess, ln units
+     */
+    public double margin(final TrafficShape shape, final double targetMissFraction) {
+        return scoreQuantile(targetMissFraction) * scale(shape);
+    }
+
+    /**
+     * @param shape      the block's traffic shape
+     * @param residuals  its round trips' residuals against the excess model fitted before it, ln units, per histogram bin
+     * @param counts     round trips per entry of {@code residuals}, each {@code >= 0}; at least one round trip in all
+     * @param blockWeight what the block weighs, {@code min(n, cap)}
+     * @return the model after the block
+     */
+    ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final double blockWeight) {
+        long count = 0;
+        double sum = 0;
+        for (int i = 0; i < residuals.length; i++) {
+            count += counts[i];
+            sum += counts[i] * residuals[i];
+        }
+        if (count == 0) {
+            return this;
+        }
+        final double mean = sum / count;
+        double sumAbsolute = 0;
+        for (int i = 0; i < residuals.length; i++) {
+            sumAbsolute += counts[i] * Math.abs(residuals[i] - mean);
+        }
+        final double own = ownScale(shape);
+        final double nextSharedSum = ShapeExcessModel.FORGETTING * sharedSum + (mean * mean - own * own / count);
+        final double nextSharedWeight = ShapeExcessModel.FORGETTING * sharedWeight + 1;
+        final double[] nextScores = new double[SCORE_BINS];
+        for (int bin = 0; bin < SCORE_BINS; bin++) {
+            nextScores[bin] = ShapeExcessModel.FORGETTING * scoreWeights[bin];
+        }
+        if (blocks >= MIN_FIT_BLOCKS) {
+            final double scale = scale(shape);
+            final double perRoundTrip = blockWeight / count;
+            for (int i = 0; i < residuals.length; i++) {
+                if (counts[i] > 0) {
+                    nextScores[scoreBin(residuals[i] / scale)] += perRoundTrip * counts[i];
+                }
+            }
+        }
+        for (int bin = 0; bin < SCORE_BINS; bin++) {
+            nextScores[bin] = Math.round(nextScores[bin] * ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT)
+                / ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT;
+        }
+        if (count < 2) {
+            // One round trip says nothing of its own part apart from the shared one.
+            return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, nextSharedSum, nextSharedWeight);
+        }
+        final double z = Math.log(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, sumAbsolute / count * Math.sqrt(count / (count - 1.0))))
+            + (count == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (count - 1));
+        final double[] x = ShapeExcessModel.features(shape);
+        final double[] nextGram = new double[ShapeExcessModel.GRAM_ENTRIES];
+        final double[] nextMoments = new double[ShapeExcessModel.PARAMETERS];
+        int entry = 0;
+        for (int i = 0; i < x.length; i++) {
+            nextMoments[i] = ShapeExcessModel.FORGETTING * moments[i] + blockWeight * x[i] * z;
+            for (int j = i; j < x.length; j++) {
+                nextGram[entry] = ShapeExcessModel.FORGETTING * gram[entry] + blockWeight * x[i] * x[j];
+                entry++;
+            }
+        }
+        return new ShapeSpreadModel(blocks + 1, nextGram, nextMoments, nextScores, nextSharedSum, nextSharedWeight);
+    }
+
+    private static int scoreBin(final double score) {
+        final int bin = (int) Math.floor((score + SCORE_RANGE) / SCORE_BIN_WIDTH);
+        return Math.max(0, Math.min(SCORE_BINS - 1, bin));
+    }
+
+    private double totalScoreWeight() {
+        double total = 0;
+        for (final double weight : scoreWeights) {
+            total += weight;
+        }
+        return total;
+    }
+
+    @Override
+    public boolean equals(final Object other) {
+        return other instanceof ShapeSpreadModel that && blocks == that.blocks && Arrays.equals(gram, that.gram)
+            && Arrays.equals(moments, that.moments) && Arrays.equals(scoreWeights, that.scoreWeights)
+            && Double.compare(sharedSum, that.sharedSum) == 0 && Double.compare(sharedWeight, that.sharedWeight) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * (31 * Long.hashCode(blocks) + Arrays.hashCode(gram)) + Arrays.hashCode(moments))
+            + Arrays.hashCode(scoreWeights) + 7 * Double.hashCode(sharedSum) + 11 * Double.hashCode(sharedWeight);
+    }
+
+    @Override
+    public String toString() {
+        return "ShapeSpreadModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + ", sharedVariance="
+            + sharedVariance() + "]";
+    }
+}
