@@ -28,6 +28,11 @@ import org.latencyserver.server.table.ConnectionRow;
  * profile (a composed path's, or its one loaded hop's cell) borrows ({@link ServingPolicy} decides): band probes and
  * measurements are the path's own round trips.
  *
+ * <p>A bound read from the path's own round trips (band probes, a measurement) on such a loaded path is shrunk towards,
+ * and rescaled by the ratios of, the pooled level of the states with the same hops loaded only ({@link
+ * #pooledForOwnRoundTrips}): the connection's pool mixes other ports' queues (an idle path, the other hop loaded), whose
+ * levels and ratios to their own histograms say nothing of this one's. With no such state tested, nothing is borrowed.
+ *
  * <p>Stateless and thread-safe.
  */
 final class PathLevelBorrowing {
@@ -81,6 +86,28 @@ final class PathLevelBorrowing {
         return new Borrowed(borrowed, description);
     }
 
+    /**
+     * The pooled level a bound read from the path's own round trips (band probes, a measurement) is corrected with.
+     *
+     * @param row              an adaptive connection in its current state
+     * @param connectionPooled the connection's pooled level, or null
+     * @return {@code connectionPooled} unless the row is on a loaded path of several ports; there the round-trip-weighted
+     *         level of the other states with the same hops loaded, carrying their ratios to their own round trips'
+     *         bounds, or null (borrow nothing) when none has been tested
+     */
+    static AdaptiveQuantileLevel pooledForOwnRoundTrips(final ConnectionRow row, final AdaptiveQuantileLevel connectionPooled) {
+        final ConnectionLoadState load = row.load();
+        if (connectionPooled == null || !load.isMultiHop() || !load.port().isLoaded()) {
+            return connectionPooled;
+        }
+        final Pool pool = pool(row.learning().byState(), load, true);
+        if (pool.states == 0 || pool.roundTrips == 0) {
+            return null;
+        }
+        return new AdaptiveQuantileLevel(connectionPooled.targetMissFraction(), pool.weightedMiss / pool.roundTrips,
+            connectionPooled.stepPerRoundTrip(), connectionPooled.maxBlockWeight(), pool.ratios, RatioScores.EMPTY);
+    }
+
     /** The tested levels of the connection's other states. */
     private static final class Pool {
         int states;
@@ -88,6 +115,7 @@ final class PathLevelBorrowing {
         double weightedMiss;
         CoverageTally coverage = CoverageTally.EMPTY;
         RatioScores profileRatios = RatioScores.EMPTY;
+        RatioScores ratios = RatioScores.EMPTY;
         boolean sameLoadedHops;
     }
 
@@ -112,6 +140,7 @@ final class PathLevelBorrowing {
             if (sameLoadedHopsOnly) {
                 // CPU cells and port cells are off by different factors: only the same hops' profile ratios are pooled.
                 pool.profileRatios = pool.profileRatios.plus(known.level().profileRatios());
+                pool.ratios = pool.ratios.plus(known.level().ratios());
             }
         }
         return pool;
