@@ -31,7 +31,8 @@ import org.latencyserver.server.table.ConnectionRow;
  * <p>A bound read from the path's own round trips (band probes, a measurement) on such a loaded path is shrunk towards,
  * and rescaled by the ratios of, the pooled level of the states with the same hops loaded only ({@link
  * #pooledForOwnRoundTrips}): the connection's pool mixes other ports' queues (an idle path, the other hop loaded), whose
- * levels and ratios to their own histograms say nothing of this one's. With no such state tested, nothing is borrowed.
+ * levels and ratios to their own histograms say nothing of this one's. Until such a state has been tested, the
+ * connection's pool is borrowed, as for a one-port path: on a CPU-bound host every state shares the CPUs' queue.
  *
  * <p>Stateless and thread-safe.
  */
@@ -91,9 +92,9 @@ final class PathLevelBorrowing {
      *
      * @param row              an adaptive connection in its current state
      * @param connectionPooled the connection's pooled level, or null
-     * @return {@code connectionPooled} unless the row is on a loaded path of several ports; there the round-trip-weighted
-     *         level of the other states with the same hops loaded, carrying their ratios to their own round trips'
-     *         bounds, or null (borrow nothing) when none has been tested
+     * @return {@code connectionPooled} unless the row is on a loaded path of several ports and another state with the same
+     *         hops loaded has been tested; then the round-trip-weighted level of those states, carrying their ratios to
+     *         their own round trips' bounds
      */
     static AdaptiveQuantileLevel pooledForOwnRoundTrips(final ConnectionRow row, final AdaptiveQuantileLevel connectionPooled) {
         final ConnectionLoadState load = row.load();
@@ -102,7 +103,7 @@ final class PathLevelBorrowing {
         }
         final Pool pool = pool(row.learning().byState(), load, true);
         if (pool.states == 0 || pool.roundTrips == 0) {
-            return null;
+            return connectionPooled;
         }
         return new AdaptiveQuantileLevel(connectionPooled.targetMissFraction(), pool.weightedMiss / pool.roundTrips,
             connectionPooled.stepPerRoundTrip(), connectionPooled.maxBlockWeight(), pool.ratios, RatioScores.EMPTY);

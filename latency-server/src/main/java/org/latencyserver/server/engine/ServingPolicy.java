@@ -41,7 +41,7 @@ import org.latencyserver.server.table.ServedEstimate;
  *   <li>An adaptive connection's value is corrected from what was learned in the state
  *       ({@link EstimateCorrection}); a bound on a loaded path of several ports whose combined state is young, with the
  *       connection's pooled level ({@link PathLevelBorrowing}); one read from a loaded path's own round trips (band probes,
- *       a measurement), with the pooled level of the states with the same hops loaded only; a thesis connection's is
+ *       a measurement), with the pooled level of the states with the same hops loaded once one was tested; a thesis connection's is
  *       served as the thesis computes it.</li>
  * </ul>
  *
@@ -409,7 +409,7 @@ final class ServingPolicy {
 
     /**
      * As {@link #correctingPooled(boolean, AdaptiveQuantileLevel)}; a bound read from a loaded path's own round trips is
-     * corrected with the states with the same hops loaded only ({@link PathLevelBorrowing#pooledForOwnRoundTrips}).
+     * corrected with the states with the same hops loaded once one was tested ({@link PathLevelBorrowing#pooledForOwnRoundTrips}).
      *
      * @param row the connection, in its current state
      * @return the pooled level a bound is corrected with, or null to borrow nothing

@@ -32,8 +32,8 @@ import org.latencyserver.server.table.ServedEstimate;
 /**
  * A band-probe bound on a path with both hops loaded, in a combined state with no blocks of its own, while the
  * connection's pool learned, on a state with only the second hop loaded, round trips 3 times its probes' 96th percentile
- * and a level of 98.5 %. The pool's ratios and level are that other queue's: the young state is served its own probes'
- * 96th percentile, or, once a state with the same hops loaded was tested, corrected from that state.
+ * and a level of 98.5 %. The pool's ratios and level are that other queue's: once a state with the same hops loaded was
+ * tested, the young state is corrected from that state instead (until then from the pool, as a one-port path is).
  */
 class PathOwnRoundTripsPoolTest {
 
@@ -86,11 +86,11 @@ class PathOwnRoundTripsPoolTest {
     }
 
     @Test
-    void withNoStateOfTheSameHopsLoadedTheProbesNinetySixthPercentileIsServed() {
+    void untilAStateWithTheSameHopsLoadedIsTestedTheConnectionsPoolIsBorrowed() {
         final ConnectionRow row = served(Map.of(HOP_2_ONLY, tested(6, all(3.0)), BOTH_YOUNG, StateKnowledge.fresh(96)));
-        assertEquals(96.0, row.estimate().valueMillis(), 1e-9,
-            "not the other queue's level (98.5 ms) nor its ratios (288 ms): " + row.served().correction());
-        assertFalse(row.served().correction().contains("rescaled"), row.served().correction());
+        assertEquals(288.0, row.estimate().valueMillis(), 1e-9, "the pool's ratios, as on a one-port path: "
+            + row.served().correction());
+        assertTrue(row.served().correction().contains("rescaled"), row.served().correction());
     }
 
     @Test
