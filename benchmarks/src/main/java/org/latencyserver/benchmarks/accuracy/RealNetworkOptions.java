@@ -59,6 +59,11 @@ public final class RealNetworkOptions {
     @Option(names = "--port-loads", description = "With --real-network: the measured profile's port loads (default: ${DEFAULT-VALUE}).")
     String portLoads = "0,95,98,100";
 
+    @Option(names = "--port-traffic", description = "With --real-network: the cross-traffic's shape the measured profile's port cells"
+        + " are measured under, smooth or bursty[:PACKETS] (the profiler's --port-traffic; default: ${DEFAULT-VALUE}). Measure"
+        + " with the shape the scenario loads the ports with.")
+    String portTraffic = "bursty:32";
+
     @Option(names = "--profile-sizes", description = "With --real-network: the measured profile's message sizes (default: ${DEFAULT-VALUE},"
         + " the demo's connections').")
     String profileSizes = "256,1024";
@@ -108,7 +113,7 @@ public final class RealNetworkOptions {
             final Path measured = out.resolve("port-profile").resolve(PROFILE_FILE);
             try {
                 final String table = new TestbedPortProfile(root, out.resolve("port-profile"), testbedName + "p", log)
-                    .measure(measured, portLoads, profileSizes, profileRoundTrips, Duration.ofMinutes(20));
+                    .measure(measured, portLoads, profileSizes, profileRoundTrips, portTraffic, Duration.ofMinutes(20));
                 Files.writeString(out.resolve("port-profile").resolve("measure-table.txt"), table + "\n");
                 log.println(table);
                 served = measured;

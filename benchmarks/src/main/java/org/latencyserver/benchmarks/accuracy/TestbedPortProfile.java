@@ -52,11 +52,13 @@ public final class TestbedPortProfile {
      * @param portLoads  e.g. "0,95,98,100"
      * @param sizes      e.g. "256,1024": the demo's connections' sizes
      * @param roundTrips recorded round trips per load and size
+     * @param portTraffic the cross-traffic's shape, the profiler's {@code --port-traffic}: smooth or bursty[:PACKETS]
      * @param timeout    how long the profiler may take
      * @return the profiler's output (its table of loads)
      * @throws IOException when it fails or refuses (its output quoted)
      */
-    public String measure(final Path profile, final String portLoads, final String sizes, final int roundTrips, final Duration timeout)
+    public String measure(final Path profile, final String portLoads, final String sizes, final int roundTrips, final String portTraffic,
+                          final Duration timeout)
         throws IOException, InterruptedException {
         Files.createDirectories(directory);
         final Path topology = writeTopology();
@@ -73,13 +75,14 @@ public final class TestbedPortProfile {
             final int snmpPort = status.get("snmp").get("port").asInt();
             final String ws2Address = ws2.get("address").asText();
             final String peerReference = startWs2Side(kit, ws2);
-            out.printf(Locale.ROOT, "port profile: profile measure --peer (ws2) --port-loads %s --sizes %s --round-trips %d in ws1"
-                + " (log %s)%n", portLoads, sizes, roundTrips, directory.resolve("measure.log"));
+            out.printf(Locale.ROOT, "port profile: profile measure --peer (ws2) --port-loads %s --sizes %s --round-trips %d"
+                + " --port-traffic %s in ws1 (log %s)%n", portLoads, sizes, roundTrips, portTraffic, directory.resolve("measure.log"));
             final long startNanos = System.nanoTime();
             final ChildProcess profiler = kit.launch(Component.PROFILER).name("measure")
                 .args("measure", "--peer", peerReference,
                     "--cpu-cells-from", root.resolve("profiles/measured-loopback-jacorb.json").toString(),
                     "--port-loads", portLoads, "--sizes", sizes, "--round-trips", Integer.toString(roundTrips),
+                    "--port-traffic", portTraffic,
                     "--port-snmp", "udp:" + sw1.get("management_address").asText() + "/" + snmpPort,
                     "--port-if-index", Integer.toString(port.get("if_index").asInt()),
                     "--port-speed-mbps", Integer.toString(port.get("bottleneck").get("speed_mbps").asInt()),

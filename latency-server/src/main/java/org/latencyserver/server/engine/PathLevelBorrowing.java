@@ -28,6 +28,12 @@ import org.latencyserver.server.table.ConnectionRow;
  * profile (a composed path's, or its one loaded hop's cell) borrows ({@link ServingPolicy} decides): band probes and
  * measurements are the path's own round trips.
  *
+ * <p>A bound read from the path's own round trips (band probes, a measurement) on such a loaded path is shrunk towards,
+ * and rescaled by the ratios of, the pooled level of the states with the same hops loaded only ({@link
+ * #pooledForOwnRoundTrips}): the connection's pool mixes other ports' queues (an idle path, the other hop loaded), whose
+ * levels and ratios to their own histograms say nothing of this one's. Until such a state has been tested, the
+ * connection's pool is borrowed, as for a one-port path: on a CPU-bound host every state shares the CPUs' queue.
+ *
  * <p>Stateless and thread-safe.
  */
 final class PathLevelBorrowing {
@@ -81,6 +87,28 @@ final class PathLevelBorrowing {
         return new Borrowed(borrowed, description);
     }
 
+    /**
+     * The pooled level a bound read from the path's own round trips (band probes, a measurement) is corrected with.
+     *
+     * @param row              an adaptive connection in its current state
+     * @param connectionPooled the connection's pooled level, or null
+     * @return {@code connectionPooled} unless the row is on a loaded path of several ports and another state with the same
+     *         hops loaded has been tested; then the round-trip-weighted level of those states, carrying their ratios to
+     *         their own round trips' bounds
+     */
+    static AdaptiveQuantileLevel pooledForOwnRoundTrips(final ConnectionRow row, final AdaptiveQuantileLevel connectionPooled) {
+        final ConnectionLoadState load = row.load();
+        if (connectionPooled == null || !load.isMultiHop() || !load.port().isLoaded()) {
+            return connectionPooled;
+        }
+        final Pool pool = pool(row.learning().byState(), load, true);
+        if (pool.states == 0 || pool.roundTrips == 0) {
+            return connectionPooled;
+        }
+        return new AdaptiveQuantileLevel(connectionPooled.targetMissFraction(), pool.weightedMiss / pool.roundTrips,
+            connectionPooled.stepPerRoundTrip(), connectionPooled.maxBlockWeight(), pool.ratios, RatioScores.EMPTY);
+    }
+
     /** The tested levels of the connection's other states. */
     private static final class Pool {
         int states;
@@ -88,6 +116,7 @@ final class PathLevelBorrowing {
         double weightedMiss;
         CoverageTally coverage = CoverageTally.EMPTY;
         RatioScores profileRatios = RatioScores.EMPTY;
+        RatioScores ratios = RatioScores.EMPTY;
         boolean sameLoadedHops;
     }
 
@@ -112,6 +141,7 @@ final class PathLevelBorrowing {
             if (sameLoadedHopsOnly) {
                 // CPU cells and port cells are off by different factors: only the same hops' profile ratios are pooled.
                 pool.profileRatios = pool.profileRatios.plus(known.level().profileRatios());
+                pool.ratios = pool.ratios.plus(known.level().ratios());
             }
         }
         return pool;

@@ -40,7 +40,9 @@ import org.latencyserver.server.table.ServedEstimate;
  *       before the profile.</li>
  *   <li>An adaptive connection's value is corrected from what was learned in the state
  *       ({@link EstimateCorrection}); a bound on a loaded path of several ports whose combined state is young, with the
- *       connection's pooled level ({@link PathLevelBorrowing}); a thesis connection's is served as the thesis computes it.</li>
+ *       connection's pooled level ({@link PathLevelBorrowing}); one read from a loaded path's own round trips (band probes,
+ *       a measurement), with the pooled level of the states with the same hops loaded once one was tested; a thesis connection's is
+ *       served as the thesis computes it.</li>
  * </ul>
  *
  * <p>Not thread-safe: owned by the update thread (the profiles it reads are an immutable snapshot).
@@ -373,7 +375,7 @@ final class ServingPolicy {
             ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference,
             correctingKnowledge(fromProfile, knowledge.knowledge()), row.learning().pooledMeanLogResiduals(),
-            correctingPooled(fromProfile, row.learning().pooledLevel(row.spec().boundPercent())), declaredShape(row),
+            correctingPooled(row, fromProfile, row.learning().pooledLevel(row.spec().boundPercent())), declaredShape(row),
             row.learning().pooledBurstScores(), BurstLength.of(row.spec()), row.learning().classExcess());
         final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();
         final Estimate estimate = borrowed ? withNote(corrected.estimate(), knowledge.description()) : corrected.estimate();
@@ -403,6 +405,18 @@ final class ServingPolicy {
      */
     static AdaptiveQuantileLevel correctingPooled(final boolean fromProfile, final AdaptiveQuantileLevel pooled) {
         return fromProfile && pooled != null ? pooled.withRatios(RatioScores.EMPTY) : pooled;
+    }
+
+    /**
+     * As {@link #correctingPooled(boolean, AdaptiveQuantileLevel)}; a bound read from a loaded path's own round trips is
+     * corrected with the states with the same hops loaded once one was tested ({@link PathLevelBorrowing#pooledForOwnRoundTrips}).
+     *
+     * @param row the connection, in its current state
+     * @return the pooled level a bound is corrected with, or null to borrow nothing
+     */
+    static AdaptiveQuantileLevel correctingPooled(final ConnectionRow row, final boolean fromProfile,
+                                                  final AdaptiveQuantileLevel pooled) {
+        return fromProfile ? correctingPooled(true, pooled) : PathLevelBorrowing.pooledForOwnRoundTrips(row, pooled);
     }
 
     private static Estimate withNote(final Estimate estimate, final String note) {

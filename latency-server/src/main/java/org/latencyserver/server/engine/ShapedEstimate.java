@@ -70,7 +70,7 @@ public final class ShapedEstimate {
                 || row.served().source() == EstimateSource.PROFILE_FALLBACK;
             final StateKnowledge knowledge = ServingPolicy.correctingKnowledge(fromProfile,
                 fromProfile ? PathLevelBorrowing.knowledgeFor(row).knowledge() : row.currentKnowledge());
-            final AdaptiveQuantileLevel correctingPooled = ServingPolicy.correctingPooled(fromProfile, pooled);
+            final AdaptiveQuantileLevel correctingPooled = ServingPolicy.correctingPooled(row, fromProfile, pooled);
             if (knowledge.level() == null || row.served().reference() == null || thesis.kind() != EstimateKind.BOUND) {
                 return Answer.found(new ForShape(served, asServed, thesis.valueMillis(),
                     shape.label() + "; the served bound (no level learned to read another at)"));
