@@ -21,10 +21,12 @@ import org.latencyserver.core.traffic.TrafficShape;
  * {@code m} absolute Gaussian deviations ({@value #SINGLE_DEVIATION_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
  * beyond). {@code γ} is fitted by weighted ridge least squares (weight {@code min(n, }{@value
  * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums forgotten by
- * {@value ShapeExcessModel#FORGETTING} a block. A shape's own standard deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}.
- * The shared variance {@code τ²} is the blocks' mean of {@code r̄² − σ_own(s)² / n} (every block weighing 1, forgotten
- * alike; 0 while negative). The shape's scale is {@code σ(s) = √(τ² + σ_own(s)²)}, ln units: a shared part that is the
- * same for every shape does not stretch the shapes' ratio.
+ * {@value ShapeExcessModel#FORGETTING} a block. A shape's own standard
+ * deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}. The shared variance {@code τ²} is the mean, over blocks of
+ * {@code n >= 2} round trips, of {@code r̄² − s²/n}, {@code s²} the block's own sample variance of residuals (unbiased for
+ * {@code τ²} whatever the scale fit; every block weighing 1, forgotten alike; 0 while negative). The shape's scale is
+ * {@code σ(s) = √(τ² + σ_own(s)²)}, ln units: a shared part that is the same for every shape does not stretch the
+ * shapes' ratio.
  *
  * <p>Conformal scores {@code r / σ(s)}, with {@code σ} fitted from the blocks before, are kept from this model's
  * {@value #MIN_FIT_BLOCKS}th block on in bins of {@value #SCORE_BIN_WIDTH} over ±{@value #SCORE_RANGE}, each block
@@ -75,7 +77,7 @@ public final class ShapeSpreadModel {
      * @param gram         the upper triangle of {@code X'WX}, row by row, {@value ShapeExcessModel#GRAM_ENTRIES} entries
      * @param moments      {@code X'Wz}, {@value ShapeExcessModel#PARAMETERS} entries
      * @param scoreWeights the scores' weights per bin, {@value #SCORE_BINS} entries, each {@code >= 0}
-     * @param sharedSum    the blocks' forgotten sum of {@code r̄² − σ_own(s)² / n}, ln units squared (may be negative)
+     * @param sharedSum    the blocks' forgotten sum of {@code r̄² − s² / n}, ln units squared (may be negative)
      * @param sharedWeight the blocks' forgotten count, {@code >= 0}
      * @throws IllegalArgumentException on a wrong length, a negative count or weight, or a value not finite
      */
@@ -139,7 +141,7 @@ public final class ShapeSpreadModel {
         return scoreWeights.clone();
     }
 
-    /** @return the blocks' forgotten sum of {@code r̄² − σ_own(s)² / n}, ln units squared */
+    /** @return the blocks' forgotten sum of {@code r̄² − s² / n} ({@code s²} each block's own variance), ln units squared */
     public double sharedSum() {
         return sharedSum;
     }
@@ -212,30 +214,24 @@ public final class ShapeSpreadModel {
     }
 
     /**
-     * @param shape      the block's traffic shape
-     * @param residuals  its round trips' residuals against the excess model fitted before it, ln units, per histogram bin
-     * @param counts     round trips per entry of {@code residuals}, each {@code >= 0}; at least one round trip in all
-     * @param blockWeight what the block weighs, {@code min(n, cap)}
+     * @param shape         the block's traffic shape
+     * @param residuals     its round trips' residuals against the excess model fitted before it, ln units, per histogram
+     *                      bin
+     * @param counts        round trips per entry of {@code residuals}, each {@code >= 0}
+     * @param blockWeight   what the block weighs, {@code min(n, cap)}
      * @return the model after the block
      */
     ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final double blockWeight) {
-        long count = 0;
+        long inRange = 0;
         double sum = 0;
         for (int i = 0; i < residuals.length; i++) {
-            count += counts[i];
+            inRange += counts[i];
             sum += counts[i] * residuals[i];
         }
+        final long count = inRange;
         if (count == 0) {
             return this;
         }
-        final double mean = sum / count;
-        double sumAbsolute = 0;
-        for (int i = 0; i < residuals.length; i++) {
-            sumAbsolute += counts[i] * Math.abs(residuals[i] - mean);
-        }
-        final double own = ownScale(shape);
-        final double nextSharedSum = ShapeExcessModel.FORGETTING * sharedSum + (mean * mean - own * own / count);
-        final double nextSharedWeight = ShapeExcessModel.FORGETTING * sharedWeight + 1;
         final double[] nextScores = new double[SCORE_BINS];
         for (int bin = 0; bin < SCORE_BINS; bin++) {
             nextScores[bin] = ShapeExcessModel.FORGETTING * scoreWeights[bin];
@@ -253,12 +249,25 @@ public final class ShapeSpreadModel {
             nextScores[bin] = Math.round(nextScores[bin] * ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT)
                 / ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT;
         }
-        if (count < 2) {
-            // One round trip says nothing of its own part apart from the shared one.
-            return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, nextSharedSum, nextSharedWeight);
+        if (inRange < 2) {
+            // One round trip says nothing of its own part apart from the shared one, nor of the shared part apart from its own.
+            return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, sharedSum, sharedWeight);
         }
-        final double z = Math.log(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, sumAbsolute / count * Math.sqrt(count / (count - 1.0))))
-            + (count == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (count - 1));
+        final double mean = sum / inRange;
+        double sumAbsolute = 0;
+        double sumSquares = 0;
+        for (int i = 0; i < residuals.length; i++) {
+            final double deviation = residuals[i] - mean;
+            sumAbsolute += counts[i] * Math.abs(deviation);
+            sumSquares += counts[i] * deviation * deviation;
+        }
+        // The block's own variance estimates σ_own² whatever the scale fit so far: r̄² − s²/n is unbiased for τ².
+        final double ownVariance = sumSquares / (inRange - 1);
+        final double nextSharedSum = ShapeExcessModel.FORGETTING * sharedSum + (mean * mean - ownVariance / inRange);
+        final double nextSharedWeight = ShapeExcessModel.FORGETTING * sharedWeight + 1;
+        final double meanAbsolute = sumAbsolute / inRange * Math.sqrt(inRange / (inRange - 1.0));
+        final double z = Math.log(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, meanAbsolute))
+            + (inRange == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (inRange - 1));
         final double[] x = ShapeExcessModel.features(shape);
         final double[] nextGram = new double[ShapeExcessModel.GRAM_ENTRIES];
         final double[] nextMoments = new double[ShapeExcessModel.PARAMETERS];

@@ -1,0 +1,79 @@
+package org.latencyserver.core.calibration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
+
+/** A shape's own spread ({@link ShapeSpreadModel}) as the excess model teaches it, block by block. */
+class ShapeSpreadModelTest {
+
+    private static final TrafficShape PROBES = new TrafficShape(2_000, 20, 0, CallKind.ARRAYS);
+    private static final TrafficShape SINGLE = new TrafficShape(2_000, 1, 0, CallKind.ARRAYS);
+    private static final double BOUND_NANOS = 1e6;
+    /** Edges 1 % apart from 10 µs to 1 s: a fine histogram. */
+    private static final long[] FINE_EDGES = logEdges(10_000.0, 1.01, 100_000.0);
+
+    /**
+     * Trains of one round trip first (they teach no own spread), then trains of 20 whose round trips share a
+     * per-train part of sd 0.3 and have their own of sd 0.2: the shared variance is the per-train part's, not held at 0
+     * by the early trains.
+     */
+    @Test
+    void theSharedVarianceIsLearnedAfterTrainsOfOneRoundTrip() {
+        final SplittableRandom random = new SplittableRandom(17);
+        ShapeExcessModel model = ShapeExcessModel.EMPTY;
+        for (int b = 0; b < 40; b++) {
+            model = model.observe(SINGLE, histogram(FINE_EDGES, new double[] {BOUND_NANOS * Math.exp(0.36 * gaussian(random))}),
+                BOUND_NANOS);
+        }
+        for (int b = 0; b < 80; b++) {
+            final double shared = 0.3 * gaussian(random);
+            final double[] values = new double[PROBES.burstRoundTrips()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = BOUND_NANOS * Math.exp(shared + 0.2 * gaussian(random));
+            }
+            model = model.observe(PROBES, histogram(FINE_EDGES, values), BOUND_NANOS);
+        }
+        final ShapeSpreadModel spread = model.spread();
+        assertEquals(0.09, spread.sharedVariance(), 0.04, "τ² of the per-train part: " + spread);
+        assertEquals(0.2, spread.ownScale(PROBES), 0.04, "σ_own of each round trip's own part: " + spread);
+    }
+
+    private static long[] logEdges(final double firstNanos, final double ratio, final double span) {
+        final int count = (int) Math.ceil(Math.log(span) / Math.log(ratio));
+        final long[] edges = new long[count];
+        for (int i = 0; i < count; i++) {
+            edges[i] = Math.round(firstNanos * Math.pow(ratio, i + 1));
+        }
+        return edges;
+    }
+
+    private static LatencyHistogram histogram(final long[] edges, final double[] valuesNanos) {
+        final long[] counts = new long[edges.length];
+        long overflow = 0;
+        for (final double value : valuesNanos) {
+            int bin = Arrays.binarySearch(edges, (long) Math.ceil(value));
+            bin = bin >= 0 ? bin : -bin - 1;
+            if (bin >= edges.length) {
+                overflow++;
+            } else {
+                counts[bin]++;
+            }
+        }
+        return LatencyHistogram.of(edges, counts, overflow);
+    }
+
+    private static double gaussian(final SplittableRandom random) {
+        double u1 = random.nextDouble();
+        while (u1 <= 0) {
+            u1 = random.nextDouble();
+        }
+        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * random.nextDouble());
+    }
+}
