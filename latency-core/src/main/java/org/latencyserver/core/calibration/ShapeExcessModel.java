@@ -295,7 +295,8 @@ public final class ShapeExcessModel {
                 entry++;
             }
         }
-        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, weight) : spread;
+        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, weight,
+            logResolution(roundTrips)) : spread;
         return new ShapeExcessModel(blocks + 1, nextGram, nextMoments, nextResiduals, nextSpread);
     }
 
@@ -326,6 +327,24 @@ public final class ShapeExcessModel {
 
     private static double arrays(final TrafficShape shape) {
         return shape.call() == CallKind.ARRAYS ? 1.0 : 0.0;
+    }
+
+    /**
+     * @return the round trips' bins' mean width, ln units, over √12 (the deviation of a value spread evenly over a bin),
+     *         weighted by round trips; bins from 0 ns (no finite log width) and overflow are left out; 0 when none is left
+     */
+    private static double logResolution(final LatencyHistogram roundTrips) {
+        double sumWidth = 0;
+        long counted = 0;
+        for (int bin = 0; bin < roundTrips.binCount(); bin++) {
+            final long inBin = roundTrips.count(bin);
+            final long lower = roundTrips.lowerEdgeNanos(bin);
+            if (inBin > 0 && lower > 0) {
+                sumWidth += inBin * Math.log((double) roundTrips.upperEdgeNanos(bin) / lower);
+                counted += inBin;
+            }
+        }
+        return counted == 0 ? 0.0 : sumWidth / counted / Math.sqrt(12.0);
     }
 
     private static int residualBin(final double residual) {

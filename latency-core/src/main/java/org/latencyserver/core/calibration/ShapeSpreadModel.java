@@ -21,7 +21,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  * {@code m} absolute Gaussian deviations ({@value #SINGLE_DEVIATION_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
  * beyond). {@code γ} is fitted by weighted ridge least squares (weight {@code min(n, }{@value
  * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums forgotten by
- * {@value ShapeExcessModel#FORGETTING} a block. A shape's own standard
+ * {@value ShapeExcessModel#FORGETTING} a block. A block whose round trips all lie in one histogram bin is left
+ * out of that fit (it says only that their spread is below the bin's width), and a block's mean absolute deviation is
+ * taken no smaller than the histogram's resolution there (its bins' log width over √12). A shape's own standard
  * deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}. The shared variance {@code τ²} is the mean, over blocks of
  * {@code n >= 2} round trips, of {@code r̄² − s²/n}, {@code s²} the block's own sample variance of residuals (unbiased for
  * {@code τ²} whatever the scale fit; every block weighing 1, forgotten alike; 0 while negative). The shape's scale is
@@ -54,7 +56,7 @@ public final class ShapeSpreadModel {
     public static final double SINGLE_DEVIATION_BIAS = 0.4102;
     /** {@code Var|Z| / (2 (E|Z|)²)}: the first-order bias of the log of a mean of {@code m} absolute deviations, times m. */
     public static final double JENSEN_BIAS = 0.2854;
-    /** Smallest mean absolute deviation taken, ln units: keeps the log finite when a block's round trips are all equal. */
+    /** Smallest mean absolute deviation taken, ln units, whatever the histogram's resolution: keeps the log finite. */
     public static final double MIN_MEAN_ABSOLUTE_DEVIATION = 1e-4;
     /** Largest |g(s)|, ln units: the scale is kept within e^±this, whatever the extrapolation. */
     public static final double MAX_LOG_SCALE = 5.0;
@@ -219,13 +221,18 @@ public final class ShapeSpreadModel {
      *                      bin
      * @param counts        round trips per entry of {@code residuals}, each {@code >= 0}
      * @param blockWeight   what the block weighs, {@code min(n, cap)}
+     * @param resolution    the histogram's resolution where the block's round trips lie, ln units, {@code >= 0}: the
+     *                      smallest mean absolute deviation taken (round trips in one bin differ by up to its width)
      * @return the model after the block
      */
-    ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final double blockWeight) {
+    ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final double blockWeight,
+                             final double resolution) {
         long inRange = 0;
+        int occupiedBins = 0;
         double sum = 0;
         for (int i = 0; i < residuals.length; i++) {
             inRange += counts[i];
+            occupiedBins += counts[i] > 0 ? 1 : 0;
             sum += counts[i] * residuals[i];
         }
         final long count = inRange;
@@ -265,8 +272,12 @@ public final class ShapeSpreadModel {
         final double ownVariance = sumSquares / (inRange - 1);
         final double nextSharedSum = ShapeExcessModel.FORGETTING * sharedSum + (mean * mean - ownVariance / inRange);
         final double nextSharedWeight = ShapeExcessModel.FORGETTING * sharedWeight + 1;
+        if (occupiedBins < 2) {
+            // Round trips in one bin say only that their spread is below the bin's width: no point for the scale's fit.
+            return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, nextSharedSum, nextSharedWeight);
+        }
         final double meanAbsolute = sumAbsolute / inRange * Math.sqrt(inRange / (inRange - 1.0));
-        final double z = Math.log(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, meanAbsolute))
+        final double z = Math.log(Math.max(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, resolution), meanAbsolute))
             + (inRange == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (inRange - 1));
         final double[] x = ShapeExcessModel.features(shape);
         final double[] nextGram = new double[ShapeExcessModel.GRAM_ENTRIES];

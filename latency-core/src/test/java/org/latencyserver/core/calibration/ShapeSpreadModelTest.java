@@ -45,6 +45,28 @@ class ShapeSpreadModelTest {
         assertEquals(0.2, spread.ownScale(PROBES), 0.04, "σ_own of each round trip's own part: " + spread);
     }
 
+    /**
+     * Trains whose round trips all land in one bin (a path quantised coarser than its spread) among trains of a spread
+     * of 0.2: the one-bin trains do not drag the shape's own scale far below 0.2.
+     */
+    @Test
+    void trainsInOneBinDoNotPullTheScaleDown() {
+        final SplittableRandom random = new SplittableRandom(23);
+        ShapeExcessModel model = ShapeExcessModel.EMPTY;
+        for (int b = 0; b < 80; b++) {
+            final double[] values = new double[PROBES.burstRoundTrips()];
+            if (b % 4 == 3) {
+                Arrays.fill(values, BOUND_NANOS * 1.003);
+            } else {
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = BOUND_NANOS * Math.exp(0.2 * gaussian(random));
+                }
+            }
+            model = model.observe(PROBES, histogram(FINE_EDGES, values), BOUND_NANOS);
+        }
+        assertEquals(0.2, model.spread().ownScale(PROBES), 0.05, "σ_own of the spread trains: " + model.spread());
+    }
+
     private static long[] logEdges(final double firstNanos, final double ratio, final double span) {
         final int count = (int) Math.ceil(Math.log(span) / Math.log(ratio));
         final long[] edges = new long[count];
