@@ -262,8 +262,8 @@ public final class ShapeExcessModel {
             nextResiduals[bin] = FORGETTING * residualWeights[bin];
         }
         double sumLog = 0;
-        final double[] blockResiduals = new double[roundTrips.binCount() + 1];
-        final long[] blockCounts = new long[roundTrips.binCount() + 1];
+        final double[] blockResiduals = new double[roundTrips.binCount()];
+        final long[] blockCounts = new long[roundTrips.binCount()];
         for (int bin = 0; bin <= roundTrips.binCount(); bin++) {
             final boolean overflow = bin == roundTrips.binCount();
             final long inBin = overflow ? roundTrips.overflowCount() : roundTrips.count(bin);
@@ -274,8 +274,10 @@ public final class ShapeExcessModel {
                 : Math.max(1.0, 0.5 * (roundTrips.lowerEdgeNanos(bin) + roundTrips.upperEdgeNanos(bin)));
             final double logRatio = Math.log(nanos / stateBoundNanos);
             sumLog += inBin * logRatio;
-            blockResiduals[bin] = logRatio - predicted;
-            blockCounts[bin] = inBin;
+            if (!overflow) {
+                blockResiduals[bin] = logRatio - predicted;
+                blockCounts[bin] = inBin;
+            }
             if (scored) {
                 nextResiduals[overflow ? RESIDUAL_BINS - 1 : residualBin(logRatio - predicted)] += perRoundTrip * inBin;
             }
@@ -295,8 +297,8 @@ public final class ShapeExcessModel {
                 entry++;
             }
         }
-        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, weight,
-            logResolution(roundTrips)) : spread;
+        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, roundTrips.overflowCount(),
+            weight, logResolution(roundTrips)) : spread;
         return new ShapeExcessModel(blocks + 1, nextGram, nextMoments, nextResiduals, nextSpread);
     }
 

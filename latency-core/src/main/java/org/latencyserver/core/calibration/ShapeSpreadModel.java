@@ -12,7 +12,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <p>A block's residuals {@code r = ln(rtt / B) − f(s)}, against the excess model fitted before the block, have a
  * part shared by the whole block (its train's busy spell, the load state's bound lying a little off, the fit's error)
  * and each round trip's own. The own part's scale, per block of shape {@code s} with {@code n >= 2} round trips and
- * mean residual {@code r̄}:
+ * mean residual {@code r̄} (round trips past the histogram's last edge left out: their residual is not known):
  * <pre>
  *   ln(mean|r − r̄| √(n / (n − 1))) + c(n − 1) = g(s) + η,
  *   g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
@@ -32,8 +32,8 @@ import org.latencyserver.core.traffic.TrafficShape;
  *
  * <p>Conformal scores {@code r / σ(s)}, with {@code σ} fitted from the blocks before, are kept from this model's
  * {@value #MIN_FIT_BLOCKS}th block on in bins of {@value #SCORE_BIN_WIDTH} over ±{@value #SCORE_RANGE}, each block
- * weighing {@code min(n, cap)} spread over its round trips. A shape's log excess bound for the nominal share {@code 1 −
- * α} is then {@code f(s) + q_{1−α} σ(s)}, {@code q} the scores' weighted quantile. Used ({@link #fitted()}) from
+ * weighing {@code min(n, cap)} spread over its round trips (those past the histogram's last edge in the top bin). A
+ * shape's log excess bound for the nominal share {@code 1 − α} is then {@code f(s) + q_{1−α} σ(s)}, {@code q} the scores' weighted quantile. Used ({@link #fitted()}) from
  * {@value #MIN_BLOCKS} blocks of this model; until then the excess model's single margin stands.
  *
  * <p>Immutable and thread-safe; pure (no clock, no thread).
@@ -218,15 +218,18 @@ public final class ShapeSpreadModel {
     /**
      * @param shape         the block's traffic shape
      * @param residuals     its round trips' residuals against the excess model fitted before it, ln units, per histogram
-     *                      bin
+     *                      bin within the histogram's last edge
      * @param counts        round trips per entry of {@code residuals}, each {@code >= 0}
+     * @param overflowCount round trips past the histogram's last edge, {@code >= 0}: scored in the top score bin (their
+     *                      residual is not known, only that it lies above the last edge's), left out of the block's mean
+     *                      and deviation
      * @param blockWeight   what the block weighs, {@code min(n, cap)}
      * @param resolution    the histogram's resolution where the block's round trips lie, ln units, {@code >= 0}: the
      *                      smallest mean absolute deviation taken (round trips in one bin differ by up to its width)
      * @return the model after the block
      */
-    ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final double blockWeight,
-                             final double resolution) {
+    ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final long overflowCount,
+                             final double blockWeight, final double resolution) {
         long inRange = 0;
         int occupiedBins = 0;
         double sum = 0;
@@ -235,7 +238,7 @@ public final class ShapeSpreadModel {
             occupiedBins += counts[i] > 0 ? 1 : 0;
             sum += counts[i] * residuals[i];
         }
-        final long count = inRange;
+        final long count = inRange + overflowCount;
         if (count == 0) {
             return this;
         }
@@ -251,6 +254,7 @@ public final class ShapeSpreadModel {
                     nextScores[scoreBin(residuals[i] / scale)] += perRoundTrip * counts[i];
                 }
             }
+            nextScores[SCORE_BINS - 1] += perRoundTrip * overflowCount;
         }
         for (int bin = 0; bin < SCORE_BINS; bin++) {
             nextScores[bin] = Math.round(nextScores[bin] * ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT)

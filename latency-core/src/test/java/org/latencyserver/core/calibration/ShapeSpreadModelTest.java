@@ -67,6 +67,42 @@ class ShapeSpreadModelTest {
         assertEquals(0.2, model.spread().ownScale(PROBES), 0.05, "σ_own of the spread trains: " + model.spread());
     }
 
+    /**
+     * Round trips past the histogram's last edge: scored in the top score bin (not covered), and left out of the
+     * block's mean and deviation, which are those of its round trips within the edges.
+     */
+    @Test
+    void overflowRoundTripsScoreInTheTopBinAndStayOutOfTheBlocksSpread() {
+        final long[] shortEdges = logEdges(10_000.0, 1.01, 120.0);
+        final SplittableRandom random = new SplittableRandom(29);
+        ShapeExcessModel model = ShapeExcessModel.EMPTY;
+        for (int b = 0; b < 30; b++) {
+            final double[] values = new double[PROBES.burstRoundTrips()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = BOUND_NANOS * Math.exp(0.1 * gaussian(random));
+            }
+            model = model.observe(PROBES, histogram(shortEdges, values), BOUND_NANOS);
+        }
+        final double lastEdge = shortEdges[shortEdges.length - 1];
+        assertTrue(lastEdge < 1.3 * BOUND_NANOS && lastEdge > 1.1 * BOUND_NANOS, "edges end near the bound: " + lastEdge);
+        final double[] within = new double[15];
+        for (int i = 0; i < within.length; i++) {
+            within[i] = BOUND_NANOS * Math.exp(0.1 * gaussian(random));
+        }
+        final double[] withOverflow = Arrays.copyOf(within, 20);
+        Arrays.fill(withOverflow, within.length, withOverflow.length, 2 * lastEdge);
+        final ShapeSpreadModel before = model.spread();
+        final ShapeSpreadModel overflowed = model.observe(PROBES, histogram(shortEdges, withOverflow), BOUND_NANOS).spread();
+        final ShapeSpreadModel inRangeOnly = model.observe(PROBES, histogram(shortEdges, within), BOUND_NANOS).spread();
+        final int top = ShapeSpreadModel.SCORE_BINS - 1;
+        assertEquals(ShapeExcessModel.FORGETTING * before.scoreWeights()[top] + 5.0, overflowed.scoreWeights()[top], 1e-3,
+            "5 overflow round trips of a block weighing 20 over 20 round trips: weight 5 in the top bin");
+        assertEquals(inRangeOnly.sharedSum(), overflowed.sharedSum(), 1e-12, "the block's mean and variance: within the edges");
+        final double zOverflowed = (overflowed.moments()[0] - ShapeExcessModel.FORGETTING * before.moments()[0]) / 20.0;
+        final double zInRange = (inRangeOnly.moments()[0] - ShapeExcessModel.FORGETTING * before.moments()[0]) / 15.0;
+        assertEquals(zInRange, zOverflowed, 1e-9, "the block's log deviation: that of its round trips within the edges");
+    }
+
     private static long[] logEdges(final double firstNanos, final double ratio, final double span) {
         final int count = (int) Math.ceil(Math.log(span) / Math.log(ratio));
         final long[] edges = new long[count];
