@@ -262,8 +262,8 @@ public final class ShapeExcessModel {
             nextResiduals[bin] = FORGETTING * residualWeights[bin];
         }
         double sumLog = 0;
-        final double[] blockResiduals = new double[roundTrips.binCount() + 1];
-        final long[] blockCounts = new long[roundTrips.binCount() + 1];
+        final double[] blockResiduals = new double[roundTrips.binCount()];
+        final long[] blockCounts = new long[roundTrips.binCount()];
         for (int bin = 0; bin <= roundTrips.binCount(); bin++) {
             final boolean overflow = bin == roundTrips.binCount();
             final long inBin = overflow ? roundTrips.overflowCount() : roundTrips.count(bin);
@@ -274,8 +274,10 @@ public final class ShapeExcessModel {
                 : Math.max(1.0, 0.5 * (roundTrips.lowerEdgeNanos(bin) + roundTrips.upperEdgeNanos(bin)));
             final double logRatio = Math.log(nanos / stateBoundNanos);
             sumLog += inBin * logRatio;
-            blockResiduals[bin] = logRatio - predicted;
-            blockCounts[bin] = inBin;
+            if (!overflow) {
+                blockResiduals[bin] = logRatio - predicted;
+                blockCounts[bin] = inBin;
+            }
             if (scored) {
                 nextResiduals[overflow ? RESIDUAL_BINS - 1 : residualBin(logRatio - predicted)] += perRoundTrip * inBin;
             }
@@ -295,7 +297,8 @@ public final class ShapeExcessModel {
                 entry++;
             }
         }
-        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, weight) : spread;
+        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, roundTrips.overflowCount(),
+            weight, logResolution(roundTrips)) : spread;
         return new ShapeExcessModel(blocks + 1, nextGram, nextMoments, nextResiduals, nextSpread);
     }
 
@@ -326,6 +329,24 @@ public final class ShapeExcessModel {
 
     private static double arrays(final TrafficShape shape) {
         return shape.call() == CallKind.ARRAYS ? 1.0 : 0.0;
+    }
+
+    /**
+     * @return the round trips' bins' mean width, ln units, over √12 (the deviation of a value spread evenly over a bin),
+     *         weighted by round trips; bins from 0 ns (no finite log width) and overflow are left out; 0 when none is left
+     */
+    private static double logResolution(final LatencyHistogram roundTrips) {
+        double sumWidth = 0;
+        long counted = 0;
+        for (int bin = 0; bin < roundTrips.binCount(); bin++) {
+            final long inBin = roundTrips.count(bin);
+            final long lower = roundTrips.lowerEdgeNanos(bin);
+            if (inBin > 0 && lower > 0) {
+                sumWidth += inBin * Math.log((double) roundTrips.upperEdgeNanos(bin) / lower);
+                counted += inBin;
+            }
+        }
+        return counted == 0 ? 0.0 : sumWidth / counted / Math.sqrt(12.0);
     }
 
     private static int residualBin(final double residual) {

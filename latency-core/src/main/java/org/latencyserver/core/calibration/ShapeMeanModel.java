@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
+import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.stats.ConfidenceInterval;
 import org.latencyserver.core.traffic.TrafficShape;
 
@@ -17,9 +18,13 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <p>The model, per probe window of shape {@code s} sent while a mean of its own state was served, whose thesis (the
  * state's measurement's mean) was {@code T}:
  * <pre>
- *   ln(window mean / T) = g(s) + ε,      g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
+ *   ln(window mean / T) + v / (2 n) = g(s) + ε,      g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
  * </pre>
- * with the features of {@link ShapeExcessModel#features}; a window of unknown traffic counts as
+ * with the features of {@link ShapeExcessModel#features}. {@code v / (2 n)} corrects, to second order, the log of a
+ * mean of {@code n} round trips lying below the log of their true mean ({@code E ln m̄ ≈ ln μ − CV² / (2n)}; without it
+ * short windows, and so short bursts, would get too low a mean): {@code v} is the window's own squared coefficient of
+ * variation {@code s² / m̄²} when it has 2 round trips or more and its round trips are known, else the connection-wide
+ * one learned from such windows ({@link #relativeVariance()}), 0 before any; a window of unknown traffic counts as
  * {@link ShapeExcessModel#UNKNOWN_TRAFFIC}. {@code γ} is fitted by weighted ridge least squares (weight {@code min(n,
  * }{@value #MAX_BLOCK_WEIGHT}{@code )} for a window of n round trips; ridge {@value #RIDGE} on the slopes, none on γ0)
  * from running sums of {@code X'WX} and {@code X'Wy} that forget by {@value #FORGETTING} a window. A shape's mean is
@@ -50,6 +55,9 @@ public final class ShapeMeanModel {
      */
     public static final double MAX_FACTOR = 10.0;
 
+    /** Largest squared coefficient of variation a window is corrected by: beyond, the second-order term says little. */
+    public static final double MAX_RELATIVE_VARIANCE = 4.0;
+
     /** Nothing learned. */
     public static final ShapeMeanModel EMPTY = new ShapeMeanModel(0, new double[GRAM_ENTRIES], new double[PARAMETERS]);
 
@@ -57,14 +65,31 @@ public final class ShapeMeanModel {
     private final double[] gram;
     private final double[] moments;
     private final double[] coefficients;
+    private final double varianceSum;
+    private final double squareSum;
 
     /**
+     * A model with no connection-wide spread learned (windows of one round trip are then not corrected).
+     *
      * @param blocks  windows learned from, {@code >= 0}
      * @param gram    the upper triangle of {@code X'WX}, row by row, {@value #GRAM_ENTRIES} entries
      * @param moments {@code X'Wy}, {@value #PARAMETERS} entries
      * @throws IllegalArgumentException on a wrong length, a negative count, or a value not finite
      */
     public ShapeMeanModel(final long blocks, final double[] gram, final double[] moments) {
+        this(blocks, gram, moments, 0.0, 0.0);
+    }
+
+    /**
+     * @param blocks      windows learned from, {@code >= 0}
+     * @param gram        the upper triangle of {@code X'WX}, row by row, {@value #GRAM_ENTRIES} entries
+     * @param moments     {@code X'Wy}, {@value #PARAMETERS} entries
+     * @param varianceSum windows of 2 round trips or more: forgotten weighted sum of {@code s² / T²}, {@code >= 0}
+     * @param squareSum   the same windows' forgotten weighted sum of {@code (m̄² − s² / n) / T²} (may be negative)
+     * @throws IllegalArgumentException on a wrong length, a negative count or variance sum, or a value not finite
+     */
+    public ShapeMeanModel(final long blocks, final double[] gram, final double[] moments, final double varianceSum,
+                          final double squareSum) {
         if (blocks < 0 || gram == null || gram.length != GRAM_ENTRIES || moments == null || moments.length != PARAMETERS) {
             throw new IllegalArgumentException("a shape mean model needs blocks >= 0, " + GRAM_ENTRIES + " gram entries and "
                 + PARAMETERS + " moments");
@@ -76,10 +101,35 @@ public final class ShapeMeanModel {
                 }
             }
         }
+        if (!(varianceSum >= 0) || Double.isInfinite(varianceSum) || !Double.isFinite(squareSum)) {
+            throw new IllegalArgumentException("a shape mean model's variance sum must be finite and >= 0 and its square sum"
+                + " finite, had " + varianceSum + " and " + squareSum);
+        }
         this.blocks = blocks;
         this.gram = gram.clone();
         this.moments = moments.clone();
         this.coefficients = RidgeSolve.solve(this.gram, this.moments, RIDGE);
+        this.varianceSum = varianceSum;
+        this.squareSum = squareSum;
+    }
+
+    /** @return windows of 2 round trips or more: their forgotten weighted sum of {@code s² / T²} */
+    public double varianceSum() {
+        return varianceSum;
+    }
+
+    /** @return the same windows' forgotten weighted sum of {@code (m̄² − s² / n) / T²} */
+    public double squareSum() {
+        return squareSum;
+    }
+
+    /**
+     * @return the round trips' squared coefficient of variation learned connection-wide, {@code Σ s² / Σ (m̄² − s²/n)}
+     *         over windows of 2 round trips or more (each over its thesis squared): what corrects a window of one round
+     *         trip; 0 before any such window, and capped at {@value #MAX_RELATIVE_VARIANCE}
+     */
+    public double relativeVariance() {
+        return squareSum > 0 ? Math.min(MAX_RELATIVE_VARIANCE, varianceSum / squareSum) : 0.0;
     }
 
     /** @return windows learned from */
@@ -128,6 +178,32 @@ public final class ShapeMeanModel {
      * @return the model after the window
      */
     public ShapeMeanModel observe(final TrafficShape shape, final long count, final double meanMillis, final double thesisMillis) {
+        return observe(shape, count, meanMillis, Double.NaN, thesisMillis);
+    }
+
+    /**
+     * @param shape        the window's traffic shape ({@link ShapeExcessModel#UNKNOWN_TRAFFIC} when unknown)
+     * @param roundTrips   its round trips, ns (their bins' midpoints, the overflow at the last edge, give their variance)
+     * @param count        its round trips; {@code < 1} changes nothing
+     * @param meanMillis   their exact mean, ms; not finite and {@code > 0} changes nothing
+     * @param thesisMillis the thesis mean served in the window's state, ms; not finite and {@code > 0} changes nothing
+     * @return the model after the window
+     */
+    public ShapeMeanModel observe(final TrafficShape shape, final LatencyHistogram roundTrips, final long count,
+                                  final double meanMillis, final double thesisMillis) {
+        return observe(shape, count, meanMillis, varianceMillis2(roundTrips, meanMillis), thesisMillis);
+    }
+
+    /**
+     * @param shape             the window's traffic shape ({@link ShapeExcessModel#UNKNOWN_TRAFFIC} when unknown)
+     * @param count             its round trips; {@code < 1} changes nothing
+     * @param meanMillis        their mean, ms; not finite and {@code > 0} changes nothing
+     * @param varianceMillis2   their sample variance, ms²; NaN when not known (then the connection-wide one corrects it)
+     * @param thesisMillis      the thesis mean served in the window's state, ms; not finite and {@code > 0} changes nothing
+     * @return the model after the window
+     */
+    public ShapeMeanModel observe(final TrafficShape shape, final long count, final double meanMillis,
+                                  final double varianceMillis2, final double thesisMillis) {
         if (shape == null) {
             throw new IllegalArgumentException("a shape mean model's window needs its traffic shape");
         }
@@ -136,7 +212,14 @@ public final class ShapeMeanModel {
             return this;
         }
         final double weight = Math.min(count, MAX_BLOCK_WEIGHT);
-        final double y = Math.log(meanMillis / thesisMillis);
+        final boolean ownVariance = count >= 2 && varianceMillis2 >= 0 && !Double.isInfinite(varianceMillis2);
+        final double relative = Math.min(MAX_RELATIVE_VARIANCE,
+            ownVariance ? varianceMillis2 / (meanMillis * meanMillis) : relativeVariance());
+        final double y = Math.log(meanMillis / thesisMillis) + relative / (2.0 * count);
+        final double thesis2 = thesisMillis * thesisMillis;
+        final double nextVarianceSum = !ownVariance ? varianceSum : FORGETTING * varianceSum + weight * varianceMillis2 / thesis2;
+        final double nextSquareSum = !ownVariance ? squareSum
+            : FORGETTING * squareSum + weight * (meanMillis * meanMillis - varianceMillis2 / count) / thesis2;
         final double[] x = ShapeExcessModel.features(shape);
         final double[] nextGram = new double[GRAM_ENTRIES];
         final double[] nextMoments = new double[PARAMETERS];
@@ -148,7 +231,29 @@ public final class ShapeMeanModel {
                 entry++;
             }
         }
-        return new ShapeMeanModel(blocks + 1, nextGram, nextMoments);
+        return new ShapeMeanModel(blocks + 1, nextGram, nextMoments, nextVarianceSum, nextSquareSum);
+    }
+
+    /**
+     * @return the round trips' sample variance about {@code meanMillis}, ms², from their bins' midpoints (the overflow at
+     *         the last edge); NaN for fewer than 2
+     */
+    private static double varianceMillis2(final LatencyHistogram roundTrips, final double meanMillis) {
+        final long total = roundTrips.totalCount();
+        if (total < 2) {
+            return Double.NaN;
+        }
+        double sumSquares = 0;
+        for (int bin = 0; bin < roundTrips.binCount(); bin++) {
+            final long inBin = roundTrips.count(bin);
+            if (inBin > 0) {
+                final double deviation = 0.5 * (roundTrips.lowerEdgeNanos(bin) + roundTrips.upperEdgeNanos(bin)) / 1e6 - meanMillis;
+                sumSquares += inBin * deviation * deviation;
+            }
+        }
+        final double overflowDeviation = roundTrips.lastEdgeNanos() / 1e6 - meanMillis;
+        sumSquares += roundTrips.overflowCount() * overflowDeviation * overflowDeviation;
+        return sumSquares / (total - 1);
     }
 
     /**
@@ -188,16 +293,19 @@ public final class ShapeMeanModel {
     @Override
     public boolean equals(final Object other) {
         return other instanceof ShapeMeanModel that && blocks == that.blocks && Arrays.equals(gram, that.gram)
-            && Arrays.equals(moments, that.moments);
+            && Arrays.equals(moments, that.moments) && Double.compare(varianceSum, that.varianceSum) == 0
+            && Double.compare(squareSum, that.squareSum) == 0;
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * Long.hashCode(blocks) + Arrays.hashCode(gram)) + Arrays.hashCode(moments);
+        return 31 * (31 * Long.hashCode(blocks) + Arrays.hashCode(gram)) + Arrays.hashCode(moments) + 7 * Double.hashCode(varianceSum)
+            + 11 * Double.hashCode(squareSum);
     }
 
     @Override
     public String toString() {
-        return "ShapeMeanModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + "]";
+        return "ShapeMeanModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + ", relativeVariance="
+            + relativeVariance() + "]";
     }
 }

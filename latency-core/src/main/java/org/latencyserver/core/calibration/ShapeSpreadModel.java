@@ -12,7 +12,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <p>A block's residuals {@code r = ln(rtt / B) − f(s)}, against the excess model fitted before the block, have a
  * part shared by the whole block (its train's busy spell, the load state's bound lying a little off, the fit's error)
  * and each round trip's own. The own part's scale, per block of shape {@code s} with {@code n >= 2} round trips and
- * mean residual {@code r̄}:
+ * mean residual {@code r̄} (round trips past the histogram's last edge left out: their residual is not known):
  * <pre>
  *   ln(mean|r − r̄| √(n / (n − 1))) + c(n − 1) = g(s) + η,
  *   g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
@@ -21,15 +21,19 @@ import org.latencyserver.core.traffic.TrafficShape;
  * {@code m} absolute Gaussian deviations ({@value #SINGLE_DEVIATION_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
  * beyond). {@code γ} is fitted by weighted ridge least squares (weight {@code min(n, }{@value
  * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums forgotten by
- * {@value ShapeExcessModel#FORGETTING} a block. A shape's own standard deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}.
- * The shared variance {@code τ²} is the blocks' mean of {@code r̄² − σ_own(s)² / n} (every block weighing 1, forgotten
- * alike; 0 while negative). The shape's scale is {@code σ(s) = √(τ² + σ_own(s)²)}, ln units: a shared part that is the
- * same for every shape does not stretch the shapes' ratio.
+ * {@value ShapeExcessModel#FORGETTING} a block. A block whose round trips all lie in one histogram bin is left
+ * out of that fit (it says only that their spread is below the bin's width), and a block's mean absolute deviation is
+ * taken no smaller than the histogram's resolution there (its bins' log width over √12). A shape's own standard
+ * deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}. The shared variance {@code τ²} is the mean, over blocks of
+ * {@code n >= 2} round trips, of {@code r̄² − s²/n}, {@code s²} the block's own sample variance of residuals (unbiased for
+ * {@code τ²} whatever the scale fit; every block weighing 1, forgotten alike; 0 while negative). The shape's scale is
+ * {@code σ(s) = √(τ² + σ_own(s)²)}, ln units: a shared part that is the same for every shape does not stretch the
+ * shapes' ratio.
  *
  * <p>Conformal scores {@code r / σ(s)}, with {@code σ} fitted from the blocks before, are kept from this model's
  * {@value #MIN_FIT_BLOCKS}th block on in bins of {@value #SCORE_BIN_WIDTH} over ±{@value #SCORE_RANGE}, each block
- * weighing {@code min(n, cap)} spread over its round trips. A shape's log excess bound for the nominal share {@code 1 −
- * α} is then {@code f(s) + q_{1−α} σ(s)}, {@code q} the scores' weighted quantile. Used ({@link #fitted()}) from
+ * weighing {@code min(n, cap)} spread over its round trips (those past the histogram's last edge in the top bin). A
+ * shape's log excess bound for the nominal share {@code 1 − α} is then {@code f(s) + q_{1−α} σ(s)}, {@code q} the scores' weighted quantile. Used ({@link #fitted()}) from
  * {@value #MIN_BLOCKS} blocks of this model; until then the excess model's single margin stands.
  *
  * <p>Immutable and thread-safe; pure (no clock, no thread).
@@ -52,7 +56,7 @@ public final class ShapeSpreadModel {
     public static final double SINGLE_DEVIATION_BIAS = 0.4102;
     /** {@code Var|Z| / (2 (E|Z|)²)}: the first-order bias of the log of a mean of {@code m} absolute deviations, times m. */
     public static final double JENSEN_BIAS = 0.2854;
-    /** Smallest mean absolute deviation taken, ln units: keeps the log finite when a block's round trips are all equal. */
+    /** Smallest mean absolute deviation taken, ln units, whatever the histogram's resolution: keeps the log finite. */
     public static final double MIN_MEAN_ABSOLUTE_DEVIATION = 1e-4;
     /** Largest |g(s)|, ln units: the scale is kept within e^±this, whatever the extrapolation. */
     public static final double MAX_LOG_SCALE = 5.0;
@@ -75,7 +79,7 @@ public final class ShapeSpreadModel {
      * @param gram         the upper triangle of {@code X'WX}, row by row, {@value ShapeExcessModel#GRAM_ENTRIES} entries
      * @param moments      {@code X'Wz}, {@value ShapeExcessModel#PARAMETERS} entries
      * @param scoreWeights the scores' weights per bin, {@value #SCORE_BINS} entries, each {@code >= 0}
-     * @param sharedSum    the blocks' forgotten sum of {@code r̄² − σ_own(s)² / n}, ln units squared (may be negative)
+     * @param sharedSum    the blocks' forgotten sum of {@code r̄² − s² / n}, ln units squared (may be negative)
      * @param sharedWeight the blocks' forgotten count, {@code >= 0}
      * @throws IllegalArgumentException on a wrong length, a negative count or weight, or a value not finite
      */
@@ -139,7 +143,7 @@ public final class ShapeSpreadModel {
         return scoreWeights.clone();
     }
 
-    /** @return the blocks' forgotten sum of {@code r̄² − σ_own(s)² / n}, ln units squared */
+    /** @return the blocks' forgotten sum of {@code r̄² − s² / n} ({@code s²} each block's own variance), ln units squared */
     public double sharedSum() {
         return sharedSum;
     }
@@ -212,30 +216,32 @@ public final class ShapeSpreadModel {
     }
 
     /**
-     * @param shape      the block's traffic shape
-     * @param residuals  its round trips' residuals against the excess model fitted before it, ln units, per histogram bin
-     * @param counts     round trips per entry of {@code residuals}, each {@code >= 0}; at least one round trip in all
-     * @param blockWeight what the block weighs, {@code min(n, cap)}
+     * @param shape         the block's traffic shape
+     * @param residuals     its round trips' residuals against the excess model fitted before it, ln units, per histogram
+     *                      bin within the histogram's last edge
+     * @param counts        round trips per entry of {@code residuals}, each {@code >= 0}
+     * @param overflowCount round trips past the histogram's last edge, {@code >= 0}: scored in the top score bin (their
+     *                      residual is not known, only that it lies above the last edge's), left out of the block's mean
+     *                      and deviation
+     * @param blockWeight   what the block weighs, {@code min(n, cap)}
+     * @param resolution    the histogram's resolution where the block's round trips lie, ln units, {@code >= 0}: the
+     *                      smallest mean absolute deviation taken (round trips in one bin differ by up to its width)
      * @return the model after the block
      */
-    ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final double blockWeight) {
-        long count = 0;
+    ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final long overflowCount,
+                             final double blockWeight, final double resolution) {
+        long inRange = 0;
+        int occupiedBins = 0;
         double sum = 0;
         for (int i = 0; i < residuals.length; i++) {
-            count += counts[i];
+            inRange += counts[i];
+            occupiedBins += counts[i] > 0 ? 1 : 0;
             sum += counts[i] * residuals[i];
         }
+        final long count = inRange + overflowCount;
         if (count == 0) {
             return this;
         }
-        final double mean = sum / count;
-        double sumAbsolute = 0;
-        for (int i = 0; i < residuals.length; i++) {
-            sumAbsolute += counts[i] * Math.abs(residuals[i] - mean);
-        }
-        final double own = ownScale(shape);
-        final double nextSharedSum = ShapeExcessModel.FORGETTING * sharedSum + (mean * mean - own * own / count);
-        final double nextSharedWeight = ShapeExcessModel.FORGETTING * sharedWeight + 1;
         final double[] nextScores = new double[SCORE_BINS];
         for (int bin = 0; bin < SCORE_BINS; bin++) {
             nextScores[bin] = ShapeExcessModel.FORGETTING * scoreWeights[bin];
@@ -248,17 +254,35 @@ public final class ShapeSpreadModel {
                     nextScores[scoreBin(residuals[i] / scale)] += perRoundTrip * counts[i];
                 }
             }
+            nextScores[SCORE_BINS - 1] += perRoundTrip * overflowCount;
         }
         for (int bin = 0; bin < SCORE_BINS; bin++) {
             nextScores[bin] = Math.round(nextScores[bin] * ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT)
                 / ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT;
         }
-        if (count < 2) {
-            // One round trip says nothing of its own part apart from the shared one.
+        if (inRange < 2) {
+            // One round trip says nothing of its own part apart from the shared one, nor of the shared part apart from its own.
+            return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, sharedSum, sharedWeight);
+        }
+        final double mean = sum / inRange;
+        double sumAbsolute = 0;
+        double sumSquares = 0;
+        for (int i = 0; i < residuals.length; i++) {
+            final double deviation = residuals[i] - mean;
+            sumAbsolute += counts[i] * Math.abs(deviation);
+            sumSquares += counts[i] * deviation * deviation;
+        }
+        // The block's own variance estimates σ_own² whatever the scale fit so far: r̄² − s²/n is unbiased for τ².
+        final double ownVariance = sumSquares / (inRange - 1);
+        final double nextSharedSum = ShapeExcessModel.FORGETTING * sharedSum + (mean * mean - ownVariance / inRange);
+        final double nextSharedWeight = ShapeExcessModel.FORGETTING * sharedWeight + 1;
+        if (occupiedBins < 2) {
+            // Round trips in one bin say only that their spread is below the bin's width: no point for the scale's fit.
             return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, nextSharedSum, nextSharedWeight);
         }
-        final double z = Math.log(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, sumAbsolute / count * Math.sqrt(count / (count - 1.0))))
-            + (count == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (count - 1));
+        final double meanAbsolute = sumAbsolute / inRange * Math.sqrt(inRange / (inRange - 1.0));
+        final double z = Math.log(Math.max(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, resolution), meanAbsolute))
+            + (inRange == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (inRange - 1));
         final double[] x = ShapeExcessModel.features(shape);
         final double[] nextGram = new double[ShapeExcessModel.GRAM_ENTRIES];
         final double[] nextMoments = new double[ShapeExcessModel.PARAMETERS];

@@ -89,7 +89,8 @@ final class ServedCalibration {
                 thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis)).withClassExcess(excess).withShapeModel(model);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
-        final Learning learning = withShapeMean(row.learning(), adapt && fromProbe, traffic, count, meanMillis, thesisMillis);
+        final Learning learning = withShapeMean(row.learning(), adapt && fromProbe, traffic, roundTrips, count, meanMillis,
+            thesisMillis);
         if (served.qos() == 3 && row.spec().isAdaptive()) {
             // A prediction interval for the next burst: the window is judged as the burst it stands for.
             return learning.with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
@@ -101,13 +102,15 @@ final class ServedCalibration {
 
     /**
      * A probe window of a mean of the state's own, on an adaptive connection, teaches the connection's shape mean model
-     * its shape's mean over the thesis mean served ({@code ShapeMeanModel}); measurements (whose shape is the
+     * its shape's mean over the thesis mean served ({@code ShapeMeanModel}), its round trips' spread correcting the log of
+     * a short window's mean; measurements (whose shape is the
      * measurement's, not an application's) and anything else teach nothing.
      */
     private static Learning withShapeMean(final Learning learning, final boolean learns, final TrafficShape traffic,
-                                          final long count, final double meanMillis, final double thesisMillis) {
+                                          final LatencyHistogram roundTrips, final long count, final double meanMillis,
+                                          final double thesisMillis) {
         return !learns ? learning : learning.withShapeMeanModel(learning.shapeMeanModel().observe(
-            traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, count, meanMillis, thesisMillis));
+            traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips, count, meanMillis, thesisMillis));
     }
 
     /** @return whether the estimate served was read from a profile (its cell, or a composed path of cells) */

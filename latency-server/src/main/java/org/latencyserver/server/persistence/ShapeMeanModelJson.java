@@ -11,8 +11,10 @@ import org.latencyserver.core.input.InputNode;
 
 /**
  * A connection's shape mean model ({@link ShapeMeanModel}) in its record, {@code shape_mean_model}: {@code {"blocks": n,
- * "gram": [10 numbers: the upper triangle of X'WX, row by row], "moments": [4 numbers: X'Wy]}}; absent when nothing was
- * learned (and in older records: then nothing is learned yet). The coefficients are computed from these sums when read.
+ * "gram": [10 numbers: the upper triangle of X'WX, row by row], "moments": [4 numbers: X'Wy], "relative_variance": [2
+ * numbers: the variance sum and the square sum behind the connection-wide squared coefficient of variation]}}; absent when
+ * nothing was learned (and in older records: then nothing is learned yet); {@code relative_variance} absent (older
+ * records) reads as none learned. The coefficients are computed from these sums when read.
  *
  * <p>Stateless and thread-safe.
  */
@@ -40,6 +42,7 @@ final class ShapeMeanModelJson {
         for (final double value : model.moments()) {
             moments.add(value);
         }
+        node.putArray("relative_variance").add(model.varianceSum()).add(model.squareSum());
     }
 
     /**
@@ -58,8 +61,9 @@ final class ShapeMeanModelJson {
             if (blocks < 0) {
                 throw new IllegalArgumentException("blocks: expected a whole number >= 0");
             }
+            final double[] relative = field(node, "relative_variance") == null ? new double[2] : part(node, "relative_variance", 2);
             return new ShapeMeanModel(blocks, part(node, "gram", ShapeMeanModel.GRAM_ENTRIES),
-                part(node, "moments", ShapeMeanModel.PARAMETERS));
+                part(node, "moments", ShapeMeanModel.PARAMETERS), relative[0], relative[1]);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }

@@ -1,18 +1,23 @@
 package org.latencyserver.server.persistence;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.core.calibration.ShapeSpreadModel;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.state.CpuThresholds;
 import org.latencyserver.core.state.WorkstationType;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.server.engine.Command;
 import org.latencyserver.server.engine.EngineSettings;
 import org.latencyserver.server.engine.InputLimits;
@@ -31,8 +36,13 @@ class ReplicaRecordsTest {
     private final AtomicLong tickets = new AtomicLong();
 
     private UpdateEngine engine(final int messageSizeBytes) {
+        return engine(messageSizeBytes, 4, 96);
+    }
+
+    private UpdateEngine engine(final int messageSizeBytes, final int qos, final int boundPercent) {
         final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, new WorkstationType("LOCAL-2CORE", 5), "lab2",
-            (short) 6, new WorkstationType("LOCAL-2CORE", 5), null, messageSizeBytes, 4, 96, null, CalibrationMode.ADAPTIVE, 4.0);
+            (short) 6, new WorkstationType("LOCAL-2CORE", 5), null, messageSizeBytes, qos, boundPercent, null,
+            CalibrationMode.ADAPTIVE, 4.0);
         return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
             new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 100_000, 0), tickets::incrementAndGet,
             () -> 1_700_000_000_000L);
@@ -84,6 +94,58 @@ class ReplicaRecordsTest {
             .get(0).applyTo(standby, 0));
         assertEquals(sent.learning().classExcess(), standby.table().row((short) 4).learning().classExcess());
         assertEquals(6, sent.learning().shapeModel().blocks());
+        assertEquals(sent.learning().shapeModel(), standby.table().row((short) 4).learning().shapeModel());
+    }
+
+    /** A QoS 3 connection's shape mean model, learned from probe windows of two shapes, is the same on the standby. */
+    @Test
+    void theShapeMeanModelLearnedOnThePrimaryReachesTheStandby() {
+        final UpdateEngine primary = measured(engine(1024, 3, 0));
+        final TrafficShape fast = new TrafficShape(500, 20, 0, CallKind.OCTETS);
+        final TrafficShape slow = new TrafficShape(10_000, 10, 0, CallKind.ARRAYS);
+        for (int w = 0; w < 20; w++) {
+            assertTrue(primary.submitProbe((short) 4, "lab1", LatencyHistogram.fromHdr(RoundTrips.evenlySpread(20, 100, 300)), 0.2,
+                2000, fast, (10 + 4 * w) * SECOND).accepted());
+            assertTrue(primary.submitProbe((short) 4, "lab1", LatencyHistogram.fromHdr(RoundTrips.evenlySpread(10, 150, 450)), 0.3,
+                2000, slow, (12 + 4 * w) * SECOND).accepted());
+        }
+        final ConnectionRow sent = primary.table().row((short) 4);
+        assertEquals(40, sent.learning().shapeMeanModel().blocks());
+        assertTrue(sent.learning().shapeMeanModel().fitted() && sent.learning().shapeMeanModel().relativeVariance() > 0,
+            "fitted, with the windows' spread learned: " + sent.learning().shapeMeanModel());
+
+        final UpdateEngine standby = engine(1024, 3, 0);
+        assertTrue(ReplicaRecords.decode(ReplicaRecords.encode(List.of(sent)), standby.table(), InputLimits.DEFAULT.maxHistogramBins())
+            .get(0).applyTo(standby, 0));
+        assertEquals(sent.learning().shapeMeanModel(), standby.table().row((short) 4).learning().shapeMeanModel());
+    }
+
+    /** Enough trains that the shape model's spread keeps scores and a shared variance: the same on the standby. */
+    @Test
+    void theShapeSpreadLearnedOnThePrimaryReachesTheStandby() {
+        final UpdateEngine primary = measured(engine(1024));
+        final TrafficShape octets = new TrafficShape(800, 5, 0, CallKind.OCTETS);
+        final TrafficShape arrays = new TrafficShape(5_000, 20, 0, CallKind.ARRAYS);
+        for (int w = 0; w < 30; w++) {
+            final TrafficShape shape = w % 2 == 0 ? octets : arrays;
+            final long low = 120 + 15 * (w % 5);
+            assertTrue(primary.submitProbe((short) 4, "lab1", LatencyHistogram.fromHdr(RoundTrips.evenlySpread(
+                shape.burstRoundTrips(), low, low + 100 + 40 * (w % 3))), 0.27, 2000, shape, (2 + w) * SECOND).accepted());
+        }
+        final ConnectionRow sent = primary.table().row((short) 4);
+        final ShapeSpreadModel spread = sent.learning().shapeModel().spread();
+        assertTrue(spread.blocks() >= ShapeSpreadModel.MIN_BLOCKS, "enough trains for the spread: " + spread);
+        assertTrue(Arrays.stream(spread.scoreWeights()).sum() > 0, "scores kept: " + spread);
+        assertTrue(spread.sharedWeight() > 0 && spread.sharedSum() != 0, "a shared sum learned: " + spread);
+
+        final UpdateEngine standby = engine(1024);
+        assertTrue(ReplicaRecords.decode(ReplicaRecords.encode(List.of(sent)), standby.table(), InputLimits.DEFAULT.maxHistogramBins())
+            .get(0).applyTo(standby, 0));
+        final ShapeSpreadModel copy = standby.table().row((short) 4).learning().shapeModel().spread();
+        assertEquals(spread, copy);
+        assertArrayEquals(spread.scoreWeights(), copy.scoreWeights());
+        assertEquals(spread.sharedSum(), copy.sharedSum(), 0.0);
+        assertEquals(spread.sharedWeight(), copy.sharedWeight(), 0.0);
         assertEquals(sent.learning().shapeModel(), standby.table().row((short) 4).learning().shapeModel());
     }
 
