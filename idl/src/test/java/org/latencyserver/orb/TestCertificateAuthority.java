@@ -115,6 +115,8 @@ public final class TestCertificateAuthority {
     private void keytool(final String... arguments) throws IOException {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        // keytool's work is a few milliseconds; its JVM's start-up is the cost: client compiler, serial collector.
+        command.addAll(List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"));
         command.addAll(List.of(arguments));
         command.addAll(List.of("-storepass", PASSWORD));
         if ("-genkeypair".equals(arguments[0])) {

@@ -51,9 +51,36 @@ class PeerAgentTest {
             peer.close();
         }
         peer.close();
-        try (ServerSocket tcp = new ServerSocket(ready.port("tcp"), 50, InetAddress.getLoopbackAddress());
-             DatagramSocket udp = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), ready.port("udp")))) {
-            assertTrue(tcp.isBound() && udp.isBound(), "closed, the peer agent no longer holds its echo ports");
+        final int tcpPort = ready.port("tcp");
+        final int udpPort = ready.port("udp");
+        assertReleased("tcp", tcpPort, () -> {
+            try (ServerSocket tcp = new ServerSocket(tcpPort, 50, InetAddress.getLoopbackAddress())) {
+                assertTrue(tcp.isBound(), "bound again");
+            }
+        });
+        assertReleased("udp", udpPort, () -> {
+            try (DatagramSocket udp = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), udpPort))) {
+                assertTrue(udp.isBound(), "bound again");
+            }
+        });
+    }
+
+    /** Binds a port again and closes it; throws what binding throws. */
+    private interface Rebind {
+        void bindAndClose() throws java.io.IOException;
+    }
+
+    /**
+     * Closed, the peer agent no longer holds {@code port}: binding it again succeeds or, when another
+     * process took the freed OS-assigned port meanwhile (other tests' clients on a busy machine), no
+     * socket of this JVM is bound to it.
+     */
+    private static void assertReleased(final String protocol, final int port, final Rebind rebind) throws Exception {
+        try {
+            rebind.bindAndClose();
+        } catch (java.net.BindException takenMeanwhile) {
+            assertFalse(SocketsOfThisProcess.holdPort(protocol, port), "closed, the peer agent no longer holds its "
+                + protocol + " echo port " + port + " (binding it again: " + takenMeanwhile.getMessage() + ")");
         }
     }
 
