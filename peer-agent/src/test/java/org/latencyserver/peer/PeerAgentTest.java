@@ -76,9 +76,14 @@ class PeerAgentTest {
      * socket of this JVM is bound to it.
      */
     private static void assertReleased(final String protocol, final int port, final Rebind rebind) throws Exception {
+        // First, straight after close(): no socket of this JVM may still hold the port (a close that returned
+        // before releasing its sockets fails here).
+        assertFalse(SocketsOfThisProcess.holdPort(protocol, port), "closed, the peer agent no longer holds its "
+            + protocol + " echo port " + port);
         try {
             rebind.bindAndClose();
         } catch (java.net.BindException takenMeanwhile) {
+            // Another process took the freed port at once (other modules' tests run beside this one): still not ours.
             assertFalse(SocketsOfThisProcess.holdPort(protocol, port), "closed, the peer agent no longer holds its "
                 + protocol + " echo port " + port + " (binding it again: " + takenMeanwhile.getMessage() + ")");
         }

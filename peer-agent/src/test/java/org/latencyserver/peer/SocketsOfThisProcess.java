@@ -28,11 +28,13 @@ final class SocketsOfThisProcess {
     static boolean holdPort(final String protocol, final int port) throws IOException {
         final Set<String> inodes = new HashSet<>();
         final String hexPort = ":" + String.format(Locale.ROOT, "%04X", port);
+        int tablesRead = 0;
         for (final String table : List.of(protocol, protocol + "6")) {
             final Path file = Path.of("/proc/net", table);
             if (!Files.isReadable(file)) {
                 continue;
             }
+            tablesRead++;
             final List<String> lines = Files.readAllLines(file);
             for (final String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
                 final String[] fields = line.trim().split("\\s+");
@@ -41,6 +43,9 @@ final class SocketsOfThisProcess {
                     inodes.add("socket:[" + fields[9] + "]");
                 }
             }
+        }
+        if (tablesRead == 0) {
+            throw new IOException("neither /proc/net/" + protocol + " nor /proc/net/" + protocol + "6 can be read");
         }
         if (inodes.isEmpty()) {
             return false;

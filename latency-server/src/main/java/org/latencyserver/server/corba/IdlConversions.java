@@ -165,7 +165,8 @@ final class IdlConversions {
             estimate == row.estimate() ? row.served().correction() : "", row.served().source().word(), row.served().dataEpochMillis(),
             (short) row.load().cpu().code(), (short) row.load().port().code(), hops(row),
             composed == null ? "" : composed.served().word(), composed == null ? 0.0 : composed.unionMillis(),
-            composed == null ? 0.0 : composed.independentMillis(), ConnectionTraffic.estimateText(row));
+            composed == null ? 0.0 : composed.independentMillis(), ConnectionTraffic.estimateText(row,
+                org.latencyserver.server.engine.ServedLevels.pooledAsServed(row)));
     }
 
     static org.latencyserver.idl.latency.ConfidenceInterval interval(final ConfidenceInterval interval, final String unit,
@@ -267,7 +268,7 @@ final class IdlConversions {
     /** @return the level a bound is read at in a state: its own level borrowing from the connection's pooled one; 0 without */
     private static double servedLevelPercent(final ConnectionRow row, final StateKnowledge k) {
         return k.level() == null ? 0.0 : org.latencyserver.core.calibration.BorrowedLevel.of(k,
-            row.learning().pooledLevel(row.spec().boundPercent()),
+            org.latencyserver.server.engine.ServedLevels.pooledAsServed(row),
             ConnectionTraffic.declaredClass(row.spec()), row.learning().classExcess()).servedPercent();
     }
 

@@ -94,7 +94,7 @@ final class PathLevelBorrowing {
      * @param connectionPooled the connection's pooled level, or null
      * @return {@code connectionPooled} unless the row is on a loaded path of several ports and another state with the same
      *         hops loaded has been tested; then the round-trip-weighted level of those states, carrying their ratios to
-     *         their own round trips' bounds
+     *         their own round trips' bounds once they hold enough to rescale with (else the connection's ratios)
      */
     static AdaptiveQuantileLevel pooledForOwnRoundTrips(final ConnectionRow row, final AdaptiveQuantileLevel connectionPooled) {
         final ConnectionLoadState load = row.load();
@@ -105,8 +105,11 @@ final class PathLevelBorrowing {
         if (pool.states == 0 || pool.roundTrips == 0) {
             return connectionPooled;
         }
+        // The level switches at the first tested block; the ratios only once they are enough to rescale with, so
+        // that one or two blocks of a neighbour do not turn the rescale off.
+        final RatioScores ratios = pool.ratios.size() >= RatioScores.MIN_SCORES ? pool.ratios : connectionPooled.ratios();
         return new AdaptiveQuantileLevel(connectionPooled.targetMissFraction(), pool.weightedMiss / pool.roundTrips,
-            connectionPooled.stepPerRoundTrip(), connectionPooled.maxBlockWeight(), pool.ratios, RatioScores.EMPTY);
+            connectionPooled.stepPerRoundTrip(), connectionPooled.maxBlockWeight(), ratios, RatioScores.EMPTY);
     }
 
     /** The tested levels of the connection's other states. */

@@ -79,11 +79,13 @@ final class ServedCalibration {
                 return learning;
             }
             final ShapeClass group = shape == null ? StateKnowledge.CLASSIC_PROBES : shape;
-            final ClassExcess excess = learning.classExcess().observe(group, BorrowedLevel.stateMissFraction(known, pooled),
+            // Learned against the level the bound was served at (a loaded path borrows from its same-hops states).
+            final AdaptiveQuantileLevel servedPooled = ServingPolicy.correctingPooled(row, profileThesis, pooled);
+            final ClassExcess excess = learning.classExcess().observe(group, BorrowedLevel.stateMissFraction(known, servedPooled),
                 known.level(), count, missesAt);
             final ShapeExcessModel model = row.served().reference() == null ? learning.shapeModel()
                 : learning.shapeModel().observe(traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips,
-                    ShapeModelBound.stateBoundNanos(row.served().reference(), known, pooled));
+                    ShapeModelBound.stateBoundNanos(row.served().reference(), known, servedPooled));
             final AdaptiveQuantileLevel pooledNext = pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent()));
             return learning.withPooledLevel(!ratios ? pooledNext : profileThesis ? pooledNext.observeProfileRatios(roundTrips,
                 thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis)).withClassExcess(excess).withShapeModel(model);

@@ -33,13 +33,25 @@ public final class ConnectionTraffic {
      * @return e.g. {@code "bursts of 50 round trips 2 ms apart, 1000 ms pause, octets"}
      */
     public static String estimateText(final ConnectionRow row) {
+        return estimateText(row, row.learning().pooledLevel(row.spec().boundPercent()));
+    }
+
+    /**
+     * As {@link #estimateText(ConnectionRow)}, the worst shape judged with the pooled level the bound was served at.
+     *
+     * @param row    the connection
+     * @param pooled the connection-wide level its bound borrowed from (null: none)
+     * @return what traffic the estimate is for
+     */
+    public static String estimateText(final ConnectionRow row,
+                                      final org.latencyserver.core.calibration.AdaptiveQuantileLevel pooled) {
         if (row.spec().traffic().isPresent()) {
             return row.spec().traffic().get().label();
         }
         final org.latencyserver.core.calibration.StateKnowledge known = row.currentKnowledge();
         if (known != null && known.level() != null) {
             final org.latencyserver.core.calibration.BorrowedLevel.Served served = org.latencyserver.core.calibration.BorrowedLevel
-                .of(known, row.learning().pooledLevel(row.spec().boundPercent()), null, row.learning().classExcess());
+                .of(known, pooled, null, row.learning().classExcess());
             if (served.shape() != null) {
                 return TrafficFamily.DEFAULT.label() + "; bound at the level of the worst shape seen: " + served.shape().label();
             }

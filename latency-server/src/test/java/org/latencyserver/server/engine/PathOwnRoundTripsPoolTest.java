@@ -59,7 +59,11 @@ class PathOwnRoundTripsPoolTest {
     }
 
     private static RatioScores all(final double ratio) {
-        final double[] scores = new double[120];
+        return all(ratio, 120);
+    }
+
+    private static RatioScores all(final double ratio, final int count) {
+        final double[] scores = new double[count];
         Arrays.fill(scores, ratio);
         return RatioScores.of(scores);
     }
@@ -102,5 +106,20 @@ class PathOwnRoundTripsPoolTest {
                 + row.estimate().valueMillis() + " ms, " + row.served().correction());
         assertTrue(row.estimate().valueMillis() > 90.0, "read near its level, not rescaled: " + row.estimate().valueMillis());
         assertFalse(row.served().correction().contains("rescaled"), row.served().correction());
+    }
+
+    @Test
+    void aNeighbourWithTooFewRatiosToRescaleLendsItsLevelButNotItsRatios() {
+        // one block's 50 ratios: fewer than a rescale needs, so the connection's ratios are kept beside the neighbour's level
+        final ConnectionRow row = served(Map.of(HOP_2_ONLY, tested(6, all(3.0)),
+            BOTH_OTHER_BANDS, tested(1, all(0.9, RatioScores.MIN_SCORES / 2)), BOTH_YOUNG, StateKnowledge.fresh(96)));
+        final AdaptiveQuantileLevel connection = row.learning().pooledLevel(96);
+        final AdaptiveQuantileLevel borrowed = PathLevelBorrowing.pooledForOwnRoundTrips(row, connection);
+        assertEquals(connection.ratios().size(), borrowed.ratios().size(), "the connection's ratios");
+        assertTrue(borrowed.missFraction() != connection.missFraction(), "the neighbour's level: " + borrowed.missFraction());
+        final ConnectionRow enough = served(Map.of(HOP_2_ONLY, tested(6, all(3.0)),
+            BOTH_OTHER_BANDS, tested(3, all(0.9, RatioScores.MIN_SCORES)), BOTH_YOUNG, StateKnowledge.fresh(96)));
+        assertEquals(RatioScores.MIN_SCORES, PathLevelBorrowing.pooledForOwnRoundTrips(enough,
+            enough.learning().pooledLevel(96)).ratios().size(), "enough of the neighbour's own ratios: those");
     }
 }
