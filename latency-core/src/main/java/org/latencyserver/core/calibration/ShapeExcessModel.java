@@ -189,20 +189,7 @@ public final class ShapeExcessModel {
      * @return the residuals' weighted quantile at {@code 1 − α}, ln units (0 when none kept)
      */
     public double margin(final double targetMissFraction) {
-        final double total = totalResidualWeight();
-        if (total <= 0) {
-            return 0.0;
-        }
-        final double wanted = (1.0 - targetMissFraction) * total;
-        double cumulative = 0;
-        for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
-            final double weight = residualWeights[bin];
-            if (weight > 0 && cumulative + weight >= wanted) {
-                return -RESIDUAL_RANGE + RESIDUAL_BIN_WIDTH * (bin + (wanted - cumulative) / weight);
-            }
-            cumulative += weight;
-        }
-        return RESIDUAL_RANGE;
+        return RidgeSolve.binnedQuantile(residualWeights, 1.0 - targetMissFraction, RESIDUAL_RANGE, RESIDUAL_BIN_WIDTH);
     }
 
     /**
@@ -285,21 +272,10 @@ public final class ShapeExcessModel {
         for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
             nextResiduals[bin] = Math.round(nextResiduals[bin] * RESIDUAL_WEIGHTS_PER_UNIT) / RESIDUAL_WEIGHTS_PER_UNIT;
         }
-        final double y = sumLog / count;
-        final double[] nextGram = new double[GRAM_ENTRIES];
-        final double[] nextMoments = new double[PARAMETERS];
-        int entry = 0;
-        for (int i = 0; i < PARAMETERS; i++) {
-            final double xi = feature(shape, i);
-            nextMoments[i] = FORGETTING * moments[i] + weight * xi * y;
-            for (int j = i; j < PARAMETERS; j++) {
-                nextGram[entry] = FORGETTING * gram[entry] + weight * xi * feature(shape, j);
-                entry++;
-            }
-        }
+        final double[][] next = RidgeSolve.withBlock(gram, moments, features(shape), sumLog / count, weight, FORGETTING);
         final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, roundTrips.overflowCount(),
             weight, logResolution(roundTrips)) : spread;
-        return new ShapeExcessModel(blocks + 1, nextGram, nextMoments, nextResiduals, nextSpread);
+        return new ShapeExcessModel(blocks + 1, next[0], next[1], nextResiduals, nextSpread);
     }
 
     /**
@@ -308,15 +284,6 @@ public final class ShapeExcessModel {
      */
     public static double[] features(final TrafficShape shape) {
         return new double[] {1.0, logSpacing(shape), logBurst(shape), arrays(shape)};
-    }
-
-    private static double feature(final TrafficShape shape, final int index) {
-        return switch (index) {
-            case 0 -> 1.0;
-            case 1 -> logSpacing(shape);
-            case 2 -> logBurst(shape);
-            default -> arrays(shape);
-        };
     }
 
     private static double logSpacing(final TrafficShape shape) {

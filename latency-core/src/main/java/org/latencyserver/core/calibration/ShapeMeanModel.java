@@ -220,18 +220,8 @@ public final class ShapeMeanModel {
         final double nextVarianceSum = !ownVariance ? varianceSum : FORGETTING * varianceSum + weight * varianceMillis2 / thesis2;
         final double nextSquareSum = !ownVariance ? squareSum
             : FORGETTING * squareSum + weight * (meanMillis * meanMillis - varianceMillis2 / count) / thesis2;
-        final double[] x = ShapeExcessModel.features(shape);
-        final double[] nextGram = new double[GRAM_ENTRIES];
-        final double[] nextMoments = new double[PARAMETERS];
-        int entry = 0;
-        for (int i = 0; i < PARAMETERS; i++) {
-            nextMoments[i] = FORGETTING * moments[i] + weight * x[i] * y;
-            for (int j = i; j < PARAMETERS; j++) {
-                nextGram[entry] = FORGETTING * gram[entry] + weight * x[i] * x[j];
-                entry++;
-            }
-        }
-        return new ShapeMeanModel(blocks + 1, nextGram, nextMoments, nextVarianceSum, nextSquareSum);
+        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeExcessModel.features(shape), y, weight, FORGETTING);
+        return new ShapeMeanModel(blocks + 1, next[0], next[1], nextVarianceSum, nextSquareSum);
     }
 
     /**

@@ -190,20 +190,7 @@ public final class ShapeSpreadModel {
      * @return the scores' weighted quantile at {@code 1 − α}, in units of a shape's scale (0 when none kept)
      */
     public double scoreQuantile(final double targetMissFraction) {
-        final double total = totalScoreWeight();
-        if (total <= 0) {
-            return 0.0;
-        }
-        final double wanted = (1.0 - targetMissFraction) * total;
-        double cumulative = 0;
-        for (int bin = 0; bin < SCORE_BINS; bin++) {
-            final double weight = scoreWeights[bin];
-            if (weight > 0 && cumulative + weight >= wanted) {
-                return -SCORE_RANGE + SCORE_BIN_WIDTH * (bin + (wanted - cumulative) / weight);
-            }
-            cumulative += weight;
-        }
-        return SCORE_RANGE;
+        return RidgeSolve.binnedQuantile(scoreWeights, 1.0 - targetMissFraction, SCORE_RANGE, SCORE_BIN_WIDTH);
     }
 
     /**
@@ -283,18 +270,9 @@ public final class ShapeSpreadModel {
         final double meanAbsolute = sumAbsolute / inRange * Math.sqrt(inRange / (inRange - 1.0));
         final double z = Math.log(Math.max(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, resolution), meanAbsolute))
             + (inRange == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (inRange - 1));
-        final double[] x = ShapeExcessModel.features(shape);
-        final double[] nextGram = new double[ShapeExcessModel.GRAM_ENTRIES];
-        final double[] nextMoments = new double[ShapeExcessModel.PARAMETERS];
-        int entry = 0;
-        for (int i = 0; i < x.length; i++) {
-            nextMoments[i] = ShapeExcessModel.FORGETTING * moments[i] + blockWeight * x[i] * z;
-            for (int j = i; j < x.length; j++) {
-                nextGram[entry] = ShapeExcessModel.FORGETTING * gram[entry] + blockWeight * x[i] * x[j];
-                entry++;
-            }
-        }
-        return new ShapeSpreadModel(blocks + 1, nextGram, nextMoments, nextScores, nextSharedSum, nextSharedWeight);
+        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeExcessModel.features(shape), z, blockWeight,
+            ShapeExcessModel.FORGETTING);
+        return new ShapeSpreadModel(blocks + 1, next[0], next[1], nextScores, nextSharedSum, nextSharedWeight);
     }
 
     private static int scoreBin(final double score) {
