@@ -154,6 +154,12 @@ class DemoEndToEndTest {
         assertEquals(0, exit, Files.readString(output));
         assertTrue(Files.readString(output).contains("nothing left running"), Files.readString(output));
         for (final ProcessHandle child : children) {
+            // A child the demo stopped may still be being reaped as the demo exits: give it 10 s to be gone.
+            try {
+                child.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException stillRunning) {
+                // judged below
+            }
             assertTrue(!child.isAlive(), "still running after the demo: " + child.info().commandLine().orElse("pid " + child.pid()));
         }
         for (final int port : EMULATOR_UDP_PORTS) {
