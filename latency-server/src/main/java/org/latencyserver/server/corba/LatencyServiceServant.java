@@ -1,11 +1,9 @@
 package org.latencyserver.server.corba;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.LongSupplier;
 import org.latencyserver.core.calibration.LearnedCell;
 import org.latencyserver.core.profile.Profile;
@@ -39,23 +37,20 @@ import org.latencyserver.server.engine.EngineListener;
 import org.latencyserver.server.engine.EngineLoop;
 import org.latencyserver.server.engine.EngineProxy;
 import org.latencyserver.server.engine.EngineQuery;
-import org.latencyserver.server.engine.EstimateQuestions;
 import org.latencyserver.server.engine.ProfileInstaller;
 import org.latencyserver.server.engine.Refusal;
-import org.latencyserver.server.engine.ShapedEstimate;
 import org.latencyserver.server.engine.SubmitOutcome;
 import org.latencyserver.server.metrics.Operation;
 import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.metrics.SubscriberCounts;
 import org.latencyserver.server.table.ConnectionRow;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The CORBA face of the server: the thesis's {@code Latserv} operations with their semantics,
  * and the extended {@code LatencyService}. It maps IDL to the domain and back, and nothing more:
- * reads come from the published state through an {@link EngineQuery} and {@link EstimateQuestions},
- * engine events reach subscribers through {@link Subscriptions}, and every write takes one path,
+ * reads come from the published state through an {@link EngineQuery} (a connection's estimates through
+ * {@link ConnectionReads}), engine events reach subscribers through {@link Subscriptions} (opened by
+ * {@link SubscribeCalls}), and every write takes one path,
  * {@link WriteCalls}, with its checks and its command from {@link ThesisWrites}, {@link AgentWrites}
  * or {@link ProfileLoads}.
  *
@@ -76,10 +71,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LatencyServiceServant implements LatencyServiceOperations {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LatencyServiceServant.class);
-
     private final EngineQuery query;
-    private final EstimateQuestions questions;
     private final Subscriptions subscriptions;
     private final LongSupplier epochMillis;
     private final WriteGuard guard;
@@ -89,6 +81,8 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     private final ThesisWrites thesisWrites;
     private final AgentWrites agentWrites;
     private final ProfileLoads profileLoads;
+    private final ConnectionReads reads;
+    private final SubscribeCalls subscribeCalls;
     /** The pair's counters, read at each {@code pair_status}; set once at launch, before the servant is activated. */
     private volatile java.util.function.Supplier<org.latencyserver.server.standby.StandbyCounters> pairCounters =
         () -> org.latencyserver.server.standby.StandbyCounters.WITHOUT_STANDBY;
@@ -124,7 +118,6 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         this.guard = Objects.requireNonNull(guard, "guard");
         final EngineProxy engine = new EngineProxy(loop);
         this.query = loop.query();
-        this.questions = new EstimateQuestions(query);
         this.subscriptions = new Subscriptions(query, epochMillis, query.limits().maxSubscriptionsPerCaller(),
             subscriberCheckIntervalMillis);
         this.epochMillis = epochMillis;
@@ -132,6 +125,8 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         this.thesisWrites = new ThesisWrites(query, guard);
         this.agentWrites = new AgentWrites(query, guard);
         this.profileLoads = new ProfileLoads(query, guard, new ProfileInstaller(engine, profileKeeper));
+        this.reads = new ConnectionReads(query, epochMillis, metrics, refusals);
+        this.subscribeCalls = new SubscribeCalls(subscriptions, reads, this.guard, metrics, refusals);
     }
 
     /** Puts applied writes on disk before they are answered (see {@code persistence.StateStore#awaitSaved}). */
@@ -208,100 +203,41 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
 
     @Override
     public Estimate current_estimate(final short indexRef) throws UnknownConnection, EstimateUnavailable {
-        final ConnectionRow row = askedRow(Operation.CURRENT_ESTIMATE, indexRef);
-        if (row.estimate() == null) {
-            throw new EstimateUnavailable(indexRef, Objects.requireNonNullElse(row.unavailableReason(), "no estimate yet"));
-        }
-        return IdlConversions.estimate(row, row.estimate(), row.changedEpochMillis());
+        return reads.currentEstimate(indexRef);
     }
 
     @Override
     public Estimate estimate_at_percentile(final short indexRef, final double percentile)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
-        final ConnectionRow row = askedRow(Operation.ESTIMATE_AT_PERCENTILE, indexRef);
-        if (!(percentile > 0 && percentile <= 100)) {
-            throw badArgument(Operation.ESTIMATE_AT_PERCENTILE, "percentile must be in (0, 100], was " + percentile);
-        }
-        return IdlConversions.estimate(row, questions.atPercentile(row, percentile).orElseThrow(unavailable(indexRef)),
-            epochMillis.getAsLong());
+        return reads.atPercentile(indexRef, percentile);
     }
 
     @Override
     public DeadlineMiss deadline_miss_probability(final short indexRef, final double deadlineMillis)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
-        final ConnectionRow row = askedRow(Operation.DEADLINE_MISS_PROBABILITY, indexRef);
-        if (!(deadlineMillis > 0) || Double.isInfinite(deadlineMillis)) {
-            throw badArgument(Operation.DEADLINE_MISS_PROBABILITY, "deadline must be finite and > 0 ms, was " + deadlineMillis);
-        }
-        final org.latencyserver.core.estimate.DeadlineMiss miss = questions.deadlineMiss(row, deadlineMillis)
-            .orElseThrow(unavailable(indexRef));
-        return new DeadlineMiss(indexRef, deadlineMillis, miss.missProbability(),
-            IdlConversions.interval(miss.interval(), "probability", 1.0), miss.notes().toArray(new String[0]));
+        return reads.deadlineMiss(indexRef, deadlineMillis);
     }
 
     @Override
     public Estimate estimate_for_size(final short indexRef, final int messageSizeBytes)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
-        final ConnectionRow row = askedRow(Operation.ESTIMATE_FOR_SIZE, indexRef);
-        if (messageSizeBytes < 1) {
-            throw badArgument(Operation.ESTIMATE_FOR_SIZE, "message size must be >= 1 byte, was " + messageSizeBytes);
-        }
-        return IdlConversions.estimate(row, questions.forSize(row, messageSizeBytes).orElseThrow(unavailable(indexRef)),
-            epochMillis.getAsLong());
+        return reads.forSize(indexRef, messageSizeBytes);
     }
 
     @Override
     public long subscribe(final EstimateListener listener, final short[] indexRefs) throws UnknownConnection, InvalidArgument {
-        final Operation operation = Operation.SUBSCRIBE;
-        metrics.called(operation);
-        return subscribeTo(operation, "estimate", listener, indexRefs, (owner, refs) ->
-            subscriptions.subscribeEstimates(owner, refs, listener::estimate_changed, listener::_non_existent));
+        return subscribeCalls.subscribe(listener, indexRefs);
     }
 
     @Override
     public void unsubscribe(final long subscriptionId) {
-        metrics.called(Operation.UNSUBSCRIBE);
-        subscriptions.unsubscribe(subscriptionId);
+        subscribeCalls.unsubscribe(subscriptionId);
     }
 
     @Override
     public long subscribe_measurements(final MeasurementListener listener, final short[] indexRefs)
         throws UnknownConnection, InvalidArgument, OperationDisabled {
-        final Operation operation = Operation.SUBSCRIBE_MEASUREMENTS;
-        metrics.called(operation);
-        // Only agents measure: anyone else would only hold one of the hub's bounded places.
-        final Optional<Refusal> denied = guard.anyAgent(operation);
-        if (denied.isPresent()) {
-            throw IdlRefusals.disabled(operation, refusals.record(operation, denied.get()));
-        }
-        // A subscription outlives the call: whether it sees tickets is decided by who subscribed.
-        final org.latencyserver.server.security.Caller subscriber = guard.caller();
-        return subscribeTo(operation, "measurement", listener, indexRefs, (owner, refs) -> subscriptions.subscribeMeasurements(owner,
-            refs, request -> listener.measurement_requested(guard.policy().maySeeTicket(subscriber, request.client_node_name)
-                ? request : IdlConversions.withoutTicket(request)), listener::_non_existent));
-    }
-
-    /** A subscribe call's id from {@code subscribe}, which is given the caller and the known connections. */
-    @FunctionalInterface
-    private interface Subscribe {
-        long to(SubscriptionOwner owner, Set<Short> indexRefs) throws SubscriptionRefused;
-    }
-
-    private long subscribeTo(final Operation operation, final String kind, final Object listener, final short[] indexRefs,
-                             final Subscribe subscribe) throws UnknownConnection, InvalidArgument {
-        if (listener == null) {
-            throw badArgument(operation, kind + " listener is nil");
-        }
-        final Set<Short> refs = known(operation, indexRefs);
-        final SubscriptionOwner owner = SubscriptionOwner.of(guard.caller());
-        final long id;
-        try {
-            id = subscribe.to(owner, refs);
-        } catch (SubscriptionRefused e) {
-            throw new InvalidArgument(refusals.record(operation, e.refusal()).message());
-        }
-        LOG.info("{} subscriber {} of {} for connections {}", kind, id, owner.description(), refs.isEmpty() ? "all" : refs);
-        return id;
+        return subscribeCalls.subscribeMeasurements(listener, indexRefs);
     }
 
     @Override
@@ -357,7 +293,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
 
     @Override
     public Calibration calibration(final short indexRef) throws UnknownConnection {
-        return IdlConversions.calibration(askedRow(Operation.CALIBRATION, indexRef));
+        return reads.calibration(indexRef);
     }
 
     @Override
@@ -376,14 +312,13 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
         final Operation operation = Operation.LEARNED_PROFILE;
         metrics.called(operation);
         final Profile learned = query.learnedProfile(profileName)
-            .orElseThrow(reason -> badArgument(operation, reason));
+            .orElseThrow(reason -> reads.badArgument(operation, reason));
         return ProfileJson.toJson(learned);
     }
 
     @Override
     public HistogramBins current_histogram(final short indexRef) throws UnknownConnection, EstimateUnavailable {
-        final ConnectionRow row = askedRow(Operation.CURRENT_HISTOGRAM, indexRef);
-        return IdlConversions.bins(questions.histogramBehind(row).orElseThrow(unavailable(indexRef)).histogram());
+        return reads.histogram(indexRef);
     }
 
     @Override
@@ -395,18 +330,7 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     @Override
     public Estimate estimate_for_traffic(final short indexRef, final TrafficShape traffic)
         throws UnknownConnection, InvalidArgument, EstimateUnavailable {
-        final Operation operation = Operation.ESTIMATE_FOR_TRAFFIC;
-        final ConnectionRow row = askedRow(operation, indexRef);
-        final Checked<org.latencyserver.core.traffic.TrafficShape> shape = IdlConversions.shape(traffic, "traffic");
-        if (shape.isRefused()) {
-            throw new InvalidArgument(refusals.record(operation, shape.refusal()).message());
-        }
-        final ShapedEstimate.ForShape answer = ShapedEstimate.of(row, shape.value()).orElseThrow(unavailable(indexRef));
-        final Estimate estimate = IdlConversions.estimate(row, answer.estimate(), epochMillis.getAsLong());
-        estimate.thesis_value_ms = answer.thesisMillis();
-        estimate.correction = answer.correction();
-        estimate.traffic = answer.traffic();
-        return estimate;
+        return reads.forTraffic(indexRef, traffic);
     }
 
     /**
@@ -425,39 +349,5 @@ public final class LatencyServiceServant implements LatencyServiceOperations {
     /** Stops delivery to every subscriber. */
     public void close() {
         subscriptions.closeAll();
-    }
-
-    // ---- helpers -------------------------------------------------------------------------------
-
-    private ConnectionRow row(final Operation operation, final short indexRef) throws UnknownConnection {
-        final ConnectionRow row = query.row(indexRef);
-        if (row == null) {
-            throw new UnknownConnection(indexRef, refusals.record(operation, CallChecks.unknownConnection(indexRef)).message());
-        }
-        return row;
-    }
-
-    /** A read of one connection: the call is counted, then the connection must exist. */
-    private ConnectionRow askedRow(final Operation operation, final short indexRef) throws UnknownConnection {
-        metrics.called(operation);
-        return row(operation, indexRef);
-    }
-
-    private Set<Short> known(final Operation operation, final short[] indexRefs) throws UnknownConnection {
-        final Set<Short> refs = new HashSet<>();
-        for (final short indexRef : indexRefs == null ? new short[0] : indexRefs) {
-            row(operation, indexRef);
-            refs.add(indexRef);
-        }
-        return refs;
-    }
-
-    private static java.util.function.Function<String, EstimateUnavailable> unavailable(final short indexRef) {
-        return reason -> new EstimateUnavailable(indexRef, reason);
-    }
-
-    /** A bad value in the extended interface, counted and recorded as refused. */
-    private InvalidArgument badArgument(final Operation operation, final String reason) {
-        return new InvalidArgument(refusals.record(operation, Refusal.of(Refusal.Kind.BAD_VALUE, reason)).message());
     }
 }
