@@ -5,12 +5,8 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
 import org.latencyserver.core.input.InputFault;
 import org.latencyserver.core.input.InputFaults;
 import org.latencyserver.core.input.InputFormat;
@@ -20,8 +16,6 @@ import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.profile.ProfileJson;
 import org.latencyserver.core.profile.ProfileLimits;
 import org.latencyserver.core.profile.ProfileValidationException;
-import org.latencyserver.core.state.WorkstationType;
-import org.latencyserver.orb.Partitions;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.transport.ConnectionLimits;
@@ -38,17 +32,14 @@ import org.latencyserver.server.transport.ConnectionLimits;
  */
 public final class ConfigurationLoader {
 
-    private static final Map<String, IndexRefScope> INDEX_REF_SCOPES = ConfigWord.byWord(IndexRefScope.class);
     private final Path file;
     private final Path directory;
     private final InputFaults faults;
-    private final SnmpBlockReader snmpReader;
 
     private ConfigurationLoader(final Path file) {
         this.file = file.toAbsolutePath().normalize();
         this.directory = this.file.getParent();
         this.faults = new InputFaults(file.toString());
-        this.snmpReader = new SnmpBlockReader(faults);
     }
 
     /**
@@ -88,7 +79,7 @@ public final class ConfigurationLoader {
         final InputMapping top = new InputMapping(root, "", faults);
         OptionReads.allowOnlyOptionsOf(top, "", elsewhereForTop());
 
-        final ServerSettings server = server(top.section("server"));
+        final ServerSettings server = new ServerSectionReader(file, directory).read(top.section("server"));
         final Thresholds thresholds = ThresholdsReader.read(top.section("thresholds"), faults);
         final MeasurementSettings measurement = measurement(top.section("measurement"));
         final InputMapping limitsSection = top.section("limits");
@@ -98,8 +89,9 @@ public final class ConfigurationLoader {
         final ConnectionLimits connectionLimits = connectionLimits(limitsSection, limitsRead, limits);
         // Profiles are read within the limits; with faulty limits (reported) within the defaults.
         final ProfileSet profiles = profiles(top, (limits == null ? InputLimits.DEFAULT : limits).profileLimits());
-        final NamedSet<NodeConfig> nodes = nodes(top);
-        final NamedSet<LinkConfig> links = links(top);
+        final NodeLinkReader nodeLinks = new NodeLinkReader(faults);
+        final NodeLinkReader.NamedSet<NodeConfig> nodes = nodeLinks.nodes(top);
+        final NodeLinkReader.NamedSet<LinkConfig> links = nodeLinks.links(top);
         final List<ConnectionSpec> connections = new ConnectionReader(faults, nodes, links, profiles).read(top);
         final SecuritySettings security = new SecurityReader(faults, directory).read(top.section("security"), nodes.declared());
         final double probeRoundTripsPerSecond = connections.stream().mapToDouble(ConnectionSpec::probeRatePerSecond).sum();
@@ -124,104 +116,6 @@ public final class ConfigurationLoader {
             ServerOption.keysIn(section).forEach(key -> elsewhere.putIfAbsent(key, "it belongs under " + section + ":"));
         }
         return elsewhere;
-    }
-
-    // ---- server -------------------------------------------------------------------------------
-
-    private ServerSettings server(final InputMapping server) {
-        final String defaultStateFile = file.getFileName().toString().replaceFirst("\\.ya?ml$", "")
-            + ServerSettings.DEFAULT_STATE_FILE_SUFFIX;
-        if (server == null) {
-            return new ServerSettings(ServerSettings.DEFAULT_NAME, null, IndexRefScope.DEPLOYMENT,
-                ServerSettings.DEFAULT_POLL_INTERVAL_MILLIS,
-                ServerSettings.DEFAULT_UNKNOWN_AFTER_MISSED_POLLS, directory.resolve(defaultStateFile).normalize(),
-                ServerSettings.Metrics.DEFAULT, ServerOption.SERVER_OPERATOR_CALLS_ENABLED.defaultFlag(),
-                ServerOption.SERVER_PLANNER_CALLS_ENABLED.defaultFlag(), null);
-        }
-        OptionReads.allowOnlyOptionsOf(server, "server");
-        final String name = OptionReads.text(server, ServerOption.SERVER_NAME);
-        String partition = server.text(ServerOption.SERVER_PARTITION.key(), null);
-        final Optional<String> badPartition = partition == null ? Optional.empty() : Partitions.refusal(partition);
-        if (badPartition.isPresent()) {
-            server.fault(ServerOption.SERVER_PARTITION.key(), badPartition.get());
-            partition = null;
-        }
-        final IndexRefScope scope = server.choice(ServerOption.SERVER_INDEX_REF_SCOPE.key(),
-            INDEX_REF_SCOPES.get(ServerOption.SERVER_INDEX_REF_SCOPE.defaultString()), INDEX_REF_SCOPES);
-        final Long poll = OptionReads.whole(server, ServerOption.SERVER_POLL_INTERVAL_MILLIS);
-        final Long missed = OptionReads.whole(server, ServerOption.SERVER_UNKNOWN_AFTER_MISSED_POLLS);
-        final Path stateFile = relativePath(server, ServerOption.SERVER_STATE_FILE.key(), defaultStateFile);
-        final ServerSettings.Metrics metrics = metrics(server.section(ServerOption.SERVER_METRICS.key()));
-        final boolean operatorCalls = OptionReads.flag(server, ServerOption.SERVER_OPERATOR_CALLS_ENABLED);
-        final boolean plannerCalls = OptionReads.flag(server, ServerOption.SERVER_PLANNER_CALLS_ENABLED);
-        final InputMapping standbySection = server.section(ServerOption.SERVER_STANDBY.key());
-        final StandbySettings standby = standbySection == null ? null : standby(standbySection);
-        if (poll == null || missed == null || stateFile == null || metrics == null || scope == null
-            || standbySection != null && standby == null) {
-            return null;
-        }
-        return new ServerSettings(name, partition, scope, poll, missed.intValue(), stateFile, metrics, operatorCalls, plannerCalls,
-            standby);
-    }
-
-    /** @return the pair's addresses, or null with the faults recorded */
-    private static StandbySettings standby(final InputMapping standby) {
-        OptionReads.allowOnlyOptionsOf(standby, "server.standby");
-        final String listen = standby.requiredText(ServerOption.SERVER_STANDBY_LISTEN.key(), "this server's replication address, host:port");
-        final String peer = standby.requiredText(ServerOption.SERVER_STANDBY_PEER.key(), "the other server's server.standby.listen, host:port");
-        final Long ackTimeout = OptionReads.whole(standby, ServerOption.SERVER_STANDBY_ACK_TIMEOUT_MILLIS);
-        final Long lease = OptionReads.whole(standby, ServerOption.SERVER_STANDBY_LEASE_MILLIS);
-        boolean good = ackTimeout != null && lease != null && listen != null && peer != null;
-        for (final ServerOption option : List.of(ServerOption.SERVER_STANDBY_LISTEN, ServerOption.SERVER_STANDBY_PEER)) {
-            final String text = option == ServerOption.SERVER_STANDBY_LISTEN ? listen : peer;
-            if (text != null && (StandbySettings.hostOf(text) == null || StandbySettings.portOf(text) < 0)) {
-                standby.fault(option.key(), "expected host:port with a port 1..65535, was '" + text + "'");
-                good = false;
-            }
-        }
-        if (!good) {
-            return null;
-        }
-        try {
-            return new StandbySettings(StandbySettings.hostOf(listen), StandbySettings.portOf(listen), StandbySettings.hostOf(peer),
-                StandbySettings.portOf(peer), ackTimeout, lease);
-        } catch (IllegalArgumentException e) {
-            standby.fault(ServerOption.SERVER_STANDBY_PEER.key(), e.getMessage());
-            return null;
-        }
-    }
-
-    private ServerSettings.Metrics metrics(final InputMapping metrics) {
-        if (metrics == null) {
-            return ServerSettings.Metrics.DEFAULT;
-        }
-        OptionReads.allowOnlyOptionsOf(metrics, "server.metrics");
-        final boolean enabled = OptionReads.flag(metrics, ServerOption.SERVER_METRICS_ENABLED);
-        final String address = OptionReads.text(metrics, ServerOption.SERVER_METRICS_ADDRESS);
-        if (address.chars().anyMatch(Character::isWhitespace)) {
-            metrics.fault(ServerOption.SERVER_METRICS_ADDRESS.key(), "expected an IP address or host name, was '" + address + "'");
-            return null;
-        }
-        final Long port = OptionReads.whole(metrics, ServerOption.SERVER_METRICS_PORT);
-        if (port != null && port == 0 && !metrics.has(ServerOption.SERVER_METRICS_ENABLED.key())) {
-            // Port 0 here used to mean "no endpoint" (everywhere else "any free port"): an old file must not silently
-            // open one, so 0 counts only with enabled written beside it, which says which is meant.
-            metrics.fault(ServerOption.SERVER_METRICS_PORT.key(), "0 means any free port, as on the command line and for"
-                + " security.tls.port (it used to mean no endpoint): write 'enabled: false' for no endpoint, or"
-                + " 'enabled: true' to serve on any free port");
-            return null;
-        }
-        return port == null ? null : new ServerSettings.Metrics(enabled, address, port.intValue());
-    }
-
-    private Path relativePath(final InputMapping section, final String key, final String fallback) {
-        final String text = section.text(key, fallback);
-        try {
-            return directory.resolve(text).normalize();
-        } catch (InvalidPathException e) {
-            section.fault(key, "not a valid path: '" + text + "' (" + e.getReason() + ")");
-            return null;
-        }
     }
 
     // ---- measurement -----------------------------------------------------------------------------
@@ -332,106 +226,5 @@ public final class ConfigurationLoader {
         return new ProfileSet(profiles, refused);
     }
 
-    // ---- nodes and links ----------------------------------------------------------------------
-
-    /**
-     * Nodes or links: every declared name (so that a reference to a faulty one is not also
-     * reported as unknown) and those that passed every check, by name.
-     *
-     * @param <T> {@link NodeConfig} or {@link LinkConfig}
-     */
-    record NamedSet<T>(Set<String> declared, Map<String, T> valid) {
-    }
-
-    /** What a node and a link both have: where its utilisation comes from, and how to poll it. */
-    private record Source(MibSource mibSource, SnmpBlockReader.Result snmp) {
-    }
-
-    /**
-     * Reads what only a node or only a link has.
-     *
-     * @param <T> {@link NodeConfig} or {@link LinkConfig}
-     */
-    private interface OwnKeys<T> {
-        /**
-         * Reads the item's own keys, reporting their faults.
-         *
-         * @param name the item's name, null when missing or bad (reported)
-         * @return what builds the item from its source once the whole item is known to be fault-free
-         */
-        Function<Source, T> read(InputMapping item, String name);
-    }
-
-    private NamedSet<NodeConfig> nodes(final InputMapping top) {
-        top.require(ServerOption.NODES.key(), "nodes, " + ServerOption.NODES.doc());
-        final Map<String, WorkstationType> types = new HashMap<>(Map.of("TAC-3", WorkstationType.TAC_3, "TAC-4",
-            WorkstationType.TAC_4));
-        final FirstPlaces<Long> ids = new FirstPlaces<>();
-        return named(top, SnmpBlockReader.Owner.NODE, (node, name) -> {
-            final Long id = OptionReads.requiredWhole(node, ServerOption.NODES_NODE_ID,
-                "node_id, the IDL's client_node/peer_node number");
-            final String typeName = node.requiredText("workstation_type", "workstation_type, e.g. TAC-4, as profiles name it");
-            if (id != null) {
-                final String first = ids.earlier(id, node);
-                if (first != null) {
-                    node.fault("node_id", "node_id " + id + " is already used by " + first);
-                }
-            }
-            // TAC-3 and TAC-4 keep the thesis's codes; other types are numbered from 5 in order of appearance.
-            final WorkstationType type = typeName == null ? null
-                : types.computeIfAbsent(typeName, t -> new WorkstationType(t, nextCode(types)));
-            return source -> new NodeConfig(name, id.shortValue(), type, source.mibSource(), source.snmp().access());
-        });
-    }
-
-    private static int nextCode(final Map<String, WorkstationType> types) {
-        return types.values().stream().mapToInt(WorkstationType::code).max().orElse(4) + 1;
-    }
-
-    private NamedSet<LinkConfig> links(final InputMapping top) {
-        return named(top, SnmpBlockReader.Owner.LINK, (link, name) -> source -> new LinkConfig(name, source.mibSource(),
-            source.snmp().access(), source.snmp().ifIndex(), source.snmp().speedMbps(), source.snmp().discardsOid()));
-    }
-
-    /**
-     * Reads the list of nodes or links: each item's keys, its required and unique name, its own
-     * keys, its {@code mib_source} and {@code snmp} block; an item is built only without faults.
-     */
-    private <T> NamedSet<T> named(final InputMapping top, final SnmpBlockReader.Owner owner, final OwnKeys<T> ownKeys) {
-        final String word = owner.word();
-        final boolean nodes = owner == SnmpBlockReader.Owner.NODE;
-        final ServerOption list = nodes ? ServerOption.NODES : ServerOption.LINKS;
-        final ServerOption mibSource = nodes ? ServerOption.NODES_MIB_SOURCE : ServerOption.LINKS_MIB_SOURCE;
-        final Set<String> declared = new LinkedHashSet<>();
-        final Map<String, T> valid = new LinkedHashMap<>();
-        final FirstPlaces<String> names = new FirstPlaces<>();
-        final Map<String, String> elsewhere = snmpKeysBelongInBlock(owner);
-        for (final InputMapping item : top.sections(list.key())) {
-            final int before = faults.count();
-            OptionReads.allowOnlyOptionsOf(item, list.path() + "[]", elsewhere);
-            final String name = item.requiredText("name", "name, which connections use to refer to the " + word);
-            final Function<Source, T> build = ownKeys.read(item, name);
-            final MibSource source = item.choice(mibSource.key(), SnmpBlockReader.MIB_SOURCES.get(mibSource.defaultString()),
-                SnmpBlockReader.MIB_SOURCES);
-            final SnmpBlockReader.Result snmp = snmpReader.read(item, source, owner);
-            if (name != null) {
-                final String first = names.earlier(name, item);
-                if (first != null) {
-                    item.fault("name", "a second " + word + " named '" + name + "', after " + first);
-                }
-                declared.add(name);
-            }
-            if (faults.count() == before) {
-                valid.put(name, build.apply(new Source(source, snmp)));
-            }
-        }
-        return new NamedSet<>(declared, valid);
-    }
-
-    private static Map<String, String> snmpKeysBelongInBlock(final SnmpBlockReader.Owner owner) {
-        final Map<String, String> elsewhere = new HashMap<>();
-        SnmpBlockReader.keys(owner).forEach(key -> elsewhere.put(key, "it belongs in the snmp block"));
-        return elsewhere;
-    }
 
 }

@@ -25,11 +25,11 @@ import org.latencyserver.server.table.ConnectionSpec;
 final class ConnectionReader {
 
     private final InputFaults faults;
-    private final ConfigurationLoader.NamedSet<NodeConfig> nodes;
-    private final ConfigurationLoader.NamedSet<LinkConfig> links;
+    private final NodeLinkReader.NamedSet<NodeConfig> nodes;
+    private final NodeLinkReader.NamedSet<LinkConfig> links;
     private final ConfigurationLoader.ProfileSet profiles;
 
-    ConnectionReader(final InputFaults faults, final ConfigurationLoader.NamedSet<NodeConfig> nodes, final ConfigurationLoader.NamedSet<LinkConfig> links,
+    ConnectionReader(final InputFaults faults, final NodeLinkReader.NamedSet<NodeConfig> nodes, final NodeLinkReader.NamedSet<LinkConfig> links,
                      final ConfigurationLoader.ProfileSet profiles) {
         this.faults = faults;
         this.nodes = nodes;
