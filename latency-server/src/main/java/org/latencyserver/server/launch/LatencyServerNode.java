@@ -3,7 +3,6 @@ package org.latencyserver.server.launch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.latencyserver.launch.Component;
@@ -13,8 +12,6 @@ import org.latencyserver.launch.agent.CloseStack;
 import org.latencyserver.orb.NameKeeper;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.Partitions;
-import org.latencyserver.orb.References;
-import org.latencyserver.server.config.IndexRefScope;
 import org.latencyserver.server.config.SecuritySettings;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.corba.LatencyServiceServant;
@@ -23,7 +20,6 @@ import org.latencyserver.server.logging.RepeatedWarningFilter;
 import org.latencyserver.server.metrics.ServerMetrics;
 import org.latencyserver.server.persistence.StateStore;
 import org.latencyserver.server.snmp.SnmpPoller;
-import org.latencyserver.server.table.ConnectionSpec;
 import org.omg.CORBA.ORB;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +71,8 @@ public final class LatencyServerNode extends RunningComponent {
     private final int metricsPort;
     private final String metricsUrl;
     private final int connections;
+    /** Binds and checks its names in the naming service. */
+    private final ServerNames names;
     /** Set once while starting; read by metrics scrapes. */
     private volatile NameKeeper nameKeeper;
 
@@ -96,6 +94,7 @@ public final class LatencyServerNode extends RunningComponent {
         this.metricsPort = parts.metricsBound;
         this.metricsUrl = parts.metricsUrl;
         this.connections = parts.connections;
+        this.names = new ServerNames(orb, context, reference);
         if (metrics != null) {
             metrics.registerNameRepairs(() -> {
                 final NameKeeper keeper = nameKeeper;
@@ -194,8 +193,7 @@ public final class LatencyServerNode extends RunningComponent {
         return new StandbyWiring.NameBinding() {
             @Override
             public boolean heldByAnotherLiveServer() {
-                return StandbyWiring.heldByAnotherLiveServer(orb, context.namingReference(),
-                    context.configuration().server().registeredName(), reference);
+                return names.heldByAnotherLiveServer();
             }
 
             @Override
@@ -251,21 +249,8 @@ public final class LatencyServerNode extends RunningComponent {
     /** Registers in the naming service, then writes the IOR file and the ready file: from then on it serves. */
     private void serve() throws LaunchFailure, IOException {
         final ServerConfiguration configuration = context.configuration();
-        final String naming = context.namingReference();
         final String registered = configuration.server().registeredName();
-        try {
-            nameKeeper = naming == null ? null : standby == null
-                ? NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference, context.nameCheckIntervalMillis())
-                : NameKeeper.bind(orb, naming, namesToKeep(configuration, naming), reference,
-                    standby.nameCheckIntervalMillis(context.nameCheckIntervalMillis()), standby.yielding());
-        } catch (References.ReferenceException e) {
-            throw new LaunchFailure(LaunchFailure.Kind.NAMING_REFUSED, "cannot register as '" + registered
-                + "': " + e.getMessage() + "; " + NameKeeper.WHAT_TO_DO + ".");
-        }
-        if (nameKeeper != null) {
-            LOG.info("registered as '{}' in {}{}", registered, naming, configuration.server().partition() == null ? ""
-                : " with its client nodes under " + configuration.server().name() + "/" + Partitions.BY_CLIENT);
-        }
+        nameKeeper = names.bind(standby);
         // Only now: a server that could not register leaves no IOR file or ready file pointing at it.
         if (context.iorFile() != null) {
             OrbSupport.writeIor(context.iorFile(), ior);
@@ -274,33 +259,6 @@ public final class LatencyServerNode extends RunningComponent {
         LOG.info("Latency Server '{}' serving {} connections ({} profiles) on {}; IOR in {}", registered,
             connections, configuration.profiles().size(), context.host(),
             context.iorFile() == null ? "no file" : context.iorFile().toAbsolutePath());
-    }
-
-    /**
-     * @return the names to bind in the naming service: {@code server.name} for the only server; for a
-     *         partition's, its name, its index ranges and its client nodes, once {@link Partitions#claim} found
-     *         no other partition holding them
-     * @throws LaunchFailure {@link LaunchFailure.Kind#PARTITION_CONFLICT} naming both partitions and what both claim
-     */
-    private List<String> namesToKeep(final ServerConfiguration configuration, final String naming) throws LaunchFailure {
-        final String partition = configuration.server().partition();
-        if (partition == null) {
-            return List.of(configuration.server().name());
-        }
-        final java.util.Set<Integer> indexRefs = new java.util.TreeSet<>();
-        final java.util.Set<String> clientNodes = new java.util.TreeSet<>();
-        for (final ConnectionSpec spec : configuration.connectionSpecs()) {
-            indexRefs.add((int) spec.indexRef());
-            clientNodes.add(spec.clientNodeName());
-        }
-        try {
-            return Partitions.claim(orb, naming, configuration.server().name(), partition, Partitions.rangesOf(indexRefs),
-                configuration.server().indexRefScope() == IndexRefScope.PARTITION,
-                clientNodes);
-        } catch (Partitions.ConflictException e) {
-            throw new LaunchFailure(LaunchFailure.Kind.PARTITION_CONFLICT, "partition '" + partition + "' cannot start: "
-                + e.getMessage());
-        }
     }
 
     /** @return its ready file's content: the rows of {@code docs/ready-files.md} for {@code server} */
