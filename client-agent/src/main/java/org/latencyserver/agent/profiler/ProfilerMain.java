@@ -17,23 +17,15 @@ import org.latencyserver.core.state.CpuState;
 import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
-import org.latencyserver.idl.latency.LatencyService;
-import org.latencyserver.idl.latency.LatencyServiceHelper;
-import org.latencyserver.idl.latency.OperationDisabled;
-import org.latencyserver.idl.latency.ProfileRejected;
-import org.latencyserver.idl.latency.ProfileSummary;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
-import org.latencyserver.orb.ServerRoute;
 import org.omg.CORBA.ORB;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./latency profile measure} and {@code ./latency profile load}: the planner's commands that
@@ -41,7 +33,7 @@ import picocli.CommandLine.Parameters;
  * module's).
  */
 @Command(name = "profile", mixinStandardHelpOptions = true, version = "latency profile 0.1.0",
-    subcommands = {ProfilerMain.Measure.class, ProfilerMain.Load.class, ProfilerMain.Learned.class},
+    subcommands = {ProfilerMain.Measure.class, ServerCommands.Load.class, ServerCommands.Learned.class},
     description = "Measure a profile on this machine, or load one into a running server.")
 public final class ProfilerMain implements Callable<Integer> {
 
@@ -312,104 +304,18 @@ public final class ProfilerMain implements Callable<Integer> {
         }
 
         /**
-         * The port settings the options give, or why they do not make a run.
+         * The port settings the options give, or why they do not make a run ({@link PortOptionChecks}).
          *
          * @param environment looks up the community's environment variable
          * @throws IllegalArgumentException the usage fault, naming the option
          */
         PortSettings portSettings(final java.util.function.Function<String, String> environment) {
-            refuseWhatAPeerRunCannotDo();
-            final PortLoads loads = PortLoads.parse(portLoads);
-            requirePortOptions(loads);
-            checkPortValues();
-            SnmpReader.agent("--port-snmp", portSnmp, "-");
-            if (peerSnmp != null) {
-                SnmpReader.agent("--peer-snmp", peerSnmp, "-");
-            }
-            final String community = environment.apply(snmpCommunityEnv);
-            if (community == null || community.isEmpty()) {
-                throw new IllegalArgumentException("the SNMP community is read from the environment variable " + snmpCommunityEnv
-                    + " (--snmp-community-env), which is not set");
-            }
-            return new PortSettings(out.toAbsolutePath(), profileName(), cpuCellsFrom, peer, sizes.stream().sorted().toList(),
-                roundTrips, warmup, intervalMicros, jitWarmupSeconds, loads, portSnmp, portIfIndex, portSpeedMbps, community,
-                peerSnmp, portLoadTarget, portSharePercent, portCheckSeconds, portTolerance, PortTraffic.parse(portTraffic));
+            return PortOptionChecks.settings(this, environment);
         }
 
         /** The profile's name: --name, or the file name without .json. */
-        private String profileName() {
+        String profileName() {
             return name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
-        }
-
-        /** A port run needs a peer and port loads, and measures neither CPU state pairs nor a resumed run. */
-        private void refuseWhatAPeerRunCannotDo() {
-            if (peer == null) {
-                throw new IllegalArgumentException("--port-loads needs --peer: a switch port lies between two hosts, and the peer"
-                    + " agent this command starts by itself is on this host (loopback has no port to load)");
-            }
-            if (portLoads == null) {
-                throw new IllegalArgumentException("--peer needs --peer-state STATE or --port-loads LIST: the profiler's load drivers"
-                    + " run on this host only and cannot drive or pin the peer host's CPU, so CPU cells against it are measured with"
-                    + " the peer host held in a state you assert (--peer-state LOW, MEDIUM or HIGH), and port cells"
-                    + " (--port-loads, e.g. 0,95,98,100) take their CPU cells from --cpu-cells-from");
-            }
-            if (!pairs.isEmpty()) {
-                throw new IllegalArgumentException("--pairs cannot be measured with --port-loads: a port run's CPU cells come from"
-                    + " --cpu-cells-from (CPU cells against a peer on another host are measured with --peer-state)");
-            }
-            if (resume) {
-                throw new IllegalArgumentException("--resume is for CPU state pairs; a --peer run measures its port loads afresh");
-            }
-        }
-
-        /** Every option a port run needs is given, or the fault names all that are missing. */
-        private void requirePortOptions(final PortLoads loads) {
-            final List<String> missing = new ArrayList<>();
-            if (cpuCellsFrom == null) {
-                missing.add("--cpu-cells-from FILE (the CPU state pair cells the profile carries)");
-            }
-            if (portSnmp == null) {
-                missing.add("--port-snmp udp:HOST/PORT (the switch's agent)");
-            }
-            if (portIfIndex == null) {
-                missing.add("--port-if-index N");
-            }
-            if (portSpeedMbps == null) {
-                missing.add("--port-speed-mbps MBPS");
-            }
-            if (portLoadTarget == null && loads.percents().stream().anyMatch(p -> p > 0)) {
-                missing.add("--port-load-target ADDR[:PORT] (an iperf3 -s behind the port, to drive it)");
-            }
-            if (!missing.isEmpty()) {
-                throw new IllegalArgumentException("--peer with --port-loads also needs " + String.join(", ", missing));
-            }
-        }
-
-        /** The port run's numbers are in range and --port-load-target is ADDR or ADDR:PORT. */
-        private void checkPortValues() {
-            if (!(portSpeedMbps > 0)) {
-                throw new IllegalArgumentException("--port-speed-mbps must be > 0, was " + portSpeedMbps);
-            }
-            if (portIfIndex < 1) {
-                throw new IllegalArgumentException("--port-if-index must be >= 1, was " + portIfIndex);
-            }
-            if (!(portSharePercent > 0 && portSharePercent <= 20)) {
-                throw new IllegalArgumentException("--port-share-percent must be in (0, 20], was " + portSharePercent
-                    + " (the round trips load the very port they measure)");
-            }
-            if (portCheckSeconds < 6) {
-                throw new IllegalArgumentException("--port-check-seconds must be >= 6, was " + portCheckSeconds + " (the check needs "
-                    + PortCounterWindow.MIN_CHANGES + " counter refreshes, and net-snmp refreshes them every ~3 s)");
-            }
-            if (!(portTolerance > 0)) {
-                throw new IllegalArgumentException("--port-tolerance must be > 0, was " + portTolerance);
-            }
-            if (roundTrips < 1 || warmup < 0) {
-                throw new IllegalArgumentException("--round-trips must be >= 1 and --warmup >= 0");
-            }
-            if (portLoadTarget != null && !portLoadTarget.matches("[^:\\s]+(:\\d{1,5})?")) {
-                throw new IllegalArgumentException("--port-load-target: '" + portLoadTarget + "' is not ADDR or ADDR:PORT");
-            }
         }
 
         private int measureAcrossPort(final java.util.function.Function<String, String> environment) throws Exception {
@@ -458,141 +364,6 @@ public final class ProfilerMain implements Callable<Integer> {
                 return "--client-core and --peer-core must be two different cores of the " + cores + " here";
             }
             return null;
-        }
-    }
-
-    /** {@code profile load FILE --server REF}: validate here, then swap it into the running server. */
-    @Command(name = "load", mixinStandardHelpOptions = true,
-        description = {"Validate a profile and load it into a running server, which swaps it in atomically.",
-            "A bad file is refused with every fault; the server keeps the profile it had.",
-            "Exit: 0 loaded, 1 refused or the server cannot be reached, 2 usage."})
-    static final class Load implements Callable<Integer> {
-        @Parameters(paramLabel = "FILE", description = "The profile JSON file.")
-        Path file;
-
-        @Mixin
-        RunningServer runningServer;
-
-        @Override
-        public Integer call() throws Exception {
-            try {
-                ProfileJson.read(file);
-            } catch (ProfileValidationException e) {
-                e.faults().stream().map(InputFault::toString).forEach(System.err::println);
-                System.err.println("REFUSED " + file + " (checked here; nothing was sent to the server)");
-                return 1;
-            }
-            return runningServer.call("load", service -> {
-                try {
-                    final ProfileSummary summary = service.load_profile(Files.readString(file), file.getFileName().toString());
-                    System.out.printf(java.util.Locale.ROOT, "LOADED %s: %s, %s %s, %d cells, histograms: %s, source: %s%n", file,
-                        summary.name, summary.workstation_type, summary.layer, summary.cell_count,
-                        summary.has_histograms ? "yes" : "no", summary.source);
-                    return 0;
-                } catch (ProfileRejected e) {
-                    for (final String fault : e.faults) {
-                        System.err.println(fault);
-                    }
-                    System.err.println("REFUSED by the server: " + e.reason);
-                    return 1;
-                } catch (OperationDisabled e) {
-                    System.err.println("REFUSED: " + e.reason);
-                    return 1;
-                }
-            });
-        }
-    }
-
-    /** {@code profile learned PROFILE --server REF --out FILE}: what live probes taught the server about a profile. */
-    @Command(name = "learned", mixinStandardHelpOptions = true,
-        description = {"Write the profile a running server learned from live probes: its cells the probes of QoS 1/2",
-            "connections reached (decayed online histograms), the profile's own elsewhere, with provenance.",
-            "Compare it with 'profile diff', load it with 'profile load'. Also lists the cells drifting from the profile.",
-            "Exit: 0 written, 1 nothing learned yet, refused or the server cannot be reached, 2 usage."})
-    static final class Learned implements Callable<Integer> {
-        @Parameters(paramLabel = "PROFILE", description = "The name of a profile loaded in the server.")
-        String profileName;
-
-        @Mixin
-        RunningServer runningServer;
-
-        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the learned profile (JSON).")
-        Path out;
-
-        @Override
-        public Integer call() throws Exception {
-            return runningServer.call("learned", service -> {
-                try {
-                    final String json = service.learned_profile(profileName);
-                    // Checked here too: what is written must be a profile the planner's tools accept.
-                    final org.latencyserver.core.profile.Profile learned = ProfileJson.parse(json, "learned profile from the server");
-                    final Path target = out.toAbsolutePath();
-                    final Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-                    Files.writeString(temporary, json);
-                    Files.move(temporary, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                    System.out.printf(java.util.Locale.ROOT, "WROTE %s: profile %s, %d cells; %s%n", out, learned.name(),
-                        learned.cells().size(), learned.provenance().method());
-                    for (final org.latencyserver.idl.latency.ProfileCellDrift drift : service.profile_drift()) {
-                        if (drift.profile_name.equals(profileName)) {
-                            System.out.printf(java.util.Locale.ROOT, "  cell %d %d B: %d live round trips, mean %.4f ms (profile"
-                                    + " %.4f ms), statistic %.4f vs %.4f: %s%n", drift.cpu_state, drift.message_size_bytes,
-                                drift.live_round_trips, drift.live_mean_ms, drift.profile_mean_ms, drift.statistic,
-                                drift.critical_value, drift.drifting ? "DRIFTING" : "consistent");
-                        }
-                    }
-                    return 0;
-                } catch (org.latencyserver.idl.latency.InvalidArgument e) {
-                    System.err.println("latency profile learned: " + e.reason);
-                    return 1;
-                } catch (ProfileValidationException e) {
-                    e.faults().stream().map(InputFault::toString).forEach(System.err::println);
-                    System.err.println("latency profile learned: the server's learned profile does not validate; nothing written");
-                    return 1;
-                }
-            });
-        }
-    }
-
-    /** The running server a command talks to ({@code --server}, {@code --naming}), and a call to it with the ORB around it. */
-    static final class RunningServer {
-        @Option(names = "--server", required = true, paramLabel = "REF",
-            description = "The server: its IOR file, an IOR/corbaloc, or its name with --naming.")
-        String server;
-
-        @Option(names = "--naming", paramLabel = "REF", description = "Naming service, e.g. corbaloc::127.0.0.1:2809/NameService.")
-        String naming;
-
-        @picocli.CommandLine.Mixin
-        org.latencyserver.orb.TlsClientOptions tls = new org.latencyserver.orb.TlsClientOptions();
-
-        /** What a command does with the server; returns its exit code. */
-        @FunctionalInterface
-        interface Call {
-            int on(LatencyService service) throws Exception;
-        }
-
-        /** @return the call's exit code, or 1 when the server cannot be reached (said on stderr) */
-        int call(final String command, final Call call) throws Exception {
-            final org.latencyserver.orb.TlsStores stores;
-            try {
-                stores = tls.stores();
-            } catch (IllegalArgumentException e) {
-                System.err.println("latency profile " + command + ": " + e.getMessage());
-                return 2;
-            }
-            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 30_000));
-            // Writes go over TLS when a certificate is given; the naming service is reached over plain IIOP.
-            final ServerRoute route = ServerRoute.of(orb, stores, "127.0.0.1", 30_000);
-            try {
-                return call.on(LatencyServiceHelper.narrow(route.reach(References.resolve(orb, server, naming))));
-            } catch (References.ReferenceException | org.omg.CORBA.SystemException e) {
-                System.err.println("latency profile " + command + ": the server cannot be reached: " + e.getMessage());
-                return 1;
-            } finally {
-                route.close();
-                orb.shutdown(false);
-            }
         }
     }
 }
