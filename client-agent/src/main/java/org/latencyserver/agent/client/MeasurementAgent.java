@@ -7,14 +7,10 @@ import java.util.function.LongSupplier;
 import org.latencyserver.agent.measure.DeadlineExceededException;
 import org.latencyserver.agent.measure.RoundTripRunner;
 import org.latencyserver.agent.measure.RunResult;
-import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.idl.latency.HistogramBins;
 import org.latencyserver.idl.latency.LatencyService;
-import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementListener;
 import org.latencyserver.idl.latency.MeasurementRequest;
 import org.latencyserver.idl.latency.OperationDisabled;
-import org.latencyserver.idl.latency.ResultRefused;
 import org.latencyserver.idl.latency.UnknownConnection;
 import org.latencyserver.launch.agent.Agent;
 import org.latencyserver.launch.agent.AgentRunner;
@@ -52,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * <p>The decisions are made by classes without calls, threads or clocks of their own, each unit
  * tested with made-up instants: {@link RequestIntake} (which request to take, and its deadline),
  * {@link ServerContact} (subscribe, poll, back off, what to say) and {@link WarmupBudget} (how
- * long to warm a path before a deadline). This class makes the calls and waits.
+ * long to warm a path before a deadline). This class makes the calls and waits; a result's submission, with its
+ * retries, is {@link ResultSubmission}'s.
  */
 public final class MeasurementAgent implements AutoCloseable {
 
@@ -78,6 +75,8 @@ public final class MeasurementAgent implements AutoCloseable {
     /** After a control round that failed unexpectedly, the pause before the next. */
     private static final Duration CONTROL_FAILURE_PAUSE = Duration.ofMillis(500);
     private final AgentRunner control;
+    /** Submits a run's result; measuring thread only. */
+    private final ResultSubmission submission;
     private final AgentRunner measuring;
     /** False once {@link #close} began: the loops of a measurement and a submit end at their next look. */
     private volatile boolean running = true;
@@ -103,6 +102,7 @@ public final class MeasurementAgent implements AutoCloseable {
         this.intake = new RequestIntake(settings::measuresFor, nanoTime);
         this.warmup = new WarmupBudget(settings.jitWarmupNanos());
         this.nanoTime = nanoTime;
+        this.submission = new ResultSubmission(server, intake, settings.agentName(), () -> running, this::sleep);
         this.control = new AgentRunner(new ControlAgent(), new SleepingIdleStrategy(CONTROL_FAILURE_PAUSE),
             new DistinctErrorLog("agent-control"), System::nanoTime, CLOSE_WAIT);
         this.measuring = new AgentRunner(new MeasuringAgent(), NoIdleStrategy.INSTANCE,
@@ -289,7 +289,7 @@ public final class MeasurementAgent implements AutoCloseable {
                 LOG.error("{}: measurement failed: {}", what, describe(e));
                 return;
             }
-            submit(what, received, result);
+            submission.submit(what, received, result);
             return;
         }
         if (running) {
@@ -366,55 +366,8 @@ public final class MeasurementAgent implements AutoCloseable {
         }
     }
 
-    private void submit(final String what, final ReceivedRequest received, final RunResult run) {
-        final MeasurementRequest request = received.request();
-        final String agent = run.savedRoundTrips() > 0
-            ? String.format(Locale.ROOT, "%s (%s: %d of %d round trips)", settings.agentName(),
-                run.stoppedByTime() ? "time budget" : "adaptive", run.recordedRoundTrips(),
-                run.recordedRoundTrips() + run.savedRoundTrips())
-            : settings.agentName();
-        final MeasuredResult result = new MeasuredResult(request.index_ref, request.ticket, bins(run), run.recordedRoundTrips(),
-            run.meanMillis(), run.stdDevMillis(), run.maxMillis(), run.warmupRoundTrips(), run.gcPauseOverlapNanos(), agent,
-            run.batchMeansMillis());
-        final Backoff backoff = new Backoff(500, 5_000);
-        while (running && !intake.expired(received)) {
-            try {
-                server.get().submit_measurement(result);
-                LOG.info(String.format(Locale.ROOT,
-                    "%s: submitted mean %.4f ms +/- %.4f ms (95 %% CI), max %.3f ms, %d round trips%s, own GC during the run %.1f ms",
-                    what, run.meanMillis(), run.halfWidthMillis(), run.maxMillis(), run.recordedRoundTrips(),
-                    run.savedRoundTrips() > 0 ? " (" + run.savedRoundTrips() + " saved by adaptive sampling)" : "",
-                    run.gcPauseOverlapNanos() / 1e6));
-                return;
-            } catch (ResultRefused e) {
-                LOG.warn("{}: the server refused the result: {}", what, e.reason);
-                return;
-            } catch (OperationDisabled e) {
-                LOG.error("{}: the server does not let this agent submit: {}", what, e.reason);
-                return;
-            } catch (UnknownConnection e) {
-                LOG.warn("{}: the server no longer has this connection: {}", what, e.reason);
-                return;
-            } catch (SystemException | References.ReferenceException e) {
-                server.invalidate();
-                final long delayMillis = intake.retryDelayMillis(received, backoff.nextDelayMillis());
-                LOG.warn("{}: the server cannot be reached to submit ({}); retrying in {} ms", what, describe(e), delayMillis);
-                sleep(delayMillis);
-            }
-        }
-        if (running) {
-            LOG.warn("{}: the result could not be submitted before the deadline; the server re-issues the request", what);
-        } else {
-            LOG.info("{}: stopping before the result was submitted; the server re-issues the request", what);
-        }
-    }
-
-    private static HistogramBins bins(final RunResult run) {
-        final LatencyHistogram histogram = LatencyHistogram.fromHdr(run.histogramNanos());
-        return new HistogramBins(histogram.upperEdgesNanos(), histogram.counts(), histogram.overflowCount());
-    }
-
-    private static String describe(final Exception e) {
+    /** @return the exception in words for a log line: a CORBA system exception's name and message, else the message */
+    static String describe(final Exception e) {
         if (e instanceof SystemException system) {
             final String name = system.getClass().getSimpleName();
             return system.getMessage() == null || system.getMessage().isBlank() ? name : name + ": " + system.getMessage();
