@@ -14,8 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.latencyserver.core.input.InputFaultsException;
-import org.latencyserver.demo.DemoReady.Agent;
-import org.latencyserver.demo.DemoReady.AgentKind;
 import org.latencyserver.emulator.ScenarioStatus;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
@@ -29,7 +27,6 @@ import org.latencyserver.testbed.LoadTarget;
 import org.latencyserver.testbed.PortLoad;
 import org.latencyserver.testbed.Prerequisites;
 import org.latencyserver.testbed.StateDirectory;
-import org.latencyserver.testbed.Teardown;
 import org.latencyserver.testbed.Testbed;
 import org.latencyserver.testbed.TestbedNames;
 import org.latencyserver.testbed.TestbedStatus;
@@ -53,6 +50,9 @@ import org.latencyserver.testbed.TopologyReader;
  * <p>Thread-safety: the main thread starts, follows and stops; the shutdown hook (Ctrl-C) stops too.
  * The kit, the load drivers, the forwards and the testbed are touched only while holding
  * {@link #lifecycle}'s lock, and nothing is started once it is stopping.
+ *
+ * <p>Start, follow and stop stay in this one class: they share that lock and the children they started. Its ready file
+ * is {@link RealNetworkReady}'s, the testbed's removal {@link TestbedRemoval}'s.
  */
 final class RealNetworkDemo {
 
@@ -67,7 +67,7 @@ final class RealNetworkDemo {
     private static final Duration CERTS_TIMEOUT = Duration.ofSeconds(120);
     private static final long FOLLOW_PERIOD_MILLIS = 100;
     /** The hosts whose agents are pinned, each with the core its agent and its stress-ng load run on. */
-    private static final Map<String, Integer> CORE_BY_HOST = Map.of(RealNetworkConfig.CLIENT_HOST, 0, RealNetworkConfig.PEER_HOST, 1);
+    static final Map<String, Integer> CORE_BY_HOST = Map.of(RealNetworkConfig.CLIENT_HOST, 0, RealNetworkConfig.PEER_HOST, 1);
 
     /** What the command line gave. */
     record Options(Long durationSeconds, int consolePort, Path workDirectory, boolean noLoad, Path readyFile, String testbedName,
@@ -168,15 +168,6 @@ final class RealNetworkDemo {
         }
     }
 
-    /** The long-running parts started on the testbed, with what their ready files say. */
-    private record Started(ReadyFile namingService, String naming, String serverName, Optional<Integer> metricsPort,
-                           ReadyFile peerAgent, ReadyFile clientAgent, ReadyFile console, Path mirrorFile) {
-    }
-
-    /** The web ports carried to the operator's loopback. */
-    private record WebPorts(int consolePort, String consoleUrl, Optional<String> metricsUrl) {
-    }
-
     private void run(final Path root, final Path work, final Topology topology, final RealNetworkScenario scenario,
                      final Path scenarioFile) throws Exception {
         out.println("latency demo: building testbed " + topology.name() + " (namespaces lt-" + topology.name()
@@ -191,8 +182,8 @@ final class RealNetworkDemo {
         final boolean pinned = LoadDrivers.canPinCores();
 
         out.println("latency demo: starting the system on the testbed");
-        final Started started = startSystem(status, work, config, certs, tlsPassword, pinned);
-        final WebPorts web = forwardWebPorts(status, work, started.console(), started.metricsPort());
+        final RealNetworkReady.Started started = startSystem(status, work, config, certs, tlsPassword, pinned);
+        final RealNetworkReady.WebPorts web = forwardWebPorts(status, work, started.console(), started.metricsPort());
         final boolean load = !options.noLoad() && pinned && LoadDrivers.available();
         if (load) {
             synchronized (lifecycle.lock()) {
@@ -200,7 +191,8 @@ final class RealNetworkDemo {
             }
         }
         final Path scenarioStatus = work.resolve("scenario.status.json");
-        final ReadyFile demoReady = readyFile(status, work, scenarioFile, scenarioStatus, started, web, load, pinned);
+        final ReadyFile demoReady = RealNetworkReady.of(status, work, scenarioFile, scenarioStatus, testbedState.statusFile(), started,
+            web, load, pinned, services, namespaceByRole);
         final String loadOffReason = load ? null : !pinned ? "needs taskset and 2 cores"
             : options.noLoad() ? "--no-load" : "stress-ng is not installed";
         RealNetworkBanner.print(out, DemoReady.of(demoReady), status, scenario, loadOffReason, options.durationSeconds(),
@@ -247,7 +239,7 @@ final class RealNetworkDemo {
     }
 
     /** Starts the naming service, the server and the console in srv's namespace, the agents and the mirror in theirs. */
-    private Started startSystem(final TestbedStatus status, final Path work, final Path config, final Path certs,
+    private RealNetworkReady.Started startSystem(final TestbedStatus status, final Path work, final Path config, final Path certs,
                                 final String tlsPassword, final boolean pinned) throws IOException, InterruptedException {
         final String srv = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).namespace();
         final TestbedStatus.Host ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST);
@@ -285,11 +277,11 @@ final class RealNetworkDemo {
         // The client workstation's copy of every estimate: the server pushes to ws1's address.
         final Path mirrorFile = startService(kit.launch(Component.MIRROR).args("--server", serverName, "--naming", naming,
             "--file", work.resolve("estimates.mirror").toString(), "--host", ws1.address()), ws1.namespace()).file("mirror");
-        return new Started(namingService, naming, serverName, metricsPort, peerAgent, clientAgent, console, mirrorFile);
+        return new RealNetworkReady.Started(namingService, naming, serverName, metricsPort, peerAgent, clientAgent, console, mirrorFile);
     }
 
     /** The web ports, from srv's loopback to the operator's, through socket files (no interface, no route added here). */
-    private WebPorts forwardWebPorts(final TestbedStatus status, final Path work, final ReadyFile console,
+    private RealNetworkReady.WebPorts forwardWebPorts(final TestbedStatus status, final Path work, final ReadyFile console,
                                      final Optional<Integer> metricsPort) throws IOException, InterruptedException {
         final String srv = RealNetworkConfig.host(status, RealNetworkConfig.SERVER_HOST).namespace();
         final Path consoleSocket = work.resolve("console.sock");
@@ -304,36 +296,7 @@ final class RealNetworkDemo {
         final int consolePort = forward(options.consolePort(), consoleSocket);
         final Optional<String> metricsUrl = metricsPort.isPresent()
             ? Optional.of("http://127.0.0.1:" + forward(0, metricsSocket) + "/metrics") : Optional.empty();
-        return new WebPorts(consolePort, "http://127.0.0.1:" + consolePort + "/", metricsUrl);
-    }
-
-    /** The demo's ready file: where everything is, each part's pid and namespace. */
-    private ReadyFile readyFile(final TestbedStatus status, final Path work, final Path scenarioFile, final Path scenarioStatus,
-                                final Started started, final WebPorts web, final boolean load, final boolean pinned) {
-        final ReadyFile.Builder ready = ReadyFile.of(Component.DEMO)
-            .reference(DemoReady.NAMING, started.naming())
-            .port(DemoReady.NAMING, started.namingService().port("naming"))
-            .fact(DemoReady.SERVER_NAME, started.serverName())
-            .url(DemoReady.CONSOLE, web.consoleUrl())
-            .port(DemoReady.CONSOLE, web.consolePort())
-            .file(DemoReady.MIRROR, started.mirrorFile())
-            .file(DemoReady.WORK_DIR, work)
-            .file(DemoReady.SCENARIO, scenarioFile)
-            .file(DemoReady.SCENARIO_STATUS, scenarioStatus)
-            .file(DemoReady.TESTBED_STATUS, testbedState.statusFile())
-            .fact(DemoReady.LOAD_DRIVEN, load)
-            .fact(DemoReady.TESTBED, status.testbed())
-            .fact(DemoReady.TESTBED_PREFIX, status.prefix());
-        web.metricsUrl().ifPresent(url -> ready.url(DemoReady.METRICS, url));
-        final String ws1 = RealNetworkConfig.host(status, RealNetworkConfig.CLIENT_HOST).name();
-        final String ws2 = RealNetworkConfig.host(status, RealNetworkConfig.PEER_HOST).name();
-        DemoReady.withAgent(ready, AgentKind.CLIENT, new Agent(started.clientAgent().fact("node"), started.clientAgent().fact("name"),
-            pinned ? CORE_BY_HOST.get(ws1) : null));
-        DemoReady.withAgent(ready, AgentKind.PEER, new Agent(started.peerAgent().fact("node"), started.peerAgent().fact("name"),
-            pinned ? CORE_BY_HOST.get(ws2) : null));
-        services.forEach((role, child) -> DemoReady.withPid(ready, role, child.pid()));
-        namespaceByRole.forEach((role, ns) -> DemoReady.withNamespace(ready, role, ns));
-        return ready.build();
+        return new RealNetworkReady.WebPorts(consolePort, "http://127.0.0.1:" + consolePort + "/", metricsUrl);
     }
 
     /** Until the end: the scenario's steps (CPU and port load), and a watch that every part is still running. */
@@ -437,34 +400,8 @@ final class RealNetworkDemo {
                 problems.add("still running: " + children.stream().filter(ChildProcess::isAlive).map(ChildProcess::toString)
                     .collect(Collectors.joining(", ")));
             }
-            String removed = "";
-            if (testbedNames != null) {
-                try {
-                    for (final String port : bottleneckPorts) {
-                        PortLoad.stop(testbedState, port);
-                    }
-                    final Teardown teardown = new Teardown(testbedNames, testbedState, new CommandRunner());
-                    Teardown.Removed gone;
-                    try {
-                        gone = teardown.run();
-                    } catch (CommandFailedException | IOException e) {
-                        // e.g. testbed up's own stop hook removing it at the same moment: once more, then check
-                        Thread.sleep(500);
-                        gone = teardown.run();
-                    }
-                    final List<String> left = teardown.namespaces();
-                    if (!left.isEmpty()) {
-                        problems.add("namespaces left: " + left);
-                    }
-                    removed = "; removed testbed " + testbedNames.testbed() + " (" + gone.namespaces().size() + " namespaces, "
-                        + gone.processes() + " of its processes)";
-                } catch (CommandFailedException | IOException e) {
-                    problems.add("removing testbed " + testbedNames.testbed() + " failed: " + e.getMessage());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    problems.add("interrupted while removing testbed " + testbedNames.testbed());
-                }
-            }
+            final String removed = testbedNames == null ? ""
+                : TestbedRemoval.remove(testbedNames, testbedState, bottleneckPorts, problems);
             if (problems.isEmpty()) {
                 out.println("latency demo: stopped " + children.size() + " processes" + removed + "; nothing left running");
             } else {
