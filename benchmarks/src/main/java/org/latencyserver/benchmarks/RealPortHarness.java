@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
 import org.latencyserver.benchmarks.realport.BesideWork;
+import org.latencyserver.benchmarks.realport.BottleneckShare;
 import org.latencyserver.benchmarks.realport.PortRun;
 import org.latencyserver.benchmarks.realport.RealPortAnalysis;
 import org.latencyserver.benchmarks.realport.RunRecord;
@@ -289,10 +290,10 @@ public final class RealPortHarness implements Callable<Integer> {
 
     /** The agents' share of the port while no iperf3 load runs. */
     private static void appendAgentsShare(final StringBuilder out, final RunRecord record) {
-        final RealPortAnalysis.AgentsShare share = RealPortAnalysis.agentsShare(record);
+        final BottleneckShare.AgentsShare share = BottleneckShare.agentsShare(record);
         out.append(String.format(Locale.ROOT, "%nThe agents' share of the %s Mbit/s port, no iperf3 load (%d idle steps after a load,"
             + " from %d ms after it stopped), from the tbf's byte counter (tc -s, every %d ms):%n%n", plain(record.rateMbit()),
-            share.idleSteps(), RealPortAnalysis.SETTLE_AFTER_STOP_MILLIS, 250));
+            share.idleSteps(), BottleneckShare.SETTLE_AFTER_STOP_MILLIS, 250));
         out.append("| path_share_percent | idle steps in all: time, share, highest 1 s, mean frame | while a QoS 3/4 request was open"
             + " | while none was (probes; a superseded run finishing) | pace the requests carried (share at it, per size) |\n"
             + "|---|---|---|---|---|\n");
