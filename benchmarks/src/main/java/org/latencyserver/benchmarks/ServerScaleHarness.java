@@ -10,12 +10,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.idl.Latserv;
@@ -118,7 +116,7 @@ public final class ServerScaleHarness {
             System.out.printf(Locale.ROOT, "  start to ready file: %.1f s (facts.connections %s); state file at ready %s%n",
                 startSeconds, ready.facts().get("connections"), size(stateFile));
             final String metricsUrl = ready.url("metrics");
-            final Counters atReady = Counters.read(metricsUrl);
+            final StateStoreCounters atReady = StateStoreCounters.read(metricsUrl);
             final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
 
             firstPush(connections, latserv);
@@ -168,18 +166,18 @@ public final class ServerScaleHarness {
 
     /** A quiet read, the storm, then the server's counters over the storm, 12 s after it, and since ready. */
     private static void stormWithCounters(final int connections, final Latserv latserv, final float lowEstimate,
-                                          final String metricsUrl, final Counters atReady) throws Exception {
+                                          final String metricsUrl, final StateStoreCounters atReady) throws Exception {
         final Histogram quiet = readFlatOut(latserv, connections, QUIET_READ_NANOS, null);
-        final Counters before = Counters.read(metricsUrl);
+        final StateStoreCounters before = StateStoreCounters.read(metricsUrl);
         storm(connections, latserv, lowEstimate, quiet);
-        final Counters afterStorm = Counters.read(metricsUrl);
+        final StateStoreCounters afterStorm = StateStoreCounters.read(metricsUrl);
         Thread.sleep(12_000);
-        final Counters later = Counters.read(metricsUrl);
+        final StateStoreCounters later = StateStoreCounters.read(metricsUrl);
         final double changed = Math.round(connections * STORM_SHARE / CONNECTIONS_PER_NODE) * CONNECTIONS_PER_NODE;
         afterStorm.printRequestStatusServerTime("  RequestStatus in the server during the storm (all callers)", before);
         afterStorm.minus(before).print("  state store, storm only", changed);
         later.minus(before).print("  state store, storm + 12 s", changed);
-        final Counters sinceReady = later.minus(atReady);
+        final StateStoreCounters sinceReady = later.minus(atReady);
         sinceReady.print("  state store, first push + storm + 23 s", sinceReady.changes());
     }
 
@@ -377,61 +375,5 @@ public final class ServerScaleHarness {
 
     private static String size(final Path file) throws IOException {
         return Files.exists(file) ? String.format(Locale.ROOT, "%,d bytes", Files.size(file)) : "absent";
-    }
-
-    /** The state store's counters, from the Prometheus text endpoint. */
-    record Counters(double changes, double journalSaves, double journalBytes, double stateFileSaves,
-                            double stateFileBytes, TreeMap<Double, Double> requestStatusBuckets) {
-
-        static Counters read(final String metricsUrl) throws IOException, InterruptedException {
-            final MetricsText scrape = MetricsText.scrape(metricsUrl);
-            return new Counters(scrape.sum("latency_server_state_changes_total"),
-                scrape.sum("latency_server_state_saves_total", "file", "journal"),
-                scrape.sum("latency_server_state_saved_bytes_total", "file", "journal"),
-                scrape.sum("latency_server_state_saves_total", "file", "state_file"),
-                scrape.sum("latency_server_state_saved_bytes_total", "file", "state_file"), requestStatusBuckets(scrape));
-        }
-
-        /** @return the server's own time answering {@code RequestStatus}: cumulative count by upper bound in seconds */
-        private static TreeMap<Double, Double> requestStatusBuckets(final MetricsText scrape) {
-            return scrape.buckets("latency_server_request_status_seconds");
-        }
-
-        /**
-         * Prints how long the server itself took to answer the {@code RequestStatus} calls counted
-         * between {@code earlier} and this: the classic bucket that holds the 99th percentile, and the
-         * calls above 1 ms (the buckets are powers of 4: 1 µs … 1 ms, 3.9 ms …).
-         */
-        void printRequestStatusServerTime(final String label, final Counters earlier) {
-            final TreeMap<Double, Double> delta = new TreeMap<>();
-            requestStatusBuckets.forEach((le, count) -> delta.put(le, count - earlier.requestStatusBuckets.getOrDefault(le, 0.0)));
-            final double total = delta.isEmpty() ? 0 : delta.lastEntry().getValue();
-            double p99 = Double.NaN;
-            double overOneMilli = total;
-            for (final var bucket : delta.entrySet()) {
-                if (Double.isNaN(p99) && bucket.getValue() >= 0.99 * total) {
-                    p99 = bucket.getKey();
-                }
-                if (bucket.getKey() <= 0.001) {
-                    overOneMilli = total - bucket.getValue();
-                }
-            }
-            System.out.printf(Locale.ROOT, "%s: %,.0f calls, 99 %% answered within %.1f us (classic bucket), %,.0f over 1 ms%n",
-                label, total, p99 * 1e6, overOneMilli);
-        }
-
-        Counters minus(final Counters earlier) {
-            return new Counters(changes - earlier.changes, journalSaves - earlier.journalSaves,
-                journalBytes - earlier.journalBytes, stateFileSaves - earlier.stateFileSaves, stateFileBytes - earlier.stateFileBytes,
-                requestStatusBuckets);
-        }
-
-        void print(final String label, final double connectionsChanged) {
-            final double bytes = journalBytes + stateFileBytes;
-            System.out.printf(Locale.ROOT, "%s: changes %.0f; journal %.0f appends %,.0f bytes (%.0f per append); state file "
-                + "%.0f rewrites %,.0f bytes; total %,.0f bytes = %,.0f per connection changed (%.0f)%n", label, changes,
-                journalSaves, journalBytes, journalBytes / journalSaves, stateFileSaves, stateFileBytes, bytes,
-                bytes / connectionsChanged, connectionsChanged);
-        }
     }
 }
