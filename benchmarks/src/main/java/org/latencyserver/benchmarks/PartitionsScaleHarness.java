@@ -5,28 +5,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
-import org.latencyserver.benchmarks.accuracy.ProcessCpu;
 import org.latencyserver.idl.latency.Estimate;
 import org.latencyserver.idl.latency.EstimateListenerHelper;
 import org.latencyserver.idl.latency.EstimateListenerPOATie;
-import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
-import org.latencyserver.launch.ReadyFile;
 import org.latencyserver.orb.OrbSupport;
-import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
@@ -75,15 +68,18 @@ import org.omg.PortableServer.POAHelper;
  * after the start and the quiet window lies in the third step. {@code -Dpartitions.scale.emulator.nice=-10} renices the emulator's
  * threads (root only for a negative value): its agents then get the CPU first, as agents on the workstations
  * themselves would, and the servers compete with each other only. Everything it wrote is in the work directory printed first.
+ *
+ * <p>It stays one class: {@code main} is one scenario run in order, start to report; the partitions it follows are
+ * {@link ScalePartition}s, their CPU {@link CpuWindow}'s, the figures and the table {@link PartitionsReport}'s.
  */
 public final class PartitionsScaleHarness {
 
     private static final int CONNECTIONS_PER_CLIENT = 10;
-    private static final int WORKSTATIONS_PER_SWITCH_PORT = 10;
+    static final int WORKSTATIONS_PER_SWITCH_PORT = 10;
     private static final int BASE_CPU_PERCENT = 20;
     private static final int STORM_CPU_PERCENT = 90;
     private static final int PORT_PERCENT = 10;
-    private static final int STORM_PERCENT_OF_CLIENTS = 30;
+    static final int STORM_PERCENT_OF_CLIENTS = 30;
     private static final int SUBSCRIBED_PER_PARTITION = 1000;
     private static final long READ_PERIOD_MICROS = 10_000;
     private static final int STORM_WINDOW_SECONDS = 20;
@@ -99,43 +95,6 @@ public final class PartitionsScaleHarness {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
 
     private PartitionsScaleHarness() {
-    }
-
-    /** One partition's server as the harness follows it. */
-    private static final class Partition {
-        final int number;
-        final String name;
-        final int firstClient;
-        final int clients;
-        ChildProcess process;
-        ReadyFile ready;
-        LatencyService service;
-        /** index_ref → its client's workstation number (1-based, global). */
-        final Map<Short, Integer> clientOf = new LinkedHashMap<>();
-        /** The subscribed connections whose client goes HIGH: index_ref → epoch ms of the first HIGH estimate computed / arrived. */
-        final Map<Short, long[]> firstHigh = new ConcurrentHashMap<>();
-        int subscribed;
-        /** Every pushed estimate this harness received from the partition's server, HIGH or not. */
-        final java.util.concurrent.atomic.AtomicLong pushesReceived = new java.util.concurrent.atomic.AtomicLong();
-        final Recorder quietReads = new Recorder(3);
-        final Recorder stormReads = new Recorder(3);
-        volatile Recorder reading;
-        long readErrors;
-
-        Partition(final int number, final int clients) {
-            this.number = number;
-            this.name = "p" + (number + 1);
-            this.firstClient = number * clients + 1;
-            this.clients = clients;
-        }
-
-        int sources() {
-            return clients + clients / WORKSTATIONS_PER_SWITCH_PORT;
-        }
-
-        boolean storms(final int workstation) {
-            return workstation - firstClient < clients * STORM_PERCENT_OF_CLIENTS / 100;
-        }
     }
 
     /**
@@ -161,9 +120,9 @@ public final class PartitionsScaleHarness {
         }
         final Path work = Files.createTempDirectory("partitions-scale");
         final String community = "bench" + System.nanoTime();
-        final List<Partition> partitions = new ArrayList<>();
+        final List<ScalePartition> partitions = new ArrayList<>();
         for (int p = 0; p < partitionCount; p++) {
-            partitions.add(new Partition(p, clientsPerPartition));
+            partitions.add(new ScalePartition(p, clientsPerPartition));
         }
         System.out.printf(Locale.ROOT, "work %s%nload before: %s%n", work, loadAverage());
         System.out.printf(Locale.ROOT, "%,d workstations + %,d switch ports, %d partitions x %,d connections (%,d in all), "
@@ -201,7 +160,7 @@ public final class PartitionsScaleHarness {
                 // servers compete with each other only, as on separate hosts.
                 System.out.printf(Locale.ROOT, "  emulator's threads reniced to %d: %d%n", emulatorNice, renice(emulator.pid(), emulatorNice));
             }
-            for (final Partition partition : partitions) {
+            for (final ScalePartition partition : partitions) {
                 final Path config = writeServerConfig(work, partition, agentLines, pollMillis);
                 final long startNanos = System.nanoTime();
                 partition.process = kit.launch(Component.SERVER).name("server-" + partition.name)
@@ -213,7 +172,7 @@ public final class PartitionsScaleHarness {
                 System.out.printf(Locale.ROOT, "  %s: %,d connections, ready in %.1f s (pid %d)%n", partition.name,
                     partition.clientOf.size(), (System.nanoTime() - startNanos) / 1e9, partition.ready.pid());
             }
-            for (final Partition partition : partitions) {
+            for (final ScalePartition partition : partitions) {
                 subscribe(orb, poa, partition);
             }
             final long quietStartMillis = Math.max(System.currentTimeMillis() + WARM_UP_SECONDS * 1000L,
@@ -228,7 +187,7 @@ public final class PartitionsScaleHarness {
 
             final AtomicBoolean reading = new AtomicBoolean(true);
             final List<Thread> readers = new ArrayList<>();
-            for (final Partition partition : partitions) {
+            for (final ScalePartition partition : partitions) {
                 final Thread reader = new Thread(() -> readPaced(partition, reading), "reader-" + partition.name);
                 reader.setDaemon(true);
                 reader.start();
@@ -236,39 +195,39 @@ public final class PartitionsScaleHarness {
             }
             // The quiet window: steady polling, nothing changing.
             sleepUntil(quietStartMillis);
-            final Window quiet = Window.open(partitions, emulator.pid());
-            final Map<String, Snapshot> quietStart = counters(partitions);
+            final CpuWindow quiet = CpuWindow.open(partitions, emulator.pid());
+            final Map<String, PartitionsReport.Snapshot> quietStart = PartitionsReport.counters(partitions);
             partitions.forEach(p -> p.reading = p.quietReads);
             sleepUntil(quietEndMillis);
             partitions.forEach(p -> p.reading = null);
-            final Window.Closed quietWindow = quiet.close();
-            final Map<String, Snapshot> beforeChange = counters(partitions);
+            final CpuWindow.Closed quietWindow = quiet.close();
+            final Map<String, PartitionsReport.Snapshot> beforeChange = PartitionsReport.counters(partitions);
 
             sleepUntil(changeMillis);
             partitions.forEach(p -> p.reading = p.stormReads);
-            final Window storm = Window.open(partitions, emulator.pid());
+            final CpuWindow storm = CpuWindow.open(partitions, emulator.pid());
             sleepUntil(changeMillis + STORM_WINDOW_SECONDS * 1000L);
             partitions.forEach(p -> p.reading = null);
-            final Window.Closed stormWindow = storm.close();
-            final Map<String, Snapshot> afterChange = counters(partitions);
+            final CpuWindow.Closed stormWindow = storm.close();
+            final Map<String, PartitionsReport.Snapshot> afterChange = PartitionsReport.counters(partitions);
             reading.set(false);
             for (final Thread reader : readers) {
                 reader.join(5_000);
             }
 
-            report(partitions, workstations, pollMillis, changeMillis, quietWindow, stormWindow, quietStart, beforeChange, afterChange);
+            PartitionsReport.print(partitions, workstations, pollMillis, changeMillis, quietWindow, stormWindow, quietStart, beforeChange, afterChange);
             System.out.printf(Locale.ROOT, "load after: %s%n", loadAverage());
         } finally {
             orb.shutdown(false);
         }
     }
 
-    private static Path writeScenario(final Path work, final int workstations, final List<Partition> partitions,
+    private static Path writeScenario(final Path work, final int workstations, final List<ScalePartition> partitions,
                                       final int stepSeconds, final boolean rehearsal) throws IOException {
         final StringBuilder storm = new StringBuilder();
         final StringBuilder rehearsed = new StringBuilder();
         final StringBuilder rehearsedBack = new StringBuilder();
-        for (final Partition partition : partitions) {
+        for (final ScalePartition partition : partitions) {
             final int stormCount = partition.clients * STORM_PERCENT_OF_CLIENTS / 100;
             final int last = partition.firstClient + stormCount - 1;
             storm.append(storm.length() == 0 ? "" : ", ").append("ws").append(partition.firstClient).append("..ws").append(last)
@@ -302,7 +261,7 @@ public final class PartitionsScaleHarness {
      * their switch ports, from the emulator's node list; client n's k-th connection goes to the
      * partition's workstation (n + 1 + 37k) mod its size, over client n's switch port.
      */
-    private static Path writeServerConfig(final Path work, final Partition partition, final List<String> agentLines,
+    private static Path writeServerConfig(final Path work, final ScalePartition partition, final List<String> agentLines,
                                           final long pollMillis) throws IOException {
         final int lastClient = partition.firstClient + partition.clients - 1;
         final int firstPort = (partition.firstClient - 1) / WORKSTATIONS_PER_SWITCH_PORT + 1;
@@ -364,7 +323,7 @@ public final class PartitionsScaleHarness {
     }
 
     /** Subscribes to the first connections of the partition whose client goes HIGH in the change. */
-    private static void subscribe(final ORB orb, final POA poa, final Partition partition) throws Exception {
+    private static void subscribe(final ORB orb, final POA poa, final ScalePartition partition) throws Exception {
         final List<Short> chosen = new ArrayList<>();
         partition.clientOf.forEach((indexRef, client) -> {
             if (partition.storms(client) && chosen.size() < SUBSCRIBED_PER_PARTITION) {
@@ -381,7 +340,7 @@ public final class PartitionsScaleHarness {
         partition.subscribed = refs.length;
     }
 
-    private static void recordFirstHigh(final Partition partition, final Estimate estimate) {
+    private static void recordFirstHigh(final ScalePartition partition, final Estimate estimate) {
         partition.pushesReceived.incrementAndGet();
         if (estimate.cpu_state / 10 == CPU_HIGH_CODE) {
             partition.firstHigh.putIfAbsent(estimate.index_ref, new long[] {estimate.computed_epoch_millis, System.currentTimeMillis()});
@@ -389,7 +348,7 @@ public final class PartitionsScaleHarness {
     }
 
     /** One RequestStatus every {@link #READ_PERIOD_MICROS}, for a random connection, into whichever recorder is set. */
-    private static void readPaced(final Partition partition, final AtomicBoolean running) {
+    private static void readPaced(final ScalePartition partition, final AtomicBoolean running) {
         final int connections = partition.clientOf.size();
         long next = System.nanoTime();
         while (running.get()) {
@@ -412,11 +371,6 @@ public final class PartitionsScaleHarness {
         }
     }
 
-    /** The server counters the report needs, at one moment. */
-    private record Snapshot(long atNanos, double requests, double answers, double skipped, double changes, double savedBytes,
-                            java.util.TreeMap<Double, Double> answerToUpdate, double jitterKept, double sourcesDown) {
-    }
-
     /**
      * Sets the nice value of every thread of a process (on Linux a nice value is per thread; threads
      * started later inherit their starter's).
@@ -435,128 +389,6 @@ public final class PartitionsScaleHarness {
             throw new IOException("renice " + nice + " of process " + pid + " failed (exit " + renice.exitValue() + "; it needs root for < 0)");
         }
         return threads.size();
-    }
-
-    /** @return how many polled sources are UNKNOWN now ({@code latency_server_snmp_source_up} 0) */
-    private static double sourcesDown(final MetricsText metrics) {
-        return metrics.samples("latency_server_snmp_source_up").stream().filter(source -> source.value() == 0).count();
-    }
-
-    private static Map<String, Snapshot> counters(final List<Partition> partitions) throws IOException, InterruptedException {
-        final Map<String, Snapshot> snapshots = new LinkedHashMap<>();
-        for (final Partition partition : partitions) {
-            final MetricsText scrape = MetricsText.scrape(partition.ready.url("metrics"));
-            snapshots.put(partition.name, new Snapshot(System.nanoTime(), scrape.sum("latency_server_snmp_requests_total"),
-                scrape.sum("latency_server_snmp_answers_total"), scrape.sum("latency_server_snmp_polls_skipped_total"),
-                scrape.sum("latency_server_state_changes_total"), scrape.sum("latency_server_state_saved_bytes_total"),
-                scrape.buckets("latency_server_snmp_answer_to_update_seconds"),
-                scrape.sum("latency_server_polled_readings_within_jitter_total"), sourcesDown(scrape)));
-        }
-        return snapshots;
-    }
-
-    /** CPU of every server (whole process and by thread name) and of the emulator over a stretch of time. */
-    private record Window(long startNanos, Map<String, Long> processNanos, Map<String, Map<String, Long>> threadNanos,
-                          List<Partition> partitions, long emulatorPid, long emulatorNanos) {
-
-        static Window open(final List<Partition> partitions, final long emulatorPid) {
-            final Map<String, Long> process = new LinkedHashMap<>();
-            final Map<String, Map<String, Long>> threads = new LinkedHashMap<>();
-            for (final Partition partition : partitions) {
-                process.put(partition.name, ProcessCpu.cpuNanos(partition.ready.pid()).orElse(0));
-                threads.put(partition.name, ProcessCpu.cpuNanosByThreadName(partition.ready.pid()));
-            }
-            return new Window(System.nanoTime(), process, threads, partitions, emulatorPid,
-                ProcessCpu.cpuNanos(emulatorPid).orElse(0));
-        }
-
-        /** The shares of one core over the window. */
-        record Closed(double seconds, Map<String, Double> processCores, Map<String, Double> pollerCores,
-                      Map<String, String> topThreads, double emulatorCores) {
-        }
-
-        Closed close() {
-            final double seconds = (System.nanoTime() - startNanos) / 1e9;
-            final Map<String, Double> process = new LinkedHashMap<>();
-            final Map<String, Double> poller = new LinkedHashMap<>();
-            final Map<String, String> top = new LinkedHashMap<>();
-            for (final Partition partition : partitions) {
-                final long pid = partition.ready.pid();
-                process.put(partition.name, (ProcessCpu.cpuNanos(pid).orElse(0) - processNanos.get(partition.name)) / 1e9 / seconds);
-                final Map<String, Long> before = threadNanos.get(partition.name);
-                final Map<String, Long> used = new LinkedHashMap<>();
-                ProcessCpu.cpuNanosByThreadName(pid).forEach((name, nanos) -> used.put(name, nanos - before.getOrDefault(name, 0L)));
-                poller.put(partition.name, used.entrySet().stream()
-                    .filter(e -> e.getKey().startsWith("snmp-poller") || e.getKey().startsWith("DefaultUDPTrans"))
-                    .mapToLong(Map.Entry::getValue).sum() / 1e9 / seconds);
-                top.put(partition.name, used.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(4)
-                    .map(e -> String.format(Locale.ROOT, "%s %.1f%%", e.getKey(), 100 * e.getValue() / 1e9 / seconds))
-                    .reduce((a, b) -> a + ", " + b).orElse(""));
-            }
-            return new Closed(seconds, process, poller, top,
-                (ProcessCpu.cpuNanos(emulatorPid).orElse(0) - emulatorNanos) / 1e9 / seconds);
-        }
-    }
-
-    private static void report(final List<Partition> partitions, final int workstations, final long pollMillis,
-                               final long changeMillis, final Window.Closed quiet, final Window.Closed storm,
-                               final Map<String, Snapshot> quietStart, final Map<String, Snapshot> before,
-                               final Map<String, Snapshot> after) throws Exception {
-        System.out.printf(Locale.ROOT, "%nquiet window %.0f s, change window %.0f s; emulator CPU %.0f %% / %.0f %% of a core%n",
-            quiet.seconds(), storm.seconds(), 100 * quiet.emulatorCores(), 100 * storm.emulatorCores());
-        System.out.println("| partition | connections | server CPU, quiet (% of a core) | poller threads, quiet | SNMP answered /"
-            + " expected, quiet | polls skipped, quiet | heap after GC / resident | change -> HIGH estimate computed p50 / p99 / max"
-            + " (n of subscribed) | ... arrived here p50 / p99 | SNMP answer -> update applied, p99 (changes), in the server | RequestStatus p50 / p99 / max quiet | ... during the change"
-            + " | state bytes per change (changes) | top threads, quiet |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-        double totalPoller = 0;
-        double totalProcess = 0;
-        for (final Partition partition : partitions) {
-            final Snapshot q = quietStart.get(partition.name);
-            final Snapshot b = before.get(partition.name);
-            final Snapshot a = after.get(partition.name);
-            final Histogram computed = new Histogram(3);
-            final Histogram arrived = new Histogram(3);
-            partition.firstHigh.values().forEach(times -> {
-                computed.recordValue(Math.max(0, times[0] - changeMillis));
-                arrived.recordValue(Math.max(0, times[1] - changeMillis));
-            });
-            final ServerProbe.Heap heap = ServerProbe.Heap.afterGc(partition.ready.pid());
-            final Histogram quietReads = partition.quietReads.getIntervalHistogram();
-            final Histogram stormReads = partition.stormReads.getIntervalHistogram();
-            final double expected = partition.sources() * ((b.atNanos() - q.atNanos()) / 1e9) * 1000.0 / pollMillis;
-            final double[] answerToUpdateP99 = ServerProbe.bucketQuantile(a.answerToUpdate(), b.answerToUpdate(), 0.99);
-            final double changes = a.changes() - b.changes();
-            totalPoller += quiet.pollerCores().get(partition.name);
-            totalProcess += quiet.processCores().get(partition.name);
-            System.out.printf(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %,.0f / %,.0f (%.1f %%; %,.0f sent) | %,.0f | %.0f MiB / %d MiB"
-                    + " | %,d / %,d / %,d ms (%d of %d) | %,d / %,d ms | ≤ %.1f ms (%,.0f) | %.2f / %.2f / %.1f ms | %.2f / %.2f / %.1f ms"
-                    + " | %,.0f (%,.0f) | %s |%n",
-                partition.name, partition.clientOf.size(), 100 * quiet.processCores().get(partition.name),
-                100 * quiet.pollerCores().get(partition.name), b.answers() - q.answers(), expected,
-                100 * (b.answers() - q.answers()) / expected, b.requests() - q.requests(), b.skipped() - q.skipped(), heap.usedMiB(), heap.residentMiB(), computed.getValueAtPercentile(50), computed.getValueAtPercentile(99),
-                computed.getMaxValue(), computed.getTotalCount(), partition.subscribed,
-                arrived.getValueAtPercentile(50), arrived.getValueAtPercentile(99), answerToUpdateP99[0] * 1000, answerToUpdateP99[1],
-                ms(quietReads, 50), ms(quietReads, 99),
-                quietReads.getMaxValue() / 1e6, ms(stormReads, 50), ms(stormReads, 99), stormReads.getMaxValue() / 1e6,
-                changes == 0 ? 0 : (a.savedBytes() - b.savedBytes()) / changes, changes, quiet.topThreads().get(partition.name));
-            final double stormExpected = partition.sources() * ((a.atNanos() - b.atNanos()) / 1e9) * 1000.0 / pollMillis;
-            System.out.printf(Locale.ROOT, "  %s during the change: %.1f %% of a core, SNMP answered %.1f %%, polled readings kept as"
-                    + " jitter %,.0f; sources UNKNOWN before / after %,.0f / %,.0f; top threads %s%n", partition.name,
-                100 * storm.processCores().get(partition.name), 100 * (a.answers() - b.answers()) / stormExpected,
-                a.jitterKept() - b.jitterKept(), b.sourcesDown(), a.sourcesDown(), storm.topThreads().get(partition.name));
-            System.out.printf(Locale.ROOT, "  %s: %,d pushed estimates received in the whole run%n", partition.name,
-                partition.pushesReceived.get());
-            if (partition.readErrors > 0) {
-                System.out.printf(Locale.ROOT, "  %s: %d RequestStatus calls failed%n", partition.name, partition.readErrors);
-            }
-        }
-        System.out.printf(Locale.ROOT, "all servers, quiet: %.1f %% of a core in all (poller threads %.1f %%)%n", 100 * totalProcess,
-            100 * totalPoller);
-    }
-
-    private static double ms(final Histogram histogram, final double percentile) {
-        return histogram.getValueAtPercentile(percentile) / 1e6;
     }
 
     private static void sleepUntil(final long epochMillis) throws InterruptedException {
