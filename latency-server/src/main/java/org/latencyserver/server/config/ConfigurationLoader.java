@@ -28,6 +28,10 @@ import org.latencyserver.server.transport.ConnectionLimits;
  * keys are faults — a typo must not silently become a default — with the closest known key
  * suggested. The keys, their defaults and their ranges are {@link ServerOption}'s.
  *
+ * <p>Each section has its reader ({@link ServerSectionReader}, {@link ThresholdsReader}, {@link NodeLinkReader},
+ * {@link ConnectionReader}, {@link SecurityReader}); this class reads the file, hands each reader its section, and
+ * checks what spans sections (limits, profiles, the probes' share of the measurement budget).
+ *
  * <p>One instance reads one file; {@link #load} is safe to call from any thread.
  */
 public final class ConfigurationLoader {
