@@ -21,6 +21,7 @@ import org.latencyserver.benchmarks.accuracy.ApplicationPlayer;
 import org.latencyserver.benchmarks.accuracy.BurstRecord;
 import org.latencyserver.benchmarks.accuracy.ConnectionAccuracy;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
+import org.latencyserver.benchmarks.accuracy.MeanErrorSources;
 import org.latencyserver.benchmarks.accuracy.PathAnalysis;
 import org.latencyserver.benchmarks.accuracy.PathReport;
 import org.latencyserver.benchmarks.accuracy.PlayOptions;
@@ -110,6 +111,10 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
 
     @Option(names = "--analyse", paramLabel = "DIR", description = "Only analyse the records of an earlier run in DIR (no demo is started).")
     private Path analyseDirectory;
+
+    @Option(names = "--mean-sources", description = "Also print where the served means' error comes from: other predictors"
+        + " (hindsight oracles, the state's earlier occurrences, this occurrence's earlier bursts) on the same served means.")
+    private boolean meanSources;
 
     @Mixin
     private RealNetworkOptions realNetwork = new RealNetworkOptions();
@@ -301,6 +306,9 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             realNetwork.enabled() ? ShapeTargets.realNetwork(shapeMinBursts) : ShapeTargets.loopback(shapeMinBursts));
         shapeReport.print(System.out);
         final List<Path> shapeCsvs = shapeReport.writeCsv(directory);
+        if (meanSources) {
+            MeanErrorSources.print(MeanErrorSources.analyse(records), System.out);
+        }
         System.out.println();
         System.out.println("  raw records: " + directory.resolve(BurstRecord.FILE_NAME) + "; figures as CSV: " + csv
             + " (every shape together); per shape: " + String.join(", ", shapeCsvs.stream().map(file -> file.getFileName().toString()).toList()));
