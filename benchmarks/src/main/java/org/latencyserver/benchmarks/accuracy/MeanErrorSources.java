@@ -34,17 +34,21 @@ import java.util.function.ToDoubleFunction;
  * <li>{@code served × this occurrence's residual}: the served value times {@code exp(r)}, r the mean of
  *     {@code ln(burst mean / served mean)} over the occurrence's earlier bursts of every shape (what the server would
  *     learn from its own probe windows of this occurrence), and shrunk, {@code exp(n r / (n + }{@value #SHRINK_BURSTS}
- *     {@code ))} for n such bursts.</li>
+ *     {@code ))} for n such bursts;</li>
+ * <li>{@code served × the state's residual so far}: the same over the state's earlier bursts of every occurrence (a
+ *     per-state correction on top of what is served), plain and exponentially weighted
+ *     (λ = {@value #RESIDUAL_SMOOTHING}).</li>
  * </ul>
- * A causal predictor with nothing to go on serves the served value. Beside the rows, the target's expected noise: per
- * served mean of k bursts, {@code 0.674 s / √k} with {@code s} the standard deviation of the shape's
- * {@code ln(burst mean)} about their occurrence's mean (the median |error| of a mean of k normal draws; drift within an
- * occurrence counts as noise here, so it is an upper bound of the pure sampling noise).
+ * A causal predictor with nothing to go on serves the served value. Beside the rows, the target's own noise, by split
+ * halves ({@link #splitHalfNoise}): the median over served means of two bursts or more; no predictor, however good, is
+ * judged much closer than that.
  */
 public final class MeanErrorSources {
 
     /** Earlier bursts a shrunk residual weighs as much as: below, the occurrence's residual is trusted proportionally less. */
     public static final double SHRINK_BURSTS = 3.0;
+    /** Weight of the newest burst in the weighted residual of a state. */
+    public static final double RESIDUAL_SMOOTHING = 0.1;
 
     private MeanErrorSources() {
     }
@@ -67,11 +71,12 @@ public final class MeanErrorSources {
      * @param bursts                bursts tested
      * @param occurrences           occurrences of load states the shape's bursts fell in
      * @param medianBurstsPerMean   median bursts per served mean
-     * @param expectedTargetNoise   median over served means of the target's expected |noise| (above), relative
+     * @param targetNoise           median over served means of two bursts or more of their target's noise by split halves,
+     *                              relative; NaN when none has two
      * @param rows                  one per predictor, in the order above
      */
     public record ShapeSources(String shape, int indexRef, int servedMeans, int bursts, int occurrences, double medianBurstsPerMean,
-                               double expectedTargetNoise, List<Row> rows) {
+                               double targetNoise, List<Row> rows) {
     }
 
     /** A tested burst and where it fell. */
@@ -160,6 +165,10 @@ public final class MeanErrorSources {
         predictors.put("served × this occurrence's residual", first -> first.record().valueMs() * residualFactor(first, all, 0));
         predictors.put("served × this occurrence's residual, shrunk", first -> first.record().valueMs()
             * residualFactor(first, all, SHRINK_BURSTS));
+        predictors.put("served × the state's residual so far", first -> first.record().valueMs()
+            * stateResidualFactor(first, all, Double.NaN));
+        predictors.put("served × the state's residual so far, weighted", first -> first.record().valueMs()
+            * stateResidualFactor(first, all, RESIDUAL_SMOOTHING));
 
         final List<Row> rows = new ArrayList<>();
         predictors.forEach((name, predictor) -> {
@@ -174,8 +183,8 @@ public final class MeanErrorSources {
             }
         });
         final double[] sizes = groups.stream().mapToDouble(List::size).toArray();
-        final double spread = occurrenceSpread(bursts);
-        final double[] noise = groups.stream().mapToDouble(group -> 0.674 * spread / Math.sqrt(group.size())).toArray();
+        final double[] noise = groups.stream().mapToDouble(MeanErrorSources::splitHalfNoise).filter(value -> !Double.isNaN(value))
+            .toArray();
         return new ShapeSources(shape, indexRef, groups.size(), bursts.size(), (int) bursts.stream().mapToInt(Burst::occurrence).distinct().count(),
             SampleStatistics.median(sizes, sizes.length), SampleStatistics.median(noise, noise.length), List.copyOf(rows));
     }
@@ -192,8 +201,8 @@ public final class MeanErrorSources {
             + " means and round trips (median over served means of |prediction - pooled mean of what followed| / pooled)");
         for (final ShapeSources shape : sources) {
             out.printf(java.util.Locale.ROOT, "  %s, connection %d: %d served means over %d bursts in %d occurrences, median %.1f bursts"
-                    + " a served mean; the target's expected noise %.1f %%%n", shape.shape(), shape.indexRef(), shape.servedMeans(),
-                shape.bursts(), shape.occurrences(), shape.medianBurstsPerMean(), shape.expectedTargetNoise() * 100);
+                    + " a served mean; the target's own noise (split halves) %.1f %%%n", shape.shape(), shape.indexRef(),
+                shape.servedMeans(), shape.bursts(), shape.occurrences(), shape.medianBurstsPerMean(), shape.targetNoise() * 100);
             for (final Row row : shape.rows()) {
                 out.printf(java.util.Locale.ROOT, "    %-56s %6.1f %%%n", row.predictor(), row.medianError() * 100);
             }
@@ -220,6 +229,26 @@ public final class MeanErrorSources {
             }
         }
         return count == 0 ? 1.0 : Math.exp(sum / (count + shrink));
+    }
+
+    /**
+     * {@code exp(r)}: r the mean of {@code ln(burst mean / served mean)} over the state's earlier bursts of every shape, every
+     * occurrence (what a server learns per state from the probe windows that followed its served means); with a smoothing
+     * λ, their exponentially weighted mean (weight λ to the newest), else their plain mean.
+     */
+    private static double stateResidualFactor(final Burst first, final List<Burst> all, final double smoothing) {
+        double sum = 0;
+        double level = 0;
+        int count = 0;
+        for (final Burst burst : all) {
+            if (burst.state().equals(first.state()) && burst.record().epochMillis() < first.record().epochMillis()) {
+                final double residual = Math.log(burst.meanMs() / burst.record().valueMs());
+                sum += residual;
+                level = count == 0 ? residual : level + smoothing * (residual - level);
+                count++;
+            }
+        }
+        return count == 0 ? 1.0 : Math.exp(Double.isNaN(smoothing) ? sum / count : level);
     }
 
     /** The bursts' pooled round trips over their thesis means, each weighted by its round trips. */
@@ -249,19 +278,20 @@ public final class MeanErrorSources {
         return count == 0 ? Double.NaN : sum / (double) count / 1e6;
     }
 
-    /** Standard deviation of ln(burst mean) about the mean of its occurrence's (occurrences of one burst carry none). */
-    private static double occurrenceSpread(final List<Burst> bursts) {
-        final Map<Integer, List<Double>> logs = new TreeMap<>();
-        bursts.forEach(burst -> logs.computeIfAbsent(burst.occurrence(), o -> new ArrayList<>()).add(Math.log(burst.meanMs())));
-        double squares = 0;
-        int freedom = 0;
-        for (final List<Double> values : logs.values()) {
-            final double mean = values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-            for (final double value : values) {
-                squares += (value - mean) * (value - mean);
-            }
-            freedom += values.size() - 1;
+    /**
+     * A served mean's target noise by split halves: its bursts in turn into two halves, {@code |m_A − m_B| / (2 m)} with
+     * m the pooled mean of all (for equal halves of independent bursts, {@code m_A − m_B} has twice the standard deviation
+     * of m's own noise); NaN for a served mean of one burst.
+     */
+    private static double splitHalfNoise(final List<Burst> group) {
+        if (group.size() < 2) {
+            return Double.NaN;
         }
-        return freedom == 0 ? Double.NaN : Math.sqrt(squares / freedom);
+        final List<Burst> even = new ArrayList<>();
+        final List<Burst> odd = new ArrayList<>();
+        for (int i = 0; i < group.size(); i++) {
+            (i % 2 == 0 ? even : odd).add(group.get(i));
+        }
+        return Math.abs(pooledMs(even) - pooledMs(odd)) / (2 * pooledMs(group));
     }
 }

@@ -92,6 +92,44 @@ class MeanErrorSourcesTest {
     }
 
     @Test
+    void theStatesResidualCarriesAServedMeansBiasAcrossOccurrences() {
+        // LOW/LOW always runs at 2 ms and is always served about 1 ms: every served mean after the first learns the factor 2
+        final List<BurstRecord> records = new ArrayList<>();
+        long epoch = 1_000;
+        double servedMs = 1.0;
+        for (int i = 0; i < 4; i++) {
+            records.add(burst(epoch += 500, LOW_LOW, servedMs += 0.01, 1.0, 2_000, 2_000));
+        }
+        records.add(burst(epoch += 500, HIGH_HIGH, 5.0, 5.0, 5_000, 5_000));
+        for (int i = 0; i < 4; i++) {
+            records.add(burst(epoch += 500, LOW_LOW, servedMs += 0.01, 1.0, 2_000, 2_000));
+        }
+        final ShapeSources sources = MeanErrorSources.analyse(records).get(0);
+        assertTrue(error(sources, "served") > 0.4, "about 1 ms served against 2 ms");
+        assertEquals(0.0, error(sources, "served × the state's residual so far"), 0.03);
+        assertEquals(0.0, error(sources, "served × the state's residual so far, weighted"), 0.03);
+    }
+
+    @Test
+    void theTargetsOwnNoiseIsHalfTheGapBetweenItsHalvesOverItsMean() {
+        // one served mean over bursts of 1, 3, 1, 3 ms: halves of 1 ms and 3 ms, pooled 2 ms: |1 - 3| / (2 * 2) = 0.5
+        final List<BurstRecord> records = new ArrayList<>();
+        long epoch = 1_000;
+        for (final long rttMicros : new long[] {1_000, 3_000, 1_000, 3_000}) {
+            records.add(burst(epoch += 500, LOW_LOW, 2.0, 2.0, rttMicros, rttMicros));
+        }
+        final ShapeSources sources = MeanErrorSources.analyse(records).get(0);
+        assertEquals(0.5, sources.targetNoise(), 1e-12);
+        assertEquals(0.0, error(sources, "served"), 1e-12, "2 ms served, 2 ms pooled");
+    }
+
+    @Test
+    void aServedMeanOfOneBurstHasNoSplitHalfNoise() {
+        final List<BurstRecord> records = List.of(burst(1_000, LOW_LOW, 2.0, 2.0, 1_000, 3_000));
+        assertTrue(Double.isNaN(MeanErrorSources.analyse(records).get(0).targetNoise()));
+    }
+
+    @Test
     void aBlockIsPrintedPerShapeWithEveryPredictor() {
         final double[] served = {1.5, 1.5, 1.5, 1.5, 1.49, 1.49, 1.49, 1.49};
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
