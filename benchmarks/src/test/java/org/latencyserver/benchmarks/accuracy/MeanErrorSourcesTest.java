@@ -98,11 +98,11 @@ class MeanErrorSourcesTest {
         long epoch = 1_000;
         double servedMs = 1.0;
         for (int i = 0; i < 4; i++) {
-            records.add(burst(epoch += 500, LOW_LOW, servedMs += 0.01, 1.0, 2_000, 2_000));
+            records.add(burst(epoch += 500, LOW_LOW, servedMs += 0.001, 1.0, 2_000, 2_000));
         }
         records.add(burst(epoch += 500, HIGH_HIGH, 5.0, 5.0, 5_000, 5_000));
         for (int i = 0; i < 4; i++) {
-            records.add(burst(epoch += 500, LOW_LOW, servedMs += 0.01, 1.0, 2_000, 2_000));
+            records.add(burst(epoch += 500, LOW_LOW, servedMs += 0.001, 1.0, 2_000, 2_000));
         }
         final ShapeSources sources = MeanErrorSources.analyse(records).get(0);
         assertTrue(error(sources, "served") > 0.4, "about 1 ms served against 2 ms");
