@@ -24,6 +24,8 @@ import java.util.function.ToDoubleFunction;
  * <li>{@code the occurrence's mean (hindsight)}: the pooled mean of every burst of the shape in this occurrence, the
  *     served mean's own included — an oracle that knows the occurrence, not the moment; what is left is drift within the
  *     occurrence and the target's own noise;</li>
+ * <li>{@code the occurrence's other bursts (hindsight)}: the same without the served mean's own bursts (the served value
+ *     when the occurrence has no other burst of the shape) — the occurrence's level known from other samples of it;</li>
  * <li>{@code the state's mean over the run (hindsight)}: the pooled mean of every burst of the shape in the state;</li>
  * <li>{@code the state's earlier occurrences}: the pooled mean of the shape's bursts in the state before this
  *     occurrence (the long-run mean a server could know);</li>
@@ -41,12 +43,18 @@ import java.util.function.ToDoubleFunction;
  * </ul>
  * A causal predictor with nothing to go on serves the served value. Beside the rows, the target's own noise, by split
  * halves ({@link #splitHalfNoise}): the median over served means of two bursts or more; no predictor, however good, is
- * judged much closer than that.
+ * judged much closer than that. Last, the served value's figure over the served means made from the occurrence's own
+ * measurement ({@code source} "measurement") and from an earlier occurrence's ("remembered measurement"), each whatever
+ * corrected it: the staleness of the measurement behind a served mean, seen directly.
  */
 public final class MeanErrorSources {
 
     /** Earlier bursts a shrunk residual weighs as much as: below, the occurrence's residual is trusted proportionally less. */
     public static final double SHRINK_BURSTS = 3.0;
+    /** {@code Estimate.source} of a mean made from this occurrence's own measurement. */
+    static final String FRESH = "measurement";
+    /** {@code Estimate.source} of a mean made from the state's measurement of an earlier occurrence. */
+    static final String REMEMBERED = "remembered measurement";
     /** Weight of the newest burst in the weighted residual of a state. */
     public static final double RESIDUAL_SMOOTHING = 0.1;
 
@@ -57,9 +65,11 @@ public final class MeanErrorSources {
      * One predictor's figure.
      *
      * @param predictor   what stood in for the served value
-     * @param medianError median over served means of |prediction − pooled mean of what followed| / that pooled mean
+     * @param servedMeans the served means it was judged on
+     * @param medianError median over those served means of |prediction − pooled mean of what followed| / that pooled mean;
+     *                    NaN over none
      */
-    public record Row(String predictor, double medianError) {
+    public record Row(String predictor, int servedMeans, double medianError) {
     }
 
     /**
@@ -152,6 +162,8 @@ public final class MeanErrorSources {
         final Map<String, ToDoubleFunction<Burst>> predictors = new LinkedHashMap<>();
         predictors.put("served", first -> first.record().valueMs());
         predictors.put("the occurrence's mean (hindsight)", first -> pooledMs(bursts, burst -> burst.occurrence() == first.occurrence()));
+        predictors.put("the occurrence's other bursts (hindsight)", first -> orServed(first, pooledMs(bursts,
+            burst -> burst.occurrence() == first.occurrence() && !groupOf(groups, first).contains(burst))));
         predictors.put("the state's mean over the run (hindsight)", first -> pooledMs(bursts, burst -> burst.state().equals(first.state())));
         predictors.put("the state's earlier occurrences", first -> orServed(first, pooledMs(bursts,
             burst -> burst.state().equals(first.state()) && burst.occurrence() < first.occurrence())));
@@ -176,12 +188,18 @@ public final class MeanErrorSources {
             for (int i = 0; i < errors.length; i++) {
                 errors[i] = Math.abs(predictor.applyAsDouble(groups.get(i).get(0)) - targetMs[i]) / targetMs[i];
             }
-            rows.add(new Row(name, SampleStatistics.median(errors, errors.length)));
+            rows.add(new Row(name, errors.length, SampleStatistics.median(errors, errors.length)));
             if (name.equals("served")) {
-                rows.add(new Row("best constant per state (hindsight)", ServedMeans.of(bursts.stream().map(Burst::record).toList())
-                    .hindsightFloor()));
+                rows.add(new Row("best constant per state (hindsight)", errors.length,
+                    ServedMeans.of(bursts.stream().map(Burst::record).toList()).hindsightFloor()));
             }
         });
+        for (final String source : List.of(FRESH, REMEMBERED)) {
+            final double[] errors = java.util.stream.IntStream.range(0, groups.size())
+                .filter(i -> source.equals(groups.get(i).get(0).record().source()))
+                .mapToDouble(i -> Math.abs(groups.get(i).get(0).record().valueMs() - targetMs[i]) / targetMs[i]).toArray();
+            rows.add(new Row("served, made from a " + source, errors.length, SampleStatistics.median(errors, errors.length)));
+        }
         final double[] sizes = groups.stream().mapToDouble(List::size).toArray();
         final double[] noise = groups.stream().mapToDouble(MeanErrorSources::splitHalfNoise).filter(value -> !Double.isNaN(value))
             .toArray();
@@ -204,9 +222,14 @@ public final class MeanErrorSources {
                     + " a served mean; the target's own noise (split halves) %.1f %%%n", shape.shape(), shape.indexRef(),
                 shape.servedMeans(), shape.bursts(), shape.occurrences(), shape.medianBurstsPerMean(), shape.targetNoise() * 100);
             for (final Row row : shape.rows()) {
-                out.printf(java.util.Locale.ROOT, "    %-56s %6.1f %%%n", row.predictor(), row.medianError() * 100);
+                out.printf(java.util.Locale.ROOT, "    %-56s %6.1f %%  (%d)%n", row.predictor(), row.medianError() * 100,
+                    row.servedMeans());
             }
         }
+    }
+
+    private static List<Burst> groupOf(final List<List<Burst>> groups, final Burst first) {
+        return groups.stream().filter(group -> group.get(0) == first).findFirst().orElseThrow();
     }
 
     /** The thesis mean served with the burst (the state's measurement), else the served value. */

@@ -111,6 +111,39 @@ class MeanErrorSourcesTest {
     }
 
     @Test
+    void theOccurrencesOtherBurstsLeaveOutTheServedMeansOwn() {
+        // one occurrence: a served mean over bursts of 1 ms, then one over bursts of 3 ms; each knows only the other's level
+        final List<BurstRecord> records = new ArrayList<>();
+        long epoch = 1_000;
+        for (final long rttMicros : new long[] {1_000, 1_000, 3_000, 3_000}) {
+            records.add(burst(epoch += 500, LOW_LOW, rttMicros == 1_000 ? 1.0 : 3.0, 2.0, rttMicros, rttMicros));
+        }
+        final ShapeSources sources = MeanErrorSources.analyse(records).get(0);
+        assertEquals(0.0, error(sources, "served"), 1e-12);
+        assertEquals((1.0 + 1.0 / 3) / 2, error(sources, "the occurrence's mean (hindsight)"), 1e-12, "2 ms against 1 and 3 ms");
+        // 3 ms against 1 ms (200 %), 1 ms against 3 ms (66.7 %): the median of two is their mean
+        assertEquals((2.0 + 2.0 / 3) / 2, error(sources, "the occurrence's other bursts (hindsight)"), 1e-12);
+    }
+
+    @Test
+    void servedMeansAreAlsoJudgedApartByTheMeasurementTheyWereMadeFrom() {
+        final List<BurstRecord> records = new ArrayList<>();
+        records.add(burst(1_000, LOW_LOW, 1.0, 1.0, 1_000, 1_000));
+        final BurstRecord stale = burst(1_500, LOW_LOW, 1.5, 1.5, 1_000, 1_000);
+        records.add(new BurstRecord(stale.epochMillis(), 3, 3, "lab1", "lab2", 256, LOW_LOW, 0, LOW_LOW, 0, true, "", "AVERAGE", 1.5,
+            1.5, 0, 0.75, 3, "ms", "remembered measurement", "", false, false, 0, stale.rttNanos()).withShape("slow", 10_000, "arrays"));
+        final ShapeSources sources = MeanErrorSources.analyse(records).get(0);
+        final Row fresh = sources.rows().stream().filter(row -> row.predictor().equals("served, made from a measurement")).findFirst()
+            .orElseThrow();
+        final Row remembered = sources.rows().stream().filter(row -> row.predictor().equals(
+            "served, made from a remembered measurement")).findFirst().orElseThrow();
+        assertEquals(1, fresh.servedMeans());
+        assertEquals(0.0, fresh.medianError(), 1e-12);
+        assertEquals(1, remembered.servedMeans());
+        assertEquals(0.5, remembered.medianError(), 1e-12);
+    }
+
+    @Test
     void theTargetsOwnNoiseIsHalfTheGapBetweenItsHalvesOverItsMean() {
         // one served mean over bursts of 1, 3, 1, 3 ms: halves of 1 ms and 3 ms, pooled 2 ms: |1 - 3| / (2 * 2) = 0.5
         final List<BurstRecord> records = new ArrayList<>();
