@@ -43,7 +43,8 @@ import java.util.function.ToDoubleFunction;
  * </ul>
  * A causal predictor with nothing to go on serves the served value. Beside the rows, the target's own noise, by split
  * halves ({@link #splitHalfNoise}): the median over served means of two bursts or more; no predictor, however good, is
- * judged much closer than that. Last, the served value's figure over the served means made from the occurrence's own
+ * judged much closer than that. And the same were every served mean held through its occurrence (one target per
+ * occurrence): what serving fewer, steadier values would leave. Last, the served value's figure over the served means made from the occurrence's own
  * measurement ({@code source} "measurement") and from an earlier occurrence's ("remembered measurement"), each whatever
  * corrected it: the staleness of the measurement behind a served mean, seen directly.
  */
@@ -83,10 +84,12 @@ public final class MeanErrorSources {
      * @param medianBurstsPerMean   median bursts per served mean
      * @param targetNoise           median over served means of two bursts or more of their target's noise by split halves,
      *                              relative; NaN when none has two
+     * @param heldNoise             the same were each served mean held through its occurrence (one target per occurrence:
+     *                              every burst of the shape in it)
      * @param rows                  one per predictor, in the order above
      */
     public record ShapeSources(String shape, int indexRef, int servedMeans, int bursts, int occurrences, double medianBurstsPerMean,
-                               double targetNoise, List<Row> rows) {
+                               double targetNoise, double heldNoise, List<Row> rows) {
     }
 
     /** A tested burst and where it fell. */
@@ -203,8 +206,13 @@ public final class MeanErrorSources {
         final double[] sizes = groups.stream().mapToDouble(List::size).toArray();
         final double[] noise = groups.stream().mapToDouble(MeanErrorSources::splitHalfNoise).filter(value -> !Double.isNaN(value))
             .toArray();
+        final Map<Integer, List<Burst>> byOccurrence = new TreeMap<>();
+        bursts.forEach(burst -> byOccurrence.computeIfAbsent(burst.occurrence(), o -> new ArrayList<>()).add(burst));
+        final double[] heldNoise = byOccurrence.values().stream().mapToDouble(MeanErrorSources::splitHalfNoise)
+            .filter(value -> !Double.isNaN(value)).toArray();
         return new ShapeSources(shape, indexRef, groups.size(), bursts.size(), (int) bursts.stream().mapToInt(Burst::occurrence).distinct().count(),
-            SampleStatistics.median(sizes, sizes.length), SampleStatistics.median(noise, noise.length), List.copyOf(rows));
+            SampleStatistics.median(sizes, sizes.length), SampleStatistics.median(noise, noise.length),
+            SampleStatistics.median(heldNoise, heldNoise.length), List.copyOf(rows));
     }
 
     /**
@@ -219,8 +227,9 @@ public final class MeanErrorSources {
             + " means and round trips (median over served means of |prediction - pooled mean of what followed| / pooled)");
         for (final ShapeSources shape : sources) {
             out.printf(java.util.Locale.ROOT, "  %s, connection %d: %d served means over %d bursts in %d occurrences, median %.1f bursts"
-                    + " a served mean; the target's own noise (split halves) %.1f %%%n", shape.shape(), shape.indexRef(),
-                shape.servedMeans(), shape.bursts(), shape.occurrences(), shape.medianBurstsPerMean(), shape.targetNoise() * 100);
+                    + " a served mean; the target's own noise (split halves) %.1f %%, were each served mean held through its occurrence %.1f %%%n",
+                shape.shape(), shape.indexRef(), shape.servedMeans(), shape.bursts(), shape.occurrences(), shape.medianBurstsPerMean(),
+                shape.targetNoise() * 100, shape.heldNoise() * 100);
             for (final Row row : shape.rows()) {
                 out.printf(java.util.Locale.ROOT, "    %-56s %6.1f %%  (%d)%n", row.predictor(), row.medianError() * 100,
                     row.servedMeans());

@@ -157,6 +157,20 @@ class MeanErrorSourcesTest {
     }
 
     @Test
+    void theNoiseOfAServedMeanHeldThroughItsOccurrenceSplitsEveryBurstOfTheOccurrence() {
+        // served means of one burst each (no split-half noise), in one occurrence of bursts 1, 3, 1, 3 ms: held, 0.5
+        final List<BurstRecord> records = new ArrayList<>();
+        long epoch = 1_000;
+        double servedMs = 2.0;
+        for (final long rttMicros : new long[] {1_000, 3_000, 1_000, 3_000}) {
+            records.add(burst(epoch += 500, LOW_LOW, servedMs += 0.01, 2.0, rttMicros, rttMicros));
+        }
+        final ShapeSources sources = MeanErrorSources.analyse(records).get(0);
+        assertTrue(Double.isNaN(sources.targetNoise()));
+        assertEquals(0.5, sources.heldNoise(), 1e-12);
+    }
+
+    @Test
     void aServedMeanOfOneBurstHasNoSplitHalfNoise() {
         final List<BurstRecord> records = List.of(burst(1_000, LOW_LOW, 2.0, 2.0, 1_000, 3_000));
         assertTrue(Double.isNaN(MeanErrorSources.analyse(records).get(0).targetNoise()));
