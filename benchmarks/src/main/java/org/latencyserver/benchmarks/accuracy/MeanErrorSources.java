@@ -44,9 +44,10 @@ import java.util.function.ToDoubleFunction;
  * A causal predictor with nothing to go on serves the served value. Beside the rows, the target's own noise, by split
  * halves ({@link #splitHalfNoise}): the median over served means of two bursts or more; no predictor, however good, is
  * judged much closer than that. And the same were every served mean held through its occurrence (one target per
- * occurrence): what serving fewer, steadier values would leave. Last, the served value's figure over the served means made from the occurrence's own
- * measurement ({@code source} "measurement") and from an earlier occurrence's ("remembered measurement"), each whatever
- * corrected it: the staleness of the measurement behind a served mean, seen directly.
+ * occurrence): what serving fewer, steadier values would leave. Last, the served value's figure over the served means
+ * made from the occurrence's own measurement ({@code source} "measurement") and from an earlier occurrence's
+ * ("remembered measurement"), each whatever corrected it: the staleness of the measurement behind a served mean, seen
+ * directly.
  */
 public final class MeanErrorSources {
 
