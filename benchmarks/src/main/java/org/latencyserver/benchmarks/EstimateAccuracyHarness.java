@@ -69,6 +69,9 @@ import picocli.CommandLine.Parameters;
  * with one CSV per shape. Without it the one shape played is {@code custom}: the burst size, {@code --spacing-micros}
  * and {@code --round-trip}.
  *
+ * <p>With {@code --mean-sources} it also prints where the QoS 1/3 served means' error comes from ({@link MeanErrorSources}:
+ * other predictors on the same served means, the target's own noise).
+ *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.EstimateAccuracyHarness [DURATION_SECONDS] [BURST_SIZE]}
  * from the repository root; {@code --help} for the options. Connection 1 of the demo (emulated TAC-4
  * workstations, no agents) is read but reported as not checkable.
