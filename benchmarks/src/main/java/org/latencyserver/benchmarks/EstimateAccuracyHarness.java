@@ -21,6 +21,7 @@ import org.latencyserver.benchmarks.accuracy.ApplicationPlayer;
 import org.latencyserver.benchmarks.accuracy.BurstRecord;
 import org.latencyserver.benchmarks.accuracy.ConnectionAccuracy;
 import org.latencyserver.benchmarks.accuracy.DemoProcess;
+import org.latencyserver.benchmarks.accuracy.MeanErrorSources;
 import org.latencyserver.benchmarks.accuracy.PathAnalysis;
 import org.latencyserver.benchmarks.accuracy.PathReport;
 import org.latencyserver.benchmarks.accuracy.PlayOptions;
@@ -68,6 +69,9 @@ import picocli.CommandLine.Parameters;
  * with one CSV per shape. Without it the one shape played is {@code custom}: the burst size, {@code --spacing-micros}
  * and {@code --round-trip}.
  *
+ * <p>With {@code --mean-sources} it also prints where the QoS 1/3 served means' error comes from ({@link MeanErrorSources}:
+ * other predictors on the same served means, the target's own noise).
+ *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar org.latencyserver.benchmarks.EstimateAccuracyHarness [DURATION_SECONDS] [BURST_SIZE]}
  * from the repository root; {@code --help} for the options. Connection 1 of the demo (emulated TAC-4
  * workstations, no agents) is read but reported as not checkable.
@@ -110,6 +114,10 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
 
     @Option(names = "--analyse", paramLabel = "DIR", description = "Only analyse the records of an earlier run in DIR (no demo is started).")
     private Path analyseDirectory;
+
+    @Option(names = "--mean-sources", description = "Also print where the served means' error comes from: other predictors"
+        + " (hindsight oracles, the state's earlier occurrences, this occurrence's earlier bursts) on the same served means.")
+    private boolean meanSources;
 
     @Mixin
     private RealNetworkOptions realNetwork = new RealNetworkOptions();
@@ -301,6 +309,9 @@ public final class EstimateAccuracyHarness implements Callable<Integer> {
             realNetwork.enabled() ? ShapeTargets.realNetwork(shapeMinBursts) : ShapeTargets.loopback(shapeMinBursts));
         shapeReport.print(System.out);
         final List<Path> shapeCsvs = shapeReport.writeCsv(directory);
+        if (meanSources) {
+            MeanErrorSources.print(MeanErrorSources.analyse(records), System.out);
+        }
         System.out.println();
         System.out.println("  raw records: " + directory.resolve(BurstRecord.FILE_NAME) + "; figures as CSV: " + csv
             + " (every shape together); per shape: " + String.join(", ", shapeCsvs.stream().map(file -> file.getFileName().toString()).toList()));
