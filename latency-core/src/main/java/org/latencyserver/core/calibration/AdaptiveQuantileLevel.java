@@ -13,33 +13,36 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * <pre>
  *   Δα = γ_b · min(n, maxBlockWeight) · (α_target − k / n)        γ_b = γ · max(1, {@value #YOUNG_BLOCKS} / (b + 1))
  * </pre>
- * then keeps it in {@code [}{@value #MIN_MISS_FRACTION}{@code , maxMissFraction]}. Units: α and k / n are fractions of
+ * then keeps it in {@code [minMissFraction, maxMissFraction]}, {@code minMissFraction = −γ · maxBlockWeight · α_target}
+ * (−0.01 at the defaults). Units: α and k / n are fractions of
  * round trips, γ is per round trip, so {@code γ · min(n, cap)} is dimensionless. Why each part:
  * <ul>
  * <li><b>The block weight</b> {@code min(n, maxBlockWeight)}: the per-round-trip rule, with a measurement's thousand
  *     correlated round trips weighing no more than {@code maxBlockWeight} probes (they are one look at the path, not a
  *     thousand independent ones).</li>
- * <li><b>The floor, α ≥ 0 (anti-windup)</b>: every α ≤ 0 asks for the histogram's top and serves the same bound, so
- *     below 0 the integrator would only store misses as delay: with the old floor of −0.2, a young state whose first
- *     block of 32 round trips mostly missed (Δα ≈ −0.005 · 32 · 0.9) needed about 24 clean blocks of 50 (each
- *     +0.005 · 50 · 0.04 = +0.01) to serve below the top again. Clipping where the served bound stops changing leaves
- *     every bound served while α &gt; 0 as it was; what it drops is a debt that the histogram's top could not pay off
- *     anyway (the top is what both rules serve while it stands).</li>
+ * <li><b>The floor, one clean block below 0 (anti-windup)</b>: every α ≤ 0 asks for the histogram's top and serves
+ *     the same bound, so below 0 the integrator only stores misses as delay: with the old floor of −0.2, a state whose
+ *     first block of 32 round trips mostly missed (Δα ≈ −0.005 · 32 · 0.9) needed about 24 clean blocks of 50 (each
+ *     +0.005 · 50 · 0.04 = +0.01) to serve below the top again. The floor {@code −γ · cap · α_target} is what one clean
+ *     full block gives back: at most one block is served at the top for a debt already paid. It is not 0 because
+ *     what it clips is that debt: where the reference is so low that even its top misses often, clipping at 0 lets
+ *     the long-run miss rate exceed α_target (simulated, a reference 2 times too low: 6.7 % at 0, 5.2 % here, 4.0 %
+ *     at −0.2; 1.5 times too low: 4.3 %, 4.07 %, 4.0 %).</li>
  * <li><b>The young step</b> {@code γ_b}: a level that has learned from few blocks is a running estimate, not yet a
  *     tracker; its b-th block moves it by {@value #YOUNG_BLOCKS} / (b + 1) times the mature step (the 1 / t steps of a
  *     stochastic approximation), so a clean block right after a bad first one weighs as much as that one did (hits
  *     move α up by α_target per round trip, misses down by 1 − α_target: at 96 % a miss weighs 24 hits). From block
  *     {@value #YOUNG_BLOCKS} on the step is γ. A young level hit by one fully missed block of 50 is back at the
- *     nominal level after three clean blocks of 50 (+0.02, +0.013, +0.01 from α = 0), where the plain step needs
- *     four from 0 and 24 from −0.2.</li>
+ *     nominal level after four clean blocks of 50 (+0.02, +0.013, +0.01, +0.01 from α = −0.01), where the plain
+ *     step needs five from −0.01 and 24 from −0.2.</li>
  * </ul>
  *
  * <p>Long run: from block {@value #YOUNG_BLOCKS} on this is Gibbs &amp; Candès's rule with a clipped α. Summing the
  * steps over {@code T} later blocks, {@code |mean weighted miss − α_target| ≤ (α_max − α_min + γ · cap) / (γ · W_T)}
- * ({@code W_T} the summed weights) plus the clipped amount over {@code γ · W_T}: clipping at the floor happens only
- * while the histogram's top itself misses more than α_target, where no level of the histogram holds (then the
- * {@linkplain RatioScores ratios} rescale the bound instead, {@link EstimateCorrection}); so wherever some level of
- * the histogram holds, misses average α_target under drift as before.
+ * ({@code W_T} the summed weights) plus the clipped amount over {@code γ · W_T}: the floor clips only blocks that miss
+ * while the histogram's top is served, so where some level below the top holds, misses average α_target under
+ * drift as before; where only the top or nothing in the histogram holds, the {@linkplain RatioScores ratios} rescale
+ * the bound instead ({@link EstimateCorrection}).
  *
  * <p>When the path is stationary and the histogram right, misses average {@code α_target} and
  * {@code α} wanders around it: the served bound falls back to the thesis's. An α read back from an older record below
@@ -52,7 +55,7 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * <p>Immutable and thread-safe.
  *
  * @param targetMissFraction α_target, in (0, 1): 1 − bound percent / 100
- * @param missFraction       α now: the served level is {@code 1 − α}; below {@link #MIN_MISS_FRACTION} it is raised to it
+ * @param missFraction       α now: the served level is {@code 1 − α}; below {@link #minMissFraction()} it is raised to it
  * @param stepPerRoundTrip   γ, {@code > 0}
  * @param maxBlockWeight     most round trips a block counts as, {@code >= 1}
  * @param ratios             recent round trips over the thesis's bound they followed, when it was read from the path's
@@ -80,11 +83,6 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
     /** Default cap: a measurement counts as 50 probes. */
     public static final int DEFAULT_MAX_BLOCK_WEIGHT = 50;
     /**
-     * Lowest α: 0, the level of the histogram's top. Every α below it would serve the same bound, so winding further
-     * down would only delay the way back (anti-windup); older records with α down to −0.2 are raised to it.
-     */
-    public static final double MIN_MISS_FRACTION = 0.0;
-    /**
      * Blocks over which a young level's step decays to γ: its b-th block (b from 0) moves it by {@code
      * YOUNG_BLOCKS / (b + 1)} times γ while that is above 1.
      */
@@ -108,7 +106,7 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         if (Double.isNaN(missFraction)) {
             throw new IllegalArgumentException("miss fraction is NaN");
         }
-        missFraction = Math.max(MIN_MISS_FRACTION, missFraction);
+        missFraction = Math.max(-stepPerRoundTrip * maxBlockWeight * targetMissFraction, missFraction);
         if (ratios == null || profileRatios == null) {
             throw new IllegalArgumentException("ratios must not be null (RatioScores.EMPTY for none)");
         }
@@ -155,7 +153,7 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         final double weight = Math.min(roundTrips, maxBlockWeight);
         final double next = missFraction
             + stepFactor(blocksBefore) * stepPerRoundTrip * weight * (targetMissFraction - (double) misses / roundTrips);
-        return new AdaptiveQuantileLevel(targetMissFraction, Math.max(MIN_MISS_FRACTION, Math.min(maxMissFraction(), next)),
+        return new AdaptiveQuantileLevel(targetMissFraction, Math.max(minMissFraction(), Math.min(maxMissFraction(), next)),
             stepPerRoundTrip, maxBlockWeight, ratios, profileRatios);
     }
 
@@ -165,6 +163,15 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
      */
     public static double stepFactor(final long blocksBefore) {
         return Math.max(1.0, (double) YOUNG_BLOCKS / (blocksBefore + 1.0));
+    }
+
+    /**
+     * @return the lowest α, {@code −γ · maxBlockWeight · α_target}: any α ≤ 0 serves the histogram's top, so winding
+     *         further than one clean full block can give back would only delay the way down (anti-windup); older
+     *         records with α down to −0.2 are raised to it
+     */
+    public double minMissFraction() {
+        return -stepPerRoundTrip * maxBlockWeight * targetMissFraction;
     }
 
     /** @return the highest α a block may bring the level to: the lower of 2 α_target + 0.05 and the median's */
@@ -213,8 +220,8 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         return Math.max(MIN_LEVEL_PERCENT, Math.min(100.0, 100.0 * (1.0 - missFraction)));
     }
 
-    /** @return whether the correction asks for the histogram's top (α at its floor, 0) */
+    /** @return whether the correction asks for the histogram's top (α at most 0) */
     public boolean atHistogramTop() {
-        return missFraction <= MIN_MISS_FRACTION;
+        return missFraction <= 0;
     }
 }
