@@ -10,7 +10,7 @@ import org.latencyserver.core.calibration.BorrowedLevel;
  * The adaptive level's update, old rule and new side by side, on a replay shaped like a run on the two-switch testbed:
  * the four loading patterns (idle, hop 1, hop 2, both) follow each other once, 150 s each, each with 1–9 blocks of
  * 8–50 round trips. Each pattern's reference histogram (1,000 round trips) is off from its round trips by a factor
- * drawn log-uniformly in [0.6, 2.5] (true over reference: above 1 the histogram is too low and early blocks miss a
+ * drawn log-uniformly in [0.6, 2.5] by default (true over reference: above 1 the histogram is too low and early blocks miss a
  * lot; below 1 too high). Round trips are heavy-tailed: lognormal (σ 0.3) times, with probability 0.05, a Pareto
  * factor of index 1.5. A pattern's served α is its own level shrunk towards the pooled one as {@link BorrowedLevel}
  * does ({@code w = b / (b + 20)}); each level learns from the misses at the bound it itself would give.
@@ -25,7 +25,8 @@ import org.latencyserver.core.calibration.BorrowedLevel;
  * rate of both rules.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
- * org.latencyserver.benchmarks.calibration.LevelUpdateSimulation [seeds] [stationary blocks]}.
+ * org.latencyserver.benchmarks.calibration.LevelUpdateSimulation [seeds] [stationary blocks] [lowest factor]
+ * [highest factor]}.
  */
 public final class LevelUpdateSimulation {
 
@@ -33,8 +34,8 @@ public final class LevelUpdateSimulation {
     private static final double TARGET = 1.0 - BOUND_PERCENT / 100.0;
     private static final String[] PATTERNS = {"idle", "hop 1", "hop 2", "both"};
     private static final int REFERENCE_ROUND_TRIPS = 1000;
-    private static final double MIN_FACTOR = 0.6;
-    private static final double MAX_FACTOR = 2.5;
+    private static final double DEFAULT_MIN_FACTOR = 0.6;
+    private static final double DEFAULT_MAX_FACTOR = 2.5;
 
     private LevelUpdateSimulation() {
     }
@@ -53,21 +54,24 @@ public final class LevelUpdateSimulation {
         new AdaptiveQuantileLevel(TARGET, alpha, START.stepPerRoundTrip(), START.maxBlockWeight()).observe(n, k, b).missFraction();
 
     /**
-     * @param args seeds (default 400), blocks of the stationary run (default 20000)
+     * @param args seeds (default 400), blocks of the stationary run (default 20000), the range of the reference's
+     *             factor (default 0.6 and 2.5)
      */
     public static void main(final String[] args) {
         final int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 400;
         final int stationaryBlocks = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
+        final double minFactor = args.length > 2 ? Double.parseDouble(args[2]) : DEFAULT_MIN_FACTOR;
+        final double maxFactor = args.length > 3 ? Double.parseDouble(args[3]) : DEFAULT_MAX_FACTOR;
         final double trueP96 = trueQuantile(TARGET);
         System.out.printf(Locale.ROOT, "seeds 1..%d, nominal %.0f %%, reference factor log-uniform in [%.1f, %.1f], true p96 %.3f%n%n",
-            seeds, BOUND_PERCENT, MIN_FACTOR, MAX_FACTOR, trueP96);
+            seeds, BOUND_PERCENT, minFactor, maxFactor, trueP96);
         System.out.println("| pattern | rule | coverage, median (10–90 %) | seeds in 96 ± 2 % | bound ÷ true p96, median (10–90 %) |");
         System.out.println("|---|---|---|---|---|");
         final double[][][] coverage = new double[2][PATTERNS.length][seeds];
         final double[][][] ratio = new double[2][PATTERNS.length][seeds];
         for (int r = 0; r < 2; r++) {
             for (int seed = 0; seed < seeds; seed++) {
-                replay(r == 0 ? OLD : NEW, seed + 1, trueP96, coverage[r], ratio[r], seed);
+                replay(r == 0 ? OLD : NEW, seed + 1, minFactor, maxFactor, trueP96, coverage[r], ratio[r], seed);
             }
         }
         for (int p = 0; p < PATTERNS.length; p++) {
@@ -86,12 +90,12 @@ public final class LevelUpdateSimulation {
     }
 
     /** One run's four patterns, into {@code coverage[pattern][slot]} and {@code ratio[pattern][slot]}. */
-    private static void replay(final Rule rule, final long seed, final double trueP96, final double[][] coverage,
-                               final double[][] ratio, final int slot) {
+    private static void replay(final Rule rule, final long seed, final double minFactor, final double maxFactor,
+                               final double trueP96, final double[][] coverage, final double[][] ratio, final int slot) {
         final Random random = new Random(seed);
         final double[][] reference = new double[PATTERNS.length][];
         for (int p = 0; p < PATTERNS.length; p++) {
-            final double factor = Math.exp(Math.log(MIN_FACTOR) + random.nextDouble() * Math.log(MAX_FACTOR / MIN_FACTOR));
+            final double factor = Math.exp(Math.log(minFactor) + random.nextDouble() * Math.log(maxFactor / minFactor));
             reference[p] = reference(random, factor);
         }
         double pooled = TARGET;
