@@ -14,8 +14,8 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  *   Δα = γ_b · min(n, maxBlockWeight) · (α_target − k / n)        γ_b = γ · max(1, {@value #YOUNG_BLOCKS} / (b + 1))
  * </pre>
  * then keeps it in {@code [minMissFraction, maxMissFraction]}, {@code minMissFraction = −γ · maxBlockWeight · α_target}
- * (−0.01 at the defaults). Units: α and k / n are fractions of
- * round trips, γ is per round trip, so {@code γ · min(n, cap)} is dimensionless. Why each part:
+ * (−0.01 at the defaults). Units: α and k / n are fractions of round trips, γ is per round trip, so
+ * {@code γ · min(n, cap)} is dimensionless. Why each part:
  * <ul>
  * <li><b>The block weight</b> {@code min(n, maxBlockWeight)}: the per-round-trip rule, with a measurement's thousand
  *     correlated round trips weighing no more than {@code maxBlockWeight} probes (they are one look at the path, not a
@@ -30,8 +30,9 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  *     at −0.2; 1.5 times too low: 4.3 %, 4.07 %, 4.0 %).</li>
  * <li><b>The young step</b> {@code γ_b}: a level that has learned from few blocks is a running estimate, not yet a
  *     tracker; its b-th block moves it by {@value #YOUNG_BLOCKS} / (b + 1) times the mature step (the 1 / t steps of a
- *     stochastic approximation), so a clean block right after a bad first one weighs as much as that one did (hits
- *     move α up by α_target per round trip, misses down by 1 − α_target: at 96 % a miss weighs 24 hits). From block
+ *     stochastic approximation: 4, 2, 1.33, then 1), so the clean blocks after a bad first one undo it at 2 and 1.33
+ *     times the mature rate (at 96 % a missed round trip moves α 24 times as far as a covered one). It relies on the
+ *     floor: without it the first block would wind a young level down four times as far. From block
  *     {@value #YOUNG_BLOCKS} on the step is γ. A young level hit by one fully missed block of 50 is back at the
  *     nominal level after four clean blocks of 50 (+0.02, +0.013, +0.01, +0.01 from α = −0.01), where the plain
  *     step needs five from −0.01 and 24 from −0.2.</li>
@@ -40,7 +41,7 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * <p>Long run: from block {@value #YOUNG_BLOCKS} on this is Gibbs &amp; Candès's rule with a clipped α. Summing the
  * steps over {@code T} later blocks, {@code |mean weighted miss − α_target| ≤ (α_max − α_min + γ · cap) / (γ · W_T)}
  * ({@code W_T} the summed weights) plus the clipped amount over {@code γ · W_T}: the floor clips only blocks that miss
- * while the histogram's top is served, so where some level below the top holds, misses average α_target under
+ * while α is within a block of 0 (the histogram's top or next to it is served), so where some level below the top holds, misses average α_target under
  * drift as before; where only the top or nothing in the histogram holds, the {@linkplain RatioScores ratios} rescale
  * the bound instead ({@link EstimateCorrection}).
  *
@@ -78,7 +79,7 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         this(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, ratios, RatioScores.EMPTY);
     }
 
-    /** Default γ: one fully missed window of 8 probes raises a 96 % level by about 3.8 points. */
+    /** Default γ: one fully missed window of 8 probes raises a mature 96 % level by about 3.8 points. */
     public static final double DEFAULT_STEP_PER_ROUND_TRIP = 0.005;
     /** Default cap: a measurement counts as 50 probes. */
     public static final int DEFAULT_MAX_BLOCK_WEIGHT = 50;
