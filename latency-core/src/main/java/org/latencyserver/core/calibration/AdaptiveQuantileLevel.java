@@ -9,13 +9,45 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * bound converges to {@code α_target = 1 − x / 100} however the path drifts.
  *
  * <p>Round trips arrive in blocks (a probe window, a measurement). A block of {@code n} round trips
- * with {@code k} misses moves {@code α} by {@code γ · min(n, maxBlockWeight) · (α_target − k / n)}: the
- * per-round-trip rule, with a measurement's thousand correlated round trips weighing no more than
- * {@code maxBlockWeight} probes (they are one look at the path, not a thousand independent ones).
+ * with {@code k} misses, arriving when the level has already learned from {@code b} blocks, moves {@code α} by
+ * <pre>
+ *   Δα = γ_b · min(n, maxBlockWeight) · (α_target − k / n)        γ_b = γ · max(1, {@value #YOUNG_BLOCKS} / (b + 1))
+ * </pre>
+ * then keeps it in {@code [minMissFraction, maxMissFraction]}, {@code minMissFraction = −γ · maxBlockWeight · α_target}
+ * (−0.01 at the defaults). Units: α and k / n are fractions of round trips, γ is per round trip, so
+ * {@code γ · min(n, cap)} is dimensionless. Why each part:
+ * <ul>
+ * <li><b>The block weight</b> {@code min(n, maxBlockWeight)}: the per-round-trip rule, with a measurement's thousand
+ *     correlated round trips weighing no more than {@code maxBlockWeight} probes (they are one look at the path, not a
+ *     thousand independent ones).</li>
+ * <li><b>The floor, one clean block below 0 (anti-windup)</b>: every α ≤ 0 asks for the histogram's top and serves
+ *     the same bound, so below 0 the integrator only stores misses as delay: with the old floor of −0.2, a state whose
+ *     first block of 32 round trips mostly missed (Δα ≈ −0.005 · 32 · 0.9) needed about 24 clean blocks of 50 (each
+ *     +0.005 · 50 · 0.04 = +0.01) to serve below the top again. The floor {@code −γ · cap · α_target} is what one clean
+ *     full block gives back: at most one block is served at the top for a debt already paid. It is not 0 because
+ *     what it clips is that debt: where the reference is so low that even its top misses often, clipping at 0 lets
+ *     the long-run miss rate exceed α_target (simulated, a reference 2 times too low: 6.7 % at 0, 5.2 % here, 4.0 %
+ *     at −0.2; 1.5 times too low: 4.3 %, 4.07 %, 4.0 %).</li>
+ * <li><b>The young step</b> {@code γ_b}: a level that has learned from few blocks is a running estimate, not yet a
+ *     tracker; its b-th block moves it by {@value #YOUNG_BLOCKS} / (b + 1) times the mature step (the 1 / t steps of a
+ *     stochastic approximation: 4, 2, 1.33, then 1), so the clean blocks after a bad first one undo it at 2 and 1.33
+ *     times the mature rate (at 96 % a missed round trip moves α 24 times as far as a covered one). It relies on the
+ *     floor: without it the first block would wind a young level down four times as far. From block
+ *     {@value #YOUNG_BLOCKS} on the step is γ. A young level hit by one fully missed block of 50 is back at the
+ *     nominal level after four clean blocks of 50 (+0.02, +0.013, +0.01, +0.01 from α = −0.01), where the plain
+ *     step needs five from −0.01 and 24 from −0.2.</li>
+ * </ul>
+ *
+ * <p>Long run: from block {@value #YOUNG_BLOCKS} on this is Gibbs &amp; Candès's rule with a clipped α. Summing the
+ * steps over {@code T} later blocks, {@code |mean weighted miss − α_target| ≤ (α_max − α_min + γ · cap) / (γ · W_T)}
+ * ({@code W_T} the summed weights) plus the clipped amount over {@code γ · W_T}: the floor clips only blocks that miss
+ * while α is within a block of 0 (the histogram's top or next to it is served), so where some level below the top holds, misses average α_target under
+ * drift as before; where only the top or nothing in the histogram holds, the {@linkplain RatioScores ratios} rescale
+ * the bound instead ({@link EstimateCorrection}).
  *
  * <p>When the path is stationary and the histogram right, misses average {@code α_target} and
- * {@code α} wanders around it: the served bound falls back to the thesis's. {@code α} is kept in
- * {@code [minMissFraction, maxMissFraction]} so a long outage cannot wind it up without limit.
+ * {@code α} wanders around it: the served bound falls back to the thesis's. An α read back from an older record below
+ * the floor (e.g. −0.2) is brought up to it on construction.
  *
  * <p>Beside the level, the {@linkplain RatioScores ratios} of the round trips that followed to the thesis's bound they
  * followed ({@link #observeRatios}): where the histogram itself is far off, no level of it holds, and {@link
@@ -24,7 +56,7 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  * <p>Immutable and thread-safe.
  *
  * @param targetMissFraction α_target, in (0, 1): 1 − bound percent / 100
- * @param missFraction       α now: the served level is {@code 1 − α}
+ * @param missFraction       α now: the served level is {@code 1 − α}; below {@link #minMissFraction()} it is raised to it
  * @param stepPerRoundTrip   γ, {@code > 0}
  * @param maxBlockWeight     most round trips a block counts as, {@code >= 1}
  * @param ratios             recent round trips over the thesis's bound they followed, when it was read from the path's
@@ -47,12 +79,15 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         this(targetMissFraction, missFraction, stepPerRoundTrip, maxBlockWeight, ratios, RatioScores.EMPTY);
     }
 
-    /** Default γ: one fully missed window of 8 probes raises a 96 % level by about 3.8 points. */
+    /** Default γ: one fully missed window of 8 probes raises a mature 96 % level by about 3.8 points. */
     public static final double DEFAULT_STEP_PER_ROUND_TRIP = 0.005;
     /** Default cap: a measurement counts as 50 probes. */
     public static final int DEFAULT_MAX_BLOCK_WEIGHT = 50;
-    /** Lowest α: the level may be asked above 100 % (then the histogram's top is served) by this much. */
-    public static final double MIN_MISS_FRACTION = -0.2;
+    /**
+     * Blocks over which a young level's step decays to γ: its b-th block (b from 0) moves it by {@code
+     * YOUNG_BLOCKS / (b + 1)} times γ while that is above 1.
+     */
+    public static final int YOUNG_BLOCKS = 4;
     /** Lowest level ever served, percent: below it the correction would serve a median, not a bound. */
     public static final double MIN_LEVEL_PERCENT = 50.0;
 
@@ -72,6 +107,7 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         if (Double.isNaN(missFraction)) {
             throw new IllegalArgumentException("miss fraction is NaN");
         }
+        missFraction = Math.max(-stepPerRoundTrip * maxBlockWeight * targetMissFraction, missFraction);
         if (ratios == null || profileRatios == null) {
             throw new IllegalArgumentException("ratios must not be null (RatioScores.EMPTY for none)");
         }
@@ -87,22 +123,61 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
     }
 
     /**
+     * The mature step (γ): for a level that has learned from at least {@value #YOUNG_BLOCKS} blocks, or whose count is
+     * not known.
+     *
      * @param roundTrips round trips of the block, {@code >= 0} (0 changes nothing)
      * @param misses     of those, how many were above the bound served when they were sent
      * @return the level after the block
      */
     public AdaptiveQuantileLevel observe(final long roundTrips, final long misses) {
+        return observe(roundTrips, misses, YOUNG_BLOCKS);
+    }
+
+    /**
+     * @param roundTrips   round trips of the block, {@code >= 0} (0 changes nothing)
+     * @param misses       of those, how many were above the bound served when they were sent
+     * @param blocksBefore blocks this level learned from before this one, {@code >= 0}: below {@value #YOUNG_BLOCKS}
+     *                     the step is {@link #stepFactor larger}
+     * @return the level after the block
+     */
+    public AdaptiveQuantileLevel observe(final long roundTrips, final long misses, final long blocksBefore) {
         if (roundTrips < 0 || misses < 0 || misses > roundTrips) {
             throw new IllegalArgumentException("need 0 <= misses <= round trips, was " + misses + " of " + roundTrips);
+        }
+        if (blocksBefore < 0) {
+            throw new IllegalArgumentException("blocks before must be >= 0, was " + blocksBefore);
         }
         if (roundTrips == 0) {
             return this;
         }
         final double weight = Math.min(roundTrips, maxBlockWeight);
-        final double next = missFraction + stepPerRoundTrip * weight * (targetMissFraction - (double) misses / roundTrips);
-        final double maxMissFraction = Math.min(1.0 - MIN_LEVEL_PERCENT / 100.0, 2.0 * targetMissFraction + 0.05);
-        return new AdaptiveQuantileLevel(targetMissFraction, Math.max(MIN_MISS_FRACTION, Math.min(maxMissFraction, next)),
+        final double next = missFraction
+            + stepFactor(blocksBefore) * stepPerRoundTrip * weight * (targetMissFraction - (double) misses / roundTrips);
+        return new AdaptiveQuantileLevel(targetMissFraction, Math.max(minMissFraction(), Math.min(maxMissFraction(), next)),
             stepPerRoundTrip, maxBlockWeight, ratios, profileRatios);
+    }
+
+    /**
+     * @param blocksBefore blocks the level learned from before the block, {@code >= 0}
+     * @return γ_b / γ: {@code max(1, YOUNG_BLOCKS / (blocksBefore + 1))}
+     */
+    public static double stepFactor(final long blocksBefore) {
+        return Math.max(1.0, (double) YOUNG_BLOCKS / (blocksBefore + 1.0));
+    }
+
+    /**
+     * @return the lowest α, {@code −γ · maxBlockWeight · α_target}: any α ≤ 0 serves the histogram's top, so winding
+     *         further than one clean full block can give back would only delay the way down (anti-windup); older
+     *         records with α down to −0.2 are raised to it
+     */
+    public double minMissFraction() {
+        return -stepPerRoundTrip * maxBlockWeight * targetMissFraction;
+    }
+
+    /** @return the highest α a block may bring the level to: the lower of 2 α_target + 0.05 and the median's */
+    public double maxMissFraction() {
+        return Math.min(1.0 - MIN_LEVEL_PERCENT / 100.0, 2.0 * targetMissFraction + 0.05);
     }
 
     /**
@@ -146,8 +221,8 @@ public record AdaptiveQuantileLevel(double targetMissFraction, double missFracti
         return Math.max(MIN_LEVEL_PERCENT, Math.min(100.0, 100.0 * (1.0 - missFraction)));
     }
 
-    /** @return whether the correction asks for more than the histogram holds (α below 0: its top is served) */
-    public boolean beyondHistogram() {
-        return missFraction < 0;
+    /** @return whether the correction asks for the histogram's top (α at most 0) */
+    public boolean atHistogramTop() {
+        return missFraction <= 0;
     }
 }

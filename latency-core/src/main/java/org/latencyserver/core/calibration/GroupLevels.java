@@ -71,7 +71,7 @@ public record GroupLevels(long stateBlocks, Map<ShapeClass, ClassLevel> byClass)
         }
         final ClassLevel before = known != null ? known : new ClassLevel(fresh, 0);
         final Map<ShapeClass, ClassLevel> next = new HashMap<>(byClass);
-        next.put(shape, new ClassLevel(before.level().observe(roundTrips, classMisses), before.blocks() + 1));
+        next.put(shape, new ClassLevel(before.level().observe(roundTrips, classMisses, before.blocks()), before.blocks() + 1));
         return new GroupLevels(stateBlocks + 1, next);
     }
 }

@@ -186,7 +186,7 @@ public record StateKnowledge(Measurement lastMeasurement, long lastMeasuredEpoch
         AdaptiveQuantileLevel nextLevel = level;
         GroupLevels nextGroups = groups;
         if (level != null && adapt) {
-            nextLevel = level.observe(roundTrips, missesAtPercent.applyAsLong(level.servedPercent()));
+            nextLevel = level.observe(roundTrips, missesAtPercent.applyAsLong(level.servedPercent()), groups.stateBlocks());
             if (block != null) {
                 nextLevel = profileThesis ? nextLevel.observeProfileRatios(block, thesisMillis)
                     : nextLevel.observeRatios(block, thesisMillis);

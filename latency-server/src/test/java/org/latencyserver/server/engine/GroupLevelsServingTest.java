@@ -94,4 +94,32 @@ class GroupLevelsServingTest {
         assertTrue(young.estimate().valueMillis() > young.served().thesis().valueMillis(),
             "served " + young.estimate().valueMillis() + " ms above the thesis's " + young.served().thesis().valueMillis() + " ms");
     }
+
+    @Test
+    void thePooledLevelCountsTheBlocksOfEveryStatesLevelAsItsOwn() {
+        final UpdateEngine engine = engine();
+        engine.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
+        measure(engine, 100, 300, SECOND);
+        long now = 10 * SECOND;
+        for (int w = 0; w < 6; w++) {
+            assertTrue(engine.submitProbe((short) 4, "lab1", roundTrips(10, 100, 295), 0.2, 2000, now).accepted());
+            now += 2 * SECOND;
+        }
+        engine.applyMib((short) 4, new MibReading((short) 80, (short) 80, (short) 10), now);
+        measure(engine, 900, 1100, now + SECOND);
+        now += 10 * SECOND;
+        for (int w = 0; w < 4; w++) {
+            assertTrue(engine.submitProbe((short) 4, "lab1", roundTrips(10, 900, 1100), 1.0, 2000, now).accepted());
+            now += 2 * SECOND;
+        }
+        final ConnectionRow row = engine.table().row((short) 4);
+        long sum = 0;
+        for (final StateKnowledge state : row.learning().byState().values()) {
+            sum += state.groups().stateBlocks();
+        }
+        assertEquals(2, row.learning().byState().size());
+        assertTrue(sum >= 10, "six windows in one state, four in the other: " + sum);
+        assertEquals(sum, ServedCalibration.pooledBlocks(row.learning()));
+        assertEquals(0, ServedCalibration.pooledBlocks(org.latencyserver.server.table.Learning.NONE));
+    }
 }

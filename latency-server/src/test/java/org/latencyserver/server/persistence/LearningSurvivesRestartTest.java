@@ -177,6 +177,56 @@ class LearningSurvivesRestartTest {
     }
 
     @Test
+    void aFileWrittenWhenLevelsWoundDownToMinusPointTwoLoadsThemAtTheHistogramsTop() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final int wound = windDown(root, false);
+        assertTrue(wound >= 3, "the pooled, the states' and the shape classes' levels were written: " + wound);
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        final ConnectionRow restored = after.table().row((short) 4);
+        assertEquals(-0.01, restored.learning().pooledLevel().missFraction(), 1e-12, "−γ · 50 · α_target");
+        for (final var entry : saved.learning().byState().entrySet()) {
+            final StateKnowledge is = restored.learning().byState().get(entry.getKey());
+            assertEquals(100.0, is.level().servedPercent(), 1e-9, "state " + entry.getKey());
+            assertEquals(is.level().minMissFraction(), is.level().missFraction(), 1e-12);
+            assertEquals(entry.getValue().groups().byClass().keySet(), is.groups().byClass().keySet());
+            is.groups().byClass().values().forEach(c ->
+                assertEquals(c.level().minMissFraction(), c.level().missFraction(), 1e-12));
+        }
+    }
+
+    /** Sets every adaptive level's α in the record to −0.2, the floor an older release allowed; returns how many. */
+    private static int windDown(final JsonNode node, final boolean inShapeLevels) {
+        int wound = 0;
+        if (node instanceof ObjectNode object) {
+            for (final String name : List.of("pooled_level_miss_fraction", "level_miss_fraction")) {
+                if (object.has(name)) {
+                    object.put(name, -0.2);
+                    wound++;
+                }
+            }
+            if (inShapeLevels && object.has("miss_fraction")) {
+                object.put("miss_fraction", -0.2);
+                wound++;
+            }
+            for (final var field : (Iterable<java.util.Map.Entry<String, JsonNode>>) object::fields) {
+                wound += windDown(field.getValue(), "shape_levels".equals(field.getKey()));
+            }
+            return wound;
+        }
+        for (final JsonNode child : node) {
+            wound += windDown(child, inShapeLevels);
+        }
+        return wound;
+    }
+
+    @Test
     void aFileWrittenBeforeTheShapesSpreadLoadsItsShapeModelWithTheSingleMargin() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
