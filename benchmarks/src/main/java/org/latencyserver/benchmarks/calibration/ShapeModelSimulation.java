@@ -39,16 +39,20 @@ import org.latencyserver.core.traffic.TrafficShape;
  * shape model is read twice: with the single margin ({@link ShapeExcessModel#shiftBoundFactor}, what it served before
  * it learned a spread) and as served ({@link ShapeExcessModel#boundFactor}, the shape's own spread once fitted).
  *
- * <p>Usage: {@code ShapeModelSimulation [blocks] [seeds] [shift|spread]} (defaults 40, 200 and shift).
+ * <p>Scenario {@code selfload}: the upper load states are a loaded port's, where a shape that offers more than the
+ * port has left queues behind itself ({@link SelfLoadingSimulation}); the shape model blind to the port band against
+ * the one that learns it.
+ *
+ * <p>Usage: {@code ShapeModelSimulation [blocks] [seeds] [shift|spread|selfload]} (defaults 40, 200 and shift).
  */
 public final class ShapeModelSimulation {
 
     /** Bound percent served. */
     public static final double BOUND_PERCENT = 96.0;
-    private static final int STATES = 8;
-    private static final double NOISE = 0.35;
-    private static final double BLOCK_NOISE = 0.1;
-    private static final NormalDistribution NORMAL = new NormalDistribution(null, 0.0, 1.0);
+    static final int STATES = 8;
+    static final double NOISE = 0.35;
+    static final double BLOCK_NOISE = 0.1;
+    static final NormalDistribution NORMAL = new NormalDistribution(null, 0.0, 1.0);
     private static final double Z = NORMAL.inverseCumulativeProbability(BOUND_PERCENT / 100.0);
 
     /** The harness's application shapes with a fixed shape. */
@@ -124,11 +128,11 @@ public final class ShapeModelSimulation {
         return Math.hypot(noise(shape, spread), BLOCK_NOISE);
     }
 
-    private static double g(final TrafficShape shape) {
+    static double g(final TrafficShape shape) {
         return 0.4 * Math.log(shape.spacingMicros() / 500.0) + (shape.call() == CallKind.ARRAYS ? 0.1 : 0.0);
     }
 
-    private static double mu(final int state) {
+    static double mu(final int state) {
         return Math.log(200_000.0) + 0.3 * state;
     }
 
@@ -210,7 +214,7 @@ public final class ShapeModelSimulation {
         }
     }
 
-    private static long boundNanos(final LatencyHistogram reference, final double percent) {
+    static long boundNanos(final LatencyHistogram reference, final double percent) {
         try {
             return reference.boundAt(percent).boundNanos();
         } catch (BoundBeyondHistogramException | IllegalArgumentException beyond) {
@@ -219,7 +223,7 @@ public final class ShapeModelSimulation {
     }
 
     /** Edges 1 % apart from 10 µs to about 1 s. */
-    private static long[] logEdges() {
+    static long[] logEdges() {
         final int count = (int) Math.ceil(Math.log(100_000.0) / Math.log(1.01));
         final long[] edges = new long[count];
         for (int i = 0; i < count; i++) {
@@ -228,7 +232,7 @@ public final class ShapeModelSimulation {
         return edges;
     }
 
-    private static LatencyHistogram histogram(final long[] edges, final double[] values) {
+    static LatencyHistogram histogram(final long[] edges, final double[] values) {
         final long[] counts = new long[edges.length];
         long overflow = 0;
         for (final double value : values) {
@@ -243,7 +247,7 @@ public final class ShapeModelSimulation {
         return LatencyHistogram.of(edges, counts, overflow);
     }
 
-    private static double gaussian(final SplittableRandom random) {
+    static double gaussian(final SplittableRandom random) {
         double u1 = random.nextDouble();
         while (u1 <= 0) {
             u1 = random.nextDouble();
@@ -254,14 +258,18 @@ public final class ShapeModelSimulation {
     /**
      * Prints the methods' figures per shape.
      *
-     * @param args {@code [blocks] [seeds] [shift|spread]}
+     * @param args {@code [blocks] [seeds] [shift|spread|selfload]}
      */
     public static void main(final String[] args) {
         final int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 40;
         final int seeds = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         final String scenario = args.length > 2 ? args[2] : "shift";
+        if (scenario.equals("selfload")) {
+            SelfLoadingSimulation.print(blocks, seeds);
+            return;
+        }
         if (!scenario.equals("shift") && !scenario.equals("spread")) {
-            throw new IllegalArgumentException("scenario must be shift or spread, was " + scenario);
+            throw new IllegalArgumentException("scenario must be shift, spread or selfload, was " + scenario);
         }
         final Result result = run(blocks, seeds, scenario.equals("spread"));
         System.out.printf(Locale.ROOT, "%d probe trains per connection drawn from %s, %d connections (seeds 1..%d), 8 load states,"

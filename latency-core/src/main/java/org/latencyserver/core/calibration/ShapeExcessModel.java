@@ -10,13 +10,19 @@ import org.latencyserver.core.traffic.TrafficShape;
  * train of every shape: a small regression that lends each shape class the strength of all the others, where a level
  * per class ({@link BorrowedLevel}) needs {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks of that one class.
  *
- * <p>The model, per round trip of a block of shape {@code s} sent while its state's bound {@code B} (the reference
- * histogram read at the state's level, {@link BorrowedLevel#stateMissFraction}) was served:
+ * <p>The model, per round trip of a block of shape {@code s} sent in port band {@code L} ({@link PortBand}: 1 when the
+ * path's worst hop was LOADED or SATURATED) while its state's bound {@code B} (the reference histogram read at the
+ * state's level, {@link BorrowedLevel#stateMissFraction}) was served:
  * <pre>
- *   ln(rtt / B) = f(s) + ε,      f(s) = β0 + β1 ln(spacing / 1 ms) + β2 ln(burst length) + β3 [arrays]
+ *   ln(rtt / B) = f(s, L) + ε,
+ *   f(s, L) = β0 + β1 ln(spacing / 1 ms) + β2 ln(burst length) + β3 [arrays]
+ *             + L (β4 + β5 ln(spacing / 1 ms) + β6 ln(burst length))
  * </pre>
- * The features are the shape's own spacing and burst length (not its class's ranges: a shape at a range's edge is
- * predicted as such); a block of unknown traffic counts as {@link #UNKNOWN_TRAFFIC}. {@code β} is fitted by
+ * ({@link ShapeFeatures}). The features are the shape's own spacing and burst length (not its class's ranges: a shape
+ * at a range's edge is predicted as such); a block of unknown traffic counts as {@link #UNKNOWN_TRAFFIC}. The band's
+ * terms let a shape that offers much (close spacing, long bursts) exceed the state's bound far more on a loaded port,
+ * where it queues behind itself, than on an idle one; a block carries the band it was sent in, a bound is read for the
+ * current state's. {@code β} is fitted by
  * weighted ridge least squares on each block's mean of {@code ln(rtt / B)} (weight {@code min(n, }{@value
  * #MAX_BLOCK_WEIGHT}{@code )}: a long train is one look at the path, not n independent ones; ridge {@value #RIDGE} on the
  * slopes, none on β0), from running sums of {@code X'WX} and {@code X'Wy} that forget by {@value #FORGETTING} a block.
@@ -45,8 +51,8 @@ public final class ShapeExcessModel {
      * and ln burst length over the whole range a {@link TrafficShape} accepts, far beyond the shapes it learned from.
      */
     public static final double MAX_FACTOR = 100.0;
-    /** Number of coefficients: intercept, ln spacing, ln burst length, arrays. */
-    public static final int PARAMETERS = 4;
+    /** Number of coefficients: intercept, ln spacing, ln burst length, arrays and the port band's three. */
+    public static final int PARAMETERS = ShapeFeatures.PARAMETERS;
     /** Blocks connection-wide before the model may stand for a shape. */
     public static final long MIN_BLOCKS = 15;
     /** Blocks fitted before residuals are kept (before, a residual says more about the fit than about the path). */
@@ -69,7 +75,7 @@ public final class ShapeExcessModel {
      */
     public static final double RESIDUAL_WEIGHTS_PER_UNIT = 10_000.0;
     /** Entries of the upper triangle of {@code X'WX}, row by row. */
-    public static final int GRAM_ENTRIES = PARAMETERS * (PARAMETERS + 1) / 2;
+    public static final int GRAM_ENTRIES = ShapeFeatures.GRAM_ENTRIES;
 
     /** Nothing learned. */
     public static final ShapeExcessModel EMPTY = new ShapeExcessModel(0, new double[GRAM_ENTRIES], new double[PARAMETERS],
@@ -170,18 +176,31 @@ public final class ShapeExcessModel {
         return residualWeights.clone();
     }
 
-    /** @return a copy of the fitted coefficients β0..β3 */
+    /** @return a copy of the fitted coefficients β0..β6 */
     public double[] coefficients() {
         return coefficients.clone();
     }
 
     /**
      * @param shape a traffic shape
-     * @return {@code f(s)}: the predicted mean of {@code ln(rtt / B)} for the shape
+     * @return {@code f(s, IDLE)}: the predicted mean of {@code ln(rtt / B)} for the shape on a port not loaded
      */
     public double predictedLogExcess(final TrafficShape shape) {
-        return coefficients[0] + coefficients[1] * logSpacing(shape) + coefficients[2] * logBurst(shape)
-            + coefficients[3] * arrays(shape);
+        return predictedLogExcess(shape, PortBand.IDLE);
+    }
+
+    /**
+     * @param shape a traffic shape
+     * @param band  the port band
+     * @return {@code f(s, L)}: the predicted mean of {@code ln(rtt / B)} for the shape in the band
+     */
+    public double predictedLogExcess(final TrafficShape shape, final PortBand band) {
+        final double[] x = ShapeFeatures.of(shape, band);
+        double sum = 0;
+        for (int i = 0; i < PARAMETERS; i++) {
+            sum += coefficients[i] * x[i];
+        }
+        return sum;
     }
 
     /**
@@ -192,49 +211,70 @@ public final class ShapeExcessModel {
         return RidgeSolve.binnedQuantile(residualWeights, 1.0 - targetMissFraction, RESIDUAL_RANGE, RESIDUAL_BIN_WIDTH);
     }
 
-    /**
-     * @param shape              a traffic shape
-     * @param targetMissFraction α, in (0, 1)
-     * @return what the state's bound is multiplied by for the shape: {@code exp(f(s) + q σ(s))} once the spread is
-     *         fitted, else {@link #shiftBoundFactor}; clamped to [1/{@value #MAX_FACTOR}, {@value #MAX_FACTOR}]
-     */
+    /** As {@link #boundFactor(TrafficShape, PortBand, double)} on a port not loaded. */
     public double boundFactor(final TrafficShape shape, final double targetMissFraction) {
-        return clamp(Math.exp(predictedLogExcess(shape) + shapeMargin(shape, targetMissFraction)));
+        return boundFactor(shape, PortBand.IDLE, targetMissFraction);
     }
 
     /**
      * @param shape              a traffic shape
+     * @param band               the port band the bound is for (the current state's)
      * @param targetMissFraction α, in (0, 1)
-     * @return the margin the shape's bound lies above its predicted excess, ln units: {@code q σ(s)} once the spread is
-     *         fitted, else the single {@link #margin}
+     * @return what the state's bound is multiplied by for the shape: {@code exp(f(s, L) + q σ(s, L))} once the spread
+     *         is fitted, else {@link #shiftBoundFactor}; clamped to [1/{@value #MAX_FACTOR}, {@value #MAX_FACTOR}]
      */
-    public double shapeMargin(final TrafficShape shape, final double targetMissFraction) {
-        return spread.fitted() ? spread.margin(shape, targetMissFraction) : margin(targetMissFraction);
+    public double boundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction) {
+        return clamp(Math.exp(predictedLogExcess(shape, band) + shapeMargin(shape, band, targetMissFraction)));
     }
 
     /**
      * @param shape              a traffic shape
+     * @param band               the port band
      * @param targetMissFraction α, in (0, 1)
-     * @return the factor with the single margin for every shape, {@code exp(f(s) + margin)}, clamped (what the model
+     * @return the margin the shape's bound lies above its predicted excess, ln units: {@code q σ(s, L)} once the spread
+     *         is fitted, else the single {@link #margin}
+     */
+    public double shapeMargin(final TrafficShape shape, final PortBand band, final double targetMissFraction) {
+        return spread.fitted() ? spread.margin(shape, band, targetMissFraction) : margin(targetMissFraction);
+    }
+
+    /** As {@link #shiftBoundFactor(TrafficShape, PortBand, double)} on a port not loaded. */
+    public double shiftBoundFactor(final TrafficShape shape, final double targetMissFraction) {
+        return shiftBoundFactor(shape, PortBand.IDLE, targetMissFraction);
+    }
+
+    /**
+     * @param shape              a traffic shape
+     * @param band               the port band
+     * @param targetMissFraction α, in (0, 1)
+     * @return the factor with the single margin for every shape, {@code exp(f(s, L) + margin)}, clamped (what the model
      *         serves while its spread is not fitted)
      */
-    public double shiftBoundFactor(final TrafficShape shape, final double targetMissFraction) {
-        return clamp(Math.exp(predictedLogExcess(shape) + margin(targetMissFraction)));
+    public double shiftBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction) {
+        return clamp(Math.exp(predictedLogExcess(shape, band) + margin(targetMissFraction)));
     }
 
     private static double clamp(final double factor) {
         return Math.max(1.0 / MAX_FACTOR, Math.min(MAX_FACTOR, factor));
     }
 
+    /** As {@link #observe(TrafficShape, LatencyHistogram, double, PortBand)} for a block sent on a port not loaded. */
+    public ShapeExcessModel observe(final TrafficShape shape, final LatencyHistogram roundTrips, final double stateBoundNanos) {
+        return observe(shape, roundTrips, stateBoundNanos, PortBand.IDLE);
+    }
+
     /**
      * @param shape           the block's traffic shape ({@link #UNKNOWN_TRAFFIC} when unknown)
      * @param roundTrips      the block's round trips, ns; empty changes nothing
      * @param stateBoundNanos the state's bound when the block was sent, ns, {@code > 0}
+     * @param band            the port band the block was sent in
      * @return the model after the block
      */
-    public ShapeExcessModel observe(final TrafficShape shape, final LatencyHistogram roundTrips, final double stateBoundNanos) {
-        if (shape == null || roundTrips == null || !(stateBoundNanos > 0) || Double.isInfinite(stateBoundNanos)) {
-            throw new IllegalArgumentException("a shape model's block needs its class, its round trips and a state bound > 0");
+    public ShapeExcessModel observe(final TrafficShape shape, final LatencyHistogram roundTrips, final double stateBoundNanos,
+                                    final PortBand band) {
+        if (shape == null || roundTrips == null || band == null || !(stateBoundNanos > 0) || Double.isInfinite(stateBoundNanos)) {
+            throw new IllegalArgumentException("a shape model's block needs its class, its round trips, its port band and a"
+                + " state bound > 0");
         }
         final long count = roundTrips.totalCount();
         if (count == 0) {
@@ -242,7 +282,7 @@ public final class ShapeExcessModel {
         }
         final double weight = Math.min(count, MAX_BLOCK_WEIGHT);
         final double perRoundTrip = weight / count;
-        final double predicted = predictedLogExcess(shape);
+        final double predicted = predictedLogExcess(shape, band);
         final boolean scored = blocks >= MIN_FIT_BLOCKS;
         final double[] nextResiduals = new double[RESIDUAL_BINS];
         for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
@@ -272,30 +312,11 @@ public final class ShapeExcessModel {
         for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
             nextResiduals[bin] = Math.round(nextResiduals[bin] * RESIDUAL_WEIGHTS_PER_UNIT) / RESIDUAL_WEIGHTS_PER_UNIT;
         }
-        final double[][] next = RidgeSolve.withBlock(gram, moments, features(shape), sumLog / count, weight, FORGETTING);
-        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, blockResiduals, blockCounts, roundTrips.overflowCount(),
+        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeFeatures.of(shape, band), sumLog / count, weight,
+            FORGETTING);
+        final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, band, blockResiduals, blockCounts, roundTrips.overflowCount(),
             weight, logResolution(roundTrips)) : spread;
         return new ShapeExcessModel(blocks + 1, next[0], next[1], nextResiduals, nextSpread);
-    }
-
-    /**
-     * @param shape a traffic shape
-     * @return its features: 1, ln(spacing / 1 ms), ln(burst length), 1 for arrays (0 for octets)
-     */
-    public static double[] features(final TrafficShape shape) {
-        return new double[] {1.0, logSpacing(shape), logBurst(shape), arrays(shape)};
-    }
-
-    private static double logSpacing(final TrafficShape shape) {
-        return Math.log(shape.spacingMicros() / 1_000.0);
-    }
-
-    private static double logBurst(final TrafficShape shape) {
-        return Math.log(shape.burstRoundTrips());
-    }
-
-    private static double arrays(final TrafficShape shape) {
-        return shape.call() == CallKind.ARRAYS ? 1.0 : 0.0;
     }
 
     /**

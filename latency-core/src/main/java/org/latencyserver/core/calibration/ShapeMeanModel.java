@@ -20,8 +20,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <pre>
  *   ln(window mean / T) + v / (2 n) = g(s) + ε,      g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
  * </pre>
- * with the features of {@link ShapeExcessModel#features}. {@code v / (2 n)} corrects, to second order, the log of a
- * mean of {@code n} round trips lying below the log of their true mean ({@code E ln m̄ ≈ ln μ − CV² / (2n)}; without it
+ * with the shape's own features ({@link ShapeFeatures#ofShape}; unlike the bound's models, not the port band: a shape's
+ * mean is one factor in every state). {@code v / (2 n)} corrects, to second
+ * order, the log of a mean of {@code n} round trips lying below the log of their true mean ({@code E ln m̄ ≈ ln μ − CV² / (2n)}; without it
  * short windows, and so short bursts, would get too low a mean): {@code v} is the window's own squared coefficient of
  * variation {@code s² / m̄²} when it has 2 round trips or more and its round trips are known, else the connection-wide
  * one learned from such windows ({@link #relativeVariance()}), 0 before any; a window of unknown traffic counts as
@@ -162,7 +163,7 @@ public final class ShapeMeanModel {
      * @return what its state's thesis mean is multiplied by for the shape: {@code exp(g(s))}, clamped
      */
     public double meanFactor(final TrafficShape shape) {
-        final double[] x = ShapeExcessModel.features(shape);
+        final double[] x = ShapeFeatures.ofShape(shape);
         double logRatio = 0;
         for (int i = 0; i < PARAMETERS; i++) {
             logRatio += coefficients[i] * x[i];
@@ -220,7 +221,7 @@ public final class ShapeMeanModel {
         final double nextVarianceSum = !ownVariance ? varianceSum : FORGETTING * varianceSum + weight * varianceMillis2 / thesis2;
         final double nextSquareSum = !ownVariance ? squareSum
             : FORGETTING * squareSum + weight * (meanMillis * meanMillis - varianceMillis2 / count) / thesis2;
-        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeExcessModel.features(shape), y, weight, FORGETTING);
+        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeFeatures.ofShape(shape), y, weight, FORGETTING);
         return new ShapeMeanModel(blocks + 1, next[0], next[1], nextVarianceSum, nextSquareSum);
     }
 

@@ -11,8 +11,8 @@ import org.latencyserver.core.traffic.TrafficShape;
 /**
  * A bound for one traffic shape from the connection's {@link ShapeExcessModel}: the load state's bound (the reference
  * histogram read at the state's level, borrowing from the pooled one while young) times the shape's factor
- * {@code exp(f(s) + margin)}, the margin the shape's own once the model's spread is fitted
- * ({@link ShapeExcessModel#shapeMargin}). The state's bound is the one the model learned its excesses against.
+ * {@code exp(f(s, L) + margin)} for the current state's port band {@code L} ({@link PortBand}), the margin the shape's
+ * own once the model's spread is fitted ({@link ShapeExcessModel#shapeMargin}). The state's bound is the one the model learned its excesses against.
  *
  * <p>Stateless and thread-safe.
  */
@@ -44,26 +44,29 @@ public final class ShapeModelBound {
      * @param pooled    the connection's pooled level, or null
      * @param model     the connection's shape model, {@linkplain ShapeExcessModel#fitted() fitted}
      * @param asked     the shape asked for
+     * @param band      the current state's port band
      * @return the state's bound times the shape's factor, and how (naming the model and its trains)
      */
     public static EstimateCorrection.Corrected bound(final Estimate thesis, final LatencyHistogram reference,
                                                      final StateKnowledge knowledge, final AdaptiveQuantileLevel pooled,
-                                                     final ShapeExcessModel model, final TrafficShape asked) {
+                                                     final ShapeExcessModel model, final TrafficShape asked,
+                                                     final PortBand band) {
         final double target = knowledge.level().targetMissFraction();
         final BorrowedLevel.Served stateLevel = new BorrowedLevel.Served(BorrowedLevel.stateMissFraction(knowledge, pooled), target,
             knowledge.groups().stateBlocks(), pooled == null ? 1.0 : BorrowedLevel.weight(knowledge.groups().stateBlocks()), null,
             false, BorrowedLevel.Basis.STATE);
         final EstimateCorrection.Corrected atState = EstimateCorrection.bound(thesis, reference, knowledge, pooled, stateLevel);
         final double stateMillis = stateBoundNanos(reference, knowledge, pooled) / 1e6;
-        final double factor = model.boundFactor(asked, target);
+        final double factor = model.boundFactor(asked, band, target);
         final ShapeSpreadModel spread = model.spread();
         final String margin = spread.fitted()
             ? String.format(Locale.ROOT, "conformal margin %+.3f = score quantile %.3f × the shape's spread %.3f",
-                model.shapeMargin(asked, target), spread.scoreQuantile(target), spread.scale(asked))
+                model.shapeMargin(asked, band, target), spread.scoreQuantile(target), spread.scale(asked, band))
             : String.format(Locale.ROOT, "conformal margin %+.3f, one for every shape", model.margin(target));
         final String description = String.format(Locale.ROOT,
-            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s (predicted excess %+.3f, %s, ln units)",
-            model.blocks(), stateMillis, factor, asked.label(), model.predictedLogExcess(asked), margin);
+            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s port (predicted excess %+.3f, %s,"
+                + " ln units)", model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded" : "an idle",
+            model.predictedLogExcess(asked, band), margin);
         final Estimate at = atState.estimate();
         final List<String> notes = new ArrayList<>(thesis.notes());
         notes.add(description);

@@ -14,10 +14,12 @@ import org.latencyserver.core.traffic.TrafficShape;
  * and each round trip's own. The own part's scale, per block of shape {@code s} with {@code n >= 2} round trips and
  * mean residual {@code r̄} (round trips past the histogram's last edge left out: their residual is not known):
  * <pre>
- *   ln(mean|r − r̄| √(n / (n − 1))) + c(n − 1) = g(s) + η,
- *   g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
+ *   ln(mean|r − r̄| √(n / (n − 1))) + c(n − 1) = g(s, L) + η,
+ *   g(s, L) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
+ *             + L (γ4 + γ5 ln(spacing / 1 ms) + γ6 ln(burst length))
  * </pre>
- * on the same features as {@link ShapeExcessModel#features}; {@code c(m)} corrects the bias of the log of a mean of
+ * on the same features as the excess model ({@link ShapeFeatures}, {@code L} the port band the block was sent in: a
+ * fast shape on a loaded port queues behind itself and spreads wider there); {@code c(m)} corrects the bias of the log of a mean of
  * {@code m} absolute Gaussian deviations ({@value #SINGLE_DEVIATION_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
  * beyond). {@code γ} is fitted by weighted ridge least squares (weight {@code min(n, }{@value
  * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums forgotten by
@@ -158,12 +160,18 @@ public final class ShapeSpreadModel {
         return sharedWeight > 0 ? Math.max(0.0, sharedSum / sharedWeight) : 0.0;
     }
 
+    /** As {@link #ownScale(TrafficShape, PortBand)} on a port not loaded. */
+    public double ownScale(final TrafficShape shape) {
+        return ownScale(shape, PortBand.IDLE);
+    }
+
     /**
      * @param shape a traffic shape
-     * @return {@code σ_own(s)}: the standard deviation of the shape's round trips about their block's mean, ln units
+     * @param band  the port band
+     * @return {@code σ_own(s, L)}: the standard deviation of the shape's round trips about their block's mean, ln units
      */
-    public double ownScale(final TrafficShape shape) {
-        final double[] x = ShapeExcessModel.features(shape);
+    public double ownScale(final TrafficShape shape, final PortBand band) {
+        final double[] x = ShapeFeatures.of(shape, band);
         double logScale = 0;
         for (int i = 0; i < x.length; i++) {
             logScale += coefficients[i] * x[i];
@@ -171,17 +179,19 @@ public final class ShapeSpreadModel {
         return Math.exp(Math.max(-MAX_LOG_SCALE, Math.min(MAX_LOG_SCALE, logScale))) / MEAN_ABSOLUTE_PER_SD;
     }
 
-    /** @return a copy of the fitted coefficients γ0..γ3 */
+    /** @return a copy of the fitted coefficients γ0..γ6 */
     public double[] coefficients() {
         return coefficients.clone();
     }
 
     /**
      * @param shape a traffic shape
-     * @return {@code σ(s) = √(τ² + σ_own(s)²)}: the standard deviation of the shape's residuals, ln units, {@code > 0}
+     * @param band  the port band
+     * @return {@code σ(s, L) = √(τ² + σ_own(s, L)²)}: the standard deviation of the shape's residuals, ln units,
+     *         {@code > 0}
      */
-    public double scale(final TrafficShape shape) {
-        final double own = ownScale(shape);
+    public double scale(final TrafficShape shape, final PortBand band) {
+        final double own = ownScale(shape, band);
         return Math.sqrt(sharedVariance() + own * own);
     }
 
@@ -195,15 +205,17 @@ public final class ShapeSpreadModel {
 
     /**
      * @param shape              a traffic shape
+     * @param band               the port band
      * @param targetMissFraction α, in (0, 1)
-     * @return {@code q_{1−α} σ(s)}: what the shape's log bound lies above its predicted log excess, ln units
+     * @return {@code q_{1−α} σ(s, L)}: what the shape's log bound lies above its predicted log excess, ln units
      */
-    public double margin(final TrafficShape shape, final double targetMissFraction) {
-        return scoreQuantile(targetMissFraction) * scale(shape);
+    public double margin(final TrafficShape shape, final PortBand band, final double targetMissFraction) {
+        return scoreQuantile(targetMissFraction) * scale(shape, band);
     }
 
     /**
      * @param shape         the block's traffic shape
+     * @param band          the port band it was sent in
      * @param residuals     its round trips' residuals against the excess model fitted before it, ln units, per histogram
      *                      bin within the histogram's last edge
      * @param counts        round trips per entry of {@code residuals}, each {@code >= 0}
@@ -215,7 +227,7 @@ public final class ShapeSpreadModel {
      *                      smallest mean absolute deviation taken (round trips in one bin differ by up to its width)
      * @return the model after the block
      */
-    ShapeSpreadModel observe(final TrafficShape shape, final double[] residuals, final long[] counts, final long overflowCount,
+    ShapeSpreadModel observe(final TrafficShape shape, final PortBand band, final double[] residuals, final long[] counts, final long overflowCount,
                              final double blockWeight, final double resolution) {
         long inRange = 0;
         int occupiedBins = 0;
@@ -234,7 +246,7 @@ public final class ShapeSpreadModel {
             nextScores[bin] = ShapeExcessModel.FORGETTING * scoreWeights[bin];
         }
         if (blocks >= MIN_FIT_BLOCKS) {
-            final double scale = scale(shape);
+            final double scale = scale(shape, band);
             final double perRoundTrip = blockWeight / count;
             for (int i = 0; i < residuals.length; i++) {
                 if (counts[i] > 0) {
@@ -270,7 +282,7 @@ public final class ShapeSpreadModel {
         final double meanAbsolute = sumAbsolute / inRange * Math.sqrt(inRange / (inRange - 1.0));
         final double z = Math.log(Math.max(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, resolution), meanAbsolute))
             + (inRange == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (inRange - 1));
-        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeExcessModel.features(shape), z, blockWeight,
+        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeFeatures.of(shape, band), z, blockWeight,
             ShapeExcessModel.FORGETTING);
         return new ShapeSpreadModel(blocks + 1, next[0], next[1], nextScores, nextSharedSum, nextSharedWeight);
     }

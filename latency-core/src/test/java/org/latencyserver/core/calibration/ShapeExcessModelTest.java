@@ -62,13 +62,15 @@ class ShapeExcessModelTest {
         for (int b = 0; b < 20; b++) {
             model = model.observe(b % 2 == 0 ? SLOW : FAST, histogram(new double[] {stateBound * (b % 2 == 0 ? 2.0 : 0.5)}), stateBound);
         }
-        final EstimateCorrection.Corrected slow = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, SLOW);
+        final EstimateCorrection.Corrected slow = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, SLOW,
+            PortBand.IDLE);
         assertEquals(stateBound / 1e6 * model.boundFactor(SLOW, ALPHA), slow.estimate().valueMillis(), 1e-9);
         assertTrue(slow.estimate().valueMillis() > thesis.valueMillis(), "the slow shape's round trips lay above the state's bound");
         assertTrue(slow.description().startsWith("shape model from 20 trains"), slow.description());
         assertFalse(model.spread().fitted(), "trains of one round trip teach no shape's own spread");
         assertTrue(slow.description().contains("one for every shape"), slow.description());
-        final EstimateCorrection.Corrected fast = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, FAST);
+        final EstimateCorrection.Corrected fast = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, FAST,
+            PortBand.IDLE);
         assertTrue(fast.estimate().valueMillis() < thesis.valueMillis(), "the fast shape's round trips lay below it");
     }
 
@@ -217,7 +219,7 @@ class ShapeExcessModelTest {
         assertTrue(model.fitted(), "the level is fitted");
         assertFalse(model.spread().fitted(), "one train short of the spread: " + model.spread().blocks());
         assertEquals(model.shiftBoundFactor(FAST, ALPHA), model.boundFactor(FAST, ALPHA), 1e-12);
-        assertEquals(model.margin(ALPHA), model.shapeMargin(FAST, ALPHA), 1e-12);
+        assertEquals(model.margin(ALPHA), model.shapeMargin(FAST, PortBand.IDLE, ALPHA), 1e-12);
         final ShapeExcessModel next = model.observe(FAST, histogram(new double[] {2e6, 1e6, 0.5e6}), 1e6);
         assertTrue(next.spread().fitted(), "one more train fits it");
         assertNotEquals(next.shiftBoundFactor(FAST, ALPHA), next.boundFactor(FAST, ALPHA));

@@ -4,6 +4,7 @@ import java.util.function.DoubleToLongFunction;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.ClassExcess;
+import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeModelBound;
 import org.latencyserver.core.calibration.StateKnowledge;
@@ -85,7 +86,7 @@ final class ServedCalibration {
                 known.level(), count, missesAt);
             final ShapeExcessModel model = row.served().reference() == null ? learning.shapeModel()
                 : learning.shapeModel().observe(traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips,
-                    ShapeModelBound.stateBoundNanos(row.served().reference(), known, servedPooled));
+                    ShapeModelBound.stateBoundNanos(row.served().reference(), known, servedPooled), PortBand.of(row.load()));
             // The pooled level learned from every block of every state: its count is theirs (young while the connection is).
             final AdaptiveQuantileLevel pooledNext = pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent()),
                 pooledBlocks(row.learning()));

@@ -3,6 +3,7 @@ package org.latencyserver.server.engine;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeMeanModel;
 import org.latencyserver.core.calibration.ShapeModelBound;
@@ -81,7 +82,7 @@ public final class ShapedEstimate {
             if (level.basis() != BorrowedLevel.Basis.CLASS_IN_STATE && model.fitted()) {
                 // The model learned each shape's excess over the state's bound read with the state's own knowledge.
                 final EstimateCorrection.Corrected corrected = ShapeModelBound.bound(thesis, row.served().reference(),
-                    row.currentKnowledge(), pooled, model, shape);
+                    row.currentKnowledge(), pooled, model, shape, PortBand.of(row.load()));
                 return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
                     shape.label() + "; bound from the shape model from " + model.blocks() + " trains (the state's bound times"
                         + " the shape's learned excess; its class has too few blocks in this state)"));

@@ -9,19 +9,23 @@ import static org.latencyserver.server.persistence.LenientJson.requiredInt;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeFeatures;
 import org.latencyserver.core.calibration.ShapeSpreadModel;
 import org.latencyserver.core.input.InputNode;
 
 /**
  * A connection's shape model ({@link ShapeExcessModel}) in its record, {@code shape_model}: {@code {"blocks": n,
- * "gram": [10 numbers: the upper triangle of X'WX, row by row], "moments": [4 numbers: X'Wy], "residual_first_bin": i,
+ * "gram": [28 numbers: the upper triangle of X'WX, row by row], "moments": [7 numbers: X'Wy], "residual_first_bin": i,
  * "residual_weights": [the residual bins' weights from bin i on; bins after the last given weigh 0], "spread": {...}}};
  * absent when nothing was learned (and in older records: then nothing is learned yet). {@code spread} is each shape's
- * spread ({@link ShapeSpreadModel}), {@code {"blocks": n, "gram": [10 numbers], "moments": [4 numbers],
+ * spread ({@link ShapeSpreadModel}), {@code {"blocks": n, "gram": [28 numbers], "moments": [7 numbers],
  * "score_first_bin": i, "score_weights": [the score bins' weights from bin i on], "shared_sum": x, "shared_weight": w}}
  * (the blocks' forgotten sum of their shared part's variance, and their forgotten count), absent when none was learned (and
  * in records written before it existed: then the spread is learned afresh and the single margin stands meanwhile).
- * The coefficients, the margin and the scale are computed from these sums when read. The standby's replication
+ * The features are {@link ShapeFeatures}'s: the shape's four and the port band's three. A record written before the
+ * band was a feature has 10 gram entries and 4 moments (the shape's four alone) in either part: it is read with the
+ * band's sums zero (nothing learned on a loaded port yet), as {@link ShapeFeatures#widenGram}; any other count is an
+ * error naming the part. The coefficients, the margin and the scale are computed from these sums when read. The standby's replication
  * carries the same record.
  *
  * <p>Stateless and thread-safe.
@@ -95,10 +99,9 @@ final class ShapeModelJson {
         }
         try {
             final long blocks = blocks(node);
-            final double[] gram = part(node, "gram", ShapeExcessModel.GRAM_ENTRIES);
-            final double[] moments = part(node, "moments", ShapeExcessModel.PARAMETERS);
+            final double[][] sums = sums(node);
             final double[] residuals = bins(node, "residual", ShapeExcessModel.RESIDUAL_BINS);
-            return new ShapeExcessModel(blocks, gram, moments, residuals, spread(node));
+            return new ShapeExcessModel(blocks, sums[0], sums[1], residuals, spread(node));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }
@@ -110,8 +113,9 @@ final class ShapeModelJson {
             return ShapeSpreadModel.EMPTY;
         }
         try {
-            return new ShapeSpreadModel(blocks(node), part(node, "gram", ShapeExcessModel.GRAM_ENTRIES),
-                part(node, "moments", ShapeExcessModel.PARAMETERS), bins(node, "score", ShapeSpreadModel.SCORE_BINS),
+            final long blocks = blocks(node);
+            final double[][] sums = sums(node);
+            return new ShapeSpreadModel(blocks, sums[0], sums[1], bins(node, "score", ShapeSpreadModel.SCORE_BINS),
                 number(node, "shared_sum"), number(node, "shared_weight"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("spread: " + e.getMessage(), e);
@@ -138,12 +142,26 @@ final class ShapeModelJson {
         return weights;
     }
 
-    private static double[] part(final InputNode node, final String part, final int length) {
-        final double[] values = doublesOf(node, part);
-        if (values.length != length) {
-            throw new IllegalArgumentException(part + ": expected " + length + " numbers, found " + values.length);
+    /**
+     * @return {@code {gram, moments}} of {@value ShapeFeatures#PARAMETERS} features; a record's of the shape's
+     *         {@value ShapeFeatures#SHAPE_PARAMETERS} alone widened, the band's sums zero
+     */
+    private static double[][] sums(final InputNode node) {
+        final double[] gram = doublesOf(node, "gram");
+        final double[] moments = doublesOf(node, "moments");
+        if (gram.length == ShapeFeatures.SHAPE_GRAM_ENTRIES && moments.length == ShapeFeatures.SHAPE_PARAMETERS) {
+            return new double[][] {ShapeFeatures.widenGram(gram), ShapeFeatures.widenMoments(moments)};
         }
-        return values;
+        if (gram.length != ShapeFeatures.GRAM_ENTRIES) {
+            throw new IllegalArgumentException("gram: expected " + ShapeFeatures.GRAM_ENTRIES + " numbers (or "
+                + ShapeFeatures.SHAPE_GRAM_ENTRIES + " with " + ShapeFeatures.SHAPE_PARAMETERS + " moments, a record before"
+                + " the port band), found " + gram.length);
+        }
+        if (moments.length != ShapeFeatures.PARAMETERS) {
+            throw new IllegalArgumentException("moments: expected " + ShapeFeatures.PARAMETERS + " numbers with "
+                + ShapeFeatures.GRAM_ENTRIES + " gram entries, found " + moments.length);
+        }
+        return new double[][] {gram, moments};
     }
 
     private static double[] doublesOf(final InputNode node, final String part) {

@@ -16,7 +16,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeFeatures;
 import org.latencyserver.core.calibration.ShapeSpreadModel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.traffic.CallKind;
@@ -247,6 +249,64 @@ class LearningSurvivesRestartTest {
         assertTrue(model.fitted(), "the level sums were read");
         final TrafficShape fast = new TrafficShape(500, 100, 0, CallKind.OCTETS);
         assertEquals(was.shiftBoundFactor(fast, 0.04), model.boundFactor(fast, 0.04), 1e-12, "the single margin stands");
+    }
+
+    @Test
+    void aFileWrittenBeforeThePortBandLoadsItsShapeModelWithTheBandsTermsZero() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final ObjectNode model = (ObjectNode) root.findValues("shape_model").get(0);
+        assertEquals(ShapeFeatures.GRAM_ENTRIES, model.get("gram").size(), "the band's sums are written");
+        narrowToTheShapesFour(model);
+        narrowToTheShapesFour((ObjectNode) model.get("spread"));
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        final ShapeExcessModel restored = after.table().row((short) 4).learning().shapeModel();
+        assertEquals(saved.learning().shapeModel(), restored, "learned on an idle port: the band's sums were zero anyway");
+        final TrafficShape fast = new TrafficShape(500, 100, 0, CallKind.OCTETS);
+        assertEquals(restored.boundFactor(fast, PortBand.IDLE, 0.04), restored.boundFactor(fast, PortBand.LOADED, 0.04), 1e-12,
+            "nothing learned on a loaded port");
+    }
+
+    @Test
+    void aShapeModelWithTheWrongNumberOfSumsSetsItsConnectionAsideNamingThePart() throws Exception {
+        final Path file = directory.resolve("state.json");
+        learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final ObjectNode model = (ObjectNode) root.findValues("shape_model").get(0);
+        model.putArray("moments").add(1.0).add(2.0).add(3.0).add(4.0);
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        final ConnectionRow fresh = after.table().row((short) 4);
+        final StateStore store = new StateStore(file, after.table());
+        assertEquals(0, store.restoreInto(after, 0), "the damaged connection is not restored");
+        assertTrue(store.refusedBecause() != null && store.refusedBecause().contains("shape_model: moments: expected 7"),
+            String.valueOf(store.refusedBecause()));
+        assertEquals(fresh.learning().shapeModel(), after.table().row((short) 4).learning().shapeModel(), "the last good model stands");
+    }
+
+    /** Rewrites a part's 28 gram entries and 7 moments as a record before the port band had them: the shape's 4 alone. */
+    private static void narrowToTheShapesFour(final ObjectNode part) {
+        final JsonNode gram = part.get("gram");
+        final var narrow = part.putArray("gram");
+        for (int row = 0; row < ShapeFeatures.SHAPE_PARAMETERS; row++) {
+            for (int col = row; col < ShapeFeatures.SHAPE_PARAMETERS; col++) {
+                narrow.add(gram.get(row * ShapeFeatures.PARAMETERS - row * (row - 1) / 2 + (col - row)).asDouble());
+            }
+        }
+        final JsonNode moments = part.get("moments");
+        final var four = part.putArray("moments");
+        for (int i = 0; i < ShapeFeatures.SHAPE_PARAMETERS; i++) {
+            four.add(moments.get(i).asDouble());
+        }
     }
 
     private static int stripNewFields(final JsonNode node) {

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.core.calibration.PortBand;
+import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeSpreadModel;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
@@ -147,6 +149,36 @@ class ReplicaRecordsTest {
         assertEquals(spread.sharedSum(), copy.sharedSum(), 0.0);
         assertEquals(spread.sharedWeight(), copy.sharedWeight(), 0.0);
         assertEquals(sent.learning().shapeModel(), standby.table().row((short) 4).learning().shapeModel());
+    }
+
+    /** Trains probed while the port is LOADED teach the band's sums; the standby gets them and serves that band alike. */
+    @Test
+    void theShapeModelLearnedOnALoadedPortReachesTheStandbyWithTheBandsSums() {
+        final UpdateEngine primary = engine(1024);
+        primary.applyMib((short) 4, new MibReading((short) 10, (short) 20, (short) 95), 0);
+        primary.tick(SECOND);
+        final LatencyHistogram histogram = LatencyHistogram.fromHdr(RoundTrips.evenlySpread(1000, 100, 300));
+        final double mean = histogram.meanNanosFromBinMidpoints() / 1e6;
+        assertTrue(primary.submitMeasurement((short) 4, primary.table().row((short) 4).pending().ticket(),
+            new Measurement(histogram, 1000, mean, mean / 4, 0.3), "test", SECOND).accepted());
+        assertEquals(PortBand.LOADED, PortBand.of(primary.table().row((short) 4).load()));
+        final TrafficShape fast = new TrafficShape(600, 40, 0, CallKind.OCTETS);
+        final TrafficShape slow = new TrafficShape(5_000, 20, 0, CallKind.ARRAYS);
+        for (int w = 0; w < 24; w++) {
+            final TrafficShape shape = w % 2 == 0 ? fast : slow;
+            final long low = w % 2 == 0 ? 400 : 120;
+            assertTrue(primary.submitProbe((short) 4, "lab1", LatencyHistogram.fromHdr(RoundTrips.evenlySpread(
+                shape.burstRoundTrips(), low, low + 150)), 0.27, 2000, shape, (2 + w) * SECOND).accepted());
+        }
+        final ShapeExcessModel model = primary.table().row((short) 4).learning().shapeModel();
+        assertTrue(model.gram()[ShapeExcessModel.GRAM_ENTRIES - 1] > 0, "the loaded port's blocks filled the band's sums: " + model);
+
+        final UpdateEngine standby = engine(1024);
+        assertTrue(ReplicaRecords.decode(ReplicaRecords.encode(List.of(primary.table().row((short) 4))), standby.table(),
+            InputLimits.DEFAULT.maxHistogramBins()).get(0).applyTo(standby, 0));
+        final ShapeExcessModel copy = standby.table().row((short) 4).learning().shapeModel();
+        assertEquals(model, copy);
+        assertEquals(model.boundFactor(fast, PortBand.LOADED, 0.04), copy.boundFactor(fast, PortBand.LOADED, 0.04), 0.0);
     }
 
     @Test
