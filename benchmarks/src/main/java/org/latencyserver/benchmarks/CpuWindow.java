@@ -11,7 +11,7 @@ import org.latencyserver.benchmarks.accuracy.ProcessCpu;
  * {@link PartitionsScaleHarness}: {@link #open} reads the counters at its start, {@link #close} the shares of one core
  * used since.
  *
- * <p>Immutable once opened; used on the harness's main thread.
+ * <p>Not changed once opened until {@link #close}; used on the harness's main thread only.
  *
  * @param startNanos   when it opened, {@link System#nanoTime()}
  * @param processNanos each server's process CPU at the start, ns, by partition name

@@ -14,7 +14,8 @@ import org.latencyserver.launch.ReadyFile;
  *
  * <p>Thread-safety: set up on the harness's main thread; {@link #firstHigh} and {@link #pushesReceived} are written by
  * ORB threads; {@link #reading} is switched by the main thread while the partition's reader thread records into it and
- * counts {@link #readErrors}, which the main thread reads once that thread stopped.
+ * counts {@link #readErrors}, which the main thread reads after a join of at most 5 s (a reader still running then
+ * may race it: the figure is a count for the report, not a check).
  */
 final class ScalePartition {
     final int number;

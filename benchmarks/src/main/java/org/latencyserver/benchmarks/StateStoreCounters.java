@@ -9,7 +9,8 @@ import org.latencyserver.testkit.MetricsText;
  * The server's state store counters and its {@code RequestStatus} time buckets, read from its Prometheus text
  * endpoint, for {@link ServerScaleHarness}: read, taken one from another, and printed per connection changed.
  *
- * <p>Immutable; thread-safe.
+ * <p>Not changed once read; used on the harness's main thread. {@link #minus} subtracts the counters but keeps the
+ * later read's cumulative {@code RequestStatus} buckets: their difference is printed by {@code printRequestStatusServerTime}.
  *
  * @param changes              state changes
  * @param journalSaves         journal appends

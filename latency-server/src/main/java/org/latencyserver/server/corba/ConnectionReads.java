@@ -28,7 +28,7 @@ import org.latencyserver.server.table.ConnectionRow;
  * and answers in IDL. An unknown connection or a bad value is refused through {@link Refusals}.
  *
  * <p>Thread-safe: stateless beyond its collaborators; called on the ORB's request threads, reads the published state
- * only.
+ * and counts calls and refusals (thread-safe counters).
  */
 final class ConnectionReads {
 
