@@ -87,10 +87,10 @@ final class ServedCalibration {
             final ShapeExcessModel model = row.served().reference() == null ? learning.shapeModel()
                 : learning.shapeModel().observe(traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips,
                     ShapeModelBound.stateBoundNanos(row.served().reference(), known, servedPooled), PortBand.of(row.load()));
-            // The pooled level learned from every block of every state: its count is theirs (young while the connection is).
+            // The pooled level's own count: a state whose corrections restart does not make it young again.
             final AdaptiveQuantileLevel pooledNext = pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent()),
-                pooledBlocks(row.learning()));
-            return learning.withPooledLevel(!ratios ? pooledNext : profileThesis ? pooledNext.observeProfileRatios(roundTrips,
+                row.learning().pooledLevelBlocks());
+            return learning.withPooledLevelLearned(!ratios ? pooledNext : profileThesis ? pooledNext.observeProfileRatios(roundTrips,
                 thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis)).withClassExcess(excess).withShapeModel(model);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
@@ -116,19 +116,6 @@ final class ServedCalibration {
                                           final double thesisMillis) {
         return !learns ? learning : learning.withShapeMeanModel(learning.shapeMeanModel().observe(
             traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips, count, meanMillis, thesisMillis));
-    }
-
-    /**
-     * @param learning what the connection learned before the block
-     * @return blocks its pooled level learned from: those of every state's own level (each block of a bound teaches
-     *         both), which decide whether the pooled level is still young ({@link AdaptiveQuantileLevel#stepFactor})
-     */
-    static long pooledBlocks(final Learning learning) {
-        long blocks = 0;
-        for (final StateKnowledge state : learning.byState().values()) {
-            blocks += state.groups().stateBlocks();
-        }
-        return blocks;
     }
 
     /** @return whether the estimate served was read from a profile (its cell, or a composed path of cells) */

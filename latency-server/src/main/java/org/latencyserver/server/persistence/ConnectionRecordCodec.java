@@ -48,7 +48,8 @@ import org.latencyserver.server.table.ServedEstimate;
  * two or more loaded ports: {@code {"served": "union bound"|"independent hops", "union_ms": .., "independent_ms": ..}},
  * the method served and both methods' values, {@code independent_ms} 0 when it could not be had; absent otherwise and in
  * older records) and {@code states} (per load state:
- * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}), {@code pooled_level_miss_fraction} and
+ * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}), {@code pooled_level_miss_fraction} (with {@code pooled_level_blocks}, the blocks it
+ * learned from) and
  * {@code class_excess} (each shape class's excess over its state's level; {@link ClassExcessJson}) and
  * {@code shape_model} (every traffic shape's excess over its state's bound, a regression; {@link ShapeModelJson}) and
  * {@code shape_mean_model} (every traffic shape's mean over its state's thesis mean, a regression; {@link ShapeMeanModelJson}).
@@ -161,6 +162,20 @@ final class ConnectionRecordCodec {
         },
         ConnectionRecordCodec::readPooledLevel);
 
+    /**
+     * Blocks the pooled level learned from, which decide whether its step is still young; written with the level. Absent
+     * in older files: then the sum of the states' covered blocks (each block of a bound taught both). Read after
+     * {@code states} and the level.
+     */
+    private static final Field<ConnectionRow, Draft> POOLED_BLOCKS = new Field<>("pooled_level_blocks",
+        row -> row.learning().pooledLevelBlocks(),
+        (c, name, row, earlier) -> {
+            if (row.learning().pooledLevel() != null) {
+                c.put(name, row.learning().pooledLevelBlocks());
+            }
+        },
+        ConnectionRecordCodec::readPooledBlocks);
+
     /** Each shape class's excess over its state's level, learned connection-wide ({@link ClassExcessJson}). */
     private static final Field<ConnectionRow, Draft> CLASS_EXCESS = new Field<>("class_excess", row -> row.learning().classExcess(),
         (c, name, row, earlier) -> ClassExcessJson.write(c, name, row.learning().classExcess()),
@@ -224,9 +239,9 @@ final class ConnectionRecordCodec {
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
             DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS, POOLED_PROFILE_RATIOS, CLASS_EXCESS,
-            SHAPE_MODEL, SHAPE_MEAN_MODEL),
+            SHAPE_MODEL, SHAPE_MEAN_MODEL, POOLED_BLOCKS),
         List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS,
-            POOLED_PROFILE_RATIOS, CLASS_EXCESS, SHAPE_MODEL, SHAPE_MEAN_MODEL,
+            POOLED_PROFILE_RATIOS, POOLED_BLOCKS, CLASS_EXCESS, SHAPE_MODEL, SHAPE_MEAN_MODEL,
             MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 
@@ -323,6 +338,25 @@ final class ConnectionRecordCodec {
         final AdaptiveQuantileLevel fresh = AdaptiveQuantileLevel.start(boundPercent);
         d.learning = d.learning.withPooledLevel(new AdaptiveQuantileLevel(fresh.targetMissFraction(), number(c, name),
             fresh.stepPerRoundTrip(), fresh.maxBlockWeight()));
+    }
+
+    private static void readPooledBlocks(final InputNode c, final String name, final Draft d) {
+        if (d.learning.pooledLevel() == null) {
+            return;
+        }
+        if (has(c, name)) {
+            final double blocks = number(c, name);
+            if (!(blocks >= 0) || blocks != Math.rint(blocks)) {
+                throw new IllegalArgumentException(name + " must be a whole number >= 0, was " + blocks);
+            }
+            d.learning = d.learning.withPooledLevelBlocks((long) blocks);
+            return;
+        }
+        long blocks = 0;
+        for (final org.latencyserver.core.calibration.StateKnowledge state : d.learning.byState().values()) {
+            blocks += state.coverage().blocks();
+        }
+        d.learning = d.learning.withPooledLevelBlocks(blocks);
     }
 
     private static void readStates(final InputNode c, final String name, final Draft d) {

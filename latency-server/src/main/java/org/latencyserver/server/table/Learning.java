@@ -29,10 +29,13 @@ import org.latencyserver.core.state.ConnectionLoadState;
  * @param shapeMeanModel         every traffic shape's mean over its state's thesis mean, a regression on the shape
  *                               learned from every probe window of a mean in every state ({@code ShapeMeanModel});
  *                               never null
+ * @param pooledLevelBlocks      blocks the pooled level learned from, {@code >= 0}: its own count (a state whose
+ *                               corrections restart starts its own count again, the pooled level does not), which decides
+ *                               whether the pooled level is still young ({@link AdaptiveQuantileLevel#stepFactor})
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
                        AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel,
-                       ShapeMeanModel shapeMeanModel) {
+                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks) {
 
     /** Nothing learned. */
     public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null, ClassExcess.EMPTY,
@@ -44,6 +47,16 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
         if (classExcess == null || shapeModel == null || shapeMeanModel == null) {
             throw new IllegalArgumentException("learning needs its class excesses and shape models (EMPTY for none)");
         }
+        if (pooledLevelBlocks < 0) {
+            throw new IllegalArgumentException("pooled level blocks must be >= 0, was " + pooledLevelBlocks);
+        }
+    }
+
+    /** Learning whose pooled level has learned from no block yet. */
+    public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
+                    final String nextMeasurementReason, final AdaptiveQuantileLevel pooledLevel, final ClassExcess classExcess,
+                    final ShapeExcessModel shapeModel, final ShapeMeanModel shapeMeanModel) {
+        this(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel, 0);
     }
 
     /** Learning with no shape mean model learned yet. */
@@ -58,7 +71,8 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withShapeMeanModel(final ShapeMeanModel model) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, model);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, model,
+            pooledLevelBlocks);
     }
 
     /** Learning with no class excess nor shape model learned yet. */
@@ -72,7 +86,8 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with them
      */
     public Learning withClassExcess(final ClassExcess excess) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess, shapeModel, shapeMeanModel);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks);
     }
 
     /**
@@ -80,7 +95,8 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withShapeModel(final ShapeExcessModel model) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, model, shapeMeanModel);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, model, shapeMeanModel,
+            pooledLevelBlocks);
     }
 
     /** Learning with no pooled level yet. */
@@ -105,7 +121,26 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withPooledLevel(final AdaptiveQuantileLevel level) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks);
+    }
+
+    /**
+     * @param level the connection's pooled level after it learned from one more block
+     * @return the learning with it, its block count one higher
+     */
+    public Learning withPooledLevelLearned(final AdaptiveQuantileLevel level) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks + 1);
+    }
+
+    /**
+     * @param blocks blocks the pooled level learned from, as read back, {@code >= 0}
+     * @return the learning with that count
+     */
+    public Learning withPooledLevelBlocks(final long blocks) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            blocks);
     }
 
     /**
@@ -157,7 +192,8 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
     public Learning with(final ConnectionLoadState state, final StateKnowledge knowledge) {
         final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
         next.put(state, knowledge);
-        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel);
+        return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks);
     }
 
     /**
@@ -165,7 +201,8 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning enteredStateAt(final long sinceNanos) {
-        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel);
+        return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks);
     }
 
     /**
@@ -173,6 +210,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return the learning with it
      */
     public Learning withMeasurementReason(final String reason) {
-        return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess, shapeModel, shapeMeanModel);
+        return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks);
     }
 }

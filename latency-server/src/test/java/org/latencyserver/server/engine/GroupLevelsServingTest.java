@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Measurement;
@@ -20,6 +21,7 @@ import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.testkit.RoundTrips;
 
@@ -95,9 +97,8 @@ class GroupLevelsServingTest {
             "served " + young.estimate().valueMillis() + " ms above the thesis's " + young.served().thesis().valueMillis() + " ms");
     }
 
-    @Test
-    void thePooledLevelCountsTheBlocksOfEveryStatesLevelAsItsOwn() {
-        final UpdateEngine engine = engine();
+    /** Six probe windows in one state, then a measurement and four windows in another: ten blocks of a bound. */
+    private static UpdateEngine tenWindowsInTwoStates(final UpdateEngine engine) {
         engine.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
         measure(engine, 100, 300, SECOND);
         long now = 10 * SECOND;
@@ -112,14 +113,41 @@ class GroupLevelsServingTest {
             assertTrue(engine.submitProbe((short) 4, "lab1", roundTrips(10, 900, 1100), 1.0, 2000, now).accepted());
             now += 2 * SECOND;
         }
-        final ConnectionRow row = engine.table().row((short) 4);
-        long sum = 0;
-        for (final StateKnowledge state : row.learning().byState().values()) {
-            sum += state.groups().stateBlocks();
-        }
-        assertEquals(2, row.learning().byState().size());
-        assertTrue(sum >= 10, "six windows in one state, four in the other: " + sum);
-        assertEquals(sum, ServedCalibration.pooledBlocks(row.learning()));
-        assertEquals(0, ServedCalibration.pooledBlocks(org.latencyserver.server.table.Learning.NONE));
+        return engine;
+    }
+
+    @Test
+    void thePooledLevelCountsEveryBlockItLearnedFromAndStepsByItsOwnCount() {
+        final UpdateEngine engine = tenWindowsInTwoStates(engine());
+        final ConnectionRow before = engine.table().row((short) 4);
+        assertEquals(2, before.learning().byState().size());
+        assertEquals(10, before.learning().pooledLevelBlocks(), "six windows in one state, four in the other");
+        final AdaptiveQuantileLevel pooledBefore = before.learning().pooledLevel();
+
+        // Every round trip of the window far above any bound read from the state's histogram: 10 misses of 10.
+        assertTrue(engine.submitProbe((short) 4, "lab1", roundTrips(10, 20_000, 30_000), 25.0, 2000, 100 * SECOND).accepted());
+        final ConnectionRow after = engine.table().row((short) 4);
+        assertEquals(11, after.learning().pooledLevelBlocks());
+        assertEquals(pooledBefore.observe(10, 10, 10).missFraction(), after.learning().pooledLevel().missFraction(), 1e-12);
+        assertEquals(11, ServedCalibration.tested(before, roundTrips(10, 20_000, 30_000), 10, 25.0, true).pooledLevelBlocks(),
+            "the same block tested directly counts the same");
+    }
+
+    @Test
+    void aStateWhoseCorrectionsRestartDoesNotMakeThePooledLevelYoungAgain() {
+        final UpdateEngine engine = tenWindowsInTwoStates(engine());
+        final ConnectionRow settled = engine.table().row((short) 4);
+        // What the engine does when the state starts being served from its band's probes: its own count starts again.
+        final ConnectionRow restarted = settled.withLearning(settled.learning().with(settled.load(),
+            settled.currentKnowledge().withCorrectionsRestarted(96)));
+        assertEquals(0, restarted.currentKnowledge().groups().stateBlocks());
+        final AdaptiveQuantileLevel pooledBefore = restarted.learning().pooledLevel();
+
+        // A clean window (every round trip far below any bound read from the state's histogram): 0 misses of 10.
+        final Learning learned = ServedCalibration.tested(restarted, roundTrips(10, 1, 5), 10, 0.003, true);
+        final double mature = pooledBefore.observe(10, 0, 10).missFraction();
+        assertEquals(mature, learned.pooledLevel().missFraction(), 1e-12, "the step stays γ");
+        assertTrue(pooledBefore.observe(10, 0, 0).missFraction() - mature > 1e-3, "a young step would have moved it further");
+        assertEquals(11, learned.pooledLevelBlocks());
     }
 }

@@ -153,6 +153,56 @@ class LearningSurvivesRestartTest {
     }
 
     @Test
+    void thePooledLevelsOwnBlockCountIsRestored() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        assertEquals(24, saved.learning().pooledLevelBlocks(), "every probe window taught the pooled level");
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        assertEquals(24, after.table().row((short) 4).learning().pooledLevelBlocks());
+    }
+
+    @Test
+    void aFileWrittenBeforeThePooledBlockCountLoadsItAsTheStatesCoverageBlocks() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final List<JsonNode> parents = root.findParents("pooled_level_blocks");
+        assertEquals(1, parents.size(), "one connection's count was written");
+        ((ObjectNode) parents.get(0)).remove("pooled_level_blocks");
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        long covered = 0;
+        for (final StateKnowledge state : saved.learning().byState().values()) {
+            covered += state.coverage().blocks();
+        }
+        assertTrue(covered > 0, "the states covered blocks");
+        assertEquals(covered, after.table().row((short) 4).learning().pooledLevelBlocks());
+        assertEquals(saved.learning().pooledLevel(), after.table().row((short) 4).learning().pooledLevel());
+    }
+
+    @Test
+    void aNegativePooledBlockCountIsRefusedByName() throws Exception {
+        final Path file = directory.resolve("state.json");
+        learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        ((ObjectNode) root.findParents("pooled_level_blocks").get(0)).put("pooled_level_blocks", -3);
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        final StateStore store = new StateStore(file, after.table());
+        assertEquals(0, store.restoreInto(after, 0), "the damaged connection is not restored");
+        assertTrue(store.refusedBecause() != null && store.refusedBecause().contains("pooled_level_blocks"),
+            String.valueOf(store.refusedBecause()));
+    }
+
+    @Test
     void aFileWrittenBeforeGroupLevelsLoadsWithItsStatesLevelsWeighedByTheirCoverageBlocks() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
