@@ -21,8 +21,9 @@ import org.latencyserver.core.traffic.ShapeClass;
  * <p>A class's prior is not the state's level alone but the state's level plus the class's excess learned
  * connection-wide ({@link ClassExcess}), once learned:
  * <pre>
- *   α_class = w(n_c) α_c + (1 − w(n_c)) (α_state + δ_c)
+ *   α_class = w(n_c) α_c + (1 − w(n_c)) max(α_min, α_state + δ_c)
  * </pre>
+ * ({@code α_min} the level's floor, {@link AdaptiveQuantileLevel#minMissFraction}).
  * With no declared traffic, the level served is the highest (α lowest) of {@code α_state} and the {@code α_class}
  * of every class that is known: seen in the state with at least {@value #MIN_CLASS_BLOCKS} blocks, or with a
  * learned excess (then, below {@value #MIN_CLASS_BLOCKS} blocks in the state, mostly {@code α_state + δ_c}): the bound
@@ -207,7 +208,9 @@ public final class BorrowedLevel {
                                      final double stateAlpha) {
         final GroupLevels.ClassLevel inState = state.groups().byClass().get(shape);
         final ClassExcess.Offset offset = excess.learned(shape);
-        final double prior = offset == null ? stateAlpha : stateAlpha + offset.missFraction();
+        // Never below the level's floor (anti-windup): the state's α may have fallen since the offset learned.
+        final double prior = offset == null ? stateAlpha
+            : Math.max(ownLevel(state).minMissFraction(), stateAlpha + offset.missFraction());
         if (inState != null && inState.blocks() >= MIN_CLASS_BLOCKS) {
             return new Choice(blend(inState, prior), Basis.CLASS_IN_STATE);
         }

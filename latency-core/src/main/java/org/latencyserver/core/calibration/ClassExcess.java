@@ -24,7 +24,11 @@ import org.latencyserver.core.traffic.ShapeClass;
  * blocks connection-wide.
  *
  * <p>At most {@link GroupLevels#MAX_CLASSES} classes (all there are); offsets are kept in
- * [{@value #MIN_OFFSET}, {@value #MAX_OFFSET}]. Immutable and thread-safe.
+ * [{@value #MIN_OFFSET}, {@value #MAX_OFFSET}], and after a block never below the floor of the state's level minus
+ * the state's α then ({@code α_state + δ_c ≥ −γ · cap · α_target}, {@link AdaptiveQuantileLevel#minMissFraction}): a
+ * burst of misses of one class winds its level no further above 100 % than one clean block brings back, as for a
+ * level; where it is used, {@code α_state + δ_c} is raised to that floor too ({@link BorrowedLevel}), since the state's
+ * α moves on. Immutable and thread-safe.
  *
  * @param byClass each class's offset and the blocks it learned from
  */
@@ -106,7 +110,9 @@ public record ClassExcess(Map<ShapeClass, Offset> byClass) {
         final double next = known.missFraction()
             + rule.stepPerRoundTrip() * weight * (rule.targetMissFraction() - (double) misses / roundTrips);
         final Map<ShapeClass, Offset> updated = new HashMap<>(byClass);
-        updated.put(shape, new Offset(Math.max(MIN_OFFSET, Math.min(MAX_OFFSET, next)), known.blocks() + 1));
+        // Anti-windup, as for a level: α_state + δ_c never below the rule's floor (any α ≤ 0 serves the histogram's top).
+        final double lowest = Math.max(MIN_OFFSET, rule.minMissFraction() - stateMissFraction);
+        updated.put(shape, new Offset(Math.max(lowest, Math.min(MAX_OFFSET, next)), known.blocks() + 1));
         return new ClassExcess(updated);
     }
 

@@ -55,12 +55,47 @@ class ClassExcessTest {
         final AdaptiveQuantileLevel rule = AdaptiveQuantileLevel.start(BOUND_PERCENT);
         ClassExcess excess = ClassExcess.EMPTY;
         for (int i = 0; i < 2_000; i++) {
-            excess = excess.observe(SLOW, 0.04, rule, 50, percent -> 50);
+            excess = excess.observe(SLOW, 0.04, rule, 50, percent -> 0);
         }
-        assertEquals(ClassExcess.MIN_OFFSET, excess.byClass().get(SLOW).missFraction(), 1e-12);
+        assertEquals(ClassExcess.MAX_OFFSET, excess.byClass().get(SLOW).missFraction(), 1e-12);
         assertThrows(IllegalArgumentException.class, () -> new ClassExcess.Offset(0.7, 1));
         assertThrows(IllegalArgumentException.class, () -> new ClassExcess.Offset(Double.NaN, 1));
         assertThrows(IllegalArgumentException.class, () -> new ClassExcess.Offset(0.0, -1));
+    }
+
+    @Test
+    void aBurstOfMissesOfOneClassWindsItsLevelNoFurtherThanTheFloorAndTwoCleanBlocksBringItBelowTheTop() {
+        final AdaptiveQuantileLevel rule = AdaptiveQuantileLevel.start(BOUND_PERCENT);
+        final double stateAlpha = rule.missFraction();
+        ClassExcess excess = ClassExcess.EMPTY;
+        // Twenty full blocks of the class, every round trip above any bound of the histogram.
+        for (int i = 0; i < 20; i++) {
+            excess = excess.observe(SLOW, stateAlpha, rule, 50, percent -> 50);
+        }
+        final double wound = stateAlpha + excess.byClass().get(SLOW).missFraction();
+        assertEquals(rule.minMissFraction(), wound, 1e-12, "the class's α stops at the level's floor, −γ · cap · α_target");
+        excess = excess.observe(SLOW, stateAlpha, rule, 50, percent -> 0);
+        assertTrue(stateAlpha + excess.byClass().get(SLOW).missFraction() <= 1e-12, "one clean block: back at the top (α = 0)");
+        excess = excess.observe(SLOW, stateAlpha, rule, 50, percent -> 0);
+        assertTrue(ClassExcess.percentOf(stateAlpha + excess.byClass().get(SLOW).missFraction()) < 100.0,
+            "two clean blocks: served below the top again");
+    }
+
+    @Test
+    void aStateWhoseLevelFellSinceTheExcessWasLearnedServesTheClassNoHigherThanTheFloor() {
+        final AdaptiveQuantileLevel rule = AdaptiveQuantileLevel.start(BOUND_PERCENT);
+        ClassExcess excess = ClassExcess.EMPTY;
+        for (int i = 0; i < 20; i++) {
+            excess = excess.observe(SLOW, rule.missFraction(), rule, 50, percent -> 50);
+        }
+        // The state's own level later wound down to its floor by misses of its own: α_state + δ_c would be below it.
+        StateKnowledge state = StateKnowledge.fresh(BOUND_PERCENT);
+        for (int i = 0; i < 30; i++) {
+            state = state.observeBound(50, 0, true, true, COMMON, percent -> 50);
+        }
+        assertEquals(state.level().minMissFraction(), state.level().missFraction(), 1e-12);
+        final BorrowedLevel.Served served = BorrowedLevel.forShape(state, state.level(), excess, SLOW);
+        assertEquals(state.level().minMissFraction(), served.missFraction(), 1e-9, served::toString);
     }
 
     @Test
