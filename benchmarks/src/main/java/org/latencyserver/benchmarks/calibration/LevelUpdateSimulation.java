@@ -16,7 +16,7 @@ import org.latencyserver.core.calibration.BorrowedLevel;
  * does ({@code w = b / (b + 20)}); each level learns from the misses at the bound it itself would give.
  *
  * <p>Old rule: {@code α ← max(−0.2, α + γ min(n, 50)(α_target − k / n))}. New rule: {@link
- * AdaptiveQuantileLevel#observe(long, long, long)} (α floored at 0, young step {@code γ max(1, 4 / (b + 1))}).
+ * AdaptiveQuantileLevel#observe(long, long, long)} (α floored at {@code −γ · 50 · α_target}, −0.01 here; young step {@code γ max(1, 4 / (b + 1))}).
  * No ratio rescale ({@code EstimateCorrection}): this isolates the level.
  *
  * <p>Reported per pattern over the seeds: served coverage (round trips at or below the served bound) and the
