@@ -33,8 +33,8 @@ import org.latencyserver.systemtests.kit.SystemUnderTest;
 /**
  * {@code ./latency profile measure} as a planner runs it, in its own JVM, with real load drivers on
  * the two cores: a small profile that validates with histograms, built over three runs with
- * {@code --resume}; and a pair refused because a load the profiler does not control keeps its core
- * out of the state.
+ * {@code --resume}. What it refuses without measuring anything is {@link ProfilerRefusalProcessTest},
+ * which runs beside other classes.
  *
  * <p>Beside other work on the machine (another build, {@code stress-ng}) the profiler rightly
  * refuses a state it cannot reach: the resumed-runs test waits for quiet cores, then accepts a
@@ -137,22 +137,6 @@ class ProfilerProcessTest {
         assertEquals(expected, cellsByPair, "the partial file keeps both sizes of every pair measured, and nothing refused");
     }
 
-    @Test
-    void aPairWhoseCoreALoadOutsideTheProfilersControlKeepsOutOfItsStateIsRefused() throws Exception {
-        // Something else keeps the client core busy: LOW/LOW cannot be reached there.
-        try (SystemUnderTest intruders = SystemUnderTest.measuringIn(directory)) {
-            intruders.launchProgram("stress-ng", List.of("/usr/bin/stress-ng", "--cpu", "1", "--cpu-load", "95", "--taskset", "0",
-                "--quiet")).start();
-            final Path out = directory.resolve("refused.json");
-            final Result result = measure("--out", out.toString(), "--sizes", "64", "--round-trips", "50", "--warmup", "20",
-                "--pairs", "LOW/LOW");
-            assertEquals(1, result.exit, result.output);
-            assertTrue(result.output.contains("REFUSED") && result.output.contains("LOW/LOW (every size)"), result.output);
-            assertTrue(result.output.matches("(?s).*LOW/LOW: the load read client \\d+ % \\((MEDIUM|HIGH)\\).*"), result.output);
-            assertFalse(Files.exists(out));
-        } // stress-ng and its workers stop with the kit
-    }
-
     private static double meanOf(final Path partialFile, final String pair, final int size) throws IOException {
         final JsonNode partial = new ObjectMapper().readTree(partialFile.toFile());
         for (final JsonNode cell : partial) {
@@ -161,15 +145,6 @@ class ProfilerProcessTest {
             }
         }
         throw new AssertionError("no " + pair + " " + size + " B cell in " + partial);
-    }
-
-    @Test
-    void anOutputDirectoryThatDoesNotExistIsRefusedBeforeAnythingIsMeasured() throws Exception {
-        final Path out = directory.resolve("no-such-directory/profile.json");
-        final Result result = measure("--out", out.toString(), "--sizes", "64");
-        assertEquals(2, result.exit, result.output);
-        assertTrue(result.output.contains("no-such-directory does not exist"), result.output);
-        assertFalse(result.output.contains("warming up"), "refused before the warm-up: " + result.output);
     }
 
     /**

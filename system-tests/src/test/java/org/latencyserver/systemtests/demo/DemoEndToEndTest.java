@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.demo.DemoReady;
@@ -44,6 +45,7 @@ import org.omg.CORBA.ORB;
  * estimate, a scenario state change reaches the console, and when the time is up the demo exits 0
  * leaving no process running and no port bound.
  */
+@Order(2) // a long class, started early (junit-platform.properties): the demo runs 70 s whatever the machine does
 class DemoEndToEndTest {
 
     /** @return the connection's CPU state as everyone may read it (list_connections) */

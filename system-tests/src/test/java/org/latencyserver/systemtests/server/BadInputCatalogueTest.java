@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,6 +92,7 @@ import org.snmp4j.smi.VariableBinding;
  * <p>One server for all cases, secured with the test CA ({@link org.latencyserver.systemtests.kit.TestCertificates}); measurement
  * requests time out after 1.5 s so that a late ticket can be made.
  */
+@Order(9) // a long class, started early (junit-platform.properties)
 class BadInputCatalogueTest {
 
     @TempDir

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
@@ -43,6 +44,7 @@ import org.omg.CosNaming.NamingContextExtHelper;
  * and the client agent, finding its peer by name, measures the genuine peer agent, not the impostor's
  * echo object.
  */
+@Order(11) // a long class, started early (junit-platform.properties)
 class GuardedNamingServiceProcessTest {
 
     private static final String PASSWORD = "guarded-naming-pass";

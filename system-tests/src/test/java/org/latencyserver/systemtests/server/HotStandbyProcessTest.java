@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.Latserv;
@@ -28,6 +29,7 @@ import org.omg.CORBA.ORB;
  * an assertion (two shared cores); asserts that no acknowledged write was lost and that every
  * takeover happened within a generous deadline.
  */
+@Order(8) // a long class, started early (junit-platform.properties)
 class HotStandbyProcessTest {
 
     /**

@@ -11,6 +11,7 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.Latserv;
@@ -39,6 +40,7 @@ import org.omg.CORBA.ORB;
  * standby's metrics and ready file: a standby discards calls). Prints the takeover time and the load
  * average — figures, not assertions (two shared cores).
  */
+@Order(7) // a long class, started early (junit-platform.properties)
 class HungPrimaryProcessTest {
 
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);

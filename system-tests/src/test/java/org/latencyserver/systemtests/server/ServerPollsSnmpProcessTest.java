@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.Latserv;
@@ -31,6 +32,7 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
  * the connection table (served, and in the state file the server keeps once stopped); without that variable it refuses
  * to start and names it.
  */
+@Order(12) // a long class, started early (junit-platform.properties)
 class ServerPollsSnmpProcessTest {
 
     private static final String COMMUNITY = "process-test-community";

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.LatservHelper;
@@ -29,6 +30,7 @@ import org.omg.CORBA.ORB;
  * its one retry reaches the new primary, which answers what a Java client by name gets. Given the
  * dead primary's IOR instead, its retry reaches the same dead process and it exits 1.
  */
+@Order(10) // a long class, started early (junit-platform.properties)
 class StandbyOmniOrbClientTest {
 
 

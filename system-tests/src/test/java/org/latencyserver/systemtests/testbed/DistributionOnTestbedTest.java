@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ChildProcess;
@@ -57,6 +58,7 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
  *
  * <p>Needs root, ip, tc, snmpd and iperf3 (CI has them); elsewhere it prints {@code NOT CHECKED} and is skipped.
  */
+@Order(3) // a long class, started early (junit-platform.properties)
 class DistributionOnTestbedTest {
 
     private static final Path GUIDE = Path.of("../docs/deployment.md");

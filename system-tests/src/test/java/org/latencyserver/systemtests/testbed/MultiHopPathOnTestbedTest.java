@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ChildProcess;
@@ -50,6 +51,7 @@ import org.latencyserver.testkit.config.ServerYaml.Snmp;
  * <p>Needs root, ip, tc, snmpd and iperf3, else prints {@code NOT CHECKED} and is skipped; without omniidl, g++ or
  * omniORB's headers it checks 1 and 2 and prints {@code NOT CHECKED} for 3.
  */
+@Order(13) // a long class, started early (junit-platform.properties)
 class MultiHopPathOnTestbedTest {
 
     private static final String FIRST_HOP = "sw1-trunk";

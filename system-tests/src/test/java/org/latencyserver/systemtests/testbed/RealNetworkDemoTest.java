@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.demo.DemoReady;
@@ -37,6 +38,7 @@ import org.latencyserver.systemtests.kit.SystemUnderTest;
  * with what is missing and is skipped. Prints per scenario step what each QoS level was served and
  * how long the port state took to follow the load.
  */
+@Order(5) // a long class, started early (junit-platform.properties)
 class RealNetworkDemoTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ChildProcess;
@@ -38,6 +39,7 @@ import org.latencyserver.testkit.config.ServerYaml.Connection;
  * acknowledged while protected is served by the final primary (writes acknowledged unprotected by a
  * primary that then stepped down are the documented loss; they are counted).
  */
+@Order(6) // a long class, started early (junit-platform.properties): its cuts last 15 s and 20 s
 class StandbyCutOnTestbedTest {
 
     private static final Pattern LINE = Pattern.compile(
