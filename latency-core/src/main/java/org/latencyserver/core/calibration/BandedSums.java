@@ -90,8 +90,9 @@ final class BandedSums {
         final double[] loadedMoments = new double[shape];
         System.arraycopy(moments, shape, loadedMoments, 0, shape - 1);
         final double arraysWeight = gram[fullIndex(shape - 1, shape - 1)];
-        loadedMoments[shape - 1] = arraysWeight > 0
-            ? moments[shape - 1] * loadedGram[index(shape - 1, shape - 1, shape)] / arraysWeight : 0.0;
+        final double loadedArraysWeight = loadedGram[index(shape - 1, shape - 1, shape)];
+        loadedMoments[shape - 1] = arraysWeight > 0 && loadedArraysWeight != 0
+            ? moments[shape - 1] * loadedArraysWeight / arraysWeight : 0.0;
         return new BandedSums(shapeGram, Arrays.copyOf(moments, shape), loadedGram, loadedMoments);
     }
 
