@@ -12,9 +12,9 @@ import org.latencyserver.core.state.PortState;
  * observed has no band: the shape models are band-blind there (every block and bound IDLE).
  */
 public enum PortBand {
-    /** The worst hop at or below its loaded threshold, or not observed: the port adds nothing a shape could worsen. */
+    /** No hop above its loaded threshold (or none observed): the port adds nothing a shape could worsen. */
     IDLE,
-    /** The worst hop LOADED or SATURATED: a shape's own offered load adds to the port's queue. */
+    /** Some hop LOADED or SATURATED: a shape's own offered load adds to the port's queue. */
     LOADED;
 
     /**

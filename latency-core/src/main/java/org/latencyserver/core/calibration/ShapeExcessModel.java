@@ -11,7 +11,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * per class ({@link BorrowedLevel}) needs {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks of that one class.
  *
  * <p>The model, per round trip of a block of shape {@code s} sent in port band {@code L} ({@link PortBand}: 1 when the
- * path's worst hop was LOADED or SATURATED) while its state's bound {@code B} (the reference histogram read at the
+ * path had a hop LOADED or SATURATED) while its state's bound {@code B} (the reference histogram read at the
  * state's level, {@link BorrowedLevel#stateMissFraction}) was served:
  * <pre>
  *   ln(rtt / B) = f(s, L) + ε,

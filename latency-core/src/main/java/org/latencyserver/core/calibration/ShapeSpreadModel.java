@@ -22,9 +22,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  * fast shape on a loaded port queues behind itself and spreads wider there); {@code c(m)} corrects the bias of the log of a mean of
  * {@code m} absolute Gaussian deviations ({@value #SINGLE_DEVIATION_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
  * beyond). {@code γ} is fitted by weighted ridge least squares (weight {@code min(n, }{@value
- * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums kept per band and forgotten by
- * {@value ShapeExcessModel#FORGETTING} on a block of their own band ({@link BandedSums}). A block whose round trips all lie in one histogram bin is left
- * out of that fit (it says only that their spread is below the bin's width), and a block's mean absolute deviation is
+ * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums kept per band and
+ * forgotten by {@value ShapeExcessModel#FORGETTING} on a block of their own band ({@link BandedSums}). A block whose
+ * round trips all lie in one histogram bin is left out of that fit (it says only that their spread is below the bin's width), and a block's mean absolute deviation is
  * taken no smaller than the histogram's resolution there (its bins' log width over √12). A shape's own standard
  * deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}. The shared variance {@code τ²} is the mean, over blocks of
  * {@code n >= 2} round trips, of {@code r̄² − s²/n}, {@code s²} the block's own sample variance of residuals (unbiased for
