@@ -28,11 +28,16 @@ import org.latencyserver.core.traffic.TrafficShape;
  * in and reads a bound for the state's. Each application shape's bound in every state is then scored exactly against
  * its round trips' true distribution, a mixture over the burst's positions of shifted log-normals: its coverage and
  * its ratio to the true p96 (found by bisection).
+ *
+ * <p>With an idle spell, after the connection's trains come that many more on the idle port's states alone before
+ * the bounds are scored: the loaded port is then served as it first is after a long idle spell.
  */
 final class SelfLoadingSimulation {
 
     /** Load states, from the top, that are the loaded port's. */
     static final int LOADED_STATES = 3;
+    /** Trains of the idle spell in scenario {@code idlespell}: about an hour of the client agent's probing. */
+    static final int IDLE_SPELL = 2_000;
     /** The port's rate, bits per second. */
     static final double CAPACITY_BITS_PER_SECOND = 20e6;
     /** What one round trip puts on the port, bits (a 1 KB message). */
@@ -104,7 +109,7 @@ final class SelfLoadingSimulation {
      * @param seeds  connections (seeds 1..seeds)
      * @return per shape, band (0 idle, 1 loaded) and method (0 band-blind, 1 with the band): the tallies
      */
-    private static Tally[][][] run(final int blocks, final int seeds) {
+    private static Tally[][][] run(final int blocks, final int seeds, final int idleSpell) {
         final int shapes = ShapeModelSimulation.SHAPES.size();
         final Tally[][][] tallies = new Tally[shapes][2][2];
         for (final Tally[][] perShape : tallies) {
@@ -114,12 +119,12 @@ final class SelfLoadingSimulation {
             }
         }
         for (int seed = 1; seed <= seeds; seed++) {
-            one(blocks, seed, tallies);
+            one(blocks, idleSpell, seed, tallies);
         }
         return tallies;
     }
 
-    private static void one(final int blocks, final long seed, final Tally[][][] tallies) {
+    private static void one(final int blocks, final int idleSpell, final long seed, final Tally[][][] tallies) {
         final SplittableRandom random = new SplittableRandom(seed);
         final long[] edges = ShapeModelSimulation.logEdges();
         final int states = ShapeModelSimulation.STATES;
@@ -138,8 +143,8 @@ final class SelfLoadingSimulation {
         final AdaptiveQuantileLevel pooled = AdaptiveQuantileLevel.start(ShapeModelSimulation.BOUND_PERCENT);
         ShapeExcessModel blind = ShapeExcessModel.EMPTY;
         ShapeExcessModel banded = ShapeExcessModel.EMPTY;
-        for (int b = 0; b < blocks; b++) {
-            final int s = random.nextInt(states);
+        for (int b = 0; b < blocks + idleSpell; b++) {
+            final int s = b < blocks ? random.nextInt(states) : random.nextInt(states - LOADED_STATES);
             final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
             final double u = ShapeModelSimulation.BLOCK_NOISE * ShapeModelSimulation.gaussian(random);
             final double growth = growthNanos(shape, s);
@@ -188,14 +193,16 @@ final class SelfLoadingSimulation {
      * Prints, per application shape, the loaded band's and the idle band's coverage, bound ÷ true p96 and seeds within
      * 96 ± 2 %, for the band-blind model and the one with the band.
      *
-     * @param blocks probe trains per connection
-     * @param seeds  connections
+     * @param blocks    probe trains per connection
+     * @param seeds     connections
+     * @param idleSpell trains on the idle port alone after them, before the bounds are scored
      */
-    static void print(final int blocks, final int seeds) {
-        final Tally[][][] tallies = run(blocks, seeds);
+    static void print(final int blocks, final int seeds, final int idleSpell) {
+        final Tally[][][] tallies = run(blocks, seeds, idleSpell);
         System.out.printf(Locale.ROOT, "%d probe trains per connection drawn from %s, %d connections (seeds 1..%d), 8 load states,"
-            + " the top %d a loaded port's (background 93/96/99 %% of 20 Mbit/s, 1 KB a round trip), scenario selfload%n",
-            blocks, TrafficFamily.DEFAULT.label(), seeds, seeds, LOADED_STATES);
+            + " the top %d a loaded port's (background 93/96/99 %% of 20 Mbit/s, 1 KB a round trip), scenario %s%n",
+            blocks, TrafficFamily.DEFAULT.label(), seeds, seeds, LOADED_STATES,
+            idleSpell == 0 ? "selfload" : "idlespell (then " + idleSpell + " trains on the idle port alone)");
         System.out.printf(Locale.ROOT, "%-12s | %-28s | %-28s | %-28s | %-28s%n", "shape", "loaded, band-blind: cov b/p96",
             "loaded, with band: cov b/p96", "idle, band-blind: cov b/p96", "idle, with band: cov b/p96");
         for (int k = 0; k < ShapeModelSimulation.SHAPES.size(); k++) {

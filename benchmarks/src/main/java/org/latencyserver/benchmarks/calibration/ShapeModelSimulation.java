@@ -41,9 +41,11 @@ import org.latencyserver.core.traffic.TrafficShape;
  *
  * <p>Scenario {@code selfload}: the upper load states are a loaded port's, where a shape that offers more than the
  * port has left queues behind itself ({@link SelfLoadingSimulation}); the shape model blind to the port band against
- * the one that learns it.
+ * the one that learns it. Scenario {@code idlespell}: the same, then {@value SelfLoadingSimulation#IDLE_SPELL} trains on
+ * the idle port alone (about an hour of probing) before the bounds are scored: what a loaded episode after a long idle
+ * spell is first served.
  *
- * <p>Usage: {@code ShapeModelSimulation [blocks] [seeds] [shift|spread|selfload]} (defaults 40, 200 and shift).
+ * <p>Usage: {@code ShapeModelSimulation [blocks] [seeds] [shift|spread|selfload|idlespell]} (defaults 40, 200 and shift).
  */
 public final class ShapeModelSimulation {
 
@@ -258,18 +260,22 @@ public final class ShapeModelSimulation {
     /**
      * Prints the methods' figures per shape.
      *
-     * @param args {@code [blocks] [seeds] [shift|spread|selfload]}
+     * @param args {@code [blocks] [seeds] [shift|spread|selfload|idlespell]}
      */
     public static void main(final String[] args) {
         final int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 40;
         final int seeds = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         final String scenario = args.length > 2 ? args[2] : "shift";
         if (scenario.equals("selfload")) {
-            SelfLoadingSimulation.print(blocks, seeds);
+            SelfLoadingSimulation.print(blocks, seeds, 0);
+            return;
+        }
+        if (scenario.equals("idlespell")) {
+            SelfLoadingSimulation.print(blocks, seeds, SelfLoadingSimulation.IDLE_SPELL);
             return;
         }
         if (!scenario.equals("shift") && !scenario.equals("spread")) {
-            throw new IllegalArgumentException("scenario must be shift, spread or selfload, was " + scenario);
+            throw new IllegalArgumentException("scenario must be shift, spread, selfload or idlespell, was " + scenario);
         }
         final Result result = run(blocks, seeds, scenario.equals("spread"));
         System.out.printf(Locale.ROOT, "%d probe trains per connection drawn from %s, %d connections (seeds 1..%d), 8 load states,"

@@ -11,7 +11,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * per class ({@link BorrowedLevel}) needs {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks of that one class.
  *
  * <p>The model, per round trip of a block of shape {@code s} sent in port band {@code L} ({@link PortBand}: 1 when the
- * path's worst hop was LOADED or SATURATED) while its state's bound {@code B} (the reference histogram read at the
+ * path had a hop LOADED or SATURATED) while its state's bound {@code B} (the reference histogram read at the
  * state's level, {@link BorrowedLevel#stateMissFraction}) was served:
  * <pre>
  *   ln(rtt / B) = f(s, L) + ε,
@@ -25,7 +25,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  * current state's. {@code β} is fitted by
  * weighted ridge least squares on each block's mean of {@code ln(rtt / B)} (weight {@code min(n, }{@value
  * #MAX_BLOCK_WEIGHT}{@code )}: a long train is one look at the path, not n independent ones; ridge {@value #RIDGE} on the
- * slopes, none on β0), from running sums of {@code X'WX} and {@code X'Wy} that forget by {@value #FORGETTING} a block.
+ * slopes, none on β0), from running sums of {@code X'WX} and {@code X'Wy} kept per band ({@link BandedSums}): a block
+ * forgets by {@value #FORGETTING} the sums of its own band alone, so what a loaded port taught stands through an idle
+ * spell until the port is loaded again.
  *
  * <p>The margin is split conformal, online: each round trip's residual {@code ln(rtt / B) − f(s)} is scored against the
  * fit of the blocks <em>before</em> its own and kept (each block weighing {@code min(n, cap)}, spread over its round
@@ -88,8 +90,7 @@ public final class ShapeExcessModel {
     public static final TrafficShape UNKNOWN_TRAFFIC = new TrafficShape(250, 20, 0, CallKind.ARRAYS);
 
     private final long blocks;
-    private final double[] gram;
-    private final double[] moments;
+    private final BandedSums sums;
     private final double[] residualWeights;
     private final double[] coefficients;
     private final ShapeSpreadModel spread;
@@ -108,6 +109,9 @@ public final class ShapeExcessModel {
     }
 
     /**
+     * A model from full {@value #PARAMETERS}-feature sums ({@link BandedSums#ofFull}: the loaded blocks' arrays moment
+     * apportioned).
+     *
      * @param blocks          blocks learned from, {@code >= 0}
      * @param gram            the upper triangle of {@code X'WX}, row by row, {@value #GRAM_ENTRIES} entries
      * @param moments         {@code X'Wy}, {@value #PARAMETERS} entries
@@ -118,31 +122,45 @@ public final class ShapeExcessModel {
      */
     public ShapeExcessModel(final long blocks, final double[] gram, final double[] moments, final double[] residualWeights,
                             final ShapeSpreadModel spread) {
+        this(blocks, BandedSums.ofFull(gram, moments), residualWeights, spread);
+    }
+
+    /**
+     * A model from its sums in two parts ({@link BandedSums}): every block's, over the shape's
+     * {@value ShapeFeatures#SHAPE_PARAMETERS} features (the band-blind model's), and the loaded port's blocks' alone.
+     *
+     * @param blocks          blocks learned from, {@code >= 0}
+     * @param shapeGram       the upper triangle of every block's {@code X'WX} over the shape's features, row by row,
+     *                        {@value ShapeFeatures#SHAPE_GRAM_ENTRIES} entries
+     * @param shapeMoments    every block's {@code X'Wy}, {@value ShapeFeatures#SHAPE_PARAMETERS} entries
+     * @param loadedGram      the same as {@code shapeGram} over the blocks sent on a loaded port alone
+     * @param loadedMoments   the same as {@code shapeMoments} over the blocks sent on a loaded port alone
+     * @param residualWeights the residuals' weights per bin, {@value #RESIDUAL_BINS} entries, each {@code >= 0}
+     * @param spread          each shape's spread, not null ({@link ShapeSpreadModel#EMPTY} for none)
+     * @throws IllegalArgumentException on a wrong length, a negative count or weight, or a value not finite
+     */
+    public ShapeExcessModel(final long blocks, final double[] shapeGram, final double[] shapeMoments, final double[] loadedGram,
+                            final double[] loadedMoments, final double[] residualWeights, final ShapeSpreadModel spread) {
+        this(blocks, new BandedSums(shapeGram, shapeMoments, loadedGram, loadedMoments), residualWeights, spread);
+    }
+
+    private ShapeExcessModel(final long blocks, final BandedSums sums, final double[] residualWeights,
+                             final ShapeSpreadModel spread) {
         if (spread == null) {
             throw new IllegalArgumentException("a shape model needs its spread model (ShapeSpreadModel.EMPTY for none)");
         }
-        if (blocks < 0 || gram == null || gram.length != GRAM_ENTRIES || moments == null || moments.length != PARAMETERS
-            || residualWeights == null || residualWeights.length != RESIDUAL_BINS) {
-            throw new IllegalArgumentException("a shape model needs blocks >= 0, " + GRAM_ENTRIES + " gram entries, " + PARAMETERS
-                + " moments and " + RESIDUAL_BINS + " residual bins");
-        }
-        for (final double[] values : new double[][] {gram, moments, residualWeights}) {
-            for (final double value : values) {
-                if (!Double.isFinite(value)) {
-                    throw new IllegalArgumentException("a shape model's sums must be finite, had " + value);
-                }
-            }
+        if (blocks < 0 || residualWeights == null || residualWeights.length != RESIDUAL_BINS) {
+            throw new IllegalArgumentException("a shape model needs blocks >= 0 and " + RESIDUAL_BINS + " residual bins");
         }
         for (final double weight : residualWeights) {
-            if (weight < 0) {
-                throw new IllegalArgumentException("a residual weight must be >= 0, was " + weight);
+            if (!(weight >= 0) || Double.isInfinite(weight)) {
+                throw new IllegalArgumentException("a residual weight must be finite and >= 0, was " + weight);
             }
         }
         this.blocks = blocks;
-        this.gram = gram.clone();
-        this.moments = moments.clone();
+        this.sums = sums;
         this.residualWeights = residualWeights.clone();
-        this.coefficients = RidgeSolve.solve(this.gram, this.moments, RIDGE);
+        this.coefficients = RidgeSolve.solve(sums.fullGram(), sums.fullMoments(), RIDGE);
         this.spread = spread;
     }
 
@@ -161,14 +179,34 @@ public final class ShapeExcessModel {
         return blocks >= MIN_BLOCKS && totalResidualWeight() > 0;
     }
 
-    /** @return a copy of the upper triangle of {@code X'WX} */
+    /** @return the upper triangle of the full {@value #PARAMETERS}-feature {@code X'WX}, row by row */
     public double[] gram() {
-        return gram.clone();
+        return sums.fullGram();
     }
 
-    /** @return a copy of {@code X'Wy} */
+    /** @return the full {@value #PARAMETERS}-feature {@code X'Wy} */
     public double[] moments() {
-        return moments.clone();
+        return sums.fullMoments();
+    }
+
+    /** @return a copy of every block's {@code X'WX} over the shape's features: the band-blind model's */
+    public double[] shapeGram() {
+        return sums.shapeGram();
+    }
+
+    /** @return a copy of every block's {@code X'Wy} over the shape's features */
+    public double[] shapeMoments() {
+        return sums.shapeMoments();
+    }
+
+    /** @return a copy of the loaded port's blocks' {@code X'WX} over the shape's features */
+    public double[] loadedGram() {
+        return sums.loadedGram();
+    }
+
+    /** @return a copy of the loaded port's blocks' {@code X'Wy} over the shape's features */
+    public double[] loadedMoments() {
+        return sums.loadedMoments();
     }
 
     /** @return a copy of the residuals' weights per bin */
@@ -312,11 +350,10 @@ public final class ShapeExcessModel {
         for (int bin = 0; bin < RESIDUAL_BINS; bin++) {
             nextResiduals[bin] = Math.round(nextResiduals[bin] * RESIDUAL_WEIGHTS_PER_UNIT) / RESIDUAL_WEIGHTS_PER_UNIT;
         }
-        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeFeatures.of(shape, band), sumLog / count, weight,
-            FORGETTING);
+        final BandedSums next = sums.withBlock(ShapeFeatures.ofShape(shape), band, sumLog / count, weight, FORGETTING);
         final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, band, blockResiduals, blockCounts, roundTrips.overflowCount(),
             weight, logResolution(roundTrips)) : spread;
-        return new ShapeExcessModel(blocks + 1, next[0], next[1], nextResiduals, nextSpread);
+        return new ShapeExcessModel(blocks + 1, next, nextResiduals, nextSpread);
     }
 
     /**
@@ -352,14 +389,14 @@ public final class ShapeExcessModel {
 
     @Override
     public boolean equals(final Object other) {
-        return other instanceof ShapeExcessModel that && blocks == that.blocks && Arrays.equals(gram, that.gram)
-            && Arrays.equals(moments, that.moments) && Arrays.equals(residualWeights, that.residualWeights)
+        return other instanceof ShapeExcessModel that && blocks == that.blocks && sums.equals(that.sums)
+            && Arrays.equals(residualWeights, that.residualWeights)
             && spread.equals(that.spread);
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * (31 * Long.hashCode(blocks) + Arrays.hashCode(gram)) + Arrays.hashCode(moments))
+        return 31 * (31 * Long.hashCode(blocks) + sums.hashCode())
             + Arrays.hashCode(residualWeights) + 17 * spread.hashCode();
     }
 

@@ -20,8 +20,10 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <pre>
  *   ln(window mean / T) + v / (2 n) = g(s) + ε,      g(s) = γ0 + γ1 ln(spacing / 1 ms) + γ2 ln(burst length) + γ3 [arrays]
  * </pre>
- * with the shape's own features ({@link ShapeFeatures#ofShape}; unlike the bound's models, not the port band: a shape's
- * mean is one factor in every state). {@code v / (2 n)} corrects, to second
+ * with the shape's own features ({@link ShapeFeatures#ofShape}; unlike the bound's models, not the port band). So a
+ * shape's mean is taken as one factor of its state's thesis mean in every state: a known limitation where the shape
+ * loads a loaded port itself (a fast burst there queues behind itself, its mean growing with its length far more than on
+ * an idle port), where the factor, learned mostly on an idle port, under-states it. {@code v / (2 n)} corrects, to second
  * order, the log of a mean of {@code n} round trips lying below the log of their true mean ({@code E ln m̄ ≈ ln μ − CV² / (2n)}; without it
  * short windows, and so short bursts, would get too low a mean): {@code v} is the window's own squared coefficient of
  * variation {@code s² / m̄²} when it has 2 round trips or more and its round trips are known, else the connection-wide

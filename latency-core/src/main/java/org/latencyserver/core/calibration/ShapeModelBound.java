@@ -51,6 +51,28 @@ public final class ShapeModelBound {
                                                      final StateKnowledge knowledge, final AdaptiveQuantileLevel pooled,
                                                      final ShapeExcessModel model, final TrafficShape asked,
                                                      final PortBand band) {
+        return bound(thesis, reference, knowledge, pooled, model, asked, band, true);
+    }
+
+    /**
+     * As {@link #bound(Estimate, LatencyHistogram, StateKnowledge, AdaptiveQuantileLevel, ShapeExcessModel, TrafficShape,
+     * PortBand)}, saying whether an IDLE band is known to be idle (every hop observed) or only not known to be loaded.
+     *
+     * @param thesis    the thesis's bound
+     * @param reference the histogram it was read from, not null
+     * @param knowledge what was learned in its load state; its level not null
+     * @param pooled    the connection's pooled level, or null
+     * @param model     the connection's shape model, {@linkplain ShapeExcessModel#fitted() fitted}
+     * @param asked     the shape asked for
+     * @param band      the current state's port band
+     * @param bandKnown false when no hop is seen loaded but some hop's load is not known: the description then does not
+     *                  call the port idle
+     * @return the state's bound times the shape's factor, and how (naming the model and its trains)
+     */
+    public static EstimateCorrection.Corrected bound(final Estimate thesis, final LatencyHistogram reference,
+                                                     final StateKnowledge knowledge, final AdaptiveQuantileLevel pooled,
+                                                     final ShapeExcessModel model, final TrafficShape asked,
+                                                     final PortBand band, final boolean bandKnown) {
         final double target = knowledge.level().targetMissFraction();
         final BorrowedLevel.Served stateLevel = new BorrowedLevel.Served(BorrowedLevel.stateMissFraction(knowledge, pooled), target,
             knowledge.groups().stateBlocks(), pooled == null ? 1.0 : BorrowedLevel.weight(knowledge.groups().stateBlocks()), null,
@@ -64,8 +86,9 @@ public final class ShapeModelBound {
                 model.shapeMargin(asked, band, target), spread.scoreQuantile(target), spread.scale(asked, band))
             : String.format(Locale.ROOT, "conformal margin %+.3f, one for every shape", model.margin(target));
         final String description = String.format(Locale.ROOT,
-            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s port (predicted excess %+.3f, %s,"
-                + " ln units)", model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded" : "an idle",
+            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s (predicted excess %+.3f, %s,"
+                + " ln units)", model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded port"
+                : bandKnown ? "an idle port" : "a port not seen loaded (a hop's load not known; the idle port's terms)",
             model.predictedLogExcess(asked, band), margin);
         final Estimate at = atState.estimate();
         final List<String> notes = new ArrayList<>(thesis.notes());

@@ -22,9 +22,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  * fast shape on a loaded port queues behind itself and spreads wider there); {@code c(m)} corrects the bias of the log of a mean of
  * {@code m} absolute Gaussian deviations ({@value #SINGLE_DEVIATION_BIAS} for one, {@value #JENSEN_BIAS}{@code / m}
  * beyond). {@code γ} is fitted by weighted ridge least squares (weight {@code min(n, }{@value
- * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums forgotten by
- * {@value ShapeExcessModel#FORGETTING} a block. A block whose round trips all lie in one histogram bin is left
- * out of that fit (it says only that their spread is below the bin's width), and a block's mean absolute deviation is
+ * ShapeExcessModel#MAX_BLOCK_WEIGHT}{@code )}, ridge {@value #RIDGE} on the slopes) from running sums kept per band and
+ * forgotten by {@value ShapeExcessModel#FORGETTING} on a block of their own band ({@link BandedSums}). A block whose
+ * round trips all lie in one histogram bin is left out of that fit (it says only that their spread is below the bin's width), and a block's mean absolute deviation is
  * taken no smaller than the histogram's resolution there (its bins' log width over √12). A shape's own standard
  * deviation is {@code σ_own(s) = exp(g(s)) / √(2/π)}. The shared variance {@code τ²} is the mean, over blocks of
  * {@code n >= 2} round trips, of {@code r̄² − s²/n}, {@code s²} the block's own sample variance of residuals (unbiased for
@@ -69,14 +69,16 @@ public final class ShapeSpreadModel {
     private static final double MEAN_ABSOLUTE_PER_SD = Math.sqrt(2 / Math.PI);
 
     private final long blocks;
-    private final double[] gram;
-    private final double[] moments;
+    private final BandedSums sums;
     private final double[] scoreWeights;
     private final double[] coefficients;
     private final double sharedSum;
     private final double sharedWeight;
 
     /**
+     * A model from full {@value ShapeExcessModel#PARAMETERS}-feature sums ({@link BandedSums#ofFull}: the loaded blocks'
+     * arrays moment apportioned).
+     *
      * @param blocks       blocks learned from, {@code >= 0}
      * @param gram         the upper triangle of {@code X'WX}, row by row, {@value ShapeExcessModel#GRAM_ENTRIES} entries
      * @param moments      {@code X'Wz}, {@value ShapeExcessModel#PARAMETERS} entries
@@ -87,21 +89,38 @@ public final class ShapeSpreadModel {
      */
     public ShapeSpreadModel(final long blocks, final double[] gram, final double[] moments, final double[] scoreWeights,
                             final double sharedSum, final double sharedWeight) {
-        if (blocks < 0 || gram == null || gram.length != ShapeExcessModel.GRAM_ENTRIES || moments == null
-            || moments.length != ShapeExcessModel.PARAMETERS || scoreWeights == null || scoreWeights.length != SCORE_BINS) {
-            throw new IllegalArgumentException("a shape spread model needs blocks >= 0, " + ShapeExcessModel.GRAM_ENTRIES
-                + " gram entries, " + ShapeExcessModel.PARAMETERS + " moments and " + SCORE_BINS + " score bins");
-        }
-        for (final double[] values : new double[][] {gram, moments, scoreWeights}) {
-            for (final double value : values) {
-                if (!Double.isFinite(value)) {
-                    throw new IllegalArgumentException("a shape spread model's sums must be finite, had " + value);
-                }
-            }
+        this(blocks, BandedSums.ofFull(gram, moments), scoreWeights, sharedSum, sharedWeight);
+    }
+
+    /**
+     * A model from its sums in two parts ({@link BandedSums}): every block's over the shape's
+     * {@value ShapeFeatures#SHAPE_PARAMETERS} features, and the loaded port's blocks' alone.
+     *
+     * @param blocks        blocks learned from, {@code >= 0}
+     * @param shapeGram     the upper triangle of every block's {@code X'WX} over the shape's features,
+     *                      {@value ShapeFeatures#SHAPE_GRAM_ENTRIES} entries
+     * @param shapeMoments  every block's {@code X'Wz}, {@value ShapeFeatures#SHAPE_PARAMETERS} entries
+     * @param loadedGram    the same as {@code shapeGram} over the blocks sent on a loaded port alone
+     * @param loadedMoments the same as {@code shapeMoments} over the blocks sent on a loaded port alone
+     * @param scoreWeights  the scores' weights per bin, {@value #SCORE_BINS} entries, each {@code >= 0}
+     * @param sharedSum     the blocks' forgotten sum of {@code r̄² − s² / n}, ln units squared (may be negative)
+     * @param sharedWeight  the blocks' forgotten count, {@code >= 0}
+     * @throws IllegalArgumentException on a wrong length, a negative count or weight, or a value not finite
+     */
+    public ShapeSpreadModel(final long blocks, final double[] shapeGram, final double[] shapeMoments, final double[] loadedGram,
+                            final double[] loadedMoments, final double[] scoreWeights, final double sharedSum,
+                            final double sharedWeight) {
+        this(blocks, new BandedSums(shapeGram, shapeMoments, loadedGram, loadedMoments), scoreWeights, sharedSum, sharedWeight);
+    }
+
+    private ShapeSpreadModel(final long blocks, final BandedSums sums, final double[] scoreWeights, final double sharedSum,
+                             final double sharedWeight) {
+        if (blocks < 0 || scoreWeights == null || scoreWeights.length != SCORE_BINS) {
+            throw new IllegalArgumentException("a shape spread model needs blocks >= 0 and " + SCORE_BINS + " score bins");
         }
         for (final double weight : scoreWeights) {
-            if (weight < 0) {
-                throw new IllegalArgumentException("a score weight must be >= 0, was " + weight);
+            if (!(weight >= 0) || Double.isInfinite(weight)) {
+                throw new IllegalArgumentException("a score weight must be finite and >= 0, was " + weight);
             }
         }
         if (!Double.isFinite(sharedSum) || !(sharedWeight >= 0) || Double.isInfinite(sharedWeight)) {
@@ -111,10 +130,9 @@ public final class ShapeSpreadModel {
         this.sharedSum = sharedSum;
         this.sharedWeight = sharedWeight;
         this.blocks = blocks;
-        this.gram = gram.clone();
-        this.moments = moments.clone();
+        this.sums = sums;
         this.scoreWeights = scoreWeights.clone();
-        this.coefficients = RidgeSolve.solve(this.gram, this.moments, RIDGE);
+        this.coefficients = RidgeSolve.solve(sums.fullGram(), sums.fullMoments(), RIDGE);
     }
 
     /** @return blocks learned from */
@@ -127,17 +145,37 @@ public final class ShapeSpreadModel {
      *         and kept scores, and so may stand for a spread
      */
     public boolean fitted() {
-        return blocks >= MIN_BLOCKS && gram[0] > 0 && totalScoreWeight() > 0;
+        return blocks >= MIN_BLOCKS && sums.shapeGram()[0] > 0 && totalScoreWeight() > 0;
     }
 
-    /** @return a copy of the upper triangle of {@code X'WX} */
+    /** @return the upper triangle of the full {@value ShapeExcessModel#PARAMETERS}-feature {@code X'WX}, row by row */
     public double[] gram() {
-        return gram.clone();
+        return sums.fullGram();
     }
 
-    /** @return a copy of {@code X'Wz} */
+    /** @return the full {@value ShapeExcessModel#PARAMETERS}-feature {@code X'Wz} */
     public double[] moments() {
-        return moments.clone();
+        return sums.fullMoments();
+    }
+
+    /** @return a copy of every block's {@code X'WX} over the shape's features: the band-blind scale's */
+    public double[] shapeGram() {
+        return sums.shapeGram();
+    }
+
+    /** @return a copy of every block's {@code X'Wz} over the shape's features */
+    public double[] shapeMoments() {
+        return sums.shapeMoments();
+    }
+
+    /** @return a copy of the loaded port's blocks' {@code X'WX} over the shape's features */
+    public double[] loadedGram() {
+        return sums.loadedGram();
+    }
+
+    /** @return a copy of the loaded port's blocks' {@code X'Wz} over the shape's features */
+    public double[] loadedMoments() {
+        return sums.loadedMoments();
     }
 
     /** @return a copy of the scores' weights per bin */
@@ -261,7 +299,7 @@ public final class ShapeSpreadModel {
         }
         if (inRange < 2) {
             // One round trip says nothing of its own part apart from the shared one, nor of the shared part apart from its own.
-            return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, sharedSum, sharedWeight);
+            return new ShapeSpreadModel(blocks + 1, sums, nextScores, sharedSum, sharedWeight);
         }
         final double mean = sum / inRange;
         double sumAbsolute = 0;
@@ -277,14 +315,13 @@ public final class ShapeSpreadModel {
         final double nextSharedWeight = ShapeExcessModel.FORGETTING * sharedWeight + 1;
         if (occupiedBins < 2) {
             // Round trips in one bin say only that their spread is below the bin's width: no point for the scale's fit.
-            return new ShapeSpreadModel(blocks + 1, gram, moments, nextScores, nextSharedSum, nextSharedWeight);
+            return new ShapeSpreadModel(blocks + 1, sums, nextScores, nextSharedSum, nextSharedWeight);
         }
         final double meanAbsolute = sumAbsolute / inRange * Math.sqrt(inRange / (inRange - 1.0));
         final double z = Math.log(Math.max(Math.max(MIN_MEAN_ABSOLUTE_DEVIATION, resolution), meanAbsolute))
             + (inRange == 2 ? SINGLE_DEVIATION_BIAS : JENSEN_BIAS / (inRange - 1));
-        final double[][] next = RidgeSolve.withBlock(gram, moments, ShapeFeatures.of(shape, band), z, blockWeight,
-            ShapeExcessModel.FORGETTING);
-        return new ShapeSpreadModel(blocks + 1, next[0], next[1], nextScores, nextSharedSum, nextSharedWeight);
+        final BandedSums next = sums.withBlock(ShapeFeatures.ofShape(shape), band, z, blockWeight, ShapeExcessModel.FORGETTING);
+        return new ShapeSpreadModel(blocks + 1, next, nextScores, nextSharedSum, nextSharedWeight);
     }
 
     private static int scoreBin(final double score) {
@@ -302,14 +339,14 @@ public final class ShapeSpreadModel {
 
     @Override
     public boolean equals(final Object other) {
-        return other instanceof ShapeSpreadModel that && blocks == that.blocks && Arrays.equals(gram, that.gram)
-            && Arrays.equals(moments, that.moments) && Arrays.equals(scoreWeights, that.scoreWeights)
+        return other instanceof ShapeSpreadModel that && blocks == that.blocks && sums.equals(that.sums)
+            && Arrays.equals(scoreWeights, that.scoreWeights)
             && Double.compare(sharedSum, that.sharedSum) == 0 && Double.compare(sharedWeight, that.sharedWeight) == 0;
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * (31 * Long.hashCode(blocks) + Arrays.hashCode(gram)) + Arrays.hashCode(moments))
+        return 31 * (31 * Long.hashCode(blocks) + sums.hashCode())
             + Arrays.hashCode(scoreWeights) + 7 * Double.hashCode(sharedSum) + 11 * Double.hashCode(sharedWeight);
     }
 

@@ -2,6 +2,7 @@ package org.latencyserver.core.calibration;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,6 +97,75 @@ class ShapeModelPortBandTest {
             new double[ShapeFeatures.SHAPE_PARAMETERS], new double[ShapeExcessModel.RESIDUAL_BINS]));
     }
 
+    @Test
+    void aLoadedHopIsTheLoadedBandWhateverAnUnknownHopBesideIt() {
+        final ConnectionLoadState saturatedAndStale = ConnectionLoadState.ofHops(LOW_LOW,
+            List.of(PortState.SATURATED, PortState.UNKNOWN));
+        assertEquals(PortState.UNKNOWN, saturatedAndStale.port(), "the worst-hop rule hides the saturated hop");
+        assertEquals(PortBand.LOADED, PortBand.of(saturatedAndStale));
+        assertFalse(PortBand.hidesLoad(saturatedAndStale));
+    }
+
+    @Test
+    void anUnknownHopBesideIdleOnesMayHideALoadedOneAndAPathOfNoKnownHopHasNoBand() {
+        final ConnectionLoadState normalAndStale = ConnectionLoadState.ofHops(LOW_LOW, List.of(PortState.NORMAL, PortState.UNKNOWN));
+        assertTrue(PortBand.hidesLoad(normalAndStale));
+        assertFalse(PortBand.knownIdle(normalAndStale));
+        final ConnectionLoadState unobserved = ConnectionLoadState.ofHops(LOW_LOW, List.of(PortState.UNKNOWN));
+        assertFalse(PortBand.hidesLoad(unobserved), "no hop observed: the model is band-blind there");
+        assertFalse(PortBand.knownIdle(unobserved));
+        assertTrue(PortBand.knownIdle(ConnectionLoadState.ofHops(LOW_LOW, List.of(PortState.NORMAL, PortState.NORMAL))));
+    }
+
+    @Test
+    void aLoadedPortsLessonStandsThroughALongIdleSpell() {
+        final SplittableRandom random = new SplittableRandom(13);
+        final ShapeExcessModel taught = learn(ShapeExcessModel.EMPTY, 400, 0.35, random);
+        final ShapeExcessModel afterIdle = learn(taught, 3_000, 0.0, random);
+        assertArrayEquals(taught.loadedGram(), afterIdle.loadedGram(), 0.0, "idle blocks leave the loaded port's sums alone");
+        assertArrayEquals(taught.spread().loadedGram(), afterIdle.spread().loadedGram(), 0.0);
+        final double loaded = afterIdle.boundFactor(FAST, PortBand.LOADED, ALPHA);
+        final double idle = afterIdle.boundFactor(FAST, PortBand.IDLE, ALPHA);
+        assertTrue(loaded > 4 * idle, "after 3,000 idle trains fast on a loaded port " + loaded + " vs idle " + idle);
+        assertEquals(selfLoading(FAST), afterIdle.predictedLogExcess(FAST, PortBand.LOADED), 0.3);
+    }
+
+    @Test
+    void aBlockForgetsOnlyItsOwnBandsSums() {
+        final SplittableRandom random = new SplittableRandom(17);
+        final ShapeExcessModel taught = learn(ShapeExcessModel.EMPTY, 200, 0.35, random);
+        ShapeExcessModel loadedOnce = taught;
+        while (loadedOnce.blocks() == taught.blocks() || Arrays.equals(loadedOnce.loadedGram(), taught.loadedGram())) {
+            loadedOnce = learn(taught, 1, 1.0, random);
+        }
+        final double[] idleBefore = idlePart(taught);
+        final double[] idleAfter = idlePart(loadedOnce);
+        assertArrayEquals(idleBefore, idleAfter, 1e-9 * Math.abs(idleBefore[0]), "a loaded block leaves the idle blocks' sums");
+        final double[] loadedBefore = taught.loadedGram();
+        assertEquals(ShapeExcessModel.FORGETTING * loadedBefore[0] + ShapeExcessModel.MAX_BLOCK_WEIGHT,
+            loadedOnce.loadedGram()[0], 1e-9, "and forgets the loaded port's by the factor before adding its own weight");
+    }
+
+    @Test
+    void theFullSumsSplitBackIntoTheSameModel() {
+        final ShapeExcessModel model = learn(0.35, 19);
+        final ShapeExcessModel fromFull = new ShapeExcessModel(model.blocks(), model.gram(), model.moments(),
+            model.residualWeights(), model.spread());
+        assertArrayEquals(model.coefficients(), fromFull.coefficients(), 1e-9);
+        assertArrayEquals(model.loadedGram(), fromFull.loadedGram(), 0.0, "the loaded gram follows from the band's entries");
+        assertArrayEquals(Arrays.copyOf(model.loadedMoments(), 3), Arrays.copyOf(fromFull.loadedMoments(), 3), 0.0);
+    }
+
+    /** Every block's shape sums less the loaded port's: the idle blocks' own. */
+    private static double[] idlePart(final ShapeExcessModel model) {
+        final double[] shape = model.shapeGram();
+        final double[] loaded = model.loadedGram();
+        for (int i = 0; i < shape.length; i++) {
+            shape[i] -= loaded[i];
+        }
+        return shape;
+    }
+
     /**
      * A loaded port's extra ln excess for a shape: {@code 0.2 − 0.6 ln(spacing / 1 ms) + 0.3 ln burst}, a burst 0.5 ms
      * apart of 100 queueing about e^2 = 7 × above the state's bound, one 10 ms apart of 10 about nothing.
@@ -109,9 +179,13 @@ class ShapeModelPortBandTest {
      * trips lie {@link #selfLoading} above the state's bound and spread wider with it.
      */
     private static ShapeExcessModel learn(final double loadedShare, final long seed) {
-        final SplittableRandom random = new SplittableRandom(seed);
-        ShapeExcessModel model = ShapeExcessModel.EMPTY;
-        for (int b = 0; b < 400; b++) {
+        return learn(ShapeExcessModel.EMPTY, 400, loadedShare, new SplittableRandom(seed));
+    }
+
+    private static ShapeExcessModel learn(final ShapeExcessModel start, final int trains, final double loadedShare,
+                                          final SplittableRandom random) {
+        ShapeExcessModel model = start;
+        for (int b = 0; b < trains; b++) {
             final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
             final PortBand band = random.nextDouble() < loadedShare ? PortBand.LOADED : PortBand.IDLE;
             final double shift = band == PortBand.LOADED ? selfLoading(shape) : 0.0;

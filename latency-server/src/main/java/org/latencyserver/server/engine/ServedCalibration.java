@@ -84,7 +84,8 @@ final class ServedCalibration {
             final AdaptiveQuantileLevel servedPooled = ServingPolicy.correctingPooled(row, profileThesis, pooled);
             final ClassExcess excess = learning.classExcess().observe(group, BorrowedLevel.stateMissFraction(known, servedPooled),
                 known.level(), count, missesAt);
-            final ShapeExcessModel model = row.served().reference() == null ? learning.shapeModel()
+            // A block on a path whose loaded hop may hide behind an unknown one teaches the shape model nothing.
+            final ShapeExcessModel model = row.served().reference() == null || PortBand.hidesLoad(row.load()) ? learning.shapeModel()
                 : learning.shapeModel().observe(traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips,
                     ShapeModelBound.stateBoundNanos(row.served().reference(), known, servedPooled), PortBand.of(row.load()));
             // The pooled level's own count: a state whose corrections restart does not make it young again.

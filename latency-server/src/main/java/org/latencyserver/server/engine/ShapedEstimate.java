@@ -80,9 +80,11 @@ public final class ShapedEstimate {
                 ShapeClass.of(shape));
             final ShapeExcessModel model = row.learning().shapeModel();
             if (level.basis() != BorrowedLevel.Basis.CLASS_IN_STATE && model.fitted()) {
-                // The model learned each shape's excess over the state's bound read with the state's own knowledge.
+                // The model learned each shape's excess over the state's bound read with the state's own knowledge and the
+                // pooled level the bound was served with (a loaded path's same-hops pool): served against the same bound.
                 final EstimateCorrection.Corrected corrected = ShapeModelBound.bound(thesis, row.served().reference(),
-                    row.currentKnowledge(), pooled, model, shape, PortBand.of(row.load()));
+                    row.currentKnowledge(), correctingPooled, model, shape, PortBand.of(row.load()),
+                    PortBand.knownIdle(row.load()));
                 return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
                     shape.label() + "; bound from the shape model from " + model.blocks() + " trains (the state's bound times"
                         + " the shape's learned excess; its class has too few blocks in this state)"));

@@ -15,18 +15,24 @@ import org.latencyserver.core.input.InputNode;
 
 /**
  * A connection's shape model ({@link ShapeExcessModel}) in its record, {@code shape_model}: {@code {"blocks": n,
- * "gram": [28 numbers: the upper triangle of X'WX, row by row], "moments": [7 numbers: X'Wy], "residual_first_bin": i,
- * "residual_weights": [the residual bins' weights from bin i on; bins after the last given weigh 0], "spread": {...}}};
- * absent when nothing was learned (and in older records: then nothing is learned yet). {@code spread} is each shape's
- * spread ({@link ShapeSpreadModel}), {@code {"blocks": n, "gram": [28 numbers], "moments": [7 numbers],
- * "score_first_bin": i, "score_weights": [the score bins' weights from bin i on], "shared_sum": x, "shared_weight": w}}
- * (the blocks' forgotten sum of their shared part's variance, and their forgotten count), absent when none was learned (and
- * in records written before it existed: then the spread is learned afresh and the single margin stands meanwhile).
- * The features are {@link ShapeFeatures}'s: the shape's four and the port band's three. A record written before the
- * band was a feature has 10 gram entries and 4 moments (the shape's four alone) in either part: it is read with the
- * band's sums zero (nothing learned on a loaded port yet), as {@link ShapeFeatures#widenGram}; any other count is an
- * error naming the part. The coefficients, the margin and the scale are computed from these sums when read. The standby's replication
- * carries the same record.
+ * "gram": [10 numbers: the upper triangle of X'WX over the shape's four features, row by row, every block's],
+ * "moments": [4 numbers: X'Wy, every block's], "loaded_gram": [10 numbers: the same over the blocks sent on a loaded
+ * port alone], "loaded_moments": [4 numbers], "residual_first_bin": i, "residual_weights": [the residual bins' weights
+ * from bin i on; bins after the last given weigh 0], "spread": {...}}}; absent when nothing was learned (and in older
+ * records: then nothing is learned yet). {@code spread} is each shape's spread ({@link ShapeSpreadModel}),
+ * {@code {"blocks": n, "gram": [10], "moments": [4], "loaded_gram": [10], "loaded_moments": [4], "score_first_bin": i,
+ * "score_weights": [the score bins' weights from bin i on], "shared_sum": x, "shared_weight": w}} (the blocks' forgotten
+ * sum of their shared part's variance, and their forgotten count), absent when none was learned (and in records written
+ * before it existed: then the spread is learned afresh and the single margin stands meanwhile).
+ *
+ * <p>{@code gram} and {@code moments} are the band-blind model's sums, as a server before the port band wrote and reads
+ * them: such a server ignores the {@code loaded_} fields and serves the band-blind model from the same record. The port
+ * band's features ({@link ShapeFeatures}) follow from the {@code loaded_} sums (a loaded block's band features repeat
+ * its shape's), kept apart because each band forgets only on its own blocks. A record without them (written before the
+ * band) is read with the loaded sums zero: nothing learned on a loaded port yet. A record of 28 gram entries and 7
+ * moments (the full sums, as written for a while) is read as {@link ShapeExcessModel#ShapeExcessModel(long, double[],
+ * double[], double[], ShapeSpreadModel)}. Any other count is an error naming the part. The coefficients, the margin and
+ * the scale are computed from these sums when read. The standby's replication carries the same record.
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,12 +51,16 @@ final class ShapeModelJson {
             return;
         }
         final ObjectNode node = record.putObject(name);
-        sums(node, model.blocks(), model.gram(), model.moments());
+        sums(node, model.blocks(), model.shapeGram(), model.shapeMoments());
+        numbers(node, "loaded_gram", model.loadedGram());
+        numbers(node, "loaded_moments", model.loadedMoments());
         bins(node, "residual", model.residualWeights());
         final ShapeSpreadModel spread = model.spread();
         if (spread.blocks() > 0) {
             final ObjectNode spreadNode = node.putObject("spread");
-            sums(spreadNode, spread.blocks(), spread.gram(), spread.moments());
+            sums(spreadNode, spread.blocks(), spread.shapeGram(), spread.shapeMoments());
+            numbers(spreadNode, "loaded_gram", spread.loadedGram());
+            numbers(spreadNode, "loaded_moments", spread.loadedMoments());
             bins(spreadNode, "score", spread.scoreWeights());
             spreadNode.put("shared_sum", spread.sharedSum());
             spreadNode.put("shared_weight", spread.sharedWeight());
@@ -59,13 +69,14 @@ final class ShapeModelJson {
 
     private static void sums(final ObjectNode node, final long blocks, final double[] gramValues, final double[] momentValues) {
         node.put("blocks", blocks);
-        final ArrayNode gram = node.putArray("gram");
-        for (final double value : gramValues) {
-            gram.add(value);
-        }
-        final ArrayNode moments = node.putArray("moments");
-        for (final double value : momentValues) {
-            moments.add(value);
+        numbers(node, "gram", gramValues);
+        numbers(node, "moments", momentValues);
+    }
+
+    private static void numbers(final ObjectNode node, final String name, final double[] values) {
+        final ArrayNode array = node.putArray(name);
+        for (final double value : values) {
+            array.add(value);
         }
     }
 
@@ -101,7 +112,8 @@ final class ShapeModelJson {
             final long blocks = blocks(node);
             final double[][] sums = sums(node);
             final double[] residuals = bins(node, "residual", ShapeExcessModel.RESIDUAL_BINS);
-            return new ShapeExcessModel(blocks, sums[0], sums[1], residuals, spread(node));
+            return sums.length == 2 ? new ShapeExcessModel(blocks, sums[0], sums[1], residuals, spread(node))
+                : new ShapeExcessModel(blocks, sums[0], sums[1], sums[2], sums[3], residuals, spread(node));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }
@@ -115,8 +127,11 @@ final class ShapeModelJson {
         try {
             final long blocks = blocks(node);
             final double[][] sums = sums(node);
-            return new ShapeSpreadModel(blocks, sums[0], sums[1], bins(node, "score", ShapeSpreadModel.SCORE_BINS),
-                number(node, "shared_sum"), number(node, "shared_weight"));
+            final double[] scores = bins(node, "score", ShapeSpreadModel.SCORE_BINS);
+            return sums.length == 2 ? new ShapeSpreadModel(blocks, sums[0], sums[1], scores, number(node, "shared_sum"),
+                number(node, "shared_weight"))
+                : new ShapeSpreadModel(blocks, sums[0], sums[1], sums[2], sums[3], scores, number(node, "shared_sum"),
+                    number(node, "shared_weight"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("spread: " + e.getMessage(), e);
         }
@@ -143,25 +158,31 @@ final class ShapeModelJson {
     }
 
     /**
-     * @return {@code {gram, moments}} of {@value ShapeFeatures#PARAMETERS} features; a record's of the shape's
-     *         {@value ShapeFeatures#SHAPE_PARAMETERS} alone widened, the band's sums zero
+     * @return {@code {gram, moments, loaded gram, loaded moments}} over the shape's {@value ShapeFeatures#SHAPE_PARAMETERS}
+     *         features (the loaded sums zero when the record has none), or {@code {gram, moments}} of the full
+     *         {@value ShapeFeatures#PARAMETERS} features when the record holds those
      */
     private static double[][] sums(final InputNode node) {
         final double[] gram = doublesOf(node, "gram");
         final double[] moments = doublesOf(node, "moments");
-        if (gram.length == ShapeFeatures.SHAPE_GRAM_ENTRIES && moments.length == ShapeFeatures.SHAPE_PARAMETERS) {
-            return new double[][] {ShapeFeatures.widenGram(gram), ShapeFeatures.widenMoments(moments)};
+        if (gram.length == ShapeFeatures.GRAM_ENTRIES && moments.length == ShapeFeatures.PARAMETERS
+            && field(node, "loaded_gram") == null && field(node, "loaded_moments") == null) {
+            return new double[][] {gram, moments};
         }
-        if (gram.length != ShapeFeatures.GRAM_ENTRIES) {
-            throw new IllegalArgumentException("gram: expected " + ShapeFeatures.GRAM_ENTRIES + " numbers (or "
-                + ShapeFeatures.SHAPE_GRAM_ENTRIES + " with " + ShapeFeatures.SHAPE_PARAMETERS + " moments, a record before"
-                + " the port band), found " + gram.length);
+        if (gram.length != ShapeFeatures.SHAPE_GRAM_ENTRIES || moments.length != ShapeFeatures.SHAPE_PARAMETERS) {
+            throw new IllegalArgumentException("gram, moments: expected " + ShapeFeatures.SHAPE_GRAM_ENTRIES + " and "
+                + ShapeFeatures.SHAPE_PARAMETERS + " numbers (or " + ShapeFeatures.GRAM_ENTRIES + " and " + ShapeFeatures.PARAMETERS
+                + " without loaded_gram), found " + gram.length + " and " + moments.length);
         }
-        if (moments.length != ShapeFeatures.PARAMETERS) {
-            throw new IllegalArgumentException("moments: expected " + ShapeFeatures.PARAMETERS + " numbers with "
-                + ShapeFeatures.GRAM_ENTRIES + " gram entries, found " + moments.length);
+        final boolean loaded = field(node, "loaded_gram") != null || field(node, "loaded_moments") != null;
+        final double[] loadedGram = loaded ? doublesOf(node, "loaded_gram") : new double[ShapeFeatures.SHAPE_GRAM_ENTRIES];
+        final double[] loadedMoments = loaded ? doublesOf(node, "loaded_moments") : new double[ShapeFeatures.SHAPE_PARAMETERS];
+        if (loadedGram.length != ShapeFeatures.SHAPE_GRAM_ENTRIES || loadedMoments.length != ShapeFeatures.SHAPE_PARAMETERS) {
+            throw new IllegalArgumentException("loaded_gram, loaded_moments: expected " + ShapeFeatures.SHAPE_GRAM_ENTRIES
+                + " and " + ShapeFeatures.SHAPE_PARAMETERS + " numbers, found " + loadedGram.length + " and "
+                + loadedMoments.length);
         }
-        return new double[][] {gram, moments};
+        return new double[][] {gram, moments, loadedGram, loadedMoments};
     }
 
     private static double[] doublesOf(final InputNode node, final String part) {

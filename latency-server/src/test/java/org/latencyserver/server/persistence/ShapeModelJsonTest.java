@@ -1,11 +1,13 @@
 package org.latencyserver.server.persistence;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.calibration.PortBand;
@@ -58,7 +60,8 @@ class ShapeModelJsonTest {
         ShapeModelJson.write(record, "shape_model", model);
         final ObjectNode spread = (ObjectNode) record.get("shape_model").get("spread");
         assertEquals(25, spread.get("blocks").asLong(), "the spread learns from the sixth train on");
-        assertEquals(ShapeExcessModel.GRAM_ENTRIES, spread.get("gram").size());
+        assertEquals(10, spread.get("gram").size(), "the band-blind sums over the shape's four features");
+        assertEquals(10, spread.get("loaded_gram").size());
         final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
         assertEquals(model, read);
         assertEquals(model.boundFactor(FAST, 0.04), read.boundFactor(FAST, 0.04), 0.0);
@@ -90,8 +93,12 @@ class ShapeModelJsonTest {
         assertTrue(model.gram()[ShapeExcessModel.GRAM_ENTRIES - 1] > 0, "the band's sums learned: " + model);
         final ObjectNode record = new ObjectMapper().createObjectNode();
         ShapeModelJson.write(record, "shape_model", model);
-        assertEquals(ShapeExcessModel.GRAM_ENTRIES, record.get("shape_model").get("gram").size());
-        assertEquals(ShapeExcessModel.PARAMETERS, record.get("shape_model").get("moments").size());
+        assertEquals(10, record.get("shape_model").get("gram").size(), "gram stays the band-blind model's");
+        assertEquals(4, record.get("shape_model").get("moments").size());
+        assertEquals(10, record.get("shape_model").get("loaded_gram").size());
+        assertEquals(4, record.get("shape_model").get("loaded_moments").size());
+        assertEquals(record.get("shape_model").get("gram"), record.get("shape_model").get("loaded_gram"),
+            "every block was loaded: the loaded sums are all the sums");
         final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
         assertEquals(model, read);
         assertEquals(model.boundFactor(FAST, PortBand.LOADED, 0.04), read.boundFactor(FAST, PortBand.LOADED, 0.04), 0.0);
@@ -101,11 +108,19 @@ class ShapeModelJsonTest {
     void gramAndMomentsOfDifferentFeatureCountsAreRefusedNamingThePart() throws Exception {
         final ObjectNode record = new ObjectMapper().createObjectNode();
         ShapeModelJson.write(record, "shape_model", learned(30));
-        ((ObjectNode) record.get("shape_model")).putArray("moments").add(1.0).add(2.0).add(3.0).add(4.0);
+        ((ObjectNode) record.get("shape_model")).putArray("moments").add(1.0).add(2.0).add(3.0).add(4.0).add(5.0).add(6.0)
+            .add(7.0);
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> ShapeModelJson.read(parsed(record), "shape_model"));
-        assertTrue(e.getMessage().startsWith("shape_model: moments: expected 7 numbers with 28 gram entries, found 4"),
-            e.getMessage());
+        assertTrue(e.getMessage().startsWith("shape_model: gram, moments: expected 10 and 4 numbers (or 28 and 7 without"
+            + " loaded_gram), found 10 and 7"), e.getMessage());
+        final ObjectNode loaded = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(loaded, "shape_model", learned(30));
+        ((ObjectNode) loaded.get("shape_model")).putArray("loaded_moments").add(1.0);
+        final IllegalArgumentException band = assertThrows(IllegalArgumentException.class,
+            () -> ShapeModelJson.read(parsed(loaded), "shape_model"));
+        assertTrue(band.getMessage().startsWith("shape_model: loaded_gram, loaded_moments: expected 10 and 4 numbers, found 10"
+            + " and 1"), band.getMessage());
     }
 
     @Test
@@ -115,7 +130,7 @@ class ShapeModelJsonTest {
         ((ObjectNode) record.get("shape_model").get("spread")).putArray("gram").add(1.0);
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> ShapeModelJson.read(parsed(record), "shape_model"));
-        assertTrue(e.getMessage().startsWith("shape_model: spread: gram: expected 28 numbers (or 10 with 4 moments, a record before the port band), found 1"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("shape_model: spread: gram, moments: expected 10 and 4 numbers (or 28 and 7 without loaded_gram), found 1"), e.getMessage());
         final ObjectNode other = new ObjectMapper().createObjectNode();
         ShapeModelJson.write(other, "shape_model", learned(30));
         ((ObjectNode) other.get("shape_model").get("spread")).put("score_first_bin", ShapeSpreadModel.SCORE_BINS - 1)
@@ -124,5 +139,90 @@ class ShapeModelJsonTest {
             () -> ShapeModelJson.read(parsed(other), "shape_model"));
         assertTrue(bins.getMessage().startsWith("shape_model: spread: score_weights: 2 bins from bin 239, at most 240 bins"),
             bins.getMessage());
+    }
+
+    /**
+     * A record as a server before the port band wrote it (and as an older server reads this one's): ten gram entries
+     * and four moments over the shape's features, typed out rather than computed with the production's index formula.
+     */
+    private static final String BAND_BLIND_RECORD = "{\"shape_model\": {\"blocks\": 40,"
+        + " \"gram\": [400.0, -120.0, 300.0, 100.0, 90.0, -80.0, -20.0, 250.0, 60.0, 100.0],"
+        + " \"moments\": [80.0, -30.0, 70.0, 15.0], \"residual_first_bin\": 58, \"residual_weights\": [100.0, 200.0, 100.0]}}";
+
+    @Test
+    void aRecordBeforeThePortBandLoadsWithTheLoadedSumsZero() throws Exception {
+        final ShapeExcessModel read = ShapeModelJson.read(InputNode.parse(BAND_BLIND_RECORD, InputFormat.JSON,
+            new InputFaults("test")), "shape_model");
+        assertArrayEquals(new double[] {400.0, -120.0, 300.0, 100.0, 90.0, -80.0, -20.0, 250.0, 60.0, 100.0}, read.shapeGram(), 0.0);
+        assertArrayEquals(new double[] {80.0, -30.0, 70.0, 15.0}, read.shapeMoments(), 0.0);
+        assertArrayEquals(new double[10], read.loadedGram(), 0.0, "nothing learned on a loaded port yet");
+        assertArrayEquals(new double[4], read.loadedMoments(), 0.0);
+        assertArrayEquals(new double[3], Arrays.copyOfRange(read.coefficients(), 4, 7), 0.0);
+        assertEquals(read.boundFactor(FAST, PortBand.IDLE, 0.04), read.boundFactor(FAST, PortBand.LOADED, 0.04), 0.0);
+    }
+
+    @Test
+    void aRecordKeepsTheBandBlindSumsWhereAnOlderServerReadsThem() throws Exception {
+        ShapeExcessModel model = learned(20, PortBand.IDLE);
+        final ShapeExcessModel loaded = learned(20, PortBand.LOADED);
+        model = new ShapeExcessModel(40, sum(model.shapeGram(), loaded.shapeGram()), sum(model.shapeMoments(),
+            loaded.shapeMoments()), loaded.loadedGram(), loaded.loadedMoments(), model.residualWeights(), ShapeSpreadModel.EMPTY);
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", model);
+        final double[] gram = numbersOf(record.get("shape_model").get("gram"));
+        assertArrayEquals(model.shapeGram(), gram, 0.0, "gram: every block's, the band-blind model's");
+        assertTrue(gram[0] > numbersOf(record.get("shape_model").get("loaded_gram"))[0]);
+        final ObjectNode older = record.deepCopy();
+        ((ObjectNode) older.get("shape_model")).remove(java.util.List.of("loaded_gram", "loaded_moments"));
+        final ShapeExcessModel blind = ShapeModelJson.read(parsed(older), "shape_model");
+        assertArrayEquals(model.shapeGram(), blind.shapeGram(), 0.0, "without the loaded sums: the band-blind model");
+        assertEquals(model, ShapeModelJson.read(parsed(record), "shape_model"));
+    }
+
+    @Test
+    void aRecordOfTheFullSevenFeatureSumsIsStillRead() throws Exception {
+        final ShapeExcessModel model = learned(30, PortBand.LOADED);
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode node = (ObjectNode) record.get("shape_model");
+        node.remove(java.util.List.of("loaded_gram", "loaded_moments"));
+        final com.fasterxml.jackson.databind.node.ArrayNode gram = node.putArray("gram");
+        for (final double value : model.gram()) {
+            gram.add(value);
+        }
+        final com.fasterxml.jackson.databind.node.ArrayNode moments = node.putArray("moments");
+        for (final double value : model.moments()) {
+            moments.add(value);
+        }
+        ((ObjectNode) node.get("spread")).remove(java.util.List.of("loaded_gram", "loaded_moments"));
+        ((ObjectNode) node.get("spread")).putArray("gram").addAll(arrayOf(model.spread().gram()));
+        ((ObjectNode) node.get("spread")).putArray("moments").addAll(arrayOf(model.spread().moments()));
+        final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
+        assertArrayEquals(model.coefficients(), read.coefficients(), 1e-9);
+        assertArrayEquals(model.loadedGram(), read.loadedGram(), 0.0);
+    }
+
+    private static com.fasterxml.jackson.databind.node.ArrayNode arrayOf(final double[] values) {
+        final com.fasterxml.jackson.databind.node.ArrayNode array = new ObjectMapper().createArrayNode();
+        for (final double value : values) {
+            array.add(value);
+        }
+        return array;
+    }
+
+    private static double[] sum(final double[] a, final double[] b) {
+        final double[] sum = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            sum[i] = a[i] + b[i];
+        }
+        return sum;
+    }
+
+    private static double[] numbersOf(final com.fasterxml.jackson.databind.JsonNode array) {
+        final double[] values = new double[array.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = array.get(i).asDouble();
+        }
+        return values;
     }
 }
