@@ -26,6 +26,9 @@ final class BandedSums {
         new double[ShapeFeatures.SHAPE_PARAMETERS], new double[ShapeFeatures.SHAPE_GRAM_ENTRIES],
         new double[ShapeFeatures.SHAPE_PARAMETERS]);
 
+    /** Relative (and absolute) slack on the diagonal check, for rounding in sums kept apart and written to a record. */
+    static final double DIAGONAL_TOLERANCE = 1e-9;
+
     private final double[] shapeGram;
     private final double[] shapeMoments;
     private final double[] loadedGram;
@@ -53,6 +56,18 @@ final class BandedSums {
                     throw new IllegalArgumentException("a shape model's sums must be finite, had " + value);
                 }
             }
+        }
+        // The loaded blocks are some of every block: each diagonal entry (a feature's weighted sum of squares) is at least 0
+        // and at most every block's; sums that break it would make the idle part's gram indefinite.
+        int diagonal = 0;
+        for (int feature = 0; feature < ShapeFeatures.SHAPE_PARAMETERS; feature++) {
+            final double loaded = loadedGram[diagonal];
+            final double all = shapeGram[diagonal];
+            if (loaded < 0 || all < 0 || loaded > all * (1 + DIAGONAL_TOLERANCE) + DIAGONAL_TOLERANCE) {
+                throw new IllegalArgumentException("a shape model's loaded-port sums (loaded_gram) must lie within every block's"
+                    + " (gram): diagonal of feature " + feature + " is " + loaded + " loaded against " + all + " in all");
+            }
+            diagonal += ShapeFeatures.SHAPE_PARAMETERS - feature;
         }
         this.shapeGram = shapeGram.clone();
         this.shapeMoments = shapeMoments.clone();

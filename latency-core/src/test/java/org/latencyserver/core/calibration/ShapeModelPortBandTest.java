@@ -135,7 +135,9 @@ class ShapeModelPortBandTest {
         final SplittableRandom random = new SplittableRandom(17);
         final ShapeExcessModel taught = learn(ShapeExcessModel.EMPTY, 200, 0.35, random);
         ShapeExcessModel loadedOnce = taught;
-        while (loadedOnce.blocks() == taught.blocks() || Arrays.equals(loadedOnce.loadedGram(), taught.loadedGram())) {
+        for (int tries = 0; loadedOnce.blocks() == taught.blocks() || Arrays.equals(loadedOnce.loadedGram(), taught.loadedGram());
+             tries++) {
+            assertTrue(tries < 50, "50 loaded trains and not one was learned into the loaded port's sums");
             loadedOnce = learn(taught, 1, 1.0, random);
         }
         final double[] idleBefore = idlePart(taught);
@@ -154,6 +156,21 @@ class ShapeModelPortBandTest {
         assertArrayEquals(model.coefficients(), fromFull.coefficients(), 1e-9);
         assertArrayEquals(model.loadedGram(), fromFull.loadedGram(), 0.0, "the loaded gram follows from the band's entries");
         assertArrayEquals(Arrays.copyOf(model.loadedMoments(), 3), Arrays.copyOf(fromFull.loadedMoments(), 3), 0.0);
+    }
+
+    @Test
+    void loadedSumsBeyondEveryBlocksAreRefusedNamingThem() {
+        final ShapeExcessModel model = learn(0.35, 19);
+        final double[] tooMuch = model.loadedGram();
+        tooMuch[0] = model.shapeGram()[0] * 2;
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> new BandedSums(model.shapeGram(), model.shapeMoments(), tooMuch, model.loadedMoments()));
+        assertTrue(refused.getMessage().contains("loaded_gram"), refused.getMessage());
+        final double[] negative = model.loadedGram();
+        negative[9] = -1;
+        assertThrows(IllegalArgumentException.class,
+            () -> new BandedSums(model.shapeGram(), model.shapeMoments(), negative, model.loadedMoments()));
+        new BandedSums(model.shapeGram(), model.shapeMoments(), model.loadedGram(), model.loadedMoments());
     }
 
     /** Every block's shape sums less the loaded port's: the idle blocks' own. */
