@@ -134,7 +134,7 @@ class GroupLevelsServingTest {
     }
 
     @Test
-    void aStateWhoseCorrectionsRestartDoesNotMakeThePooledLevelYoungAgain() {
+    void aStateWhoseCorrectionsRestartKeepsThePooledLevelsOwnBlockCountAndStep() {
         final UpdateEngine engine = tenWindowsInTwoStates(engine());
         final ConnectionRow settled = engine.table().row((short) 4);
         // What the engine does when the state starts being served from its band's probes: its own count starts again.
@@ -147,7 +147,6 @@ class GroupLevelsServingTest {
         final Learning learned = ServedCalibration.tested(restarted, roundTrips(10, 1, 5), 10, 0.003, true);
         final double mature = pooledBefore.observe(10, 0, 10).missFraction();
         assertEquals(mature, learned.pooledLevel().missFraction(), 1e-12, "the step stays γ");
-        assertTrue(pooledBefore.observe(10, 0, 0).missFraction() - mature > 1e-3, "a young step would have moved it further");
         assertEquals(11, learned.pooledLevelBlocks());
     }
 }
