@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import java.util.function.DoubleToLongFunction;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.MeasuredBoundEstimator;
 import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.histogram.BoundBeyondHistogramException;
 import org.latencyserver.core.histogram.LatencyHistogram;
 
 /**
@@ -57,8 +55,8 @@ class CorrectionOfFarOffReferenceTest {
                 ratios[w - LEARNING_WINDOWS] = boundNanos / trueP96Nanos;
                 correction = corrected.description();
             }
-            final LatencyHistogram block = histogramOf(window);
-            knowledge = knowledge.observeBound(WINDOW, windowHits, true, true, null, missesAt(reference.histogram(), block),
+            final LatencyHistogram block = ReferenceFixtures.histogramOf(window);
+            knowledge = knowledge.observeBound(WINDOW, windowHits, true, true, null, ReferenceFixtures.missesAt(reference.histogram(), block),
                 learnRatios ? block : null, thesis.valueMillis());
         }
         Arrays.sort(ratios);
@@ -76,36 +74,6 @@ class CorrectionOfFarOffReferenceTest {
         return sample[(int) (0.96 * sample.length)];
     }
 
-    /** As the server counts them: round trips above the bound read from the reference at a level. */
-    private static DoubleToLongFunction missesAt(final LatencyHistogram reference, final LatencyHistogram block) {
-        return levelPercent -> {
-            long boundNanos;
-            try {
-                boundNanos = Math.round(reference.boundAt(levelPercent).boundMillis() * 1e6);
-            } catch (BoundBeyondHistogramException | IllegalArgumentException beyond) {
-                boundNanos = reference.lastEdgeNanos();
-            }
-            return block.totalCount() - Math.min(block.totalCount(), block.countAtOrBelow(boundNanos));
-        };
-    }
-
-    private static LatencyHistogram histogramOf(final long[] roundTripsNanos) {
-        final long[] sorted = roundTripsNanos.clone();
-        Arrays.sort(sorted);
-        final long[] edges = new long[sorted.length];
-        final long[] counts = new long[sorted.length];
-        int bins = 0;
-        for (final long value : sorted) {
-            if (bins > 0 && edges[bins - 1] == value) {
-                counts[bins - 1]++;
-            } else {
-                edges[bins] = value;
-                counts[bins] = 1;
-                bins++;
-            }
-        }
-        return LatencyHistogram.of(Arrays.copyOf(edges, bins), Arrays.copyOf(counts, bins), 0);
-    }
 
     @Test
     void aReferenceFourTimesTooHighIsRescaledToCoverNinetySixPercent() throws Exception {

@@ -3,14 +3,11 @@ package org.latencyserver.core.calibration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
 import java.util.Random;
-import java.util.function.DoubleToLongFunction;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.MeasuredBoundEstimator;
 import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.histogram.BoundBeyondHistogramException;
 import org.latencyserver.core.histogram.LatencyHistogram;
 
 /**
@@ -44,7 +41,7 @@ class LongRunAtTheHistogramsTopTest {
         for (int i = 0; i < referenceNanos.length; i++) {
             referenceNanos[i] = Math.round(roundTripNanos(random) / referenceTooLowBy);
         }
-        final LatencyHistogram reference = histogramOf(referenceNanos);
+        final LatencyHistogram reference = ReferenceFixtures.histogramOf(referenceNanos);
         final Estimate thesis = MeasuredBoundEstimator.estimate(new Measurement(reference, referenceNanos.length,
             reference.meanNanosFromBinMidpoints() / 1e6, 0.1, reference.lastEdgeNanos() / 1e6), BOUND_PERCENT, "reference");
         StateKnowledge knowledge = StateKnowledge.fresh(BOUND_PERCENT);
@@ -64,8 +61,8 @@ class LongRunAtTheHistogramsTopTest {
             sent += window.length;
             missed += window.length - windowHits;
 
-            final LatencyHistogram block = histogramOf(window);
-            knowledge = knowledge.observeBound(window.length, windowHits, true, true, null, missesAt(reference, block),
+            final LatencyHistogram block = ReferenceFixtures.histogramOf(window);
+            knowledge = knowledge.observeBound(window.length, windowHits, true, true, null, ReferenceFixtures.missesAt(reference, block),
                 learnRatios ? block : null, thesis.valueMillis());
         }
         return new Run((double) missed / sent, sent, rescaled, knowledge.level().missFraction());
@@ -79,36 +76,6 @@ class LongRunAtTheHistogramsTopTest {
         return Math.max(1, Math.round(BODY_MEDIAN_NANOS * x));
     }
 
-    /** As the server counts them: round trips above the bound read from the reference at a level. */
-    private static DoubleToLongFunction missesAt(final LatencyHistogram reference, final LatencyHistogram block) {
-        return levelPercent -> {
-            long boundNanos;
-            try {
-                boundNanos = Math.round(reference.boundAt(levelPercent).boundMillis() * 1e6);
-            } catch (BoundBeyondHistogramException | IllegalArgumentException beyond) {
-                boundNanos = reference.lastEdgeNanos();
-            }
-            return block.totalCount() - Math.min(block.totalCount(), block.countAtOrBelow(boundNanos));
-        };
-    }
-
-    private static LatencyHistogram histogramOf(final long[] roundTripsNanos) {
-        final long[] sorted = roundTripsNanos.clone();
-        Arrays.sort(sorted);
-        final long[] edges = new long[sorted.length];
-        final long[] counts = new long[sorted.length];
-        int bins = 0;
-        for (final long value : sorted) {
-            if (bins > 0 && edges[bins - 1] == value) {
-                counts[bins - 1]++;
-            } else {
-                edges[bins] = value;
-                counts[bins] = 1;
-                bins++;
-            }
-        }
-        return LatencyHistogram.of(Arrays.copyOf(edges, bins), Arrays.copyOf(counts, bins), 0);
-    }
 
     @Test
     void withTheRescaleOnTheLongRunMissRateOfAReferenceTwoTimesTooLowStaysNearTheTarget() throws Exception {
