@@ -163,7 +163,7 @@ final class ConnectionRecordCodec {
         ConnectionRecordCodec::readPooledLevel);
 
     /**
-     * Blocks the pooled level learned from, which decide whether its step is still young; written with the level. Absent
+     * Blocks the pooled level learned from, on which its step may depend; written with the level. Absent
      * in older files: then the sum of the states' covered blocks (each block of a bound taught both). Read after
      * {@code states} and the level.
      */

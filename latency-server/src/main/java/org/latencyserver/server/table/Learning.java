@@ -31,7 +31,8 @@ import org.latencyserver.core.state.ConnectionLoadState;
  *                               never null
  * @param pooledLevelBlocks      blocks the pooled level learned from, {@code >= 0}: its own count (a state whose
  *                               corrections restart starts its own count again, the pooled level does not), which decides
- *                               whether the pooled level is still young ({@link AdaptiveQuantileLevel#stepFactor})
+ *                               the pooled level's step ({@link AdaptiveQuantileLevel#stepFactor}: γ for every count
+ *                               while {@code YOUNG_BLOCKS} is 1)
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
                        AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel,
