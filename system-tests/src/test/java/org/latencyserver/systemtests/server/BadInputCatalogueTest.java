@@ -573,7 +573,14 @@ class BadInputCatalogueTest {
             final double before = refusals(operation, label);
             final Throwable thrown = thrown(call);
             assertEquals(type, thrown.getClass(), () -> description + ": " + thrown);
-            assertEquals(before + 1, refusals(operation, label), 0.0, "counted as " + operation + "/" + label);
+            // The refusal reaches the client before its count may reach a scrape: wait for it, a bounded time.
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            double after = refusals(operation, label);
+            while (after < before + 1 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                after = refusals(operation, label);
+            }
+            assertEquals(before + 1, after, 0.0, "counted as " + operation + "/" + label);
         });
     }
 
