@@ -21,14 +21,13 @@ class ShapeExcessModelTest {
     private static final TrafficShape FAST = new TrafficShape(500, 100, 0, CallKind.OCTETS);
     private static final TrafficShape SLOW = new TrafficShape(10_000, 10, 0, CallKind.ARRAYS);
     private static final TrafficShape PROBES = new TrafficShape(2_000, 20, 0, CallKind.ARRAYS);
-    private static final long[] EDGES = logEdges();
     private static final NormalDistribution NORMAL = new NormalDistribution(null, 0.0, 1.0);
 
     @Test
     void anEmptyModelIsNotFittedAndMultipliesByOne() {
         assertFalse(ShapeExcessModel.EMPTY.fitted());
         assertEquals(1.0, ShapeExcessModel.EMPTY.boundFactor(SLOW, ALPHA), 1e-9);
-        assertEquals(ShapeExcessModel.EMPTY, ShapeExcessModel.EMPTY.observe(SLOW, histogram(new double[0]), 1e6));
+        assertEquals(ShapeExcessModel.EMPTY, ShapeExcessModel.EMPTY.observe(SLOW, ReferenceFixtures.logBinned(new double[0]), 1e6));
     }
 
     @Test
@@ -40,7 +39,7 @@ class ShapeExcessModelTest {
             final double excess = 0.5 * Math.log(shape.spacingMicros() / 1_000.0);
             final double[] values = new double[shape.burstRoundTrips()];
             Arrays.fill(values, 1e6 * Math.exp(excess));
-            model = model.observe(shape, histogram(values), 1e6);
+            model = model.observe(shape, ReferenceFixtures.logBinned(values), 1e6);
         }
         assertTrue(model.fitted());
         assertEquals(60, model.blocks());
@@ -60,7 +59,7 @@ class ShapeExcessModelTest {
         assertEquals(measurement.histogram().boundAt(96).boundNanos(), stateBound, 1e-9, "a fresh state: the nominal level");
         ShapeExcessModel model = ShapeExcessModel.EMPTY;
         for (int b = 0; b < 20; b++) {
-            model = model.observe(b % 2 == 0 ? SLOW : FAST, histogram(new double[] {stateBound * (b % 2 == 0 ? 2.0 : 0.5)}), stateBound);
+            model = model.observe(b % 2 == 0 ? SLOW : FAST, ReferenceFixtures.logBinned(new double[] {stateBound * (b % 2 == 0 ? 2.0 : 0.5)}), stateBound);
         }
         final EstimateCorrection.Corrected slow = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, SLOW,
             PortBand.IDLE);
@@ -85,13 +84,13 @@ class ShapeExcessModelTest {
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new ShapeExcessModel(0,
             new double[ShapeExcessModel.GRAM_ENTRIES], new double[ShapeExcessModel.PARAMETERS], negative));
         assertTrue(refused.getMessage().contains("residual weight"), refused.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> ShapeExcessModel.EMPTY.observe(SLOW, histogram(new double[] {1e6}), 0));
+        assertThrows(IllegalArgumentException.class, () -> ShapeExcessModel.EMPTY.observe(SLOW, ReferenceFixtures.logBinned(new double[] {1e6}), 0));
     }
 
     @Test
     void aModelReadBackFromItsSumsIsEqual() {
-        final ShapeExcessModel model = ShapeExcessModel.EMPTY.observe(SLOW, histogram(new double[] {2e6, 3e6}), 1e6)
-            .observe(FAST, histogram(new double[] {0.5e6}), 1e6);
+        final ShapeExcessModel model = ShapeExcessModel.EMPTY.observe(SLOW, ReferenceFixtures.logBinned(new double[] {2e6, 3e6}), 1e6)
+            .observe(FAST, ReferenceFixtures.logBinned(new double[] {0.5e6}), 1e6);
         final ShapeExcessModel copy = new ShapeExcessModel(model.blocks(), model.gram(), model.moments(), model.residualWeights());
         assertEquals(model, copy);
         assertEquals(model.hashCode(), copy.hashCode());
@@ -118,19 +117,19 @@ class ShapeExcessModelTest {
             final SplittableRandom random = new SplittableRandom(seed);
             final double[] mix = new double[4_000];
             for (int i = 0; i < mix.length; i++) {
-                mix[i] = excess(TrafficFamily.DEFAULT.draw(random, 10.0)) + sd * gaussian(random);
+                mix[i] = excess(TrafficFamily.DEFAULT.draw(random, 10.0)) + sd * ReferenceFixtures.gaussian(random);
             }
             Arrays.sort(mix);
             final double stateBound = 1e6 * Math.exp(mix[(int) Math.ceil(0.96 * mix.length) - 1]);
             ShapeExcessModel model = ShapeExcessModel.EMPTY;
             for (int b = 0; b < 40; b++) {
                 final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
-                final double u = 0.1 * gaussian(random);
+                final double u = 0.1 * ReferenceFixtures.gaussian(random);
                 final double[] values = new double[shape.burstRoundTrips()];
                 for (int i = 0; i < values.length; i++) {
-                    values[i] = 1e6 * Math.exp(excess(shape) + u + 0.35 * gaussian(random));
+                    values[i] = 1e6 * Math.exp(excess(shape) + u + 0.35 * ReferenceFixtures.gaussian(random));
                 }
-                model = model.observe(shape, histogram(values), stateBound);
+                model = model.observe(shape, ReferenceFixtures.logBinned(values), stateBound);
             }
             assertTrue(model.fitted());
             for (int k = 0; k < shapes.length; k++) {
@@ -171,19 +170,19 @@ class ShapeExcessModelTest {
             final double[] mix = new double[4_000];
             for (int i = 0; i < mix.length; i++) {
                 final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
-                mix[i] = excess(shape) + Math.hypot(spread(shape), 0.1) * gaussian(random);
+                mix[i] = excess(shape) + Math.hypot(spread(shape), 0.1) * ReferenceFixtures.gaussian(random);
             }
             Arrays.sort(mix);
             final double stateBound = 1e6 * Math.exp(mix[(int) Math.ceil(0.96 * mix.length) - 1]);
             ShapeExcessModel model = ShapeExcessModel.EMPTY;
             for (int b = 0; b < 100; b++) {
                 final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
-                final double u = 0.1 * gaussian(random);
+                final double u = 0.1 * ReferenceFixtures.gaussian(random);
                 final double[] values = new double[shape.burstRoundTrips()];
                 for (int i = 0; i < values.length; i++) {
-                    values[i] = 1e6 * Math.exp(excess(shape) + u + spread(shape) * gaussian(random));
+                    values[i] = 1e6 * Math.exp(excess(shape) + u + spread(shape) * ReferenceFixtures.gaussian(random));
                 }
-                model = model.observe(shape, histogram(values), stateBound);
+                model = model.observe(shape, ReferenceFixtures.logBinned(values), stateBound);
             }
             assertTrue(model.spread().fitted(), "100 trains fit the spread");
             for (int k = 0; k < shapes.length; k++) {
@@ -212,15 +211,15 @@ class ShapeExcessModelTest {
             final TrafficShape shape = b % 2 == 0 ? FAST : SLOW;
             final double[] values = new double[10];
             for (int i = 0; i < values.length; i++) {
-                values[i] = 1e6 * Math.exp(excess(shape) + spread(shape) * gaussian(random));
+                values[i] = 1e6 * Math.exp(excess(shape) + spread(shape) * ReferenceFixtures.gaussian(random));
             }
-            model = model.observe(shape, histogram(values), 1e6);
+            model = model.observe(shape, ReferenceFixtures.logBinned(values), 1e6);
         }
         assertTrue(model.fitted(), "the level is fitted");
         assertFalse(model.spread().fitted(), "one train short of the spread: " + model.spread().blocks());
         assertEquals(model.shiftBoundFactor(FAST, ALPHA), model.boundFactor(FAST, ALPHA), 1e-12);
         assertEquals(model.margin(ALPHA), model.shapeMargin(FAST, PortBand.IDLE, ALPHA), 1e-12);
-        final ShapeExcessModel next = model.observe(FAST, histogram(new double[] {2e6, 1e6, 0.5e6}), 1e6);
+        final ShapeExcessModel next = model.observe(FAST, ReferenceFixtures.logBinned(new double[] {2e6, 1e6, 0.5e6}), 1e6);
         assertTrue(next.spread().fitted(), "one more train fits it");
         assertNotEquals(next.shiftBoundFactor(FAST, ALPHA), next.boundFactor(FAST, ALPHA));
         assertTrue(next.spread().ownScale(FAST) > next.spread().ownScale(SLOW), "the fast shape spreads wider: " + next.spread());
@@ -238,9 +237,9 @@ class ShapeExcessModelTest {
             final TrafficShape shape = b % 2 == 0 ? FAST : SLOW;
             final double[] values = new double[10];
             for (int i = 0; i < values.length; i++) {
-                values[i] = 1e6 * Math.exp((shape == FAST ? 3.0 : 0.05) * gaussian(random));
+                values[i] = 1e6 * Math.exp((shape == FAST ? 3.0 : 0.05) * ReferenceFixtures.gaussian(random));
             }
-            model = model.observe(shape, histogram(values), 1e6);
+            model = model.observe(shape, ReferenceFixtures.logBinned(values), 1e6);
         }
         assertTrue(model.spread().fitted());
         final TrafficShape extreme = new TrafficShape(TrafficShape.MIN_SPACING_MICROS, TrafficShape.MAX_BURST_ROUND_TRIPS, 0, CallKind.OCTETS);
@@ -256,35 +255,4 @@ class ShapeExcessModelTest {
         return 0.4 * Math.log(shape.spacingMicros() / 500.0);
     }
 
-    private static long[] logEdges() {
-        final int count = (int) Math.ceil(Math.log(100_000.0) / Math.log(1.01));
-        final long[] edges = new long[count];
-        for (int i = 0; i < count; i++) {
-            edges[i] = Math.round(10_000.0 * Math.pow(1.01, i + 1));
-        }
-        return edges;
-    }
-
-    private static LatencyHistogram histogram(final double[] valuesNanos) {
-        final long[] counts = new long[EDGES.length];
-        long overflow = 0;
-        for (final double value : valuesNanos) {
-            int bin = Arrays.binarySearch(EDGES, (long) Math.ceil(value));
-            bin = bin >= 0 ? bin : -bin - 1;
-            if (bin >= EDGES.length) {
-                overflow++;
-            } else {
-                counts[bin]++;
-            }
-        }
-        return LatencyHistogram.of(EDGES, counts, overflow);
-    }
-
-    private static double gaussian(final SplittableRandom random) {
-        double u1 = random.nextDouble();
-        while (u1 <= 0) {
-            u1 = random.nextDouble();
-        }
-        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * random.nextDouble());
-    }
 }

@@ -26,7 +26,6 @@ class ShapeModelPortBandTest {
     private static final double STATE_BOUND_NANOS = 1e6;
     private static final TrafficShape FAST = new TrafficShape(500, 100, 0, CallKind.OCTETS);
     private static final TrafficShape SLOW = new TrafficShape(10_000, 10, 0, CallKind.ARRAYS);
-    private static final long[] EDGES = logEdges();
     private static final CpuStatePair LOW_LOW = new CpuStatePair(CpuState.LOW, CpuState.LOW);
 
     @Test
@@ -209,9 +208,9 @@ class ShapeModelPortBandTest {
             final double sd = 0.2 + (band == PortBand.LOADED ? 0.15 * Math.max(0.0, shift) : 0.0);
             final double[] values = new double[shape.burstRoundTrips()];
             for (int i = 0; i < values.length; i++) {
-                values[i] = STATE_BOUND_NANOS * Math.exp(shift + sd * gaussian(random));
+                values[i] = STATE_BOUND_NANOS * Math.exp(shift + sd * ReferenceFixtures.gaussian(random));
             }
-            model = model.observe(shape, histogram(values), STATE_BOUND_NANOS, band);
+            model = model.observe(shape, ReferenceFixtures.logBinned(values), STATE_BOUND_NANOS, band);
         }
         return model;
     }
@@ -228,35 +227,4 @@ class ShapeModelPortBandTest {
         return narrow;
     }
 
-    private static long[] logEdges() {
-        final int count = (int) Math.ceil(Math.log(100_000.0) / Math.log(1.01));
-        final long[] edges = new long[count];
-        for (int i = 0; i < count; i++) {
-            edges[i] = Math.round(10_000.0 * Math.pow(1.01, i + 1));
-        }
-        return edges;
-    }
-
-    private static LatencyHistogram histogram(final double[] valuesNanos) {
-        final long[] counts = new long[EDGES.length];
-        long overflow = 0;
-        for (final double value : valuesNanos) {
-            int bin = Arrays.binarySearch(EDGES, (long) Math.ceil(value));
-            bin = bin >= 0 ? bin : -bin - 1;
-            if (bin >= EDGES.length) {
-                overflow++;
-            } else {
-                counts[bin]++;
-            }
-        }
-        return LatencyHistogram.of(EDGES, counts, overflow);
-    }
-
-    private static double gaussian(final SplittableRandom random) {
-        double u1 = random.nextDouble();
-        while (u1 <= 0) {
-            u1 = random.nextDouble();
-        }
-        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * random.nextDouble());
-    }
 }
