@@ -1,7 +1,6 @@
 package org.latencyserver.benchmarks;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,6 +19,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
@@ -56,51 +56,53 @@ public final class AgentRoundTripHarness {
         final int sizeBytes = args.length > 0 ? Integer.parseInt(args[0]) : 256;
         final int roundTrips = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         final int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        final Path directory = Files.createTempDirectory("agent-harness");
-        final int sockperfPort = 17_000 + (int) (ProcessHandle.current().pid() % 1000);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
-            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
-            final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("peer")
-                .args("--name", "bench", "--ior-file", directory.resolve("peer.ior").toString(), "--tcp-port", "0").start();
-            kit.launchProgram("sockperf", List.of("sockperf", "server", "--tcp", "-i", "127.0.0.1", "-p",
-                Integer.toString(sockperfPort))).start();
-            final ReadyFile ready = peer.awaitReady(Duration.ofSeconds(60));
-            final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(ready.reference("peer")));
-            final RoundTrip corba = CorbaRoundTrips.to(echo, sizeBytes);
-            final RoundTripLoop loop = new RoundTripLoop();
-            System.out.printf(Locale.ROOT, "Round trips of %d B on loopback, %d per run, %d rounds (times in us)%n", sizeBytes,
-                roundTrips, rounds);
-            System.out.printf(Locale.ROOT, "%-44s %9s %9s %9s %10s%n", "path", "mean", "p50", "p99", "vs sockperf");
-            try (SocketRoundTrips.SocketRoundTrip plainTcp = SocketRoundTrips.tcp("127.0.0.1", ready.port("tcp"),
-                sizeBytes, 10_000)) {
-                loop.run(corba, 5_000, 1, null);
-                loop.run(plainTcp, 5_000, 1, null);
-                for (int round = 1; round <= rounds; round++) {
-                    final double[] sockperf = sockperf(kit, round, sockperfPort, sizeBytes, roundTrips);
-                    final RunResult orbRun = loop.run(corba, 0, roundTrips, null);
-                    final RunResult tcpRun = loop.run(plainTcp, 0, roundTrips, null);
-                    print("round " + round + ": client agent, CORBA (JacORB, fm1)", orbRun, sockperf[0]);
-                    print("round " + round + ": same loop, plain TCP to the peer agent", tcpRun, sockperf[0]);
-                    System.out.printf(Locale.ROOT, "%-44s %9.1f %9.1f %9.1f %10s%n", "round " + round + ": sockperf ping-pong --tcp (x2)",
-                        sockperf[0], sockperf[1], sockperf[2], "1.00");
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("agent-harness")) {
+            final Path directory = scratch.path();
+            final int sockperfPort = 17_000 + (int) (ProcessHandle.current().pid() % 1000);
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
+                // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
+                final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("peer")
+                    .args("--name", "bench", "--ior-file", directory.resolve("peer.ior").toString(), "--tcp-port", "0").start();
+                kit.launchProgram("sockperf", List.of("sockperf", "server", "--tcp", "-i", "127.0.0.1", "-p",
+                    Integer.toString(sockperfPort))).start();
+                final ReadyFile ready = peer.awaitReady(Duration.ofSeconds(60));
+                final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(ready.reference("peer")));
+                final RoundTrip corba = CorbaRoundTrips.to(echo, sizeBytes);
+                final RoundTripLoop loop = new RoundTripLoop();
+                System.out.printf(Locale.ROOT, "Round trips of %d B on loopback, %d per run, %d rounds (times in us)%n", sizeBytes,
+                    roundTrips, rounds);
+                System.out.printf(Locale.ROOT, "%-44s %9s %9s %9s %10s%n", "path", "mean", "p50", "p99", "vs sockperf");
+                try (SocketRoundTrips.SocketRoundTrip plainTcp = SocketRoundTrips.tcp("127.0.0.1", ready.port("tcp"),
+                    sizeBytes, 10_000)) {
+                    loop.run(corba, 5_000, 1, null);
+                    loop.run(plainTcp, 5_000, 1, null);
+                    for (int round = 1; round <= rounds; round++) {
+                        final double[] sockperf = sockperf(kit, round, sockperfPort, sizeBytes, roundTrips);
+                        final RunResult orbRun = loop.run(corba, 0, roundTrips, null);
+                        final RunResult tcpRun = loop.run(plainTcp, 0, roundTrips, null);
+                        print("round " + round + ": client agent, CORBA (JacORB, fm1)", orbRun, sockperf[0]);
+                        print("round " + round + ": same loop, plain TCP to the peer agent", tcpRun, sockperf[0]);
+                        System.out.printf(Locale.ROOT, "%-44s %9.1f %9.1f %9.1f %10s%n", "round " + round + ": sockperf ping-pong --tcp (x2)",
+                            sockperf[0], sockperf[1], sockperf[2], "1.00");
+                    }
                 }
+                System.out.println();
+                System.out.println("Adaptive sampling (stop when the 95 % CI half-width of the mean reaches the target):");
+                final RunResult fixed = loop.run(corba, 1_000, 10_000, null);
+                System.out.printf(Locale.ROOT, "  fixed 10000: mean %.1f us +/- %.2f us, %d round trips%n", fixed.meanNanos() / 1e3,
+                    fixed.halfWidthMillis() * 1e3, fixed.recordedRoundTrips());
+                for (final double relative : new double[] {0.10, 0.05, 0.02}) {
+                    final double targetMillis = fixed.meanMillis() * relative;
+                    final RunResult adaptive = loop.run(corba, 0, 10_000, AdaptiveTarget.halfWidth(targetMillis));
+                    System.out.printf(Locale.ROOT, "  target +/- %2.0f %% of the mean (%.2f us): mean %.1f us +/- %.2f us, %d round trips,"
+                            + " %d saved (%.0f %%)%n", relative * 100, targetMillis * 1e3, adaptive.meanNanos() / 1e3,
+                        adaptive.halfWidthMillis() * 1e3, adaptive.recordedRoundTrips(), adaptive.savedRoundTrips(),
+                        100.0 * adaptive.savedRoundTrips() / 10_000);
+                }
+            } finally {
+                orb.shutdown(false);
             }
-            System.out.println();
-            System.out.println("Adaptive sampling (stop when the 95 % CI half-width of the mean reaches the target):");
-            final RunResult fixed = loop.run(corba, 1_000, 10_000, null);
-            System.out.printf(Locale.ROOT, "  fixed 10000: mean %.1f us +/- %.2f us, %d round trips%n", fixed.meanNanos() / 1e3,
-                fixed.halfWidthMillis() * 1e3, fixed.recordedRoundTrips());
-            for (final double relative : new double[] {0.10, 0.05, 0.02}) {
-                final double targetMillis = fixed.meanMillis() * relative;
-                final RunResult adaptive = loop.run(corba, 0, 10_000, AdaptiveTarget.halfWidth(targetMillis));
-                System.out.printf(Locale.ROOT, "  target +/- %2.0f %% of the mean (%.2f us): mean %.1f us +/- %.2f us, %d round trips,"
-                        + " %d saved (%.0f %%)%n", relative * 100, targetMillis * 1e3, adaptive.meanNanos() / 1e3,
-                    adaptive.halfWidthMillis() * 1e3, adaptive.recordedRoundTrips(), adaptive.savedRoundTrips(),
-                    100.0 * adaptive.savedRoundTrips() / 10_000);
-            }
-        } finally {
-            orb.shutdown(false);
         }
     }
 

@@ -11,6 +11,7 @@ import org.latencyserver.idl.LatservHelper;
 import org.latencyserver.idl.LatservPackage.IdlMibUpdates;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.mirror.MirrorRecord;
 import org.latencyserver.mirror.ReadStatus;
@@ -49,47 +50,49 @@ public final class MirrorFreshnessHarness {
     public static void main(final String[] args) throws Exception {
         final int changes = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         final long pauseMillis = args.length > 1 ? Long.parseLong(args[1]) : 10;
-        final Path work = Files.createTempDirectory("mirror-freshness");
-        final Path config = RepositoryFiles.testbedConfig(work);
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
-            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
-            final String reference = kit.launch(Component.SERVER)
-                .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0")
-                .start().awaitReady(READY_TIMEOUT).reference("server");
-            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
-            push(latserv, 10);
-            final Path mirrorFile = kit.launch(Component.MIRROR)
-                .args("--server", reference, "--file", work.resolve("estimates.mirror").toString(),
-                    "--connections", Short.toString(CONNECTION))
-                .start().awaitReady(READY_TIMEOUT).file("mirror");
-            final MirrorRecord record = new MirrorRecord();
-            try (EstimateMirror reader = awaitEstimate(mirrorFile, record)) {
-                final Timings timings = new Timings();
-                for (int i = 0; i < changes + 100; i++) {
-                    final int cpuPercent = i % 2 == 0 ? 90 : 10;
-                    final int expectedCpuState = cpuPercent == 90 ? 33 : 11;
-                    final long sentNanos = System.nanoTime();
-                    push(latserv, cpuPercent);
-                    final long answeredNanos = System.nanoTime();
-                    final long seenNanos = awaitInMirror(reader, record, expectedCpuState, sentNanos);
-                    final long statusStart = System.nanoTime();
-                    final float servedMillis = latserv.RequestStatus(CONNECTION).latency_estimate;
-                    final long statusNanos = System.nanoTime() - statusStart;
-                    if (i < 100) {
-                        continue;    // warm-up: JIT of all three JVMs
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("mirror-freshness")) {
+            final Path work = scratch.path();
+            final Path config = RepositoryFiles.testbedConfig(work);
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+                // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
+                final String reference = kit.launch(Component.SERVER)
+                    .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0")
+                    .start().awaitReady(READY_TIMEOUT).reference("server");
+                final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+                final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
+                push(latserv, 10);
+                final Path mirrorFile = kit.launch(Component.MIRROR)
+                    .args("--server", reference, "--file", work.resolve("estimates.mirror").toString(),
+                        "--connections", Short.toString(CONNECTION))
+                    .start().awaitReady(READY_TIMEOUT).file("mirror");
+                final MirrorRecord record = new MirrorRecord();
+                try (EstimateMirror reader = awaitEstimate(mirrorFile, record)) {
+                    final Timings timings = new Timings();
+                    for (int i = 0; i < changes + 100; i++) {
+                        final int cpuPercent = i % 2 == 0 ? 90 : 10;
+                        final int expectedCpuState = cpuPercent == 90 ? 33 : 11;
+                        final long sentNanos = System.nanoTime();
+                        push(latserv, cpuPercent);
+                        final long answeredNanos = System.nanoTime();
+                        final long seenNanos = awaitInMirror(reader, record, expectedCpuState, sentNanos);
+                        final long statusStart = System.nanoTime();
+                        final float servedMillis = latserv.RequestStatus(CONNECTION).latency_estimate;
+                        final long statusNanos = System.nanoTime() - statusStart;
+                        if (i < 100) {
+                            continue;    // warm-up: JIT of all three JVMs
+                        }
+                        // The mirror must show what the server serves: the same value as RequestStatus.
+                        if (seenNanos == 0 || servedMillis != (float) record.valueMillis()) {
+                            timings.missed++;
+                        } else {
+                            timings.record(sentNanos, answeredNanos, seenNanos, statusNanos);
+                        }
+                        Thread.sleep(pauseMillis);
                     }
-                    // The mirror must show what the server serves: the same value as RequestStatus.
-                    if (seenNanos == 0 || servedMillis != (float) record.valueMillis()) {
-                        timings.missed++;
-                    } else {
-                        timings.record(sentNanos, answeredNanos, seenNanos, statusNanos);
-                    }
-                    Thread.sleep(pauseMillis);
+                    timings.print(changes, pauseMillis);
+                } finally {
+                    orb.shutdown(false);
                 }
-                timings.print(changes, pauseMillis);
-            } finally {
-                orb.shutdown(false);
             }
         }
     }

@@ -24,6 +24,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
@@ -57,66 +58,68 @@ public final class OversizedCallsHarness {
         final int sentBodyBytes = Integer.getInteger("harness.oversized.sent.bytes", 1 << 20);
         final int idleConnections = Integer.getInteger("harness.idle.connections", 1000);
         final int idleWaitSeconds = Integer.getInteger("harness.idle.wait.seconds", 70);
-        final Path work = Files.createTempDirectory("oversized-harness");
-        final Path config = RepositoryFiles.testbedConfig(work);
-        final int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
-            final ChildProcess server = kit.launch(Component.SERVER).name("server")
-                .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0",
-                    "--host", "127.0.0.1", "--port", Integer.toString(port)).start();
-            final ReadyFile ready = server.awaitReady(READY_TIMEOUT);
-            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
-            try {
-                System.out.println("server pid " + server.pid() + ", port " + port);
-                report("baseline", server, latserv);
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("oversized-harness")) {
+            final Path work = scratch.path();
+            final Path config = RepositoryFiles.testbedConfig(work);
+            final int port;
+            try (ServerSocket free = new ServerSocket(0)) {
+                port = free.getLocalPort();
+            }
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+                final ChildProcess server = kit.launch(Component.SERVER).name("server")
+                    .args("--config", config.toString(), "--ior-file", work.resolve("server.ior").toString(), "--metrics-port", "0",
+                        "--host", "127.0.0.1", "--port", Integer.toString(port)).start();
+                final ReadyFile ready = server.awaitReady(READY_TIMEOUT);
+                final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+                final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
+                try {
+                    System.out.println("server pid " + server.pid() + ", port " + port);
+                    report("baseline", server, latserv);
 
-                final List<Socket> oversized = new ArrayList<>();
-                final AtomicInteger refusedWhileSending = new AtomicInteger();
-                final ExecutorService senders = Executors.newFixedThreadPool(oversizedCallers);
-                final CountDownLatch sent = new CountDownLatch(oversizedCallers);
-                for (int i = 0; i < oversizedCallers; i++) {
-                    final Socket socket = new Socket("127.0.0.1", port);
-                    oversized.add(socket);
-                    senders.execute(() -> {
-                        try {
-                            sendOversized(socket, declaredBytes, sentBodyBytes);
-                        } catch (IOException e) {
-                            refusedWhileSending.incrementAndGet();
-                        } finally {
-                            sent.countDown();
-                        }
-                    });
-                }
-                sent.await(60, TimeUnit.SECONDS);
-                senders.shutdown();
-                final long peakResidentKib = peakResident(server.pid(), Duration.ofSeconds(5));
-                System.out.printf(Locale.ROOT, "%d connections each declared %,d bytes and sent %,d of them: %d saw the"
-                    + " connection closed while sending, %d closed by the server after 5 s; peak resident %d MiB%n",
-                    oversizedCallers, declaredBytes, sentBodyBytes, refusedWhileSending.get(), closedByServer(oversized),
-                    peakResidentKib / 1024);
-                report("oversized calls held", server, latserv);
-                closeAll(oversized);
-                report("oversized calls closed", server, latserv);
+                    final List<Socket> oversized = new ArrayList<>();
+                    final AtomicInteger refusedWhileSending = new AtomicInteger();
+                    final ExecutorService senders = Executors.newFixedThreadPool(oversizedCallers);
+                    final CountDownLatch sent = new CountDownLatch(oversizedCallers);
+                    for (int i = 0; i < oversizedCallers; i++) {
+                        final Socket socket = new Socket("127.0.0.1", port);
+                        oversized.add(socket);
+                        senders.execute(() -> {
+                            try {
+                                sendOversized(socket, declaredBytes, sentBodyBytes);
+                            } catch (IOException e) {
+                                refusedWhileSending.incrementAndGet();
+                            } finally {
+                                sent.countDown();
+                            }
+                        });
+                    }
+                    sent.await(60, TimeUnit.SECONDS);
+                    senders.shutdown();
+                    final long peakResidentKib = peakResident(server.pid(), Duration.ofSeconds(5));
+                    System.out.printf(Locale.ROOT, "%d connections each declared %,d bytes and sent %,d of them: %d saw the"
+                        + " connection closed while sending, %d closed by the server after 5 s; peak resident %d MiB%n",
+                        oversizedCallers, declaredBytes, sentBodyBytes, refusedWhileSending.get(), closedByServer(oversized),
+                        peakResidentKib / 1024);
+                    report("oversized calls held", server, latserv);
+                    closeAll(oversized);
+                    report("oversized calls closed", server, latserv);
 
-                final List<Socket> idle = new ArrayList<>();
-                for (int i = 0; i < idleConnections; i++) {
-                    idle.add(new Socket("127.0.0.1", port));
+                    final List<Socket> idle = new ArrayList<>();
+                    for (int i = 0; i < idleConnections; i++) {
+                        idle.add(new Socket("127.0.0.1", port));
+                    }
+                    Thread.sleep(5_000);
+                    System.out.printf(Locale.ROOT, "%d idle connections after 5 s: %d closed by the server%n", idleConnections,
+                        closedByServer(idle));
+                    report("idle connections held 5 s", server, latserv);
+                    Thread.sleep(Math.max(0, idleWaitSeconds - 5) * 1000L);
+                    System.out.printf(Locale.ROOT, "%d idle connections after %d s: %d closed by the server%n", idleConnections,
+                        idleWaitSeconds, closedByServer(idle));
+                    report("idle connections held " + idleWaitSeconds + " s", server, latserv);
+                    closeAll(idle);
+                } finally {
+                    orb.shutdown(false);
                 }
-                Thread.sleep(5_000);
-                System.out.printf(Locale.ROOT, "%d idle connections after 5 s: %d closed by the server%n", idleConnections,
-                    closedByServer(idle));
-                report("idle connections held 5 s", server, latserv);
-                Thread.sleep(Math.max(0, idleWaitSeconds - 5) * 1000L);
-                System.out.printf(Locale.ROOT, "%d idle connections after %d s: %d closed by the server%n", idleConnections,
-                    idleWaitSeconds, closedByServer(idle));
-                report("idle connections held " + idleWaitSeconds + " s", server, latserv);
-                closeAll(idle);
-            } finally {
-                orb.shutdown(false);
             }
         }
     }

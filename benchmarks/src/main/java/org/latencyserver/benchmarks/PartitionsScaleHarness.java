@@ -19,6 +19,7 @@ import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -118,107 +119,109 @@ public final class PartitionsScaleHarness {
             throw new IllegalArgumentException("a step must be at least " + (WARM_UP_SECONDS + QUIET_MARGIN_SECONDS + MIN_QUIET_SECONDS)
                 + " s (servers' start, warm-up, quiet window), was " + stepSeconds);
         }
-        final Path work = Files.createTempDirectory("partitions-scale");
-        final String community = "bench" + System.nanoTime();
-        final List<ScalePartition> partitions = new ArrayList<>();
-        for (int p = 0; p < partitionCount; p++) {
-            partitions.add(new ScalePartition(p, clientsPerPartition));
-        }
-        System.out.printf(Locale.ROOT, "work %s%nload before: %s%n", work, loadAverage());
-        System.out.printf(Locale.ROOT, "%,d workstations + %,d switch ports, %d partitions x %,d connections (%,d in all), "
-            + "polled every %d ms; a step is %d s%n", workstations, workstations / WORKSTATIONS_PER_SWITCH_PORT, partitionCount,
-            clientsPerPartition * CONNECTIONS_PER_CLIENT, workstations * CONNECTIONS_PER_CLIENT, pollMillis, stepSeconds);
-        final boolean rehearsal = Boolean.getBoolean("partitions.scale.rehearsal");
-        final Path scenario = writeScenario(work, workstations, partitions, stepSeconds, rehearsal);
-        final String jvmOptions = System.getProperty("partitions.scale.jvm.options", "-Xmx1g").trim();
-        final int emulatorNice = Integer.getInteger("partitions.scale.emulator.nice", 0);
-        // It receives the servers' pushes: the listeners' fixed request pool (JacORB's default pool churns threads).
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(OrbSupport.properties("127.0.0.1", 0, 60_000)));
-        final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-        poa.the_POAManager().activate();
-        OrbSupport.runInBackground(orb, "harness-orb");
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(work, jvmOptions.split("\\s+"))) {
-            // The server node list the emulator writes for every agent: one line a node or link.
-            kit.launch(Component.SNMP_EMULATOR).name("emulator-dry-run").args("--scenario", scenario.toString(),
-                "--community-env", COMMUNITY_ENV, "--write-server-nodes", work.resolve("all-nodes.yaml").toString(), "--dry-run")
-                .env(COMMUNITY_ENV, community).start().awaitSuccess(Duration.ofMinutes(5));
-            final List<String> agentLines = Files.readAllLines(work.resolve("all-nodes.yaml"));
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("partitions-scale")) {
+            final Path work = scratch.path();
+            final String community = "bench" + System.nanoTime();
+            final List<ScalePartition> partitions = new ArrayList<>();
+            for (int p = 0; p < partitionCount; p++) {
+                partitions.add(new ScalePartition(p, clientsPerPartition));
+            }
+            System.out.printf(Locale.ROOT, "work %s%nload before: %s%n", work, loadAverage());
+            System.out.printf(Locale.ROOT, "%,d workstations + %,d switch ports, %d partitions x %,d connections (%,d in all), "
+                + "polled every %d ms; a step is %d s%n", workstations, workstations / WORKSTATIONS_PER_SWITCH_PORT, partitionCount,
+                clientsPerPartition * CONNECTIONS_PER_CLIENT, workstations * CONNECTIONS_PER_CLIENT, pollMillis, stepSeconds);
+            final boolean rehearsal = Boolean.getBoolean("partitions.scale.rehearsal");
+            final Path scenario = writeScenario(work, workstations, partitions, stepSeconds, rehearsal);
+            final String jvmOptions = System.getProperty("partitions.scale.jvm.options", "-Xmx1g").trim();
+            final int emulatorNice = Integer.getInteger("partitions.scale.emulator.nice", 0);
+            // It receives the servers' pushes: the listeners' fixed request pool (JacORB's default pool churns threads).
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.withListenerTuning(OrbSupport.properties("127.0.0.1", 0, 60_000)));
+            final POA poa = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+            poa.the_POAManager().activate();
+            OrbSupport.runInBackground(orb, "harness-orb");
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(work, jvmOptions.split("\\s+"))) {
+                // The server node list the emulator writes for every agent: one line a node or link.
+                kit.launch(Component.SNMP_EMULATOR).name("emulator-dry-run").args("--scenario", scenario.toString(),
+                    "--community-env", COMMUNITY_ENV, "--write-server-nodes", work.resolve("all-nodes.yaml").toString(), "--dry-run")
+                    .env(COMMUNITY_ENV, community).start().awaitSuccess(Duration.ofMinutes(5));
+                final List<String> agentLines = Files.readAllLines(work.resolve("all-nodes.yaml"));
 
-            final ChildProcess naming = kit.launch(Component.NAMING_SERVICE).name("naming")
-                .args("--port", Integer.toString(freePort()), "--db-dir", work.resolve("nsdb").toString())
-                .start();
-            final String corbaloc = naming.awaitReady(READY_TIMEOUT).reference("naming");
-            // The emulator first: its timeline starts now, and the servers poll answering agents from their start.
-            final ChildProcess emulator = kit.launch(Component.SNMP_EMULATOR).name("emulator")
-                .args("--scenario", scenario.toString(), "--community-env", COMMUNITY_ENV).env(COMMUNITY_ENV, community).start();
-            final long timelineStartMillis = Long.parseLong(emulator.awaitReady(READY_TIMEOUT).fact("timeline_start_epoch_millis"));
-            // With a rehearsal the change is the fourth step: base, rehearsal, base again, the change.
-            final long changeMillis = timelineStartMillis + (rehearsal ? 3L : 1L) * stepSeconds * 1000L;
-            System.out.printf(Locale.ROOT, "  emulator ready (pid %d)%n", emulator.pid());
-            if (emulatorNice != 0) {
-                // Its agents stand for SNMP agents on the workstations themselves: given the CPU first, the
-                // servers compete with each other only, as on separate hosts.
-                System.out.printf(Locale.ROOT, "  emulator's threads reniced to %d: %d%n", emulatorNice, renice(emulator.pid(), emulatorNice));
-            }
-            for (final ScalePartition partition : partitions) {
-                final Path config = writeServerConfig(work, partition, agentLines, pollMillis);
-                final long startNanos = System.nanoTime();
-                partition.process = kit.launch(Component.SERVER).name("server-" + partition.name)
-                    .args("--config", config.toString(), "--naming", corbaloc, "--metrics-port", "0", "--no-per-connection-metrics",
-                        "--ior-file", work.resolve(partition.name + ".ior").toString())
-                    .env(COMMUNITY_ENV, community).start();
-                partition.ready = partition.process.awaitReady(READY_TIMEOUT);
-                partition.service = LatencyServiceHelper.narrow(orb.string_to_object(partition.ready.reference("server")));
-                System.out.printf(Locale.ROOT, "  %s: %,d connections, ready in %.1f s (pid %d)%n", partition.name,
-                    partition.clientOf.size(), (System.nanoTime() - startNanos) / 1e9, partition.ready.pid());
-            }
-            for (final ScalePartition partition : partitions) {
-                subscribe(orb, poa, partition);
-            }
-            final long quietStartMillis = Math.max(System.currentTimeMillis() + WARM_UP_SECONDS * 1000L,
-                rehearsal ? timelineStartMillis + 2L * stepSeconds * 1000L + REHEARSAL_SETTLE_SECONDS * 1000L : 0);
-            final long quietEndMillis = changeMillis - QUIET_MARGIN_SECONDS * 1000L;
-            if (quietEndMillis - quietStartMillis < MIN_QUIET_SECONDS * 1000L) {
-                throw new IllegalStateException("the servers took too long to start: " + (quietEndMillis - quietStartMillis) / 1000
-                    + " s of quiet window left before the change; give a longer step (now " + stepSeconds + " s)");
-            }
-            System.out.printf(Locale.ROOT, "  all serving; %d s to warm up, quiet window %.0f s, the mass change %.1f s from now%n",
-                WARM_UP_SECONDS, (quietEndMillis - quietStartMillis) / 1000.0, (changeMillis - System.currentTimeMillis()) / 1000.0);
+                final ChildProcess naming = kit.launch(Component.NAMING_SERVICE).name("naming")
+                    .args("--port", Integer.toString(freePort()), "--db-dir", work.resolve("nsdb").toString())
+                    .start();
+                final String corbaloc = naming.awaitReady(READY_TIMEOUT).reference("naming");
+                // The emulator first: its timeline starts now, and the servers poll answering agents from their start.
+                final ChildProcess emulator = kit.launch(Component.SNMP_EMULATOR).name("emulator")
+                    .args("--scenario", scenario.toString(), "--community-env", COMMUNITY_ENV).env(COMMUNITY_ENV, community).start();
+                final long timelineStartMillis = Long.parseLong(emulator.awaitReady(READY_TIMEOUT).fact("timeline_start_epoch_millis"));
+                // With a rehearsal the change is the fourth step: base, rehearsal, base again, the change.
+                final long changeMillis = timelineStartMillis + (rehearsal ? 3L : 1L) * stepSeconds * 1000L;
+                System.out.printf(Locale.ROOT, "  emulator ready (pid %d)%n", emulator.pid());
+                if (emulatorNice != 0) {
+                    // Its agents stand for SNMP agents on the workstations themselves: given the CPU first, the
+                    // servers compete with each other only, as on separate hosts.
+                    System.out.printf(Locale.ROOT, "  emulator's threads reniced to %d: %d%n", emulatorNice, renice(emulator.pid(), emulatorNice));
+                }
+                for (final ScalePartition partition : partitions) {
+                    final Path config = writeServerConfig(work, partition, agentLines, pollMillis);
+                    final long startNanos = System.nanoTime();
+                    partition.process = kit.launch(Component.SERVER).name("server-" + partition.name)
+                        .args("--config", config.toString(), "--naming", corbaloc, "--metrics-port", "0", "--no-per-connection-metrics",
+                            "--ior-file", work.resolve(partition.name + ".ior").toString())
+                        .env(COMMUNITY_ENV, community).start();
+                    partition.ready = partition.process.awaitReady(READY_TIMEOUT);
+                    partition.service = LatencyServiceHelper.narrow(orb.string_to_object(partition.ready.reference("server")));
+                    System.out.printf(Locale.ROOT, "  %s: %,d connections, ready in %.1f s (pid %d)%n", partition.name,
+                        partition.clientOf.size(), (System.nanoTime() - startNanos) / 1e9, partition.ready.pid());
+                }
+                for (final ScalePartition partition : partitions) {
+                    subscribe(orb, poa, partition);
+                }
+                final long quietStartMillis = Math.max(System.currentTimeMillis() + WARM_UP_SECONDS * 1000L,
+                    rehearsal ? timelineStartMillis + 2L * stepSeconds * 1000L + REHEARSAL_SETTLE_SECONDS * 1000L : 0);
+                final long quietEndMillis = changeMillis - QUIET_MARGIN_SECONDS * 1000L;
+                if (quietEndMillis - quietStartMillis < MIN_QUIET_SECONDS * 1000L) {
+                    throw new IllegalStateException("the servers took too long to start: " + (quietEndMillis - quietStartMillis) / 1000
+                        + " s of quiet window left before the change; give a longer step (now " + stepSeconds + " s)");
+                }
+                System.out.printf(Locale.ROOT, "  all serving; %d s to warm up, quiet window %.0f s, the mass change %.1f s from now%n",
+                    WARM_UP_SECONDS, (quietEndMillis - quietStartMillis) / 1000.0, (changeMillis - System.currentTimeMillis()) / 1000.0);
 
-            final AtomicBoolean reading = new AtomicBoolean(true);
-            final List<Thread> readers = new ArrayList<>();
-            for (final ScalePartition partition : partitions) {
-                final Thread reader = new Thread(() -> readPaced(partition, reading), "reader-" + partition.name);
-                reader.setDaemon(true);
-                reader.start();
-                readers.add(reader);
-            }
-            // The quiet window: steady polling, nothing changing.
-            sleepUntil(quietStartMillis);
-            final CpuWindow quiet = CpuWindow.open(partitions, emulator.pid());
-            final Map<String, PartitionsReport.Snapshot> quietStart = PartitionsReport.counters(partitions);
-            partitions.forEach(p -> p.reading = p.quietReads);
-            sleepUntil(quietEndMillis);
-            partitions.forEach(p -> p.reading = null);
-            final CpuWindow.Closed quietWindow = quiet.close();
-            final Map<String, PartitionsReport.Snapshot> beforeChange = PartitionsReport.counters(partitions);
+                final AtomicBoolean reading = new AtomicBoolean(true);
+                final List<Thread> readers = new ArrayList<>();
+                for (final ScalePartition partition : partitions) {
+                    final Thread reader = new Thread(() -> readPaced(partition, reading), "reader-" + partition.name);
+                    reader.setDaemon(true);
+                    reader.start();
+                    readers.add(reader);
+                }
+                // The quiet window: steady polling, nothing changing.
+                sleepUntil(quietStartMillis);
+                final CpuWindow quiet = CpuWindow.open(partitions, emulator.pid());
+                final Map<String, PartitionsReport.Snapshot> quietStart = PartitionsReport.counters(partitions);
+                partitions.forEach(p -> p.reading = p.quietReads);
+                sleepUntil(quietEndMillis);
+                partitions.forEach(p -> p.reading = null);
+                final CpuWindow.Closed quietWindow = quiet.close();
+                final Map<String, PartitionsReport.Snapshot> beforeChange = PartitionsReport.counters(partitions);
 
-            sleepUntil(changeMillis);
-            partitions.forEach(p -> p.reading = p.stormReads);
-            final CpuWindow storm = CpuWindow.open(partitions, emulator.pid());
-            sleepUntil(changeMillis + STORM_WINDOW_SECONDS * 1000L);
-            partitions.forEach(p -> p.reading = null);
-            final CpuWindow.Closed stormWindow = storm.close();
-            final Map<String, PartitionsReport.Snapshot> afterChange = PartitionsReport.counters(partitions);
-            reading.set(false);
-            for (final Thread reader : readers) {
-                reader.join(5_000);
-            }
+                sleepUntil(changeMillis);
+                partitions.forEach(p -> p.reading = p.stormReads);
+                final CpuWindow storm = CpuWindow.open(partitions, emulator.pid());
+                sleepUntil(changeMillis + STORM_WINDOW_SECONDS * 1000L);
+                partitions.forEach(p -> p.reading = null);
+                final CpuWindow.Closed stormWindow = storm.close();
+                final Map<String, PartitionsReport.Snapshot> afterChange = PartitionsReport.counters(partitions);
+                reading.set(false);
+                for (final Thread reader : readers) {
+                    reader.join(5_000);
+                }
 
-            PartitionsReport.print(partitions, workstations, pollMillis, changeMillis, quietWindow, stormWindow, quietStart, beforeChange, afterChange);
-            System.out.printf(Locale.ROOT, "load after: %s%n", loadAverage());
-        } finally {
-            orb.shutdown(false);
+                PartitionsReport.print(partitions, workstations, pollMillis, changeMillis, quietWindow, stormWindow, quietStart, beforeChange, afterChange);
+                System.out.printf(Locale.ROOT, "load after: %s%n", loadAverage());
+            } finally {
+                orb.shutdown(false);
+            }
         }
     }
 

@@ -19,6 +19,7 @@ import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadinessException;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
@@ -122,47 +123,49 @@ public final class RequestStatusHarness {
         final int openThreads = Integer.getInteger("harness.open.threads", 16);
         final Map<String, String> variants = variants(System.getProperty("harness.variants",
             "default=-D" + OrbSupport.TUNING_SWITCH + "=off;tuned="));
-        final Path work = Files.createTempDirectory("latency-harness");
-        final Path config = RepositoryFiles.testbedConfig(work);
-        final String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
-        final List<Client> clients = new ArrayList<>();
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
-            // -Dharness.server.options="-Djacorb.poa.thread_pool_max=64 ..." tries ORB settings on all servers alike.
-            final List<String> serverOptions = words(System.getProperty("harness.server.options", ""));
-            final List<Target> targets = startTargets(kit, work, config, variants, serverOptions);
-            checkServing(targets);
-            for (int c = 0; c < clientCount; c++) {
-                clients.add(Client.start(kit, work, c, words(System.getProperty("harness.client.options", ""))));
-            }
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("latency-harness")) {
+            final Path work = scratch.path();
+            final Path config = RepositoryFiles.testbedConfig(work);
+            final String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
+            final List<Client> clients = new ArrayList<>();
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+                // -Dharness.server.options="-Djacorb.poa.thread_pool_max=64 ..." tries ORB settings on all servers alike.
+                final List<String> serverOptions = words(System.getProperty("harness.server.options", ""));
+                final List<Target> targets = startTargets(kit, work, config, variants, serverOptions);
+                checkServing(targets);
+                for (int c = 0; c < clientCount; c++) {
+                    clients.add(Client.start(kit, work, c, words(System.getProperty("harness.client.options", ""))));
+                }
 
-            final List<Row> rows = new ArrayList<>();
-            for (final int callers : callerCounts) {
-                rows.addAll(measureGroup(work, clients, targets, "closed", "closed", callers, 0, rounds, secondsPerRound));
-            }
-            final String configuredRates = System.getProperty("harness.open.rate", "").strip();
-            final String capacityOf = variants.containsKey("tuned") ? "tuned" : targets.get(targets.size() - 2).name();
-            final double capacity = rows.stream().filter(r -> r.target.name().equals(capacityOf))
-                .mapToDouble(Row::callsPerSecond).max().orElse(0);
-            final double[] rates = openRates(configuredRates, capacity);
-            for (final double rate : rates) {
-                rows.addAll(measureGroup(work, clients, targets, "open", "open " + String.format(Locale.ROOT, "%,.0f/s", rate),
-                    openThreads * clientCount, rate, rounds, secondsPerRound));
-            }
-            final String loadAfter = Files.readString(Path.of("/proc/loadavg")).strip();
+                final List<Row> rows = new ArrayList<>();
+                for (final int callers : callerCounts) {
+                    rows.addAll(measureGroup(work, clients, targets, "closed", "closed", callers, 0, rounds, secondsPerRound));
+                }
+                final String configuredRates = System.getProperty("harness.open.rate", "").strip();
+                final String capacityOf = variants.containsKey("tuned") ? "tuned" : targets.get(targets.size() - 2).name();
+                final double capacity = rows.stream().filter(r -> r.target.name().equals(capacityOf))
+                    .mapToDouble(Row::callsPerSecond).max().orElse(0);
+                final double[] rates = openRates(configuredRates, capacity);
+                for (final double rate : rates) {
+                    rows.addAll(measureGroup(work, clients, targets, "open", "open " + String.format(Locale.ROOT, "%,.0f/s", rate),
+                        openThreads * clientCount, rate, rounds, secondsPerRound));
+                }
+                final String loadAfter = Files.readString(Path.of("/proc/loadavg")).strip();
 
-            System.out.printf(Locale.ROOT, "RequestStatus: server variants %s and the empty call; %d client JVMs; %d rounds x %.1f s"
-                + " per row; load average before %s, after %s%n", variants, clientCount, rounds, secondsPerRound, loadBefore, loadAfter);
-            if (rates.length > 0) {
-                System.out.printf(Locale.ROOT, "open loop: %s calls/s (%s, when given as fractions), %d sending threads per client JVM, latency from the"
-                    + " scheduled send%n", Arrays.toString(rates), (configuredRates.isEmpty() ? "0.5x" : configuredRates)
-                    + " of " + capacityOf + "'s best closed-loop " + String.format(Locale.ROOT, "%.0f", capacity), openThreads);
-            }
-            printTable(rows);
-            verdicts(rows, targets, callerCounts, rates.length > 0 ? rates[0] : 0);
-        } finally {
-            // Asked to end first (their ORBs shut down); the kit then stops whatever is left, servers included.
-            for (final Client client : clients) {
-                client.quit();
+                System.out.printf(Locale.ROOT, "RequestStatus: server variants %s and the empty call; %d client JVMs; %d rounds x %.1f s"
+                    + " per row; load average before %s, after %s%n", variants, clientCount, rounds, secondsPerRound, loadBefore, loadAfter);
+                if (rates.length > 0) {
+                    System.out.printf(Locale.ROOT, "open loop: %s calls/s (%s, when given as fractions), %d sending threads per client JVM, latency from the"
+                        + " scheduled send%n", Arrays.toString(rates), (configuredRates.isEmpty() ? "0.5x" : configuredRates)
+                        + " of " + capacityOf + "'s best closed-loop " + String.format(Locale.ROOT, "%.0f", capacity), openThreads);
+                }
+                printTable(rows);
+                verdicts(rows, targets, callerCounts, rates.length > 0 ? rates[0] : 0);
+            } finally {
+                // Asked to end first (their ORBs shut down); the kit then stops whatever is left, servers included.
+                for (final Client client : clients) {
+                    client.quit();
+                }
             }
         }
     }

@@ -1,6 +1,5 @@
 package org.latencyserver.benchmarks;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -14,6 +13,7 @@ import org.latencyserver.idl.latency.EchoPeerHelper;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.omg.CORBA.ORB;
 
@@ -59,24 +59,26 @@ public final class RunToRunDriftHarness {
         if (pinned) {
             CorePinning.pinThisProcess(0);
         }
-        final Path directory = Files.createTempDirectory("drift-harness");
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
-            // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
-            final ProcessKit.Launch peer = kit.launch(Component.PEER_AGENT).name("peer")
-                .args("--name", "drift", "--ior-file", directory.resolve("peer.ior").toString());
-            if (pinned) {
-                peer.pinnedTo(1);
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("drift-harness")) {
+            final Path directory = scratch.path();
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
+                // --ior-file only keeps its IOR file out of the working directory; the reference comes from the ready file.
+                final ProcessKit.Launch peer = kit.launch(Component.PEER_AGENT).name("peer")
+                    .args("--name", "drift", "--ior-file", directory.resolve("peer.ior").toString());
+                if (pinned) {
+                    peer.pinnedTo(1);
+                }
+                final ReadyFile ready = peer.start().awaitReady(Duration.ofSeconds(60));
+                final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(ready.reference("peer")));
+                final RoundTrip roundTrip = CorbaRoundTrips.to(echo, sizeBytes);
+                for (int i = 0; i < jitWarmupRoundTrips; i++) {
+                    roundTrip.once();
+                }
+                report(roundTrip, sizeBytes, runs, roundTrips, intervalNanos, pinned);
+            } finally {
+                orb.shutdown(false);
             }
-            final ReadyFile ready = peer.start().awaitReady(Duration.ofSeconds(60));
-            final EchoPeer echo = EchoPeerHelper.narrow(orb.string_to_object(ready.reference("peer")));
-            final RoundTrip roundTrip = CorbaRoundTrips.to(echo, sizeBytes);
-            for (int i = 0; i < jitWarmupRoundTrips; i++) {
-                roundTrip.once();
-            }
-            report(roundTrip, sizeBytes, runs, roundTrips, intervalNanos, pinned);
-        } finally {
-            orb.shutdown(false);
         }
     }
 

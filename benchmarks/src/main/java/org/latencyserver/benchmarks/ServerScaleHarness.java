@@ -23,6 +23,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
@@ -99,43 +100,45 @@ public final class ServerScaleHarness {
         if (connections < CONNECTIONS_PER_NODE || connections > Short.MAX_VALUE) {
             throw new IllegalArgumentException("connections must be " + CONNECTIONS_PER_NODE + "..32767, was " + connections);
         }
-        final Path work = Files.createTempDirectory("server-scale-" + connections);
-        final Path config = writeConfig(work, connections);
-        final Path stateFile = work.resolve("scale.state.json");
-        System.out.printf(Locale.ROOT, "%n== %,d connections (%,d client nodes x %d, %d peer nodes), work %s%n", connections,
-            connections / CONNECTIONS_PER_NODE, CONNECTIONS_PER_NODE, PEER_NODES, work);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
-        final String jvmOptions = System.getProperty("server.scale.jvm.options", "").trim();
-        final String otherBuild = System.getProperty("server.scale.server.repository", "").trim();
-        try (ProcessKit kit = otherBuild.isEmpty() ? ProcessKit.fromThisClasspath(work) : ProcessKit.fromRepository(Path.of(otherBuild),
-            work)) {
-            final long startNanos = System.nanoTime();
-            final ChildProcess server = startServer(kit, work, config, jvmOptions);
-            final ReadyFile ready = server.awaitReady(READY_TIMEOUT);
-            final double startSeconds = (System.nanoTime() - startNanos) / 1e9;
-            System.out.printf(Locale.ROOT, "  start to ready file: %.1f s (facts.connections %s); state file at ready %s%n",
-                startSeconds, ready.facts().get("connections"), size(stateFile));
-            final String metricsUrl = ready.url("metrics");
-            final StateStoreCounters atReady = StateStoreCounters.read(metricsUrl);
-            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("server-scale-" + connections)) {
+            final Path work = scratch.path();
+            final Path config = writeConfig(work, connections);
+            final Path stateFile = work.resolve("scale.state.json");
+            System.out.printf(Locale.ROOT, "%n== %,d connections (%,d client nodes x %d, %d peer nodes), work %s%n", connections,
+                connections / CONNECTIONS_PER_NODE, CONNECTIONS_PER_NODE, PEER_NODES, work);
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 60_000));
+            final String jvmOptions = System.getProperty("server.scale.jvm.options", "").trim();
+            final String otherBuild = System.getProperty("server.scale.server.repository", "").trim();
+            try (ProcessKit kit = otherBuild.isEmpty() ? ProcessKit.fromThisClasspath(work) : ProcessKit.fromRepository(Path.of(otherBuild),
+                work)) {
+                final long startNanos = System.nanoTime();
+                final ChildProcess server = startServer(kit, work, config, jvmOptions);
+                final ReadyFile ready = server.awaitReady(READY_TIMEOUT);
+                final double startSeconds = (System.nanoTime() - startNanos) / 1e9;
+                System.out.printf(Locale.ROOT, "  start to ready file: %.1f s (facts.connections %s); state file at ready %s%n",
+                    startSeconds, ready.facts().get("connections"), size(stateFile));
+                final String metricsUrl = ready.url("metrics");
+                final StateStoreCounters atReady = StateStoreCounters.read(metricsUrl);
+                final Latserv latserv = LatservHelper.narrow(orb.string_to_object(ready.reference("server")));
 
-            firstPush(connections, latserv);
-            final float lowEstimate = latserv.RequestStatus((short) 1).latency_estimate;
-            Thread.sleep(11_000);
-            System.out.printf(Locale.ROOT, "  11 s later: state file %s, journal %s; LOW/LOW estimate %.3f ms%n", size(stateFile),
-                size(stateFile.resolveSibling(stateFile.getFileName() + ".journal")), lowEstimate);
+                firstPush(connections, latserv);
+                final float lowEstimate = latserv.RequestStatus((short) 1).latency_estimate;
+                Thread.sleep(11_000);
+                System.out.printf(Locale.ROOT, "  11 s later: state file %s, journal %s; LOW/LOW estimate %.3f ms%n", size(stateFile),
+                    size(stateFile.resolveSibling(stateFile.getFileName() + ".journal")), lowEstimate);
 
-            stormWithCounters(connections, latserv, lowEstimate, metricsUrl, atReady);
-            System.out.printf(Locale.ROOT, "  state file now %s, journal %s%n", size(stateFile),
-                size(stateFile.resolveSibling(stateFile.getFileName() + ".journal")));
+                stormWithCounters(connections, latserv, lowEstimate, metricsUrl, atReady);
+                System.out.printf(Locale.ROOT, "  state file now %s, journal %s%n", size(stateFile),
+                    size(stateFile.resolveSibling(stateFile.getFileName() + ".journal")));
 
-            heap(ready.pid());
-            final long scrapeNanos = System.nanoTime();
-            final String exposition = MetricsText.fetch(metricsUrl);
-            System.out.printf(Locale.ROOT, "  one read of the metrics endpoint: %,d bytes, %.0f ms%n",
-                exposition.getBytes(StandardCharsets.UTF_8).length, (System.nanoTime() - scrapeNanos) / 1e6);
-        } finally {
-            orb.shutdown(false);
+                heap(ready.pid());
+                final long scrapeNanos = System.nanoTime();
+                final String exposition = MetricsText.fetch(metricsUrl);
+                System.out.printf(Locale.ROOT, "  one read of the metrics endpoint: %,d bytes, %.0f ms%n",
+                    exposition.getBytes(StandardCharsets.UTF_8).length, (System.nanoTime() - scrapeNanos) / 1e6);
+            } finally {
+                orb.shutdown(false);
+            }
         }
     }
 

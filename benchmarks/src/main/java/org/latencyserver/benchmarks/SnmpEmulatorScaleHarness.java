@@ -18,6 +18,7 @@ import org.latencyserver.benchmarks.accuracy.ProcessCpu;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.server.config.ConfigurationLoader;
 import org.latencyserver.server.config.ServerConfiguration;
 import org.latencyserver.server.snmp.SnmpPoller;
@@ -116,46 +117,48 @@ public final class SnmpEmulatorScaleHarness {
         final int switchPorts = workstations / 2;
         final int agents = workstations + switchPorts;
         final String community = "bench" + System.nanoTime();
-        final Path work = Files.createTempDirectory("emulator-scale");
-        writeScenario(work.resolve("scenario.yaml"), workstations, switchPorts, seconds);
-        final Path nodes = work.resolve("server-nodes.yaml");
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
-            final long launchNanos = System.nanoTime();
-            final ChildProcess emulator = startEmulator(kit, work.resolve("scenario.yaml"), nodes, community, threadPerAgent);
-            emulator.awaitReady(Duration.ofSeconds(120 + agents / 50));
-            final double startSeconds = (System.nanoTime() - launchNanos) / 1e9;
-            final ServerConfiguration configuration = serverConfiguration(work, nodes, timeoutMillis, switchPorts);
-            final com.sun.management.OperatingSystemMXBean os =
-                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-            final List<SnmpPoller> pollers = new ArrayList<>();
-            try {
-                addPollers(pollers, configuration, pollerCount, switchPorts, community);
-                for (final SnmpPoller poller : pollers) {
-                    poller.start();
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("emulator-scale")) {
+            final Path work = scratch.path();
+            writeScenario(work.resolve("scenario.yaml"), workstations, switchPorts, seconds);
+            final Path nodes = work.resolve("server-nodes.yaml");
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+                final long launchNanos = System.nanoTime();
+                final ChildProcess emulator = startEmulator(kit, work.resolve("scenario.yaml"), nodes, community, threadPerAgent);
+                emulator.awaitReady(Duration.ofSeconds(120 + agents / 50));
+                final double startSeconds = (System.nanoTime() - launchNanos) / 1e9;
+                final ServerConfiguration configuration = serverConfiguration(work, nodes, timeoutMillis, switchPorts);
+                final com.sun.management.OperatingSystemMXBean os =
+                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+                final List<SnmpPoller> pollers = new ArrayList<>();
+                try {
+                    addPollers(pollers, configuration, pollerCount, switchPorts, community);
+                    for (final SnmpPoller poller : pollers) {
+                        poller.start();
+                    }
+                    Thread.sleep(WARM_UP_SECONDS * 1000L);
+                    final long answers0 = sum(pollers, SnmpPoller::answersReceived);
+                    final long skipped0 = sum(pollers, SnmpPoller::pollsSkipped);
+                    final long dropped0 = receiveBufferErrors();
+                    final long pollerCpu0 = os.getProcessCpuTime();
+                    final OptionalLong emulatorCpu0 = ProcessCpu.cpuNanos(emulator.pid());
+                    final long t0 = System.nanoTime();
+                    Thread.sleep(seconds * 1000L);
+                    final double elapsed = (System.nanoTime() - t0) / 1e9;
+                    final OptionalLong emulatorCpu1 = ProcessCpu.cpuNanos(emulator.pid());
+                    final double emulatorCpu = emulatorCpu0.isPresent() && emulatorCpu1.isPresent()
+                        ? 100.0 * (emulatorCpu1.getAsLong() - emulatorCpu0.getAsLong()) / 1e9 / elapsed : Double.NaN;
+                    final long down = pollers.stream().mapToLong(p -> p.sourcesUp().values().stream().filter(up -> !up).count()).sum();
+                    pollers.forEach(SnmpPoller::close);
+                    final BurstRound burst = burst(workstations, switchPorts, community);
+                    return new Result(threadPerAgent ? "thread per agent (before)" : "shared socket loop", workstations, switchPorts,
+                        pollerCount, (sum(pollers, SnmpPoller::answersReceived) - answers0) / elapsed,
+                        agents * 1000.0 / POLL_INTERVAL_MILLIS, (sum(pollers, SnmpPoller::pollsSkipped) - skipped0) / elapsed,
+                        (receiveBufferErrors() - dropped0) / elapsed, emulatorCpu,
+                        100.0 * (os.getProcessCpuTime() - pollerCpu0) / 1e9 / elapsed, (int) ServerProbe.statusKib(emulator.pid(), "Threads:"),
+                        ServerProbe.statusKib(emulator.pid(), "VmRSS:") / 1024, startSeconds, down, burst);
+                } finally {
+                    pollers.forEach(SnmpPoller::close);
                 }
-                Thread.sleep(WARM_UP_SECONDS * 1000L);
-                final long answers0 = sum(pollers, SnmpPoller::answersReceived);
-                final long skipped0 = sum(pollers, SnmpPoller::pollsSkipped);
-                final long dropped0 = receiveBufferErrors();
-                final long pollerCpu0 = os.getProcessCpuTime();
-                final OptionalLong emulatorCpu0 = ProcessCpu.cpuNanos(emulator.pid());
-                final long t0 = System.nanoTime();
-                Thread.sleep(seconds * 1000L);
-                final double elapsed = (System.nanoTime() - t0) / 1e9;
-                final OptionalLong emulatorCpu1 = ProcessCpu.cpuNanos(emulator.pid());
-                final double emulatorCpu = emulatorCpu0.isPresent() && emulatorCpu1.isPresent()
-                    ? 100.0 * (emulatorCpu1.getAsLong() - emulatorCpu0.getAsLong()) / 1e9 / elapsed : Double.NaN;
-                final long down = pollers.stream().mapToLong(p -> p.sourcesUp().values().stream().filter(up -> !up).count()).sum();
-                pollers.forEach(SnmpPoller::close);
-                final BurstRound burst = burst(workstations, switchPorts, community);
-                return new Result(threadPerAgent ? "thread per agent (before)" : "shared socket loop", workstations, switchPorts,
-                    pollerCount, (sum(pollers, SnmpPoller::answersReceived) - answers0) / elapsed,
-                    agents * 1000.0 / POLL_INTERVAL_MILLIS, (sum(pollers, SnmpPoller::pollsSkipped) - skipped0) / elapsed,
-                    (receiveBufferErrors() - dropped0) / elapsed, emulatorCpu,
-                    100.0 * (os.getProcessCpuTime() - pollerCpu0) / 1e9 / elapsed, (int) ServerProbe.statusKib(emulator.pid(), "Threads:"),
-                    ServerProbe.statusKib(emulator.pid(), "VmRSS:") / 1024, startSeconds, down, burst);
-            } finally {
-                pollers.forEach(SnmpPoller::close);
             }
         }
     }

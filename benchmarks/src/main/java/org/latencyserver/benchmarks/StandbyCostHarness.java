@@ -1,6 +1,5 @@
 package org.latencyserver.benchmarks;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +14,7 @@ import org.latencyserver.idl.latency.LatencyService;
 import org.latencyserver.idl.latency.LatencyServiceHelper;
 import org.latencyserver.idl.latency.MeasuredResult;
 import org.latencyserver.idl.latency.MeasurementRequest;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.server.launch.LatencyServerNode;
 import org.latencyserver.server.launch.ServerContext;
@@ -50,47 +50,49 @@ public final class StandbyCostHarness {
         final int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 6;
         final int calls = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
         final int measurements = args.length > 2 ? Integer.parseInt(args[2]) : 200;
-        final Path directory = Files.createTempDirectory("standby-cost");
-        final int portA = BenchmarkPorts.free();
-        final int portB = BenchmarkPorts.free();
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        try (LatencyServerNode alone = LatencyServerNode.launch(context(directory, "alone", null, 0, 0));
-             LatencyServerNode primary = LatencyServerNode.launch(context(directory, "primary", "pair", portA, portB));
-             LatencyServerNode standby = LatencyServerNode.launch(context(directory, "standby", "pair", portB, portA))) {
-            final Latserv toAlone = LatservHelper.narrow(orb.string_to_object(alone.serverIor()));
-            final Latserv toPrimary = LatservHelper.narrow(orb.string_to_object(primary.serverIor()));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!primary.standbyCounters().orElseThrow().protectedWrites()) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the pair was not protected within 60 s");
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("standby-cost")) {
+            final Path directory = scratch.path();
+            final int portA = BenchmarkPorts.free();
+            final int portB = BenchmarkPorts.free();
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+            try (LatencyServerNode alone = LatencyServerNode.launch(context(directory, "alone", null, 0, 0));
+                 LatencyServerNode primary = LatencyServerNode.launch(context(directory, "primary", "pair", portA, portB));
+                 LatencyServerNode standby = LatencyServerNode.launch(context(directory, "standby", "pair", portB, portA))) {
+                final Latserv toAlone = LatservHelper.narrow(orb.string_to_object(alone.serverIor()));
+                final Latserv toPrimary = LatservHelper.narrow(orb.string_to_object(primary.serverIor()));
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!primary.standbyCounters().orElseThrow().protectedWrites()) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the pair was not protected within 60 s");
+                    }
+                    Thread.sleep(50);
                 }
-                Thread.sleep(50);
+                final LatencyService serviceAlone = LatencyServiceHelper.narrow(toAlone);
+                final LatencyService servicePrimary = LatencyServiceHelper.narrow(toPrimary);
+                final Histogram aloneNanos = new Histogram(3);
+                final Histogram pairNanos = new Histogram(3);
+                final Histogram measurementAloneNanos = new Histogram(3);
+                final Histogram measurementPairNanos = new Histogram(3);
+                write(toAlone, calls, null); // warm-up
+                write(toPrimary, calls, null);
+                submit(serviceAlone, measurements, null);
+                submit(servicePrimary, measurements, null);
+                for (int round = 0; round < rounds; round++) {
+                    write(toAlone, calls, aloneNanos);
+                    write(toPrimary, calls, pairNanos);
+                    submit(serviceAlone, measurements, measurementAloneNanos);
+                    submit(servicePrimary, measurements, measurementPairNanos);
+                }
+                print("PutMibUpdates, alone (journal)", aloneNanos);
+                print("PutMibUpdates, primary of a pair", pairNanos);
+                print("submit_measurement, alone (journal)", measurementAloneNanos);
+                print("submit_measurement, primary of a pair", measurementPairNanos);
+                System.out.printf(Locale.ROOT, "unprotected writes on the primary: %d; records the standby applied: %d%n",
+                    primary.standbyCounters().orElseThrow().unprotectedWrites(),
+                    standby.standbyCounters().orElseThrow().recordsApplied());
+            } finally {
+                orb.shutdown(true);
             }
-            final LatencyService serviceAlone = LatencyServiceHelper.narrow(toAlone);
-            final LatencyService servicePrimary = LatencyServiceHelper.narrow(toPrimary);
-            final Histogram aloneNanos = new Histogram(3);
-            final Histogram pairNanos = new Histogram(3);
-            final Histogram measurementAloneNanos = new Histogram(3);
-            final Histogram measurementPairNanos = new Histogram(3);
-            write(toAlone, calls, null); // warm-up
-            write(toPrimary, calls, null);
-            submit(serviceAlone, measurements, null);
-            submit(servicePrimary, measurements, null);
-            for (int round = 0; round < rounds; round++) {
-                write(toAlone, calls, aloneNanos);
-                write(toPrimary, calls, pairNanos);
-                submit(serviceAlone, measurements, measurementAloneNanos);
-                submit(servicePrimary, measurements, measurementPairNanos);
-            }
-            print("PutMibUpdates, alone (journal)", aloneNanos);
-            print("PutMibUpdates, primary of a pair", pairNanos);
-            print("submit_measurement, alone (journal)", measurementAloneNanos);
-            print("submit_measurement, primary of a pair", measurementPairNanos);
-            System.out.printf(Locale.ROOT, "unprotected writes on the primary: %d; records the standby applied: %d%n",
-                primary.standbyCounters().orElseThrow().unprotectedWrites(),
-                standby.standbyCounters().orElseThrow().recordsApplied());
-        } finally {
-            orb.shutdown(true);
         }
     }
 

@@ -1,6 +1,5 @@
 package org.latencyserver.benchmarks;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +17,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.latencyserver.testkit.FreePorts;
@@ -49,81 +49,83 @@ public final class StandbyKillHarness {
 
     public static void main(final String[] args) throws Exception {
         final int kills = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-        final Path directory = Files.createTempDirectory("standby-kill");
-        final ProcessKit kit = ProcessKit.fromThisClasspath(directory);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        final AtomicBoolean running = new AtomicBoolean(true);
-        try {
-            final ChildProcess namingProcess = kit.launch(Component.NAMING_SERVICE).args("--port",
-                Integer.toString(FreePorts.belowEphemeralRange()), "--db-dir", directory.resolve("nsdb").toString()).start();
-            final String naming = namingProcess.awaitReady(READY).reference("naming");
-            final int portA = FreePorts.belowEphemeralRange();
-            int other = FreePorts.belowEphemeralRange();
-            while (Math.abs(other - portA) == 100 || other == portA) {
-                other = FreePorts.belowEphemeralRange();
-            }
-            Path primaryConfig = config(directory, "a", portA, other);
-            Path standbyConfig = config(directory, "b", other, portA);
-            ChildProcess primary = server(kit, "a", primaryConfig, naming);
-            ReadyFile primaryReady = primary.awaitReady(READY);
-            ChildProcess standby = server(kit, "b", standbyConfig, naming);
-            ReadyFile standbyReady = standby.awaitReady(READY);
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("standby-kill")) {
+            final Path directory = scratch.path();
+            final ProcessKit kit = ProcessKit.fromThisClasspath(directory);
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+            final AtomicBoolean running = new AtomicBoolean(true);
+            try {
+                final ChildProcess namingProcess = kit.launch(Component.NAMING_SERVICE).args("--port",
+                    Integer.toString(FreePorts.belowEphemeralRange()), "--db-dir", directory.resolve("nsdb").toString()).start();
+                final String naming = namingProcess.awaitReady(READY).reference("naming");
+                final int portA = FreePorts.belowEphemeralRange();
+                int other = FreePorts.belowEphemeralRange();
+                while (Math.abs(other - portA) == 100 || other == portA) {
+                    other = FreePorts.belowEphemeralRange();
+                }
+                Path primaryConfig = config(directory, "a", portA, other);
+                Path standbyConfig = config(directory, "b", other, portA);
+                ChildProcess primary = server(kit, "a", primaryConfig, naming);
+                ReadyFile primaryReady = primary.awaitReady(READY);
+                ChildProcess standby = server(kit, "b", standbyConfig, naming);
+                ReadyFile standbyReady = standby.awaitReady(READY);
 
-            final AtomicLong applicationCalls = new AtomicLong();
-            final AtomicLong applicationFailures = new AtomicLong();
-            final Thread application = new Thread(() -> callByName(orb, naming, running, applicationCalls, applicationFailures),
-                "application");
-            application.setDaemon(true);
-            application.start();
+                final AtomicLong applicationCalls = new AtomicLong();
+                final AtomicLong applicationFailures = new AtomicLong();
+                final Thread application = new Thread(() -> callByName(orb, naming, running, applicationCalls, applicationFailures),
+                    "application");
+                application.setDaemon(true);
+                application.start();
 
-            final List<Long> millis = new ArrayList<>();
-            int lost = 0;
-            for (int kill = 0; kill < kills; kill++) {
-                awaitProtected(primaryReady);
-                final short cpu = (short) (1 + kill % 99);
-                LatservHelper.narrow(orb.string_to_object(primaryReady.reference("server")))
-                    .PutMibUpdates(new IdlMibUpdates((short) 1, cpu, (short) 50, (short) 10), (short) 1);
-                primary.kill();
-                final long killed = System.nanoTime();
-                TableRow row = null;
-                while (row == null) {
-                    if (System.nanoTime() - killed > READY.toNanos()) {
-                        throw new IllegalStateException("no takeover within 60 s:\n" + standby.logEnd());
+                final List<Long> millis = new ArrayList<>();
+                int lost = 0;
+                for (int kill = 0; kill < kills; kill++) {
+                    awaitProtected(primaryReady);
+                    final short cpu = (short) (1 + kill % 99);
+                    LatservHelper.narrow(orb.string_to_object(primaryReady.reference("server")))
+                        .PutMibUpdates(new IdlMibUpdates((short) 1, cpu, (short) 50, (short) 10), (short) 1);
+                    primary.kill();
+                    final long killed = System.nanoTime();
+                    TableRow row = null;
+                    while (row == null) {
+                        if (System.nanoTime() - killed > READY.toNanos()) {
+                            throw new IllegalStateException("no takeover within 60 s:\n" + standby.logEnd());
+                        }
+                        try {
+                            row = LatservHelper.narrow(References.resolve(orb, "StandbyPair", naming)).RequestTableStatus((short) 1);
+                        } catch (org.omg.CORBA.SystemException | References.ReferenceException e) {
+                            Thread.sleep(10);
+                        }
                     }
-                    try {
-                        row = LatservHelper.narrow(References.resolve(orb, "StandbyPair", naming)).RequestTableStatus((short) 1);
-                    } catch (org.omg.CORBA.SystemException | References.ReferenceException e) {
-                        Thread.sleep(10);
+                    final long took = (System.nanoTime() - killed) / 1_000_000;
+                    millis.add(took);
+                    final boolean kept = row.latest_client_mib_cpu == cpu;
+                    if (!kept) {
+                        lost++;
+                    }
+                    System.out.printf(Locale.ROOT, "kill %2d: first call by name after %5d ms; acknowledged write %s%n", kill + 1, took,
+                        kept ? "served" : "LOST (served " + row.latest_client_mib_cpu + ", acknowledged " + cpu + ")");
+                    final Path killedConfig = primaryConfig;
+                    primary = standby;
+                    primaryReady = standbyReady;
+                    primaryConfig = standbyConfig;
+                    standbyConfig = killedConfig;
+                    standby = server(kit, "restarted-" + (kill + 1), killedConfig, naming);
+                    standbyReady = standby.awaitReady(READY);
+                    if (!"standing by".equals(standbyReady.fact("standby"))) {
+                        throw new IllegalStateException("the restarted server does not stand by: " + standbyReady.fact("standby"));
                     }
                 }
-                final long took = (System.nanoTime() - killed) / 1_000_000;
-                millis.add(took);
-                final boolean kept = row.latest_client_mib_cpu == cpu;
-                if (!kept) {
-                    lost++;
-                }
-                System.out.printf(Locale.ROOT, "kill %2d: first call by name after %5d ms; acknowledged write %s%n", kill + 1, took,
-                    kept ? "served" : "LOST (served " + row.latest_client_mib_cpu + ", acknowledged " + cpu + ")");
-                final Path killedConfig = primaryConfig;
-                primary = standby;
-                primaryReady = standbyReady;
-                primaryConfig = standbyConfig;
-                standbyConfig = killedConfig;
-                standby = server(kit, "restarted-" + (kill + 1), killedConfig, naming);
-                standbyReady = standby.awaitReady(READY);
-                if (!"standing by".equals(standbyReady.fact("standby"))) {
-                    throw new IllegalStateException("the restarted server does not stand by: " + standbyReady.fact("standby"));
-                }
+                running.set(false);
+                Collections.sort(millis);
+                System.out.printf(Locale.ROOT, "%d kills: kill to first successful call by name p50 %d ms, max %d ms; acknowledged"
+                    + " writes lost %d; the application's RequestStatus by name: %d calls, %d failed%n", kills,
+                    millis.get(kills / 2), millis.get(kills - 1), lost, applicationCalls.get(), applicationFailures.get());
+            } finally {
+                running.set(false);
+                kit.close();
+                orb.shutdown(false);
             }
-            running.set(false);
-            Collections.sort(millis);
-            System.out.printf(Locale.ROOT, "%d kills: kill to first successful call by name p50 %d ms, max %d ms; acknowledged"
-                + " writes lost %d; the application's RequestStatus by name: %d calls, %d failed%n", kills,
-                millis.get(kills / 2), millis.get(kills - 1), lost, applicationCalls.get(), applicationFailures.get());
-        } finally {
-            running.set(false);
-            kit.close();
-            orb.shutdown(false);
         }
     }
 

@@ -17,6 +17,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.mirror.EstimateMirror;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.testkit.MetricsText;
@@ -82,7 +83,19 @@ public final class StandbyLoadKillHarness {
             }
         }
         if (testbed != null) {
-            System.exit(new StandbyPairTestbed(testbed, replicationPorts, Files.createTempDirectory("standby-pair-testbed")).run(kills));
+            final Path directory = Files.createTempDirectory("standby-pair-testbed");
+            int status = StandbyPairTestbed.TEARDOWN_FAILED;
+            try {
+                status = new StandbyPairTestbed(testbed, replicationPorts, directory).run(kills);
+            } finally {
+                // kept only while the testbed may still stand: its state is what `testbed down` needs
+                if (status == StandbyPairTestbed.TEARDOWN_FAILED) {
+                    System.out.println("standby pair testbed: its topology, state and logs are kept in " + directory);
+                } else {
+                    TemporaryDirectory.deleteTree(directory);
+                }
+            }
+            System.exit(status);
         }
         run(kills, placementFile == null ? PairPlacement.loopback() : PairPlacement.onTestbed(placementFile, replicationPorts));
     }
@@ -96,126 +109,128 @@ public final class StandbyLoadKillHarness {
     /** Runs the kills with every process where the placement puts it; this process is on its workstation. */
     private static void run(final int kills, final PairPlacement place) throws Exception {
         System.out.println("standby load kill: " + place.description());
-        final Path directory = Files.createTempDirectory("standby-load-kill");
-        final ProcessKit kit = ProcessKit.fromThisClasspath(directory);
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(place.workstation().address(), 0, 10_000));
-        final AtomicBoolean running = new AtomicBoolean(true);
-        final List<LoadApplication> applications = new ArrayList<>();
-        AcknowledgedWriter writer = null;
-        try {
-            final ChildProcess namingProcess = place.naming().place(kit.launch(Component.NAMING_SERVICE).args("--host",
-                place.naming().address(), "--port", Integer.toString(place.namingPort()), "--db-dir", directory.resolve("nsdb").toString()))
-                .start();
-            final String naming = namingProcess.awaitReady(READY).reference("naming");
-            final String listenA = place.serverA().address() + ":" + place.replicationPortA();
-            final String listenB = place.serverB().address() + ":" + place.replicationPortB();
-            Member primaryMember = new Member(config(directory, "a", listenA, listenB), place.serverA());
-            Member standbyMember = new Member(config(directory, "b", listenB, listenA), place.serverB());
-            ChildProcess primary = server(kit, "a", primaryMember, naming);
-            ReadyFile primaryReady = primary.awaitReady(READY);
-            ChildProcess standby = server(kit, "b", standbyMember, naming);
-            ReadyFile standbyReady = standby.awaitReady(READY);
-            awaitProtected(primaryReady);
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("standby-load-kill")) {
+            final Path directory = scratch.path();
+            final ProcessKit kit = ProcessKit.fromThisClasspath(directory);
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties(place.workstation().address(), 0, 10_000));
+            final AtomicBoolean running = new AtomicBoolean(true);
+            final List<LoadApplication> applications = new ArrayList<>();
+            AcknowledgedWriter writer = null;
+            try {
+                final ChildProcess namingProcess = place.naming().place(kit.launch(Component.NAMING_SERVICE).args("--host",
+                    place.naming().address(), "--port", Integer.toString(place.namingPort()), "--db-dir", directory.resolve("nsdb").toString()))
+                    .start();
+                final String naming = namingProcess.awaitReady(READY).reference("naming");
+                final String listenA = place.serverA().address() + ":" + place.replicationPortA();
+                final String listenB = place.serverB().address() + ":" + place.replicationPortB();
+                Member primaryMember = new Member(config(directory, "a", listenA, listenB), place.serverA());
+                Member standbyMember = new Member(config(directory, "b", listenB, listenA), place.serverB());
+                ChildProcess primary = server(kit, "a", primaryMember, naming);
+                ReadyFile primaryReady = primary.awaitReady(READY);
+                ChildProcess standby = server(kit, "b", standbyMember, naming);
+                ReadyFile standbyReady = standby.awaitReady(READY);
+                awaitProtected(primaryReady);
 
-            place.peer().place(kit.launch(Component.PEER_AGENT).name("peer-ws2").args("--name", "ws2", "--host", place.peer().address(),
-                "--ior-file", directory.resolve("peer-ws2.ior").toString())).start().awaitReady(READY);
-            place.workstation().place(kit.launch(Component.CLIENT_AGENT).name("agent-ws1").args("--naming", naming, "--server", NAME,
-                "--node", "ws1", "--host", place.workstation().address(), "--peer", "ws2=" + directory.resolve("peer-ws2.ior"),
-                "--poll-millis", "1000", "--jit-warmup-seconds", "0")).start().awaitReady(READY);
-            final Path mirrorFile = place.workstation().place(kit.launch(Component.MIRROR).name("mirror").args("--naming", naming,
-                "--server", NAME, "--node", "ws1", "--host", place.workstation().address(), "--file",
-                directory.resolve("estimates.mirror").toString(), "--connections", "1", "--heartbeat-millis", "50", "--poll-millis", "100"))
-                .start().awaitReady(READY).file("mirror");
+                place.peer().place(kit.launch(Component.PEER_AGENT).name("peer-ws2").args("--name", "ws2", "--host", place.peer().address(),
+                    "--ior-file", directory.resolve("peer-ws2.ior").toString())).start().awaitReady(READY);
+                place.workstation().place(kit.launch(Component.CLIENT_AGENT).name("agent-ws1").args("--naming", naming, "--server", NAME,
+                    "--node", "ws1", "--host", place.workstation().address(), "--peer", "ws2=" + directory.resolve("peer-ws2.ior"),
+                    "--poll-millis", "1000", "--jit-warmup-seconds", "0")).start().awaitReady(READY);
+                final Path mirrorFile = place.workstation().place(kit.launch(Component.MIRROR).name("mirror").args("--naming", naming,
+                    "--server", NAME, "--node", "ws1", "--host", place.workstation().address(), "--file",
+                    directory.resolve("estimates.mirror").toString(), "--connections", "1", "--heartbeat-millis", "50", "--poll-millis", "100"))
+                    .start().awaitReady(READY).file("mirror");
 
-            final String corbaname = naming.startsWith("corbaloc:")
-                ? "corbaname:" + naming.substring("corbaloc:".length()) + "#" + PARTITION_NAME : null;
-            applications.add(LoadApplication.start("by name " + PARTITION_NAME, running,
-                () -> org.latencyserver.orb.References.resolve(orb, PARTITION_NAME, naming)));
-            if (corbaname != null) {
-                applications.add(LoadApplication.start("corbaname", running, () -> orb.string_to_object(corbaname)));
-            } else {
-                System.out.println("NOT CHECKED: corbaname (the naming service's reference is not a corbaloc: " + naming + ")");
-            }
-            applications.add(LoadApplication.start("by-client ws1", running,
-                () -> org.latencyserver.orb.References.resolve(orb, NAME + "/by-client/ws1", naming)));
-            writer = AcknowledgedWriter.start(orb, naming, running);
+                final String corbaname = naming.startsWith("corbaloc:")
+                    ? "corbaname:" + naming.substring("corbaloc:".length()) + "#" + PARTITION_NAME : null;
+                applications.add(LoadApplication.start("by name " + PARTITION_NAME, running,
+                    () -> org.latencyserver.orb.References.resolve(orb, PARTITION_NAME, naming)));
+                if (corbaname != null) {
+                    applications.add(LoadApplication.start("corbaname", running, () -> orb.string_to_object(corbaname)));
+                } else {
+                    System.out.println("NOT CHECKED: corbaname (the naming service's reference is not a corbaloc: " + naming + ")");
+                }
+                applications.add(LoadApplication.start("by-client ws1", running,
+                    () -> org.latencyserver.orb.References.resolve(orb, NAME + "/by-client/ws1", naming)));
+                writer = AcknowledgedWriter.start(orb, naming, running);
 
-            final KillChecks checks = new KillChecks(orb);
-            final List<Long> firstCallMillis = new ArrayList<>();
-            final List<Long> mirrorMillis = new ArrayList<>();
-            final List<Long> agentMillis = new ArrayList<>();
-            final List<Long> firstWriteMillis = new ArrayList<>();
-            int lost = 0;
-            try (EstimateMirror mirror = EstimateMirror.open(mirrorFile)) {
-                for (int kill = 0; kill < kills; kill++) {
-                    awaitProtected(primaryReady);
-                    final LatencyService onPrimary = LatencyServiceHelper.narrow(orb.string_to_object(primaryReady.reference("server")));
-                    final KillChecks.Acknowledged acknowledged = checks.writeBeforeKill(onPrimary, kill);
-                    for (final LoadApplication application : applications) {
-                        application.killed();
-                    }
-                    final long killedNanos = System.nanoTime();
-                    writer.killed(killedNanos);
-                    primary.kill();
-                    for (final LoadApplication application : applications) {
-                        application.killReturned();
-                    }
+                final KillChecks checks = new KillChecks(orb);
+                final List<Long> firstCallMillis = new ArrayList<>();
+                final List<Long> mirrorMillis = new ArrayList<>();
+                final List<Long> agentMillis = new ArrayList<>();
+                final List<Long> firstWriteMillis = new ArrayList<>();
+                int lost = 0;
+                try (EstimateMirror mirror = EstimateMirror.open(mirrorFile)) {
+                    for (int kill = 0; kill < kills; kill++) {
+                        awaitProtected(primaryReady);
+                        final LatencyService onPrimary = LatencyServiceHelper.narrow(orb.string_to_object(primaryReady.reference("server")));
+                        final KillChecks.Acknowledged acknowledged = checks.writeBeforeKill(onPrimary, kill);
+                        for (final LoadApplication application : applications) {
+                            application.killed();
+                        }
+                        final long killedNanos = System.nanoTime();
+                        writer.killed(killedNanos);
+                        primary.kill();
+                        for (final LoadApplication application : applications) {
+                            application.killReturned();
+                        }
 
-                    final Latserv newPrimary = checks.awaitNewPrimary(naming, killedNanos, standby);
-                    final long firstMillis = (System.nanoTime() - killedNanos) / 1_000_000;
-                    final List<String> lostNow = new ArrayList<>(checks.compare(LatencyServiceHelper.narrow(newPrimary), acknowledged));
-                    final String writerCheck = writer.checkOn(newPrimary);
-                    if (writerCheck != null) {
-                        lostNow.add(writerCheck);
-                    }
-                    lost += lostNow.size();
-                    // A change made on the new primary: ws1's load flips; the mirror must show it, the agent must measure.
-                    final long[] took = checks.flipAndAwait(LatencyServiceHelper.narrow(newPrimary), kill, mirror, standbyReady.url("metrics"),
-                        killedNanos);
-                    final long mirrorTook = took[0];
-                    final long agentTook = took[1];
-                    firstCallMillis.add(firstMillis);
-                    mirrorMillis.add(mirrorTook);
-                    agentMillis.add(agentTook);
-                    firstWriteMillis.add(took[2]);
-                    final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-                        "kill %2d: first call by name %5d ms; first write acknowledged %5d ms; mirror shows a change on the new primary %5d ms; agent's first"
-                            + " measurement there %6d ms; writes %s; load average %s;", kill + 1, firstMillis, took[2], mirrorTook, agentTook,
-                        lostNow.isEmpty() ? "all served" : "LOST " + lostNow, loadAverage()));
-                    for (final LoadApplication application : applications) {
-                        line.append(' ').append(application.describeKill());
-                    }
-                    line.append(" writer: ").append(writer.describeKill());
-                    System.out.println(line);
+                        final Latserv newPrimary = checks.awaitNewPrimary(naming, killedNanos, standby);
+                        final long firstMillis = (System.nanoTime() - killedNanos) / 1_000_000;
+                        final List<String> lostNow = new ArrayList<>(checks.compare(LatencyServiceHelper.narrow(newPrimary), acknowledged));
+                        final String writerCheck = writer.checkOn(newPrimary);
+                        if (writerCheck != null) {
+                            lostNow.add(writerCheck);
+                        }
+                        lost += lostNow.size();
+                        // A change made on the new primary: ws1's load flips; the mirror must show it, the agent must measure.
+                        final long[] took = checks.flipAndAwait(LatencyServiceHelper.narrow(newPrimary), kill, mirror, standbyReady.url("metrics"),
+                            killedNanos);
+                        final long mirrorTook = took[0];
+                        final long agentTook = took[1];
+                        firstCallMillis.add(firstMillis);
+                        mirrorMillis.add(mirrorTook);
+                        agentMillis.add(agentTook);
+                        firstWriteMillis.add(took[2]);
+                        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                            "kill %2d: first call by name %5d ms; first write acknowledged %5d ms; mirror shows a change on the new primary %5d ms; agent's first"
+                                + " measurement there %6d ms; writes %s; load average %s;", kill + 1, firstMillis, took[2], mirrorTook, agentTook,
+                            lostNow.isEmpty() ? "all served" : "LOST " + lostNow, loadAverage()));
+                        for (final LoadApplication application : applications) {
+                            line.append(' ').append(application.describeKill());
+                        }
+                        line.append(" writer: ").append(writer.describeKill());
+                        System.out.println(line);
 
-                    final Member killed = primaryMember;
-                    primary = standby;
-                    primaryReady = standbyReady;
-                    primaryMember = standbyMember;
-                    standbyMember = killed;
-                    standby = server(kit, "restarted-" + (kill + 1), killed, naming);
-                    standbyReady = standby.awaitReady(READY);
-                    if (!"standing by".equals(standbyReady.fact("standby"))) {
-                        throw new IllegalStateException("the restarted server does not stand by: " + standbyReady.fact("standby"));
+                        final Member killed = primaryMember;
+                        primary = standby;
+                        primaryReady = standbyReady;
+                        primaryMember = standbyMember;
+                        standbyMember = killed;
+                        standby = server(kit, "restarted-" + (kill + 1), killed, naming);
+                        standbyReady = standby.awaitReady(READY);
+                        if (!"standing by".equals(standbyReady.fact("standby"))) {
+                            throw new IllegalStateException("the restarted server does not stand by: " + standbyReady.fact("standby"));
+                        }
                     }
                 }
+                running.set(false);
+                System.out.printf(Locale.ROOT, "%d kills under load: kill to first successful call by name p50 %d ms, max %d ms; first write"
+                    + " acknowledged by the new primary p50 %d ms, max %d ms; mirror shows a change on the new primary p50 %d ms,"
+                    + " max %d ms; agent's first measurement on the new primary p50 %d ms,"
+                    + " max %d ms; acknowledged writes lost %d (checked: 3 per kill + the writer's last); load average at the end %s (%s)%n",
+                    kills, median(firstCallMillis), max(firstCallMillis), median(firstWriteMillis), max(firstWriteMillis),
+                    median(mirrorMillis), max(mirrorMillis), median(agentMillis),
+                    max(agentMillis), lost, loadAverage(), place.description());
+                for (final LoadApplication application : applications) {
+                    System.out.println(application.summary(kills));
+                }
+                System.out.println(writer.summary(kills));
+            } finally {
+                running.set(false);
+                kit.close();
+                orb.shutdown(false);
             }
-            running.set(false);
-            System.out.printf(Locale.ROOT, "%d kills under load: kill to first successful call by name p50 %d ms, max %d ms; first write"
-                + " acknowledged by the new primary p50 %d ms, max %d ms; mirror shows a change on the new primary p50 %d ms,"
-                + " max %d ms; agent's first measurement on the new primary p50 %d ms,"
-                + " max %d ms; acknowledged writes lost %d (checked: 3 per kill + the writer's last); load average at the end %s (%s)%n",
-                kills, median(firstCallMillis), max(firstCallMillis), median(firstWriteMillis), max(firstWriteMillis),
-                median(mirrorMillis), max(mirrorMillis), median(agentMillis),
-                max(agentMillis), lost, loadAverage(), place.description());
-            for (final LoadApplication application : applications) {
-                System.out.println(application.summary(kills));
-            }
-            System.out.println(writer.summary(kills));
-        } finally {
-            running.set(false);
-            kit.close();
-            orb.shutdown(false);
         }
     }
 

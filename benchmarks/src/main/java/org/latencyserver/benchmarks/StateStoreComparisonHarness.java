@@ -8,6 +8,7 @@ import java.util.Locale;
 import org.HdrHistogram.Histogram;
 import org.latencyserver.benchmarks.StoreComparisonRun.Changes;
 import org.latencyserver.benchmarks.StoreComparisonRun.Result;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.server.persistence.RecordAccess;
 import org.latencyserver.server.table.ConnectionRow;
 
@@ -24,7 +25,7 @@ import org.latencyserver.server.table.ConnectionRow;
  * org.latencyserver.benchmarks.StateStoreComparisonHarness [TESTBED_SECONDS [SCALE_CHANGES [CONNECTIONS [KILLS]]]]}
  * (defaults 20, 50000, 25000, 5; a 0 skips that part); {@code -Dstore.comparison.stores=journal,sqlite,mvstore}
  * sets the stores and their order (the first is the reference of the ratios). The stores' files are in a temporary
- * directory, printed at start, under {@code -Dstore.comparison.dir=DIR} if given (it must be on a
+ * directory, printed at start and deleted at the end, under {@code -Dstore.comparison.dir=DIR} if given (it must be on a
  * disk, not a tmpfs, for the page counts to mean anything). Linux only ({@code /proc/self/io}).
  */
 public final class StateStoreComparisonHarness {
@@ -54,21 +55,23 @@ public final class StateStoreComparisonHarness {
         final long scaleChanges = args.length > 1 ? Long.parseLong(args[1]) : 50_000;
         final int connections = args.length > 2 ? Integer.parseInt(args[2]) : 25_000;
         final int kills = args.length > 3 ? Integer.parseInt(args[3]) : 5;
-        final Path work = Files.createTempDirectory(Path.of(System.getProperty("store.comparison.dir",
-            System.getProperty("java.io.tmpdir"))).toAbsolutePath(), "store-comparison");
-        System.out.printf(Locale.ROOT, "files in %s; load average %s%n", work, load());
-        final StoreWorkload testbed = StoreWorkload.testbed(work);
-        if (testbedSeconds > 0) {
-            printRecordSizes(testbed);
-            compare(testbed, Changes.TESTBED_PUSH, testbedSeconds * 10L * testbed.connections(), work);
-        }
-        if (scaleChanges > 0) {
-            final StoreWorkload scale = StoreWorkload.scale(work, connections);
-            printRecordSizes(scale);
-            compare(scale, Changes.RANDOM_FLAT_OUT, scaleChanges, work);
-        }
-        if (kills > 0) {
-            killCheck(testbed, kills, work);
+        final Path parent = Path.of(System.getProperty("store.comparison.dir", System.getProperty("java.io.tmpdir"))).toAbsolutePath();
+        try (TemporaryDirectory scratch = TemporaryDirectory.createIn(parent, "store-comparison")) {
+            final Path work = scratch.path();
+            System.out.printf(Locale.ROOT, "files in %s; load average %s%n", work, load());
+            final StoreWorkload testbed = StoreWorkload.testbed(work);
+            if (testbedSeconds > 0) {
+                printRecordSizes(testbed);
+                compare(testbed, Changes.TESTBED_PUSH, testbedSeconds * 10L * testbed.connections(), work);
+            }
+            if (scaleChanges > 0) {
+                final StoreWorkload scale = StoreWorkload.scale(work, connections);
+                printRecordSizes(scale);
+                compare(scale, Changes.RANDOM_FLAT_OUT, scaleChanges, work);
+            }
+            if (kills > 0) {
+                killCheck(testbed, kills, work);
+            }
         }
     }
 

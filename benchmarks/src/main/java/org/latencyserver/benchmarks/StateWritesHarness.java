@@ -24,6 +24,7 @@ import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
 import org.latencyserver.launch.ReadyFile;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.testkit.MetricsText;
 import org.omg.CORBA.ORB;
@@ -74,41 +75,43 @@ public final class StateWritesHarness {
     }
 
     private static void testbed(final int seconds) throws Exception {
-        final Path work = Files.createTempDirectory("state-writes-testbed");
-        final Path config = RepositoryFiles.testbedConfig(work);
-        Files.writeString(config, Files.readString(config).replace("min_interval_millis: 5000", "min_interval_millis: 0"));
-        final Path ior = work.resolve("server.ior");
-        final String otherBuild = System.getProperty("state.writes.server.classpath");
-        final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
-        try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
-            final TestbedServer server = startTestbedServer(kit, config, ior, otherBuild);
-            final String reference = server.reference();
-            final String metricsUrl = server.metricsUrl();
-            final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
-            final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(reference));
-            final Random random = new Random(12);
-            int measurements = 0;
-            for (final int cpu : new int[] {10, 50, 90}) {
-                for (short ref = 1; ref <= 6; ref++) {
-                    push(latserv, ref, cpu, cpu, 20);
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("state-writes-testbed")) {
+            final Path work = scratch.path();
+            final Path config = RepositoryFiles.testbedConfig(work);
+            Files.writeString(config, Files.readString(config).replace("min_interval_millis: 5000", "min_interval_millis: 0"));
+            final Path ior = work.resolve("server.ior");
+            final String otherBuild = System.getProperty("state.writes.server.classpath");
+            final ORB orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
+            try (ProcessKit kit = ProcessKit.fromThisClasspath(work)) {
+                final TestbedServer server = startTestbedServer(kit, config, ior, otherBuild);
+                final String reference = server.reference();
+                final String metricsUrl = server.metricsUrl();
+                final Latserv latserv = LatservHelper.narrow(orb.string_to_object(reference));
+                final LatencyService service = LatencyServiceHelper.narrow(orb.string_to_object(reference));
+                final Random random = new Random(12);
+                int measurements = 0;
+                for (final int cpu : new int[] {10, 50, 90}) {
+                    for (short ref = 1; ref <= 6; ref++) {
+                        push(latserv, ref, cpu, cpu, 20);
+                    }
+                    measurements += submitOpenRequests(service, random);
                 }
-                measurements += submitOpenRequests(service, random);
+                final Counters before = Counters.read(metricsUrl);
+                final long countStartNanos = System.nanoTime();
+                final Histogram puts = new Histogram(3_600_000_000_000L, 3);
+                final Histogram reads = new Histogram(3_600_000_000_000L, 3);
+                steadyPushes(latserv, seconds, puts, reads);
+                final Counters after = Counters.read(metricsUrl);
+                final long countedNanos = System.nanoTime() - countStartNanos;
+                System.out.printf(Locale.ROOT, "thesis testbed, %d measurements (1000 round trips each) in the file, then %d s of "
+                    + "PutMibUpdates for 6 connections at 10 Hz:%n", measurements, seconds);
+                after.minus(before).print(work.resolve("thesis-testbed.state.json"), (countedNanos) / 1e9);
+                System.out.printf(Locale.ROOT, "  PutMibUpdates (answered once saved): p50 %.0f us, p99 %.0f us, max %.0f us; "
+                    + "RequestStatus: p50 %.0f us, p99 %.0f us%n", puts.getValueAtPercentile(50) / 1e3, puts.getValueAtPercentile(99) / 1e3,
+                    puts.getMaxValue() / 1e3, reads.getValueAtPercentile(50) / 1e3, reads.getValueAtPercentile(99) / 1e3);
+            } finally {
+                orb.shutdown(false);
             }
-            final Counters before = Counters.read(metricsUrl);
-            final long countStartNanos = System.nanoTime();
-            final Histogram puts = new Histogram(3_600_000_000_000L, 3);
-            final Histogram reads = new Histogram(3_600_000_000_000L, 3);
-            steadyPushes(latserv, seconds, puts, reads);
-            final Counters after = Counters.read(metricsUrl);
-            final long countedNanos = System.nanoTime() - countStartNanos;
-            System.out.printf(Locale.ROOT, "thesis testbed, %d measurements (1000 round trips each) in the file, then %d s of "
-                + "PutMibUpdates for 6 connections at 10 Hz:%n", measurements, seconds);
-            after.minus(before).print(work.resolve("thesis-testbed.state.json"), (countedNanos) / 1e9);
-            System.out.printf(Locale.ROOT, "  PutMibUpdates (answered once saved): p50 %.0f us, p99 %.0f us, max %.0f us; "
-                + "RequestStatus: p50 %.0f us, p99 %.0f us%n", puts.getValueAtPercentile(50) / 1e3, puts.getValueAtPercentile(99) / 1e3,
-                puts.getMaxValue() / 1e3, reads.getValueAtPercentile(50) / 1e3, reads.getValueAtPercentile(99) / 1e3);
-        } finally {
-            orb.shutdown(false);
         }
     }
 
@@ -187,22 +190,24 @@ public final class StateWritesHarness {
     }
 
     private static void demo(final int seconds) throws Exception {
-        final Path work = Files.createTempDirectory("state-writes-demo");
-        final DemoProcess demo = DemoProcess.start(Path.of("").toAbsolutePath(), 3600, work, false);
-        try {
-            final DemoReady ready = demo.awaitReady(Duration.ofMinutes(10));
-            final String metricsUrl = ready.metricsUrl()
-                .orElseThrow(() -> new IllegalStateException("the demo's server has no metrics endpoint"));
-            // The scenario changes load every 12 s; a minute gives each measured connection a few measurements.
-            Thread.sleep(60_000);
-            final Counters before = Counters.read(metricsUrl);
-            Thread.sleep(seconds * 1000L);
-            final Counters after = Counters.read(metricsUrl);
-            System.out.printf(Locale.ROOT, "demo (SNMP at 10 Hz, agents measuring and probing), %.0f measurements accepted so far, "
-                + "counted over %d s after a 60 s warm-up:%n", after.measurements, seconds);
-            after.minus(before).print(ready.workDir().resolve("demo.state.json"), seconds);
-        } finally {
-            demo.stop(Duration.ofSeconds(20));
+        try (TemporaryDirectory scratch = TemporaryDirectory.create("state-writes-demo")) {
+            final Path work = scratch.path();
+            final DemoProcess demo = DemoProcess.start(Path.of("").toAbsolutePath(), 3600, work, false);
+            try {
+                final DemoReady ready = demo.awaitReady(Duration.ofMinutes(10));
+                final String metricsUrl = ready.metricsUrl()
+                    .orElseThrow(() -> new IllegalStateException("the demo's server has no metrics endpoint"));
+                // The scenario changes load every 12 s; a minute gives each measured connection a few measurements.
+                Thread.sleep(60_000);
+                final Counters before = Counters.read(metricsUrl);
+                Thread.sleep(seconds * 1000L);
+                final Counters after = Counters.read(metricsUrl);
+                System.out.printf(Locale.ROOT, "demo (SNMP at 10 Hz, agents measuring and probing), %.0f measurements accepted so far, "
+                    + "counted over %d s after a 60 s warm-up:%n", after.measurements, seconds);
+                after.minus(before).print(ready.workDir().resolve("demo.state.json"), seconds);
+            } finally {
+                demo.stop(Duration.ofSeconds(20));
+            }
         }
     }
 

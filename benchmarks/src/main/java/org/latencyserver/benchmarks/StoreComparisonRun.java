@@ -116,7 +116,10 @@ final class StoreComparisonRun {
             .redirectOutput(output.toFile()).redirectError(work.resolve(storeName + "-restore.log").toFile()).start();
         if (!child.waitFor(10, TimeUnit.MINUTES) || child.exitValue() != 0) {
             child.destroyForcibly();
-            throw new IllegalStateException(storeName + ": the restore in a new JVM failed; see " + work);
+            // the work directory goes when the harness ends: the child's last words travel in the message
+            final String log = Files.readString(work.resolve(storeName + "-restore.log"));
+            throw new IllegalStateException(storeName + ": the restore in a new JVM failed: "
+                + log.substring(Math.max(0, log.length() - 2_000)));
         }
         final String[] words = Files.readString(output).trim().split(" ");
         if (Integer.parseInt(words[1]) != workload.connections()) {

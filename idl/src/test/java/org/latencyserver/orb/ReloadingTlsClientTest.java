@@ -25,6 +25,7 @@ import org.jacorb.config.ConfigurationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
@@ -45,6 +46,9 @@ class ReloadingTlsClientTest {
     /** The serials of the server certificates the test clients' handshakes accepted, in order. */
     static final List<BigInteger> ACCEPTED_SERVER_SERIALS = new CopyOnWriteArrayList<>();
 
+    /** The test authorities' stores, removed after the class. */
+    @TempDir
+    static Path authorities;
     private static TestCertificateAuthority deployment;
     private static Path first;
     private static Path renewed;
@@ -54,7 +58,7 @@ class ReloadingTlsClientTest {
 
     @BeforeAll
     static void issueTwoCertificates() throws Exception {
-        deployment = TestCertificateAuthority.create("reload");
+        deployment = TestCertificateAuthority.create(authorities, "reload");
         first = deployment.issue("agent", "ws1", false);
         renewed = deployment.issue("agent", "ws1-renewed", false);
     }
@@ -142,7 +146,7 @@ class ReloadingTlsClientTest {
     }
 
     private Path keystoreHolding(final Path issued) throws Exception {
-        final Path keystore = Files.createTempFile("reloading-client", ".p12");
+        final Path keystore = Files.createTempFile(authorities, "reloading-client", ".p12");
         replace(keystore, Files.readAllBytes(issued));
         return keystore;
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
 import org.omg.CORBA.NO_PERMISSION;
@@ -29,6 +30,9 @@ class RevokedPeersTest {
 
     private static final byte[] PAYLOAD = {5, 6, 7};
 
+    /** The test authorities' stores, removed after the class. */
+    @TempDir
+    static Path authorities;
     private static TestCertificateAuthority deployment;
     private static Path revokedFile;
     private static RevokedSerialsWatch watch;
@@ -38,8 +42,9 @@ class RevokedPeersTest {
 
     @BeforeAll
     static void makeCertificatesAndThePinningOrb() throws Exception {
-        deployment = TestCertificateAuthority.create("deployment");
-        revokedFile = Files.createTempFile("revoked-serials", ".txt");
+        deployment = TestCertificateAuthority.create(authorities, "deployment");
+        revokedFile = authorities.resolve("revoked-serials.txt");
+        Files.createFile(revokedFile);
         watch = RevokedSerialsWatch.open(revokedFile);
         pinningOrb = OrbSupport.init(new String[0], TlsPinning.pinningClient(OrbSupport.properties("127.0.0.1", 0, 10_000),
             deployment.stores(deployment.issue("agent", "ws1", false)), watch));
@@ -53,7 +58,6 @@ class RevokedPeersTest {
         if (watch != null) {
             watch.close();
         }
-        Files.deleteIfExists(revokedFile);
     }
 
     @BeforeEach

@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A certificate authority for tests, made with the JDK's {@code keytool} as {@code ./latency certs} makes its
- * stores (EC keys, PKCS#12, subjects {@code CN=NAME,OU=ROLE,O=Latency Server}), in a temporary directory. Each
- * authority has its own trust store ({@link #trustStore()}); certificates are issued on demand and kept.
+ * stores (EC keys, PKCS#12, subjects {@code CN=NAME,OU=ROLE,O=Latency Server}), in a directory the caller owns
+ * and removes (a JUnit {@code @TempDir}). Each authority has its own trust store ({@link #trustStore()});
+ * certificates are issued on demand and kept.
  *
  * <p>Not thread-safe: use one from one test thread.
  */
@@ -31,12 +32,14 @@ public final class TestCertificateAuthority {
     }
 
     /**
-     * @param name the authority's name, in its subject and file names
+     * @param parent the caller's directory (a JUnit {@code @TempDir}, which removes it); the authority's
+     *               stores go in its subdirectory {@code ca-NAME}
+     * @param name   the authority's name, in its subject and file names; one authority of a name per parent
      * @return a new authority with its key store and trust store made
-     * @throws IOException when keytool fails
+     * @throws IOException when keytool fails or {@code ca-NAME} already exists
      */
-    public static TestCertificateAuthority create(final String name) throws IOException {
-        final TestCertificateAuthority ca = new TestCertificateAuthority(Files.createTempDirectory("test-ca-" + name), name);
+    public static TestCertificateAuthority create(final Path parent, final String name) throws IOException {
+        final TestCertificateAuthority ca = new TestCertificateAuthority(Files.createDirectory(parent.resolve("ca-" + name)), name);
         ca.keytool("-genkeypair", "-alias", "ca", "-dname", "CN=" + name + " test CA,O=" + ORGANISATION, "-keyalg", "EC",
             "-groupname", "secp256r1", "-validity", "30", "-ext", "bc:c", "-keystore", ca.caStore().toString(),
             "-storetype", "PKCS12");

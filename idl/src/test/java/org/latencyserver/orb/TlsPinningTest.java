@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.latency.EchoPeer;
 import org.latencyserver.idl.latency.EchoPeerHelper;
 import org.latencyserver.idl.latency.EchoPeerPOATie;
@@ -25,14 +27,17 @@ class TlsPinningTest {
 
     private static final byte[] PAYLOAD = {1, 2, 3, 4};
 
+    /** The test authorities' stores, removed after the class. */
+    @TempDir
+    static Path authorities;
     private static TestCertificateAuthority deployment;
     private static TestCertificateAuthority foreign;
     private static ORB pinningOrb;
 
     @BeforeAll
     static void makeCertificatesAndThePinningOrb() throws Exception {
-        deployment = TestCertificateAuthority.create("deployment");
-        foreign = TestCertificateAuthority.create("foreign");
+        deployment = TestCertificateAuthority.create(authorities, "deployment");
+        foreign = TestCertificateAuthority.create(authorities, "foreign");
         pinningOrb = OrbSupport.init(new String[0], TlsPinning.pinningClient(OrbSupport.properties("127.0.0.1", 0, 10_000),
             deployment.stores(deployment.issue("agent", "ws1", false))));
     }

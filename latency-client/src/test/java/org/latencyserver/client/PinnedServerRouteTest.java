@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.idl.StandInServer;
 import org.latencyserver.idl.latency.ConnectionInfo;
 import org.latencyserver.idl.latency.LatencyService;
@@ -26,13 +28,16 @@ import org.omg.CORBA.ORB;
  */
 class PinnedServerRouteTest {
 
+    /** The test authorities' stores, removed after the class. */
+    @TempDir
+    static Path authorities;
     private static TestCertificateAuthority ca;
     private static TlsStores applicationStores;
     private static ORB orb;
 
     @BeforeAll
     static void makeCertificates() throws Exception {
-        ca = TestCertificateAuthority.create("deployment");
+        ca = TestCertificateAuthority.create(authorities, "deployment");
         applicationStores = ca.stores(ca.issue("planner", "app", false));
         orb = OrbSupport.init(new String[0], OrbSupport.properties("127.0.0.1", 0, 10_000));
     }

@@ -7,7 +7,8 @@
  * {@link org.latencyserver.launch.ServingLifecycle}, {@link org.latencyserver.launch.ComponentMain},
  * the {@code --ready-file} option {@link org.latencyserver.launch.ReadinessOptions})
  * and the process kit ({@link org.latencyserver.launch.ProcessKit}) that the demo, the system tests
- * and the benchmark harnesses start children with. The agent runtime every loop of the product runs
+ * and the benchmark harnesses start children with, in a work directory of their own that
+ * {@link org.latencyserver.launch.TemporaryDirectory} takes away when the run ends. The agent runtime every loop of the product runs
  * on is in {@code org.latencyserver.launch.agent}. Depends on no component.
  */
 package org.latencyserver.launch;

@@ -20,6 +20,7 @@ import org.latencyserver.idl.latency.EchoPeerHelper;
 import org.latencyserver.launch.ChildProcess;
 import org.latencyserver.launch.Component;
 import org.latencyserver.launch.ProcessKit;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.References;
 import org.omg.CORBA.ORB;
@@ -192,9 +193,11 @@ public final class ProfilerMain implements Callable<Integer> {
                 peerCore, resume, intervalMicros, jitWarmupSeconds, null);
             // The client side is this process.
             CorePinning.pinThisProcess(clientCore);
-            final Path directory = Files.createTempDirectory("profile-measure");
-            // The peer side: a peer agent pinned to its core, started as ./latency peer-agent would be.
-            try (ProcessKit kit = ProcessKit.fromThisClasspath(directory)) {
+            // The peer side: a peer agent pinned to its core, started as ./latency peer-agent would be, its log
+            // and IOR file in a directory of the run's own that goes with the run, measured or failed.
+            try (TemporaryDirectory run = TemporaryDirectory.create("profile-measure");
+                 ProcessKit kit = ProcessKit.fromThisClasspath(run.path())) {
+                final Path directory = run.path();
                 final ChildProcess peer = kit.launch(Component.PEER_AGENT).name("profiled-peer").pinnedTo(peerCore)
                     // Its IOR file in the run's directory, not the caller's working directory.
                     .args("--name", "profiled-peer", "--ior-file", directory.resolve("profiled-peer.ior").toString()).start();

@@ -32,6 +32,9 @@ import org.latencyserver.orb.TlsStores;
  */
 class ClientAgentCertificateRenewalTest {
 
+    /** The test authorities' stores, removed after the class. */
+    @TempDir
+    static Path authorities;
     private static TestCertificateAuthority deployment;
     private static StandInServer server;
     private static Path first;
@@ -40,7 +43,7 @@ class ClientAgentCertificateRenewalTest {
 
     @BeforeAll
     static void startStandInServerOverTls() throws Exception {
-        deployment = TestCertificateAuthority.create("renewal");
+        deployment = TestCertificateAuthority.create(authorities, "renewal");
         first = deployment.issue("agent", "ws1", false);
         renewed = deployment.issue("agent", "ws1-renewed", false);
         server = StandInServer.start(Map.of(

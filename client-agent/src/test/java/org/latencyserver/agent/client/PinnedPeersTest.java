@@ -37,6 +37,9 @@ class PinnedPeersTest {
     private static final int WARMUP_ROUND_TRIPS = 2;
     private static final long WAIT_MILLIS = 60_000;
 
+    /** The test authorities' stores, removed after the class. */
+    @TempDir
+    static Path authorities;
     private static TestCertificateAuthority deployment;
     private static TestCertificateAuthority foreign;
     private static TlsStores agentStores;
@@ -47,8 +50,8 @@ class PinnedPeersTest {
 
     @BeforeAll
     static void startStandInServerOverTls() throws Exception {
-        deployment = TestCertificateAuthority.create("deployment");
-        foreign = TestCertificateAuthority.create("foreign");
+        deployment = TestCertificateAuthority.create(authorities, "deployment");
+        foreign = TestCertificateAuthority.create(authorities, "foreign");
         agentStores = deployment.stores(deployment.issue("agent", "ws1", false));
         server = StandInServer.start(Map.of(
             "subscribe_measurements", args -> 5L,

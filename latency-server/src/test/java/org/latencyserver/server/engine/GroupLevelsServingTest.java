@@ -2,28 +2,19 @@ package org.latencyserver.server.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.engine.AdaptiveConnectionFixture.measure;
+import static org.latencyserver.server.engine.AdaptiveConnectionFixture.roundTrips;
 
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
-import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.core.state.CpuThresholds;
-import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.ShapeClass;
 import org.latencyserver.core.traffic.TrafficShape;
-import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionSpec;
-import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
-import org.latencyserver.testkit.RoundTrips;
 
 /**
  * The engine serves a QoS 4 bound at the level of the worst traffic shape class its probe windows showed, and a load
@@ -36,32 +27,11 @@ class GroupLevelsServingTest {
     private static final TrafficShape LONG_BURST_TRAINS = new TrafficShape(800, 60, 0, CallKind.OCTETS);
     private static final ShapeClass LONG_BURSTS = ShapeClass.of(LONG_BURST_TRAINS);
 
-    private final AtomicLong tickets = new AtomicLong();
-
-    private UpdateEngine engine() {
-        final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, new WorkstationType("LOCAL-2CORE", 5), "lab2",
-            (short) 6, new WorkstationType("LOCAL-2CORE", 5), null, 1024, 4, 96, null, CalibrationMode.ADAPTIVE, 4.0);
-        return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
-            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 100_000, 0), tickets::incrementAndGet,
-            () -> 1_700_000_000_000L);
-    }
-
-    private static LatencyHistogram roundTrips(final int count, final long lowMicros, final long highMicros) {
-        return LatencyHistogram.fromHdr(RoundTrips.evenlySpread(count, lowMicros, highMicros));
-    }
-
-    private static void measure(final UpdateEngine engine, final long lowMicros, final long highMicros, final long nowNanos) {
-        final LatencyHistogram histogram = roundTrips(1000, lowMicros, highMicros);
-        final double mean = histogram.meanNanosFromBinMidpoints() / 1e6;
-        engine.tick(nowNanos);
-        final ConnectionRow row = engine.table().row((short) 4);
-        assertTrue(engine.submitMeasurement((short) 4, row.pending().ticket(),
-            new Measurement(histogram, 1000, mean, mean / 4, highMicros / 1000.0), "test", nowNanos).accepted());
-    }
+    private final AdaptiveConnectionFixture connection = new AdaptiveConnectionFixture();
 
     @Test
     void theWorstShapeSeenDecidesTheBoundAndANewStateStartsFromThePooledLevel() {
-        final UpdateEngine engine = engine();
+        final UpdateEngine engine = connection.engine();
         engine.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
         measure(engine, 100, 300, SECOND);
         long now = 10 * SECOND;
@@ -118,7 +88,7 @@ class GroupLevelsServingTest {
 
     @Test
     void thePooledLevelCountsEveryBlockItLearnedFromAndStepsByItsOwnCount() {
-        final UpdateEngine engine = tenWindowsInTwoStates(engine());
+        final UpdateEngine engine = tenWindowsInTwoStates(connection.engine());
         final ConnectionRow before = engine.table().row((short) 4);
         assertEquals(2, before.learning().byState().size());
         assertEquals(10, before.learning().pooledLevelBlocks(), "six windows in one state, four in the other");
@@ -135,7 +105,7 @@ class GroupLevelsServingTest {
 
     @Test
     void aStateWhoseCorrectionsRestartKeepsThePooledLevelsOwnBlockCountAndStep() {
-        final UpdateEngine engine = tenWindowsInTwoStates(engine());
+        final UpdateEngine engine = tenWindowsInTwoStates(connection.engine());
         final ConnectionRow settled = engine.table().row((short) 4);
         // What the engine does when the state starts being served from its band's probes: its own count starts again.
         final ConnectionRow restarted = settled.withLearning(settled.learning().with(settled.load(),

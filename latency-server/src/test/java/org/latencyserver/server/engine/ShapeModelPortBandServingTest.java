@@ -3,27 +3,18 @@ package org.latencyserver.server.engine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.engine.AdaptiveConnectionFixture.measure;
+import static org.latencyserver.server.engine.AdaptiveConnectionFixture.roundTrips;
 
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
-import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.core.state.CpuThresholds;
-import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.TrafficShape;
-import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionSpec;
-import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
-import org.latencyserver.testkit.RoundTrips;
 
 /**
  * The engine learns the shape model in the port band a probe window was sent in and serves a shape's bound for the
@@ -32,33 +23,12 @@ import org.latencyserver.testkit.RoundTrips;
 class ShapeModelPortBandServingTest {
 
     private static final long SECOND = 1_000_000_000L;
-    private static final short INDEX = 4;
+    private static final short INDEX = AdaptiveConnectionFixture.INDEX;
     /** Bursts of 100 octet round trips 0.5 ms apart: never probed here, so served by the shape model. */
     private static final TrafficShape FAST = new TrafficShape(500, 100, 0, CallKind.OCTETS);
     private static final Pattern FACTOR = Pattern.compile("× ([0-9.]+) for ");
 
-    private final AtomicLong tickets = new AtomicLong();
-
-    private UpdateEngine engine() {
-        final ConnectionSpec spec = new ConnectionSpec(INDEX, "lab1", (short) 5, new WorkstationType("LOCAL-2CORE", 5), "lab2",
-            (short) 6, new WorkstationType("LOCAL-2CORE", 5), null, 1024, 4, 96, null, CalibrationMode.ADAPTIVE, 4.0);
-        return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
-            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 100_000, 0), tickets::incrementAndGet,
-            () -> 1_700_000_000_000L);
-    }
-
-    private static LatencyHistogram roundTrips(final int count, final long lowMicros, final long highMicros) {
-        return LatencyHistogram.fromHdr(RoundTrips.evenlySpread(count, lowMicros, highMicros));
-    }
-
-    private static void measure(final UpdateEngine engine, final long lowMicros, final long highMicros, final long nowNanos) {
-        final LatencyHistogram histogram = roundTrips(1000, lowMicros, highMicros);
-        final double mean = histogram.meanNanosFromBinMidpoints() / 1e6;
-        engine.tick(nowNanos);
-        final ConnectionRow row = engine.table().row(INDEX);
-        assertTrue(engine.submitMeasurement(INDEX, row.pending().ticket(),
-            new Measurement(histogram, 1000, mean, mean / 4, highMicros / 1000.0), "test", nowNanos).accepted());
-    }
+    private final AdaptiveConnectionFixture connection = new AdaptiveConnectionFixture();
 
     /** 40 trains of the fast shape by turns on an idle port (at the state's bound) and a loaded one (4–5 × above it). */
     private static ShapeExcessModel modelWithALoadedBand() {
@@ -79,7 +49,7 @@ class ShapeModelPortBandServingTest {
 
     @Test
     void oneShapeModelServesALoadedRowWithTheLoadedBandAndANormalRowWithTheIdleOne() {
-        final UpdateEngine engine = engine();
+        final UpdateEngine engine = connection.engine();
         engine.applyMib(INDEX, new MibReading((short) 10, (short) 10, (short) 10), 0);
         measure(engine, 100, 300, SECOND);
         long now = 10 * SECOND;
@@ -118,7 +88,7 @@ class ShapeModelPortBandServingTest {
 
     @Test
     void aProbeWindowBegunOnANormalPortAndEndedOnALoadedOneTeachesTheShapeModelNothing() {
-        final UpdateEngine engine = engine();
+        final UpdateEngine engine = connection.engine();
         engine.applyMib(INDEX, new MibReading((short) 10, (short) 10, (short) 10), 0);
         measure(engine, 100, 300, SECOND);
         long now = 10 * SECOND;

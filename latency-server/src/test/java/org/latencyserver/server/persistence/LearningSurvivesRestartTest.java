@@ -4,12 +4,13 @@ import org.latencyserver.server.engine.ProbeShapes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.latencyserver.server.engine.AdaptiveConnectionFixture.measure;
+import static org.latencyserver.server.engine.AdaptiveConnectionFixture.roundTrips;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,22 +24,13 @@ import org.latencyserver.core.calibration.ShapeSpreadModel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.TrafficShape;
-import org.latencyserver.core.estimate.Measurement;
-import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.core.state.CpuThresholds;
-import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.orb.EstimateSource;
+import org.latencyserver.server.engine.AdaptiveConnectionFixture;
 import org.latencyserver.server.engine.Command;
-import org.latencyserver.server.engine.EngineSettings;
 import org.latencyserver.server.engine.InputLimits;
 import org.latencyserver.server.engine.UpdateEngine;
-import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionSpec;
-import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.MibReading;
-import org.latencyserver.server.table.ServedEstimate;
-import org.latencyserver.testkit.RoundTrips;
 
 /** What a connection learned per load state is in the state file and comes back after a restart. */
 class LearningSurvivesRestartTest {
@@ -48,32 +40,11 @@ class LearningSurvivesRestartTest {
     @TempDir
     Path directory;
 
-    private final AtomicLong tickets = new AtomicLong();
-
-    private UpdateEngine engine() {
-        final ConnectionSpec spec = new ConnectionSpec((short) 4, "lab1", (short) 5, new WorkstationType("LOCAL-2CORE", 5), "lab2",
-            (short) 6, new WorkstationType("LOCAL-2CORE", 5), null, 1024, 4, 96, null, CalibrationMode.ADAPTIVE, 4.0);
-        return new UpdateEngine(new ConnectionTable(List.of(ConnectionRow.initial(spec, 0))), Map.of(),
-            new EngineSettings(CpuThresholds.DEFAULT, 1.0, 1000, 30 * SECOND, 0, 2, 20, 100_000, 0), tickets::incrementAndGet,
-            () -> 1_700_000_000_000L);
-    }
-
-    private static LatencyHistogram roundTrips(final int count, final long lowMicros, final long highMicros) {
-        return LatencyHistogram.fromHdr(RoundTrips.evenlySpread(count, lowMicros, highMicros));
-    }
-
-    private static void measure(final UpdateEngine engine, final long lowMicros, final long highMicros, final long nowNanos) {
-        final LatencyHistogram histogram = roundTrips(1000, lowMicros, highMicros);
-        final double mean = histogram.meanNanosFromBinMidpoints() / 1e6;
-        engine.tick(nowNanos);
-        final ConnectionRow row = engine.table().row((short) 4);
-        assertTrue(engine.submitMeasurement((short) 4, row.pending().ticket(),
-            new Measurement(histogram, 1000, mean, mean / 4, highMicros / 1000.0), "test", nowNanos).accepted());
-    }
+    private final AdaptiveConnectionFixture connection = new AdaptiveConnectionFixture();
 
     @Test
     void perStateMeasurementsCorrectionAndCalibrationAreRestored() throws Exception {
-        final UpdateEngine before = engine();
+        final UpdateEngine before = connection.engine();
         before.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
         measure(before, 100, 300, SECOND);
         for (int w = 0; w < 10; w++) {
@@ -88,7 +59,7 @@ class LearningSurvivesRestartTest {
         store.close();
         assertTrue(Files.size(file) > 0);
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ConnectionRow restored = after.table().row((short) 4);
         assertEquals(saved.estimate().valueMillis(), restored.estimate().valueMillis(), 0.0);
@@ -112,7 +83,7 @@ class LearningSurvivesRestartTest {
 
     /** A state learned from probes of two shape classes, and so a pooled level and per-class levels; saved to {@code file}. */
     private ConnectionRow learnTwoShapesAndSave(final Path file) throws Exception {
-        final UpdateEngine before = engine();
+        final UpdateEngine before = connection.engine();
         before.applyMib((short) 4, new MibReading((short) 10, (short) 10, (short) 10), 0);
         measure(before, 100, 300, SECOND);
         final TrafficShape octets = new TrafficShape(800, 5, 0, CallKind.OCTETS);
@@ -138,7 +109,7 @@ class LearningSurvivesRestartTest {
     void thePooledLevelAndEachShapeClasssLevelAreRestored() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ConnectionRow restored = after.table().row((short) 4);
         assertEquals(saved.learning().pooledLevel(), restored.learning().pooledLevel());
@@ -157,7 +128,7 @@ class LearningSurvivesRestartTest {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
         assertEquals(24, saved.learning().pooledLevelBlocks(), "every probe window taught the pooled level");
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         assertEquals(24, after.table().row((short) 4).learning().pooledLevelBlocks());
     }
@@ -174,7 +145,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         long covered = 0;
         for (final StateKnowledge state : saved.learning().byState().values()) {
@@ -195,7 +166,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         final StateStore store = new StateStore(file, after.table());
         assertEquals(0, store.restoreInto(after, 0), "the damaged connection is not restored");
         assertTrue(store.refusedBecause() != null && store.refusedBecause().contains("pooled_level_blocks"),
@@ -213,7 +184,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ConnectionRow restored = after.table().row((short) 4);
         assertEquals(AdaptiveQuantileLevel.start(96), restored.learning().pooledLevel(96), "no pooled level: it starts at the nominal");
@@ -239,7 +210,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ConnectionRow restored = after.table().row((short) 4);
         assertEquals(-0.01, restored.learning().pooledLevel().missFraction(), 1e-12, "−γ · 50 · α_target");
@@ -290,7 +261,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ShapeExcessModel model = after.table().row((short) 4).learning().shapeModel();
         final ShapeExcessModel was = saved.learning().shapeModel();
@@ -316,7 +287,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ShapeExcessModel restored = after.table().row((short) 4).learning().shapeModel();
         assertEquals(saved.learning().shapeModel(), restored, "learned on an idle port: the band's sums were zero anyway");
@@ -336,7 +307,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         final ConnectionRow fresh = after.table().row((short) 4);
         final StateStore store = new StateStore(file, after.table());
         assertEquals(0, store.restoreInto(after, 0), "the damaged connection is not restored");
@@ -363,7 +334,7 @@ class LearningSurvivesRestartTest {
 
     @Test
     void aRestartReplaysTheSavedStateAsOneRestoreCommandPerConnection() throws Exception {
-        final UpdateEngine before = engine();
+        final UpdateEngine before = connection.engine();
         before.applyMib((short) 4, new MibReading((short) 10, (short) 20, (short) 30), 0);
         measure(before, 100, 300, SECOND);
         final Path file = directory.resolve("state.json");
@@ -371,7 +342,7 @@ class LearningSurvivesRestartTest {
         store.write();
         store.close();
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         final long versionBefore = after.table().row((short) 4).version();
         final List<Command.RestoreConnection> commands =
             new StateRestorer(StateFiles.beside(file), after.table(), InputLimits.DEFAULT.maxHistogramBins()).replay();

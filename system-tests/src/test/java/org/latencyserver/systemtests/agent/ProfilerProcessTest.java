@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
@@ -176,15 +177,25 @@ class ProfilerProcessTest {
         return result;
     }
 
-    /** Runs {@code profile measure} (which starts its own peer agent) once; each run has its own log, {@code measure-N.log}. */
+    /**
+     * Runs {@code profile measure} (which starts its own peer agent) once; each run has its own log, {@code measure-N.log},
+     * and its own {@code java.io.tmpdir}, {@code tmp-N}, empty again when the run has ended.
+     */
     private Result measure(final String... args) throws Exception {
         measureRuns++;
+        final Path temporary = Files.createDirectory(directory.resolve("tmp-" + measureRuns));
         try (OtherWork otherWork = MachineContention.sampleOtherWork(); SystemUnderTest system = SystemUnderTest.measuringIn(directory)) {
             final ChildProcess profiler = system.launch(Component.PROFILER).name("measure-" + measureRuns)
+                .jvmOption("-Djava.io.tmpdir=" + temporary)
                 // these tests check what is recorded and refused, not the values: a short JIT warm-up will do
                 .args("measure", "--jit-warmup-seconds", "2").args(args).start();
             final int exit = profiler.awaitExit(Duration.ofSeconds(300));
-            return new Result(exit, profiler.log().replace('\r', '\n'), otherWork);
+            final String output = profiler.log().replace('\r', '\n');
+            try (Stream<Path> left = Files.list(temporary)) {
+                assertEquals(List.of(), left.toList(), "the run's own directory (its peer agent's log and IOR file) is gone:\n"
+                    + output);
+            }
+            return new Result(exit, output, otherWork);
         }
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencyserver.launch.ChildProcess;
@@ -43,6 +44,8 @@ class ProfilerRefusalProcessTest {
             assertTrue(run.output.contains("REFUSED") && run.output.contains("LOW/LOW (every size)"), run.output);
             assertTrue(run.output.matches("(?s).*LOW/LOW: the load read client \\d+ % \\((MEDIUM|HIGH)\\).*"), run.output);
             assertFalse(Files.exists(out));
+            assertEquals(List.of(), run.leftInTemporaryDirectory(),
+                "the refused run's own directory (its peer agent's log and IOR file) is gone with it");
         } // stress-ng and its workers stop with the kit
     }
 
@@ -55,17 +58,25 @@ class ProfilerRefusalProcessTest {
         assertFalse(run.output.contains("warming up"), "refused before the warm-up: " + run.output);
     }
 
-    private record Run(int exit, String output) {
+    private record Run(int exit, String output, List<String> leftInTemporaryDirectory) {
     }
 
-    /** Runs {@code profile measure} (which starts its own peer agent) once; its log is {@code measure-NAME.log}. */
+    /**
+     * Runs {@code profile measure} (which starts its own peer agent) once; its log is {@code measure-NAME.log}
+     * and its {@code java.io.tmpdir} is {@code tmp-NAME}, whose entries after the run are in the result.
+     */
     private Run measure(final String name, final String... args) throws Exception {
+        final Path temporary = Files.createDirectory(directory.resolve("tmp-" + name));
         try (SystemUnderTest system = SystemUnderTest.measuringIn(directory)) {
             final ChildProcess profiler = system.launch(Component.PROFILER).name("measure-" + name)
+                .jvmOption("-Djava.io.tmpdir=" + temporary)
                 // these tests check what is refused, not values: a short JIT warm-up will do
                 .args("measure", "--jit-warmup-seconds", "2").args(args).start();
             final int exit = profiler.awaitExit(Duration.ofSeconds(300));
-            return new Run(exit, profiler.log().replace('\r', '\n'));
+            try (Stream<Path> left = Files.list(temporary)) {
+                return new Run(exit, profiler.log().replace('\r', '\n'),
+                    left.map(path -> path.getFileName().toString()).sorted().toList());
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Properties;
+import org.latencyserver.launch.TemporaryDirectory;
 import org.latencyserver.orb.OrbSupport;
 import org.latencyserver.orb.TlsStores;
 import org.latencyserver.server.security.LocalCertificateAuthority;
@@ -44,11 +45,21 @@ public final class TestCertificates {
         }
     }
 
-    /** @return the CA of this JVM's tests, made on first use */
+    /**
+     * @return the CA of this JVM's tests, made on first use in {@code target/latency-test-certsN} of the module and
+     *     deleted when the JVM ends (a JVM killed before leaves it to {@code mvn clean}, never in {@code /tmp})
+     */
     public static synchronized TestCertificates get() throws IOException {
         if (instance == null) {
-            final Path directory = Files.createTempDirectory("latency-test-certs");
-            instance = new TestCertificates(directory);
+            final TemporaryDirectory directory = TemporaryDirectory.createIn(Path.of("target"), "latency-test-certs");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    directory.close();
+                } catch (IOException e) {
+                    System.err.println("TestCertificates: " + e.getMessage());
+                }
+            }, "test-certificates-removal"));
+            instance = new TestCertificates(directory.path());
         }
         return instance;
     }

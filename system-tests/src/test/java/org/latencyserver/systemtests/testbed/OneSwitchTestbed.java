@@ -91,8 +91,7 @@ final class OneSwitchTestbed {
         final Path topology = directory.resolve(topologyFile);
         Files.writeString(topology, Files.readString(Path.of("../examples/testbed").resolve(topologyFile))
             .replaceFirst("(?m)^name: \\S+$", "name: " + testbed.name));
-        run(system, "testbed-up", "up", "--topology", topology.toString(), "--state-dir", testbed.state.toString());
-        testbed.status = JSON.readTree(testbed.state.resolve("status.json").toFile());
+        testbed.bringUp(system, topology);
         return testbed;
     }
 
@@ -110,9 +109,27 @@ final class OneSwitchTestbed {
             throw new IllegalArgumentException("no name: line in " + topology);
         }
         final OneSwitchTestbed testbed = new OneSwitchTestbed(name.group(1), directory);
-        run(system, "testbed-up", "up", "--topology", topology.toString(), "--state-dir", testbed.state.toString());
-        testbed.status = JSON.readTree(testbed.state.resolve("status.json").toFile());
+        testbed.bringUp(system, topology);
         return testbed;
+    }
+
+    /**
+     * Runs {@code testbed up} and reads the status; when either fails (a refusal, a timeout that ended {@code up}
+     * half-way, an unreadable status) takes down whatever of the testbed stands before throwing, since the caller
+     * never gets a testbed to take down.
+     */
+    private void bringUp(final SystemUnderTest system, final Path topology) throws Exception {
+        try {
+            run(system, "testbed-up", "up", "--topology", topology.toString(), "--state-dir", state.toString());
+            status = JSON.readTree(state.resolve("status.json").toFile());
+        } catch (Exception | AssertionError e) {
+            try {
+                downAndCheckNothingLeft();
+            } catch (Exception | AssertionError down) {
+                e.addSuppressed(down);
+            }
+            throw e;
+        }
     }
 
     /**
