@@ -6,17 +6,20 @@ import org.latencyserver.core.traffic.ShapeClass;
 
 /**
  * The level a bound is served at in one load state, for one traffic: group-conditional adaptive
- * conformal inference by shrinkage. Three adaptive levels learn side by side, each from the misses
+ * conformal inference by shrinkage. Four adaptive levels learn side by side, each from the misses
  * of the bound that it itself would give (so each tracks its own group's quantile, whatever is served):
- * the connection's pooled level (every block of every state), the state's own level (its blocks),
+ * the connection's pooled level (every block of every state), the state's port pattern's level (every block of
+ * the states with the same port state on every hop, {@link PortPatternLevel}), the state's own level (its blocks),
  * and each shape class's level within the state (its blocks). What is served borrows from the group
  * above while a group is young:
  * <pre>
- *   α_state = w(n_s) α_own + (1 − w(n_s)) α_pooled        w(n) = n / (n + {@value #PRIOR_BLOCKS})
- *   α_class = w(n_c) α_c   + (1 − w(n_c)) α_state
+ *   α_pattern = w(n_p) α_p     + (1 − w(n_p)) α_pooled      w(n) = n / (n + {@value #PRIOR_BLOCKS})
+ *   α_state   = w(n_s) α_own   + (1 − w(n_s)) α_pattern
+ *   α_class   = w(n_c) α_c     + (1 − w(n_c)) α_state
  * </pre>
  * with {@code n} the blocks (probe windows, measurements) the group's own level learned from. A
- * state never seen is served at the pooled level; a state with many blocks at its own.
+ * state never seen is served at its pattern's level, a pattern never seen at the pooled level; a state with many
+ * blocks at its own. Without a pattern ({@link Prior#pooled}) the state borrows from the pooled level directly.
  *
  * <p>A class's prior is not the state's level alone but the state's level plus the class's excess learned
  * connection-wide ({@link ClassExcess}), once learned:
@@ -67,6 +70,47 @@ public final class BorrowedLevel {
     }
 
     /**
+     * What a state's level borrows from: the connection's pooled level, shrunk towards the state's port pattern's
+     * level by the pattern's blocks when one is given.
+     *
+     * @param level   the level to borrow: the pooled one (its ratios kept) with α = {@code α_pattern}; null to borrow
+     *                nothing
+     * @param pattern the port pattern's level it was blended from, or null when the state borrows the pooled level
+     *                directly
+     */
+    public record Prior(AdaptiveQuantileLevel level, PortPatternLevel pattern) {
+
+        /**
+         * @param pooled the connection's pooled level, or null to borrow nothing
+         * @return the pooled level, no pattern
+         */
+        public static Prior pooled(final AdaptiveQuantileLevel pooled) {
+            return new Prior(pooled, null);
+        }
+
+        /**
+         * @param pooled  the connection's pooled level (or the level that stands for it), or null to borrow nothing
+         * @param pattern the state's port pattern's level, or null when none is kept
+         * @return {@code α_pattern = w(n_p) α_p + (1 − w(n_p)) α_pooled} as a level carrying the pooled one's
+         *         target, step, cap and ratios; the pooled level alone when either is null
+         */
+        public static Prior of(final AdaptiveQuantileLevel pooled, final PortPatternLevel pattern) {
+            if (pooled == null || pattern == null) {
+                return pooled(pooled);
+            }
+            final double w = weight(pattern.blocks());
+            final double alpha = w * pattern.level().missFraction() + (1.0 - w) * pooled.missFraction();
+            return new Prior(new AdaptiveQuantileLevel(pooled.targetMissFraction(), alpha, pooled.stepPerRoundTrip(),
+                pooled.maxBlockWeight(), pooled.ratios(), pooled.profileRatios()), pattern);
+        }
+
+        /** @return {@code w(n_p)}, the pattern's own level's weight against the pooled one; 0 without a pattern */
+        public double patternWeight() {
+            return pattern == null ? 0.0 : weight(pattern.blocks());
+        }
+    }
+
+    /**
      * The level served, and what decided it.
      *
      * @param missFraction        α served: the level read is {@code 1 − α}
@@ -76,9 +120,17 @@ public final class BorrowedLevel {
      * @param shape               the class whose level is served (the worst seen, the declared or the asked one), or null
      * @param declared            whether {@code shape} was declared by the connection (or asked) rather than the worst seen
      * @param basis               what the level was read from
+     * @param pattern             the port pattern's level the state borrowed from (before the pooled one), or null when
+     *                            it borrowed the pooled level directly
      */
     public record Served(double missFraction, double targetMissFraction, long stateBlocks, double stateWeight, ShapeClass shape,
-                         boolean declared, Basis basis) {
+                         boolean declared, Basis basis, PortPatternLevel pattern) {
+
+        /** A level whose state borrowed the pooled level directly (no port pattern). */
+        public Served(final double missFraction, final double targetMissFraction, final long stateBlocks, final double stateWeight,
+                      final ShapeClass shape, final boolean declared, final Basis basis) {
+            this(missFraction, targetMissFraction, stateBlocks, stateWeight, shape, declared, basis, null);
+        }
 
         /** @return the level to read the bound at, percent, in [{@value AdaptiveQuantileLevel#MIN_LEVEL_PERCENT}, 100] */
         public double servedPercent() {
@@ -92,12 +144,17 @@ public final class BorrowedLevel {
 
         /**
          * @return e.g. "state's own level weighted 0.33 (10 blocks, n0 20) against the connection's pooled level;
-         *         level for the worst shape seen: spacing < 0.5 ms, bursts 10–49, arrays (the class's own level in this state)"
+         *         level for the worst shape seen: spacing < 0.5 ms, bursts 10–49, arrays (the class's own level in this state)";
+         *         with a port pattern, "state's own level weighted 0.09 (2 blocks, n0 20) against its port pattern's level
+         *         (the states with the same port state on every hop), itself weighted 0.31 (9 blocks) against the
+         *         connection's pooled level"
          */
         public String description() {
+            final String against = pattern == null ? "the connection's pooled level" : String.format(Locale.ROOT,
+                "its port pattern's level (the states with the same port state on every hop), itself weighted %.2f (%d blocks)"
+                    + " against the connection's pooled level", weight(pattern.blocks()), pattern.blocks());
             final String borrowed = String.format(Locale.ROOT,
-                "state's own level weighted %.2f (%d blocks, n0 %.0f) against the connection's pooled level", stateWeight,
-                stateBlocks, PRIOR_BLOCKS);
+                "state's own level weighted %.2f (%d blocks, n0 %.0f) against %s", stateWeight, stateBlocks, PRIOR_BLOCKS, against);
             if (shape == null) {
                 return borrowed;
             }
@@ -126,6 +183,19 @@ public final class BorrowedLevel {
      */
     public static Served of(final StateKnowledge state, final AdaptiveQuantileLevel pooled, final ShapeClass declared,
                             final ClassExcess excess) {
+        return of(state, Prior.pooled(pooled), declared, excess);
+    }
+
+    /**
+     * As {@link #of(StateKnowledge, AdaptiveQuantileLevel, ShapeClass, ClassExcess)}, the state borrowing from {@code
+     * prior} (the pooled level shrunk towards the state's port pattern's).
+     *
+     * @param prior what the state borrows from, not null ({@code prior.level()} null to borrow nothing)
+     * @return the level to serve, naming the pattern when one was borrowed from
+     */
+    public static Served of(final StateKnowledge state, final Prior prior, final ShapeClass declared, final ClassExcess excess) {
+        final AdaptiveQuantileLevel pooled = prior.level();
+        final PortPatternLevel pattern = pooled == null ? null : prior.pattern();
         final AdaptiveQuantileLevel own = ownLevel(state);
         final long stateBlocks = state.groups().stateBlocks();
         final double stateWeight = pooled == null ? 1.0 : weight(stateBlocks);
@@ -135,9 +205,9 @@ public final class BorrowedLevel {
             if (mine == null) {
                 final GroupLevels.ClassLevel few = state.groups().byClass().get(declared);
                 return new Served(few == null ? stateAlpha : blend(few, stateAlpha), own.targetMissFraction(), stateBlocks,
-                    stateWeight, declared, true, Basis.STATE);
+                    stateWeight, declared, true, Basis.STATE, pattern);
             }
-            return new Served(mine.alpha, own.targetMissFraction(), stateBlocks, stateWeight, declared, true, mine.basis);
+            return new Served(mine.alpha, own.targetMissFraction(), stateBlocks, stateWeight, declared, true, mine.basis, pattern);
         }
         final java.util.Set<ShapeClass> candidates = new java.util.HashSet<>(state.groups().byClass().keySet());
         candidates.addAll(excess.byClass().keySet());
@@ -153,10 +223,10 @@ public final class BorrowedLevel {
             }
         }
         if (worst == null) {
-            return new Served(stateAlpha, own.targetMissFraction(), stateBlocks, stateWeight, null, false, Basis.STATE);
+            return new Served(stateAlpha, own.targetMissFraction(), stateBlocks, stateWeight, null, false, Basis.STATE, pattern);
         }
         return new Served(Math.min(stateAlpha, worst.alpha), own.targetMissFraction(), stateBlocks, stateWeight, worstShape, false,
-            worst.basis);
+            worst.basis, pattern);
     }
 
     /**
@@ -169,16 +239,29 @@ public final class BorrowedLevel {
      */
     public static Served forShape(final StateKnowledge state, final AdaptiveQuantileLevel pooled, final ClassExcess excess,
                                   final ShapeClass asked) {
+        return forShape(state, Prior.pooled(pooled), excess, asked);
+    }
+
+    /**
+     * As {@link #forShape(StateKnowledge, AdaptiveQuantileLevel, ClassExcess, ShapeClass)}, the state borrowing from
+     * {@code prior}.
+     *
+     * @param prior what the state borrows from, not null
+     * @return the level to serve for the shape
+     */
+    public static Served forShape(final StateKnowledge state, final Prior prior, final ClassExcess excess, final ShapeClass asked) {
+        final AdaptiveQuantileLevel pooled = prior.level();
+        final PortPatternLevel pattern = pooled == null ? null : prior.pattern();
         final AdaptiveQuantileLevel own = ownLevel(state);
         final long stateBlocks = state.groups().stateBlocks();
         final double stateWeight = pooled == null ? 1.0 : weight(stateBlocks);
         final Choice mine = classAlpha(state, excess, asked, stateMissFraction(state, pooled));
         if (mine != null) {
-            return new Served(mine.alpha, own.targetMissFraction(), stateBlocks, stateWeight, asked, true, mine.basis);
+            return new Served(mine.alpha, own.targetMissFraction(), stateBlocks, stateWeight, asked, true, mine.basis, pattern);
         }
-        final Served worst = of(state, pooled, null, excess);
+        final Served worst = of(state, prior, null, excess);
         return new Served(worst.missFraction(), worst.targetMissFraction(), stateBlocks, stateWeight, worst.shape(), false,
-            Basis.WORST_CLASS);
+            Basis.WORST_CLASS, pattern);
     }
 
     /**

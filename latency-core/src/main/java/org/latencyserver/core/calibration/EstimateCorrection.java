@@ -159,9 +159,26 @@ public final class EstimateCorrection {
                                     final RecentValues pooledLogResiduals, final AdaptiveQuantileLevel pooledLevel,
                                     final org.latencyserver.core.traffic.ShapeClass declaredShape,
                                     final RecentValues pooledBurstScores, final int burstRoundTrips, final ClassExcess excess) {
+        return correct(thesis, reference, knowledge, pooledLogResiduals, BorrowedLevel.Prior.pooled(pooledLevel), declaredShape,
+            pooledBurstScores, burstRoundTrips, excess);
+    }
+
+    /**
+     * As {@link #correct(Estimate, LatencyHistogram, StateKnowledge, RecentValues, AdaptiveQuantileLevel,
+     * org.latencyserver.core.traffic.ShapeClass, RecentValues, int, ClassExcess)}, a bound's state borrowing from
+     * {@code prior}: the pooled level shrunk towards the state's port pattern's ({@link BorrowedLevel.Prior#of}); the
+     * description then names the pattern.
+     *
+     * @param prior what a bound's state borrows from, not null ({@code prior.level()} null to borrow nothing)
+     * @return the corrected estimate and how
+     */
+    public static Corrected correct(final Estimate thesis, final LatencyHistogram reference, final StateKnowledge knowledge,
+                                    final RecentValues pooledLogResiduals, final BorrowedLevel.Prior prior,
+                                    final org.latencyserver.core.traffic.ShapeClass declaredShape,
+                                    final RecentValues pooledBurstScores, final int burstRoundTrips, final ClassExcess excess) {
         if (thesis.kind() == EstimateKind.BOUND) {
             return knowledge.level() == null || reference == null ? new Corrected(thesis, "")
-                : bound(thesis, reference, knowledge, pooledLevel, BorrowedLevel.of(knowledge, pooledLevel, declaredShape, excess));
+                : bound(thesis, reference, knowledge, prior.level(), BorrowedLevel.of(knowledge, prior, declaredShape, excess));
         }
         return thesis.qos() == 3 && burstRoundTrips >= 1
             ? NextBurstPrediction.serve(thesis, knowledge, burstRoundTrips, pooledBurstScores)

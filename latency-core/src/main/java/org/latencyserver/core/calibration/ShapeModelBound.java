@@ -73,10 +73,25 @@ public final class ShapeModelBound {
                                                      final StateKnowledge knowledge, final AdaptiveQuantileLevel pooled,
                                                      final ShapeExcessModel model, final TrafficShape asked,
                                                      final PortBand band, final boolean bandKnown) {
+        return bound(thesis, reference, knowledge, BorrowedLevel.Prior.pooled(pooled), model, asked, band, bandKnown);
+    }
+
+    /**
+     * As {@link #bound(Estimate, LatencyHistogram, StateKnowledge, AdaptiveQuantileLevel, ShapeExcessModel, TrafficShape,
+     * PortBand, boolean)}, the state borrowing from {@code prior} (the pooled level shrunk towards its port pattern's).
+     *
+     * @param prior what the state borrows from, not null
+     * @return the state's bound times the shape's factor, and how
+     */
+    public static EstimateCorrection.Corrected bound(final Estimate thesis, final LatencyHistogram reference,
+                                                     final StateKnowledge knowledge, final BorrowedLevel.Prior prior,
+                                                     final ShapeExcessModel model, final TrafficShape asked,
+                                                     final PortBand band, final boolean bandKnown) {
+        final AdaptiveQuantileLevel pooled = prior.level();
         final double target = knowledge.level().targetMissFraction();
         final BorrowedLevel.Served stateLevel = new BorrowedLevel.Served(BorrowedLevel.stateMissFraction(knowledge, pooled), target,
             knowledge.groups().stateBlocks(), pooled == null ? 1.0 : BorrowedLevel.weight(knowledge.groups().stateBlocks()), null,
-            false, BorrowedLevel.Basis.STATE);
+            false, BorrowedLevel.Basis.STATE, pooled == null ? null : prior.pattern());
         final EstimateCorrection.Corrected atState = EstimateCorrection.bound(thesis, reference, knowledge, pooled, stateLevel);
         final double stateMillis = stateBoundNanos(reference, knowledge, pooled) / 1e6;
         final double factor = model.boundFactor(asked, band, target);

@@ -166,7 +166,7 @@ final class IdlConversions {
             (short) row.load().cpu().code(), (short) row.load().port().code(), hops(row),
             composed == null ? "" : composed.served().word(), composed == null ? 0.0 : composed.unionMillis(),
             composed == null ? 0.0 : composed.independentMillis(), ConnectionTraffic.estimateText(row,
-                org.latencyserver.server.engine.ServedLevels.pooledAsServed(row)));
+                org.latencyserver.server.engine.ServedLevels.priorAsServed(row).level()));
     }
 
     static org.latencyserver.idl.latency.ConfidenceInterval interval(final ConfidenceInterval interval, final String unit,
@@ -233,7 +233,7 @@ final class IdlConversions {
             final StateKnowledge k = entry.getValue();
             final ConnectionLoadState state = entry.getKey();
             states.add(stateCalibration((short) state.cpu().code(), (short) state.port().code(),
-                state.label(), k, nominal, servedLevelPercent(row, k)));
+                state.label(), k, nominal, servedLevelPercent(row, state, k)));
             anyBelowNominal |= k.coverageBelowNominal();
             pooledCoverage = pooledCoverage.plus(k.coverage());
             windows += k.meanErrors().windows();
@@ -249,7 +249,7 @@ final class IdlConversions {
         final ConfidenceInterval pooledInterval = pooledCoverage.interval(0.95);
         final StateCalibration pooled = new StateCalibration((short) -1, (short) -1, "all states", pooledCoverage.roundTrips(),
             zeroIfNaN(pooledCoverage.coverage()), coverageInterval(pooledInterval), nominal,
-            servedLevelPercent(row, current), windows,
+            servedLevelPercent(row, row.load(), current), windows,
             zeroIfNaN(RecentValues.median(recentErrors.stream().mapToDouble(Double::doubleValue).toArray())), windows == 0 ? 0.0 : (double) inside / windows,
             current.meanCorrection().appliedFactor(), measurements, lastMeasured, alarms, anyBelowNominal);
         return new Calibration(row.spec().indexRef(), row.spec().calibration().configName(), pooled,
@@ -265,10 +265,13 @@ final class IdlConversions {
             k.coverageBelowNominal());
     }
 
-    /** @return the level a bound is read at in a state: its own level borrowing from the connection's pooled one; 0 without */
-    private static double servedLevelPercent(final ConnectionRow row, final StateKnowledge k) {
+    /**
+     * @return the level a bound is read at in a state: its own level borrowing from its port pattern's, itself borrowing
+     *         from the connection's pooled one; 0 without
+     */
+    private static double servedLevelPercent(final ConnectionRow row, final ConnectionLoadState state, final StateKnowledge k) {
         return k.level() == null ? 0.0 : org.latencyserver.core.calibration.BorrowedLevel.of(k,
-            org.latencyserver.server.engine.ServedLevels.pooledAsServed(row),
+            org.latencyserver.server.engine.ServedLevels.priorAsServed(row, state),
             ConnectionTraffic.declaredClass(row.spec()), row.learning().classExcess()).servedPercent();
     }
 

@@ -5,6 +5,7 @@ import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.ClassExcess;
 import org.latencyserver.core.calibration.PortBand;
+import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeModelBound;
 import org.latencyserver.core.calibration.StateKnowledge;
@@ -22,7 +23,7 @@ import org.latencyserver.server.table.Learning;
  * Round trips sent while an estimate was served test it: counted in the load state's calibration, and, when the
  * estimate is the state's own (a measurement of it, remembered or fresh, its profile cell, or its band's probes) and
  * the connection adaptive, learned from (the correction, the drift test). A bound's levels — the connection's pooled
- * one, the state's own, the traffic shape class's — each learn from the misses of the bound read at that level from
+ * one, the state's port pattern's, the state's own, the traffic shape class's — each learn from the misses of the bound read at that level from
  * the histogram the served bound came from (see {@code BorrowedLevel}); the class's excess over its state's level, kept
  * connection-wide ({@code ClassExcess}), learns from the misses of the bound read at the state's level plus that excess;
  * the connection's shape model ({@code ShapeExcessModel}) learns from the round trips' ratios to the state's bound.
@@ -80,8 +81,9 @@ final class ServedCalibration {
                 return learning;
             }
             final ShapeClass group = shape == null ? StateKnowledge.CLASSIC_PROBES : shape;
-            // Learned against the level the bound was served at (a loaded path borrows from its same-hops states).
-            final AdaptiveQuantileLevel servedPooled = ServingPolicy.correctingPooled(row, profileThesis, pooled);
+            // Learned against the level the bound was served at (a loaded path borrows from its same-hops states; every
+            // state from its port pattern's level before the pooled one).
+            final AdaptiveQuantileLevel servedPooled = ServingPolicy.correctingPrior(row, profileThesis, pooled).level();
             final ClassExcess excess = learning.classExcess().observe(group, BorrowedLevel.stateMissFraction(known, servedPooled),
                 known.level(), count, missesAt);
             // A block on a path whose loaded hop may hide behind an unknown one teaches the shape model nothing.
@@ -91,8 +93,14 @@ final class ServedCalibration {
             // The pooled level's own count: a state whose corrections restart does not make it young again.
             final AdaptiveQuantileLevel pooledNext = pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent()),
                 row.learning().pooledLevelBlocks());
+            // The port pattern's level learns, as the others, from the misses of the bound it itself gives.
+            final PortPatternLevel pattern = row.learning().patternLevel(row.load());
+            final PortPatternLevel patternBefore = pattern != null ? pattern : PortPatternLevel.start(row.spec().boundPercent());
+            final PortPatternLevel patternNext = patternBefore.observe(count,
+                missesAt.applyAsLong(patternBefore.level().servedPercent()));
             return learning.withPooledLevelLearned(!ratios ? pooledNext : profileThesis ? pooledNext.observeProfileRatios(roundTrips,
-                thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis)).withClassExcess(excess).withShapeModel(model);
+                thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis)).withClassExcess(excess).withShapeModel(model)
+                .withPatternLevel(row.load(), patternNext);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
         final Learning learning = withShapeMean(row.learning(), adapt && fromProbe, traffic, roundTrips, count, meanMillis,

@@ -1,12 +1,15 @@
 package org.latencyserver.server.engine;
 
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.BorrowedLevel;
+import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.server.table.ConnectionRow;
 
 /**
  * The connection-wide level a served bound borrowed from, for those who show or explain what was served (the
  * extended interface's level and traffic text): the connection's pooled level, or on a loaded path of several
- * ports the level of the states with the same hops loaded, as the serving policy chose it. Stateless.
+ * ports the level of the states with the same hops loaded, as the serving policy chose it, and that level shrunk
+ * towards a state's port pattern's level ({@link #priorAsServed}), which the state's own level borrows from. Stateless.
  */
 public final class ServedLevels {
 
@@ -23,5 +26,24 @@ public final class ServedLevels {
             return pooled;
         }
         return ServingPolicy.correctingPooled(row, ServedCalibration.fromProfile(row.served().source()), pooled);
+    }
+
+    /**
+     * @param row a connection, in its current state
+     * @return what its current state's level borrowed from: {@link #pooledAsServed} shrunk towards the state's port
+     *         pattern's level ({@code BorrowedLevel.Prior})
+     */
+    public static BorrowedLevel.Prior priorAsServed(final ConnectionRow row) {
+        return priorAsServed(row, row.load());
+    }
+
+    /**
+     * @param row   a connection, in its current state
+     * @param state one of its load states
+     * @return {@link #pooledAsServed} shrunk towards that state's port pattern's level: what the state's level borrows
+     *         from while the connection's served bound comes from where it comes from now
+     */
+    public static BorrowedLevel.Prior priorAsServed(final ConnectionRow row, final ConnectionLoadState state) {
+        return BorrowedLevel.Prior.of(pooledAsServed(row), row.learning().patternLevel(state));
     }
 }

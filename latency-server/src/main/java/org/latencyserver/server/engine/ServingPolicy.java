@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.BandProbes;
 import org.latencyserver.core.calibration.EstimateCorrection;
 import org.latencyserver.core.calibration.RatioScores;
@@ -41,8 +42,9 @@ import org.latencyserver.server.table.ServedEstimate;
  *   <li>An adaptive connection's value is corrected from what was learned in the state
  *       ({@link EstimateCorrection}); a bound on a loaded path of several ports whose combined state is young, with the
  *       connection's pooled level ({@link PathLevelBorrowing}); one read from a loaded path's own round trips (band probes,
- *       a measurement), with the pooled level of the states with the same hops loaded once one was tested; a thesis connection's is
- *       served as the thesis computes it.</li>
+ *       a measurement), with the pooled level of the states with the same hops loaded once one was tested; in every
+ *       case a young state's level borrows from its port pattern's level (the states with the same port state on every
+ *       hop) before that pooled one ({@link #correctingPrior}); a thesis connection's is served as the thesis computes it.</li>
  * </ul>
  *
  * <p>Not thread-safe: owned by the update thread (the profiles it reads are an immutable snapshot).
@@ -375,7 +377,7 @@ final class ServingPolicy {
             ? PathLevelBorrowing.knowledgeFor(row) : new PathLevelBorrowing.Borrowed(row.currentKnowledge(), null);
         final EstimateCorrection.Corrected corrected = EstimateCorrection.correct(thesis, reference,
             correctingKnowledge(fromProfile, knowledge.knowledge()), row.learning().pooledMeanLogResiduals(),
-            correctingPooled(row, fromProfile, row.learning().pooledLevel(row.spec().boundPercent())), declaredShape(row),
+            correctingPrior(row, fromProfile, row.learning().pooledLevel(row.spec().boundPercent())), declaredShape(row),
             row.learning().pooledBurstScores(), BurstLength.of(row.spec()), row.learning().classExcess());
         final boolean borrowed = knowledge.description() != null && !corrected.description().isEmpty();
         final Estimate estimate = borrowed ? withNote(corrected.estimate(), knowledge.description()) : corrected.estimate();
@@ -417,6 +419,21 @@ final class ServingPolicy {
     static AdaptiveQuantileLevel correctingPooled(final ConnectionRow row, final boolean fromProfile,
                                                   final AdaptiveQuantileLevel pooled) {
         return fromProfile ? correctingPooled(true, pooled) : PathLevelBorrowing.pooledForOwnRoundTrips(row, pooled);
+    }
+
+    /**
+     * What the current state's level borrows from: the pooled level a bound is corrected with ({@link
+     * #correctingPooled(ConnectionRow, boolean, AdaptiveQuantileLevel)}) shrunk towards the state's port pattern's level
+     * by the pattern's blocks ({@code BorrowedLevel.Prior}).
+     *
+     * @param row         the connection, in its current state
+     * @param fromProfile whether the bound was read from a profile
+     * @param pooled      the connection's pooled level, or null
+     * @return the prior; its level null to borrow nothing
+     */
+    static BorrowedLevel.Prior correctingPrior(final ConnectionRow row, final boolean fromProfile,
+                                               final AdaptiveQuantileLevel pooled) {
+        return BorrowedLevel.Prior.of(correctingPooled(row, fromProfile, pooled), row.learning().patternLevel(row.load()));
     }
 
     private static Estimate withNote(final Estimate estimate, final String note) {

@@ -71,26 +71,27 @@ public final class ShapedEstimate {
                 || row.served().source() == EstimateSource.PROFILE_FALLBACK;
             final StateKnowledge knowledge = ServingPolicy.correctingKnowledge(fromProfile,
                 fromProfile ? PathLevelBorrowing.knowledgeFor(row).knowledge() : row.currentKnowledge());
-            final AdaptiveQuantileLevel correctingPooled = ServingPolicy.correctingPooled(row, fromProfile, pooled);
+            final BorrowedLevel.Prior prior = ServingPolicy.correctingPrior(row, fromProfile, pooled);
             if (knowledge.level() == null || row.served().reference() == null || thesis.kind() != EstimateKind.BOUND) {
                 return Answer.found(new ForShape(served, asServed, thesis.valueMillis(),
                     shape.label() + "; the served bound (no level learned to read another at)"));
             }
-            final BorrowedLevel.Served level = BorrowedLevel.forShape(knowledge, correctingPooled, row.learning().classExcess(),
+            final BorrowedLevel.Served level = BorrowedLevel.forShape(knowledge, prior, row.learning().classExcess(),
                 ShapeClass.of(shape));
             final ShapeExcessModel model = row.learning().shapeModel();
             if (level.basis() != BorrowedLevel.Basis.CLASS_IN_STATE && model.fitted()) {
                 // The model learned each shape's excess over the state's bound read with the state's own knowledge and the
-                // pooled level the bound was served with (a loaded path's same-hops pool): served against the same bound.
+                // prior the bound was served with (the pooled level, or a loaded path's same-hops pool, shrunk towards the
+                // state's port pattern's level): served against the same bound.
                 final EstimateCorrection.Corrected corrected = ShapeModelBound.bound(thesis, row.served().reference(),
-                    row.currentKnowledge(), correctingPooled, model, shape, PortBand.of(row.load()),
+                    row.currentKnowledge(), prior, model, shape, PortBand.of(row.load()),
                     PortBand.knownIdle(row.load()));
                 return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
                     shape.label() + "; bound from the shape model from " + model.blocks() + " trains (the state's bound times"
                         + " the shape's learned excess; its class has too few blocks in this state)"));
             }
             final EstimateCorrection.Corrected corrected = EstimateCorrection.bound(thesis, row.served().reference(), knowledge,
-                correctingPooled, level);
+                prior.level(), level);
             return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
                 shape.label() + "; bound read at " + level.basis().words()
                     + (level.shape() == null ? "" : " (" + level.shape().label() + ")")));

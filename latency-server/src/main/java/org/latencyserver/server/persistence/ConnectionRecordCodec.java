@@ -9,14 +9,17 @@ import static org.latencyserver.server.persistence.LenientJson.longOr;
 import static org.latencyserver.server.persistence.LenientJson.number;
 import static org.latencyserver.server.persistence.LenientJson.requiredInt;
 import static org.latencyserver.server.persistence.LenientJson.text;
+import static org.latencyserver.server.persistence.LenientJson.wholeOf;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
@@ -24,6 +27,7 @@ import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.input.InputNode;
 import org.latencyserver.core.path.BoundMethod;
 import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.PortState;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.persistence.JsonFieldTable.Field;
 import org.latencyserver.server.table.ComposedBound;
@@ -49,7 +53,8 @@ import org.latencyserver.server.table.ServedEstimate;
  * the method served and both methods' values, {@code independent_ms} 0 when it could not be had; absent otherwise and in
  * older records) and {@code states} (per load state:
  * last measurement, correction, calibration tallies; {@link StateKnowledgeJson}), {@code pooled_level_miss_fraction} (with {@code pooled_level_blocks}, the blocks it
- * learned from) and
+ * learned from), {@code pattern_levels} (each port pattern's level and blocks, which a young state borrows from before
+ * the pooled level) and
  * {@code class_excess} (each shape class's excess over its state's level; {@link ClassExcessJson}) and
  * {@code shape_model} (every traffic shape's excess over its state's bound, a regression; {@link ShapeModelJson}) and
  * {@code shape_mean_model} (every traffic shape's mean over its state's thesis mean, a regression; {@link ShapeMeanModelJson}).
@@ -176,6 +181,16 @@ final class ConnectionRecordCodec {
         },
         ConnectionRecordCodec::readPooledBlocks);
 
+    /**
+     * Each port pattern's level (the load states with the same port state on every hop, {@code PortPatternLevel}), which
+     * a young state borrows from before the pooled level: {@code [{"hop_states": [codes in path order], "miss_fraction":
+     * α, "blocks": n}, …]}, in the order of the hop codes; absent when none learned a block, and in older files (then
+     * every pattern starts at the nominal level again). Damaged, the record is refused naming the pattern's place.
+     */
+    private static final Field<ConnectionRow, Draft> PATTERN_LEVELS = new Field<>("pattern_levels",
+        row -> row.learning().patternLevels(), ConnectionRecordCodec::writePatternLevels,
+        ConnectionRecordCodec::readPatternLevels);
+
     /** Each shape class's excess over its state's level, learned connection-wide ({@link ClassExcessJson}). */
     private static final Field<ConnectionRow, Draft> CLASS_EXCESS = new Field<>("class_excess", row -> row.learning().classExcess(),
         (c, name, row, earlier) -> ClassExcessJson.write(c, name, row.learning().classExcess()),
@@ -239,9 +254,9 @@ final class ConnectionRecordCodec {
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
             DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS, POOLED_PROFILE_RATIOS, CLASS_EXCESS,
-            SHAPE_MODEL, SHAPE_MEAN_MODEL, POOLED_BLOCKS),
+            SHAPE_MODEL, SHAPE_MEAN_MODEL, POOLED_BLOCKS, PATTERN_LEVELS),
         List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS,
-            POOLED_PROFILE_RATIOS, POOLED_BLOCKS, CLASS_EXCESS, SHAPE_MODEL, SHAPE_MEAN_MODEL,
+            POOLED_PROFILE_RATIOS, POOLED_BLOCKS, PATTERN_LEVELS, CLASS_EXCESS, SHAPE_MODEL, SHAPE_MEAN_MODEL,
             MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 
@@ -357,6 +372,83 @@ final class ConnectionRecordCodec {
             blocks += state.coverage().blocks();
         }
         d.learning = d.learning.withPooledLevelBlocks(blocks);
+    }
+
+    private static void writePatternLevels(final ObjectNode c, final String name, final ConnectionRow row,
+                                           final ConnectionRow earlier) {
+        final Map<List<PortState>, PortPatternLevel> patterns = row.learning().patternLevels();
+        if (patterns.isEmpty()) {
+            return;
+        }
+        final List<List<PortState>> keys = new ArrayList<>(patterns.keySet());
+        keys.sort(PATTERN_ORDER);
+        final ArrayNode array = c.putArray(name);
+        for (final List<PortState> hops : keys) {
+            final PortPatternLevel pattern = patterns.get(hops);
+            final ObjectNode node = array.addObject();
+            final ArrayNode codes = node.putArray("hop_states");
+            hops.forEach(hop -> codes.add(hop.code()));
+            node.put("miss_fraction", pattern.level().missFraction());
+            node.put("blocks", pattern.blocks());
+        }
+    }
+
+    /** Patterns by their hops' codes, hop by hop, the shorter first. */
+    private static final java.util.Comparator<List<PortState>> PATTERN_ORDER = (a, b) -> {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            final int byHop = Integer.compare(a.get(i).code(), b.get(i).code());
+            if (byHop != 0) {
+                return byHop;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    };
+
+    private static void readPatternLevels(final InputNode c, final String name, final Draft d) {
+        final double boundPercent = boundPercentOf(d);
+        if (!has(c, name) || !(boundPercent > 0 && boundPercent < 100)) {
+            return;
+        }
+        final InputNode array = field(c, name);
+        if (array == null || array.kind() != InputNode.Kind.LIST) {
+            throw new IllegalArgumentException(name + ": expected an array of port patterns, found "
+                + (array == null ? "null" : array.describe()));
+        }
+        final AdaptiveQuantileLevel fresh = AdaptiveQuantileLevel.start(boundPercent);
+        final List<InputNode> patterns = array.items();
+        for (int p = 0; p < patterns.size(); p++) {
+            final InputNode pattern = patterns.get(p);
+            if (pattern.kind() != InputNode.Kind.MAP) {
+                throw new IllegalArgumentException(name + "[" + p + "]: expected an object, found " + pattern.describe());
+            }
+            try {
+                final List<InputNode> codes = items(pattern, "hop_states");
+                if (codes.isEmpty() || codes.size() > org.latencyserver.server.table.ConnectionSpec.MAX_HOPS) {
+                    throw new IllegalArgumentException("hop_states: expected 1.."
+                        + org.latencyserver.server.table.ConnectionSpec.MAX_HOPS + " port states, found " + codes.size());
+                }
+                final List<PortState> hops = new ArrayList<>(codes.size());
+                for (final InputNode code : codes) {
+                    if (!code.isIntegral()) {
+                        throw new IllegalArgumentException("hop_states: expected whole port state codes, found " + code.describe());
+                    }
+                    hops.add(PortState.fromCode((int) wholeOf(code)));
+                }
+                final double missFraction = number(pattern, "miss_fraction");
+                if (!Double.isFinite(missFraction) || missFraction > fresh.maxMissFraction()) {
+                    throw new IllegalArgumentException("miss_fraction: expected a finite number at most " + fresh.maxMissFraction()
+                        + ", was " + missFraction);
+                }
+                final double blocks = number(pattern, "blocks");
+                if (!(blocks >= 0) || blocks != Math.rint(blocks) || blocks >= 0x1p63) {
+                    throw new IllegalArgumentException("blocks: must be a whole number >= 0, was " + blocks);
+                }
+                d.learning = d.learning.withPatternLevel(hops, new PortPatternLevel(new AdaptiveQuantileLevel(
+                    fresh.targetMissFraction(), missFraction, fresh.stepPerRoundTrip(), fresh.maxBlockWeight()), (long) blocks));
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(name + "[" + p + "]." + e.getMessage(), e);
+            }
+        }
     }
 
     private static void readStates(final InputNode c, final String name, final Draft d) {

@@ -1,14 +1,17 @@
 package org.latencyserver.server.table;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.ClassExcess;
+import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeMeanModel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.PortState;
 
 /**
  * What a connection has learned, per load state ({@link StateKnowledge}: last measurement,
@@ -33,24 +36,40 @@ import org.latencyserver.core.state.ConnectionLoadState;
  *                               corrections restart starts its own count again, the pooled level does not), which decides
  *                               the pooled level's step ({@link AdaptiveQuantileLevel#stepFactor}: γ for every count
  *                               while {@code YOUNG_BLOCKS} is 1)
+ * @param patternLevels          each port pattern's level (the load states with the same port state on every hop, the
+ *                               CPU states left out; {@link PortPatternLevel}), learned from every block of a bound in
+ *                               its states, which a young state borrows from before the pooled level; empty until a
+ *                               pattern's first block, and in older files
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
                        AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel,
-                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks) {
+                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks, Map<List<PortState>, PortPatternLevel> patternLevels) {
 
     /** Nothing learned. */
     public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null, ClassExcess.EMPTY,
         ShapeExcessModel.EMPTY);
 
-    /** Copies the map. */
+    /** Copies the maps. */
     public Learning {
         byState = Map.copyOf(byState);
+        if (patternLevels == null) {
+            throw new IllegalArgumentException("learning needs its port patterns' levels (an empty map for none)");
+        }
+        patternLevels = Map.copyOf(patternLevels);
         if (classExcess == null || shapeModel == null || shapeMeanModel == null) {
             throw new IllegalArgumentException("learning needs its class excesses and shape models (EMPTY for none)");
         }
         if (pooledLevelBlocks < 0) {
             throw new IllegalArgumentException("pooled level blocks must be >= 0, was " + pooledLevelBlocks);
         }
+    }
+
+    /** Learning with no port pattern's level yet. */
+    public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
+                    final String nextMeasurementReason, final AdaptiveQuantileLevel pooledLevel, final ClassExcess classExcess,
+                    final ShapeExcessModel shapeModel, final ShapeMeanModel shapeMeanModel, final long pooledLevelBlocks) {
+        this(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks, Map.of());
     }
 
     /** Learning whose pooled level has learned from no block yet. */
@@ -73,7 +92,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withShapeMeanModel(final ShapeMeanModel model) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, model,
-            pooledLevelBlocks);
+            pooledLevelBlocks, patternLevels);
     }
 
     /** Learning with no class excess nor shape model learned yet. */
@@ -88,7 +107,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withClassExcess(final ClassExcess excess) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, patternLevels);
     }
 
     /**
@@ -97,7 +116,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withShapeModel(final ShapeExcessModel model) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, model, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, patternLevels);
     }
 
     /** Learning with no pooled level yet. */
@@ -123,7 +142,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevel(final AdaptiveQuantileLevel level) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, patternLevels);
     }
 
     /**
@@ -132,7 +151,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevelLearned(final AdaptiveQuantileLevel level) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks + 1);
+            pooledLevelBlocks + 1, patternLevels);
     }
 
     /**
@@ -141,7 +160,36 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevelBlocks(final long blocks) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            blocks);
+            blocks, patternLevels);
+    }
+
+    /**
+     * @param state a load state
+     * @return its port pattern's level, or null when none of the pattern's states has learned a block of a bound
+     */
+    public PortPatternLevel patternLevel(final ConnectionLoadState state) {
+        return patternLevels.get(PortPatternLevel.patternOf(state));
+    }
+
+    /**
+     * @param state   a load state (its port pattern is what counts)
+     * @param pattern the pattern's level after a block, or as read back
+     * @return the learning with it
+     */
+    public Learning withPatternLevel(final ConnectionLoadState state, final PortPatternLevel pattern) {
+        return withPatternLevel(PortPatternLevel.patternOf(state), pattern);
+    }
+
+    /**
+     * @param hops    a port pattern: every hop's port state in path order
+     * @param pattern its level after a block, or as read back
+     * @return the learning with it
+     */
+    public Learning withPatternLevel(final List<PortState> hops, final PortPatternLevel pattern) {
+        final Map<List<PortState>, PortPatternLevel> next = new HashMap<>(patternLevels);
+        next.put(List.copyOf(hops), pattern);
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks, next);
     }
 
     /**
@@ -194,7 +242,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
         final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
         next.put(state, knowledge);
         return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, patternLevels);
     }
 
     /**
@@ -203,7 +251,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning enteredStateAt(final long sinceNanos) {
         return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, patternLevels);
     }
 
     /**
@@ -212,6 +260,6 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withMeasurementReason(final String reason) {
         return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, patternLevels);
     }
 }

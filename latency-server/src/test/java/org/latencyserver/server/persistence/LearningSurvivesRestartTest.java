@@ -174,6 +174,56 @@ class LearningSurvivesRestartTest {
     }
 
     @Test
+    void thePortPatternsLevelsAndBlocksAreRestored() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        assertEquals(1, saved.learning().patternLevels().size(), "one port pattern (one idle port) learned");
+        final var pattern = saved.learning().patternLevel(saved.load());
+        assertEquals(24, pattern.blocks(), "every probe window taught its state's pattern");
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        assertEquals(saved.learning().patternLevels(), after.table().row((short) 4).learning().patternLevels());
+    }
+
+    @Test
+    void aFileWrittenBeforePortPatternsLoadsWithNoPatternLevelAndEverythingElse() throws Exception {
+        final Path file = directory.resolve("state.json");
+        final ConnectionRow saved = learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final List<JsonNode> parents = root.findParents("pattern_levels");
+        assertEquals(1, parents.size(), "one connection's patterns were written");
+        ((ObjectNode) parents.get(0)).remove("pattern_levels");
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
+        final ConnectionRow restored = after.table().row((short) 4);
+        assertTrue(restored.learning().patternLevels().isEmpty(), "no pattern level: each starts afresh");
+        assertEquals(saved.learning().pooledLevel(), restored.learning().pooledLevel());
+        assertEquals(saved.learning().pooledLevelBlocks(), restored.learning().pooledLevelBlocks());
+        assertEquals(saved.learning().byState().keySet(), restored.learning().byState().keySet());
+    }
+
+    @Test
+    void aDamagedPatternLevelIsRefusedByName() throws Exception {
+        final Path file = directory.resolve("state.json");
+        learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        ((ObjectNode) root.findValue("pattern_levels").get(0)).put("blocks", -3);
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = engine();
+        final StateStore store = new StateStore(file, after.table());
+        assertEquals(0, store.restoreInto(after, 0), "the damaged connection is not restored");
+        assertTrue(store.refusedBecause() != null && store.refusedBecause().contains("pattern_levels[0].blocks"),
+            String.valueOf(store.refusedBecause()));
+    }
+
+    @Test
     void aFileWrittenBeforeGroupLevelsLoadsWithItsStatesLevelsWeighedByTheirCoverageBlocks() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
@@ -320,7 +370,7 @@ class LearningSurvivesRestartTest {
         int removed = 0;
         if (node instanceof ObjectNode object) {
             for (final String name : List.of("pooled_level_miss_fraction", "level_blocks", "shape_levels", "class_excess",
-                "shape_model")) {
+                "shape_model", "pattern_levels")) {
                 if (object.remove(name) != null) {
                     removed++;
                 }

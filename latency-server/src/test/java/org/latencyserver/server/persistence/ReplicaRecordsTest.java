@@ -61,6 +61,23 @@ class ReplicaRecordsTest {
     }
 
     @Test
+    void theStandbyReceivesThePortPatternsLevelsWithTheRow() {
+        final UpdateEngine primary = measured(engine(1024));
+        for (int w = 0; w < 5; w++) {
+            assertTrue(primary.submitProbe((short) 4, "lab1", LatencyHistogram.fromHdr(RoundTrips.evenlySpread(8, 250, 400)),
+                0.3, 2000, null, (10 + 2 * w) * SECOND).accepted());
+        }
+        final ConnectionRow sent = primary.table().row((short) 4);
+        assertEquals(5, sent.learning().patternLevel(sent.load()).blocks(), "the probe windows taught the state's pattern");
+
+        final UpdateEngine standby = engine(1024);
+        final List<Command.RestoreConnection> commands = ReplicaRecords.decode(ReplicaRecords.encode(List.of(sent)),
+            standby.table(), InputLimits.DEFAULT.maxHistogramBins());
+        assertTrue(commands.get(0).applyTo(standby, 0));
+        assertEquals(sent.learning().patternLevels(), standby.table().row((short) 4).learning().patternLevels());
+    }
+
+    @Test
     void aRowsRecordRestoresTheSameReadingsMeasurementAndEstimateOnTheOtherSide() {
         final UpdateEngine primary = measured(engine(1024));
         final ConnectionRow sent = primary.table().row((short) 4);
