@@ -180,7 +180,7 @@ class LearningSurvivesRestartTest {
         assertEquals(1, saved.learning().patternLevels().size(), "one port pattern (one idle port) learned");
         final var pattern = saved.learning().patternLevel(saved.load());
         assertEquals(24, pattern.blocks(), "every probe window taught its state's pattern");
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         assertEquals(saved.learning().patternLevels(), after.table().row((short) 4).learning().patternLevels());
     }
@@ -197,7 +197,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
         final ConnectionRow restored = after.table().row((short) 4);
         assertTrue(restored.learning().patternLevels().isEmpty(), "no pattern level: each starts afresh");
@@ -216,7 +216,7 @@ class LearningSurvivesRestartTest {
         Files.writeString(file, json.writeValueAsString(root));
         Files.deleteIfExists(directory.resolve("state.json.journal"));
 
-        final UpdateEngine after = engine();
+        final UpdateEngine after = connection.engine();
         final StateStore store = new StateStore(file, after.table());
         assertEquals(0, store.restoreInto(after, 0), "the damaged connection is not restored");
         assertTrue(store.refusedBecause() != null && store.refusedBecause().contains("pattern_levels[0].blocks"),
