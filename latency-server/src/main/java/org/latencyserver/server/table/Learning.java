@@ -7,6 +7,7 @@ import org.latencyserver.core.calibration.ClassExcess;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeMeanModel;
+import org.latencyserver.core.calibration.ShapeModelLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
 
@@ -33,10 +34,13 @@ import org.latencyserver.core.state.ConnectionLoadState;
  *                               corrections restart starts its own count again, the pooled level does not), which decides
  *                               the pooled level's step ({@link AdaptiveQuantileLevel#stepFactor}: γ for every count
  *                               while {@code YOUNG_BLOCKS} is 1)
+ * @param shapeModelLevel        the level the shape model's score quantile is read at, per port band, learned from the
+ *                               misses of the model's own bound on the trains it learns from ({@code ShapeModelLevel});
+ *                               null until a bound connection's first such train (then it starts at the nominal level)
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
                        AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel,
-                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks) {
+                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks, ShapeModelLevel shapeModelLevel) {
 
     /** Nothing learned. */
     public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null, ClassExcess.EMPTY,
@@ -51,6 +55,34 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
         if (pooledLevelBlocks < 0) {
             throw new IllegalArgumentException("pooled level blocks must be >= 0, was " + pooledLevelBlocks);
         }
+    }
+
+    /** Learning whose shape model's level has learned from no train yet. */
+    public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
+                    final String nextMeasurementReason, final AdaptiveQuantileLevel pooledLevel, final ClassExcess classExcess,
+                    final ShapeExcessModel shapeModel, final ShapeMeanModel shapeMeanModel, final long pooledLevelBlocks) {
+        this(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks, null);
+    }
+
+    /**
+     * @param boundPercent the connection's bound, or 0 for a mean
+     * @return the shape model's level, started at the nominal one when none yet; null for a mean or a 100 % bound
+     */
+    public ShapeModelLevel shapeModelLevel(final double boundPercent) {
+        if (shapeModelLevel != null) {
+            return shapeModelLevel;
+        }
+        return boundPercent > 0 && boundPercent < 100 ? ShapeModelLevel.start(boundPercent) : null;
+    }
+
+    /**
+     * @param level the shape model's level after a train, or as read back (null: none learned)
+     * @return the learning with it
+     */
+    public Learning withShapeModelLevel(final ShapeModelLevel level) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks, level);
     }
 
     /** Learning whose pooled level has learned from no block yet. */
@@ -73,7 +105,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withShapeMeanModel(final ShapeMeanModel model) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, model,
-            pooledLevelBlocks);
+            pooledLevelBlocks, shapeModelLevel);
     }
 
     /** Learning with no class excess nor shape model learned yet. */
@@ -88,7 +120,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withClassExcess(final ClassExcess excess) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, shapeModelLevel);
     }
 
     /**
@@ -97,7 +129,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withShapeModel(final ShapeExcessModel model) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, model, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, shapeModelLevel);
     }
 
     /** Learning with no pooled level yet. */
@@ -123,7 +155,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevel(final AdaptiveQuantileLevel level) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, shapeModelLevel);
     }
 
     /**
@@ -132,7 +164,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevelLearned(final AdaptiveQuantileLevel level) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks + 1);
+            pooledLevelBlocks + 1, shapeModelLevel);
     }
 
     /**
@@ -141,7 +173,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevelBlocks(final long blocks) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            blocks);
+            blocks, shapeModelLevel);
     }
 
     /**
@@ -194,7 +226,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
         final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
         next.put(state, knowledge);
         return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, shapeModelLevel);
     }
 
     /**
@@ -203,7 +235,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning enteredStateAt(final long sinceNanos) {
         return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, shapeModelLevel);
     }
 
     /**
@@ -212,6 +244,6 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withMeasurementReason(final String reason) {
         return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks);
+            pooledLevelBlocks, shapeModelLevel);
     }
 }
