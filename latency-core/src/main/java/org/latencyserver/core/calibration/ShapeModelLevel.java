@@ -47,8 +47,8 @@ public record ShapeModelLevel(AdaptiveQuantileLevel connection, long connectionB
             throw new IllegalArgumentException("a shape model level's block counts must be >= 0, were " + connectionBlocks
                 + ", " + idleBlocks + ", " + loadedBlocks);
         }
-        if (connection.targetMissFraction() != idle.targetMissFraction()
-            || connection.targetMissFraction() != loaded.targetMissFraction()) {
+        if (Math.abs(connection.targetMissFraction() - idle.targetMissFraction()) > 1e-12
+            || Math.abs(connection.targetMissFraction() - loaded.targetMissFraction()) > 1e-12) {
             throw new IllegalArgumentException("a shape model level's three levels must share their target");
         }
     }
