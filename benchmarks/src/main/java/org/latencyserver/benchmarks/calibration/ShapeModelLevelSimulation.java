@@ -37,6 +37,8 @@ import org.latencyserver.core.traffic.TrafficShape;
  * band (as the server does). Afterwards each application shape's bound — and that of {@value #FAMILY_DRAWS} shapes drawn
  * from the family, as the trains are, whose round trips the level's guarantee is about — is read in every state at both
  * levels, and its true coverage and its ratio to the shape's true p96 are computed (numerically: the model is known).
+ * Beside them, the trains' own round trips after the model fitted, each train against the model's bound for its shape
+ * at either level as it stood when the train was sent (the long-run, train-by-train coverage the level is for).
  *
  * <p>Stateless.
  */
@@ -52,6 +54,8 @@ public final class ShapeModelLevelSimulation {
     static final long HEAVY_BELOW_MICROS = 1_000;
     /** Shapes drawn from the family per connection, each scored in every state. */
     static final int FAMILY_DRAWS = 20;
+    /** The row of the trains' own round trips, each train against the bound served when it was sent. */
+    static final String TRAINS = "the trains";
     /** The row of the shapes drawn from the family. */
     static final String FAMILY = "family draws";
     private static final TDistribution T3 = new TDistribution(null, 3.0);
@@ -183,7 +187,12 @@ public final class ShapeModelLevelSimulation {
             final long misses = missesAt.applyAsLong(BorrowedLevel.of(state, pooled, null).servedPercent());
             final double stateBound = ShapeModelBound.stateBoundNanos(ref, state, pooled);
             if (model.fitted()) {
-                level = level.observe(band, block.totalCount(), ShapeModelBound.missesAt(model, shape, band, stateBound, block));
+                final java.util.function.DoubleToLongFunction modelMisses = ShapeModelBound.missesAt(model, shape, band, stateBound,
+                    block);
+                final long n = block.totalCount();
+                trains(cells, "nominal", band, n, modelMisses.applyAsLong(1 - ShapeModelSimulation.BOUND_PERCENT / 100));
+                trains(cells, "adaptive", band, n, modelMisses.applyAsLong(level.missFraction(band)));
+                level = level.observe(band, n, modelMisses);
             }
             model = model.observe(shape, block, stateBound, band);
             pooled = pooled.observe(values.length, missesAt.applyAsLong(pooled.servedPercent()));
@@ -220,6 +229,13 @@ public final class ShapeModelLevelSimulation {
                 add(cells, "adaptive", drawn, band, stateBound * model.boundFactor(shape, band, adaptiveAlpha), truthLog, quantiles);
             }
         }
+    }
+
+    /** Counts a train's round trips (as cases) and its hits (as the coverage sum) under "method|TRAINS|band". */
+    private static void trains(final Map<String, Cell> cells, final String method, final PortBand band, final long roundTrips,
+                               final long misses) {
+        cells.merge(method + "|" + TRAINS + "|" + band, new Cell(roundTrips - misses, 0, roundTrips),
+            (a, c) -> new Cell(a.coverageSum() + c.coverageSum(), 0, a.cases() + c.cases()));
     }
 
     private static void add(final Map<String, Cell> cells, final String method, final ShapeModelSimulation.Named named,
@@ -263,6 +279,13 @@ public final class ShapeModelLevelSimulation {
         for (final PortBand band : PortBand.values()) {
             System.out.printf(Locale.ROOT, "%-12s %-6s | %s | %s%n", FAMILY, band.name().toLowerCase(Locale.ROOT),
                 cell(cells.get("nominal|" + FAMILY + "|" + band)), cell(cells.get("adaptive|" + FAMILY + "|" + band)));
+        }
+        for (final PortBand band : PortBand.values()) {
+            final Cell nominal = cells.get("nominal|" + TRAINS + "|" + band);
+            final Cell adaptive = cells.get("adaptive|" + TRAINS + "|" + band);
+            System.out.printf(Locale.ROOT, "%-12s %-6s |  %5.1f %% of %-8d            |  %5.1f %% of %-8d%n", TRAINS,
+                band.name().toLowerCase(Locale.ROOT), 100 * nominal.coverageSum() / nominal.cases(), nominal.cases(),
+                100 * adaptive.coverageSum() / adaptive.cases(), adaptive.cases());
         }
     }
 
