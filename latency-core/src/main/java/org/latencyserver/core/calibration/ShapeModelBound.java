@@ -73,23 +73,52 @@ public final class ShapeModelBound {
                                                      final StateKnowledge knowledge, final AdaptiveQuantileLevel pooled,
                                                      final ShapeExcessModel model, final TrafficShape asked,
                                                      final PortBand band, final boolean bandKnown) {
-        return bound(thesis, reference, knowledge, BorrowedLevel.Prior.pooled(pooled), model, asked, band, bandKnown);
+        return bound(thesis, reference, knowledge, BorrowedLevel.Prior.pooled(pooled), model, asked, band, bandKnown, null);
     }
 
     /**
      * As {@link #bound(Estimate, LatencyHistogram, StateKnowledge, AdaptiveQuantileLevel, ShapeExcessModel, TrafficShape,
-     * PortBand, boolean)}, the state borrowing from {@code prior} (the pooled level shrunk towards its port pattern's).
+     * PortBand, boolean)}, the score quantile read at the band's adaptive level ({@link ShapeModelLevel}) rather than the
+     * nominal one.
      *
-     * @param prior what the state borrows from, not null
-     * @return the state's bound times the shape's factor, and how
+     * @param modelLevel the model's adaptive level, or null for the nominal one
+     * @return the state's bound times the shape's factor, and how (naming the model, its trains and the level)
+     */
+    public static EstimateCorrection.Corrected bound(final Estimate thesis, final LatencyHistogram reference,
+                                                     final StateKnowledge knowledge, final AdaptiveQuantileLevel pooled,
+                                                     final ShapeExcessModel model, final TrafficShape asked,
+                                                     final PortBand band, final boolean bandKnown,
+                                                     final ShapeModelLevel modelLevel) {
+        return bound(thesis, reference, knowledge, BorrowedLevel.Prior.pooled(pooled), model, asked, band, bandKnown, modelLevel);
+    }
+
+    /**
+     * As {@link #bound(Estimate, LatencyHistogram, StateKnowledge, AdaptiveQuantileLevel, ShapeExcessModel, TrafficShape,
+     * PortBand, boolean, ShapeModelLevel)}, the state borrowing from {@code prior} (the pooled level shrunk towards its
+     * port pattern's).
+     *
+     * @param thesis     the thesis's bound
+     * @param reference  the histogram it was read from, not null
+     * @param knowledge  what was learned in its load state; its level not null
+     * @param prior      what the state borrows from, not null
+     * @param model      the connection's shape model, {@linkplain ShapeExcessModel#fitted() fitted}
+     * @param asked      the shape asked for
+     * @param band       the current state's port band
+     * @param bandKnown  false when no hop is seen loaded but some hop's load is not known
+     * @param modelLevel the model's adaptive level, or null for the nominal one
+     * @return the state's bound times the shape's factor, and how (naming the model, its trains and the level)
      */
     public static EstimateCorrection.Corrected bound(final Estimate thesis, final LatencyHistogram reference,
                                                      final StateKnowledge knowledge, final BorrowedLevel.Prior prior,
                                                      final ShapeExcessModel model, final TrafficShape asked,
-                                                     final PortBand band, final boolean bandKnown) {
+                                                     final PortBand band, final boolean bandKnown,
+                                                     final ShapeModelLevel modelLevel) {
         final AdaptiveQuantileLevel pooled = prior.level();
-        final double target = knowledge.level().targetMissFraction();
-        final BorrowedLevel.Served stateLevel = new BorrowedLevel.Served(BorrowedLevel.stateMissFraction(knowledge, pooled), target,
+        final double nominal = knowledge.level().targetMissFraction();
+        final double target = modelLevel == null ? nominal
+            : ShapeModelLevel.quantileMissFraction(modelLevel.missFraction(band));
+        final String atLevel = modelLevel == null ? "" : " at " + modelLevel.description(band, bandKnown);
+        final BorrowedLevel.Served stateLevel = new BorrowedLevel.Served(BorrowedLevel.stateMissFraction(knowledge, pooled), nominal,
             knowledge.groups().stateBlocks(), pooled == null ? 1.0 : BorrowedLevel.weight(knowledge.groups().stateBlocks()), null,
             false, BorrowedLevel.Basis.STATE, pooled == null ? null : prior.pattern());
         final EstimateCorrection.Corrected atState = EstimateCorrection.bound(thesis, reference, knowledge, pooled, stateLevel);
@@ -98,8 +127,8 @@ public final class ShapeModelBound {
         final ShapeSpreadModel spread = model.spread();
         final String margin = spread.fitted()
             ? String.format(Locale.ROOT, "conformal margin %+.3f = score quantile %.3f × the shape's spread %.3f",
-                model.shapeMargin(asked, band, target), spread.scoreQuantile(target), spread.scale(asked, band))
-            : String.format(Locale.ROOT, "conformal margin %+.3f, one for every shape", model.margin(target));
+                model.shapeMargin(asked, band, target), spread.scoreQuantile(target), spread.scale(asked, band)) + atLevel
+            : String.format(Locale.ROOT, "conformal margin %+.3f, one for every shape", model.margin(target)) + atLevel;
         final String description = String.format(Locale.ROOT,
             "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s (predicted excess %+.3f, %s,"
                 + " ln units)", model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded port"
@@ -110,5 +139,30 @@ public final class ShapeModelBound {
         notes.add(description);
         return new EstimateCorrection.Corrected(new Estimate(at.qos(), at.kind(), stateMillis * factor, at.boundPercent(),
             at.interval(), at.alternatives(), at.basis(), notes, at.interpolated()), description);
+    }
+
+    /**
+     * What a block would have missed of the model's bound, for {@link ShapeModelLevel#observe}: computed before the
+     * block teaches the model.
+     *
+     * @param model           the shape model before the block
+     * @param shape           the block's traffic shape
+     * @param band            the band it was sent in
+     * @param stateBoundNanos the state's bound it was sent under, ns, {@code > 0}
+     * @param roundTrips      its round trips, ns
+     * @return round trips above {@code stateBoundNanos × exp(f(s, L) + q_{1−α} σ(s, L))}, as a function of α
+     */
+    public static java.util.function.DoubleToLongFunction missesAt(final ShapeExcessModel model, final TrafficShape shape,
+                                                                   final PortBand band, final double stateBoundNanos,
+                                                                   final LatencyHistogram roundTrips) {
+        final long total = roundTrips.totalCount();
+        return missFraction -> {
+            final double boundNanos = stateBoundNanos
+                * model.boundFactor(shape, band, ShapeModelLevel.quantileMissFraction(missFraction));
+            if (!(boundNanos < Long.MAX_VALUE)) {
+                return 0;
+            }
+            return total - Math.min(total, roundTrips.countAtOrBelow(Math.round(boundNanos)));
+        };
     }
 }

@@ -8,6 +8,7 @@ import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeModelBound;
+import org.latencyserver.core.calibration.ShapeModelLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
@@ -26,7 +27,9 @@ import org.latencyserver.server.table.Learning;
  * one, the state's port pattern's, the state's own, the traffic shape class's — each learn from the misses of the bound read at that level from
  * the histogram the served bound came from (see {@code BorrowedLevel}); the class's excess over its state's level, kept
  * connection-wide ({@code ClassExcess}), learns from the misses of the bound read at the state's level plus that excess;
- * the connection's shape model ({@code ShapeExcessModel}) learns from the round trips' ratios to the state's bound.
+ * the connection's shape model ({@code ShapeExcessModel}) learns from the round trips' ratios to the state's bound, and,
+ * before it does, the level its score quantile is read at ({@code ShapeModelLevel}) from a shaped train's misses of the
+ * bound the fitted model would have served for it.
  * A mean's probe windows teach the connection's shape mean model ({@code ShapeMeanModel}) their mean over the thesis mean.
  * The state's level and the pooled one also learn the round trips' ratios to the thesis's bound behind the served one
  * ({@code RatioScores}): to a profile's bound apart from those to the path's own round trips' (band probes, measurements).
@@ -87,9 +90,16 @@ final class ServedCalibration {
             final ClassExcess excess = learning.classExcess().observe(group, BorrowedLevel.stateMissFraction(known, servedPooled),
                 known.level(), count, missesAt);
             // A block on a path whose loaded hop may hide behind an unknown one teaches the shape model nothing.
-            final ShapeExcessModel model = row.served().reference() == null || PortBand.hidesLoad(row.load()) ? learning.shapeModel()
+            final boolean teachesModel = row.served().reference() != null && !PortBand.hidesLoad(row.load());
+            final double stateBoundNanos = teachesModel
+                ? ShapeModelBound.stateBoundNanos(row.served().reference(), known, servedPooled) : Double.NaN;
+            final ShapeExcessModel model = !teachesModel ? learning.shapeModel()
                 : learning.shapeModel().observe(traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips,
-                    ShapeModelBound.stateBoundNanos(row.served().reference(), known, servedPooled), PortBand.of(row.load()));
+                    stateBoundNanos, PortBand.of(row.load()));
+            // Before the train teaches the model: its misses of the bound the (fitted) model would serve for its shape.
+            final ShapeModelLevel modelLevel = teachesModel && traffic != null && learning.shapeModel().fitted()
+                ? modelLevel(row, learning.shapeModel(), traffic, stateBoundNanos, roundTrips)
+                : row.learning().shapeModelLevel();
             // The pooled level's own count: a state whose corrections restart does not make it young again.
             final AdaptiveQuantileLevel pooledNext = pooled.observe(count, missesAt.applyAsLong(pooled.servedPercent()),
                 row.learning().pooledLevelBlocks());
@@ -100,7 +110,7 @@ final class ServedCalibration {
                 missesAt.applyAsLong(patternBefore.level().servedPercent()));
             return learning.withPooledLevelLearned(!ratios ? pooledNext : profileThesis ? pooledNext.observeProfileRatios(roundTrips,
                 thesisMillis) : pooledNext.observeRatios(roundTrips, thesisMillis)).withClassExcess(excess).withShapeModel(model)
-                .withPatternLevel(row.load(), patternNext);
+                .withPatternLevel(row.load(), patternNext).withShapeModelLevel(modelLevel);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
         final Learning learning = withShapeMean(row.learning(), adapt && fromProbe, traffic, roundTrips, count, meanMillis,
@@ -125,6 +135,26 @@ final class ServedCalibration {
                                           final double thesisMillis) {
         return !learns ? learning : learning.withShapeMeanModel(learning.shapeMeanModel().observe(
             traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips, count, meanMillis, thesisMillis));
+    }
+
+    /**
+     * @param row             the connection, serving the bound the train followed
+     * @param model           the shape model before the train, fitted
+     * @param traffic         the train's shape
+     * @param stateBoundNanos the state's bound it was sent under, ns
+     * @param roundTrips      its round trips, ns
+     * @return the shape model's level after the train: each of its levels learned from the train's misses of the model's
+     *         bound for the train's shape and band read at that level
+     */
+    private static ShapeModelLevel modelLevel(final ConnectionRow row, final ShapeExcessModel model, final TrafficShape traffic,
+                                              final double stateBoundNanos, final LatencyHistogram roundTrips) {
+        final ShapeModelLevel before = row.learning().shapeModelLevel(row.spec().boundPercent());
+        if (before == null || !(stateBoundNanos > 0) || Double.isInfinite(stateBoundNanos)) {
+            return row.learning().shapeModelLevel();
+        }
+        final PortBand band = PortBand.of(row.load());
+        return before.observe(band, roundTrips.totalCount(),
+            ShapeModelBound.missesAt(model, traffic, band, stateBoundNanos, roundTrips));
     }
 
     /** @return whether the estimate served was read from a profile (its cell, or a composed path of cells) */

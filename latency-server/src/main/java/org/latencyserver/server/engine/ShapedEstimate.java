@@ -22,7 +22,8 @@ import org.latencyserver.server.table.ConnectionRow;
  * <li>a bound (QoS 2, 4) is read at the level of the shape's class ({@link BorrowedLevel#forShape}) when it has
  *     {@value BorrowedLevel#MIN_CLASS_BLOCKS} blocks in the current load state; else, once the connection's shape model
  *     is fitted ({@link ShapeExcessModel#fitted()}), it is the state's bound times the shape's factor
- *     ({@link ShapeModelBound}); else the state's level plus the class's excess learned connection-wide, else the
+ *     ({@link ShapeModelBound}), its score quantile read at the model's adaptive level for the port band
+ *     ({@code ShapeModelLevel}); else the state's level plus the class's excess learned connection-wide, else the
  *     worst class's level; {@code traffic} says which;</li>
  * <li>a QoS 3 mean carries the prediction interval for the mean of the next burst of the shape's burst length;</li>
  * <li>a mean (QoS 1, 3) of the state's own (a measurement, remembered or fresh, or its band's probes), once the
@@ -85,7 +86,7 @@ public final class ShapedEstimate {
                 // state's port pattern's level): served against the same bound.
                 final EstimateCorrection.Corrected corrected = ShapeModelBound.bound(thesis, row.served().reference(),
                     row.currentKnowledge(), prior, model, shape, PortBand.of(row.load()),
-                    PortBand.knownIdle(row.load()));
+                    PortBand.knownIdle(row.load()), row.learning().shapeModelLevel(row.spec().boundPercent()));
                 return Answer.found(new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(),
                     shape.label() + "; bound from the shape model from " + model.blocks() + " trains (the state's bound times"
                         + " the shape's learned excess; its class has too few blocks in this state)"));

@@ -57,7 +57,9 @@ import org.latencyserver.server.table.ServedEstimate;
  * the pooled level) and
  * {@code class_excess} (each shape class's excess over its state's level; {@link ClassExcessJson}) and
  * {@code shape_model} (every traffic shape's excess over its state's bound, a regression; {@link ShapeModelJson}) and
- * {@code shape_mean_model} (every traffic shape's mean over its state's thesis mean, a regression; {@link ShapeMeanModelJson}).
+ * {@code shape_mean_model} (every traffic shape's mean over its state's thesis mean, a regression; {@link ShapeMeanModelJson})
+ * and {@code shape_model_level} (the level the shape model's score quantile is read at, per port band;
+ * {@link ShapeModelLevelJson}).
  *
  * <p>A journal line abbreviates what did not change since that connection's previous record (in the
  * state file or an earlier journal line) — the histograms, which are most of a record:
@@ -207,6 +209,16 @@ final class ConnectionRecordCodec {
         (c, name, row, earlier) -> ShapeMeanModelJson.write(c, name, row.learning().shapeMeanModel()),
         (c, name, d) -> d.learning = d.learning.withShapeMeanModel(ShapeMeanModelJson.read(c, name)));
 
+    /**
+     * The level the shape model's score quantile is read at, per port band ({@link ShapeModelLevelJson}); absent until a
+     * train taught it and in older files: then the nominal level. Read after {@code estimate} and {@code thesis_estimate}
+     * (its bound percent).
+     */
+    private static final Field<ConnectionRow, Draft> SHAPE_MODEL_LEVEL = new Field<>("shape_model_level",
+        row -> row.learning().shapeModelLevel(),
+        (c, name, row, earlier) -> ShapeModelLevelJson.write(c, name, row.learning().shapeModelLevel()),
+        (c, name, d) -> d.learning = d.learning.withShapeModelLevel(ShapeModelLevelJson.read(c, name, boundPercentOf(d))));
+
     /** The pooled level's ratios ({@code RatioScores}), oldest first; absent (none) in older files. Read after it. */
     private static final Field<ConnectionRow, Draft> POOLED_RATIOS = new Field<>("pooled_level_ratios",
         row -> row.learning().pooledLevel() == null ? null : row.learning().pooledLevel().ratios(),
@@ -254,9 +266,9 @@ final class ConnectionRecordCodec {
     private static final JsonFieldTable<ConnectionRow, Draft> FIELDS = new JsonFieldTable<>(
         List.of(INDEX_REF, QOS, MESSAGE_SIZE, LATEST, PREVIOUS, ESTIMATE, UNAVAILABLE_REASON, MEASUREMENT_WANTED, MEASUREMENT, SOURCE,
             DATA_EPOCH, CORRECTION, THESIS, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS, POOLED_PROFILE_RATIOS, CLASS_EXCESS,
-            SHAPE_MODEL, SHAPE_MEAN_MODEL, POOLED_BLOCKS, PATTERN_LEVELS),
+            SHAPE_MODEL, SHAPE_MEAN_MODEL, POOLED_BLOCKS, PATTERN_LEVELS, SHAPE_MODEL_LEVEL),
         List.of(INDEX_REF, ESTIMATE, MEASUREMENT, QOS, THESIS, SOURCE, DATA_EPOCH, CORRECTION, COMPOSED, STATES, POOLED_LEVEL, POOLED_RATIOS,
-            POOLED_PROFILE_RATIOS, POOLED_BLOCKS, PATTERN_LEVELS, CLASS_EXCESS, SHAPE_MODEL, SHAPE_MEAN_MODEL,
+            POOLED_PROFILE_RATIOS, POOLED_BLOCKS, PATTERN_LEVELS, CLASS_EXCESS, SHAPE_MODEL, SHAPE_MEAN_MODEL, SHAPE_MODEL_LEVEL,
             MESSAGE_SIZE,
             LATEST, PREVIOUS, UNAVAILABLE_REASON, MEASUREMENT_WANTED));
 

@@ -9,6 +9,7 @@ import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.RecentValues;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeMeanModel;
+import org.latencyserver.core.calibration.ShapeModelLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
@@ -40,10 +41,14 @@ import org.latencyserver.core.state.PortState;
  *                               CPU states left out; {@link PortPatternLevel}), learned from every block of a bound in
  *                               its states, which a young state borrows from before the pooled level; empty until a
  *                               pattern's first block, and in older files
+ * @param shapeModelLevel        the level the shape model's score quantile is read at, per port band, learned from the
+ *                               misses of the model's own bound on the trains it learns from ({@code ShapeModelLevel});
+ *                               null until a bound connection's first such train (then it starts at the nominal level)
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
                        AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel,
-                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks, Map<List<PortState>, PortPatternLevel> patternLevels) {
+                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks, Map<List<PortState>, PortPatternLevel> patternLevels,
+                       ShapeModelLevel shapeModelLevel) {
 
     /** Nothing learned. */
     public static final Learning NONE = new Learning(Map.of(), ConnectionRow.NOT_DUE, null, null, ClassExcess.EMPTY,
@@ -64,12 +69,32 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
         }
     }
 
-    /** Learning with no port pattern's level yet. */
+    /** Learning with no port pattern's level yet, and whose shape model's level has learned from no train yet. */
     public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
                     final String nextMeasurementReason, final AdaptiveQuantileLevel pooledLevel, final ClassExcess classExcess,
                     final ShapeExcessModel shapeModel, final ShapeMeanModel shapeMeanModel, final long pooledLevelBlocks) {
         this(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks, Map.of());
+            pooledLevelBlocks, Map.of(), null);
+    }
+
+    /**
+     * @param boundPercent the connection's bound, or 0 for a mean
+     * @return the shape model's level, started at the nominal one when none yet; null for a mean or a 100 % bound
+     */
+    public ShapeModelLevel shapeModelLevel(final double boundPercent) {
+        if (shapeModelLevel != null) {
+            return shapeModelLevel;
+        }
+        return boundPercent > 0 && boundPercent < 100 ? ShapeModelLevel.start(boundPercent) : null;
+    }
+
+    /**
+     * @param level the shape model's level after a train, or as read back (null: none learned)
+     * @return the learning with it
+     */
+    public Learning withShapeModelLevel(final ShapeModelLevel level) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
+            pooledLevelBlocks, patternLevels, level);
     }
 
     /** Learning whose pooled level has learned from no block yet. */
@@ -92,7 +117,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withShapeMeanModel(final ShapeMeanModel model) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, model,
-            pooledLevelBlocks, patternLevels);
+            pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 
     /** Learning with no class excess nor shape model learned yet. */
@@ -107,7 +132,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withClassExcess(final ClassExcess excess) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, excess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks, patternLevels);
+            pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 
     /**
@@ -116,7 +141,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withShapeModel(final ShapeExcessModel model) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, model, shapeMeanModel,
-            pooledLevelBlocks, patternLevels);
+            pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 
     /** Learning with no pooled level yet. */
@@ -142,7 +167,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevel(final AdaptiveQuantileLevel level) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks, patternLevels);
+            pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 
     /**
@@ -151,7 +176,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevelLearned(final AdaptiveQuantileLevel level) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, level, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks + 1, patternLevels);
+            pooledLevelBlocks + 1, patternLevels, shapeModelLevel);
     }
 
     /**
@@ -160,7 +185,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withPooledLevelBlocks(final long blocks) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            blocks, patternLevels);
+            blocks, patternLevels, shapeModelLevel);
     }
 
     /**
@@ -189,7 +214,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
         final Map<List<PortState>, PortPatternLevel> next = new HashMap<>(patternLevels);
         next.put(List.copyOf(hops), pattern);
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks, next);
+            pooledLevelBlocks, next, shapeModelLevel);
     }
 
     /**
@@ -242,7 +267,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
         final Map<ConnectionLoadState, StateKnowledge> next = new HashMap<>(byState);
         next.put(state, knowledge);
         return new Learning(next, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks, patternLevels);
+            pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 
     /**
@@ -251,7 +276,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning enteredStateAt(final long sinceNanos) {
         return new Learning(byState, sinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks, patternLevels);
+            pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 
     /**
@@ -260,6 +285,6 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      */
     public Learning withMeasurementReason(final String reason) {
         return new Learning(byState, stateSinceNanos, reason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
-            pooledLevelBlocks, patternLevels);
+            pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 }
