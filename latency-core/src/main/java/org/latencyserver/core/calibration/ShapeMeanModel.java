@@ -46,7 +46,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <p>What remains: the factor is connection-wide, one per band and shape, not per load state (a CPU state whose thesis
  * mean is off by more than the others' is served the connection's bias); the band is two-valued (LOADED and SATURATED
  * alike, and a loaded port's own load level not a feature); a loaded port's lesson is learned only from windows sent
- * there, so until some are, a loaded port is served the idle port's terms.
+ * there, so until some are, a loaded port is served the idle port's terms; a self-loading burst's mean on a loaded port
+ * is a hinge (no wait while the burst and the background fit in the port, a wait growing with the burst beyond), which
+ * the band's terms, linear in ln spacing and ln burst length, only straddle.
  *
  * <p>Fitted (used) from {@value #MIN_BLOCKS} windows connection-wide. Immutable and thread-safe; one update allocates
  * the new snapshot's arrays and a small solve.
