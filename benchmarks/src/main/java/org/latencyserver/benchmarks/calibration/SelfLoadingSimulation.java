@@ -5,6 +5,7 @@ import java.util.SplittableRandom;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeMeanModel;
 import org.latencyserver.core.calibration.ShapeModelBound;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.histogram.LatencyHistogram;
@@ -28,6 +29,12 @@ import org.latencyserver.core.traffic.TrafficShape;
  * in and reads a bound for the state's. Each application shape's bound in every state is then scored exactly against
  * its round trips' true distribution, a mixture over the burst's positions of shifted log-normals: its coverage and
  * its ratio to the true p96 (found by bisection).
+ *
+ * <p>The shape mean model ({@link ShapeMeanModel}) is compared the same way: a band-blind one and one with the band
+ * learn each train's mean over its state's thesis mean (the reference measurement's exact mean), and each application
+ * shape's mean in every state (the thesis mean times its factor, the thesis alone before the model is fitted) is scored
+ * against its true mean {@code exp(μ + g + σ²/2) + growth (n − 1) / 2}: the mean absolute relative error and the
+ * geometric mean of served ÷ true.
  *
  * <p>With an idle spell, after the connection's trains come that many more on the idle port's states alone before
  * the bounds are scored: the loaded port is then served as it first is after a long idle spell.
@@ -56,6 +63,9 @@ final class SelfLoadingSimulation {
         private double logRatioSum;
         private long cases;
         private long seedsWithin;
+        /** The shape mean model's: sum over cases of |served mean / true mean − 1| and of ln(served / true). */
+        private double meanErrorSum;
+        private double meanLogRatioSum;
     }
 
     /** @return whether the state is the loaded port's */
@@ -86,6 +96,15 @@ final class SelfLoadingSimulation {
             sum += room <= 0 ? 0.0 : ShapeModelSimulation.NORMAL.cumulativeProbability((Math.log(room) - m) / sd);
         }
         return sum / n;
+    }
+
+    /**
+     * @return the shape's true mean round trip in the state, ns: the log-normal's mean plus the burst's positions' mean
+     *         wait behind itself, {@code exp(μ + g + sd²/2) + growth (n − 1) / 2}
+     */
+    static double trueMeanNanos(final TrafficShape shape, final int state, final double sd) {
+        return Math.exp(ShapeModelSimulation.mu(state) + ShapeModelSimulation.g(shape) + sd * sd / 2)
+            + growthNanos(shape, state) * (shape.burstRoundTrips() - 1) / 2.0;
     }
 
     /** @return the shape's true p96 in the state, ns, by bisection on {@link #coverage} */
@@ -130,19 +149,25 @@ final class SelfLoadingSimulation {
         final int states = ShapeModelSimulation.STATES;
         final double sd = Math.hypot(ShapeModelSimulation.NOISE, ShapeModelSimulation.BLOCK_NOISE);
         final LatencyHistogram[] reference = new LatencyHistogram[states];
+        final double[] thesisMillis = new double[states];
         for (int s = 0; s < states; s++) {
             final double[] values = new double[1_000];
+            double sum = 0;
             for (int i = 0; i < values.length; i++) {
                 final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
                 values[i] = Math.exp(ShapeModelSimulation.mu(s) + ShapeModelSimulation.g(shape) + sd * ShapeModelSimulation.gaussian(random));
+                sum += values[i];
             }
             reference[s] = ShapeModelSimulation.histogram(edges, values);
+            thesisMillis[s] = sum / values.length / 1e6;
         }
         // The level is left at the nominal one in every state: what is compared is the shape's factor, not the level.
         final StateKnowledge state = StateKnowledge.fresh(ShapeModelSimulation.BOUND_PERCENT);
         final AdaptiveQuantileLevel pooled = AdaptiveQuantileLevel.start(ShapeModelSimulation.BOUND_PERCENT);
         ShapeExcessModel blind = ShapeExcessModel.EMPTY;
         ShapeExcessModel banded = ShapeExcessModel.EMPTY;
+        ShapeMeanModel blindMean = ShapeMeanModel.EMPTY;
+        ShapeMeanModel bandedMean = ShapeMeanModel.EMPTY;
         for (int b = 0; b < blocks + idleSpell; b++) {
             final int s = b < blocks ? random.nextInt(states) : random.nextInt(states - LOADED_STATES);
             final TrafficShape shape = TrafficFamily.DEFAULT.draw(random, 10.0);
@@ -157,6 +182,11 @@ final class SelfLoadingSimulation {
             final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
             blind = blind.observe(shape, block, stateBound, PortBand.IDLE);
             banded = banded.observe(shape, block, stateBound, loaded(s) ? PortBand.LOADED : PortBand.IDLE);
+            final double meanMillis = mean(values) / 1e6;
+            final double varianceMillis2 = variance(values) / 1e12;
+            blindMean = blindMean.observe(shape, values.length, meanMillis, varianceMillis2, thesisMillis[s], PortBand.IDLE);
+            bandedMean = bandedMean.observe(shape, values.length, meanMillis, varianceMillis2, thesisMillis[s],
+                loaded(s) ? PortBand.LOADED : PortBand.IDLE);
         }
         for (int k = 0; k < ShapeModelSimulation.SHAPES.size(); k++) {
             final TrafficShape shape = ShapeModelSimulation.SHAPES.get(k).shape();
@@ -169,9 +199,16 @@ final class SelfLoadingSimulation {
                     blind.fitted() ? stateBound * blind.boundFactor(shape, PortBand.IDLE, ALPHA) : stateBound,
                     banded.fitted() ? stateBound * banded.boundFactor(shape, loaded(s) ? PortBand.LOADED : PortBand.IDLE, ALPHA)
                         : stateBound};
+                final double trueMeanMillis = trueMeanNanos(shape, s, sd) / 1e6;
+                final double[] means = {
+                    blindMean.fitted() ? thesisMillis[s] * blindMean.meanFactor(shape, PortBand.IDLE) : thesisMillis[s],
+                    bandedMean.fitted() ? thesisMillis[s] * bandedMean.meanFactor(shape, loaded(s) ? PortBand.LOADED : PortBand.IDLE)
+                        : thesisMillis[s]};
                 for (int method = 0; method < 2; method++) {
                     final double coverage = coverage(shape, s, bounds[method], sd);
                     final Tally tally = tallies[k][band][method];
+                    tally.meanErrorSum += Math.abs(means[method] / trueMeanMillis - 1);
+                    tally.meanLogRatioSum += Math.log(means[method] / trueMeanMillis);
                     tally.coverageSum += coverage;
                     tally.logRatioSum += Math.log(bounds[method] / p96);
                     tally.cases++;
@@ -187,6 +224,27 @@ final class SelfLoadingSimulation {
                 }
             }
         }
+    }
+
+    private static double mean(final double[] values) {
+        double sum = 0;
+        for (final double value : values) {
+            sum += value;
+        }
+        return sum / values.length;
+    }
+
+    /** @return the sample variance; NaN for fewer than 2 values */
+    private static double variance(final double[] values) {
+        if (values.length < 2) {
+            return Double.NaN;
+        }
+        final double mean = mean(values);
+        double sum = 0;
+        for (final double value : values) {
+            sum += (value - mean) * (value - mean);
+        }
+        return sum / (values.length - 1);
     }
 
     /**
@@ -209,6 +267,19 @@ final class SelfLoadingSimulation {
             System.out.printf(Locale.ROOT, "%-12s | %s | %s | %s | %s%n", ShapeModelSimulation.SHAPES.get(k).name(),
                 row(tallies[k][1][0], seeds), row(tallies[k][1][1], seeds), row(tallies[k][0][0], seeds), row(tallies[k][0][1], seeds));
         }
+        System.out.printf(Locale.ROOT, "shape mean model (QoS 1/3): mean |served mean / true mean - 1| over (state, seed),"
+            + " geometric mean of served / true%n");
+        System.out.printf(Locale.ROOT, "%-12s | %-20s | %-20s | %-20s | %-20s%n", "shape", "loaded, band-blind", "loaded, with band",
+            "idle, band-blind", "idle, with band");
+        for (int k = 0; k < ShapeModelSimulation.SHAPES.size(); k++) {
+            System.out.printf(Locale.ROOT, "%-12s | %s | %s | %s | %s%n", ShapeModelSimulation.SHAPES.get(k).name(),
+                meanRow(tallies[k][1][0]), meanRow(tallies[k][1][1]), meanRow(tallies[k][0][0]), meanRow(tallies[k][0][1]));
+        }
+    }
+
+    private static String meanRow(final Tally tally) {
+        return String.format(Locale.ROOT, "%6.1f %% %6.2f      ", 100 * tally.meanErrorSum / tally.cases,
+            Math.exp(tally.meanLogRatioSum / tally.cases));
     }
 
     private static String row(final Tally tally, final int seeds) {

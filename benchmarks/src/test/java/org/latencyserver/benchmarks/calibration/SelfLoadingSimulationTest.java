@@ -39,4 +39,25 @@ class SelfLoadingSimulationTest {
             + ShapeModelSimulation.NORMAL.inverseCumulativeProbability(0.96) * SD), idleP96, idleP96 * 1e-6, "idle: the log-normal's");
         assertTrue(p96 > 10 * Math.exp(ShapeModelSimulation.mu(top) + ShapeModelSimulation.g(FAST)), "queued behind itself: " + p96);
     }
+
+    @Test
+    void aShapesTrueMeanIsTheLogNormalsOnAnIdlePortAndAddsItsBurstsMeanWaitOnALoadedOne() {
+        final double idle = Math.exp(ShapeModelSimulation.mu(0) + ShapeModelSimulation.g(FAST) + SD * SD / 2);
+        assertEquals(idle, SelfLoadingSimulation.trueMeanNanos(FAST, 0, SD), idle * 1e-12);
+        final int top = ShapeModelSimulation.STATES - 1;
+        final double base = Math.exp(ShapeModelSimulation.mu(top) + ShapeModelSimulation.g(FAST) + SD * SD / 2);
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        double sum = 0;
+        final int bursts = 2_000;
+        for (int b = 0; b < bursts; b++) {
+            for (int i = 0; i < FAST.burstRoundTrips(); i++) {
+                sum += Math.exp(ShapeModelSimulation.mu(top) + ShapeModelSimulation.g(FAST) + SD * ShapeModelSimulation.gaussian(random))
+                    + i * SelfLoadingSimulation.growthNanos(FAST, top);
+            }
+        }
+        final double simulated = sum / bursts / FAST.burstRoundTrips();
+        final double mean = SelfLoadingSimulation.trueMeanNanos(FAST, top, SD);
+        assertTrue(mean > 5 * base, "a fast burst's mean on a loaded port is mostly its wait behind itself: " + mean);
+        assertEquals(1.0, simulated / mean, 0.02, "the round trips drawn as the simulation does average to it");
+    }
 }

@@ -3,9 +3,9 @@ package org.latencyserver.core.calibration;
 import java.util.Arrays;
 
 /**
- * The running sums {@code X'WX}, {@code X'Wy} a shape model ({@link ShapeExcessModel}, {@link ShapeSpreadModel}) fits
- * its {@value ShapeFeatures#PARAMETERS} features ({@link ShapeFeatures}) from, kept as two parts over the shape's own
- * {@value ShapeFeatures#SHAPE_PARAMETERS} features:
+ * The running sums {@code X'WX}, {@code X'Wy} a shape model ({@link ShapeExcessModel}, {@link ShapeSpreadModel},
+ * {@link ShapeMeanModel}) fits its {@value ShapeFeatures#PARAMETERS} features ({@link ShapeFeatures}) from, kept as
+ * two parts over the shape's own {@value ShapeFeatures#SHAPE_PARAMETERS} features:
  * <ul>
  *   <li>the shape sums, over every block whatever its band: the band-blind model's sums;</li>
  *   <li>the loaded sums, over the blocks sent on a loaded port ({@link PortBand#LOADED}) alone.</li>

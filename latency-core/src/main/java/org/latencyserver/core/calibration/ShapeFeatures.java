@@ -4,8 +4,8 @@ import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.TrafficShape;
 
 /**
- * The features the shape models ({@link ShapeExcessModel}, {@link ShapeSpreadModel}) regress on, for a shape sent in a
- * port band {@code L} (1 when some hop of the path is loaded, {@link PortBand}):
+ * The features the shape models ({@link ShapeExcessModel}, {@link ShapeSpreadModel}, {@link ShapeMeanModel}) regress
+ * on, for a shape sent in a port band {@code L} (1 when some hop of the path is loaded, {@link PortBand}):
  * <pre>
  *   1, ln(spacing / 1 ms), ln(burst length), [arrays], L, L ln(spacing / 1 ms), L ln(burst length)
  * </pre>

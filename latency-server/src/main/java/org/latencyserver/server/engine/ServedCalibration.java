@@ -30,7 +30,8 @@ import org.latencyserver.server.table.Learning;
  * the connection's shape model ({@code ShapeExcessModel}) learns from the round trips' ratios to the state's bound, and,
  * before it does, the level its score quantile is read at ({@code ShapeModelLevel}) from a shaped train's misses of the
  * bound the fitted model would have served for it.
- * A mean's probe windows teach the connection's shape mean model ({@code ShapeMeanModel}) their mean over the thesis mean.
+ * A mean's probe windows teach the connection's shape mean model ({@code ShapeMeanModel}) their mean over the thesis mean,
+ * in the port band they were sent in (not at all when an unknown hop may hide a loaded one).
  * The state's level and the pooled one also learn the round trips' ratios to the thesis's bound behind the served one
  * ({@code RatioScores}): to a profile's bound apart from those to the path's own round trips' (band probes, measurements).
  *
@@ -113,8 +114,9 @@ final class ServedCalibration {
                 .withPatternLevel(row.load(), patternNext).withShapeModelLevel(modelLevel);
         }
         final double thesisMillis = row.served().thesis() != null ? row.served().thesis().valueMillis() : served.valueMillis();
-        final Learning learning = withShapeMean(row.learning(), adapt && fromProbe, traffic, roundTrips, count, meanMillis,
-            thesisMillis);
+        // A window on a path whose loaded hop may hide behind an unknown one teaches the shape mean model nothing.
+        final Learning learning = withShapeMean(row.learning(), adapt && fromProbe && !PortBand.hidesLoad(row.load()), traffic,
+            roundTrips, count, meanMillis, thesisMillis, PortBand.of(row.load()));
         if (served.qos() == 3 && row.spec().isAdaptive()) {
             // A prediction interval for the next burst: the window is judged as the burst it stands for.
             return learning.with(row.load(), known.observeMean(thesisMillis, served.valueMillis(), served.interval().lower(),
@@ -126,15 +128,15 @@ final class ServedCalibration {
 
     /**
      * A probe window of a mean of the state's own, on an adaptive connection, teaches the connection's shape mean model
-     * its shape's mean over the thesis mean served ({@code ShapeMeanModel}), its round trips' spread correcting the log of
-     * a short window's mean; measurements (whose shape is the
-     * measurement's, not an application's) and anything else teach nothing.
+     * its shape's mean over the thesis mean served ({@code ShapeMeanModel}) in the port band it was sent in, its round
+     * trips' spread correcting the log of a short window's mean; measurements (whose shape is the measurement's, not an
+     * application's), windows whose band is not known and anything else teach nothing.
      */
     private static Learning withShapeMean(final Learning learning, final boolean learns, final TrafficShape traffic,
                                           final LatencyHistogram roundTrips, final long count, final double meanMillis,
-                                          final double thesisMillis) {
+                                          final double thesisMillis, final PortBand band) {
         return !learns ? learning : learning.withShapeMeanModel(learning.shapeMeanModel().observe(
-            traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips, count, meanMillis, thesisMillis));
+            traffic == null ? ShapeExcessModel.UNKNOWN_TRAFFIC : traffic, roundTrips, count, meanMillis, thesisMillis, band));
     }
 
     /**

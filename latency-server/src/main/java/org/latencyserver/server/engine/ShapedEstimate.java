@@ -28,7 +28,7 @@ import org.latencyserver.server.table.ConnectionRow;
  * <li>a QoS 3 mean carries the prediction interval for the mean of the next burst of the shape's burst length;</li>
  * <li>a mean (QoS 1, 3) of the state's own (a measurement, remembered or fresh, or its band's probes), once the
  *     connection's shape mean model is fitted ({@link ShapeMeanModel#fitted()}), is the state's thesis mean times the
- *     shape's factor, its interval moved with it; before, the state's served mean, the same for every shape;</li>
+ *     shape's factor in the current state's port band, its interval moved with it; before, the state's served mean, the same for every shape;</li>
  * <li>anything else (a connection with calibration: thesis, a bound with nothing to read another level from)
  *     is the served estimate unchanged.</li>
  * </ul>
@@ -105,17 +105,22 @@ public final class ShapedEstimate {
                 shape.burstRoundTrips(), row.learning().classExcess());
             final String traffic = shape.label() + "; interval for the mean of the next burst of " + shape.burstRoundTrips()
                 + " round trips";
-            return Answer.found(shapeMean ? shapeMean(meanModel, corrected.estimate(), corrected.description(), thesis, shape, traffic)
-                : new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(), traffic));
+            return Answer.found(shapeMean ? shapeMean(meanModel, corrected.estimate(), corrected.description(), thesis, shape, traffic,
+                row) : new ForShape(corrected.estimate(), corrected.description(), thesis.valueMillis(), traffic));
         }
-        return Answer.found(shapeMean ? shapeMean(meanModel, served, asServed, thesis, shape, shape.label())
+        return Answer.found(shapeMean ? shapeMean(meanModel, served, asServed, thesis, shape, shape.label(), row)
             : new ForShape(served, asServed, thesis.valueMillis(), shape.label() + "; a mean, the same for every traffic"));
     }
 
-    /** The state's thesis mean times the shape's factor ({@link ShapeMeanModel}), the served mean's interval moved with it. */
+    /**
+     * The state's thesis mean times the shape's factor in the current state's port band ({@link ShapeMeanModel}), the
+     * served mean's interval moved with it.
+     */
     private static ForShape shapeMean(final ShapeMeanModel model, final Estimate stateMean, final String stateCorrection,
-                                      final Estimate thesis, final TrafficShape shape, final String traffic) {
-        final EstimateCorrection.Corrected shaped = model.shaped(stateMean, thesis.valueMillis(), shape);
+                                      final Estimate thesis, final TrafficShape shape, final String traffic,
+                                      final ConnectionRow row) {
+        final EstimateCorrection.Corrected shaped = model.shaped(stateMean, thesis.valueMillis(), shape, PortBand.of(row.load()),
+            PortBand.knownIdle(row.load()));
         return new ForShape(shaped.estimate(), shaped.description() + (stateCorrection == null || stateCorrection.isEmpty() ? ""
             : "; the state's own mean: " + stateCorrection), thesis.valueMillis(),
             traffic + "; mean from the shape mean model from " + model.blocks() + " probe windows");

@@ -11,10 +11,18 @@ import org.latencyserver.core.input.InputNode;
 
 /**
  * A connection's shape mean model ({@link ShapeMeanModel}) in its record, {@code shape_mean_model}: {@code {"blocks": n,
- * "gram": [10 numbers: the upper triangle of X'WX, row by row], "moments": [4 numbers: X'Wy], "relative_variance": [2
- * numbers: the variance sum and the square sum behind the connection-wide squared coefficient of variation]}}; absent when
- * nothing was learned (and in older records: then nothing is learned yet); {@code relative_variance} absent (older
- * records) reads as none learned. The coefficients are computed from these sums when read.
+ * "gram": [10 numbers: the upper triangle of X'WX over the shape's four features, row by row, every window's],
+ * "moments": [4 numbers: X'Wy, every window's], "relative_variance": [2 numbers: the variance sum and the square sum
+ * behind the connection-wide squared coefficient of variation], "loaded_gram": [10 numbers: the same as gram over the
+ * windows sent on a loaded port alone], "loaded_moments": [4 numbers]}}; absent when nothing was learned (and in older
+ * records: then nothing is learned yet); {@code relative_variance} absent (older records) reads as none learned.
+ *
+ * <p>{@code gram} and {@code moments} are the band-blind model's sums, as a server before the port band wrote and reads
+ * them: such a server ignores the {@code loaded_} fields (written last) and serves the band-blind model from the same
+ * record. The port band's features follow from the {@code loaded_} sums, kept apart because each band forgets only on
+ * its own windows. A record without them (written before the band) is read with the loaded sums zero: nothing learned
+ * on a loaded port yet. A wrong count, or loaded sums beyond every window's, is an error naming the part. The
+ * coefficients are computed from these sums when read. The standby's replication carries the same record.
  *
  * <p>Stateless and thread-safe.
  */
@@ -43,6 +51,14 @@ final class ShapeMeanModelJson {
             moments.add(value);
         }
         node.putArray("relative_variance").add(model.varianceSum()).add(model.squareSum());
+        final ArrayNode loadedGram = node.putArray("loaded_gram");
+        for (final double value : model.loadedGram()) {
+            loadedGram.add(value);
+        }
+        final ArrayNode loadedMoments = node.putArray("loaded_moments");
+        for (final double value : model.loadedMoments()) {
+            loadedMoments.add(value);
+        }
     }
 
     /**
@@ -62,8 +78,12 @@ final class ShapeMeanModelJson {
                 throw new IllegalArgumentException("blocks: expected a whole number >= 0");
             }
             final double[] relative = field(node, "relative_variance") == null ? new double[2] : part(node, "relative_variance", 2);
+            final boolean loaded = field(node, "loaded_gram") != null || field(node, "loaded_moments") != null;
             return new ShapeMeanModel(blocks, part(node, "gram", ShapeMeanModel.GRAM_ENTRIES),
-                part(node, "moments", ShapeMeanModel.PARAMETERS), relative[0], relative[1]);
+                part(node, "moments", ShapeMeanModel.SHAPE_PARAMETERS),
+                loaded ? part(node, "loaded_gram", ShapeMeanModel.GRAM_ENTRIES) : new double[ShapeMeanModel.GRAM_ENTRIES],
+                loaded ? part(node, "loaded_moments", ShapeMeanModel.SHAPE_PARAMETERS)
+                    : new double[ShapeMeanModel.SHAPE_PARAMETERS], relative[0], relative[1]);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }
