@@ -208,7 +208,7 @@ public final class ShapeModelLevelSimulation {
                 final StateKnowledge state = known.getOrDefault(s, StateKnowledge.fresh(ShapeModelSimulation.BOUND_PERCENT));
                 final double truthLog = muNow(s, true) + ShapeModelSimulation.g(named.shape());
                 final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
-                final double adaptiveAlpha = ShapeModelLevel.quantileMissFraction(level.missFraction(band));
+                final double adaptiveAlpha = level.quantileMissFraction(band);
                 add(cells, "nominal", named, band, stateBound * model.boundFactor(named.shape(), band, nominal), truthLog, quantiles);
                 add(cells, "adaptive", named, band, stateBound * model.boundFactor(named.shape(), band, adaptiveAlpha), truthLog,
                     quantiles);
@@ -223,7 +223,7 @@ public final class ShapeModelLevelSimulation {
                 final StateKnowledge state = known.getOrDefault(s, StateKnowledge.fresh(ShapeModelSimulation.BOUND_PERCENT));
                 final double truthLog = muNow(s, true) + ShapeModelSimulation.g(shape);
                 final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
-                final double adaptiveAlpha = ShapeModelLevel.quantileMissFraction(level.missFraction(band));
+                final double adaptiveAlpha = level.quantileMissFraction(band);
                 quantiles.computeIfAbsent(quantileKey(shape, band), k -> trueQuantile(shape, band));
                 add(cells, "nominal", drawn, band, stateBound * model.boundFactor(shape, band, nominal), truthLog, quantiles);
                 add(cells, "adaptive", drawn, band, stateBound * model.boundFactor(shape, band, adaptiveAlpha), truthLog, quantiles);
