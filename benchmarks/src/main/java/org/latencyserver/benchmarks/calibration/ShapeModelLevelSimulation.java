@@ -25,9 +25,10 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <p>As {@link ShapeModelSimulation}'s {@code shift} scenario (8 load states, medians 0.2 ms × e^{0.3 k}, {@code g(s)},
  * a train's busy spell {@code u ~ N(0, 0.1²)}), with three misfits:
  * <ul>
- * <li><b>heavy tails</b>: shapes sent less than 1 ms apart (a quarter of the family, {@code fast-bursty} among them)
- *     have {@code ε ~ 0.35 t₃} (Student's t, 3 degrees of freedom), the others {@code ε ~ N(0, 0.35²)}: the
- *     model's normal-like spread and its pooled scores misfit the heavy class;</li>
+ * <li><b>heavy tails</b>: shapes sent less than 1 ms apart (a quarter of the family, {@code fast-bursty} among them),
+ *     and every round trip on the loaded port, have {@code ε ~ 0.35 t₃} (Student's t, 3 degrees of freedom); the
+ *     others (idle port, spaced 1 ms or more) {@code ε ~ N(0, 0.35²)}: the model's normal-like spread and its pooled
+ *     scores misfit the heavy ones;</li>
  * <li><b>a loaded band whose bound is too loose</b>: states 6 and 7 are a loaded port's; their reference histograms
  *     were measured under heavier load ({@code μ + 0.4}) than the trains see;</li>
  * <li><b>a drift of the idle bound's error</b>: after half the trains, the idle states' path is {@code 0.15} slower
@@ -208,7 +209,7 @@ public final class ShapeModelLevelSimulation {
                 final StateKnowledge state = known.getOrDefault(s, StateKnowledge.fresh(ShapeModelSimulation.BOUND_PERCENT));
                 final double truthLog = muNow(s, true) + ShapeModelSimulation.g(named.shape());
                 final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
-                final double adaptiveAlpha = ShapeModelLevel.quantileMissFraction(level.missFraction(band));
+                final double adaptiveAlpha = level.quantileMissFraction(band);
                 add(cells, "nominal", named, band, stateBound * model.boundFactor(named.shape(), band, nominal), truthLog, quantiles);
                 add(cells, "adaptive", named, band, stateBound * model.boundFactor(named.shape(), band, adaptiveAlpha), truthLog,
                     quantiles);
@@ -223,7 +224,7 @@ public final class ShapeModelLevelSimulation {
                 final StateKnowledge state = known.getOrDefault(s, StateKnowledge.fresh(ShapeModelSimulation.BOUND_PERCENT));
                 final double truthLog = muNow(s, true) + ShapeModelSimulation.g(shape);
                 final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
-                final double adaptiveAlpha = ShapeModelLevel.quantileMissFraction(level.missFraction(band));
+                final double adaptiveAlpha = level.quantileMissFraction(band);
                 quantiles.computeIfAbsent(quantileKey(shape, band), k -> trueQuantile(shape, band));
                 add(cells, "nominal", drawn, band, stateBound * model.boundFactor(shape, band, nominal), truthLog, quantiles);
                 add(cells, "adaptive", drawn, band, stateBound * model.boundFactor(shape, band, adaptiveAlpha), truthLog, quantiles);

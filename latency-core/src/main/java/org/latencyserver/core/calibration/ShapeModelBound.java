@@ -18,6 +18,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  */
 public final class ShapeModelBound {
 
+    /** The highest ceiling of any level, {@code 1 − MIN_LEVEL_PERCENT / 100}: no quantile is read above it. */
+    public static final double HIGHEST_MISS_FRACTION = 1.0 - AdaptiveQuantileLevel.MIN_LEVEL_PERCENT / 100.0;
+
     private ShapeModelBound() {
     }
 
@@ -116,7 +119,7 @@ public final class ShapeModelBound {
         final AdaptiveQuantileLevel pooled = prior.level();
         final double nominal = knowledge.level().targetMissFraction();
         final double target = modelLevel == null ? nominal
-            : ShapeModelLevel.quantileMissFraction(modelLevel.missFraction(band));
+            : modelLevel.quantileMissFraction(band);
         final String atLevel = modelLevel == null ? "" : " at " + modelLevel.description(band, bandKnown);
         final BorrowedLevel.Served stateLevel = new BorrowedLevel.Served(BorrowedLevel.stateMissFraction(knowledge, pooled), nominal,
             knowledge.groups().stateBlocks(), pooled == null ? 1.0 : BorrowedLevel.weight(knowledge.groups().stateBlocks()), null,
@@ -150,7 +153,9 @@ public final class ShapeModelBound {
      * @param band            the band it was sent in
      * @param stateBoundNanos the state's bound it was sent under, ns, {@code > 0}
      * @param roundTrips      its round trips, ns
-     * @return round trips above {@code stateBoundNanos × exp(f(s, L) + q_{1−α} σ(s, L))}, as a function of α
+     * @return round trips above {@code stateBoundNanos × exp(f(s, L) + q_{1−α} σ(s, L))}, as a function of α, read
+     *         within [{@link ShapeModelLevel#TOP_MISS_FRACTION}, {@link #HIGHEST_MISS_FRACTION}] (the caller passes α
+     *         already within its level's ceiling)
      */
     public static java.util.function.DoubleToLongFunction missesAt(final ShapeExcessModel model, final TrafficShape shape,
                                                                    final PortBand band, final double stateBoundNanos,
@@ -158,7 +163,7 @@ public final class ShapeModelBound {
         final long total = roundTrips.totalCount();
         return missFraction -> {
             final double boundNanos = stateBoundNanos
-                * model.boundFactor(shape, band, ShapeModelLevel.quantileMissFraction(missFraction));
+                * model.boundFactor(shape, band, ShapeModelLevel.quantileMissFraction(missFraction, HIGHEST_MISS_FRACTION));
             if (!(boundNanos < Long.MAX_VALUE)) {
                 return 0;
             }

@@ -16,8 +16,9 @@ import java.util.function.DoubleToLongFunction;
  * <pre>
  *   α_L = w(n_L) α_L,own + (1 − w(n_L)) α_connection        w(n) = n / (n + n0)     ({@link BorrowedLevel#weight})
  * </pre>
- * The model's bound is then {@code B · exp(f(s, L) + q_{1−α_L} σ(s, L))}. An α at or below 0 asks for the top of the
- * kept scores ({@link #quantileMissFraction}). Kept per band only, not per load state: the state's bound {@code B}
+ * The model's bound is then {@code B · exp(f(s, L) + q_{1−α_L} σ(s, L))}, {@code α_L} read within
+ * {@code [TOP_MISS_FRACTION, maxMissFraction]} ({@link #quantileMissFraction(PortBand)}): an α at or below 0 asks for
+ * the top of the kept scores, and no α above the levels' ceiling is served or described. Kept per band only, not per load state: the state's bound {@code B}
  * already carries its state's own level, and a connection's trains split over many states are too few per state to learn
  * a level from.
  *
@@ -92,27 +93,46 @@ public record ShapeModelLevel(AdaptiveQuantileLevel connection, long connectionB
         return w * own(band).missFraction() + (1.0 - w) * connection.missFraction();
     }
 
+    /** @return the levels' ceiling, {@link AdaptiveQuantileLevel#maxMissFraction()} (the three share their target) */
+    public double maxMissFraction() {
+        return connection.maxMissFraction();
+    }
+
     /**
-     * @param missFraction an α as learned (may be at or below 0)
-     * @return the α to read the score quantile at: at least {@link #TOP_MISS_FRACTION} (the scores' top)
+     * @param missFraction    an α as learned (may be at or below 0)
+     * @param maxMissFraction the ceiling of the level it was learned by, in (0, 1)
+     * @return the α to read the score quantile at: within [{@link #TOP_MISS_FRACTION} (the scores' top),
+     *         {@code maxMissFraction}]
      */
-    public static double quantileMissFraction(final double missFraction) {
-        return Math.max(TOP_MISS_FRACTION, missFraction);
+    public static double quantileMissFraction(final double missFraction, final double maxMissFraction) {
+        return Math.max(TOP_MISS_FRACTION, Math.min(maxMissFraction, missFraction));
     }
 
     /**
      * @param band a port band
-     * @return the level served, percent, in [{@value AdaptiveQuantileLevel#MIN_LEVEL_PERCENT}, 100]
+     * @return the α the band's score quantile is read at: {@link #missFraction(PortBand)} within
+     *         [{@link #TOP_MISS_FRACTION}, {@link #maxMissFraction()}]; {@link #servedPercent} describes the same α
+     */
+    public double quantileMissFraction(final PortBand band) {
+        return quantileMissFraction(missFraction(band), maxMissFraction());
+    }
+
+    /**
+     * @param band a port band
+     * @return the level served, percent: {@code 100 (1 − α_L)}, α_L at most {@link #maxMissFraction()} and read as 0 at
+     *         or below it (the scores' top); in [{@value AdaptiveQuantileLevel#MIN_LEVEL_PERCENT}, 100]
      */
     public double servedPercent(final PortBand band) {
-        return Math.max(AdaptiveQuantileLevel.MIN_LEVEL_PERCENT, Math.min(100.0, 100.0 * (1.0 - missFraction(band))));
+        final double alpha = Math.max(0.0, Math.min(maxMissFraction(), missFraction(band)));
+        return Math.max(AdaptiveQuantileLevel.MIN_LEVEL_PERCENT, 100.0 * (1.0 - alpha));
     }
 
     /**
      * @param band       the band the block was sent in
      * @param roundTrips round trips of the block, {@code >= 0} (0 changes nothing)
      * @param missesAt   round trips of the block above the model's bound for its shape and band read at a miss fraction
-     *                   α (the α as learned; the caller reads the quantile at {@link #quantileMissFraction})
+     *                   α: each level's α as learned, read within [{@link #TOP_MISS_FRACTION}, its ceiling]
+     *                   ({@link #quantileMissFraction(double, double)})
      * @return the levels after the block: the connection's and the band's each learned from the misses at its own α
      */
     public ShapeModelLevel observe(final PortBand band, final long roundTrips, final DoubleToLongFunction missesAt) {
@@ -120,12 +140,16 @@ public record ShapeModelLevel(AdaptiveQuantileLevel connection, long connectionB
             return this;
         }
         final AdaptiveQuantileLevel nextConnection = connection.observe(roundTrips,
-            missesAt.applyAsLong(connection.missFraction()), connectionBlocks);
+            missesAt.applyAsLong(readAt(connection)), connectionBlocks);
         final AdaptiveQuantileLevel own = own(band);
-        final AdaptiveQuantileLevel nextOwn = own.observe(roundTrips, missesAt.applyAsLong(own.missFraction()), blocks(band));
+        final AdaptiveQuantileLevel nextOwn = own.observe(roundTrips, missesAt.applyAsLong(readAt(own)), blocks(band));
         return band == PortBand.LOADED
             ? new ShapeModelLevel(nextConnection, connectionBlocks + 1, idle, idleBlocks, nextOwn, loadedBlocks + 1)
             : new ShapeModelLevel(nextConnection, connectionBlocks + 1, nextOwn, idleBlocks + 1, loaded, loadedBlocks);
+    }
+
+    private static double readAt(final AdaptiveQuantileLevel level) {
+        return quantileMissFraction(level.missFraction(), level.maxMissFraction());
     }
 
     /**

@@ -76,7 +76,7 @@ class ShapeModelLevelTest {
         final ShapeExcessModel model = fittedOn(0.15, random);
         final ShapeModelLevel level = learnedOn(model, 0.3, PortBand.IDLE, 120, random);
         assertTrue(level.servedPercent(PortBand.IDLE) > 98.0, "level " + level.servedPercent(PortBand.IDLE));
-        final double learned = ShapeModelLevel.quantileMissFraction(level.missFraction(PortBand.IDLE));
+        final double learned = level.quantileMissFraction(PortBand.IDLE);
         assertTrue(model.boundFactor(PROBES, PortBand.IDLE, learned) > model.boundFactor(PROBES, PortBand.IDLE, 0.04),
             "the bound rises with the level");
         final double nominalCoverage = coverage(model, 0.04, 0.3, new SplittableRandom(9));
@@ -93,7 +93,7 @@ class ShapeModelLevelTest {
         final ShapeExcessModel model = fittedOn(0.3, random);
         final ShapeModelLevel level = learnedOn(model, 0.1, PortBand.IDLE, 120, random);
         assertTrue(level.servedPercent(PortBand.IDLE) < 95.0, "level " + level.servedPercent(PortBand.IDLE));
-        final double learned = ShapeModelLevel.quantileMissFraction(level.missFraction(PortBand.IDLE));
+        final double learned = level.quantileMissFraction(PortBand.IDLE);
         assertTrue(model.boundFactor(PROBES, PortBand.IDLE, learned) < model.boundFactor(PROBES, PortBand.IDLE, 0.04),
             "the bound falls with the level");
     }
@@ -137,6 +137,43 @@ class ShapeModelLevelTest {
         final String words = level.description(PortBand.LOADED, true);
         assertTrue(words.startsWith("the model's level 9"), words);
         assertTrue(words.endsWith("(loaded port, 3 trains)"), words);
+    }
+
+    /**
+     * A level above its ceiling (as a damaged record could hold) is read at the ceiling: the α the quantile is read at,
+     * the level described and the α each level learns from agree, never asking for a probability at or below 0.
+     */
+    @Test
+    void aLevelAboveItsCeilingIsReadServedAndDescribedAtTheCeiling() {
+        final AdaptiveQuantileLevel nominal = AdaptiveQuantileLevel.start(96);
+        final AdaptiveQuantileLevel far = new AdaptiveQuantileLevel(nominal.targetMissFraction(), 3.0, nominal.stepPerRoundTrip(),
+            nominal.maxBlockWeight());
+        final ShapeModelLevel level = new ShapeModelLevel(far, 0, far, 1000, nominal, 0);
+        final double ceiling = nominal.maxMissFraction();
+        assertTrue(ceiling < 0.5, "the ceiling for 96 % is below the 50 % floor of any level: " + ceiling);
+        assertEquals(ceiling, level.maxMissFraction(), 1e-15);
+        assertEquals(ceiling, level.quantileMissFraction(PortBand.IDLE), 1e-15);
+        assertEquals(100.0 * (1.0 - ceiling), level.servedPercent(PortBand.IDLE), 1e-9);
+        assertTrue(level.description(PortBand.IDLE, true).startsWith(
+            String.format(java.util.Locale.ROOT, "the model's level %.1f %% ", 100.0 * (1.0 - ceiling))), level.description(PortBand.IDLE, true));
+        final double[] asked = {Double.NaN, Double.NaN};
+        level.observe(PortBand.IDLE, 20, alpha -> {
+            asked[Double.isNaN(asked[0]) ? 0 : 1] = alpha;
+            return 0;
+        });
+        assertEquals(ceiling, asked[0], 1e-15, "the connection's level is read at its ceiling");
+        assertEquals(ceiling, asked[1], 1e-15, "the idle level is read at its ceiling");
+    }
+
+    /** A level below 0 asks for the scores' top and is described as 100 %. */
+    @Test
+    void aLevelAtItsFloorIsReadAtTheScoresTop() {
+        final AdaptiveQuantileLevel nominal = AdaptiveQuantileLevel.start(96);
+        final AdaptiveQuantileLevel floor = new AdaptiveQuantileLevel(nominal.targetMissFraction(), -1.0, nominal.stepPerRoundTrip(),
+            nominal.maxBlockWeight());
+        final ShapeModelLevel level = new ShapeModelLevel(floor, 0, floor, 0, floor, 0);
+        assertEquals(ShapeModelLevel.TOP_MISS_FRACTION, level.quantileMissFraction(PortBand.LOADED), 0.0);
+        assertEquals(100.0, level.servedPercent(PortBand.LOADED), 0.0);
     }
 
     @Test

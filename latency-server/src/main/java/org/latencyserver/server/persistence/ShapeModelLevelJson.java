@@ -11,7 +11,8 @@ import org.latencyserver.core.input.InputNode;
  * The level a connection's shape model reads its score quantile at ({@link ShapeModelLevel}) in its record,
  * {@code shape_model_level}: {@code {"connection": α, "connection_blocks": n, "idle": α, "idle_blocks": n, "loaded": α,
  * "loaded_blocks": n}}, each α a miss fraction (the level served is {@code 1 − α}), each count the trains that level
- * learned from. Absent until a train taught it, and in older records: then every level starts at the nominal one.
+ * learned from, each α within the {@link AdaptiveQuantileLevel} floor and ceiling for the bound. Absent until a train
+ * taught it, and in older records: then every level starts at the nominal one.
  * The target, step and cap are the connection's bound's defaults, as for the pooled level.
  *
  * <p>Stateless and thread-safe.
@@ -47,7 +48,8 @@ final class ShapeModelLevelJson {
      * @param boundPercent the connection's bound, percent; outside (0, 100) nothing is read
      * @return the level, or null when absent (or the connection has no bound)
      * @throws IllegalArgumentException naming {@code name} and the part at fault: a part absent or no number, an α not
-     *                                  finite, a count not a whole number {@code >= 0}
+     *                                  outside {@code [minMissFraction, maxMissFraction]} of a fresh level for the bound
+     *                                  (a level never learns outside it), a count not a whole number {@code >= 0}
      */
     static ShapeModelLevel read(final InputNode record, final String name, final double boundPercent) {
         final InputNode node = field(record, name);
@@ -62,8 +64,9 @@ final class ShapeModelLevelJson {
         final long[] blocks = new long[BANDS.length];
         for (int i = 0; i < BANDS.length; i++) {
             final double alpha = number(node, name, BANDS[i]);
-            if (!Double.isFinite(alpha)) {
-                throw new IllegalArgumentException(name + "." + BANDS[i] + ": expected a finite miss fraction, was " + alpha);
+            if (!(alpha >= fresh.minMissFraction() && alpha <= fresh.maxMissFraction())) {
+                throw new IllegalArgumentException(name + "." + BANDS[i] + ": must be within [" + fresh.minMissFraction() + ", "
+                    + fresh.maxMissFraction() + "], was " + alpha);
             }
             levels[i] = new AdaptiveQuantileLevel(fresh.targetMissFraction(), alpha, fresh.stepPerRoundTrip(),
                 fresh.maxBlockWeight());

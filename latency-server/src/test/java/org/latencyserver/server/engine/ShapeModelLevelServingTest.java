@@ -1,6 +1,8 @@
 package org.latencyserver.server.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -9,7 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleToLongFunction;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.PortBand;
+import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.ShapeModelBound;
 import org.latencyserver.core.calibration.ShapeModelLevel;
 import org.latencyserver.core.estimate.Measurement;
@@ -70,23 +74,54 @@ class ShapeModelLevelServingTest {
     }
 
     /**
+     * The connection as {@link #trained}, its port pattern's level then restored as one that has not missed for long (its
+     * α at its ceiling, 1000 trains) and its shape model's level as nominal: the state's prior α (the pooled level's
+     * shrunk towards the pattern's) is then well above the pooled level's alone, and the state's bound lower.
+     */
+    private UpdateEngine trainedWithAPatternThatNeverMissed() {
+        final UpdateEngine engine = trained(20, 0);
+        final ConnectionRow row = engine.table().row(INDEX);
+        final AdaptiveQuantileLevel nominal = AdaptiveQuantileLevel.start(96);
+        final PortPatternLevel neverMissed = new PortPatternLevel(new AdaptiveQuantileLevel(nominal.targetMissFraction(),
+            nominal.maxMissFraction(), nominal.stepPerRoundTrip(), nominal.maxBlockWeight()), 1000);
+        engine.restore(INDEX, row.latest(), row.previous(), row.estimate(), row.unavailableReason(), false, row.measurement(),
+            row.served(), row.learning().withPatternLevel(row.load(), neverMissed).withShapeModelLevel(ShapeModelLevel.start(96)),
+            90 * SECOND);
+        return engine;
+    }
+
+    /**
      * A shaped train after the model fitted: the idle band's and the connection's levels learn from its misses of the
-     * bound the model (before the train) would serve for its shape, exactly as {@link ShapeModelLevel#observe} counts
-     * them; the loaded band's own level is left alone.
+     * bound the model (before the train) would serve for its shape, on the state's bound read against the prior the
+     * state was served with (its port pattern's level before the pooled one), exactly as {@link ShapeModelLevel#observe}
+     * counts them; the loaded band's own level is left alone. Against the pooled level alone the train would have
+     * missed a different count, so the wrong prior would not give these levels.
      */
     @Test
     void aShapedTrainTeachesTheIdleBandsLevelTheMissesOfTheModelsBoundBeforeItTaughtTheModel() {
-        final UpdateEngine engine = trained(20, 0);
+        final UpdateEngine engine = trainedWithAPatternThatNeverMissed();
         final ConnectionRow before = engine.table().row(INDEX);
         assertTrue(before.learning().shapeModel().fitted());
-        final LatencyHistogram wide = roundTrips(10, 250, 3000);
+        final AdaptiveQuantileLevel pooled = before.learning().pooledLevel(96);
+        final BorrowedLevel.Prior prior = ServingPolicy.correctingPrior(before, false, pooled);
+        final AdaptiveQuantileLevel pooledAlone = ServingPolicy.correctingPooled(before, false, pooled);
+        assertNotNull(prior.pattern(), "the state's port pattern has a level");
+        assertTrue(prior.level().missFraction() > pooledAlone.missFraction() + 0.05,
+            "the pattern's level raises the prior's α: " + prior.level().missFraction() + " vs " + pooledAlone.missFraction());
+        final LatencyHistogram train = roundTrips(200, 300, 480);
         final double stateBoundNanos = ShapeModelBound.stateBoundNanos(before.served().reference(), before.currentKnowledge(),
-            ServingPolicy.correctingPooled(before, false, before.learning().pooledLevel(96)));
+            prior.level());
         final DoubleToLongFunction misses = ShapeModelBound.missesAt(before.learning().shapeModel(), OCTETS, PortBand.IDLE,
-            stateBoundNanos, wide);
-        assertTrue(misses.applyAsLong(0.04) > 1, "the wide train misses the model's nominal bound: " + misses.applyAsLong(0.04));
-        final ShapeModelLevel expected = before.learning().shapeModelLevel(96).observe(PortBand.IDLE, 10, misses);
-        assertTrue(engine.submitProbe(INDEX, "lab1", wide, 0.5, 2000, OCTETS, 100 * SECOND).accepted());
+            stateBoundNanos, train);
+        assertTrue(misses.applyAsLong(0.04) > 1, "the train misses the model's nominal bound: " + misses.applyAsLong(0.04));
+        final ShapeModelLevel expected = before.learning().shapeModelLevel(96).observe(PortBand.IDLE, 200, misses);
+        final DoubleToLongFunction missesAgainstPooled = ShapeModelBound.missesAt(before.learning().shapeModel(), OCTETS,
+            PortBand.IDLE, ShapeModelBound.stateBoundNanos(before.served().reference(), before.currentKnowledge(), pooledAlone), train);
+        assertTrue(misses.applyAsLong(0.04) > missesAgainstPooled.applyAsLong(0.04), "the prior's lower bound misses more: "
+            + misses.applyAsLong(0.04) + " vs " + missesAgainstPooled.applyAsLong(0.04));
+        final ShapeModelLevel wrong = before.learning().shapeModelLevel(96).observe(PortBand.IDLE, 200, missesAgainstPooled);
+        assertNotEquals(expected, wrong, "the pooled level alone would teach other levels");
+        assertTrue(engine.submitProbe(INDEX, "lab1", train, 0.5, 2000, OCTETS, 100 * SECOND).accepted());
         final ShapeModelLevel level = engine.table().row(INDEX).learning().shapeModelLevel();
         assertEquals(expected, level);
         assertTrue(level.own(PortBand.IDLE).servedPercent() > before.learning().shapeModelLevel(96).own(PortBand.IDLE).servedPercent(),

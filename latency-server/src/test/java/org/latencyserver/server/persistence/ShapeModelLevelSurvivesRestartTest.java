@@ -134,6 +134,39 @@ class ShapeModelLevelSurvivesRestartTest {
         assertRefused(level -> level.remove("connection"), "shape_model_level.connection");
     }
 
+    /**
+     * An α beyond the ceiling or floor of a fresh level for the bound (a level never learns outside them) would serve a
+     * quantile read at a probability at or below 0: refused, naming the part and the range.
+     */
+    @Test
+    void aMissFractionOutsideTheLevelsRangeSetsTheConnectionAsideNamingIt() throws Exception {
+        final org.latencyserver.core.calibration.AdaptiveQuantileLevel fresh =
+            org.latencyserver.core.calibration.AdaptiveQuantileLevel.start(96);
+        assertRefused(level -> level.put("idle", 3.0), "shape_model_level.idle: must be within [" + fresh.minMissFraction()
+            + ", " + fresh.maxMissFraction() + "], was 3.0");
+        assertRefused(level -> level.put("loaded", fresh.maxMissFraction() + 0.01), "shape_model_level.loaded: must be within");
+        assertRefused(level -> level.put("connection", fresh.minMissFraction() - 0.01), "shape_model_level.connection: must be within");
+    }
+
+    /** The levels' ceiling and floor themselves are what a level can learn: they load. */
+    @Test
+    void aMissFractionAtTheLevelsCeilingOrFloorLoads() throws Exception {
+        final org.latencyserver.core.calibration.AdaptiveQuantileLevel fresh =
+            org.latencyserver.core.calibration.AdaptiveQuantileLevel.start(96);
+        final Path file = directory.resolve("state.json");
+        learnAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final ObjectNode level = (ObjectNode) root.findParents("shape_model_level").get(0).get("shape_model_level");
+        level.put("idle", fresh.maxMissFraction());
+        level.put("loaded", fresh.minMissFraction());
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        final ShapeModelLevel restored = restored(file).learning().shapeModelLevel();
+        assertEquals(fresh.maxMissFraction(), restored.idle().missFraction(), 0.0);
+        assertEquals(fresh.minMissFraction(), restored.loaded().missFraction(), 0.0);
+    }
+
     private void assertRefused(final java.util.function.Consumer<ObjectNode> damage, final String named) throws Exception {
         final Path file = Files.createTempDirectory(directory, "refused").resolve("state.json");
         learnAndSave(file);
