@@ -9,7 +9,6 @@ import static org.latencyserver.server.persistence.LenientJson.longOr;
 import static org.latencyserver.server.persistence.LenientJson.number;
 import static org.latencyserver.server.persistence.LenientJson.requiredInt;
 import static org.latencyserver.server.persistence.LenientJson.text;
-import static org.latencyserver.server.persistence.LenientJson.wholeOf;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -489,8 +488,8 @@ final class ConnectionRecordCodec {
             throw new IllegalArgumentException("hop_states: expected 1.." + most + " hops, found " + kinds.size());
         }
         if (pathHops > 0 && kinds.size() != pathHops) {
-            throw new IllegalArgumentException("hop_states: expected " + pathHops + " hops (the connection's path), found "
-                + kinds.size());
+            throw new IllegalArgumentException("hop_states: expected " + pathHops + (pathHops == 1 ? " hop" : " hops")
+                + " (the connection's path), found " + kinds.size());
         }
         final List<PortState.Kind> hops = new ArrayList<>(kinds.size());
         for (int h = 0; h < kinds.size(); h++) {
