@@ -9,7 +9,7 @@ import org.latencyserver.core.traffic.ShapeClass;
  * conformal inference by shrinkage. Four adaptive levels learn side by side, each from the misses
  * of the bound that it itself would give (so each tracks its own group's quantile, whatever is served):
  * the connection's pooled level (every block of every state), the state's port pattern's level (every block of
- * the states with the same port state on every hop, {@link PortPatternLevel}), the state's own level (its blocks),
+ * the states with the same kind of port state on every hop, {@link PortPatternLevel}), the state's own level (its blocks),
  * and each shape class's level within the state (its blocks). What is served borrows from the group
  * above while a group is young:
  * <pre>
@@ -146,12 +146,12 @@ public final class BorrowedLevel {
          * @return e.g. "state's own level weighted 0.33 (10 blocks, n0 20) against the connection's pooled level;
          *         level for the worst shape seen: spacing < 0.5 ms, bursts 10–49, arrays (the class's own level in this state)";
          *         with a port pattern, "state's own level weighted 0.09 (2 blocks, n0 20) against its port pattern's level
-         *         (the states with the same port state on every hop), itself weighted 0.31 (9 blocks) against the
+         *         (the states with the same kind of port state on every hop), itself weighted 0.31 (9 blocks) against the
          *         connection's pooled level"
          */
         public String description() {
             final String against = pattern == null ? "the connection's pooled level" : String.format(Locale.ROOT,
-                "its port pattern's level (the states with the same port state on every hop), itself weighted %.2f (%d blocks)"
+                "its port pattern's level (the states with the same kind of port state on every hop), itself weighted %.2f (%d blocks)"
                     + " against the connection's pooled level", weight(pattern.blocks()), pattern.blocks());
             final String borrowed = String.format(Locale.ROOT,
                 "state's own level weighted %.2f (%d blocks, n0 %.0f) against %s", stateWeight, stateBlocks, PRIOR_BLOCKS, against);

@@ -5,10 +5,12 @@ import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.PortState;
 
 /**
- * The adaptive level of one port pattern of a connection: the load states that share every hop's port state
- * ({@link ConnectionLoadState#hops()}), whatever their CPU states. A pattern's states share the ports' queues, so
- * their references tend to be off alike; a young combined state borrows from its pattern's level before the
- * connection's pooled one ({@link BorrowedLevel.Prior}).
+ * The adaptive level of one port pattern of a connection: the load states whose hops are of the same kind, hop by
+ * hop ({@link #patternOf}: NORMAL, LOADED, SATURATED or UNKNOWN, the utilisation of a LOADED port left out), whatever
+ * their CPU states and whatever percent a loaded port is at. A pattern's states share the same ports' queues, so their
+ * references tend to be off alike; a young combined state borrows from its pattern's level before the connection's
+ * pooled one ({@link BorrowedLevel.Prior}). A loaded port's every percent 91..100 is a load state of its own, so a
+ * pattern keyed by the percents would stay as young as the states.
  *
  * <p>The level learns, like every other group's, from the misses of the bound it itself would give, read from the
  * reference of whichever state of the pattern the block was in; {@code blocks} counts those blocks and decides the
@@ -41,10 +43,11 @@ public record PortPatternLevel(AdaptiveQuantileLevel level, long blocks) {
 
     /**
      * @param state a load state
-     * @return its port pattern: every hop's port state in path order (the CPU states left out)
+     * @return its port pattern: every hop's kind of port state in path order (the CPU states and a loaded port's
+     *         percent left out)
      */
-    public static List<PortState> patternOf(final ConnectionLoadState state) {
-        return state.hops();
+    public static List<PortState.Kind> patternOf(final ConnectionLoadState state) {
+        return state.hops().stream().map(PortState::kind).toList();
     }
 
     /**

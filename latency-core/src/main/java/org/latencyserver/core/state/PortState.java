@@ -24,7 +24,12 @@ public record PortState(Kind kind, int utilisationPercent) {
         /** Offered beyond its rate: at 100 % and dropping; its queue is full. */
         SATURATED,
         /** Not observed (no SNMP answers). */
-        UNKNOWN
+        UNKNOWN;
+
+        /** @return true for LOADED and SATURATED: a port of this kind adds its queue to the latency */
+        public boolean isLoaded() {
+            return this == LOADED || this == SATURATED;
+        }
     }
 
     /** The port at or below 90 %. */
@@ -64,7 +69,7 @@ public record PortState(Kind kind, int utilisationPercent) {
 
     /** @return true when LOADED or SATURATED: the port's queue adds to the latency */
     public boolean isLoaded() {
-        return kind == Kind.LOADED || kind == Kind.SATURATED;
+        return kind.isLoaded();
     }
 
     /** @return 0 NORMAL, 91..100 LOADED, 101 SATURATED, −1 UNKNOWN */

@@ -201,4 +201,17 @@ class PortPatternLevelTest {
         assertEquals(PortPatternLevel.patternOf(low), PortPatternLevel.patternOf(high));
         assertNotEquals(PortPatternLevel.patternOf(low), PortPatternLevel.patternOf(oneLoaded));
     }
+
+    @Test
+    void loadedPortsAtDifferentPercentsShareAPatternOfTheirKinds() {
+        final CpuStatePair cpu = new CpuStatePair(CpuState.LOW, CpuState.LOW);
+        final ConnectionLoadState at95And98 = ConnectionLoadState.ofHops(cpu, List.of(PortState.loaded(95), PortState.loaded(98)));
+        final ConnectionLoadState at98And98 = ConnectionLoadState.ofHops(cpu, List.of(PortState.loaded(98), PortState.loaded(98)));
+        final ConnectionLoadState saturated = ConnectionLoadState.ofHops(cpu, List.of(PortState.loaded(98), PortState.SATURATED));
+
+        assertEquals(List.of(PortState.Kind.LOADED, PortState.Kind.LOADED), PortPatternLevel.patternOf(at95And98));
+        assertEquals(PortPatternLevel.patternOf(at95And98), PortPatternLevel.patternOf(at98And98));
+        assertNotEquals(PortPatternLevel.patternOf(at98And98), PortPatternLevel.patternOf(saturated),
+            "a saturated port is another kind than a loaded one");
+    }
 }

@@ -267,7 +267,8 @@ final class IdlConversions {
 
     /**
      * @return the level a bound is read at in a state: its own level borrowing from its port pattern's, itself borrowing
-     *         from the connection's pooled one; 0 without
+     *         from the level the current state's bound was corrected with for the current state, from the connection's
+     *         pooled level for another ({@code ServedLevels.priorAsServed}); 0 without
      */
     private static double servedLevelPercent(final ConnectionRow row, final ConnectionLoadState state, final StateKnowledge k) {
         return k.level() == null ? 0.0 : org.latencyserver.core.calibration.BorrowedLevel.of(k,

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.CoverageTally;
 import org.latencyserver.core.calibration.EstimateCorrection;
+import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.RatioScores;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.state.ConnectionLoadState;
@@ -150,14 +151,18 @@ final class PathLevelBorrowing {
         return pool;
     }
 
-    private static boolean sameLoadedHops(final ConnectionLoadState a, final ConnectionLoadState b) {
-        if (a.hops().size() != b.hops().size()) {
+    /**
+     * @return whether the two states load the same hops: their port patterns ({@link PortPatternLevel#patternOf}) alike
+     *         hop by hop in whether the hop adds its queue (LOADED and SATURATED alike, NORMAL and UNKNOWN alike)
+     */
+    static boolean sameLoadedHops(final ConnectionLoadState a, final ConnectionLoadState b) {
+        final java.util.List<PortState.Kind> x = PortPatternLevel.patternOf(a);
+        final java.util.List<PortState.Kind> y = PortPatternLevel.patternOf(b);
+        if (x.size() != y.size()) {
             return false;
         }
-        for (int i = 0; i < a.hops().size(); i++) {
-            final PortState x = a.hops().get(i);
-            final PortState y = b.hops().get(i);
-            if (x.isLoaded() != y.isLoaded()) {
+        for (int i = 0; i < x.size(); i++) {
+            if (x.get(i).isLoaded() != y.get(i).isLoaded()) {
                 return false;
             }
         }

@@ -9,7 +9,8 @@ import org.latencyserver.server.table.ConnectionRow;
  * The connection-wide level a served bound borrowed from, for those who show or explain what was served (the
  * extended interface's level and traffic text): the connection's pooled level, or on a loaded path of several
  * ports the level of the states with the same hops loaded, as the serving policy chose it, and that level shrunk
- * towards a state's port pattern's level ({@link #priorAsServed}), which the state's own level borrows from. Stateless.
+ * towards a state's port pattern's level ({@link #priorAsServed}), which the state's own level borrows from; for a
+ * state other than the current one, the connection's pooled level shrunk towards the state's pattern's. Stateless.
  */
 public final class ServedLevels {
 
@@ -40,10 +41,13 @@ public final class ServedLevels {
     /**
      * @param row   a connection, in its current state
      * @param state one of its load states
-     * @return {@link #pooledAsServed} shrunk towards that state's port pattern's level: what the state's level borrows
-     *         from while the connection's served bound comes from where it comes from now
+     * @return for the current state, {@link #priorAsServed(ConnectionRow)}; for another, the connection's pooled level
+     *         shrunk towards that state's port pattern's level (the current state's base — a loaded path's same-hops
+     *         pool, a profile bound's ratio-less level — speaks for the current state only)
      */
     public static BorrowedLevel.Prior priorAsServed(final ConnectionRow row, final ConnectionLoadState state) {
-        return BorrowedLevel.Prior.of(pooledAsServed(row), row.learning().patternLevel(state));
+        final AdaptiveQuantileLevel base = state.equals(row.load()) ? pooledAsServed(row)
+            : row.learning().pooledLevel(row.spec().boundPercent());
+        return BorrowedLevel.Prior.of(base, row.learning().patternLevel(state));
     }
 }

@@ -9,7 +9,6 @@ import static org.latencyserver.server.persistence.LenientJson.longOr;
 import static org.latencyserver.server.persistence.LenientJson.number;
 import static org.latencyserver.server.persistence.LenientJson.requiredInt;
 import static org.latencyserver.server.persistence.LenientJson.text;
-import static org.latencyserver.server.persistence.LenientJson.wholeOf;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -184,10 +183,12 @@ final class ConnectionRecordCodec {
         ConnectionRecordCodec::readPooledBlocks);
 
     /**
-     * Each port pattern's level (the load states with the same port state on every hop, {@code PortPatternLevel}), which
-     * a young state borrows from before the pooled level: {@code [{"hop_states": [codes in path order], "miss_fraction":
-     * α, "blocks": n}, …]}, in the order of the hop codes; absent when none learned a block, and in older files (then
-     * every pattern starts at the nominal level again). Damaged, the record is refused naming the pattern's place.
+     * Each port pattern's level (the load states with the same kind of port state on every hop, {@code PortPatternLevel}), which
+     * a young state borrows from before the pooled level: {@code [{"hop_states": ["LOADED", "NORMAL", …], "miss_fraction":
+     * α, "blocks": n}, …]}, each hop's kind of port state by name in path order, the patterns in the order of their kinds;
+     * absent when none learned a block, and in older files (then every pattern starts at the nominal level again).
+     * Damaged — a kind unknown, another number of hops than the connection's path, the same hops twice — the record is
+     * refused naming the pattern's place.
      */
     private static final Field<ConnectionRow, Draft> PATTERN_LEVELS = new Field<>("pattern_levels",
         row -> row.learning().patternLevels(), ConnectionRecordCodec::writePatternLevels,
@@ -296,10 +297,22 @@ final class ConnectionRecordCodec {
      * @throws IllegalArgumentException naming the place in the record and the fault
      */
     static SavedConnection decode(final InputNode record, final Map<Short, SavedConnection> earlier, final int maxHistogramBins) {
+        return decode(record, earlier, maxHistogramBins, indexRef -> 0);
+    }
+
+    /**
+     * As {@link #decode(InputNode, Map, int)}, a port pattern's hops checked against the connection's path.
+     *
+     * @param hopCountOf the hops of the configured connection of an {@code index_ref} ({@code ConnectionSpec#hopCount}), or
+     *                   0 when it is not configured (its patterns' hops are then not checked)
+     * @throws IllegalArgumentException as there, and when a port pattern has another number of hops than the path
+     */
+    static SavedConnection decode(final InputNode record, final Map<Short, SavedConnection> earlier, final int maxHistogramBins,
+                                  final java.util.function.IntUnaryOperator hopCountOf) {
         if (record.kind() != InputNode.Kind.MAP) {
             throw new IllegalArgumentException("expected a connection's record (a JSON object), found " + record.describe());
         }
-        final Draft draft = new Draft(earlier, maxHistogramBins);
+        final Draft draft = new Draft(earlier, maxHistogramBins, hopCountOf);
         FIELDS.read(record, draft);
         return draft.build();
     }
@@ -388,27 +401,27 @@ final class ConnectionRecordCodec {
 
     private static void writePatternLevels(final ObjectNode c, final String name, final ConnectionRow row,
                                            final ConnectionRow earlier) {
-        final Map<List<PortState>, PortPatternLevel> patterns = row.learning().patternLevels();
+        final Map<List<PortState.Kind>, PortPatternLevel> patterns = row.learning().patternLevels();
         if (patterns.isEmpty()) {
             return;
         }
-        final List<List<PortState>> keys = new ArrayList<>(patterns.keySet());
+        final List<List<PortState.Kind>> keys = new ArrayList<>(patterns.keySet());
         keys.sort(PATTERN_ORDER);
         final ArrayNode array = c.putArray(name);
-        for (final List<PortState> hops : keys) {
+        for (final List<PortState.Kind> hops : keys) {
             final PortPatternLevel pattern = patterns.get(hops);
             final ObjectNode node = array.addObject();
-            final ArrayNode codes = node.putArray("hop_states");
-            hops.forEach(hop -> codes.add(hop.code()));
+            final ArrayNode kinds = node.putArray("hop_states");
+            hops.forEach(hop -> kinds.add(hop.name()));
             node.put("miss_fraction", pattern.level().missFraction());
             node.put("blocks", pattern.blocks());
         }
     }
 
-    /** Patterns by their hops' codes, hop by hop, the shorter first. */
-    private static final java.util.Comparator<List<PortState>> PATTERN_ORDER = (a, b) -> {
+    /** Patterns by their hops' kinds (in the kinds' declared order), hop by hop, the shorter first. */
+    private static final java.util.Comparator<List<PortState.Kind>> PATTERN_ORDER = (a, b) -> {
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            final int byHop = Integer.compare(a.get(i).code(), b.get(i).code());
+            final int byHop = a.get(i).compareTo(b.get(i));
             if (byHop != 0) {
                 return byHop;
             }
@@ -427,29 +440,29 @@ final class ConnectionRecordCodec {
                 + (array == null ? "null" : array.describe()));
         }
         final AdaptiveQuantileLevel fresh = AdaptiveQuantileLevel.start(boundPercent);
+        final int pathHops = d.hopCountOf.applyAsInt(d.indexRef);
+        final Map<List<PortState.Kind>, Integer> seenAt = new java.util.HashMap<>();
         final List<InputNode> patterns = array.items();
         for (int p = 0; p < patterns.size(); p++) {
             final InputNode pattern = patterns.get(p);
             if (pattern.kind() != InputNode.Kind.MAP) {
                 throw new IllegalArgumentException(name + "[" + p + "]: expected an object, found " + pattern.describe());
             }
+            final List<PortState.Kind> hops;
             try {
-                final List<InputNode> codes = items(pattern, "hop_states");
-                if (codes.isEmpty() || codes.size() > org.latencyserver.server.table.ConnectionSpec.MAX_HOPS) {
-                    throw new IllegalArgumentException("hop_states: expected 1.."
-                        + org.latencyserver.server.table.ConnectionSpec.MAX_HOPS + " port states, found " + codes.size());
-                }
-                final List<PortState> hops = new ArrayList<>(codes.size());
-                for (final InputNode code : codes) {
-                    if (!code.isIntegral()) {
-                        throw new IllegalArgumentException("hop_states: expected whole port state codes, found " + code.describe());
-                    }
-                    hops.add(PortState.fromCode((int) wholeOf(code)));
-                }
+                hops = hopKinds(items(pattern, "hop_states"), pathHops);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(name + "[" + p + "]." + e.getMessage(), e);
+            }
+            final Integer earlier = seenAt.putIfAbsent(hops, p);
+            if (earlier != null) {
+                throw new IllegalArgumentException(name + "[" + p + "]: the same hops as " + name + "[" + earlier + "]");
+            }
+            try {
                 final double missFraction = number(pattern, "miss_fraction");
                 if (!Double.isFinite(missFraction) || missFraction > fresh.maxMissFraction()) {
-                    throw new IllegalArgumentException("miss_fraction: expected a finite number at most " + fresh.maxMissFraction()
-                        + ", was " + missFraction);
+                    throw new IllegalArgumentException("miss_fraction: expected a finite number at most "
+                        + fresh.maxMissFraction() + ", was " + missFraction);
                 }
                 final double blocks = number(pattern, "blocks");
                 if (!(blocks >= 0) || blocks != Math.rint(blocks) || blocks >= 0x1p63) {
@@ -461,6 +474,36 @@ final class ConnectionRecordCodec {
                 throw new IllegalArgumentException(name + "[" + p + "]." + e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * @param kinds    a pattern's {@code hop_states}: each hop's kind by name, in path order
+     * @param pathHops the connection's hops, or 0 when not known
+     * @return the kinds
+     * @throws IllegalArgumentException starting with the place within the pattern ("hop_states…")
+     */
+    private static List<PortState.Kind> hopKinds(final List<InputNode> kinds, final int pathHops) {
+        final int most = org.latencyserver.server.table.ConnectionSpec.MAX_HOPS;
+        if (kinds.isEmpty() || kinds.size() > most) {
+            throw new IllegalArgumentException("hop_states: expected 1.." + most + " hops, found " + kinds.size());
+        }
+        if (pathHops > 0 && kinds.size() != pathHops) {
+            throw new IllegalArgumentException("hop_states: expected " + pathHops + (pathHops == 1 ? " hop" : " hops")
+                + " (the connection's path), found " + kinds.size());
+        }
+        final List<PortState.Kind> hops = new ArrayList<>(kinds.size());
+        for (int h = 0; h < kinds.size(); h++) {
+            final InputNode kind = kinds.get(h);
+            final String word = kind.kind() == InputNode.Kind.SCALAR ? kind.text() : null;
+            final PortState.Kind known = word == null ? null : java.util.Arrays.stream(PortState.Kind.values())
+                .filter(k -> k.name().equals(word)).findFirst().orElse(null);
+            if (known == null) {
+                throw new IllegalArgumentException("hop_states[" + h + "]: expected a port state kind, one of "
+                    + java.util.Arrays.toString(PortState.Kind.values()) + ", found " + kind.describe());
+            }
+            hops.add(known);
+        }
+        return hops;
     }
 
     private static void readStates(final InputNode c, final String name, final Draft d) {
@@ -527,9 +570,14 @@ final class ConnectionRecordCodec {
         ComposedBound composed;
         Learning learning = Learning.NONE;
 
-        Draft(final Map<Short, SavedConnection> earlier, final int maxHistogramBins) {
+        /** The hops of the configured connection of an {@code index_ref}, 0 when unknown. */
+        final java.util.function.IntUnaryOperator hopCountOf;
+
+        Draft(final Map<Short, SavedConnection> earlier, final int maxHistogramBins,
+              final java.util.function.IntUnaryOperator hopCountOf) {
             this.earlier = earlier;
             this.maxHistogramBins = maxHistogramBins;
+            this.hopCountOf = hopCountOf;
         }
 
         SavedConnection build() {

@@ -80,7 +80,10 @@ public final class ReplicaRecords {
             }
             final SavedConnection s;
             try {
-                s = ConnectionRecordCodec.decode(node, Map.of(), maxHistogramBins);
+                s = ConnectionRecordCodec.decode(node, Map.of(), maxHistogramBins, indexRef -> {
+                    final ConnectionRow configured = table.row((short) indexRef);
+                    return configured == null ? 0 : configured.spec().hopCount();
+                });
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("replicated record " + line + ": " + e.getMessage(), e);
             }

@@ -124,6 +124,17 @@ final class StateCodec {
      */
     static Decoded decode(final String text, final String source, final int maxHistogramBins, final DamagedRecords damaged)
         throws InputFaultsException {
+        return decode(text, source, maxHistogramBins, damaged, indexRef -> 0);
+    }
+
+    /**
+     * As {@link #decode(String, String, int, DamagedRecords)}, each record's port patterns checked against its
+     * connection's path.
+     *
+     * @param hopCountOf the hops of the configured connection of an {@code index_ref}, or 0 when it is not configured
+     */
+    static Decoded decode(final String text, final String source, final int maxHistogramBins, final DamagedRecords damaged,
+                          final java.util.function.IntUnaryOperator hopCountOf) throws InputFaultsException {
         final InputFaults faults = new InputFaults(source);
         final InputNode root = InputNode.parse(text, InputFormat.JSON, faults);
         if (root.kind() == InputNode.Kind.NULL) {
@@ -150,7 +161,7 @@ final class StateCodec {
             for (int i = 0; i < connections.items().size(); i++) {
                 final InputNode record = connections.items().get(i);
                 try {
-                    final SavedConnection connection = ConnectionRecordCodec.decode(record, Map.of(), maxHistogramBins);
+                    final SavedConnection connection = ConnectionRecordCodec.decode(record, Map.of(), maxHistogramBins, hopCountOf);
                     saved.put(connection.indexRef(), connection);
                 } catch (RuntimeException e) {
                     final Optional<Short> indexRef = damaged == null ? Optional.empty() : DamagedRecords.indexRefOf(record);

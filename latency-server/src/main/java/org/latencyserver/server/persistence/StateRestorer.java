@@ -118,7 +118,7 @@ final class StateRestorer {
         final DamagedRecords damaged = new DamagedRecords();
         try {
             final StateCodec.Decoded decoded = StateCodec.decode(Files.readString(file, StandardCharsets.UTF_8), file.toString(),
-                maxHistogramBins, damaged);
+                maxHistogramBins, damaged, this::hopCountOf);
             saved = new HashMap<>(decoded.connections());
             restoredGeneration = decoded.generation();
             // The compaction's journal carries on from the journal: a kill before its state file was in place leaves both.
@@ -147,6 +147,12 @@ final class StateRestorer {
         }
         LOG.info("restoring {} connections from {} and {} journal records after it", commands.size(), file, replayed);
         return commands;
+    }
+
+    /** @return the hops of the configured connection of {@code indexRef}, 0 when it is not configured */
+    private int hopCountOf(final int indexRef) {
+        final ConnectionRow row = table.row((short) indexRef);
+        return row == null ? 0 : row.spec().hopCount();
     }
 
     /** No state file: journals beside it continue a state file that is gone. */
@@ -239,7 +245,7 @@ final class StateRestorer {
             return false;
         }
         try {
-            final SavedConnection connection = ConnectionRecordCodec.decode(node, saved, maxHistogramBins);
+            final SavedConnection connection = ConnectionRecordCodec.decode(node, saved, maxHistogramBins, this::hopCountOf);
             saved.put(connection.indexRef(), connection);
             return true;
         } catch (RuntimeException e) {

@@ -37,7 +37,7 @@ import org.latencyserver.core.state.PortState;
  *                               corrections restart starts its own count again, the pooled level does not), which decides
  *                               the pooled level's step ({@link AdaptiveQuantileLevel#stepFactor}: γ for every count
  *                               while {@code YOUNG_BLOCKS} is 1)
- * @param patternLevels          each port pattern's level (the load states with the same port state on every hop, the
+ * @param patternLevels          each port pattern's level (the load states with the same kind of port state on every hop, the
  *                               CPU states left out; {@link PortPatternLevel}), learned from every block of a bound in
  *                               its states, which a young state borrows from before the pooled level; empty until a
  *                               pattern's first block, and in older files
@@ -47,7 +47,7 @@ import org.latencyserver.core.state.PortState;
  */
 public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long stateSinceNanos, String nextMeasurementReason,
                        AdaptiveQuantileLevel pooledLevel, ClassExcess classExcess, ShapeExcessModel shapeModel,
-                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks, Map<List<PortState>, PortPatternLevel> patternLevels,
+                       ShapeMeanModel shapeMeanModel, long pooledLevelBlocks, Map<List<PortState.Kind>, PortPatternLevel> patternLevels,
                        ShapeModelLevel shapeModelLevel) {
 
     /** Nothing learned. */
@@ -206,12 +206,12 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
     }
 
     /**
-     * @param hops    a port pattern: every hop's port state in path order
+     * @param hops    a port pattern: every hop's kind of port state in path order ({@link PortPatternLevel#patternOf})
      * @param pattern its level after a block, or as read back
      * @return the learning with it
      */
-    public Learning withPatternLevel(final List<PortState> hops, final PortPatternLevel pattern) {
-        final Map<List<PortState>, PortPatternLevel> next = new HashMap<>(patternLevels);
+    public Learning withPatternLevel(final List<PortState.Kind> hops, final PortPatternLevel pattern) {
+        final Map<List<PortState.Kind>, PortPatternLevel> next = new HashMap<>(patternLevels);
         next.put(List.copyOf(hops), pattern);
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, shapeModel, shapeMeanModel,
             pooledLevelBlocks, next, shapeModelLevel);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
+import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
@@ -31,9 +32,10 @@ import org.latencyserver.server.table.MibReading;
 import org.latencyserver.server.table.ServedEstimate;
 
 /**
- * A young combined state on a two-hop path borrows its port pattern's level (the states with the same port state on
- * every hop, whatever the CPU states) before the connection's pooled one, and says so; the round trips that follow a
- * served bound teach the pattern's level of the state they were sent in, and only that pattern's.
+ * A young combined state on a two-hop path borrows its port pattern's level (the states with the same kind of port
+ * state on every hop, whatever the CPU states and a loaded port's percent) before the connection's pooled one, and says
+ * so; the round trips that follow a served bound teach the pattern's level of the state they were sent in, and only that
+ * pattern's; what another state's level borrows from is shown with the connection's pooled level as its base.
  */
 class PortPatternServingTest {
 
@@ -68,9 +70,13 @@ class PortPatternServingTest {
     }
 
     private static ConnectionRow served(final Learning learning) {
+        return served(BOTH_LOW, learning);
+    }
+
+    private static ConnectionRow served(final ConnectionLoadState state, final Learning learning) {
         final ConnectionSpec spec = new ConnectionSpec((short) 2, "ws1", (short) 1, TYPE, "ws2", (short) 2, TYPE,
             List.of("sw1-trunk", "sw2-ws2"), 256, 2, 96, "paths", CalibrationMode.ADAPTIVE, 10.0, BoundMethod.UNION);
-        final ConnectionRow row = ConnectionRow.initial(spec, 0).withMib(MibReading.NONE, BOTH_LOW, 0).withLearning(learning);
+        final ConnectionRow row = ConnectionRow.initial(spec, 0).withMib(MibReading.NONE, state, 0).withLearning(learning);
         return ServingPolicy.reserve(row.withServed(thesis(), null,
             new ServedEstimate(thesis(), probes(), EstimateSource.BAND_PROBES, 0, "", null)));
     }
@@ -108,5 +114,44 @@ class PortPatternServingTest {
         assertNull(after.patternLevel(HOP_2_ONLY), "another pattern learned nothing");
         assertEquals(after.pooledLevel().missFraction(), pattern.level().missFraction(), 1e-12,
             "both started nominal and learned the same block");
+    }
+
+    /** A block whose every round trip is at 99–100 ms: above every bound but the histogram's top. */
+    private static LatencyHistogram missedBlock() {
+        final long[] counts = new long[100];
+        counts[99] = 10;
+        return LatencyHistogram.uniform(1_000_000L, counts, 0);
+    }
+
+    @Test
+    void loadedPortsAtDifferentPercentsShareOnePattern() {
+        final ConnectionLoadState at95And100 = ConnectionLoadState.ofHops(new CpuStatePair(CpuState.LOW, CpuState.LOW),
+            List.of(PortState.loaded(95), PortState.loaded(100)));
+
+        final Learning after = ServedCalibration.tested(served(at95And100, young()), missedBlock(), 10, 99.5, true);
+
+        assertEquals(1, after.patternLevels().size(), "one pattern: both hops loaded");
+        assertSame(after.patternLevel(at95And100), after.patternLevel(BOTH_LOW), "95 % and 100 % as 98 % and 98 %");
+        assertEquals(1, after.patternLevel(BOTH_LOW).blocks());
+    }
+
+    @Test
+    void anotherStatesPriorBorrowsFromTheConnectionsPooledLevelNotTheCurrentPathsSameHopsPool() {
+        // BOTH_HIGH tested one block that missed; the connection's pooled level set back to nominal, so that the
+        // current loaded path's same-hops pool (BOTH_HIGH's level) and the connection's pooled level differ.
+        final Learning tested = ServedCalibration.tested(served(BOTH_HIGH, young()), missedBlock(), 10, 99.5, true)
+            .withPooledLevel(AdaptiveQuantileLevel.start(96));
+        final ConnectionRow row = served(BOTH_LOW, tested);
+        final double sameHopsPool = ServedLevels.pooledAsServed(row).missFraction();
+        assertTrue(sameHopsPool < 0.04, "the current state's base is the same-hops pool: α " + sameHopsPool);
+
+        assertEquals(0.04, ServedLevels.priorAsServed(row, HOP_2_ONLY).level().missFraction(), 1e-12,
+            "no pattern learned for one loaded hop: the connection's pooled level alone");
+        final PortPatternLevel pattern = tested.patternLevel(BOTH_HIGH);
+        final double w = BorrowedLevel.weight(pattern.blocks());
+        assertEquals(w * pattern.level().missFraction() + (1 - w) * 0.04,
+            ServedLevels.priorAsServed(row, BOTH_HIGH).level().missFraction(), 1e-12, "the pattern over the connection's pool");
+        assertEquals(w * pattern.level().missFraction() + (1 - w) * sameHopsPool,
+            ServedLevels.priorAsServed(row, BOTH_LOW).level().missFraction(), 1e-12, "the current state: as served");
     }
 }

@@ -224,6 +224,25 @@ class LearningSurvivesRestartTest {
     }
 
     @Test
+    void aPatternWithMoreHopsThanTheConfiguredPathIsRefusedNamingIt() throws Exception {
+        final Path file = directory.resolve("state.json");
+        learnTwoShapesAndSave(file);
+        final ObjectMapper json = new ObjectMapper();
+        final JsonNode root = json.readTree(file.toFile());
+        final ObjectNode pattern = (ObjectNode) root.findValue("pattern_levels").get(0);
+        assertEquals(1, pattern.get("hop_states").size(), "the fixture's path has one port");
+        pattern.putArray("hop_states").add("NORMAL").add("LOADED");
+        Files.writeString(file, json.writeValueAsString(root));
+        Files.deleteIfExists(directory.resolve("state.json.journal"));
+
+        final UpdateEngine after = connection.engine();
+        final StateStore store = new StateStore(file, after.table());
+        assertEquals(0, store.restoreInto(after, 0), "the damaged connection is not restored");
+        assertTrue(store.refusedBecause() != null && store.refusedBecause().contains(
+            "pattern_levels[0].hop_states: expected 1 hop (the connection's path), found 2"), String.valueOf(store.refusedBecause()));
+    }
+
+    @Test
     void aFileWrittenBeforeGroupLevelsLoadsWithItsStatesLevelsWeighedByTheirCoverageBlocks() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);

@@ -33,8 +33,9 @@ import org.latencyserver.server.table.PortPercents;
 import org.latencyserver.server.table.ServedEstimate;
 
 /**
- * The port patterns' levels in a connection's record ({@code pattern_levels}): written and read back, absent in older
- * records (then none), a damaged one refused naming its place, and a change of them a change of the record.
+ * The port patterns' levels in a connection's record ({@code pattern_levels}): written and read back with each hop's
+ * kind of port state, absent in older records (then none), a damaged one (a kind unknown, another number of hops than
+ * the connection's path, the same hops twice) refused naming its place, and a change of them a change of the record.
  */
 class PatternLevelsRecordTest {
 
@@ -82,7 +83,8 @@ class PatternLevelsRecordTest {
         final ObjectNode record = ConnectionRecordCodec.encode(row(twoPatterns()), null);
         final ArrayNode written = (ArrayNode) record.get("pattern_levels");
         assertEquals(2, written.size());
-        assertEquals("[0,101]", written.get(0).get("hop_states").toString(), "in the order of the hop codes");
+        assertEquals("[\"NORMAL\",\"SATURATED\"]", written.get(0).get("hop_states").toString(), "in the order of the kinds");
+        assertEquals("[\"LOADED\",\"LOADED\"]", written.get(1).get("hop_states").toString(), "kinds, not percents");
         assertEquals(2, written.get(0).get("blocks").asLong());
 
         final Learning read = ConnectionRecordCodec.decode(parsed(record), Map.of(), 1000).learning();
@@ -119,15 +121,40 @@ class PatternLevelsRecordTest {
         second.put("miss_fraction", 0.9);
         assertTrue(refusal(record).startsWith("pattern_levels[1].miss_fraction: expected a finite number at most"),
             refusal(record));
-        second.put("miss_fraction", 0.01).putArray("hop_states").add(95).add(50);
-        assertTrue(refusal(record).startsWith("pattern_levels[1].unknown port state code 50"), refusal(record));
+        second.put("miss_fraction", 0.01).putArray("hop_states").add("LOADED").add(50);
+        assertTrue(refusal(record).startsWith("pattern_levels[1].hop_states[1]: expected a port state kind"), refusal(record));
+        second.putArray("hop_states").add("LOADED").add("BUSY");
+        assertTrue(refusal(record).startsWith("pattern_levels[1].hop_states[1]: expected a port state kind"), refusal(record));
         second.putArray("hop_states");
-        assertTrue(refusal(record).startsWith("pattern_levels[1].hop_states: expected 1..8 port states, found 0"),
+        assertTrue(refusal(record).startsWith("pattern_levels[1].hop_states: expected 1..8 hops, found 0"),
             refusal(record));
         record.putArray("pattern_levels").add(3);
         assertTrue(refusal(record).startsWith("pattern_levels[0]: expected an object"), refusal(record));
         record.put("pattern_levels", "none");
         assertTrue(refusal(record).startsWith("pattern_levels: expected an array"), refusal(record));
+    }
+
+    @Test
+    void aPatternWithAnotherNumberOfHopsThanTheConnectionsPathIsRefusedNamingIt() throws Exception {
+        final ObjectNode record = ConnectionRecordCodec.encode(row(twoPatterns()), null);
+        ((ObjectNode) record.get("pattern_levels").get(1)).putArray("hop_states").add("LOADED").add("LOADED").add("NORMAL");
+
+        final String refusal = assertThrows(IllegalArgumentException.class,
+            () -> ConnectionRecordCodec.decode(parsed(record), Map.of(), 1000, indexRef -> indexRef == 4 ? 2 : 0)).getMessage();
+
+        assertEquals("pattern_levels[1].hop_states: expected 2 hops (the connection's path), found 3", refusal);
+        assertTrue(ConnectionRecordCodec.decode(parsed(record), Map.of(), 1000, indexRef -> 0).learning().patternLevels()
+                .containsKey(List.of(PortState.Kind.LOADED, PortState.Kind.LOADED, PortState.Kind.NORMAL)),
+            "a connection not configured: its path's hops are not known, the pattern read as written");
+    }
+
+    @Test
+    void theSameHopsTwiceAreRefusedNamingBothEntries() throws Exception {
+        final ObjectNode record = ConnectionRecordCodec.encode(row(twoPatterns()), null);
+        ((ArrayNode) record.get("pattern_levels")).addObject().put("miss_fraction", 0.02).put("blocks", 1)
+            .putArray("hop_states").add("NORMAL").add("SATURATED");
+
+        assertEquals("pattern_levels[2]: the same hops as pattern_levels[0]", refusal(record));
     }
 
     @Test

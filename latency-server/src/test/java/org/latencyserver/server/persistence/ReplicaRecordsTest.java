@@ -78,6 +78,23 @@ class ReplicaRecordsTest {
     }
 
     @Test
+    void aReplicatedPatternWithAnotherNumberOfHopsThanTheStandbysPathIsRefusedNamingIt() {
+        final UpdateEngine primary = measured(engine(1024));
+        assertTrue(primary.submitProbe((short) 4, "lab1", LatencyHistogram.fromHdr(RoundTrips.evenlySpread(8, 250, 400)),
+            0.3, 2000, null, 10 * SECOND).accepted());
+        final String record = new String(ReplicaRecords.encode(List.of(primary.table().row((short) 4))), StandardCharsets.UTF_8);
+        assertTrue(record.contains("\"hop_states\":[\"NORMAL\"]"), record);
+        final byte[] twoHops = record.replace("\"hop_states\":[\"NORMAL\"]", "\"hop_states\":[\"NORMAL\",\"NORMAL\"]")
+            .getBytes(StandardCharsets.UTF_8);
+
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> ReplicaRecords.decode(twoHops, engine(1024).table(), InputLimits.DEFAULT.maxHistogramBins()));
+
+        assertTrue(refused.getMessage().contains("pattern_levels[0].hop_states: expected 1 hop (the connection's path), found 2"),
+            refused.getMessage());
+    }
+
+    @Test
     void aRowsRecordRestoresTheSameReadingsMeasurementAndEstimateOnTheOtherSide() {
         final UpdateEngine primary = measured(engine(1024));
         final ConnectionRow sent = primary.table().row((short) 4);
