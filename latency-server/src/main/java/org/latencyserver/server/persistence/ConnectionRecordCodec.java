@@ -187,8 +187,8 @@ final class ConnectionRecordCodec {
      * a young state borrows from before the pooled level: {@code [{"hop_states": ["LOADED", "NORMAL", …], "miss_fraction":
      * α, "blocks": n}, …]}, each hop's kind of port state by name in path order, the patterns in the order of their kinds;
      * absent when none learned a block, and in older files (then every pattern starts at the nominal level again).
-     * Damaged — a kind unknown, another number of hops than the connection's path, the same hops twice — the record is
-     * refused naming the pattern's place.
+     * Damaged — a kind unknown, the same hops twice — the record is refused naming the pattern's place. A pattern with
+     * another number of hops than the connection's configured path (its links changed since) is left out, the rest read.
      */
     private static final Field<ConnectionRow, Draft> PATTERN_LEVELS = new Field<>("pattern_levels",
         row -> row.learning().patternLevels(), ConnectionRecordCodec::writePatternLevels,
@@ -301,7 +301,7 @@ final class ConnectionRecordCodec {
     }
 
     /**
-     * As {@link #decode(InputNode, Map, int)}, a port pattern's hops checked against the connection's path.
+     * As {@link #decode(InputNode, Map, int)}, a port pattern of another number of hops than the connection's path left out.
      *
      * @param hopCountOf the hops of the configured connection of an {@code index_ref} ({@code ConnectionSpec#hopCount}), or
      *                   0 when it is not configured (its patterns' hops are then not checked)
@@ -450,9 +450,13 @@ final class ConnectionRecordCodec {
             }
             final List<PortState.Kind> hops;
             try {
-                hops = hopKinds(items(pattern, "hop_states"), pathHops);
+                hops = hopKinds(items(pattern, "hop_states"));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(name + "[" + p + "]." + e.getMessage(), e);
+            }
+            if (pathHops > 0 && hops.size() != pathHops) {
+                // Written for another path (the connection's links changed since): not damage, only of no use now.
+                continue;
             }
             final Integer earlier = seenAt.putIfAbsent(hops, p);
             if (earlier != null) {
@@ -478,18 +482,13 @@ final class ConnectionRecordCodec {
 
     /**
      * @param kinds    a pattern's {@code hop_states}: each hop's kind by name, in path order
-     * @param pathHops the connection's hops, or 0 when not known
      * @return the kinds
      * @throws IllegalArgumentException starting with the place within the pattern ("hop_states…")
      */
-    private static List<PortState.Kind> hopKinds(final List<InputNode> kinds, final int pathHops) {
+    private static List<PortState.Kind> hopKinds(final List<InputNode> kinds) {
         final int most = org.latencyserver.server.table.ConnectionSpec.MAX_HOPS;
         if (kinds.isEmpty() || kinds.size() > most) {
             throw new IllegalArgumentException("hop_states: expected 1.." + most + " hops, found " + kinds.size());
-        }
-        if (pathHops > 0 && kinds.size() != pathHops) {
-            throw new IllegalArgumentException("hop_states: expected " + pathHops + (pathHops == 1 ? " hop" : " hops")
-                + " (the connection's path), found " + kinds.size());
         }
         final List<PortState.Kind> hops = new ArrayList<>(kinds.size());
         for (int h = 0; h < kinds.size(); h++) {

@@ -78,7 +78,7 @@ class ReplicaRecordsTest {
     }
 
     @Test
-    void aReplicatedPatternWithAnotherNumberOfHopsThanTheStandbysPathIsRefusedNamingIt() {
+    void aReplicatedPatternWithAnotherNumberOfHopsThanTheStandbysPathIsLeftOutAndTheRowApplied() {
         final UpdateEngine primary = measured(engine(1024));
         assertTrue(primary.submitProbe((short) 4, "lab1", LatencyHistogram.fromHdr(RoundTrips.evenlySpread(8, 250, 400)),
             0.3, 2000, null, 10 * SECOND).accepted());
@@ -87,11 +87,14 @@ class ReplicaRecordsTest {
         final byte[] twoHops = record.replace("\"hop_states\":[\"NORMAL\"]", "\"hop_states\":[\"NORMAL\",\"NORMAL\"]")
             .getBytes(StandardCharsets.UTF_8);
 
-        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-            () -> ReplicaRecords.decode(twoHops, engine(1024).table(), InputLimits.DEFAULT.maxHistogramBins()));
-
-        assertTrue(refused.getMessage().contains("pattern_levels[0].hop_states: expected 1 hop (the connection's path), found 2"),
-            refused.getMessage());
+        final UpdateEngine standby = engine(1024);
+        final List<Command.RestoreConnection> commands = ReplicaRecords.decode(twoHops, standby.table(),
+            InputLimits.DEFAULT.maxHistogramBins());
+        assertEquals(1, commands.size());
+        assertTrue(commands.get(0).applyTo(standby, 0));
+        final ConnectionRow copy = standby.table().row((short) 4);
+        assertTrue(copy.learning().patternLevels().isEmpty(), "the pattern of another path is left out");
+        assertEquals(primary.table().row((short) 4).latest(), copy.latest());
     }
 
     @Test
