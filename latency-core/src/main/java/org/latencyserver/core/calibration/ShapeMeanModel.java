@@ -46,22 +46,22 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <p>What remains: the factor is connection-wide, one per band and shape, not per load state (a CPU state whose thesis
  * mean is off by more than the others' is served the connection's bias); the band is two-valued (LOADED and SATURATED
  * alike, and a loaded port's own load level not a feature); a loaded port's lesson is learned only from windows sent
- * there, so until they weigh {@value #MIN_LOADED_WEIGHT} (see below), a loaded port is served the idle port's terms; a
- * self-loading burst's mean on a loaded port
- * is a hinge (no wait while the burst and the background fit in the port, a wait growing with the burst beyond), which
- * the band's terms, linear in ln spacing and ln burst length, only straddle.
+ * there, so until they weigh {@value #MIN_LOADED_WEIGHT} (see below), a loaded port is served the idle port's terms;
+ * a self-loading burst's mean on a loaded port is a hinge (no wait while the burst and the background fit in the port,
+ * a wait growing with the burst beyond), which the band's terms, linear in ln spacing and ln burst length, only
+ * straddle.
  *
  * <p>The band's terms are served only once the loaded port's windows weigh {@value #MIN_LOADED_WEIGHT} or more
- * together (their forgotten summed weight, {@link #loadedWeight()}: {@value #MIN_BLOCKS} windows of half the
- * {@value #MAX_BLOCK_WEIGHT}-round-trip weight cap); before, a loaded port is served the idle port's terms
- * {@code g(s, 0)} and the description says so. The ridge of {@value #RIDGE} on {@code γ4..γ6} alone would not do: one
- * loaded window weighs up to {@value #MAX_BLOCK_WEIGHT}, so it would set the band's three terms, and so the loaded
- * factor of every shape, from one shape's one look. The coefficients are fitted as before whatever the gate says (the
- * band's terms take up the loaded windows' lesson, as far as the ridge lets them), so the gate changes what a loaded
- * port is served and nothing else.
+ * together (their forgotten summed weight, {@link #loadedWeight()}: {@value #MIN_BLOCKS} windows of a quarter of the
+ * {@value #MAX_BLOCK_WEIGHT}-round-trip weight cap, or four of full weight); before, a loaded port is served the idle
+ * port's terms {@code g(s, 0)} and the description says so. The ridge of {@value #RIDGE} on {@code γ4..γ6} alone
+ * would not do: one loaded window weighs up to {@value #MAX_BLOCK_WEIGHT}, so it would set the band's three terms, and
+ * so the loaded factor of every shape, from one shape's one look. The coefficients are fitted the same whatever the
+ * gate says (the band's terms take up the loaded windows' lesson as far as the ridge lets them): the gate changes what
+ * a loaded port is served and nothing else.
  *
- * <p>Fitted (used) from {@value #MIN_BLOCKS} windows connection-wide (of either band). Immutable and thread-safe; one update allocates
- * the new snapshot's arrays and a small solve.
+ * <p>Fitted (used) from {@value #MIN_BLOCKS} windows connection-wide, of either band. Immutable and thread-safe; one
+ * update allocates the new snapshot's arrays and a small solve.
  */
 public final class ShapeMeanModel {
 
@@ -87,9 +87,10 @@ public final class ShapeMeanModel {
 
     /**
      * Summed (forgotten) weight of the loaded port's windows before the band's terms are served: {@value #MIN_BLOCKS}
-     * windows of half the weight cap. Below it a loaded port is served the idle port's terms.
+     * windows of a quarter of the weight cap, so that no one window, nor three, sets the band's terms for every shape.
+     * Below it a loaded port is served the idle port's terms.
      */
-    public static final double MIN_LOADED_WEIGHT = MIN_BLOCKS * MAX_BLOCK_WEIGHT / 2.0;
+    public static final double MIN_LOADED_WEIGHT = MIN_BLOCKS * MAX_BLOCK_WEIGHT / 4.0;
 
     /** Largest squared coefficient of variation a window is corrected by: beyond, the second-order term says little. */
     public static final double MAX_RELATIVE_VARIANCE = 4.0;
