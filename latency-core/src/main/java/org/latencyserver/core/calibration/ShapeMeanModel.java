@@ -46,12 +46,22 @@ import org.latencyserver.core.traffic.TrafficShape;
  * <p>What remains: the factor is connection-wide, one per band and shape, not per load state (a CPU state whose thesis
  * mean is off by more than the others' is served the connection's bias); the band is two-valued (LOADED and SATURATED
  * alike, and a loaded port's own load level not a feature); a loaded port's lesson is learned only from windows sent
- * there, so until some are, a loaded port is served the idle port's terms; a self-loading burst's mean on a loaded port
- * is a hinge (no wait while the burst and the background fit in the port, a wait growing with the burst beyond), which
- * the band's terms, linear in ln spacing and ln burst length, only straddle.
+ * there, so until they weigh {@value #MIN_LOADED_WEIGHT} (see below), a loaded port is served the idle port's terms;
+ * a self-loading burst's mean on a loaded port is a hinge (no wait while the burst and the background fit in the port,
+ * a wait growing with the burst beyond), which the band's terms, linear in ln spacing and ln burst length, only
+ * straddle.
  *
- * <p>Fitted (used) from {@value #MIN_BLOCKS} windows connection-wide. Immutable and thread-safe; one update allocates
- * the new snapshot's arrays and a small solve.
+ * <p>The band's terms are served only once the loaded port's windows weigh {@value #MIN_LOADED_WEIGHT} or more
+ * together (their forgotten summed weight, {@link #loadedWeight()}: {@value #MIN_BLOCKS} windows of a quarter of the
+ * {@value #MAX_BLOCK_WEIGHT}-round-trip weight cap, or four of full weight); before, a loaded port is served the idle
+ * port's terms {@code g(s, 0)} and the description says so. The ridge of {@value #RIDGE} on {@code γ4..γ6} alone
+ * would not do: one loaded window weighs up to {@value #MAX_BLOCK_WEIGHT}, so it would set the band's three terms, and
+ * so the loaded factor of every shape, from one shape's one look. The coefficients are fitted the same whatever the
+ * gate says (the band's terms take up the loaded windows' lesson as far as the ridge lets them): the gate changes what
+ * a loaded port is served and nothing else.
+ *
+ * <p>Fitted (used) from {@value #MIN_BLOCKS} windows connection-wide, of either band. Immutable and thread-safe; one
+ * update allocates the new snapshot's arrays and a small solve.
  */
 public final class ShapeMeanModel {
 
@@ -74,6 +84,13 @@ public final class ShapeMeanModel {
      * ln spacing and ln burst length over the whole range a {@link TrafficShape} accepts.
      */
     public static final double MAX_FACTOR = 10.0;
+
+    /**
+     * Summed (forgotten) weight of the loaded port's windows before the band's terms are served: {@value #MIN_BLOCKS}
+     * windows of a quarter of the weight cap, so that no one window, nor three, sets the band's terms for every shape.
+     * Below it a loaded port is served the idle port's terms.
+     */
+    public static final double MIN_LOADED_WEIGHT = MIN_BLOCKS * MAX_BLOCK_WEIGHT / 4.0;
 
     /** Largest squared coefficient of variation a window is corrected by: beyond, the second-order term says little. */
     public static final double MAX_RELATIVE_VARIANCE = 4.0;
@@ -191,6 +208,22 @@ public final class ShapeMeanModel {
         return blocks >= MIN_BLOCKS;
     }
 
+    /**
+     * @return the loaded port's windows' summed weight, forgotten as their sums are (the intercept's entry of
+     *         {@link #loadedGram()}), round trips capped at {@value #MAX_BLOCK_WEIGHT} a window
+     */
+    public double loadedWeight() {
+        return sums.loadedGram()[0];
+    }
+
+    /**
+     * @return whether the loaded port's windows weigh {@value #MIN_LOADED_WEIGHT} or more, so that a loaded port is
+     *         served the band's terms (else the idle port's)
+     */
+    public boolean loadedBandFitted() {
+        return loadedWeight() >= MIN_LOADED_WEIGHT;
+    }
+
     /** @return a copy of every window's {@code X'WX} over the shape's features: the band-blind model's */
     public double[] gram() {
         return sums.shapeGram();
@@ -224,10 +257,11 @@ public final class ShapeMeanModel {
     /**
      * @param shape a traffic shape
      * @param band  the port band the mean is for (the current state's)
-     * @return what its state's thesis mean is multiplied by for the shape in the band: {@code exp(g(s, L))}, clamped
+     * @return what its state's thesis mean is multiplied by for the shape in the band: {@code exp(g(s, L))}, clamped;
+     *         on a loaded port the idle port's {@code exp(g(s, 0))} until {@link #loadedBandFitted()}
      */
     public double meanFactor(final TrafficShape shape, final PortBand band) {
-        final double[] x = ShapeFeatures.of(shape, band);
+        final double[] x = ShapeFeatures.of(shape, servedBand(band));
         double logRatio = 0;
         for (int i = 0; i < PARAMETERS; i++) {
             logRatio += coefficients[i] * x[i];
@@ -367,8 +401,21 @@ public final class ShapeMeanModel {
             alternatives, served.basis(), served.notes(), served.interpolated());
         return new EstimateCorrection.Corrected(estimate, String.format(Locale.ROOT,
             "shape mean: thesis mean × %.3f on %s, the shape's mean over its state's thesis mean learned from %d probe windows"
-                + " of every shape; interval moved with it", factor, band == PortBand.LOADED ? "a loaded port"
-                : bandKnown ? "an idle port" : "a port not seen loaded (a hop's load not known; the idle port's terms)", blocks));
+                + " of every shape; interval moved with it", factor, portDescription(band, bandKnown), blocks));
+    }
+
+    private String portDescription(final PortBand band, final boolean bandKnown) {
+        if (band == PortBand.LOADED) {
+            return loadedBandFitted() ? "a loaded port"
+                : String.format(Locale.ROOT, "a loaded port (the idle port's terms: its windows weigh %.0f, %.0f needed)",
+                    loadedWeight(), MIN_LOADED_WEIGHT);
+        }
+        return bandKnown ? "an idle port" : "a port not seen loaded (a hop's load not known; the idle port's terms)";
+    }
+
+    /** The band whose terms are served for {@code band}: a loaded port's once its windows weigh enough, else the idle's. */
+    private PortBand servedBand(final PortBand band) {
+        return band == PortBand.LOADED && loadedBandFitted() ? PortBand.LOADED : PortBand.IDLE;
     }
 
     private static ConfidenceInterval moved(final ConfidenceInterval interval, final double factor) {

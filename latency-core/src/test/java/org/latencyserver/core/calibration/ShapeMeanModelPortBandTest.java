@@ -125,6 +125,50 @@ class ShapeMeanModelPortBandTest {
         assertTrue(unknown.description().contains("a port not seen loaded"), unknown.description());
     }
 
+    @Test
+    void oneLoadedWindowDoesNotMoveTheLoadedFactorOfAnotherShape() {
+        final ShapeMeanModel idleOnly = learn(ShapeMeanModel.EMPTY, 300, 0.0, new SplittableRandom(31), true);
+        final ShapeMeanModel once = idleOnly.observe(FAST, 100, 5.0, Double.NaN, 1.0, PortBand.LOADED);
+        assertTrue(once.fitted(), "fitted connection-wide");
+        assertEquals(ShapeMeanModel.MAX_BLOCK_WEIGHT, once.loadedWeight(), 1e-12);
+        assertTrue(!once.loadedBandFitted(), "one window is not enough to serve the band's terms");
+        final double[] x = ShapeFeatures.of(SLOW, PortBand.LOADED);
+        final double[] coefficients = once.coefficients();
+        double bandTerms = 0;
+        for (int i = ShapeFeatures.SHAPE_PARAMETERS; i < ShapeFeatures.PARAMETERS; i++) {
+            bandTerms += coefficients[i] * x[i];
+        }
+        assertTrue(Math.abs(bandTerms) > 0.2, "ungated, the one window would move the slow shape's loaded ln mean by "
+            + bandTerms + ": " + Arrays.toString(coefficients));
+        assertEquals(once.meanFactor(SLOW, PortBand.IDLE), once.meanFactor(SLOW, PortBand.LOADED), 0.0,
+            "another shape on a loaded port: the idle port's terms");
+        assertEquals(once.meanFactor(FAST, PortBand.IDLE), once.meanFactor(FAST, PortBand.LOADED), 0.0,
+            "and the window's own shape too");
+        final Estimate served = new Estimate(3, EstimateKind.AVERAGE, 1.0, 0.0,
+            new ConfidenceInterval(0.5, 1.5, 0.95, "next burst"), List.of(), "measurement", List.of(), false);
+        final String description = once.shaped(served, 1.0, SLOW, PortBand.LOADED, true).description();
+        assertTrue(description.contains("the idle port's terms"), description);
+    }
+
+    @Test
+    void enoughLoadedWindowsServeTheBandsTerms() {
+        final ShapeMeanModel idleOnly = learn(ShapeMeanModel.EMPTY, 300, 0.0, new SplittableRandom(37), true);
+        ShapeMeanModel model = idleOnly;
+        int loadedWindows = 0;
+        while (!model.loadedBandFitted()) {
+            model = model.observe(FAST, 100, 3.0 * trueRatio(FAST, PortBand.LOADED), Double.NaN, 3.0, PortBand.LOADED);
+            loadedWindows++;
+        }
+        final double needed = ShapeMeanModel.MIN_LOADED_WEIGHT / ShapeMeanModel.MAX_BLOCK_WEIGHT;
+        assertTrue(loadedWindows >= needed && loadedWindows <= needed + 2, "windows of full weight: " + loadedWindows);
+        final double loaded = model.meanFactor(FAST, PortBand.LOADED);
+        assertTrue(loaded > 2.0 * model.meanFactor(FAST, PortBand.IDLE), "fast on a loaded port once served: " + loaded);
+        final Estimate served = new Estimate(3, EstimateKind.AVERAGE, 1.0, 0.0,
+            new ConfidenceInterval(0.5, 1.5, 0.95, "next burst"), List.of(), "measurement", List.of(), false);
+        final String description = model.shaped(served, 1.0, FAST, PortBand.LOADED, true).description();
+        assertTrue(description.contains("on a loaded port,"), description);
+    }
+
     /** Every window's shape sums less the loaded port's: the idle windows' own. */
     private static double[] idlePart(final ShapeMeanModel model) {
         final double[] shape = model.gram();

@@ -23,6 +23,7 @@ import org.latencyserver.server.table.CalibrationMode;
 import org.latencyserver.server.table.ConnectionRow;
 import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
+import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
 import org.latencyserver.testkit.RoundTrips;
 
@@ -55,8 +56,12 @@ class ShapeMeanBandLearningTest {
     }
 
     private static ShapeMeanModel afterAWindow(final ConnectionRow row) {
-        return ServedCalibration.tested(row, LatencyHistogram.fromHdr(RoundTrips.evenlySpread(20, 500, 700)), 20, 0.6, true, FAST)
-            .shapeMeanModel();
+        return ServedCalibration.tested(row, window(), 20, 0.6, true, FAST).shapeMeanModel();
+    }
+
+    /** A window of 20 round trips, 0.5–0.7 ms. */
+    private static LatencyHistogram window() {
+        return LatencyHistogram.fromHdr(RoundTrips.evenlySpread(20, 500, 700));
     }
 
     private static ConnectionRow onHops(final ConnectionRow row, final PortState... hops) {
@@ -64,18 +69,25 @@ class ShapeMeanBandLearningTest {
     }
 
     @Test
-    void aWindowOnAnIdlePathTeachesTheIdlePortsSumsAndOneWithALoadedHopTheLoadedPorts() {
+    void aWindowOnAnIdlePathTeachesTheIdlePortsSumsAndLeavesWhatALoadedHopTaught() {
         final ConnectionRow row = servingAMean();
         final ShapeMeanModel before = row.learning().shapeMeanModel();
-        final ShapeMeanModel idle = afterAWindow(onHops(row, PortState.NORMAL, PortState.NORMAL));
-        assertEquals(before.blocks() + 1, idle.blocks());
-        assertArrayEquals(before.loadedGram(), idle.loadedGram(), 0.0, "the idle port's window leaves the loaded sums");
         final ConnectionRow loadedRow = onHops(row, PortState.NORMAL, PortState.loaded(95));
         assertEquals(PortBand.LOADED, PortBand.of(loadedRow.load()));
-        final ShapeMeanModel loaded = afterAWindow(loadedRow);
+        final Learning afterLoaded = ServedCalibration.tested(loadedRow, window(), 20, 0.6, true, FAST);
+        final ShapeMeanModel loaded = afterLoaded.shapeMeanModel();
         assertEquals(before.blocks() + 1, loaded.blocks());
         assertEquals(before.loadedGram()[0] + ShapeMeanModel.MAX_BLOCK_WEIGHT, loaded.loadedGram()[0], 1e-9,
             "a loaded hop anywhere: the loaded port's window");
+        assertTrue(loaded.loadedMoments()[0] != 0.0, "the loaded window's response is in the loaded sums");
+        final ConnectionRow idleRow = onHops(loadedRow.withLearning(afterLoaded), PortState.NORMAL, PortState.NORMAL);
+        final ShapeMeanModel idle = afterAWindow(idleRow);
+        assertEquals(loaded.blocks() + 1, idle.blocks());
+        assertArrayEquals(loaded.loadedGram(), idle.loadedGram(), 0.0, "the idle port's window leaves the loaded sums");
+        assertArrayEquals(loaded.loadedMoments(), idle.loadedMoments(), 0.0);
+        final double idleWeight = loaded.gram()[0] - loaded.loadedGram()[0];
+        assertEquals(loaded.loadedGram()[0] + ShapeMeanModel.FORGETTING * idleWeight + ShapeMeanModel.MAX_BLOCK_WEIGHT,
+            idle.gram()[0], 1e-9, "and is learned in every window's sums, forgetting the idle windows' alone");
     }
 
     @Test
