@@ -55,9 +55,9 @@ class StandbyPairTest {
     @BeforeEach
     void startAClientOrbAndChoosePorts() throws IOException {
         client = PlainOrbs.withoutRetries();
-        portA = FreePorts.belowEphemeralRange();
+        portA = FreePorts.belowEphemeralRange(100); // FD_SOCK2 listens on the port + 100: below the ephemeral range too
         do {
-            portB = FreePorts.belowEphemeralRange();
+            portB = FreePorts.belowEphemeralRange(100);
         } while (Math.abs(portB - portA) == 100 || portB == portA); // FD_SOCK2 listens on the port + 100
     }
 
