@@ -32,7 +32,19 @@ public final class FreePorts {
      * @throws UncheckedIOException when none was free in {@value #TRIES} tries
      */
     public static int belowEphemeralRange() {
-        final int end = ephemeralStart();
+        return belowEphemeralRange(0);
+    }
+
+    /**
+     * For a listener that also listens on its port plus an offset (JGroups' FD_SOCK2: the port + 100):
+     * the port and that offset both below the ephemeral range, where no outgoing connection takes them.
+     *
+     * @param headroom how far above the port the range must still be, ports
+     * @return a port on 127.0.0.1 that was free a moment ago, at least {@code headroom} below the ephemeral range
+     * @throws UncheckedIOException when none was free in {@value #TRIES} tries
+     */
+    public static int belowEphemeralRange(final int headroom) {
+        final int end = ephemeralStart() - headroom;
         for (int i = 0; i < TRIES; i++) {
             final int port = ThreadLocalRandom.current().nextInt(LOWEST, end);
             try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {

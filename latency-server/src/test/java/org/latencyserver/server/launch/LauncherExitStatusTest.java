@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.latencyserver.launch.StderrCapture;
 import org.latencyserver.launch.StderrCapture.Run;
@@ -21,6 +22,7 @@ import picocli.CommandLine;
  * documents. Only failures: a main that launches waits for SIGTERM.
  */
 @ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
+@Isolated // runs alone (junit-platform.properties): replaces the JVM's standard error to read what a main prints there
 class LauncherExitStatusTest {
 
     @TempDir

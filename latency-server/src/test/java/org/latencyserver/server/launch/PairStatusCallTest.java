@@ -40,9 +40,9 @@ class PairStatusCallTest {
     @BeforeEach
     void startAClientOrbAndChoosePorts() {
         client = PlainOrbs.withoutRetries();
-        portA = FreePorts.belowEphemeralRange();
+        portA = FreePorts.belowEphemeralRange(100); // FD_SOCK2 listens on the port + 100: below the ephemeral range too
         do {
-            portB = FreePorts.belowEphemeralRange();
+            portB = FreePorts.belowEphemeralRange(100);
         } while (Math.abs(portB - portA) == 100 || portB == portA); // FD_SOCK2 listens on the port + 100
     }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -40,6 +41,7 @@ import org.omg.CosNaming.NamingContextExtHelper;
  * polls and serves. Every wait has a generous deadline; none is an assertion on time.
  */
 @ResourceLock(NamingServiceNodeTest.ONE_PER_JVM) // one naming service per JVM (NamingServiceNode)
+@Order(1) // the module's longest class, started first (junit-platform.properties)
 class StandbyPairTest {
 
     private static final long DEADLINE_SECONDS = 60;
@@ -53,9 +55,9 @@ class StandbyPairTest {
     @BeforeEach
     void startAClientOrbAndChoosePorts() throws IOException {
         client = PlainOrbs.withoutRetries();
-        portA = FreePorts.belowEphemeralRange();
+        portA = FreePorts.belowEphemeralRange(100); // FD_SOCK2 listens on the port + 100: below the ephemeral range too
         do {
-            portB = FreePorts.belowEphemeralRange();
+            portB = FreePorts.belowEphemeralRange(100);
         } while (Math.abs(portB - portA) == 100 || portB == portA); // FD_SOCK2 listens on the port + 100
     }
 

@@ -3,14 +3,6 @@ package org.latencyserver.server.snmp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.latencyserver.emulator.EmulatedMib.IF_HC_IN_OCTETS;
-import static org.latencyserver.emulator.EmulatedMib.IF_HC_OUT_OCTETS;
-import static org.latencyserver.emulator.EmulatedMib.IF_HIGH_SPEED;
-import static org.latencyserver.emulator.EmulatedMib.SS_CPU_RAW_IDLE;
-import static org.latencyserver.emulator.EmulatedMib.SS_CPU_RAW_NICE;
-import static org.latencyserver.emulator.EmulatedMib.SS_CPU_RAW_SYSTEM;
-import static org.latencyserver.emulator.EmulatedMib.SS_CPU_RAW_USER;
-import static org.latencyserver.emulator.EmulatedMib.SYS_UPTIME;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +41,28 @@ class PollerAgainstScriptedAgentTest {
     private static final Function<String, String> RIGHT_COMMUNITY = name -> COMMUNITY_ENV.equals(name) ? COMMUNITY : null;
     private static final long POLL_MILLIS = 40;
     private static final int UNKNOWN_AFTER = 3;
-    /** the polled port's ifIndex; its IF-MIB objects are named as the emulator serves them */
+    /*
+     * The objects the scripted agents answer, by their numbers in the MIBs (as net-snmp and the
+     * snmp-emulator serve them; that the server polls the emulator's is checked in system-tests):
+     * written out here, so that this module's tests need no other module built before them.
+     */
+    /** SNMPv2-MIB sysUpTime.0, TimeTicks. */
+    private static final OID SYS_UPTIME = new OID("1.3.6.1.2.1.1.3.0");
+    /** UCD-SNMP-MIB ssCpuRawUser.0, Counter32 ticks. */
+    private static final OID SS_CPU_RAW_USER = new OID("1.3.6.1.4.1.2021.11.50.0");
+    /** UCD-SNMP-MIB ssCpuRawNice.0, Counter32 ticks. */
+    private static final OID SS_CPU_RAW_NICE = new OID("1.3.6.1.4.1.2021.11.51.0");
+    /** UCD-SNMP-MIB ssCpuRawSystem.0, Counter32 ticks. */
+    private static final OID SS_CPU_RAW_SYSTEM = new OID("1.3.6.1.4.1.2021.11.52.0");
+    /** UCD-SNMP-MIB ssCpuRawIdle.0, Counter32 ticks. */
+    private static final OID SS_CPU_RAW_IDLE = new OID("1.3.6.1.4.1.2021.11.53.0");
+    /** IF-MIB ifHCInOctets column (Counter64). */
+    private static final OID IF_HC_IN_OCTETS = new OID("1.3.6.1.2.1.31.1.1.1.6");
+    /** IF-MIB ifHCOutOctets column (Counter64). */
+    private static final OID IF_HC_OUT_OCTETS = new OID("1.3.6.1.2.1.31.1.1.1.10");
+    /** IF-MIB ifHighSpeed column (Gauge32, Mbps). */
+    private static final OID IF_HIGH_SPEED = new OID("1.3.6.1.2.1.31.1.1.1.15");
+    /** the polled port's ifIndex */
     private static final int IF_INDEX = 3;
 
     private final List<AutoCloseable> closing = new ArrayList<>();
