@@ -1,6 +1,13 @@
 package org.latencyserver.benchmarks.calibration;
 
-import java.util.Arrays;
+import static org.latencyserver.benchmarks.calibration.SimulatedRoundTrips.inBand;
+import static org.latencyserver.benchmarks.calibration.SimulatedRoundTrips.misses;
+import static org.latencyserver.benchmarks.calibration.SimulatedRoundTrips.percentiles;
+import static org.latencyserver.benchmarks.calibration.SimulatedRoundTrips.quantile;
+import static org.latencyserver.benchmarks.calibration.SimulatedRoundTrips.reference;
+import static org.latencyserver.benchmarks.calibration.SimulatedRoundTrips.roundTrip;
+import static org.latencyserver.benchmarks.calibration.SimulatedRoundTrips.trueQuantile;
+
 import java.util.Locale;
 import java.util.Random;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
@@ -33,7 +40,6 @@ public final class LevelUpdateSimulation {
     private static final double BOUND_PERCENT = 96.0;
     private static final double TARGET = 1.0 - BOUND_PERCENT / 100.0;
     private static final String[] PATTERNS = {"idle", "hop 1", "hop 2", "both"};
-    private static final int REFERENCE_ROUND_TRIPS = 1000;
     private static final double DEFAULT_MIN_FACTOR = 0.6;
     private static final double DEFAULT_MAX_FACTOR = 2.5;
 
@@ -77,7 +83,7 @@ public final class LevelUpdateSimulation {
         for (int p = 0; p < PATTERNS.length; p++) {
             for (int r = 0; r < 2; r++) {
                 System.out.printf(Locale.ROOT, "| %s | %s | %s | %d %% | %s |%n", PATTERNS[p], r == 0 ? "old" : "new",
-                    percentiles(coverage[r][p], 100.0, 1), inBand(coverage[r][p]), percentiles(ratio[r][p], 1.0, 2));
+                    percentiles(coverage[r][p], 100.0, 1), inBand(coverage[r][p], TARGET), percentiles(ratio[r][p], 1.0, 2));
             }
         }
         System.out.println();
@@ -147,70 +153,5 @@ public final class LevelUpdateSimulation {
             misses += k;
         }
         return (double) misses / roundTrips;
-    }
-
-    private static double[] reference(final Random random, final double factor) {
-        final double[] values = new double[REFERENCE_ROUND_TRIPS];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = roundTrip(random) / factor;
-        }
-        Arrays.sort(values);
-        return values;
-    }
-
-    /** @return a heavy-tailed round trip, in units of the body's median */
-    private static double roundTrip(final Random random) {
-        double x = Math.exp(0.3 * random.nextGaussian());
-        if (random.nextDouble() < 0.05) {
-            x *= Math.pow(1.0 - random.nextDouble(), -1.0 / 1.5);
-        }
-        return x;
-    }
-
-    private static double trueQuantile(final double missFraction) {
-        final Random random = new Random(99);
-        final double[] values = new double[400_000];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = roundTrip(random);
-        }
-        Arrays.sort(values);
-        return quantile(values, 1 - missFraction);
-    }
-
-    /** @return the sorted values' quantile at {@code level} (a fraction), their top at or above 1 */
-    private static double quantile(final double[] sorted, final double level) {
-        if (level >= 1) {
-            return sorted[sorted.length - 1];
-        }
-        final int index = (int) Math.ceil(level * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-    }
-
-    private static long misses(final double[] block, final double bound) {
-        long misses = 0;
-        for (final double value : block) {
-            if (value > bound) {
-                misses++;
-            }
-        }
-        return misses;
-    }
-
-    private static String percentiles(final double[] values, final double scale, final int decimals) {
-        final double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        final String f = "%." + decimals + "f";
-        return String.format(Locale.ROOT, f + " (" + f + "–" + f + ")", scale * sorted[sorted.length / 2],
-            scale * sorted[sorted.length / 10], scale * sorted[sorted.length * 9 / 10]);
-    }
-
-    private static int inBand(final double[] coverage) {
-        int in = 0;
-        for (final double c : coverage) {
-            if (Math.abs(c - (1 - TARGET)) <= 0.02 + 1e-12) {
-                in++;
-            }
-        }
-        return (int) Math.round(100.0 * in / coverage.length);
     }
 }
