@@ -14,7 +14,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.PortBand;
@@ -137,13 +136,11 @@ class LearningSurvivesRestartTest {
     void aFileWrittenBeforeThePooledBlockCountLoadsItAsTheStatesCoverageBlocks() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final List<JsonNode> parents = root.findParents("pooled_level_blocks");
-        assertEquals(1, parents.size(), "one connection's count was written");
-        ((ObjectNode) parents.get(0)).remove("pooled_level_blocks");
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final List<JsonNode> parents = root.findParents("pooled_level_blocks");
+            assertEquals(1, parents.size(), "one connection's count was written");
+            ((ObjectNode) parents.get(0)).remove("pooled_level_blocks");
+        });
 
         final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
@@ -160,11 +157,9 @@ class LearningSurvivesRestartTest {
     void aNegativePooledBlockCountIsRefusedByName() throws Exception {
         final Path file = directory.resolve("state.json");
         learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        ((ObjectNode) root.findParents("pooled_level_blocks").get(0)).put("pooled_level_blocks", -3);
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            ((ObjectNode) root.findParents("pooled_level_blocks").get(0)).put("pooled_level_blocks", -3);
+        });
 
         final UpdateEngine after = connection.engine();
         final StateStore store = new StateStore(file, after.table());
@@ -189,13 +184,11 @@ class LearningSurvivesRestartTest {
     void aFileWrittenBeforePortPatternsLoadsWithNoPatternLevelAndEverythingElse() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final List<JsonNode> parents = root.findParents("pattern_levels");
-        assertEquals(1, parents.size(), "one connection's patterns were written");
-        ((ObjectNode) parents.get(0)).remove("pattern_levels");
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final List<JsonNode> parents = root.findParents("pattern_levels");
+            assertEquals(1, parents.size(), "one connection's patterns were written");
+            ((ObjectNode) parents.get(0)).remove("pattern_levels");
+        });
 
         final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
@@ -210,11 +203,9 @@ class LearningSurvivesRestartTest {
     void aDamagedPatternLevelIsRefusedByName() throws Exception {
         final Path file = directory.resolve("state.json");
         learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        ((ObjectNode) root.findValue("pattern_levels").get(0)).put("blocks", -3);
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            ((ObjectNode) root.findValue("pattern_levels").get(0)).put("blocks", -3);
+        });
 
         final UpdateEngine after = connection.engine();
         final StateStore store = new StateStore(file, after.table());
@@ -227,13 +218,11 @@ class LearningSurvivesRestartTest {
     void aPatternWithMoreHopsThanTheConfiguredPathIsLeftOutAndTheRestRestored() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final ObjectNode pattern = (ObjectNode) root.findValue("pattern_levels").get(0);
-        assertEquals(1, pattern.get("hop_states").size(), "the fixture's path has one port");
-        pattern.putArray("hop_states").add("NORMAL").add("LOADED");
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final ObjectNode pattern = (ObjectNode) root.findValue("pattern_levels").get(0);
+            assertEquals(1, pattern.get("hop_states").size(), "the fixture's path has one port");
+            pattern.putArray("hop_states").add("NORMAL").add("LOADED");
+        });
 
         final UpdateEngine after = connection.engine();
         final StateStore store = new StateStore(file, after.table());
@@ -248,12 +237,10 @@ class LearningSurvivesRestartTest {
     void aFileWrittenBeforeGroupLevelsLoadsWithItsStatesLevelsWeighedByTheirCoverageBlocks() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final int removed = stripNewFields(root);
-        assertTrue(removed >= 3, "pooled level, level blocks and shape levels were written: " + removed);
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final int removed = stripNewFields(root);
+            assertTrue(removed >= 3, "pooled level, level blocks and shape levels were written: " + removed);
+        });
 
         final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
@@ -274,12 +261,10 @@ class LearningSurvivesRestartTest {
     void aFileWrittenWhenLevelsWoundDownToMinusPointTwoLoadsThemAtTheHistogramsTop() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final int wound = windDown(root, false);
-        assertTrue(wound >= 3, "the pooled, the states' and the shape classes' levels were written: " + wound);
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final int wound = windDown(root, false);
+            assertTrue(wound >= 3, "the pooled, the states' and the shape classes' levels were written: " + wound);
+        });
 
         final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
@@ -324,13 +309,11 @@ class LearningSurvivesRestartTest {
     void aFileWrittenBeforeTheShapesSpreadLoadsItsShapeModelWithTheSingleMargin() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final List<JsonNode> models = root.findValues("shape_model");
-        assertEquals(1, models.size(), "one connection's shape model");
-        assertNotNull(((ObjectNode) models.get(0)).remove("spread"), "the spread was written");
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final List<JsonNode> models = root.findValues("shape_model");
+            assertEquals(1, models.size(), "one connection's shape model");
+            assertNotNull(((ObjectNode) models.get(0)).remove("spread"), "the spread was written");
+        });
 
         final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
@@ -347,16 +330,14 @@ class LearningSurvivesRestartTest {
     void aFileWrittenBeforeThePortBandLoadsItsShapeModelWithTheBandsTermsZero() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final ObjectNode model = (ObjectNode) root.findValues("shape_model").get(0);
-        assertEquals(ShapeFeatures.SHAPE_GRAM_ENTRIES, model.get("gram").size(), "gram stays the band-blind model's");
-        assertEquals(ShapeFeatures.SHAPE_GRAM_ENTRIES, model.get("loaded_gram").size(), "the loaded port's sums are written");
-        // A record before the port band: the same gram and moments, no loaded sums.
-        model.remove(List.of("loaded_gram", "loaded_moments"));
-        ((ObjectNode) model.get("spread")).remove(List.of("loaded_gram", "loaded_moments"));
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final ObjectNode model = (ObjectNode) root.findValues("shape_model").get(0);
+            assertEquals(ShapeFeatures.SHAPE_GRAM_ENTRIES, model.get("gram").size(), "gram stays the band-blind model's");
+            assertEquals(ShapeFeatures.SHAPE_GRAM_ENTRIES, model.get("loaded_gram").size(), "the loaded port's sums are written");
+            // A record before the port band: the same gram and moments, no loaded sums.
+            model.remove(List.of("loaded_gram", "loaded_moments"));
+            ((ObjectNode) model.get("spread")).remove(List.of("loaded_gram", "loaded_moments"));
+        });
 
         final UpdateEngine after = connection.engine();
         assertEquals(1, new StateStore(file, after.table()).restoreInto(after, 0));
@@ -371,12 +352,10 @@ class LearningSurvivesRestartTest {
     void aShapeModelWithTheWrongNumberOfSumsSetsItsConnectionAsideNamingThePart() throws Exception {
         final Path file = directory.resolve("state.json");
         learnTwoShapesAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final ObjectNode model = (ObjectNode) root.findValues("shape_model").get(0);
-        model.putArray("moments").add(1.0).add(2.0).add(3.0).add(4.0).add(5.0).add(6.0).add(7.0);
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final ObjectNode model = (ObjectNode) root.findValues("shape_model").get(0);
+            model.putArray("moments").add(1.0).add(2.0).add(3.0).add(4.0).add(5.0).add(6.0).add(7.0);
+        });
 
         final UpdateEngine after = connection.engine();
         final ConnectionRow fresh = after.table().row((short) 4);

@@ -113,13 +113,11 @@ class ShapeModelLevelSurvivesRestartTest {
     void aRecordWrittenBeforeTheShapeModelsLevelLoadsItAtTheNominalLevel() throws Exception {
         final Path file = directory.resolve("state.json");
         final ConnectionRow saved = learnAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final List<JsonNode> parents = root.findParents("shape_model_level");
-        assertEquals(1, parents.size(), "one connection's level was written");
-        ((ObjectNode) parents.get(0)).remove("shape_model_level");
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final List<JsonNode> parents = root.findParents("shape_model_level");
+            assertEquals(1, parents.size(), "one connection's level was written");
+            ((ObjectNode) parents.get(0)).remove("shape_model_level");
+        });
 
         final ConnectionRow restored = restored(file);
         assertNull(restored.learning().shapeModelLevel());
@@ -155,13 +153,11 @@ class ShapeModelLevelSurvivesRestartTest {
             org.latencyserver.core.calibration.AdaptiveQuantileLevel.start(96);
         final Path file = directory.resolve("state.json");
         learnAndSave(file);
-        final ObjectMapper json = new ObjectMapper();
-        final JsonNode root = json.readTree(file.toFile());
-        final ObjectNode level = (ObjectNode) root.findParents("shape_model_level").get(0).get("shape_model_level");
-        level.put("idle", fresh.maxMissFraction());
-        level.put("loaded", fresh.minMissFraction());
-        Files.writeString(file, json.writeValueAsString(root));
-        Files.deleteIfExists(directory.resolve("state.json.journal"));
+        SavedStateFile.edit(file, root -> {
+            final ObjectNode level = (ObjectNode) root.findParents("shape_model_level").get(0).get("shape_model_level");
+            level.put("idle", fresh.maxMissFraction());
+            level.put("loaded", fresh.minMissFraction());
+        });
         final ShapeModelLevel restored = restored(file).learning().shapeModelLevel();
         assertEquals(fresh.maxMissFraction(), restored.idle().missFraction(), 0.0);
         assertEquals(fresh.minMissFraction(), restored.loaded().missFraction(), 0.0);
