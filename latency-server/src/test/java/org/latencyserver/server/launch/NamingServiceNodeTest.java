@@ -71,6 +71,9 @@ class NamingServiceNodeTest {
         // and a request that client sent over its cached connection before that close was seen was
         // answered by the stopped ORB ("POA destroyed", a clean-clone CI run of 2026-11-24).
         final ORB later = PlainOrbs.withoutRetries();
+        // The stopped ORB lets go of its listening socket on a thread of its own: wait for the port as a restarted
+        // process would find it, free (at most 10 s).
+        awaitFree(port);
         try (NamingServiceNode again = NamingServiceNode.launch(context())) {
             final NamingContextExt root = NamingContextExtHelper.narrow(later.string_to_object(corbaloc));
             final NamingContextExt ws2 = NamingContextExtHelper.narrow(root.resolve_str("peers/ws2"));
@@ -144,5 +147,19 @@ class NamingServiceNodeTest {
 
     private NamingServiceContext context() {
         return new NamingServiceContext().port(port).databaseDirectory(directory.resolve("nsdb"));
+    }
+
+    private static void awaitFree(final int port) throws InterruptedException {
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            try (ServerSocket probe = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+                return;
+            } catch (IOException held) {
+                if (System.nanoTime() > deadline) {
+                    return; // the relaunch below then fails and says why
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 }
