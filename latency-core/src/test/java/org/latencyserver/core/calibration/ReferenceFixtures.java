@@ -2,7 +2,6 @@ package org.latencyserver.core.calibration;
 
 import java.util.Arrays;
 import java.util.function.DoubleToLongFunction;
-import org.latencyserver.core.histogram.BoundBeyondHistogramException;
 import org.latencyserver.core.histogram.LatencyHistogram;
 
 /** What the calibration tests share: exact reference histograms and misses counted as the server does. */
@@ -13,15 +12,7 @@ final class ReferenceFixtures {
 
     /** As the server counts them: round trips above the bound read from the reference at a level. */
     static DoubleToLongFunction missesAt(final LatencyHistogram reference, final LatencyHistogram block) {
-        return levelPercent -> {
-            long boundNanos;
-            try {
-                boundNanos = Math.round(reference.boundAt(levelPercent).boundMillis() * 1e6);
-            } catch (BoundBeyondHistogramException | IllegalArgumentException beyond) {
-                boundNanos = reference.lastEdgeNanos();
-            }
-            return block.totalCount() - Math.min(block.totalCount(), block.countAtOrBelow(boundNanos));
-        };
+        return ReferenceMisses.at(reference, block);
     }
 
     /** A histogram with one bin per distinct value: an exact sorted sample. */

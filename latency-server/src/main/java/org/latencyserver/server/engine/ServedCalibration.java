@@ -5,6 +5,7 @@ import org.latencyserver.core.calibration.AdaptiveQuantileLevel;
 import org.latencyserver.core.calibration.BorrowedLevel;
 import org.latencyserver.core.calibration.ClassExcess;
 import org.latencyserver.core.calibration.PortBand;
+import org.latencyserver.core.calibration.ReferenceMisses;
 import org.latencyserver.core.calibration.PortPatternLevel;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeModelBound;
@@ -12,7 +13,6 @@ import org.latencyserver.core.calibration.ShapeModelLevel;
 import org.latencyserver.core.calibration.StateKnowledge;
 import org.latencyserver.core.estimate.Estimate;
 import org.latencyserver.core.estimate.EstimateKind;
-import org.latencyserver.core.histogram.BoundBeyondHistogramException;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.traffic.ShapeClass;
 import org.latencyserver.core.traffic.TrafficShape;
@@ -175,14 +175,6 @@ final class ServedCalibration {
         if (reference == null) {
             return levelPercent -> servedMisses;
         }
-        return levelPercent -> {
-            long boundNanos;
-            try {
-                boundNanos = Math.round(reference.boundAt(levelPercent).boundMillis() * 1e6);
-            } catch (BoundBeyondHistogramException | IllegalArgumentException beyond) {
-                boundNanos = reference.lastEdgeNanos();
-            }
-            return count - Math.min(count, roundTrips.countAtOrBelow(boundNanos));
-        };
+        return ReferenceMisses.at(reference, roundTrips, count);
     }
 }
