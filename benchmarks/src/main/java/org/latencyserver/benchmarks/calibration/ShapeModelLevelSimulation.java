@@ -189,7 +189,7 @@ public final class ShapeModelLevelSimulation {
             final double stateBound = ShapeModelBound.stateBoundNanos(ref, state, pooled);
             if (model.fitted()) {
                 final java.util.function.DoubleToLongFunction modelMisses = ShapeModelBound.missesAt(model, shape, band, stateBound,
-                    block);
+                    block, 1 - ShapeModelSimulation.BOUND_PERCENT / 100);
                 final long n = block.totalCount();
                 trains(cells, "nominal", band, n, modelMisses.applyAsLong(1 - ShapeModelSimulation.BOUND_PERCENT / 100));
                 trains(cells, "adaptive", band, n, modelMisses.applyAsLong(level.missFraction(band)));

@@ -167,6 +167,33 @@ final class BandedSums {
         return loadedMoments.clone();
     }
 
+    /**
+     * The mix of shapes a band's blocks were sent with: their weighted (and forgotten) mean of each of the shape's
+     * {@value ShapeFeatures#SHAPE_PARAMETERS} features, read from the sums' first row ({@code Σ w x_j}) over their first
+     * entry ({@code Σ w}). A band with no weight yet takes every block's mix.
+     *
+     * @param band the port band
+     * @return the band's mean shape features (the first 1), or null when no block was learned at all
+     */
+    double[] meanShapeFeatures(final PortBand band) {
+        final int shape = ShapeFeatures.SHAPE_PARAMETERS;
+        final double[] sums = new double[shape];
+        for (int col = 0; col < shape; col++) {
+            sums[col] = band == PortBand.LOADED ? loadedGram[col] : shapeGram[col] - loadedGram[col];
+        }
+        if (!(sums[0] > DIAGONAL_TOLERANCE * Math.max(1.0, shapeGram[0]))) {
+            if (!(shapeGram[0] > 0)) {
+                return null;
+            }
+            System.arraycopy(shapeGram, 0, sums, 0, shape);
+        }
+        final double[] means = new double[shape];
+        for (int col = 0; col < shape; col++) {
+            means[col] = sums[col] / sums[0];
+        }
+        return means;
+    }
+
     /** @return the upper triangle of the full {@value ShapeFeatures#PARAMETERS}-feature {@code X'WX}, row by row */
     double[] fullGram() {
         final int shape = ShapeFeatures.SHAPE_PARAMETERS;

@@ -233,7 +233,10 @@ public final class ShapeExcessModel {
      * @return {@code f(s, L)}: the predicted mean of {@code ln(rtt / B)} for the shape in the band
      */
     public double predictedLogExcess(final TrafficShape shape, final PortBand band) {
-        final double[] x = ShapeFeatures.of(shape, band);
+        return predictedAt(ShapeFeatures.of(shape, band));
+    }
+
+    private double predictedAt(final double[] x) {
         double sum = 0;
         for (int i = 0; i < PARAMETERS; i++) {
             sum += coefficients[i] * x[i];
@@ -290,6 +293,50 @@ public final class ShapeExcessModel {
      */
     public double shiftBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction) {
         return clamp(Math.exp(predictedLogExcess(shape, band) + margin(targetMissFraction)));
+    }
+
+    /**
+     * @param band               the port band
+     * @param targetMissFraction α, in (0, 1)
+     * @return the model's log bound for the band's mix of trains ({@code f(m, L) + q σ(m, L)}, or the single margin while
+     *         the spread is not fitted), ln units over the state's bound: the mix is what the state's own level learned
+     *         from, so its bound is the state's bound; 0 before any block
+     */
+    public double mixLogBound(final PortBand band, final double targetMissFraction) {
+        final double[] means = sums.meanShapeFeatures(band);
+        if (means == null) {
+            return 0.0;
+        }
+        final double[] x = ShapeFeatures.ofMeans(means, band);
+        return predictedAt(x) + (spread.fitted() ? spread.scoreQuantile(targetMissFraction) * spread.scaleAt(x)
+            : margin(targetMissFraction));
+    }
+
+    /**
+     * What the state's bound is multiplied by for a shape, relative to the trains the state's level learned from.
+     *
+     * <p>The state's bound {@code B} is read at the state's adaptive level, learned from the state's trains: the mix
+     * {@code m} of shapes the connection probes with. It already covers that mix's round trips at the nominal share; what
+     * the model adds is how much higher or lower the asked shape's bound lies than the mix's:
+     * <pre>
+     *   factor = exp( [f(s, L) + q_{1−α_L} σ(s, L)] − [f(m, L) + q_{1−α} σ(m, L)] )
+     * </pre>
+     * ({@code m} the band's mean shape features, {@code α} the nominal miss fraction, {@code α_L} the level the shape's
+     * quantile is read at: the model's adaptive level, correcting what the band's trains show the transfer misses).
+     * Whatever every train shares — the state's bound lying off for a state, a train sent as the load changed, the fit's
+     * own error — cancels, where {@link #boundFactor} (the model's bound over {@code B} itself) carries it into every
+     * shape's margin. Clamped to [1/{@value #MAX_FACTOR}, {@value #MAX_FACTOR}].
+     *
+     * @param shape               a traffic shape
+     * @param band                the port band the bound is for
+     * @param targetMissFraction  α_L, the miss fraction the shape's quantile is read at, in (0, 1)
+     * @param nominalMissFraction α, the connection's nominal miss fraction, in (0, 1)
+     * @return the shape's factor over the state's bound
+     */
+    public double relativeBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
+                                      final double nominalMissFraction) {
+        return clamp(Math.exp(predictedLogExcess(shape, band) + shapeMargin(shape, band, targetMissFraction)
+            - mixLogBound(band, nominalMissFraction)));
     }
 
     private static double clamp(final double factor) {

@@ -45,6 +45,18 @@ public final class ShapeFeatures {
     }
 
     /**
+     * @param shapeMeans a mix of shapes' mean {@value #SHAPE_PARAMETERS} features (as {@link #ofShape}: the first 1)
+     * @param band       the port band
+     * @return the mix's {@value #PARAMETERS} features in the band (the model is linear in them, so its prediction
+     *         there is the mix's mean prediction)
+     */
+    static double[] ofMeans(final double[] shapeMeans, final PortBand band) {
+        final double loaded = band.indicator();
+        return new double[] {1.0, shapeMeans[1], shapeMeans[2], shapeMeans[3], loaded, loaded * shapeMeans[1],
+            loaded * shapeMeans[2]};
+    }
+
+    /**
      * @param shape a traffic shape
      * @return its own {@value #SHAPE_PARAMETERS} features: 1, ln(spacing / 1 ms), ln(burst length), 1 for arrays
      */

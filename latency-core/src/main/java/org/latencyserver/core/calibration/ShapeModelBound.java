@@ -10,9 +10,10 @@ import org.latencyserver.core.traffic.TrafficShape;
 
 /**
  * A bound for one traffic shape from the connection's {@link ShapeExcessModel}: the load state's bound (the reference
- * histogram read at the state's level, borrowing from the pooled one while young) times the shape's factor
- * {@code exp(f(s, L) + margin)} for the current state's port band {@code L} ({@link PortBand}), the margin the shape's
- * own once the model's spread is fitted ({@link ShapeExcessModel#shapeMargin}). The state's bound is the one the model learned its excesses against.
+ * histogram read at the state's level, borrowing from the pooled one while young) times the shape's factor over the mix
+ * of trains that level learned from ({@link ShapeExcessModel#relativeBoundFactor}) for the current state's port band
+ * {@code L} ({@link PortBand}), the shape's margin its own once the model's spread is fitted
+ * ({@link ShapeExcessModel#shapeMargin}). The state's bound is the one the model learned its excesses against.
  *
  * <p>Stateless and thread-safe.
  */
@@ -126,17 +127,18 @@ public final class ShapeModelBound {
             false, BorrowedLevel.Basis.STATE, pooled == null ? null : prior.pattern());
         final EstimateCorrection.Corrected atState = EstimateCorrection.bound(thesis, reference, knowledge, pooled, stateLevel);
         final double stateMillis = stateBoundNanos(reference, knowledge, pooled) / 1e6;
-        final double factor = model.boundFactor(asked, band, target);
+        final double factor = model.relativeBoundFactor(asked, band, target, nominal);
         final ShapeSpreadModel spread = model.spread();
         final String margin = spread.fitted()
             ? String.format(Locale.ROOT, "conformal margin %+.3f = score quantile %.3f × the shape's spread %.3f",
                 model.shapeMargin(asked, band, target), spread.scoreQuantile(target), spread.scale(asked, band)) + atLevel
             : String.format(Locale.ROOT, "conformal margin %+.3f, one for every shape", model.margin(target)) + atLevel;
         final String description = String.format(Locale.ROOT,
-            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s (predicted excess %+.3f, %s,"
-                + " ln units)", model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded port"
+            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s (predicted excess %+.3f, %s;"
+                + " less the log bound %+.3f at the nominal level of the trains' mix the state's level learned from, ln units)",
+            model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded port"
                 : bandKnown ? "an idle port" : "a port not seen loaded (a hop's load not known; the idle port's terms)",
-            model.predictedLogExcess(asked, band), margin);
+            model.predictedLogExcess(asked, band), margin, model.mixLogBound(band, nominal));
         final Estimate at = atState.estimate();
         final List<String> notes = new ArrayList<>(thesis.notes());
         notes.add(description);
@@ -153,17 +155,19 @@ public final class ShapeModelBound {
      * @param band            the band it was sent in
      * @param stateBoundNanos the state's bound it was sent under, ns, {@code > 0}
      * @param roundTrips      its round trips, ns
-     * @return round trips above {@code stateBoundNanos × exp(f(s, L) + q_{1−α} σ(s, L))}, as a function of α, read
-     *         within [{@link ShapeModelLevel#TOP_MISS_FRACTION}, {@link #HIGHEST_MISS_FRACTION}] (the caller passes α
-     *         already within its level's ceiling)
+     * @param nominalMissFraction the connection's nominal miss fraction α, in (0, 1)
+     * @return round trips above {@code stateBoundNanos ×} {@link ShapeExcessModel#relativeBoundFactor} read at α, as a
+     *         function of α, read within [{@link ShapeModelLevel#TOP_MISS_FRACTION}, {@link #HIGHEST_MISS_FRACTION}] (the
+     *         caller passes α already within its level's ceiling)
      */
     public static java.util.function.DoubleToLongFunction missesAt(final ShapeExcessModel model, final TrafficShape shape,
                                                                    final PortBand band, final double stateBoundNanos,
-                                                                   final LatencyHistogram roundTrips) {
+                                                                   final LatencyHistogram roundTrips,
+                                                                   final double nominalMissFraction) {
         final long total = roundTrips.totalCount();
         return missFraction -> {
-            final double boundNanos = stateBoundNanos
-                * model.boundFactor(shape, band, ShapeModelLevel.quantileMissFraction(missFraction, HIGHEST_MISS_FRACTION));
+            final double boundNanos = stateBoundNanos * model.relativeBoundFactor(shape, band,
+                ShapeModelLevel.quantileMissFraction(missFraction, HIGHEST_MISS_FRACTION), nominalMissFraction);
             if (!(boundNanos < Long.MAX_VALUE)) {
                 return 0;
             }

@@ -209,7 +209,19 @@ public final class ShapeSpreadModel {
      * @return {@code σ_own(s, L)}: the standard deviation of the shape's round trips about their block's mean, ln units
      */
     public double ownScale(final TrafficShape shape, final PortBand band) {
-        final double[] x = ShapeFeatures.of(shape, band);
+        return ownScaleAt(ShapeFeatures.of(shape, band));
+    }
+
+    /**
+     * @param x {@value ShapeExcessModel#PARAMETERS} features ({@link ShapeFeatures})
+     * @return the scale at {@code x}, ln units, {@code > 0}: {@code √(τ² + σ_own(x)²)}
+     */
+    double scaleAt(final double[] x) {
+        final double own = ownScaleAt(x);
+        return Math.sqrt(sharedVariance() + own * own);
+    }
+
+    private double ownScaleAt(final double[] x) {
         double logScale = 0;
         for (int i = 0; i < x.length; i++) {
             logScale += coefficients[i] * x[i];

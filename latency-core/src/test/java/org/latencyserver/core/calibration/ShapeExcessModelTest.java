@@ -63,7 +63,9 @@ class ShapeExcessModelTest {
         }
         final EstimateCorrection.Corrected slow = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, SLOW,
             PortBand.IDLE);
-        assertEquals(stateBound / 1e6 * model.boundFactor(SLOW, ALPHA), slow.estimate().valueMillis(), 1e-9);
+        assertEquals(stateBound / 1e6 * model.relativeBoundFactor(SLOW, PortBand.IDLE, ALPHA, ALPHA), slow.estimate().valueMillis(),
+            1e-9);
+        assertTrue(slow.description().contains("of the trains' mix the state's level learned from"), slow.description());
         assertTrue(slow.estimate().valueMillis() > thesis.valueMillis(), "the slow shape's round trips lay above the state's bound");
         assertTrue(slow.description().startsWith("shape model from 20 trains"), slow.description());
         assertFalse(model.spread().fitted(), "trains of one round trip teach no shape's own spread");

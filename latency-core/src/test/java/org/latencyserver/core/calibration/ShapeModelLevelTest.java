@@ -14,13 +14,24 @@ import org.latencyserver.core.traffic.TrafficShape;
 class ShapeModelLevelTest {
 
     private static final TrafficShape PROBES = new TrafficShape(2_000, 20, 0, CallKind.ARRAYS);
-    private static final double STATE_BOUND_NANOS = 1e6;
+    /** The trains' median round trip, ns. */
+    private static final double MEDIAN_NANOS = 1e6;
+    /** The standard normal's 96 % quantile. */
+    private static final double Z96 = 1.7507;
 
-    /** A model fitted on trains whose round trips spread with sd {@code sd} (ln units) about the state's bound. */
+    /**
+     * @param fitSd the spread of the trains the state's level learned from, ln units
+     * @return the state's bound: their 96 % quantile, as the state's adaptive level would read it
+     */
+    private static double stateBound(final double fitSd) {
+        return MEDIAN_NANOS * Math.exp(Z96 * fitSd);
+    }
+
+    /** A model fitted on trains whose round trips spread with sd {@code sd} (ln units), the state's bound their 96 %. */
     private static ShapeExcessModel fittedOn(final double sd, final SplittableRandom random) {
         ShapeExcessModel model = ShapeExcessModel.EMPTY;
         for (int b = 0; b < 60; b++) {
-            model = model.observe(PROBES, train(sd, random), STATE_BOUND_NANOS, PortBand.IDLE);
+            model = model.observe(PROBES, train(sd, random), stateBound(sd), PortBand.IDLE);
         }
         assertTrue(model.fitted(), "the model is fitted after 60 trains");
         return model;
@@ -29,31 +40,31 @@ class ShapeModelLevelTest {
     private static LatencyHistogram train(final double sd, final SplittableRandom random) {
         final double[] values = new double[PROBES.burstRoundTrips()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = STATE_BOUND_NANOS * Math.exp(sd * ReferenceFixtures.gaussian(random));
+            values[i] = MEDIAN_NANOS * Math.exp(sd * ReferenceFixtures.gaussian(random));
         }
         return ReferenceFixtures.logBinned(values);
     }
 
-    /** Trains the (fixed) model sees at sd {@code sd}: returns the level after them. */
-    private static ShapeModelLevel learnedOn(final ShapeExcessModel model, final double sd, final PortBand band,
-                                             final int trains, final SplittableRandom random) {
+    /** Trains the (fixed) model, fitted at sd {@code fitSd}, sees at sd {@code sd}: returns the level after them. */
+    private static ShapeModelLevel learnedOn(final ShapeExcessModel model, final double fitSd, final double sd,
+                                             final PortBand band, final int trains, final SplittableRandom random) {
         ShapeModelLevel level = ShapeModelLevel.start(96);
         for (int b = 0; b < trains; b++) {
             final LatencyHistogram block = train(sd, random);
             level = level.observe(band, block.totalCount(),
-                ShapeModelBound.missesAt(model, PROBES, band, STATE_BOUND_NANOS, block));
+                ShapeModelBound.missesAt(model, PROBES, band, stateBound(fitSd), block, 0.04));
         }
         return level;
     }
 
-    private static double coverage(final ShapeExcessModel model, final double missFraction, final double sd,
-                                   final SplittableRandom random) {
+    private static double coverage(final ShapeExcessModel model, final double missFraction, final double fitSd,
+                                   final double sd, final SplittableRandom random) {
         long roundTrips = 0;
         long misses = 0;
         for (int b = 0; b < 400; b++) {
             final LatencyHistogram block = train(sd, random);
             roundTrips += block.totalCount();
-            misses += ShapeModelBound.missesAt(model, PROBES, PortBand.IDLE, STATE_BOUND_NANOS, block).applyAsLong(missFraction);
+            misses += ShapeModelBound.missesAt(model, PROBES, PortBand.IDLE, stateBound(fitSd), block, 0.04).applyAsLong(missFraction);
         }
         return 100.0 * (roundTrips - misses) / roundTrips;
     }
@@ -74,13 +85,13 @@ class ShapeModelLevelTest {
     void aScoreQuantileTooLowForItsTrainsRaisesTheLevelAndTheBound() {
         final SplittableRandom random = new SplittableRandom(5);
         final ShapeExcessModel model = fittedOn(0.15, random);
-        final ShapeModelLevel level = learnedOn(model, 0.3, PortBand.IDLE, 120, random);
+        final ShapeModelLevel level = learnedOn(model, 0.15, 0.3, PortBand.IDLE, 120, random);
         assertTrue(level.servedPercent(PortBand.IDLE) > 98.0, "level " + level.servedPercent(PortBand.IDLE));
         final double learned = level.quantileMissFraction(PortBand.IDLE);
-        assertTrue(model.boundFactor(PROBES, PortBand.IDLE, learned) > model.boundFactor(PROBES, PortBand.IDLE, 0.04),
+        assertTrue(model.relativeBoundFactor(PROBES, PortBand.IDLE, learned, 0.04) > model.relativeBoundFactor(PROBES, PortBand.IDLE, 0.04, 0.04),
             "the bound rises with the level");
-        final double nominalCoverage = coverage(model, 0.04, 0.3, new SplittableRandom(9));
-        final double learnedCoverage = coverage(model, level.missFraction(PortBand.IDLE), 0.3, new SplittableRandom(9));
+        final double nominalCoverage = coverage(model, 0.04, 0.15, 0.3, new SplittableRandom(9));
+        final double learnedCoverage = coverage(model, level.missFraction(PortBand.IDLE), 0.15, 0.3, new SplittableRandom(9));
         assertTrue(nominalCoverage < 92.0, "nominal coverage " + nominalCoverage);
         assertTrue(Math.abs(learnedCoverage - 96.0) < Math.abs(nominalCoverage - 96.0),
             "learned " + learnedCoverage + " nearer 96 than nominal " + nominalCoverage);
@@ -91,10 +102,10 @@ class ShapeModelLevelTest {
     void aScoreQuantileTooHighForItsTrainsLowersTheLevelAndTheBound() {
         final SplittableRandom random = new SplittableRandom(7);
         final ShapeExcessModel model = fittedOn(0.3, random);
-        final ShapeModelLevel level = learnedOn(model, 0.1, PortBand.IDLE, 120, random);
+        final ShapeModelLevel level = learnedOn(model, 0.3, 0.1, PortBand.IDLE, 120, random);
         assertTrue(level.servedPercent(PortBand.IDLE) < 95.0, "level " + level.servedPercent(PortBand.IDLE));
         final double learned = level.quantileMissFraction(PortBand.IDLE);
-        assertTrue(model.boundFactor(PROBES, PortBand.IDLE, learned) < model.boundFactor(PROBES, PortBand.IDLE, 0.04),
+        assertTrue(model.relativeBoundFactor(PROBES, PortBand.IDLE, learned, 0.04) < model.relativeBoundFactor(PROBES, PortBand.IDLE, 0.04, 0.04),
             "the bound falls with the level");
     }
 

@@ -156,7 +156,7 @@ final class ServedCalibration {
         }
         final PortBand band = PortBand.of(row.load());
         return before.observe(band, roundTrips.totalCount(),
-            ShapeModelBound.missesAt(model, traffic, band, stateBoundNanos, roundTrips));
+            ShapeModelBound.missesAt(model, traffic, band, stateBoundNanos, roundTrips, before.connection().targetMissFraction()));
     }
 
     /** @return whether the estimate served was read from a profile (its cell, or a composed path of cells) */

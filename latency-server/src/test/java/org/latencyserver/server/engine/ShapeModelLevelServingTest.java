@@ -108,15 +108,15 @@ class ShapeModelLevelServingTest {
         assertNotNull(prior.pattern(), "the state's port pattern has a level");
         assertTrue(prior.level().missFraction() > pooledAlone.missFraction() + 0.05,
             "the pattern's level raises the prior's α: " + prior.level().missFraction() + " vs " + pooledAlone.missFraction());
-        final LatencyHistogram train = roundTrips(200, 300, 480);
+        final LatencyHistogram train = roundTrips(200, 220, 300);
         final double stateBoundNanos = ShapeModelBound.stateBoundNanos(before.served().reference(), before.currentKnowledge(),
             prior.level());
         final DoubleToLongFunction misses = ShapeModelBound.missesAt(before.learning().shapeModel(), OCTETS, PortBand.IDLE,
-            stateBoundNanos, train);
+            stateBoundNanos, train, 0.04);
         assertTrue(misses.applyAsLong(0.04) > 1, "the train misses the model's nominal bound: " + misses.applyAsLong(0.04));
         final ShapeModelLevel expected = before.learning().shapeModelLevel(96).observe(PortBand.IDLE, 200, misses);
         final DoubleToLongFunction missesAgainstPooled = ShapeModelBound.missesAt(before.learning().shapeModel(), OCTETS,
-            PortBand.IDLE, ShapeModelBound.stateBoundNanos(before.served().reference(), before.currentKnowledge(), pooledAlone), train);
+            PortBand.IDLE, ShapeModelBound.stateBoundNanos(before.served().reference(), before.currentKnowledge(), pooledAlone), train, 0.04);
         assertTrue(misses.applyAsLong(0.04) > missesAgainstPooled.applyAsLong(0.04), "the prior's lower bound misses more: "
             + misses.applyAsLong(0.04) + " vs " + missesAgainstPooled.applyAsLong(0.04));
         final ShapeModelLevel wrong = before.learning().shapeModelLevel(96).observe(PortBand.IDLE, 200, missesAgainstPooled);

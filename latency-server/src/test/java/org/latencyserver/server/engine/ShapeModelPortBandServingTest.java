@@ -30,12 +30,19 @@ class ShapeModelPortBandServingTest {
 
     private final AdaptiveConnectionFixture connection = new AdaptiveConnectionFixture();
 
-    /** 40 trains of the fast shape by turns on an idle port (at the state's bound) and a loaded one (4–5 × above it). */
+    /** A slow shape the fast one is compared with: it offers little, so queues behind itself on neither port. */
+    private static final TrafficShape SLOW = new TrafficShape(10_000, 5, 0, CallKind.ARRAYS);
+
+    /**
+     * 80 trains, the fast shape and the slow one by turns, on an idle port (both at the state's bound) and a loaded one
+     * (the fast shape 8–10 × above it, the slow one still at it).
+     */
     private static ShapeExcessModel modelWithALoadedBand() {
         ShapeExcessModel model = ShapeExcessModel.EMPTY;
-        for (int b = 0; b < 40; b++) {
+        for (int b = 0; b < 80; b++) {
             final boolean loaded = b % 2 == 1;
-            model = model.observe(FAST, loaded ? roundTrips(20, 4000, 5000) : roundTrips(20, 900, 1100), 1e6,
+            final boolean fast = b % 4 < 2;
+            model = model.observe(fast ? FAST : SLOW, loaded && fast ? roundTrips(20, 8000, 10000) : roundTrips(20, 900, 1100), 1e6,
                 loaded ? PortBand.LOADED : PortBand.IDLE);
         }
         return model;
@@ -72,8 +79,8 @@ class ShapeModelPortBandServingTest {
         final ShapeExcessModel model = modelWithALoadedBand();
         assertTrue(model.fitted(), model::toString);
         final double target = 0.04;
-        final double idleFactor = model.boundFactor(FAST, PortBand.IDLE, target);
-        final double loadedFactor = model.boundFactor(FAST, PortBand.LOADED, target);
+        final double idleFactor = model.relativeBoundFactor(FAST, PortBand.IDLE, target, target);
+        final double loadedFactor = model.relativeBoundFactor(FAST, PortBand.LOADED, target, target);
         assertTrue(loadedFactor > 2 * idleFactor, "the model tells the bands apart: " + loadedFactor + " vs " + idleFactor);
 
         final ShapedEstimate.ForShape onLoaded = ShapedEstimate.of(loaded.withLearning(loaded.learning().withShapeModel(model)),
