@@ -196,9 +196,9 @@ final class SelfLoadingSimulation {
                 final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
                 final double p96 = trueP96(shape, s, sd);
                 final double[] bounds = {
-                    blind.fitted() ? stateBound * blind.boundFactor(shape, PortBand.IDLE, ALPHA) : stateBound,
-                    banded.fitted() ? stateBound * banded.boundFactor(shape, loaded(s) ? PortBand.LOADED : PortBand.IDLE, ALPHA)
-                        : stateBound};
+                    blind.fitted() ? stateBound * blind.relativeBoundFactor(shape, PortBand.IDLE, ALPHA, ALPHA) : stateBound,
+                    banded.fitted() ? stateBound * banded.relativeBoundFactor(shape, loaded(s) ? PortBand.LOADED : PortBand.IDLE,
+                        ALPHA, ALPHA) : stateBound};
                 final double trueMeanMillis = trueMeanNanos(shape, s, sd) / 1e6;
                 final double[] means = {
                     blindMean.fitted() ? thesisMillis[s] * blindMean.meanFactor(shape, PortBand.IDLE) : thesisMillis[s],

@@ -18,9 +18,12 @@ import org.latencyserver.core.traffic.TrafficFamily;
 import org.latencyserver.core.traffic.TrafficShape;
 
 /**
- * Scenario {@code misfit} of {@link ShapeModelSimulation}: a path the shape model misfits, its bound read with the score
- * quantile at the nominal level against at the adaptive per-band level ({@link ShapeModelLevel}), on the same seeded
- * round trips, with the server's own calibration code.
+ * Scenario {@code misfit} of {@link ShapeModelSimulation}: a path the shape model misfits, on the same seeded round
+ * trips, with the server's own calibration code, three ways: the model's own bound over the state's
+ * ({@link ShapeExcessModel#boundFactor}) with the score quantile at the nominal level, the same at the adaptive per-band
+ * level ({@link ShapeModelLevel}) learned from its misses, and the factor relative to the trains' mix
+ * ({@link ShapeExcessModel#relativeBoundFactor}, what the server serves) at its own adaptive level learned from its
+ * misses.
  *
  * <p>As {@link ShapeModelSimulation}'s {@code shift} scenario (8 load states, medians 0.2 ms × e^{0.3 k}, {@code g(s)},
  * a train's busy spell {@code u ~ N(0, 0.1²)}), with three misfits:
@@ -169,6 +172,8 @@ public final class ShapeModelLevelSimulation {
         AdaptiveQuantileLevel pooled = AdaptiveQuantileLevel.start(ShapeModelSimulation.BOUND_PERCENT);
         ShapeExcessModel model = ShapeExcessModel.EMPTY;
         ShapeModelLevel level = ShapeModelLevel.start(ShapeModelSimulation.BOUND_PERCENT);
+        ShapeModelLevel relativeLevel = ShapeModelLevel.start(ShapeModelSimulation.BOUND_PERCENT);
+        final double nominalAlpha = 1 - ShapeModelSimulation.BOUND_PERCENT / 100;
         for (int b = 0; b < blocks; b++) {
             final boolean drifted = b >= blocks / 2;
             final int s = random.nextInt(ShapeModelSimulation.STATES);
@@ -188,12 +193,19 @@ public final class ShapeModelLevelSimulation {
             final long misses = missesAt.applyAsLong(BorrowedLevel.of(state, pooled, null).servedPercent());
             final double stateBound = ShapeModelBound.stateBoundNanos(ref, state, pooled);
             if (model.fitted()) {
-                final java.util.function.DoubleToLongFunction modelMisses = ShapeModelBound.missesAt(model, shape, band, stateBound,
-                    block, 1 - ShapeModelSimulation.BOUND_PERCENT / 100);
+                final ShapeExcessModel before = model;
                 final long n = block.totalCount();
-                trains(cells, "nominal", band, n, modelMisses.applyAsLong(1 - ShapeModelSimulation.BOUND_PERCENT / 100));
+                // The model's own bound over the state's (as served before the factor was taken relative to the mix).
+                final java.util.function.DoubleToLongFunction modelMisses = alpha -> n - Math.min(n, block.countAtOrBelow(Math.round(
+                    stateBound * before.boundFactor(shape, band, ShapeModelLevel.quantileMissFraction(alpha,
+                        ShapeModelBound.HIGHEST_MISS_FRACTION)))));
+                final java.util.function.DoubleToLongFunction relativeMisses = ShapeModelBound.missesAt(model, shape, band, stateBound,
+                    block, nominalAlpha);
+                trains(cells, "nominal", band, n, modelMisses.applyAsLong(nominalAlpha));
                 trains(cells, "adaptive", band, n, modelMisses.applyAsLong(level.missFraction(band)));
+                trains(cells, "relative", band, n, relativeMisses.applyAsLong(relativeLevel.missFraction(band)));
                 level = level.observe(band, n, modelMisses);
+                relativeLevel = relativeLevel.observe(band, n, relativeMisses);
             }
             model = model.observe(shape, block, stateBound, band);
             pooled = pooled.observe(values.length, missesAt.applyAsLong(pooled.servedPercent()));
@@ -213,6 +225,8 @@ public final class ShapeModelLevelSimulation {
                 add(cells, "nominal", named, band, stateBound * model.boundFactor(named.shape(), band, nominal), truthLog, quantiles);
                 add(cells, "adaptive", named, band, stateBound * model.boundFactor(named.shape(), band, adaptiveAlpha), truthLog,
                     quantiles);
+                add(cells, "relative", named, band, stateBound * model.relativeBoundFactor(named.shape(), band,
+                    relativeLevel.quantileMissFraction(band), nominal), truthLog, quantiles);
             }
         }
         // Shapes drawn from the family, as the trains are: what the adaptive level's guarantee is about.
@@ -228,6 +242,8 @@ public final class ShapeModelLevelSimulation {
                 quantiles.computeIfAbsent(quantileKey(shape, band), k -> trueQuantile(shape, band));
                 add(cells, "nominal", drawn, band, stateBound * model.boundFactor(shape, band, nominal), truthLog, quantiles);
                 add(cells, "adaptive", drawn, band, stateBound * model.boundFactor(shape, band, adaptiveAlpha), truthLog, quantiles);
+                add(cells, "relative", drawn, band, stateBound * model.relativeBoundFactor(shape, band,
+                    relativeLevel.quantileMissFraction(band), nominal), truthLog, quantiles);
             }
         }
     }
@@ -260,8 +276,8 @@ public final class ShapeModelLevelSimulation {
             + " (6 idle, 2 loaded), scenario misfit: shapes < 1 ms apart heavy-tailed (0.35 t3), loaded references %.2f too"
             + " high, idle path %.2f slower after half the trains%n", blocks, TrafficFamily.DEFAULT.label(), seeds, seeds,
             Math.exp(LOADED_REFERENCE_EXCESS), Math.exp(IDLE_DRIFT));
-        System.out.printf(Locale.ROOT, "%-12s %-6s | %-28s | %-28s%n", "shape", "band", "nominal level: cov, b/p96",
-            "adaptive level: cov, b/p96");
+        System.out.printf(Locale.ROOT, "%-12s %-6s | %-28s | %-28s | %-28s%n", "shape", "band", "own, nominal: cov, b/p96",
+            "own, adaptive: cov, b/p96", "relative, adaptive: cov, b/p96");
         for (final ShapeModelSimulation.Named named : ShapeModelSimulation.SHAPES) {
             for (final PortBand band : PortBand.values()) {
                 final Cell nominal = cells.get("nominal|" + named.name() + "|" + band);
@@ -269,24 +285,27 @@ public final class ShapeModelLevelSimulation {
                 if (nominal == null) {
                     continue;
                 }
-                System.out.printf(Locale.ROOT, "%-12s %-6s | %s | %s%n", named.name(), band.name().toLowerCase(Locale.ROOT),
-                    cell(nominal), cell(adaptive));
+                System.out.printf(Locale.ROOT, "%-12s %-6s | %s | %s | %s%n", named.name(), band.name().toLowerCase(Locale.ROOT),
+                    cell(nominal), cell(adaptive), cell(cells.get("relative|" + named.name() + "|" + band)));
             }
         }
         for (final PortBand band : PortBand.values()) {
-            System.out.printf(Locale.ROOT, "%-12s %-6s | %s | %s%n", "the 4 shapes", band.name().toLowerCase(Locale.ROOT),
-                pooled(cells, "nominal", band), pooled(cells, "adaptive", band));
+            System.out.printf(Locale.ROOT, "%-12s %-6s | %s | %s | %s%n", "the 4 shapes", band.name().toLowerCase(Locale.ROOT),
+                pooled(cells, "nominal", band), pooled(cells, "adaptive", band), pooled(cells, "relative", band));
         }
         for (final PortBand band : PortBand.values()) {
-            System.out.printf(Locale.ROOT, "%-12s %-6s | %s | %s%n", FAMILY, band.name().toLowerCase(Locale.ROOT),
-                cell(cells.get("nominal|" + FAMILY + "|" + band)), cell(cells.get("adaptive|" + FAMILY + "|" + band)));
+            System.out.printf(Locale.ROOT, "%-12s %-6s | %s | %s | %s%n", FAMILY, band.name().toLowerCase(Locale.ROOT),
+                cell(cells.get("nominal|" + FAMILY + "|" + band)), cell(cells.get("adaptive|" + FAMILY + "|" + band)),
+                cell(cells.get("relative|" + FAMILY + "|" + band)));
         }
         for (final PortBand band : PortBand.values()) {
             final Cell nominal = cells.get("nominal|" + TRAINS + "|" + band);
             final Cell adaptive = cells.get("adaptive|" + TRAINS + "|" + band);
-            System.out.printf(Locale.ROOT, "%-12s %-6s |  %5.1f %% of %-8d            |  %5.1f %% of %-8d%n", TRAINS,
-                band.name().toLowerCase(Locale.ROOT), 100 * nominal.coverageSum() / nominal.cases(), nominal.cases(),
-                100 * adaptive.coverageSum() / adaptive.cases(), adaptive.cases());
+            final Cell relative = cells.get("relative|" + TRAINS + "|" + band);
+            System.out.printf(Locale.ROOT, "%-12s %-6s |  %5.1f %% of %-8d            |  %5.1f %% of %-8d            |  %5.1f %% of %-8d%n",
+                TRAINS, band.name().toLowerCase(Locale.ROOT), 100 * nominal.coverageSum() / nominal.cases(), nominal.cases(),
+                100 * adaptive.coverageSum() / adaptive.cases(), adaptive.cases(), 100 * relative.coverageSum() / relative.cases(),
+                relative.cases());
         }
     }
 

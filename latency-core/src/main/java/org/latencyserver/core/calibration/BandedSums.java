@@ -168,30 +168,23 @@ final class BandedSums {
     }
 
     /**
-     * The mix of shapes a band's blocks were sent with: their weighted (and forgotten) mean of each of the shape's
-     * {@value ShapeFeatures#SHAPE_PARAMETERS} features, read from the sums' first row ({@code Σ w x_j}) over their first
-     * entry ({@code Σ w}). A band with no weight yet takes every block's mix.
+     * The sums over the shape's own {@value ShapeFeatures#SHAPE_PARAMETERS} features of one band's blocks alone: their
+     * first row ({@code Σ w x_j}, the first entry {@code Σ w}) gives the band's mix of shapes, the rest its spread. A band
+     * with no weight yet takes every block's.
      *
      * @param band the port band
-     * @return the band's mean shape features (the first 1), or null when no block was learned at all
+     * @return the upper triangle of the band's {@code X'WX} over the shape's features, row by row, or null when no
+     *         block was learned at all
      */
-    double[] meanShapeFeatures(final PortBand band) {
-        final int shape = ShapeFeatures.SHAPE_PARAMETERS;
-        final double[] sums = new double[shape];
-        for (int col = 0; col < shape; col++) {
-            sums[col] = band == PortBand.LOADED ? loadedGram[col] : shapeGram[col] - loadedGram[col];
+    double[] bandShapeGram(final PortBand band) {
+        final double[] gram = new double[shapeGram.length];
+        for (int i = 0; i < gram.length; i++) {
+            gram[i] = band == PortBand.LOADED ? loadedGram[i] : shapeGram[i] - loadedGram[i];
         }
-        if (!(sums[0] > DIAGONAL_TOLERANCE * Math.max(1.0, shapeGram[0]))) {
-            if (!(shapeGram[0] > 0)) {
-                return null;
-            }
-            System.arraycopy(shapeGram, 0, sums, 0, shape);
+        if (gram[0] > DIAGONAL_TOLERANCE * Math.max(1.0, shapeGram[0])) {
+            return gram;
         }
-        final double[] means = new double[shape];
-        for (int col = 0; col < shape; col++) {
-            means[col] = sums[col] / sums[0];
-        }
-        return means;
+        return shapeGram[0] > 0 ? shapeGram.clone() : null;
     }
 
     /** @return the upper triangle of the full {@value ShapeFeatures#PARAMETERS}-feature {@code X'WX}, row by row */

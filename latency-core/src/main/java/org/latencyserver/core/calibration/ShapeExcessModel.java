@@ -2,6 +2,7 @@ package org.latencyserver.core.calibration;
 
 import java.util.Arrays;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.stats.NormalQuantile;
 import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.TrafficShape;
 
@@ -94,6 +95,7 @@ public final class ShapeExcessModel {
     private final double[] residualWeights;
     private final double[] coefficients;
     private final ShapeSpreadModel spread;
+    private final BandLogRatios logRatios;
 
     /**
      * A model with no spread learned (its single margin stands for every shape).
@@ -141,12 +143,18 @@ public final class ShapeExcessModel {
      */
     public ShapeExcessModel(final long blocks, final double[] shapeGram, final double[] shapeMoments, final double[] loadedGram,
                             final double[] loadedMoments, final double[] residualWeights, final ShapeSpreadModel spread) {
-        this(blocks, new BandedSums(shapeGram, shapeMoments, loadedGram, loadedMoments), residualWeights, spread);
+        this(blocks, new BandedSums(shapeGram, shapeMoments, loadedGram, loadedMoments), residualWeights, spread,
+            BandLogRatios.EMPTY);
     }
 
     private ShapeExcessModel(final long blocks, final BandedSums sums, final double[] residualWeights,
                              final ShapeSpreadModel spread) {
-        if (spread == null) {
+        this(blocks, sums, residualWeights, spread, BandLogRatios.EMPTY);
+    }
+
+    private ShapeExcessModel(final long blocks, final BandedSums sums, final double[] residualWeights,
+                             final ShapeSpreadModel spread, final BandLogRatios logRatios) {
+        if (spread == null || logRatios == null) {
             throw new IllegalArgumentException("a shape model needs its spread model (ShapeSpreadModel.EMPTY for none)");
         }
         if (blocks < 0 || residualWeights == null || residualWeights.length != RESIDUAL_BINS) {
@@ -162,6 +170,24 @@ public final class ShapeExcessModel {
         this.residualWeights = residualWeights.clone();
         this.coefficients = RidgeSolve.solve(sums.fullGram(), sums.fullMoments(), RIDGE);
         this.spread = spread;
+        this.logRatios = logRatios;
+    }
+
+    /**
+     * @param ratios where the trains' round trips lay against their state's bound, per band (as read from a record)
+     * @return this model with them
+     * @throws IllegalArgumentException when null
+     */
+    public ShapeExcessModel withLogRatios(final BandLogRatios ratios) {
+        if (ratios == null) {
+            throw new IllegalArgumentException("a shape model's log ratios must not be null (BandLogRatios.EMPTY for none)");
+        }
+        return new ShapeExcessModel(blocks, sums, residualWeights, spread, ratios);
+    }
+
+    /** @return where the trains' round trips lay against their state's bound, per band */
+    public BandLogRatios logRatios() {
+        return logRatios;
     }
 
     /** @return each shape's spread, learned from the same residuals */
@@ -296,47 +322,87 @@ public final class ShapeExcessModel {
     }
 
     /**
+     * The model's log bound for the band's mix of trains: the nominal quantile of {@code ln(rtt / B)} over the round
+     * trips of the shapes the band's trains were sent with. The state's bound is read at the state's level, learned from
+     * those trains, so it already covers that mix: this is the model's own estimate of where that bound lies.
+     *
+     * <p>The mix's round trips spread by the shapes' differences as well as each shape's own spread: with {@code m} the
+     * band's weighted (forgotten) mean shape features and {@code V = β_L' Cov(x) β_L} the variance of the predicted excess
+     * over its shapes (both from the band's sums, {@code β_L} the band's slopes),
+     * <pre>
+     *   f(m, L) + √(M(m, L)² + z² V)
+     * </pre>
+     * {@code M} the margin at the mix's features ({@code q σ(m, L)}, or the single margin while the spread is not fitted),
+     * {@code z} the standard normal quantile at {@code 1 − α} (the shapes' differences taken as spread normally).
+     *
      * @param band               the port band
-     * @param targetMissFraction α, in (0, 1)
-     * @return the model's log bound for the band's mix of trains ({@code f(m, L) + q σ(m, L)}, or the single margin while
-     *         the spread is not fitted), ln units over the state's bound: the mix is what the state's own level learned
-     *         from, so its bound is the state's bound; 0 before any block
+     * @param targetMissFraction α, in (0, 0.5)
+     * @return that log bound, ln units over the state's bound; 0 before any block
      */
     public double mixLogBound(final PortBand band, final double targetMissFraction) {
-        final double[] means = sums.meanShapeFeatures(band);
-        if (means == null) {
+        final double[] gram = sums.bandShapeGram(band);
+        if (gram == null) {
             return 0.0;
         }
+        final int shape = ShapeFeatures.SHAPE_PARAMETERS;
+        final double weight = gram[0];
+        final double[] means = new double[shape];
+        for (int j = 0; j < shape; j++) {
+            means[j] = gram[j] / weight;
+        }
         final double[] x = ShapeFeatures.ofMeans(means, band);
-        return predictedAt(x) + (spread.fitted() ? spread.scoreQuantile(targetMissFraction) * spread.scaleAt(x)
-            : margin(targetMissFraction));
+        final double loaded = band.indicator();
+        // The band's slopes on ln spacing, ln burst length and arrays (the intercept does not vary over the mix).
+        final double[] slopes = {0.0, coefficients[1] + loaded * coefficients[5], coefficients[2] + loaded * coefficients[6],
+            coefficients[3]};
+        double variance = 0;
+        for (int j = 1; j < shape; j++) {
+            for (int k = 1; k < shape; k++) {
+                final int row = Math.min(j, k);
+                final int col = Math.max(j, k);
+                final double covariance = gram[row * shape - row * (row - 1) / 2 + (col - row)] / weight - means[j] * means[k];
+                variance += slopes[j] * slopes[k] * covariance;
+            }
+        }
+        final double margin = spread.fitted() ? spread.scoreQuantile(targetMissFraction) * spread.scaleAt(x)
+            : margin(targetMissFraction);
+        final double z = NormalQuantile.oneSided(1.0 - targetMissFraction);
+        return predictedAt(x) + Math.min(0.0, margin)
+            + Math.sqrt(Math.max(0.0, margin) * Math.max(0.0, margin) + z * z * Math.max(0.0, variance));
     }
 
     /**
-     * What the state's bound is multiplied by for a shape, relative to the trains the state's level learned from.
+     * What the state's bound is multiplied by for a shape, relative to the mix of trains the model learned from.
      *
-     * <p>The state's bound {@code B} is read at the state's adaptive level, learned from the state's trains: the mix
-     * {@code m} of shapes the connection probes with. It already covers that mix's round trips at the nominal share; what
-     * the model adds is how much higher or lower the asked shape's bound lies than the mix's:
+     * <p>The model's own bound over the state's, {@code exp(f(s, L) + q σ(s, L))}, holds only when every train's
+     * {@code ln(rtt / B)} is the shape's excess plus a residual that is the same for every train. Whatever trains share
+     * unequally — a state's bound lying off for its state (a young state read at the histogram's top, a profile cell
+     * above or below the path), a train sent as the load changed — widens the residuals, so the scale, so every shape's
+     * margin. So the model's bound is compared with what the band's trains themselves show: the band's mix of trains
+     * {@code m} needed the factor {@code exp(Q_L)} over the state's bound ({@link BandLogRatios#quantile}, at the nominal
+     * share), where the model's own estimate of that is {@code exp(M_L)} ({@link #mixLogBound}). A shape's factor is the
+     * model's bound moved by the difference:
      * <pre>
-     *   factor = exp( [f(s, L) + q_{1−α_L} σ(s, L)] − [f(m, L) + q_{1−α} σ(m, L)] )
+     *   factor = exp( f(s, L) + q_{1−α_L} σ(s, L) − M_L + Q_L )
      * </pre>
-     * ({@code m} the band's mean shape features, {@code α} the nominal miss fraction, {@code α_L} the level the shape's
-     * quantile is read at: the model's adaptive level, correcting what the band's trains show the transfer misses).
-     * Whatever every train shares — the state's bound lying off for a state, a train sent as the load changed, the fit's
-     * own error — cancels, where {@link #boundFactor} (the model's bound over {@code B} itself) carries it into every
-     * shape's margin. Clamped to [1/{@value #MAX_FACTOR}, {@value #MAX_FACTOR}].
+     * ({@code α} the nominal miss fraction, at which {@code M_L} and {@code Q_L} are read; {@code α_L} the level the
+     * shape's quantile is read at: the model's adaptive level, correcting what the band's trains show the result misses).
+     * What widened every margin cancels, a band's bound lying off for all its states stays (in {@code Q_L}), and what
+     * sets a shape apart from the mix stays. Without the trains' distribution (fewer than {@value BandLogRatios#MIN_WEIGHT}
+     * in weight, or a model read from a record without it) the model's own bound stands. Clamped to
+     * [1/{@value #MAX_FACTOR}, {@value #MAX_FACTOR}].
      *
      * @param shape               a traffic shape
      * @param band                the port band the bound is for
      * @param targetMissFraction  α_L, the miss fraction the shape's quantile is read at, in (0, 1)
-     * @param nominalMissFraction α, the connection's nominal miss fraction, in (0, 1)
+     * @param nominalMissFraction α, the connection's nominal miss fraction, in (0, 0.5)
      * @return the shape's factor over the state's bound
      */
     public double relativeBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
                                       final double nominalMissFraction) {
-        return clamp(Math.exp(predictedLogExcess(shape, band) + shapeMargin(shape, band, targetMissFraction)
-            - mixLogBound(band, nominalMissFraction)));
+        final double observed = logRatios.quantile(band, nominalMissFraction);
+        final double shift = Double.isNaN(observed) ? 0.0 : observed - mixLogBound(band, nominalMissFraction);
+        return clamp(Math.exp(predictedLogExcess(shape, band) + shapeMargin(shape, band, targetMissFraction) + shift));
     }
 
     private static double clamp(final double factor) {
@@ -400,7 +466,8 @@ public final class ShapeExcessModel {
         final BandedSums next = sums.withBlock(ShapeFeatures.ofShape(shape), band, sumLog / count, weight, FORGETTING);
         final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, band, blockResiduals, blockCounts, roundTrips.overflowCount(),
             weight, logResolution(roundTrips)) : spread;
-        return new ShapeExcessModel(blocks + 1, next, nextResiduals, nextSpread);
+        return new ShapeExcessModel(blocks + 1, next, nextResiduals, nextSpread,
+            logRatios.observe(band, roundTrips, stateBoundNanos, weight));
     }
 
     /**
@@ -438,13 +505,13 @@ public final class ShapeExcessModel {
     public boolean equals(final Object other) {
         return other instanceof ShapeExcessModel that && blocks == that.blocks && sums.equals(that.sums)
             && Arrays.equals(residualWeights, that.residualWeights)
-            && spread.equals(that.spread);
+            && spread.equals(that.spread) && logRatios.equals(that.logRatios);
     }
 
     @Override
     public int hashCode() {
         return 31 * (31 * Long.hashCode(blocks) + sums.hashCode())
-            + Arrays.hashCode(residualWeights) + 17 * spread.hashCode();
+            + Arrays.hashCode(residualWeights) + 17 * spread.hashCode() + 13 * logRatios.hashCode();
     }
 
     @Override

@@ -134,16 +134,26 @@ public final class ShapeModelBound {
                 model.shapeMargin(asked, band, target), spread.scoreQuantile(target), spread.scale(asked, band)) + atLevel
             : String.format(Locale.ROOT, "conformal margin %+.3f, one for every shape", model.margin(target)) + atLevel;
         final String description = String.format(Locale.ROOT,
-            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s (predicted excess %+.3f, %s;"
-                + " less the log bound %+.3f at the nominal level of the trains' mix the state's level learned from, ln units)",
-            model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded port"
+            "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s (predicted excess %+.3f, %s; %s,"
+                + " ln units)", model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded port"
                 : bandKnown ? "an idle port" : "a port not seen loaded (a hop's load not known; the idle port's terms)",
-            model.predictedLogExcess(asked, band), margin, model.mixLogBound(band, nominal));
+            model.predictedLogExcess(asked, band), margin, moved(model, band, nominal));
         final Estimate at = atState.estimate();
         final List<String> notes = new ArrayList<>(thesis.notes());
         notes.add(description);
         return new EstimateCorrection.Corrected(new Estimate(at.qos(), at.kind(), stateMillis * factor, at.boundPercent(),
             at.interval(), at.alternatives(), at.basis(), notes, at.interpolated()), description);
+    }
+
+    /** How far the model's bound was moved to what the band's trains showed ({@link ShapeExcessModel#relativeBoundFactor}). */
+    private static String moved(final ShapeExcessModel model, final PortBand band, final double nominal) {
+        final double observed = model.logRatios().quantile(band, nominal);
+        if (Double.isNaN(observed)) {
+            return "not moved: too few trains show where they lay against their state's bound";
+        }
+        final double estimated = model.mixLogBound(band, nominal);
+        return String.format(Locale.ROOT, "moved by %+.3f: the trains' mix needed %+.3f over their state's bound, the model"
+            + " says %+.3f", observed - estimated, observed, estimated);
     }
 
     /**

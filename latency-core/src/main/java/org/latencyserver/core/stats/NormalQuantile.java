@@ -25,6 +25,16 @@ public final class NormalQuantile {
         return STANDARD_NORMAL.inverseCumulativeProbability(0.5 + confidenceLevel / 2.0);
     }
 
+    /**
+     * @param probability in (0, 1), e.g. 0.96
+     * @return {@code z} with {@code P(Z < z) = probability} for a standard normal Z
+     * @throws IllegalArgumentException when the probability is NaN or outside (0, 1)
+     */
+    public static double oneSided(final double probability) {
+        requireLevel(probability);
+        return STANDARD_NORMAL.inverseCumulativeProbability(probability);
+    }
+
     /** @throws IllegalArgumentException when the level is NaN or outside (0, 1) */
     static void requireLevel(final double confidenceLevel) {
         if (!(confidenceLevel > 0.0 && confidenceLevel < 1.0)) {

@@ -80,7 +80,8 @@ class ShapeModelPortBandTest {
             ShapeFeatures.widenGram(narrowGram(spread.gram())), ShapeFeatures.widenMoments(Arrays.copyOf(spread.moments(), 4)),
             spread.scoreWeights(), spread.sharedSum(), spread.sharedWeight());
         final ShapeExcessModel widened = new ShapeExcessModel(model.blocks(), ShapeFeatures.widenGram(narrowGram(model.gram())),
-            ShapeFeatures.widenMoments(Arrays.copyOf(model.moments(), 4)), model.residualWeights(), widenedSpread);
+            ShapeFeatures.widenMoments(Arrays.copyOf(model.moments(), 4)), model.residualWeights(), widenedSpread)
+            .withLogRatios(model.logRatios());
         assertEquals(model, widened, "an idle port's blocks leave the band's sums zero: nothing is lost");
         assertEquals(model.boundFactor(FAST, PortBand.LOADED, ALPHA), widened.boundFactor(FAST, PortBand.LOADED, ALPHA), 0.0);
     }

@@ -8,6 +8,7 @@ import static org.latencyserver.server.persistence.LenientJson.requiredInt;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.latencyserver.core.calibration.BandLogRatios;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeFeatures;
 import org.latencyserver.core.calibration.ShapeSpreadModel;
@@ -18,12 +19,16 @@ import org.latencyserver.core.input.InputNode;
  * "gram": [10 numbers: the upper triangle of X'WX over the shape's four features, row by row, every block's],
  * "moments": [4 numbers: X'Wy, every block's], "loaded_gram": [10 numbers: the same over the blocks sent on a loaded
  * port alone], "loaded_moments": [4 numbers], "residual_first_bin": i, "residual_weights": [the residual bins' weights
- * from bin i on; bins after the last given weigh 0], "spread": {...}}}; absent when nothing was learned (and in older
+ * from bin i on; bins after the last given weigh 0], "idle_log_ratio_first_bin": i, "idle_log_ratio_weights": [...],
+ * "loaded_log_ratio_first_bin": i, "loaded_log_ratio_weights": [...], "spread": {...}}}; absent when nothing was learned (and in older
  * records: then nothing is learned yet). {@code spread} is each shape's spread ({@link ShapeSpreadModel}),
  * {@code {"blocks": n, "gram": [10], "moments": [4], "loaded_gram": [10], "loaded_moments": [4], "score_first_bin": i,
  * "score_weights": [the score bins' weights from bin i on], "shared_sum": x, "shared_weight": w}} (the blocks' forgotten
  * sum of their shared part's variance, and their forgotten count), absent when none was learned (and in records written
- * before it existed: then the spread is learned afresh and the single margin stands meanwhile).
+ * before it existed: then the spread is learned afresh and the single margin stands meanwhile). The {@code log_ratio}
+ * bins are where each band's trains lay against their state's bound ({@link BandLogRatios}, in the residual bins);
+ * absent in records written before them, which load without (the model's own bound is then served until the trains
+ * teach them again); a weight negative or not a number is an error naming the part.
  *
  * <p>{@code gram} and {@code moments} are the band-blind model's sums, as a server before the port band wrote and reads
  * them: such a server ignores the {@code loaded_} fields and serves the band-blind model from the same record. The port
@@ -55,6 +60,8 @@ final class ShapeModelJson {
         numbers(node, "loaded_gram", model.loadedGram());
         numbers(node, "loaded_moments", model.loadedMoments());
         bins(node, "residual", model.residualWeights());
+        bins(node, "idle_log_ratio", model.logRatios().idleWeights());
+        bins(node, "loaded_log_ratio", model.logRatios().loadedWeights());
         final ShapeSpreadModel spread = model.spread();
         if (spread.blocks() > 0) {
             final ObjectNode spreadNode = node.putObject("spread");
@@ -112,8 +119,9 @@ final class ShapeModelJson {
             final long blocks = blocks(node);
             final double[][] sums = sums(node);
             final double[] residuals = bins(node, "residual", ShapeExcessModel.RESIDUAL_BINS);
-            return sums.length == 2 ? new ShapeExcessModel(blocks, sums[0], sums[1], residuals, spread(node))
+            final ShapeExcessModel model = sums.length == 2 ? new ShapeExcessModel(blocks, sums[0], sums[1], residuals, spread(node))
                 : new ShapeExcessModel(blocks, sums[0], sums[1], sums[2], sums[3], residuals, spread(node));
+            return model.withLogRatios(logRatios(node));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }
@@ -135,6 +143,15 @@ final class ShapeModelJson {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("spread: " + e.getMessage(), e);
         }
+    }
+
+    /** @return the trains' log ratios per band, or none when the record has neither band's (written before them) */
+    private static BandLogRatios logRatios(final InputNode node) {
+        if (field(node, "idle_log_ratio_first_bin") == null && field(node, "loaded_log_ratio_first_bin") == null) {
+            return BandLogRatios.EMPTY;
+        }
+        return new BandLogRatios(bins(node, "idle_log_ratio", ShapeExcessModel.RESIDUAL_BINS),
+            bins(node, "loaded_log_ratio", ShapeExcessModel.RESIDUAL_BINS));
     }
 
     private static long blocks(final InputNode node) {

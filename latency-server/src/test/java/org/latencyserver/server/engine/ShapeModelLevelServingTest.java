@@ -108,7 +108,7 @@ class ShapeModelLevelServingTest {
         assertNotNull(prior.pattern(), "the state's port pattern has a level");
         assertTrue(prior.level().missFraction() > pooledAlone.missFraction() + 0.05,
             "the pattern's level raises the prior's α: " + prior.level().missFraction() + " vs " + pooledAlone.missFraction());
-        final LatencyHistogram train = roundTrips(200, 220, 300);
+        final LatencyHistogram train = roundTrips(200, 300, 480);
         final double stateBoundNanos = ShapeModelBound.stateBoundNanos(before.served().reference(), before.currentKnowledge(),
             prior.level());
         final DoubleToLongFunction misses = ShapeModelBound.missesAt(before.learning().shapeModel(), OCTETS, PortBand.IDLE,

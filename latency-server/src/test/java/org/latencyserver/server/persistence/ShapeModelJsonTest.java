@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.latencyserver.core.calibration.BandLogRatios;
 import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeSpreadModel;
@@ -121,6 +122,51 @@ class ShapeModelJsonTest {
             () -> ShapeModelJson.read(parsed(loaded), "shape_model"));
         assertTrue(band.getMessage().startsWith("shape_model: loaded_gram, loaded_moments: expected 10 and 4 numbers, found 10"
             + " and 1"), band.getMessage());
+    }
+
+    @Test
+    void theTrainsLogRatiosAreWrittenPerBandAndReadBack() throws Exception {
+        final ShapeExcessModel model = learned(30, PortBand.LOADED);
+        assertTrue(model.logRatios().weight(PortBand.LOADED) > 0);
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", model);
+        assertTrue(record.get("shape_model").get("loaded_log_ratio_weights").size() > 0, record::toString);
+        assertEquals(0, record.get("shape_model").get("idle_log_ratio_weights").size(), "no idle train");
+        final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
+        assertEquals(model.logRatios(), read.logRatios());
+        assertEquals(model.relativeBoundFactor(FAST, PortBand.LOADED, 0.04, 0.04),
+            read.relativeBoundFactor(FAST, PortBand.LOADED, 0.04, 0.04), 0.0);
+    }
+
+    @Test
+    void aRecordWithoutTheTrainsLogRatiosLoadsWithoutAndServesTheModelsOwnBound() throws Exception {
+        final ShapeExcessModel model = learned(30);
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", model);
+        for (final String part : new String[] {"idle_log_ratio_first_bin", "idle_log_ratio_weights", "loaded_log_ratio_first_bin",
+            "loaded_log_ratio_weights"}) {
+            ((ObjectNode) record.get("shape_model")).remove(part);
+        }
+        final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
+        assertEquals(BandLogRatios.EMPTY, read.logRatios());
+        assertEquals(read.boundFactor(FAST, PortBand.IDLE, 0.04), read.relativeBoundFactor(FAST, PortBand.IDLE, 0.04, 0.04), 0.0);
+    }
+
+    @Test
+    void damagedLogRatiosAreRefusedNamingThePart() throws Exception {
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", learned(30));
+        ((ObjectNode) record.get("shape_model")).putArray("loaded_log_ratio_weights").add(-1.0);
+        ((ObjectNode) record.get("shape_model")).put("loaded_log_ratio_first_bin", 10);
+        final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+            () -> ShapeModelJson.read(parsed(record), "shape_model"));
+        assertTrue(negative.getMessage().startsWith("shape_model: ") && negative.getMessage().contains("loaded band"),
+            negative.getMessage());
+        ((ObjectNode) record.get("shape_model")).remove("idle_log_ratio_first_bin");
+        ((ObjectNode) record.get("shape_model")).putArray("loaded_log_ratio_weights").add(1.0);
+        final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+            () -> ShapeModelJson.read(parsed(record), "shape_model"));
+        assertTrue(missing.getMessage().contains("idle_log_ratio_first_bin"), missing.getMessage());
     }
 
     @Test
