@@ -277,7 +277,7 @@ public final class ShapeModelLevelSimulation {
             + " high, idle path %.2f slower after half the trains%n", blocks, TrafficFamily.DEFAULT.label(), seeds, seeds,
             Math.exp(LOADED_REFERENCE_EXCESS), Math.exp(IDLE_DRIFT));
         System.out.printf(Locale.ROOT, "%-12s %-6s | %-28s | %-28s | %-28s%n", "shape", "band", "own, nominal: cov, b/p96",
-            "own, adaptive: cov, b/p96", "relative, adaptive: cov, b/p96");
+            "own, adaptive: cov, b/p96", "served (moved), adaptive: cov, b/p96");
         for (final ShapeModelSimulation.Named named : ShapeModelSimulation.SHAPES) {
             for (final PortBand band : PortBand.values()) {
                 final Cell nominal = cells.get("nominal|" + named.name() + "|" + band);

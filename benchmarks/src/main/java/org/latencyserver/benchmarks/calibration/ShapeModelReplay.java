@@ -28,9 +28,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  * Replays an accuracy run's recorded application bursts ({@code bursts.jsonl} of {@code EstimateAccuracyHarness})
  * through the shape model, prequentially: each burst is first covered by the bound the model (taught by the bursts
  * before it) would give its shape, then teaches the model. It compares, on real round trips, the state's bound alone,
- * the model's own bound over the state's ({@link ShapeExcessModel#boundFactor}) and the model's factor relative to the
- * trains' mix ({@link ShapeExcessModel#relativeBoundFactor}), each with its own adaptive level ({@link ShapeModelLevel})
- * learned from its own misses, as the server learns it.
+ * the model's own bound over the state's ({@link ShapeExcessModel#boundFactor}) and the bound served, moved to what
+ * the band's trains showed ({@link ShapeExcessModel#relativeBoundFactor}), each with its own adaptive level
+ * ({@link ShapeModelLevel}) learned from its own misses, as the server learns it, and the served one at the nominal level.
  *
  * <p>The state's bound {@code B} of a burst is the one its record names ("the state's bound X ms" in a shape model's
  * correction), else the bound served for it. The application's bursts stand in for the server's probe trains (the
@@ -42,8 +42,8 @@ import org.latencyserver.core.traffic.TrafficShape;
 public final class ShapeModelReplay {
 
     private static final Pattern STATE_BOUND = Pattern.compile("the state's bound ([0-9.]+) ms");
-    private static final String[] METHODS = {"state's bound alone", "model's own bound", "relative to the mix",
-        "relative, nominal level"};
+    private static final String[] METHODS = {"state's bound alone", "model's own bound", "moved to its trains (served)",
+        "moved, at the nominal level"};
 
     private ShapeModelReplay() {
     }
