@@ -2,7 +2,6 @@ package org.latencyserver.core.calibration;
 
 import java.util.Arrays;
 import org.latencyserver.core.histogram.LatencyHistogram;
-import org.latencyserver.core.stats.NormalQuantile;
 import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.TrafficShape;
 
@@ -262,13 +261,6 @@ public final class ShapeExcessModel {
         return predictedAt(ShapeFeatures.of(shape, band));
     }
 
-    private double predictedAt(final double[] x) {
-        double sum = 0;
-        for (int i = 0; i < PARAMETERS; i++) {
-            sum += coefficients[i] * x[i];
-        }
-        return sum;
-    }
 
     /**
      * @param targetMissFraction α, in (0, 1)
@@ -322,53 +314,25 @@ public final class ShapeExcessModel {
     }
 
     /**
-     * The model's log bound for the band's mix of trains: the nominal quantile of {@code ln(rtt / B)} over the round
-     * trips of the shapes the band's trains were sent with. The state's bound is read at the state's level, learned from
-     * those trains, so it already covers that mix: this is the model's own estimate of where that bound lies.
-     *
-     * <p>The mix's round trips spread by the shapes' differences as well as each shape's own spread: with {@code m} the
-     * band's weighted (forgotten) mean shape features and {@code V = β_L' Cov(x) β_L} the variance of the predicted excess
-     * over its shapes (both from the band's sums, {@code β_L} the band's slopes),
-     * <pre>
-     *   f(m, L) + √(M(m, L)² + z² V)
-     * </pre>
-     * {@code M} the margin at the mix's features ({@code q σ(m, L)}, or the single margin while the spread is not fitted),
-     * {@code z} the standard normal quantile at {@code 1 − α} (the shapes' differences taken as spread normally).
-     *
      * @param band               the port band
      * @param targetMissFraction α, in (0, 0.5)
-     * @return that log bound, ln units over the state's bound; 0 before any block
+     * @return the model's estimate of the nominal quantile of {@code ln(rtt / B)} over its band's mix of trains
+     *         ({@link ShapeMixBound#logBound}); 0 before any block
      */
     public double mixLogBound(final PortBand band, final double targetMissFraction) {
-        final double[] gram = sums.bandShapeGram(band);
-        if (gram == null) {
-            return 0.0;
+        return ShapeMixBound.logBound(this, sums.bandShapeGram(band), band, targetMissFraction);
+    }
+
+    /**
+     * @param x {@value #PARAMETERS} features
+     * @return the model's predicted {@code ln(rtt / B)} at {@code x}
+     */
+    double predictedAt(final double[] x) {
+        double sum = 0;
+        for (int i = 0; i < PARAMETERS; i++) {
+            sum += coefficients[i] * x[i];
         }
-        final int shape = ShapeFeatures.SHAPE_PARAMETERS;
-        final double weight = gram[0];
-        final double[] means = new double[shape];
-        for (int j = 0; j < shape; j++) {
-            means[j] = gram[j] / weight;
-        }
-        final double[] x = ShapeFeatures.ofMeans(means, band);
-        final double loaded = band.indicator();
-        // The band's slopes on ln spacing, ln burst length and arrays (the intercept does not vary over the mix).
-        final double[] slopes = {0.0, coefficients[1] + loaded * coefficients[5], coefficients[2] + loaded * coefficients[6],
-            coefficients[3]};
-        double variance = 0;
-        for (int j = 1; j < shape; j++) {
-            for (int k = 1; k < shape; k++) {
-                final int row = Math.min(j, k);
-                final int col = Math.max(j, k);
-                final double covariance = gram[row * shape - row * (row - 1) / 2 + (col - row)] / weight - means[j] * means[k];
-                variance += slopes[j] * slopes[k] * covariance;
-            }
-        }
-        final double margin = spread.fitted() ? spread.scoreQuantile(targetMissFraction) * spread.scaleAt(x)
-            : margin(targetMissFraction);
-        final double z = NormalQuantile.oneSided(1.0 - targetMissFraction);
-        return predictedAt(x) + Math.min(0.0, margin)
-            + Math.sqrt(Math.max(0.0, margin) * Math.max(0.0, margin) + z * z * Math.max(0.0, variance));
+        return sum;
     }
 
     /**
