@@ -23,7 +23,7 @@ public final class BandLogRatios {
     /** Nothing learned. */
     public static final BandLogRatios EMPTY = new BandLogRatios(new double[ShapeExcessModel.RESIDUAL_BINS],
         new double[ShapeExcessModel.RESIDUAL_BINS]);
-    /** Weight (two full trains) a band's distribution needs before its quantile is read; before, every train's is. */
+    /** Weight (two full trains) a band's distribution needs before its quantile is read. */
     public static final double MIN_WEIGHT = 2.0 * ShapeExcessModel.MAX_BLOCK_WEIGHT;
 
     private final double[] idleWeights;
@@ -76,24 +76,15 @@ public final class BandLogRatios {
     /**
      * @param band         the port band
      * @param missFraction α, in (0, 1)
-     * @return the band's weighted quantile of {@code ln(rtt / B)} at {@code 1 − α}, ln units — every train's while the
-     *         band weighs less than {@value #MIN_WEIGHT} — or NaN while even every train's weighs less
+     * @return the band's weighted quantile of {@code ln(rtt / B)} at {@code 1 − α}, ln units, or NaN while the band
+     *         weighs less than {@value #MIN_WEIGHT} (another band's trains say nothing of this band's bound)
      */
     public double quantile(final PortBand band, final double missFraction) {
         final double[] own = band == PortBand.LOADED ? loadedWeights : idleWeights;
-        final double[] weights;
-        if (total(own) >= MIN_WEIGHT) {
-            weights = own;
-        } else {
-            weights = new double[own.length];
-            for (int bin = 0; bin < own.length; bin++) {
-                weights[bin] = idleWeights[bin] + loadedWeights[bin];
-            }
-            if (total(weights) < MIN_WEIGHT) {
-                return Double.NaN;
-            }
+        if (total(own) < MIN_WEIGHT) {
+            return Double.NaN;
         }
-        return RidgeSolve.binnedQuantile(weights, 1.0 - missFraction, ShapeExcessModel.RESIDUAL_RANGE,
+        return RidgeSolve.binnedQuantile(own, 1.0 - missFraction, ShapeExcessModel.RESIDUAL_RANGE,
             ShapeExcessModel.RESIDUAL_BIN_WIDTH);
     }
 
