@@ -55,8 +55,8 @@ import org.latencyserver.core.traffic.TrafficShape;
  * together (their forgotten summed weight, {@link #loadedWeight()}: {@value #MIN_BLOCKS} windows of a quarter of the
  * {@value #MAX_BLOCK_WEIGHT}-round-trip weight cap, or four of full weight); before, a loaded port is served the idle
  * port's terms {@code g(s, 0)} and the description says so. The ridge of {@value #RIDGE} on {@code γ4..γ6} alone
- * would not do: one loaded window weighs up to {@value #MAX_BLOCK_WEIGHT}, so it would set the band's three terms, and
- * so the loaded factor of every shape, from one shape's one look. The coefficients are fitted the same whatever the
+ * would not do: one loaded window of full weight would still set half the band's three terms, and so the loaded factor
+ * of every shape, from one shape's one look. The coefficients are fitted the same whatever the
  * gate says (the band's terms take up the loaded windows' lesson as far as the ridge lets them): the gate changes what
  * a loaded port is served and nothing else.
  *
@@ -75,8 +75,15 @@ public final class ShapeMeanModel {
     public static final long MIN_BLOCKS = 15;
     /** Most round trips a window weighs as: a long train is one look at the path, not n independent ones. */
     public static final int MAX_BLOCK_WEIGHT = 20;
-    /** Ridge penalty on the slopes, in window-weight units. */
-    public static final double RIDGE = 1.0;
+    /**
+     * Ridge penalty on the slopes, in window-weight units: one full window's weight ({@value #MAX_BLOCK_WEIGHT}), as if
+     * a window had shown no slope at all. A window's log mean scatters about its shape's by 0.6–1.1 on a real network
+     * (heavy-tailed round trips, a thesis mean off by a different factor in each episode), so a slope is not to be set
+     * by a handful of windows: against a ridge of a twentieth of a window, the three or four windows a port band had
+     * when the model was first served fitted its slopes exactly and the family's corner shapes (0.5 ms × 100, 10 ms ×
+     * 10) got factors at the clamp.
+     */
+    public static final double RIDGE = MAX_BLOCK_WEIGHT;
     /** What every earlier window's weight is multiplied by when a window is learned. */
     public static final double FORGETTING = 0.995;
     /**

@@ -161,7 +161,8 @@ class ShapeMeanModelTest {
         assertEquals(1.8 * factor / 1.2, shaped.estimate().interval().upper(), 1e-12);
         assertEquals(1.3 * factor / 1.2, shaped.estimate().alternatives().get(0).upper(), 1e-12);
         assertEquals("next burst", shaped.estimate().interval().method());
-        assertTrue(shaped.description().startsWith("shape mean: thesis mean × 1.5"), shaped.description());
+        assertTrue(shaped.description().startsWith(String.format(java.util.Locale.ROOT, "shape mean: thesis mean × %.3f", factor)),
+            shaped.description());
         assertTrue(shaped.description().contains("100 probe windows"), shaped.description());
         final ShapeMeanModel learned = model;
         assertThrows(IllegalArgumentException.class, () -> learned.shaped(served, 0.0, SLOW));
