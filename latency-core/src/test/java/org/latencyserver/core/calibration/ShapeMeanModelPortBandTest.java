@@ -89,12 +89,14 @@ class ShapeMeanModelPortBandTest {
         final ShapeMeanModel idleOnly = learn(ShapeMeanModel.EMPTY, 200, 0.0, new SplittableRandom(19), true);
         final ShapeMeanModel older = new ShapeMeanModel(idleOnly.blocks(), idleOnly.gram(), idleOnly.moments(),
             idleOnly.varianceSum(), idleOnly.squareSum());
-        assertEquals(idleOnly, older, "an older record's sums: the same model, nothing learned on a loaded port");
+        assertEquals(new ShapeMeanModel(idleOnly.blocks(), idleOnly.gram(), idleOnly.moments(), idleOnly.loadedGram(),
+            idleOnly.loadedMoments(), idleOnly.varianceSum(), idleOnly.squareSum(), WindowNoise.NONE), older,
+            "an older record's sums: the same sums, nothing learned on a loaded port and no scatter kept");
         assertArrayEquals(new double[ShapeMeanModel.GRAM_ENTRIES], older.loadedGram(), 0.0);
         assertEquals(older.meanFactor(FAST, PortBand.IDLE), older.meanFactor(FAST, PortBand.LOADED), 1e-12);
         final ShapeMeanModel mixed = learn(ShapeMeanModel.EMPTY, 200, 1.0 / 3, new SplittableRandom(19), true);
         assertEquals(mixed, new ShapeMeanModel(mixed.blocks(), mixed.gram(), mixed.moments(), mixed.loadedGram(),
-            mixed.loadedMoments(), mixed.varianceSum(), mixed.squareSum()), "rebuilt from its four sums");
+            mixed.loadedMoments(), mixed.varianceSum(), mixed.squareSum(), mixed.noise()), "rebuilt from its sums");
     }
 
     @Test
@@ -213,8 +215,9 @@ class ShapeMeanModelPortBandTest {
      * band: a connection whose first 15 windows went to a loaded port has its idle port's terms from the 3 idle windows
      * that follow. Every shape's true mean is its thesis mean (factor 1 in both bands); over 100 connections the family's
      * corner shapes (0.5 ms × 100 octets, 10 ms × 10 arrays) are served within 2 × of it on the idle port in all but a
-     * few. A ridge of a twentieth of a window let the 3 windows set three slopes: a third of the connections were more
-     * than 2 × off, some at the clamp.
+     * few: the ridge on the slopes grows with how far the windows scatter about the fit ({@link WindowNoise}). A fixed
+     * ridge of a twentieth of a window let the 3 windows set three slopes: a third of the connections were more than
+     * 2 × off, some at the clamp.
      */
     @Test
     void aFewIdleWindowsAfterLoadedOnesDoNotSwingTheCornerShapesIdleFactor() {
