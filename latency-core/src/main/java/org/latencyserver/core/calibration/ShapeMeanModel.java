@@ -373,8 +373,8 @@ public final class ShapeMeanModel {
         final double nextSquareSum = !ownVariance ? squareSum
             : FORGETTING * squareSum + weight * (meanMillis * meanMillis - varianceMillis2 / count) / thesis2;
         final BandedSums next = sums.withBlock(ShapeFeatures.ofShape(shape), band, y, weight, FORGETTING);
-        // The window against the fit before it (the first window's against nothing learned, so its level: not kept).
-        final WindowNoise nextNoise = blocks == 0 ? noise : noise.after(y - predicted(shape, band), weight, FORGETTING);
+        // The window against the fit before it, once fitted (before, the fit from a few windows scatters itself).
+        final WindowNoise nextNoise = !fitted() ? noise : noise.after(y - predicted(shape, band), weight, FORGETTING);
         return new ShapeMeanModel(blocks + 1, next, nextVarianceSum, nextSquareSum, nextNoise);
     }
 
