@@ -37,7 +37,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * {@link ShapeExcessModel#UNKNOWN_TRAFFIC}. {@code γ} is fitted by weighted ridge least squares (weight {@code min(n,
  * }{@value #MAX_BLOCK_WEIGHT}{@code )} for a window of n round trips; a ridge on the slopes scaled to how far the
  * windows scatter about the fit, {@link WindowNoise}: at least {@value WindowNoise#MIN_RIDGE}, about 1 for
- * light-tailed round trips, 20–40 on a real network; none on γ0)
+ * light-tailed round trips, 15–30 on a real network; none on γ0)
  * from running sums of {@code X'WX} and {@code X'Wy} kept per band ({@link BandedSums}): a window forgets by
  * {@value #FORGETTING} the sums of its own band alone, so what a loaded port taught stands through an idle spell until
  * the port is loaded again. A shape's mean is then {@code T · exp(g(s, L))}, clamped to within {@value #MAX_FACTOR}

@@ -5,14 +5,14 @@ package org.latencyserver.core.calibration;
  * ({@link ShapeMeanModel}): each window's one-step-ahead residual {@code r} (its response against the model before it
  * learned the window), weighted as the window is ({@code w = min(n, 20)}), kept as the forgotten sums
  * {@code Σ w r²} and {@code Σ 1}. Their ratio {@code c} is a window's scatter in weight units (a window of weight
- * {@code w} scatters by about {@code c / w} on the log): about 0.3 for light-tailed round trips, 7–10 on a real
+ * {@code w} scatters by about {@code c / w} on the log): about 0.3 for light-tailed round trips, 5–10 on a real
  * network whose round trips are heavy-tailed and whose thesis means are off by a different factor in each episode.
  *
  * <p>The ridge on the slopes is {@code c / τ²} with a prior slope spread {@code τ = }{@value #SLOPE_SPREAD} (a
- * shape's factor moving by e^0.5 for every e-fold of spacing or burst length is already a large effect), never below
+ * shape's factor moving by e^0.6 for every e-fold of spacing or burst length is already a large effect), never below
  * {@value #MIN_RIDGE}: the posterior mean of the slopes under that prior, so a few scattered windows move them little
- * and windows that agree set them. Residuals of the first window (against nothing learned) are not kept: they carry
- * the thesis mean's level, not the scatter.
+ * and windows that agree set them. The model keeps residuals only once it is fitted: before, its fit from a few
+ * windows scatters itself.
  *
  * <p>Immutable and thread-safe.
  *
@@ -25,7 +25,7 @@ public record WindowNoise(double residualSum, double windows) {
     public static final WindowNoise NONE = new WindowNoise(0.0, 0.0);
 
     /** Prior spread of a slope (per e-fold of spacing or burst length, on the log of the factor). */
-    public static final double SLOPE_SPREAD = 0.5;
+    public static final double SLOPE_SPREAD = 0.6;
 
     /** Smallest ridge on the slopes, in window-weight units: what the model had before its scatter was kept. */
     public static final double MIN_RIDGE = 1.0;
