@@ -35,7 +35,9 @@ import org.latencyserver.core.traffic.TrafficShape;
  * 2 round trips or more and its round trips are known, else the connection-wide one learned from such windows
  * ({@link #relativeVariance()}, one for both bands), 0 before any; a window of unknown traffic counts as
  * {@link ShapeExcessModel#UNKNOWN_TRAFFIC}. {@code γ} is fitted by weighted ridge least squares (weight {@code min(n,
- * }{@value #MAX_BLOCK_WEIGHT}{@code )} for a window of n round trips; ridge {@value #RIDGE} on the slopes, none on γ0)
+ * }{@value #MAX_BLOCK_WEIGHT}{@code )} for a window of n round trips; a ridge on the slopes scaled to how far the
+ * windows scatter about the fit, {@link WindowNoise}: at least {@value WindowNoise#MIN_RIDGE}, about 1 for
+ * light-tailed round trips, 15–30 on a real network; none on γ0)
  * from running sums of {@code X'WX} and {@code X'Wy} kept per band ({@link BandedSums}): a window forgets by
  * {@value #FORGETTING} the sums of its own band alone, so what a loaded port taught stands through an idle spell until
  * the port is loaded again. A shape's mean is then {@code T · exp(g(s, L))}, clamped to within {@value #MAX_FACTOR}
@@ -49,14 +51,17 @@ import org.latencyserver.core.traffic.TrafficShape;
  * there, so until they weigh {@value #MIN_LOADED_WEIGHT} (see below), a loaded port is served the idle port's terms;
  * a self-loading burst's mean on a loaded port is a hinge (no wait while the burst and the background fit in the port,
  * a wait growing with the burst beyond), which the band's terms, linear in ln spacing and ln burst length, only
- * straddle.
+ * straddle; on heavy-tailed round trips (a real network) the second-order term {@code v / (2n)} takes back only a
+ * fifth to a third of how far a short window's log mean lies below the log of the pooled mean it stands for (0.3 for
+ * windows of 20 on the recorded testbed), so the burst-length slope leans.
  *
  * <p>The band's terms are served only once the loaded port's windows weigh {@value #MIN_LOADED_WEIGHT} or more
  * together (their forgotten summed weight, {@link #loadedWeight()}: {@value #MIN_BLOCKS} windows of a quarter of the
  * {@value #MAX_BLOCK_WEIGHT}-round-trip weight cap, or four of full weight); before, a loaded port is served the idle
- * port's terms {@code g(s, 0)} and the description says so. The ridge of {@value #RIDGE} on {@code γ4..γ6} alone
- * would not do: one loaded window weighs up to {@value #MAX_BLOCK_WEIGHT}, so it would set the band's three terms, and
- * so the loaded factor of every shape, from one shape's one look. The coefficients are fitted the same whatever the
+ * port's terms {@code g(s, 0)} and the description says so. The ridge on {@code γ4..γ6} alone would not do: where
+ * the windows scatter little it is about 1, and one loaded window weighs up to {@value #MAX_BLOCK_WEIGHT}, so it
+ * would set the band's three terms, and so the loaded factor of every shape, from one shape's one look. The
+ * coefficients are fitted the same whatever the
  * gate says (the band's terms take up the loaded windows' lesson as far as the ridge lets them): the gate changes what
  * a loaded port is served and nothing else.
  *
@@ -75,8 +80,6 @@ public final class ShapeMeanModel {
     public static final long MIN_BLOCKS = 15;
     /** Most round trips a window weighs as: a long train is one look at the path, not n independent ones. */
     public static final int MAX_BLOCK_WEIGHT = 20;
-    /** Ridge penalty on the slopes, in window-weight units. */
-    public static final double RIDGE = 1.0;
     /** What every earlier window's weight is multiplied by when a window is learned. */
     public static final double FORGETTING = 0.995;
     /**
@@ -103,6 +106,7 @@ public final class ShapeMeanModel {
     private final double[] coefficients;
     private final double varianceSum;
     private final double squareSum;
+    private final WindowNoise noise;
 
     /**
      * A model with no connection-wide spread learned (windows of one round trip are then not corrected) and nothing
@@ -150,17 +154,42 @@ public final class ShapeMeanModel {
      */
     public ShapeMeanModel(final long blocks, final double[] gram, final double[] moments, final double[] loadedGram,
                           final double[] loadedMoments, final double varianceSum, final double squareSum) {
-        this(blocks, sums(blocks, gram, moments, loadedGram, loadedMoments), varianceSum, squareSum);
+        this(blocks, gram, moments, loadedGram, loadedMoments, varianceSum, squareSum, WindowNoise.NONE);
     }
 
-    private ShapeMeanModel(final long blocks, final BandedSums sums, final double varianceSum, final double squareSum) {
+    /**
+     * A model from its sums in two parts ({@link BandedSums}) and its windows' scatter about the fit.
+     *
+     * @param blocks        windows learned from, {@code >= 0}
+     * @param gram          the upper triangle of every window's {@code X'WX} over the shape's features, row by row,
+     *                      {@value #GRAM_ENTRIES} entries
+     * @param moments       every window's {@code X'Wy}, {@value #SHAPE_PARAMETERS} entries
+     * @param loadedGram    the same as {@code gram} over the windows sent on a loaded port alone
+     * @param loadedMoments the same as {@code moments} over the windows sent on a loaded port alone
+     * @param varianceSum   windows of 2 round trips or more: forgotten weighted sum of {@code s² / T²}, {@code >= 0}
+     * @param squareSum     the same windows' forgotten weighted sum of {@code (m̄² − s² / n) / T²} (may be negative)
+     * @param noise         the windows' one-step-ahead residuals, which set the ridge on the slopes; not null
+     * @throws IllegalArgumentException as the constructor without {@code noise}, or when it is null
+     */
+    public ShapeMeanModel(final long blocks, final double[] gram, final double[] moments, final double[] loadedGram,
+                          final double[] loadedMoments, final double varianceSum, final double squareSum,
+                          final WindowNoise noise) {
+        this(blocks, sums(blocks, gram, moments, loadedGram, loadedMoments), varianceSum, squareSum, noise);
+    }
+
+    private ShapeMeanModel(final long blocks, final BandedSums sums, final double varianceSum, final double squareSum,
+                           final WindowNoise noise) {
+        if (noise == null) {
+            throw new IllegalArgumentException("a shape mean model needs its windows' residual sums");
+        }
         if (!(varianceSum >= 0) || Double.isInfinite(varianceSum) || !Double.isFinite(squareSum)) {
             throw new IllegalArgumentException("a shape mean model's variance sum must be finite and >= 0 and its square sum"
                 + " finite, had " + varianceSum + " and " + squareSum);
         }
         this.blocks = blocks;
         this.sums = sums;
-        this.coefficients = RidgeSolve.solve(sums.fullGram(), sums.fullMoments(), RIDGE);
+        this.noise = noise;
+        this.coefficients = RidgeSolve.solve(sums.fullGram(), sums.fullMoments(), noise.ridge());
         this.varianceSum = varianceSum;
         this.squareSum = squareSum;
     }
@@ -196,6 +225,16 @@ public final class ShapeMeanModel {
      */
     public double relativeVariance() {
         return squareSum > 0 ? Math.min(MAX_RELATIVE_VARIANCE, varianceSum / squareSum) : 0.0;
+    }
+
+    /** @return the windows' one-step-ahead residual sums: how far they scatter about the fit */
+    public WindowNoise noise() {
+        return noise;
+    }
+
+    /** @return the ridge on the slopes the coefficients were fitted with ({@link WindowNoise#ridge()}) */
+    public double ridge() {
+        return noise.ridge();
     }
 
     /** @return windows learned from */
@@ -261,12 +300,7 @@ public final class ShapeMeanModel {
      *         on a loaded port the idle port's {@code exp(g(s, 0))} until {@link #loadedBandFitted()}
      */
     public double meanFactor(final TrafficShape shape, final PortBand band) {
-        final double[] x = ShapeFeatures.of(shape, servedBand(band));
-        double logRatio = 0;
-        for (int i = 0; i < PARAMETERS; i++) {
-            logRatio += coefficients[i] * x[i];
-        }
-        return Math.max(1.0 / MAX_FACTOR, Math.min(MAX_FACTOR, Math.exp(logRatio)));
+        return Math.max(1.0 / MAX_FACTOR, Math.min(MAX_FACTOR, Math.exp(predicted(shape, servedBand(band)))));
     }
 
     /**
@@ -341,7 +375,19 @@ public final class ShapeMeanModel {
         final double nextSquareSum = !ownVariance ? squareSum
             : FORGETTING * squareSum + weight * (meanMillis * meanMillis - varianceMillis2 / count) / thesis2;
         final BandedSums next = sums.withBlock(ShapeFeatures.ofShape(shape), band, y, weight, FORGETTING);
-        return new ShapeMeanModel(blocks + 1, next, nextVarianceSum, nextSquareSum);
+        // The window against the fit before it, once fitted (before, the fit from a few windows scatters itself).
+        final WindowNoise nextNoise = !fitted() ? noise : noise.after(y - predicted(shape, band), weight, FORGETTING);
+        return new ShapeMeanModel(blocks + 1, next, nextVarianceSum, nextSquareSum, nextNoise);
+    }
+
+    /** @return the fit's {@code g(s, L)} for a window of the shape sent in the band (the band's terms, gated or not) */
+    private double predicted(final TrafficShape shape, final PortBand band) {
+        final double[] x = ShapeFeatures.of(shape, band);
+        double logRatio = 0;
+        for (int i = 0; i < PARAMETERS; i++) {
+            logRatio += coefficients[i] * x[i];
+        }
+        return logRatio;
     }
 
     /**
@@ -426,18 +472,18 @@ public final class ShapeMeanModel {
     @Override
     public boolean equals(final Object other) {
         return other instanceof ShapeMeanModel that && blocks == that.blocks && sums.equals(that.sums) && Double.compare(varianceSum, that.varianceSum) == 0
-            && Double.compare(squareSum, that.squareSum) == 0;
+            && Double.compare(squareSum, that.squareSum) == 0 && noise.equals(that.noise);
     }
 
     @Override
     public int hashCode() {
         return 31 * Long.hashCode(blocks) + sums.hashCode() + 7 * Double.hashCode(varianceSum)
-            + 11 * Double.hashCode(squareSum);
+            + 11 * Double.hashCode(squareSum) + 13 * noise.hashCode();
     }
 
     @Override
     public String toString() {
         return "ShapeMeanModel[blocks=" + blocks + ", coefficients=" + Arrays.toString(coefficients) + ", relativeVariance="
-            + relativeVariance() + "]";
+            + relativeVariance() + ", ridge=" + ridge() + "]";
     }
 }

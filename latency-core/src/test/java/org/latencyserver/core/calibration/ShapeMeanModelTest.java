@@ -119,7 +119,8 @@ class ShapeMeanModelTest {
         assertTrue(uncorrectedError > 0.10, "the log of short windows' means, uncorrected, is off: " + uncorrectedError);
         assertEquals(1.0, corrected.meanFactor(FAST) / trueRatio(FAST), 0.10, "long bursts: their true mean too");
         assertEquals(corrected, new ShapeMeanModel(corrected.blocks(), corrected.gram(), corrected.moments(),
-            corrected.varianceSum(), corrected.squareSum()), "rebuilt from its sums");
+            corrected.loadedGram(), corrected.loadedMoments(), corrected.varianceSum(), corrected.squareSum(),
+            corrected.noise()), "rebuilt from its sums");
     }
 
     /** A window's histogram gives its own spread: the same correction as its variance given outright. */
@@ -161,7 +162,8 @@ class ShapeMeanModelTest {
         assertEquals(1.8 * factor / 1.2, shaped.estimate().interval().upper(), 1e-12);
         assertEquals(1.3 * factor / 1.2, shaped.estimate().alternatives().get(0).upper(), 1e-12);
         assertEquals("next burst", shaped.estimate().interval().method());
-        assertTrue(shaped.description().startsWith("shape mean: thesis mean × 1.5"), shaped.description());
+        assertTrue(shaped.description().startsWith(String.format(java.util.Locale.ROOT, "shape mean: thesis mean × %.3f", factor)),
+            shaped.description());
         assertTrue(shaped.description().contains("100 probe windows"), shaped.description());
         final ShapeMeanModel learned = model;
         assertThrows(IllegalArgumentException.class, () -> learned.shaped(served, 0.0, SLOW));
@@ -177,7 +179,8 @@ class ShapeMeanModelTest {
         final ShapeMeanModel next = model.observe(SLOW, 20, 1.0, 1.0);
         assertNotEquals(model, next);
         assertEquals(ShapeMeanModel.FORGETTING * model.gram()[0] + 20, next.gram()[0], 1e-9);
-        assertEquals(model, new ShapeMeanModel(model.blocks(), model.gram(), model.moments()), "rebuilt from its sums");
+        assertEquals(model, new ShapeMeanModel(model.blocks(), model.gram(), model.moments(), model.loadedGram(),
+            model.loadedMoments(), model.varianceSum(), model.squareSum(), model.noise()), "rebuilt from its sums");
         assertThrows(IllegalArgumentException.class, () -> new ShapeMeanModel(1, new double[3], new double[4]));
         assertThrows(IllegalArgumentException.class, () -> new ShapeMeanModel(1, new double[10], new double[] {0, 0, Double.NaN, 0}));
     }

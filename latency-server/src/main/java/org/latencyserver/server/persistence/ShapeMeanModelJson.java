@@ -7,6 +7,7 @@ import static org.latencyserver.server.persistence.LenientJson.longOr;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencyserver.core.calibration.ShapeMeanModel;
+import org.latencyserver.core.calibration.WindowNoise;
 import org.latencyserver.core.input.InputNode;
 
 /**
@@ -14,8 +15,11 @@ import org.latencyserver.core.input.InputNode;
  * "gram": [10 numbers: the upper triangle of X'WX over the shape's four features, row by row, every window's],
  * "moments": [4 numbers: X'Wy, every window's], "relative_variance": [2 numbers: the variance sum and the square sum
  * behind the connection-wide squared coefficient of variation], "loaded_gram": [10 numbers: the same as gram over the
- * windows sent on a loaded port alone], "loaded_moments": [4 numbers]}}; absent when nothing was learned (and in older
- * records: then nothing is learned yet); {@code relative_variance} absent (older records) reads as none learned.
+ * windows sent on a loaded port alone], "loaded_moments": [4 numbers], "window_noise": [2 numbers: the windows'
+ * forgotten weighted sum of squared one-step-ahead residuals and their forgotten count, which set the ridge on the
+ * slopes]}}; absent when nothing was learned (and in older records: then nothing is learned yet);
+ * {@code relative_variance} absent (older records) reads as none learned, {@code window_noise} absent as no scatter
+ * kept (the smallest ridge, until windows teach it).
  *
  * <p>{@code gram} and {@code moments} are the band-blind model's sums, as a server before the port band wrote and reads
  * them: such a server ignores the {@code loaded_} fields (written last) and serves the band-blind model from the same
@@ -59,6 +63,7 @@ final class ShapeMeanModelJson {
         for (final double value : model.loadedMoments()) {
             loadedMoments.add(value);
         }
+        node.putArray("window_noise").add(model.noise().residualSum()).add(model.noise().windows());
     }
 
     /**
@@ -83,9 +88,22 @@ final class ShapeMeanModelJson {
                 part(node, "moments", ShapeMeanModel.SHAPE_PARAMETERS),
                 loaded ? part(node, "loaded_gram", ShapeMeanModel.GRAM_ENTRIES) : new double[ShapeMeanModel.GRAM_ENTRIES],
                 loaded ? part(node, "loaded_moments", ShapeMeanModel.SHAPE_PARAMETERS)
-                    : new double[ShapeMeanModel.SHAPE_PARAMETERS], relative[0], relative[1]);
+                    : new double[ShapeMeanModel.SHAPE_PARAMETERS], relative[0], relative[1], noise(node));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the windows' residual sums; none learned when the part is absent (a record written before it) */
+    private static WindowNoise noise(final InputNode node) {
+        if (field(node, "window_noise") == null) {
+            return WindowNoise.NONE;
+        }
+        final double[] sums = part(node, "window_noise", 2);
+        try {
+            return new WindowNoise(sums[0], sums[1]);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("window_noise: " + e.getMessage(), e);
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeMeanModel;
+import org.latencyserver.core.calibration.WindowNoise;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.input.InputFaults;
@@ -129,7 +130,8 @@ class ShapeMeanPortBandServedTest {
         for (final Iterator<String> names = record.get("shape_mean_model").fieldNames(); names.hasNext(); ) {
             fields.add(names.next());
         }
-        assertEquals(List.of("blocks", "gram", "moments", "relative_variance", "loaded_gram", "loaded_moments"), fields);
+        assertEquals(List.of("blocks", "gram", "moments", "relative_variance", "loaded_gram", "loaded_moments", "window_noise"),
+            fields);
         assertEquals(model, ConnectionRecordCodec.decode(parse(record), Map.of(), 1000).learning().shapeMeanModel());
 
         final UpdateEngine standby = engine();
@@ -150,6 +152,27 @@ class ShapeMeanPortBandServedTest {
         assertArrayEquals(new double[ShapeMeanModel.GRAM_ENTRIES], older.loadedGram(), 0.0);
         assertEquals(older.meanFactor(FAST, PortBand.IDLE), older.meanFactor(FAST, PortBand.LOADED), 1e-12,
             "nothing learned on a loaded port: both bands alike");
+    }
+
+    @Test
+    void aRecordWithoutTheWindowsScatterLoadsWithTheSmallestRidgeAndADamagedOneIsRefusedNamingIt() {
+        final ShapeMeanModel model = learned().table().row((short) 4).learning().shapeMeanModel();
+        assertTrue(model.noise().windows() > 0, "the windows' scatter is kept: " + model);
+        final ObjectNode record = ConnectionRecordCodec.encode(learned().table().row((short) 4), null);
+        final ObjectNode node = (ObjectNode) record.get("shape_mean_model");
+        node.remove("window_noise");
+        final ShapeMeanModel older = ConnectionRecordCodec.decode(parse(record), Map.of(), 1000).learning().shapeMeanModel();
+        assertEquals(WindowNoise.NONE, older.noise());
+        assertEquals(WindowNoise.MIN_RIDGE, older.ridge(), 0.0);
+        assertArrayEquals(model.gram(), older.gram(), 0.0, "the sums as written");
+        node.putArray("window_noise").add(-1.0).add(3.0);
+        final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+            () -> ConnectionRecordCodec.decode(parse(record), Map.of(), 1000));
+        assertTrue(negative.getMessage().contains("shape_mean_model: window_noise"), negative.getMessage());
+        node.putArray("window_noise").add(1.0);
+        final IllegalArgumentException count = assertThrows(IllegalArgumentException.class,
+            () -> ConnectionRecordCodec.decode(parse(record), Map.of(), 1000));
+        assertTrue(count.getMessage().contains("shape_mean_model: window_noise: expected 2 numbers, found 1"), count.getMessage());
     }
 
     @Test
