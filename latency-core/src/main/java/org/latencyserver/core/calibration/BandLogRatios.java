@@ -2,12 +2,13 @@ package org.latencyserver.core.calibration;
 
 import java.util.Arrays;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.traffic.TrafficShape;
 
 /**
  * Where the round trips of a shape model's trains lay against the state's bound they were sent under, per port band:
  * the weighted distribution of {@code ln(rtt / B)} over every train the {@link ShapeExcessModel} learned from, kept in
- * the model's residual bins ({@value ShapeExcessModel#RESIDUAL_BIN_WIDTH} wide over ±{@value
- * ShapeExcessModel#RESIDUAL_RANGE}; values beyond in the outermost bins). Its quantile at the nominal share is the factor
+ * bins {@value #BIN_WIDTH} wide over ±{@value #RANGE} (wider than any factor a shape's bound may take, ±ln {@value
+ * ShapeExcessModel#MAX_FACTOR}; values beyond in the outermost bins). Its quantile at the nominal share is the factor
  * the band's mix of trains needed over the state's bound, as observed, where the model's own estimate of that factor
  * ({@link ShapeExcessModel#mixLogBound}) carries everything its residuals spread by.
  *
@@ -20,32 +21,69 @@ import org.latencyserver.core.histogram.LatencyHistogram;
  */
 public final class BandLogRatios {
 
+    /** Width of a bin, ln units. */
+    public static final double BIN_WIDTH = 0.05;
+    /** Log ratios are kept in [−range, +range], ln units; those beyond count in the outermost bins. */
+    public static final double RANGE = 6.0;
+    /** Number of bins. */
+    public static final int BINS = (int) Math.round(2 * RANGE / BIN_WIDTH);
     /** Nothing learned. */
-    public static final BandLogRatios EMPTY = new BandLogRatios(new double[ShapeExcessModel.RESIDUAL_BINS],
-        new double[ShapeExcessModel.RESIDUAL_BINS]);
-    /** Weight (two full trains) a band's distribution needs before its quantile is read. */
+    public static final BandLogRatios EMPTY = new BandLogRatios(new double[BINS], new double[BINS]);
+    /**
+     * Weight in round trips beyond the quantile, at the nominal share, a band's distribution needs before its quantile is
+     * read ({@code weight × α >= this}): fewer, and the quantile is one round trip's.
+     */
+    public static final double MIN_WEIGHT_BEYOND = 5.0;
+    /** Weight (two full trains) a band's distribution needs before its quantile is read, whatever α. */
     public static final double MIN_WEIGHT = 2.0 * ShapeExcessModel.MAX_BLOCK_WEIGHT;
 
     private final double[] idleWeights;
     private final double[] loadedWeights;
+    private final BandShapes idleShapes;
+    private final BandShapes loadedShapes;
 
     /**
-     * @param idleWeights   the weights per bin of the trains sent on a port not loaded, {@value
-     *                      ShapeExcessModel#RESIDUAL_BINS} entries, each finite and {@code >= 0}
+     * @param idleWeights   the weights per bin of the trains sent on a port not loaded, {@value #BINS} entries, each
+     *                      finite and {@code >= 0}
      * @param loadedWeights the same for the trains sent on a loaded port
      * @throws IllegalArgumentException on a wrong length or a weight negative or not finite
      */
     public BandLogRatios(final double[] idleWeights, final double[] loadedWeights) {
+        this(idleWeights, loadedWeights, BandShapes.EMPTY, BandShapes.EMPTY);
+    }
+
+    /**
+     * @param idleWeights   the weights per bin of the trains sent on a port not loaded, {@value #BINS} entries, each
+     *                      finite and {@code >= 0}
+     * @param loadedWeights the same for the trains sent on a loaded port
+     * @param idleShapes    the idle band's trains' shapes while few, not null
+     * @param loadedShapes  the loaded band's
+     * @throws IllegalArgumentException on a wrong length, a weight negative or not finite, or null shapes
+     */
+    public BandLogRatios(final double[] idleWeights, final double[] loadedWeights, final BandShapes idleShapes,
+                         final BandShapes loadedShapes) {
         check("idle", idleWeights);
         check("loaded", loadedWeights);
+        if (idleShapes == null || loadedShapes == null) {
+            throw new IllegalArgumentException("a band's kept shapes must not be null (BandShapes.EMPTY for none)");
+        }
         this.idleWeights = idleWeights.clone();
         this.loadedWeights = loadedWeights.clone();
+        this.idleShapes = idleShapes;
+        this.loadedShapes = loadedShapes;
+    }
+
+    /**
+     * @param band the port band
+     * @return the band's trains' shapes while few ({@link BandShapes})
+     */
+    public BandShapes shapes(final PortBand band) {
+        return band == PortBand.LOADED ? loadedShapes : idleShapes;
     }
 
     private static void check(final String band, final double[] weights) {
-        if (weights == null || weights.length != ShapeExcessModel.RESIDUAL_BINS) {
-            throw new IllegalArgumentException("the " + band + " band's log ratios need " + ShapeExcessModel.RESIDUAL_BINS
-                + " bins");
+        if (weights == null || weights.length != BINS) {
+            throw new IllegalArgumentException("the " + band + " band's log ratios need " + BINS + " bins");
         }
         for (final double weight : weights) {
             if (!(weight >= 0) || Double.isInfinite(weight)) {
@@ -76,27 +114,31 @@ public final class BandLogRatios {
     /**
      * @param band         the port band
      * @param missFraction α, in (0, 1)
-     * @return the band's weighted quantile of {@code ln(rtt / B)} at {@code 1 − α}, ln units, or NaN while the band
-     *         weighs less than {@value #MIN_WEIGHT} (another band's trains say nothing of this band's bound)
+     * @return the band's weighted quantile of {@code ln(rtt / B)} at {@code 1 − α}, ln units; NaN while the band weighs
+     *         less than {@value #MIN_WEIGHT} or than {@value #MIN_WEIGHT_BEYOND}{@code / α} (another band's trains say
+     *         nothing of this band's bound), and NaN when it falls in an outermost bin (it is then known only to lie
+     *         beyond)
      */
     public double quantile(final PortBand band, final double missFraction) {
         final double[] own = band == PortBand.LOADED ? loadedWeights : idleWeights;
-        if (total(own) < MIN_WEIGHT) {
+        final double weight = total(own);
+        if (weight < MIN_WEIGHT || weight * missFraction < MIN_WEIGHT_BEYOND) {
             return Double.NaN;
         }
-        return RidgeSolve.binnedQuantile(own, 1.0 - missFraction, ShapeExcessModel.RESIDUAL_RANGE,
-            ShapeExcessModel.RESIDUAL_BIN_WIDTH);
+        final double quantile = RidgeSolve.binnedQuantile(own, 1.0 - missFraction, RANGE, BIN_WIDTH);
+        return quantile <= -RANGE + BIN_WIDTH || quantile >= RANGE - BIN_WIDTH ? Double.NaN : quantile;
     }
 
     /**
      * @param band            the band the train was sent in
+     * @param shape           its traffic shape
      * @param roundTrips      its round trips, ns
      * @param stateBoundNanos the state's bound it was sent under, ns, {@code > 0}
      * @param trainWeight     what it weighs, {@code min(n, cap)}
      * @return the distributions after the train: its band's forgotten, its round trips added
      */
-    BandLogRatios observe(final PortBand band, final LatencyHistogram roundTrips, final double stateBoundNanos,
-                          final double trainWeight) {
+    BandLogRatios observe(final PortBand band, final TrafficShape shape, final LatencyHistogram roundTrips,
+                          final double stateBoundNanos, final double trainWeight) {
         final long count = roundTrips.totalCount();
         if (count == 0) {
             return this;
@@ -119,12 +161,13 @@ public final class BandLogRatios {
             next[bin] = Math.round(next[bin] * ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT)
                 / ShapeExcessModel.RESIDUAL_WEIGHTS_PER_UNIT;
         }
-        return loaded ? new BandLogRatios(idleWeights, next) : new BandLogRatios(next, loadedWeights);
+        return loaded ? new BandLogRatios(idleWeights, next, idleShapes, loadedShapes.observe(shape, trainWeight))
+            : new BandLogRatios(next, loadedWeights, idleShapes.observe(shape, trainWeight), loadedShapes);
     }
 
     private static int bin(final double logRatio) {
-        final int bin = (int) Math.floor((logRatio + ShapeExcessModel.RESIDUAL_RANGE) / ShapeExcessModel.RESIDUAL_BIN_WIDTH);
-        return Math.max(0, Math.min(ShapeExcessModel.RESIDUAL_BINS - 1, bin));
+        final int bin = (int) Math.floor((logRatio + RANGE) / BIN_WIDTH);
+        return Math.max(0, Math.min(BINS - 1, bin));
     }
 
     private static double total(final double[] weights) {
@@ -138,11 +181,13 @@ public final class BandLogRatios {
     @Override
     public boolean equals(final Object other) {
         return other instanceof BandLogRatios that && Arrays.equals(idleWeights, that.idleWeights)
-            && Arrays.equals(loadedWeights, that.loadedWeights);
+            && Arrays.equals(loadedWeights, that.loadedWeights) && idleShapes.equals(that.idleShapes)
+            && loadedShapes.equals(that.loadedShapes);
     }
 
     @Override
     public int hashCode() {
-        return 31 * Arrays.hashCode(idleWeights) + Arrays.hashCode(loadedWeights);
+        return 31 * (31 * Arrays.hashCode(idleWeights) + Arrays.hashCode(loadedWeights)) + 7 * idleShapes.hashCode()
+            + loadedShapes.hashCode();
     }
 }

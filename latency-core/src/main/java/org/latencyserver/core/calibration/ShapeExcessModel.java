@@ -79,6 +79,11 @@ public final class ShapeExcessModel {
     /** Entries of the upper triangle of {@code X'WX}, row by row. */
     public static final int GRAM_ENTRIES = ShapeFeatures.GRAM_ENTRIES;
 
+    /**
+     * Share of the band's sums' weight its trains' distribution ({@link BandLogRatios}) must hold before the bound is moved
+     * to it: the two are equal for a model that learned every train with both.
+     */
+    public static final double COMPARABLE_SHARE = 0.9;
     /** Nothing learned. */
     public static final ShapeExcessModel EMPTY = new ShapeExcessModel(0, new double[GRAM_ENTRIES], new double[PARAMETERS],
         new double[RESIDUAL_BINS], ShapeSpreadModel.EMPTY);
@@ -320,7 +325,7 @@ public final class ShapeExcessModel {
      *         ({@link ShapeMixBound#logBound}); 0 before any block
      */
     public double mixLogBound(final PortBand band, final double targetMissFraction) {
-        return ShapeMixBound.logBound(this, sums.bandShapeGram(band), band, targetMissFraction);
+        return ShapeMixBound.logBound(this, sums.bandShapeGram(band), logRatios.shapes(band), band, targetMissFraction);
     }
 
     /**
@@ -352,8 +357,8 @@ public final class ShapeExcessModel {
      * ({@code α} the nominal miss fraction, at which {@code M_L} and {@code Q_L} are read; {@code α_L} the level the
      * shape's quantile is read at: the model's adaptive level, correcting what the band's trains show the result misses).
      * What widened every margin cancels, a band's bound lying off for all its states stays (in {@code Q_L}), and what
-     * sets a shape apart from the mix stays. Without the trains' distribution (fewer than {@value BandLogRatios#MIN_WEIGHT}
-     * in weight, or a model read from a record without it) the model's own bound stands. Clamped to
+     * sets a shape apart from the mix stays. Where the trains do not show it ({@link #moveToTrains} NaN: too few, beyond
+     * the distribution's bins, a record written before it) the model's own bound stands. Clamped to
      * [1/{@value #MAX_FACTOR}, {@value #MAX_FACTOR}].
      *
      * @param shape               a traffic shape
@@ -364,9 +369,27 @@ public final class ShapeExcessModel {
      */
     public double relativeBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
                                       final double nominalMissFraction) {
+        final double move = moveToTrains(band, nominalMissFraction);
+        return clamp(Math.exp(predictedLogExcess(shape, band) + shapeMargin(shape, band, targetMissFraction)
+            + (Double.isNaN(move) ? 0.0 : move)));
+    }
+
+    /**
+     * @param band                the port band
+     * @param nominalMissFraction α, in (0, 0.5)
+     * @return {@code Q_L − M_L}, ln units: how far the band's trains' observed nominal quantile of {@code ln(rtt / B)}
+     *         lies from the model's estimate of it; NaN when the trains do not show it — their distribution too light
+     *         ({@link BandLogRatios#quantile}), or holding less than {@value #COMPARABLE_SHARE} of the weight the band's
+     *         sums hold (a record written before the distribution was kept: its sums describe trains the distribution
+     *         never saw, until forgetting has made the two agree)
+     */
+    public double moveToTrains(final PortBand band, final double nominalMissFraction) {
+        final double[] bandGram = sums.bandShapeGram(band);
         final double observed = logRatios.quantile(band, nominalMissFraction);
-        final double shift = Double.isNaN(observed) ? 0.0 : observed - mixLogBound(band, nominalMissFraction);
-        return clamp(Math.exp(predictedLogExcess(shape, band) + shapeMargin(shape, band, targetMissFraction) + shift));
+        if (bandGram == null || Double.isNaN(observed) || logRatios.weight(band) < COMPARABLE_SHARE * bandGram[0]) {
+            return Double.NaN;
+        }
+        return observed - mixLogBound(band, nominalMissFraction);
     }
 
     private static double clamp(final double factor) {
@@ -431,7 +454,7 @@ public final class ShapeExcessModel {
         final ShapeSpreadModel nextSpread = scored ? spread.observe(shape, band, blockResiduals, blockCounts, roundTrips.overflowCount(),
             weight, logResolution(roundTrips)) : spread;
         return new ShapeExcessModel(blocks + 1, next, nextResiduals, nextSpread,
-            logRatios.observe(band, roundTrips, stateBoundNanos, weight));
+            logRatios.observe(band, shape, roundTrips, stateBoundNanos, weight));
     }
 
     /**

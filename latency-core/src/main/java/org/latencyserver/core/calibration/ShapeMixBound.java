@@ -6,6 +6,9 @@ import org.latencyserver.core.stats.NormalQuantile;
  * A shape model's estimate of the bound its band's mix of trains needed over their state's bound: what
  * {@link ShapeExcessModel#relativeBoundFactor} compares with what those trains showed ({@link BandLogRatios}).
  *
+ * <p>While the band's trains were sent with a few shapes ({@link BandShapes#few()}: a declared traffic, a few fixed
+ * ones) the estimate is the mixture's own quantile over them. Otherwise (a family drawn at random):
+ *
  * <p>The mix's round trips spread by the shapes' differences as well as each shape's own spread. With {@code m} the band's
  * weighted (forgotten) mean shape features and {@code V = β_L' Cov(x) β_L} the variance of the predicted excess over its
  * shapes — both from the band's own sums over the shape's features ({@link BandedSums}), {@code β_L} the band's slopes —
@@ -33,10 +36,13 @@ final class ShapeMixBound {
      * @param targetMissFraction α, in (0, 0.5)
      * @return the estimate, ln units over the state's bound; 0 before any block
      */
-    static double logBound(final ShapeExcessModel model, final double[] bandGram, final PortBand band,
+    static double logBound(final ShapeExcessModel model, final double[] bandGram, final BandShapes shapes, final PortBand band,
                            final double targetMissFraction) {
         if (bandGram == null) {
             return 0.0;
+        }
+        if (shapes.few()) {
+            return mixtureQuantile(model, shapes, band, targetMissFraction);
         }
         final int shape = ShapeFeatures.SHAPE_PARAMETERS;
         final double weight = bandGram[0];
@@ -65,5 +71,73 @@ final class ShapeMixBound {
         final double z = NormalQuantile.oneSided(1.0 - targetMissFraction);
         return model.predictedAt(x) + Math.min(0.0, margin)
             + Math.sqrt(Math.max(0.0, margin) * Math.max(0.0, margin) + z * z * Math.max(0.0, variance));
+    }
+
+    /**
+     * The mixture's own quantile over the few kept shapes: the {@code x} where the shapes' weighted shares above it —
+     * each {@code P(score > (x − f(s, L)) / σ(s, L))} from the spread's scores (or, while the spread is not fitted, the
+     * residuals above {@code x − f(s, L)}) — make {@code α}; for one shape exactly its own {@code f + q σ}.
+     */
+    private static double mixtureQuantile(final ShapeExcessModel model, final BandShapes shapes, final PortBand band,
+                                          final double targetMissFraction) {
+        final ShapeSpreadModel spread = model.spread();
+        final boolean scaled = spread.fitted();
+        final double[] bins = scaled ? spread.scoreWeights() : model.residualWeights();
+        final double range = scaled ? ShapeSpreadModel.SCORE_RANGE : ShapeExcessModel.RESIDUAL_RANGE;
+        final double width = scaled ? ShapeSpreadModel.SCORE_BIN_WIDTH : ShapeExcessModel.RESIDUAL_BIN_WIDTH;
+        final int count = shapes.entries().size();
+        final double[] centres = new double[count];
+        final double[] scales = new double[count];
+        final double[] weights = new double[count];
+        double total = 0;
+        double low = Double.POSITIVE_INFINITY;
+        double high = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < count; i++) {
+            final BandShapes.Entry entry = shapes.entries().get(i);
+            centres[i] = model.predictedLogExcess(entry.shape(), band);
+            scales[i] = scaled ? spread.scale(entry.shape(), band) : 1.0;
+            weights[i] = entry.weight();
+            total += weights[i];
+            low = Math.min(low, centres[i] - range * scales[i]);
+            high = Math.max(high, centres[i] + range * scales[i]);
+        }
+        final double wanted = targetMissFraction * total;
+        for (int step = 0; step < 60; step++) {
+            final double middle = 0.5 * (low + high);
+            double above = 0;
+            for (int i = 0; i < count; i++) {
+                above += weights[i] * survival(bins, (middle - centres[i]) / scales[i], range, width);
+            }
+            if (above > wanted) {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        return 0.5 * (low + high);
+    }
+
+    /** The binned distribution's share above {@code value}, linear within a bin (as {@code RidgeSolve.binnedQuantile}). */
+    private static double survival(final double[] bins, final double value, final double range, final double width) {
+        double total = 0;
+        for (final double weight : bins) {
+            total += weight;
+        }
+        if (total <= 0) {
+            return 0.0;
+        }
+        final double position = (value + range) / width;
+        if (position <= 0) {
+            return 1.0;
+        }
+        if (position >= bins.length) {
+            return 0.0;
+        }
+        final int bin = (int) Math.floor(position);
+        double above = bins[bin] * (1.0 - (position - bin));
+        for (int j = bin + 1; j < bins.length; j++) {
+            above += bins[j];
+        }
+        return above / total;
     }
 }

@@ -10,10 +10,11 @@ import org.latencyserver.core.traffic.TrafficShape;
 
 /**
  * A bound for one traffic shape from the connection's {@link ShapeExcessModel}: the load state's bound (the reference
- * histogram read at the state's level, borrowing from the pooled one while young) times the shape's factor over the mix
- * of trains that level learned from ({@link ShapeExcessModel#relativeBoundFactor}) for the current state's port band
- * {@code L} ({@link PortBand}), the shape's margin its own once the model's spread is fitted
- * ({@link ShapeExcessModel#shapeMargin}). The state's bound is the one the model learned its excesses against.
+ * histogram read at the state's level, borrowing from the pooled one while young) times the shape's factor for the
+ * current state's port band {@code L} ({@link PortBand}) — the model's own bound for the shape moved by how far the
+ * band's trains' observed quantile lay from the model's estimate of it ({@link ShapeExcessModel#relativeBoundFactor}),
+ * the shape's margin its own once the model's spread is fitted ({@link ShapeExcessModel#shapeMargin}). The state's
+ * bound is the one the model learned its excesses against.
  *
  * <p>Stateless and thread-safe.
  */
@@ -147,13 +148,13 @@ public final class ShapeModelBound {
 
     /** How far the model's bound was moved to what the band's trains showed ({@link ShapeExcessModel#relativeBoundFactor}). */
     private static String moved(final ShapeExcessModel model, final PortBand band, final double nominal) {
-        final double observed = model.logRatios().quantile(band, nominal);
-        if (Double.isNaN(observed)) {
-            return "not moved: too few trains show where they lay against their state's bound";
+        final double move = model.moveToTrains(band, nominal);
+        if (Double.isNaN(move)) {
+            return "not moved: the band's trains do not (yet) show where they lay against their state's bound";
         }
         final double estimated = model.mixLogBound(band, nominal);
         return String.format(Locale.ROOT, "moved by %+.3f: the trains' mix needed %+.3f over their state's bound, the model"
-            + " says %+.3f", observed - estimated, observed, estimated);
+            + " says %+.3f", move, estimated + move, estimated);
     }
 
     /**

@@ -2,17 +2,25 @@ package org.latencyserver.server.persistence;
 
 import static org.latencyserver.server.persistence.LenientJson.doubles;
 import static org.latencyserver.server.persistence.LenientJson.field;
+import static org.latencyserver.server.persistence.LenientJson.items;
+import static org.latencyserver.server.persistence.LenientJson.text;
 import static org.latencyserver.server.persistence.LenientJson.longOr;
 import static org.latencyserver.server.persistence.LenientJson.number;
 import static org.latencyserver.server.persistence.LenientJson.requiredInt;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 import org.latencyserver.core.calibration.BandLogRatios;
+import org.latencyserver.core.calibration.BandShapes;
+import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeFeatures;
 import org.latencyserver.core.calibration.ShapeSpreadModel;
 import org.latencyserver.core.input.InputNode;
+import org.latencyserver.core.traffic.CallKind;
+import org.latencyserver.core.traffic.TrafficShape;
 
 /**
  * A connection's shape model ({@link ShapeExcessModel}) in its record, {@code shape_model}: {@code {"blocks": n,
@@ -20,15 +28,18 @@ import org.latencyserver.core.input.InputNode;
  * "moments": [4 numbers: X'Wy, every block's], "loaded_gram": [10 numbers: the same over the blocks sent on a loaded
  * port alone], "loaded_moments": [4 numbers], "residual_first_bin": i, "residual_weights": [the residual bins' weights
  * from bin i on; bins after the last given weigh 0], "idle_log_ratio_first_bin": i, "idle_log_ratio_weights": [...],
- * "loaded_log_ratio_first_bin": i, "loaded_log_ratio_weights": [...], "spread": {...}}}; absent when nothing was learned (and in older
+ * "loaded_log_ratio_first_bin": i, "loaded_log_ratio_weights": [...], "idle_shapes": [{"spacing_micros": n,
+ * "burst_round_trips": n, "call": "octets"|"arrays", "weight": w}, ...], "idle_other_shapes_weight": w, "loaded_shapes":
+ * [...], "loaded_other_shapes_weight": w, "spread": {...}}}; absent when nothing was learned (and in older
  * records: then nothing is learned yet). {@code spread} is each shape's spread ({@link ShapeSpreadModel}),
  * {@code {"blocks": n, "gram": [10], "moments": [4], "loaded_gram": [10], "loaded_moments": [4], "score_first_bin": i,
  * "score_weights": [the score bins' weights from bin i on], "shared_sum": x, "shared_weight": w}} (the blocks' forgotten
  * sum of their shared part's variance, and their forgotten count), absent when none was learned (and in records written
  * before it existed: then the spread is learned afresh and the single margin stands meanwhile). The {@code log_ratio}
- * bins are where each band's trains lay against their state's bound ({@link BandLogRatios}, in the residual bins);
+ * bins are where each band's trains lay against their state's bound ({@link BandLogRatios}, in its own bins);
  * absent in records written before them, which load without (the model's own bound is then served until the trains
- * teach them again); a weight negative or not a number is an error naming the part.
+ * teach them again); a weight negative or not a number is an error naming the part. The {@code shapes} are each band's
+ * trains' shapes while few ({@link BandShapes}); absent, a band's mix is taken as spread normally.
  *
  * <p>{@code gram} and {@code moments} are the band-blind model's sums, as a server before the port band wrote and reads
  * them: such a server ignores the {@code loaded_} fields and serves the band-blind model from the same record. The port
@@ -62,6 +73,8 @@ final class ShapeModelJson {
         bins(node, "residual", model.residualWeights());
         bins(node, "idle_log_ratio", model.logRatios().idleWeights());
         bins(node, "loaded_log_ratio", model.logRatios().loadedWeights());
+        shapes(node, "idle", model.logRatios().shapes(PortBand.IDLE));
+        shapes(node, "loaded", model.logRatios().shapes(PortBand.LOADED));
         final ShapeSpreadModel spread = model.spread();
         if (spread.blocks() > 0) {
             final ObjectNode spreadNode = node.putObject("spread");
@@ -72,6 +85,17 @@ final class ShapeModelJson {
             spreadNode.put("shared_sum", spread.sharedSum());
             spreadNode.put("shared_weight", spread.sharedWeight());
         }
+    }
+
+    /** Writes {@code BAND_shapes} (the kept shapes) and {@code BAND_other_shapes_weight}. */
+    private static void shapes(final ObjectNode node, final String band, final BandShapes shapes) {
+        final ArrayNode array = node.putArray(band + "_shapes");
+        for (final BandShapes.Entry entry : shapes.entries()) {
+            array.addObject().put("spacing_micros", entry.shape().spacingMicros())
+                .put("burst_round_trips", entry.shape().burstRoundTrips()).put("call", entry.shape().call().word())
+                .put("weight", entry.weight());
+        }
+        node.put(band + "_other_shapes_weight", shapes.otherWeight());
     }
 
     private static void sums(final ObjectNode node, final long blocks, final double[] gramValues, final double[] momentValues) {
@@ -150,8 +174,39 @@ final class ShapeModelJson {
         if (field(node, "idle_log_ratio_first_bin") == null && field(node, "loaded_log_ratio_first_bin") == null) {
             return BandLogRatios.EMPTY;
         }
-        return new BandLogRatios(bins(node, "idle_log_ratio", ShapeExcessModel.RESIDUAL_BINS),
-            bins(node, "loaded_log_ratio", ShapeExcessModel.RESIDUAL_BINS));
+        return new BandLogRatios(bins(node, "idle_log_ratio", BandLogRatios.BINS),
+            bins(node, "loaded_log_ratio", BandLogRatios.BINS), shapes(node, "idle"), shapes(node, "loaded"));
+    }
+
+    /** @return a band's kept shapes; none when the record has none (a family's trains are then taken as spread normally) */
+    private static BandShapes shapes(final InputNode node, final String band) {
+        final String name = band + "_shapes";
+        if (field(node, name) == null) {
+            return BandShapes.EMPTY;
+        }
+        final List<BandShapes.Entry> entries = new ArrayList<>();
+        int index = 0;
+        for (final InputNode item : items(node, name)) {
+            try {
+                final String call = text(item, "call", "");
+                final CallKind kind = CallKind.OCTETS.word().equals(call) ? CallKind.OCTETS
+                    : CallKind.ARRAYS.word().equals(call) ? CallKind.ARRAYS : null;
+                if (kind == null) {
+                    throw new IllegalArgumentException("call: expected " + CallKind.OCTETS.word() + " or " + CallKind.ARRAYS.word()
+                        + ", was '" + call + "'");
+                }
+                entries.add(new BandShapes.Entry(new TrafficShape(longOr(item, "spacing_micros", -1),
+                    (int) longOr(item, "burst_round_trips", -1), 0, kind), number(item, "weight")));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(name + "[" + index + "]: " + e.getMessage(), e);
+            }
+            index++;
+        }
+        try {
+            return new BandShapes(entries, number(node, band + "_other_shapes_weight"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
     }
 
     private static long blocks(final InputNode node) {

@@ -134,6 +134,8 @@ class ShapeModelJsonTest {
         assertEquals(0, record.get("shape_model").get("idle_log_ratio_weights").size(), "no idle train");
         final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
         assertEquals(model.logRatios(), read.logRatios());
+        assertEquals(2, record.get("shape_model").get("loaded_shapes").size(), "the fast and the slow shape: " + record);
+        assertEquals("octets", record.get("shape_model").get("loaded_shapes").get(0).get("call").asText());
         assertEquals(model.relativeBoundFactor(FAST, PortBand.LOADED, 0.04, 0.04),
             read.relativeBoundFactor(FAST, PortBand.LOADED, 0.04, 0.04), 0.0);
     }
@@ -150,6 +152,21 @@ class ShapeModelJsonTest {
         final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
         assertEquals(BandLogRatios.EMPTY, read.logRatios());
         assertEquals(read.boundFactor(FAST, PortBand.IDLE, 0.04), read.relativeBoundFactor(FAST, PortBand.IDLE, 0.04, 0.04), 0.0);
+    }
+
+    @Test
+    void aDamagedKeptShapeIsRefusedNamingItsPlace() throws Exception {
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", learned(30));
+        ((ObjectNode) record.get("shape_model").get("idle_shapes").get(1)).put("call", "smoke");
+        final IllegalArgumentException call = assertThrows(IllegalArgumentException.class,
+            () -> ShapeModelJson.read(parsed(record), "shape_model"));
+        assertTrue(call.getMessage().startsWith("shape_model: idle_shapes[1]: call: expected octets or arrays, was 'smoke'"),
+            call.getMessage());
+        ((ObjectNode) record.get("shape_model").get("idle_shapes").get(1)).put("call", "arrays").put("spacing_micros", 0);
+        final IllegalArgumentException spacing = assertThrows(IllegalArgumentException.class,
+            () -> ShapeModelJson.read(parsed(record), "shape_model"));
+        assertTrue(spacing.getMessage().startsWith("shape_model: idle_shapes[1]: "), spacing.getMessage());
     }
 
     @Test
