@@ -33,7 +33,8 @@ import org.latencyserver.systemtests.kit.SystemUnderTest;
  * the bands are set to 0 here; steps last 3 s instead of 10 to keep the suite short, the first
  * 5 s: it also holds the poller's first readings. The steps that change only the CPUs while the
  * port stays at 50 % (2–9) last 2 s: the port's state cannot be hidden there (a reading 40 points
- * off would be needed), and a CPU state shows within about a second of its step's start.
+ * off would be needed), and a CPU state shows within about a second of its step's start. So do the
+ * steps whose state the next step keeps (19, 20 and 30): their state is awaited through both.
  */
 @Isolated // runs alone (junit-platform.properties): a port reading's jitter under load (92 or 100 for a port at 95 %) hides a 3 s step
 class ThesisVerificationOneThroughSnmpTest {
@@ -55,6 +56,11 @@ class ThesisVerificationOneThroughSnmpTest {
     private static final int CPU_ONLY_STEP_SECONDS = 2;
     /** The port's load, percent, up to which a step that leaves it unchanged counts as CPU only: 40 points below 90 %. */
     private static final int CPU_ONLY_PORT_AT_MOST_PERCENT = 50;
+    /**
+     * A step whose state the next step keeps: the state is awaited through both (a port change below
+     * 90 % makes none), so it has this step's 2 s and the next step's time to show.
+     */
+    private static final int KEPT_STATE_STEP_SECONDS = 2;
 
     @TempDir
     Path directory;
@@ -65,13 +71,13 @@ class ThesisVerificationOneThroughSnmpTest {
         final Path scenario = directory.resolve("thesis-states.yaml");
         Files.writeString(scenario, withPorts(Files.readString(Path.of("../examples/scenarios/thesis-states.yaml")), ports)
             .replace("step_seconds: 10", "step_seconds: " + STEP_SECONDS).replace("loop: true", "loop: false"));
-        final List<Long> stepEndNanos = timeSteps(scenario);
+        final List<int[]> expected = expectedStates(scenario);
+        final List<Long> stepEndNanos = timeSteps(scenario, expected);
         final Path config = directory.resolve("polled.yaml");
         Files.writeString(config, withPorts(Files.readString(Path.of("../examples/scenarios/thesis-states-polled.yaml")), ports)
             .replace("../../profiles/", Path.of("../profiles").toAbsolutePath().normalize() + "/")
             .replace("cpu_hysteresis_band_percent: 2", "cpu_hysteresis_band_percent: 0")
             .replace("port_hysteresis_band_percent: 1", "port_hysteresis_band_percent: 0"));
-        final List<int[]> expected = expectedStates(scenario);
 
         final Map<String, String> secrets = Map.of("LATSERV_COMMUNITY", "c" + System.nanoTime(),
             "LATSERV_V3_USER", "latserv", "LATSERV_V3_AUTH", "auth" + System.nanoTime(), "LATSERV_V3_PRIV", "priv" + System.nanoTime());
@@ -116,12 +122,14 @@ class ThesisVerificationOneThroughSnmpTest {
 
     /**
      * Gives the first step {@link #FIRST_STEP_SECONDS}, a step that changes only the CPUs with the
-     * port at or below {@link #CPU_ONLY_PORT_AT_MOST_PERCENT} {@link #CPU_ONLY_STEP_SECONDS}, the
-     * others {@link #STEP_SECONDS}, and rewrites the scenario.
+     * port at or below {@link #CPU_ONLY_PORT_AT_MOST_PERCENT} {@link #CPU_ONLY_STEP_SECONDS}, a step
+     * whose state the next keeps {@link #KEPT_STATE_STEP_SECONDS}, the others {@link #STEP_SECONDS},
+     * and rewrites the scenario.
      *
+     * @param expected per step, the state it defines ({@link #expectedStates})
      * @return per step, when it ends on the scenario's clock, nanoseconds
      */
-    private static List<Long> timeSteps(final Path scenario) throws IOException {
+    private static List<Long> timeSteps(final Path scenario, final List<int[]> expected) throws IOException {
         final YAMLMapper yaml = new YAMLMapper();
         final ObjectNode root = (ObjectNode) yaml.readTree(scenario.toFile());
         final List<Long> ends = new ArrayList<>();
@@ -132,8 +140,11 @@ class ThesisVerificationOneThroughSnmpTest {
             if (portChanges) {
                 portPercent = step.path("port").get("atm-port").asInt();
             }
+            final int index = ends.size();
             final boolean cpuOnly = !portChanges && portPercent <= CPU_ONLY_PORT_AT_MOST_PERCENT;
-            final int seconds = ends.isEmpty() ? FIRST_STEP_SECONDS : cpuOnly ? CPU_ONLY_STEP_SECONDS : STEP_SECONDS;
+            final boolean keptByNext = index + 1 < expected.size() && Arrays.equals(expected.get(index), expected.get(index + 1));
+            final int seconds = index == 0 ? FIRST_STEP_SECONDS : cpuOnly ? CPU_ONLY_STEP_SECONDS
+                : keptByNext ? KEPT_STATE_STEP_SECONDS : STEP_SECONDS;
             ((ObjectNode) step).put("seconds", seconds);
             endNanos += seconds * 1_000_000_000L;
             ends.add(endNanos);
