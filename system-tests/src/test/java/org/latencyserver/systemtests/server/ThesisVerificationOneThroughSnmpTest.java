@@ -31,7 +31,10 @@ import org.latencyserver.systemtests.kit.SystemUnderTest;
  * server polls them — ws1 and the port over SNMPv2c, ws2 over SNMPv3 authPriv — and after each
  * step the table must show the state the step defines. The thesis's rule has no hysteresis, so
  * the bands are set to 0 here; steps last 3 s instead of 10 to keep the suite short, the first
- * 5 s: it also holds the poller's first readings.
+ * 5 s: it also holds the poller's first readings. The steps that change only the CPUs while the
+ * port stays at 50 % (2–9) last 2 s: the port's state cannot be hidden there (a reading 40 points
+ * off would be needed), and a CPU state shows within about a second of its step's start. So do the
+ * steps whose state the next step keeps (19, 20 and 30): their state is awaited through both.
  */
 @Isolated // runs alone (junit-platform.properties): a port reading's jitter under load (92 or 100 for a port at 95 %) hides a 3 s step
 class ThesisVerificationOneThroughSnmpTest {
@@ -43,6 +46,21 @@ class ThesisVerificationOneThroughSnmpTest {
     private static final int STEP_SECONDS = 3;
     /** The first step: also the poller's first readings (SNMPv3 discovery, two counter readings for a delta). */
     private static final int FIRST_STEP_SECONDS = 5;
+    /**
+     * A step that changes only the CPUs while the port stays at or below {@link #CPU_ONLY_PORT_AT_MOST_PERCENT}:
+     * no port reading's jitter can change the port's state there, and the server reads a CPU from the
+     * emulator's tick counters over windows of at least 100 ticks (half a second of its two cores,
+     * polled at 10 Hz): one window may straddle the step's start, the next lies inside the step, so the
+     * step's state shows within about 1.1 s and holds until the step ends.
+     */
+    private static final int CPU_ONLY_STEP_SECONDS = 2;
+    /** The port's load, percent, up to which a step that leaves it unchanged counts as CPU only: 40 points below 90 %. */
+    private static final int CPU_ONLY_PORT_AT_MOST_PERCENT = 50;
+    /**
+     * A step whose state the next step keeps: the state is awaited through both (a port change below
+     * 90 % makes none), so it has this step's 2 s and the next step's time to show.
+     */
+    private static final int KEPT_STATE_STEP_SECONDS = 2;
 
     @TempDir
     Path directory;
@@ -53,13 +71,13 @@ class ThesisVerificationOneThroughSnmpTest {
         final Path scenario = directory.resolve("thesis-states.yaml");
         Files.writeString(scenario, withPorts(Files.readString(Path.of("../examples/scenarios/thesis-states.yaml")), ports)
             .replace("step_seconds: 10", "step_seconds: " + STEP_SECONDS).replace("loop: true", "loop: false"));
-        final List<Long> stepEndNanos = lengthenFirstStep(scenario);
+        final List<int[]> expected = expectedStates(scenario);
+        final List<Long> stepEndNanos = timeSteps(scenario, expected);
         final Path config = directory.resolve("polled.yaml");
         Files.writeString(config, withPorts(Files.readString(Path.of("../examples/scenarios/thesis-states-polled.yaml")), ports)
             .replace("../../profiles/", Path.of("../profiles").toAbsolutePath().normalize() + "/")
             .replace("cpu_hysteresis_band_percent: 2", "cpu_hysteresis_band_percent: 0")
             .replace("port_hysteresis_band_percent: 1", "port_hysteresis_band_percent: 0"));
-        final List<int[]> expected = expectedStates(scenario);
 
         final Map<String, String> secrets = Map.of("LATSERV_COMMUNITY", "c" + System.nanoTime(),
             "LATSERV_V3_USER", "latserv", "LATSERV_V3_AUTH", "auth" + System.nanoTime(), "LATSERV_V3_PRIV", "priv" + System.nanoTime());
@@ -103,18 +121,30 @@ class ThesisVerificationOneThroughSnmpTest {
     }
 
     /**
-     * Gives the first step {@link #FIRST_STEP_SECONDS} (the others keep {@link #STEP_SECONDS}) and
-     * rewrites the scenario.
+     * Gives the first step {@link #FIRST_STEP_SECONDS}, a step that changes only the CPUs with the
+     * port at or below {@link #CPU_ONLY_PORT_AT_MOST_PERCENT} {@link #CPU_ONLY_STEP_SECONDS}, a step
+     * whose state the next keeps {@link #KEPT_STATE_STEP_SECONDS}, the others {@link #STEP_SECONDS},
+     * and rewrites the scenario.
      *
+     * @param expected per step, the state it defines ({@link #expectedStates})
      * @return per step, when it ends on the scenario's clock, nanoseconds
      */
-    private static List<Long> lengthenFirstStep(final Path scenario) throws IOException {
+    private static List<Long> timeSteps(final Path scenario, final List<int[]> expected) throws IOException {
         final YAMLMapper yaml = new YAMLMapper();
         final ObjectNode root = (ObjectNode) yaml.readTree(scenario.toFile());
         final List<Long> ends = new ArrayList<>();
         long endNanos = 0;
+        int portPercent = 0;
         for (final JsonNode step : root.get("steps")) {
-            final int seconds = ends.isEmpty() ? FIRST_STEP_SECONDS : STEP_SECONDS;
+            final boolean portChanges = step.path("port").has("atm-port");
+            if (portChanges) {
+                portPercent = step.path("port").get("atm-port").asInt();
+            }
+            final int index = ends.size();
+            final boolean cpuOnly = !portChanges && portPercent <= CPU_ONLY_PORT_AT_MOST_PERCENT;
+            final boolean keptByNext = index + 1 < expected.size() && Arrays.equals(expected.get(index), expected.get(index + 1));
+            final int seconds = index == 0 ? FIRST_STEP_SECONDS : cpuOnly ? CPU_ONLY_STEP_SECONDS
+                : keptByNext ? KEPT_STATE_STEP_SECONDS : STEP_SECONDS;
             ((ObjectNode) step).put("seconds", seconds);
             endNanos += seconds * 1_000_000_000L;
             ends.add(endNanos);
