@@ -369,7 +369,17 @@ public final class ShapeExcessModel {
      */
     public double relativeBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
                                       final double nominalMissFraction) {
-        final double move = moveToTrains(band, nominalMissFraction);
+        return relativeBoundFactor(shape, band, targetMissFraction, nominalMissFraction,
+            moveToTrains(band, nominalMissFraction));
+    }
+
+    /**
+     * As {@link #relativeBoundFactor(TrafficShape, PortBand, double, double)} with the band's move already computed.
+     *
+     * @param move {@link #moveToTrains} for the band at the nominal miss fraction (NaN: not moved)
+     */
+    double relativeBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
+                               final double nominalMissFraction, final double move) {
         return clamp(Math.exp(predictedLogExcess(shape, band) + shapeMargin(shape, band, targetMissFraction)
             + (Double.isNaN(move) ? 0.0 : move)));
     }
@@ -378,7 +388,8 @@ public final class ShapeExcessModel {
      * @param band                the port band
      * @param nominalMissFraction α, in (0, 0.5)
      * @return {@code Q_L − M_L}, ln units: how far the band's trains' observed nominal quantile of {@code ln(rtt / B)}
-     *         lies from the model's estimate of it; NaN when the trains do not show it — their distribution too light
+     *         lies from the model's estimate of it; NaN while the model is not {@linkplain #fitted() fitted}, and when the
+     *         trains do not show it — their distribution too light
      *         ({@link BandLogRatios#quantile}), or holding less than {@value #COMPARABLE_SHARE} of the weight the band's
      *         sums hold (a record written before the distribution was kept: its sums describe trains the distribution
      *         never saw, until forgetting has made the two agree)
@@ -386,7 +397,8 @@ public final class ShapeExcessModel {
     public double moveToTrains(final PortBand band, final double nominalMissFraction) {
         final double[] bandGram = sums.bandShapeGram(band);
         final double observed = logRatios.quantile(band, nominalMissFraction);
-        if (bandGram == null || Double.isNaN(observed) || logRatios.weight(band) < COMPARABLE_SHARE * bandGram[0]) {
+        if (!fitted() || bandGram == null || Double.isNaN(observed)
+            || logRatios.weight(band) < COMPARABLE_SHARE * bandGram[0]) {
             return Double.NaN;
         }
         return observed - mixLogBound(band, nominalMissFraction);

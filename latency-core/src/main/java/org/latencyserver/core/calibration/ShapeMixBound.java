@@ -18,7 +18,7 @@ import org.latencyserver.core.stats.NormalQuantile;
  * </pre>
  * {@code M} the margin at the mix's features ({@code q σ(m, L)}, or the single margin while the spread is not fitted;
  * a negative margin is added as it is), {@code z} the standard normal quantile at {@code 1 − α}: the shapes' differences
- * taken as spread normally (a mix of two far-apart shapes is overstated by about 0.1 ln). The model is linear in its
+ * taken as spread normally (a mix of two or three far-apart shapes is overstated by 0.2–0.4 ln: hence the kept shapes). The model is linear in its
  * features, so {@code f(m, L)} is the mix's mean prediction.
  *
  * <p>Stateless and thread-safe.
@@ -32,6 +32,7 @@ final class ShapeMixBound {
      * @param model              the shape model
      * @param bandGram           the upper triangle of the band's own {@code X'WX} over the shape's features, row by row
      *                           ({@link BandedSums#bandShapeGram}), or null when no block was learned
+     * @param shapes             the band's trains' shapes while few ({@link BandShapes})
      * @param band               the port band
      * @param targetMissFraction α, in (0, 0.5)
      * @return the estimate, ln units over the state's bound; 0 before any block
@@ -101,14 +102,24 @@ final class ShapeMixBound {
             low = Math.min(low, centres[i] - range * scales[i]);
             high = Math.max(high, centres[i] + range * scales[i]);
         }
+        final double binTotal = sum(bins);
+        if (binTotal <= 0) {
+            // No residual or score kept yet: every shape's quantile is its prediction (margin 0, as the binned quantile reads).
+            return upperQuantile(centres, weights, total, targetMissFraction);
+        }
+        // above[j]: the bins' weight from bin j on, over the total; survival is then one lookup.
+        final double[] above = new double[bins.length + 1];
+        for (int j = bins.length - 1; j >= 0; j--) {
+            above[j] = above[j + 1] + bins[j] / binTotal;
+        }
         final double wanted = targetMissFraction * total;
         for (int step = 0; step < 60; step++) {
             final double middle = 0.5 * (low + high);
-            double above = 0;
+            double share = 0;
             for (int i = 0; i < count; i++) {
-                above += weights[i] * survival(bins, (middle - centres[i]) / scales[i], range, width);
+                share += weights[i] * survival(bins, above, binTotal, (middle - centres[i]) / scales[i], range, width);
             }
-            if (above > wanted) {
+            if (share > wanted) {
                 low = middle;
             } else {
                 high = middle;
@@ -117,15 +128,35 @@ final class ShapeMixBound {
         return 0.5 * (low + high);
     }
 
-    /** The binned distribution's share above {@code value}, linear within a bin (as {@code RidgeSolve.binnedQuantile}). */
-    private static double survival(final double[] bins, final double value, final double range, final double width) {
+    /** The weighted upper {@code α} quantile of point masses: the smallest centre with at most {@code α} of the weight above. */
+    private static double upperQuantile(final double[] centres, final double[] weights, final double total, final double alpha) {
+        double best = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < centres.length; i++) {
+            double aboveWeight = 0;
+            for (int j = 0; j < centres.length; j++) {
+                aboveWeight += centres[j] > centres[i] ? weights[j] : 0.0;
+            }
+            if (aboveWeight <= alpha * total) {
+                best = Math.min(best, centres[i]);
+            }
+        }
+        return best;
+    }
+
+    private static double sum(final double[] values) {
         double total = 0;
-        for (final double weight : bins) {
-            total += weight;
+        for (final double value : values) {
+            total += value;
         }
-        if (total <= 0) {
-            return 0.0;
-        }
+        return total;
+    }
+
+    /**
+     * The binned distribution's share above {@code value}, linear within a bin (as {@code RidgeSolve.binnedQuantile}),
+     * from the bins' normalised suffix sums {@code above}.
+     */
+    private static double survival(final double[] bins, final double[] above, final double total, final double value,
+                                   final double range, final double width) {
         final double position = (value + range) / width;
         if (position <= 0) {
             return 1.0;
@@ -134,10 +165,6 @@ final class ShapeMixBound {
             return 0.0;
         }
         final int bin = (int) Math.floor(position);
-        double above = bins[bin] * (1.0 - (position - bin));
-        for (int j = bin + 1; j < bins.length; j++) {
-            above += bins[j];
-        }
-        return above / total;
+        return bins[bin] / total * (1.0 - (position - bin)) + above[bin + 1];
     }
 }

@@ -128,7 +128,8 @@ public final class ShapeModelBound {
             false, BorrowedLevel.Basis.STATE, pooled == null ? null : prior.pattern());
         final EstimateCorrection.Corrected atState = EstimateCorrection.bound(thesis, reference, knowledge, pooled, stateLevel);
         final double stateMillis = stateBoundNanos(reference, knowledge, pooled) / 1e6;
-        final double factor = model.relativeBoundFactor(asked, band, target, nominal);
+        final double move = model.moveToTrains(band, nominal);
+        final double factor = model.relativeBoundFactor(asked, band, target, nominal, move);
         final ShapeSpreadModel spread = model.spread();
         final String margin = spread.fitted()
             ? String.format(Locale.ROOT, "conformal margin %+.3f = score quantile %.3f × the shape's spread %.3f",
@@ -138,7 +139,7 @@ public final class ShapeModelBound {
             "shape model from %d trains: the state's bound %.4f ms × %.3f for %s on %s (predicted excess %+.3f, %s; %s,"
                 + " ln units)", model.blocks(), stateMillis, factor, asked.label(), band == PortBand.LOADED ? "a loaded port"
                 : bandKnown ? "an idle port" : "a port not seen loaded (a hop's load not known; the idle port's terms)",
-            model.predictedLogExcess(asked, band), margin, moved(model, band, nominal));
+            model.predictedLogExcess(asked, band), margin, moved(model, band, nominal, move));
         final Estimate at = atState.estimate();
         final List<String> notes = new ArrayList<>(thesis.notes());
         notes.add(description);
@@ -147,8 +148,7 @@ public final class ShapeModelBound {
     }
 
     /** How far the model's bound was moved to what the band's trains showed ({@link ShapeExcessModel#relativeBoundFactor}). */
-    private static String moved(final ShapeExcessModel model, final PortBand band, final double nominal) {
-        final double move = model.moveToTrains(band, nominal);
+    private static String moved(final ShapeExcessModel model, final PortBand band, final double nominal, final double move) {
         if (Double.isNaN(move)) {
             return "not moved: the band's trains do not (yet) show where they lay against their state's bound";
         }
@@ -176,9 +176,10 @@ public final class ShapeModelBound {
                                                                    final LatencyHistogram roundTrips,
                                                                    final double nominalMissFraction) {
         final long total = roundTrips.totalCount();
+        final double move = model.moveToTrains(band, nominalMissFraction);
         return missFraction -> {
             final double boundNanos = stateBoundNanos * model.relativeBoundFactor(shape, band,
-                ShapeModelLevel.quantileMissFraction(missFraction, HIGHEST_MISS_FRACTION), nominalMissFraction);
+                ShapeModelLevel.quantileMissFraction(missFraction, HIGHEST_MISS_FRACTION), nominalMissFraction, move);
             if (!(boundNanos < Long.MAX_VALUE)) {
                 return 0;
             }

@@ -182,6 +182,39 @@ class ShapeModelRelativeFactorTest {
         }
     }
 
+    /**
+     * Trains of one shape alone: the model's estimate for their mix is that shape's own bound, {@code f + q σ} once the
+     * spread is fitted and {@code f + margin} before (the residuals' single margin).
+     */
+    @Test
+    void oneShapesMixIsThatShapesOwnBoundWithTheSpreadFittedOrNot() {
+        final SplittableRandom random = new SplittableRandom(12);
+        ShapeExcessModel model = ShapeExcessModel.EMPTY;
+        for (int b = 0; b < 40; b++) {
+            model = withTrain(model, 0, PortBand.IDLE, random);
+            if (model.blocks() == ShapeExcessModel.MIN_BLOCKS) {
+                assertTrue(model.fitted() && !model.spread().fitted(), "fitted before its spread");
+                assertEquals(model.predictedLogExcess(PROBES, PortBand.IDLE) + model.margin(ALPHA),
+                    model.mixLogBound(PortBand.IDLE, ALPHA), 1e-6, "the single margin");
+            }
+        }
+        assertTrue(model.spread().fitted());
+        assertEquals(model.predictedLogExcess(PROBES, PortBand.IDLE) + model.shapeMargin(PROBES, PortBand.IDLE, ALPHA),
+            model.mixLogBound(PortBand.IDLE, ALPHA), 1e-6, "q σ");
+    }
+
+    /** Before the model is fitted nothing is moved, whatever its trains' distribution already shows. */
+    @Test
+    void anUnfittedModelIsNotMoved() {
+        final SplittableRandom random = new SplittableRandom(13);
+        ShapeExcessModel model = ShapeExcessModel.EMPTY;
+        for (int b = 0; b < 8; b++) {
+            model = withTrain(model, 1, PortBand.IDLE, random);
+        }
+        assertTrue(!model.fitted() && Double.isFinite(model.logRatios().quantile(PortBand.IDLE, 0.2)));
+        assertTrue(Double.isNaN(model.moveToTrains(PortBand.IDLE, 0.2)));
+    }
+
     /** A model read from a record written without the trains' distribution serves its own bound, as it did. */
     @Test
     void aModelWithoutTheTrainsDistributionServesItsOwnBound() {

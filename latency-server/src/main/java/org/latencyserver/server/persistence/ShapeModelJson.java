@@ -39,7 +39,8 @@ import org.latencyserver.core.traffic.TrafficShape;
  * bins are where each band's trains lay against their state's bound ({@link BandLogRatios}, in its own bins);
  * absent in records written before them, which load without (the model's own bound is then served until the trains
  * teach them again); a weight negative or not a number is an error naming the part. The {@code shapes} are each band's
- * trains' shapes while few ({@link BandShapes}); absent, a band's mix is taken as spread normally.
+ * trains' shapes while few ({@link BandShapes}); absent, none is kept and the band's trains' weight counts as other
+ * shapes', so its mix is taken as spread normally until those trains are forgotten.
  *
  * <p>{@code gram} and {@code moments} are the band-blind model's sums, as a server before the port band wrote and reads
  * them: such a server ignores the {@code loaded_} fields and serves the band-blind model from the same record. The port
@@ -174,15 +175,25 @@ final class ShapeModelJson {
         if (field(node, "idle_log_ratio_first_bin") == null && field(node, "loaded_log_ratio_first_bin") == null) {
             return BandLogRatios.EMPTY;
         }
-        return new BandLogRatios(bins(node, "idle_log_ratio", BandLogRatios.BINS),
-            bins(node, "loaded_log_ratio", BandLogRatios.BINS), shapes(node, "idle"), shapes(node, "loaded"));
+        final double[] idle = bins(node, "idle_log_ratio", BandLogRatios.BINS);
+        final double[] loaded = bins(node, "loaded_log_ratio", BandLogRatios.BINS);
+        return new BandLogRatios(idle, loaded, shapes(node, "idle", idle), shapes(node, "loaded", loaded));
     }
 
-    /** @return a band's kept shapes; none when the record has none (a family's trains are then taken as spread normally) */
-    private static BandShapes shapes(final InputNode node, final String band) {
+    /**
+     * @param ratios the band's log ratio weights read beside them
+     * @return a band's kept shapes; when the record has none, none kept and the band's trains' weight as the other shapes'
+     *         (a family's trains are then taken as spread normally until they are forgotten, not the first new train's
+     *         shape as the whole mix)
+     */
+    private static BandShapes shapes(final InputNode node, final String band, final double[] ratios) {
         final String name = band + "_shapes";
         if (field(node, name) == null) {
-            return BandShapes.EMPTY;
+            double weight = 0;
+            for (final double ratio : ratios) {
+                weight += ratio;
+            }
+            return new BandShapes(java.util.List.of(), weight);
         }
         final List<BandShapes.Entry> entries = new ArrayList<>();
         int index = 0;
@@ -195,8 +206,13 @@ final class ShapeModelJson {
                     throw new IllegalArgumentException("call: expected " + CallKind.OCTETS.word() + " or " + CallKind.ARRAYS.word()
                         + ", was '" + call + "'");
                 }
-                entries.add(new BandShapes.Entry(new TrafficShape(longOr(item, "spacing_micros", -1),
-                    (int) longOr(item, "burst_round_trips", -1), 0, kind), number(item, "weight")));
+                final long burst = longOr(item, "burst_round_trips", -1);
+                if (burst < 1 || burst > TrafficShape.MAX_BURST_ROUND_TRIPS) {
+                    throw new IllegalArgumentException("burst_round_trips: expected a whole number in [1, "
+                        + TrafficShape.MAX_BURST_ROUND_TRIPS + "], was " + burst);
+                }
+                entries.add(new BandShapes.Entry(new TrafficShape(longOr(item, "spacing_micros", -1), (int) burst, 0, kind),
+                    number(item, "weight")));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(name + "[" + index + "]: " + e.getMessage(), e);
             }

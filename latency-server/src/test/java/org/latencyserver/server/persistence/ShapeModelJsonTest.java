@@ -170,6 +170,30 @@ class ShapeModelJsonTest {
     }
 
     @Test
+    void aRecordWithLogRatiosButNoShapesTakesItsTrainsAsOtherShapesNotTheNextTrainsAsTheMix() throws Exception {
+        final ShapeExcessModel model = learned(30);
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", model);
+        ((ObjectNode) record.get("shape_model")).remove("idle_shapes");
+        final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
+        assertEquals(model.logRatios().weight(PortBand.IDLE), read.logRatios().shapes(PortBand.IDLE).otherWeight(), 1e-9);
+        final ShapeExcessModel next = read.observe(FAST, LatencyHistogram.of(new long[] {1_000_000, 2_000_000}, new long[] {5, 5}, 0),
+            1e6, PortBand.IDLE);
+        assertTrue(!next.logRatios().shapes(PortBand.IDLE).few(), "one new train is not the band's whole mix");
+    }
+
+    @Test
+    void aKeptShapesBurstLengthBeyondAnyShapesIsRefusedNotWrapped() throws Exception {
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", learned(30));
+        ((ObjectNode) record.get("shape_model").get("idle_shapes").get(0)).put("burst_round_trips", 4_294_967_297L);
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> ShapeModelJson.read(parsed(record), "shape_model"));
+        assertTrue(refused.getMessage().startsWith("shape_model: idle_shapes[0]: burst_round_trips: expected a whole number in [1,"),
+            refused.getMessage());
+    }
+
+    @Test
     void damagedLogRatiosAreRefusedNamingThePart() throws Exception {
         final ObjectNode record = new ObjectMapper().createObjectNode();
         ShapeModelJson.write(record, "shape_model", learned(30));
