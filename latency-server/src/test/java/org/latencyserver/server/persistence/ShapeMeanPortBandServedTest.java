@@ -173,6 +173,13 @@ class ShapeMeanPortBandServedTest {
         final IllegalArgumentException count = assertThrows(IllegalArgumentException.class,
             () -> ConnectionRecordCodec.decode(parse(record), Map.of(), 1000));
         assertTrue(count.getMessage().contains("shape_mean_model: window_noise: expected 2 numbers, found 1"), count.getMessage());
+        // Sums no sequence of windows gives would silently set every slope to 0 (a ridge of 1e13) or to the smallest ridge.
+        for (final double[] impossible : new double[][] {{5.0, 1e-12}, {5.0, 0.0}, {1e308, 1e-300}, {5.0, 500.0}}) {
+            node.putArray("window_noise").add(impossible[0]).add(impossible[1]);
+            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> ConnectionRecordCodec.decode(parse(record), Map.of(), 1000), () -> java.util.Arrays.toString(impossible));
+            assertTrue(refused.getMessage().contains("shape_mean_model: window_noise: "), refused.getMessage());
+        }
     }
 
     @Test
