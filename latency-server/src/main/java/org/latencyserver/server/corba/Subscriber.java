@@ -203,18 +203,46 @@ final class Subscriber<E> {
             } catch (RuntimeException e) {
                 failure = e;
             }
+            // The call's outcome is counted in the same step that lets its connection's next event go: a success must
+            // reset the count before a call taken after it can fail, and a failure be counted before one taken after it
+            // can succeed, or two calls on two threads would count as failures in a row around a success.
+            final int failures;
             synchronized (this) {
                 pending.delivered(next.queue());
+                failures = !alive ? 0 : failure == null ? (consecutiveFailures = 0)
+                    : failure instanceof OBJECT_NOT_EXIST ? consecutiveFailures : ++consecutiveFailures;
             }
-            if (failure == null) {
-                succeeded();
-            } else if (failed("push", failure)) {
+            if (failure != null && pushFailed(failure, failures)) {
                 synchronized (this) {
                     deliveriesRunning--;
                 }
                 return;
             }
         }
+    }
+
+    /**
+     * @param failure  the push's failure
+     * @param failures failed calls in a row, this one counted
+     * @return true when the failure dropped the subscriber
+     */
+    private boolean pushFailed(final RuntimeException failure, final int failures) {
+        synchronized (this) {
+            if (!alive) {
+                return true;
+            }
+        }
+        if (failure instanceof OBJECT_NOT_EXIST) {
+            drop(ReapReason.LISTENER_GONE, "push failed, the listener no longer exists: " + failure);
+            return true;
+        }
+        if (failures >= MAX_CONSECUTIVE_FAILURES) {
+            drop(ReapReason.FAILED_CALLS, failures + " calls in a row failed, the last a push: " + failure);
+            return true;
+        }
+        LOG.warn("subscriber {}: a push failed ({} of {} failures in a row drop it): {}", id, failures,
+            MAX_CONSECUTIVE_FAILURES, failure.toString());
+        return false;
     }
 
     private void askListener() {
