@@ -181,9 +181,8 @@ class LatencyServerNodeTest {
         return new ServerContext().configFile(config);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    /** A port below the kernel's ephemeral range: no outgoing connection of a test beside this one is given it. */
+    private static int freePort() {
+        return org.latencyserver.testkit.FreePorts.belowEphemeralRange();
     }
 }

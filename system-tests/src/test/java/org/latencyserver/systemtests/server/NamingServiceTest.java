@@ -50,10 +50,9 @@ class NamingServiceTest {
         assertFalse(Files.exists(serverReady), "a server stopped by SIGTERM deletes its ready file");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    /** A port below the kernel's ephemeral range: no outgoing connection of a test beside this one is given it. */
+    private static int freePort() {
+        return org.latencyserver.testkit.FreePorts.belowEphemeralRange();
     }
 
 }
