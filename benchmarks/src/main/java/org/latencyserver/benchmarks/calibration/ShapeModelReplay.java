@@ -1,11 +1,6 @@
 package org.latencyserver.benchmarks.calibration;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,6 +11,7 @@ import java.util.TreeMap;
 import java.util.function.DoubleToLongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.latencyserver.benchmarks.accuracy.BurstRecord;
 import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeModelBound;
@@ -64,65 +60,58 @@ public final class ShapeModelReplay {
         final int quality = args.length > 1 ? Integer.parseInt(args[1]) : 2;
         final double boundPercent = args.length > 2 ? Double.parseDouble(args[2]) : 96.0;
         final double nominal = 1.0 - boundPercent / 100.0;
-        final ObjectMapper json = new ObjectMapper();
         final long[] edges = ShapeModelSimulation.logEdges();
         ShapeExcessModel model = ShapeExcessModel.EMPTY;
         ShapeModelLevel ownLevel = ShapeModelLevel.start(boundPercent);
         ShapeModelLevel relativeLevel = ShapeModelLevel.start(boundPercent);
         final Map<String, Cell> cells = new TreeMap<>();
         int replayed = 0;
-        try (BufferedReader reader = Files.newBufferedReader(Path.of(args[0]), StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                final JsonNode burst = json.readTree(line);
-                if (burst.path("quality").asInt() != quality || !burst.path("estimate_available").asBoolean()
-                    || !"BOUND".equals(burst.path("kind").asText()) || burst.path("rtt_nanos").size() == 0) {
-                    continue;
-                }
-                final double[] values = new double[burst.path("rtt_nanos").size()];
-                for (int i = 0; i < values.length; i++) {
-                    values[i] = burst.path("rtt_nanos").get(i).asDouble();
-                }
-                final Matcher named = STATE_BOUND.matcher(burst.path("correction").asText());
-                final double stateBoundNanos = 1e6 * (named.find() ? Double.parseDouble(named.group(1))
-                    : burst.path("value_ms").asDouble());
-                if (!(stateBoundNanos > 0)) {
-                    continue;
-                }
-                final TrafficShape shape = new TrafficShape(Math.max(TrafficShape.MIN_SPACING_MICROS,
-                    burst.path("spacing_micros").asLong(2_000)), values.length, 0,
-                    "octets".equals(burst.path("call").asText()) ? CallKind.OCTETS : CallKind.ARRAYS);
-                final PortBand band = burst.path("port_state").asInt() >= 95 ? PortBand.LOADED : PortBand.IDLE;
-                final LatencyHistogram roundTrips = ShapeModelSimulation.histogram(edges, values);
-                final Cell cell = cells.computeIfAbsent(band + " " + burst.path("shape").asText(), k -> new Cell());
-                final double[] bounds = {stateBoundNanos, stateBoundNanos, stateBoundNanos, stateBoundNanos};
-                if (model.fitted()) {
-                    bounds[1] = stateBoundNanos * model.boundFactor(shape, band, ownLevel.quantileMissFraction(band));
-                    bounds[2] = stateBoundNanos * model.relativeBoundFactor(shape, band,
-                        relativeLevel.quantileMissFraction(band), nominal);
-                    bounds[3] = stateBoundNanos * model.relativeBoundFactor(shape, band, nominal, nominal);
-                    final ShapeExcessModel before = model;
-                    final DoubleToLongFunction ownMisses = alpha -> {
-                        final double bound = stateBoundNanos * before.boundFactor(shape, band,
-                            ShapeModelLevel.quantileMissFraction(alpha, ShapeModelBound.HIGHEST_MISS_FRACTION));
-                        return values.length - roundTrips.countAtOrBelow(Math.round(Math.min(bound, Long.MAX_VALUE / 2.0)));
-                    };
-                    ownLevel = ownLevel.observe(band, values.length, ownMisses);
-                    relativeLevel = relativeLevel.observe(band, values.length,
-                        ShapeModelBound.missesAt(before, shape, band, stateBoundNanos, roundTrips, nominal));
-                }
-                for (final double value : values) {
-                    cell.roundTripsMillis.add(value / 1e6);
-                    for (int m = 0; m < METHODS.length; m++) {
-                        cell.hits[m] += value <= bounds[m] ? 1 : 0;
-                    }
-                }
-                for (int m = 0; m < METHODS.length; m++) {
-                    cell.boundsMillis.get(m).add(bounds[m] / 1e6);
-                }
-                model = model.observe(shape, roundTrips, stateBoundNanos, band);
-                replayed++;
+        for (final BurstRecord burst : BurstRecord.readAll(Path.of(args[0]))) {
+            if (burst.quality() != quality || !burst.estimateAvailable() || !"BOUND".equals(burst.kind())
+                || burst.rttNanos().length == 0) {
+                continue;
             }
+            final double[] values = new double[burst.rttNanos().length];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = burst.rttNanos()[i];
+            }
+            final Matcher named = STATE_BOUND.matcher(burst.correction() == null ? "" : burst.correction());
+            final double stateBoundNanos = 1e6 * (named.find() ? Double.parseDouble(named.group(1)) : burst.valueMs());
+            if (!(stateBoundNanos > 0)) {
+                continue;
+            }
+            final TrafficShape shape = new TrafficShape(Math.max(TrafficShape.MIN_SPACING_MICROS, burst.spacingMicros()),
+                values.length, 0, "octets".equals(burst.call()) ? CallKind.OCTETS : CallKind.ARRAYS);
+            final PortBand band = burst.portState() >= 95 ? PortBand.LOADED : PortBand.IDLE;
+            final LatencyHistogram roundTrips = ShapeModelSimulation.histogram(edges, values);
+            final Cell cell = cells.computeIfAbsent(band + " " + burst.shape(), k -> new Cell());
+            final double[] bounds = {stateBoundNanos, stateBoundNanos, stateBoundNanos, stateBoundNanos};
+            if (model.fitted()) {
+                bounds[1] = stateBoundNanos * model.boundFactor(shape, band, ownLevel.quantileMissFraction(band));
+                bounds[2] = stateBoundNanos * model.relativeBoundFactor(shape, band,
+                    relativeLevel.quantileMissFraction(band), nominal);
+                bounds[3] = stateBoundNanos * model.relativeBoundFactor(shape, band, nominal, nominal);
+                final ShapeExcessModel before = model;
+                final DoubleToLongFunction ownMisses = alpha -> {
+                    final double bound = stateBoundNanos * before.boundFactor(shape, band,
+                        ShapeModelLevel.quantileMissFraction(alpha, ShapeModelBound.HIGHEST_MISS_FRACTION));
+                    return values.length - roundTrips.countAtOrBelow(Math.round(Math.min(bound, Long.MAX_VALUE / 2.0)));
+                };
+                ownLevel = ownLevel.observe(band, values.length, ownMisses);
+                relativeLevel = relativeLevel.observe(band, values.length,
+                    ShapeModelBound.missesAt(before, shape, band, stateBoundNanos, roundTrips, nominal));
+            }
+            for (final double value : values) {
+                cell.roundTripsMillis.add(value / 1e6);
+                for (int m = 0; m < METHODS.length; m++) {
+                    cell.hits[m] += value <= bounds[m] ? 1 : 0;
+                }
+            }
+            for (int m = 0; m < METHODS.length; m++) {
+                cell.boundsMillis.get(m).add(bounds[m] / 1e6);
+            }
+            model = model.observe(shape, roundTrips, stateBoundNanos, band);
+            replayed++;
         }
         System.out.printf(Locale.ROOT, "%s: QoS %d bursts replayed %d, bound %.1f %%; the model fitted after %d%n", args[0], quality,
             replayed, boundPercent, ShapeExcessModel.MIN_BLOCKS);
