@@ -232,17 +232,7 @@ final class Subscriber<E> {
                 return true;
             }
         }
-        if (failure instanceof OBJECT_NOT_EXIST) {
-            drop(ReapReason.LISTENER_GONE, "push failed, the listener no longer exists: " + failure);
-            return true;
-        }
-        if (failures >= MAX_CONSECUTIVE_FAILURES) {
-            drop(ReapReason.FAILED_CALLS, failures + " calls in a row failed, the last a push: " + failure);
-            return true;
-        }
-        LOG.warn("subscriber {}: a push failed ({} of {} failures in a row drop it): {}", id, failures,
-            MAX_CONSECUTIVE_FAILURES, failure.toString());
-        return false;
+        return judged("push", failure, failures);
     }
 
     private void askListener() {
@@ -267,16 +257,26 @@ final class Subscriber<E> {
 
     /** @return true when the failure dropped the subscriber */
     private boolean failed(final String call, final RuntimeException failure) {
-        if (failure instanceof OBJECT_NOT_EXIST) {
-            drop(ReapReason.LISTENER_GONE, call + " failed, the listener no longer exists: " + failure);
-            return true;
-        }
         final int failures;
         synchronized (this) {
             if (!alive) {
                 return true;
             }
-            failures = ++consecutiveFailures;
+            failures = failure instanceof OBJECT_NOT_EXIST ? consecutiveFailures : ++consecutiveFailures;
+        }
+        return judged(call, failure, failures);
+    }
+
+    /**
+     * @param call     what failed ("push", "liveness check")
+     * @param failure  its failure
+     * @param failures failed calls in a row, this one counted
+     * @return true when the failure dropped the subscriber: the listener is gone, or too many failed in a row
+     */
+    private boolean judged(final String call, final RuntimeException failure, final int failures) {
+        if (failure instanceof OBJECT_NOT_EXIST) {
+            drop(ReapReason.LISTENER_GONE, call + " failed, the listener no longer exists: " + failure);
+            return true;
         }
         if (failures >= MAX_CONSECUTIVE_FAILURES) {
             drop(ReapReason.FAILED_CALLS, failures + " calls in a row failed, the last a " + call + ": " + failure);
