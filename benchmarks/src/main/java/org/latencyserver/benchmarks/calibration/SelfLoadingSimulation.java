@@ -196,8 +196,8 @@ final class SelfLoadingSimulation {
                 final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
                 final double p96 = trueP96(shape, s, sd);
                 final double[] bounds = {
-                    blind.fitted() ? stateBound * blind.relativeBoundFactor(shape, PortBand.IDLE, ALPHA, ALPHA) : stateBound,
-                    banded.fitted() ? stateBound * banded.relativeBoundFactor(shape, loaded(s) ? PortBand.LOADED : PortBand.IDLE,
+                    blind.fitted() ? stateBound * blind.servedBoundFactor(shape, PortBand.IDLE, ALPHA, ALPHA) : stateBound,
+                    banded.fitted() ? stateBound * banded.servedBoundFactor(shape, loaded(s) ? PortBand.LOADED : PortBand.IDLE,
                         ALPHA, ALPHA) : stateBound};
                 final double trueMeanMillis = trueMeanNanos(shape, s, sd) / 1e6;
                 final double[] means = {

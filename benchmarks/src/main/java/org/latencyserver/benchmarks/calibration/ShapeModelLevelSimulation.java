@@ -22,7 +22,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * trips, with the server's own calibration code, three ways: the model's own bound over the state's
  * ({@link ShapeExcessModel#boundFactor}) with the score quantile at the nominal level, the same at the adaptive per-band
  * level ({@link ShapeModelLevel}) learned from its misses, and the factor relative to the trains' mix
- * ({@link ShapeExcessModel#relativeBoundFactor}, what the server serves) at its own adaptive level learned from its
+ * ({@link ShapeExcessModel#servedBoundFactor}, what the server serves) at its own adaptive level learned from its
  * misses.
  *
  * <p>As {@link ShapeModelSimulation}'s {@code shift} scenario (8 load states, medians 0.2 ms × e^{0.3 k}, {@code g(s)},
@@ -225,7 +225,7 @@ public final class ShapeModelLevelSimulation {
                 add(cells, "nominal", named, band, stateBound * model.boundFactor(named.shape(), band, nominal), truthLog, quantiles);
                 add(cells, "adaptive", named, band, stateBound * model.boundFactor(named.shape(), band, adaptiveAlpha), truthLog,
                     quantiles);
-                add(cells, "relative", named, band, stateBound * model.relativeBoundFactor(named.shape(), band,
+                add(cells, "relative", named, band, stateBound * model.servedBoundFactor(named.shape(), band,
                     relativeLevel.quantileMissFraction(band), nominal), truthLog, quantiles);
             }
         }
@@ -242,7 +242,7 @@ public final class ShapeModelLevelSimulation {
                 quantiles.computeIfAbsent(quantileKey(shape, band), k -> trueQuantile(shape, band));
                 add(cells, "nominal", drawn, band, stateBound * model.boundFactor(shape, band, nominal), truthLog, quantiles);
                 add(cells, "adaptive", drawn, band, stateBound * model.boundFactor(shape, band, adaptiveAlpha), truthLog, quantiles);
-                add(cells, "relative", drawn, band, stateBound * model.relativeBoundFactor(shape, band,
+                add(cells, "relative", drawn, band, stateBound * model.servedBoundFactor(shape, band,
                     relativeLevel.quantileMissFraction(band), nominal), truthLog, quantiles);
             }
         }

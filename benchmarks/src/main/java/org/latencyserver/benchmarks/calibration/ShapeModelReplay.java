@@ -25,7 +25,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * through the shape model, prequentially: each burst is first covered by the bound the model (taught by the bursts
  * before it) would give its shape, then teaches the model. It compares, on real round trips, the state's bound alone,
  * the model's own bound over the state's ({@link ShapeExcessModel#boundFactor}) and the bound served, moved to what
- * the band's trains showed ({@link ShapeExcessModel#relativeBoundFactor}), each with its own adaptive level
+ * the band's trains showed ({@link ShapeExcessModel#servedBoundFactor}), each with its own adaptive level
  * ({@link ShapeModelLevel}) learned from its own misses, as the server learns it, and the served one at the nominal level.
  *
  * <p>The state's bound {@code B} of a burst is the one its record names ("the state's bound X ms" in a shape model's
@@ -88,9 +88,9 @@ public final class ShapeModelReplay {
             final double[] bounds = {stateBoundNanos, stateBoundNanos, stateBoundNanos, stateBoundNanos};
             if (model.fitted()) {
                 bounds[1] = stateBoundNanos * model.boundFactor(shape, band, ownLevel.quantileMissFraction(band));
-                bounds[2] = stateBoundNanos * model.relativeBoundFactor(shape, band,
+                bounds[2] = stateBoundNanos * model.servedBoundFactor(shape, band,
                     relativeLevel.quantileMissFraction(band), nominal);
-                bounds[3] = stateBoundNanos * model.relativeBoundFactor(shape, band, nominal, nominal);
+                bounds[3] = stateBoundNanos * model.servedBoundFactor(shape, band, nominal, nominal);
                 final ShapeExcessModel before = model;
                 final DoubleToLongFunction ownMisses = alpha -> {
                     final double bound = stateBoundNanos * before.boundFactor(shape, band,
@@ -135,9 +135,9 @@ public final class ShapeModelReplay {
         final TrafficShape probes = new TrafficShape(2_000, 20, 0, CallKind.ARRAYS);
         for (final PortBand band : PortBand.values()) {
             System.out.printf(Locale.ROOT, "the model at the end, %s port, 20 arrays 2 ms apart: predicted excess %+.3f, spread %.3f,"
-                    + " score quantile %.3f, own factor %.3f, relative factor %.3f (the mix's log bound %+.3f)%n", band,
+                    + " score quantile %.3f, own factor %.3f, served factor %.3f (the mix's log bound %+.3f)%n", band,
                 model.predictedLogExcess(probes, band), model.spread().scale(probes, band), model.spread().scoreQuantile(nominal),
-                model.boundFactor(probes, band, nominal), model.relativeBoundFactor(probes, band, nominal, nominal),
+                model.boundFactor(probes, band, nominal), model.servedBoundFactor(probes, band, nominal, nominal),
                 model.mixLogBound(band, nominal));
         }
     }

@@ -38,7 +38,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * {@code ε ~ N(0, σ(s)²)} with {@code σ(s) = 0.35 (burst / 20)^0.25 (spacing / 2 ms)^−0.15} (round trips sent close
  * together queue behind each other: {@code fast-bursty} spreads 1.8 × as wide as the probes, {@code slow} 0.66 ×). The
  * shape model is read twice: with the single margin ({@link ShapeExcessModel#shiftBoundFactor}, what it served before
- * it learned a spread) and as served ({@link ShapeExcessModel#relativeBoundFactor}: the shape's own spread once fitted,
+ * it learned a spread) and as served ({@link ShapeExcessModel#servedBoundFactor}: the shape's own spread once fitted,
  * relative to the trains' mix, at the nominal level).
  *
  * <p>Scenario {@code selfload}: the upper load states are a loaded port's, where a shape that offers more than the
@@ -198,7 +198,7 @@ public final class ShapeModelSimulation {
                 final double stateBound = ShapeModelBound.stateBoundNanos(reference[s], state, pooled);
                 final double singleBound = model.fitted() ? stateBound * model.shiftBoundFactor(named.shape(), alpha) : classBound;
                 final double modelBound = model.fitted()
-                    ? stateBound * model.relativeBoundFactor(named.shape(), PortBand.IDLE, alpha, alpha) : classBound;
+                    ? stateBound * model.servedBoundFactor(named.shape(), PortBand.IDLE, alpha, alpha) : classBound;
                 seedCoverageClass += add(result.classLevel(), named.name(), classBound, truthLog, sd);
                 seedCoverageSingle += add(result.singleMargin(), named.name(), singleBound, truthLog, sd);
                 seedCoverageModel += add(result.shapeModel(), named.name(), modelBound, truthLog, sd);

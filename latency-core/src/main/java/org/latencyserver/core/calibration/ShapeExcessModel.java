@@ -367,18 +367,18 @@ public final class ShapeExcessModel {
      * @param nominalMissFraction α, the connection's nominal miss fraction, in (0, 0.5)
      * @return the shape's factor over the state's bound
      */
-    public double relativeBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
+    public double servedBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
                                       final double nominalMissFraction) {
-        return relativeBoundFactor(shape, band, targetMissFraction, nominalMissFraction,
+        return servedBoundFactor(shape, band, targetMissFraction, nominalMissFraction,
             moveToTrains(band, nominalMissFraction));
     }
 
     /**
-     * As {@link #relativeBoundFactor(TrafficShape, PortBand, double, double)} with the band's move already computed.
+     * As {@link #servedBoundFactor(TrafficShape, PortBand, double, double)} with the band's move already computed.
      *
      * @param move {@link #moveToTrains} for the band at the nominal miss fraction (NaN: not moved)
      */
-    double relativeBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
+    double servedBoundFactor(final TrafficShape shape, final PortBand band, final double targetMissFraction,
                                final double nominalMissFraction, final double move) {
         return clamp(Math.exp(predictedLogExcess(shape, band) + shapeMargin(shape, band, targetMissFraction)
             + (Double.isNaN(move) ? 0.0 : move)));

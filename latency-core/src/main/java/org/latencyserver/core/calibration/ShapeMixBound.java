@@ -4,7 +4,7 @@ import org.latencyserver.core.stats.NormalQuantile;
 
 /**
  * A shape model's estimate of the bound its band's mix of trains needed over their state's bound: what
- * {@link ShapeExcessModel#relativeBoundFactor} compares with what those trains showed ({@link BandLogRatios}).
+ * {@link ShapeExcessModel#servedBoundFactor} compares with what those trains showed ({@link BandLogRatios}).
  *
  * <p>While the band's trains were sent with a few shapes ({@link BandShapes#few()}: a declared traffic, a few fixed
  * ones) the estimate is the mixture's own quantile over them. Otherwise (a family drawn at random):

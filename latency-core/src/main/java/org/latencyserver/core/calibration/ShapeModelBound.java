@@ -12,7 +12,7 @@ import org.latencyserver.core.traffic.TrafficShape;
  * A bound for one traffic shape from the connection's {@link ShapeExcessModel}: the load state's bound (the reference
  * histogram read at the state's level, borrowing from the pooled one while young) times the shape's factor for the
  * current state's port band {@code L} ({@link PortBand}) — the model's own bound for the shape moved by how far the
- * band's trains' observed quantile lay from the model's estimate of it ({@link ShapeExcessModel#relativeBoundFactor}),
+ * band's trains' observed quantile lay from the model's estimate of it ({@link ShapeExcessModel#servedBoundFactor}),
  * the shape's margin its own once the model's spread is fitted ({@link ShapeExcessModel#shapeMargin}). The state's
  * bound is the one the model learned its excesses against.
  *
@@ -129,7 +129,7 @@ public final class ShapeModelBound {
         final EstimateCorrection.Corrected atState = EstimateCorrection.bound(thesis, reference, knowledge, pooled, stateLevel);
         final double stateMillis = stateBoundNanos(reference, knowledge, pooled) / 1e6;
         final double move = model.moveToTrains(band, nominal);
-        final double factor = model.relativeBoundFactor(asked, band, target, nominal, move);
+        final double factor = model.servedBoundFactor(asked, band, target, nominal, move);
         final ShapeSpreadModel spread = model.spread();
         final String margin = spread.fitted()
             ? String.format(Locale.ROOT, "conformal margin %+.3f = score quantile %.3f × the shape's spread %.3f",
@@ -147,7 +147,7 @@ public final class ShapeModelBound {
             at.interval(), at.alternatives(), at.basis(), notes, at.interpolated()), description);
     }
 
-    /** How far the model's bound was moved to what the band's trains showed ({@link ShapeExcessModel#relativeBoundFactor}). */
+    /** How far the model's bound was moved to what the band's trains showed ({@link ShapeExcessModel#servedBoundFactor}). */
     private static String moved(final ShapeExcessModel model, final PortBand band, final double nominal, final double move) {
         if (Double.isNaN(move)) {
             return "not moved: the band's trains do not (yet) show where they lay against their state's bound";
@@ -167,7 +167,7 @@ public final class ShapeModelBound {
      * @param stateBoundNanos the state's bound it was sent under, ns, {@code > 0}
      * @param roundTrips      its round trips, ns
      * @param nominalMissFraction the connection's nominal miss fraction α, in (0, 1)
-     * @return round trips above {@code stateBoundNanos ×} {@link ShapeExcessModel#relativeBoundFactor} read at α, as a
+     * @return round trips above {@code stateBoundNanos ×} {@link ShapeExcessModel#servedBoundFactor} read at α, as a
      *         function of α, read within [{@link ShapeModelLevel#TOP_MISS_FRACTION}, {@link #HIGHEST_MISS_FRACTION}] (the
      *         caller passes α already within its level's ceiling)
      */
@@ -178,7 +178,7 @@ public final class ShapeModelBound {
         final long total = roundTrips.totalCount();
         final double move = model.moveToTrains(band, nominalMissFraction);
         return missFraction -> {
-            final double boundNanos = stateBoundNanos * model.relativeBoundFactor(shape, band,
+            final double boundNanos = stateBoundNanos * model.servedBoundFactor(shape, band,
                 ShapeModelLevel.quantileMissFraction(missFraction, HIGHEST_MISS_FRACTION), nominalMissFraction, move);
             if (!(boundNanos < Long.MAX_VALUE)) {
                 return 0;

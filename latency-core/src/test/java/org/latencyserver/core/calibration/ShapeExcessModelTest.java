@@ -63,7 +63,7 @@ class ShapeExcessModelTest {
         }
         final EstimateCorrection.Corrected slow = ShapeModelBound.bound(thesis, measurement.histogram(), state, pooled, model, SLOW,
             PortBand.IDLE);
-        assertEquals(stateBound / 1e6 * model.relativeBoundFactor(SLOW, PortBand.IDLE, ALPHA, ALPHA), slow.estimate().valueMillis(),
+        assertEquals(stateBound / 1e6 * model.servedBoundFactor(SLOW, PortBand.IDLE, ALPHA, ALPHA), slow.estimate().valueMillis(),
             1e-9);
         assertTrue(slow.description().contains("moved by ") || slow.description().contains("not moved: the band's trains do not (yet) show"),
             slow.description());

@@ -88,7 +88,7 @@ class ShapeModelLevelTest {
         final ShapeModelLevel level = learnedOn(model, 0.15, 0.3, PortBand.IDLE, 120, random);
         assertTrue(level.servedPercent(PortBand.IDLE) > 98.0, "level " + level.servedPercent(PortBand.IDLE));
         final double learned = level.quantileMissFraction(PortBand.IDLE);
-        assertTrue(model.relativeBoundFactor(PROBES, PortBand.IDLE, learned, 0.04) > model.relativeBoundFactor(PROBES, PortBand.IDLE, 0.04, 0.04),
+        assertTrue(model.servedBoundFactor(PROBES, PortBand.IDLE, learned, 0.04) > model.servedBoundFactor(PROBES, PortBand.IDLE, 0.04, 0.04),
             "the bound rises with the level");
         final double nominalCoverage = coverage(model, 0.04, 0.15, 0.3, new SplittableRandom(9));
         final double learnedCoverage = coverage(model, level.missFraction(PortBand.IDLE), 0.15, 0.3, new SplittableRandom(9));
@@ -105,7 +105,7 @@ class ShapeModelLevelTest {
         final ShapeModelLevel level = learnedOn(model, 0.3, 0.1, PortBand.IDLE, 120, random);
         assertTrue(level.servedPercent(PortBand.IDLE) < 95.0, "level " + level.servedPercent(PortBand.IDLE));
         final double learned = level.quantileMissFraction(PortBand.IDLE);
-        assertTrue(model.relativeBoundFactor(PROBES, PortBand.IDLE, learned, 0.04) < model.relativeBoundFactor(PROBES, PortBand.IDLE, 0.04, 0.04),
+        assertTrue(model.servedBoundFactor(PROBES, PortBand.IDLE, learned, 0.04) < model.servedBoundFactor(PROBES, PortBand.IDLE, 0.04, 0.04),
             "the bound falls with the level");
     }
 

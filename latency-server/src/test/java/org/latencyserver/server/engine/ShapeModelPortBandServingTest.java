@@ -79,8 +79,8 @@ class ShapeModelPortBandServingTest {
         final ShapeExcessModel model = modelWithALoadedBand();
         assertTrue(model.fitted(), model::toString);
         final double target = 0.04;
-        final double idleFactor = model.relativeBoundFactor(FAST, PortBand.IDLE, target, target);
-        final double loadedFactor = model.relativeBoundFactor(FAST, PortBand.LOADED, target, target);
+        final double idleFactor = model.servedBoundFactor(FAST, PortBand.IDLE, target, target);
+        final double loadedFactor = model.servedBoundFactor(FAST, PortBand.LOADED, target, target);
         assertTrue(loadedFactor > 2 * idleFactor, "the model tells the bands apart: " + loadedFactor + " vs " + idleFactor);
 
         final ShapedEstimate.ForShape onLoaded = ShapedEstimate.of(loaded.withLearning(loaded.learning().withShapeModel(model)),

@@ -136,8 +136,8 @@ class ShapeModelJsonTest {
         assertEquals(model.logRatios(), read.logRatios());
         assertEquals(2, record.get("shape_model").get("loaded_shapes").size(), "the fast and the slow shape: " + record);
         assertEquals("octets", record.get("shape_model").get("loaded_shapes").get(0).get("call").asText());
-        assertEquals(model.relativeBoundFactor(FAST, PortBand.LOADED, 0.04, 0.04),
-            read.relativeBoundFactor(FAST, PortBand.LOADED, 0.04, 0.04), 0.0);
+        assertEquals(model.servedBoundFactor(FAST, PortBand.LOADED, 0.04, 0.04),
+            read.servedBoundFactor(FAST, PortBand.LOADED, 0.04, 0.04), 0.0);
     }
 
     @Test
@@ -151,7 +151,7 @@ class ShapeModelJsonTest {
         }
         final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
         assertEquals(BandLogRatios.EMPTY, read.logRatios());
-        assertEquals(read.boundFactor(FAST, PortBand.IDLE, 0.04), read.relativeBoundFactor(FAST, PortBand.IDLE, 0.04, 0.04), 0.0);
+        assertEquals(read.boundFactor(FAST, PortBand.IDLE, 0.04), read.servedBoundFactor(FAST, PortBand.IDLE, 0.04, 0.04), 0.0);
     }
 
     @Test

@@ -9,10 +9,10 @@ import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.TrafficShape;
 
 /**
- * The factor a shape's bound is served with ({@link ShapeExcessModel#relativeBoundFactor}): the model's own bound moved
+ * The factor a shape's bound is served with ({@link ShapeExcessModel#servedBoundFactor}): the model's own bound moved
  * by what the band's trains themselves showed against the model's estimate of it.
  */
-class ShapeModelRelativeFactorTest {
+class ShapeModelServedFactorTest {
 
     private static final double ALPHA = 0.04;
     private static final double STATE_BOUND_NANOS = 1e6;
@@ -80,7 +80,7 @@ class ShapeModelRelativeFactorTest {
                 for (int k = 0; k < SHAPES.length; k++) {
                     final double truth = trueLogQuantile(k, band);
                     final double own = Math.log(model.boundFactor(SHAPES[k], band, ALPHA));
-                    final double served = Math.log(model.relativeBoundFactor(SHAPES[k], band, ALPHA, ALPHA));
+                    final double served = Math.log(model.servedBoundFactor(SHAPES[k], band, ALPHA, ALPHA));
                     ownError += Math.abs(own - truth);
                     servedError += Math.abs(served - truth);
                     assertTrue(served > truth - 0.15, "seed " + seed + ", " + band + " shape " + k + ": served " + served
@@ -101,7 +101,7 @@ class ShapeModelRelativeFactorTest {
             assertTrue(Double.isFinite(observed), band + " has the trains' distribution");
             assertEquals(observed - model.mixLogBound(band, ALPHA), model.moveToTrains(band, ALPHA), 1e-12);
             assertEquals(model.boundFactor(FAST, band, 0.02) * Math.exp(model.moveToTrains(band, ALPHA)),
-                model.relativeBoundFactor(FAST, band, 0.02, ALPHA), 1e-9);
+                model.servedBoundFactor(FAST, band, 0.02, ALPHA), 1e-9);
         }
     }
 
@@ -125,7 +125,7 @@ class ShapeModelRelativeFactorTest {
         }
         for (int k = 0; k < SHAPES.length; k++) {
             final double truth = Math.log(40.0) + IDLE_EXCESS[k] + 1.0 + Z96 * Math.sqrt(TRAIN_SD * TRAIN_SD + OWN_SD * OWN_SD);
-            final double served = Math.log(model.relativeBoundFactor(SHAPES[k], PortBand.LOADED, ALPHA, ALPHA));
+            final double served = Math.log(model.servedBoundFactor(SHAPES[k], PortBand.LOADED, ALPHA, ALPHA));
             assertEquals(truth, served, 0.2, "shape " + k);
         }
     }
@@ -148,7 +148,7 @@ class ShapeModelRelativeFactorTest {
         }
         assertTrue(Double.isFinite(model.logRatios().quantile(PortBand.IDLE, ALPHA)), "the ten trains' quantile is read");
         assertTrue(Double.isNaN(model.moveToTrains(PortBand.IDLE, ALPHA)), "but not compared with the sums' mix");
-        assertEquals(model.boundFactor(FAST, PortBand.IDLE, ALPHA), model.relativeBoundFactor(FAST, PortBand.IDLE, ALPHA, ALPHA),
+        assertEquals(model.boundFactor(FAST, PortBand.IDLE, ALPHA), model.servedBoundFactor(FAST, PortBand.IDLE, ALPHA, ALPHA),
             1e-12);
         for (int b = 0; b < 800; b++) {
             model = withTrain(model, b % 2 == 0 ? 1 : 2, PortBand.IDLE, random);
@@ -177,7 +177,7 @@ class ShapeModelRelativeFactorTest {
         assertTrue(model.logRatios().shapes(PortBand.IDLE).few());
         for (int k = 0; k < 2; k++) {
             final double truth = excess[k] + Z96 * OWN_SD;
-            final double served = Math.log(model.relativeBoundFactor(two[k], PortBand.IDLE, ALPHA, ALPHA));
+            final double served = Math.log(model.servedBoundFactor(two[k], PortBand.IDLE, ALPHA, ALPHA));
             assertEquals(truth, served, 0.15, "shape " + k);
         }
     }
@@ -220,7 +220,7 @@ class ShapeModelRelativeFactorTest {
     void aModelWithoutTheTrainsDistributionServesItsOwnBound() {
         final ShapeExcessModel model = grownThroughAnEarlyMisfit(5).withLogRatios(BandLogRatios.EMPTY);
         for (final PortBand band : PortBand.values()) {
-            assertEquals(model.boundFactor(SLOW, band, ALPHA), model.relativeBoundFactor(SLOW, band, ALPHA, ALPHA), 1e-12);
+            assertEquals(model.boundFactor(SLOW, band, ALPHA), model.servedBoundFactor(SLOW, band, ALPHA, ALPHA), 1e-12);
         }
     }
 
@@ -232,20 +232,20 @@ class ShapeModelRelativeFactorTest {
     void aBandWhoseTrainsAllLieAboveTheStatesBoundKeepsItInTheFactor() {
         final ShapeExcessModel model = grownThroughAnEarlyMisfit(6);
         for (int k = 0; k < SHAPES.length; k++) {
-            final double factor = model.relativeBoundFactor(SHAPES[k], PortBand.LOADED, ALPHA, ALPHA);
+            final double factor = model.servedBoundFactor(SHAPES[k], PortBand.LOADED, ALPHA, ALPHA);
             assertTrue(Math.log(factor) > trueLogQuantile(k, PortBand.LOADED) - 0.3, "shape " + k + ": " + factor);
         }
-        assertTrue(model.relativeBoundFactor(FAST, PortBand.LOADED, ALPHA, ALPHA)
-            > 3 * model.relativeBoundFactor(SLOW, PortBand.LOADED, ALPHA, ALPHA), "the fast shape queues behind itself");
+        assertTrue(model.servedBoundFactor(FAST, PortBand.LOADED, ALPHA, ALPHA)
+            > 3 * model.servedBoundFactor(SLOW, PortBand.LOADED, ALPHA, ALPHA), "the fast shape queues behind itself");
     }
 
     /** Read at a level above the nominal one, the shape's quantile rises, and with it the factor. */
     @Test
     void aLevelAboveTheNominalRaisesTheFactor() {
         final ShapeExcessModel model = grownThroughAnEarlyMisfit(7);
-        assertTrue(model.relativeBoundFactor(PROBES, PortBand.IDLE, 0.01, ALPHA) > model.relativeBoundFactor(PROBES,
+        assertTrue(model.servedBoundFactor(PROBES, PortBand.IDLE, 0.01, ALPHA) > model.servedBoundFactor(PROBES,
             PortBand.IDLE, ALPHA, ALPHA));
-        assertTrue(model.relativeBoundFactor(PROBES, PortBand.IDLE, 0.2, ALPHA) < model.relativeBoundFactor(PROBES,
+        assertTrue(model.servedBoundFactor(PROBES, PortBand.IDLE, 0.2, ALPHA) < model.servedBoundFactor(PROBES,
             PortBand.IDLE, ALPHA, ALPHA));
     }
 }
