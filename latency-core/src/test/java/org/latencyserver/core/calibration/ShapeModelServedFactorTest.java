@@ -30,13 +30,19 @@ class ShapeModelServedFactorTest {
 
     private static ShapeExcessModel withTrain(final ShapeExcessModel model, final int shape, final PortBand band,
                                               final SplittableRandom random) {
-        final double excess = (band == PortBand.LOADED ? LOADED_EXCESS : IDLE_EXCESS)[shape];
-        final double[] values = new double[SHAPES[shape].burstRoundTrips()];
-        final double spell = TRAIN_SD * ReferenceFixtures.gaussian(random);
+        return withTrain(model, SHAPES[shape], (band == PortBand.LOADED ? LOADED_EXCESS : IDLE_EXCESS)[shape], TRAIN_SD, band,
+            random);
+    }
+
+    /** A train of the shape whose round trips lie at {@code e^(logExcess + spell + own)} × the state's bound. */
+    private static ShapeExcessModel withTrain(final ShapeExcessModel model, final TrafficShape shape, final double logExcess,
+                                              final double spellSd, final PortBand band, final SplittableRandom random) {
+        final double[] values = new double[shape.burstRoundTrips()];
+        final double spell = spellSd > 0 ? spellSd * ReferenceFixtures.gaussian(random) : 0.0;
         for (int i = 0; i < values.length; i++) {
-            values[i] = STATE_BOUND_NANOS * Math.exp(excess + spell + OWN_SD * ReferenceFixtures.gaussian(random));
+            values[i] = STATE_BOUND_NANOS * Math.exp(logExcess + spell + OWN_SD * ReferenceFixtures.gaussian(random));
         }
-        return model.observe(SHAPES[shape], ReferenceFixtures.logBinned(values), STATE_BOUND_NANOS, band);
+        return model.observe(shape, ReferenceFixtures.logBinned(values), STATE_BOUND_NANOS, band);
     }
 
     /**
@@ -115,13 +121,7 @@ class ShapeModelServedFactorTest {
         ShapeExcessModel model = ShapeExcessModel.EMPTY;
         for (int b = 0; b < 60; b++) {
             final int shape = b % 3;
-            final double[] values = new double[SHAPES[shape].burstRoundTrips()];
-            final double spell = TRAIN_SD * ReferenceFixtures.gaussian(random);
-            for (int i = 0; i < values.length; i++) {
-                values[i] = STATE_BOUND_NANOS * 40.0 * Math.exp(IDLE_EXCESS[shape] + 1.0 + spell
-                    + OWN_SD * ReferenceFixtures.gaussian(random));
-            }
-            model = model.observe(SHAPES[shape], ReferenceFixtures.logBinned(values), STATE_BOUND_NANOS, PortBand.LOADED);
+            model = withTrain(model, SHAPES[shape], Math.log(40.0) + IDLE_EXCESS[shape] + 1.0, TRAIN_SD, PortBand.LOADED, random);
         }
         for (int k = 0; k < SHAPES.length; k++) {
             final double truth = Math.log(40.0) + IDLE_EXCESS[k] + 1.0 + Z96 * Math.sqrt(TRAIN_SD * TRAIN_SD + OWN_SD * OWN_SD);
@@ -168,11 +168,7 @@ class ShapeModelServedFactorTest {
         final TrafficShape[] two = {FAST, SLOW};
         for (int b = 0; b < 80; b++) {
             final int k = b % 2;
-            final double[] values = new double[two[k].burstRoundTrips()];
-            for (int i = 0; i < values.length; i++) {
-                values[i] = STATE_BOUND_NANOS * Math.exp(excess[k] + OWN_SD * ReferenceFixtures.gaussian(random));
-            }
-            model = model.observe(two[k], ReferenceFixtures.logBinned(values), STATE_BOUND_NANOS, PortBand.IDLE);
+            model = withTrain(model, two[k], excess[k], 0.0, PortBand.IDLE, random);
         }
         assertTrue(model.logRatios().shapes(PortBand.IDLE).few());
         for (int k = 0; k < 2; k++) {
