@@ -42,7 +42,7 @@ public final class MetricsScrapeHarness {
         final ConnectionTable table = ScrapeTable.of(connections, NOW_NANOS);
         final LongSupplier clock = () -> NOW_NANOS;
         final PrometheusRegistry before = PerGaugeCallbacks.register(table, clock);
-        final PrometheusRegistry after = new ServerMetrics(table, () -> new EngineCounters(0, 0, 0, 0, 0), clock, true).registry();
+        final PrometheusRegistry after = new ServerMetrics(table, () -> new EngineCounters(0, 0, 0, 0, 0, 0), clock, true).registry();
         checkSameTableFamilies(before, after);
         final ByteArrayOutputStream page = new ByteArrayOutputStream(32 << 20);
         final long[][] nanos = new long[2][rounds];

@@ -87,6 +87,7 @@ final class ProbeLearning {
         probeRoundTrips = Counts.saturatedSum(probeRoundTrips, count);
         learnProfileCell(row, roundTrips, meanMillis);
         final Learning tested = ServedCalibration.tested(row, roundTrips, count, meanMillis, true, shape);
+        filing.settling().taught(indexRef, row.learning(), tested, nowNanos);
         final StateKnowledge known = tested.of(row.load(), row.spec().boundPercent());
         final ConnectionRow next = learnBand(ServingPolicy.reserve(row.withLearning(tested)), roundTrips, meanMillis, nowNanos);
         filing.publisher().publish(row, known.drift().alarm() == null ? next : onDriftAlarm(row, next, known, nowNanos));

@@ -85,6 +85,7 @@ final class ResultIntake {
         // The measurement's round trips also test the estimate served while they were sent.
         final Learning tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
             measurement.meanMillis(), false, measuredShape(row));
+        filing.settling().taught(indexRef, row.learning(), tested, nowNanos);
         final Learning learning = tested.with(row.load(),
             tested.of(row.load(), row.spec().boundPercent()).withMeasurement(measurement, nowMillis)).withMeasurementReason(null);
         filing.publisher().publish(row,
@@ -117,6 +118,7 @@ final class ResultIntake {
                                      final ConnectionLoadState issuedIn, final long nowNanos) {
         final Learning tested = ServedCalibration.tested(row, measurement.histogram(), measurement.sampleCount(),
             measurement.meanMillis(), false, measuredShape(row));
+        filing.settling().taught(row.spec().indexRef(), row.learning(), tested, nowNanos);
         final ConnectionRow answered = row.withMeasurementRequest(null, ConnectionRow.NOT_DUE, row.lastMeasurementStartNanos())
             .withLearning(tested.withMeasurementReason(null));
         filing.bandProbes().add(row.spec(), row.load().hops(),

@@ -13,8 +13,10 @@ import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.PortState;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.ConnectionRow;
+import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
@@ -29,6 +31,8 @@ import org.latencyserver.server.table.ServedEstimate;
  *   <li>{@link ServingPolicy}: what a connection serves in its state, and from where;</li>
  *   <li>{@link MeasurementScheduler}: when a QoS 3/4 request opens, waits or is re-issued;</li>
  *   <li>{@link ResultIntake}: which results are accepted, and under which state they are filed or taken back;</li>
+ *   <li>{@link SettlingShapeTeachers}: what the trains of a settle window taught the shape models, taken back when the
+ *   ports move;</li>
  *   <li>{@link ProbeLearning}: what probe windows test and teach.</li>
  * </ul>
  * Every change is published as a new immutable row version in the {@link ConnectionTable}, the read side other
@@ -51,6 +55,7 @@ public final class UpdateEngine {
     private final ServingPolicy serving;
     private final MeasurementScheduler scheduler;
     private final ResultIntake results;
+    private final SettlingShapeTeachers settling;
     private final ProbeLearning probes;
     private final BandProbesBook bandProbes;
     /** Polled readings kept as tick-counter noise; written by the update thread only, volatile for the metrics endpoint. */
@@ -88,8 +93,9 @@ public final class UpdateEngine {
         this.classification = new LoadClassification(settings);
         this.serving = new ServingPolicy(this::profiles, bandProbes, epochMillis, settings.dwellNanos() / 1_000_000);
         this.scheduler = new MeasurementScheduler(table, settings, ticketSource, epochMillis);
+        this.settling = new SettlingShapeTeachers(settings.settleNanos());
         final ResultFiling filing = new ResultFiling(table, plausibility, serving, bandProbes, epochMillis, this::publish,
-            this::servePathsBand);
+            this::servePathsBand, settling);
         this.results = new ResultIntake(filing, settings);
         this.probes = new ProbeLearning(filing, scheduler);
     }
@@ -186,10 +192,31 @@ public final class UpdateEngine {
             bandProbes.entered(row.spec(), load.hops(), nowNanos);
             if (polled) {
                 next = results.takeBackIfJustFiled(next, row.load(), nowNanos);
+                if (portsMoved(row.spec(), row.load(), load)) {
+                    next = next.withLearning(settling.takeBack(row.spec().indexRef(), next.learning(), nowNanos));
+                }
             }
             next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), row.load(), nowNanos);
         }
         publish(row, next);
+    }
+
+    /**
+     * @return whether the connection's ports moved to another probe state between two known readings (every hop answered
+     *         in both): a sign that the load had moved before the lagging counters showed it
+     */
+    private boolean portsMoved(final ConnectionSpec spec, final ConnectionLoadState before, final ConnectionLoadState now) {
+        return before.isKnown() && now.isKnown() && allHopsKnown(before) && allHopsKnown(now)
+            && !bandProbes.sameProbeState(spec, before.hops(), now.hops());
+    }
+
+    private static boolean allHopsKnown(final ConnectionLoadState load) {
+        for (final PortState hop : load.hops()) {
+            if (hop.kind() == PortState.Kind.UNKNOWN) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private ConnectionRow onStateChange(final ConnectionRow row, final ConnectionLoadState before, final long nowNanos) {
@@ -234,6 +261,7 @@ public final class UpdateEngine {
      */
     public int tick(final long nowNanos) {
         results.expireSettled(nowNanos);
+        settling.expireSettled(nowNanos);
         return scheduler.tick(nowNanos, this::publish);
     }
 
@@ -306,6 +334,11 @@ public final class UpdateEngine {
     /** @return results taken back from a load state that changed within the settle window (any thread) */
     public long resultsTakenBack() {
         return results.resultsTakenBack();
+    }
+
+    /** @return trains whose teaching of the shape models was taken back: the ports moved within the settle window (any thread) */
+    public long shapeTrainsTakenBack() {
+        return settling.trainsTakenBack();
     }
 
     /** @return results pooled with their port state's probes because the CPU states moved while they ran (any thread) */

@@ -1,0 +1,120 @@
+package org.latencyserver.server.engine;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import org.latencyserver.core.calibration.ShapeExcessModel;
+import org.latencyserver.core.calibration.ShapeMeanModel;
+import org.latencyserver.core.calibration.ShapeModelLevel;
+import org.latencyserver.server.table.Learning;
+
+/**
+ * The trains (probe windows and measured results) that taught a connection's shape models — its shape model
+ * ({@code ShapeExcessModel}), that model's level ({@code ShapeModelLevel}) and its shape mean model
+ * ({@code ShapeMeanModel}) — within the settle window. Polled interface counters lag the load by up to an agent's
+ * refresh: a port that began to queue is seen seconds later, and a train sent meanwhile carries a queueing port's
+ * round trips under the idle port's state. Learned as the idle band's, such trains give the band a tail its round trips
+ * do not have, and every shape's bound there is widened for as long as the models remember them. So when a polled
+ * reading moves a connection's ports to another probe state, the shape models return to what they were before the first
+ * train accepted within the settle window before the reading: those trains teach them nothing.
+ *
+ * <p>Only a move of the ports is taken as a sign: a CPU state's bound differs from its neighbour's by far less than a
+ * queue's, and CPU states move often enough that taking their settle windows back would cost a large share of the
+ * trains. A move to or from UNKNOWN (no answers) says nothing about the load and takes nothing back. The load states'
+ * own knowledge is left as it is: a result's is taken back by {@link ResultIntake}, and a probe window's tested what
+ * an application then met.
+ *
+ * <p>Not thread-safe: owned by the update thread; the counter is volatile for the metrics endpoint.
+ */
+final class SettlingShapeTeachers {
+
+    /**
+     * The shape models before one train taught them.
+     *
+     * @param acceptedNanos when the train was accepted, monotonic ns
+     * @param model         the shape model before it
+     * @param level         the shape model's level before it, or null (none learned yet)
+     * @param meanModel     the shape mean model before it
+     */
+    private record Before(long acceptedNanos, ShapeExcessModel model, ShapeModelLevel level, ShapeMeanModel meanModel) {
+    }
+
+    private final long settleNanos;
+    /** Per connection, the trains accepted within the settle window, oldest first (update thread only). */
+    private final Map<Short, ArrayDeque<Before>> taught = new HashMap<>();
+    /** Trains whose teaching of the shape models was taken back, since start; update thread writes. */
+    private volatile long trainsTakenBack;
+
+    /** @param settleNanos how long after a train a polled move of the ports takes its teaching back, ns (0: never) */
+    SettlingShapeTeachers(final long settleNanos) {
+        if (settleNanos < 0) {
+            throw new IllegalArgumentException("settle window must be at least 0 ns, was " + settleNanos);
+        }
+        this.settleNanos = settleNanos;
+    }
+
+    /**
+     * Notes a train that may have taught the connection's shape models.
+     *
+     * @param indexRef the connection
+     * @param before   its learning before the train
+     * @param after    its learning after the train
+     * @param nowNanos when the train was accepted, monotonic ns
+     */
+    void taught(final short indexRef, final Learning before, final Learning after, final long nowNanos) {
+        if (settleNanos == 0 || sameShapeModels(before, after)) {
+            return;
+        }
+        final ArrayDeque<Before> trains = taught.computeIfAbsent(indexRef, k -> new ArrayDeque<>());
+        expire(trains, nowNanos);
+        trains.addLast(new Before(nowNanos, before.shapeModel(), before.shapeModelLevel(), before.shapeMeanModel()));
+    }
+
+    /**
+     * A polled reading moved the connection's ports to another probe state: the shape models return to what they were
+     * before the first train accepted within the settle window.
+     *
+     * @param indexRef the connection
+     * @param current  its learning now
+     * @param nowNanos when the reading was applied, monotonic ns
+     * @return {@code current} with the shape models taken back, or {@code current} itself when no train taught them
+     *         within the settle window
+     */
+    Learning takeBack(final short indexRef, final Learning current, final long nowNanos) {
+        final ArrayDeque<Before> trains = taught.remove(indexRef);
+        if (trains == null) {
+            return current;
+        }
+        expire(trains, nowNanos);
+        final Before first = trains.peekFirst();
+        if (first == null) {
+            return current;
+        }
+        trainsTakenBack += trains.size();
+        return current.withShapeModel(first.model()).withShapeModelLevel(first.level()).withShapeMeanModel(first.meanModel());
+    }
+
+    /** Forgets the trains whose settle window has passed. */
+    void expireSettled(final long nowNanos) {
+        taught.values().removeIf(trains -> {
+            expire(trains, nowNanos);
+            return trains.isEmpty();
+        });
+    }
+
+    /** @return trains whose teaching of the shape models was taken back since start (any thread) */
+    long trainsTakenBack() {
+        return trainsTakenBack;
+    }
+
+    private void expire(final ArrayDeque<Before> trains, final long nowNanos) {
+        while (!trains.isEmpty() && nowNanos - trains.peekFirst().acceptedNanos() > settleNanos) {
+            trains.removeFirst();
+        }
+    }
+
+    private static boolean sameShapeModels(final Learning before, final Learning after) {
+        return before.shapeModel() == after.shapeModel() && before.shapeModelLevel() == after.shapeModelLevel()
+            && before.shapeMeanModel() == after.shapeMeanModel();
+    }
+}
