@@ -1,11 +1,16 @@
 package org.latencyserver.server.engine;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.latencyserver.core.calibration.PortBand;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.calibration.ShapeMeanModel;
 import org.latencyserver.core.calibration.ShapeModelLevel;
+import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.PortState;
 import org.latencyserver.server.table.Learning;
 
 /**
@@ -15,14 +20,17 @@ import org.latencyserver.server.table.Learning;
  * refresh: a port that began to queue is seen seconds later, and a train sent meanwhile carries a queueing port's
  * round trips under the idle port's state. Learned as the idle band's, such trains give the band a tail its round trips
  * do not have, and every shape's bound there is widened for as long as the models remember them. So when a polled
- * reading moves a connection's ports to another probe state, the shape models return to what they were before the first
- * train accepted within the settle window before the reading: those trains teach them nothing.
+ * reading moves a connection's ports as the shape models tell them apart ({@link #portsMoved}: idle to loaded or back,
+ * or another set of loaded hops), the shape models return to what they were before the first train accepted within
+ * the settle window before the reading: those trains teach them nothing.
  *
- * <p>Only a move of the ports is taken as a sign: a CPU state's bound differs from its neighbour's by far less than a
- * queue's, and CPU states move often enough that taking their settle windows back would cost a large share of the
- * trains. A move to or from UNKNOWN (no answers) says nothing about the load and takes nothing back. The load states'
- * own knowledge is left as it is: a result's is taken back by {@link ResultIntake}, and a probe window's tested what
- * an application then met.
+ * <p>Moves within the loaded band (another utilisation, saturated or not) take nothing back: the models keep one
+ * loaded band, and a port near its rate reads another percent at almost every refresh. Nor do moves of the CPUs alone:
+ * a CPU state's bound differs from its neighbour's by far less than a queue's, and CPU states move often enough that
+ * taking their settle windows back would cost a large share of the trains. A move the engine cannot date — a pushed
+ * reading (no counter lag), or one to or from an unanswered source — takes nothing back and forgets the trains noted so
+ * far, which belong to the state left. The load states' own knowledge is left as it is: a result's is taken back by
+ * {@link ResultIntake}, and a probe window's tested what an application then met.
  *
  * <p>Not thread-safe: owned by the update thread; the counter is volatile for the metrics endpoint.
  */
@@ -94,6 +102,26 @@ final class SettlingShapeTeachers {
         return current.withShapeModel(first.model()).withShapeModelLevel(first.level()).withShapeMeanModel(first.meanModel());
     }
 
+    /**
+     * @param before the connection's load state before a reading
+     * @param now    its load state after it
+     * @return whether its ports moved as the shape models tell them apart: from the idle band to the loaded one or back,
+     *         or, on a path, to another set of loaded hops
+     */
+    static boolean portsMoved(final ConnectionLoadState before, final ConnectionLoadState now) {
+        return PortBand.of(before) != PortBand.of(now) || !loadedHops(before).equals(loadedHops(now));
+    }
+
+    /** @return whether both states were read from answering sources: both CPU states and every hop known */
+    static boolean bothAnswered(final ConnectionLoadState before, final ConnectionLoadState now) {
+        return answered(before) && answered(now);
+    }
+
+    /** @param indexRef a connection whose trains so far are no longer to be taken back (its state moved undated, or was restored) */
+    void forget(final short indexRef) {
+        taught.remove(indexRef);
+    }
+
     /** Forgets the trains whose settle window has passed. */
     void expireSettled(final long nowNanos) {
         taught.values().removeIf(trains -> {
@@ -111,6 +139,26 @@ final class SettlingShapeTeachers {
         while (!trains.isEmpty() && nowNanos - trains.peekFirst().acceptedNanos() > settleNanos) {
             trains.removeFirst();
         }
+    }
+
+    private static List<Boolean> loadedHops(final ConnectionLoadState load) {
+        final List<Boolean> loaded = new ArrayList<>(load.hops().size());
+        for (final PortState hop : load.hops()) {
+            loaded.add(hop.isLoaded());
+        }
+        return loaded;
+    }
+
+    private static boolean answered(final ConnectionLoadState load) {
+        if (!load.isKnown()) {
+            return false;
+        }
+        for (final PortState hop : load.hops()) {
+            if (hop.kind() == PortState.Kind.UNKNOWN) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean sameShapeModels(final Learning before, final Learning after) {

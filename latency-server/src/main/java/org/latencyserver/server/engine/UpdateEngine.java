@@ -13,10 +13,8 @@ import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.traffic.TrafficShape;
 import org.latencyserver.core.profile.Profile;
 import org.latencyserver.core.state.ConnectionLoadState;
-import org.latencyserver.core.state.PortState;
 import org.latencyserver.orb.EstimateSource;
 import org.latencyserver.server.table.ConnectionRow;
-import org.latencyserver.server.table.ConnectionSpec;
 import org.latencyserver.server.table.ConnectionTable;
 import org.latencyserver.server.table.Learning;
 import org.latencyserver.server.table.MibReading;
@@ -192,31 +190,19 @@ public final class UpdateEngine {
             bandProbes.entered(row.spec(), load.hops(), nowNanos);
             if (polled) {
                 next = results.takeBackIfJustFiled(next, row.load(), nowNanos);
-                if (portsMoved(row.spec(), row.load(), load)) {
+            }
+            if (SettlingShapeTeachers.portsMoved(row.load(), load)) {
+                if (polled && SettlingShapeTeachers.bothAnswered(row.load(), load)) {
                     next = next.withLearning(settling.takeBack(row.spec().indexRef(), next.learning(), nowNanos));
+                } else {
+                    // No counter lag (pushed), or no answer: nothing to take back, and the trains so far belong to
+                    // the state left.
+                    settling.forget(row.spec().indexRef());
                 }
             }
             next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), row.load(), nowNanos);
         }
         publish(row, next);
-    }
-
-    /**
-     * @return whether the connection's ports moved to another probe state between two known readings (every hop answered
-     *         in both): a sign that the load had moved before the lagging counters showed it
-     */
-    private boolean portsMoved(final ConnectionSpec spec, final ConnectionLoadState before, final ConnectionLoadState now) {
-        return before.isKnown() && now.isKnown() && allHopsKnown(before) && allHopsKnown(now)
-            && !bandProbes.sameProbeState(spec, before.hops(), now.hops());
-    }
-
-    private static boolean allHopsKnown(final ConnectionLoadState load) {
-        for (final PortState hop : load.hops()) {
-            if (hop.kind() == PortState.Kind.UNKNOWN) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private ConnectionRow onStateChange(final ConnectionRow row, final ConnectionLoadState before, final long nowNanos) {
@@ -390,6 +376,7 @@ public final class UpdateEngine {
             return;
         }
         final ConnectionLoadState load = classification.restored(latest);
+        settling.forget(indexRef);
         ConnectionRow restored = row.toBuilder().latest(latest).previous(previous).load(load).estimate(estimate)
             .unavailableReason(unavailableReason).staleInputs(LoadClassification.staleInputs(row.spec(), latest)).pending(null)
             .measurementDueNanos(ConnectionRow.NOT_DUE).lastMeasurementStartNanos(ConnectionRow.NOT_DUE).measurement(measurement)
