@@ -144,6 +144,29 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
             pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 
+    /**
+     * @param earlier this connection's learning at an earlier moment
+     * @return this learning with what its load states share as it was in {@code earlier}: the pooled level (its ratios
+     *         included) and its block count, the port patterns' levels, the class excesses, the shape model, its level
+     *         and the shape mean model; each load state's own knowledge, the current state's start and the reason for
+     *         the next measurement as now
+     */
+    public Learning withSharedFrom(final Learning earlier) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, earlier.pooledLevel, earlier.classExcess,
+            earlier.shapeModel, earlier.shapeMeanModel, earlier.pooledLevelBlocks, earlier.patternLevels,
+            earlier.shapeModelLevel);
+    }
+
+    /**
+     * @param other another learning of this connection
+     * @return whether what the load states share is the very same in both (see {@link #withSharedFrom})
+     */
+    public boolean sharesSameAs(final Learning other) {
+        return pooledLevel == other.pooledLevel && classExcess == other.classExcess && shapeModel == other.shapeModel
+            && shapeMeanModel == other.shapeMeanModel && pooledLevelBlocks == other.pooledLevelBlocks
+            && patternLevels == other.patternLevels && shapeModelLevel == other.shapeModelLevel;
+    }
+
     /** Learning with no pooled level yet. */
     public Learning(final Map<ConnectionLoadState, StateKnowledge> byState, final long stateSinceNanos,
                     final String nextMeasurementReason) {

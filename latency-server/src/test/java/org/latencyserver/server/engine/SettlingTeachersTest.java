@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
+import org.latencyserver.core.state.ConnectionLoadState;
 import org.latencyserver.core.state.CpuThresholds;
 import org.latencyserver.core.state.PortBands;
 import org.latencyserver.core.state.WorkstationType;
@@ -32,7 +33,7 @@ import org.latencyserver.server.table.MibReading;
  * move within the loaded band, a move of the CPUs, a pushed reading, an answerless source or a reading after the settle
  * window takes nothing back.
  */
-class SettlingShapeTeachersTest {
+class SettlingTeachersTest {
 
     private static final long SECOND = 1_000_000_000L;
     private static final long SETTLE = 3 * SECOND;
@@ -97,7 +98,7 @@ class SettlingShapeTeachersTest {
     }
 
     @Test
-    void windowsWithinTheSettleWindowBeforeThePortsMoveTeachTheShapeModelAndItsLevelNothing() {
+    void windowsWithinTheSettleWindowBeforeThePortsMoveTeachWhatTheStatesShareNothingButTheirStateKeepsThem() {
         final UpdateEngine engine = servingABound();
         final long now = quietWindows(engine);
         final Learning before = row(engine).learning();
@@ -107,13 +108,23 @@ class SettlingShapeTeachersTest {
         queueingWindow(engine, now + SECOND);
         assertNotSame(before.shapeModel(), row(engine).learning().shapeModel(), "the queueing windows taught the model");
         assertNotSame(before.shapeModelLevel(), row(engine).learning().shapeModelLevel(), "and its level");
+        assertTrue(row(engine).learning().pooledLevel().missFraction() < before.pooledLevel().missFraction(),
+            "their misses raised the pooled level (a lower miss fraction to serve)");
+        assertNotSame(before.patternLevels(), row(engine).learning().patternLevels(), "and the idle pattern's");
+        final ConnectionLoadState idle = row(engine).load();
+        final long idleWindows = row(engine).currentKnowledge().probeWindows();
 
         engine.applyPolledMib(INDEX, mib(10, 100), now + 2 * SECOND);
 
         final Learning after = row(engine).learning();
         assertSame(before.shapeModel(), after.shapeModel(), "the shape model is as it was before the first queueing window");
         assertSame(before.shapeModelLevel(), after.shapeModelLevel());
-        assertEquals(2, engine.shapeTrainsTakenBack());
+        assertSame(before.pooledLevel(), after.pooledLevel());
+        assertEquals(before.pooledLevelBlocks(), after.pooledLevelBlocks());
+        assertSame(before.patternLevels(), after.patternLevels());
+        assertSame(before.classExcess(), after.classExcess());
+        assertEquals(idleWindows, after.of(idle, 96).probeWindows(), "the idle state's own calibration keeps the windows");
+        assertEquals(2, engine.trainsTakenBack());
     }
 
     @Test
@@ -130,7 +141,7 @@ class SettlingShapeTeachersTest {
         engine.applyPolledMib(INDEX, mib(10, 100), now + 2 * SECOND);
 
         assertSame(before, row(engine).learning().shapeModel());
-        assertEquals(3, engine.shapeTrainsTakenBack());
+        assertEquals(3, engine.trainsTakenBack());
     }
 
     @Test
@@ -144,7 +155,7 @@ class SettlingShapeTeachersTest {
         engine.applyPolledMib(INDEX, mib(10, 100), now + 2 * SECOND);
 
         assertSame(before.shapeMeanModel(), row(engine).learning().shapeMeanModel());
-        assertEquals(1, engine.shapeTrainsTakenBack());
+        assertEquals(1, engine.trainsTakenBack());
     }
 
     @Test
@@ -159,7 +170,7 @@ class SettlingShapeTeachersTest {
         engine.applyPolledMib(INDEX, mib(10, 100), now + 3_500_000_000L);
 
         assertSame(afterFirst, row(engine).learning().shapeModel(), "the first queueing window stays taught");
-        assertEquals(1, engine.shapeTrainsTakenBack());
+        assertEquals(1, engine.trainsTakenBack());
     }
 
     @Test
@@ -177,7 +188,7 @@ class SettlingShapeTeachersTest {
         engine.applyPolledMib(INDEX, mib(10, 10), now + 2_500_000_000L);
 
         assertSame(idleTaught, row(engine).learning().shapeModel(), "only the loaded window is taken back, not the idle ones");
-        assertEquals(1, engine.shapeTrainsTakenBack());
+        assertEquals(1, engine.trainsTakenBack());
     }
 
     @Test
@@ -215,7 +226,7 @@ class SettlingShapeTeachersTest {
         unknown.applyPolledMib(INDEX, mib(10, 100), now + 2 * SECOND);
         assertSame(taughtUnknown, row(unknown).learning().shapeModel(), "no answer dates nothing, nor does the answer after it");
 
-        assertEquals(0, thesisPercents.shapeTrainsTakenBack() + cpus.shapeTrainsTakenBack() + pushed.shapeTrainsTakenBack()
-            + unknown.shapeTrainsTakenBack());
+        assertEquals(0, thesisPercents.trainsTakenBack() + cpus.trainsTakenBack() + pushed.trainsTakenBack()
+            + unknown.trainsTakenBack());
     }
 }
