@@ -10,10 +10,9 @@ package org.latencyserver.server.engine;
  * @param resultsTakenBack    measurement results taken back from a load state that changed within the settle window
  * @param resultsPooledInBand measurement results pooled with their port state's probes because the CPU states moved
  *                            while they ran
- * @param trainsTakenBack     trains (probe windows, results) whose teaching of what a connection's load states share was
- *                            taken back because the ports moved between idle and loaded within the settle window after
- *                            them
+ * @param shapeTrainsTakenBack trains (probe windows, results) whose teaching of the shape models was taken back because
+ *                            the ports moved between idle and loaded within the settle window after them
  */
 public record EngineCounters(long commandErrors, long probeRoundTrips, long polledJitterKept, long resultsTakenBack,
-                             long resultsPooledInBand, long trainsTakenBack) {
+                             long resultsPooledInBand, long shapeTrainsTakenBack) {
 }

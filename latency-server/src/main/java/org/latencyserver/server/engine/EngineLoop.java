@@ -104,7 +104,7 @@ public final class EngineLoop implements AutoCloseable {
     /** @return the loop's and its engine's counters, read now (any thread) */
     public EngineCounters counters() {
         return new EngineCounters(commandErrors(), engine.probeRoundTrips(), engine.polledJitterKept(), engine.resultsTakenBack(),
-            engine.resultsPooledInBand(), engine.trainsTakenBack());
+            engine.resultsPooledInBand(), engine.shapeTrainsTakenBack());
     }
 
     /** @return commands skipped since start because their caller had given up on them (time-out) */

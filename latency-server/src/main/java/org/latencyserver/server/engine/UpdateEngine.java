@@ -29,7 +29,7 @@ import org.latencyserver.server.table.ServedEstimate;
  *   <li>{@link ServingPolicy}: what a connection serves in its state, and from where;</li>
  *   <li>{@link MeasurementScheduler}: when a QoS 3/4 request opens, waits or is re-issued;</li>
  *   <li>{@link ResultIntake}: which results are accepted, and under which state they are filed or taken back;</li>
- *   <li>{@link SettlingTeachers}: what the trains of a settle window taught the connection as a whole, taken back
+ *   <li>{@link SettlingShapeTeachers}: what the trains of a settle window taught the shape models, taken back
  *   when the ports move;</li>
  *   <li>{@link ProbeLearning}: what probe windows test and teach.</li>
  * </ul>
@@ -53,7 +53,7 @@ public final class UpdateEngine {
     private final ServingPolicy serving;
     private final MeasurementScheduler scheduler;
     private final ResultIntake results;
-    private final SettlingTeachers settling;
+    private final SettlingShapeTeachers settling;
     private final ProbeLearning probes;
     private final BandProbesBook bandProbes;
     /** Polled readings kept as tick-counter noise; written by the update thread only, volatile for the metrics endpoint. */
@@ -91,7 +91,7 @@ public final class UpdateEngine {
         this.classification = new LoadClassification(settings);
         this.serving = new ServingPolicy(this::profiles, bandProbes, epochMillis, settings.dwellNanos() / 1_000_000);
         this.scheduler = new MeasurementScheduler(table, settings, ticketSource, epochMillis);
-        this.settling = new SettlingTeachers(settings.settleNanos());
+        this.settling = new SettlingShapeTeachers(settings.settleNanos());
         final ResultFiling filing = new ResultFiling(table, plausibility, serving, bandProbes, epochMillis, this::publish,
             this::servePathsBand, settling);
         this.results = new ResultIntake(filing, settings);
@@ -191,16 +191,8 @@ public final class UpdateEngine {
             if (polled) {
                 next = results.takeBackIfJustFiled(next, row.load(), nowNanos);
             }
-            if (SettlingTeachers.portsMoved(row.load(), load)) {
-                if (polled && SettlingTeachers.bothAnswered(row.load(), load)) {
-                    next = next.withLearning(
-                        settling.takeBack(row.spec().indexRef(), next.learning(), row.load(), load, nowNanos));
-                } else {
-                    // No counter lag (pushed), or no answer: nothing to take back, and the trains so far belong to
-                    // the state left.
-                    settling.forget(row.spec().indexRef());
-                }
-            }
+            next = next.withLearning(settling.afterStateChange(row.spec().indexRef(), next.learning(), row.load(), load,
+                polled, nowNanos));
             next = onStateChange(next.withLearning(next.learning().enteredStateAt(nowNanos)), row.load(), nowNanos);
         }
         publish(row, next);
@@ -323,9 +315,9 @@ public final class UpdateEngine {
         return results.resultsTakenBack();
     }
 
-    /** @return trains whose teaching of what the load states share was taken back: the ports moved within the settle window (any thread) */
-    public long trainsTakenBack() {
-        return settling.trainsTakenBack();
+    /** @return trains whose teaching of the shape models was taken back: the ports moved within the settle window (any thread) */
+    public long shapeTrainsTakenBack() {
+        return settling.shapeTrainsTakenBack();
     }
 
     /** @return results pooled with their port state's probes because the CPU states moved while they ran (any thread) */

@@ -7,7 +7,7 @@ import org.latencyserver.server.engine.EngineCounters;
 /**
  * The update engine's counters: failed update commands, probe round trips tested, polled readings
  * kept as jitter, measurement results taken back or pooled in their port state's band, and trains whose teaching of
- * what a connection's load states share was taken back.
+ * the shape models was taken back.
  *
  * <p>Each scrape reads one {@link EngineCounters} snapshot. Thread-safe as the supplier is.
  */
@@ -34,9 +34,9 @@ final class EngineCountersCollector extends SnapshotCollector<EngineCounters> {
             CounterFamily.single("latency_server_measurements_pooled_in_band_total",
                 "measurement results filed under no load state because the CPU states moved while they ran on a loaded"
                     + " port: their round trips joined the port state's probes", now.resultsPooledInBand()),
-            CounterFamily.single("latency_server_trains_taken_back_total",
-                "probe windows and measurement results whose teaching of what a connection's load states share (pooled"
-                    + " and port pattern levels, class excesses, shape models) was taken back, because the connection's ports"
-                    + " moved between idle and loaded within measurement.settle_millis after them (SNMP counters lag the load)", now.trainsTakenBack()));
+            CounterFamily.single("latency_server_shape_trains_taken_back_total",
+                "probe windows and measurement results whose teaching of the shape models was taken back, because the"
+                    + " connection's ports moved between idle and loaded (or to another set of loaded hops) within"
+                    + " measurement.settle_millis after them (SNMP counters lag the load)", now.shapeTrainsTakenBack()));
     }
 }

@@ -146,25 +146,21 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
 
     /**
      * @param earlier this connection's learning at an earlier moment
-     * @return this learning with what its load states share as it was in {@code earlier}: the pooled level (its ratios
-     *         included) and its block count, the port patterns' levels, the class excesses, the shape model, its level
-     *         and the shape mean model; each load state's own knowledge, the current state's start and the reason for
-     *         the next measurement as now
+     * @return this learning with its shape models — the shape model, its level and the shape mean model — as they were in
+     *         {@code earlier}; everything else as now
      */
-    public Learning withSharedFrom(final Learning earlier) {
-        return new Learning(byState, stateSinceNanos, nextMeasurementReason, earlier.pooledLevel, earlier.classExcess,
-            earlier.shapeModel, earlier.shapeMeanModel, earlier.pooledLevelBlocks, earlier.patternLevels,
-            earlier.shapeModelLevel);
+    public Learning withShapeModelsFrom(final Learning earlier) {
+        return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, earlier.shapeModel,
+            earlier.shapeMeanModel, pooledLevelBlocks, patternLevels, earlier.shapeModelLevel);
     }
 
     /**
      * @param other another learning of this connection
-     * @return whether what the load states share is the very same in both (see {@link #withSharedFrom})
+     * @return whether its shape models are the very same objects in both (see {@link #withShapeModelsFrom})
      */
-    public boolean sharesSameAs(final Learning other) {
-        return pooledLevel == other.pooledLevel && classExcess == other.classExcess && shapeModel == other.shapeModel
-            && shapeMeanModel == other.shapeMeanModel && pooledLevelBlocks == other.pooledLevelBlocks
-            && patternLevels == other.patternLevels && shapeModelLevel == other.shapeModelLevel;
+    public boolean sameShapeModelsAs(final Learning other) {
+        return shapeModel == other.shapeModel && shapeMeanModel == other.shapeMeanModel
+            && shapeModelLevel == other.shapeModelLevel;
     }
 
     /** Learning with no pooled level yet. */

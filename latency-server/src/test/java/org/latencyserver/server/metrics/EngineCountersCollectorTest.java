@@ -40,7 +40,7 @@ class EngineCountersCollectorTest {
         assertEquals(3, page.get("latency_server_polled_readings_within_jitter_total"));
         assertEquals(4, page.get("latency_server_measurements_taken_back_total"));
         assertEquals(5, page.get("latency_server_measurements_pooled_in_band_total"));
-        assertEquals(6, page.get("latency_server_trains_taken_back_total"));
+        assertEquals(6, page.get("latency_server_shape_trains_taken_back_total"));
         assertEquals("counter", page.types().get("latency_server_update_errors_total"), page.types()::toString);
         assertEquals(6, page.types().size(), page::toString);
     }

@@ -1,6 +1,8 @@
 package org.latencyserver.server.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -15,8 +17,10 @@ import org.latencyserver.core.calibration.ShapeExcessModel;
 import org.latencyserver.core.estimate.Measurement;
 import org.latencyserver.core.histogram.LatencyHistogram;
 import org.latencyserver.core.state.ConnectionLoadState;
+import org.latencyserver.core.state.CpuStatePair;
 import org.latencyserver.core.state.CpuThresholds;
 import org.latencyserver.core.state.PortBands;
+import org.latencyserver.core.state.PortState;
 import org.latencyserver.core.state.WorkstationType;
 import org.latencyserver.core.traffic.CallKind;
 import org.latencyserver.core.traffic.TrafficShape;
@@ -33,7 +37,7 @@ import org.latencyserver.server.table.MibReading;
  * move within the loaded band, a move of the CPUs, a pushed reading, an answerless source or a reading after the settle
  * window takes nothing back.
  */
-class SettlingTeachersTest {
+class SettlingShapeTeachersTest {
 
     private static final long SECOND = 1_000_000_000L;
     private static final long SETTLE = 3 * SECOND;
@@ -98,7 +102,7 @@ class SettlingTeachersTest {
     }
 
     @Test
-    void windowsWithinTheSettleWindowBeforeThePortsMoveTeachWhatTheStatesShareNothingButTheirStateKeepsThem() {
+    void windowsWithinTheSettleWindowBeforeThePortsMoveTeachTheShapeModelsNothingWhileTheLevelsKeepThem() {
         final UpdateEngine engine = servingABound();
         final long now = quietWindows(engine);
         final Learning before = row(engine).learning();
@@ -108,9 +112,9 @@ class SettlingTeachersTest {
         queueingWindow(engine, now + SECOND);
         assertNotSame(before.shapeModel(), row(engine).learning().shapeModel(), "the queueing windows taught the model");
         assertNotSame(before.shapeModelLevel(), row(engine).learning().shapeModelLevel(), "and its level");
-        assertTrue(row(engine).learning().pooledLevel().missFraction() < before.pooledLevel().missFraction(),
+        final Learning taught = row(engine).learning();
+        assertTrue(taught.pooledLevel().missFraction() < before.pooledLevel().missFraction(),
             "their misses raised the pooled level (a lower miss fraction to serve)");
-        assertNotSame(before.patternLevels(), row(engine).learning().patternLevels(), "and the idle pattern's");
         final ConnectionLoadState idle = row(engine).load();
         final long idleWindows = row(engine).currentKnowledge().probeWindows();
 
@@ -119,29 +123,35 @@ class SettlingTeachersTest {
         final Learning after = row(engine).learning();
         assertSame(before.shapeModel(), after.shapeModel(), "the shape model is as it was before the first queueing window");
         assertSame(before.shapeModelLevel(), after.shapeModelLevel());
-        assertSame(before.pooledLevel(), after.pooledLevel());
-        assertEquals(before.pooledLevelBlocks(), after.pooledLevelBlocks());
-        assertSame(before.patternLevels(), after.patternLevels());
-        assertSame(before.classExcess(), after.classExcess());
+        assertSame(taught.pooledLevel(), after.pooledLevel(), "the levels keep what an application met in those seconds");
+        assertEquals(taught.pooledLevelBlocks(), after.pooledLevelBlocks());
+        assertSame(taught.patternLevels(), after.patternLevels());
         assertEquals(idleWindows, after.of(idle, 96).probeWindows(), "the idle state's own calibration keeps the windows");
-        assertEquals(2, engine.trainsTakenBack());
+        assertEquals(2, engine.shapeTrainsTakenBack());
     }
 
     @Test
     void aMeasurementAskedForByTheQueueingWindowsIsTakenBackFromTheShapeModelWithThem() {
         final UpdateEngine engine = servingABound();
         final long now = quietWindows(engine);
-        final ShapeExcessModel before = row(engine).learning().shapeModel();
+        final Learning before = row(engine).learning();
+        final Object measuredBefore = row(engine).currentKnowledge().lastMeasurement();
         queueingWindow(engine, now);
         queueingWindow(engine, now + SECOND);
         // The misses raised the drift alarm: the state is measured again, on the queueing port.
         measure(engine, 10_000, 30_000, now + 1_500_000_000L);
-        assertEquals(before.blocks() + 3, row(engine).learning().shapeModel().blocks(), "the result taught the model too");
+        assertEquals(before.shapeModel().blocks() + 3, row(engine).learning().shapeModel().blocks(),
+            "the result taught the model too");
 
         engine.applyPolledMib(INDEX, mib(10, 100), now + 2 * SECOND);
 
-        assertSame(before, row(engine).learning().shapeModel());
-        assertEquals(3, engine.trainsTakenBack());
+        final Learning after = row(engine).learning();
+        assertSame(before.shapeModel(), after.shapeModel());
+        assertSame(before.shapeModelLevel(), after.shapeModelLevel());
+        assertEquals(3, engine.shapeTrainsTakenBack());
+        assertEquals(1, engine.resultsTakenBack(), "the result is also taken back from the idle state's own knowledge");
+        assertSame(measuredBefore, after.of(new ConnectionLoadState(row(engine).load().cpu(), PortState.NORMAL), 96)
+            .lastMeasurement());
     }
 
     @Test
@@ -155,7 +165,7 @@ class SettlingTeachersTest {
         engine.applyPolledMib(INDEX, mib(10, 100), now + 2 * SECOND);
 
         assertSame(before.shapeMeanModel(), row(engine).learning().shapeMeanModel());
-        assertEquals(1, engine.trainsTakenBack());
+        assertEquals(1, engine.shapeTrainsTakenBack());
     }
 
     @Test
@@ -170,7 +180,7 @@ class SettlingTeachersTest {
         engine.applyPolledMib(INDEX, mib(10, 100), now + 3_500_000_000L);
 
         assertSame(afterFirst, row(engine).learning().shapeModel(), "the first queueing window stays taught");
-        assertEquals(1, engine.trainsTakenBack());
+        assertEquals(1, engine.shapeTrainsTakenBack());
     }
 
     @Test
@@ -188,7 +198,25 @@ class SettlingTeachersTest {
         engine.applyPolledMib(INDEX, mib(10, 10), now + 2_500_000_000L);
 
         assertSame(idleTaught, row(engine).learning().shapeModel(), "only the loaded window is taken back, not the idle ones");
-        assertEquals(1, engine.trainsTakenBack());
+        assertEquals(1, engine.shapeTrainsTakenBack());
+    }
+
+    @Test
+    void theMovesThatCountAreBetweenIdleAndLoadedOrToAnotherSetOfLoadedHops() {
+        final CpuStatePair cpus = row(servingABound()).load().cpu();
+        final ConnectionLoadState idlePath = ConnectionLoadState.ofHops(cpus, List.of(PortState.NORMAL, PortState.NORMAL));
+        final ConnectionLoadState firstLoaded = ConnectionLoadState.ofHops(cpus, List.of(PortState.loaded(97), PortState.NORMAL));
+        final ConnectionLoadState firstSaturated = ConnectionLoadState.ofHops(cpus, List.of(PortState.SATURATED, PortState.NORMAL));
+        final ConnectionLoadState secondLoaded = ConnectionLoadState.ofHops(cpus, List.of(PortState.NORMAL, PortState.loaded(97)));
+        final ConnectionLoadState secondUnknown = ConnectionLoadState.ofHops(cpus, List.of(PortState.NORMAL, PortState.UNKNOWN));
+
+        assertTrue(SettlingShapeTeachers.portsMoved(idlePath, firstLoaded));
+        assertTrue(SettlingShapeTeachers.portsMoved(firstLoaded, idlePath));
+        assertTrue(SettlingShapeTeachers.portsMoved(firstLoaded, secondLoaded), "the same band, another hop's queue");
+        assertFalse(SettlingShapeTeachers.portsMoved(firstLoaded, firstSaturated), "one hop loaded, another percent");
+        assertFalse(SettlingShapeTeachers.portsMoved(idlePath, secondUnknown));
+        assertTrue(SettlingShapeTeachers.bothAnswered(idlePath, firstLoaded));
+        assertFalse(SettlingShapeTeachers.bothAnswered(idlePath, secondUnknown), "a hop did not answer");
     }
 
     @Test
@@ -210,23 +238,31 @@ class SettlingTeachersTest {
         now = quietWindows(cpus);
         queueingWindow(cpus, now);
         final ShapeExcessModel taughtCpus = row(cpus).learning().shapeModel();
+        final ConnectionLoadState cpusBefore = row(cpus).load();
         cpus.applyPolledMib(INDEX, mib(90, 10), now + SECOND);
+        assertNotEquals(cpusBefore.cpu(), row(cpus).load().cpu(), "the CPUs moved");
+        assertEquals(cpusBefore.port(), row(cpus).load().port());
         assertSame(taughtCpus, row(cpus).learning().shapeModel(), "only the CPUs moved: " + row(cpus).load().label());
 
         final UpdateEngine pushed = servingABound();
         queueingWindow(pushed, quietWindows(pushed));
         final ShapeExcessModel taughtPushed = row(pushed).learning().shapeModel();
         pushed.applyMib(INDEX, mib(10, 100), now + SECOND);
+        assertTrue(row(pushed).load().port().isLoaded(), row(pushed).load()::label);
         assertSame(taughtPushed, row(pushed).learning().shapeModel(), "a pushed reading has no counter lag");
 
         final UpdateEngine unknown = servingABound();
         queueingWindow(unknown, quietWindows(unknown));
         final ShapeExcessModel taughtUnknown = row(unknown).learning().shapeModel();
         unknown.applyPolledMib(INDEX, mib(10, -1), now + SECOND);
+        assertEquals(PortState.Kind.UNKNOWN, row(unknown).load().port().kind());
+        unknown.applyPolledMib(INDEX, mib(10, 10), now + 1_500_000_000L);
         unknown.applyPolledMib(INDEX, mib(10, 100), now + 2 * SECOND);
-        assertSame(taughtUnknown, row(unknown).learning().shapeModel(), "no answer dates nothing, nor does the answer after it");
+        assertTrue(row(unknown).load().port().isLoaded(), row(unknown).load()::label);
+        assertSame(taughtUnknown, row(unknown).learning().shapeModel(),
+            "an unanswered poll forgets the trains before it: the answered move after it takes nothing back");
 
-        assertEquals(0, thesisPercents.trainsTakenBack() + cpus.trainsTakenBack() + pushed.trainsTakenBack()
-            + unknown.trainsTakenBack());
+        assertEquals(0, thesisPercents.shapeTrainsTakenBack() + cpus.shapeTrainsTakenBack() + pushed.shapeTrainsTakenBack()
+            + unknown.shapeTrainsTakenBack());
     }
 }
