@@ -14,25 +14,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The trains (probe windows and measured results) that taught a connection's shape models — its shape model
- * ({@code ShapeExcessModel}), that model's level ({@code ShapeModelLevel}) and its shape mean model
- * ({@code ShapeMeanModel}) — within the settle window. Polled interface counters lag the load by up to an agent's
- * refresh: a port that began to queue is seen seconds later, and a train sent meanwhile carries a queueing port's
- * round trips under the idle port's state — and its misses raise the drift alarm, whose measurement then runs in the
- * same seconds, a thousand round trips of them. Learned as the idle band's, such trains give the band a tail its round
- * trips do not have, and every shape's bound there is widened for as long as the models remember them. So when a
- * polled reading moves a connection's ports ({@link #portsMoved}: idle to loaded or back, or another set of loaded
- * hops) between two answered readings, the shape models return to what they were before the first train accepted
- * within the settle window before the reading.
+ * ({@code ShapeExcessModel}) and its shape mean model ({@code ShapeMeanModel}) — within the settle window. Polled
+ * interface counters lag the load by up to an agent's refresh: a port that began to queue is seen seconds later, and a
+ * train sent meanwhile carries a queueing port's round trips under the idle port's state — and its misses raise the
+ * drift alarm, whose measurement then runs in the same seconds, a thousand round trips of them. Learned as the idle
+ * band's, such trains give the band a tail its round trips do not have, and every shape's bound there is widened for as
+ * long as the models remember them. So when a polled reading moves a connection's ports ({@link #portsMoved}: idle to
+ * loaded or back, or another set of loaded hops) between two answered readings, the shape models return to what they
+ * were before the first train accepted within the settle window before the reading.
  *
- * <p>The levels (pooled, port pattern, each state's) keep those trains: an application's bursts in the same seconds
- * meet the same queue under the same state, and a bound that no longer learns their misses covers too few of them.
- * Moves within the loaded band (another utilisation, saturated or not) take nothing back: the models keep one loaded
- * band, and a port near its rate reads another percent at almost every refresh. Nor do moves of the CPUs alone: a CPU
- * state's bound differs from its neighbour's by far less than a queue's, and CPU states move often enough that taking
- * their settle windows back would cost a large share of the trains. A move the engine cannot date — a pushed move of the
- * ports (no counter lag), or any change to or from an unanswered source — takes nothing back and forgets the trains
- * noted so far; so does a restored row. A port that crosses its loaded threshold at every refresh has all its trains
- * taken back from the shape models: the counter says so.
+ * <p>The levels — pooled, port pattern, each state's, and the shape model's own ({@code ShapeModelLevel}) — keep those
+ * trains: an application's bursts in the same seconds meet the same queue under the same state, and a level that no
+ * longer learns their misses covers too few of them. A model describes where a band's round trips lie; a level counts
+ * how often what was served missed. Moves within the loaded band (another utilisation, saturated or not) take nothing
+ * back: the models keep one loaded band, and a port near its rate reads another percent at almost every refresh. Nor
+ * do moves of the CPUs alone: a CPU state's bound differs from its neighbour's by far less than a queue's, and CPU
+ * states move often enough that taking their settle windows back would cost a large share of the trains. A move the
+ * engine cannot date — a pushed move of the ports (no counter lag), or any change to or from an unanswered source —
+ * takes nothing back and forgets the trains noted so far; so does a restored row. A port that crosses its loaded
+ * threshold at every refresh has all its trains taken back from the shape models: the counter says so.
  *
  * <p>Not thread-safe: owned by the update thread; the counter is volatile for the metrics endpoint.
  */

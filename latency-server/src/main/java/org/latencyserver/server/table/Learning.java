@@ -146,12 +146,12 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
 
     /**
      * @param earlier this connection's learning at an earlier moment
-     * @return this learning with its shape models — the shape model, its level and the shape mean model — as they were in
-     *         {@code earlier}; everything else as now
+     * @return this learning with its shape models — the shape model and the shape mean model — as they were in
+     *         {@code earlier}; everything else (the shape model's level included) as now
      */
     public Learning withShapeModelsFrom(final Learning earlier) {
         return new Learning(byState, stateSinceNanos, nextMeasurementReason, pooledLevel, classExcess, earlier.shapeModel,
-            earlier.shapeMeanModel, pooledLevelBlocks, patternLevels, earlier.shapeModelLevel);
+            earlier.shapeMeanModel, pooledLevelBlocks, patternLevels, shapeModelLevel);
     }
 
     /**
@@ -159,8 +159,7 @@ public record Learning(Map<ConnectionLoadState, StateKnowledge> byState, long st
      * @return whether its shape models are the very same objects in both (see {@link #withShapeModelsFrom})
      */
     public boolean sameShapeModelsAs(final Learning other) {
-        return shapeModel == other.shapeModel && shapeMeanModel == other.shapeMeanModel
-            && shapeModelLevel == other.shapeModelLevel;
+        return shapeModel == other.shapeModel && shapeMeanModel == other.shapeMeanModel;
     }
 
     /** Learning with no pooled level yet. */

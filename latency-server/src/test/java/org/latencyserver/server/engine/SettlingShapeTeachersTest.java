@@ -102,7 +102,7 @@ class SettlingShapeTeachersTest {
     }
 
     @Test
-    void windowsWithinTheSettleWindowBeforeThePortsMoveTeachTheShapeModelsNothingWhileTheLevelsKeepThem() {
+    void windowsWithinTheSettleWindowBeforeThePortsMoveTeachTheShapeModelsNothingWhileEveryLevelKeepsThem() {
         final UpdateEngine engine = servingABound();
         final long now = quietWindows(engine);
         final Learning before = row(engine).learning();
@@ -122,8 +122,8 @@ class SettlingShapeTeachersTest {
 
         final Learning after = row(engine).learning();
         assertSame(before.shapeModel(), after.shapeModel(), "the shape model is as it was before the first queueing window");
-        assertSame(before.shapeModelLevel(), after.shapeModelLevel());
-        assertSame(taught.pooledLevel(), after.pooledLevel(), "the levels keep what an application met in those seconds");
+        assertSame(taught.shapeModelLevel(), after.shapeModelLevel(), "the levels keep what an application met in those seconds");
+        assertSame(taught.pooledLevel(), after.pooledLevel());
         assertEquals(taught.pooledLevelBlocks(), after.pooledLevelBlocks());
         assertSame(taught.patternLevels(), after.patternLevels());
         assertEquals(idleWindows, after.of(idle, 96).probeWindows(), "the idle state's own calibration keeps the windows");
@@ -147,7 +147,6 @@ class SettlingShapeTeachersTest {
 
         final Learning after = row(engine).learning();
         assertSame(before.shapeModel(), after.shapeModel());
-        assertSame(before.shapeModelLevel(), after.shapeModelLevel());
         assertEquals(3, engine.shapeTrainsTakenBack());
         assertEquals(1, engine.resultsTakenBack(), "the result is also taken back from the idle state's own knowledge");
         assertSame(measuredBefore, after.of(new ConnectionLoadState(row(engine).load().cpu(), PortState.NORMAL), 96)
