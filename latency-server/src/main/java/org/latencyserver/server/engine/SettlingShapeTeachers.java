@@ -82,9 +82,9 @@ final class SettlingShapeTeachers {
 
     /**
      * A reading changed the connection's load state: a polled move of its ports between two answered readings takes
-     * back what the trains of the settle window taught the shape models ({@link #takeBack}); a move the engine cannot date — a pushed
-     * move of the ports, or any change to or from an unanswered source — forgets the trains noted so far; a move of the
-     * CPUs alone keeps them noted.
+     * back what the trains of the settle window taught the shape models ({@link #takeBack}); a move the engine cannot
+     * date — a pushed move of the ports, or any change to or from an unanswered source — forgets the trains noted so
+     * far; a move of the CPUs alone keeps them noted.
      *
      * @param indexRef the connection
      * @param current  its learning now
@@ -120,7 +120,7 @@ final class SettlingShapeTeachers {
      *         within the settle window
      */
     private Learning takeBack(final short indexRef, final Learning current, final ConnectionLoadState left,
-                      final ConnectionLoadState entered, final long nowNanos) {
+                              final ConnectionLoadState entered, final long nowNanos) {
         final ArrayDeque<Before> trains = taught.remove(indexRef);
         if (trains == null) {
             return current;
@@ -154,7 +154,10 @@ final class SettlingShapeTeachers {
         return answered(before) && answered(now);
     }
 
-    /** @param indexRef a connection whose trains so far are no longer to be taken back (its state moved undated, or was restored) */
+    /**
+     * @param indexRef a connection whose trains so far are no longer to be taken back (its state moved undated, or was
+     *                 restored)
+     */
     void forget(final short indexRef) {
         taught.remove(indexRef);
     }
