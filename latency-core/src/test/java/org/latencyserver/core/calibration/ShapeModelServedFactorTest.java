@@ -123,11 +123,11 @@ class ShapeModelServedFactorTest {
             final int shape = b % 3;
             model = withTrain(model, SHAPES[shape], Math.log(40.0) + IDLE_EXCESS[shape] + 1.0, TRAIN_SD, PortBand.LOADED, random);
         }
+        final double[] truth = new double[SHAPES.length];
         for (int k = 0; k < SHAPES.length; k++) {
-            final double truth = Math.log(40.0) + IDLE_EXCESS[k] + 1.0 + Z96 * Math.sqrt(TRAIN_SD * TRAIN_SD + OWN_SD * OWN_SD);
-            final double served = Math.log(model.servedBoundFactor(SHAPES[k], PortBand.LOADED, ALPHA, ALPHA));
-            assertEquals(truth, served, 0.2, "shape " + k);
+            truth[k] = Math.log(40.0) + IDLE_EXCESS[k] + 1.0 + Z96 * Math.sqrt(TRAIN_SD * TRAIN_SD + OWN_SD * OWN_SD);
         }
+        assertServedLogFactors(model, SHAPES, truth, PortBand.LOADED, 0.2);
     }
 
     /**
@@ -171,11 +171,8 @@ class ShapeModelServedFactorTest {
             model = withTrain(model, two[k], excess[k], 0.0, PortBand.IDLE, random);
         }
         assertTrue(model.logRatios().shapes(PortBand.IDLE).few());
-        for (int k = 0; k < 2; k++) {
-            final double truth = excess[k] + Z96 * OWN_SD;
-            final double served = Math.log(model.servedBoundFactor(two[k], PortBand.IDLE, ALPHA, ALPHA));
-            assertEquals(truth, served, 0.15, "shape " + k);
-        }
+        assertServedLogFactors(model, two, new double[] {excess[0] + Z96 * OWN_SD, excess[1] + Z96 * OWN_SD}, PortBand.IDLE,
+            0.15);
     }
 
     /**
@@ -243,5 +240,13 @@ class ShapeModelServedFactorTest {
             PortBand.IDLE, ALPHA, ALPHA));
         assertTrue(model.servedBoundFactor(PROBES, PortBand.IDLE, 0.2, ALPHA) < model.servedBoundFactor(PROBES,
             PortBand.IDLE, ALPHA, ALPHA));
+    }
+
+    /** Asserts each shape's served factor, in ln units, within {@code tolerance} of its true quantile. */
+    private static void assertServedLogFactors(final ShapeExcessModel model, final TrafficShape[] shapes, final double[] truthLog,
+                                               final PortBand band, final double tolerance) {
+        for (int k = 0; k < shapes.length; k++) {
+            assertEquals(truthLog[k], Math.log(model.servedBoundFactor(shapes[k], band, ALPHA, ALPHA)), tolerance, "shape " + k);
+        }
     }
 }

@@ -49,6 +49,13 @@ class ShapeModelJsonTest {
         return model;
     }
 
+    /** @return a record holding {@code model} under {@code shape_model}, as a state file writes it */
+    private static ObjectNode written(final ShapeExcessModel model) {
+        final ObjectNode record = new ObjectMapper().createObjectNode();
+        ShapeModelJson.write(record, "shape_model", model);
+        return record;
+    }
+
     private static InputNode parsed(final ObjectNode record) throws Exception {
         return InputNode.parse(record.toString(), InputFormat.JSON, new InputFaults("test"));
     }
@@ -57,8 +64,7 @@ class ShapeModelJsonTest {
     void theSpreadIsWrittenAndReadBack() throws Exception {
         final ShapeExcessModel model = learned(30);
         assertTrue(model.spread().fitted(), "30 trains fit the spread");
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode record = written(model);
         final ObjectNode spread = (ObjectNode) record.get("shape_model").get("spread");
         assertEquals(25, spread.get("blocks").asLong(), "the spread learns from the sixth train on");
         assertEquals(10, spread.get("gram").size(), "the band-blind sums over the shape's four features");
@@ -71,8 +77,7 @@ class ShapeModelJsonTest {
     @Test
     void aRecordWithoutTheSpreadLoadsWithNone() throws Exception {
         final ShapeExcessModel model = learned(30);
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode record = written(model);
         ((ObjectNode) record.get("shape_model")).remove("spread");
         final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
         assertEquals(ShapeSpreadModel.EMPTY, read.spread());
@@ -82,8 +87,7 @@ class ShapeModelJsonTest {
 
     @Test
     void aModelWithTooFewTrainsWritesNoSpread() {
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", learned((int) ShapeExcessModel.MIN_FIT_BLOCKS));
+        final ObjectNode record = written(learned((int) ShapeExcessModel.MIN_FIT_BLOCKS));
         assertTrue(record.get("shape_model").has("gram"));
         assertTrue(!record.get("shape_model").has("spread"), record::toString);
     }
@@ -92,8 +96,7 @@ class ShapeModelJsonTest {
     void aModelLearnedOnALoadedPortIsWrittenWithTheBandsSumsAndReadBack() throws Exception {
         final ShapeExcessModel model = learned(30, PortBand.LOADED);
         assertTrue(model.gram()[ShapeExcessModel.GRAM_ENTRIES - 1] > 0, "the band's sums learned: " + model);
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode record = written(model);
         assertEquals(10, record.get("shape_model").get("gram").size(), "gram stays the band-blind model's");
         assertEquals(4, record.get("shape_model").get("moments").size());
         assertEquals(10, record.get("shape_model").get("loaded_gram").size());
@@ -107,16 +110,14 @@ class ShapeModelJsonTest {
 
     @Test
     void gramAndMomentsOfDifferentFeatureCountsAreRefusedNamingThePart() throws Exception {
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", learned(30));
+        final ObjectNode record = written(learned(30));
         ((ObjectNode) record.get("shape_model")).putArray("moments").add(1.0).add(2.0).add(3.0).add(4.0).add(5.0).add(6.0)
             .add(7.0);
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> ShapeModelJson.read(parsed(record), "shape_model"));
         assertTrue(e.getMessage().startsWith("shape_model: gram, moments: expected 10 and 4 numbers (or 28 and 7 without"
             + " loaded_gram), found 10 and 7"), e.getMessage());
-        final ObjectNode loaded = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(loaded, "shape_model", learned(30));
+        final ObjectNode loaded = written(learned(30));
         ((ObjectNode) loaded.get("shape_model")).putArray("loaded_moments").add(1.0);
         final IllegalArgumentException band = assertThrows(IllegalArgumentException.class,
             () -> ShapeModelJson.read(parsed(loaded), "shape_model"));
@@ -128,8 +129,7 @@ class ShapeModelJsonTest {
     void theTrainsLogRatiosAreWrittenPerBandAndReadBack() throws Exception {
         final ShapeExcessModel model = learned(30, PortBand.LOADED);
         assertTrue(model.logRatios().weight(PortBand.LOADED) > 0);
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode record = written(model);
         assertTrue(record.get("shape_model").get("loaded_log_ratio_weights").size() > 0, record::toString);
         assertEquals(0, record.get("shape_model").get("idle_log_ratio_weights").size(), "no idle train");
         final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
@@ -143,8 +143,7 @@ class ShapeModelJsonTest {
     @Test
     void aRecordWithoutTheTrainsLogRatiosLoadsWithoutAndServesTheModelsOwnBound() throws Exception {
         final ShapeExcessModel model = learned(30);
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode record = written(model);
         for (final String part : new String[] {"idle_log_ratio_first_bin", "idle_log_ratio_weights", "loaded_log_ratio_first_bin",
             "loaded_log_ratio_weights"}) {
             ((ObjectNode) record.get("shape_model")).remove(part);
@@ -156,8 +155,7 @@ class ShapeModelJsonTest {
 
     @Test
     void aDamagedKeptShapeIsRefusedNamingItsPlace() throws Exception {
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", learned(30));
+        final ObjectNode record = written(learned(30));
         ((ObjectNode) record.get("shape_model").get("idle_shapes").get(1)).put("call", "smoke");
         final IllegalArgumentException call = assertThrows(IllegalArgumentException.class,
             () -> ShapeModelJson.read(parsed(record), "shape_model"));
@@ -172,8 +170,7 @@ class ShapeModelJsonTest {
     @Test
     void aRecordWithLogRatiosButNoShapesTakesItsTrainsAsOtherShapesNotTheNextTrainsAsTheMix() throws Exception {
         final ShapeExcessModel model = learned(30);
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode record = written(model);
         ((ObjectNode) record.get("shape_model")).remove("idle_shapes");
         final ShapeExcessModel read = ShapeModelJson.read(parsed(record), "shape_model");
         assertEquals(model.logRatios().weight(PortBand.IDLE), read.logRatios().shapes(PortBand.IDLE).otherWeight(), 1e-9);
@@ -184,8 +181,7 @@ class ShapeModelJsonTest {
 
     @Test
     void aKeptShapesBurstLengthBeyondAnyShapesIsRefusedNotWrapped() throws Exception {
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", learned(30));
+        final ObjectNode record = written(learned(30));
         ((ObjectNode) record.get("shape_model").get("idle_shapes").get(0)).put("burst_round_trips", 4_294_967_297L);
         final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
             () -> ShapeModelJson.read(parsed(record), "shape_model"));
@@ -195,8 +191,7 @@ class ShapeModelJsonTest {
 
     @Test
     void damagedLogRatiosAreRefusedNamingThePart() throws Exception {
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", learned(30));
+        final ObjectNode record = written(learned(30));
         ((ObjectNode) record.get("shape_model")).putArray("loaded_log_ratio_weights").add(-1.0);
         ((ObjectNode) record.get("shape_model")).put("loaded_log_ratio_first_bin", 10);
         final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
@@ -212,14 +207,12 @@ class ShapeModelJsonTest {
 
     @Test
     void aDamagedSpreadIsRefusedNamingWhere() throws Exception {
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", learned(30));
+        final ObjectNode record = written(learned(30));
         ((ObjectNode) record.get("shape_model").get("spread")).putArray("gram").add(1.0);
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> ShapeModelJson.read(parsed(record), "shape_model"));
         assertTrue(e.getMessage().startsWith("shape_model: spread: gram, moments: expected 10 and 4 numbers (or 28 and 7 without loaded_gram), found 1"), e.getMessage());
-        final ObjectNode other = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(other, "shape_model", learned(30));
+        final ObjectNode other = written(learned(30));
         ((ObjectNode) other.get("shape_model").get("spread")).put("score_first_bin", ShapeSpreadModel.SCORE_BINS - 1)
             .putArray("score_weights").add(1.0).add(1.0);
         final IllegalArgumentException bins = assertThrows(IllegalArgumentException.class,
@@ -254,8 +247,7 @@ class ShapeModelJsonTest {
         final ShapeExcessModel loaded = learned(20, PortBand.LOADED);
         model = new ShapeExcessModel(40, sum(model.shapeGram(), loaded.shapeGram()), sum(model.shapeMoments(),
             loaded.shapeMoments()), loaded.loadedGram(), loaded.loadedMoments(), model.residualWeights(), ShapeSpreadModel.EMPTY);
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode record = written(model);
         final double[] gram = numbersOf(record.get("shape_model").get("gram"));
         assertArrayEquals(model.shapeGram(), gram, 0.0, "gram: every block's, the band-blind model's");
         assertTrue(gram[0] > numbersOf(record.get("shape_model").get("loaded_gram"))[0]);
@@ -269,8 +261,7 @@ class ShapeModelJsonTest {
     @Test
     void aRecordOfTheFullSevenFeatureSumsIsStillRead() throws Exception {
         final ShapeExcessModel model = learned(30, PortBand.LOADED);
-        final ObjectNode record = new ObjectMapper().createObjectNode();
-        ShapeModelJson.write(record, "shape_model", model);
+        final ObjectNode record = written(model);
         final ObjectNode node = (ObjectNode) record.get("shape_model");
         node.remove(java.util.List.of("loaded_gram", "loaded_moments"));
         final com.fasterxml.jackson.databind.node.ArrayNode gram = node.putArray("gram");
